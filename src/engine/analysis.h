@@ -1,0 +1,53 @@
+/* analysis.h: what a timeline says about overlap: makespan, engine busy time, overlap, ideal pipeline bound. */
+#ifndef SS_ANALYSIS_H
+#define SS_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "timeline.h"
+
+/* The three engines of the overlap story. */
+enum ss_engine { SS_ENG_H2D = 0, SS_ENG_COMPUTE, SS_ENG_D2H, SS_ENG_COUNT };
+
+/* Busy time of one engine: the union of its intervals. */
+struct ss_engine_stats {
+	uint64_t busy_ns; /* length of the union of intervals */
+	double util;      /* busy / makespan */
+	uint64_t count;   /* intervals */
+	uint64_t bytes;   /* bytes moved (copy engines) */
+	uint64_t sum_ns;  /* sum of interval lengths (>= busy when intervals overlap) */
+};
+
+/* The analysis of one timeline; optional values carry validity flags (views print "-" when not valid). */
+struct ss_analysis {
+	uint64_t t0, t1, makespan_ns; /* span of GPU records */
+	struct ss_engine_stats eng[SS_ENG_COUNT];
+	uint64_t overlap_ns;          /* time with two or more engines busy */
+	double overlap;               /* overlap_ns / makespan */
+	uint64_t counts[SS_KIND_COUNT];
+	/* comparison with the 1-stream run (analysis_compare) */
+	bool have_speedup;
+	double speedup;               /* one-stream makespan / this makespan */
+	bool have_bound;
+	uint64_t bound_ns;            /* ideal pipeline bound T(n) */
+	double gap;                   /* makespan / bound - 1 */
+	uint64_t h_ns, k_ns, d_ns;    /* one-stream phase totals the bound used */
+	int n;                        /* chunks the bound used */
+};
+
+/* analysis_timeline computes makespan, busy, overlap and counts of t. */
+void analysis_timeline(const struct ss_timeline *t, struct ss_analysis *a);
+/* analysis_engine_of maps a record kind to its engine, -1 for host-side kinds. */
+int analysis_engine_of(int kind);
+/* analysis_bound is the ideal pipeline time for n equal chunks: (h+k+d)/n + (n-1)/n * max(h,k,d). */
+uint64_t analysis_bound(uint64_t h, uint64_t k, uint64_t d, int n);
+/* analysis_compare fills speedup, bound and gap of a against the one-stream analysis one. makespan and
+ * one_makespan are the makespans to compare (CUPTI's, or the untraced ones when tracing overhead > 1%). */
+void analysis_compare(struct ss_analysis *a, const struct ss_analysis *one, int n, uint64_t makespan,
+		      uint64_t one_makespan);
+/* analysis_union_ns: length of the union of [start,end) intervals of records matching kind_mask on stream
+ * (stream = INT32_MIN for all streams). */
+uint64_t analysis_union_ns(const struct ss_timeline *t, unsigned kind_mask, int32_t stream);
+
+#endif

@@ -1,0 +1,113 @@
+/* experiment.h: an overlap experiment as plain data, its presets, and parsing/printing of its options. */
+#ifndef SS_EXPERIMENT_H
+#define SS_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SS_MAX_STREAMS 128
+#define SS_MAX_CONNECTIONS 32
+
+/* Issue order of the per-chunk work. */
+enum ss_order {
+	SS_ORDER_DEPTH = 0, /* each stream's H2D -> kernel -> D2H in turn */
+	SS_ORDER_BREADTH,   /* all H2D, then all kernels, then all D2H */
+	SS_ORDER_COUNT
+};
+
+/* How the host waits for the work at the end. */
+enum ss_sync {
+	SS_SYNC_STREAM = 0, /* cudaStreamSynchronize in issue order */
+	SS_SYNC_REVERSE,    /* cudaStreamSynchronize in reverse order */
+	SS_SYNC_DEVICE,     /* one cudaDeviceSynchronize */
+	SS_SYNC_EVENTS,     /* an event recorded per stream, cudaEventSynchronize on each */
+	SS_SYNC_COUNT
+};
+
+/* Default-stream interference. */
+enum ss_defstream {
+	SS_DS_NONE = 0,    /* none */
+	SS_DS_LEGACY_OP,   /* a small kernel on the legacy default stream between the streams' work */
+	SS_DS_EVENT_TIMER, /* events recorded on stream 0 between phases (a host timer) */
+	SS_DS_PER_THREAD,  /* the same operation on the per-thread default stream instead (no serialisation) */
+	SS_DS_COUNT
+};
+
+/* Host memory of the copies' host side. */
+enum ss_hostmem {
+	SS_MEM_PINNED = 0,      /* cudaMallocHost */
+	SS_MEM_PAGEABLE,        /* malloc */
+	SS_MEM_MANAGED_ATTACH,  /* cudaMallocManaged, cudaStreamAttachMemAsync per stream, kernels touch it */
+	SS_MEM_MANAGED_PREFETCH,/* cudaMallocManaged with cudaMemPrefetchAsync to device and back */
+	SS_MEM_COUNT
+};
+
+/* The kernel an experiment runs. */
+enum ss_kernel {
+	SS_KERNEL_ADD = 0, /* z = x + y, inner statement repeated `work` times */
+	SS_KERNEL_DECRYPT, /* undo an invertible 64-bit permutation `work` rounds */
+	SS_KERNEL_SPIN,    /* one short single-block kernel per stream (hyperq) */
+	SS_KERNEL_COUNT
+};
+
+/* Named presets. */
+enum ss_preset {
+	SS_PRESET_KERNEL_TRANSFER = 0,
+	SS_PRESET_DECRYPT,
+	SS_PRESET_HYPERQ,
+	SS_PRESET_DEFAULT_STREAM,
+	SS_PRESET_SYNC_ORDER,
+	SS_PRESET_MANAGED,
+	SS_PRESET_PAGEABLE,
+	SS_PRESET_COUNT
+};
+
+/* An experiment: everything the planner needs to produce the op list. */
+struct ss_experiment {
+	enum ss_preset preset;
+	enum ss_kernel kernel;
+	int streams;              /* 1..SS_MAX_STREAMS */
+	uint64_t elements;        /* total elements of the data set */
+	int chunks;               /* chunks the data is cut into (ceil division, last shorter); 0 = one per stream;
+				     chunk c goes to stream c % streams */
+	uint32_t elem_size;       /* bytes per element (4 for float, 8 for uint64) */
+	uint32_t work;            /* kernel work per element (inner repeats / rounds / spin iterations) */
+	enum ss_order order;
+	enum ss_sync sync;
+	enum ss_defstream defstream;
+	bool nonblocking;         /* streams created with cudaStreamNonBlocking */
+	enum ss_hostmem hostmem;
+	int connections;          /* CUDA_DEVICE_MAX_CONNECTIONS 1..32 */
+	int threads;              /* 1, or == streams (one host thread per stream) */
+	int repeat;               /* timed repeats >= 1 */
+	int warmup;               /* untimed warm-up runs >= 0 */
+};
+
+/* experiment_preset fills e with the preset's defaults. */
+void experiment_preset(struct ss_experiment *e, enum ss_preset p);
+/* experiment_validate checks ranges; on error returns -1 and sets *cause to one line naming the problem and the
+ * valid values (caller frees). */
+int experiment_validate(const struct ss_experiment *e, char **cause);
+/* experiment_describe writes the one-line summary shown in headers ("kernel-transfer 8 streams depth ..."). */
+void experiment_describe(const struct ss_experiment *e, char *buf, size_t len);
+/* experiment_io_arrays: how many host arrays are copied in (H2D) and out (D2H) per chunk (0 for copy-less kernels). */
+void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outputs);
+
+/* Name tables: *_name returns the canonical CLI name; *_parse returns the value or -1. */
+const char *experiment_preset_name(int p);
+int experiment_preset_parse(const char *s);
+const char *experiment_order_name(int o);
+int experiment_order_parse(const char *s);
+const char *experiment_sync_name(int s);
+int experiment_sync_parse(const char *s);
+const char *experiment_defstream_name(int d);
+int experiment_defstream_parse(const char *s);
+const char *experiment_hostmem_name(int m);
+int experiment_hostmem_parse(const char *s);
+const char *experiment_kernel_name(int k);
+/* experiment_valid_list writes "a|b|c" of a name table (for error messages); which: "preset", "order", "sync",
+ * "default-stream", "host-mem". */
+const char *experiment_valid_list(const char *which);
+
+#endif

@@ -1,0 +1,54 @@
+/* record.h: the timeline record, the one data type every stage of streamscope consumes. */
+#ifndef SS_RECORD_H
+#define SS_RECORD_H
+
+#include <stdint.h>
+
+/* What engine or host activity an interval belongs to. Order is stable: it is written to files. */
+enum ss_kind {
+	SS_KIND_H2D = 0, /* host-to-device copy (copy engine) */
+	SS_KIND_D2H,     /* device-to-host copy (copy engine) */
+	SS_KIND_D2D,     /* device-to-device copy */
+	SS_KIND_MEMSET,  /* memset */
+	SS_KIND_KERNEL,  /* kernel on the compute engine */
+	SS_KIND_API,     /* host runtime API call */
+	SS_KIND_SYNC,    /* host synchronisation wait */
+	SS_KIND_MARKER,  /* NVTX range */
+	SS_KIND_COUNT
+};
+
+/* Streams that are not one of the experiment's streams get negative indices. */
+#define SS_STREAM_HOST (-1)       /* host-side records (API, SYNC, MARKER) */
+#define SS_STREAM_LEGACY (-2)     /* the legacy default stream (stream 0) */
+#define SS_STREAM_PER_THREAD (-3) /* a per-thread default stream */
+#define SS_STREAM_UNKNOWN (-4)    /* a stream the experiment did not create */
+
+/* Record flags. */
+#define SS_REC_PAGEABLE 0x01u /* copy from/to pageable host memory */
+#define SS_REC_MANAGED 0x02u  /* copy involving managed memory (migration/prefetch) */
+#define SS_REC_ASYNC 0x04u    /* issued with an asynchronous API */
+#define SS_REC_MODELLED 0x08u /* produced by the model, not measured */
+#define SS_REC_PINNED 0x10u   /* copy from/to pinned host memory */
+
+/* One interval on the timeline: 48 bytes. Times are ns in one timebase per timeline. The name is an index into
+ * the timeline's string table (0 = no name). correlation links GPU work to the API call that issued it. */
+struct ss_record {
+	uint64_t start;       /* ns */
+	uint64_t end;         /* ns, >= start */
+	uint64_t bytes;       /* bytes moved (copies, memsets), 0 otherwise */
+	uint32_t correlation; /* CUPTI correlation id or model's op id; 0 = none */
+	uint32_t name;        /* string table index, 0 = none */
+	int32_t stream;       /* experiment stream index 0..n-1, or SS_STREAM_* */
+	uint32_t raw_stream;  /* the backend's own stream id (CUPTI streamId), for display */
+	uint32_t thread;      /* host thread index or OS tid for host records; copy channel for copies */
+	uint8_t kind;         /* enum ss_kind */
+	uint8_t flags;        /* SS_REC_* */
+	uint16_t reserved;
+};
+
+/* record_kind_name returns a short fixed name ("H2D", "KER", ...) for a kind; "?" for unknown. */
+const char *record_kind_name(int kind);
+/* record_kind_parse returns the kind named by s (as record_kind_name prints it, case-insensitive), -1 if none. */
+int record_kind_parse(const char *s);
+
+#endif

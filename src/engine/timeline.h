@@ -1,0 +1,62 @@
+/* timeline.h: a growable array of records plus their interned names and the run's labels. */
+#ifndef SS_TIMELINE_H
+#define SS_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record.h"
+
+/* Interned strings: index 0 is the empty string; ids are stable for the timeline's life. */
+struct ss_strtab {
+	char **str;     /* str[id] */
+	uint32_t n;     /* number of ids in use, including 0 */
+	uint32_t cap;
+	uint32_t *hash; /* open-addressing table of ids (0 = empty slot) */
+	uint32_t hcap;  /* power of two */
+};
+
+/* A captured or modelled run, or an opened trace file. */
+struct ss_timeline {
+	struct ss_record *rec; /* records in arrival order until timeline_sort */
+	size_t n, cap;
+	struct ss_strtab names;
+	int nstreams;          /* experiment streams 0..nstreams-1 (0 for foreign traces: derived by timeline_finish) */
+	bool modelled;         /* true when produced by the model backend */
+	bool incomplete;       /* capture ended early (crash, kill) */
+	uint64_t dropped;      /* records the capture reported lost */
+	char backend[16];      /* "cuda", "model", "file" */
+	char device[96];       /* device name, or "MODEL (H200 profile)" */
+	char source[256];      /* file path for opened traces, "" otherwise */
+};
+
+void timeline_init(struct ss_timeline *t);
+void timeline_free(struct ss_timeline *t);
+/* timeline_clear empties records and names but keeps labels and capacity. */
+void timeline_clear(struct ss_timeline *t);
+/* timeline_intern returns the id of s (adding it if new); NULL or "" give 0. */
+uint32_t timeline_intern(struct ss_timeline *t, const char *s);
+/* timeline_name returns the string of id, "" when out of range. */
+const char *timeline_name(const struct ss_timeline *t, uint32_t id);
+/* timeline_add appends a copy of r (aborts on out of memory) and returns it. */
+struct ss_record *timeline_add(struct ss_timeline *t, const struct ss_record *r);
+/* timeline_sort orders records by (start, end). */
+void timeline_sort(struct ss_timeline *t);
+/* timeline_span gives the earliest start and latest end over records matching kind_mask (bit per ss_kind);
+ * returns false when none match. */
+bool timeline_span(const struct ss_timeline *t, unsigned kind_mask, uint64_t *t0, uint64_t *t1);
+/* timeline_count counts records of one kind. */
+size_t timeline_count(const struct ss_timeline *t, int kind);
+/* timeline_rebase subtracts t0 from every timestamp (records before t0 are clamped to 0). */
+void timeline_rebase(struct ss_timeline *t, uint64_t t0);
+/* timeline_finish derives nstreams when it is 0 (max stream index + 1). */
+void timeline_finish(struct ss_timeline *t);
+/* timeline_copy makes dst an independent copy of src (dst must be initialised or freed). */
+void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src);
+
+#define SS_KIND_BIT(k) (1u << (k))
+#define SS_GPU_KINDS (SS_KIND_BIT(SS_KIND_H2D) | SS_KIND_BIT(SS_KIND_D2H) | SS_KIND_BIT(SS_KIND_D2D) | \
+		      SS_KIND_BIT(SS_KIND_MEMSET) | SS_KIND_BIT(SS_KIND_KERNEL))
+
+#endif

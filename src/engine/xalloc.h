@@ -1,0 +1,20 @@
+/* xalloc.h: allocation wrappers that abort with a message (after the registered cleanup) on failure. */
+#ifndef SS_XALLOC_H
+#define SS_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+/* xreallocarray grows p to n elements of size bytes, aborting on overflow. */
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+/* xasprintf formats into a new string. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* xalloc_set_fatal_hook registers a function run before aborting (the TUI restores the terminal there). */
+void xalloc_set_fatal_hook(void (*hook)(void));
+/* xfatal restores what the hook restores, prints "streamscope: msg" and exits with status. */
+void xfatal(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+
+#endif
