@@ -34,7 +34,21 @@ struct ss_analysis {
 	double gap;                   /* makespan / bound - 1 */
 	uint64_t h_ns, k_ns, d_ns;    /* one-stream phase totals the bound used */
 	int n;                        /* chunks the bound used */
+	/* observer effect (analysis_observer) */
+	bool have_events;
+	uint64_t events_ns;           /* cudaEvent makespan of the captured run */
+	double cupti_vs_events;       /* makespan_ns / events_ns - 1 */
+	bool have_overhead;
+	uint64_t traced_ns, untraced_ns; /* cudaEvent makespans, traced and untraced twin (medians) */
+	double overhead;              /* traced / untraced - 1 */
+	bool used_untraced;           /* overhead > 1%: speedups and bounds use untraced makespans */
+	uint64_t used_ns;             /* the makespan speedups and bounds use */
 };
+
+struct ss_run_result;
+/* analysis_observer fills the observer-effect fields of a from a run's result (res may be NULL: no event
+ * timings, used_ns = makespan_ns). Call after analysis_timeline and before analysis_compare. */
+void analysis_observer(struct ss_analysis *a, const struct ss_run_result *res);
 
 /* analysis_timeline computes makespan, busy, overlap and counts of t. */
 void analysis_timeline(const struct ss_timeline *t, struct ss_analysis *a);

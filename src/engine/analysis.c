@@ -1,0 +1,207 @@
+/* analysis.c: makespan, busy time per engine, overlap and the ideal pipeline bound of a timeline. */
+#include "analysis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "xalloc.h"
+
+/* A half-open interval [a, b). */
+struct analysis_iv {
+	uint64_t a, b;
+};
+
+/* A boundary of a merged interval for the overlap sweep: +1 at a start, -1 at an end. */
+struct analysis_edge {
+	uint64_t t;
+	int d;
+};
+
+int analysis_engine_of(int kind)
+{
+	switch (kind) {
+	case SS_KIND_H2D:
+		return SS_ENG_H2D;
+	case SS_KIND_D2H:
+		return SS_ENG_D2H;
+	case SS_KIND_KERNEL:
+	case SS_KIND_MEMSET:
+	case SS_KIND_D2D:
+		return SS_ENG_COMPUTE;
+	default:
+		return -1;
+	}
+}
+
+static int analysis_iv_cmp(const void *x, const void *y)
+{
+	const struct analysis_iv *a = x, *b = y;
+
+	if (a->a != b->a)
+		return a->a < b->a ? -1 : 1;
+	return a->b < b->b ? -1 : a->b > b->b;
+}
+
+static int analysis_edge_cmp(const void *x, const void *y)
+{
+	const struct analysis_edge *a = x, *b = y;
+
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return a->d - b->d; /* ends before starts at the same instant: touching is not overlapping */
+}
+
+/* Sorts iv[0..n) and merges it in place; returns the merged count. */
+static size_t analysis_merge(struct analysis_iv *iv, size_t n)
+{
+	size_t m = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(iv, n, sizeof *iv, analysis_iv_cmp);
+	for (size_t i = 1; i < n; i++) {
+		if (iv[i].a <= iv[m].b) {
+			if (iv[i].b > iv[m].b)
+				iv[m].b = iv[i].b;
+		} else {
+			iv[++m] = iv[i];
+		}
+	}
+	return m + 1;
+}
+
+static uint64_t analysis_length(const struct analysis_iv *iv, size_t n)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += iv[i].b - iv[i].a;
+	return sum;
+}
+
+uint64_t analysis_union_ns(const struct ss_timeline *t, unsigned kind_mask, int32_t stream)
+{
+	struct analysis_iv *iv = xreallocarray(NULL, t->n ? t->n : 1, sizeof *iv);
+	size_t n = 0;
+	uint64_t len;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (r->kind >= SS_KIND_COUNT || !(kind_mask & SS_KIND_BIT(r->kind)))
+			continue;
+		if (stream != INT32_MIN && r->stream != stream)
+			continue;
+		if (r->end > r->start)
+			iv[n++] = (struct analysis_iv){r->start, r->end};
+	}
+	n = analysis_merge(iv, n);
+	len = analysis_length(iv, n);
+	free(iv);
+	return len;
+}
+
+void analysis_timeline(const struct ss_timeline *t, struct ss_analysis *a)
+{
+	struct analysis_iv *iv[SS_ENG_COUNT];
+	size_t n[SS_ENG_COUNT] = {0}, nedges = 0;
+	struct analysis_edge *edges;
+	int depth = 0;
+	uint64_t last = 0;
+
+	memset(a, 0, sizeof *a);
+	for (int e = 0; e < SS_ENG_COUNT; e++)
+		iv[e] = xreallocarray(NULL, t->n ? t->n : 1, sizeof *iv[e]);
+	if (!timeline_span(t, SS_GPU_KINDS, &a->t0, &a->t1))
+		a->t0 = a->t1 = 0;
+	a->makespan_ns = a->t1 - a->t0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		int e;
+
+		if (r->kind < SS_KIND_COUNT)
+			a->counts[r->kind]++;
+		e = analysis_engine_of(r->kind);
+		if (e < 0)
+			continue;
+		a->eng[e].count++;
+		a->eng[e].bytes += r->bytes;
+		if (r->end > r->start) {
+			a->eng[e].sum_ns += r->end - r->start;
+			iv[e][n[e]++] = (struct analysis_iv){r->start, r->end};
+		}
+	}
+	for (int e = 0; e < SS_ENG_COUNT; e++) {
+		n[e] = analysis_merge(iv[e], n[e]);
+		a->eng[e].busy_ns = analysis_length(iv[e], n[e]);
+		a->eng[e].util = a->makespan_ns ? (double)a->eng[e].busy_ns / (double)a->makespan_ns : 0.0;
+		nedges += 2 * n[e];
+	}
+	edges = xreallocarray(NULL, nedges ? nedges : 1, sizeof *edges);
+	nedges = 0;
+	for (int e = 0; e < SS_ENG_COUNT; e++)
+		for (size_t i = 0; i < n[e]; i++) {
+			edges[nedges++] = (struct analysis_edge){iv[e][i].a, +1};
+			edges[nedges++] = (struct analysis_edge){iv[e][i].b, -1};
+		}
+	qsort(edges, nedges, sizeof *edges, analysis_edge_cmp);
+	for (size_t i = 0; i < nedges; i++) {
+		if (depth >= 2)
+			a->overlap_ns += edges[i].t - last;
+		depth += edges[i].d;
+		last = edges[i].t;
+	}
+	a->overlap = a->makespan_ns ? (double)a->overlap_ns / (double)a->makespan_ns : 0.0;
+	free(edges);
+	for (int e = 0; e < SS_ENG_COUNT; e++)
+		free(iv[e]);
+}
+
+uint64_t analysis_bound(uint64_t h, uint64_t k, uint64_t d, int n)
+{
+	uint64_t m = h > k ? h : k;
+	double nn = n < 1 ? 1.0 : (double)n;
+
+	if (d > m)
+		m = d;
+	return (uint64_t)((double)(h + k + d) / nn + (nn - 1.0) / nn * (double)m + 0.5);
+}
+
+void analysis_compare(struct ss_analysis *a, const struct ss_analysis *one, int n, uint64_t makespan,
+		      uint64_t one_makespan)
+{
+	a->have_speedup = makespan > 0 && one_makespan > 0;
+	a->speedup = a->have_speedup ? (double)one_makespan / (double)makespan : 0.0;
+	a->h_ns = one->eng[SS_ENG_H2D].busy_ns;
+	a->k_ns = one->eng[SS_ENG_COMPUTE].busy_ns;
+	a->d_ns = one->eng[SS_ENG_D2H].busy_ns;
+	a->n = n;
+	a->have_bound = n >= 1 && a->h_ns + a->k_ns + a->d_ns > 0 && makespan > 0;
+	if (a->have_bound) {
+		a->bound_ns = analysis_bound(a->h_ns, a->k_ns, a->d_ns, n);
+		a->gap = (double)makespan / (double)a->bound_ns - 1.0;
+	}
+}
+
+void analysis_observer(struct ss_analysis *a, const struct ss_run_result *res)
+{
+	a->used_ns = a->makespan_ns;
+	if (res == NULL || res->modelled)
+		return;
+	if (res->events_ns_of_captured > 0) {
+		a->have_events = true;
+		a->events_ns = res->events_ns_of_captured;
+		a->cupti_vs_events = (double)a->makespan_ns / (double)a->events_ns - 1.0;
+	}
+	if (res->have_untraced && res->untraced_ns > 0 && res->traced_ns > 0) {
+		a->have_overhead = true;
+		a->traced_ns = res->traced_ns;
+		a->untraced_ns = res->untraced_ns;
+		a->overhead = (double)res->traced_ns / (double)res->untraced_ns - 1.0;
+		if (a->overhead > 0.01) {
+			a->used_untraced = true;
+			a->used_ns = res->untraced_ns;
+		}
+	}
+}

@@ -1,0 +1,192 @@
+/* experiment.c: presets, validation, names and the one-line description of an experiment. */
+#include "experiment.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "xalloc.h"
+
+static const char *const experiment_preset_names[SS_PRESET_COUNT] = {
+	"kernel-transfer", "decrypt", "hyperq", "default-stream", "sync-order", "managed", "pageable",
+};
+static const char *const experiment_order_names[SS_ORDER_COUNT] = {"depth", "breadth"};
+static const char *const experiment_sync_names[SS_SYNC_COUNT] = {"stream", "reverse", "device", "events"};
+static const char *const experiment_defstream_names[SS_DS_COUNT] = {"none", "legacy-op", "event-timer",
+								     "per-thread"};
+static const char *const experiment_hostmem_names[SS_MEM_COUNT] = {"pinned", "pageable", "managed-attach",
+								   "managed-prefetch"};
+static const char *const experiment_kernel_names[SS_KERNEL_COUNT] = {"add", "decrypt", "spin"};
+
+/* Look s up in a name table; -1 when absent. */
+static int experiment_lookup(const char *const *names, int n, const char *s)
+{
+	if (s == NULL)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (strcasecmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+static const char *experiment_name(const char *const *names, int n, int i)
+{
+	return i >= 0 && i < n ? names[i] : "?";
+}
+
+const char *experiment_preset_name(int p) { return experiment_name(experiment_preset_names, SS_PRESET_COUNT, p); }
+int experiment_preset_parse(const char *s) { return experiment_lookup(experiment_preset_names, SS_PRESET_COUNT, s); }
+const char *experiment_order_name(int o) { return experiment_name(experiment_order_names, SS_ORDER_COUNT, o); }
+int experiment_order_parse(const char *s) { return experiment_lookup(experiment_order_names, SS_ORDER_COUNT, s); }
+const char *experiment_sync_name(int s) { return experiment_name(experiment_sync_names, SS_SYNC_COUNT, s); }
+int experiment_sync_parse(const char *s) { return experiment_lookup(experiment_sync_names, SS_SYNC_COUNT, s); }
+const char *experiment_defstream_name(int d) { return experiment_name(experiment_defstream_names, SS_DS_COUNT, d); }
+int experiment_defstream_parse(const char *s) { return experiment_lookup(experiment_defstream_names, SS_DS_COUNT, s); }
+const char *experiment_hostmem_name(int m) { return experiment_name(experiment_hostmem_names, SS_MEM_COUNT, m); }
+int experiment_hostmem_parse(const char *s) { return experiment_lookup(experiment_hostmem_names, SS_MEM_COUNT, s); }
+const char *experiment_kernel_name(int k) { return experiment_name(experiment_kernel_names, SS_KERNEL_COUNT, k); }
+
+const char *experiment_valid_list(const char *which)
+{
+	if (strcmp(which, "preset") == 0)
+		return "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable";
+	if (strcmp(which, "order") == 0)
+		return "depth|breadth";
+	if (strcmp(which, "sync") == 0)
+		return "stream|reverse|device|events";
+	if (strcmp(which, "default-stream") == 0)
+		return "none|legacy-op|event-timer|per-thread";
+	if (strcmp(which, "host-mem") == 0)
+		return "pinned|pageable|managed-attach|managed-prefetch";
+	return "";
+}
+
+void experiment_preset(struct ss_experiment *e, enum ss_preset p)
+{
+	memset(e, 0, sizeof *e);
+	e->preset = p;
+	e->kernel = SS_KERNEL_ADD;
+	e->streams = 8;
+	e->elements = 1u << 22;
+	e->elem_size = 4;
+	e->work = 400;
+	e->order = SS_ORDER_DEPTH;
+	e->sync = SS_SYNC_STREAM;
+	e->defstream = SS_DS_NONE;
+	e->hostmem = SS_MEM_PINNED;
+	e->connections = 8;
+	e->threads = 1;
+	e->repeat = 3;
+	e->warmup = 1;
+	switch (p) {
+	case SS_PRESET_DECRYPT:
+		e->kernel = SS_KERNEL_DECRYPT;
+		e->elements = 1u << 26;
+		e->elem_size = 8;
+		e->work = 1u << 10;
+		break;
+	case SS_PRESET_HYPERQ:
+		/* Two dependent single-block spin kernels per stream; one hardware queue shows false dependencies. */
+		e->kernel = SS_KERNEL_SPIN;
+		e->streams = 32;
+		e->elements = 1;
+		e->elem_size = 4;
+		e->work = 200000; /* spin iterations per kernel, ~0.1 ms */
+		e->connections = 1;
+		break;
+	case SS_PRESET_DEFAULT_STREAM:
+		e->defstream = SS_DS_LEGACY_OP;
+		break;
+	case SS_PRESET_SYNC_ORDER:
+		e->sync = SS_SYNC_REVERSE;
+		break;
+	case SS_PRESET_MANAGED:
+		e->hostmem = SS_MEM_MANAGED_PREFETCH;
+		break;
+	case SS_PRESET_PAGEABLE:
+		e->hostmem = SS_MEM_PAGEABLE;
+		break;
+	default:
+		break;
+	}
+}
+
+int experiment_validate(const struct ss_experiment *e, char **cause)
+{
+	if (e->streams < 1 || e->streams > SS_MAX_STREAMS) {
+		*cause = xasprintf("invalid stream count %d: valid is 1..%d", e->streams, SS_MAX_STREAMS);
+		return -1;
+	}
+	if (e->connections < 1 || e->connections > SS_MAX_CONNECTIONS) {
+		*cause = xasprintf("invalid hardware queue count %d: valid is 1..%d (CUDA_DEVICE_MAX_CONNECTIONS)",
+				   e->connections, SS_MAX_CONNECTIONS);
+		return -1;
+	}
+	if (e->threads != 1 && e->threads != e->streams) {
+		*cause = xasprintf("invalid host thread count %d: valid is 1 or the stream count (%d)", e->threads,
+				   e->streams);
+		return -1;
+	}
+	if (e->repeat < 1 || e->repeat > 1000) {
+		*cause = xasprintf("invalid repeat count %d: valid is 1..1000", e->repeat);
+		return -1;
+	}
+	if (e->warmup < 0 || e->warmup > 100) {
+		*cause = xasprintf("invalid warm-up count %d: valid is 0..100", e->warmup);
+		return -1;
+	}
+	if (e->elements < 1 || e->elements > (1ull << 34)) {
+		*cause = xasprintf("invalid size %llu elements: valid is 1..2^34", (unsigned long long)e->elements);
+		return -1;
+	}
+	if (e->chunks < 0 || e->chunks > 65536) {
+		*cause = xasprintf("invalid chunk count %d: valid is 0 (one per stream) or 1..65536", e->chunks);
+		return -1;
+	}
+	if (e->work < 1 || e->work > 100000000u) {
+		*cause = xasprintf("invalid kernel work %u: valid is 1..100000000", e->work);
+		return -1;
+	}
+	if ((unsigned)e->order >= SS_ORDER_COUNT || (unsigned)e->sync >= SS_SYNC_COUNT ||
+	    (unsigned)e->defstream >= SS_DS_COUNT || (unsigned)e->hostmem >= SS_MEM_COUNT ||
+	    (unsigned)e->kernel >= SS_KERNEL_COUNT || (unsigned)e->preset >= SS_PRESET_COUNT) {
+		*cause = xasprintf("invalid experiment option value");
+		return -1;
+	}
+	if (e->elem_size != 4 && e->elem_size != 8) {
+		*cause = xasprintf("invalid element size %u: valid is 4 or 8", e->elem_size);
+		return -1;
+	}
+	return 0;
+}
+
+void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outputs)
+{
+	switch (e->kernel) {
+	case SS_KERNEL_ADD:
+		*inputs = 2;
+		*outputs = 1;
+		break;
+	case SS_KERNEL_DECRYPT:
+		*inputs = 1;
+		*outputs = 1;
+		break;
+	default:
+		*inputs = 0;
+		*outputs = 0;
+		break;
+	}
+}
+
+void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)
+{
+	char chunks[32] = "";
+
+	if (e->chunks > 0 && e->chunks != e->streams)
+		snprintf(chunks, sizeof chunks, " %d chunks", e->chunks);
+	snprintf(buf, len, "%s  %d stream%s%s  %s-first  sync %s  default-stream %s%s  %s  %d queue%s  %d thread%s",
+		 experiment_preset_name(e->preset), e->streams, e->streams == 1 ? "" : "s", chunks,
+		 experiment_order_name(e->order), experiment_sync_name(e->sync), experiment_defstream_name(e->defstream),
+		 e->nonblocking ? " non-blocking" : "", experiment_hostmem_name(e->hostmem), e->connections,
+		 e->connections == 1 ? "" : "s", e->threads, e->threads == 1 ? "" : "s");
+}

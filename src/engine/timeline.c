@@ -1,0 +1,199 @@
+/* timeline.c: the record array and its interned string table. */
+#include "timeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+/* FNV-1a: cheap and good enough for kernel names. */
+static uint32_t timeline_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static void timeline_strtab_rehash(struct ss_strtab *st, uint32_t hcap)
+{
+	free(st->hash);
+	st->hash = xcalloc(hcap, sizeof *st->hash);
+	st->hcap = hcap;
+	for (uint32_t id = 1; id < st->n; id++) {
+		uint32_t i = timeline_hash(st->str[id]) & (hcap - 1);
+
+		while (st->hash[i] != 0)
+			i = (i + 1) & (hcap - 1);
+		st->hash[i] = id;
+	}
+}
+
+void timeline_init(struct ss_timeline *t)
+{
+	memset(t, 0, sizeof *t);
+	t->names.str = xcalloc(16, sizeof *t->names.str);
+	t->names.cap = 16;
+	t->names.str[0] = xstrdup("");
+	t->names.n = 1;
+	timeline_strtab_rehash(&t->names, 64);
+}
+
+static void timeline_strtab_free(struct ss_strtab *st)
+{
+	for (uint32_t i = 0; i < st->n; i++)
+		free(st->str[i]);
+	free(st->str);
+	free(st->hash);
+	memset(st, 0, sizeof *st);
+}
+
+void timeline_free(struct ss_timeline *t)
+{
+	free(t->rec);
+	timeline_strtab_free(&t->names);
+	memset(t, 0, sizeof *t);
+}
+
+void timeline_clear(struct ss_timeline *t)
+{
+	t->n = 0;
+	for (uint32_t i = 1; i < t->names.n; i++)
+		free(t->names.str[i]);
+	t->names.n = 1;
+	memset(t->names.hash, 0, t->names.hcap * sizeof *t->names.hash);
+	t->dropped = 0;
+	t->incomplete = false;
+}
+
+uint32_t timeline_intern(struct ss_timeline *t, const char *s)
+{
+	struct ss_strtab *st = &t->names;
+	uint32_t i;
+
+	if (s == NULL || *s == '\0')
+		return 0;
+	i = timeline_hash(s) & (st->hcap - 1);
+	while (st->hash[i] != 0) {
+		if (strcmp(st->str[st->hash[i]], s) == 0)
+			return st->hash[i];
+		i = (i + 1) & (st->hcap - 1);
+	}
+	if (st->n == st->cap) {
+		st->cap *= 2;
+		st->str = xreallocarray(st->str, st->cap, sizeof *st->str);
+	}
+	st->str[st->n] = xstrdup(s);
+	st->hash[i] = st->n;
+	st->n++;
+	if (st->n * 2 > st->hcap)
+		timeline_strtab_rehash(st, st->hcap * 2);
+	return st->n - 1;
+}
+
+const char *timeline_name(const struct ss_timeline *t, uint32_t id)
+{
+	if (id >= t->names.n)
+		return "";
+	return t->names.str[id];
+}
+
+struct ss_record *timeline_add(struct ss_timeline *t, const struct ss_record *r)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap == 0 ? 1024 : t->cap * 2;
+		t->rec = xreallocarray(t->rec, t->cap, sizeof *t->rec);
+	}
+	t->rec[t->n] = *r;
+	return &t->rec[t->n++];
+}
+
+static int timeline_cmp(const void *a, const void *b)
+{
+	const struct ss_record *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return 0;
+}
+
+void timeline_sort(struct ss_timeline *t)
+{
+	if (t->n > 1)
+		qsort(t->rec, t->n, sizeof *t->rec, timeline_cmp);
+}
+
+bool timeline_span(const struct ss_timeline *t, unsigned kind_mask, uint64_t *t0, uint64_t *t1)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (r->kind >= SS_KIND_COUNT || !(kind_mask & SS_KIND_BIT(r->kind)))
+			continue;
+		if (r->start < lo)
+			lo = r->start;
+		if (r->end > hi)
+			hi = r->end;
+	}
+	if (lo == UINT64_MAX)
+		return false;
+	*t0 = lo;
+	*t1 = hi;
+	return true;
+}
+
+size_t timeline_count(const struct ss_timeline *t, int kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		n += t->rec[i].kind == kind;
+	return n;
+}
+
+void timeline_rebase(struct ss_timeline *t, uint64_t t0)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct ss_record *r = &t->rec[i];
+
+		r->start = r->start > t0 ? r->start - t0 : 0;
+		r->end = r->end > t0 ? r->end - t0 : 0;
+	}
+}
+
+void timeline_finish(struct ss_timeline *t)
+{
+	int max = -1;
+
+	if (t->nstreams > 0)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].stream > max)
+			max = t->rec[i].stream;
+	t->nstreams = max + 1;
+}
+
+void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src)
+{
+	struct ss_strtab *st;
+
+	*dst = *src;
+	dst->rec = xreallocarray(NULL, src->cap ? src->cap : 1, sizeof *dst->rec);
+	if (src->n > 0)
+		memcpy(dst->rec, src->rec, src->n * sizeof *dst->rec);
+	st = &dst->names;
+	st->str = xreallocarray(NULL, src->names.cap, sizeof *st->str);
+	for (uint32_t i = 0; i < src->names.n; i++)
+		st->str[i] = xstrdup(src->names.str[i]);
+	st->hash = xreallocarray(NULL, src->names.hcap, sizeof *st->hash);
+	memcpy(st->hash, src->names.hash, src->names.hcap * sizeof *st->hash);
+}

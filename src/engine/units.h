@@ -1,0 +1,17 @@
+/* units.h: human formatting of times, sizes and rates, shared by every view. */
+#ifndef SS_UNITS_H
+#define SS_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* units_time writes ns with a unit that keeps 3-4 significant digits: "850 ns", "12.3 us", "4.567 ms", "1.20 s". */
+char *units_time(uint64_t ns, char *buf, size_t len);
+/* units_bytes writes "512 B", "16.0 MiB", "1.00 GiB". */
+char *units_bytes(uint64_t bytes, char *buf, size_t len);
+/* units_rate writes bytes per ns as "55.1 GB/s" (decimal GB, as PCIe is quoted); "-" when ns is 0. */
+char *units_rate(uint64_t bytes, uint64_t ns, char *buf, size_t len);
+/* units_tick picks a "nice" axis step (1, 2, 5 x 10^k ns) so that span/step is about target ticks. */
+uint64_t units_tick(uint64_t span, int target);
+
+#endif
