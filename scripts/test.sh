@@ -1,0 +1,18 @@
+#!/bin/sh
+# Builds streamscope with -Werror and runs every test: unit, CLI, end-to-end TUI (libvterm), replay of the H200 data;
+# then the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, then a short fuzz run of each importer.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/deps.sh --test
+jobs=$(nproc)
+cmake -S . -B build-test -DSS_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-test -j"$jobs"
+ctest --test-dir build-test --output-on-failure -j"$jobs"
+cmake -S . -B build-asan -DSS_WERROR=ON -DSS_SANITIZE=ON -DSS_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	ctest --test-dir build-asan --output-on-failure -j"$jobs"
+if [ -x tests/fuzz/run.sh ]; then
+	tests/fuzz/run.sh "${FUZZ_SECONDS:-15}"
+fi
+echo "streamscope: all tests passed"
