@@ -3,8 +3,8 @@
  * Why a child: CUDA_DEVICE_MAX_CONNECTIONS is read when a CUDA context is created, so each run needs a fresh
  * process; a crash or a CUDA error in the child cannot take the UI down with it.
  *
- * Wire format: messages of {uint32 type, uint32 length, payload}. RECORD carries a struct ss_record followed by
- * its name bytes; PROGRESS a text; RESULT a struct ss_run_result; ERROR an int32 exit code and a text. */
+ * The child writes the frames of wire.h; runner_poll reads them. runner_attach reads the same stream from any
+ * process (the program `streamscope record` launches). */
 #include "runner.h"
 
 #include <errno.h>
@@ -17,56 +17,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "wire.h"
 #include "xalloc.h"
 
-enum { RUNNER_RECORD = 1, RUNNER_PROGRESS = 2, RUNNER_RESULT = 3, RUNNER_ERROR = 4 };
-
-/* Header of one message on the pipe. */
+/* Header of one frame (as wire.c writes it). */
 struct runner_hdr {
 	uint32_t type;
 	uint32_t len;
 };
 
-/* The child's side: a buffered writer on the pipe. */
-struct runner_child {
-	FILE *out;
-};
-
-static void runner_send(struct runner_child *c, uint32_t type, const void *a, size_t alen, const void *b,
-			size_t blen)
-{
-	struct runner_hdr h = {type, (uint32_t)(alen + blen)};
-
-	if (fwrite(&h, sizeof h, 1, c->out) != 1 || (alen && fwrite(a, alen, 1, c->out) != 1) ||
-	    (blen && fwrite(b, blen, 1, c->out) != 1))
-		_exit(3); /* the parent went away */
-}
-
 static void runner_sink_record(void *ctx, const struct ss_record *r, const char *name)
 {
-	size_t n = name ? strnlen(name, 4096) : 0;
-
-	runner_send(ctx, RUNNER_RECORD, r, sizeof *r, name, n);
+	wire_record(ctx, r, name);
 }
 
 static void runner_sink_progress(void *ctx, const char *msg)
 {
-	struct runner_child *c = ctx;
-
-	runner_send(c, RUNNER_PROGRESS, msg, strnlen(msg, 120), NULL, 0);
-	fflush(c->out);
-}
-
-static void runner_send_error(struct runner_child *c, int32_t code, const char *msg)
-{
-	runner_send(c, RUNNER_ERROR, &code, sizeof code, msg, strlen(msg));
-	fflush(c->out);
+	wire_progress(ctx, msg);
 }
 
 /* The child's whole life: set the environment CUDA reads at context creation, run, report, exit. */
 static void runner_child_main(int fd, const struct ss_backend *b, const struct ss_experiment *e)
 {
-	struct runner_child c;
+	struct wire_writer c;
 	struct ss_sink sink;
 	struct ss_oplist ops;
 	struct ss_run_result res;
@@ -74,14 +47,12 @@ static void runner_child_main(int fd, const struct ss_backend *b, const struct s
 
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGINT, SIG_IGN); /* the parent decides when a run stops */
-	c.out = fdopen(fd, "w");
-	if (c.out == NULL)
+	if (wire_open(&c, fd) != 0)
 		_exit(3);
-	setvbuf(c.out, NULL, _IOFBF, 1 << 16);
 	snprintf(env, sizeof env, "%d", e->connections);
 	setenv("CUDA_DEVICE_MAX_CONNECTIONS", env, 1);
 	if (experiment_validate(e, &cause) != 0) {
-		runner_send_error(&c, 2, cause);
+		wire_error(&c, 2, cause);
 		_exit(2);
 	}
 	memset(&res, 0, sizeof res);
@@ -90,13 +61,22 @@ static void runner_child_main(int fd, const struct ss_backend *b, const struct s
 	sink.progress = runner_sink_progress;
 	planner_build(e, &ops);
 	if (b->run(e, &ops, &sink, &res, &cause) != 0) {
-		runner_send_error(&c, 3, cause ? cause : "the backend failed without saying why");
-		fclose(c.out);
+		wire_error(&c, 3, cause ? cause : "the backend failed without saying why");
+		wire_close(&c);
 		_exit(3);
 	}
-	runner_send(&c, RUNNER_RESULT, &res, sizeof res, NULL, 0);
-	fclose(c.out);
+	wire_result(&c, &res);
+	wire_close(&c);
 	_exit(0);
+}
+
+void runner_attach(struct ss_runner *r, pid_t pid, int fd)
+{
+	memset(r, 0, sizeof *r);
+	r->pid = pid;
+	r->fd = fd;
+	fcntl(r->fd, F_SETFL, fcntl(r->fd, F_GETFL) | O_NONBLOCK);
+	fcntl(r->fd, F_SETFD, FD_CLOEXEC);
 }
 
 int runner_start(struct ss_runner *r, const struct ss_backend *b, const struct ss_experiment *e, char **cause)
@@ -145,7 +125,7 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 			break;
 		p = r->buf + off + sizeof h;
 		switch (h.type) {
-		case RUNNER_RECORD:
+		case WIRE_RECORD:
 			if (h.len >= sizeof(struct ss_record)) {
 				struct ss_record rec;
 				char name[4097];
@@ -160,19 +140,19 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 				timeline_add(tl, &rec);
 			}
 			break;
-		case RUNNER_PROGRESS: {
+		case WIRE_PROGRESS: {
 			size_t n = h.len < sizeof r->progress - 1 ? h.len : sizeof r->progress - 1;
 			memcpy(r->progress, p, n);
 			r->progress[n] = '\0';
 			break;
 		}
-		case RUNNER_RESULT:
+		case WIRE_RESULT:
 			if (h.len == sizeof r->res)
 				memcpy(&r->res, p, sizeof r->res);
 			r->code = 0;
 			r->finished = true;
 			break;
-		case RUNNER_ERROR: {
+		case WIRE_ERROR: {
 			int32_t code = 3;
 
 			if (h.len >= sizeof code)
@@ -200,6 +180,7 @@ static void runner_reap(struct ss_runner *r)
 	int status = 0;
 
 	if (r->pid > 0 && waitpid(r->pid, &status, 0) == r->pid) {
+		r->status = status;
 		if (!r->finished) {
 			r->code = 3;
 			free(r->error);

@@ -21,7 +21,11 @@ struct ss_runner {
 	char *error;               /* one line when code != 0 */
 	char progress[128];        /* latest progress line */
 	struct ss_run_result res;  /* valid when finished and code == 0 */
+	int status;                /* the child's wait status once reaped */
 };
+
+/* runner_attach reads the wire stream of an already started process pid (its write end elsewhere) from fd. */
+void runner_attach(struct ss_runner *r, pid_t pid, int fd);
 
 /* runner_start forks a child running b on e. Returns 0, or -1 with *cause. */
 int runner_start(struct ss_runner *r, const struct ss_backend *b, const struct ss_experiment *e, char **cause);

@@ -1,0 +1,40 @@
+/* wire.h: the message stream a capturing process writes and a viewer reads (runner children, the injection
+ * library of `streamscope record`): {uint32 type, uint32 length, payload} frames. */
+#ifndef SS_WIRE_H
+#define SS_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "record.h"
+
+enum wire_type {
+	WIRE_RECORD = 1,   /* struct ss_record, then the name bytes */
+	WIRE_PROGRESS = 2, /* text */
+	WIRE_RESULT = 3,   /* struct ss_run_result: the capture ended normally */
+	WIRE_ERROR = 4,    /* int32 exit code, then text */
+};
+
+/* The writing side: a buffered stream on a pipe or socket. */
+struct wire_writer {
+	FILE *out;
+	bool broken; /* a write failed (the reader went away); later writes are dropped */
+};
+
+/* wire_open wraps fd for writing; -1 if fdopen fails. */
+int wire_open(struct wire_writer *w, int fd);
+/* wire_record writes one record with its name (NULL = none). */
+void wire_record(struct wire_writer *w, const struct ss_record *r, const char *name);
+/* wire_progress writes a progress line and flushes. */
+void wire_progress(struct wire_writer *w, const char *msg);
+/* wire_result writes the final result and flushes. */
+void wire_result(struct wire_writer *w, const struct ss_run_result *res);
+/* wire_error writes an error with the exit code it implies and flushes. */
+void wire_error(struct wire_writer *w, int code, const char *msg);
+void wire_flush(struct wire_writer *w);
+void wire_close(struct wire_writer *w);
+
+#endif
