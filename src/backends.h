@@ -1,0 +1,18 @@
+/* backends.h: the explicit table of backends and how the program picks one. */
+#ifndef SS_BACKENDS_H
+#define SS_BACKENDS_H
+
+#include <stddef.h>
+
+#include "engine/backend.h"
+
+/* backends_find returns the backend named name ("cuda", "model"), NULL when none is compiled in. */
+const struct ss_backend *backends_find(const char *name);
+/* backends_pick resolves a --backend value ("auto", "cuda", "model"). auto takes cuda when a device answers,
+ * else the model, and writes why into note (may be empty). Returns NULL with *cause (exit 3) when cuda was forced
+ * and is not usable, or the name is unknown (*code 2). */
+const struct ss_backend *backends_pick(const char *name, char *note, size_t len, int *code, char **cause);
+/* backends_list writes "cuda|model" (what this build has). */
+const char *backends_list(void);
+
+#endif

@@ -1,0 +1,413 @@
+/* cli_bench.c: `streamscope bench`, the GPU acceptance checks of the foundation, re-runnable on any GPU.
+ *
+ * Each check runs real experiments through the chosen backend and prints one line: PASS/FAIL, the numbers and the
+ * target. With -o DIR the timelines (SQLite) and a summary.json are written there for replay on CI. On the model
+ * backend every line says MODELLED: those numbers check the model, not a GPU. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "backends.h"
+#include "cli.h"
+#include "cli_export.h"
+#include "engine/analysis.h"
+#include "engine/planner.h"
+#include "engine/runner.h"
+#include "engine/sweep.h"
+#include "engine/units.h"
+#include "engine/xalloc.h"
+
+/* The state of one bench session. */
+struct bench {
+	const struct ss_backend *b;
+	const char *dir;  /* artefact directory or NULL */
+	json_t *checks;   /* array of check objects */
+	json_t *runs;     /* array of run summaries */
+	int failed;
+	bool modelled;
+};
+
+/* Records one check's verdict and prints it. */
+static void bench_check(struct bench *bn, const char *name, bool pass, json_t *data, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void bench_check(struct bench *bn, const char *name, bool pass, json_t *data, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	printf("%s %-28s %s%s\n", pass ? "PASS" : "FAIL", name, line, bn->modelled ? "  [MODELLED]" : "");
+	fflush(stdout);
+	if (!pass)
+		bn->failed++;
+	json_object_set_new(data, "check", json_string(name));
+	json_object_set_new(data, "pass", json_boolean(pass));
+	json_object_set_new(data, "text", json_string(line));
+	json_array_append_new(bn->checks, data);
+}
+
+/* Per-kind counts of a timeline against the op list's expectation; true when equal. */
+static bool bench_counts_ok(const struct ss_analysis *a, const size_t *expected)
+{
+	return a->counts[SS_KIND_H2D] == expected[SS_KIND_H2D] && a->counts[SS_KIND_D2H] == expected[SS_KIND_D2H] &&
+	       a->counts[SS_KIND_KERNEL] == expected[SS_KIND_KERNEL];
+}
+
+/* Runs e once; fills tl (caller frees), res, a and expected. Saves the trace as DIR/<tag>.sqlite. 0 or exit code. */
+static int bench_run(struct bench *bn, const struct ss_experiment *e, const char *tag, struct ss_timeline *tl,
+		     struct ss_run_result *res, struct ss_analysis *a, size_t *expected)
+{
+	struct ss_oplist ops;
+	char *cause = NULL;
+	int rc;
+
+	timeline_init(tl);
+	rc = runner_run(bn->b, e, tl, res, &cause);
+	if (rc != 0) {
+		printf("FAIL %-28s %s\n", tag, cause);
+		free(cause);
+		bn->failed++;
+		return rc;
+	}
+	bn->modelled = res->modelled;
+	analysis_timeline(tl, a);
+	analysis_observer(a, res);
+	planner_build(e, &ops);
+	planner_expected_records(&ops, expected);
+	planner_free(&ops);
+	if (bn->dir != NULL) {
+		char *path = xasprintf("%s/%s.sqlite", bn->dir, tag);
+		json_t *run = json_pack("{s:s, s:s, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "tag", tag,
+					"preset", experiment_preset_name(e->preset), "streams", e->streams, "order",
+					experiment_order_name(e->order), "makespan_ns", (json_int_t)a->makespan_ns,
+					"events_ns", (json_int_t)res->events_ns_of_captured, "traced_ns",
+					(json_int_t)res->traced_ns, "untraced_ns", (json_int_t)res->untraced_ns, "H2D",
+					(json_int_t)a->counts[SS_KIND_H2D], "KER", (json_int_t)a->counts[SS_KIND_KERNEL],
+					"D2H", (json_int_t)a->counts[SS_KIND_D2H], "dropped", (json_int_t)res->dropped,
+					"overlap_ns", (json_int_t)a->overlap_ns, "verified", res->verified);
+
+		json_array_append_new(bn->runs, run);
+		cli_export_timeline(path, tl, a, e);
+		free(path);
+	}
+	return 0;
+}
+
+/* Largest number of kernels of distinct experiment streams running at one instant. */
+static int bench_kernel_concurrency(const struct ss_timeline *tl)
+{
+	int best = 0;
+
+	for (size_t i = 0; i < tl->n; i++) {
+		const struct ss_record *r = &tl->rec[i];
+		int n = 1;
+
+		if (r->kind != SS_KIND_KERNEL || r->stream < 0)
+			continue;
+		/* Kernels running at r's start, on other streams (records are sorted by start). */
+		for (size_t j = 0; j < i; j++) {
+			const struct ss_record *q = &tl->rec[j];
+
+			if (q->kind == SS_KIND_KERNEL && q->stream >= 0 && q->stream != r->stream && q->end > r->start)
+				n++;
+		}
+		if (n > best)
+			best = n;
+	}
+	return best;
+}
+
+/* Stream work (GPU records of experiment streams) that overlaps a legacy-default-stream record in time. */
+static size_t bench_across_legacy(const struct ss_timeline *tl, size_t *nlegacy)
+{
+	size_t bad = 0;
+
+	*nlegacy = 0;
+	for (size_t i = 0; i < tl->n; i++) {
+		const struct ss_record *l = &tl->rec[i];
+
+		if (l->stream != SS_STREAM_LEGACY || !(SS_GPU_KINDS & SS_KIND_BIT(l->kind)))
+			continue;
+		(*nlegacy)++;
+		for (size_t j = 0; j < tl->n; j++) {
+			const struct ss_record *r = &tl->rec[j];
+
+			if (r->stream >= 0 && (SS_GPU_KINDS & SS_KIND_BIT(r->kind)) && r->start < l->end && r->end > l->start)
+				bad++;
+		}
+	}
+	return bad;
+}
+
+/* Check 1: every preset at its default stream count: counts, drops, CUPTI vs events, observer effect. */
+static void bench_presets(struct bench *bn)
+{
+	for (int p = 0; p < SS_PRESET_COUNT; p++) {
+		struct ss_experiment e;
+		struct ss_timeline tl;
+		struct ss_run_result res;
+		struct ss_analysis a;
+		size_t exp[SS_KIND_COUNT];
+		char tag[64], b1[32], b2[32], b3[32];
+		bool counts_ok, ev_ok, obs_ok;
+
+		experiment_preset(&e, (enum ss_preset)p);
+		snprintf(tag, sizeof tag, "preset-%s", experiment_preset_name(p));
+		if (bench_run(bn, &e, tag, &tl, &res, &a, exp) != 0)
+			continue;
+		counts_ok = bench_counts_ok(&a, exp) && res.dropped == 0;
+		bench_check(bn, tag, counts_ok,
+			    json_pack("{s:I, s:I, s:I, s:I}", "H2D", (json_int_t)a.counts[SS_KIND_H2D], "KER",
+				      (json_int_t)a.counts[SS_KIND_KERNEL], "D2H", (json_int_t)a.counts[SS_KIND_D2H],
+				      "dropped", (json_int_t)res.dropped),
+			    "records H2D %llu/%zu KER %llu/%zu D2H %llu/%zu dropped %llu, verified %s",
+			    (unsigned long long)a.counts[SS_KIND_H2D], exp[SS_KIND_H2D],
+			    (unsigned long long)a.counts[SS_KIND_KERNEL], exp[SS_KIND_KERNEL],
+			    (unsigned long long)a.counts[SS_KIND_D2H], exp[SS_KIND_D2H], (unsigned long long)res.dropped,
+			    res.modelled ? "-" : res.verified ? "yes" : "NO");
+		if (!res.modelled) {
+			ev_ok = a.have_events && a.cupti_vs_events < 0.01 && a.cupti_vs_events > -0.01;
+			snprintf(tag, sizeof tag, "cupti-vs-events-%s", experiment_preset_name(p));
+			bench_check(bn, tag, ev_ok,
+				    json_pack("{s:I, s:I}", "cupti_ns", (json_int_t)a.makespan_ns, "events_ns",
+					      (json_int_t)a.events_ns),
+				    "CUPTI %s vs cudaEvent %s: %+.2f%% (target within 1%%)",
+				    units_time(a.makespan_ns, b1, sizeof b1), units_time(a.events_ns, b2, sizeof b2),
+				    100.0 * a.cupti_vs_events);
+			obs_ok = a.have_overhead && a.overhead < 0.01;
+			snprintf(tag, sizeof tag, "observer-%s", experiment_preset_name(p));
+			bench_check(bn, tag, obs_ok,
+				    json_pack("{s:I, s:I}", "traced_ns", (json_int_t)a.traced_ns, "untraced_ns",
+					      (json_int_t)a.untraced_ns),
+				    "traced %s vs untraced %s: %+.2f%% (target within 1%%)",
+				    units_time(a.traced_ns, b1, sizeof b1), units_time(a.untraced_ns, b3, sizeof b3),
+				    100.0 * a.overhead);
+		}
+		timeline_free(&tl);
+	}
+}
+
+/* Check 2: the 1..128 sweep of kernel-transfer in both orders: counts, drops, observer effect per point, and the
+ * best configuration against its ideal bound. */
+static void bench_sweep(struct bench *bn, bool quick)
+{
+	static const int full[] = {1, 2, 4, 8, 16, 32, 64, 128};
+	static const int small[] = {1, 2, 4, 8};
+	const int *counts = quick ? small : full;
+	int ncounts = quick ? 4 : 8;
+	enum ss_order orders[2] = {SS_ORDER_DEPTH, SS_ORDER_BREADTH};
+	struct ss_experiment base;
+	struct ss_sweep s;
+	struct ss_experiment e;
+	size_t idx, bad_counts = 0, best = 0;
+	uint64_t dropped = 0;
+	double worst_overhead = -1.0;
+	char b1[32], b2[32];
+
+	experiment_preset(&base, SS_PRESET_KERNEL_TRANSFER);
+	sweep_init(&s, &base, counts, ncounts, orders, 2);
+	printf("\nsweep kernel-transfer, both orders (time = CUPTI makespan; traced vs untraced cudaEvent makespans)\n");
+	printf("%8s %8s %12s %12s %12s %9s %8s %10s\n", "order", "streams", "time", "traced", "untraced", "overhead",
+	       "speedup", "gap-bound");
+	while (sweep_next(&s, &e, &idx)) {
+		struct ss_timeline tl;
+		struct ss_run_result res;
+		struct ss_analysis a;
+		size_t exp[SS_KIND_COUNT];
+		char tag[64];
+		const struct ss_sweep_point *p;
+
+		snprintf(tag, sizeof tag, "sweep-%s-%03d", experiment_order_name(e.order), e.streams);
+		if (bench_run(bn, &e, tag, &tl, &res, &a, exp) != 0) {
+			sweep_done(&s, idx, NULL, NULL, "failed");
+			continue;
+		}
+		sweep_done(&s, idx, &tl, &res, NULL);
+		p = &s.pt[idx];
+		bad_counts += !bench_counts_ok(&a, exp);
+		dropped += res.dropped;
+		if (a.have_overhead && a.overhead > worst_overhead)
+			worst_overhead = a.overhead;
+		printf("%8s %8d %12s %12s %12s %+8.2f%% %7.2fx %+9.1f%%\n", experiment_order_name(e.order), e.streams,
+		       units_time(a.makespan_ns, b1, sizeof b1), a.have_overhead ? units_time(a.traced_ns, b2, sizeof b2) : "-",
+		       a.have_overhead ? units_time(a.untraced_ns, tag, sizeof tag) : "-",
+		       a.have_overhead ? 100.0 * a.overhead : 0.0, p->a.have_speedup ? p->a.speedup : 0.0,
+		       p->a.have_bound ? 100.0 * p->a.gap : 0.0);
+		timeline_free(&tl);
+	}
+	/* speedups and gaps are final only once the 1-stream point of each order ran: pick the best now. */
+	for (size_t i = 0; i < s.n; i++)
+		if (s.pt[i].done && !s.pt[i].failed && s.pt[i].a.used_ns < s.pt[best].a.used_ns)
+			best = i;
+	bench_check(bn, "sweep-records", bad_counts == 0 && dropped == 0,
+		    json_pack("{s:I, s:I, s:I}", "points", (json_int_t)s.n, "bad_counts", (json_int_t)bad_counts,
+			      "dropped", (json_int_t)dropped),
+		    "%zu points: per-kind counts equal the op list in %zu, dropped records %llu", s.n, s.n - bad_counts,
+		    (unsigned long long)dropped);
+	if (!bn->modelled)
+		bench_check(bn, "sweep-observer", worst_overhead >= 0,
+			    json_pack("{s:f}", "worst_overhead", worst_overhead),
+			    "worst traced vs untraced over the sweep %+.2f%% (reported per point above; the 1%% target "
+			    "applies at default stream counts)",
+			    100.0 * worst_overhead);
+	if (s.pt[best].a.have_bound)
+		bench_check(bn, "best-vs-bound", s.pt[best].a.gap <= 0.10,
+			    json_pack("{s:i, s:s, s:I, s:I, s:f}", "streams", s.pt[best].streams, "order",
+				      experiment_order_name(s.pt[best].order), "time_ns", (json_int_t)s.pt[best].a.used_ns,
+				      "bound_ns", (json_int_t)s.pt[best].a.bound_ns, "gap", s.pt[best].a.gap),
+			    "best %d streams %s-first %s vs ideal bound %s: gap %+.1f%% (target <= 10%%)",
+			    s.pt[best].streams, experiment_order_name(s.pt[best].order),
+			    units_time(s.pt[best].a.used_ns, b1, sizeof b1), units_time(s.pt[best].a.bound_ns, b2, sizeof b2),
+			    100.0 * s.pt[best].a.gap);
+	sweep_free(&s);
+}
+
+/* Check 3: pinned H2D and D2H bandwidth from the intervals of a large (1 GiB) copy. */
+static void bench_bandwidth(struct bench *bn)
+{
+	struct ss_experiment e;
+	struct ss_timeline tl;
+	struct ss_run_result res;
+	struct ss_analysis a;
+	size_t exp[SS_KIND_COUNT];
+	uint64_t best[2] = {0, 0}, bytes[2] = {0, 0};
+
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.streams = 1;
+	e.elements = 1ull << 28; /* 1 GiB of floats per array */
+	e.work = 1;
+	e.repeat = 1;
+	if (bench_run(bn, &e, "bandwidth-1GiB", &tl, &res, &a, exp) != 0)
+		return;
+	for (size_t i = 0; i < tl.n; i++) {
+		const struct ss_record *r = &tl.rec[i];
+		int d = r->kind == SS_KIND_H2D ? 0 : r->kind == SS_KIND_D2H ? 1 : -1;
+
+		if (d < 0 || r->end <= r->start)
+			continue;
+		if (best[d] == 0 || r->bytes * best[d] > bytes[d] * (r->end - r->start)) {
+			best[d] = r->end - r->start;
+			bytes[d] = r->bytes;
+		}
+	}
+	for (int d = 0; d < 2; d++) {
+		double gbs = best[d] ? (double)bytes[d] / (double)best[d] : 0.0;
+
+		bench_check(bn, d == 0 ? "pinned-h2d-bandwidth" : "pinned-d2h-bandwidth", gbs >= 50.0,
+			    json_pack("{s:I, s:I, s:f}", "bytes", (json_int_t)bytes[d], "ns", (json_int_t)best[d], "gbs", gbs),
+			    "%.1f GB/s (%llu bytes in %llu ns; target >= 50 GB/s)", gbs, (unsigned long long)bytes[d],
+			    (unsigned long long)best[d]);
+	}
+	timeline_free(&tl);
+}
+
+/* Check 4: hyperq with one hardware queue, depth vs breadth. */
+static void bench_hyperq(struct bench *bn)
+{
+	uint64_t t[2] = {0, 0};
+	int conc[2] = {0, 0};
+	char b1[32], b2[32];
+
+	for (int o = 0; o < 2; o++) {
+		struct ss_experiment e;
+		struct ss_timeline tl;
+		struct ss_run_result res;
+		struct ss_analysis a;
+		size_t exp[SS_KIND_COUNT];
+
+		experiment_preset(&e, SS_PRESET_HYPERQ);
+		e.connections = 1;
+		e.order = o == 0 ? SS_ORDER_DEPTH : SS_ORDER_BREADTH;
+		if (bench_run(bn, &e, o == 0 ? "hyperq-1queue-depth" : "hyperq-1queue-breadth", &tl, &res, &a, exp) != 0)
+			return;
+		t[o] = a.makespan_ns;
+		conc[o] = bench_kernel_concurrency(&tl);
+		timeline_free(&tl);
+	}
+	bench_check(bn, "hyperq-1queue", t[1] > 0 && (double)t[0] / (double)t[1] >= 1.5,
+		    json_pack("{s:I, s:I, s:i, s:i}", "depth_ns", (json_int_t)t[0], "breadth_ns", (json_int_t)t[1],
+			      "depth_concurrency", conc[0], "breadth_concurrency", conc[1]),
+		    "depth %s (max %d concurrent kernels) vs breadth %s (max %d): depth/breadth %.2fx (target: visibly "
+		    "different, >= 1.5x)",
+		    units_time(t[0], b1, sizeof b1), conc[0], units_time(t[1], b2, sizeof b2), conc[1],
+		    t[1] ? (double)t[0] / (double)t[1] : 0.0);
+}
+
+/* Check 5: a legacy default-stream operation serialises the streams. */
+static void bench_default_stream(struct bench *bn)
+{
+	struct ss_experiment e;
+	struct ss_timeline tl;
+	struct ss_run_result res;
+	struct ss_analysis a;
+	size_t exp[SS_KIND_COUNT], nlegacy = 0, across;
+	int conc;
+
+	experiment_preset(&e, SS_PRESET_DEFAULT_STREAM);
+	if (bench_run(bn, &e, "default-stream-serialise", &tl, &res, &a, exp) != 0)
+		return;
+	across = bench_across_legacy(&tl, &nlegacy);
+	conc = bench_kernel_concurrency(&tl);
+	bench_check(bn, "default-stream", nlegacy > 0 && across == 0 && conc == 1,
+		    json_pack("{s:I, s:I, s:i}", "legacy_ops", (json_int_t)nlegacy, "overlapping", (json_int_t)across,
+			      "max_kernel_concurrency", conc),
+		    "%zu legacy-stream ops, %zu stream intervals overlap them, max concurrent kernels of distinct "
+		    "streams %d (target 0 and 1)",
+		    nlegacy, across, conc);
+	timeline_free(&tl);
+}
+
+int cli_bench(int argc, char **argv)
+{
+	struct cli_opts o;
+	struct bench bn;
+	json_t *root;
+	int rc;
+
+	if ((rc = cli_parse("bench", argc, argv, &o)) != 0)
+		return rc;
+	memset(&bn, 0, sizeof bn);
+	{
+		char note[256];
+		char *cause = NULL;
+
+		bn.b = backends_pick(o.backend, note, sizeof note, &rc, &cause);
+		if (bn.b == NULL) {
+			fprintf(stderr, "streamscope: %s\n", cause);
+			free(cause);
+			return rc;
+		}
+		if (note[0] != '\0')
+			fprintf(stderr, "streamscope: %s\n", note);
+	}
+	bn.dir = o.out;
+	if (bn.dir != NULL && mkdir(bn.dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "streamscope: cannot create %s: %s\n", bn.dir, strerror(errno));
+		return CLI_FAIL;
+	}
+	bn.checks = json_array();
+	bn.runs = json_array();
+	bench_presets(&bn);
+	bench_bandwidth(&bn);
+	bench_hyperq(&bn);
+	bench_default_stream(&bn);
+	bench_sweep(&bn, o.quick);
+	printf("\n%d check%s failed\n", bn.failed, bn.failed == 1 ? "" : "s");
+	root = json_pack("{s:s, s:b, s:o, s:o, s:i}", "backend", bn.b->name, "modelled", bn.modelled, "checks",
+			 bn.checks, "runs", bn.runs, "failed", bn.failed);
+	if (bn.dir != NULL) {
+		char *path = xasprintf("%s/summary.json", bn.dir);
+
+		if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+			fprintf(stderr, "streamscope: cannot write %s\n", path);
+		free(path);
+	}
+	json_decref(root);
+	return bn.failed ? CLI_FAIL : CLI_OK;
+}

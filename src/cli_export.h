@@ -1,0 +1,14 @@
+/* cli_export.h: the CLI's --export and the saving of run artefacts. */
+#ifndef SS_CLI_EXPORT_H
+#define SS_CLI_EXPORT_H
+
+#include "engine/analysis.h"
+#include "engine/experiment.h"
+#include "engine/timeline.h"
+
+/* cli_export_timeline writes tl to path in the format its extension names (e may be NULL). Prints one line on
+ * failure and returns CLI_FAIL (CLI_USAGE for an unknown extension); 0 on success. */
+int cli_export_timeline(const char *path, const struct ss_timeline *tl, const struct ss_analysis *a,
+			const struct ss_experiment *e);
+
+#endif
