@@ -289,7 +289,9 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 					       cmd);
 		}
 	}
-	if (optind < argc && strcmp(cmd, "view") != 0)
+	if (strcmp(cmd, "view") == 0 && optind < argc)
+		o->file = argv[optind++];
+	if (optind < argc)
 		return cli_usage_error("unexpected argument '%s' for '%s' (see streamscope --help)", argv[optind], cmd);
 	/* --threads N > 1 means one thread per stream; the stream count decides N. */
 	if (threads_per_stream && o->exp.threads != o->exp.streams && strcmp(cmd, "sweep") != 0)

@@ -24,6 +24,7 @@ struct cli_opts {
 	const char *profile;     /* model: --profile FILE */
 	const char *out;         /* -o FILE (calibrate, bench) */
 	bool quick;              /* validate/bench: a smaller matrix */
+	const char *file;        /* view: the trace to open */
 };
 
 /* cli_main runs the program; returns the exit status. */

@@ -99,52 +99,6 @@ static int bench_run(struct bench *bn, const struct ss_experiment *e, const char
 	return 0;
 }
 
-/* Largest number of kernels of distinct experiment streams running at one instant. */
-static int bench_kernel_concurrency(const struct ss_timeline *tl)
-{
-	int best = 0;
-
-	for (size_t i = 0; i < tl->n; i++) {
-		const struct ss_record *r = &tl->rec[i];
-		int n = 1;
-
-		if (r->kind != SS_KIND_KERNEL || r->stream < 0)
-			continue;
-		/* Kernels running at r's start, on other streams (records are sorted by start). */
-		for (size_t j = 0; j < i; j++) {
-			const struct ss_record *q = &tl->rec[j];
-
-			if (q->kind == SS_KIND_KERNEL && q->stream >= 0 && q->stream != r->stream && q->end > r->start)
-				n++;
-		}
-		if (n > best)
-			best = n;
-	}
-	return best;
-}
-
-/* Stream work (GPU records of experiment streams) that overlaps a legacy-default-stream record in time. */
-static size_t bench_across_legacy(const struct ss_timeline *tl, size_t *nlegacy)
-{
-	size_t bad = 0;
-
-	*nlegacy = 0;
-	for (size_t i = 0; i < tl->n; i++) {
-		const struct ss_record *l = &tl->rec[i];
-
-		if (l->stream != SS_STREAM_LEGACY || !(SS_GPU_KINDS & SS_KIND_BIT(l->kind)))
-			continue;
-		(*nlegacy)++;
-		for (size_t j = 0; j < tl->n; j++) {
-			const struct ss_record *r = &tl->rec[j];
-
-			if (r->stream >= 0 && (SS_GPU_KINDS & SS_KIND_BIT(r->kind)) && r->start < l->end && r->end > l->start)
-				bad++;
-		}
-	}
-	return bad;
-}
-
 /* Check 1: every preset at its default stream count: counts, drops, CUPTI vs events, observer effect. */
 static void bench_presets(struct bench *bn)
 {
@@ -285,17 +239,8 @@ static void bench_bandwidth(struct bench *bn)
 	e.repeat = 1;
 	if (bench_run(bn, &e, "bandwidth-1GiB", &tl, &res, &a, exp) != 0)
 		return;
-	for (size_t i = 0; i < tl.n; i++) {
-		const struct ss_record *r = &tl.rec[i];
-		int d = r->kind == SS_KIND_H2D ? 0 : r->kind == SS_KIND_D2H ? 1 : -1;
-
-		if (d < 0 || r->end <= r->start)
-			continue;
-		if (best[d] == 0 || r->bytes * best[d] > bytes[d] * (r->end - r->start)) {
-			best[d] = r->end - r->start;
-			bytes[d] = r->bytes;
-		}
-	}
+	analysis_peak_rate(&tl, SS_KIND_H2D, 1ull << 28, &bytes[0], &best[0]);
+	analysis_peak_rate(&tl, SS_KIND_D2H, 1ull << 28, &bytes[1], &best[1]);
 	for (int d = 0; d < 2; d++) {
 		double gbs = best[d] ? (double)bytes[d] / (double)best[d] : 0.0;
 
@@ -327,7 +272,7 @@ static void bench_hyperq(struct bench *bn)
 		if (bench_run(bn, &e, o == 0 ? "hyperq-1queue-depth" : "hyperq-1queue-breadth", &tl, &res, &a, exp) != 0)
 			return;
 		t[o] = a.makespan_ns;
-		conc[o] = bench_kernel_concurrency(&tl);
+		conc[o] = analysis_kernel_concurrency(&tl);
 		timeline_free(&tl);
 	}
 	bench_check(bn, "hyperq-1queue", t[1] > 0 && (double)t[0] / (double)t[1] >= 1.5,
@@ -352,8 +297,8 @@ static void bench_default_stream(struct bench *bn)
 	experiment_preset(&e, SS_PRESET_DEFAULT_STREAM);
 	if (bench_run(bn, &e, "default-stream-serialise", &tl, &res, &a, exp) != 0)
 		return;
-	across = bench_across_legacy(&tl, &nlegacy);
-	conc = bench_kernel_concurrency(&tl);
+	across = analysis_across_legacy(&tl, &nlegacy);
+	conc = analysis_kernel_concurrency(&tl);
 	bench_check(bn, "default-stream", nlegacy > 0 && across == 0 && conc == 1,
 		    json_pack("{s:I, s:I, s:i}", "legacy_ops", (json_int_t)nlegacy, "overlapping", (json_int_t)across,
 			      "max_kernel_concurrency", conc),

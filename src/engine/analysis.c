@@ -205,3 +205,67 @@ void analysis_observer(struct ss_analysis *a, const struct ss_run_result *res)
 		}
 	}
 }
+
+int analysis_kernel_concurrency(const struct ss_timeline *t)
+{
+	int best = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		int n = 1;
+
+		if (r->kind != SS_KIND_KERNEL || r->stream < 0)
+			continue;
+		/* kernels of other streams still running when r starts (earlier starts come first) */
+		for (size_t j = 0; j < i; j++) {
+			const struct ss_record *q = &t->rec[j];
+
+			if (q->kind == SS_KIND_KERNEL && q->stream >= 0 && q->stream != r->stream && q->end > r->start)
+				n++;
+		}
+		if (n > best)
+			best = n;
+	}
+	return best;
+}
+
+size_t analysis_across_legacy(const struct ss_timeline *t, size_t *nlegacy)
+{
+	size_t bad = 0;
+
+	*nlegacy = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *l = &t->rec[i];
+
+		if (l->stream != SS_STREAM_LEGACY || l->kind >= SS_KIND_COUNT || !(SS_GPU_KINDS & SS_KIND_BIT(l->kind)))
+			continue;
+		(*nlegacy)++;
+		for (size_t j = 0; j < t->n; j++) {
+			const struct ss_record *r = &t->rec[j];
+
+			if (r->stream >= 0 && r->kind < SS_KIND_COUNT && (SS_GPU_KINDS & SS_KIND_BIT(r->kind)) &&
+			    r->start < l->end && r->end > l->start)
+				bad++;
+		}
+	}
+	return bad;
+}
+
+bool analysis_peak_rate(const struct ss_timeline *t, int kind, uint64_t min_bytes, uint64_t *bytes, uint64_t *ns)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (r->kind != kind || r->bytes < min_bytes || r->end <= r->start)
+			continue;
+		/* r->bytes / dur > *bytes / *ns, without division */
+		if (!found || (double)r->bytes * (double)*ns > (double)*bytes * (double)(r->end - r->start)) {
+			*bytes = r->bytes;
+			*ns = r->end - r->start;
+			found = true;
+		}
+	}
+	return found;
+}

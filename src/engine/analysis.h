@@ -64,4 +64,14 @@ void analysis_compare(struct ss_analysis *a, const struct ss_analysis *one, int 
  * (stream = INT32_MIN for all streams). */
 uint64_t analysis_union_ns(const struct ss_timeline *t, unsigned kind_mask, int32_t stream);
 
+/* analysis_kernel_concurrency: the largest number of kernels of distinct experiment streams running at one
+ * instant (t sorted by start). 1 means the streams' kernels never overlapped. */
+int analysis_kernel_concurrency(const struct ss_timeline *t);
+/* analysis_across_legacy counts GPU intervals of experiment streams that overlap in time a GPU interval of the
+ * legacy default stream; *nlegacy gets the number of such legacy intervals. 0 means the legacy work serialised. */
+size_t analysis_across_legacy(const struct ss_timeline *t, size_t *nlegacy);
+/* analysis_peak_rate finds the fastest interval of one kind (bytes/ns = GB/s) among those moving at least
+ * min_bytes; false when none. */
+bool analysis_peak_rate(const struct ss_timeline *t, int kind, uint64_t min_bytes, uint64_t *bytes, uint64_t *ns);
+
 #endif
