@@ -1,0 +1,214 @@
+/* test_replay.c: the H200 bench recordings, replayed on CI.
+ *
+ * `streamscope bench -o DIR` on the H200 wrote one SQLite trace per run and summary.json with what it printed.
+ * Here every trace is imported again and analysed: the counts and makespans must be exactly what the H200 run
+ * reported, and the acceptance claims (counts = op list, zero drops, bandwidth, serialisation by the legacy
+ * stream, hyperq depth vs breadth) must hold on the recorded intervals themselves. */
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "engine/analysis.h"
+#include "engine/planner.h"
+#include "engine/timeline.h"
+#include "io/import.h"
+
+static const char *replay_dir;
+static json_t *replay_summary;
+
+/* Imports DIR/tag.sqlite into t; fails the test when it cannot. */
+static void replay_load(const char *tag, struct ss_timeline *t)
+{
+	char path[1024];
+	char *cause = NULL;
+
+	snprintf(path, sizeof path, "%s/%s.sqlite", replay_dir, tag);
+	timeline_init(t);
+	if (import_file(path, t, &cause) != 0)
+		fail_msg("%s: %s", path, cause);
+	timeline_sort(t);
+}
+
+static json_t *replay_run(const char *tag)
+{
+	json_t *runs = json_object_get(replay_summary, "runs"), *r;
+	size_t i;
+
+	json_array_foreach(runs, i, r) if (strcmp(json_string_value(json_object_get(r, "tag")), tag) == 0) return r;
+	fail_msg("run %s missing from summary.json", tag);
+	return NULL;
+}
+
+static int replay_setup(void **state)
+{
+	char path[1024];
+	json_error_t err;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/summary.json", replay_dir);
+	replay_summary = json_load_file(path, 0, &err);
+	return replay_summary == NULL ? -1 : 0;
+}
+
+static int replay_teardown(void **state)
+{
+	(void)state;
+	json_decref(replay_summary);
+	return 0;
+}
+
+/* Every recorded run: the re-imported trace gives the same makespan and counts the H200 printed; counts equal
+ * the op list of its experiment; nothing was dropped; it was measured, not modelled. */
+static void test_runs_match_summary(void **state)
+{
+	json_t *runs = json_object_get(replay_summary, "runs"), *r;
+	size_t i, n = 0;
+
+	(void)state;
+	assert_false(json_is_true(json_object_get(replay_summary, "modelled")));
+	json_array_foreach(runs, i, r)
+	{
+		struct ss_timeline t;
+		struct ss_analysis a;
+		const char *tag = json_string_value(json_object_get(r, "tag"));
+
+		replay_load(tag, &t);
+		analysis_timeline(&t, &a);
+		assert_int_equal(a.makespan_ns, json_integer_value(json_object_get(r, "makespan_ns")));
+		assert_int_equal(a.counts[SS_KIND_H2D], json_integer_value(json_object_get(r, "H2D")));
+		assert_int_equal(a.counts[SS_KIND_KERNEL], json_integer_value(json_object_get(r, "KER")));
+		assert_int_equal(a.counts[SS_KIND_D2H], json_integer_value(json_object_get(r, "D2H")));
+		assert_int_equal(a.overlap_ns, json_integer_value(json_object_get(r, "overlap_ns")));
+		assert_int_equal(json_integer_value(json_object_get(r, "dropped")), 0);
+		assert_true(json_is_true(json_object_get(r, "verified")));
+		assert_false(t.modelled);
+		timeline_free(&t);
+		n++;
+	}
+	assert_true(n >= 20);
+}
+
+/* Counts against the op list, recomputed here from each run's experiment. */
+static void test_counts_equal_op_list(void **state)
+{
+	json_t *runs = json_object_get(replay_summary, "runs"), *r;
+	size_t i;
+
+	(void)state;
+	json_array_foreach(runs, i, r)
+	{
+		struct ss_experiment e;
+		struct ss_oplist ops;
+		size_t exp[SS_KIND_COUNT];
+		const char *tag = json_string_value(json_object_get(r, "tag"));
+		int p = experiment_preset_parse(json_string_value(json_object_get(r, "preset")));
+
+		assert_true(p >= 0);
+		experiment_preset(&e, (enum ss_preset)p);
+		e.streams = (int)json_integer_value(json_object_get(r, "streams"));
+		e.order = (enum ss_order)experiment_order_parse(json_string_value(json_object_get(r, "order")));
+		if (strcmp(tag, "bandwidth-1GiB") == 0)
+			continue; /* its own size; its counts are checked against summary above */
+		planner_build(&e, &ops);
+		planner_expected_records(&ops, exp);
+		planner_free(&ops);
+		assert_int_equal(exp[SS_KIND_H2D], json_integer_value(json_object_get(r, "H2D")));
+		assert_int_equal(exp[SS_KIND_KERNEL], json_integer_value(json_object_get(r, "KER")));
+		assert_int_equal(exp[SS_KIND_D2H], json_integer_value(json_object_get(r, "D2H")));
+	}
+}
+
+/* CUPTI makespan vs the cudaEvent makespan of the same run: within 1% for every preset run. */
+static void test_cupti_vs_events(void **state)
+{
+	json_t *runs = json_object_get(replay_summary, "runs"), *r;
+	size_t i;
+
+	(void)state;
+	json_array_foreach(runs, i, r)
+	{
+		const char *tag = json_string_value(json_object_get(r, "tag"));
+		double m = (double)json_integer_value(json_object_get(r, "makespan_ns"));
+		double ev = (double)json_integer_value(json_object_get(r, "events_ns"));
+
+		if (strncmp(tag, "preset-", 7) != 0)
+			continue;
+		assert_true(ev > 0);
+		if (!(m / ev - 1.0 < 0.01 && m / ev - 1.0 > -0.01))
+			fail_msg("%s: CUPTI %.0f ns vs events %.0f ns", tag, m, ev);
+	}
+}
+
+/* Pinned bandwidth of the 1 GiB copies, from the intervals. */
+static void test_bandwidth(void **state)
+{
+	struct ss_timeline t;
+	uint64_t bytes = 0, ns = 0;
+
+	(void)state;
+	replay_load("bandwidth-1GiB", &t);
+	assert_true(analysis_peak_rate(&t, SS_KIND_H2D, 1ull << 28, &bytes, &ns));
+	assert_true((double)bytes / (double)ns >= 50.0);
+	assert_true(analysis_peak_rate(&t, SS_KIND_D2H, 1ull << 28, &bytes, &ns));
+	assert_true((double)bytes / (double)ns >= 50.0);
+	timeline_free(&t);
+}
+
+/* The legacy default-stream op: nothing of the streams overlaps it, kernels of two streams never overlap. */
+static void test_default_stream_serialises(void **state)
+{
+	struct ss_timeline t;
+	size_t nlegacy = 0;
+
+	(void)state;
+	replay_load("default-stream-serialise", &t);
+	assert_int_equal(analysis_across_legacy(&t, &nlegacy), 0);
+	assert_true(nlegacy > 0);
+	assert_int_equal(analysis_kernel_concurrency(&t), 1);
+	timeline_free(&t);
+}
+
+/* hyperq with one queue: breadth-first runs the first kernels of all streams together, depth-first can't. */
+static void test_hyperq_orders_differ(void **state)
+{
+	struct ss_timeline d, b;
+	struct ss_analysis ad, ab;
+
+	(void)state;
+	replay_load("hyperq-1queue-depth", &d);
+	replay_load("hyperq-1queue-breadth", &b);
+	analysis_timeline(&d, &ad);
+	analysis_timeline(&b, &ab);
+	assert_true((double)ad.makespan_ns >= 1.5 * (double)ab.makespan_ns);
+	assert_true(analysis_kernel_concurrency(&b) > analysis_kernel_concurrency(&d));
+	assert_non_null(replay_run("hyperq-1queue-depth"));
+	timeline_free(&d);
+	timeline_free(&b);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runs_match_summary),  cmocka_unit_test(test_counts_equal_op_list),
+		cmocka_unit_test(test_cupti_vs_events),     cmocka_unit_test(test_bandwidth),
+		cmocka_unit_test(test_default_stream_serialises), cmocka_unit_test(test_hyperq_orders_differ),
+	};
+	char path[1024];
+	struct stat st;
+
+	replay_dir = argc > 1 ? argv[1] : "tests/data/h200/bench";
+	snprintf(path, sizeof path, "%s/summary.json", replay_dir);
+	if (stat(path, &st) != 0) {
+		/* Not recorded yet: say so and tell ctest the test was skipped (exit 77 with SKIP_RETURN_CODE). */
+		printf("SKIP: no H200 recording at %s\n", path);
+		return 77;
+	}
+	return cmocka_run_group_tests(tests, replay_setup, replay_teardown);
+}
