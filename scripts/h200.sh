@@ -1,0 +1,51 @@
+#!/bin/bash
+# The whole H200 session in one call: bench (acceptance checks with traces), the kernel-transfer sweep in both
+# orders, every preset's summary, calibration, model validation, TUI screens in tmux, and `record` of the test
+# program. Usage (on the GPU machine): scripts/h200.sh BUILD_DIR; results go to $OUT/h200.tar.gz (the device tool
+# brings back at most 8 files) plus $OUT/log.txt.
+set -u
+build=${1:-build-h200}
+bin=$build/streamscope
+out=${OUT:-/tmp/h200-out}
+work=$(mktemp -d)/h200
+mkdir -p "$work" "$out"
+export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}
+export TERM=xterm-256color LANG=C.UTF-8
+log() { echo "== $(date +%T) $*" | tee -a "$work/log.txt"; }
+step() { # step NAME SECONDS CMD...: run with a time limit, keep stdout+stderr, note the status
+	local name=$1 secs=$2; shift 2
+	log "$name: $*"
+	timeout "$secs" "$@" >"$work/$name.txt" 2>&1
+	local rc=$?
+	log "$name: exit $rc"
+	tail -n 40 "$work/$name.txt" >>"$work/log.txt"
+}
+only=${STEPS:-bench sweep presets calibrate validate tui record}
+has() { [[ " $only " == *" $1 "* ]]; }
+{ nvidia-smi; nvidia-smi -q | grep -iE "product name|pcie|link (gen|width)|driver"; } >"$work/nvidia-smi.txt" 2>&1
+has bench && step bench 240 "$bin" bench --backend cuda -o "$work/bench"
+has sweep && step sweep-both 180 "$bin" sweep --backend cuda --preset kernel-transfer --order both
+has sweep && step sweep-both-json 180 "$bin" sweep --backend cuda --preset kernel-transfer --order both --json
+if has presets; then
+	for p in kernel-transfer decrypt hyperq default-stream sync-order managed pageable; do
+		step "run-$p" 60 "$bin" run --backend cuda --preset "$p" --export "$work/run-$p.json"
+	done
+	step run-hyperq-1q-breadth 60 "$bin" run --backend cuda --preset hyperq --connections 1 --order breadth
+	step run-hyperq-32q 60 "$bin" run --backend cuda --preset hyperq --connections 32
+fi
+has calibrate && step calibrate 180 "$bin" calibrate -o "$work/h200.profile"
+if has validate; then
+	prof=()
+	[ -s "$work/h200.profile" ] && prof=(--profile "$work/h200.profile")
+	step validate 420 "$bin" validate "${prof[@]}" --csv "$work/validate.csv"
+fi
+if has tui && [ -x tests/gpu/tui_screens.sh ]; then
+	mkdir -p "$work/screens"
+	OUT="$work/screens" step tui 180 bash tests/gpu/tui_screens.sh "$bin"
+fi
+if has record && [ -x tests/record/h200.sh ] || [ -f tests/record/h200.sh ]; then
+	has record && { mkdir -p "$work/record"; OUT="$work/record" step record 240 bash tests/record/h200.sh "$build"; }
+fi
+cp "$work/log.txt" "$out/log.txt"
+tar -C "$(dirname "$work")" -czf "$out/h200.tar.gz" h200
+ls -la "$out"
