@@ -1,0 +1,368 @@
+/* test_experiment.c: presets' defaults as the issue states them, validation ranges and their messages, name tables,
+ * the one-line description. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/experiment.h"
+
+/* Validates e and expects a rejection whose message contains each of the given fragments (NULL-terminated). */
+static void expect_invalid(const struct ss_experiment *e, ...)
+{
+	char *cause = NULL;
+	va_list ap;
+	const char *frag;
+
+	assert_int_equal(experiment_validate(e, &cause), -1);
+	assert_non_null(cause);
+	assert_null(strchr(cause, '\n')); /* one line */
+	va_start(ap, e);
+	while ((frag = va_arg(ap, const char *)) != NULL)
+		if (strstr(cause, frag) == NULL)
+			fail_msg("message '%s' lacks '%s'", cause, frag);
+	va_end(ap);
+	free(cause);
+}
+
+static void expect_valid(const struct ss_experiment *e)
+{
+	char *cause = NULL;
+
+	if (experiment_validate(e, &cause) != 0)
+		fail_msg("rejected: %s", cause);
+	assert_null(cause);
+}
+
+static void test_preset_kernel_transfer(void **state)
+{
+	struct ss_experiment e;
+	int in, out;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	assert_int_equal(e.preset, SS_PRESET_KERNEL_TRANSFER);
+	assert_int_equal(e.kernel, SS_KERNEL_ADD);
+	assert_int_equal(e.elements, 4194304); /* 2^22 floats */
+	assert_int_equal(e.elem_size, 4);
+	assert_int_equal(e.work, 400); /* inner statement repeated 400 times */
+	assert_int_equal(e.order, SS_ORDER_DEPTH);
+	assert_int_equal(e.sync, SS_SYNC_STREAM);
+	assert_int_equal(e.defstream, SS_DS_NONE);
+	assert_int_equal(e.hostmem, SS_MEM_PINNED);
+	assert_int_equal(e.threads, 1);
+	assert_int_equal(e.chunks, 0);
+	assert_false(e.nonblocking);
+	assert_true(e.streams >= 1 && e.streams <= 128);
+	assert_true(e.repeat >= 1);
+	assert_true(e.warmup >= 0);
+	experiment_io_arrays(&e, &in, &out); /* H2D of x and y, D2H of z */
+	assert_int_equal(in, 2);
+	assert_int_equal(out, 1);
+	expect_valid(&e);
+}
+
+static void test_preset_decrypt(void **state)
+{
+	struct ss_experiment e;
+	int in, out;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_DECRYPT);
+	assert_int_equal(e.kernel, SS_KERNEL_DECRYPT);
+	assert_int_equal(e.elements, 67108864); /* 2^26 uint64 */
+	assert_int_equal(e.elem_size, 8);
+	assert_int_equal(e.work, 1024); /* 2^10 rounds */
+	experiment_io_arrays(&e, &in, &out);
+	assert_int_equal(in, 1);
+	assert_int_equal(out, 1);
+	expect_valid(&e);
+}
+
+static void test_preset_hyperq(void **state)
+{
+	struct ss_experiment e;
+	int in, out;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_HYPERQ);
+	assert_int_equal(e.kernel, SS_KERNEL_SPIN);
+	assert_int_equal(e.streams, 32);
+	assert_int_equal(e.connections, 1); /* one hardware queue shows the false dependencies */
+	experiment_io_arrays(&e, &in, &out); /* short kernels, no copies */
+	assert_int_equal(in, 0);
+	assert_int_equal(out, 0);
+	expect_valid(&e);
+}
+
+/* The single-purpose presets are kernel-transfer with one option changed. */
+static void test_preset_variants(void **state)
+{
+	struct ss_experiment base, e;
+
+	(void)state;
+	experiment_preset(&base, SS_PRESET_KERNEL_TRANSFER);
+
+	experiment_preset(&e, SS_PRESET_DEFAULT_STREAM);
+	assert_int_equal(e.defstream, SS_DS_LEGACY_OP);
+	assert_int_equal(e.kernel, SS_KERNEL_ADD);
+	assert_int_equal(e.streams, base.streams);
+	expect_valid(&e);
+
+	experiment_preset(&e, SS_PRESET_SYNC_ORDER);
+	assert_int_equal(e.sync, SS_SYNC_REVERSE);
+	assert_int_equal(e.defstream, SS_DS_NONE);
+	expect_valid(&e);
+
+	experiment_preset(&e, SS_PRESET_MANAGED);
+	assert_true(e.hostmem == SS_MEM_MANAGED_ATTACH || e.hostmem == SS_MEM_MANAGED_PREFETCH);
+	expect_valid(&e);
+
+	experiment_preset(&e, SS_PRESET_PAGEABLE);
+	assert_int_equal(e.hostmem, SS_MEM_PAGEABLE);
+	assert_int_equal(e.elements, base.elements);
+	expect_valid(&e);
+
+	for (int p = 0; p < SS_PRESET_COUNT; p++) {
+		experiment_preset(&e, (enum ss_preset)p);
+		assert_int_equal(e.preset, p);
+		expect_valid(&e);
+	}
+}
+
+static void test_validate_streams(void **state)
+{
+	struct ss_experiment e;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.streams = 0;
+	expect_invalid(&e, "stream", "0", "1..128", NULL);
+	e.streams = 100000;
+	expect_invalid(&e, "stream", "100000", "1..128", NULL);
+	e.streams = 129;
+	expect_invalid(&e, "129", "1..128", NULL);
+	e.streams = -1;
+	expect_invalid(&e, "-1", "1..128", NULL);
+	e.streams = 1;
+	expect_valid(&e);
+	e.streams = 128;
+	expect_valid(&e);
+}
+
+static void test_validate_connections(void **state)
+{
+	struct ss_experiment e;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.connections = 0;
+	expect_invalid(&e, "0", "1..32", "CUDA_DEVICE_MAX_CONNECTIONS", NULL);
+	e.connections = 33;
+	expect_invalid(&e, "33", "1..32", NULL);
+	e.connections = 1;
+	expect_valid(&e);
+	e.connections = 32;
+	expect_valid(&e);
+}
+
+static void test_validate_threads(void **state)
+{
+	struct ss_experiment e;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.streams = 8;
+	e.threads = 1;
+	expect_valid(&e);
+	e.threads = 8;
+	expect_valid(&e);
+	e.threads = 2;
+	expect_invalid(&e, "thread", "2", "1 or", "8", NULL);
+	e.threads = 0;
+	expect_invalid(&e, "thread", "1 or", NULL);
+	e.threads = 9;
+	expect_invalid(&e, "9", NULL);
+}
+
+static void test_validate_other_ranges(void **state)
+{
+	struct ss_experiment e;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.repeat = 0;
+	expect_invalid(&e, "repeat", "1..1000", NULL);
+	e.repeat = 1001;
+	expect_invalid(&e, "1..1000", NULL);
+	e.repeat = 1000;
+	expect_valid(&e);
+
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.warmup = -1;
+	expect_invalid(&e, "warm-up", "0..100", NULL);
+	e.warmup = 101;
+	expect_invalid(&e, "0..100", NULL);
+	e.warmup = 0;
+	expect_valid(&e);
+
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.elements = 0;
+	expect_invalid(&e, "size", NULL);
+	e.elements = (1ull << 34) + 1;
+	expect_invalid(&e, "size", NULL);
+	e.elements = 1ull << 34;
+	expect_valid(&e);
+	e.elements = 1;
+	expect_valid(&e);
+
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.chunks = -1;
+	expect_invalid(&e, "chunk", NULL);
+	e.chunks = 65537;
+	expect_invalid(&e, "chunk", "65536", NULL);
+	e.chunks = 65536;
+	expect_valid(&e);
+
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.work = 0;
+	expect_invalid(&e, "work", NULL);
+	e.work = 100000001;
+	expect_invalid(&e, "work", NULL);
+
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.elem_size = 2;
+	expect_invalid(&e, "element size", "4 or 8", NULL);
+
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.order = SS_ORDER_COUNT;
+	expect_invalid(&e, "invalid", NULL);
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.sync = (enum ss_sync)-1;
+	expect_invalid(&e, "invalid", NULL);
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.hostmem = SS_MEM_COUNT;
+	expect_invalid(&e, "invalid", NULL);
+}
+
+/* A name table: name(i) parses back to i, case-insensitively; unknown names and out-of-range values. */
+static void check_table(const char *which, int count, const char *(*name)(int), int (*parse)(const char *),
+			const char *const *want)
+{
+	char upper[64];
+
+	for (int i = 0; i < count; i++) {
+		assert_string_equal(name(i), want[i]);
+		assert_int_equal(parse(want[i]), i);
+		snprintf(upper, sizeof upper, "%s", want[i]);
+		for (char *p = upper; *p; p++)
+			if (*p >= 'a' && *p <= 'z')
+				*p = (char)(*p - 'a' + 'A');
+		assert_int_equal(parse(upper), i);
+		if (which != NULL)
+			assert_non_null(strstr(experiment_valid_list(which), want[i]));
+	}
+	assert_string_equal(name(-1), "?");
+	assert_string_equal(name(count), "?");
+	assert_int_equal(parse("no-such-name"), -1);
+	assert_int_equal(parse(""), -1);
+	assert_int_equal(parse(NULL), -1);
+}
+
+static void test_names_round_trip(void **state)
+{
+	static const char *const presets[] = {"kernel-transfer", "decrypt", "hyperq", "default-stream",
+					      "sync-order", "managed", "pageable"};
+	static const char *const orders[] = {"depth", "breadth"};
+	static const char *const syncs[] = {"stream", "reverse", "device", "events"};
+	static const char *const ds[] = {"none", "legacy-op", "event-timer", "per-thread"};
+	static const char *const mems[] = {"pinned", "pageable", "managed-attach", "managed-prefetch"};
+
+	(void)state;
+	check_table("preset", SS_PRESET_COUNT, experiment_preset_name, experiment_preset_parse, presets);
+	check_table("order", SS_ORDER_COUNT, experiment_order_name, experiment_order_parse, orders);
+	check_table("sync", SS_SYNC_COUNT, experiment_sync_name, experiment_sync_parse, syncs);
+	check_table("default-stream", SS_DS_COUNT, experiment_defstream_name, experiment_defstream_parse, ds);
+	check_table("host-mem", SS_MEM_COUNT, experiment_hostmem_name, experiment_hostmem_parse, mems);
+	assert_string_equal(experiment_kernel_name(SS_KERNEL_ADD), "add");
+	assert_string_equal(experiment_kernel_name(SS_KERNEL_DECRYPT), "decrypt");
+	assert_string_equal(experiment_kernel_name(SS_KERNEL_SPIN), "spin");
+	assert_string_equal(experiment_kernel_name(SS_KERNEL_COUNT), "?");
+}
+
+static void test_valid_lists(void **state)
+{
+	(void)state;
+	assert_string_equal(experiment_valid_list("preset"),
+			    "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable");
+	assert_string_equal(experiment_valid_list("order"), "depth|breadth");
+	assert_string_equal(experiment_valid_list("sync"), "stream|reverse|device|events");
+	assert_string_equal(experiment_valid_list("default-stream"), "none|legacy-op|event-timer|per-thread");
+	assert_string_equal(experiment_valid_list("host-mem"), "pinned|pageable|managed-attach|managed-prefetch");
+	assert_string_equal(experiment_valid_list("nothing"), "");
+}
+
+static void test_describe(void **state)
+{
+	struct ss_experiment e;
+	char buf[256];
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.streams = 8;
+	e.connections = 8;
+	experiment_describe(&e, buf, sizeof buf);
+	assert_string_equal(buf, "kernel-transfer  8 streams  depth-first  sync stream  default-stream none  pinned  "
+				 "8 queues  1 thread");
+
+	experiment_preset(&e, SS_PRESET_HYPERQ);
+	e.streams = 1;
+	e.chunks = 3;
+	e.order = SS_ORDER_BREADTH;
+	e.sync = SS_SYNC_EVENTS;
+	e.defstream = SS_DS_PER_THREAD;
+	e.nonblocking = true;
+	e.hostmem = SS_MEM_MANAGED_ATTACH;
+	e.connections = 1;
+	e.threads = 1;
+	experiment_describe(&e, buf, sizeof buf);
+	assert_string_equal(buf, "hyperq  1 stream 3 chunks  breadth-first  sync events  default-stream per-thread "
+				 "non-blocking  managed-attach  1 queue  1 thread");
+
+	experiment_preset(&e, SS_PRESET_DECRYPT);
+	e.streams = 4;
+	e.threads = 4;
+	e.chunks = 4; /* as many chunks as streams: not mentioned */
+	e.connections = 32;
+	experiment_describe(&e, buf, sizeof buf);
+	assert_string_equal(buf, "decrypt  4 streams  depth-first  sync stream  default-stream none  pinned  32 queues  "
+				 "4 threads");
+
+	/* truncation stays terminated */
+	experiment_describe(&e, buf, 8);
+	assert_string_equal(buf, "decrypt");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_preset_kernel_transfer),
+		cmocka_unit_test(test_preset_decrypt),
+		cmocka_unit_test(test_preset_hyperq),
+		cmocka_unit_test(test_preset_variants),
+		cmocka_unit_test(test_validate_streams),
+		cmocka_unit_test(test_validate_connections),
+		cmocka_unit_test(test_validate_threads),
+		cmocka_unit_test(test_validate_other_ranges),
+		cmocka_unit_test(test_names_round_trip),
+		cmocka_unit_test(test_valid_lists),
+		cmocka_unit_test(test_describe),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
