@@ -1,0 +1,351 @@
+/* test_timeline.c: interning (dedupe, many names through rehashes), records, sort, span, count, rebase, finish,
+ * clear and copy independence. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/record.h"
+#include "engine/timeline.h"
+
+static struct ss_record rec(int kind, int stream, uint64_t start, uint64_t end)
+{
+	struct ss_record r;
+
+	memset(&r, 0, sizeof r);
+	r.kind = (uint8_t)kind;
+	r.stream = stream;
+	r.start = start;
+	r.end = end;
+	return r;
+}
+
+static void test_intern_dedupe(void **state)
+{
+	struct ss_timeline t;
+	char buf[16];
+	uint32_t a, b;
+
+	(void)state;
+	timeline_init(&t);
+	assert_int_equal(timeline_intern(&t, NULL), 0);
+	assert_int_equal(timeline_intern(&t, ""), 0);
+	assert_string_equal(timeline_name(&t, 0), "");
+	a = timeline_intern(&t, "add_kernel");
+	b = timeline_intern(&t, "decrypt_kernel");
+	assert_int_equal(a, 1);
+	assert_int_equal(b, 2);
+	assert_int_equal(timeline_intern(&t, "add_kernel"), 1);
+	assert_int_equal(timeline_intern(&t, "decrypt_kernel"), 2);
+	assert_int_equal(timeline_intern(&t, "Add_kernel"), 3); /* case matters */
+	assert_string_equal(timeline_name(&t, 1), "add_kernel");
+	assert_string_equal(timeline_name(&t, 3), "Add_kernel");
+	assert_string_equal(timeline_name(&t, 4), ""); /* out of range */
+	assert_string_equal(timeline_name(&t, UINT32_MAX), "");
+	/* the table keeps its own copy */
+	snprintf(buf, sizeof buf, "memcpy");
+	assert_int_equal(timeline_intern(&t, buf), 4);
+	buf[0] = 'X';
+	assert_string_equal(timeline_name(&t, 4), "memcpy");
+	assert_int_equal(timeline_intern(&t, "memcpy"), 4);
+	timeline_free(&t);
+}
+
+/* 20000 names: ids are dense and stable across the table's growth and rehashes. */
+static void test_intern_many(void **state)
+{
+	enum { N = 20000 };
+	struct ss_timeline t;
+	char name[32];
+
+	(void)state;
+	timeline_init(&t);
+	for (uint32_t i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "kernel_%u", i);
+		assert_int_equal(timeline_intern(&t, name), i + 1);
+	}
+	assert_int_equal(t.names.n, N + 1);
+	for (uint32_t i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "kernel_%u", i);
+		assert_int_equal(timeline_intern(&t, name), i + 1);
+		assert_string_equal(timeline_name(&t, i + 1), name);
+	}
+	assert_int_equal(t.names.n, N + 1); /* nothing added twice */
+	/* the hash table is a power of two and at most half full */
+	assert_int_equal(t.names.hcap & (t.names.hcap - 1), 0);
+	assert_true(t.names.n * 2 <= t.names.hcap);
+	timeline_free(&t);
+}
+
+static void test_add_and_grow(void **state)
+{
+	struct ss_timeline t;
+
+	(void)state;
+	timeline_init(&t);
+	for (uint64_t i = 0; i < 5000; i++) {
+		struct ss_record r = rec(SS_KIND_KERNEL, (int)(i % 7), i * 10, i * 10 + 5);
+		struct ss_record *p;
+
+		r.bytes = i;
+		r.correlation = (uint32_t)(i + 1);
+		p = timeline_add(&t, &r);
+		assert_ptr_equal(p, &t.rec[i]);
+		assert_int_equal(p->bytes, i);
+	}
+	assert_int_equal(t.n, 5000);
+	assert_true(t.cap >= 5000);
+	for (size_t i = 0; i < 5000; i++) {
+		assert_int_equal(t.rec[i].start, i * 10);
+		assert_int_equal(t.rec[i].correlation, i + 1);
+		assert_int_equal(t.rec[i].stream, (int)(i % 7));
+	}
+	timeline_free(&t);
+	assert_null(t.rec);
+	assert_int_equal(t.n, 0);
+}
+
+static void test_sort(void **state)
+{
+	struct ss_timeline t;
+	static const uint64_t in[][2] = {{50, 60}, {10, 30}, {10, 20}, {0, 100}, {50, 55}, {30, 30}};
+	static const uint64_t want[][2] = {{0, 100}, {10, 20}, {10, 30}, {30, 30}, {50, 55}, {50, 60}};
+	struct ss_record r;
+
+	(void)state;
+	timeline_init(&t);
+	for (size_t i = 0; i < 6; i++) {
+		r = rec(SS_KIND_H2D, 0, in[i][0], in[i][1]);
+		r.correlation = (uint32_t)(100 + i);
+		timeline_add(&t, &r);
+	}
+	timeline_sort(&t);
+	for (size_t i = 0; i < 6; i++) {
+		assert_int_equal(t.rec[i].start, want[i][0]);
+		assert_int_equal(t.rec[i].end, want[i][1]);
+	}
+	/* whole records move, not just times: {10,20} was added 3rd */
+	assert_int_equal(t.rec[1].correlation, 102);
+	/* same times: ordered by kind */
+	timeline_clear(&t);
+	r = rec(SS_KIND_D2H, 0, 5, 9);
+	timeline_add(&t, &r);
+	r = rec(SS_KIND_H2D, 0, 5, 9);
+	timeline_add(&t, &r);
+	timeline_sort(&t);
+	assert_int_equal(t.rec[0].kind, SS_KIND_H2D);
+	assert_int_equal(t.rec[1].kind, SS_KIND_D2H);
+	timeline_free(&t);
+}
+
+static void test_span_and_count(void **state)
+{
+	struct ss_timeline t;
+	struct ss_record r;
+	uint64_t t0 = 1, t1 = 1;
+
+	(void)state;
+	timeline_init(&t);
+	assert_false(timeline_span(&t, SS_GPU_KINDS, &t0, &t1));
+	assert_int_equal(t0, 1); /* untouched when nothing matches */
+	r = rec(SS_KIND_API, SS_STREAM_HOST, 0, 1000);
+	timeline_add(&t, &r);
+	assert_false(timeline_span(&t, SS_GPU_KINDS, &t0, &t1));
+	r = rec(SS_KIND_H2D, 0, 200, 300);
+	timeline_add(&t, &r);
+	r = rec(SS_KIND_KERNEL, 0, 250, 700);
+	timeline_add(&t, &r);
+	r = rec(SS_KIND_D2H, 1, 100, 150);
+	timeline_add(&t, &r);
+	r = rec(SS_KIND_KERNEL, 1, 600, 650);
+	timeline_add(&t, &r);
+	assert_true(timeline_span(&t, SS_GPU_KINDS, &t0, &t1));
+	assert_int_equal(t0, 100);
+	assert_int_equal(t1, 700);
+	assert_true(timeline_span(&t, SS_KIND_BIT(SS_KIND_KERNEL), &t0, &t1));
+	assert_int_equal(t0, 250);
+	assert_int_equal(t1, 700);
+	assert_true(timeline_span(&t, SS_KIND_BIT(SS_KIND_H2D) | SS_KIND_BIT(SS_KIND_D2H), &t0, &t1));
+	assert_int_equal(t0, 100);
+	assert_int_equal(t1, 300);
+	assert_true(timeline_span(&t, SS_KIND_BIT(SS_KIND_API), &t0, &t1));
+	assert_int_equal(t0, 0);
+	assert_int_equal(t1, 1000);
+	assert_false(timeline_span(&t, SS_KIND_BIT(SS_KIND_MEMSET), &t0, &t1));
+	assert_int_equal(timeline_count(&t, SS_KIND_KERNEL), 2);
+	assert_int_equal(timeline_count(&t, SS_KIND_H2D), 1);
+	assert_int_equal(timeline_count(&t, SS_KIND_API), 1);
+	assert_int_equal(timeline_count(&t, SS_KIND_SYNC), 0);
+	timeline_free(&t);
+}
+
+static void test_rebase(void **state)
+{
+	struct ss_timeline t;
+	struct ss_record r;
+
+	(void)state;
+	timeline_init(&t);
+	r = rec(SS_KIND_H2D, 0, 1000000, 1000500);
+	timeline_add(&t, &r);
+	r = rec(SS_KIND_API, SS_STREAM_HOST, 999900, 1000100); /* starts before t0: clamped */
+	timeline_add(&t, &r);
+	r = rec(SS_KIND_SYNC, SS_STREAM_HOST, 10, 20); /* wholly before t0 */
+	timeline_add(&t, &r);
+	timeline_rebase(&t, 1000000);
+	assert_int_equal(t.rec[0].start, 0);
+	assert_int_equal(t.rec[0].end, 500);
+	assert_int_equal(t.rec[1].start, 0);
+	assert_int_equal(t.rec[1].end, 100);
+	assert_int_equal(t.rec[2].start, 0);
+	assert_int_equal(t.rec[2].end, 0);
+	timeline_rebase(&t, 0);
+	assert_int_equal(t.rec[0].end, 500);
+	timeline_free(&t);
+}
+
+static void test_finish(void **state)
+{
+	struct ss_timeline t;
+	struct ss_record r;
+
+	(void)state;
+	timeline_init(&t);
+	timeline_finish(&t);
+	assert_int_equal(t.nstreams, 0);
+	r = rec(SS_KIND_API, SS_STREAM_HOST, 0, 1);
+	timeline_add(&t, &r);
+	r = rec(SS_KIND_KERNEL, SS_STREAM_LEGACY, 0, 1);
+	timeline_add(&t, &r);
+	timeline_finish(&t);
+	assert_int_equal(t.nstreams, 0); /* only default/host streams */
+	r = rec(SS_KIND_KERNEL, 6, 0, 1);
+	timeline_add(&t, &r);
+	r = rec(SS_KIND_KERNEL, 2, 0, 1);
+	timeline_add(&t, &r);
+	timeline_finish(&t);
+	assert_int_equal(t.nstreams, 7);
+	t.nstreams = 32; /* an experiment's count is kept even when streams had no work */
+	timeline_finish(&t);
+	assert_int_equal(t.nstreams, 32);
+	timeline_free(&t);
+}
+
+static void test_clear(void **state)
+{
+	struct ss_timeline t;
+	struct ss_record r = rec(SS_KIND_H2D, 0, 0, 1);
+
+	(void)state;
+	timeline_init(&t);
+	snprintf(t.backend, sizeof t.backend, "model");
+	t.nstreams = 4;
+	t.dropped = 3;
+	t.incomplete = true;
+	timeline_add(&t, &r);
+	assert_int_equal(timeline_intern(&t, "a"), 1);
+	assert_int_equal(timeline_intern(&t, "b"), 2);
+	timeline_clear(&t);
+	assert_int_equal(t.n, 0);
+	assert_int_equal(t.dropped, 0);
+	assert_false(t.incomplete);
+	assert_string_equal(t.backend, "model"); /* labels kept */
+	assert_int_equal(t.nstreams, 4);
+	assert_string_equal(timeline_name(&t, 1), "");
+	assert_int_equal(timeline_intern(&t, "b"), 1); /* ids start over */
+	assert_int_equal(timeline_intern(&t, "a"), 2);
+	assert_int_equal(timeline_intern(&t, "b"), 1);
+	timeline_free(&t);
+}
+
+/* A copy shares nothing with its source: records, names and the hash table are its own. */
+static void test_copy_independent(void **state)
+{
+	struct ss_timeline src, dst;
+	struct ss_record r = rec(SS_KIND_KERNEL, 1, 10, 20);
+
+	(void)state;
+	timeline_init(&src);
+	snprintf(src.device, sizeof src.device, "MODEL (H200 profile)");
+	src.modelled = true;
+	src.nstreams = 2;
+	r.name = timeline_intern(&src, "add");
+	timeline_add(&src, &r);
+	timeline_copy(&dst, &src);
+	assert_int_equal(dst.n, 1);
+	assert_true(dst.modelled);
+	assert_int_equal(dst.nstreams, 2);
+	assert_string_equal(dst.device, "MODEL (H200 profile)");
+	assert_string_equal(timeline_name(&dst, dst.rec[0].name), "add");
+	assert_true(dst.rec != src.rec);
+	assert_true(dst.names.str != src.names.str);
+	assert_true(dst.names.hash != src.names.hash);
+
+	/* change the copy: the source does not see it */
+	dst.rec[0].start = 999;
+	assert_int_equal(timeline_intern(&dst, "only-in-dst"), 2);
+	for (int i = 0; i < 3000; i++) /* grow the copy past its source's capacity */
+		timeline_add(&dst, &r);
+	assert_int_equal(src.rec[0].start, 10);
+	assert_int_equal(src.n, 1);
+	assert_int_equal(src.names.n, 2);
+	assert_string_equal(timeline_name(&src, 2), "");
+	/* change the source: the copy does not see it */
+	assert_int_equal(timeline_intern(&src, "only-in-src"), 2);
+	assert_string_equal(timeline_name(&dst, 2), "only-in-dst");
+	assert_int_equal(timeline_intern(&dst, "add"), 1); /* the copied hash table still finds old names */
+	timeline_free(&src);
+	/* the copy outlives its source */
+	assert_string_equal(timeline_name(&dst, 1), "add");
+	assert_int_equal(dst.n, 3001);
+	timeline_free(&dst);
+
+	/* copying an empty timeline */
+	timeline_init(&src);
+	timeline_copy(&dst, &src);
+	assert_int_equal(dst.n, 0);
+	timeline_add(&dst, &r);
+	assert_int_equal(dst.n, 1);
+	assert_int_equal(src.n, 0);
+	timeline_free(&src);
+	timeline_free(&dst);
+}
+
+static void test_record_kind_names(void **state)
+{
+	static const char *const want[SS_KIND_COUNT] = {"H2D", "D2H", "D2D", "MEMSET", "KER", "API", "SYNC", "NVTX"};
+
+	(void)state;
+	assert_int_equal(sizeof(struct ss_record), 48);
+	for (int k = 0; k < SS_KIND_COUNT; k++) {
+		assert_string_equal(record_kind_name(k), want[k]);
+		assert_int_equal(record_kind_parse(want[k]), k);
+	}
+	assert_int_equal(record_kind_parse("kernel"), SS_KIND_KERNEL);
+	assert_int_equal(record_kind_parse("h2d"), SS_KIND_H2D);
+	assert_int_equal(record_kind_parse("bogus"), -1);
+	assert_string_equal(record_kind_name(-1), "?");
+	assert_string_equal(record_kind_name(SS_KIND_COUNT), "?");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_intern_dedupe),
+		cmocka_unit_test(test_intern_many),
+		cmocka_unit_test(test_add_and_grow),
+		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_span_and_count),
+		cmocka_unit_test(test_rebase),
+		cmocka_unit_test(test_finish),
+		cmocka_unit_test(test_clear),
+		cmocka_unit_test(test_copy_independent),
+		cmocka_unit_test(test_record_kind_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
