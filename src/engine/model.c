@@ -1,0 +1,974 @@
+/* model.c: the model backend, a deterministic discrete-event model of the GPU's engines.
+ *
+ * Host threads issue the op list in order, each call costing its profile time. Device work goes into the stream's
+ * hardware queue (experiment stream i -> queue i % connections); a queue hands its head item to an engine only
+ * once the item's dependencies are met (the previous item of its stream, the legacy default stream's implicit
+ * barriers), so a waiting head holds up everything behind it. Copies go to one engine per direction, first come
+ * first served; both directions at once share the profile's combined bandwidth. Kernels start in dispatch order
+ * while fewer than max_kernels run and the device has room; each takes a share of the device up to its width
+ * (launch size / saturation), earlier kernels first, and progresses at that share. Times are doubles in ns,
+ * rounded once when a record is written. */
+#include "model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+#define MODEL_EPS 1e-6       /* ns: remaining times below this are done */
+#define MODEL_MAX_STEPS 50000000ull
+
+/* The engines an item can run on. */
+enum model_engine { MODEL_H2D = 0, MODEL_D2H = 1, MODEL_COMPUTE = 2, MODEL_NONE = 3 };
+
+/* Life of a device item. */
+enum model_state { MODEL_QUEUED = 0, MODEL_DISPATCHED, MODEL_RUNNING, MODEL_DONE };
+
+/* A growable FIFO of item indices. */
+struct model_fifo {
+	int *v;
+	size_t head, n, cap;
+};
+
+/* One piece of device work: a copy, prefetch, kernel, event or attach. */
+struct model_item {
+	size_t op;        /* index into the op list */
+	int slot;         /* model stream slot */
+	int engine;       /* enum model_engine */
+	int prev;         /* previous item of the same slot, -1 */
+	int barrier;      /* legacy item a blocking stream's item waits for, -1 */
+	size_t dep0, ndeps; /* legacy items: tails of the blocking streams at issue, in model.deps */
+	int rec_kind;     /* ss_kind of its record, -1 for none */
+	uint8_t flags;
+	uint64_t bytes;
+	double visible;   /* the GPU sees it (host call returned + launch latency) */
+	double fixed;     /* fixed phase left (copy latency, kernel minimum), ns */
+	double work;      /* copies: ns at full rate; kernels: device-ns */
+	double width;     /* kernels: largest share of the device it can use */
+	double alloc;     /* kernels: share it has now */
+	int state;        /* enum model_state */
+	double start, end;
+};
+
+/* A stream as the model sees it: experiment streams, the legacy stream, one per-thread stream per host thread. */
+struct model_slot {
+	int queue;
+	bool blocking;    /* takes part in the legacy stream's implicit synchronisation */
+	bool legacy;
+	int tail;         /* last item issued, -1 */
+	int32_t stream;   /* the record's stream index */
+	uint32_t raw;     /* the model's own stream id (legacy 0, stream i -> i + 1, per-thread t -> 1000 + t) */
+};
+
+/* A host thread issuing its ops in order; blocked while a call waits for device items. */
+struct model_host {
+	size_t *ops;
+	size_t nops, next;
+	double t;         /* when it issues its next call */
+	bool blocked;
+	int *wait;        /* items the blocked call waits for */
+	size_t nwait, waitcap;
+	double call_start, call_min; /* blocked call: start, earliest return */
+	size_t call_op;
+	bool call_sync;   /* the call is a synchronisation (writes a SYNC record) */
+};
+
+/* A finished record and its name. */
+struct model_rec {
+	struct ss_record r;
+	char name[48];
+};
+
+/* The whole model state of one run. */
+struct model {
+	const struct ss_experiment *e;
+	const struct ss_oplist *ops;
+	const struct ss_profile *p;
+	struct model_item *it;
+	size_t nit, itcap;
+	int *deps;
+	size_t ndeps, depcap;
+	struct model_slot *slot;
+	int nslots, legacy_slot;
+	struct model_fifo *queue;
+	int nqueues;
+	struct model_fifo copyq[2]; /* dispatched copies per direction */
+	int copy_cur[2];            /* copy running on each engine, -1 */
+	struct model_fifo kpend;    /* kernels dispatched, not started */
+	int *krun;                  /* kernels running, in start order */
+	size_t nkrun;
+	struct model_host *host;
+	int nhosts;
+	int *event_item;            /* latest record of each event, -1 */
+	struct model_rec *rec;
+	size_t nrec, reccap;
+	double now;
+	int inputs, outputs;
+	bool faults;                /* kernels migrate managed memory on demand */
+};
+
+static void fifo_push(struct model_fifo *f, int v)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 16;
+		f->v = xreallocarray(f->v, f->cap, sizeof *f->v);
+	}
+	f->v[f->n++] = v;
+}
+
+static bool fifo_empty(const struct model_fifo *f)
+{
+	return f->head == f->n;
+}
+
+static int fifo_peek(const struct model_fifo *f)
+{
+	return f->v[f->head];
+}
+
+static int fifo_pop(struct model_fifo *f)
+{
+	return f->v[f->head++];
+}
+
+static uint64_t model_ns(double t)
+{
+	return t <= 0 ? 0 : (uint64_t)llround(t);
+}
+
+/* model_emit appends a finished record. */
+static void model_emit(struct model *m, int kind, double start, double end, const struct ss_op *op, int32_t stream,
+		       uint32_t raw, uint32_t thread, uint8_t flags, uint64_t bytes, const char *name)
+{
+	struct model_rec *mr;
+
+	if (m->nrec == m->reccap) {
+		m->reccap = m->reccap ? m->reccap * 2 : 256;
+		m->rec = xreallocarray(m->rec, m->reccap, sizeof *m->rec);
+	}
+	mr = &m->rec[m->nrec++];
+	memset(mr, 0, sizeof *mr);
+	mr->r.start = model_ns(start);
+	mr->r.end = model_ns(end);
+	if (mr->r.end < mr->r.start)
+		mr->r.end = mr->r.start;
+	mr->r.bytes = bytes;
+	mr->r.correlation = op->id;
+	mr->r.stream = stream;
+	mr->r.raw_stream = raw;
+	mr->r.thread = thread;
+	mr->r.kind = (uint8_t)kind;
+	mr->r.flags = (uint8_t)(flags | SS_REC_MODELLED);
+	snprintf(mr->name, sizeof mr->name, "%s", name);
+}
+
+/* model_api_name is the runtime function an op calls. */
+static const char *model_api_name(int kind)
+{
+	static const char *const names[SS_OP_COUNT] = {
+		"cudaMemcpyAsync", "cudaMemcpyAsync", "cudaLaunchKernel", "cudaStreamAttachMemAsync",
+		"cudaMemPrefetchAsync", "cudaMemPrefetchAsync", "cudaEventRecord", "cudaEventSynchronize",
+		"cudaStreamSynchronize", "cudaDeviceSynchronize",
+	};
+
+	return kind >= 0 && kind < SS_OP_COUNT ? names[kind] : "cuda?";
+}
+
+static const char *model_kernel_name(const struct ss_experiment *e, const struct ss_op *op)
+{
+	if (op->stream < 0)
+		return "ss_touch";
+	switch (e->kernel) {
+	case SS_KERNEL_ADD:
+		return "ss_add";
+	case SS_KERNEL_DECRYPT:
+		return "ss_decrypt";
+	default:
+		return "ss_spin";
+	}
+}
+
+/* model_slot_of maps an op's stream to its slot. */
+static int model_slot_of(const struct model *m, const struct ss_op *op)
+{
+	if (op->stream >= 0 && op->stream < m->e->streams)
+		return op->stream;
+	if (op->stream == SS_STREAM_PER_THREAD)
+		return m->legacy_slot + 1 + (op->thread >= 0 ? op->thread : 0);
+	return m->legacy_slot;
+}
+
+static bool item_done(const struct model *m, int i)
+{
+	return i < 0 || m->it[i].state == MODEL_DONE;
+}
+
+/* model_new_item creates the device item of op on slot s, wires its dependencies and queues it. */
+static int model_new_item(struct model *m, size_t opi, int s, int engine, double visible)
+{
+	struct model_slot *sl = &m->slot[s];
+	struct model_item *it;
+	int idx;
+
+	if (m->nit == m->itcap) {
+		m->itcap = m->itcap ? m->itcap * 2 : 256;
+		m->it = xreallocarray(m->it, m->itcap, sizeof *m->it);
+	}
+	idx = (int)m->nit++;
+	it = &m->it[idx];
+	memset(it, 0, sizeof *it);
+	it->op = opi;
+	it->slot = s;
+	it->engine = engine;
+	it->prev = sl->tail;
+	it->barrier = -1;
+	it->rec_kind = -1;
+	it->visible = visible;
+	it->dep0 = m->ndeps;
+	if (sl->legacy) {
+		/* The legacy stream waits for all work issued so far in blocking streams. */
+		for (int j = 0; j < m->nslots; j++) {
+			if (!m->slot[j].blocking || m->slot[j].tail < 0 || item_done(m, m->slot[j].tail))
+				continue;
+			if (m->ndeps == m->depcap) {
+				m->depcap = m->depcap ? m->depcap * 2 : 256;
+				m->deps = xreallocarray(m->deps, m->depcap, sizeof *m->deps);
+			}
+			m->deps[m->ndeps++] = m->slot[j].tail;
+		}
+		it->ndeps = m->ndeps - it->dep0;
+	} else if (sl->blocking) {
+		/* ... and blocking streams wait for the legacy stream's work issued before. */
+		it->barrier = m->slot[m->legacy_slot].tail;
+	}
+	sl->tail = idx;
+	fifo_push(&m->queue[sl->queue], idx);
+	return idx;
+}
+
+/* model_copy_params sets an item's fixed and work phases for bytes over a copy path. */
+static void model_copy_params(struct model_item *it, const struct ss_copy_profile *c, uint64_t bytes)
+{
+	it->bytes = bytes;
+	it->fixed = c->latency_ns;
+	it->work = (double)bytes / c->bw_gbs;
+}
+
+/* model_kernel_params sets a kernel item's phases from the profile (see struct ss_kernel_profile). */
+static void model_kernel_params(const struct model *m, struct model_item *it, const struct ss_op *op)
+{
+	const struct ss_profile *p = m->p;
+	const struct ss_experiment *e = m->e;
+
+	it->fixed = p->kernel_min_ns;
+	if (op->stream < 0) {
+		/* The interfering one-thread touch kernel. */
+		it->width = fmin(1.0, 1.0 / p->kernel[SS_KERNEL_SPIN].saturation);
+		it->work = 0;
+	} else if (e->kernel == SS_KERNEL_SPIN) {
+		const struct ss_kernel_profile *k = &p->kernel[SS_KERNEL_SPIN];
+		double units = (double)e->work * (double)(op->count ? op->count : 1);
+
+		it->width = fmin(1.0, 1.0 / k->saturation);
+		it->work = units * k->ns_per_unit * it->width;
+	} else {
+		const struct ss_kernel_profile *k = &p->kernel[e->kernel];
+		double n = (double)op->count;
+
+		it->width = fmin(1.0, (n > 0 ? n : 1.0) / k->saturation);
+		it->work = n * (double)e->work * k->ns_per_unit;
+		if (m->faults)
+			it->fixed += n * (double)m->ops->elem_size * (double)(m->inputs + m->outputs) / p->fault_gbs;
+	}
+}
+
+/* model_block makes host h wait for the items in wait[] (those not done yet); returns false when none is left
+ * to wait for. */
+static bool model_block(struct model *m, int h, const int *wait, size_t n, double t0, double tmin, size_t opi,
+			bool sync)
+{
+	struct model_host *ht = &m->host[h];
+
+	ht->nwait = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (item_done(m, wait[i]))
+			continue;
+		if (ht->nwait == ht->waitcap) {
+			ht->waitcap = ht->waitcap ? ht->waitcap * 2 : 16;
+			ht->wait = xreallocarray(ht->wait, ht->waitcap, sizeof *ht->wait);
+		}
+		ht->wait[ht->nwait++] = wait[i];
+	}
+	ht->call_start = t0;
+	ht->call_min = tmin;
+	ht->call_op = opi;
+	ht->call_sync = sync;
+	ht->blocked = ht->nwait > 0;
+	return ht->blocked;
+}
+
+/* model_host_return ends host h's blocking call at end and writes its API (and SYNC) records. */
+static void model_host_return(struct model *m, int h, double end)
+{
+	struct model_host *ht = &m->host[h];
+	const struct ss_op *op = &m->ops->op[ht->call_op];
+	char name[48];
+
+	model_emit(m, SS_KIND_API, ht->call_start, end, op, SS_STREAM_HOST, 0, (uint32_t)h, 0, 0,
+		   model_api_name(op->kind));
+	if (ht->call_sync) {
+		if (op->kind == SS_OP_STREAM_SYNC) {
+			if (op->stream >= 0)
+				snprintf(name, sizeof name, "cudaStreamSynchronize (s%d)", op->stream);
+			else
+				snprintf(name, sizeof name, "cudaStreamSynchronize (%s)",
+					 op->stream == SS_STREAM_LEGACY ? "legacy" : "per-thread");
+		} else {
+			snprintf(name, sizeof name, "%s", model_api_name(op->kind));
+		}
+		model_emit(m, SS_KIND_SYNC, ht->call_start, end, op, SS_STREAM_HOST,
+			   op->kind == SS_OP_DEVICE_SYNC ? UINT32_MAX : 0, (uint32_t)h, 0, 0, name);
+	}
+	ht->blocked = false;
+	ht->t = end;
+}
+
+/* model_issue performs host h's next call at its time ht->t. */
+static void model_issue(struct model *m, int h)
+{
+	const struct ss_profile *p = m->p;
+	struct model_host *ht = &m->host[h];
+	size_t opi = ht->ops[ht->next++];
+	const struct ss_op *op = &m->ops->op[opi];
+	double t0 = ht->t, cost = 0;
+	int s = model_slot_of(m, op), idx, one, *wait = &one;
+	size_t nwait = 0;
+	bool pageable = m->e->hostmem == SS_MEM_PAGEABLE, managed = m->e->hostmem >= SS_MEM_MANAGED_ATTACH;
+	struct model_item *it;
+
+	switch (op->kind) {
+	case SS_OP_H2D:
+	case SS_OP_D2H: {
+		bool h2d = op->kind == SS_OP_H2D;
+
+		cost = p->api_copy_ns;
+		idx = model_new_item(m, opi, s, h2d ? MODEL_H2D : MODEL_D2H, t0 + cost + p->launch_ns);
+		it = &m->it[idx];
+		model_copy_params(it, pageable ? (h2d ? &p->pageable_h2d : &p->pageable_d2h) : (h2d ? &p->h2d : &p->d2h),
+				  planner_op_bytes(m->ops, op));
+		it->rec_kind = h2d ? SS_KIND_H2D : SS_KIND_D2H;
+		it->flags = SS_REC_ASYNC | (pageable ? SS_REC_PAGEABLE : managed ? SS_REC_MANAGED : SS_REC_PINNED);
+		if (pageable && model_block(m, h, &idx, 1, t0, t0 + cost, opi, false))
+			return; /* staged through a pinned buffer: the call returns when the copy is done */
+		break;
+	}
+	case SS_OP_KERNEL:
+		cost = p->api_launch_ns;
+		idx = model_new_item(m, opi, s, MODEL_COMPUTE, t0 + cost + p->launch_ns);
+		it = &m->it[idx];
+		model_kernel_params(m, it, op);
+		it->rec_kind = SS_KIND_KERNEL;
+		break;
+	case SS_OP_ATTACH:
+		cost = p->api_managed_ns;
+		model_new_item(m, opi, s, MODEL_NONE, t0 + cost + p->launch_ns);
+		break;
+	case SS_OP_PREFETCH_H2D:
+	case SS_OP_PREFETCH_D2H: {
+		struct ss_copy_profile c = {p->prefetch_gbs, p->prefetch_latency_ns};
+
+		cost = p->api_managed_ns;
+		idx = model_new_item(m, opi, s, op->kind == SS_OP_PREFETCH_H2D ? MODEL_H2D : MODEL_D2H,
+				     t0 + cost + p->launch_ns);
+		model_copy_params(&m->it[idx], &c, planner_op_bytes(m->ops, op));
+		break;
+	}
+	case SS_OP_EVENT_RECORD:
+		cost = p->api_event_ns;
+		idx = model_new_item(m, opi, s, MODEL_NONE, t0 + cost + p->launch_ns);
+		if (op->event >= 0 && op->event < m->ops->nevents)
+			m->event_item[op->event] = idx;
+		break;
+	case SS_OP_EVENT_SYNC:
+	case SS_OP_STREAM_SYNC:
+	case SS_OP_DEVICE_SYNC: {
+		if (op->kind == SS_OP_EVENT_SYNC) {
+			one = op->event >= 0 && op->event < m->ops->nevents ? m->event_item[op->event] : -1;
+			nwait = 1;
+		} else if (op->kind == SS_OP_STREAM_SYNC && !m->slot[s].legacy) {
+			one = m->slot[s].tail;
+			nwait = 1;
+		} else {
+			/* A device sync, or a legacy-stream sync, waits for every stream's work. */
+			wait = xcalloc((size_t)m->nslots, sizeof *wait);
+			for (int j = 0; j < m->nslots; j++)
+				if (op->kind == SS_OP_DEVICE_SYNC || m->slot[j].blocking || m->slot[j].legacy)
+					wait[nwait++] = m->slot[j].tail;
+		}
+		if (!model_block(m, h, wait, nwait, t0, t0 + p->api_sync_ns, opi, true)) {
+			ht->t = t0; /* nothing to wait for: model_host_return writes the records */
+			model_host_return(m, h, t0 + p->api_sync_ns);
+		}
+		if (wait != &one)
+			free(wait);
+		return;
+	}
+	default:
+		break;
+	}
+	model_emit(m, SS_KIND_API, t0, t0 + cost, op, SS_STREAM_HOST, 0, (uint32_t)h, 0, 0, model_api_name(op->kind));
+	ht->t = t0 + cost;
+}
+
+/* model_run_hosts issues every call due now. Returns true when something happened. */
+static bool model_run_hosts(struct model *m)
+{
+	bool any = false;
+
+	for (int h = 0; h < m->nhosts; h++) {
+		struct model_host *ht = &m->host[h];
+
+		while (!ht->blocked && ht->next < ht->nops && ht->t <= m->now + MODEL_EPS) {
+			model_issue(m, h);
+			any = true;
+		}
+	}
+	return any;
+}
+
+/* model_deps_met: can item i leave its queue (ignoring when the GPU sees it)? */
+static bool model_deps_met(const struct model *m, int i)
+{
+	const struct model_item *it = &m->it[i];
+
+	if (it->prev >= 0) {
+		const struct model_item *pv = &m->it[it->prev];
+
+		/* A copy may follow its stream's previous copy into the same engine: the engine keeps their order. */
+		bool same_copy_engine = pv->engine == it->engine && it->engine <= MODEL_D2H;
+
+		if (pv->state != MODEL_DONE && !(same_copy_engine && pv->state >= MODEL_DISPATCHED))
+			return false;
+	}
+	if (!item_done(m, it->barrier))
+		return false;
+	for (size_t d = 0; d < it->ndeps; d++)
+		if (!item_done(m, m->deps[it->dep0 + d]))
+			return false;
+	return true;
+}
+
+/* model_complete finishes item i now: frees its engine and writes its record. */
+static void model_complete(struct model *m, int i)
+{
+	struct model_item *it = &m->it[i];
+	const struct ss_op *op = &m->ops->op[it->op];
+
+	it->state = MODEL_DONE;
+	it->end = m->now;
+	if (it->engine <= MODEL_D2H && m->copy_cur[it->engine] == i)
+		m->copy_cur[it->engine] = -1;
+	if (it->engine == MODEL_COMPUTE) {
+		for (size_t k = 0; k < m->nkrun; k++) {
+			if (m->krun[k] == i) {
+				memmove(&m->krun[k], &m->krun[k + 1], (m->nkrun - k - 1) * sizeof *m->krun);
+				m->nkrun--;
+				break;
+			}
+		}
+	}
+	if (it->rec_kind >= 0) {
+		const char *name = it->rec_kind == SS_KIND_KERNEL ? model_kernel_name(m->e, op)
+				   : it->rec_kind == SS_KIND_H2D
+					   ? (it->flags & SS_REC_PAGEABLE ? "Memcpy HtoD (Pageable -> Device)"
+					      : it->flags & SS_REC_MANAGED ? "Memcpy HtoD (Managed -> Device)"
+									   : "Memcpy HtoD (Pinned -> Device)")
+					   : (it->flags & SS_REC_PAGEABLE ? "Memcpy DtoH (Device -> Pageable)"
+					      : it->flags & SS_REC_MANAGED ? "Memcpy DtoH (Device -> Managed)"
+									   : "Memcpy DtoH (Device -> Pinned)");
+		model_emit(m, it->rec_kind, it->start, it->end, op, m->slot[it->slot].stream, m->slot[it->slot].raw,
+			   it->engine <= MODEL_D2H ? (uint32_t)it->engine : 0, it->flags, it->bytes, name);
+	}
+}
+
+/* model_dispatch moves ready queue heads to their engines, oldest op first. Returns true when one moved. */
+static bool model_dispatch(struct model *m)
+{
+	bool any = false;
+
+	for (;;) {
+		int best = -1, bq = -1;
+
+		for (int q = 0; q < m->nqueues; q++) {
+			int i;
+
+			if (fifo_empty(&m->queue[q]))
+				continue;
+			i = fifo_peek(&m->queue[q]);
+			if (m->it[i].visible > m->now + MODEL_EPS || !model_deps_met(m, i))
+				continue;
+			if (best < 0 || m->it[i].op < m->it[best].op) {
+				best = i;
+				bq = q;
+			}
+		}
+		if (best < 0)
+			return any;
+		fifo_pop(&m->queue[bq]);
+		any = true;
+		m->it[best].state = MODEL_DISPATCHED;
+		switch (m->it[best].engine) {
+		case MODEL_H2D:
+		case MODEL_D2H:
+			fifo_push(&m->copyq[m->it[best].engine], best);
+			break;
+		case MODEL_COMPUTE:
+			fifo_push(&m->kpend, best);
+			break;
+		default:
+			m->it[best].start = m->now;
+			model_complete(m, best);
+			break;
+		}
+	}
+}
+
+/* model_allocate shares the device among running kernels, earliest started first; returns the share in use. */
+static double model_allocate(struct model *m)
+{
+	double used = 0;
+
+	for (size_t k = 0; k < m->nkrun; k++) {
+		struct model_item *it = &m->it[m->krun[k]];
+
+		it->alloc = fmax(0.0, fmin(it->width, 1.0 - used));
+		used += it->alloc;
+	}
+	return used;
+}
+
+/* model_start starts queued copies on idle engines and pending kernels while there is room. */
+static bool model_start(struct model *m)
+{
+	bool any = false;
+
+	for (int d = 0; d < 2; d++) {
+		if (m->copy_cur[d] >= 0 || fifo_empty(&m->copyq[d]))
+			continue;
+		int i = fifo_pop(&m->copyq[d]);
+
+		m->copy_cur[d] = i;
+		m->it[i].state = MODEL_RUNNING;
+		m->it[i].start = m->now;
+		any = true;
+	}
+	while (!fifo_empty(&m->kpend) && (int)m->nkrun < m->p->max_kernels && model_allocate(m) < 1.0 - 1e-12) {
+		int i = fifo_pop(&m->kpend);
+
+		m->krun = xreallocarray(m->krun, m->nkrun + 1, sizeof *m->krun);
+		m->krun[m->nkrun++] = i;
+		m->it[i].state = MODEL_RUNNING;
+		m->it[i].start = m->now;
+		any = true;
+	}
+	model_allocate(m);
+	return any;
+}
+
+/* model_rate is how fast a running item's current phase progresses (fixed phases: 1). */
+static double model_rate(const struct model *m, int i)
+{
+	const struct model_item *it = &m->it[i];
+
+	if (it->fixed > 0)
+		return 1.0;
+	if (it->engine == MODEL_COMPUTE)
+		return it->alloc;
+	if (m->copy_cur[1 - it->engine] >= 0) {
+		/* Both directions busy: they share the combined bandwidth in proportion to their own. */
+		double both = m->p->both_gbs / (m->p->h2d.bw_gbs + m->p->d2h.bw_gbs);
+
+		return both < 1.0 ? both : 1.0;
+	}
+	return 1.0;
+}
+
+/* model_left is the time item i's current phase still needs at its current rate (INFINITY when stalled). */
+static double model_left(const struct model *m, int i)
+{
+	const struct model_item *it = &m->it[i];
+	double r;
+
+	if (it->fixed > 0)
+		return it->fixed;
+	if (it->work <= 0)
+		return 0;
+	r = model_rate(m, i);
+	return r > 0 ? it->work / r : INFINITY;
+}
+
+/* model_running calls fn on every running item. */
+static size_t model_running(const struct model *m, int *out)
+{
+	size_t n = 0;
+
+	for (int d = 0; d < 2; d++)
+		if (m->copy_cur[d] >= 0)
+			out[n++] = m->copy_cur[d];
+	for (size_t k = 0; k < m->nkrun; k++)
+		out[n++] = m->krun[k];
+	return n;
+}
+
+/* model_finish_instant completes running items with nothing left. */
+static bool model_finish_instant(struct model *m, int *run)
+{
+	size_t n = model_running(m, run);
+	bool any = false;
+
+	for (size_t k = 0; k < n; k++) {
+		struct model_item *it = &m->it[run[k]];
+
+		if (it->fixed <= MODEL_EPS && it->work <= 0) {
+			it->fixed = 0;
+			model_complete(m, run[k]);
+			any = true;
+		}
+	}
+	return any;
+}
+
+/* model_wake returns blocked host calls whose items are all done. */
+static bool model_wake(struct model *m)
+{
+	bool any = false;
+
+	for (int h = 0; h < m->nhosts; h++) {
+		struct model_host *ht = &m->host[h];
+		bool done = ht->blocked;
+
+		for (size_t w = 0; done && w < ht->nwait; w++)
+			done = item_done(m, ht->wait[w]);
+		if (done) {
+			model_host_return(m, h, fmax(ht->call_min, m->now + m->p->sync_wake_ns));
+			any = true;
+		}
+	}
+	return any;
+}
+
+/* model_next is the time of the next event after now (INFINITY when none). */
+static double model_next(const struct model *m, const int *run, size_t nrun)
+{
+	double next = INFINITY;
+
+	for (int h = 0; h < m->nhosts; h++)
+		if (!m->host[h].blocked && m->host[h].next < m->host[h].nops)
+			next = fmin(next, m->host[h].t);
+	for (int q = 0; q < m->nqueues; q++) {
+		if (fifo_empty(&m->queue[q]))
+			continue;
+		int i = fifo_peek(&m->queue[q]);
+
+		if (m->it[i].visible > m->now && model_deps_met(m, i))
+			next = fmin(next, m->it[i].visible);
+	}
+	for (size_t k = 0; k < nrun; k++)
+		next = fmin(next, m->now + model_left(m, run[k]));
+	return next;
+}
+
+/* model_advance moves every running item forward to time next. */
+static void model_advance(struct model *m, const int *run, size_t nrun, double next)
+{
+	double dt = next - m->now;
+
+	for (size_t k = 0; k < nrun; k++) {
+		struct model_item *it = &m->it[run[k]];
+		double left = model_left(m, run[k]);
+
+		if (it->fixed > 0) {
+			it->fixed = left - dt <= MODEL_EPS ? 0 : it->fixed - dt;
+		} else if (it->work > 0) {
+			if (left - dt <= MODEL_EPS)
+				it->work = 0;
+			else
+				it->work -= model_rate(m, run[k]) * dt;
+		}
+	}
+	m->now = next;
+}
+
+static bool model_finished(const struct model *m)
+{
+	for (int h = 0; h < m->nhosts; h++)
+		if (m->host[h].blocked || m->host[h].next < m->host[h].nops)
+			return false;
+	for (size_t i = 0; i < m->nit; i++)
+		if (m->it[i].state != MODEL_DONE)
+			return false;
+	return true;
+}
+
+/* model_setup builds slots, queues and host threads for e. */
+static void model_setup(struct model *m)
+{
+	const struct ss_experiment *e = m->e;
+	int nthreads = 1;
+
+	for (size_t i = 0; i < m->ops->n; i++)
+		if (m->ops->op[i].thread + 1 > nthreads)
+			nthreads = m->ops->op[i].thread + 1;
+	m->nqueues = e->connections > 0 ? e->connections : 1;
+	m->queue = xcalloc((size_t)m->nqueues, sizeof *m->queue);
+	m->legacy_slot = e->streams;
+	m->nslots = e->streams + 1 + nthreads;
+	m->slot = xcalloc((size_t)m->nslots, sizeof *m->slot);
+	for (int s = 0; s < m->nslots; s++) {
+		struct model_slot *sl = &m->slot[s];
+
+		sl->tail = -1;
+		if (s < e->streams) {
+			sl->queue = s % m->nqueues;
+			sl->blocking = !e->nonblocking;
+			sl->stream = s;
+			sl->raw = (uint32_t)s + 1;
+		} else if (s == m->legacy_slot) {
+			sl->queue = 0;
+			sl->legacy = true;
+			sl->stream = SS_STREAM_LEGACY;
+			sl->raw = 0;
+		} else {
+			int t = s - m->legacy_slot - 1;
+
+			sl->queue = t % m->nqueues;
+			sl->blocking = true; /* per-thread default streams are blocking towards the legacy stream */
+			sl->stream = SS_STREAM_PER_THREAD;
+			sl->raw = 1000u + (uint32_t)t;
+		}
+	}
+	m->nhosts = nthreads;
+	m->host = xcalloc((size_t)nthreads, sizeof *m->host);
+	for (int h = 0; h < nthreads; h++) {
+		m->host[h].ops = xcalloc(m->ops->n + 1, sizeof *m->host[h].ops);
+		m->host[h].t = h * m->p->thread_start_ns;
+	}
+	for (size_t i = 0; i < m->ops->n; i++) {
+		int t = m->ops->op[i].thread > 0 ? m->ops->op[i].thread : 0;
+
+		m->host[t].ops[m->host[t].nops++] = i;
+	}
+	m->event_item = xcalloc((size_t)m->ops->nevents + 1, sizeof *m->event_item);
+	for (int i = 0; i < m->ops->nevents; i++)
+		m->event_item[i] = -1;
+	m->copy_cur[0] = m->copy_cur[1] = -1;
+	experiment_io_arrays(e, &m->inputs, &m->outputs);
+	/* Attached managed memory reaches the device through page faults of the kernels that touch it. */
+	m->faults = e->hostmem == SS_MEM_MANAGED_ATTACH && planner_count_kind(m->ops, SS_OP_H2D) == 0 &&
+		    planner_count_kind(m->ops, SS_OP_PREFETCH_H2D) == 0;
+}
+
+static void model_teardown(struct model *m)
+{
+	for (int q = 0; q < m->nqueues; q++)
+		free(m->queue[q].v);
+	for (int h = 0; h < m->nhosts; h++) {
+		free(m->host[h].ops);
+		free(m->host[h].wait);
+	}
+	free(m->copyq[0].v);
+	free(m->copyq[1].v);
+	free(m->kpend.v);
+	free(m->krun);
+	free(m->queue);
+	free(m->host);
+	free(m->slot);
+	free(m->it);
+	free(m->deps);
+	free(m->event_item);
+	free(m->rec);
+}
+
+static int model_rec_cmp(const void *a, const void *b)
+{
+	const struct ss_record *x = &((const struct model_rec *)a)->r, *y = &((const struct model_rec *)b)->r;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->correlation != y->correlation)
+		return x->correlation < y->correlation ? -1 : 1;
+	return 0;
+}
+
+int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_profile *p,
+		   const struct ss_sink *sink, struct ss_run_result *res, char **cause)
+{
+	struct model m;
+	int *run = NULL;
+	uint64_t steps = 0, makespan = 0;
+	char msg[96];
+
+	if (profile_validate(p, cause) != 0)
+		return -1;
+	memset(&m, 0, sizeof m);
+	m.e = e;
+	m.ops = ops;
+	m.p = p;
+	model_setup(&m);
+	run = xcalloc((size_t)p->max_kernels + 2, sizeof *run);
+	for (;;) {
+		bool changed;
+		double next;
+		size_t nrun;
+
+		do {
+			changed = model_run_hosts(&m);
+			changed |= model_dispatch(&m);
+			changed |= model_start(&m);
+			if (model_finish_instant(&m, run))
+				changed = true;
+			changed |= model_wake(&m);
+		} while (changed);
+		if (model_finished(&m))
+			break;
+		nrun = model_running(&m, run);
+		next = model_next(&m, run, nrun);
+		if (!isfinite(next) || ++steps > MODEL_MAX_STEPS) {
+			*cause = xasprintf("model: no progress at t=%.0f ns (%zu of %zu device items left)", m.now,
+					   m.nit, ops->n);
+			goto fail;
+		}
+		model_advance(&m, run, nrun, next);
+		model_finish_instant(&m, run);
+		model_wake(&m);
+	}
+	qsort(m.rec, m.nrec, sizeof *m.rec, model_rec_cmp);
+	for (size_t i = 0; i < m.nrec; i++)
+		if (m.rec[i].r.end > makespan)
+			makespan = m.rec[i].r.end;
+	if (sink != NULL && sink->record != NULL)
+		for (size_t i = 0; i < m.nrec; i++)
+			sink->record(sink->ctx, &m.rec[i].r, m.rec[i].name);
+	if (sink != NULL && sink->progress != NULL) {
+		snprintf(msg, sizeof msg, "modelled %zu ops on the %s profile", ops->n, p->name);
+		sink->progress(sink->ctx, msg);
+	}
+	memset(res, 0, sizeof *res);
+	snprintf(res->device, sizeof res->device, "MODEL (%s profile)", p->name);
+	res->modelled = true;
+	res->traced_ns = makespan;
+	res->events_ns_of_captured = makespan;
+	res->repeats = e->repeat;
+	free(run);
+	model_teardown(&m);
+	return 0;
+fail:
+	free(run);
+	model_teardown(&m);
+	return -1;
+}
+
+/* The profile model_backend uses; loaded on first use unless set. */
+static struct ss_profile model_cur;
+static bool model_have;
+
+void model_set_profile(const struct ss_profile *p)
+{
+	if (p == NULL) {
+		model_have = false;
+		return;
+	}
+	model_cur = *p;
+	model_have = true;
+}
+
+int model_get_profile(struct ss_profile *p, char **cause)
+{
+	if (!model_have) {
+		if (profile_default(&model_cur, cause) != 0)
+			return -1;
+		model_have = true;
+	}
+	*p = model_cur;
+	return 0;
+}
+
+/* A sink that appends to a timeline. */
+static void model_tl_record(void *ctx, const struct ss_record *r, const char *name)
+{
+	struct ss_timeline *tl = ctx;
+	struct ss_record *added = timeline_add(tl, r);
+
+	added->name = timeline_intern(tl, name);
+}
+
+int model_timeline(const struct ss_experiment *e, const struct ss_profile *p, struct ss_timeline *tl,
+		   struct ss_run_result *res, char **cause)
+{
+	struct ss_oplist ops;
+	struct ss_run_result local;
+	struct ss_sink sink = {tl, model_tl_record, NULL};
+	int rc;
+
+	if (experiment_validate(e, cause) != 0)
+		return -1;
+	timeline_clear(tl);
+	planner_build(e, &ops);
+	rc = model_simulate(e, &ops, p, &sink, res != NULL ? res : &local, cause);
+	planner_free(&ops);
+	if (rc != 0)
+		return -1;
+	tl->modelled = true;
+	tl->nstreams = e->streams;
+	snprintf(tl->backend, sizeof tl->backend, "model");
+	snprintf(tl->device, sizeof tl->device, "MODEL (%s profile)", p->name);
+	timeline_sort(tl);
+	return 0;
+}
+
+uint64_t model_makespan(const struct ss_experiment *e, const struct ss_profile *p, char **cause)
+{
+	struct ss_oplist ops;
+	struct ss_run_result res;
+	int rc;
+
+	if (experiment_validate(e, cause) != 0)
+		return 0;
+	planner_build(e, &ops);
+	rc = model_simulate(e, &ops, p, NULL, &res, cause);
+	planner_free(&ops);
+	return rc == 0 ? res.traced_ns : 0;
+}
+
+static int model_available(char *device, size_t len, char **cause)
+{
+	struct ss_profile p;
+
+	if (model_get_profile(&p, cause) != 0)
+		return -1;
+	snprintf(device, len, "MODEL (%s profile)", p.name);
+	return 0;
+}
+
+static int model_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
+		     struct ss_run_result *res, char **cause)
+{
+	struct ss_profile p;
+
+	if (model_get_profile(&p, cause) != 0)
+		return -1;
+	return model_simulate(e, ops, &p, sink, res, cause);
+}
+
+const struct ss_backend model_backend = {
+	.name = "model",
+	.modelled = true,
+	.available = model_available,
+	.run = model_run,
+};

@@ -1,0 +1,368 @@
+/* profile.c: the calibration profile: key table, built-in H200 values, text file load/save. */
+#include "profile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+/* How a key's value is stored in struct ss_profile. */
+enum key_type { KEY_DOUBLE, KEY_INT };
+
+/* One key of the file format: where it lives, its range, its built-in H200 value and why that value. */
+struct profile_key {
+	const char *name;
+	size_t off;
+	enum key_type type;
+	double min, max;
+	double builtin;
+	enum ss_prov prov;
+	const char *why; /* written as the line's comment */
+};
+
+#define D(field) offsetof(struct ss_profile, field), KEY_DOUBLE
+#define I(field) offsetof(struct ss_profile, field), KEY_INT
+#define M SS_PROV_MEASURED
+#define E SS_PROV_ESTIMATE
+
+/* The built-in values: shared/H200.md facts are "measured" (1 GiB pinned copies, SM count); everything else is an
+ * estimate until `streamscope calibrate` has run on the H200 and its profile is committed. */
+static const struct profile_key profile_keys[] = {
+	{"copy.h2d.bw_gbs", D(h2d.bw_gbs), 0.01, 10000, 55.0, M, "pinned H2D, 1 GiB copies on the H200 (H200.md)"},
+	{"copy.h2d.latency_ns", D(h2d.latency_ns), 0, 1e7, 1500, E, "fixed cost of one copy"},
+	{"copy.d2h.bw_gbs", D(d2h.bw_gbs), 0.01, 10000, 55.0, M, "pinned D2H, 1 GiB copies on the H200 (H200.md)"},
+	{"copy.d2h.latency_ns", D(d2h.latency_ns), 0, 1e7, 1500, E, "fixed cost of one copy"},
+	{"copy.both_gbs", D(both_gbs), 0.01, 20000, 101.0, M, "H2D + D2H at once on the H200 (H200.md)"},
+	{"pageable.h2d.bw_gbs", D(pageable_h2d.bw_gbs), 0.01, 10000, 20.0, E, "staged through a pinned buffer"},
+	{"pageable.h2d.latency_ns", D(pageable_h2d.latency_ns), 0, 1e8, 10000, E, "staging set-up"},
+	{"pageable.d2h.bw_gbs", D(pageable_d2h.bw_gbs), 0.01, 10000, 16.0, E, "staged through a pinned buffer"},
+	{"pageable.d2h.latency_ns", D(pageable_d2h.latency_ns), 0, 1e8, 10000, E, "staging set-up"},
+	{"managed.prefetch_gbs", D(prefetch_gbs), 0.01, 10000, 40.0, E, "cudaMemPrefetchAsync migration"},
+	{"managed.prefetch_latency_ns", D(prefetch_latency_ns), 0, 1e8, 20000, E, "fixed cost of one prefetch"},
+	{"managed.fault_gbs", D(fault_gbs), 0.01, 10000, 12.0, E, "on-demand page migration inside kernels"},
+	{"kernel.add.ns_per_unit", D(kernel[SS_KERNEL_ADD].ns_per_unit), 1e-12, 1e6, 2.4e-4, E,
+	 "ns per element x repeat: 8 FMAs at FP32 peak (132 SMs x 128 lanes x 1.98 GHz)"},
+	{"kernel.add.saturation", D(kernel[SS_KERNEL_ADD].saturation), 1, 1e10, 67000, E,
+	 "elements from which add is throughput-bound: 8 dependent 4-cycle FMAs = 16 ns per repeat"},
+	{"kernel.decrypt.ns_per_unit", D(kernel[SS_KERNEL_DECRYPT].ns_per_unit), 1e-12, 1e6, 1.5e-3, E,
+	 "ns per entry x round: about 25 integer instructions at 64 lanes per SM"},
+	{"kernel.decrypt.saturation", D(kernel[SS_KERNEL_DECRYPT].saturation), 1, 1e10, 50000, E,
+	 "entries from which decrypt is throughput-bound"},
+	{"kernel.spin.ns_per_unit", D(kernel[SS_KERNEL_SPIN].ns_per_unit), 1e-12, 1e6, 2.0, E,
+	 "ns per spin iteration of the one-thread block: a dependent 4-cycle IMAD"},
+	{"kernel.spin.saturation", D(kernel[SS_KERNEL_SPIN].saturation), 1, 1e10, 4224, E,
+	 "one-thread blocks running at once: 132 SMs x 32 blocks"},
+	{"kernel.min_ns", D(kernel_min_ns), 0, 1e8, 2000, E, "fixed part of every kernel's duration"},
+	{"launch.latency_ns", D(launch_ns), 0, 1e8, 4000, E, "call returned -> idle GPU starts the work"},
+	{"api.copy_ns", D(api_copy_ns), 0, 1e8, 3000, E, "cudaMemcpyAsync host cost"},
+	{"api.launch_ns", D(api_launch_ns), 0, 1e8, 2500, E, "cudaLaunchKernel host cost"},
+	{"api.event_ns", D(api_event_ns), 0, 1e8, 1000, E, "cudaEventRecord host cost"},
+	{"api.sync_ns", D(api_sync_ns), 0, 1e8, 1000, E, "sync call with nothing to wait for"},
+	{"api.managed_ns", D(api_managed_ns), 0, 1e8, 5000, E, "cudaStreamAttachMemAsync / cudaMemPrefetchAsync"},
+	{"sync.wake_ns", D(sync_wake_ns), 0, 1e8, 1500, E, "work done -> waiting host call returns"},
+	{"host.thread_start_ns", D(thread_start_ns), 0, 1e9, 20000, E, "stagger between host threads' first calls"},
+	{"device.sms", I(sms), 1, 100000, 132, M, "H200, 132 SMs (H200.md)"},
+	{"device.max_kernels", I(max_kernels), 1, 100000, 128, E,
+	 "concurrent kernels, compute capability 9.0 (CUDA programming guide)"},
+};
+
+#undef D
+#undef I
+#undef M
+#undef E
+
+#define NKEYS ((int)(sizeof(profile_keys) / sizeof(profile_keys[0])))
+_Static_assert(sizeof(profile_keys) / sizeof(profile_keys[0]) <= SS_PROFILE_MAX_KEYS, "raise SS_PROFILE_MAX_KEYS");
+
+int profile_key_count(void)
+{
+	return NKEYS;
+}
+
+const char *profile_key_name(int i)
+{
+	return i >= 0 && i < NKEYS ? profile_keys[i].name : "";
+}
+
+int profile_key_find(const char *key)
+{
+	for (int i = 0; i < NKEYS; i++)
+		if (strcmp(profile_keys[i].name, key) == 0)
+			return i;
+	return -1;
+}
+
+double profile_get(const struct ss_profile *p, int i)
+{
+	const char *base = (const char *)p;
+
+	if (i < 0 || i >= NKEYS)
+		return 0;
+	if (profile_keys[i].type == KEY_INT)
+		return *(const int *)(base + profile_keys[i].off);
+	return *(const double *)(base + profile_keys[i].off);
+}
+
+void profile_set(struct ss_profile *p, int i, double v, enum ss_prov prov)
+{
+	char *base = (char *)p;
+
+	if (i < 0 || i >= NKEYS)
+		return;
+	if (profile_keys[i].type == KEY_INT)
+		*(int *)(base + profile_keys[i].off) = (int)lround(v);
+	else
+		*(double *)(base + profile_keys[i].off) = v;
+	p->prov[i] = (unsigned char)prov;
+}
+
+void profile_builtin(struct ss_profile *p)
+{
+	memset(p, 0, sizeof *p);
+	snprintf(p->name, sizeof p->name, "H200");
+	snprintf(p->device, sizeof p->device, "NVIDIA H200");
+	snprintf(p->source, sizeof p->source, "built-in");
+	for (int i = 0; i < NKEYS; i++)
+		profile_set(p, i, profile_keys[i].builtin, profile_keys[i].prov);
+}
+
+int profile_validate(const struct ss_profile *p, char **cause)
+{
+	for (int i = 0; i < NKEYS; i++) {
+		double v = profile_get(p, i);
+
+		if (!isfinite(v) || v < profile_keys[i].min || v > profile_keys[i].max) {
+			*cause = xasprintf("profile key %s = %g is out of range (%g..%g)", profile_keys[i].name, v,
+					   profile_keys[i].min, profile_keys[i].max);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* trim strips leading and trailing white space in place and returns the start. */
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* parse_line handles one line: comments and blank lines are ignored; "key = value [measured|estimate]" sets a
+ * value. Returns 0, or -1 with *cause naming origin and line. */
+static int parse_line(struct ss_profile *p, char *line, const char *origin, int lineno, char **cause)
+{
+	char *hash = strchr(line, '#'), *eq, *key, *val, *tag, *end;
+	double v;
+	int k;
+	enum ss_prov prov;
+
+	if (hash != NULL)
+		*hash = '\0';
+	line = trim(line);
+	if (*line == '\0')
+		return 0;
+	eq = strchr(line, '=');
+	if (eq == NULL) {
+		*cause = xasprintf("%s:%d: expected key = value", origin, lineno);
+		return -1;
+	}
+	*eq = '\0';
+	key = trim(line);
+	val = trim(eq + 1);
+	if (strcmp(key, "name") == 0 || strcmp(key, "device") == 0) {
+		char *dst = strcmp(key, "name") == 0 ? p->name : p->device;
+		size_t len = strcmp(key, "name") == 0 ? sizeof p->name : sizeof p->device;
+
+		if (*val == '\0' || strlen(val) >= len) {
+			*cause = xasprintf("%s:%d: %s must be 1..%zu characters", origin, lineno, key, len - 1);
+			return -1;
+		}
+		memcpy(dst, val, strlen(val) + 1);
+		return 0;
+	}
+	k = profile_key_find(key);
+	if (k < 0) {
+		*cause = xasprintf("%s:%d: unknown key '%s'", origin, lineno, key);
+		return -1;
+	}
+	errno = 0;
+	v = strtod(val, &end);
+	if (end == val || errno != 0) {
+		*cause = xasprintf("%s:%d: %s: '%s' is not a number", origin, lineno, key, val);
+		return -1;
+	}
+	tag = trim(end);
+	if (*tag == '\0' || strcmp(tag, "estimate") == 0)
+		prov = SS_PROV_ESTIMATE;
+	else if (strcmp(tag, "measured") == 0)
+		prov = SS_PROV_MEASURED;
+	else {
+		*cause = xasprintf("%s:%d: %s: expected 'measured' or 'estimate' after the value, not '%s'", origin,
+				   lineno, key, tag);
+		return -1;
+	}
+	if (!isfinite(v) || v < profile_keys[k].min || v > profile_keys[k].max) {
+		*cause = xasprintf("%s:%d: %s = %g is out of range (%g..%g)", origin, lineno, key, v,
+				   profile_keys[k].min, profile_keys[k].max);
+		return -1;
+	}
+	profile_set(p, k, v, prov);
+	return 0;
+}
+
+int profile_parse(struct ss_profile *p, const char *text, const char *origin, char **cause)
+{
+	char *copy = xstrdup(text), *line = copy, *nl;
+	int lineno = 0, rc = 0;
+
+	profile_builtin(p);
+	snprintf(p->source, sizeof p->source, "%s", origin);
+	while (line != NULL && rc == 0) {
+		nl = strchr(line, '\n');
+		if (nl != NULL)
+			*nl = '\0';
+		rc = parse_line(p, line, origin, ++lineno, cause);
+		line = nl != NULL ? nl + 1 : NULL;
+	}
+	free(copy);
+	return rc;
+}
+
+int profile_load(struct ss_profile *p, const char *path, char **cause)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0, cap = 0, got;
+	int rc;
+
+	if (f == NULL) {
+		*cause = xasprintf("cannot open profile %s: %s", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			if (cap > (1u << 20)) {
+				fclose(f);
+				free(text);
+				*cause = xasprintf("profile %s is larger than 1 MiB", path);
+				return -1;
+			}
+			text = xrealloc(text, cap);
+		}
+		got = fread(text + len, 1, cap - len - 1, f);
+		len += got;
+	} while (got > 0);
+	if (ferror(f)) {
+		fclose(f);
+		free(text);
+		*cause = xasprintf("cannot read profile %s", path);
+		return -1;
+	}
+	fclose(f);
+	text[len] = '\0';
+	rc = profile_parse(p, text, path, cause);
+	free(text);
+	return rc;
+}
+
+char *profile_format(const struct ss_profile *p)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	if (f == NULL)
+		xfatal(1, "out of memory");
+	fprintf(f, "# streamscope calibration profile: the model's engine speeds and costs of one GPU.\n"
+		   "# key = value [measured|estimate]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.\n"
+		   "# 'measured': from `streamscope calibrate` or a measurement on the device; 'estimate': not measured.\n");
+	fprintf(f, "name = %s\ndevice = %s\n", p->name, p->device);
+	for (int i = 0; i < NKEYS; i++) {
+		char num[64];
+		int n;
+
+		snprintf(num, sizeof num, "%.6g", profile_get(p, i));
+		n = fprintf(f, "%s = %s %s", profile_keys[i].name, num,
+			    p->prov[i] == SS_PROV_MEASURED ? "measured" : "estimate");
+		fprintf(f, "%*s# %s\n", n < 44 ? 44 - n : 1, "", profile_keys[i].why);
+	}
+	fclose(f);
+	return out;
+}
+
+int profile_save(const struct ss_profile *p, const char *path, char **cause)
+{
+	char *text = profile_format(p), *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	int ok;
+
+	if (f == NULL) {
+		*cause = xasprintf("cannot write %s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	ok = fputs(text, f) >= 0;
+	ok = (fclose(f) == 0) && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		goto fail;
+	}
+	free(text);
+	free(tmp);
+	return 0;
+fail:
+	free(text);
+	free(tmp);
+	return -1;
+}
+
+/* exe_dir writes the directory of the running executable into buf; false when unknown. */
+static bool exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash == NULL)
+		return false;
+	*slash = '\0';
+	return true;
+}
+
+int profile_default(struct ss_profile *p, char **cause)
+{
+	const char *env = getenv("STREAMSCOPE_PROFILE");
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+	static const char *const rel[] = {"/data/profiles/h200.profile", "/../data/profiles/h200.profile",
+					  "/../../data/profiles/h200.profile"};
+
+	if (env != NULL && *env != '\0')
+		return profile_load(p, env, cause);
+	if (access("data/profiles/h200.profile", R_OK) == 0)
+		return profile_load(p, "data/profiles/h200.profile", cause);
+	if (exe_dir(dir, sizeof dir)) {
+		for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+			snprintf(path, sizeof path, "%s%s", dir, rel[i]);
+			if (access(path, R_OK) == 0)
+				return profile_load(p, path, cause);
+		}
+	}
+	profile_builtin(p);
+	return 0;
+}

@@ -1,0 +1,85 @@
+/* profile.h: the model's calibration profile (engine speeds and costs of one GPU), its built-in H200 default and
+ * its small text file format ("key = value [measured|estimate]  # comment"). */
+#ifndef SS_PROFILE_H
+#define SS_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "experiment.h"
+
+/* Where a value comes from: measured on the device, or an estimate (documentation, rule of thumb). */
+enum ss_prov { SS_PROV_ESTIMATE = 0, SS_PROV_MEASURED = 1 };
+
+/* One copy direction: duration of a copy alone on its engine = latency_ns + bytes / bw_gbs (1 GB/s = 1 byte/ns). */
+struct ss_copy_profile {
+	double bw_gbs;
+	double latency_ns;
+};
+
+/* One kernel's speed. ADD and DECRYPT: ns_per_unit is ns per element x work unit with the whole device busy;
+ * saturation is the launch size (elements) from which the kernel is throughput-bound: a smaller launch is bound
+ * by its threads' dependent chains and takes as long as one of `saturation` elements, leaving the rest of the
+ * device to concurrent kernels. SPIN: ns_per_unit is ns per iteration of its single block, saturation how many
+ * such blocks the device runs at once. */
+struct ss_kernel_profile {
+	double ns_per_unit;
+	double saturation;
+};
+
+#define SS_PROFILE_MAX_KEYS 64
+
+/* A calibration profile. Every numeric value has a key in the file format (profile_key_*); prov[] holds each
+ * key's provenance by key index. */
+struct ss_profile {
+	char name[32];      /* short device name for labels: "H200" */
+	char device[96];    /* device the values describe: "NVIDIA H200" */
+	char source[256];   /* "built-in" or the file it was loaded from */
+	struct ss_copy_profile h2d, d2h;
+	double both_gbs;    /* H2D + D2H together when both directions run at once */
+	struct ss_copy_profile pageable_h2d, pageable_d2h; /* staged copies of pageable memory */
+	double prefetch_gbs, prefetch_latency_ns;          /* cudaMemPrefetchAsync of managed memory */
+	double fault_gbs;   /* managed memory migrated on demand by the kernels that touch it */
+	struct ss_kernel_profile kernel[SS_KERNEL_COUNT];
+	double kernel_min_ns;    /* fixed part of every kernel's duration */
+	double launch_ns;        /* host call returned -> the GPU can start the work (idle GPU) */
+	double api_copy_ns;      /* cudaMemcpyAsync (pinned) host cost */
+	double api_launch_ns;    /* cudaLaunchKernel host cost */
+	double api_event_ns;     /* cudaEventRecord host cost */
+	double api_sync_ns;      /* a sync call that has nothing to wait for */
+	double api_managed_ns;   /* cudaStreamAttachMemAsync / cudaMemPrefetchAsync host cost */
+	double sync_wake_ns;     /* work completed -> waiting host call returns */
+	double thread_start_ns;  /* host thread i starts issuing i * thread_start_ns after thread 0 */
+	int sms;
+	int max_kernels;         /* kernels resident at once */
+	unsigned char prov[SS_PROFILE_MAX_KEYS];
+};
+
+/* profile_builtin fills p with the built-in H200 profile (H200.md facts, the rest estimates). */
+void profile_builtin(struct ss_profile *p);
+/* profile_default fills p with the profile the model uses unless told otherwise: the file named by
+ * $STREAMSCOPE_PROFILE, else data/profiles/h200.profile found from the working directory or next to/above the
+ * executable, else the built-in one. A file that exists but does not parse is an error (-1, *cause). */
+int profile_default(struct ss_profile *p, char **cause);
+/* profile_load reads path over the built-in defaults (keys the file lacks keep the built-in value and its
+ * provenance). Unknown keys, bad numbers and out-of-range values are errors: -1 and *cause naming line and key. */
+int profile_load(struct ss_profile *p, const char *path, char **cause);
+/* profile_parse is profile_load on text in memory; origin names it in errors. */
+int profile_parse(struct ss_profile *p, const char *text, const char *origin, char **cause);
+/* profile_format returns the file text of p (caller frees). */
+char *profile_format(const struct ss_profile *p);
+/* profile_save writes p to path through a temporary file and a rename. -1 and *cause on failure. */
+int profile_save(const struct ss_profile *p, const char *path, char **cause);
+
+/* Keys by index 0..profile_key_count()-1. */
+int profile_key_count(void);
+const char *profile_key_name(int i);
+/* profile_key_find returns the index of key, -1 if unknown. */
+int profile_key_find(const char *key);
+/* profile_get / profile_set read and write a numeric value by key index (set also sets its provenance). */
+double profile_get(const struct ss_profile *p, int i);
+void profile_set(struct ss_profile *p, int i, double v, enum ss_prov prov);
+/* profile_validate checks every value is in its range; -1 with *cause naming the first bad key. */
+int profile_validate(const struct ss_profile *p, char **cause);
+
+#endif
