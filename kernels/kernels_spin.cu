@@ -1,0 +1,50 @@
+/* kernels_spin.cu: short single-block kernels (hyperq) and the small interfering default-stream kernel. */
+#include "kernels.h"
+
+#include <cuda_runtime.h>
+
+#define SPIN_A 1664525u
+#define SPIN_C 1013904223u
+
+/* A dependent chain of 32-bit multiply-adds: the compiler cannot shortcut it, the time grows with iterations. */
+extern "C" __global__ void ss_spin(uint32_t *slot, uint64_t iterations)
+{
+	uint32_t x = *slot;
+
+	for (uint64_t k = 0; k < iterations; k++)
+		x = x * SPIN_A + SPIN_C;
+	*slot = x;
+}
+
+extern "C" __global__ void ss_touch(uint32_t *slot, uint32_t value)
+{
+	*slot = value;
+}
+
+extern "C" int kernels_spin_launch(uint32_t *slot, uint64_t iterations, void *stream)
+{
+	ss_spin<<<1, 1, 0, (cudaStream_t)stream>>>(slot, iterations);
+	return (int)cudaGetLastError();
+}
+
+extern "C" uint32_t kernels_spin_expect(uint32_t seed, uint64_t iterations)
+{
+	/* x -> a x + c composed with itself: (a, c) o (a, c) = (a a, a c + c). Accumulate the binary powers. */
+	uint32_t a = SPIN_A, c = SPIN_C, ra = 1, rc = 0;
+
+	for (uint64_t n = iterations; n > 0; n >>= 1) {
+		if (n & 1) {
+			rc = a * rc + c;
+			ra = a * ra;
+		}
+		c = a * c + c;
+		a = a * a;
+	}
+	return ra * seed + rc;
+}
+
+extern "C" int kernels_touch_launch(uint32_t *slot, uint32_t value, void *stream)
+{
+	ss_touch<<<1, 1, 0, (cudaStream_t)stream>>>(slot, value);
+	return (int)cudaGetLastError();
+}

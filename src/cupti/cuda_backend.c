@@ -1,0 +1,206 @@
+/* cuda_backend.c: the CUDA+CUPTI backend: warm-ups, then per repeat a traced run and its untraced twin, and the
+ * records of the last traced run delivered to the sink (see backend.h). Runs in a fresh child per experiment. */
+#include "cuda_backend.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+#include <cupti.h>
+
+#include "cuda_exec.h"
+#include "cupti_capture.h"
+#include "xalloc.h"
+
+static void cuda_backend_progress(const struct ss_sink *sink, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void cuda_backend_progress(const struct ss_sink *sink, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	if (sink == NULL || sink->progress == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	sink->progress(sink->ctx, msg);
+}
+
+/* Is CUDA usable here? Names the device, or says in one line why not. Initialises CUDA: call it in a child. */
+static int cuda_backend_available(char *device, size_t len, char **cause)
+{
+	struct cudaDeviceProp prop;
+	uint32_t version = 0;
+	int n = 0;
+	cudaError_t err = cudaGetDeviceCount(&n);
+
+	if (err == cudaErrorNoDevice || (err == cudaSuccess && n == 0)) {
+		*cause = xasprintf("no CUDA device found");
+		return -1;
+	}
+	if (err == cudaErrorInsufficientDriver) {
+		*cause = xasprintf("no usable NVIDIA driver (missing, or older than CUDA 13 needs)");
+		return -1;
+	}
+	if (err != cudaSuccess) {
+		*cause = xasprintf("cudaGetDeviceCount: %s", cudaGetErrorString(err));
+		return -1;
+	}
+	err = cudaGetDeviceProperties(&prop, 0);
+	if (err != cudaSuccess) {
+		*cause = xasprintf("cudaGetDeviceProperties: %s", cudaGetErrorString(err));
+		return -1;
+	}
+	if (cuptiGetVersion(&version) != CUPTI_SUCCESS) {
+		*cause = xasprintf("CUPTI is not usable (cuptiGetVersion failed)");
+		return -1;
+	}
+	snprintf(device, len, "%s", prop.name);
+	return 0;
+}
+
+static int cuda_backend_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t cuda_backend_median(uint64_t *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cuda_backend_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* CUDA_DEVICE_MAX_CONNECTIONS must be what the experiment asks: the runner sets it in the child before CUDA
+ * initialises (it is read when the context is created). */
+static int cuda_backend_check_env(const struct ss_experiment *e, char **cause)
+{
+	const char *v = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+
+	if (v == NULL || atoi(v) != e->connections) {
+		*cause = xasprintf("CUDA_DEVICE_MAX_CONNECTIONS is %s, the experiment asks for %d hardware queue%s "
+				   "(it must be set before CUDA initialises)",
+				   v == NULL ? "unset" : v, e->connections, e->connections == 1 ? "" : "s");
+		return -1;
+	}
+	return 0;
+}
+
+/* Hand the kept batch to the sink: times relative to t0, host records' threads as issuing-thread indices. */
+static void cuda_backend_deliver(struct cuda_exec *x, const struct cupti_capture_batch *b, uint64_t t0,
+				 const struct ss_sink *sink)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		struct ss_record r = b->rec[i].r;
+		if (r.kind == SS_KIND_API || r.kind == SS_KIND_SYNC || r.kind == SS_KIND_MARKER) {
+			int t = cuda_exec_thread_index(x, r.thread);
+			if (t >= 0)
+				r.thread = (uint32_t)t;
+		}
+		r.start -= t0;
+		r.end -= t0;
+		if (sink != NULL && sink->record != NULL)
+			sink->record(sink->ctx, &r, b->rec[i].name);
+	}
+}
+
+static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
+			    struct ss_run_result *res, char **cause)
+{
+	struct cuda_exec *x = NULL;
+	struct cupti_capture_batch batch = {0};
+	struct cupti_convert_map map;
+	uint64_t *traced = xcalloc((size_t)e->repeat, sizeof *traced);
+	uint64_t *untraced = xcalloc((size_t)e->repeat, sizeof *untraced);
+	uint64_t t0 = 0, tu = 0, ev = 0, kept_t0 = 0, dropped = 0, unsupported = 0;
+	uint32_t null_ctx = 0, null_query = 0;
+	bool have_ctx, have_query;
+	int rc = -1;
+
+	*cause = NULL;
+	memset(res, 0, sizeof *res);
+	if (e->repeat < 1) {
+		*cause = xasprintf("invalid repeat count %d: valid is 1..1000", e->repeat);
+		goto out;
+	}
+	if (cuda_backend_check_env(e, cause) < 0)
+		goto out;
+	cuda_backend_progress(sink, "starting CUDA and CUPTI");
+	if (cupti_capture_init(cause) < 0) {
+		/* CUPTI fails first when there is no GPU or driver: say that instead. */
+		char dev[96], *why = NULL;
+		if (cuda_backend_available(dev, sizeof dev, &why) < 0) {
+			free(*cause);
+			*cause = why;
+		}
+		goto out;
+	}
+	if (cuda_exec_setup(&x, e, ops, sink, res->device, sizeof res->device, cause) < 0)
+		goto out;
+	/* The legacy default stream's id comes with the CONTEXT record. */
+	cuda_exec_map(x, &map);
+	if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, UINT64_MAX, &batch, cause) < 0)
+		goto out;
+	have_ctx = cupti_capture_null_stream(&null_ctx);
+	have_query = cuda_exec_null_stream_query(x, &null_query);
+	if (have_ctx)
+		cuda_exec_set_null_stream(x, null_ctx);
+	cuda_exec_map(x, &map);
+	if (!have_ctx && !have_query) {
+		*cause = xasprintf("CUPTI gave no id for the legacy default stream (no CONTEXT record)");
+		goto out;
+	}
+	cuda_backend_progress(sink, "legacy stream id %u (context record%s), %u (cuptiGetStreamIdEx%s)", null_ctx,
+			      have_ctx ? "" : " missing", null_query, have_query ? "" : " failed");
+
+	for (int w = 0; w < e->warmup; w++) {
+		cuda_backend_progress(sink, "warm-up %d/%d", w + 1, e->warmup);
+		if (cuda_exec_run(x, false, &tu, &ev, cause) < 0)
+			goto out;
+	}
+	for (int r = 0; r < e->repeat; r++) {
+		cuda_backend_progress(sink, "repeat %d/%d", r + 1, e->repeat);
+		if (cuda_exec_run(x, true, &t0, &traced[r], cause) < 0)
+			goto out;
+		if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, t0, &batch, cause) < 0)
+			goto out;
+		dropped += batch.dropped;
+		unsupported += batch.unsupported;
+		kept_t0 = t0;
+		res->events_ns_of_captured = traced[r];
+		if (cuda_exec_run(x, false, &tu, &untraced[r], cause) < 0)
+			goto out;
+	}
+	cuda_backend_progress(sink, "captured %zu records (%llu hidden timing calls, %llu before the run, "
+			      "%llu unsupported, %llu dropped)",
+			      batch.n, (unsigned long long)batch.hidden, (unsigned long long)batch.early,
+			      (unsigned long long)unsupported, (unsigned long long)dropped);
+	cuda_backend_deliver(x, &batch, kept_t0, sink);
+	res->modelled = false;
+	res->repeats = e->repeat;
+	res->dropped = dropped;
+	res->verified = true;
+	res->traced_ns = cuda_backend_median(traced, e->repeat);
+	res->untraced_ns = cuda_backend_median(untraced, e->repeat);
+	res->have_untraced = true;
+	rc = 0;
+out:
+	cupti_capture_finish();
+	cuda_exec_free(x);
+	cupti_capture_batch_free(&batch);
+	free(traced);
+	free(untraced);
+	return rc;
+}
+
+const struct ss_backend cuda_backend = {
+	.name = "cuda",
+	.modelled = false,
+	.available = cuda_backend_available,
+	.run = cuda_backend_run,
+};

@@ -1,0 +1,41 @@
+/* cuda_exec.h: the CUDA side of one backend run: device, memory, streams, events and host threads set up once,
+ * then the op list issued exactly, as often as asked, each run timed with cudaEvents and its results verified. */
+#ifndef SS_CUDA_EXEC_H
+#define SS_CUDA_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "cupti_convert.h"
+#include "experiment.h"
+#include "planner.h"
+
+struct cuda_exec;
+
+/* cuda_exec_setup initialises CUDA on device 0 (CUPTI must already be set up), checks the experiment fits in
+ * device memory, allocates and fills the arrays, creates streams and events, starts one host thread per issuing
+ * thread when e->threads > 1, and learns the CUPTI ids of every stream. device gets the device name. progress
+ * (may be NULL) hears about slow steps. Returns 0, or -1 with *cause (*xp is then NULL). */
+int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const struct ss_oplist *ops,
+		    const struct ss_sink *progress, char *device, size_t len, char **cause);
+/* cuda_exec_run issues the op list once: outputs are reset first; with traced, CUPTI's tracing kinds are on from
+ * just before t0 (*t0 = CUPTI timestamp taken just before the first op) until the device is idle again; without,
+ * they stay off. *events_ns is the cudaEvent makespan (events just before each thread's first GPU op and after
+ * the last ones, see cuda_exec.c). The results are verified on the host; a wrong result is an error. Returns 0,
+ * or -1 with *cause. */
+int cuda_exec_run(struct cuda_exec *x, bool traced, uint64_t *t0, uint64_t *events_ns, char **cause);
+/* cuda_exec_map fills map with the stream ids (experiment streams, per-thread default streams, the legacy stream
+ * when known) and the API name hook. It points into x. */
+void cuda_exec_map(const struct cuda_exec *x, struct cupti_convert_map *map);
+/* cuda_exec_set_null_stream records the legacy default stream's CUPTI id (from the CONTEXT record). */
+void cuda_exec_set_null_stream(struct cuda_exec *x, uint32_t id);
+/* cuda_exec_null_stream_query is the legacy stream's id as cuptiGetStreamIdEx gave it (false when it failed). */
+bool cuda_exec_null_stream_query(const struct cuda_exec *x, uint32_t *id);
+/* cuda_exec_thread_index maps an OS thread id (CUPTI's threadId) to the issuing thread's index, -1 if none. */
+int cuda_exec_thread_index(const struct cuda_exec *x, uint32_t os_thread);
+/* cuda_exec_free stops the host threads and releases everything (NULL is fine). */
+void cuda_exec_free(struct cuda_exec *x);
+
+#endif

@@ -1,0 +1,348 @@
+/* cupti_capture.c: CUPTI Activity API buffers and the parked queue (see cupti_capture.h). */
+#include "cupti_capture.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cupti.h>
+
+#include "xalloc.h"
+
+#define CAPTURE_BUFFER_SIZE (1u << 20) /* bytes of records per buffer */
+#define CAPTURE_HEADER 64u             /* our bookkeeping in front of each buffer (keeps records 8-byte aligned) */
+#define CAPTURE_HIDE_ID 0x5353u        /* external correlation id of the measurement's own calls ("SS") */
+#define CAPTURE_API_NAMES 2048u        /* cached API names per domain */
+
+/* What sits in front of every buffer handed to CUPTI: the parked queue is threaded through these headers, so the
+ * completion callback never allocates. */
+struct capture_header {
+	struct capture_header *next;
+	size_t valid;
+};
+
+/* The process-wide session: the parked queue (callbacks run on CUPTI's and the issuing threads), the tracing
+ * state, the last legacy stream id seen, and the API name cache. */
+static struct {
+	pthread_mutex_t lock;
+	struct capture_header *head, *tail; /* parked, in completion order */
+	bool registered, tracing, have_null;
+	uint32_t null_stream;
+	char *api_names[2][CAPTURE_API_NAMES];
+} capture = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The kinds of a traced run. CONCURRENT_KERNEL, never KERNEL: KERNEL serialises kernels. */
+static const CUpti_ActivityKind capture_kinds[] = {
+	CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,	   CUPTI_ACTIVITY_KIND_MEMSET,
+	CUPTI_ACTIVITY_KIND_RUNTIME,	       CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_OVERHEAD,
+	CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+};
+
+int cupti_capture_error(const char *call, int result, char **cause)
+{
+	const char *s = NULL;
+
+	if (cuptiGetResultString((CUptiResult)result, &s) != CUPTI_SUCCESS || s == NULL)
+		s = "unknown CUPTI error";
+	*cause = xasprintf("%s: %s (CUPTI error %d)", call, s, result);
+	return -1;
+}
+
+/* CUPTI asks for a buffer; may run on several threads at once (per-thread buffers). A failed allocation hands
+ * CUPTI no buffer, and the records it could not store show up in the dropped count. */
+static void CUPTIAPI capture_request(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+	unsigned char *p = aligned_alloc(CAPTURE_HEADER, CAPTURE_HEADER + CAPTURE_BUFFER_SIZE);
+
+	*max_records = 0;
+	if (p == NULL) {
+		*buffer = NULL;
+		*size = 0;
+		return;
+	}
+	*buffer = p + CAPTURE_HEADER;
+	*size = CAPTURE_BUFFER_SIZE;
+}
+
+/* CUPTI hands a buffer back: park it, convert later (after a flush, on the collecting thread). */
+static void CUPTIAPI capture_complete(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid)
+{
+	struct capture_header *h;
+
+	(void)ctx;
+	(void)stream;
+	(void)size;
+	if (buffer == NULL)
+		return;
+	h = (struct capture_header *)(void *)(buffer - CAPTURE_HEADER);
+	h->next = NULL;
+	h->valid = valid;
+	pthread_mutex_lock(&capture.lock);
+	if (capture.tail != NULL)
+		capture.tail->next = h;
+	else
+		capture.head = h;
+	capture.tail = h;
+	pthread_mutex_unlock(&capture.lock);
+}
+
+int cupti_capture_init(char **cause)
+{
+	CUptiResult rc;
+
+	if (capture.registered)
+		return 0;
+	rc = cuptiActivityRegisterCallbacks(capture_request, capture_complete);
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityRegisterCallbacks", rc, cause);
+	capture.registered = true;
+	/* Drop the records of event/stream queries that were not complete yet (one per poll otherwise). */
+	rc = cuptiActivityEnableAllSyncRecords(0);
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityEnableAllSyncRecords", rc, cause);
+	rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONTEXT);
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityEnable(CONTEXT)", rc, cause);
+	return 0;
+}
+
+int cupti_capture_enable(bool on, char **cause)
+{
+	for (size_t i = 0; i < sizeof capture_kinds / sizeof capture_kinds[0]; i++) {
+		CUptiResult rc = on ? cuptiActivityEnable(capture_kinds[i]) : cuptiActivityDisable(capture_kinds[i]);
+		if (rc != CUPTI_SUCCESS)
+			return cupti_capture_error(on ? "cuptiActivityEnable" : "cuptiActivityDisable", rc, cause);
+	}
+	capture.tracing = on;
+	return 0;
+}
+
+void cupti_capture_hide_begin(void)
+{
+	if (capture.tracing)
+		cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, CAPTURE_HIDE_ID);
+}
+
+void cupti_capture_hide_end(void)
+{
+	uint64_t id;
+
+	if (capture.tracing)
+		cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &id);
+}
+
+uint64_t cupti_capture_timestamp(void)
+{
+	uint64_t t = 0;
+
+	cuptiGetTimestamp(&t);
+	return t;
+}
+
+int cupti_capture_flush(char **cause)
+{
+	CUptiResult rc = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityFlushAll", rc, cause);
+	return 0;
+}
+
+/* Take the whole parked queue. */
+static struct capture_header *capture_take(void)
+{
+	struct capture_header *h;
+
+	pthread_mutex_lock(&capture.lock);
+	h = capture.head;
+	capture.head = capture.tail = NULL;
+	pthread_mutex_unlock(&capture.lock);
+	return h;
+}
+
+static void capture_push(struct cupti_capture_batch *b, const struct ss_record *r, const char *name)
+{
+	if (b->n == b->cap) {
+		b->cap = b->cap == 0 ? 1024 : b->cap * 2;
+		b->rec = xreallocarray(b->rec, b->cap, sizeof *b->rec);
+	}
+	b->rec[b->n].r = *r;
+	b->rec[b->n].name = xstrdup(name);
+	b->n++;
+}
+
+static int capture_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Packs (correlation id, thread) for sorting by correlation id. */
+static uint64_t capture_pair(uint32_t correlation, uint32_t thread)
+{
+	return (uint64_t)correlation << 32 | thread;
+}
+
+/* Host-side fix-ups once everything is converted: SYNC records take the thread of their API call, and the API and
+ * SYNC records of the measurement's own calls (hidden correlation ids, sorted) are left out. */
+static void capture_fixup(struct cupti_capture_batch *b, const uint64_t *hidden, size_t nhidden)
+{
+	uint64_t *pairs = xcalloc(b->n + 1, sizeof *pairs);
+	size_t np = 0, out = 0;
+
+	for (size_t i = 0; i < b->n; i++)
+		if (b->rec[i].r.kind == SS_KIND_API && b->rec[i].r.correlation != 0)
+			pairs[np++] = capture_pair(b->rec[i].r.correlation, b->rec[i].r.thread);
+	qsort(pairs, np, sizeof *pairs, capture_cmp_u64);
+	for (size_t i = 0; i < b->n; i++) {
+		struct cupti_capture_rec *c = &b->rec[i];
+		uint64_t corr = c->r.correlation;
+		bool host = c->r.kind == SS_KIND_API || c->r.kind == SS_KIND_SYNC;
+
+		if (host && corr != 0 && bsearch(&corr, hidden, nhidden, sizeof *hidden, capture_cmp_u64) != NULL) {
+			free(c->name);
+			b->hidden++;
+			continue;
+		}
+		if (c->r.kind == SS_KIND_SYNC && corr != 0) {
+			/* lower_bound of (corr, 0) among the pairs */
+			size_t lo = 0, hi = np;
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+				if (pairs[mid] < capture_pair((uint32_t)corr, 0))
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo < np && pairs[lo] >> 32 == corr)
+				c->r.thread = (uint32_t)pairs[lo];
+		}
+		b->rec[out++] = *c;
+	}
+	b->n = out;
+	free(pairs);
+}
+
+int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, struct cupti_capture_batch *b,
+			  char **cause)
+{
+	struct capture_header *h = capture_take(), *next;
+	uint64_t *hidden = NULL;
+	size_t nhidden = 0, hcap = 0, dropped = 0;
+	char name[256];
+	CUptiResult rc;
+
+	for (size_t i = 0; i < b->n; i++)
+		free(b->rec[i].name);
+	b->n = 0;
+	b->dropped = b->unsupported = b->early = b->hidden = 0;
+	for (; h != NULL; h = next) {
+		uint8_t *buf = (uint8_t *)h + CAPTURE_HEADER;
+		CUpti_Activity *a = NULL;
+
+		next = h->next;
+		while ((rc = cuptiActivityGetNextRecord(buf, h->valid, &a)) == CUPTI_SUCCESS) {
+			struct ss_record r;
+			int st;
+
+			if (a->kind == CUPTI_ACTIVITY_KIND_CONTEXT) {
+				capture.null_stream = ((const CUpti_ActivityContext3 *)a)->nullStreamId;
+				capture.have_null = true;
+				continue;
+			}
+			if (a->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
+				const CUpti_ActivityExternalCorrelation *x = (const CUpti_ActivityExternalCorrelation *)a;
+				if (x->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 &&
+				    x->externalId == CAPTURE_HIDE_ID) {
+					if (nhidden == hcap) {
+						hcap = hcap == 0 ? 64 : hcap * 2;
+						hidden = xreallocarray(hidden, hcap, sizeof *hidden);
+					}
+					hidden[nhidden++] = x->correlationId;
+				}
+				continue;
+			}
+			st = cupti_convert(a, map, &r, name, sizeof name);
+			if (st == CUPTI_CONVERT_NO_TIME)
+				b->dropped++;
+			else if (st == CUPTI_CONVERT_UNSUPPORTED)
+				b->unsupported++;
+			else if (st == CUPTI_CONVERT_RECORD && r.start < t0)
+				b->early++;
+			else if (st == CUPTI_CONVERT_RECORD)
+				capture_push(b, &r, name);
+		}
+		free(h);
+		if (rc != CUPTI_ERROR_MAX_LIMIT_REACHED) {
+			/* Free the rest of the queue before failing. */
+			for (h = next; h != NULL; h = next) {
+				next = h->next;
+				free(h);
+			}
+			free(hidden);
+			return cupti_capture_error("cuptiActivityGetNextRecord", rc, cause);
+		}
+	}
+	qsort(hidden, nhidden, sizeof *hidden, capture_cmp_u64);
+	capture_fixup(b, hidden, nhidden);
+	free(hidden);
+	rc = cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped);
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityGetNumDroppedRecords", rc, cause);
+	b->dropped += dropped;
+	return 0;
+}
+
+bool cupti_capture_null_stream(uint32_t *id)
+{
+	*id = capture.null_stream;
+	return capture.have_null;
+}
+
+const char *cupti_capture_api_name(void *arg, int domain, uint32_t cbid)
+{
+	int d = domain == CUPTI_CB_DOMAIN_DRIVER_API ? 1 : 0;
+	const char *name = NULL;
+	char *s, *v;
+
+	(void)arg;
+	if (cbid >= CAPTURE_API_NAMES)
+		return NULL;
+	if (capture.api_names[d][cbid] != NULL)
+		return capture.api_names[d][cbid];
+	if (cuptiGetCallbackName((CUpti_CallbackDomain)domain, cbid, &name) != CUPTI_SUCCESS || name == NULL)
+		return NULL;
+	/* "cudaMemcpyAsync_v3020" -> "cudaMemcpyAsync" */
+	s = xstrdup(name);
+	v = strstr(s, "_v");
+	if (v != NULL && v[2] >= '0' && v[2] <= '9')
+		*v = '\0';
+	capture.api_names[d][cbid] = s;
+	return s;
+}
+
+void cupti_capture_finish(void)
+{
+	struct capture_header *h, *next;
+
+	if (!capture.registered)
+		return;
+	for (size_t i = 0; i < sizeof capture_kinds / sizeof capture_kinds[0]; i++)
+		cuptiActivityDisable(capture_kinds[i]);
+	cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONTEXT);
+	capture.tracing = false;
+	cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	for (h = capture_take(); h != NULL; h = next) {
+		next = h->next;
+		free(h);
+	}
+}
+
+void cupti_capture_batch_free(struct cupti_capture_batch *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->rec[i].name);
+	free(b->rec);
+	memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,401 @@
+/* test_cupti_convert.c: cupti_convert on hand-filled CUPTI 13.0 records (no GPU needed). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cupti_callbacks.h>
+
+#include "cupti_convert.h"
+
+/* Experiment streams 0..2 have CUPTI ids 13, 14, 15; the legacy stream is 7; per-thread default streams 21, 22. */
+static const uint32_t test_ids[] = {13, 14, 15};
+static const uint32_t test_per_thread[] = {21, 22};
+
+static const char *test_api_name(void *arg, int domain, uint32_t cbid)
+{
+	(void)arg;
+	if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == 41)
+		return "cudaMemcpyAsync";
+	return NULL;
+}
+
+static struct cupti_convert_map test_map(void)
+{
+	struct cupti_convert_map m = {
+		.ids = test_ids,
+		.nids = 3,
+		.have_null = true,
+		.null_stream = 7,
+		.per_thread = test_per_thread,
+		.nper_thread = 2,
+		.api_name = test_api_name,
+	};
+	return m;
+}
+
+static CUpti_ActivityMemcpy6 test_memcpy(uint8_t copy, uint8_t src, uint8_t dst, uint32_t stream)
+{
+	CUpti_ActivityMemcpy6 m;
+
+	memset(&m, 0, sizeof m);
+	m.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+	m.copyKind = copy;
+	m.srcKind = src;
+	m.dstKind = dst;
+	m.flags = CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC;
+	m.bytes = 1u << 20;
+	m.start = 1000;
+	m.end = 21000;
+	m.streamId = stream;
+	m.correlationId = 77;
+	m.channelID = 5;
+	m.channelType = CUPTI_CHANNEL_TYPE_ASYNC_MEMCPY;
+	return m;
+}
+
+static void test_stream_map(void **state)
+{
+	struct cupti_convert_map m = test_map();
+
+	(void)state;
+	assert_int_equal(cupti_convert_stream(&m, 13), 0);
+	assert_int_equal(cupti_convert_stream(&m, 15), 2);
+	assert_int_equal(cupti_convert_stream(&m, 7), SS_STREAM_LEGACY);
+	assert_int_equal(cupti_convert_stream(&m, 21), SS_STREAM_PER_THREAD);
+	assert_int_equal(cupti_convert_stream(&m, 22), SS_STREAM_PER_THREAD);
+	assert_int_equal(cupti_convert_stream(&m, 99), SS_STREAM_UNKNOWN);
+	m.have_null = false;
+	assert_int_equal(cupti_convert_stream(&m, 7), SS_STREAM_UNKNOWN);
+}
+
+static void test_memcpy_pinned_h2d(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityMemcpy6 a = test_memcpy(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PINNED,
+					      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 14);
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.kind, SS_KIND_H2D);
+	assert_int_equal(r.stream, 1);
+	assert_int_equal(r.raw_stream, 14);
+	assert_int_equal(r.start, 1000);
+	assert_int_equal(r.end, 21000);
+	assert_int_equal(r.bytes, 1u << 20);
+	assert_int_equal(r.correlation, 77);
+	assert_int_equal(r.thread, 5);
+	assert_int_equal(r.flags, SS_REC_PINNED | SS_REC_ASYNC);
+	assert_int_equal(r.name, 0);
+	assert_string_equal(name, "Memcpy HtoD (Pinned -> Device)");
+}
+
+static void test_memcpy_pageable_d2h(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityMemcpy6 a = test_memcpy(CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
+					      CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE, 7);
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
+	a.flags = 0;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.kind, SS_KIND_D2H);
+	assert_int_equal(r.stream, SS_STREAM_LEGACY);
+	assert_int_equal(r.raw_stream, 7);
+	assert_int_equal(r.flags, SS_REC_PAGEABLE);
+	assert_string_equal(name, "Memcpy DtoH (Device -> Pageable)");
+}
+
+static void test_memcpy_managed_d2d_and_unsupported(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityMemcpy6 a = test_memcpy(CUPTI_ACTIVITY_MEMCPY_KIND_DTOD, CUPTI_ACTIVITY_MEMORY_KIND_MANAGED,
+					      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 21);
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.kind, SS_KIND_D2D);
+	assert_int_equal(r.stream, SS_STREAM_PER_THREAD);
+	assert_int_equal(r.flags, SS_REC_MANAGED | SS_REC_ASYNC);
+	a.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.kind, SS_KIND_D2D);
+	a.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOH;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_UNSUPPORTED);
+	a.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_UNSUPPORTED);
+}
+
+static void test_memcpy_unknown_stream_zero_time(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityMemcpy6 a = test_memcpy(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE,
+					      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 4242);
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.stream, SS_STREAM_UNKNOWN);
+	assert_int_equal(r.raw_stream, 4242);
+	a.start = a.end = 0;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_NO_TIME);
+	/* An end before the start (never seen, but the record contract is end >= start) is clamped. */
+	a.start = 500;
+	a.end = 400;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.end, 500);
+}
+
+static void test_memset(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityMemset4 a;
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	a.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+	a.bytes = 4096;
+	a.start = 10;
+	a.end = 30;
+	a.streamId = 15;
+	a.correlationId = 9;
+	a.flags = CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC;
+	a.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+	a.channelID = 3;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.kind, SS_KIND_MEMSET);
+	assert_int_equal(r.stream, 2);
+	assert_int_equal(r.bytes, 4096);
+	assert_int_equal(r.flags, SS_REC_ASYNC);
+	assert_int_equal(r.thread, 3);
+	assert_string_equal(name, "Memset (Device)");
+	a.start = a.end = 0;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_NO_TIME);
+}
+
+static void test_kernel(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityKernel10 a;
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	a.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+	a.start = 5000;
+	a.end = 9000;
+	a.streamId = 13;
+	a.correlationId = 123;
+	a.name = "ss_add";
+	a.channelID = 2;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.kind, SS_KIND_KERNEL);
+	assert_int_equal(r.stream, 0);
+	assert_int_equal(r.start, 5000);
+	assert_int_equal(r.end, 9000);
+	assert_int_equal(r.bytes, 0);
+	assert_int_equal(r.correlation, 123);
+	assert_string_equal(name, "ss_add");
+	/* The serialising KERNEL kind has the same layout. */
+	a.kind = CUPTI_ACTIVITY_KIND_KERNEL;
+	a.name = NULL;
+	a.streamId = 22;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.stream, SS_STREAM_PER_THREAD);
+	assert_string_equal(name, "kernel");
+	/* A short name buffer truncates. */
+	a.name = "a_rather_long_kernel_name";
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, 7), CUPTI_CONVERT_RECORD);
+	assert_string_equal(name, "a_rath");
+}
+
+static void test_api(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityAPI a;
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	a.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
+	a.cbid = 41;
+	a.start = 100;
+	a.end = 250;
+	a.processId = 1;
+	a.threadId = 31337;
+	a.correlationId = 77;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.kind, SS_KIND_API);
+	assert_int_equal(r.stream, SS_STREAM_HOST);
+	assert_int_equal(r.thread, 31337);
+	assert_int_equal(r.correlation, 77);
+	assert_int_equal(r.start, 100);
+	assert_int_equal(r.end, 250);
+	assert_string_equal(name, "cudaMemcpyAsync");
+	a.cbid = 42;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_string_equal(name, "runtime API #42");
+	m.api_name = NULL;
+	a.kind = CUPTI_ACTIVITY_KIND_DRIVER;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_string_equal(name, "driver API #42");
+	a.start = a.end = 0;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_NO_TIME);
+}
+
+static void test_sync(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivitySynchronization2 a;
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	a.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+	a.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE;
+	a.start = 300;
+	a.end = 900;
+	a.correlationId = 88;
+	a.streamId = 15;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.kind, SS_KIND_SYNC);
+	assert_int_equal(r.stream, SS_STREAM_HOST);
+	assert_int_equal(r.raw_stream, 15);
+	assert_int_equal(r.thread, 0);
+	assert_int_equal(r.correlation, 88);
+	assert_string_equal(name, "cudaStreamSynchronize (s2)");
+	a.streamId = 7;
+	cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name);
+	assert_string_equal(name, "cudaStreamSynchronize (legacy)");
+	a.streamId = 21;
+	cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name);
+	assert_string_equal(name, "cudaStreamSynchronize (per-thread)");
+	a.streamId = 555;
+	cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name);
+	assert_string_equal(name, "cudaStreamSynchronize (stream 555)");
+	a.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE;
+	a.streamId = UINT32_MAX;
+	cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name);
+	assert_string_equal(name, "cudaDeviceSynchronize");
+	assert_int_equal(r.raw_stream, UINT32_MAX);
+	a.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE;
+	cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name);
+	assert_string_equal(name, "cudaEventSynchronize");
+	a.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT;
+	a.streamId = 13;
+	cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name);
+	assert_string_equal(name, "cudaStreamWaitEvent (s0)");
+	a.start = a.end = 0;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_NO_TIME);
+}
+
+static void test_overhead(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityOverhead3 a;
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	a.kind = CUPTI_ACTIVITY_KIND_OVERHEAD;
+	a.overheadKind = CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH;
+	a.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
+	a.objectId.pt.processId = 1;
+	a.objectId.pt.threadId = 4444;
+	a.start = 10;
+	a.end = 20;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.kind, SS_KIND_API);
+	assert_int_equal(r.stream, SS_STREAM_HOST);
+	assert_int_equal(r.thread, 4444);
+	assert_string_equal(name, "CUPTI overhead: buffer flush");
+	a.objectKind = CUPTI_ACTIVITY_OBJECT_DEVICE;
+	a.overheadKind = CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.thread, 0);
+	assert_string_equal(name, "CUPTI overhead: instrumentation");
+}
+
+static void test_marker(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityMarker2 a;
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	a.kind = CUPTI_ACTIVITY_KIND_MARKER;
+	a.flags = CUPTI_ACTIVITY_FLAG_MARKER_START;
+	a.timestamp = 1234;
+	a.id = 6;
+	a.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
+	a.objectId.pt.threadId = 99;
+	a.name = "phase 1";
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_MARKER_START);
+	assert_int_equal(r.kind, SS_KIND_MARKER);
+	assert_int_equal(r.start, 1234);
+	assert_int_equal(r.end, 1234);
+	assert_int_equal(r.correlation, 6);
+	assert_int_equal(r.thread, 99);
+	assert_string_equal(name, "phase 1");
+	a.flags = CUPTI_ACTIVITY_FLAG_MARKER_END;
+	a.timestamp = 2000;
+	a.name = NULL;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_MARKER_END);
+	assert_int_equal(r.start, 2000);
+	assert_int_equal(r.correlation, 6);
+	assert_string_equal(name, "");
+}
+
+static void test_skipped_kinds(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityContext3 c;
+	struct ss_record r;
+	char name[16] = "junk";
+
+	(void)state;
+	memset(&c, 0, sizeof c);
+	c.kind = CUPTI_ACTIVITY_KIND_CONTEXT;
+	c.nullStreamId = 7;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&c, &m, &r, name, sizeof name), CUPTI_CONVERT_SKIP);
+	assert_string_equal(name, "");
+	c.kind = CUPTI_ACTIVITY_KIND_MEMCPY2;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&c, &m, &r, name, sizeof name), CUPTI_CONVERT_UNSUPPORTED);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stream_map),
+		cmocka_unit_test(test_memcpy_pinned_h2d),
+		cmocka_unit_test(test_memcpy_pageable_d2h),
+		cmocka_unit_test(test_memcpy_managed_d2d_and_unsupported),
+		cmocka_unit_test(test_memcpy_unknown_stream_zero_time),
+		cmocka_unit_test(test_memset),
+		cmocka_unit_test(test_kernel),
+		cmocka_unit_test(test_api),
+		cmocka_unit_test(test_sync),
+		cmocka_unit_test(test_overhead),
+		cmocka_unit_test(test_marker),
+		cmocka_unit_test(test_skipped_kinds),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
