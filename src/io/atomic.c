@@ -1,0 +1,256 @@
+/* atomic.c: write to a temporary name in the same directory, fsync, rename; remove the temporary on failure. */
+#include "atomic.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+/* Buffer of the export streams: big writes are what makes a 1M-interval JSON fast. */
+#define ATOMIC_BUFSIZE (1u << 20)
+
+/* atomic_dirname returns a new string with the directory part of path ("." when none). */
+static char *atomic_dirname(const char *path)
+{
+	char *copy = xstrdup(path);
+	char *dir = xstrdup(dirname(copy));
+
+	free(copy);
+	return dir;
+}
+
+static char *atomic_basename(const char *path)
+{
+	char *copy = xstrdup(path);
+	char *base = xstrdup(basename(copy));
+
+	free(copy);
+	return base;
+}
+
+/* atomic_fsync_dir makes a rename durable; best effort (some file systems refuse fsync on directories). */
+static void atomic_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
+static mode_t atomic_umask(void)
+{
+	mode_t mask = umask(022);
+
+	umask(mask);
+	return mask;
+}
+
+static void atomic_release(struct atomic_file *af)
+{
+	free(af->path);
+	free(af->tmp);
+	af->path = af->tmp = NULL;
+	af->fp = NULL;
+	af->fd = -1;
+}
+
+int atomic_open(struct atomic_file *af, const char *path, char **cause)
+{
+	char *dir, *base;
+	struct stat st;
+
+	memset(af, 0, sizeof *af);
+	af->fd = -1;
+	if (path == NULL || *path == '\0') {
+		*cause = xasprintf("cannot write: empty file name");
+		return -1;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		*cause = xasprintf("cannot write %s: is a directory", path);
+		return -1;
+	}
+	dir = atomic_dirname(path);
+	base = atomic_basename(path);
+	af->tmp = xasprintf("%s/.%s.tmp-XXXXXX", dir, base);
+	free(dir);
+	free(base);
+	af->fd = mkostemp(af->tmp, O_CLOEXEC);
+	if (af->fd < 0) {
+		*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
+		atomic_release(af);
+		return -1;
+	}
+	(void)fchmod(af->fd, 0666 & ~atomic_umask());
+	af->fp = fdopen(af->fd, "w");
+	if (af->fp == NULL) {
+		*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
+		close(af->fd);
+		unlink(af->tmp);
+		atomic_release(af);
+		return -1;
+	}
+	setvbuf(af->fp, NULL, _IOFBF, ATOMIC_BUFSIZE);
+	af->path = xstrdup(path);
+	return 0;
+}
+
+int atomic_commit(struct atomic_file *af, char **cause)
+{
+	int err = 0;
+	char *dir;
+
+	if (af->fp == NULL) {
+		*cause = xasprintf("cannot write: file not open");
+		return -1;
+	}
+	if (fflush(af->fp) != 0 || ferror(af->fp))
+		err = errno != 0 ? errno : EIO;
+	if (err == 0 && fsync(af->fd) != 0)
+		err = errno;
+	if (fclose(af->fp) != 0 && err == 0)
+		err = errno;
+	af->fp = NULL;
+	af->fd = -1;
+	if (err == 0 && rename(af->tmp, af->path) != 0)
+		err = errno;
+	if (err != 0) {
+		*cause = xasprintf("cannot write %s: %s", af->path, strerror(err));
+		unlink(af->tmp);
+		atomic_release(af);
+		return -1;
+	}
+	dir = atomic_dirname(af->path);
+	atomic_fsync_dir(dir);
+	free(dir);
+	atomic_release(af);
+	return 0;
+}
+
+void atomic_abort(struct atomic_file *af)
+{
+	if (af->fp != NULL)
+		fclose(af->fp);
+	else if (af->fd >= 0)
+		close(af->fd);
+	if (af->tmp != NULL)
+		unlink(af->tmp);
+	atomic_release(af);
+}
+
+int atomic_write_text(const char *path, const char *text, char **cause)
+{
+	struct atomic_file af;
+
+	if (atomic_open(&af, path, cause) != 0)
+		return -1;
+	fputs(text != NULL ? text : "", af.fp);
+	return atomic_commit(&af, cause);
+}
+
+int atomic_dir_open(struct atomic_dir *ad, const char *parent, char **cause)
+{
+	struct stat st;
+
+	memset(ad, 0, sizeof *ad);
+	if (parent == NULL || *parent == '\0')
+		parent = ".";
+	if (stat(parent, &st) != 0) {
+		*cause = xasprintf("cannot write snapshot in %s: %s", parent, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		*cause = xasprintf("cannot write snapshot in %s: not a directory", parent);
+		return -1;
+	}
+	ad->tmp = xasprintf("%s/.streamscope-snapshot-XXXXXX", parent);
+	if (mkdtemp(ad->tmp) == NULL) {
+		*cause = xasprintf("cannot write snapshot in %s: %s", parent, strerror(errno));
+		free(ad->tmp);
+		ad->tmp = NULL;
+		return -1;
+	}
+	ad->parent = xstrdup(parent);
+	return 0;
+}
+
+/* atomic_dir_remove deletes the plain files of dir (what an aborted snapshot holds) and dir itself. */
+static void atomic_dir_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (d != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			(void)unlinkat(dirfd(d), de->d_name, 0);
+		}
+		closedir(d);
+	}
+	(void)rmdir(dir);
+}
+
+void atomic_dir_abort(struct atomic_dir *ad)
+{
+	if (ad->tmp != NULL)
+		atomic_dir_remove(ad->tmp);
+	free(ad->tmp);
+	free(ad->parent);
+	ad->tmp = ad->parent = NULL;
+}
+
+int atomic_dir_commit(struct atomic_dir *ad, const char *name, char *out, size_t out_len, char **cause)
+{
+	char *final = NULL;
+	int err = 0;
+
+	if (ad->tmp == NULL) {
+		*cause = xasprintf("cannot write snapshot: directory not open");
+		return -1;
+	}
+	(void)chmod(ad->tmp, 0777 & ~atomic_umask());
+	for (int i = 1; i < 1000; i++) {
+		free(final);
+		final = i == 1 ? xasprintf("%s/%s", ad->parent, name) : xasprintf("%s/%s-%d", ad->parent, name, i);
+		if (renameat2(AT_FDCWD, ad->tmp, AT_FDCWD, final, RENAME_NOREPLACE) == 0) {
+			err = 0;
+			break;
+		}
+		err = errno;
+		if (err == EINVAL || err == ENOSYS) {
+			/* no RENAME_NOREPLACE here: check, then rename (racy, but only against ourselves) */
+			struct stat st;
+
+			if (lstat(final, &st) == 0) {
+				err = EEXIST;
+				continue;
+			}
+			err = rename(ad->tmp, final) == 0 ? 0 : errno;
+			break;
+		}
+		if (err != EEXIST && err != ENOTEMPTY)
+			break;
+	}
+	if (err != 0) {
+		*cause = xasprintf("cannot write snapshot %s: %s", final, strerror(err));
+		free(final);
+		atomic_dir_abort(ad);
+		return -1;
+	}
+	atomic_fsync_dir(ad->parent);
+	if (out != NULL && out_len > 0)
+		snprintf(out, out_len, "%s", final);
+	free(final);
+	free(ad->tmp);
+	free(ad->parent);
+	ad->tmp = ad->parent = NULL;
+	return 0;
+}

@@ -1,0 +1,579 @@
+/* export_sqlite.c: the timeline as an SQLite database in the Nsight Systems export schema.
+ *
+ * Tables and columns are named as `nsys export --type sqlite` names them, so SQL written for nsys reports runs on
+ * ours: CUPTI_ACTIVITY_KIND_{MEMCPY,MEMSET,KERNEL,RUNTIME,SYNCHRONIZATION}, NVTX_EVENTS, StringIds, the ENUM_*
+ * tables they reference, TARGET_INFO_GPU, TARGET_INFO_CUDA_STREAM and META_DATA_EXPORT. Columns we cannot know
+ * (grid sizes, registers) hold 0 where nsys declares them NOT NULL and NULL otherwise. Each activity table has a
+ * few extra columns prefixed "ss" (kind, experiment stream index, thread, flags, and name/bytes/stream/
+ * correlation where nsys has no column for them) so that streamscope reads its own files back exactly; nsys
+ * queries ignore them. The experiment, the backend (measured or modelled) and the analysis go to
+ * STREAMSCOPE_META, STREAMSCOPE_EXPERIMENT and STREAMSCOPE_ANALYSIS.
+ *
+ * Written in one transaction with prepared statements into a temporary file that is renamed into place. */
+#include "export_sqlite.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "atomic.h"
+#include "xalloc.h"
+
+/* nsys ENUM_CUDA_MEM_KIND ids (nsys's own numbering, not CUPTI's). */
+#define MEMKIND_PAGEABLE 0
+#define MEMKIND_PINNED 1
+#define MEMKIND_DEVICE 2
+#define MEMKIND_MANAGED 4
+#define MEMKIND_UNKNOWN 7
+
+static const char export_sqlite_schema[] =
+	"CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE ENUM_CUDA_MEMCPY_OPER (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+	"CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+	"CREATE TABLE ENUM_CUPTI_SYNC_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+	"CREATE TABLE ENUM_CUPTI_STREAM_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+	"CREATE TABLE ENUM_CUDA_KERNEL_LAUNCH_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+	"CREATE TABLE ENUM_CUDA_FUNC_CACHE_CONFIG (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+	"CREATE TABLE ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+	"CREATE TABLE ENUM_NSYS_EVENT_CLASS (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+	"CREATE TABLE ENUM_NSYS_EVENT_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+	"CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);"
+	"CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT, busLocation TEXT,"
+	" isDiscrete INTEGER, l2CacheSize INTEGER, totalMemory INTEGER, memoryBandwidth INTEGER, clockRate INTEGER,"
+	" smCount INTEGER, pwGpuId INTEGER, uuid TEXT, luid INTEGER, chipName TEXT, cuDevice INTEGER,"
+	" ctxswDevPath TEXT, ctrlDevPath TEXT, revision INTEGER, nodeMask INTEGER, constantMemory INTEGER,"
+	" maxIPC INTEGER, maxRegistersPerBlock INTEGER, maxShmemPerBlock INTEGER, maxShmemPerBlockOptin INTEGER,"
+	" maxShmemPerSm INTEGER, maxRegistersPerSm INTEGER, threadsPerWarp INTEGER, asyncEngines INTEGER,"
+	" maxWarpsPerSm INTEGER, maxBlocksPerSm INTEGER, maxThreadsPerBlock INTEGER, maxBlockDimX INTEGER,"
+	" maxBlockDimY INTEGER, maxBlockDimZ INTEGER, maxGridDimX INTEGER, maxGridDimY INTEGER, maxGridDimZ INTEGER,"
+	" computeMajor INTEGER, computeMinor INTEGER, smMajor INTEGER, smMinor INTEGER);"
+	"CREATE TABLE TARGET_INFO_CUDA_STREAM (streamId INTEGER NOT NULL, hwId INTEGER NOT NULL, vmId INTEGER NOT NULL,"
+	" processId INTEGER NOT NULL, contextId INTEGER NOT NULL, priority INTEGER NOT NULL, flag INTEGER NOT NULL);"
+	"CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+	" eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL,"
+	" returnValue INTEGER NOT NULL, callchainId INTEGER,"
+	" ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssRawStream INTEGER, ssBytes INTEGER);"
+	"CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+	" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,"
+	" correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL,"
+	" deprecatedSrcId INTEGER, srcKind INTEGER, dstKind INTEGER, srcDeviceId INTEGER, srcContextId INTEGER,"
+	" dstDeviceId INTEGER, dstContextId INTEGER, migrationCause INTEGER, graphNodeId INTEGER,"
+	" virtualAddress INTEGER, copyCount INTEGER,"
+	" ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssNameId INTEGER);"
+	"CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+	" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,"
+	" correlationId INTEGER, globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+	" graphNodeId INTEGER, memKind INTEGER,"
+	" ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssNameId INTEGER);"
+	"CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+	" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,"
+	" correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL,"
+	" mangledName INTEGER, launchType INTEGER, cacheConfig INTEGER, registersPerThread INTEGER NOT NULL,"
+	" gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL, blockX INTEGER NOT NULL,"
+	" blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL, staticSharedMemory INTEGER NOT NULL,"
+	" dynamicSharedMemory INTEGER NOT NULL, localMemoryPerThread INTEGER NOT NULL,"
+	" localMemoryTotal INTEGER NOT NULL, gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER,"
+	" graphNodeId INTEGER, sharedMemoryLimitConfig INTEGER,"
+	" ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssBytes INTEGER);"
+	"CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+	" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,"
+	" correlationId INTEGER, globalPid INTEGER, syncType INTEGER NOT NULL, eventId INTEGER NOT NULL,"
+	" eventSyncId INTEGER,"
+	" ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssNameId INTEGER, ssBytes INTEGER);"
+	"CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER,"
+	" category INTEGER, color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER,"
+	" domainId INTEGER,"
+	" ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssRawStream INTEGER, ssBytes INTEGER,"
+	" ssCorrelation INTEGER);"
+	"CREATE TABLE STREAMSCOPE_META (name TEXT NOT NULL PRIMARY KEY, value TEXT);"
+	"CREATE TABLE STREAMSCOPE_EXPERIMENT (preset TEXT, kernel TEXT, streams INTEGER, elements INTEGER,"
+	" chunks INTEGER, elemSize INTEGER, work INTEGER, issueOrder TEXT, sync TEXT, defaultStream TEXT,"
+	" nonBlocking INTEGER, hostMem TEXT, connections INTEGER, threads INTEGER, repeats INTEGER, warmup INTEGER,"
+	" description TEXT);"
+	"CREATE TABLE STREAMSCOPE_ANALYSIS (backend TEXT NOT NULL, modelled INTEGER NOT NULL, label TEXT,"
+	" t0 INTEGER, t1 INTEGER, makespanNs INTEGER,"
+	" h2dBusyNs INTEGER, h2dUtil REAL, h2dCount INTEGER, h2dBytes INTEGER,"
+	" computeBusyNs INTEGER, computeUtil REAL, computeCount INTEGER,"
+	" d2hBusyNs INTEGER, d2hUtil REAL, d2hCount INTEGER, d2hBytes INTEGER,"
+	" overlapNs INTEGER, overlap REAL, speedup REAL, boundNs INTEGER, gap REAL, boundChunks INTEGER,"
+	" tracedNs INTEGER, untracedNs INTEGER, overhead REAL, usedUntraced INTEGER, eventsNs INTEGER);";
+
+/* Rows of the ENUM tables we write: the values nsys writes, for the ids our tables reference. */
+static const char export_sqlite_enums[] =
+	"INSERT INTO ENUM_CUDA_MEMCPY_OPER VALUES"
+	" (0,'CUDA_MEMCPY_KIND_UNKNOWN','Unknown'),(1,'CUDA_MEMCPY_KIND_HTOD','Host-to-Device'),"
+	" (2,'CUDA_MEMCPY_KIND_DTOH','Device-to-Host'),(3,'CUDA_MEMCPY_KIND_HTOA','Host-to-Array'),"
+	" (4,'CUDA_MEMCPY_KIND_ATOH','Array-to-Host'),(5,'CUDA_MEMCPY_KIND_ATOA','Array-to-Array'),"
+	" (6,'CUDA_MEMCPY_KIND_ATOD','Array-to-Device'),(7,'CUDA_MEMCPY_KIND_DTOA','Device-to-Array'),"
+	" (8,'CUDA_MEMCPY_KIND_DTOD','Device-to-Device'),(9,'CUDA_MEMCPY_KIND_HTOH','Host-to-Host'),"
+	" (10,'CUDA_MEMCPY_KIND_PTOP','Peer-to-Peer'),(11,'CUDA_MEMCPY_KIND_UVM_HTOD','Unified Host-to-Device'),"
+	" (12,'CUDA_MEMCPY_KIND_UVM_DTOH','Unified Device-to-Host'),"
+	" (13,'CUDA_MEMCPY_KIND_UVM_DTOD','Unified Device-to-Device');"
+	"INSERT INTO ENUM_CUDA_MEM_KIND VALUES"
+	" (0,'CUDA_MEMOPR_MEMORY_KIND_PAGEABLE','Pageable'),(1,'CUDA_MEMOPR_MEMORY_KIND_PINNED','Pinned'),"
+	" (2,'CUDA_MEMOPR_MEMORY_KIND_DEVICE','Device'),(3,'CUDA_MEMOPR_MEMORY_KIND_ARRAY','Array'),"
+	" (4,'CUDA_MEMOPR_MEMORY_KIND_MANAGED','Managed'),(5,'CUDA_MEMOPR_MEMORY_KIND_DEVICE_STATIC','Device Static'),"
+	" (6,'CUDA_MEMOPR_MEMORY_KIND_MANAGED_STATIC','Managed Static'),(7,'CUDA_MEMOPR_MEMORY_KIND_UNKNOWN','Unknown');"
+	"INSERT INTO ENUM_CUPTI_SYNC_TYPE VALUES"
+	" (0,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN','Unknown'),"
+	" (1,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE','Event sync'),"
+	" (2,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT','Stream wait sync'),"
+	" (3,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE','Stream sync'),"
+	" (4,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE','Context sync');"
+	"INSERT INTO ENUM_CUPTI_STREAM_TYPE VALUES"
+	" (0,'CUPTI_ACTIVITY_STREAM_CREATE_FLAG_UNKNOWN','Unknown stream type'),"
+	" (1,'CUPTI_ACTIVITY_STREAM_CREATE_FLAG_DEFAULT','Default stream'),"
+	" (2,'CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING','Non-blocking stream'),"
+	" (3,'CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL','Null stream');"
+	"INSERT INTO ENUM_CUDA_KERNEL_LAUNCH_TYPE VALUES"
+	" (0,'CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN','Unknown'),(1,'CUDA_KERNEL_LAUNCH_TYPE_REGULAR','Regular'),"
+	" (2,'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE','Coop Single Device'),"
+	" (3,'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE','Coop Multi Device');"
+	"INSERT INTO ENUM_CUDA_FUNC_CACHE_CONFIG VALUES"
+	" (0,'CU_FUNC_CACHE_PREFER_NONE','None'),(1,'CU_FUNC_CACHE_PREFER_SHARED','Shared'),"
+	" (2,'CU_FUNC_CACHE_PREFER_L1','L1'),(3,'CU_FUNC_CACHE_PREFER_EQUAL','Equal');"
+	"INSERT INTO ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG VALUES"
+	" (0,'CUDA_SHARED_MEM_LIMIT_DEFAULT','Default'),(1,'CUDA_SHARED_MEM_LIMIT_OPTIN','Opt in');"
+	"INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES"
+	" (0,'TRACE_PROCESS_EVENT_CUDA_RUNTIME','CUDA runtime'),(1,'TRACE_PROCESS_EVENT_CUDA_DRIVER','CUDA driver');"
+	"INSERT INTO ENUM_NSYS_EVENT_TYPE VALUES"
+	" (34,'NvtxMark','NvtxMark'),(35,'NvtxPushRange','NvtxPushRange'),(36,'NvtxPopRange','NvtxPopRange'),"
+	" (59,'NvtxPushPopRange','NvtxPushPopRange'),(60,'NvtxStartEndRange','NvtxStartEndRange');";
+
+/* Statement indices of the per-record inserts. */
+enum { INS_MEMCPY = 0, INS_MEMSET, INS_KERNEL, INS_RUNTIME, INS_SYNC, INS_NVTX, INS_STRING, INS_COUNT };
+
+static const char *const export_sqlite_inserts[INS_COUNT] = {
+	[INS_MEMCPY] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, streamId,"
+		       " correlationId, globalPid, bytes, copyKind, srcKind, dstKind, srcDeviceId, dstDeviceId, copyCount,"
+		       " ssKind, ssStream, ssThread, ssFlags, ssNameId)"
+		       " VALUES (?1, ?2, 0, 1, ?3, ?4, 0, ?5, ?6, ?7, ?8, 0, 0, 1, ?9, ?10, ?11, ?12, ?13)",
+	[INS_MEMSET] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, contextId, streamId,"
+		       " correlationId, globalPid, value, bytes, memKind, ssKind, ssStream, ssThread, ssFlags, ssNameId)"
+		       " VALUES (?1, ?2, 0, 1, ?3, ?4, 0, 0, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+	[INS_KERNEL] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId,"
+		       " correlationId, globalPid, demangledName, shortName, mangledName, launchType, cacheConfig,"
+		       " registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory,"
+		       " dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId, sharedMemoryExecuted,"
+		       " sharedMemoryLimitConfig, ssKind, ssStream, ssThread, ssFlags, ssBytes)"
+		       " VALUES (?1, ?2, 0, 1, ?3, ?4, 0, ?5, ?5, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ?6, 0, 0,"
+		       " ?7, ?8, ?9, ?10, ?11)",
+	[INS_RUNTIME] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, correlationId,"
+			" nameId, returnValue, ssKind, ssStream, ssThread, ssFlags, ssRawStream, ssBytes)"
+			" VALUES (?1, ?2, 0, ?3, ?4, ?5, 0, ?6, ?7, ?8, ?9, ?10, ?11)",
+	[INS_SYNC] = "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, streamId,"
+		     " correlationId, globalPid, syncType, eventId, ssKind, ssStream, ssThread, ssFlags, ssNameId, ssBytes)"
+		     " VALUES (?1, ?2, 0, 1, ?3, ?4, 0, ?5, 0, ?6, ?7, ?8, ?9, ?10, ?11)",
+	[INS_NVTX] = "INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, text, globalTid, endGlobalTid, textId,"
+		     " domainId, ssKind, ssStream, ssThread, ssFlags, ssRawStream, ssBytes, ssCorrelation)"
+		     " VALUES (?1, ?2, 59, ?3, ?4, ?5, ?5, ?6, 0, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+	[INS_STRING] = "INSERT INTO StringIds (id, value) VALUES (?1, ?2)",
+};
+
+/* An export in progress. */
+struct export_sqlite_ctx {
+	sqlite3 *db;
+	const char *path;
+	sqlite3_stmt *ins[INS_COUNT];
+	char **cause;
+};
+
+/* export_sqlite_fail sets *cause from the connection's last error. Always returns -1. */
+static int export_sqlite_fail(struct export_sqlite_ctx *c, const char *what)
+{
+	*c->cause = xasprintf("cannot write %s: SQLite %s: %s", c->path, what,
+			      c->db != NULL ? sqlite3_errmsg(c->db) : "out of memory");
+	return -1;
+}
+
+static int export_sqlite_exec(struct export_sqlite_ctx *c, const char *sql)
+{
+	if (sqlite3_exec(c->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return export_sqlite_fail(c, "error");
+	return 0;
+}
+
+/* export_sqlite_step runs a bound insert once and resets it. */
+static int export_sqlite_step(struct export_sqlite_ctx *c, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return export_sqlite_fail(c, "insert");
+	return 0;
+}
+
+/* export_sqlite_host_kind maps a copy's host-side flags to nsys's ENUM_CUDA_MEM_KIND. */
+static int export_sqlite_host_kind(unsigned flags)
+{
+	if (flags & SS_REC_MANAGED)
+		return MEMKIND_MANAGED;
+	if (flags & SS_REC_PAGEABLE)
+		return MEMKIND_PAGEABLE;
+	if (flags & SS_REC_PINNED)
+		return MEMKIND_PINNED;
+	return MEMKIND_UNKNOWN;
+}
+
+/* export_sqlite_sync_type guesses the CUPTI synchronization type from the API name of a sync record. */
+static int export_sqlite_sync_type(const char *name)
+{
+	if (strstr(name, "StreamWaitEvent") != NULL)
+		return 2;
+	if (strstr(name, "Event") != NULL)
+		return 1;
+	if (strstr(name, "StreamSynchronize") != NULL)
+		return 3;
+	if (strstr(name, "DeviceSynchronize") != NULL || strstr(name, "CtxSynchronize") != NULL)
+		return 4;
+	return 0;
+}
+
+/* export_sqlite_common binds the ss* columns kind, stream, thread, flags at first. */
+static void export_sqlite_common(sqlite3_stmt *st, int first, const struct ss_record *r)
+{
+	sqlite3_bind_int(st, first, r->kind);
+	sqlite3_bind_int(st, first + 1, r->stream);
+	sqlite3_bind_int64(st, first + 2, r->thread);
+	sqlite3_bind_int(st, first + 3, r->flags);
+}
+
+/* export_sqlite_record inserts one record into the table of its kind. */
+static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_timeline *t, const struct ss_record *r,
+				uint64_t *grid_id)
+{
+	sqlite3_stmt *st;
+	sqlite3_int64 start = (sqlite3_int64)r->start, end = (sqlite3_int64)r->end;
+	sqlite3_int64 bytes = (sqlite3_int64)r->bytes;
+
+	switch (r->kind) {
+	case SS_KIND_H2D:
+	case SS_KIND_D2H:
+	case SS_KIND_D2D: {
+		int host = export_sqlite_host_kind(r->flags);
+		int dev = (r->flags & SS_REC_MANAGED) ? MEMKIND_MANAGED : MEMKIND_DEVICE;
+		int copy = r->kind == SS_KIND_H2D ? 1 : r->kind == SS_KIND_D2H ? 2 : 8;
+
+		st = c->ins[INS_MEMCPY];
+		sqlite3_bind_int64(st, 1, start);
+		sqlite3_bind_int64(st, 2, end);
+		sqlite3_bind_int64(st, 3, r->raw_stream);
+		sqlite3_bind_int64(st, 4, r->correlation);
+		sqlite3_bind_int64(st, 5, bytes);
+		sqlite3_bind_int(st, 6, copy);
+		sqlite3_bind_int(st, 7, r->kind == SS_KIND_H2D ? host : dev);
+		sqlite3_bind_int(st, 8, r->kind == SS_KIND_D2H ? host : dev);
+		export_sqlite_common(st, 9, r);
+		sqlite3_bind_int64(st, 13, r->name);
+		break;
+	}
+	case SS_KIND_MEMSET:
+		st = c->ins[INS_MEMSET];
+		sqlite3_bind_int64(st, 1, start);
+		sqlite3_bind_int64(st, 2, end);
+		sqlite3_bind_int64(st, 3, r->raw_stream);
+		sqlite3_bind_int64(st, 4, r->correlation);
+		sqlite3_bind_int64(st, 5, bytes);
+		sqlite3_bind_int(st, 6, (r->flags & SS_REC_MANAGED) ? MEMKIND_MANAGED : MEMKIND_DEVICE);
+		export_sqlite_common(st, 7, r);
+		sqlite3_bind_int64(st, 11, r->name);
+		break;
+	case SS_KIND_KERNEL:
+		st = c->ins[INS_KERNEL];
+		sqlite3_bind_int64(st, 1, start);
+		sqlite3_bind_int64(st, 2, end);
+		sqlite3_bind_int64(st, 3, r->raw_stream);
+		sqlite3_bind_int64(st, 4, r->correlation);
+		sqlite3_bind_int64(st, 5, r->name);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)++*grid_id);
+		export_sqlite_common(st, 7, r);
+		sqlite3_bind_int64(st, 11, bytes);
+		break;
+	case SS_KIND_API:
+		st = c->ins[INS_RUNTIME];
+		sqlite3_bind_int64(st, 1, start);
+		sqlite3_bind_int64(st, 2, end);
+		sqlite3_bind_int64(st, 3, r->thread & 0xffffffu);
+		sqlite3_bind_int64(st, 4, r->correlation);
+		sqlite3_bind_int64(st, 5, r->name);
+		export_sqlite_common(st, 6, r);
+		sqlite3_bind_int64(st, 10, r->raw_stream);
+		sqlite3_bind_int64(st, 11, bytes);
+		break;
+	case SS_KIND_SYNC:
+		st = c->ins[INS_SYNC];
+		sqlite3_bind_int64(st, 1, start);
+		sqlite3_bind_int64(st, 2, end);
+		sqlite3_bind_int64(st, 3, r->raw_stream);
+		sqlite3_bind_int64(st, 4, r->correlation);
+		sqlite3_bind_int(st, 5, export_sqlite_sync_type(timeline_name(t, r->name)));
+		export_sqlite_common(st, 6, r);
+		sqlite3_bind_int64(st, 10, r->name);
+		sqlite3_bind_int64(st, 11, bytes);
+		break;
+	case SS_KIND_MARKER:
+		st = c->ins[INS_NVTX];
+		sqlite3_bind_int64(st, 1, start);
+		sqlite3_bind_int64(st, 2, end);
+		sqlite3_bind_int64(st, 3, r->correlation);
+		sqlite3_bind_text(st, 4, timeline_name(t, r->name), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 5, r->thread & 0xffffffu);
+		sqlite3_bind_int64(st, 6, r->name);
+		export_sqlite_common(st, 7, r);
+		sqlite3_bind_int64(st, 11, r->raw_stream);
+		sqlite3_bind_int64(st, 12, bytes);
+		sqlite3_bind_int64(st, 13, r->correlation);
+		break;
+	default:
+		return 0; /* not a kind we know: nothing to write */
+	}
+	return export_sqlite_step(c, st);
+}
+
+/* export_sqlite_meta inserts one name/value pair into table (META_DATA_EXPORT or STREAMSCOPE_META). */
+static int export_sqlite_meta(struct export_sqlite_ctx *c, const char *table, const char *name, const char *value)
+{
+	char *sql = xasprintf("INSERT INTO %s (name, value) VALUES (?1, ?2)", table);
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return export_sqlite_fail(c, "prepare");
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+	rc = export_sqlite_step(c, st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* export_sqlite_labels writes META_DATA_EXPORT, STREAMSCOPE_META and TARGET_INFO_GPU. */
+static int export_sqlite_labels(struct export_sqlite_ctx *c, const struct ss_export_input *in)
+{
+	const struct ss_timeline *t = in->t;
+	char label[512], num[32], when[32] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (gmtime_r(&now, &tm) != NULL)
+		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+	export_label(in, label, sizeof label);
+	if (export_sqlite_meta(c, "META_DATA_EXPORT", "EXPORT_PRODUCT_NAME", "streamscope") != 0 ||
+	    export_sqlite_meta(c, "META_DATA_EXPORT", "EXPORT_PRODUCT_VERSION", SS_VERSION) != 0 ||
+	    export_sqlite_meta(c, "META_DATA_EXPORT", "EXPORT_TIME_UTC", when) != 0)
+		return -1;
+	if (export_sqlite_meta(c, "STREAMSCOPE_META", "format", "1") != 0 ||
+	    export_sqlite_meta(c, "STREAMSCOPE_META", "generator", "streamscope " SS_VERSION) != 0 ||
+	    export_sqlite_meta(c, "STREAMSCOPE_META", "backend", t->backend) != 0 ||
+	    export_sqlite_meta(c, "STREAMSCOPE_META", "measurement", t->modelled ? "MODELLED" : "measured") != 0 ||
+	    export_sqlite_meta(c, "STREAMSCOPE_META", "label", label) != 0 ||
+	    export_sqlite_meta(c, "STREAMSCOPE_META", "device", t->device) != 0 ||
+	    export_sqlite_meta(c, "STREAMSCOPE_META", "source", t->source) != 0 ||
+	    export_sqlite_meta(c, "STREAMSCOPE_META", "incomplete", t->incomplete ? "1" : "0") != 0)
+		return -1;
+	snprintf(num, sizeof num, "%d", t->nstreams);
+	if (export_sqlite_meta(c, "STREAMSCOPE_META", "nstreams", num) != 0)
+		return -1;
+	snprintf(num, sizeof num, "%llu", (unsigned long long)t->dropped);
+	if (export_sqlite_meta(c, "STREAMSCOPE_META", "dropped", num) != 0)
+		return -1;
+	snprintf(num, sizeof num, "%zu", t->n);
+	if (export_sqlite_meta(c, "STREAMSCOPE_META", "records", num) != 0)
+		return -1;
+	if (sqlite3_prepare_v2(c->db, "INSERT INTO TARGET_INFO_GPU (vmId, id, name) VALUES (0, 0, ?1)", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return export_sqlite_fail(c, "prepare");
+	sqlite3_bind_text(st, 1, t->device, -1, SQLITE_STATIC);
+	rc = export_sqlite_step(c, st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* export_sqlite_streams writes one TARGET_INFO_CUDA_STREAM row per distinct raw stream id of GPU records. */
+static int export_sqlite_streams(struct export_sqlite_ctx *c, const struct ss_export_input *in)
+{
+	const struct ss_timeline *t = in->t;
+	uint32_t *seen = NULL;
+	size_t nseen = 0, cap = 0;
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(c->db, "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (?1, 0, 0, 0, 1, 0, ?2)", -1, &st,
+			       NULL) != SQLITE_OK)
+		return export_sqlite_fail(c, "prepare");
+	for (size_t i = 0; i < t->n && rc == 0; i++) {
+		const struct ss_record *r = &t->rec[i];
+		size_t j;
+
+		if (r->kind >= SS_KIND_COUNT || !(SS_GPU_KINDS & SS_KIND_BIT(r->kind)))
+			continue;
+		/* streams are few: a linear search over the distinct ids seen (capped, so never quadratic) */
+		for (j = 0; j < nseen && seen[j] != r->raw_stream; j++)
+			;
+		if (j < nseen || nseen >= 4096)
+			continue;
+		if (nseen == cap) {
+			cap = cap ? cap * 2 : 16;
+			seen = xreallocarray(seen, cap, sizeof *seen);
+		}
+		seen[nseen++] = r->raw_stream;
+		sqlite3_bind_int64(st, 1, r->raw_stream);
+		sqlite3_bind_int(st, 2, r->stream == SS_STREAM_LEGACY ? 3 : (in->e != NULL && in->e->nonblocking) ? 2 : 1);
+		rc = export_sqlite_step(c, st);
+	}
+	free(seen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int export_sqlite_experiment(struct export_sqlite_ctx *c, const struct ss_experiment *e)
+{
+	sqlite3_stmt *st = NULL;
+	char desc[512];
+	int rc;
+
+	if (e == NULL)
+		return 0;
+	if (sqlite3_prepare_v2(c->db,
+			       "INSERT INTO STREAMSCOPE_EXPERIMENT VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+			       " ?12, ?13, ?14, ?15, ?16, ?17)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return export_sqlite_fail(c, "prepare");
+	experiment_describe(e, desc, sizeof desc);
+	sqlite3_bind_text(st, 1, experiment_preset_name(e->preset), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, experiment_kernel_name(e->kernel), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, e->streams);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)e->elements);
+	sqlite3_bind_int(st, 5, e->chunks);
+	sqlite3_bind_int(st, 6, (int)e->elem_size);
+	sqlite3_bind_int64(st, 7, e->work);
+	sqlite3_bind_text(st, 8, experiment_order_name(e->order), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, experiment_sync_name(e->sync), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, experiment_defstream_name(e->defstream), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 11, e->nonblocking);
+	sqlite3_bind_text(st, 12, experiment_hostmem_name(e->hostmem), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 13, e->connections);
+	sqlite3_bind_int(st, 14, e->threads);
+	sqlite3_bind_int(st, 15, e->repeat);
+	sqlite3_bind_int(st, 16, e->warmup);
+	sqlite3_bind_text(st, 17, desc, -1, SQLITE_STATIC);
+	rc = export_sqlite_step(c, st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int export_sqlite_analysis(struct export_sqlite_ctx *c, const struct ss_export_input *in)
+{
+	struct ss_analysis tmp;
+	const struct ss_analysis *a = export_analysis(in, &tmp);
+	sqlite3_stmt *st = NULL;
+	char label[512];
+	int rc, k = 1;
+
+	if (sqlite3_prepare_v2(c->db,
+			       "INSERT INTO STREAMSCOPE_ANALYSIS VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+			       " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return export_sqlite_fail(c, "prepare");
+	export_label(in, label, sizeof label);
+	sqlite3_bind_text(st, k++, in->t->backend, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, k++, in->t->modelled);
+	sqlite3_bind_text(st, k++, label, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, k++, (sqlite3_int64)a->t0);
+	sqlite3_bind_int64(st, k++, (sqlite3_int64)a->t1);
+	sqlite3_bind_int64(st, k++, (sqlite3_int64)a->makespan_ns);
+	for (int e = 0; e < SS_ENG_COUNT; e++) {
+		sqlite3_bind_int64(st, k++, (sqlite3_int64)a->eng[e].busy_ns);
+		sqlite3_bind_double(st, k++, a->eng[e].util);
+		sqlite3_bind_int64(st, k++, (sqlite3_int64)a->eng[e].count);
+		if (e != SS_ENG_COMPUTE)
+			sqlite3_bind_int64(st, k++, (sqlite3_int64)a->eng[e].bytes);
+	}
+	sqlite3_bind_int64(st, k++, (sqlite3_int64)a->overlap_ns);
+	sqlite3_bind_double(st, k++, a->overlap);
+	/* invalid optional values stay NULL */
+	if (a->have_speedup)
+		sqlite3_bind_double(st, k, a->speedup);
+	k++;
+	if (a->have_bound) {
+		sqlite3_bind_int64(st, k, (sqlite3_int64)a->bound_ns);
+		sqlite3_bind_double(st, k + 1, a->gap);
+		sqlite3_bind_int(st, k + 2, a->n);
+	}
+	k += 3;
+	if (a->have_overhead) {
+		sqlite3_bind_int64(st, k, (sqlite3_int64)a->traced_ns);
+		sqlite3_bind_int64(st, k + 1, (sqlite3_int64)a->untraced_ns);
+		sqlite3_bind_double(st, k + 2, a->overhead);
+		sqlite3_bind_int(st, k + 3, a->used_untraced);
+	}
+	k += 4;
+	if (a->have_events)
+		sqlite3_bind_int64(st, k, (sqlite3_int64)a->events_ns);
+	rc = export_sqlite_step(c, st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* export_sqlite_fill writes everything into the open database c->db. */
+static int export_sqlite_fill(struct export_sqlite_ctx *c, const struct ss_export_input *in)
+{
+	const struct ss_timeline *t = in->t;
+	uint64_t grid_id = 0;
+
+	if (export_sqlite_exec(c, "PRAGMA page_size = 65536; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+				  " PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;") != 0 ||
+	    export_sqlite_exec(c, "BEGIN") != 0 || export_sqlite_exec(c, export_sqlite_schema) != 0 ||
+	    export_sqlite_exec(c, export_sqlite_enums) != 0)
+		return -1;
+	for (int i = 0; i < INS_COUNT; i++)
+		if (sqlite3_prepare_v2(c->db, export_sqlite_inserts[i], -1, &c->ins[i], NULL) != SQLITE_OK)
+			return export_sqlite_fail(c, "prepare");
+	for (uint32_t id = 0; id < t->names.n; id++) {
+		sqlite3_bind_int64(c->ins[INS_STRING], 1, id);
+		sqlite3_bind_text(c->ins[INS_STRING], 2, timeline_name(t, id), -1, SQLITE_STATIC);
+		if (export_sqlite_step(c, c->ins[INS_STRING]) != 0)
+			return -1;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		if (export_sqlite_record(c, t, &t->rec[i], &grid_id) != 0)
+			return -1;
+	if (export_sqlite_labels(c, in) != 0 || export_sqlite_streams(c, in) != 0 ||
+	    export_sqlite_experiment(c, in->e) != 0 || export_sqlite_analysis(c, in) != 0)
+		return -1;
+	return export_sqlite_exec(c, "COMMIT");
+}
+
+int export_sqlite(const char *path, const struct ss_export_input *in, char **cause)
+{
+	struct export_sqlite_ctx c = {.path = path, .cause = cause};
+	struct atomic_file af;
+	int rc;
+
+	if (atomic_open(&af, path, cause) != 0)
+		return -1;
+	if (sqlite3_open_v2(af.tmp, &c.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		export_sqlite_fail(&c, "open");
+		sqlite3_close(c.db);
+		atomic_abort(&af);
+		return -1;
+	}
+	rc = export_sqlite_fill(&c, in);
+	for (int i = 0; i < INS_COUNT; i++)
+		sqlite3_finalize(c.ins[i]);
+	if (sqlite3_close(c.db) != SQLITE_OK && rc == 0) {
+		*cause = xasprintf("cannot write %s: SQLite close failed", path);
+		rc = -1;
+	}
+	if (rc != 0) {
+		atomic_abort(&af);
+		return -1;
+	}
+	return atomic_commit(&af, cause);
+}

@@ -1,0 +1,133 @@
+/* import.c: sniff a trace file's format from its first bytes and hand it to the right importer. */
+#include "import.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "idmap.h"
+#include "import_chrome.h"
+#include "import_sqlite.h"
+#include "xalloc.h"
+
+void import_begin(struct ss_timeline *t)
+{
+	timeline_clear(t);
+	t->nstreams = 0;
+	t->modelled = false;
+	t->incomplete = false;
+	t->dropped = 0;
+	snprintf(t->backend, sizeof t->backend, "file");
+	t->device[0] = '\0';
+	t->source[0] = '\0';
+}
+
+void import_reserve(struct ss_timeline *t, size_t n)
+{
+	if (n == 0 || t->n + n <= t->cap)
+		return;
+	t->cap = t->n + n;
+	t->rec = xreallocarray(t->rec, t->cap, sizeof *t->rec);
+}
+
+void import_strip_version(char *name)
+{
+	char *v = strrchr(name, '_');
+
+	if (v == NULL || v == name || v[1] != 'v' || v[2] == '\0')
+		return;
+	for (const char *p = v + 2; *p != '\0'; p++)
+		if (!isdigit((unsigned char)*p))
+			return;
+	*v = '\0';
+}
+
+void import_finish(struct ss_timeline *t, const char *path)
+{
+	struct idmap streams;
+	int32_t next = 0;
+
+	timeline_sort(t);
+	idmap_init(&streams);
+	for (size_t i = 0; i < t->n; i++) {
+		struct ss_record *r = &t->rec[i];
+		uint32_t idx;
+
+		if (r->stream != SS_STREAM_PENDING)
+			continue;
+		if (!idmap_get(&streams, r->raw_stream, &idx)) {
+			idx = next < SS_IMPORT_MAX_STREAMS ? (uint32_t)next++ : (uint32_t)SS_STREAM_UNKNOWN;
+			idmap_put(&streams, r->raw_stream, idx);
+		}
+		r->stream = (int32_t)idx;
+	}
+	idmap_free(&streams);
+	timeline_finish(t);
+	if (t->cap > t->n && t->n > 0) {
+		t->rec = xreallocarray(t->rec, t->n, sizeof *t->rec);
+		t->cap = t->n;
+	}
+	snprintf(t->backend, sizeof t->backend, "file");
+	snprintf(t->source, sizeof t->source, "%s", path);
+}
+
+int import_file(const char *path, struct ss_timeline *t, char **cause)
+{
+	unsigned char head[4096];
+	struct stat st;
+	ssize_t got;
+	size_t i = 0;
+	int fd;
+
+	import_begin(t);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*cause = xasprintf("%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	got = read(fd, head, sizeof head);
+	close(fd);
+	if (got < 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (got == 0) {
+		*cause = xasprintf("%s: empty file (expected SQLite or Chrome trace JSON)", path);
+		return -1;
+	}
+	if ((size_t)got >= 16 && memcmp(head, "SQLite format 3", 16) == 0)
+		return import_sqlite(path, t, cause);
+	if ((size_t)got >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < (size_t)got && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
+		i++;
+	if (i < (size_t)got && (head[i] == '{' || head[i] == '['))
+		return import_chrome(path, t, cause);
+	if (i == (size_t)got && (off_t)got == st.st_size) {
+		*cause = xasprintf("%s: only white space (expected SQLite or Chrome trace JSON)", path);
+		return -1;
+	}
+	if ((size_t)got < 16 && memcmp(head, "SQLite format 3", (size_t)got) == 0) {
+		*cause = xasprintf("%s: truncated SQLite file (%zd bytes)", path, got);
+		return -1;
+	}
+	*cause = xasprintf("%s: unrecognised format (expected streamscope or Nsight Systems SQLite, or Chrome trace "
+			   "JSON)",
+			   path);
+	return -1;
+}

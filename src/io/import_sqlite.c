@@ -1,0 +1,643 @@
+/* import_sqlite.c: Nsight Systems SQLite exports and streamscope's own SQLite traces into a timeline.
+ *
+ * Both share the nsys table layout (streamscope writes the nsys schema plus "ss" columns), so one reader serves
+ * both: for each activity table present, the columns it has decide the query, and the ss* columns, when there,
+ * override what the nsys columns imply. Files are opened read-only with immutable=1 (no locks, no journal, no
+ * -wal/-shm files) and with SQLite's defensive settings: no triggers, no views, untrusted schema. */
+#include "import_sqlite.h"
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import.h"
+#include "xalloc.h"
+
+/* Longest string or blob SQLite hands us from a hostile file. */
+#define IMPORT_SQLITE_MAX_LENGTH (16 * 1024 * 1024)
+
+/* Where the columns of one activity table come from. NULL entries are optional columns tried in order. */
+struct import_sqlite_table {
+	const char *name;
+	int kind;                 /* record kind, -1: from copyKind */
+	bool host;                /* host-side (stream = SS_STREAM_HOST unless ssStream says otherwise) */
+	const char *stream[2];    /* raw stream id */
+	const char *corr[2];      /* correlation id */
+	const char *bytes[2];
+	const char *names[4];     /* StringIds id columns, in order of preference */
+	const char *text;         /* inline text column */
+	const char *tid;          /* serialized global thread id */
+	const char *type;         /* copyKind, syncType, eventType */
+	const char *mem[2];       /* srcKind/dstKind, memKind */
+};
+
+static const struct import_sqlite_table import_sqlite_tables[] = {
+	{"CUPTI_ACTIVITY_KIND_MEMCPY", -1, false, {"streamId"}, {"correlationId"}, {"bytes"},
+	 {"ssNameId"}, NULL, NULL, "copyKind", {"srcKind", "dstKind"}},
+	{"CUPTI_ACTIVITY_KIND_MEMSET", SS_KIND_MEMSET, false, {"streamId"}, {"correlationId"}, {"bytes"},
+	 {"ssNameId"}, NULL, NULL, NULL, {"memKind"}},
+	{"CUPTI_ACTIVITY_KIND_KERNEL", SS_KIND_KERNEL, false, {"streamId"}, {"correlationId"}, {"ssBytes"},
+	 {"shortName", "demangledName", "mangledName"}, NULL, NULL, NULL, {NULL}},
+	{"CUPTI_ACTIVITY_KIND_RUNTIME", SS_KIND_API, true, {"ssRawStream"}, {"correlationId"}, {"ssBytes"},
+	 {"nameId"}, NULL, "globalTid", NULL, {NULL}},
+	{"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", SS_KIND_SYNC, true, {"streamId"}, {"correlationId"}, {"ssBytes"},
+	 {"ssNameId"}, NULL, "globalTid", "syncType", {NULL}},
+	{"NVTX_EVENTS", SS_KIND_MARKER, true, {"ssRawStream"}, {"ssCorrelation"}, {"ssBytes"},
+	 {"textId"}, "text", "globalTid", "eventType", {NULL}},
+};
+
+#define IMPORT_SQLITE_NTABLES (sizeof import_sqlite_tables / sizeof import_sqlite_tables[0])
+
+/* Result columns of the per-table query. */
+enum {
+	COL_START = 0, COL_END, COL_STREAM, COL_CORR, COL_BYTES, COL_NAME, COL_TID, COL_TYPE, COL_MEM1, COL_MEM2,
+	COL_SSKIND, COL_SSSTREAM, COL_SSTHREAD, COL_SSFLAGS, COL_COUNT
+};
+
+/* An import in progress. */
+struct import_sqlite_ctx {
+	sqlite3 *db;
+	const char *path;
+	char **cause;
+	bool has_strings;       /* StringIds with id and value */
+	int mem_pageable, mem_pinned, mem_managed, mem_managed_static; /* ENUM_CUDA_MEM_KIND ids */
+};
+
+static int import_sqlite_fail(struct import_sqlite_ctx *c, const char *what)
+{
+	*c->cause = xasprintf("%s: %s: %s", c->path, what, c->db != NULL ? sqlite3_errmsg(c->db) : "out of memory");
+	return -1;
+}
+
+/* import_sqlite_uri makes "file:PATH?immutable=1" with PATH percent-encoded. */
+static char *import_sqlite_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t len = strlen(path);
+	char *uri = xmalloc(len * 3 + 32), *p = uri;
+
+	p += sprintf(p, "file:");
+	for (const unsigned char *s = (const unsigned char *)path; *s != '\0'; s++) {
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		    strchr("/-._~", *s) != NULL) {
+			*p++ = (char)*s;
+		} else {
+			*p++ = '%';
+			*p++ = hex[*s >> 4];
+			*p++ = hex[*s & 15];
+		}
+	}
+	sprintf(p, "?immutable=1");
+	return uri;
+}
+
+/* import_sqlite_open opens path read-only and checks it is a database. */
+static int import_sqlite_open(struct import_sqlite_ctx *c)
+{
+	char *uri = import_sqlite_uri(c->path);
+	int rc;
+
+	rc = sqlite3_open_v2(uri, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		return import_sqlite_fail(c, "cannot open");
+	sqlite3_db_config(c->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(c->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+#ifdef SQLITE_DBCONFIG_ENABLE_VIEW
+	sqlite3_db_config(c->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+#endif
+#ifdef SQLITE_DBCONFIG_TRUSTED_SCHEMA
+	sqlite3_db_config(c->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+#endif
+	sqlite3_limit(c->db, SQLITE_LIMIT_LENGTH, IMPORT_SQLITE_MAX_LENGTH);
+	if (sqlite3_exec(c->db, "PRAGMA cell_size_check = ON; SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return import_sqlite_fail(c, "not a readable SQLite database");
+	return 0;
+}
+
+/* import_sqlite_has_table says whether a table (not a view) of that name exists. */
+static bool import_sqlite_has_table(struct import_sqlite_ctx *c, const char *table)
+{
+	sqlite3_stmt *st = NULL;
+	bool found = false;
+
+	if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", -1, &st,
+			       NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* import_sqlite_has_column says whether table has a column named col. */
+static bool import_sqlite_has_column(struct import_sqlite_ctx *c, const char *table, const char *col)
+{
+	sqlite3_stmt *st = NULL;
+	bool found = false;
+
+	if (col == NULL)
+		return false;
+	if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* import_sqlite_first returns the first of the candidate columns table has, NULL when none. */
+static const char *import_sqlite_first(struct import_sqlite_ctx *c, const char *table, const char *const *cands,
+				       int n)
+{
+	for (int i = 0; i < n; i++)
+		if (cands[i] != NULL && import_sqlite_has_column(c, table, cands[i]))
+			return cands[i];
+	return NULL;
+}
+
+/* import_sqlite_mem_kinds reads the ids of ENUM_CUDA_MEM_KIND (nsys numbers them 0 = pageable, 1 = pinned,
+ * 4 = managed; older or other exports may differ, so the table wins when present). */
+static void import_sqlite_mem_kinds(struct import_sqlite_ctx *c)
+{
+	sqlite3_stmt *st = NULL;
+
+	c->mem_pageable = 0;
+	c->mem_pinned = 1;
+	c->mem_managed = 4;
+	c->mem_managed_static = 6;
+	if (!import_sqlite_has_table(c, "ENUM_CUDA_MEM_KIND") ||
+	    sqlite3_prepare_v2(c->db, "SELECT id, name FROM ENUM_CUDA_MEM_KIND", -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		int id = sqlite3_column_int(st, 0);
+		size_t len;
+
+		if (name == NULL)
+			continue;
+		len = strlen(name);
+#define ENDS(s) (len >= sizeof(s) - 1 && strcmp(name + len - (sizeof(s) - 1), s) == 0)
+		if (ENDS("_PAGEABLE"))
+			c->mem_pageable = id;
+		else if (ENDS("_PINNED"))
+			c->mem_pinned = id;
+		else if (ENDS("_MANAGED_STATIC"))
+			c->mem_managed_static = id;
+		else if (ENDS("_MANAGED"))
+			c->mem_managed = id;
+#undef ENDS
+	}
+	sqlite3_finalize(st);
+}
+
+/* import_sqlite_mem_flags turns a memory kind into record flags. */
+static unsigned import_sqlite_mem_flags(const struct import_sqlite_ctx *c, sqlite3_stmt *st, int col)
+{
+	int k;
+
+	if (sqlite3_column_type(st, col) != SQLITE_INTEGER)
+		return 0;
+	k = sqlite3_column_int(st, col);
+	if (k == c->mem_pageable)
+		return SS_REC_PAGEABLE;
+	if (k == c->mem_pinned)
+		return SS_REC_PINNED;
+	if (k == c->mem_managed || k == c->mem_managed_static)
+		return SS_REC_MANAGED;
+	return 0;
+}
+
+/* import_sqlite_copy_kind maps a CUPTI copyKind to a record kind (and MANAGED for unified-memory copies). */
+static int import_sqlite_copy_kind(sqlite3_int64 copy, unsigned *flags)
+{
+	switch (copy) {
+	case 1: /* HTOD */
+	case 3: /* HTOA */
+		return SS_KIND_H2D;
+	case 2: /* DTOH */
+	case 4: /* ATOH */
+		return SS_KIND_D2H;
+	case 11:
+		*flags |= SS_REC_MANAGED;
+		return SS_KIND_H2D;
+	case 12:
+		*flags |= SS_REC_MANAGED;
+		return SS_KIND_D2H;
+	case 13:
+		*flags |= SS_REC_MANAGED;
+		return SS_KIND_D2D;
+	default: /* DTOD, ATOA, ATOD, DTOA, HTOH, PTOP, unknown */
+		return SS_KIND_D2D;
+	}
+}
+
+static const char *import_sqlite_sync_label(sqlite3_int64 type)
+{
+	static const char *const labels[] = {"Unknown sync", "Event sync", "Stream wait event", "Stream sync",
+					     "Context sync"};
+
+	return type >= 0 && type < 5 ? labels[type] : "Synchronization";
+}
+
+/* import_sqlite_int reads an optional integer column into *v: 0 when NULL, -1 (with *cause) when the column holds
+ * something that is not an integer or lies outside [lo, hi]. */
+static int import_sqlite_int(struct import_sqlite_ctx *c, sqlite3_stmt *st, int col, const char *table,
+			     const char *what, long long row, sqlite3_int64 lo, sqlite3_int64 hi, sqlite3_int64 *v)
+{
+	int type = sqlite3_column_type(st, col);
+
+	*v = 0;
+	if (type == SQLITE_NULL)
+		return 0;
+	if (type != SQLITE_INTEGER) {
+		*c->cause = xasprintf("%s: %s row %lld: %s is not an integer", c->path, table, row, what);
+		return -1;
+	}
+	*v = sqlite3_column_int64(st, col);
+	if (*v < lo || *v > hi) {
+		*c->cause = xasprintf("%s: %s row %lld: %s %lld out of range [%lld, %lld]", c->path, table, row, what,
+				      (long long)*v, (long long)lo, (long long)hi);
+		return -1;
+	}
+	return 0;
+}
+
+/* import_sqlite_query builds the SELECT for table tb from the columns it has; NULL (with *cause) when a required
+ * column is missing. */
+static char *import_sqlite_query(struct import_sqlite_ctx *c, const struct import_sqlite_table *tb)
+{
+	const char *stream = import_sqlite_first(c, tb->name, tb->stream, 2);
+	const char *corr = import_sqlite_first(c, tb->name, tb->corr, 2);
+	const char *bytes = import_sqlite_first(c, tb->name, tb->bytes, 2);
+	const char *name = c->has_strings ? import_sqlite_first(c, tb->name, tb->names, 4) : NULL;
+	const char *text = import_sqlite_first(c, tb->name, &tb->text, 1);
+	const char *tid = import_sqlite_first(c, tb->name, &tb->tid, 1);
+	const char *type = import_sqlite_first(c, tb->name, &tb->type, 1);
+	const char *mem1 = import_sqlite_first(c, tb->name, &tb->mem[0], 1);
+	const char *mem2 = import_sqlite_first(c, tb->name, &tb->mem[1], 1);
+	static const char *const ss[4] = {"ssKind", "ssStream", "ssThread", "ssFlags"};
+	char *cols[4], *name_expr, *join, *sql;
+
+	if (!import_sqlite_has_column(c, tb->name, "start") || !import_sqlite_has_column(c, tb->name, "end")) {
+		*c->cause = xasprintf("%s: table %s has no %s column", c->path, tb->name,
+				      import_sqlite_has_column(c, tb->name, "start") ? "end" : "start");
+		return NULL;
+	}
+	if (tb->kind == -1 && type == NULL) {
+		*c->cause = xasprintf("%s: table %s has no copyKind column", c->path, tb->name);
+		return NULL;
+	}
+	if (!tb->host && stream == NULL) {
+		*c->cause = xasprintf("%s: table %s has no streamId column", c->path, tb->name);
+		return NULL;
+	}
+	for (int i = 0; i < 4; i++)
+		cols[i] = import_sqlite_has_column(c, tb->name, ss[i]) ? xasprintf("x.\"%s\"", ss[i]) : xstrdup("NULL");
+	if (name != NULL && text != NULL)
+		name_expr = xasprintf("COALESCE(s.value, x.\"%s\")", text);
+	else if (name != NULL)
+		name_expr = xstrdup("s.value");
+	else if (text != NULL)
+		name_expr = xasprintf("x.\"%s\"", text);
+	else
+		name_expr = xstrdup("NULL");
+	join = name != NULL ? xasprintf(" LEFT JOIN StringIds AS s ON s.id = x.\"%s\"", name) : xstrdup("");
+#define COL(n) ((n) != NULL ? "x.\"" : ""), ((n) != NULL ? (n) : "NULL"), ((n) != NULL ? "\"" : "")
+	sql = xasprintf("SELECT x.\"start\", x.\"end\", %s%s%s, %s%s%s, %s%s%s, %s, %s%s%s, %s%s%s, %s%s%s, %s%s%s,"
+			" %s, %s, %s, %s FROM \"%s\" AS x%s",
+			COL(stream), COL(corr), COL(bytes), name_expr, COL(tid), COL(type), COL(mem1), COL(mem2), cols[0],
+			cols[1], cols[2], cols[3], tb->name, join);
+#undef COL
+	for (int i = 0; i < 4; i++)
+		free(cols[i]);
+	free(name_expr);
+	free(join);
+	return sql;
+}
+
+/* import_sqlite_table reads the rows of one activity table into t. */
+static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_sqlite_table *tb,
+			       struct ss_timeline *t)
+{
+	char *sql = import_sqlite_query(c, tb);
+	sqlite3_stmt *st = NULL;
+	long long row = 0;
+	int rc;
+
+	if (sql == NULL)
+		return -1;
+	rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+	free(sql);
+	if (rc != SQLITE_OK) {
+		*c->cause = xasprintf("%s: cannot read %s: %s", c->path, tb->name, sqlite3_errmsg(c->db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ss_record r = {0};
+		sqlite3_int64 start, end, v, type;
+		unsigned flags = 0;
+		const char *name;
+		char buf[256];
+
+		row++;
+		if (t->n >= SS_IMPORT_MAX_RECORDS) {
+			*c->cause = xasprintf("%s: more than %u records", c->path, SS_IMPORT_MAX_RECORDS);
+			goto fail;
+		}
+		if (sqlite3_column_type(st, COL_END) == SQLITE_NULL && tb->kind == SS_KIND_MARKER)
+			continue; /* an NVTX mark or an unterminated range: not an interval */
+		if (sqlite3_column_type(st, COL_START) != SQLITE_INTEGER ||
+		    sqlite3_column_type(st, COL_END) != SQLITE_INTEGER) {
+			*c->cause = xasprintf("%s: %s row %lld: %s is not an integer timestamp", c->path, tb->name, row,
+					      sqlite3_column_type(st, COL_START) != SQLITE_INTEGER ? "start" : "end");
+			goto fail;
+		}
+		start = sqlite3_column_int64(st, COL_START);
+		end = sqlite3_column_int64(st, COL_END);
+		if (start < 0 || end < 0) {
+			*c->cause = xasprintf("%s: %s row %lld: negative timestamp %lld", c->path, tb->name, row,
+					      (long long)(start < 0 ? start : end));
+			goto fail;
+		}
+		if (end < start) {
+			*c->cause = xasprintf("%s: %s row %lld: negative duration (start %lld > end %lld)", c->path,
+					      tb->name, row, (long long)start, (long long)end);
+			goto fail;
+		}
+		if (import_sqlite_int(c, st, COL_TYPE, tb->name, tb->type ? tb->type : "type", row, INT32_MIN,
+				      INT32_MAX, &type) != 0)
+			goto fail;
+		if (tb->kind == SS_KIND_MARKER && sqlite3_column_type(st, COL_TYPE) != SQLITE_NULL && type != 59 &&
+		    type != 60 && sqlite3_column_type(st, COL_SSKIND) == SQLITE_NULL)
+			continue; /* NVTX marks, domains, categories: not ranges */
+		r.start = (uint64_t)start;
+		r.end = (uint64_t)end;
+		if (import_sqlite_int(c, st, COL_STREAM, tb->name, "stream id", row, 0, UINT32_MAX, &v) != 0)
+			goto fail;
+		r.raw_stream = (uint32_t)v;
+		if (import_sqlite_int(c, st, COL_CORR, tb->name, "correlation id", row, 0, UINT32_MAX, &v) != 0)
+			goto fail;
+		r.correlation = (uint32_t)v;
+		if (import_sqlite_int(c, st, COL_BYTES, tb->name, "bytes", row, 0, INT64_MAX, &v) != 0)
+			goto fail;
+		r.bytes = (uint64_t)v;
+		if (import_sqlite_int(c, st, COL_TID, tb->name, "globalTid", row, INT64_MIN, INT64_MAX, &v) != 0)
+			goto fail;
+		r.thread = (uint32_t)((uint64_t)v & 0xffffffu);
+		r.kind = (uint8_t)(tb->kind >= 0 ? tb->kind : import_sqlite_copy_kind(type, &flags));
+		if (tb->kind == -1 || tb->kind == SS_KIND_MEMSET)
+			flags |= import_sqlite_mem_flags(c, st, COL_MEM1) | import_sqlite_mem_flags(c, st, COL_MEM2);
+		/* pinned on one side and device on the other is a pinned copy; pageable anywhere wins */
+		if (flags & SS_REC_PAGEABLE)
+			flags &= ~SS_REC_PINNED;
+		r.flags = (uint8_t)flags;
+		r.stream = tb->host ? SS_STREAM_HOST : SS_STREAM_PENDING;
+		/* streamscope's own columns win */
+		if (import_sqlite_int(c, st, COL_SSKIND, tb->name, "ssKind", row, 0, SS_KIND_COUNT - 1, &v) != 0)
+			goto fail;
+		if (sqlite3_column_type(st, COL_SSKIND) != SQLITE_NULL)
+			r.kind = (uint8_t)v;
+		if (import_sqlite_int(c, st, COL_SSSTREAM, tb->name, "ssStream", row, SS_STREAM_UNKNOWN,
+				      SS_IMPORT_MAX_STREAMS * 64, &v) != 0)
+			goto fail;
+		if (sqlite3_column_type(st, COL_SSSTREAM) != SQLITE_NULL)
+			r.stream = (int32_t)v;
+		if (import_sqlite_int(c, st, COL_SSTHREAD, tb->name, "ssThread", row, 0, UINT32_MAX, &v) != 0)
+			goto fail;
+		if (sqlite3_column_type(st, COL_SSTHREAD) != SQLITE_NULL)
+			r.thread = (uint32_t)v;
+		if (import_sqlite_int(c, st, COL_SSFLAGS, tb->name, "ssFlags", row, 0, 255, &v) != 0)
+			goto fail;
+		if (sqlite3_column_type(st, COL_SSFLAGS) != SQLITE_NULL)
+			r.flags = (uint8_t)v;
+		name = (const char *)sqlite3_column_text(st, COL_NAME);
+		if (name == NULL && sqlite3_column_type(st, COL_NAME) != SQLITE_NULL) {
+			*c->cause = xasprintf("%s: out of memory reading names", c->path);
+			goto fail;
+		}
+		if (name == NULL && tb->kind == SS_KIND_SYNC && sqlite3_column_type(st, COL_SSKIND) == SQLITE_NULL)
+			name = import_sqlite_sync_label(type);
+		if (name != NULL && tb->kind == SS_KIND_API && sqlite3_column_type(st, COL_SSKIND) == SQLITE_NULL) {
+			snprintf(buf, sizeof buf, "%s", name);
+			import_strip_version(buf);
+			name = buf;
+		}
+		r.name = timeline_intern(t, name);
+		timeline_add(t, &r);
+	}
+	if (rc != SQLITE_DONE) {
+		*c->cause = xasprintf("%s: cannot read %s: %s", c->path, tb->name, sqlite3_errmsg(c->db));
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	return 0;
+
+fail:
+	sqlite3_finalize(st);
+	return -1;
+}
+
+/* import_sqlite_count adds the rows of table to *total. */
+static int import_sqlite_count(struct import_sqlite_ctx *c, const char *table, uint64_t *total)
+{
+	char *sql = xasprintf("SELECT count(*) FROM \"%s\"", table);
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+	free(sql);
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+		*total += (uint64_t)sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		return 0;
+	}
+	*c->cause = xasprintf("%s: cannot read %s: %s", c->path, table, sqlite3_errmsg(c->db));
+	sqlite3_finalize(st);
+	return -1;
+}
+
+/* import_sqlite_meta_get returns a new string with the value of name in STREAMSCOPE_META, NULL when absent. */
+static char *import_sqlite_meta_get(struct import_sqlite_ctx *c, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	char *v = NULL;
+
+	if (sqlite3_prepare_v2(c->db, "SELECT value FROM STREAMSCOPE_META WHERE name = ?1", -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL)
+		v = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* import_sqlite_labels fills the device name and, for streamscope's own files, the run's labels. */
+static void import_sqlite_labels(struct import_sqlite_ctx *c, struct ss_timeline *t, bool own)
+{
+	sqlite3_stmt *st = NULL;
+	char *v;
+
+	if (import_sqlite_has_table(c, "TARGET_INFO_GPU") && import_sqlite_has_column(c, "TARGET_INFO_GPU", "name") &&
+	    sqlite3_prepare_v2(c->db, "SELECT DISTINCT name FROM TARGET_INFO_GPU WHERE name IS NOT NULL AND name <> ''",
+			       -1, &st, NULL) == SQLITE_OK) {
+		int n = 0;
+
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(st, 0);
+
+			if (n++ == 0 && name != NULL)
+				snprintf(t->device, sizeof t->device, "%s", name);
+		}
+		if (n > 1) {
+			size_t len = strlen(t->device);
+
+			snprintf(t->device + len, sizeof t->device - len, " (+%d more)", n - 1);
+		}
+	}
+	sqlite3_finalize(st);
+	if (!own)
+		return;
+	if ((v = import_sqlite_meta_get(c, "measurement")) != NULL) {
+		t->modelled = strcmp(v, "MODELLED") == 0;
+		free(v);
+	}
+	if ((v = import_sqlite_meta_get(c, "device")) != NULL) {
+		snprintf(t->device, sizeof t->device, "%s", v);
+		free(v);
+	}
+	if ((v = import_sqlite_meta_get(c, "nstreams")) != NULL) {
+		long n = strtol(v, NULL, 10);
+
+		t->nstreams = n > 0 && n <= SS_IMPORT_MAX_STREAMS * 64 ? (int)n : 0;
+		free(v);
+	}
+	if ((v = import_sqlite_meta_get(c, "dropped")) != NULL) {
+		t->dropped = strtoull(v, NULL, 10);
+		free(v);
+	}
+	if ((v = import_sqlite_meta_get(c, "incomplete")) != NULL) {
+		t->incomplete = strcmp(v, "1") == 0;
+		free(v);
+	}
+}
+
+int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
+{
+	struct import_sqlite_ctx c = {.path = path, .cause = cause};
+	bool present[IMPORT_SQLITE_NTABLES], any = false, own;
+	uint64_t total = 0;
+	int nstreams;
+
+	import_begin(t);
+	if (import_sqlite_open(&c) != 0)
+		goto fail;
+	for (size_t i = 0; i < IMPORT_SQLITE_NTABLES; i++) {
+		present[i] = import_sqlite_has_table(&c, import_sqlite_tables[i].name);
+		any |= present[i];
+		if (present[i] && import_sqlite_count(&c, import_sqlite_tables[i].name, &total) != 0)
+			goto fail;
+	}
+	if (!any) {
+		*cause = xasprintf("%s: no CUDA activity tables (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _RUNTIME, ...): not an "
+				   "Nsight Systems or streamscope trace",
+				   path);
+		goto fail;
+	}
+	if (total > SS_IMPORT_MAX_RECORDS) {
+		*cause = xasprintf("%s: %llu records, more than the %u streamscope opens", path, (unsigned long long)total,
+				   SS_IMPORT_MAX_RECORDS);
+		goto fail;
+	}
+	own = import_sqlite_has_table(&c, "STREAMSCOPE_META");
+	c.has_strings = import_sqlite_has_table(&c, "StringIds") && import_sqlite_has_column(&c, "StringIds", "id") &&
+			import_sqlite_has_column(&c, "StringIds", "value");
+	import_sqlite_mem_kinds(&c);
+	import_reserve(t, (size_t)total);
+	for (size_t i = 0; i < IMPORT_SQLITE_NTABLES; i++)
+		if (present[i] && import_sqlite_table(&c, &import_sqlite_tables[i], t) != 0)
+			goto fail;
+	import_sqlite_labels(&c, t, own);
+	sqlite3_close(c.db);
+	nstreams = t->nstreams;
+	import_finish(t, path);
+	if (own && nstreams > t->nstreams)
+		t->nstreams = nstreams;
+	return 0;
+
+fail:
+	sqlite3_close(c.db);
+	import_begin(t);
+	return -1;
+}
+
+int import_sqlite_experiment(const char *path, struct ss_experiment *e, char **cause)
+{
+	struct import_sqlite_ctx c = {.path = path, .cause = cause};
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (import_sqlite_open(&c) != 0) {
+		sqlite3_close(c.db);
+		return -1;
+	}
+	if (!import_sqlite_has_table(&c, "STREAMSCOPE_EXPERIMENT")) {
+		sqlite3_close(c.db);
+		return 0;
+	}
+	if (sqlite3_prepare_v2(c.db,
+			       "SELECT preset, streams, elements, chunks, elemSize, work, issueOrder, sync, defaultStream,"
+			       " nonBlocking, hostMem, connections, threads, repeats, warmup FROM STREAMSCOPE_EXPERIMENT",
+			       -1, &st, NULL) != SQLITE_OK) {
+		import_sqlite_fail(&c, "cannot read STREAMSCOPE_EXPERIMENT");
+		sqlite3_close(c.db);
+		return -1;
+	}
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *preset = (const char *)sqlite3_column_text(st, 0);
+		int p = preset != NULL ? experiment_preset_parse(preset) : -1;
+		int v;
+
+		if (p >= 0) {
+			experiment_preset(e, (enum ss_preset)p);
+			e->streams = sqlite3_column_int(st, 1);
+			e->elements = (uint64_t)sqlite3_column_int64(st, 2);
+			e->chunks = sqlite3_column_int(st, 3);
+			e->elem_size = (uint32_t)sqlite3_column_int(st, 4);
+			e->work = (uint32_t)sqlite3_column_int64(st, 5);
+			if (sqlite3_column_text(st, 6) && (v = experiment_order_parse((const char *)sqlite3_column_text(st, 6))) >= 0)
+				e->order = (enum ss_order)v;
+			if (sqlite3_column_text(st, 7) && (v = experiment_sync_parse((const char *)sqlite3_column_text(st, 7))) >= 0)
+				e->sync = (enum ss_sync)v;
+			if (sqlite3_column_text(st, 8) &&
+			    (v = experiment_defstream_parse((const char *)sqlite3_column_text(st, 8))) >= 0)
+				e->defstream = (enum ss_defstream)v;
+			e->nonblocking = sqlite3_column_int(st, 9) != 0;
+			if (sqlite3_column_text(st, 10) &&
+			    (v = experiment_hostmem_parse((const char *)sqlite3_column_text(st, 10))) >= 0)
+				e->hostmem = (enum ss_hostmem)v;
+			e->connections = sqlite3_column_int(st, 11);
+			e->threads = sqlite3_column_int(st, 12);
+			e->repeat = sqlite3_column_int(st, 13);
+			e->warmup = sqlite3_column_int(st, 14);
+			found = 1;
+		}
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(c.db);
+	if (found && experiment_validate(e, cause) != 0) {
+		char *inner = *cause;
+
+		*cause = xasprintf("%s: stored experiment is invalid: %s", path, inner);
+		free(inner);
+		return -1;
+	}
+	return found;
+}
