@@ -6,13 +6,14 @@
 #define SPIN_A 1664525u
 #define SPIN_C 1013904223u
 
-/* A dependent chain of 32-bit multiply-adds: the compiler cannot shortcut it, the time grows with iterations. */
-extern "C" __global__ void ss_spin(uint32_t *slot, uint64_t iterations)
+/* A dependent chain of 32-bit multiply-adds, one per iteration. a and c come as arguments: with constants the
+ * compiler composes several steps into one (it did: four LCG steps per multiply-add). */
+extern "C" __global__ void ss_spin(uint32_t *slot, uint64_t iterations, uint32_t a, uint32_t c)
 {
 	uint32_t x = *slot;
 
 	for (uint64_t k = 0; k < iterations; k++)
-		x = x * SPIN_A + SPIN_C;
+		x = x * a + c;
 	*slot = x;
 }
 
@@ -23,7 +24,7 @@ extern "C" __global__ void ss_touch(uint32_t *slot, uint32_t value)
 
 extern "C" int kernels_spin_launch(uint32_t *slot, uint64_t iterations, void *stream)
 {
-	ss_spin<<<1, 1, 0, (cudaStream_t)stream>>>(slot, iterations);
+	ss_spin<<<1, 1, 0, (cudaStream_t)stream>>>(slot, iterations, SPIN_A, SPIN_C);
 	return (int)cudaGetLastError();
 }
 

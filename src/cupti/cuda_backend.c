@@ -155,8 +155,10 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		*cause = xasprintf("CUPTI gave no id for the legacy default stream (no CONTEXT record)");
 		goto out;
 	}
-	cuda_backend_progress(sink, "legacy stream id %u (context record%s), %u (cuptiGetStreamIdEx%s)", null_ctx,
-			      have_ctx ? "" : " missing", null_query, have_query ? "" : " failed");
+	cuda_backend_progress(sink, "legacy stream id %u (context record%s), %u (cuptiGetStreamIdEx%s); "
+			      "per-thread stream ids known for %d of %d threads",
+			      null_ctx, have_ctx ? "" : " missing", null_query, have_query ? "" : " failed",
+			      cuda_exec_per_thread_ids(x), e->threads > 1 ? e->threads : 1);
 
 	for (int w = 0; w < e->warmup; w++) {
 		cuda_backend_progress(sink, "warm-up %d/%d", w + 1, e->warmup);

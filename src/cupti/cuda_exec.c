@@ -374,17 +374,37 @@ static void exec_done(struct exec_thread *t)
 	pthread_mutex_unlock(&x->lock);
 }
 
+/* CUPTI's id of stream s (per_thread: a NULL stream means the calling thread's per-thread default stream). Tries
+ * without a context first, then with the current one (through the driver's entry point: no libcuda link). */
+static bool exec_stream_id(CUstream s, uint8_t per_thread, uint32_t *id)
+{
+	CUresult (*get_ctx)(CUcontext *) = NULL;
+	enum cudaDriverEntryPointQueryResult q;
+	CUcontext ctx = NULL;
+	void *fn = NULL;
+
+	if (cuptiGetStreamIdEx(NULL, s, per_thread, id) == CUPTI_SUCCESS)
+		return true;
+	if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, CUDART_VERSION, cudaEnableDefault, &q) !=
+		    cudaSuccess ||
+	    q != cudaDriverEntryPointSuccess || fn == NULL)
+		return false;
+	get_ctx = (CUresult(*)(CUcontext *))fn;
+	if (get_ctx(&ctx) != CUDA_SUCCESS || ctx == NULL)
+		return false;
+	return cuptiGetStreamIdEx(ctx, s, per_thread, id) == CUPTI_SUCCESS;
+}
+
 /* Per issuing thread, once: bind the device, learn the thread's ids and its per-thread default stream's id. */
 static int exec_thread_setup(struct exec_thread *t, char **cause)
 {
-	CUptiResult rc;
-
 	t->os_tid = (uint32_t)syscall(SYS_gettid);
 	t->pthread_id = (uint32_t)(uintptr_t)pthread_self();
 	EXEC_CHECK("cudaSetDevice", cudaSetDevice(0));
 	EXEC_CHECK("cudaStreamQuery(cudaStreamPerThread)", cudaStreamQuery(cudaStreamPerThread));
-	rc = cuptiGetStreamIdEx(NULL, NULL, 1, &t->per_thread_id);
-	t->have_per_thread = rc == CUPTI_SUCCESS;
+	t->have_per_thread = exec_stream_id(NULL, 1, &t->per_thread_id) ||
+			     exec_stream_id(CU_STREAM_PER_THREAD, 1, &t->per_thread_id) ||
+			     exec_stream_id(CU_STREAM_PER_THREAD, 0, &t->per_thread_id);
 	return 0;
 }
 
@@ -538,19 +558,17 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 	x->streams = xcalloc((size_t)x->nstreams, sizeof *x->streams);
 	x->stream_ids = xcalloc((size_t)x->nstreams, sizeof *x->stream_ids);
 	for (int s = 0; s < x->nstreams; s++) {
-		CUptiResult rc;
 		err = cudaStreamCreateWithFlags(&x->streams[s], e->nonblocking ? cudaStreamNonBlocking : cudaStreamDefault);
 		if (err != cudaSuccess) {
 			exec_cuda_error("cudaStreamCreateWithFlags", err, cause);
 			goto fail;
 		}
-		rc = cuptiGetStreamIdEx(NULL, (CUstream)x->streams[s], 0, &x->stream_ids[s]);
-		if (rc != CUPTI_SUCCESS) {
-			cupti_capture_error("cuptiGetStreamIdEx", rc, cause);
+		if (!exec_stream_id((CUstream)x->streams[s], 0, &x->stream_ids[s])) {
+			*cause = xasprintf("cuptiGetStreamIdEx failed for stream %d", s);
 			goto fail;
 		}
 	}
-	x->have_null_query = cuptiGetStreamIdEx(NULL, NULL, 0, &x->null_query) == CUPTI_SUCCESS;
+	x->have_null_query = exec_stream_id(NULL, 0, &x->null_query) || exec_stream_id(CU_STREAM_LEGACY, 0, &x->null_query);
 	x->events = xcalloc((size_t)x->nevents + 1, sizeof *x->events);
 	for (int i = 0; i < x->nevents; i++)
 		if ((err = cudaEventCreate(&x->events[i])) != cudaSuccess) {
@@ -868,6 +886,11 @@ bool cuda_exec_null_stream_query(const struct cuda_exec *x, uint32_t *id)
 {
 	*id = x->null_query;
 	return x->have_null_query;
+}
+
+int cuda_exec_per_thread_ids(const struct cuda_exec *x)
+{
+	return x->nper_thread;
 }
 
 int cuda_exec_thread_index(const struct cuda_exec *x, uint32_t os_thread)

@@ -33,6 +33,8 @@ void cuda_exec_map(const struct cuda_exec *x, struct cupti_convert_map *map);
 void cuda_exec_set_null_stream(struct cuda_exec *x, uint32_t id);
 /* cuda_exec_null_stream_query is the legacy stream's id as cuptiGetStreamIdEx gave it (false when it failed). */
 bool cuda_exec_null_stream_query(const struct cuda_exec *x, uint32_t *id);
+/* cuda_exec_per_thread_ids: how many issuing threads' per-thread default streams have a known CUPTI id. */
+int cuda_exec_per_thread_ids(const struct cuda_exec *x);
 /* cuda_exec_thread_index maps an OS thread id (CUPTI's threadId) to the issuing thread's index, -1 if none. */
 int cuda_exec_thread_index(const struct cuda_exec *x, uint32_t os_thread);
 /* cuda_exec_free stops the host threads and releases everything (NULL is fine). */

@@ -316,6 +316,19 @@ int main(int argc, char **argv)
 	if ((dup || unknown || wrong_stream) && fail[0] == '\0')
 		snprintf(fail, sizeof fail, "attribution: %zu duplicates, %zu unknown streams, %zu off-stream", dup,
 			 unknown, wrong_stream);
+	{
+		/* Host records' threads should be issuing-thread indices (0..threads-1) once mapped. */
+		uint32_t tmax = 0;
+		size_t host = 0, mapped = 0;
+		for (size_t i = 0; i < cap.n; i++)
+			if (cap.rec[i].kind == SS_KIND_API || cap.rec[i].kind == SS_KIND_SYNC) {
+				host++;
+				mapped += cap.rec[i].thread < (uint32_t)e.threads;
+				if (cap.rec[i].thread > tmax)
+					tmax = cap.rec[i].thread;
+			}
+		printf("host_records %zu thread_mapped %zu max_thread %u\n", host, mapped, tmax);
+	}
 	printf("dropped %llu\n", (unsigned long long)res.dropped);
 	if (res.dropped && fail[0] == '\0')
 		snprintf(fail, sizeof fail, "%llu dropped records", (unsigned long long)res.dropped);
