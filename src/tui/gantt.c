@@ -1,0 +1,206 @@
+/* gantt.c: lanes to cells. */
+#include "gantt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "palette.h"
+#include "xalloc.h"
+
+/* gantt_eighths converts a busy fraction of a cell into eighths; anything busy shows at least one. */
+static int gantt_eighths(double busy, double cw)
+{
+	int e;
+
+	if (busy <= 0 || cw <= 0)
+		return 0;
+	e = (int)lround(busy / cw * 8.0);
+	if (e < 1)
+		e = 1;
+	return e > 8 ? 8 : e;
+}
+
+/* gantt_lane draws one lane across plot row y. b holds (ntracks + 1) * (w + 1) scratch doubles. */
+static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const struct ss_lanes *l,
+		       const struct ss_lane *ln, const struct ss_gantt_view *v, const struct ss_glyphs *gl, double *b)
+{
+	const struct ss_record *rec = l->tl->rec, *sel = NULL;
+	int w = plot.w, nt = ln->ntracks;
+	double cw = v->span / w;
+
+	for (int j = 0; j <= nt; j++) {
+		const struct ss_track *t = j < nt ? ln->track[j] : ln->all;
+		struct ss_track_cursor cur = {0};
+
+		if (t == NULL || t->n == 0) {
+			memset(&b[(size_t)j * (w + 1)], 0, (size_t)(w + 1) * sizeof *b);
+			continue;
+		}
+		for (int c = 0; c <= w; c++)
+			b[(size_t)j * (w + 1) + c] = track_busy_at(t, rec, &cur, v->t0 + c * cw);
+	}
+	if (v->sel != UINT32_MAX && v->sel < l->indexed)
+		for (int j = 0; j < nt; j++)
+			if (ln->track[j]->n > 0 && track_rank(ln->track[j], rec, v->sel, true) !=
+							   track_rank(ln->track[j], rec, v->sel, false))
+				sel = &rec[v->sel];
+	for (int c = 0; c < w; c++) {
+		double sum = 0, best = 0, a = v->t0 + c * cw;
+		int role = -1, e;
+
+		for (int j = 0; j < nt; j++) {
+			double busy = b[(size_t)j * (w + 1) + c + 1] - b[(size_t)j * (w + 1) + c];
+
+			sum += busy;
+			if (busy > 0 && busy >= best) {
+				best = busy;
+				role = ln->role[j];
+			}
+		}
+		if (ln->all != NULL)
+			sum = b[(size_t)nt * (w + 1) + c + 1] - b[(size_t)nt * (w + 1) + c];
+		e = gantt_eighths(sum, cw);
+		if (sel != NULL && (double)sel->start < a + cw &&
+		    ((double)sel->end > a || (sel->end == sel->start && (double)sel->start >= a))) {
+			double s = fmax((double)sel->start, a), en = fmin((double)sel->end, a + cw);
+			int es = gantt_eighths(en - s > 0 ? en - s : cw / 16, cw);
+
+			role = SS_ROLE_HIGHLIGHT;
+			e = es > e ? es : e;
+		}
+		if (e > 0)
+			grid_set(g, plot.x + c, y, glyphs_bar(gl, e, role), role, 0);
+	}
+}
+
+/* gantt_label draws a lane's label: the stream name in text, the engine in its colour, and the separator. */
+static void gantt_label(struct ss_grid *g, struct ss_rect labels, int y, const struct ss_lane *ln,
+			const struct ss_glyphs *gl)
+{
+	char buf[32];
+	int n;
+
+	if (labels.w <= 0)
+		return;
+	lanes_label(ln, buf, sizeof buf);
+	n = grid_puts(g, labels.x, y, labels.w - 1, buf, ln->first ? SS_ROLE_TEXT : SS_ROLE_DIM, 0);
+	if (ln->kind != LANE_HOST && ln->kind != LANE_STREAM && n > 5 && labels.w - 1 > 5)
+		for (int x = labels.x + 5; x < labels.x + n; x++) {
+			const struct ss_cell *c = grid_at(g, x, y);
+
+			if (c != NULL)
+				grid_set(g, x, y, c->ch, ln->role[ln->ntracks - 1], 0);
+		}
+	grid_set(g, labels.x + labels.w - 1, y, gl->box[1], SS_ROLE_AXIS, 0);
+}
+
+void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, const struct ss_lanes *l,
+		const struct ss_gantt_view *v, const struct ss_glyphs *gl)
+{
+	int n, top = v->top;
+	const struct ss_lane *lane = lanes_get(l, v->compact, &n);
+	double *b;
+
+	if (plot.w <= 0 || plot.h <= 0 || v->span <= 0)
+		return;
+	if (top > n - plot.h)
+		top = n - plot.h;
+	if (top < 0)
+		top = 0;
+	b = xmalloc((size_t)(LANE_MAX_TRACKS + 1) * (size_t)(plot.w + 1) * sizeof *b);
+	for (int row = 0; row < plot.h && top + row < n; row++) {
+		gantt_label(g, labels, plot.y + row, &lane[top + row], gl);
+		gantt_lane(g, plot, plot.y + row, l, &lane[top + row], v, gl, b);
+	}
+	for (int row = n - top; row < plot.h && labels.w > 0; row++)
+		grid_set(g, labels.x + labels.w - 1, plot.y + row, gl->box[1], SS_ROLE_AXIS, 0);
+	if (labels.w > 0 && top > 0)
+		grid_set(g, labels.x + labels.w - 1, plot.y, gl->up, SS_ROLE_HIGHLIGHT, 0);
+	if (labels.w > 0 && top + plot.h < n)
+		grid_set(g, labels.x + labels.w - 1, plot.y + plot.h - 1, gl->down, SS_ROLE_HIGHLIGHT, 0);
+	free(b);
+}
+
+uint32_t gantt_pick(const struct ss_lanes *l, struct ss_rect plot, const struct ss_gantt_view *v, int x, int y,
+		    int *lane)
+{
+	int n, top = v->top;
+	const struct ss_lane *ln = lanes_get(l, v->compact, &n);
+	double cw, a;
+	uint32_t best = UINT32_MAX, r;
+
+	*lane = -1;
+	if (top > n - plot.h)
+		top = n - plot.h;
+	if (top < 0)
+		top = 0;
+	if (x < plot.x || x >= plot.x + plot.w || y < plot.y || y >= plot.y + plot.h || top + y - plot.y >= n)
+		return UINT32_MAX;
+	*lane = top + y - plot.y;
+	ln = &ln[*lane];
+	cw = v->span / plot.w;
+	a = v->t0 + (x - plot.x) * cw;
+	/* the interval covering most of the cell, then the nearest one within two cells */
+	{
+		double best_ov = -1;
+
+		for (int j = 0; j < ln->ntracks; j++) {
+			const struct ss_record *rec = l->tl->rec;
+			double ov;
+
+			r = track_pick(ln->track[j], rec, a, a + cw);
+			if (r == UINT32_MAX)
+				continue;
+			ov = fmin((double)rec[r].end, a + cw) - fmax((double)rec[r].start, a);
+			if (ov > best_ov) {
+				best_ov = ov;
+				best = r;
+			}
+		}
+	}
+	if (best != UINT32_MAX)
+		return best;
+	r = lanes_near(l, ln, a + cw / 2);
+	if (r != UINT32_MAX) {
+		const struct ss_record *rr = &l->tl->rec[r];
+		double d = (double)rr->start > a + cw / 2 ? (double)rr->start - (a + cw / 2) : (a + cw / 2) - (double)rr->end;
+
+		if (d <= 2 * cw)
+			return r;
+	}
+	return UINT32_MAX;
+}
+
+void gantt_fit(const struct ss_lanes *l, int width, double *t0, double *span)
+{
+	double len;
+
+	if (width < 2)
+		width = 2;
+	if (!l->have_span) {
+		*t0 = 0;
+		*span = 1e6;
+		return;
+	}
+	len = (double)(l->t1 - l->t0);
+	if (len < width)
+		len = width;
+	*t0 = (double)l->t0;
+	*span = len * width / (width - 1);
+}
+
+void gantt_clamp(const struct ss_lanes *l, int width, double *t0, double *span)
+{
+	double ft0, fspan;
+
+	gantt_fit(l, width, &ft0, &fspan);
+	if (*span > fspan * 100)
+		*span = fspan * 100;
+	if (*span < width)
+		*span = width;
+	if (*t0 > ft0 + fspan - *span / 8)
+		*t0 = ft0 + fspan - *span / 8;
+	if (*t0 < ft0 - *span * 7 / 8)
+		*t0 = ft0 - *span * 7 / 8;
+}

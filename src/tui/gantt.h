@@ -1,0 +1,34 @@
+/* gantt.h: draws lanes as bars into a cell grid: per cell, the busy fraction of its time slice as a left eighth
+ * block (sub-cell precision) in the role of the track covering most of it. Pure: no curses. */
+#ifndef SS_GANTT_H
+#define SS_GANTT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "glyphs.h"
+#include "grid.h"
+#include "lanes.h"
+
+/* The part of a timeline a Gantt shows. */
+struct ss_gantt_view {
+	double t0, span; /* time window in ns, span > 0 */
+	int top;         /* first lane shown (vertical scroll) */
+	bool compact;    /* one row per stream instead of H2D / KER / D2H lanes */
+	uint32_t sel;    /* selected record, UINT32_MAX for none */
+};
+
+/* gantt_draw draws the lanes of l from v->top into the rows of plot, their labels into labels (may be w 0).
+ * Cost per frame: O(rows * columns * (log n + TRACK_BLOCK)), whatever the number of records. */
+void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, const struct ss_lanes *l,
+		const struct ss_gantt_view *v, const struct ss_glyphs *gl);
+/* gantt_pick returns the record drawn at screen cell (x, y) of plot, or the nearest one within two cells on
+ * that lane; UINT32_MAX when none. *lane gets the lane index under y (-1 outside the lanes). */
+uint32_t gantt_pick(const struct ss_lanes *l, struct ss_rect plot, const struct ss_gantt_view *v, int x, int y,
+		    int *lane);
+/* gantt_fit sets the window to the whole timeline (and a one-cell margin) for a plot width cells wide. */
+void gantt_fit(const struct ss_lanes *l, int width, double *t0, double *span);
+/* gantt_clamp keeps a window sane: span between width ns and 100 times the fitted span, t0 within the run. */
+void gantt_clamp(const struct ss_lanes *l, int width, double *t0, double *span);
+
+#endif

@@ -1,0 +1,335 @@
+/* lanes.c: tracks per (stream, kind) and the Gantt lanes over them. */
+#include "lanes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "palette.h"
+#include "xalloc.h"
+
+/* Groups before the streams; stream s is group LANES_GROUP_STREAM + s. */
+#define LANES_GROUP_HOST 0
+#define LANES_GROUP_LEGACY 1
+#define LANES_GROUP_PER_THREAD 2
+#define LANES_GROUP_UNKNOWN 3
+#define LANES_GROUP_STREAM 4
+/* Stream indices above this are shown with the unknown streams (foreign traces with raw ids). */
+#define LANES_MAX_STREAM 4096
+
+/* The kinds each lane kind draws, in rising priority. */
+static const struct {
+	int n;
+	int kind[LANE_MAX_TRACKS];
+} lanes_kinds[LANE_KIND_COUNT] = {
+	[LANE_HOST] = {3, {SS_KIND_MARKER, SS_KIND_API, SS_KIND_SYNC}},
+	[LANE_H2D] = {1, {SS_KIND_H2D}},
+	[LANE_KER] = {3, {SS_KIND_MEMSET, SS_KIND_D2D, SS_KIND_KERNEL}},
+	[LANE_D2H] = {1, {SS_KIND_D2H}},
+	[LANE_STREAM] = {5, {SS_KIND_H2D, SS_KIND_D2H, SS_KIND_MEMSET, SS_KIND_D2D, SS_KIND_KERNEL}},
+};
+
+void lanes_init(struct ss_lanes *l)
+{
+	memset(l, 0, sizeof *l);
+	track_init(&l->host_all);
+}
+
+void lanes_free(struct ss_lanes *l)
+{
+	for (int i = 0; i < l->ngroups * SS_KIND_COUNT; i++)
+		track_free(&l->tracks[i]);
+	free(l->tracks);
+	track_free(&l->host_all);
+	free(l->lane[0]);
+	free(l->lane[1]);
+	lanes_init(l);
+}
+
+static bool lanes_host_kind(int kind)
+{
+	return kind == SS_KIND_API || kind == SS_KIND_SYNC || kind == SS_KIND_MARKER;
+}
+
+/* lanes_group maps a record to its group. */
+static int lanes_group(const struct ss_record *r, int ngroups)
+{
+	if (lanes_host_kind(r->kind))
+		return LANES_GROUP_HOST;
+	if (r->stream >= 0 && r->stream < ngroups - LANES_GROUP_STREAM)
+		return LANES_GROUP_STREAM + r->stream;
+	if (r->stream == SS_STREAM_LEGACY)
+		return LANES_GROUP_LEGACY;
+	if (r->stream == SS_STREAM_PER_THREAD)
+		return LANES_GROUP_PER_THREAD;
+	return LANES_GROUP_UNKNOWN;
+}
+
+static int32_t lanes_group_stream(int g)
+{
+	static const int32_t special[LANES_GROUP_STREAM] = {SS_STREAM_HOST, SS_STREAM_LEGACY, SS_STREAM_PER_THREAD,
+							    SS_STREAM_UNKNOWN};
+
+	return g < LANES_GROUP_STREAM ? special[g] : g - LANES_GROUP_STREAM;
+}
+
+
+/* lanes_group_has tells whether group g has records of any kind the lane kind draws. */
+static bool lanes_group_has(const struct ss_lanes *l, int g, int lk)
+{
+	for (int i = 0; i < lanes_kinds[lk].n; i++)
+		if (l->tracks[g * SS_KIND_COUNT + lanes_kinds[lk].kind[i]].n > 0)
+			return true;
+	return false;
+}
+
+/* lanes_push appends a lane of kind lk for group g to form f. */
+static void lanes_push(struct ss_lanes *l, int f, int *cap, int g, int lk, bool first)
+{
+	struct ss_lane *ln;
+
+	if (l->nlane[f] == *cap) {
+		*cap = *cap == 0 ? 16 : *cap * 2;
+		l->lane[f] = xreallocarray(l->lane[f], (size_t)*cap, sizeof *l->lane[f]);
+	}
+	ln = &l->lane[f][l->nlane[f]++];
+	memset(ln, 0, sizeof *ln);
+	ln->stream = lanes_group_stream(g);
+	ln->kind = (uint8_t)lk;
+	ln->first = first;
+	for (int i = 0; i < lanes_kinds[lk].n; i++) {
+		int k = lanes_kinds[lk].kind[i];
+
+		ln->track[ln->ntracks] = &l->tracks[g * SS_KIND_COUNT + k];
+		ln->role[ln->ntracks] = (uint8_t)(g == LANES_GROUP_LEGACY ? SS_ROLE_DEFAULT_STREAM : k);
+		ln->ntracks++;
+	}
+	if (lk == LANE_HOST)
+		ln->all = &l->host_all;
+}
+
+/* lanes_layout lists the lanes of both forms. A stream lane kind is shown for every stream when any stream has
+ * it (KER always), so that row groups look alike; the other groups show only what they have. */
+static void lanes_layout(struct ss_lanes *l)
+{
+	int cap[2] = {0, 0};
+	bool any[LANE_KIND_COUNT] = {false};
+	static const int order[] = {LANES_GROUP_HOST, LANES_GROUP_LEGACY, -1, LANES_GROUP_PER_THREAD,
+				    LANES_GROUP_UNKNOWN};
+
+	for (int g = LANES_GROUP_STREAM; g < l->ngroups; g++)
+		for (int lk = LANE_H2D; lk <= LANE_D2H; lk++)
+			any[lk] |= lanes_group_has(l, g, lk);
+	any[LANE_KER] = true;
+	for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
+		int g0 = order[o] < 0 ? LANES_GROUP_STREAM : order[o];
+		int g1 = order[o] < 0 ? l->ngroups : order[o] + 1;
+
+		for (int g = g0; g < g1; g++) {
+			bool stream = g >= LANES_GROUP_STREAM, first = true;
+
+			if (g == LANES_GROUP_HOST) {
+				if (lanes_group_has(l, g, LANE_HOST)) {
+					lanes_push(l, 0, &cap[0], g, LANE_HOST, true);
+					lanes_push(l, 1, &cap[1], g, LANE_HOST, true);
+				}
+				continue;
+			}
+			if (!stream && !lanes_group_has(l, g, LANE_STREAM))
+				continue;
+			for (int lk = LANE_H2D; lk <= LANE_D2H; lk++)
+				if (stream ? any[lk] : lanes_group_has(l, g, lk)) {
+					lanes_push(l, 0, &cap[0], g, lk, first);
+					first = false;
+				}
+			lanes_push(l, 1, &cap[1], g, LANE_STREAM, true);
+		}
+	}
+}
+
+void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
+{
+	int maxs = tl->nstreams - 1;
+
+	lanes_free(l);
+	l->tl = tl;
+	l->indexed = tl->n;
+	for (size_t i = 0; i < tl->n; i++)
+		if (tl->rec[i].stream > maxs && tl->rec[i].stream < LANES_MAX_STREAM && !lanes_host_kind(tl->rec[i].kind))
+			maxs = tl->rec[i].stream;
+	l->ngroups = LANES_GROUP_STREAM + maxs + 1;
+	l->tracks = xcalloc((size_t)l->ngroups * SS_KIND_COUNT, sizeof *l->tracks);
+	for (size_t i = 0; i < tl->n; i++) {
+		const struct ss_record *r = &tl->rec[i];
+		int k = r->kind < SS_KIND_COUNT ? r->kind : SS_KIND_MARKER;
+		int g = lanes_group(r, l->ngroups);
+
+		track_add(&l->tracks[g * SS_KIND_COUNT + k], (uint32_t)i);
+		if (g == LANES_GROUP_HOST)
+			track_add(&l->host_all, (uint32_t)i);
+		if (!l->have_span || r->start < l->t0)
+			l->t0 = r->start;
+		if (!l->have_span || r->end > l->t1)
+			l->t1 = r->end;
+		l->have_span = true;
+	}
+	l->bytes = (size_t)l->ngroups * SS_KIND_COUNT * sizeof *l->tracks;
+	for (int i = 0; i < l->ngroups * SS_KIND_COUNT; i++) {
+		track_finish(&l->tracks[i], tl->rec);
+		l->bytes += track_bytes(&l->tracks[i]);
+	}
+	track_finish(&l->host_all, tl->rec);
+	l->bytes += track_bytes(&l->host_all);
+	lanes_layout(l);
+	l->bytes += (size_t)(l->nlane[0] + l->nlane[1]) * sizeof(struct ss_lane);
+}
+
+const struct ss_lane *lanes_get(const struct ss_lanes *l, bool compact, int *n)
+{
+	*n = l->nlane[compact ? 1 : 0];
+	return l->lane[compact ? 1 : 0];
+}
+
+void lanes_label(const struct ss_lane *ln, char *buf, size_t len)
+{
+	static const char *const kinds[LANE_KIND_COUNT] = {"", "H2D", "KER", "D2H", ""};
+	char name[16];
+
+	switch (ln->stream) {
+	case SS_STREAM_HOST:
+		snprintf(name, sizeof name, "host");
+		break;
+	case SS_STREAM_LEGACY:
+		snprintf(name, sizeof name, "legacy");
+		break;
+	case SS_STREAM_PER_THREAD:
+		snprintf(name, sizeof name, "ptds");
+		break;
+	case SS_STREAM_UNKNOWN:
+		snprintf(name, sizeof name, "other");
+		break;
+	default:
+		snprintf(name, sizeof name, "s%d", (int)ln->stream);
+		break;
+	}
+	if (ln->kind == LANE_HOST || ln->kind == LANE_STREAM)
+		snprintf(buf, len, "%s", name);
+	else if (ln->first)
+		snprintf(buf, len, "%-4s %s", name, kinds[ln->kind]);
+	else
+		snprintf(buf, len, "%-4s %s", "", kinds[ln->kind]);
+}
+
+int lanes_find(const struct ss_lanes *l, bool compact, uint32_t r)
+{
+	int n, g, k;
+	const struct ss_lane *ln = lanes_get(l, compact, &n);
+	const struct ss_track *t;
+
+	if (r >= l->indexed)
+		return -1;
+	g = lanes_group(&l->tl->rec[r], l->ngroups);
+	k = l->tl->rec[r].kind < SS_KIND_COUNT ? l->tl->rec[r].kind : SS_KIND_MARKER;
+	t = &l->tracks[g * SS_KIND_COUNT + k];
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < ln[i].ntracks; j++)
+			if (ln[i].track[j] == t)
+				return i;
+	return -1;
+}
+
+/* lanes_key_before orders record indices a, b by (start, end, index) like the tracks do. */
+static bool lanes_key_before(const struct ss_record *rec, uint32_t a, uint32_t b)
+{
+	if (rec[a].start != rec[b].start)
+		return rec[a].start < rec[b].start;
+	if (rec[a].end != rec[b].end)
+		return rec[a].end < rec[b].end;
+	return a < b;
+}
+
+uint32_t lanes_step(const struct ss_lanes *l, const struct ss_lane *ln, uint32_t r, int dir)
+{
+	const struct ss_record *rec = l->tl->rec;
+	uint32_t best = UINT32_MAX;
+
+	if (r != UINT32_MAX && r >= l->indexed)
+		r = UINT32_MAX;
+	for (int j = 0; j < ln->ntracks; j++) {
+		const struct ss_track *t = ln->track[j];
+		uint32_t c;
+
+		if (t->n == 0)
+			continue;
+		if (dir > 0) {
+			size_t p = r == UINT32_MAX ? 0 : track_rank(t, rec, r, true);
+
+			if (p >= t->n)
+				continue;
+			c = t->idx[p];
+			if (best == UINT32_MAX || lanes_key_before(rec, c, best))
+				best = c;
+		} else {
+			size_t p = r == UINT32_MAX ? t->n : track_rank(t, rec, r, false);
+
+			if (p == 0)
+				continue;
+			c = t->idx[p - 1];
+			if (best == UINT32_MAX || lanes_key_before(rec, best, c))
+				best = c;
+		}
+	}
+	return best;
+}
+
+uint32_t lanes_near(const struct ss_lanes *l, const struct ss_lane *ln, double x)
+{
+	const struct ss_record *rec = l->tl->rec;
+	uint32_t best = UINT32_MAX;
+	double bestd = INFINITY;
+
+	for (int j = 0; j < ln->ntracks; j++) {
+		const struct ss_track *t = ln->track[j];
+		uint32_t c = track_pick(t, rec, x, nextafter(x, INFINITY));
+		size_t p;
+
+		if (c != UINT32_MAX) {
+			if (bestd > 0 || best == UINT32_MAX) {
+				best = c;
+				bestd = 0;
+			}
+			continue;
+		}
+		p = track_lower_start(t, rec, x);
+		if (p < t->n && (double)rec[t->idx[p]].start - x < bestd) {
+			best = t->idx[p];
+			bestd = (double)rec[best].start - x;
+		}
+		if (p > 0 && x - (double)rec[t->idx[p - 1]].end < bestd) {
+			best = t->idx[p - 1];
+			bestd = x - (double)rec[best].end;
+		}
+	}
+	return best;
+}
+
+int lanes_role(const struct ss_record *r)
+{
+	if (r->stream == SS_STREAM_LEGACY && !lanes_host_kind(r->kind))
+		return SS_ROLE_DEFAULT_STREAM;
+	return r->kind < SS_KIND_COUNT ? r->kind : SS_ROLE_MARKER;
+}
+
+uint32_t lanes_api_of(const struct ss_lanes *l, uint32_t r)
+{
+	const struct ss_track *t = &l->tracks[LANES_GROUP_HOST * SS_KIND_COUNT + SS_KIND_API];
+	uint32_t corr;
+
+	if (r >= l->indexed || l->tl->rec[r].kind == SS_KIND_API || (corr = l->tl->rec[r].correlation) == 0)
+		return UINT32_MAX;
+	for (size_t i = 0; i < t->n; i++)
+		if (l->tl->rec[t->idx[i]].correlation == corr)
+			return t->idx[i];
+	return UINT32_MAX;
+}

@@ -1,0 +1,73 @@
+/* lanes.h: the Gantt's rows for one timeline: a track per (stream, kind) and the lanes that draw them, in the
+ * expanded form (H2D / KER / D2H per stream) and the compact one (one row per stream). */
+#ifndef SS_LANES_H
+#define SS_LANES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "timeline.h"
+#include "track.h"
+
+/* What one lane shows. */
+enum ss_lane_kind {
+	LANE_HOST = 0, /* API calls and sync waits of the host */
+	LANE_H2D,      /* a stream's host-to-device copies */
+	LANE_KER,      /* a stream's kernels (and memsets, device copies) */
+	LANE_D2H,      /* a stream's device-to-host copies */
+	LANE_STREAM,   /* compact: everything of one stream */
+	LANE_KIND_COUNT
+};
+
+#define LANE_MAX_TRACKS 6
+
+/* One row of the Gantt: tracks drawn together; a cell takes the role of the track covering most of it. */
+struct ss_lane {
+	int32_t stream;                         /* SS_STREAM_HOST, a stream index or another SS_STREAM_* */
+	uint8_t kind;                           /* enum ss_lane_kind */
+	uint8_t ntracks;
+	bool first;                             /* first lane of its stream's group: the label names the stream */
+	const struct ss_track *track[LANE_MAX_TRACKS]; /* in rising priority: a later one wins a tie */
+	uint8_t role[LANE_MAX_TRACKS];          /* role each track draws with (enum ss_role) */
+	const struct ss_track *all;             /* union of the tracks when they can overlap (host); else NULL */
+};
+
+/* The index of one timeline. The timeline must outlive it; its records may be appended to (the index covers
+ * the first `indexed` of them until rebuilt). */
+struct ss_lanes {
+	const struct ss_timeline *tl;
+	size_t indexed;              /* records covered */
+	int ngroups;                 /* 4 special groups (host, legacy, per-thread, unknown) + streams */
+	struct ss_track *tracks;     /* ngroups * SS_KIND_COUNT */
+	struct ss_track host_all;    /* every host record: the host lane's union */
+	struct ss_lane *lane[2];     /* [0] expanded, [1] compact */
+	int nlane[2];
+	bool have_span;
+	uint64_t t0, t1;             /* earliest start and latest end over the indexed records */
+	size_t bytes;                /* heap memory of the index */
+};
+
+void lanes_init(struct ss_lanes *l);
+void lanes_free(struct ss_lanes *l);
+/* lanes_build (re)indexes every record of tl. Streams 0..nstreams-1 get rows even while empty, so rows stay
+ * put while a run streams in. O(n log n), or O(n) when tl is sorted. */
+void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl);
+/* lanes_get returns the lanes of one form (compact false: expanded) and their count. */
+const struct ss_lane *lanes_get(const struct ss_lanes *l, bool compact, int *n);
+/* lanes_label writes a lane's label ("host", "s3 H2D", "   KER", "legacy", "s3") into buf. */
+void lanes_label(const struct ss_lane *ln, char *buf, size_t len);
+/* lanes_find returns the lane (index in the form) that holds record r, -1 when none. */
+int lanes_find(const struct ss_lanes *l, bool compact, uint32_t r);
+/* lanes_step returns the record after (dir > 0) or before (dir < 0) record r on lane ln in (start, end, index)
+ * order, the first/last one when r is UINT32_MAX, and UINT32_MAX when there is none. */
+uint32_t lanes_step(const struct ss_lanes *l, const struct ss_lane *ln, uint32_t r, int dir);
+/* lanes_near returns the record of lane ln whose interval is nearest to time x (0 distance inside), or
+ * UINT32_MAX for an empty lane. */
+uint32_t lanes_near(const struct ss_lanes *l, const struct ss_lane *ln, double x);
+/* lanes_role returns the role record r is drawn with (its kind's; the legacy stream's work in its own role). */
+int lanes_role(const struct ss_record *r);
+/* lanes_api_of returns the index of the host API record with r's correlation id, UINT32_MAX when none. */
+uint32_t lanes_api_of(const struct ss_lanes *l, uint32_t r);
+
+#endif

@@ -1,0 +1,62 @@
+/* layout.c: screen rectangles. */
+#include "layout.h"
+
+#include <string.h>
+
+#include "xalloc.h"
+
+int layout_compute(const struct ss_layout_opts *o, struct ss_layout *l, char **cause)
+{
+	int cols = o->cols, rows = o->rows, mw, top, bottom, gh, dw, dh;
+
+	memset(l, 0, sizeof *l);
+	if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
+		if (rows > 0 && cols > 0)
+			l->status = (struct ss_rect){0, rows - 1, cols, 1};
+		*cause = xasprintf("terminal too small: %dx%d, need %dx%d", cols, rows, LAYOUT_MIN_COLS,
+				   LAYOUT_MIN_ROWS);
+		return -1;
+	}
+	l->header = (struct ss_rect){0, 0, cols, LAYOUT_HEADER_ROWS};
+	l->status = (struct ss_rect){0, rows - 1, cols, 1};
+	top = LAYOUT_HEADER_ROWS;
+	if (cols >= LAYOUT_SIDE_MIN_COLS) {
+		int sw = cols >= 160 ? 36 : 32;
+
+		l->stats_side = true;
+		mw = cols - sw;
+		bottom = rows - 1;
+		l->stats = (struct ss_rect){mw, top, sw, bottom - top};
+	} else {
+		mw = cols;
+		bottom = rows - 1 - LAYOUT_STATS_ROWS;
+		l->stats = (struct ss_rect){0, bottom, cols, LAYOUT_STATS_ROWS};
+	}
+	/* the Gantt area between the header and the axis */
+	gh = bottom - LAYOUT_AXIS_ROWS - top;
+	l->axis = (struct ss_rect){LAYOUT_LABEL_COLS, bottom - LAYOUT_AXIS_ROWS, mw - LAYOUT_LABEL_COLS, LAYOUT_AXIS_ROWS};
+	l->corner = (struct ss_rect){0, bottom - LAYOUT_AXIS_ROWS, LAYOUT_LABEL_COLS, LAYOUT_AXIS_ROWS};
+	l->chart = (struct ss_rect){0, top, mw, bottom - top};
+	if (o->ab) {
+		int h0 = gh / 2, h1 = gh - h0;
+
+		l->title[0] = (struct ss_rect){0, top, mw, 1};
+		l->labels[0] = (struct ss_rect){0, top + 1, LAYOUT_LABEL_COLS, h0 - 1};
+		l->plot[0] = (struct ss_rect){LAYOUT_LABEL_COLS, top + 1, mw - LAYOUT_LABEL_COLS, h0 - 1};
+		l->title[1] = (struct ss_rect){0, top + h0, mw, 1};
+		l->labels[1] = (struct ss_rect){0, top + h0 + 1, LAYOUT_LABEL_COLS, h1 - 1};
+		l->plot[1] = (struct ss_rect){LAYOUT_LABEL_COLS, top + h0 + 1, mw - LAYOUT_LABEL_COLS, h1 - 1};
+	} else {
+		l->labels[0] = (struct ss_rect){0, top, LAYOUT_LABEL_COLS, gh};
+		l->plot[0] = (struct ss_rect){LAYOUT_LABEL_COLS, top, mw - LAYOUT_LABEL_COLS, gh};
+	}
+	l->help.w = cols - 4 < 84 ? cols - 4 : 84;
+	l->help.h = rows - 2;
+	l->help.x = (cols - l->help.w) / 2;
+	l->help.y = 1;
+	dw = mw - LAYOUT_LABEL_COLS < 52 ? mw - LAYOUT_LABEL_COLS : 52;
+	dh = gh < LAYOUT_DETAIL_ROWS ? gh : LAYOUT_DETAIL_ROWS;
+	l->detail[0] = (struct ss_rect){mw - dw, top, dw, dh};
+	l->detail[1] = (struct ss_rect){mw - dw, top + gh - dh, dw, dh};
+	return 0;
+}

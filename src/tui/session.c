@@ -1,0 +1,456 @@
+/* session.c: runs, their baselines and the sweep, one runner child at a time. */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model.h"
+#include "planner.h"
+#include "xalloc.h"
+
+static const int session_counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
+
+static double session_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+bool session_same(const struct ss_experiment *a, const struct ss_experiment *b)
+{
+	return a->preset == b->preset && a->kernel == b->kernel && a->streams == b->streams &&
+	       a->elements == b->elements && a->chunks == b->chunks && a->elem_size == b->elem_size &&
+	       a->work == b->work && a->order == b->order && a->sync == b->sync && a->defstream == b->defstream &&
+	       a->nonblocking == b->nonblocking && a->hostmem == b->hostmem && a->connections == b->connections &&
+	       a->threads == b->threads && a->repeat == b->repeat && a->warmup == b->warmup;
+}
+
+static struct ss_run *session_run_new(const struct ss_experiment *e, const char *backend)
+{
+	struct ss_run *r = xcalloc(1, sizeof *r);
+
+	if (e != NULL)
+		r->exp = *e;
+	timeline_init(&r->tl);
+	lanes_init(&r->lanes);
+	r->tl.nstreams = e != NULL ? e->streams : 0;
+	if (backend != NULL)
+		snprintf(r->tl.backend, sizeof r->tl.backend, "%s", backend);
+	return r;
+}
+
+static void session_run_free(struct ss_run *r)
+{
+	if (r == NULL)
+		return;
+	lanes_free(&r->lanes);
+	timeline_free(&r->tl);
+	free(r);
+}
+
+/* session_index rebuilds a run's Gantt index and remembers what it cost. */
+static void session_index(struct ss_run *r, double now)
+{
+	double t = session_clock();
+
+	lanes_build(&r->lanes, &r->tl);
+	r->index_cost = session_clock() - t;
+	r->indexed_at = now;
+}
+
+void session_init(struct ss_session *s, const struct ss_backend *b, const struct ss_timeline *file)
+{
+	memset(s, 0, sizeof *s);
+	s->backend = b;
+	s->runner.pid = -1;
+	s->runner.fd = -1;
+	timeline_init(&s->scratch);
+	if (file != NULL) {
+		struct ss_run *r = session_run_new(NULL, NULL);
+
+		timeline_copy(&r->tl, file);
+		r->file = true;
+		timeline_sort(&r->tl);
+		session_index(r, 0);
+		analysis_timeline(&r->tl, &r->an);
+		analysis_observer(&r->an, NULL);
+		r->done = true;
+		s->shown = r;
+	}
+}
+
+void session_free(struct ss_session *s)
+{
+	if (s->job != JOB_NONE)
+		runner_free(&s->runner);
+	session_run_free(s->shown);
+	session_run_free(s->capture);
+	session_run_free(s->pinned);
+	timeline_free(&s->scratch);
+	if (s->have_sweep)
+		sweep_free(&s->sweep);
+	memset(s, 0, sizeof *s);
+}
+
+/* session_base_exp is the one-stream experiment whose run is e's baseline. */
+static void session_base_exp(const struct ss_experiment *e, struct ss_experiment *b)
+{
+	*b = *e;
+	b->streams = 1;
+	if (b->threads > 1)
+		b->threads = 1;
+	if (b->chunks == 0)
+		b->order = SS_ORDER_DEPTH; /* one chunk: both orders issue the same three operations */
+}
+
+static struct ss_session_base *session_base_find(struct ss_session *s, const struct ss_experiment *e)
+{
+	struct ss_experiment b;
+
+	session_base_exp(e, &b);
+	for (int i = 0; i < s->nbase; i++)
+		if (session_same(&s->base[i].exp, &b))
+			return &s->base[i];
+	return NULL;
+}
+
+static struct ss_session_base *session_base_add(struct ss_session *s, const struct ss_experiment *e)
+{
+	struct ss_session_base *b;
+
+	if (s->nbase < SESSION_MAX_BASES) {
+		b = &s->base[s->nbase++];
+	} else {
+		b = &s->base[s->base_next];
+		s->base_next = (s->base_next + 1) % SESSION_MAX_BASES;
+	}
+	memset(b, 0, sizeof *b);
+	session_base_exp(e, &b->exp);
+	return b;
+}
+
+/* session_compare fills speedup and bound of a finished run whose baseline is known. */
+static bool session_compare(struct ss_session *s, struct ss_run *r)
+{
+	struct ss_session_base *b;
+	struct ss_oplist ops;
+
+	if (r == NULL || r->file || !r->done || r->compared)
+		return false;
+	if ((b = session_base_find(s, &r->exp)) == NULL || b->failed)
+		return false;
+	planner_build(&r->exp, &ops);
+	analysis_compare(&r->an, &b->an, ops.nchunks, r->an.used_ns, b->an.used_ns);
+	planner_free(&ops);
+	r->compared = true;
+	return true;
+}
+
+/* session_predict asks the model for the makespan of a run measured on a GPU. */
+static void session_predict(struct ss_session *s, struct ss_run *r)
+{
+	struct ss_profile p;
+	struct ss_timeline tl;
+	struct ss_analysis a;
+	char *cause = NULL;
+
+	if (s->backend == NULL || s->backend->modelled || r->file)
+		return;
+	if (model_get_profile(&p, &cause) != 0) {
+		free(cause);
+		return;
+	}
+	timeline_init(&tl);
+	if (model_timeline(&r->exp, &p, &tl, NULL, &cause) == 0) {
+		analysis_timeline(&tl, &a);
+		r->have_predicted = true;
+		r->predicted_ns = a.makespan_ns;
+	}
+	free(cause);
+	timeline_free(&tl);
+}
+
+/* session_stop cancels the runner's job. A sweep point is kept to run again. */
+static void session_stop(struct ss_session *s)
+{
+	if (s->job == JOB_NONE)
+		return;
+	runner_free(&s->runner);
+	if (s->job == JOB_MAIN) {
+		session_run_free(s->capture);
+		s->capture = NULL;
+	} else if (s->job == JOB_SWEEP) {
+		s->retry = true;
+		s->retry_point = s->job_point;
+		s->retry_exp = s->job_exp;
+	}
+	s->job = JOB_NONE;
+}
+
+/* session_launch starts job j on e; on failure it reports through message and returns false. */
+static bool session_launch(struct ss_session *s, enum ss_job j, const struct ss_experiment *e)
+{
+	char *cause = NULL;
+
+	if (runner_start(&s->runner, s->backend, e, &cause) != 0) {
+		snprintf(s->message, sizeof s->message, "cannot run: %s", cause ? cause : "?");
+		free(cause);
+		runner_free(&s->runner);
+		return false;
+	}
+	s->job = j;
+	s->job_exp = *e;
+	return true;
+}
+
+/* session_schedule starts the most urgent job when the runner is idle: the requested run, then the shown run's
+ * baseline, then sweep points. */
+static unsigned session_schedule(struct ss_session *s)
+{
+	struct ss_experiment e;
+
+	if (s->job != JOB_NONE || s->backend == NULL)
+		return 0;
+	if (s->want) {
+		s->want = false;
+		s->capture = session_run_new(&s->want_exp, s->backend->name);
+		if (!session_launch(s, JOB_MAIN, &s->want_exp)) {
+			session_run_free(s->capture);
+			s->capture = NULL;
+			return SES_FAILED;
+		}
+		return 0;
+	}
+	{
+		struct ss_run *need[2] = {s->shown, s->pinned};
+
+		for (int i = 0; i < 2; i++) {
+			if (need[i] == NULL || need[i]->file || !need[i]->done || need[i]->compared ||
+			    session_base_find(s, &need[i]->exp) != NULL)
+				continue;
+			session_base_exp(&need[i]->exp, &e);
+			timeline_clear(&s->scratch);
+			if (!session_launch(s, JOB_BASELINE, &e)) {
+				session_base_add(s, &need[i]->exp)->failed = true;
+				return SES_FAILED;
+			}
+			return 0;
+		}
+	}
+	if (s->have_sweep && (s->retry || s->sweep.next < s->sweep.n)) {
+		size_t idx;
+
+		if (s->retry) {
+			e = s->retry_exp;
+			idx = s->retry_point;
+			s->retry = false;
+		} else if (!sweep_next(&s->sweep, &e, &idx)) {
+			return 0;
+		}
+		timeline_clear(&s->scratch);
+		s->job_point = idx;
+		if (!session_launch(s, JOB_SWEEP, &e)) {
+			sweep_done(&s->sweep, idx, NULL, NULL, s->message);
+			return SES_SWEEP | SES_FAILED;
+		}
+	}
+	return 0;
+}
+
+/* session_finish handles the end of the runner's job. */
+static unsigned session_finish(struct ss_session *s, double now)
+{
+	struct ss_runner *rn = &s->runner;
+	enum ss_job j = s->job;
+	unsigned ch = 0;
+
+	s->job = JOB_NONE;
+	if (rn->code != 0) {
+		snprintf(s->message, sizeof s->message, "%s failed: %s",
+			 j == JOB_MAIN ? "the run" : j == JOB_BASELINE ? "the one-stream baseline" : "a sweep point",
+			 rn->error ? rn->error : "the runner failed");
+		ch |= SES_FAILED;
+	}
+	switch (j) {
+	case JOB_MAIN: {
+		struct ss_run *r = s->capture;
+
+		s->capture = NULL;
+		if (rn->code != 0) {
+			session_run_free(r);
+			break;
+		}
+		r->res = rn->res;
+		r->have_res = true;
+		r->tl.modelled = rn->res.modelled;
+		r->tl.dropped = rn->res.dropped;
+		snprintf(r->tl.device, sizeof r->tl.device, "%s", rn->res.device);
+		timeline_sort(&r->tl);
+		session_index(r, now);
+		analysis_timeline(&r->tl, &r->an);
+		analysis_observer(&r->an, &r->res);
+		r->done = true;
+		if (r->exp.streams == 1 && session_base_find(s, &r->exp) == NULL) {
+			struct ss_experiment b;
+
+			session_base_exp(&r->exp, &b);
+			if (session_same(&b, &r->exp))
+				session_base_add(s, &r->exp)->an = r->an;
+		}
+		session_predict(s, r);
+		session_compare(s, r);
+		session_run_free(s->shown);
+		s->shown = r;
+		ch |= SES_SHOWN;
+		break;
+	}
+	case JOB_BASELINE: {
+		struct ss_session_base *b = session_base_add(s, &s->job_exp);
+
+		if (rn->code != 0) {
+			b->failed = true;
+			break;
+		}
+		analysis_timeline(&s->scratch, &b->an);
+		analysis_observer(&b->an, &rn->res);
+		if (session_compare(s, s->shown) | session_compare(s, s->pinned))
+			ch |= SES_STATS;
+		break;
+	}
+	case JOB_SWEEP:
+		if (rn->code != 0) {
+			sweep_done(&s->sweep, s->job_point, NULL, NULL, rn->error ? rn->error : "the runner failed");
+		} else {
+			timeline_sort(&s->scratch);
+			sweep_done(&s->sweep, s->job_point, &s->scratch, &rn->res, NULL);
+		}
+		ch |= SES_SWEEP;
+		break;
+	default:
+		break;
+	}
+	runner_free(rn);
+	return ch;
+}
+
+void session_request(struct ss_session *s, const struct ss_experiment *e)
+{
+	if (s->backend == NULL)
+		return;
+	session_stop(s);
+	s->want = true;
+	s->want_exp = *e;
+	session_schedule(s);
+}
+
+unsigned session_poll(struct ss_session *s, double now)
+{
+	unsigned ch = 0;
+
+	if (s->job != JOB_NONE) {
+		struct ss_timeline *tl = s->job == JOB_MAIN ? &s->capture->tl : &s->scratch;
+		size_t before = tl->n;
+
+		if (runner_poll(&s->runner, tl, false) == 1)
+			ch |= session_finish(s, now);
+		else if (s->job == JOB_MAIN && tl->n != before)
+			ch |= SES_RECORDS;
+	}
+	ch |= session_schedule(s);
+	if (s->capture != NULL && s->capture->tl.n != s->capture->lanes.indexed) {
+		double wait = 4 * s->capture->index_cost;
+
+		if (now - s->capture->indexed_at >= (wait > 0.1 ? wait : 0.1)) {
+			session_index(s->capture, now);
+			ch |= SES_RECORDS;
+		}
+	}
+	return ch;
+}
+
+int session_fd(const struct ss_session *s)
+{
+	return s->job != JOB_NONE ? s->runner.fd : -1;
+}
+
+bool session_busy(const struct ss_session *s)
+{
+	return s->job != JOB_NONE || s->want;
+}
+
+struct ss_run *session_view(const struct ss_session *s)
+{
+	return s->shown != NULL ? s->shown : s->capture;
+}
+
+const struct ss_experiment *session_experiment(const struct ss_session *s)
+{
+	if (s->want)
+		return &s->want_exp;
+	if (s->capture != NULL)
+		return &s->capture->exp;
+	if (s->shown != NULL && !s->shown->file)
+		return &s->shown->exp;
+	if (s->pinned != NULL)
+		return &s->pinned->exp;
+	return NULL;
+}
+
+bool session_pin(struct ss_session *s)
+{
+	if (s->pinned != NULL) {
+		if (s->shown == NULL) {
+			s->shown = s->pinned;
+		} else {
+			session_run_free(s->pinned);
+		}
+		s->pinned = NULL;
+		return false;
+	}
+	if (s->shown == NULL || !s->shown->done)
+		return false;
+	s->pinned = s->shown;
+	s->shown = NULL;
+	return true;
+}
+
+/* session_sweep_key normalises what a sweep varies, so that sweeps of one base compare equal. */
+static void session_sweep_key(const struct ss_experiment *e, struct ss_experiment *k)
+{
+	*k = *e;
+	k->streams = 1;
+	k->order = SS_ORDER_DEPTH;
+	if (k->threads > 1)
+		k->threads = 2;
+}
+
+void session_sweep(struct ss_session *s, const struct ss_experiment *e)
+{
+	static const enum ss_order orders[2] = {SS_ORDER_DEPTH, SS_ORDER_BREADTH};
+	struct ss_experiment a, b;
+
+	if (s->backend == NULL)
+		return;
+	if (s->have_sweep) {
+		session_sweep_key(&s->sweep.base, &a);
+		session_sweep_key(e, &b);
+		if (session_same(&a, &b))
+			return;
+		if (s->job == JOB_SWEEP)
+			session_stop(s);
+		s->retry = false;
+		sweep_free(&s->sweep);
+	}
+	sweep_init(&s->sweep, e, session_counts, (int)(sizeof session_counts / sizeof session_counts[0]), orders, 2);
+	s->have_sweep = true;
+	session_schedule(s);
+}
+
+bool session_sweep_running(const struct ss_session *s)
+{
+	return s->have_sweep && sweep_progress(&s->sweep) < s->sweep.n;
+}

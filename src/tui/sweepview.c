@@ -1,0 +1,160 @@
+/* sweepview.c: the sweep plot and table. */
+#include "sweepview.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "palette.h"
+#include "plot.h"
+#include "units.h"
+
+double sweepview_time(const struct ss_sweep_point *p)
+{
+	if (p == NULL || !p->done || p->failed)
+		return -1;
+	return (double)(p->a.used_ns > 0 ? p->a.used_ns : p->a.makespan_ns);
+}
+
+/* sweepview_bound is the ideal bound for count i, from the first order whose point has one; -1 when none. */
+static double sweepview_bound(const struct ss_sweep *s, int i)
+{
+	for (int o = 0; o < s->norders; o++) {
+		const struct ss_sweep_point *p = &s->pt[(size_t)o * s->ncounts + i];
+
+		if (p->done && !p->failed && p->a.have_bound)
+			return (double)p->a.bound_ns;
+	}
+	return -1;
+}
+
+static int sweepview_order_role(enum ss_order o)
+{
+	return o == SS_ORDER_DEPTH ? SS_ROLE_KERNEL : SS_ROLE_H2D;
+}
+
+/* sweepview_progress draws the title row: what the sweep is and how far it got, with a bar. */
+static void sweepview_progress(struct ss_grid *g, struct ss_rect r, const struct ss_sweep *s, bool running,
+			       const struct ss_glyphs *gl)
+{
+	size_t done = sweep_progress(s);
+	int x = r.x, bw;
+	char buf[96];
+
+	x += grid_puts(g, x, r.y, r.w, "Sweep: time vs streams", SS_ROLE_TEXT, GRID_BOLD);
+	snprintf(buf, sizeof buf, "  %s %zu/%zu ", running || done < s->n ? "running" : "done", done, s->n);
+	x += grid_puts(g, x, r.y, r.x + r.w - x, buf, running ? SS_ROLE_HIGHLIGHT : SS_ROLE_TEXT, 0);
+	bw = r.x + r.w - x - 2;
+	if (bw > 30)
+		bw = 30;
+	for (int i = 0; i < bw && s->n > 0; i++) {
+		bool full = (size_t)i * s->n < done * (size_t)bw;
+
+		grid_set(g, x + i, r.y, full ? glyphs_bar(gl, 8, SS_ROLE_HIGHLIGHT) : gl->shade,
+			 full ? SS_ROLE_HIGHLIGHT : SS_ROLE_DIM, 0);
+	}
+	for (size_t i = 0; i < s->n; i++)
+		if (s->pt[i].failed) {
+			snprintf(buf, sizeof buf, "point %d streams %s failed: %s", s->pt[i].streams,
+				 experiment_order_name(s->pt[i].order), s->pt[i].error);
+			grid_puts(g, r.x, r.y + 1, r.w, buf, SS_ROLE_WARN, 0);
+			break;
+		}
+}
+
+/* sweepview_table draws the numbers: a row per count when side, else a column per count. */
+static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, const struct ss_sweep *s,
+			    const struct ss_glyphs *gl)
+{
+	char buf[32];
+
+	if (r.w <= 2 || r.h <= 1)
+		return;
+	grid_fill(g, r, ' ', SS_ROLE_TEXT, 0);
+	if (side) {
+		int y = r.y + 2;
+
+		for (int yy = r.y; yy < r.y + r.h; yy++)
+			grid_set(g, r.x, yy, gl->box[1], SS_ROLE_AXIS, 0);
+		grid_puts(g, r.x + 2, r.y, r.w - 3, "Sweep", SS_ROLE_TEXT, GRID_BOLD);
+		grid_printf(g, r.x + 2, r.y + 1, r.w - 3, SS_ROLE_DIM, 0, "%4s %9s %9s", "n", "depth", "breadth");
+		for (int i = 0; i < s->ncounts && y < r.y + r.h; i++, y++) {
+			int x = r.x + 2;
+
+			x += grid_printf(g, x, y, 5, SS_ROLE_TEXT, 0, "%4d ", s->counts[i]);
+			for (int o = 0; o < s->norders; o++) {
+				double t = sweepview_time(&s->pt[(size_t)o * s->ncounts + i]);
+
+				snprintf(buf, sizeof buf, "%9s ", t < 0 ? "-" : units_time((uint64_t)t, (char[24]){0}, 24));
+				x += grid_puts(g, x, y, r.x + r.w - x, buf,
+					       t < 0 ? SS_ROLE_DIM : sweepview_order_role(s->orders[o]), 0);
+			}
+		}
+		return;
+	}
+	grid_fill(g, (struct ss_rect){r.x, r.y, r.w, 1}, gl->box[0], SS_ROLE_AXIS, 0);
+	grid_puts(g, r.x + 2, r.y, -1, " Sweep ", SS_ROLE_TEXT, GRID_BOLD);
+	{
+		int lw = 8, cw = (r.w - lw) / (s->ncounts > 0 ? s->ncounts : 1);
+
+		if (cw > 10)
+			cw = 10;
+		grid_puts(g, r.x, r.y + 1, lw, "streams", SS_ROLE_DIM, 0);
+		for (int o = 0; o < s->norders && o + 2 < r.h; o++)
+			grid_puts(g, r.x, r.y + 2 + o, lw, experiment_order_name(s->orders[o]),
+				  sweepview_order_role(s->orders[o]), 0);
+		for (int i = 0; i < s->ncounts; i++) {
+			int x = r.x + lw + i * cw;
+
+			grid_printf(g, x, r.y + 1, cw - 1, SS_ROLE_TEXT, 0, "%*d", cw - 1, s->counts[i]);
+			for (int o = 0; o < s->norders && o + 2 < r.h; o++) {
+				double t = sweepview_time(&s->pt[(size_t)o * s->ncounts + i]);
+
+				snprintf(buf, sizeof buf, "%*s", cw - 1,
+					 t < 0 ? "-" : units_time((uint64_t)t, (char[24]){0}, 24));
+				grid_puts(g, x, r.y + 2 + o, cw - 1, buf, t < 0 ? SS_ROLE_DIM : SS_ROLE_TEXT, 0);
+			}
+		}
+	}
+}
+
+void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect table, bool side,
+		    const struct ss_sweep *s, bool running, const struct ss_glyphs *gl)
+{
+	double x[SS_SWEEP_MAX_COUNTS], y[3][SS_SWEEP_MAX_COUNTS];
+	struct ss_series ser[3];
+	struct ss_plot_axes ax = {0};
+	int ns = 0;
+
+	grid_fill(g, chart, ' ', SS_ROLE_TEXT, 0);
+	sweepview_progress(g, chart, s, running, gl);
+	for (int i = 0; i < s->ncounts; i++) {
+		x[i] = s->counts[i];
+		y[2][i] = sweepview_bound(s, i);
+		if (y[2][i] > ax.ymax)
+			ax.ymax = y[2][i];
+		for (int o = 0; o < s->norders; o++) {
+			y[o][i] = sweepview_time(&s->pt[(size_t)o * s->ncounts + i]);
+			if (y[o][i] > ax.ymax)
+				ax.ymax = y[o][i];
+		}
+	}
+	for (int o = 0; o < s->norders; o++)
+		ser[ns++] = (struct ss_series){x, y[o], s->ncounts, sweepview_order_role(s->orders[o]),
+					       s->orders[o] == SS_ORDER_DEPTH ? "depth-first" : "breadth-first"};
+	ser[ns++] = (struct ss_series){x, y[2], s->ncounts, SS_ROLE_DIM, "ideal bound"};
+	ax.xmin = s->ncounts > 0 ? s->counts[0] : 1;
+	ax.xmax = s->ncounts > 0 ? s->counts[s->ncounts - 1] : 2;
+	if (ax.xmax <= ax.xmin)
+		ax.xmax = ax.xmin + 1;
+	ax.logx = true;
+	ax.xticks = x;
+	ax.nxticks = s->ncounts;
+	ax.ymax *= 1.05;
+	/* bound first so that the measured curves draw over it */
+	{
+		struct ss_series order[3] = {ser[ns - 1], ser[0], ser[ns > 2 ? 1 : 0]};
+
+		plot_draw(g, (struct ss_rect){chart.x, chart.y + 2, chart.w, chart.h - 2}, &ax, order, ns, gl);
+	}
+	sweepview_table(g, table, side, s, gl);
+}

@@ -1,0 +1,195 @@
+/* term.c: curses output and input. */
+#define NCURSES_WIDECHAR 1
+#include "term.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "palette.h"
+#include "xalloc.h"
+
+/* term_attr converts grid and scheme attributes into curses ones. */
+static attr_t term_attr(unsigned a)
+{
+	attr_t r = A_NORMAL;
+
+	if (a & GRID_BOLD)
+		r |= A_BOLD;
+	if (a & GRID_REVERSE)
+		r |= A_REVERSE;
+	if (a & GRID_UNDERLINE)
+		r |= A_UNDERLINE;
+	if (a & SCHEME_DIM)
+		r |= A_DIM;
+	return r;
+}
+
+int term_start(struct ss_term *t, bool ascii, char **cause)
+{
+	const char *cs;
+
+	memset(t, 0, sizeof *t);
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		*cause = xasprintf("the interactive view needs a terminal (stdin and stdout); use 'streamscope run' for "
+				   "text output");
+		return -1;
+	}
+	setlocale(LC_ALL, "");
+	cs = nl_langinfo(CODESET);
+	t->utf8 = !ascii && cs != NULL && strcmp(cs, "UTF-8") == 0;
+	if (newterm(NULL, stdout, stdin) == NULL) {
+		const char *term = getenv("TERM");
+
+		*cause = xasprintf("cannot use the terminal type '%s'", term ? term : "(TERM unset)");
+		return -1;
+	}
+	t->started = true;
+	set_escdelay(25);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	intrflush(stdscr, FALSE);
+	curs_set(0);
+	t->scheme = SCHEME_MONO;
+	if (has_colors()) {
+		start_color();
+		use_default_colors();
+		t->scheme = scheme_pick(COLORS, getenv("NO_COLOR"));
+	} else {
+		t->scheme = scheme_pick(0, NULL);
+	}
+	if (t->scheme != SCHEME_MONO)
+		for (int r = 0; r < SS_ROLE_COUNT; r++)
+			init_pair((short)(r + 1), scheme_look(t->scheme, r).fg, -1);
+	mouseinterval(0);
+	mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	grid_init(&t->shown, 0, 0);
+	t->full = true;
+	return 0;
+}
+
+void term_stop(struct ss_term *t)
+{
+	if (t == NULL || !t->started)
+		return;
+	t->started = false;
+	mousemask(0, NULL);
+	curs_set(1);
+	endwin();
+	grid_free(&t->shown);
+}
+
+void term_size(struct ss_term *t, int *cols, int *rows)
+{
+	(void)t;
+	*cols = COLS;
+	*rows = LINES;
+}
+
+void term_invalidate(struct ss_term *t)
+{
+	t->full = true;
+}
+
+void term_draw(struct ss_term *t, const struct ss_grid *g)
+{
+	if (!t->started)
+		return;
+	if (t->full || t->shown.w != g->w || t->shown.h != g->h) {
+		grid_resize(&t->shown, g->w, g->h);
+		for (int i = 0; i < g->w * g->h; i++)
+			t->shown.cell[i].ch = 0; /* differs from every drawn cell */
+		clearok(curscr, TRUE);
+		t->full = false;
+	}
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++) {
+			const struct ss_cell *c = &g->cell[(size_t)y * g->w + x];
+			struct ss_cell *s = &t->shown.cell[(size_t)y * g->w + x];
+			struct ss_look l;
+			wchar_t wc[2];
+			cchar_t cc;
+
+			if (memcmp(c, s, sizeof *c) == 0)
+				continue;
+			*s = *c;
+			l = scheme_look(t->scheme, c->role);
+			wc[0] = (wchar_t)c->ch;
+			wc[1] = 0;
+			if (!t->utf8 && c->ch > 0x7e)
+				wc[0] = '?';
+			setcchar(&cc, wc, term_attr(c->attr | l.attr),
+				 t->scheme == SCHEME_MONO ? 0 : (short)(c->role + 1), NULL);
+			mvadd_wch(y, x, &cc); /* the bottom-right cell returns ERR but is written */
+		}
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+int term_key(struct ss_term *t, struct ss_mouse *m)
+{
+	int k;
+	MEVENT ev;
+
+	if (!t->started)
+		return -1;
+	k = getch();
+	switch (k) {
+	case ERR:
+		return -1;
+	case KEY_RESIZE:
+		return KEYS_RESIZE;
+	case KEY_UP:
+		return KEYS_UP;
+	case KEY_DOWN:
+		return KEYS_DOWN;
+	case KEY_LEFT:
+		return KEYS_LEFT;
+	case KEY_RIGHT:
+		return KEYS_RIGHT;
+	case KEY_SLEFT:
+		return KEYS_SLEFT;
+	case KEY_SRIGHT:
+		return KEYS_SRIGHT;
+	case KEY_PPAGE:
+		return KEYS_PPAGE;
+	case KEY_NPAGE:
+		return KEYS_NPAGE;
+	case KEY_HOME:
+		return KEYS_HOME;
+	case KEY_END:
+		return KEYS_END;
+	case KEY_BTAB:
+		return KEYS_BTAB;
+	case KEY_ENTER:
+		return KEYS_ENTER;
+	case KEY_F(1):
+		return KEYS_F1;
+	case KEY_F(10):
+		return KEYS_F10;
+	case KEY_MOUSE:
+		if (getmouse(&ev) != OK)
+			return -1;
+		m->x = ev.x;
+		m->y = ev.y;
+		if (ev.bstate & BUTTON1_PRESSED)
+			m->what = MOUSE_CLICK;
+		else if (ev.bstate & BUTTON4_PRESSED)
+			m->what = MOUSE_WHEEL_UP;
+#ifdef BUTTON5_PRESSED
+		else if (ev.bstate & BUTTON5_PRESSED)
+			m->what = MOUSE_WHEEL_DOWN;
+#endif
+		else
+			m->what = MOUSE_OTHER;
+		return KEYS_MOUSE;
+	default:
+		return k >= KEY_MIN ? 0 : k; /* an unbound special key: not the end of input */
+	}
+}

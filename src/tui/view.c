@@ -1,0 +1,330 @@
+/* view.c: composes a frame: header, Gantt(s), axis, stats, status line and the overlays. */
+#include "view.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axis.h"
+#include "keys.h"
+#include "palette.h"
+#include "sweepview.h"
+#include "units.h"
+#include "xalloc.h"
+
+int view_layout(const struct ss_view *v, int cols, int rows, struct ss_layout *l, char **cause)
+{
+	struct ss_layout_opts o = {cols, rows, v->pinned.tl != NULL && v->sweep == NULL};
+
+	return layout_compute(&o, l, cause);
+}
+
+/* view_header draws the two header rows: who ran what, and the experiment. */
+static void view_header(struct ss_grid *g, struct ss_rect r, const struct ss_view *v)
+{
+	int x = r.x, right;
+	char buf[320], state[160];
+
+	grid_fill(g, r, ' ', SS_ROLE_TEXT, 0);
+	x += grid_puts(g, x, r.y, r.w, "streamscope", SS_ROLE_TEXT, GRID_BOLD);
+	x += grid_puts(g, x, r.y, r.x + r.w - x, "  ", SS_ROLE_TEXT, 0);
+	if (v->modelled && (v->device == NULL || strstr(v->device, "MODEL") == NULL))
+		x += grid_puts(g, x, r.y, r.x + r.w - x, "MODEL ", SS_ROLE_WARN, GRID_BOLD);
+	x += grid_puts(g, x, r.y, r.x + r.w - x, v->device != NULL && v->device[0] ? v->device : "-",
+		       v->modelled ? SS_ROLE_WARN : SS_ROLE_TEXT, GRID_BOLD);
+	snprintf(buf, sizeof buf, "  backend %s", v->backend != NULL ? v->backend : "-");
+	x += grid_puts(g, x, r.y, r.x + r.w - x, buf, SS_ROLE_DIM, 0);
+	/* the run's state, right-aligned */
+	if (v->running)
+		snprintf(state, sizeof state, "running%s%s  %zu records", v->progress && v->progress[0] ? ": " : "",
+			 v->progress ? v->progress : "", v->live_records);
+	else if (v->run.tl != NULL)
+		snprintf(state, sizeof state, "%s%zu records", v->run.tl->incomplete ? "incomplete  " : "", v->run.tl->n);
+	else
+		state[0] = '\0';
+	right = grid_text_width(state);
+	if (right > 0 && r.x + r.w - right > x + 1)
+		grid_puts(g, r.x + r.w - right, r.y, right, state, v->running ? SS_ROLE_HIGHLIGHT : SS_ROLE_DIM,
+			  v->running ? GRID_BOLD : 0);
+	/* row 2: the experiment, or the file */
+	x = r.x;
+	if (v->source != NULL) {
+		x += grid_puts(g, x, r.y + 1, r.w, "file ", SS_ROLE_DIM, 0);
+		x += grid_puts(g, x, r.y + 1, r.x + r.w - x, v->source, SS_ROLE_TEXT, 0);
+	} else if (v->run.exp != NULL) {
+		experiment_describe(v->run.exp, buf, sizeof buf);
+		x += grid_puts(g, x, r.y + 1, r.w, buf, SS_ROLE_TEXT, 0);
+	}
+	if (v->pending != NULL) {
+		snprintf(buf, sizeof buf, "   next: %s", v->pending);
+		grid_puts(g, x, r.y + 1, r.x + r.w - x, buf, SS_ROLE_HIGHLIGHT, 0);
+	}
+}
+
+/* view_center writes s centred on row y of r. */
+static void view_center(struct ss_grid *g, struct ss_rect r, int y, const char *s, int role, unsigned attr)
+{
+	int w = grid_text_width(s);
+
+	if (w > r.w)
+		w = r.w;
+	grid_puts(g, r.x + (r.w - w) / 2, y, w, s, role, attr);
+}
+
+/* view_title draws the title row of one half of an A/B comparison. */
+static void view_title(struct ss_grid *g, struct ss_rect r, const char *tag, const struct ss_view_run *run,
+		       const struct ss_view_run *other, const struct ss_glyphs *gl)
+{
+	char buf[320], t[24];
+	int x = r.x;
+
+	grid_fill(g, r, ' ', SS_ROLE_TEXT, 0);
+	grid_set(g, x, r.y, gl->pin, SS_ROLE_HIGHLIGHT, GRID_BOLD);
+	x += 2;
+	x += grid_puts(g, x, r.y, r.w - 2, tag, SS_ROLE_HIGHLIGHT, GRID_BOLD);
+	if (run->tl == NULL) {
+		grid_puts(g, x, r.y, r.x + r.w - x, "  waiting for the next run: change something or press r", SS_ROLE_DIM,
+			  0);
+		return;
+	}
+	snprintf(buf, sizeof buf, "  makespan %s",
+		 run->an != NULL ? units_time(run->an->makespan_ns, t, sizeof t) : "(running)");
+	x += grid_puts(g, x, r.y, r.x + r.w - x, buf, SS_ROLE_TEXT, GRID_BOLD);
+	if (other != NULL && other->an != NULL && run->an != NULL && other->an->makespan_ns > 0) {
+		uint64_t a = other->an->makespan_ns, b = run->an->makespan_ns;
+
+		snprintf(buf, sizeof buf, "  B-A %s%s (%+.1f%%)", b >= a ? "+" : "-",
+			 units_time(b >= a ? b - a : a - b, t, sizeof t), ((double)b / (double)a - 1.0) * 100.0);
+		x += grid_puts(g, x, r.y, r.x + r.w - x, buf, SS_ROLE_HIGHLIGHT, GRID_BOLD);
+	}
+	if (run->exp != NULL) {
+		experiment_describe(run->exp, buf, sizeof buf);
+		x += grid_puts(g, x, r.y, r.x + r.w - x, "  ", SS_ROLE_DIM, 0);
+		grid_puts(g, x, r.y, r.x + r.w - x, buf, SS_ROLE_DIM, 0);
+	}
+}
+
+int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[12], char (*value)[64], int max)
+{
+	const struct ss_record *rec;
+	const char *name;
+	char t[32], d[32];
+	uint32_t api;
+	int n = 0;
+	bool copy;
+
+	if (run->tl == NULL || run->lanes == NULL || r >= run->lanes->indexed)
+		return 0;
+	rec = &run->tl->rec[r];
+	copy = rec->kind == SS_KIND_H2D || rec->kind == SS_KIND_D2H || rec->kind == SS_KIND_D2D ||
+	       rec->kind == SS_KIND_MEMSET;
+#define LINE(l, ...)                                                                                                   \
+	do {                                                                                                           \
+		if (n < max) {                                                                                         \
+			snprintf(label[n], sizeof label[n], "%s", l);                                                \
+			snprintf(value[n], sizeof value[n], __VA_ARGS__);                                            \
+			n++;                                                                                           \
+		}                                                                                                      \
+	} while (0)
+	switch (rec->stream) {
+	case SS_STREAM_HOST:
+		LINE("stream", "host thread %u", rec->thread);
+		break;
+	case SS_STREAM_LEGACY:
+		LINE("stream", "legacy default stream (0)");
+		break;
+	case SS_STREAM_PER_THREAD:
+		LINE("stream", "per-thread default stream");
+		break;
+	default:
+		if (rec->stream >= 0)
+			LINE("stream", "s%d (id %u)", (int)rec->stream, rec->raw_stream);
+		else
+			LINE("stream", "other (id %u)", rec->raw_stream);
+		break;
+	}
+	LINE("engine", "%s%s%s%s", record_kind_name(rec->kind), rec->flags & SS_REC_PAGEABLE ? " pageable" : "",
+	     rec->flags & SS_REC_PINNED ? " pinned" : "", rec->flags & SS_REC_MANAGED ? " managed" : "");
+	LINE("start", "%s", units_time(rec->start, t, sizeof t));
+	LINE("duration", "%s", units_time(rec->end - rec->start, t, sizeof t));
+	LINE("bytes", "%s", copy && rec->bytes > 0 ? units_bytes(rec->bytes, t, sizeof t) : "-");
+	LINE("bandwidth", "%s", copy && rec->bytes > 0 ? units_rate(rec->bytes, rec->end - rec->start, t, sizeof t) : "-");
+	name = timeline_name(run->tl, rec->name);
+	LINE("name", "%s", name[0] ? name : "-");
+	api = lanes_api_of(run->lanes, r);
+	if (api != UINT32_MAX) {
+		const char *an = timeline_name(run->tl, run->tl->rec[api].name);
+
+		LINE("API call", "%s at %s (%s)", an[0] ? an : "?", units_time(run->tl->rec[api].start, t, sizeof t),
+		     units_time(run->tl->rec[api].end - run->tl->rec[api].start, d, sizeof d));
+	} else {
+		LINE("API call", "%s", rec->correlation ? "-" : "- (no correlation id)");
+	}
+	if (rec->correlation)
+		LINE("corr id", "%u", rec->correlation);
+#undef LINE
+	return n;
+}
+
+/* view_detail draws the selection's box, in the corner that does not hide the selected lane. */
+static void view_detail(struct ss_grid *g, const struct ss_layout *l, const struct ss_view *v)
+{
+	char label[10][12], value[10][64];
+	int n = view_detail_lines(&v->run, v->gv.sel, label, value, 10), lane, top, y;
+	struct ss_rect r;
+	const struct ss_glyphs *gl = v->gl;
+	const struct ss_rect *plot = v->pinned.tl != NULL ? &l->plot[1] : &l->plot[0];
+
+	if (n == 0)
+		return;
+	lane = lanes_find(v->run.lanes, v->gv.compact, v->gv.sel);
+	top = v->gv.top;
+	y = plot->y + lane - top;
+	r = l->detail[0];
+	if (y >= r.y && y < r.y + r.h)
+		r = l->detail[1];
+	if (r.h > n + 2)
+		r.h = n + 2;
+	if (r.w < 20 || r.h < 3)
+		return;
+	if (r.y + r.h > l->detail[1].y + l->detail[1].h)
+		r.y = l->detail[1].y + l->detail[1].h - r.h;
+	grid_box(g, r, gl->box, SS_ROLE_HIGHLIGHT);
+	grid_puts(g, r.x + 2, r.y, r.w - 4, " selected ", SS_ROLE_HIGHLIGHT, GRID_BOLD);
+	for (int i = 0; i < n && i < r.h - 2; i++) {
+		grid_puts(g, r.x + 2, r.y + 1 + i, 10, label[i], SS_ROLE_DIM, 0);
+		grid_puts(g, r.x + 12, r.y + 1 + i, r.w - 14, value[i],
+			  i == 1 ? lanes_role(&v->run.tl->rec[v->gv.sel]) : SS_ROLE_TEXT, i == 1 ? GRID_BOLD : 0);
+	}
+}
+
+/* One line of the help overlay: a key and what it does, or a group title (bold). */
+struct view_help_line {
+	const char *key, *text;
+	int role;
+	unsigned attr;
+};
+
+/* view_help draws the help overlay: the key table by group, in two columns when one does not fit. */
+static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_view *v)
+{
+	int n, nlines = 0, ncol, per, colw;
+	const struct ss_key *k = keys_table(&n);
+	struct view_help_line line[96];
+	struct ss_rect r;
+	int prev = -1;
+
+	for (int i = 0; i < n && nlines < 90; i++) {
+		if (k[i].name == NULL)
+			continue;
+		if ((int)k[i].group != prev) {
+			if (prev >= 0)
+				line[nlines++] = (struct view_help_line){"", "", SS_ROLE_TEXT, 0};
+			line[nlines++] = (struct view_help_line){keys_group_name(k[i].group), "", SS_ROLE_HIGHLIGHT, GRID_BOLD};
+			prev = (int)k[i].group;
+		}
+		line[nlines++] = (struct view_help_line){k[i].name, k[i].help,
+						   v->source != NULL && k[i].experiment ? SS_ROLE_DIM : SS_ROLE_TEXT, 0};
+	}
+	line[nlines++] = (struct view_help_line){"", "", SS_ROLE_TEXT, 0};
+	line[nlines++] = (struct view_help_line){"Mouse", "click selects, wheel zooms", SS_ROLE_TEXT, 0};
+	ncol = nlines + 4 <= area.h ? 1 : 2;
+	per = (nlines + ncol - 1) / ncol;
+	colw = ncol == 1 ? 48 : (area.w - 4) / 2;
+	r.w = ncol * colw + 4;
+	if (r.w > area.w)
+		r.w = area.w;
+	r.h = per + 4 <= area.h ? per + 4 : area.h;
+	r.x = area.x + (area.w - r.w) / 2;
+	r.y = area.y + (area.h - r.h) / 2;
+	grid_box(g, r, v->gl->box, SS_ROLE_AXIS);
+	grid_puts(g, r.x + 2, r.y, r.w - 4, " streamscope keys ", SS_ROLE_TEXT, GRID_BOLD);
+	for (int i = 0; i < nlines; i++) {
+		int x = r.x + 2 + (i / per) * colw, y = r.y + 1 + i % per;
+
+		if (y >= r.y + r.h - 2)
+			continue;
+		if (line[i].attr & GRID_BOLD) {
+			grid_puts(g, x, y, colw - 1, line[i].key, line[i].role, line[i].attr);
+			continue;
+		}
+		grid_puts(g, x, y, 10, line[i].key, SS_ROLE_HIGHLIGHT, 0);
+		grid_puts(g, x + 10, y, colw - 11, line[i].text, line[i].role, 0);
+	}
+	view_center(g, (struct ss_rect){r.x, r.y, r.w, r.h}, r.y + r.h - 2,
+		    v->source != NULL ? "viewing a file: experiment keys are off  -  ? or Esc closes"
+				      : "? or Esc closes this help",
+		    SS_ROLE_DIM, 0);
+}
+
+/* view_status draws the last row: a message, or the main keys. */
+static void view_status(struct ss_grid *g, struct ss_rect r, const struct ss_view *v)
+{
+	const char *keys = keys_status(v->source != NULL);
+	int x = r.x;
+
+	grid_fill(g, r, ' ', SS_ROLE_TEXT, GRID_REVERSE);
+	if (v->message != NULL && v->message[0]) {
+		x += grid_puts(g, x, r.y, r.w, v->message, v->message_role, GRID_REVERSE | GRID_BOLD);
+		x += 2;
+	}
+	if (x + grid_text_width(keys) <= r.x + r.w)
+		grid_puts(g, r.x + r.w - grid_text_width(keys), r.y, -1, keys, SS_ROLE_TEXT, GRID_REVERSE);
+}
+
+/* view_gantt draws one Gantt (labels and bars) or says why there is none. */
+static void view_gantt(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, const struct ss_view_run *run,
+		       const struct ss_gantt_view *gv, const struct ss_view *v)
+{
+	if (run->tl == NULL || run->lanes == NULL) {
+		view_center(g, plot, plot.y + plot.h / 2,
+			    v->running ? "waiting for the first records..." : "nothing to show: press r to run", SS_ROLE_DIM,
+			    0);
+		return;
+	}
+	gantt_draw(g, labels, plot, run->lanes, gv, v->gl);
+}
+
+void view_draw(struct ss_grid *g, const struct ss_view *v)
+{
+	struct ss_layout l;
+	char *cause = NULL, buf[32];
+
+	grid_clear(g);
+	if (view_layout(v, g->w, g->h, &l, &cause) != 0) {
+		struct ss_rect all = {0, 0, g->w, g->h};
+
+		view_center(g, all, g->h / 2, cause, SS_ROLE_WARN, GRID_BOLD);
+		if (g->h > 1)
+			view_center(g, all, g->h / 2 + 1, "enlarge the window, or q to quit", SS_ROLE_DIM, 0);
+		free(cause);
+		return;
+	}
+	view_header(g, l.header, v);
+	if (v->sweep != NULL) {
+		sweepview_draw(g, l.chart, l.stats, l.stats_side, v->sweep, v->sweep_running, v->gl);
+	} else {
+		if (v->pinned.tl != NULL) {
+			struct ss_gantt_view a = v->gv;
+
+			a.sel = UINT32_MAX;
+			view_title(g, l.title[0], "A pinned", &v->pinned, NULL, v->gl);
+			view_gantt(g, l.labels[0], l.plot[0], &v->pinned, &a, v);
+			view_title(g, l.title[1], "B", &v->run, &v->pinned, v->gl);
+			view_gantt(g, l.labels[1], l.plot[1], &v->run, &v->gv, v);
+		} else {
+			view_gantt(g, l.labels[0], l.plot[0], &v->run, &v->gv, v);
+		}
+		axis_draw(g, l.axis, v->gv.t0, v->gv.span, v->gl);
+		grid_fill(g, (struct ss_rect){l.corner.x, l.corner.y, l.corner.w, 1}, v->gl->axis, SS_ROLE_AXIS, 0);
+		grid_set(g, l.corner.x + l.corner.w - 1, l.corner.y, v->gl->box[4], SS_ROLE_AXIS, 0);
+		units_time((uint64_t)(v->gv.span > 0 ? v->gv.span : 0), buf, sizeof buf);
+		grid_printf(g, l.corner.x, l.corner.y + 1, l.corner.w - 1, SS_ROLE_DIM, 0, "%*s", l.corner.w - 2, buf);
+		stats_draw(g, l.stats, l.stats_side, &v->stats, v->gl);
+		if (v->gv.sel != UINT32_MAX)
+			view_detail(g, &l, v);
+	}
+	if (v->help)
+		view_help(g, l.help, v);
+	view_status(g, l.status, v);
+}

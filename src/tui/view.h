@@ -1,0 +1,57 @@
+/* view.h: one frame of the TUI as plain data, and the function that draws it into a cell grid. The view only
+ * places what the model computed (htop's Meter: values vs draw); it includes no curses. */
+#ifndef SS_VIEW_H
+#define SS_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis.h"
+#include "experiment.h"
+#include "gantt.h"
+#include "glyphs.h"
+#include "grid.h"
+#include "lanes.h"
+#include "layout.h"
+#include "stats.h"
+#include "sweep.h"
+
+/* One timeline as the screen shows it. */
+struct ss_view_run {
+	const struct ss_timeline *tl;     /* NULL: nothing to show yet */
+	const struct ss_lanes *lanes;     /* its index (built from tl) */
+	const struct ss_analysis *an;     /* NULL until the run finished */
+	const struct ss_experiment *exp;  /* NULL for files */
+};
+
+/* Everything one frame shows. */
+struct ss_view {
+	const struct ss_glyphs *gl;
+	const char *device;         /* "NVIDIA H200", "MODEL (H200 profile)" */
+	bool modelled;              /* the header labels the run as MODEL */
+	const char *backend;        /* "cuda", "model", "file" */
+	const char *source;         /* view mode: the file shown; NULL otherwise */
+	const char *pending;        /* a run of another experiment in progress: its one-liner; NULL when none */
+	bool running;               /* a run is in progress (the shown one or pending) */
+	const char *progress;       /* the runner's latest progress line, may be NULL */
+	size_t live_records;        /* records received by the run in progress */
+	struct ss_view_run run;     /* the run shown (B of an A/B) */
+	struct ss_view_run pinned;  /* A of an A/B; tl NULL when nothing is pinned */
+	struct ss_gantt_view gv;    /* window, lanes scroll, selection (a record of run) */
+	struct ss_stats_in stats;
+	bool help;                  /* the help overlay is open */
+	const struct ss_sweep *sweep; /* the sweep view is open (NULL: closed) */
+	bool sweep_running;
+	const char *message;        /* the status line's message, NULL for the keys */
+	int message_role;
+};
+
+/* view_layout computes the layout view_draw uses at cols x rows; -1 with *cause when too small. */
+int view_layout(const struct ss_view *v, int cols, int rows, struct ss_layout *l, char **cause);
+/* view_draw draws v over the whole of g. Below the minimum size it draws only "terminal too small". */
+void view_draw(struct ss_grid *g, const struct ss_view *v);
+/* view_detail_lines writes the detail box lines of record r of run (label/value pairs, at most max) and
+ * returns how many; shared by the box and the tests. */
+int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[12], char (*value)[64], int max);
+
+#endif
