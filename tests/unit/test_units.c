@@ -139,7 +139,7 @@ static void test_tick_properties(void **state)
 	(void)state;
 	for (int i = 0; i < 400; i++) {
 		for (int target = 1; target <= 20; target++) {
-			uint64_t step = units_tick(span, target), prev;
+			uint64_t step = units_tick(span, target), prev = 0;
 
 			if (!is_nice(step, &prev))
 				fail_msg("units_tick(%llu, %d) = %llu is not 1/2/5 x 10^k", (unsigned long long)span, target,
