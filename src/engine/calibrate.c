@@ -1,0 +1,681 @@
+/* calibrate.c: fits the model's profile to timelines measured on a backend.
+ *
+ * Each quantity comes from experiments where it shows alone: copies of one stream (nothing overlaps them) for
+ * latency and bandwidth; one-stream kernels at several work amounts for speed and the fixed minimum; tiny launches
+ * for saturation; eight pipelined streams for the combined bandwidth of both directions; 128 independent long
+ * kernels for the concurrent-kernel capacity; call records for call costs. Records are matched to ops by order
+ * within their stream (streams run in order), never by correlation id, which differs between backends; API
+ * records are matched to GPU records by correlation (the backend's own id on both). */
+#include "calibrate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "planner.h"
+#include "runner.h"
+#include "timeline.h"
+#include "xalloc.h"
+
+/* A growable array of samples. */
+struct cal_vec {
+	double *v;
+	size_t n, cap;
+};
+
+/* One measured experiment: its op list, timeline, and the op of each GPU record. */
+struct cal_run {
+	struct ss_experiment e;
+	struct ss_oplist ops;
+	struct ss_timeline tl;
+	struct ss_run_result res;
+	const struct ss_op **op; /* per record: the op it came from, NULL for host records or unmatched ones */
+};
+
+/* The calibration in progress. */
+struct cal {
+	const struct ss_backend *gpu;
+	void (*progress)(const char *);
+	int step;
+	struct ss_profile *out;
+};
+
+#define CAL_STEPS 32
+
+static void vec_push(struct cal_vec *v, double x)
+{
+	if (v->n == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 32;
+		v->v = xreallocarray(v->v, v->cap, sizeof *v->v);
+	}
+	v->v[v->n++] = x;
+}
+
+static void vec_free(struct cal_vec *v)
+{
+	free(v->v);
+	memset(v, 0, sizeof *v);
+}
+
+static int cal_dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* cal_median of v's samples; NAN when empty. */
+static double cal_median(struct cal_vec *v)
+{
+	if (v->n == 0)
+		return NAN;
+	qsort(v->v, v->n, sizeof *v->v, cal_dcmp);
+	return v->n % 2 ? v->v[v->n / 2] : (v->v[v->n / 2 - 1] + v->v[v->n / 2]) / 2;
+}
+
+/* cal_fit_line fits y = a + b x by least squares; relative weighs each point by 1/y^2 (fits small and large sizes
+ * alike). Returns -1 when the points do not determine a line. */
+static int cal_fit_line(const struct cal_vec *x, const struct cal_vec *y, bool relative, double *a, double *b)
+{
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, det;
+
+	for (size_t i = 0; i < x->n; i++) {
+		double w = relative && y->v[i] > 0 ? 1.0 / (y->v[i] * y->v[i]) : 1.0;
+
+		sw += w;
+		sx += w * x->v[i];
+		sy += w * y->v[i];
+		sxx += w * x->v[i] * x->v[i];
+		sxy += w * x->v[i] * y->v[i];
+	}
+	det = sw * sxx - sx * sx;
+	if (x->n < 2 || fabs(det) <= 1e-300 * (sw * sxx + 1))
+		return -1;
+	*b = (sw * sxy - sx * sy) / det;
+	*a = (sy - *b * sx) / sw;
+	return 0;
+}
+
+static void cal_run_free(struct cal_run *r)
+{
+	planner_free(&r->ops);
+	timeline_free(&r->tl);
+	free(r->op);
+	memset(r, 0, sizeof *r);
+}
+
+static int cal_op_kind_of(int kind)
+{
+	switch (kind) {
+	case SS_KIND_H2D:
+		return SS_OP_H2D;
+	case SS_KIND_D2H:
+		return SS_OP_D2H;
+	case SS_KIND_KERNEL:
+		return SS_OP_KERNEL;
+	default:
+		return -1;
+	}
+}
+
+/* cal_match gives each GPU record of r the op it came from: the n-th record of a kind on a stream is the n-th op of
+ * that kind on that stream. */
+static void cal_match(struct cal_run *r)
+{
+	size_t *cursor = xcalloc((size_t)(r->e.streams + 8) * 3, sizeof *cursor);
+
+	r->op = xcalloc(r->tl.n + 1, sizeof *r->op);
+	for (size_t i = 0; i < r->tl.n; i++) {
+		const struct ss_record *rec = &r->tl.rec[i];
+		int ok = cal_op_kind_of(rec->kind), key;
+		size_t *c;
+
+		if (ok < 0 || rec->stream < SS_STREAM_UNKNOWN || rec->stream >= r->e.streams)
+			continue;
+		key = (rec->stream + 4) * 3 + (ok == SS_OP_H2D ? 0 : ok == SS_OP_D2H ? 1 : 2);
+		c = &cursor[key];
+		while (*c < r->ops.n && !(r->ops.op[*c].kind == ok && r->ops.op[*c].stream == rec->stream))
+			(*c)++;
+		if (*c < r->ops.n)
+			r->op[i] = &r->ops.op[(*c)++];
+	}
+	free(cursor);
+}
+
+/* cal_measure runs e on the backend into r. Returns 0, or -1 with *cause. */
+static int cal_measure(struct cal *c, struct cal_run *r, const struct ss_experiment *e, const char *what,
+		       char **cause)
+{
+	char msg[160], *why = NULL;
+
+	memset(r, 0, sizeof *r);
+	r->e = *e;
+	timeline_init(&r->tl);
+	c->step++;
+	if (c->progress != NULL) {
+		snprintf(msg, sizeof msg, "calibrate %d/%d: %s", c->step, CAL_STEPS, what);
+		c->progress(msg);
+	}
+	if (runner_run(c->gpu, e, &r->tl, &r->res, &why) != 0) {
+		*cause = xasprintf("calibration run '%s' failed: %s", what, why ? why : "no reason given");
+		free(why);
+		timeline_free(&r->tl);
+		return -1;
+	}
+	planner_build(e, &r->ops);
+	cal_match(r);
+	if (c->out->device[0] == '\0')
+		snprintf(c->out->device, sizeof c->out->device, "%s", r->res.device);
+	return 0;
+}
+
+/* The host record of the call that issued GPU record rec (same correlation), NULL when none. */
+static const struct ss_record *cal_api_of(const struct ss_timeline *tl, const struct ss_record *rec)
+{
+	for (size_t i = 0; i < tl->n; i++)
+		if (tl->rec[i].kind == SS_KIND_API && tl->rec[i].correlation == rec->correlation)
+			return &tl->rec[i];
+	return NULL;
+}
+
+/* cal_api_samples adds the durations of API records whose name starts with prefix. */
+static void cal_api_samples(const struct cal_run *r, const char *prefix, struct cal_vec *v)
+{
+	size_t len = strlen(prefix);
+
+	for (size_t i = 0; i < r->tl.n; i++) {
+		const struct ss_record *rec = &r->tl.rec[i];
+
+		if (rec->kind == SS_KIND_API && strncmp(timeline_name(&r->tl, rec->name), prefix, len) == 0)
+			vec_push(v, (double)(rec->end - rec->start));
+	}
+}
+
+/* cal_host_samples takes the launch latency (first GPU record's start after its call returned, the GPU idle) and
+ * the sync wake-up (a waiting cudaDeviceSynchronize's return after the last GPU record) of a run. */
+static void cal_host_samples(const struct cal_run *r, struct cal_vec *launch, struct cal_vec *wake)
+{
+	const struct ss_record *first = NULL;
+	uint64_t last = 0;
+
+	for (size_t i = 0; i < r->tl.n; i++) {
+		const struct ss_record *rec = &r->tl.rec[i];
+
+		if (!(SS_GPU_KINDS & SS_KIND_BIT(rec->kind)))
+			continue;
+		if (first == NULL || rec->start < first->start)
+			first = rec;
+		if (rec->end > last)
+			last = rec->end;
+	}
+	if (first == NULL)
+		return;
+	const struct ss_record *api = cal_api_of(&r->tl, first);
+
+	if (api != NULL && first->start >= api->end)
+		vec_push(launch, (double)(first->start - api->end));
+	for (size_t i = 0; i < r->tl.n; i++) {
+		const struct ss_record *rec = &r->tl.rec[i];
+
+		if (rec->kind == SS_KIND_API && rec->start < last && rec->end >= last &&
+		    strncmp(timeline_name(&r->tl, rec->name), "cudaDeviceSynchronize", 21) == 0)
+			vec_push(wake, (double)(rec->end - last));
+	}
+}
+
+/* cal_copy_samples adds (bytes, duration) of the run's copies of one kind whose flags include want. */
+static void cal_copy_samples(const struct cal_run *r, int kind, unsigned want, struct cal_vec *x, struct cal_vec *y)
+{
+	for (size_t i = 0; i < r->tl.n; i++) {
+		const struct ss_record *rec = &r->tl.rec[i];
+
+		if (rec->kind != kind || (rec->flags & want) != want || rec->bytes == 0)
+			continue;
+		vec_push(x, (double)rec->bytes);
+		vec_push(y, (double)(rec->end - rec->start));
+	}
+}
+
+/* cal_kernel_samples adds (units, duration) of the run's kernels on experiment streams: units = count x work
+ * (SPIN: work iterations per launch). */
+static void cal_kernel_samples(const struct cal_run *r, struct cal_vec *x, struct cal_vec *y)
+{
+	for (size_t i = 0; i < r->tl.n; i++) {
+		const struct ss_record *rec = &r->tl.rec[i];
+		const struct ss_op *op = r->op[i];
+
+		if (rec->kind != SS_KIND_KERNEL || op == NULL || op->stream < 0)
+			continue;
+		if (r->e.kernel == SS_KERNEL_SPIN)
+			vec_push(x, (double)r->e.work * (double)(op->count ? op->count : 1));
+		else
+			vec_push(x, (double)op->count * (double)r->e.work);
+		vec_push(y, (double)(rec->end - rec->start));
+	}
+}
+
+/* The base experiment of most measurements: kernel-transfer on one stream, cheap kernels, a device sync. */
+static void cal_base(struct ss_experiment *e, enum ss_preset preset, int streams, uint64_t elements, int chunks,
+		     uint32_t work)
+{
+	experiment_preset(e, preset);
+	e->streams = streams;
+	e->elements = elements;
+	e->chunks = chunks;
+	e->work = work;
+	e->sync = SS_SYNC_DEVICE;
+	e->connections = 8;
+}
+
+static void cal_set(struct cal *c, const char *key, double v)
+{
+	int k = profile_key_find(key);
+
+	if (k >= 0 && isfinite(v))
+		profile_set(c->out, k, v, SS_PROV_MEASURED);
+}
+
+/* cal_copy_fit fits latency and bandwidth of one copy path; -1 with *cause when the data don't give a line. */
+static int cal_copy_fit(struct cal *c, const char *path, struct cal_vec *x, struct cal_vec *y, char **cause)
+{
+	double a, b;
+	char key[64];
+
+	if (cal_fit_line(x, y, true, &a, &b) != 0 || b <= 0) {
+		*cause = xasprintf("calibration: the %s copies did not give a latency and bandwidth (%zu samples)", path,
+				   x->n);
+		return -1;
+	}
+	snprintf(key, sizeof key, "%s.bw_gbs", path);
+	cal_set(c, key, 1.0 / b);
+	snprintf(key, sizeof key, "%s.latency_ns", path);
+	cal_set(c, key, a > 0 ? a : 0);
+	return 0;
+}
+
+/* Pinned copies over sizes 4 KiB .. 64 MiB; call costs, launch latency and sync wake-up from the same runs. */
+static int cal_copies(struct cal *c, char **cause)
+{
+	struct cal_vec hx = {0}, hy = {0}, dx = {0}, dy = {0}, copy = {0}, launch = {0}, lat = {0}, wake = {0};
+	int rc = -1;
+
+	for (int k = 10; k <= 24; k += 2) {
+		struct ss_experiment e;
+		struct cal_run r;
+		char what[64];
+
+		cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 1, 4ull << k, 4, 1);
+		snprintf(what, sizeof what, "pinned copies of %llu KiB", (1ull << k) * 4 / 1024);
+		if (cal_measure(c, &r, &e, what, cause) != 0)
+			goto out;
+		cal_copy_samples(&r, SS_KIND_H2D, 0, &hx, &hy);
+		cal_copy_samples(&r, SS_KIND_D2H, 0, &dx, &dy);
+		cal_api_samples(&r, "cudaMemcpyAsync", &copy);
+		cal_api_samples(&r, "cudaLaunchKernel", &launch);
+		cal_host_samples(&r, &lat, &wake);
+		cal_run_free(&r);
+	}
+	if (cal_copy_fit(c, "copy.h2d", &hx, &hy, cause) != 0 || cal_copy_fit(c, "copy.d2h", &dx, &dy, cause) != 0)
+		goto out;
+	cal_set(c, "api.copy_ns", cal_median(&copy));
+	cal_set(c, "api.launch_ns", cal_median(&launch));
+	cal_set(c, "launch.latency_ns", cal_median(&lat));
+	cal_set(c, "sync.wake_ns", cal_median(&wake));
+	rc = 0;
+out:
+	vec_free(&hx);
+	vec_free(&hy);
+	vec_free(&dx);
+	vec_free(&dy);
+	vec_free(&copy);
+	vec_free(&launch);
+	vec_free(&lat);
+	vec_free(&wake);
+	return rc;
+}
+
+/* One kernel's speed (slope of duration over units at full size) and, for add, the kernel minimum (intercept);
+ * then its saturation from small launches that cannot fill the device. */
+static int cal_kernel(struct cal *c, enum ss_preset preset, uint64_t elements, const uint32_t *works, int nworks,
+		      uint64_t small, uint32_t small_work, char **cause)
+{
+	struct cal_vec x = {0}, y = {0}, sat = {0};
+	const char *name = preset == SS_PRESET_DECRYPT ? "decrypt" : preset == SS_PRESET_HYPERQ ? "spin" : "add";
+	double a, b;
+	char key[64];
+	int rc = -1;
+
+	for (int i = 0; i < nworks; i++) {
+		struct ss_experiment e;
+		struct cal_run r;
+		char what[64];
+
+		cal_base(&e, preset, 1, elements, 1, works[i]);
+		snprintf(what, sizeof what, "%s kernel, work %u", name, works[i]);
+		if (cal_measure(c, &r, &e, what, cause) != 0)
+			goto out;
+		cal_kernel_samples(&r, &x, &y);
+		cal_run_free(&r);
+	}
+	if (cal_fit_line(&x, &y, false, &a, &b) != 0 || b <= 0) {
+		*cause = xasprintf("calibration: the %s kernels' durations did not grow with their work", name);
+		goto out;
+	}
+	snprintf(key, sizeof key, "kernel.%s.ns_per_unit", name);
+	cal_set(c, key, b);
+	if (preset == SS_PRESET_KERNEL_TRANSFER)
+		cal_set(c, "kernel.min_ns", a > 0 ? a : 0);
+	for (uint64_t n = small / 4; small > 0 && n <= small; n *= 4) {
+		struct ss_experiment e;
+		struct cal_run r;
+		struct cal_vec sx = {0}, sy = {0};
+		char what[64];
+
+		cal_base(&e, preset, 1, n, 1, small_work);
+		snprintf(what, sizeof what, "%s kernel, %llu elements", name, (unsigned long long)n);
+		if (cal_measure(c, &r, &e, what, cause) != 0)
+			goto out;
+		cal_kernel_samples(&r, &sx, &sy);
+		for (size_t i = 0; i < sx.n; i++)
+			vec_push(&sat, (sy.v[i] - c->out->kernel_min_ns) / ((double)small_work * b));
+		vec_free(&sx);
+		vec_free(&sy);
+		cal_run_free(&r);
+	}
+	if (sat.n > 0) {
+		/* A launch that was throughput-bound after all only shows that saturation is at most its size. */
+		qsort(sat.v, sat.n, sizeof *sat.v, cal_dcmp);
+		snprintf(key, sizeof key, "kernel.%s.saturation", name);
+		cal_set(c, key, fmax(1.0, sat.v[sat.n - 1]));
+	}
+	rc = 0;
+out:
+	vec_free(&x);
+	vec_free(&y);
+	vec_free(&sat);
+	return rc;
+}
+
+/* Pageable copies: staged, synchronous for the host, fitted like pinned ones. */
+static int cal_pageable(struct cal *c, char **cause)
+{
+	struct cal_vec hx = {0}, hy = {0}, dx = {0}, dy = {0};
+	int rc = -1;
+
+	for (int k = 14; k <= 22; k += 4) {
+		struct ss_experiment e;
+		struct cal_run r;
+		char what[64];
+
+		cal_base(&e, SS_PRESET_PAGEABLE, 1, 4ull << k, 4, 1);
+		snprintf(what, sizeof what, "pageable copies of %llu KiB", (1ull << k) * 4 / 1024);
+		if (cal_measure(c, &r, &e, what, cause) != 0)
+			goto out;
+		cal_copy_samples(&r, SS_KIND_H2D, SS_REC_PAGEABLE, &hx, &hy);
+		cal_copy_samples(&r, SS_KIND_D2H, SS_REC_PAGEABLE, &dx, &dy);
+		cal_run_free(&r);
+	}
+	if (cal_copy_fit(c, "pageable.h2d", &hx, &hy, cause) == 0 &&
+	    cal_copy_fit(c, "pageable.d2h", &dx, &dy, cause) == 0)
+		rc = 0;
+out:
+	vec_free(&hx);
+	vec_free(&hy);
+	vec_free(&dx);
+	vec_free(&dy);
+	return rc;
+}
+
+/* Both directions at once: copies that ran entirely while the other direction was busy. Also the cost of a sync
+ * call with nothing left to wait for (reverse order: all but the first). */
+static int cal_both(struct cal *c, char **cause)
+{
+	struct ss_experiment e;
+	struct cal_run r;
+	struct cal_vec share = {0}, sync = {0};
+	const struct ss_profile *p = c->out;
+
+	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 8, 1ull << 25, 8, 1);
+	e.sync = SS_SYNC_REVERSE;
+	if (cal_measure(c, &r, &e, "both directions at once", cause) != 0)
+		return -1;
+	for (size_t i = 0; i < r.tl.n; i++) {
+		const struct ss_record *a = &r.tl.rec[i];
+		int other = a->kind == SS_KIND_H2D ? SS_KIND_D2H : SS_KIND_H2D;
+		const struct ss_copy_profile *cp = a->kind == SS_KIND_H2D ? &p->h2d : &p->d2h;
+		uint64_t covered = a->start;
+
+		if ((a->kind != SS_KIND_H2D && a->kind != SS_KIND_D2H) || a->bytes == 0)
+			continue;
+		/* Walk the other direction's records (sorted by start) while they keep [start, end) covered. */
+		for (size_t j = 0; j < r.tl.n && covered < a->end; j++) {
+			const struct ss_record *b = &r.tl.rec[j];
+
+			if (b->kind == other && b->start <= covered && b->end > covered)
+				covered = b->end;
+		}
+		if (covered >= a->end && (double)(a->end - a->start) > cp->latency_ns)
+			vec_push(&share, (double)a->bytes / ((double)(a->end - a->start) - cp->latency_ns) / cp->bw_gbs);
+	}
+	cal_api_samples(&r, "cudaStreamSynchronize", &sync);
+	if (sync.n > 1) {
+		/* the first call (the last stream) waited; the others found their stream done */
+		struct cal_vec rest = {0};
+		double first_start = INFINITY;
+
+		for (size_t i = 0; i < r.tl.n; i++)
+			if (r.tl.rec[i].kind == SS_KIND_API &&
+			    strncmp(timeline_name(&r.tl, r.tl.rec[i].name), "cudaStreamSynchronize", 21) == 0)
+				first_start = fmin(first_start, (double)r.tl.rec[i].start);
+		for (size_t i = 0; i < r.tl.n; i++)
+			if (r.tl.rec[i].kind == SS_KIND_API && (double)r.tl.rec[i].start > first_start &&
+			    strncmp(timeline_name(&r.tl, r.tl.rec[i].name), "cudaStreamSynchronize", 21) == 0)
+				vec_push(&rest, (double)(r.tl.rec[i].end - r.tl.rec[i].start));
+		cal_set(c, "api.sync_ns", cal_median(&rest));
+		vec_free(&rest);
+	}
+	if (share.n > 0) {
+		double s = fmin(1.0, cal_median(&share));
+
+		cal_set(c, "copy.both_gbs", s * (p->h2d.bw_gbs + p->d2h.bw_gbs));
+	} else if (c->progress != NULL) {
+		c->progress("calibrate: no copy ran entirely against the other direction; copy.both_gbs not measured");
+	}
+	vec_free(&share);
+	vec_free(&sync);
+	cal_run_free(&r);
+	return 0;
+}
+
+/* cudaEventRecord's cost, from a run that syncs with events. */
+static int cal_events(struct cal *c, char **cause)
+{
+	struct ss_experiment e;
+	struct cal_run r;
+	struct cal_vec v = {0};
+
+	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 4, 1u << 16, 4, 1);
+	e.sync = SS_SYNC_EVENTS;
+	if (cal_measure(c, &r, &e, "event records", cause) != 0)
+		return -1;
+	cal_api_samples(&r, "cudaEventRecord", &v);
+	cal_set(c, "api.event_ns", cal_median(&v));
+	vec_free(&v);
+	cal_run_free(&r);
+	return 0;
+}
+
+/* Concurrent-kernel capacity: 128 streams of one-element kernels long enough to be all issued while the first still
+ * runs; the most that ran at once. 128 seen means "at least 128", the most any experiment can use. */
+static int cal_capacity(struct cal *c, char **cause)
+{
+	struct ss_experiment e;
+	struct cal_run r;
+	int most = 0;
+
+	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 128, 128, 0, 200000);
+	e.order = SS_ORDER_BREADTH;
+	e.connections = 32;
+	if (cal_measure(c, &r, &e, "concurrent kernels", cause) != 0)
+		return -1;
+	for (size_t i = 0; i < r.tl.n; i++) {
+		int at = 0;
+
+		if (r.tl.rec[i].kind != SS_KIND_KERNEL)
+			continue;
+		for (size_t j = 0; j < r.tl.n; j++)
+			at += r.tl.rec[j].kind == SS_KIND_KERNEL && r.tl.rec[j].start <= r.tl.rec[i].start &&
+			      r.tl.rec[j].end > r.tl.rec[i].start;
+		if (at > most)
+			most = at;
+	}
+	if (most > 0)
+		cal_set(c, "device.max_kernels", most);
+	cal_run_free(&r);
+	return 0;
+}
+
+/* cal_prefetch_makespans models both prefetch experiments with the profile being fitted and prefetch latency L
+ * and inverse bandwidth inv. */
+static int cal_prefetch_makespans(const struct cal *c, const struct ss_experiment *pe, double L, double inv, double *m,
+				  char **cause)
+{
+	struct ss_profile p = *c->out;
+
+	p.prefetch_latency_ns = L;
+	p.prefetch_gbs = 1.0 / inv;
+	for (int i = 0; i < 2; i++) {
+		uint64_t t = model_makespan(&pe[i], &p, cause);
+
+		if (t == 0)
+			return -1;
+		m[i] = (double)t;
+	}
+	return 0;
+}
+
+/* cal_prefetch_solve finds the prefetch latency and bandwidth with which the model's makespans of the two prefetch
+ * experiments equal the measured ones (Newton's method on the model itself: prefetches leave no records, and
+ * part of their latency hides behind the host's calls). Leaves the estimates when the measurement cannot be
+ * matched within 2%. */
+static int cal_prefetch_solve(struct cal *c, const struct ss_experiment *pe, const double *measured, char **cause)
+{
+	double L = c->out->prefetch_latency_ns, inv = 1.0 / c->out->prefetch_gbs, m[2], ml[2], mi[2];
+
+	for (int it = 0; it < 40; it++) {
+		double dl = 1000, di = inv * 0.05, j[2][2], det, r0, r1;
+
+		if (cal_prefetch_makespans(c, pe, L, inv, m, cause) != 0 ||
+		    cal_prefetch_makespans(c, pe, L + dl, inv, ml, cause) != 0 ||
+		    cal_prefetch_makespans(c, pe, L, inv + di, mi, cause) != 0)
+			return -1;
+		r0 = measured[0] - m[0];
+		r1 = measured[1] - m[1];
+		if (fabs(r0) <= 2 && fabs(r1) <= 2)
+			break;
+		for (int i = 0; i < 2; i++) {
+			j[i][0] = (ml[i] - m[i]) / dl;
+			j[i][1] = (mi[i] - m[i]) / di;
+		}
+		det = j[0][0] * j[1][1] - j[0][1] * j[1][0];
+		if (fabs(det) < 1e-12)
+			break;
+		L = fmin(fmax(L + (r0 * j[1][1] - r1 * j[0][1]) / det, 0.0), 1e8);
+		inv = fmin(fmax(inv + (j[0][0] * r1 - j[1][0] * r0) / det, 1.0 / 10000), 1.0 / 0.01);
+	}
+	if (cal_prefetch_makespans(c, pe, L, inv, m, cause) != 0)
+		return -1;
+	if (fabs(measured[0] - m[0]) > 0.02 * measured[0] || fabs(measured[1] - m[1]) > 0.02 * measured[1]) {
+		if (c->progress != NULL)
+			c->progress("calibrate: the model could not match the prefetch runs; managed.prefetch_* not "
+				    "measured");
+		return 0;
+	}
+	cal_set(c, "managed.prefetch_gbs", 1.0 / inv);
+	cal_set(c, "managed.prefetch_latency_ns", L);
+	return 0;
+}
+
+/* Managed memory: on-demand faults make attached kernels longer than the compute alone; prefetches leave no
+ * records, so their speed is what makes the model's makespan match the measured one at two sizes. */
+static int cal_managed(struct cal *c, char **cause)
+{
+	struct ss_experiment e, pe[2];
+	struct cal_run r;
+	struct cal_vec x = {0}, y = {0}, api = {0};
+	const struct ss_kernel_profile *k = &c->out->kernel[SS_KERNEL_ADD];
+	double measured[2];
+	int rc = -1;
+
+	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 1, 1u << 22, 1, 1);
+	e.hostmem = SS_MEM_MANAGED_ATTACH;
+	if (cal_measure(c, &r, &e, "managed memory, attached", cause) != 0)
+		return -1;
+	cal_kernel_samples(&r, &x, &y);
+	cal_api_samples(&r, "cudaStreamAttachMemAsync", &api);
+	if (x.n > 0) {
+		double n = x.v[0] / e.work, compute = x.v[0] * k->ns_per_unit / fmin(1.0, n / k->saturation);
+		double left = y.v[0] - c->out->kernel_min_ns - compute;
+		int in, outp;
+
+		experiment_io_arrays(&e, &in, &outp);
+		if (left > 0)
+			cal_set(c, "managed.fault_gbs", n * e.elem_size * (in + outp) / left);
+		else if (c->progress != NULL)
+			c->progress("calibrate: attached managed kernels were not slower; managed.fault_gbs not measured");
+	}
+	cal_run_free(&r);
+	for (int i = 0; i < 2; i++) {
+		cal_base(&pe[i], SS_PRESET_KERNEL_TRANSFER, 1, i == 0 ? 1u << 20 : 1u << 24, 1, 1);
+		pe[i].hostmem = SS_MEM_MANAGED_PREFETCH;
+		if (cal_measure(c, &r, &pe[i], i == 0 ? "managed prefetch, 4 MiB" : "managed prefetch, 64 MiB",
+				cause) != 0)
+			goto out;
+		cal_api_samples(&r, "cudaMemPrefetchAsync", &api);
+		measured[i] = (double)r.res.traced_ns;
+		cal_run_free(&r);
+	}
+	cal_set(c, "api.managed_ns", cal_median(&api));
+	if (cal_prefetch_solve(c, pe, measured, cause) != 0)
+		goto out;
+	rc = 0;
+out:
+	vec_free(&x);
+	vec_free(&y);
+	vec_free(&api);
+	return rc;
+}
+
+/* cal_name derives the short profile name from a device name ("NVIDIA H200" -> "H200"). */
+static void cal_name(struct ss_profile *p)
+{
+	const char *d = p->device;
+
+	if (strncmp(d, "NVIDIA ", 7) == 0)
+		d += 7;
+	snprintf(p->name, sizeof p->name, "%.31s", *d ? d : "GPU");
+}
+
+int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg),
+		  char **cause)
+{
+	static const uint32_t add_works[] = {25, 50, 100, 200, 400};
+	static const uint32_t decrypt_works[] = {64, 128, 256};
+	static const uint32_t spin_works[] = {20000, 50000, 100000};
+	struct cal c = {gpu, progress, 0, out};
+
+	profile_builtin(out);
+	out->device[0] = '\0';
+	snprintf(out->source, sizeof out->source, "streamscope calibrate (%s backend)", gpu->name);
+	if (cal_copies(&c, cause) != 0 ||
+	    cal_kernel(&c, SS_PRESET_KERNEL_TRANSFER, 1u << 22, add_works, 5, 1u << 12, 400, cause) != 0 ||
+	    cal_kernel(&c, SS_PRESET_DECRYPT, 1u << 20, decrypt_works, 3, 1u << 10, 256, cause) != 0 ||
+	    cal_kernel(&c, SS_PRESET_HYPERQ, 1, spin_works, 3, 0, 0, cause) != 0 || cal_pageable(&c, cause) != 0 ||
+	    cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 || cal_capacity(&c, cause) != 0 ||
+	    cal_managed(&c, cause) != 0)
+		return -1;
+	cal_name(out);
+	return profile_validate(out, cause);
+}

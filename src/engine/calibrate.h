@@ -1,0 +1,17 @@
+/* calibrate.h: measures what the model needs on a backend (through runner_run) and fits a profile to it. */
+#ifndef SS_CALIBRATE_H
+#define SS_CALIBRATE_H
+
+#include "backend.h"
+#include "profile.h"
+
+/* calibrate_run runs the measurement experiments on gpu and fits out: pinned and pageable copy latency and
+ * bandwidth (least squares over sizes), the combined bandwidth of both directions, each kernel's speed and
+ * saturation, the kernel minimum, call costs, launch latency, sync wake-up, concurrent-kernel capacity, managed
+ * prefetch and fault speeds. Values it measured are marked measured; the rest keep the built-in value and its
+ * provenance. Works on any backend: on the model it must give back the model's own profile. progress (may be
+ * NULL) gets one line per experiment. Returns 0, or -1 with *cause (a failed run, a fit without data). */
+int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg),
+		  char **cause);
+
+#endif

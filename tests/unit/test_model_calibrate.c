@@ -1,0 +1,85 @@
+/* test_model_calibrate.c: calibrating the model on the model gives back the model's own profile. The calibration
+ * runs every measurement experiment through runner_run, as on a GPU, and fits the profile from the timelines. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/calibrate.h"
+#include "engine/model.h"
+#include "engine/profile.h"
+
+/* A profile unlike the built-in one in every value calibrate measures. */
+static void truth_profile(struct ss_profile *p)
+{
+	profile_builtin(p);
+	snprintf(p->name, sizeof p->name, "TRUTH");
+	p->h2d = (struct ss_copy_profile){40.0, 2500};
+	p->d2h = (struct ss_copy_profile){45.0, 1800};
+	p->both_gbs = 70.0;
+	p->pageable_h2d = (struct ss_copy_profile){15.0, 20000};
+	p->pageable_d2h = (struct ss_copy_profile){12.0, 15000};
+	p->prefetch_gbs = 30.0;
+	p->prefetch_latency_ns = 15000;
+	p->fault_gbs = 9.0;
+	p->kernel[SS_KERNEL_ADD] = (struct ss_kernel_profile){3.0e-4, 80000};
+	p->kernel[SS_KERNEL_DECRYPT] = (struct ss_kernel_profile){1.2e-3, 40000};
+	p->kernel[SS_KERNEL_SPIN].ns_per_unit = 1.5;
+	p->kernel_min_ns = 3000;
+	p->launch_ns = 5000;
+	p->api_copy_ns = 3500;
+	p->api_launch_ns = 2000;
+	p->api_event_ns = 1200;
+	p->api_sync_ns = 800;
+	p->api_managed_ns = 6000;
+	p->sync_wake_ns = 1000;
+	p->max_kernels = 100;
+}
+
+static void test_round_trip(void **state)
+{
+	struct ss_profile truth, got, builtin;
+	char *cause = NULL;
+	int measured = 0;
+
+	(void)state;
+	truth_profile(&truth);
+	profile_builtin(&builtin);
+	model_set_profile(&truth);
+	if (calibrate_run(&model_backend, &got, NULL, &cause) != 0)
+		fail_msg("calibrate: %s", cause);
+	model_set_profile(NULL);
+	assert_string_equal(got.device, "MODEL (TRUTH profile)");
+	for (int k = 0; k < profile_key_count(); k++) {
+		double want = profile_get(&truth, k), have = profile_get(&got, k);
+
+		if (got.prov[k] != SS_PROV_MEASURED) {
+			/* not measured: the built-in value and provenance stay */
+			assert_true(profile_get(&builtin, k) == have);
+			assert_int_equal(got.prov[k], builtin.prov[k]);
+			continue;
+		}
+		measured++;
+		if (fabs(have - want) > 0.02 * fabs(want) + 1.0)
+			fail_msg("%s: calibrated %g, the model's profile has %g", profile_key_name(k), have, want);
+	}
+	/* everything but spin saturation and the thread stagger is measured (the SM count stays H200.md's) */
+	assert_int_equal(measured, profile_key_count() - 2);
+	assert_int_equal(got.prov[profile_key_find("kernel.spin.saturation")], SS_PROV_ESTIMATE);
+	assert_int_equal(got.prov[profile_key_find("host.thread_start_ns")], SS_PROV_ESTIMATE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
