@@ -1,0 +1,485 @@
+/* test_cli.c: the real streamscope binary run as a child: exit codes, one-line errors naming what is valid, the op
+ * list, and the JSON of `run` and `sweep` parsed back with jansson.
+ *
+ * Groups (argv[1]): "usage" needs no backend; "model" runs experiments on the model backend. No argument: both. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SS_BINARY
+#error "SS_BINARY (the streamscope executable) must be defined"
+#endif
+
+/* What one run of the binary printed and how it ended. */
+struct cli_out {
+	char *out, *err;
+	size_t nout, nerr;
+	int status; /* exit status, or 128 + signal */
+};
+
+static void cli_out_free(struct cli_out *o)
+{
+	free(o->out);
+	free(o->err);
+	memset(o, 0, sizeof *o);
+}
+
+static void append(char **buf, size_t *len, const char *data, size_t n)
+{
+	*buf = realloc(*buf, *len + n + 1);
+	assert_non_null(*buf);
+	memcpy(*buf + *len, data, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+}
+
+/* Runs streamscope with args (NULL-terminated), stdin from /dev/null; collects stdout and stderr until both close
+ * and the child has exited. */
+static void run_cli(struct cli_out *o, const char *const *args)
+{
+	int pout[2], perr[2], st;
+	const char *argv[64];
+	struct pollfd pfd[2];
+	int open_fds = 2;
+	pid_t pid;
+	size_t n = 0;
+
+	memset(o, 0, sizeof *o);
+	append(&o->out, &o->nout, "", 0);
+	append(&o->err, &o->nerr, "", 0);
+	argv[n++] = SS_BINARY;
+	for (; args[n - 1] != NULL && n < 63; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	assert_int_equal(pipe(pout), 0);
+	assert_int_equal(pipe(perr), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(pout[1], 1);
+		dup2(perr[1], 2);
+		close(pout[0]);
+		close(perr[0]);
+		unsetenv("STREAMSCOPE_PROFILE");
+		execv(SS_BINARY, (char *const *)argv);
+		_exit(127);
+	}
+	close(pout[1]);
+	close(perr[1]);
+	pfd[0].fd = pout[0];
+	pfd[1].fd = perr[0];
+	pfd[0].events = pfd[1].events = POLLIN;
+	while (open_fds > 0) {
+		if (poll(pfd, 2, -1) < 0) {
+			assert_int_equal(errno, EINTR);
+			continue;
+		}
+		for (int i = 0; i < 2; i++) {
+			char buf[65536];
+			ssize_t r;
+
+			if (pfd[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			r = read(pfd[i].fd, buf, sizeof buf);
+			if (r > 0) {
+				if (i == 0)
+					append(&o->out, &o->nout, buf, (size_t)r);
+				else
+					append(&o->err, &o->nerr, buf, (size_t)r);
+			} else if (r == 0 || errno != EINTR) {
+				close(pfd[i].fd);
+				pfd[i].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static size_t count_substr(const char *s, const char *sub)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(s, sub); p != NULL; p = strstr(p + 1, sub))
+		n++;
+	return n;
+}
+
+/* Runs args and expects exit status code with exactly one stderr line "streamscope: ..." containing each fragment
+ * (NULL-terminated varargs), and nothing on stdout. */
+static void expect_error(int code, const char *const *args, ...)
+{
+	struct cli_out o;
+	va_list ap;
+	const char *frag;
+
+	run_cli(&o, args);
+	if (o.status != code)
+		fail_msg("%s: exit %d, want %d; stderr: %s", args[0], o.status, code, o.err);
+	if (count_lines(o.err) != 1 || strncmp(o.err, "streamscope: ", 13) != 0)
+		fail_msg("%s %s: want one stderr line 'streamscope: ...', got:\n%s", args[0], args[1] ? args[1] : "",
+			 o.err);
+	if (o.nout != 0)
+		fail_msg("%s: unexpected stdout: %s", args[0], o.out);
+	va_start(ap, args);
+	while ((frag = va_arg(ap, const char *)) != NULL)
+		if (strstr(o.err, frag) == NULL)
+			fail_msg("stderr '%s' lacks '%s'", o.err, frag);
+	va_end(ap);
+	cli_out_free(&o);
+}
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static void test_help(void **state)
+{
+	const char *const *cases[] = {ARGS("--help"), ARGS("-h"), ARGS("help"), ARGS("run", "--help"),
+				      ARGS("sweep", "-h")};
+	struct cli_out o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		run_cli(&o, cases[i]);
+		assert_int_equal(o.status, 0);
+		assert_true(strncmp(o.out, "usage: streamscope", 18) == 0);
+		assert_non_null(strstr(o.out, "--streams N"));
+		assert_non_null(strstr(o.out, "1..128"));
+		assert_int_equal(o.nerr, 0);
+		cli_out_free(&o);
+	}
+}
+
+static void test_version(void **state)
+{
+	struct cli_out o;
+
+	(void)state;
+	run_cli(&o, ARGS("--version"));
+	assert_int_equal(o.status, 0);
+	assert_string_equal(o.out, "streamscope " SS_VERSION "\n");
+	assert_int_equal(o.nerr, 0);
+	cli_out_free(&o);
+}
+
+static void test_unknown_command_and_options(void **state)
+{
+	(void)state;
+	expect_error(2, ARGS("frobnicate"), "'frobnicate'", "run", "sweep", NULL);
+	expect_error(2, ARGS("run", "--bogus"), "--bogus", NULL);
+	expect_error(2, ARGS("ops", "--no-such-option", "3"), "--no-such-option", NULL);
+	expect_error(2, ARGS("run", "-x"), "-x", NULL);
+	expect_error(2, ARGS("run", "--streams"), "--streams", "needs a value", NULL);
+	expect_error(2, ARGS("run", "extra"), "'extra'", NULL);
+}
+
+static void test_streams_range(void **state)
+{
+	(void)state;
+	expect_error(2, ARGS("run", "--streams", "0"), "--streams", "'0'", "1..128", NULL);
+	expect_error(2, ARGS("run", "--streams", "100000"), "'100000'", "1..128", NULL);
+	expect_error(2, ARGS("run", "--streams", "129"), "1..128", NULL);
+	expect_error(2, ARGS("run", "--streams", "-3"), "1..128", NULL);
+	expect_error(2, ARGS("run", "--streams", "eight"), "1..128", NULL);
+	expect_error(2, ARGS("ops", "--streams", "0"), "1..128", NULL);
+	expect_error(2, ARGS("sweep", "--streams", "0,4"), "1..128", NULL);
+	expect_error(2, ARGS("sweep", "--streams", "1,2,100000"), "1..128", NULL);
+	expect_error(2, ARGS("sweep", "--streams", "4,2"), "ascending", NULL);
+}
+
+static void test_enum_values(void **state)
+{
+	(void)state;
+	expect_error(2, ARGS("run", "--order", "sideways"), "'sideways'", "depth|breadth", NULL);
+	expect_error(2, ARGS("run", "--sync", "sometimes"), "'sometimes'", "stream|reverse|device|events", NULL);
+	expect_error(2, ARGS("run", "--host-mem", "swap"), "'swap'", "pinned|pageable|managed-attach|managed-prefetch",
+		     NULL);
+	expect_error(2, ARGS("run", "--default-stream", "maybe"), "none|legacy-op|event-timer|per-thread", NULL);
+	expect_error(2, ARGS("run", "--preset", "nope"),
+		     "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable", NULL);
+	expect_error(2, ARGS("ops", "--stream-flags", "sticky"), "blocking|nonblocking", NULL);
+	expect_error(2, ARGS("run", "--backend", "gpu"), "'gpu'", "auto|cuda|model", NULL);
+	/* `run` takes no "both" */
+	expect_error(2, ARGS("run", "--order", "both"), "depth|breadth", NULL);
+}
+
+/* sweep's --order also takes "both": its error is still one line, and names all three. */
+static void test_sweep_order_one_line(void **state)
+{
+	(void)state;
+	expect_error(2, ARGS("sweep", "--order", "sideways"), "'sideways'", "depth", "breadth", "both", NULL);
+}
+
+static void test_other_ranges(void **state)
+{
+	(void)state;
+	expect_error(2, ARGS("run", "--connections", "33"), "--connections", "'33'", "1..32", NULL);
+	expect_error(2, ARGS("run", "--connections", "0"), "1..32", NULL);
+	expect_error(2, ARGS("run", "--streams", "8", "--threads", "3"), "--threads", "1 or", "8", NULL);
+	expect_error(2, ARGS("run", "--repeat", "0"), "--repeat", "1..1000", NULL);
+	expect_error(2, ARGS("run", "--warmup", "101"), "--warmup", "0..100", NULL);
+	expect_error(2, ARGS("run", "--chunks", "-1"), "--chunks", NULL);
+	expect_error(2, ARGS("run", "--elements", "1T"), "--elements", "k, M or G", NULL);
+	expect_error(2, ARGS("run", "--elements", "0"), "--elements", NULL);
+}
+
+/* On a machine without a GPU (or a build without CUDA), forcing the CUDA backend is a one-line exit 3. */
+static void test_cuda_unavailable(void **state)
+{
+	(void)state;
+	expect_error(3, ARGS("run", "--backend", "cuda"), "cuda", NULL);
+	expect_error(3, ARGS("sweep", "--backend", "cuda", "--streams", "1,2"), "cuda", NULL);
+	/* usage errors are found before the backend */
+	expect_error(2, ARGS("run", "--backend", "cuda", "--streams", "0"), "1..128", NULL);
+}
+
+/* The op list needs no backend. */
+static void test_ops(void **state)
+{
+	struct cli_out o;
+	char want[32];
+
+	(void)state;
+	run_cli(&o, ARGS("ops", "--preset", "hyperq"));
+	assert_int_equal(o.status, 0);
+	assert_int_equal(o.nerr, 0);
+	assert_int_equal(count_substr(o.out, "kernel launch"), 64); /* 32 streams x 2 kernels */
+	for (int s = 0; s < 32; s++) {
+		char *copy = strdup(o.out), *save = NULL;
+		size_t k = 0;
+
+		snprintf(want, sizeof want, " s%d ", s);
+		for (char *line = strtok_r(copy, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save))
+			if (strstr(line, want) != NULL && strstr(line, "kernel launch") != NULL)
+				k++;
+		free(copy);
+		if (k != 2)
+			fail_msg("stream %d has %zu kernel launches, want 2", s, k);
+	}
+	cli_out_free(&o);
+
+	/* kernel-transfer, 8 streams: x, y in, z out, one stream sync each = 40 ops */
+	run_cli(&o, ARGS("ops"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "# 40 operations, 8 chunks, 0 events\n"));
+	assert_int_equal(count_substr(o.out, "cudaMemcpyAsync H2D"), 16);
+	assert_int_equal(count_substr(o.out, "cudaMemcpyAsync D2H"), 8);
+	assert_int_equal(count_substr(o.out, "kernel launch"), 8);
+	assert_int_equal(count_substr(o.out, "cudaStreamSynchronize"), 8);
+	assert_int_equal(count_lines(o.out), 42);
+	cli_out_free(&o);
+
+	/* options reach the planner: 3 streams, 10 elements in 4 chunks, breadth, reverse sync */
+	run_cli(&o, ARGS("ops", "--streams", "3", "--elements", "10", "--chunks", "4", "--order", "breadth", "--sync",
+			 "reverse"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "# 19 operations, 4 chunks, 0 events\n"));
+	assert_non_null(strstr(o.out, "x[9+1]"));
+	assert_non_null(strstr(o.out, "#17 t0 s2         cudaStreamSynchronize\n"));
+	assert_non_null(strstr(o.out, "#19 t0 s0         cudaStreamSynchronize\n"));
+	cli_out_free(&o);
+
+	/* suffixes are powers of two; --preset applies before other options wherever it is */
+	run_cli(&o, ARGS("ops", "--elements", "1k", "--streams", "2", "--preset", "decrypt"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "x[512+512]"));
+	assert_non_null(strstr(o.out, "# decrypt  2 streams"));
+	cli_out_free(&o);
+}
+
+/* --- model backend --- */
+
+static json_t *parse_json(const struct cli_out *o)
+{
+	json_error_t err;
+	json_t *j = json_loads(o->out, 0, &err);
+
+	if (j == NULL)
+		fail_msg("stdout is not JSON (%s at line %d): %s", err.text, err.line, o->out);
+	return j;
+}
+
+static double num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!json_is_number(v))
+		fail_msg("'%s' is not a number", key);
+	return json_number_value(v);
+}
+
+static void test_run_model_json(void **state)
+{
+	struct cli_out o;
+	json_t *j, *exp, *cnt, *expd, *eng;
+
+	(void)state;
+	run_cli(&o, ARGS("run", "--backend", "model", "--json"));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	j = parse_json(&o);
+	assert_true(json_is_true(json_object_get(j, "modelled")));
+	assert_string_equal(json_string_value(json_object_get(j, "backend")), "model");
+	assert_true(json_is_integer(json_object_get(j, "makespan_ns")));
+	assert_true(num(j, "makespan_ns") > 0);
+	assert_true(num(j, "used_makespan_ns") > 0);
+	assert_true(num(j, "speedup") > 0);
+	assert_true(num(j, "bound_ns") > 0);
+	assert_true(num(j, "overlap") >= 0 && num(j, "overlap") <= 1);
+	exp = json_object_get(j, "experiment");
+	assert_string_equal(json_string_value(json_object_get(exp, "preset")), "kernel-transfer");
+	assert_int_equal(json_integer_value(json_object_get(exp, "streams")), 8);
+	assert_int_equal(json_integer_value(json_object_get(exp, "elements")), 4194304);
+	assert_int_equal(json_integer_value(json_object_get(exp, "work")), 400);
+	/* every op issued appears once: 16 H2D, 8 kernels, 8 D2H */
+	expd = json_object_get(j, "expected");
+	cnt = json_object_get(j, "counts");
+	assert_int_equal(json_integer_value(json_object_get(expd, "H2D")), 16);
+	assert_int_equal(json_integer_value(json_object_get(expd, "KER")), 8);
+	assert_int_equal(json_integer_value(json_object_get(expd, "D2H")), 8);
+	assert_int_equal(json_integer_value(json_object_get(cnt, "H2D")), 16);
+	assert_int_equal(json_integer_value(json_object_get(cnt, "KER")), 8);
+	assert_int_equal(json_integer_value(json_object_get(cnt, "D2H")), 8);
+	eng = json_object_get(j, "engines");
+	assert_true(num(json_object_get(eng, "H2D"), "busy_ns") > 0);
+	assert_true(num(json_object_get(eng, "compute"), "busy_ns") > 0);
+	assert_true(num(json_object_get(eng, "D2H"), "busy_ns") > 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(eng, "H2D"), "bytes")),
+			 2 * 4194304 * 4); /* x and y, 2^22 floats each */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(eng, "D2H"), "bytes")), 4194304 * 4);
+	json_decref(j);
+	cli_out_free(&o);
+}
+
+static void test_run_model_text(void **state)
+{
+	struct cli_out o;
+
+	(void)state;
+	run_cli(&o, ARGS("run", "--backend", "model", "--preset", "hyperq", "--order", "breadth"));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.out, "MODELLED"));
+	assert_non_null(strstr(o.out, "hyperq"));
+	assert_non_null(strstr(o.out, "breadth-first"));
+	assert_non_null(strstr(o.out, "makespan"));
+	assert_non_null(strstr(o.out, "KER 64/64"));
+	cli_out_free(&o);
+}
+
+/* Without --backend on a machine without a GPU: the model, said in one line on stderr. */
+static void test_run_auto_falls_back(void **state)
+{
+	struct cli_out o;
+	json_t *j;
+
+	(void)state;
+	run_cli(&o, ARGS("run", "--json", "--streams", "2"));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_int_equal(count_lines(o.err), 1);
+	assert_non_null(strstr(o.err, "MODELLED"));
+	j = parse_json(&o);
+	assert_true(json_is_true(json_object_get(j, "modelled")));
+	json_decref(j);
+	cli_out_free(&o);
+}
+
+static void test_sweep_model_both(void **state)
+{
+	static const int counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
+	struct cli_out o;
+	json_t *j, *pts;
+
+	(void)state;
+	run_cli(&o, ARGS("sweep", "--backend", "model", "--preset", "kernel-transfer", "--order", "both", "--json"));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	j = parse_json(&o);
+	assert_true(json_is_true(json_object_get(j, "modelled")));
+	pts = json_object_get(j, "points");
+	assert_true(json_is_array(pts));
+	assert_int_equal(json_array_size(pts), 16);
+	for (size_t i = 0; i < 16; i++) {
+		json_t *p = json_array_get(pts, i);
+		const char *order = json_string_value(json_object_get(p, "order"));
+
+		assert_non_null(order);
+		assert_string_equal(order, i < 8 ? "depth" : "breadth"); /* order-major */
+		assert_int_equal(json_integer_value(json_object_get(p, "streams")), counts[i % 8]);
+		assert_true(num(p, "makespan_ns") > 0);
+		assert_true(num(p, "speedup") > 0);
+		assert_true(num(p, "bound_ns") > 0);
+		if (counts[i % 8] == 1)
+			assert_true(num(p, "speedup") == 1.0); /* the reference of its order */
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "expected"), "KER")),
+				 counts[i % 8]);
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "counts"), "KER")),
+				 counts[i % 8]);
+	}
+	json_decref(j);
+	cli_out_free(&o);
+
+	/* the text table has both orders side by side, one row per count */
+	run_cli(&o, ARGS("sweep", "--backend", "model", "--streams", "1,4", "--order", "both"));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.out, "depth"));
+	assert_non_null(strstr(o.out, "breadth"));
+	assert_non_null(strstr(o.out, "speedup"));
+	assert_non_null(strstr(o.out, "MODELLED"));
+	cli_out_free(&o);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest usage[] = {
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_unknown_command_and_options),
+		cmocka_unit_test(test_streams_range),
+		cmocka_unit_test(test_enum_values),
+		cmocka_unit_test(test_sweep_order_one_line),
+		cmocka_unit_test(test_other_ranges),
+		cmocka_unit_test(test_cuda_unavailable),
+		cmocka_unit_test(test_ops),
+	};
+	const struct CMUnitTest model[] = {
+		cmocka_unit_test(test_run_model_json),
+		cmocka_unit_test(test_run_model_text),
+		cmocka_unit_test(test_run_auto_falls_back),
+		cmocka_unit_test(test_sweep_model_both),
+	};
+	const char *group = argc > 1 ? argv[1] : "";
+	int rc = 0;
+
+	if (strcmp(group, "model") != 0)
+		rc |= cmocka_run_group_tests_name("cli usage", usage, NULL, NULL);
+	if (strcmp(group, "usage") != 0)
+		rc |= cmocka_run_group_tests_name("cli model", model, NULL, NULL);
+	return rc;
+}
