@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "engine/runner.h"
+#include "engine/wire.h"
 
 enum { NREC = 6000 };
 
@@ -536,6 +538,96 @@ static void test_probe(void **state)
 	free(cause);
 }
 
+/* A process the runner did not start (as `streamscope record` launches one) writes the wire stream itself. */
+static pid_t spawn_writer(int *rfd, int how)
+{
+	int fds[2];
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct wire_writer w;
+		struct ss_record r;
+		struct ss_run_result res;
+
+		close(fds[0]);
+		if (wire_open(&w, fds[1]) != 0)
+			_exit(99);
+		wire_progress(&w, "attached");
+		memset(&r, 0, sizeof r);
+		r.kind = SS_KIND_KERNEL;
+		r.start = 5;
+		r.end = 25;
+		r.correlation = 77;
+		wire_record(&w, &r, "from-attached");
+		if (how == 1) {
+			wire_flush(&w);
+			_exit(5);
+		}
+		if (how == 2) {
+			wire_error(&w, 2, "bad options for the attached program");
+			wire_close(&w);
+			_exit(2);
+		}
+		memset(&res, 0, sizeof res);
+		snprintf(res.device, sizeof res.device, "ATTACHED");
+		res.dropped = 11;
+		wire_result(&w, &res);
+		wire_close(&w);
+		_exit(0);
+	}
+	close(fds[1]);
+	*rfd = fds[0];
+	return pid;
+}
+
+static void test_attach(void **state)
+{
+	struct ss_timeline tl;
+	struct ss_runner r;
+	int fd;
+	pid_t pid;
+
+	(void)state;
+	timeline_init(&tl);
+	pid = spawn_writer(&fd, 0);
+	runner_attach(&r, pid, fd);
+	assert_int_equal(runner_poll(&r, &tl, true), 1);
+	assert_int_equal(r.code, 0);
+	assert_string_equal(r.progress, "attached");
+	assert_string_equal(r.res.device, "ATTACHED");
+	assert_int_equal(r.res.dropped, 11);
+	assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0);
+	assert_int_equal(tl.n, 1);
+	assert_int_equal(tl.rec[0].correlation, 77);
+	assert_int_equal(tl.rec[0].end, 25);
+	assert_string_equal(timeline_name(&tl, tl.rec[0].name), "from-attached");
+	runner_free(&r);
+	timeline_clear(&tl);
+
+	/* exits without a result: a failure that says so, records sent before are kept */
+	pid = spawn_writer(&fd, 1);
+	runner_attach(&r, pid, fd);
+	assert_int_equal(runner_poll(&r, &tl, true), 1);
+	assert_int_equal(r.code, 3);
+	assert_string_equal(r.error, "the runner process exited with status 5 without a result");
+	assert_true(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 5);
+	assert_int_equal(tl.n, 1);
+	runner_free(&r);
+	timeline_clear(&tl);
+
+	/* reports an error with its own exit code */
+	pid = spawn_writer(&fd, 2);
+	runner_attach(&r, pid, fd);
+	assert_int_equal(runner_poll(&r, &tl, true), 1);
+	assert_int_equal(r.code, 2);
+	assert_string_equal(r.error, "bad options for the attached program");
+	runner_free(&r);
+	timeline_free(&tl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -548,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_progress_then_crash),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_attach),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
