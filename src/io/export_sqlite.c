@@ -527,7 +527,7 @@ static int export_sqlite_fill(struct export_sqlite_ctx *c, const struct ss_expor
 	const struct ss_timeline *t = in->t;
 	uint64_t grid_id = 0;
 
-	if (export_sqlite_exec(c, "PRAGMA page_size = 65536; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+	if (export_sqlite_exec(c, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
 				  " PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;") != 0 ||
 	    export_sqlite_exec(c, "BEGIN") != 0 || export_sqlite_exec(c, export_sqlite_schema) != 0 ||
 	    export_sqlite_exec(c, export_sqlite_enums) != 0)

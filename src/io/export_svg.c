@@ -313,11 +313,7 @@ static void svg_intervals(FILE *f, const struct svg_layout *l, const struct ss_t
 static void svg_labels(FILE *f, const struct svg_layout *l)
 {
 	static const char *const lanes[SVG_LANES] = {"H2D", "KER", "D2H"};
-	char text[16], dim[16], warn[16];
 
-	svg_colour(palette_get(SS_ROLE_TEXT), text, sizeof text);
-	svg_colour(palette_get(SS_ROLE_DIM), dim, sizeof dim);
-	svg_colour(palette_get(SS_ROLE_DEFAULT_STREAM), warn, sizeof warn);
 	fprintf(f, "<rect x=\"%.0f\" y=\"%d\" width=\"%.0f\" height=\"14\" fill=\"#222222\"/>\n", l->x0,
 		l->lane_y[SVG_ROW_HOST], l->plot_w);
 	fprintf(f, "<text x=\"8\" y=\"%d\" class=\"row\">host</text>\n", l->lane_y[SVG_ROW_HOST] + 11);
@@ -340,13 +336,12 @@ static void svg_labels(FILE *f, const struct svg_layout *l)
 						      : s == l->nstreams + 1 ? SS_STREAM_PER_THREAD : SS_STREAM_UNKNOWN,
 				    label, sizeof label);
 		if (l->lane_h >= 6 || g % 4 == 0)
-			fprintf(f, "<text x=\"8\" y=\"%d\" class=\"row\"%s%s%s>%s</text>\n", (top + bottom) / 2 + 4,
-				s >= l->nstreams ? " fill=\"" : "", s >= l->nstreams ? warn : "",
-				s >= l->nstreams ? "\"" : "", label);
+			fprintf(f, "<text x=\"8\" y=\"%d\" class=\"row%s\">%s</text>\n", (top + bottom) / 2 + 4,
+				s >= l->nstreams ? " legacy" : "", label);
 		if (l->lane_h >= 12)
 			for (int k = 0; k < SVG_LANES; k++)
-				fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"lane\" fill=\"%s\">%s</text>\n", SVG_LEFT - 30,
-					l->lane_y[SVG_ROW_STREAMS + g * SVG_LANES + k] + l->lane_h - 2, dim, lanes[k]);
+				fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"lane\">%s</text>\n", SVG_LEFT - 30,
+					l->lane_y[SVG_ROW_STREAMS + g * SVG_LANES + k] + l->lane_h - 2, lanes[k]);
 	}
 }
 
@@ -427,22 +422,20 @@ static void svg_header(FILE *f, const struct ss_export_input *in, const struct s
 {
 	struct ss_analysis tmp;
 	const struct ss_analysis *a = export_analysis(in, &tmp);
-	char title[512], label[512], warn[16], b1[32], b2[32], b3[32];
+	char title[512], label[512], b1[32], b2[32], b3[32];
 
 	export_title(in, title, sizeof title);
 	export_label(in, label, sizeof label);
-	svg_colour(palette_get(SS_ROLE_WARN), warn, sizeof warn);
 	fputs("<text x=\"12\" y=\"24\" class=\"title\">streamscope: ", f);
 	escape_xml(f, title);
 	fputs("</text>\n", f);
 	if (in->t->modelled)
-		fprintf(f, "<text x=\"%d\" y=\"24\" class=\"badge\" fill=\"%s\" text-anchor=\"end\">MODELLED</text>\n",
-			SVG_WIDTH - SVG_RIGHT, warn);
+		fprintf(f, "<text x=\"%d\" y=\"24\" class=\"badge warn\" text-anchor=\"end\">MODELLED</text>\n",
+			SVG_WIDTH - SVG_RIGHT);
 	else
 		fprintf(f, "<text x=\"%d\" y=\"24\" class=\"badge\" text-anchor=\"end\">measured</text>\n",
 			SVG_WIDTH - SVG_RIGHT);
-	fprintf(f, "<text x=\"12\" y=\"44\" class=\"info\"%s%s%s>", in->t->modelled ? " fill=\"" : "",
-		in->t->modelled ? warn : "", in->t->modelled ? "\"" : "");
+	fprintf(f, "<text x=\"12\" y=\"44\" class=\"info%s\">", in->t->modelled ? " warn" : "");
 	escape_xml(f, label);
 	fprintf(f, "   window %s .. %s</text>\n", units_time(l->w0, b1, sizeof b1), units_time(l->w1, b2, sizeof b2));
 	fprintf(f, "<text x=\"12\" y=\"64\" class=\"info\">makespan %s", a->makespan_ns ? units_time(a->makespan_ns, b1, sizeof b1) : "-");
@@ -460,7 +453,7 @@ int export_svg(const char *path, const struct ss_export_input *in, char **cause)
 {
 	struct svg_layout l;
 	struct atomic_file af;
-	char text[16], dim[16];
+	char text[16], dim[16], warn[16], legacy[16];
 	FILE *f;
 	int y, height;
 
@@ -474,10 +467,14 @@ int export_svg(const char *path, const struct ss_export_input *in, char **cause)
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
 		SVG_WIDTH, height, SVG_WIDTH, height);
-	fprintf(f, "<style>text{font-family:%s;fill:%s}.title{font-size:15px;font-weight:bold}.info{font-size:12px}"
-		   ".badge{font-size:14px;font-weight:bold}.row{font-size:12px}.lane{font-size:9px}.tick{font-size:10px}"
-		   ".legend{font-size:11px}.bar{font-size:9px;fill:#ffffff}</style>\n",
-		SVG_FONT, text);
+	svg_colour(palette_get(SS_ROLE_WARN), warn, sizeof warn);
+	svg_colour(palette_get(SS_ROLE_DEFAULT_STREAM), legacy, sizeof legacy);
+	/* colours of text go through classes: CSS would override fill attributes */
+	fprintf(f, "<style>text{font-family:%s;fill:%s;white-space:pre}.title{font-size:15px;font-weight:bold}"
+		   ".info{font-size:12px}.badge{font-size:14px;font-weight:bold}.row{font-size:12px}"
+		   ".lane{font-size:9px;fill:%s}.tick{font-size:10px}.legend{font-size:11px}.bar{font-size:9px;fill:#ffffff}"
+		   ".warn{fill:%s}.legacy{fill:%s}</style>\n",
+		SVG_FONT, text, dim, warn, legacy);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", SVG_WIDTH, height, SVG_BACKGROUND);
 	svg_header(f, in, &l);
 	svg_labels(f, &l);

@@ -34,7 +34,7 @@ static void text_streams(FILE *f, const struct ss_timeline *t)
 {
 	int n = t->nstreams > 0 ? t->nstreams : 0, rows = n + 4;
 	struct text_stream *s = xcalloc((size_t)rows, sizeof *s);
-	char a[32], b[32], c[32], d[32], label[24];
+	char a[32], b[32], c[32], d[32], e[32], label[24];
 
 	for (int i = 0; i < rows; i++)
 		s[i].first = UINT64_MAX;
@@ -80,7 +80,7 @@ static void text_streams(FILE *f, const struct ss_timeline *t)
 			units_time(s[i].ns[SS_KIND_H2D], a, sizeof a), s[i].count[SS_KIND_KERNEL],
 			units_time(s[i].ns[SS_KIND_KERNEL], b, sizeof b), s[i].count[SS_KIND_D2H],
 			units_time(s[i].ns[SS_KIND_D2H], c, sizeof c), units_time(s[i].first, d, sizeof d),
-			units_time(s[i].last, a, sizeof a));
+			units_time(s[i].last, e, sizeof e));
 	}
 	free(s);
 }

@@ -1,0 +1,310 @@
+/* test_io_roundtrip.c: every format streamscope reads back (its SQLite, Chrome JSON) returns the exact records it
+ * wrote, with names, streams (including host/legacy/per-thread/unknown), flags, threads, correlations and the
+ * modelled flag; export_file picks formats by extension; snapshots hold every file; atomic writes leave nothing
+ * behind when they fail. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
+
+#include "engine/experiment.h"
+#include "io/export.h"
+#include "io/export_chrome.h"
+#include "io/export_sqlite.h"
+#include "io/import.h"
+#include "io/import_sqlite.h"
+#include "io_fixture.h"
+
+/* roundtrip exports t to dir/name, imports it and checks the records and labels. */
+static void roundtrip(const char *dir, const char *name, struct ss_timeline *t, const struct ss_experiment *e)
+{
+	struct ss_export_input in = {.t = t, .e = e};
+	struct ss_timeline back;
+	char path[512], *cause = NULL;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (export_file(path, &in, &cause) != 0)
+		fail_msg("export %s: %s", path, cause);
+	timeline_init(&back);
+	if (import_file(path, &back, &cause) != 0)
+		fail_msg("import %s: %s", path, cause);
+	fx_same_records(t, &back);
+	assert_int_equal(back.modelled, t->modelled);
+	assert_int_equal(back.nstreams, t->nstreams);
+	assert_string_equal(back.backend, "file");
+	assert_string_equal(back.source, path);
+	assert_string_equal(back.device, t->device);
+	timeline_free(&back);
+}
+
+static void test_sqlite_roundtrip(void **state)
+{
+	struct ss_timeline t;
+	struct ss_experiment e;
+	char *dir = fx_tmpdir();
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	timeline_init(&t);
+	fx_timeline(&t, 5000, 8);
+	t.dropped = 3;
+	roundtrip(dir, "trace.sqlite", &t, &e);
+	roundtrip(dir, "trace.db", &t, NULL);
+	t.modelled = true;
+	snprintf(t.backend, sizeof t.backend, "model");
+	snprintf(t.device, sizeof t.device, "MODEL (H200 profile)");
+	roundtrip(dir, "model.sqlite", &t, &e);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
+static void test_chrome_roundtrip(void **state)
+{
+	struct ss_timeline t;
+	char *dir = fx_tmpdir();
+
+	(void)state;
+	timeline_init(&t);
+	fx_timeline(&t, 5000, 8);
+	roundtrip(dir, "trace.json", &t, NULL);
+	t.modelled = true;
+	roundtrip(dir, "model.json", &t, NULL);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
+/* An empty timeline exports and comes back empty in both formats. */
+static void test_empty_roundtrip(void **state)
+{
+	struct ss_timeline t;
+	char *dir = fx_tmpdir();
+
+	(void)state;
+	timeline_init(&t);
+	roundtrip(dir, "empty.sqlite", &t, NULL);
+	roundtrip(dir, "empty.json", &t, NULL);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
+static void test_experiment_roundtrip(void **state)
+{
+	struct ss_experiment e, back;
+	struct ss_timeline t;
+	struct ss_export_input in = {.t = &t, .e = &e};
+	char *dir = fx_tmpdir(), path[512], *cause = NULL;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_DECRYPT);
+	e.streams = 8;
+	e.order = SS_ORDER_BREADTH;
+	e.sync = SS_SYNC_EVENTS;
+	timeline_init(&t);
+	fx_timeline(&t, 100, 8);
+	snprintf(path, sizeof path, "%s/x.sqlite", dir);
+	assert_int_equal(export_sqlite(path, &in, &cause), 0);
+	memset(&back, 0, sizeof back);
+	if (import_sqlite_experiment(path, &back, &cause) != 1)
+		fail_msg("experiment: %s", cause ? cause : "not found");
+	assert_int_equal(back.preset, e.preset);
+	assert_int_equal(back.streams, 8);
+	assert_int_equal(back.order, SS_ORDER_BREADTH);
+	assert_int_equal(back.sync, SS_SYNC_EVENTS);
+	assert_int_equal(back.elements, e.elements);
+	assert_int_equal(back.work, e.work);
+	in.e = NULL;
+	snprintf(path, sizeof path, "%s/y.sqlite", dir);
+	assert_int_equal(export_sqlite(path, &in, &cause), 0);
+	assert_int_equal(import_sqlite_experiment(path, &back, &cause), 0);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
+static void test_export_file_extensions(void **state)
+{
+	static const char *const good[] = {"a.sqlite", "a.db", "a.json", "a.csv", "a.svg", "a.txt", "b.SQLITE"};
+	struct ss_timeline t;
+	struct ss_export_input in = {.t = &t};
+	char *dir = fx_tmpdir(), path[512], *cause = NULL;
+	struct stat st;
+
+	(void)state;
+	timeline_init(&t);
+	fx_timeline(&t, 200, 4);
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, good[i]);
+		if (export_file(path, &in, &cause) != 0)
+			fail_msg("%s: %s", good[i], cause);
+		assert_int_equal(stat(path, &st), 0);
+		assert_true(st.st_size > 0);
+		assert_int_equal(st.st_mode & 0777, 0666 & ~(unsigned)umask(022));
+		umask(022);
+	}
+	assert_int_equal(fx_count_entries(dir), (int)(sizeof good / sizeof good[0]));
+	snprintf(path, sizeof path, "%s/trace.xml", dir);
+	assert_int_equal(export_file(path, &in, &cause), -1);
+	assert_non_null(strstr(cause, "trace.xml"));
+	assert_non_null(strstr(cause, ".xml"));
+	assert_non_null(strstr(cause, ".sqlite, .db, .json, .csv, .svg, .txt"));
+	assert_null(strchr(cause, '\n'));
+	free(cause);
+	snprintf(path, sizeof path, "%s/noext", dir);
+	assert_int_equal(export_file(path, &in, &cause), -1);
+	assert_non_null(strstr(cause, "no file extension"));
+	free(cause);
+	assert_int_equal(fx_count_entries(dir), (int)(sizeof good / sizeof good[0]));
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
+static void test_snapshot(void **state)
+{
+	static const char *const files[] = {"trace.sqlite", "trace.json", "intervals.csv", "gantt.svg",
+					    "summary.txt", "screen.txt", "screen.ansi"};
+	struct ss_experiment e;
+	struct ss_timeline t, back;
+	struct ss_export_input in = {.t = &t, .e = &e};
+	char *dir = fx_tmpdir(), out[1024], out2[1024], path[1200], *cause = NULL, *text;
+	const char *base;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.streams = 8;
+	e.order = SS_ORDER_DEPTH;
+	timeline_init(&t);
+	fx_timeline(&t, 300, 8);
+	if (export_snapshot(dir, &in, "screen line 1\nscreen line 2\n", "\x1b[32mgreen\x1b[0m\n", out, sizeof out,
+			    &cause) != 0)
+		fail_msg("snapshot: %s", cause);
+	base = strrchr(out, '/') + 1;
+	/* streamscope-YYYYmmdd-HHMMSS-kernel-transfer-8s-depth */
+	assert_int_equal(strncmp(base, "streamscope-", 12), 0);
+	assert_int_equal(strlen(base), strlen("streamscope-20261129-193012-kernel-transfer-8s-depth"));
+	assert_non_null(strstr(base, "-kernel-transfer-8s-depth"));
+	assert_int_equal(fx_count_entries(out), 7);
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		struct stat st;
+
+		snprintf(path, sizeof path, "%s/%s", out, files[i]);
+		if (stat(path, &st) != 0 || st.st_size == 0)
+			fail_msg("%s missing or empty", path);
+	}
+	snprintf(path, sizeof path, "%s/screen.ansi", out);
+	text = fx_read(path, NULL);
+	assert_string_equal(text, "\x1b[32mgreen\x1b[0m\n");
+	free(text);
+	snprintf(path, sizeof path, "%s/trace.sqlite", out);
+	timeline_init(&back);
+	assert_int_equal(import_file(path, &back, &cause), 0);
+	fx_same_records(&t, &back);
+	timeline_free(&back);
+	/* a second snapshot in the same second gets its own directory */
+	assert_int_equal(export_snapshot(dir, &in, NULL, NULL, out2, sizeof out2, &cause), 0);
+	assert_string_not_equal(out, out2);
+	assert_int_equal(fx_count_entries(dir), 2);
+	assert_int_equal(fx_count_entries(out2), 5);
+	/* an unwritable parent: -1, a clear cause, nothing created */
+	snprintf(path, sizeof path, "%s/does/not/exist", dir);
+	assert_int_equal(export_snapshot(path, &in, NULL, NULL, out, sizeof out, &cause), -1);
+	assert_non_null(strstr(cause, path));
+	assert_null(strchr(cause, '\n'));
+	free(cause);
+	snprintf(path, sizeof path, "%s/trace.sqlite", out2);
+	assert_int_equal(export_snapshot(path, &in, NULL, NULL, out, sizeof out, &cause), -1);
+	assert_non_null(strstr(cause, "not a directory"));
+	free(cause);
+	assert_int_equal(fx_count_entries(dir), 2);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
+/* A write that fails half-way (file size limit) leaves neither the file nor a temporary behind, in every format,
+ * and a snapshot that fails half-way leaves no directory. */
+static void test_atomic_failure(void **state)
+{
+	static const char *const names[] = {"t.sqlite", "t.json", "t.csv", "t.svg", "t.txt"};
+	struct ss_timeline t;
+	struct ss_export_input in = {.t = &t};
+	struct rlimit old, lim;
+	char *dir = fx_tmpdir(), path[512], out[512], *cause = NULL;
+
+	(void)state;
+	timeline_init(&t);
+	fx_timeline(&t, 200000, 8);
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 64 * 1024;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		if (strcmp(names[i], "t.svg") == 0 || strcmp(names[i], "t.txt") == 0)
+			continue; /* a few kB (merged rectangles, a summary): below the limit */
+		if (export_file(path, &in, &cause) != -1)
+			fail_msg("%s: export succeeded past the size limit", names[i]);
+		assert_non_null(strstr(cause, path));
+		assert_null(strchr(cause, '\n'));
+		free(cause);
+		cause = NULL;
+		assert_int_equal(fx_count_entries(dir), 0);
+	}
+	assert_int_equal(export_snapshot(dir, &in, NULL, NULL, out, sizeof out, &cause), -1);
+	free(cause);
+	assert_int_equal(fx_count_entries(dir), 0);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	/* into a directory that does not exist, and "into" a regular file */
+	snprintf(path, sizeof path, "%s/missing/t.json", dir);
+	assert_int_equal(export_file(path, &in, &cause), -1);
+	assert_non_null(strstr(cause, "No such file or directory"));
+	free(cause);
+	snprintf(path, sizeof path, "%s", dir);
+	assert_int_equal(export_file(strcat(path, "/x.txt"), &in, &cause), 0);
+	strcat(path, "/t.csv");
+	assert_int_equal(export_file(path, &in, &cause), -1);
+	assert_non_null(strstr(cause, "Not a directory"));
+	free(cause);
+	assert_int_equal(fx_count_entries(dir), 1);
+	/* a directory in the way of the file */
+	snprintf(path, sizeof path, "%s/sub.json", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(export_file(path, &in, &cause), -1);
+	assert_non_null(strstr(cause, "is a directory"));
+	free(cause);
+	assert_int_equal(fx_count_entries(dir), 2);
+	/* an existing file is replaced whole */
+	snprintf(path, sizeof path, "%s/x.txt", dir);
+	fx_write(path, "old", 3);
+	assert_int_equal(export_file(path, &in, &cause), 0);
+	{
+		char *text = fx_read(path, NULL);
+
+		assert_non_null(strstr(text, "streamscope"));
+		free(text);
+	}
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sqlite_roundtrip),      cmocka_unit_test(test_chrome_roundtrip),
+		cmocka_unit_test(test_empty_roundtrip),       cmocka_unit_test(test_experiment_roundtrip),
+		cmocka_unit_test(test_export_file_extensions), cmocka_unit_test(test_snapshot),
+		cmocka_unit_test(test_atomic_failure),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
