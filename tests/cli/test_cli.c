@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -455,6 +456,83 @@ static void test_sweep_model_both(void **state)
 	cli_out_free(&o);
 }
 
+/* Files in dir other than keep (NULL: none): an export must leave no temporary or partial file behind. */
+static int other_files(const char *dir, const char *keep)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
+		    (keep == NULL || strcmp(de->d_name, keep) != 0))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* --export FILE.json writes a Chrome trace: one complete event per GPU operation, named tracks (metadata). */
+static void test_run_model_export(void **state)
+{
+	char dir[] = "/tmp/ss-cli-test-XXXXXX", path[128], bad[128], missing[160];
+	struct cli_out o;
+	json_error_t err;
+	json_t *j, *ev;
+	size_t i, h2d = 0, ker = 0, d2h = 0, meta = 0;
+	json_t *e;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/trace.json", dir);
+	run_cli(&o, ARGS("run", "--backend", "model", "--export", path));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	cli_out_free(&o);
+	j = json_load_file(path, 0, &err);
+	if (j == NULL)
+		fail_msg("%s is not JSON: %s (line %d)", path, err.text, err.line);
+	ev = json_object_get(j, "traceEvents");
+	assert_true(json_is_array(ev));
+	json_array_foreach(ev, i, e) {
+		const char *ph = json_string_value(json_object_get(e, "ph"));
+		const char *kind = json_string_value(json_object_get(json_object_get(e, "args"), "ss_kind"));
+
+		if (ph != NULL && strcmp(ph, "M") == 0)
+			meta++;
+		if (ph == NULL || strcmp(ph, "X") != 0 || kind == NULL)
+			continue;
+		h2d += strcmp(kind, "H2D") == 0;
+		ker += strcmp(kind, "KER") == 0;
+		d2h += strcmp(kind, "D2H") == 0;
+	}
+	assert_int_equal(h2d, 16);
+	assert_int_equal(ker, 8);
+	assert_int_equal(d2h, 8);
+	assert_true(meta > 0);
+	json_decref(j);
+	assert_int_equal(other_files(dir, "trace.json"), 0);
+
+	/* an unknown extension: exit 2, one line naming the valid ones, no file */
+	snprintf(bad, sizeof bad, "%s/trace.xyz", dir);
+	run_cli(&o, ARGS("run", "--backend", "model", "--export", bad));
+	assert_int_equal(o.status, 2);
+	assert_int_equal(count_lines(o.err), 1);
+	assert_non_null(strstr(o.err, ".json"));
+	assert_int_equal(access(bad, F_OK), -1);
+	cli_out_free(&o);
+
+	/* a directory that does not exist: a failure in one line, nothing written */
+	snprintf(missing, sizeof missing, "%s/no/such/dir/trace.json", dir);
+	run_cli(&o, ARGS("run", "--backend", "model", "--export", missing));
+	assert_true(o.status != 0);
+	assert_int_equal(count_lines(o.err), 1);
+	cli_out_free(&o);
+	assert_int_equal(other_files(dir, "trace.json"), 0);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest usage[] = {
@@ -473,6 +551,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_run_model_text),
 		cmocka_unit_test(test_run_auto_falls_back),
 		cmocka_unit_test(test_sweep_model_both),
+		cmocka_unit_test(test_run_model_export),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;
