@@ -628,6 +628,49 @@ static void test_attach(void **state)
 	timeline_free(&tl);
 }
 
+/* A truncated ERROR frame (length 0: shorter than its exit code) from an attached process is reported as a failure,
+ * not a crash of the reader. Checked in a child so that a crash fails this test only. */
+static void test_attach_malformed_error_frame(void **state)
+{
+	int fds[2], status;
+	pid_t writer, reader;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	writer = fork();
+	assert_true(writer >= 0);
+	if (writer == 0) {
+		uint32_t frame[2] = {WIRE_ERROR, 0};
+
+		close(fds[0]);
+		if (write(fds[1], frame, sizeof frame) != (ssize_t)sizeof frame)
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	reader = fork();
+	assert_true(reader >= 0);
+	if (reader == 0) {
+		struct ss_timeline tl;
+		struct ss_runner r;
+		struct rlimit no = {0, 0};
+
+		setrlimit(RLIMIT_CORE, &no);
+		timeline_init(&tl);
+		runner_attach(&r, writer, fds[0]);
+		runner_poll(&r, &tl, true);
+		_exit(r.finished && r.code != 0 && r.error != NULL ? 0 : 1);
+	}
+	close(fds[0]);
+	assert_int_equal(waitpid(reader, &status, 0), reader);
+	waitpid(writer, NULL, 0);
+	if (!WIFEXITED(status))
+		fail_msg("the reader crashed on a truncated error frame (signal %d)", WTERMSIG(status));
+	if (WEXITSTATUS(status) != 0)
+		fail_msg("the reader exited with status %d on a truncated error frame instead of reporting it",
+			 WEXITSTATUS(status));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -641,6 +684,7 @@ int main(void)
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_attach),
+		cmocka_unit_test(test_attach_malformed_error_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
