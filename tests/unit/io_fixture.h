@@ -62,7 +62,7 @@ static inline void fx_timeline(struct ss_timeline *t, size_t n, int nstreams)
 		if (kind == SS_KIND_D2D && i % 2)
 			r.flags = SS_REC_MANAGED;
 		if (i % 13 != 5)
-			r.name = timeline_intern(t, fx_names[i % FX_NNAMES]);
+			r.name = timeline_intern(t, fx_names[(i + i / SS_KIND_COUNT) % FX_NNAMES]);
 		timeline_add(t, &r);
 	}
 }
