@@ -31,8 +31,9 @@ extern "C" int kernels_add_launch(const float *x, const float *y, float *z, uint
 		blocks = 1;
 	if (blocks > 0x7fffffffu)
 		return (int)cudaErrorInvalidConfiguration;
-	ss_add<<<(unsigned)blocks, threads, 0, (cudaStream_t)stream>>>(x, y, z, n, work);
-	return (int)cudaGetLastError();
+	void *args[] = {(void *)&x, (void *)&y, (void *)&z, (void *)&n, (void *)&work};
+	return (int)cudaLaunchKernel((const void *)ss_add, dim3((unsigned)blocks), dim3(threads), args, 0,
+				     (cudaStream_t)stream);
 }
 
 extern "C" void kernels_add_fill(float *x, float *y, uint64_t first, uint64_t n)

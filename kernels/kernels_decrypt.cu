@@ -61,9 +61,10 @@ extern "C" int kernels_decrypt_launch(const uint64_t *in, uint64_t *out, uint64_
 		blocks = 1;
 	if (blocks > 0x7fffffffu)
 		return (int)cudaErrorInvalidConfiguration;
-	ss_decrypt<<<(unsigned)blocks, threads, 0, (cudaStream_t)stream>>>(in, out, n, rounds,
-									    decrypt_inverse(DECRYPT_MUL));
-	return (int)cudaGetLastError();
+	uint64_t inv = decrypt_inverse(DECRYPT_MUL);
+	void *args[] = {(void *)&in, (void *)&out, (void *)&n, (void *)&rounds, (void *)&inv};
+	return (int)cudaLaunchKernel((const void *)ss_decrypt, dim3((unsigned)blocks), dim3(threads), args, 0,
+				     (cudaStream_t)stream);
 }
 
 extern "C" void kernels_decrypt_host(const uint64_t *in, uint64_t *out, uint64_t n, uint32_t rounds)

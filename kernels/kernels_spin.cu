@@ -24,8 +24,9 @@ extern "C" __global__ void ss_touch(uint32_t *slot, uint32_t value)
 
 extern "C" int kernels_spin_launch(uint32_t *slot, uint64_t iterations, void *stream)
 {
-	ss_spin<<<1, 1, 0, (cudaStream_t)stream>>>(slot, iterations, SPIN_A, SPIN_C);
-	return (int)cudaGetLastError();
+	uint32_t a = SPIN_A, c = SPIN_C;
+	void *args[] = {(void *)&slot, (void *)&iterations, (void *)&a, (void *)&c};
+	return (int)cudaLaunchKernel((const void *)ss_spin, dim3(1), dim3(1), args, 0, (cudaStream_t)stream);
 }
 
 extern "C" uint32_t kernels_spin_expect(uint32_t seed, uint64_t iterations)
@@ -46,6 +47,6 @@ extern "C" uint32_t kernels_spin_expect(uint32_t seed, uint64_t iterations)
 
 extern "C" int kernels_touch_launch(uint32_t *slot, uint32_t value, void *stream)
 {
-	ss_touch<<<1, 1, 0, (cudaStream_t)stream>>>(slot, value);
-	return (int)cudaGetLastError();
+	void *args[] = {(void *)&slot, (void *)&value};
+	return (int)cudaLaunchKernel((const void *)ss_touch, dim3(1), dim3(1), args, 0, (cudaStream_t)stream);
 }

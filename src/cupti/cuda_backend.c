@@ -166,7 +166,6 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 			goto out;
 	}
 	for (int r = 0; r < e->repeat; r++) {
-		cuda_backend_progress(sink, "repeat %d/%d", r + 1, e->repeat);
 		if (cuda_exec_run(x, true, &t0, &traced[r], cause) < 0)
 			goto out;
 		if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, t0, &batch, cause) < 0)
@@ -177,6 +176,8 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		res->events_ns_of_captured = traced[r];
 		if (cuda_exec_run(x, false, &tu, &untraced[r], cause) < 0)
 			goto out;
+		cuda_backend_progress(sink, "repeat %d/%d: traced %.1f us, untraced %.1f us", r + 1, e->repeat,
+				      (double)traced[r] / 1e3, (double)untraced[r] / 1e3);
 	}
 	cuda_backend_progress(sink, "captured %zu records (%llu hidden timing calls, %llu before the run, "
 			      "%llu unsupported, %llu dropped)",

@@ -6,7 +6,11 @@
  *
  *   gpu_smoke [--preset P] [--streams N] [--order O] [--sync S] [--default-stream D] [--host-mem M]
  *             [--connections N] [--threads N] [--chunks N] [--elements N] [--work N] [--repeat R] [--warmup W]
- *             [--nonblocking] [--dump FILE.tsv]
+ *             [--nonblocking] [--dump FILE.tsv] [--spin-breadth]
+ *
+ * --spin-breadth reorders a spin (hyperq) op list so that every stream's first kernel is issued before any second
+ * one (the planner issues both kernels of a stream together in either order): it shows what breadth-first issue does
+ * with one hardware queue.
  *
  * Prints "key value" lines (one "result ok" or "result FAIL ..." last) and exits 0 only when every check held. */
 #include <getopt.h>
@@ -141,6 +145,26 @@ static void smoke_dump(const struct smoke *s, const char *path)
 	fclose(f);
 }
 
+/* Issue every spin kernel with offset 0 (a stream's first) before those with offset 1, other ops after, ids
+ * renumbered in the new order. */
+static void smoke_spin_breadth(struct ss_oplist *ops)
+{
+	struct ss_op *v = xcalloc(ops->n + 1, sizeof *v);
+	size_t m = 0;
+
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = 0; i < ops->n; i++) {
+			const struct ss_op *op = &ops->op[i];
+			bool spin = op->kind == SS_OP_KERNEL && op->chunk >= 0;
+			if ((pass < 2 && spin && op->offset == (uint64_t)pass) || (pass == 2 && (!spin || op->offset > 1)))
+				v[m++] = *op;
+		}
+	for (size_t i = 0; i < m; i++)
+		v[i].id = (uint32_t)(i + 1);
+	memcpy(ops->op, v, m * sizeof *v);
+	free(v);
+}
+
 static int smoke_parse_int(const char *opt, const char *v, long lo, long hi)
 {
 	char *end;
@@ -172,7 +196,8 @@ int main(int argc, char **argv)
 		{"chunks", required_argument, NULL, 'k'},	  {"elements", required_argument, NULL, 'n'},
 		{"work", required_argument, NULL, 'w'},		  {"repeat", required_argument, NULL, 'r'},
 		{"warmup", required_argument, NULL, 'u'},	  {"nonblocking", no_argument, NULL, 'b'},
-		{"dump", required_argument, NULL, 'f'},		  {NULL, 0, NULL, 0},
+		{"dump", required_argument, NULL, 'f'},		  {"spin-breadth", no_argument, NULL, 'S'},
+		{NULL, 0, NULL, 0},
 	};
 	struct ss_experiment e;
 	struct ss_oplist ops;
@@ -181,6 +206,7 @@ int main(int argc, char **argv)
 	struct ss_sink sink = {&cap, smoke_record, smoke_progress};
 	size_t expect[SS_KIND_COUNT], got[SS_KIND_COUNT] = {0}, unknown = 0, wrong_stream = 0, dup = 0, ngpu = 0;
 	const char *dump = NULL;
+	bool spin_breadth = false;
 	char desc[256], env[16], *cause = NULL, fail[512] = "";
 	uint64_t t0 = UINT64_MAX, t1 = 0;
 	int preset = SS_PRESET_KERNEL_TRANSFER, c;
@@ -237,6 +263,9 @@ int main(int argc, char **argv)
 		case 'f':
 			dump = optarg;
 			break;
+		case 'S':
+			spin_breadth = true;
+			break;
 		default:
 			return 2;
 		}
@@ -253,6 +282,8 @@ int main(int argc, char **argv)
 	experiment_describe(&e, desc, sizeof desc);
 	printf("experiment %s\n", desc);
 	planner_build(&e, &ops);
+	if (spin_breadth)
+		smoke_spin_breadth(&ops);
 	printf("ops %zu\n", ops.n);
 	if (cuda_backend.run(&e, &ops, &sink, &res, &cause) < 0) {
 		printf("result FAIL backend: %s\n", cause);

@@ -29,9 +29,12 @@ for o in depth breadth; do
 	done
 done
 run hyperq-breadth-q1 --preset hyperq --order breadth
+run hyperq-spin-breadth-q1 --preset hyperq --spin-breadth
+run hyperq-spin-breadth-q32 --preset hyperq --spin-breadth --connections 32
 run hyperq-depth-q32 --preset hyperq --connections 32
 run hyperq-breadth-q32 --preset hyperq --order breadth --connections 32
 run threads-8 --preset kernel-transfer --threads 8
+run threads-32-breadth --preset kernel-transfer --threads 32 --streams 32 --order breadth
 run nonblocking-legacy-op --preset default-stream --nonblocking
 run per-thread-op --preset kernel-transfer --default-stream per-thread
 run event-timer --preset kernel-transfer --default-stream event-timer
