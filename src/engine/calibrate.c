@@ -145,8 +145,7 @@ static void cal_match(struct cal_run *r)
 }
 
 /* cal_measure runs e on the backend into r. Returns 0, or -1 with *cause. */
-static int cal_measure(struct cal *c, struct cal_run *r, const struct ss_experiment *e, const char *what,
-		       char **cause)
+static int cal_measure(struct cal *c, struct cal_run *r, const struct ss_experiment *e, const char *what, char **cause)
 {
 	char msg[160], *why = NULL;
 
@@ -258,7 +257,7 @@ static void cal_kernel_samples(const struct cal_run *r, struct cal_vec *x, struc
 
 /* The base experiment of most measurements: kernel-transfer on one stream, cheap kernels, a device sync. */
 static void cal_base(struct ss_experiment *e, enum ss_preset preset, int streams, uint64_t elements, int chunks,
-		     uint32_t work)
+                     uint32_t work)
 {
 	experiment_preset(e, preset);
 	e->streams = streams;
@@ -284,8 +283,8 @@ static int cal_copy_fit(struct cal *c, const char *path, struct cal_vec *x, stru
 	char key[64];
 
 	if (cal_fit_line(x, y, true, &a, &b) != 0 || b <= 0) {
-		*cause = xasprintf("calibration: the %s copies did not give a latency and bandwidth (%zu samples)", path,
-				   x->n);
+		*cause = xasprintf("calibration: the %s copies did not give a latency and bandwidth (%zu samples)",
+		                   path, x->n);
 		return -1;
 	}
 	snprintf(key, sizeof key, "%s.bw_gbs", path);
@@ -339,7 +338,7 @@ out:
 /* One kernel's speed (slope of duration over units at full size) and, for add, the kernel minimum (intercept);
  * then its saturation from small launches that cannot fill the device. */
 static int cal_kernel(struct cal *c, enum ss_preset preset, uint64_t elements, const uint32_t *works, int nworks,
-		      uint64_t small, uint32_t small_work, char **cause)
+                      uint64_t small, uint32_t small_work, char **cause)
 {
 	struct cal_vec x = {0}, y = {0}, sat = {0};
 	const char *name = preset == SS_PRESET_DECRYPT ? "decrypt" : preset == SS_PRESET_HYPERQ ? "spin" : "add";
@@ -457,7 +456,8 @@ static int cal_both(struct cal *c, char **cause)
 				covered = b->end;
 		}
 		if (covered >= a->end && (double)(a->end - a->start) > cp->latency_ns)
-			vec_push(&share, (double)a->bytes / ((double)(a->end - a->start) - cp->latency_ns) / cp->bw_gbs);
+			vec_push(&share,
+			         (double)a->bytes / ((double)(a->end - a->start) - cp->latency_ns) / cp->bw_gbs);
 	}
 	cal_api_samples(&r, "cudaStreamSynchronize", &sync);
 	if (sync.n > 1) {
@@ -540,7 +540,7 @@ static int cal_capacity(struct cal *c, char **cause)
 /* cal_prefetch_makespans models both prefetch experiments with the profile being fitted and prefetch latency L
  * and inverse bandwidth inv. */
 static int cal_prefetch_makespans(const struct cal *c, const struct ss_experiment *pe, double L, double inv, double *m,
-				  char **cause)
+                                  char **cause)
 {
 	struct ss_profile p = *c->out;
 
@@ -590,7 +590,7 @@ static int cal_prefetch_solve(struct cal *c, const struct ss_experiment *pe, con
 	if (fabs(measured[0] - m[0]) > 0.02 * measured[0] || fabs(measured[1] - m[1]) > 0.02 * measured[1]) {
 		if (c->progress != NULL)
 			c->progress("calibrate: the model could not match the prefetch runs; managed.prefetch_* not "
-				    "measured");
+			            "measured");
 		return 0;
 	}
 	cal_set(c, "managed.prefetch_gbs", 1.0 / inv);
@@ -624,14 +624,15 @@ static int cal_managed(struct cal *c, char **cause)
 		if (left > 0)
 			cal_set(c, "managed.fault_gbs", n * e.elem_size * (in + outp) / left);
 		else if (c->progress != NULL)
-			c->progress("calibrate: attached managed kernels were not slower; managed.fault_gbs not measured");
+			c->progress(
+			    "calibrate: attached managed kernels were not slower; managed.fault_gbs not measured");
 	}
 	cal_run_free(&r);
 	for (int i = 0; i < 2; i++) {
 		cal_base(&pe[i], SS_PRESET_KERNEL_TRANSFER, 1, i == 0 ? 1u << 20 : 1u << 24, 1, 1);
 		pe[i].hostmem = SS_MEM_MANAGED_PREFETCH;
 		if (cal_measure(c, &r, &pe[i], i == 0 ? "managed prefetch, 4 MiB" : "managed prefetch, 64 MiB",
-				cause) != 0)
+		                cause) != 0)
 			goto out;
 		cal_api_samples(&r, "cudaMemPrefetchAsync", &api);
 		measured[i] = (double)r.res.traced_ns;
@@ -648,18 +649,28 @@ out:
 	return rc;
 }
 
-/* cal_name derives the short profile name from a device name ("NVIDIA H200" -> "H200"). */
+/* cal_name derives the short profile name from a device name: "NVIDIA H200" -> "H200", and for a calibration of
+ * the model itself "MODEL (H200 profile)" -> "H200". */
 static void cal_name(struct ss_profile *p)
 {
 	const char *d = p->device;
+	size_t len;
 
 	if (strncmp(d, "NVIDIA ", 7) == 0)
 		d += 7;
-	snprintf(p->name, sizeof p->name, "%.31s", *d ? d : "GPU");
+	len = strlen(d);
+	if (strncmp(d, "MODEL (", 7) == 0 && len > 16 && strcmp(d + len - 9, " profile)") == 0) {
+		d += 7;
+		len -= 16;
+	}
+	if (len == 0) {
+		d = "GPU";
+		len = 3;
+	}
+	snprintf(p->name, sizeof p->name, "%.*s", (int)(len < sizeof p->name ? len : sizeof p->name - 1), d);
 }
 
-int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg),
-		  char **cause)
+int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg), char **cause)
 {
 	static const uint32_t add_works[] = {25, 50, 100, 200, 400};
 	static const uint32_t decrypt_works[] = {64, 128, 256};

@@ -12,6 +12,6 @@
  * provenance. Works on any backend: on the model it must give back the model's own profile. progress (may be
  * NULL) gets one line per experiment. Returns 0, or -1 with *cause (a failed run, a fit without data). */
 int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg),
-		  char **cause);
+                  char **cause);
 
 #endif

@@ -17,7 +17,7 @@
 
 #include "xalloc.h"
 
-#define MODEL_EPS 1e-6       /* ns: remaining times below this are done */
+#define MODEL_EPS 1e-6 /* ns: remaining times below this are done */
 #define MODEL_MAX_STEPS 50000000ull
 
 /* The engines an item can run on. */
@@ -34,45 +34,45 @@ struct model_fifo {
 
 /* One piece of device work: a copy, prefetch, kernel, event or attach. */
 struct model_item {
-	size_t op;        /* index into the op list */
-	int slot;         /* model stream slot */
-	int engine;       /* enum model_engine */
-	int prev;         /* previous item of the same slot, -1 */
-	int barrier;      /* legacy item a blocking stream's item waits for, -1 */
+	size_t op;          /* index into the op list */
+	int slot;           /* model stream slot */
+	int engine;         /* enum model_engine */
+	int prev;           /* previous item of the same slot, -1 */
+	int barrier;        /* legacy item a blocking stream's item waits for, -1 */
 	size_t dep0, ndeps; /* legacy items: tails of the blocking streams at issue, in model.deps */
-	int rec_kind;     /* ss_kind of its record, -1 for none */
+	int rec_kind;       /* ss_kind of its record, -1 for none */
 	uint8_t flags;
 	uint64_t bytes;
-	double visible;   /* the GPU sees it (host call returned + launch latency) */
-	double fixed;     /* fixed phase left (copy latency, kernel minimum), ns */
-	double work;      /* copies: ns at full rate; kernels: device-ns */
-	double width;     /* kernels: largest share of the device it can use */
-	double alloc;     /* kernels: share it has now */
-	int state;        /* enum model_state */
+	double visible; /* the GPU sees it (host call returned + launch latency) */
+	double fixed;   /* fixed phase left (copy latency, kernel minimum), ns */
+	double work;    /* copies: ns at full rate; kernels: device-ns */
+	double width;   /* kernels: largest share of the device it can use */
+	double alloc;   /* kernels: share it has now */
+	int state;      /* enum model_state */
 	double start, end;
 };
 
 /* A stream as the model sees it: experiment streams, the legacy stream, one per-thread stream per host thread. */
 struct model_slot {
 	int queue;
-	bool blocking;    /* takes part in the legacy stream's implicit synchronisation */
+	bool blocking; /* takes part in the legacy stream's implicit synchronisation */
 	bool legacy;
-	int tail;         /* last item issued, -1 */
-	int32_t stream;   /* the record's stream index */
-	uint32_t raw;     /* the model's own stream id (legacy 0, stream i -> i + 1, per-thread t -> 1000 + t) */
+	int tail;       /* last item issued, -1 */
+	int32_t stream; /* the record's stream index */
+	uint32_t raw;   /* the model's own stream id (legacy 0, stream i -> i + 1, per-thread t -> 1000 + t) */
 };
 
 /* A host thread issuing its ops in order; blocked while a call waits for device items. */
 struct model_host {
 	size_t *ops;
 	size_t nops, next;
-	double t;         /* when it issues its next call */
+	double t; /* when it issues its next call */
 	bool blocked;
-	int *wait;        /* items the blocked call waits for */
+	int *wait; /* items the blocked call waits for */
 	size_t nwait, waitcap;
 	double call_start, call_min; /* blocked call: start, earliest return */
 	size_t call_op;
-	bool call_sync;   /* the call is a synchronisation (writes a SYNC record) */
+	bool call_sync; /* the call is a synchronisation (writes a SYNC record) */
 };
 
 /* A finished record and its name. */
@@ -101,12 +101,12 @@ struct model {
 	size_t nkrun;
 	struct model_host *host;
 	int nhosts;
-	int *event_item;            /* latest record of each event, -1 */
+	int *event_item; /* latest record of each event, -1 */
 	struct model_rec *rec;
 	size_t nrec, reccap;
 	double now;
 	int inputs, outputs;
-	bool faults;                /* kernels migrate managed memory on demand */
+	bool faults; /* kernels migrate managed memory on demand */
 };
 
 static void fifo_push(struct model_fifo *f, int v)
@@ -140,7 +140,7 @@ static uint64_t model_ns(double t)
 
 /* model_emit appends a finished record. */
 static void model_emit(struct model *m, int kind, double start, double end, const struct ss_op *op, int32_t stream,
-		       uint32_t raw, uint32_t thread, uint8_t flags, uint64_t bytes, const char *name)
+                       uint32_t raw, uint32_t thread, uint8_t flags, uint64_t bytes, const char *name)
 {
 	struct model_rec *mr;
 
@@ -168,9 +168,9 @@ static void model_emit(struct model *m, int kind, double start, double end, cons
 static const char *model_api_name(int kind)
 {
 	static const char *const names[SS_OP_COUNT] = {
-		"cudaMemcpyAsync", "cudaMemcpyAsync", "cudaLaunchKernel", "cudaStreamAttachMemAsync",
-		"cudaMemPrefetchAsync", "cudaMemPrefetchAsync", "cudaEventRecord", "cudaEventSynchronize",
-		"cudaStreamSynchronize", "cudaDeviceSynchronize",
+	    "cudaMemcpyAsync",       "cudaMemcpyAsync",       "cudaLaunchKernel", "cudaStreamAttachMemAsync",
+	    "cudaMemPrefetchAsync",  "cudaMemPrefetchAsync",  "cudaEventRecord",  "cudaEventSynchronize",
+	    "cudaStreamSynchronize", "cudaDeviceSynchronize",
 	};
 
 	return kind >= 0 && kind < SS_OP_COUNT ? names[kind] : "cuda?";
@@ -287,7 +287,7 @@ static void model_kernel_params(const struct model *m, struct model_item *it, co
 /* model_block makes host h wait for the items in wait[] (those not done yet); returns false when none is left
  * to wait for. */
 static bool model_block(struct model *m, int h, const int *wait, size_t n, double t0, double tmin, size_t opi,
-			bool sync)
+                        bool sync)
 {
 	struct model_host *ht = &m->host[h];
 
@@ -317,19 +317,19 @@ static void model_host_return(struct model *m, int h, double end)
 	char name[48];
 
 	model_emit(m, SS_KIND_API, ht->call_start, end, op, SS_STREAM_HOST, 0, (uint32_t)h, 0, 0,
-		   model_api_name(op->kind));
+	           model_api_name(op->kind));
 	if (ht->call_sync) {
 		if (op->kind == SS_OP_STREAM_SYNC) {
 			if (op->stream >= 0)
 				snprintf(name, sizeof name, "cudaStreamSynchronize (s%d)", op->stream);
 			else
 				snprintf(name, sizeof name, "cudaStreamSynchronize (%s)",
-					 op->stream == SS_STREAM_LEGACY ? "legacy" : "per-thread");
+				         op->stream == SS_STREAM_LEGACY ? "legacy" : "per-thread");
 		} else {
 			snprintf(name, sizeof name, "%s", model_api_name(op->kind));
 		}
 		model_emit(m, SS_KIND_SYNC, ht->call_start, end, op, SS_STREAM_HOST,
-			   op->kind == SS_OP_DEVICE_SYNC ? UINT32_MAX : 0, (uint32_t)h, 0, 0, name);
+		           op->kind == SS_OP_DEVICE_SYNC ? UINT32_MAX : 0, (uint32_t)h, 0, 0, name);
 	}
 	ht->blocked = false;
 	ht->t = end;
@@ -356,8 +356,9 @@ static void model_issue(struct model *m, int h)
 		cost = p->api_copy_ns;
 		idx = model_new_item(m, opi, s, h2d ? MODEL_H2D : MODEL_D2H, t0 + cost + p->launch_ns);
 		it = &m->it[idx];
-		model_copy_params(it, pageable ? (h2d ? &p->pageable_h2d : &p->pageable_d2h) : (h2d ? &p->h2d : &p->d2h),
-				  planner_op_bytes(m->ops, op));
+		model_copy_params(it,
+		                  pageable ? (h2d ? &p->pageable_h2d : &p->pageable_d2h) : (h2d ? &p->h2d : &p->d2h),
+		                  planner_op_bytes(m->ops, op));
 		it->rec_kind = h2d ? SS_KIND_H2D : SS_KIND_D2H;
 		it->flags = SS_REC_ASYNC | (pageable ? SS_REC_PAGEABLE : managed ? SS_REC_MANAGED : SS_REC_PINNED);
 		if (pageable && model_block(m, h, &idx, 1, t0, t0 + cost, opi, false))
@@ -381,7 +382,7 @@ static void model_issue(struct model *m, int h)
 
 		cost = p->api_managed_ns;
 		idx = model_new_item(m, opi, s, op->kind == SS_OP_PREFETCH_H2D ? MODEL_H2D : MODEL_D2H,
-				     t0 + cost + p->launch_ns);
+		                     t0 + cost + p->launch_ns);
 		model_copy_params(&m->it[idx], &c, planner_op_bytes(m->ops, op));
 		break;
 	}
@@ -481,15 +482,15 @@ static void model_complete(struct model *m, int i)
 	}
 	if (it->rec_kind >= 0) {
 		const char *name = it->rec_kind == SS_KIND_KERNEL ? model_kernel_name(m->e, op)
-				   : it->rec_kind == SS_KIND_H2D
-					   ? (it->flags & SS_REC_PAGEABLE ? "Memcpy HtoD (Pageable -> Device)"
-					      : it->flags & SS_REC_MANAGED ? "Memcpy HtoD (Managed -> Device)"
-									   : "Memcpy HtoD (Pinned -> Device)")
-					   : (it->flags & SS_REC_PAGEABLE ? "Memcpy DtoH (Device -> Pageable)"
-					      : it->flags & SS_REC_MANAGED ? "Memcpy DtoH (Device -> Managed)"
-									   : "Memcpy DtoH (Device -> Pinned)");
+		                   : it->rec_kind == SS_KIND_H2D
+		                       ? (it->flags & SS_REC_PAGEABLE  ? "Memcpy HtoD (Pageable -> Device)"
+		                          : it->flags & SS_REC_MANAGED ? "Memcpy HtoD (Managed -> Device)"
+		                                                       : "Memcpy HtoD (Pinned -> Device)")
+		                       : (it->flags & SS_REC_PAGEABLE  ? "Memcpy DtoH (Device -> Pageable)"
+		                          : it->flags & SS_REC_MANAGED ? "Memcpy DtoH (Device -> Managed)"
+		                                                       : "Memcpy DtoH (Device -> Pinned)");
 		model_emit(m, it->rec_kind, it->start, it->end, op, m->slot[it->slot].stream, m->slot[it->slot].raw,
-			   it->engine <= MODEL_D2H ? (uint32_t)it->engine : 0, it->flags, it->bytes, name);
+		           it->engine <= MODEL_D2H ? (uint32_t)it->engine : 0, it->flags, it->bytes, name);
 	}
 }
 
@@ -767,7 +768,7 @@ static void model_setup(struct model *m)
 	experiment_io_arrays(e, &m->inputs, &m->outputs);
 	/* Attached managed memory reaches the device through page faults of the kernels that touch it. */
 	m->faults = e->hostmem == SS_MEM_MANAGED_ATTACH && planner_count_kind(m->ops, SS_OP_H2D) == 0 &&
-		    planner_count_kind(m->ops, SS_OP_PREFETCH_H2D) == 0;
+	            planner_count_kind(m->ops, SS_OP_PREFETCH_H2D) == 0;
 }
 
 static void model_teardown(struct model *m)
@@ -807,7 +808,7 @@ static int model_rec_cmp(const void *a, const void *b)
 }
 
 int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_profile *p,
-		   const struct ss_sink *sink, struct ss_run_result *res, char **cause)
+                   const struct ss_sink *sink, struct ss_run_result *res, char **cause)
 {
 	struct model m;
 	int *run = NULL;
@@ -841,7 +842,7 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 		next = model_next(&m, run, nrun);
 		if (!isfinite(next) || ++steps > MODEL_MAX_STEPS) {
 			*cause = xasprintf("model: no progress at t=%.0f ns (%zu of %zu device items left)", m.now,
-					   m.nit, ops->n);
+			                   m.nit, ops->n);
 			goto fail;
 		}
 		model_advance(&m, run, nrun, next);
@@ -909,7 +910,7 @@ static void model_tl_record(void *ctx, const struct ss_record *r, const char *na
 }
 
 int model_timeline(const struct ss_experiment *e, const struct ss_profile *p, struct ss_timeline *tl,
-		   struct ss_run_result *res, char **cause)
+                   struct ss_run_result *res, char **cause)
 {
 	struct ss_oplist ops;
 	struct ss_run_result local;
@@ -957,7 +958,7 @@ static int model_available(char *device, size_t len, char **cause)
 }
 
 static int model_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-		     struct ss_run_result *res, char **cause)
+                     struct ss_run_result *res, char **cause)
 {
 	struct ss_profile p;
 
@@ -967,8 +968,8 @@ static int model_run(const struct ss_experiment *e, const struct ss_oplist *ops,
 }
 
 const struct ss_backend model_backend = {
-	.name = "model",
-	.modelled = true,
-	.available = model_available,
-	.run = model_run,
+    .name = "model",
+    .modelled = true,
+    .available = model_available,
+    .run = model_run,
 };

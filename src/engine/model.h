@@ -18,11 +18,11 @@ int model_get_profile(struct ss_profile *p, char **cause);
  * times from the first host call (t = 0). Fills res (modelled, device "MODEL (<name> profile)", traced_ns = the
  * modelled makespan: first call to the last host or device activity). Returns 0, or -1 with *cause. */
 int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_profile *p,
-		   const struct ss_sink *sink, struct ss_run_result *res, char **cause);
+                   const struct ss_sink *sink, struct ss_run_result *res, char **cause);
 /* model_timeline plans e and models it on p into tl (cleared; labels set: backend "model", modelled, device,
  * nstreams). res may be NULL. Returns 0, or -1 with *cause. */
 int model_timeline(const struct ss_experiment *e, const struct ss_profile *p, struct ss_timeline *tl,
-		   struct ss_run_result *res, char **cause);
+                   struct ss_run_result *res, char **cause);
 /* model_makespan models e on p and returns the modelled makespan in ns (0 with *cause on failure). */
 uint64_t model_makespan(const struct ss_experiment *e, const struct ss_profile *p, char **cause);
 

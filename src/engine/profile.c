@@ -23,7 +23,8 @@ struct profile_key {
 	double min, max;
 	double builtin;
 	enum ss_prov prov;
-	const char *why; /* written as the line's comment */
+	const char *desc; /* what the value is, written as the line's comment */
+	const char *why;  /* where the built-in value comes from, added while the value is the built-in one */
 };
 
 #define D(field) offsetof(struct ss_profile, field), KEY_DOUBLE
@@ -34,42 +35,58 @@ struct profile_key {
 /* The built-in values: shared/H200.md facts are "measured" (1 GiB pinned copies, SM count); everything else is an
  * estimate until `streamscope calibrate` has run on the H200 and its profile is committed. */
 static const struct profile_key profile_keys[] = {
-	{"copy.h2d.bw_gbs", D(h2d.bw_gbs), 0.01, 10000, 55.0, M, "pinned H2D, 1 GiB copies on the H200 (H200.md)"},
-	{"copy.h2d.latency_ns", D(h2d.latency_ns), 0, 1e7, 1500, E, "fixed cost of one copy"},
-	{"copy.d2h.bw_gbs", D(d2h.bw_gbs), 0.01, 10000, 55.0, M, "pinned D2H, 1 GiB copies on the H200 (H200.md)"},
-	{"copy.d2h.latency_ns", D(d2h.latency_ns), 0, 1e7, 1500, E, "fixed cost of one copy"},
-	{"copy.both_gbs", D(both_gbs), 0.01, 20000, 101.0, M, "H2D + D2H at once on the H200 (H200.md)"},
-	{"pageable.h2d.bw_gbs", D(pageable_h2d.bw_gbs), 0.01, 10000, 20.0, E, "staged through a pinned buffer"},
-	{"pageable.h2d.latency_ns", D(pageable_h2d.latency_ns), 0, 1e8, 10000, E, "staging set-up"},
-	{"pageable.d2h.bw_gbs", D(pageable_d2h.bw_gbs), 0.01, 10000, 16.0, E, "staged through a pinned buffer"},
-	{"pageable.d2h.latency_ns", D(pageable_d2h.latency_ns), 0, 1e8, 10000, E, "staging set-up"},
-	{"managed.prefetch_gbs", D(prefetch_gbs), 0.01, 10000, 40.0, E, "cudaMemPrefetchAsync migration"},
-	{"managed.prefetch_latency_ns", D(prefetch_latency_ns), 0, 1e8, 20000, E, "fixed cost of one prefetch"},
-	{"managed.fault_gbs", D(fault_gbs), 0.01, 10000, 12.0, E, "on-demand page migration inside kernels"},
-	{"kernel.add.ns_per_unit", D(kernel[SS_KERNEL_ADD].ns_per_unit), 1e-12, 1e6, 2.4e-4, E,
-	 "ns per element x repeat: 8 FMAs at FP32 peak (132 SMs x 128 lanes x 1.98 GHz)"},
-	{"kernel.add.saturation", D(kernel[SS_KERNEL_ADD].saturation), 1, 1e10, 67000, E,
-	 "elements from which add is throughput-bound: 8 dependent 4-cycle FMAs = 16 ns per repeat"},
-	{"kernel.decrypt.ns_per_unit", D(kernel[SS_KERNEL_DECRYPT].ns_per_unit), 1e-12, 1e6, 1.5e-3, E,
-	 "ns per entry x round: about 25 integer instructions at 64 lanes per SM"},
-	{"kernel.decrypt.saturation", D(kernel[SS_KERNEL_DECRYPT].saturation), 1, 1e10, 50000, E,
-	 "entries from which decrypt is throughput-bound"},
-	{"kernel.spin.ns_per_unit", D(kernel[SS_KERNEL_SPIN].ns_per_unit), 1e-12, 1e6, 2.0, E,
-	 "ns per spin iteration of the one-thread block: a dependent 4-cycle IMAD"},
-	{"kernel.spin.saturation", D(kernel[SS_KERNEL_SPIN].saturation), 1, 1e10, 4224, E,
-	 "one-thread blocks running at once: 132 SMs x 32 blocks"},
-	{"kernel.min_ns", D(kernel_min_ns), 0, 1e8, 2000, E, "fixed part of every kernel's duration"},
-	{"launch.latency_ns", D(launch_ns), 0, 1e8, 4000, E, "call returned -> idle GPU starts the work"},
-	{"api.copy_ns", D(api_copy_ns), 0, 1e8, 3000, E, "cudaMemcpyAsync host cost"},
-	{"api.launch_ns", D(api_launch_ns), 0, 1e8, 2500, E, "cudaLaunchKernel host cost"},
-	{"api.event_ns", D(api_event_ns), 0, 1e8, 1000, E, "cudaEventRecord host cost"},
-	{"api.sync_ns", D(api_sync_ns), 0, 1e8, 1000, E, "sync call with nothing to wait for"},
-	{"api.managed_ns", D(api_managed_ns), 0, 1e8, 5000, E, "cudaStreamAttachMemAsync / cudaMemPrefetchAsync"},
-	{"sync.wake_ns", D(sync_wake_ns), 0, 1e8, 1500, E, "work done -> waiting host call returns"},
-	{"host.thread_start_ns", D(thread_start_ns), 0, 1e9, 20000, E, "stagger between host threads' first calls"},
-	{"device.sms", I(sms), 1, 100000, 132, M, "H200, 132 SMs (H200.md)"},
-	{"device.max_kernels", I(max_kernels), 1, 100000, 128, E,
-	 "concurrent kernels, compute capability 9.0 (CUDA programming guide)"},
+    {"copy.h2d.bw_gbs", D(h2d.bw_gbs), 0.01, 10000, 55.0, M, "pinned H2D bandwidth",
+     "1 GiB pinned copies on the H200, H200.md"},
+    {"copy.h2d.latency_ns", D(h2d.latency_ns), 0, 1e7, 1500, E, "pinned H2D fixed cost per copy",
+     "typical PCIe copy set-up"},
+    {"copy.d2h.bw_gbs", D(d2h.bw_gbs), 0.01, 10000, 55.0, M, "pinned D2H bandwidth",
+     "1 GiB pinned copies on the H200, H200.md"},
+    {"copy.d2h.latency_ns", D(d2h.latency_ns), 0, 1e7, 1500, E, "pinned D2H fixed cost per copy",
+     "typical PCIe copy set-up"},
+    {"copy.both_gbs", D(both_gbs), 0.01, 20000, 101.0, M, "H2D + D2H together when both directions run",
+     "both directions at once on the H200, H200.md"},
+    {"pageable.h2d.bw_gbs", D(pageable_h2d.bw_gbs), 0.01, 10000, 20.0, E, "pageable H2D bandwidth (staged)",
+     "host memcpy into the staging buffer"},
+    {"pageable.h2d.latency_ns", D(pageable_h2d.latency_ns), 0, 1e8, 10000, E, "pageable H2D fixed cost per copy",
+     "staging set-up"},
+    {"pageable.d2h.bw_gbs", D(pageable_d2h.bw_gbs), 0.01, 10000, 16.0, E, "pageable D2H bandwidth (staged)",
+     "host memcpy out of the staging buffer"},
+    {"pageable.d2h.latency_ns", D(pageable_d2h.latency_ns), 0, 1e8, 10000, E, "pageable D2H fixed cost per copy",
+     "staging set-up"},
+    {"managed.prefetch_gbs", D(prefetch_gbs), 0.01, 10000, 40.0, E, "cudaMemPrefetchAsync bandwidth",
+     "below pinned copies"},
+    {"managed.prefetch_latency_ns", D(prefetch_latency_ns), 0, 1e8, 20000, E, "cudaMemPrefetchAsync fixed cost",
+     "page table work"},
+    {"managed.fault_gbs", D(fault_gbs), 0.01, 10000, 12.0, E,
+     "on-demand migration of attached managed memory by kernels", "fault-driven migration is slow"},
+    {"kernel.add.ns_per_unit", D(kernel[SS_KERNEL_ADD].ns_per_unit), 1e-12, 1e6, 2.4e-4, E,
+     "add: ns per element x repeat, whole device", "8 FMAs at FP32 peak: 132 SMs x 128 lanes x 1.98 GHz"},
+    {"kernel.add.saturation", D(kernel[SS_KERNEL_ADD].saturation), 1, 1e10, 67000, E,
+     "add: launch size (elements) from which it is throughput-bound",
+     "8 dependent 4-cycle FMAs = 16 ns per repeat per thread"},
+    {"kernel.decrypt.ns_per_unit", D(kernel[SS_KERNEL_DECRYPT].ns_per_unit), 1e-12, 1e6, 1.5e-3, E,
+     "decrypt: ns per entry x round, whole device", "about 25 integer instructions at 64 lanes per SM"},
+    {"kernel.decrypt.saturation", D(kernel[SS_KERNEL_DECRYPT].saturation), 1, 1e10, 50000, E,
+     "decrypt: launch size (entries) from which it is throughput-bound", "dependent integer chain"},
+    {"kernel.spin.ns_per_unit", D(kernel[SS_KERNEL_SPIN].ns_per_unit), 1e-12, 1e6, 2.0, E,
+     "spin: ns per iteration of its one-thread block", "a dependent 4-cycle IMAD"},
+    {"kernel.spin.saturation", D(kernel[SS_KERNEL_SPIN].saturation), 1, 1e10, 4224, E,
+     "spin: one-thread blocks running at once", "132 SMs x 32 blocks"},
+    {"kernel.min_ns", D(kernel_min_ns), 0, 1e8, 2000, E, "fixed part of every kernel's duration", "empty kernel"},
+    {"launch.latency_ns", D(launch_ns), 0, 1e8, 4000, E, "call returned -> idle GPU starts the work",
+     "typical launch latency"},
+    {"api.copy_ns", D(api_copy_ns), 0, 1e8, 3000, E, "cudaMemcpyAsync host cost", "typical"},
+    {"api.launch_ns", D(api_launch_ns), 0, 1e8, 2500, E, "cudaLaunchKernel host cost", "typical"},
+    {"api.event_ns", D(api_event_ns), 0, 1e8, 1000, E, "cudaEventRecord host cost", "typical"},
+    {"api.sync_ns", D(api_sync_ns), 0, 1e8, 1000, E, "sync call with nothing to wait for", "typical"},
+    {"api.managed_ns", D(api_managed_ns), 0, 1e8, 5000, E, "cudaStreamAttachMemAsync / cudaMemPrefetchAsync host cost",
+     "typical"},
+    {"sync.wake_ns", D(sync_wake_ns), 0, 1e8, 1500, E, "work done -> waiting host call returns", "typical"},
+    {"host.thread_start_ns", D(thread_start_ns), 0, 1e9, 20000, E, "stagger between host threads' first calls",
+     "pthread_create"},
+    {"device.sms", I(sms), 1, 100000, 132, M, "streaming multiprocessors (informational)", "H200, H200.md"},
+    {"device.max_kernels", I(max_kernels), 1, 100000, 128, E, "kernels running at once",
+     "compute capability 9.0, CUDA programming guide"},
 };
 
 #undef D
@@ -139,7 +156,7 @@ int profile_validate(const struct ss_profile *p, char **cause)
 
 		if (!isfinite(v) || v < profile_keys[i].min || v > profile_keys[i].max) {
 			*cause = xasprintf("profile key %s = %g is out of range (%g..%g)", profile_keys[i].name, v,
-					   profile_keys[i].min, profile_keys[i].max);
+			                   profile_keys[i].min, profile_keys[i].max);
 			return -1;
 		}
 	}
@@ -210,12 +227,12 @@ static int parse_line(struct ss_profile *p, char *line, const char *origin, int 
 		prov = SS_PROV_MEASURED;
 	else {
 		*cause = xasprintf("%s:%d: %s: expected 'measured' or 'estimate' after the value, not '%s'", origin,
-				   lineno, key, tag);
+		                   lineno, key, tag);
 		return -1;
 	}
 	if (!isfinite(v) || v < profile_keys[k].min || v > profile_keys[k].max) {
 		*cause = xasprintf("%s:%d: %s = %g is out of range (%g..%g)", origin, lineno, key, v,
-				   profile_keys[k].min, profile_keys[k].max);
+		                   profile_keys[k].min, profile_keys[k].max);
 		return -1;
 	}
 	profile_set(p, k, v, prov);
@@ -286,18 +303,27 @@ char *profile_format(const struct ss_profile *p)
 
 	if (f == NULL)
 		xfatal(1, "out of memory");
-	fprintf(f, "# streamscope calibration profile: the model's engine speeds and costs of one GPU.\n"
-		   "# key = value [measured|estimate]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.\n"
-		   "# 'measured': from `streamscope calibrate` or a measurement on the device; 'estimate': not measured.\n");
+	fprintf(
+	    f,
+	    "# streamscope calibration profile: the model's engine speeds and costs of one GPU.\n"
+	    "# key = value [measured|estimate]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.\n"
+	    "# 'measured': from `streamscope calibrate` or a measurement on the device; 'estimate': not measured.\n");
+	if (strcmp(p->source, "built-in") == 0)
+		fprintf(f, "# source: built-in values (shared/H200.md facts measured, the rest estimates)\n");
+	else if (p->source[0] != '\0')
+		fprintf(f, "# source: %s\n", p->source);
 	fprintf(f, "name = %s\ndevice = %s\n", p->name, p->device);
 	for (int i = 0; i < NKEYS; i++) {
 		char num[64];
 		int n;
 
-		snprintf(num, sizeof num, "%.6g", profile_get(p, i));
+		snprintf(num, sizeof num, "%.10g", profile_get(p, i));
 		n = fprintf(f, "%s = %s %s", profile_keys[i].name, num,
-			    p->prov[i] == SS_PROV_MEASURED ? "measured" : "estimate");
-		fprintf(f, "%*s# %s\n", n < 44 ? 44 - n : 1, "", profile_keys[i].why);
+		            p->prov[i] == SS_PROV_MEASURED ? "measured" : "estimate");
+		fprintf(f, "%*s# %s", n < 44 ? 44 - n : 1, "", profile_keys[i].desc);
+		if (profile_get(p, i) == profile_keys[i].builtin)
+			fprintf(f, " (built-in: %s)", profile_keys[i].why);
+		fputc('\n', f);
 	}
 	fclose(f);
 	return out;
@@ -350,7 +376,7 @@ int profile_default(struct ss_profile *p, char **cause)
 	const char *env = getenv("STREAMSCOPE_PROFILE");
 	char dir[PATH_MAX], path[PATH_MAX + 64];
 	static const char *const rel[] = {"/data/profiles/h200.profile", "/../data/profiles/h200.profile",
-					  "/../../data/profiles/h200.profile"};
+	                                  "/../../data/profiles/h200.profile"};
 
 	if (env != NULL && *env != '\0')
 		return profile_load(p, env, cause);

@@ -32,26 +32,26 @@ struct ss_kernel_profile {
 /* A calibration profile. Every numeric value has a key in the file format (profile_key_*); prov[] holds each
  * key's provenance by key index. */
 struct ss_profile {
-	char name[32];      /* short device name for labels: "H200" */
-	char device[96];    /* device the values describe: "NVIDIA H200" */
-	char source[256];   /* "built-in" or the file it was loaded from */
+	char name[32];    /* short device name for labels: "H200" */
+	char device[96];  /* device the values describe: "NVIDIA H200" */
+	char source[256]; /* "built-in" or the file it was loaded from */
 	struct ss_copy_profile h2d, d2h;
-	double both_gbs;    /* H2D + D2H together when both directions run at once */
+	double both_gbs;                                   /* H2D + D2H together when both directions run at once */
 	struct ss_copy_profile pageable_h2d, pageable_d2h; /* staged copies of pageable memory */
 	double prefetch_gbs, prefetch_latency_ns;          /* cudaMemPrefetchAsync of managed memory */
-	double fault_gbs;   /* managed memory migrated on demand by the kernels that touch it */
+	double fault_gbs; /* managed memory migrated on demand by the kernels that touch it */
 	struct ss_kernel_profile kernel[SS_KERNEL_COUNT];
-	double kernel_min_ns;    /* fixed part of every kernel's duration */
-	double launch_ns;        /* host call returned -> the GPU can start the work (idle GPU) */
-	double api_copy_ns;      /* cudaMemcpyAsync (pinned) host cost */
-	double api_launch_ns;    /* cudaLaunchKernel host cost */
-	double api_event_ns;     /* cudaEventRecord host cost */
-	double api_sync_ns;      /* a sync call that has nothing to wait for */
-	double api_managed_ns;   /* cudaStreamAttachMemAsync / cudaMemPrefetchAsync host cost */
-	double sync_wake_ns;     /* work completed -> waiting host call returns */
-	double thread_start_ns;  /* host thread i starts issuing i * thread_start_ns after thread 0 */
+	double kernel_min_ns;   /* fixed part of every kernel's duration */
+	double launch_ns;       /* host call returned -> the GPU can start the work (idle GPU) */
+	double api_copy_ns;     /* cudaMemcpyAsync (pinned) host cost */
+	double api_launch_ns;   /* cudaLaunchKernel host cost */
+	double api_event_ns;    /* cudaEventRecord host cost */
+	double api_sync_ns;     /* a sync call that has nothing to wait for */
+	double api_managed_ns;  /* cudaStreamAttachMemAsync / cudaMemPrefetchAsync host cost */
+	double sync_wake_ns;    /* work completed -> waiting host call returns */
+	double thread_start_ns; /* host thread i starts issuing i * thread_start_ns after thread 0 */
 	int sms;
-	int max_kernels;         /* kernels resident at once */
+	int max_kernels; /* kernels resident at once */
 	unsigned char prov[SS_PROFILE_MAX_KEYS];
 };
 

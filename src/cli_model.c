@@ -1,0 +1,408 @@
+/* cli_model.c: `streamscope calibrate` (measure the GPU, write a model profile) and `streamscope validate` (the
+ * model against the GPU over the preset matrix). */
+#include "cli_model.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends.h"
+#include "cli.h"
+#include "engine/calibrate.h"
+#include "engine/model.h"
+#include "engine/profile.h"
+#include "engine/validate.h"
+#include "engine/xalloc.h"
+
+enum { CM_BACKEND = 256, CM_PROFILE, CM_CSV, CM_QUICK, CM_CHECK, CM_RESUME, CM_PRESET, CM_STREAMS, CM_CONNECTIONS };
+
+static const char cm_calibrate_usage[] =
+    "usage: streamscope calibrate [-o FILE] [--backend cuda|model] [--profile FILE]\n"
+    "  Runs measurement experiments on the GPU (copies over sizes, kernels, call costs, concurrency) and fits the\n"
+    "  model's profile. -o FILE writes it there (e.g. data/profiles/h200.profile), else it goes to stdout.\n"
+    "  --backend model calibrates the model on itself (a self-test; --profile picks the model's profile).\n";
+
+static const char cm_validate_usage[] =
+    "usage: streamscope validate [--csv FILE] [--quick] [--resume] [--backend cuda|model] [--profile FILE]\n"
+    "                            [--preset LIST] [--streams LIST] [--connections LIST]\n"
+    "       streamscope validate --check FILE [--profile FILE]\n"
+    "  Runs the preset matrix (every preset x streams 1..128 x both orders x 1 and 8 hardware queues) on the GPU\n"
+    "  and on the model and compares makespans and the direction of each effect. --csv FILE writes the rows there\n"
+    "  (after every row); --resume keeps the measured rows FILE already has; --quick: streams 1 and 8 only.\n"
+    "  --check FILE compares the current model with a measured CSV, no GPU needed.\n"
+    "  Exit status: 0 targets met (median <= 5%, worst <= 15%, every direction agrees), 1 not met, 2 usage, 3 GPU.\n";
+
+static int cm_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int cm_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("streamscope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+static void cm_progress(const char *msg)
+{
+	fprintf(stderr, "%s\n", msg);
+}
+
+/* cm_backend finds the backend to measure on; cuda is probed. NULL after printing why (code in *code). */
+static const struct ss_backend *cm_backend(const char *name, int *code)
+{
+	char note[256];
+	char *cause = NULL;
+	const struct ss_backend *b;
+
+	if (strcmp(name, "cuda") != 0 && strcmp(name, "model") != 0) {
+		*code = cm_error(CLI_USAGE, "invalid --backend '%s': valid is cuda|model", name);
+		return NULL;
+	}
+	b = backends_pick(name, note, sizeof note, code, &cause);
+	if (b == NULL) {
+		cm_error(*code, "%s", cause);
+		free(cause);
+	}
+	return b;
+}
+
+/* cm_model_profile loads the model's profile: FILE, or the default. */
+static int cm_model_profile(const char *path, struct ss_profile *p)
+{
+	char *cause = NULL;
+	int rc = path != NULL ? profile_load(p, path, &cause) : profile_default(p, &cause);
+
+	if (rc != 0) {
+		cm_error(CLI_USAGE, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_calibrate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"output", required_argument, NULL, 'o'},
+	    {"backend", required_argument, NULL, CM_BACKEND},
+	    {"profile", required_argument, NULL, CM_PROFILE},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *out = NULL, *backend = "cuda", *profile = NULL;
+	const struct ss_backend *b;
+	struct ss_profile p, mp;
+	char *cause = NULL;
+	int c, code = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case CM_BACKEND:
+			backend = optarg;
+			break;
+		case CM_PROFILE:
+			profile = optarg;
+			break;
+		case 'h':
+			fputs(cm_calibrate_usage, stdout);
+			return CLI_OK;
+		case ':':
+			return cm_error(CLI_USAGE, "calibrate: %s needs a value (see calibrate --help)",
+			                argv[optind - 1]);
+		default:
+			return cm_error(CLI_USAGE, "calibrate: unknown option '%s' (see calibrate --help)",
+			                argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cm_error(CLI_USAGE, "calibrate: unexpected argument '%s'", argv[optind]);
+	if (strcmp(backend, "model") == 0) {
+		if (cm_model_profile(profile, &mp) != 0)
+			return CLI_USAGE;
+		model_set_profile(&mp);
+		fprintf(stderr, "calibrating the MODEL on itself (%s profile): a self-test, not a measurement\n",
+		        mp.name);
+	}
+	if ((b = cm_backend(backend, &code)) == NULL)
+		return code;
+	if (calibrate_run(b, &p, cm_progress, &cause) != 0) {
+		cm_error(CLI_CUDA, "calibrate: %s", cause);
+		free(cause);
+		return CLI_CUDA;
+	}
+	if (out != NULL) {
+		if (profile_save(&p, out, &cause) != 0) {
+			cm_error(CLI_FAIL, "calibrate: %s", cause);
+			free(cause);
+			return CLI_FAIL;
+		}
+		fprintf(stderr, "profile of %s written to %s\n", p.device, out);
+	} else {
+		char *text = profile_format(&p);
+
+		fputs(text, stdout);
+		free(text);
+	}
+	return CLI_OK;
+}
+
+/* The matrix filters of validate: comma-separated lists; an empty filter keeps everything. */
+struct cm_filter {
+	bool preset[SS_PRESET_COUNT], any_preset;
+	bool streams[SS_MAX_STREAMS + 1], any_streams;
+	bool conns[SS_MAX_CONNECTIONS + 1], any_conns;
+};
+
+/* cm_list parses "a,b,c" with one callback per item; -1 after printing the bad item. */
+static int cm_list(const char *opt, const char *list, struct cm_filter *f)
+{
+	char *copy = xstrdup(list), *save = NULL, *tok, *end;
+	int rc = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(opt, "--preset") == 0) {
+			int p = experiment_preset_parse(tok);
+
+			if (p < 0)
+				rc = cm_error(CLI_USAGE, "invalid --preset '%s': valid is %s", tok,
+				              experiment_valid_list("preset"));
+			else
+				f->preset[p] = f->any_preset = true;
+			continue;
+		}
+		long v = strtol(tok, &end, 10);
+		long hi = strcmp(opt, "--streams") == 0 ? SS_MAX_STREAMS : SS_MAX_CONNECTIONS;
+
+		if (end == tok || *end != '\0' || v < 1 || v > hi)
+			rc = cm_error(CLI_USAGE, "invalid %s '%s': valid is a list of 1..%ld", opt, tok, hi);
+		else if (hi == SS_MAX_STREAMS)
+			f->streams[v] = f->any_streams = true;
+		else
+			f->conns[v] = f->any_conns = true;
+	}
+	free(copy);
+	return rc == 0 ? 0 : -1;
+}
+
+static void cm_filter_apply(const struct cm_filter *f, struct ss_validate_set *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ss_validate_row *r = &s->row[i];
+
+		if ((f->any_preset && !f->preset[r->preset]) || (f->any_streams && !f->streams[r->streams]) ||
+		    (f->any_conns && !f->conns[r->connections]))
+			continue;
+		s->row[k++] = *r;
+	}
+	s->n = k;
+}
+
+/* cm_report prints the rows and the verdict; returns the exit status. */
+static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p, bool measured_modelled)
+{
+	struct ss_validate_stats st;
+	bool pass;
+
+	printf("%-16s %4s %-8s %5s %14s %14s %8s\n", "preset", "n", "order", "queues",
+	       measured_modelled ? "MODELLED(ref)" : "measured", "MODELLED", "error");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ss_validate_row *r = &s->row[i];
+
+		if (r->measured_ns == 0) {
+			printf("%-16s %4d %-8s %5d %14s %11.3f ms %8s\n", experiment_preset_name(r->preset), r->streams,
+			       experiment_order_name(r->order), r->connections, "-", r->model_ns / 1e6, "-");
+			continue;
+		}
+		printf("%-16s %4d %-8s %5d %11.3f ms %11.3f ms %+7.1f%%\n", experiment_preset_name(r->preset),
+		       r->streams, experiment_order_name(r->order), r->connections, r->measured_ns / 1e6,
+		       r->model_ns / 1e6,
+		       100.0 * ((double)r->model_ns - (double)r->measured_ns) / (double)r->measured_ns);
+	}
+	validate_stats(s, &st);
+	pass = validate_passes(&st);
+	printf("\nmodel (%s profile) vs %s%s, %zu rows compared\n", p->name, s->device[0] ? s->device : "the GPU",
+	       measured_modelled ? " (MODELLED reference)" : "", st.n);
+	if (st.n > 0) {
+		const struct ss_validate_row *w = &s->row[st.worst_row];
+
+		printf(
+		    "makespan error: median %.1f%% (target <= %.0f%%), worst %.1f%% (target <= %.0f%%: %s %d streams "
+		    "%s, %d queues)\n",
+		    100 * st.median_err, 100 * SS_VALIDATE_MEDIAN_MAX, 100 * st.worst_err, 100 * SS_VALIDATE_WORST_MAX,
+		    experiment_preset_name(w->preset), w->streams, experiment_order_name(w->order), w->connections);
+	}
+	printf("faster order agrees: %zu/%zu   default-stream op serialises in both: %zu/%zu   pageable overlap "
+	       "agrees: %zu/%zu\n",
+	       st.order_agree, st.order_checked, st.serial_agree, st.serial_checked, st.pageable_agree,
+	       st.pageable_checked);
+	printf("targets %s\n", pass ? "MET" : "NOT MET");
+	return pass ? CLI_OK : CLI_FAIL;
+}
+
+int cli_validate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"csv", required_argument, NULL, CM_CSV},
+	    {"quick", no_argument, NULL, CM_QUICK},
+	    {"check", required_argument, NULL, CM_CHECK},
+	    {"resume", no_argument, NULL, CM_RESUME},
+	    {"backend", required_argument, NULL, CM_BACKEND},
+	    {"profile", required_argument, NULL, CM_PROFILE},
+	    {"preset", required_argument, NULL, CM_PRESET},
+	    {"streams", required_argument, NULL, CM_STREAMS},
+	    {"connections", required_argument, NULL, CM_CONNECTIONS},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *csv = NULL, *check = NULL, *backend = "cuda", *profile = NULL;
+	bool quick = false, resume = false;
+	struct cm_filter filter;
+	struct ss_validate_set s = {0};
+	struct ss_profile p;
+	const struct ss_backend *b;
+	char *cause = NULL;
+	int c, code = 0;
+
+	memset(&filter, 0, sizeof filter);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case CM_CSV:
+			csv = optarg;
+			break;
+		case CM_QUICK:
+			quick = true;
+			break;
+		case CM_CHECK:
+			check = optarg;
+			break;
+		case CM_RESUME:
+			resume = true;
+			break;
+		case CM_BACKEND:
+			backend = optarg;
+			break;
+		case CM_PROFILE:
+			profile = optarg;
+			break;
+		case CM_PRESET:
+		case CM_STREAMS:
+		case CM_CONNECTIONS:
+			if (cm_list(c == CM_PRESET    ? "--preset"
+			            : c == CM_STREAMS ? "--streams"
+			                              : "--connections",
+			            optarg, &filter) != 0)
+				return CLI_USAGE;
+			break;
+		case 'h':
+			fputs(cm_validate_usage, stdout);
+			return CLI_OK;
+		case ':':
+			return cm_error(CLI_USAGE, "validate: %s needs a value (see validate --help)",
+			                argv[optind - 1]);
+		default:
+			return cm_error(CLI_USAGE, "validate: unknown option '%s' (see validate --help)",
+			                argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cm_error(CLI_USAGE, "validate: unexpected argument '%s'", argv[optind]);
+	if (resume && csv == NULL)
+		return cm_error(CLI_USAGE, "validate: --resume needs --csv FILE");
+	if (cm_model_profile(profile, &p) != 0)
+		return CLI_USAGE;
+	if (check != NULL) {
+		if (validate_read_csv(check, &s, &cause) != 0) {
+			cm_error(CLI_USAGE, "validate: %s", cause);
+			free(cause);
+			return CLI_USAGE;
+		}
+		cm_filter_apply(&filter, &s);
+		goto model;
+	}
+	if (strcmp(backend, "model") == 0)
+		model_set_profile(&p);
+	if ((b = cm_backend(backend, &code)) == NULL)
+		return code;
+	validate_matrix(quick, &s);
+	cm_filter_apply(&filter, &s);
+	if (resume && access(csv, R_OK) == 0) {
+		struct ss_validate_set old = {0};
+
+		if (validate_read_csv(csv, &old, &cause) != 0) {
+			cm_error(CLI_USAGE, "validate: --resume: %s", cause);
+			free(cause);
+			validate_free(&s);
+			return CLI_USAGE;
+		}
+		for (size_t i = 0; i < old.n; i++) {
+			long j = validate_find(&s, &old.row[i]);
+
+			if (j >= 0 && old.row[i].measured_ns > 0)
+				s.row[j] = old.row[i];
+		}
+		snprintf(s.device, sizeof s.device, "%s", old.device);
+		validate_free(&old);
+	}
+	if (validate_model(&p, &s, &cause) != 0)
+		goto fail_model;
+	for (size_t i = 0; i < s.n; i++) {
+		struct ss_validate_row *r = &s.row[i];
+
+		if (r->measured_ns > 0)
+			continue;
+		fprintf(stderr, "validate %zu/%zu: %s %d streams %s-first, %d queue%s\n", i + 1, s.n,
+		        experiment_preset_name(r->preset), r->streams, experiment_order_name(r->order), r->connections,
+		        r->connections == 1 ? "" : "s");
+		code = validate_measure(b, &s, i, &cause);
+		if (code != 0) {
+			cm_error(code, "validate: %s %d streams: %s", experiment_preset_name(r->preset), r->streams,
+			         cause);
+			free(cause);
+			validate_free(&s);
+			return code;
+		}
+		if (csv != NULL && validate_write_csv(csv, &s, &cause) != 0) {
+			cm_error(CLI_FAIL, "validate: %s", cause);
+			free(cause);
+			validate_free(&s);
+			return CLI_FAIL;
+		}
+	}
+	if (csv != NULL && validate_write_csv(csv, &s, &cause) != 0) {
+		cm_error(CLI_FAIL, "validate: %s", cause);
+		free(cause);
+		validate_free(&s);
+		return CLI_FAIL;
+	}
+	code = cm_report(&s, &p, b->modelled);
+	validate_free(&s);
+	return code;
+model:
+	if (validate_model(&p, &s, &cause) != 0)
+		goto fail_model;
+	code = cm_report(&s, &p, false);
+	validate_free(&s);
+	return code;
+fail_model:
+	cm_error(CLI_FAIL, "validate: %s", cause);
+	free(cause);
+	validate_free(&s);
+	return CLI_FAIL;
+}

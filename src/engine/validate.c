@@ -1,0 +1,379 @@
+/* validate.c: runs the preset matrix on a GPU backend and on the model and compares them. */
+#include "validate.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "model.h"
+#include "runner.h"
+#include "timeline.h"
+#include "xalloc.h"
+
+#define VALIDATE_HEADER                                                                                                \
+	"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"      \
+	"measured_cross,model_cross"
+
+/* How far apart the two orders' measured makespans must be for their direction to count. */
+#define VALIDATE_ORDER_GAP 0.05
+/* Overlap below this share of the makespan counts as "no overlap". */
+#define VALIDATE_NO_OVERLAP 0.05
+
+static struct ss_validate_row *validate_push(struct ss_validate_set *s)
+{
+	struct ss_validate_row *r;
+
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->row = xreallocarray(s->row, s->cap, sizeof *s->row);
+	}
+	r = &s->row[s->n++];
+	memset(r, 0, sizeof *r);
+	r->measured_overlap = r->model_overlap = -1;
+	r->measured_cross = r->model_cross = -1;
+	return r;
+}
+
+void validate_matrix(bool quick, struct ss_validate_set *s)
+{
+	static const int conns[] = {1, 8};
+
+	for (int p = 0; p < SS_PRESET_COUNT; p++)
+		for (int n = 1; n <= (quick ? 8 : SS_MAX_STREAMS); n *= quick ? 8 : 2)
+			for (int o = 0; o < SS_ORDER_COUNT; o++)
+				for (size_t c = 0; c < sizeof conns / sizeof conns[0]; c++) {
+					struct ss_validate_row *r = validate_push(s);
+
+					r->preset = p;
+					r->streams = n;
+					r->order = o;
+					r->connections = conns[c];
+				}
+}
+
+void validate_experiment(const struct ss_validate_row *r, struct ss_experiment *e)
+{
+	experiment_preset(e, r->preset);
+	e->streams = r->streams;
+	e->order = r->order;
+	e->connections = r->connections;
+	if (e->threads > 1)
+		e->threads = e->streams;
+}
+
+/* validate_cross counts GPU records of experiment streams that run while a legacy-stream GPU record runs; -1 when
+ * there is no legacy-stream GPU record. */
+static int validate_cross(const struct ss_timeline *tl)
+{
+	int n = -1;
+
+	for (size_t i = 0; i < tl->n; i++) {
+		const struct ss_record *l = &tl->rec[i];
+
+		if (l->stream != SS_STREAM_LEGACY || !(SS_GPU_KINDS & SS_KIND_BIT(l->kind)))
+			continue;
+		if (n < 0)
+			n = 0;
+		for (size_t j = 0; j < tl->n; j++) {
+			const struct ss_record *r = &tl->rec[j];
+
+			if (r->stream >= 0 && (SS_GPU_KINDS & SS_KIND_BIT(r->kind)) && r->start < l->end &&
+			    r->end > l->start)
+				n++;
+		}
+	}
+	return n;
+}
+
+static double validate_overlap(const struct ss_timeline *tl)
+{
+	struct ss_analysis a;
+
+	analysis_timeline(tl, &a);
+	return a.makespan_ns > 0 ? a.overlap : 0;
+}
+
+int validate_measure(const struct ss_backend *gpu, struct ss_validate_set *s, size_t i, char **cause)
+{
+	struct ss_validate_row *r = &s->row[i];
+	struct ss_experiment e;
+	struct ss_timeline tl;
+	struct ss_run_result res;
+	int rc;
+
+	validate_experiment(r, &e);
+	timeline_init(&tl);
+	rc = runner_run(gpu, &e, &tl, &res, cause);
+	if (rc == 0) {
+		r->measured_untraced = res.have_untraced && res.untraced_ns > 0;
+		r->measured_ns = r->measured_untraced ? res.untraced_ns : res.traced_ns;
+		r->measured_overlap = validate_overlap(&tl);
+		r->measured_cross = validate_cross(&tl);
+		snprintf(s->device, sizeof s->device, "%s", res.device);
+	}
+	timeline_free(&tl);
+	return rc;
+}
+
+int validate_model(const struct ss_profile *p, struct ss_validate_set *s, char **cause)
+{
+	struct ss_timeline tl;
+	int rc = 0;
+
+	timeline_init(&tl);
+	for (size_t i = 0; i < s->n && rc == 0; i++) {
+		struct ss_validate_row *r = &s->row[i];
+		struct ss_experiment e;
+		struct ss_run_result res;
+
+		validate_experiment(r, &e);
+		rc = model_timeline(&e, p, &tl, &res, cause);
+		if (rc == 0) {
+			r->model_ns = res.traced_ns;
+			r->model_overlap = validate_overlap(&tl);
+			r->model_cross = validate_cross(&tl);
+		}
+	}
+	timeline_free(&tl);
+	return rc;
+}
+
+long validate_find(const struct ss_validate_set *s, const struct ss_validate_row *r)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ss_validate_row *x = &s->row[i];
+
+		if (x->preset == r->preset && x->streams == r->streams && x->order == r->order &&
+		    x->connections == r->connections)
+			return (long)i;
+	}
+	return -1;
+}
+
+static int validate_dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *st)
+{
+	double *err = xcalloc(s->n + 1, sizeof *err);
+
+	memset(st, 0, sizeof *st);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ss_validate_row *r = &s->row[i];
+		double e;
+
+		if (r->measured_ns == 0 || r->model_ns == 0)
+			continue;
+		e = fabs((double)r->model_ns - (double)r->measured_ns) / (double)r->measured_ns;
+		if (st->n == 0 || e > st->worst_err) {
+			st->worst_err = e;
+			st->worst_row = i;
+		}
+		err[st->n++] = e;
+		/* Order: compare with the breadth-first twin once, from the depth-first row. */
+		if (r->order == SS_ORDER_DEPTH && r->streams > 1) {
+			struct ss_validate_row twin = *r;
+			long j;
+
+			twin.order = SS_ORDER_BREADTH;
+			j = validate_find(s, &twin);
+			if (j >= 0 && s->row[j].measured_ns > 0 && s->row[j].model_ns > 0) {
+				double md = (double)r->measured_ns, mb = (double)s->row[j].measured_ns;
+
+				if (fabs(md - mb) >= VALIDATE_ORDER_GAP * fmin(md, mb)) {
+					st->order_checked++;
+					st->order_agree += (md < mb) == (r->model_ns < s->row[j].model_ns);
+				}
+			}
+		}
+		if (r->measured_cross >= 0) {
+			st->serial_checked++;
+			st->serial_agree += (r->measured_cross == 0) == (r->model_cross == 0);
+		}
+		if (r->preset == SS_PRESET_PAGEABLE && r->measured_overlap >= 0 && r->model_overlap >= 0) {
+			st->pageable_checked++;
+			st->pageable_agree +=
+			    (r->measured_overlap < VALIDATE_NO_OVERLAP) == (r->model_overlap < VALIDATE_NO_OVERLAP) ||
+			    fabs(r->measured_overlap - r->model_overlap) <= VALIDATE_NO_OVERLAP;
+		}
+	}
+	if (st->n > 0) {
+		qsort(err, st->n, sizeof *err, validate_dcmp);
+		st->median_err = st->n % 2 ? err[st->n / 2] : (err[st->n / 2 - 1] + err[st->n / 2]) / 2;
+	}
+	free(err);
+}
+
+bool validate_passes(const struct ss_validate_stats *st)
+{
+	return st->n > 0 && st->median_err <= SS_VALIDATE_MEDIAN_MAX && st->worst_err <= SS_VALIDATE_WORST_MAX &&
+	       st->order_agree == st->order_checked && st->serial_agree == st->serial_checked &&
+	       st->pageable_agree == st->pageable_checked;
+}
+
+int validate_write_csv(const char *path, const struct ss_validate_set *s, char **cause)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	bool ok;
+
+	if (f == NULL) {
+		*cause = xasprintf("cannot write %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	fprintf(f, "# device: %s\n%s\n", s->device[0] ? s->device : "unknown", VALIDATE_HEADER);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ss_validate_row *r = &s->row[i];
+
+		fprintf(f, "%s,%d,%s,%d,%llu,%d,%llu,%.4f,%.4f,%d,%d\n", experiment_preset_name(r->preset), r->streams,
+		        experiment_order_name(r->order), r->connections, (unsigned long long)r->measured_ns,
+		        r->measured_untraced ? 1 : 0, (unsigned long long)r->model_ns, r->measured_overlap,
+		        r->model_overlap, r->measured_cross, r->model_cross);
+	}
+	ok = !ferror(f);
+	ok = fclose(f) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* validate_parse_row reads one CSV line into r; -1 with *cause naming the bad field. */
+static int validate_parse_row(char *line, struct ss_validate_row *r, const char *path, int lineno, char **cause)
+{
+	static const char *const fields[] = {"preset",        "streams",           "order",      "connections",
+	                                     "measured_ns",   "measured_untraced", "model_ns",   "measured_overlap",
+	                                     "model_overlap", "measured_cross",    "model_cross"};
+	char *f[11], *save = NULL, *tok, *end;
+	int n = 0;
+	long long v;
+
+	for (tok = strtok_r(line, ",", &save); tok != NULL && n < 11; tok = strtok_r(NULL, ",", &save))
+		f[n++] = tok;
+	if (n != 11 || tok != NULL) {
+		*cause = xasprintf("%s:%d: expected 11 comma-separated fields (%s)", path, lineno, VALIDATE_HEADER);
+		return -1;
+	}
+	if ((int)(r->preset = experiment_preset_parse(f[0])) < 0 ||
+	    (int)(r->order = experiment_order_parse(f[2])) < 0) {
+		*cause = xasprintf("%s:%d: bad %s '%s'", path, lineno, (int)r->preset < 0 ? fields[0] : fields[2],
+		                   (int)r->preset < 0 ? f[0] : f[2]);
+		return -1;
+	}
+	for (int i = 0; i < 11; i++) {
+		if (i == 0 || i == 2)
+			continue;
+		errno = 0;
+		if (i == 7 || i == 8) {
+			double d = strtod(f[i], &end);
+
+			if (end == f[i] || *end != '\0' || errno != 0 || !isfinite(d) || d < -1 || d > 1)
+				goto bad;
+			*(i == 7 ? &r->measured_overlap : &r->model_overlap) = d;
+			continue;
+		}
+		v = strtoll(f[i], &end, 10);
+		if (end == f[i] || *end != '\0' || errno != 0 || v < (i >= 9 ? -1 : 0))
+			goto bad;
+		switch (i) {
+		case 1:
+			if (v < 1 || v > SS_MAX_STREAMS)
+				goto bad;
+			r->streams = (int)v;
+			break;
+		case 3:
+			if (v < 1 || v > SS_MAX_CONNECTIONS)
+				goto bad;
+			r->connections = (int)v;
+			break;
+		case 4:
+			r->measured_ns = (uint64_t)v;
+			break;
+		case 5:
+			if (v > 1)
+				goto bad;
+			r->measured_untraced = v == 1;
+			break;
+		case 6:
+			r->model_ns = (uint64_t)v;
+			break;
+		case 9:
+			r->measured_cross = (int)v;
+			break;
+		default:
+			r->model_cross = (int)v;
+			break;
+		}
+		continue;
+	bad:
+		*cause = xasprintf("%s:%d: bad %s '%s'", path, lineno, fields[i], f[i]);
+		return -1;
+	}
+	return 0;
+}
+
+int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0;
+	bool header = false;
+
+	if (f == NULL) {
+		*cause = xasprintf("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (strncmp(line, "# device: ", 10) == 0) {
+			snprintf(s->device, sizeof s->device, "%.95s", line + 10);
+			continue;
+		}
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		if (!header) {
+			if (strcmp(line, VALIDATE_HEADER) != 0) {
+				*cause = xasprintf("%s:%d: expected the header '%s'", path, lineno, VALIDATE_HEADER);
+				goto fail;
+			}
+			header = true;
+			continue;
+		}
+		if (validate_parse_row(line, validate_push(s), path, lineno, cause) != 0)
+			goto fail;
+	}
+	if (!header) {
+		*cause = xasprintf("%s: no header line (not a streamscope validate CSV)", path);
+		goto fail;
+	}
+	free(line);
+	fclose(f);
+	return 0;
+fail:
+	free(line);
+	fclose(f);
+	return -1;
+}
+
+void validate_free(struct ss_validate_set *s)
+{
+	free(s->row);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,74 @@
+/* validate.h: the model against a GPU over the preset matrix: makespan errors and the direction of each effect. */
+#ifndef SS_VALIDATE_H
+#define SS_VALIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "experiment.h"
+#include "profile.h"
+
+/* Targets of issue 3. */
+#define SS_VALIDATE_MEDIAN_MAX 0.05
+#define SS_VALIDATE_WORST_MAX 0.15
+
+/* One point of the matrix: the experiment's coordinates, what the GPU measured and what the model says.
+ * Measured columns are 0 / -1 until measured. */
+struct ss_validate_row {
+	enum ss_preset preset;
+	int streams;
+	enum ss_order order;
+	int connections;
+	uint64_t measured_ns;    /* the untraced makespan when the backend timed one, else the traced one */
+	bool measured_untraced;  /* measured_ns is the untraced makespan */
+	uint64_t model_ns;       /* modelled makespan */
+	double measured_overlap; /* share of the makespan with two or more engines busy; -1 unknown */
+	double model_overlap;
+	int measured_cross; /* GPU records of experiment streams running during a legacy-stream GPU record;
+	                       -1 when the run has no legacy-stream GPU record */
+	int model_cross;
+};
+
+/* A matrix and the device it was measured on. */
+struct ss_validate_set {
+	struct ss_validate_row *row;
+	size_t n, cap;
+	char device[96];
+};
+
+/* What the comparison says. Errors are |model - measured| / measured over rows with both. */
+struct ss_validate_stats {
+	size_t n;
+	double median_err, worst_err;
+	size_t worst_row;
+	size_t order_checked, order_agree;       /* streams > 1, orders measured >= 5% apart: same faster order */
+	size_t serial_checked, serial_agree;     /* legacy op: serialised (no record across it) in both or neither */
+	size_t pageable_checked, pageable_agree; /* pageable: overlap below 5% in both or neither (or within 0.05) */
+};
+
+/* validate_matrix appends the matrix's rows, unmeasured: every preset x streams 1..128 (powers of two) x both
+ * orders x connections 1 and 8; quick: streams 1 and 8 only. */
+void validate_matrix(bool quick, struct ss_validate_set *s);
+/* validate_experiment fills e for row r (the preset's defaults with r's streams, order and connections). */
+void validate_experiment(const struct ss_validate_row *r, struct ss_experiment *e);
+/* validate_measure runs row i on gpu (runner_run) and fills its measured columns (and s->device). Returns 0, or
+ * the runner's exit code (2, 3) with *cause. */
+int validate_measure(const struct ss_backend *gpu, struct ss_validate_set *s, size_t i, char **cause);
+/* validate_model fills every row's model columns from p. -1 with *cause when the model fails. */
+int validate_model(const struct ss_profile *p, struct ss_validate_set *s, char **cause);
+/* validate_stats compares the measured and modelled columns. */
+void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *st);
+/* validate_passes: the targets hold (median, worst, every direction check agrees) and at least one row compared. */
+bool validate_passes(const struct ss_validate_stats *st);
+/* validate_find returns the index of the row with r's coordinates, -1 when absent. */
+long validate_find(const struct ss_validate_set *s, const struct ss_validate_row *r);
+
+/* CSV: "# device: NAME" then a header line, one row per line. Writing goes through a temporary file and a rename;
+ * reading checks the header and every field, -1 with *cause naming line and field. */
+int validate_write_csv(const char *path, const struct ss_validate_set *s, char **cause);
+int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause);
+void validate_free(struct ss_validate_set *s);
+
+#endif

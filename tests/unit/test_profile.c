@@ -1,0 +1,209 @@
+/* test_profile.c: the calibration profile: built-in H200 values and their provenance, the text format round trip,
+ * every parse error, files, the default lookup and the committed data/profiles/h200.profile. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/profile.h"
+
+static enum ss_prov prov_of(const struct ss_profile *p, const char *key)
+{
+	int k = profile_key_find(key);
+
+	assert_true(k >= 0);
+	return (enum ss_prov)p->prov[k];
+}
+
+static double value_of(const struct ss_profile *p, const char *key)
+{
+	int k = profile_key_find(key);
+
+	assert_true(k >= 0);
+	return profile_get(p, k);
+}
+
+/* The built-in profile carries H200.md's facts as measured values and marks the rest as estimates. */
+static void test_builtin(void **state)
+{
+	struct ss_profile p;
+	char *cause = NULL;
+
+	(void)state;
+	profile_builtin(&p);
+	assert_string_equal(p.name, "H200");
+	assert_string_equal(p.device, "NVIDIA H200");
+	assert_string_equal(p.source, "built-in");
+	assert_true(p.h2d.bw_gbs == 55.0);
+	assert_true(p.d2h.bw_gbs == 55.0);
+	assert_true(p.both_gbs == 101.0);
+	assert_int_equal(p.sms, 132);
+	assert_int_equal(prov_of(&p, "copy.h2d.bw_gbs"), SS_PROV_MEASURED);
+	assert_int_equal(prov_of(&p, "copy.d2h.bw_gbs"), SS_PROV_MEASURED);
+	assert_int_equal(prov_of(&p, "copy.both_gbs"), SS_PROV_MEASURED);
+	assert_int_equal(prov_of(&p, "device.sms"), SS_PROV_MEASURED);
+	/* everything else is an estimate until the H200 calibration lands */
+	for (int k = 0; k < profile_key_count(); k++) {
+		const char *name = profile_key_name(k);
+
+		if (strcmp(name, "copy.h2d.bw_gbs") && strcmp(name, "copy.d2h.bw_gbs") && strcmp(name, "copy.both_gbs") &&
+		    strcmp(name, "device.sms"))
+			assert_int_equal(p.prov[k], SS_PROV_ESTIMATE);
+	}
+	assert_int_equal(profile_validate(&p, &cause), 0);
+	assert_true(value_of(&p, "kernel.add.ns_per_unit") == p.kernel[SS_KERNEL_ADD].ns_per_unit);
+	assert_int_equal(profile_key_find("no.such.key"), -1);
+	assert_string_equal(profile_key_name(-1), "");
+}
+
+/* Text out and back in gives the same profile, provenance included. */
+static void test_round_trip(void **state)
+{
+	struct ss_profile p, q;
+	char *text, *cause = NULL;
+
+	(void)state;
+	profile_builtin(&p);
+	snprintf(p.name, sizeof p.name, "X1");
+	snprintf(p.device, sizeof p.device, "NVIDIA X1 (test)");
+	profile_set(&p, profile_key_find("copy.h2d.latency_ns"), 1234.5678, SS_PROV_MEASURED);
+	profile_set(&p, profile_key_find("kernel.add.ns_per_unit"), 1.0 / 3.0 * 1e-3, SS_PROV_MEASURED);
+	profile_set(&p, profile_key_find("device.max_kernels"), 77, SS_PROV_MEASURED);
+	text = profile_format(&p);
+	if (profile_parse(&q, text, "test", &cause) != 0)
+		fail_msg("%s", cause);
+	assert_string_equal(q.name, "X1");
+	assert_string_equal(q.device, "NVIDIA X1 (test)");
+	for (int k = 0; k < profile_key_count(); k++) {
+		double a = profile_get(&p, k), b = profile_get(&q, k);
+
+		if (a != b && (a - b) / a > 1e-9)
+			fail_msg("%s: %.17g became %.17g", profile_key_name(k), a, b);
+		assert_int_equal(p.prov[k], q.prov[k]);
+	}
+	assert_non_null(strstr(text, "copy.h2d.latency_ns = 1234.5678 measured"));
+	assert_non_null(strstr(text, "device.max_kernels = 77 measured"));
+	free(text);
+}
+
+/* Each malformed line is refused with origin:line and what is wrong. */
+static void test_parse_errors(void **state)
+{
+	static const struct {
+		const char *text, *frag;
+	} bad[] = {
+		{"copy.h2d.bw_gbs 55\n", "t:1: expected key = value"},
+		{"# ok\ncopy.h2d.bw = 55\n", "t:2: unknown key 'copy.h2d.bw'"},
+		{"copy.h2d.bw_gbs = fast\n", "t:1: copy.h2d.bw_gbs: 'fast' is not a number"},
+		{"copy.h2d.bw_gbs = 0\n", "copy.h2d.bw_gbs = 0 is out of range"},
+		{"copy.h2d.bw_gbs = 55 guessed\n", "expected 'measured' or 'estimate' after the value, not 'guessed'"},
+		{"device.max_kernels = -3\n", "out of range"},
+		{"name =\n", "t:1: name must be 1..31 characters"},
+		{"name = 0123456789012345678901234567890123\n", "name must be 1..31 characters"},
+	};
+	struct ss_profile p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *cause = NULL;
+
+		assert_int_equal(profile_parse(&p, bad[i].text, "t", &cause), -1);
+		assert_non_null(cause);
+		if (strstr(cause, bad[i].frag) == NULL)
+			fail_msg("'%s' lacks '%s'", cause, bad[i].frag);
+		assert_null(strchr(cause, '\n'));
+		free(cause);
+	}
+}
+
+/* A file sets only what it names; the rest keeps the built-in value and provenance. Blank lines, comments and
+ * trailing comments are fine. */
+static void test_partial_file(void **state)
+{
+	struct ss_profile p, b;
+	char *cause = NULL;
+
+	(void)state;
+	profile_builtin(&b);
+	assert_int_equal(profile_parse(&p, "\n  # a comment\nname = T\n copy.d2h.bw_gbs =  40.5  measured # ok\n"
+					   "kernel.min_ns = 10\n",
+				       "t", &cause),
+			 0);
+	assert_string_equal(p.name, "T");
+	assert_string_equal(p.source, "t");
+	assert_true(p.d2h.bw_gbs == 40.5);
+	assert_int_equal(prov_of(&p, "copy.d2h.bw_gbs"), SS_PROV_MEASURED);
+	assert_true(p.kernel_min_ns == 10);
+	assert_int_equal(prov_of(&p, "kernel.min_ns"), SS_PROV_ESTIMATE); /* no tag: an estimate */
+	assert_true(p.h2d.bw_gbs == b.h2d.bw_gbs);
+	assert_int_equal(prov_of(&p, "copy.h2d.bw_gbs"), SS_PROV_MEASURED);
+}
+
+/* save writes through a rename; load reads it back; a missing file and a directory are errors. */
+static void test_files(void **state)
+{
+	char dir[] = "/tmp/ss_profile_XXXXXX", path[64], *cause = NULL;
+	struct ss_profile p, q;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/x.profile", dir);
+	profile_builtin(&p);
+	p.launch_ns = 4321;
+	assert_int_equal(profile_save(&p, path, &cause), 0);
+	assert_int_equal(profile_load(&q, path, &cause), 0);
+	assert_true(q.launch_ns == 4321);
+	assert_string_equal(q.source, path);
+	/* the default lookup honours STREAMSCOPE_PROFILE */
+	setenv("STREAMSCOPE_PROFILE", path, 1);
+	assert_int_equal(profile_default(&q, &cause), 0);
+	assert_true(q.launch_ns == 4321);
+	unlink(path);
+	assert_int_equal(profile_default(&q, &cause), -1);
+	assert_non_null(strstr(cause, "cannot open profile"));
+	free(cause);
+	cause = NULL;
+	unsetenv("STREAMSCOPE_PROFILE");
+	snprintf(path, sizeof path, "%s/missing/x.profile", dir);
+	assert_int_equal(profile_save(&p, path, &cause), -1);
+	assert_non_null(cause);
+	free(cause);
+	rmdir(dir);
+}
+
+/* The committed profile parses, is in range and describes the H200. */
+static void test_committed(void **state)
+{
+	const char *src = getenv("SS_SOURCE_DIR");
+	char path[1024], *cause = NULL;
+	struct ss_profile p;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/data/profiles/h200.profile", src ? src : SS_SOURCE_DIR);
+	if (profile_load(&p, path, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_int_equal(profile_validate(&p, &cause), 0);
+	assert_string_equal(p.name, "H200");
+	assert_non_null(strstr(p.device, "H200"));
+	/* from the working directory of the source tree, it is the default */
+	assert_int_equal(chdir(src ? src : SS_SOURCE_DIR), 0);
+	unsetenv("STREAMSCOPE_PROFILE");
+	assert_int_equal(profile_default(&p, &cause), 0);
+	assert_string_equal(p.source, "data/profiles/h200.profile");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builtin),      cmocka_unit_test(test_round_trip), cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_partial_file), cmocka_unit_test(test_files),      cmocka_unit_test(test_committed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
