@@ -1,0 +1,393 @@
+/* test_io_chrome.c: the Chrome trace export parsed back with jansson (metadata naming and ordering every track,
+ * flow arrows from API calls to the GPU work with their correlation id, args, the modelled flag, escaping), and
+ * foreign Chrome traces (PyTorch-profiler-like categories, B/E pairs, bare arrays without their closing bracket,
+ * string timestamps) mapped to streams, engines and the host lane. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <math.h>
+
+#include "io/export.h"
+#include "io/export_chrome.h"
+#include "io/import.h"
+#include "io/import_chrome.h"
+#include "io_fixture.h"
+
+static json_t *export_and_load(struct ss_timeline *t, const char *dir)
+{
+	struct ss_export_input in = {.t = t};
+	char path[512], *cause = NULL;
+	json_error_t err;
+	json_t *root;
+
+	snprintf(path, sizeof path, "%s/t.json", dir);
+	if (export_chrome(path, &in, &cause) != 0)
+		fail_msg("%s", cause);
+	root = json_load_file(path, 0, &err);
+	if (root == NULL)
+		fail_msg("jansson: %s at line %d", err.text, err.line);
+	return root;
+}
+
+static uint64_t track_key(json_t *ev)
+{
+	return ((uint64_t)json_integer_value(json_object_get(ev, "pid")) << 32) |
+	       (uint32_t)json_integer_value(json_object_get(ev, "tid"));
+}
+
+/* covering_x finds an X event on the track of ev whose [ts, ts+dur] holds ev's ts and whose correlation is ev's
+ * (the fixture's API calls on one thread overlap, so the correlation picks among them). */
+static json_t *covering_x(json_t *events, json_t *ev)
+{
+	double ts = json_number_value(json_object_get(ev, "ts"));
+	json_int_t corr = json_integer_value(json_object_get(json_object_get(ev, "args"), "correlation"));
+	size_t i;
+	json_t *x;
+
+	json_array_foreach(events, i, x) {
+		const char *ph = json_string_value(json_object_get(x, "ph"));
+		double a, d;
+
+		if (ph == NULL || strcmp(ph, "X") != 0 || track_key(x) != track_key(ev) ||
+		    json_integer_value(json_object_get(json_object_get(x, "args"), "correlation")) != corr)
+			continue;
+		a = json_number_value(json_object_get(x, "ts"));
+		d = json_number_value(json_object_get(x, "dur"));
+		if (a <= ts && ts <= a + d)
+			return x;
+	}
+	return NULL;
+}
+
+static void test_metadata_and_flows(void **state)
+{
+	struct ss_timeline t;
+	char *dir = fx_tmpdir();
+	json_t *root, *events, *ev, *other;
+	size_t i, nx = 0, ns = 0, nf = 0, want_flows = 0;
+	int proc_names = 0, proc_sort = 0, thread_names = 0, thread_sort = 0;
+	bool seen_stream0 = false, seen_legacy = false, seen_h2d = false, seen_compute = false, seen_api = false;
+
+	(void)state;
+	timeline_init(&t);
+	fx_timeline(&t, 800, 4);
+	/* every GPU record whose correlation an API record shares gets one arrow */
+	for (size_t a = 0; a < t.n; a++)
+		for (size_t g = 0; g < t.n; g++)
+			if (t.rec[a].kind == SS_KIND_API && (SS_GPU_KINDS & SS_KIND_BIT(t.rec[g].kind)) &&
+			    t.rec[g].correlation == t.rec[a].correlation)
+				want_flows++;
+	assert_true(want_flows > 400);
+	root = export_and_load(&t, dir);
+	other = json_object_get(root, "otherData");
+	assert_true(json_is_object(other));
+	assert_true(json_is_false(json_object_get(other, "modelled")));
+	assert_string_equal(json_string_value(json_object_get(other, "measurement")), "measured");
+	assert_string_equal(json_string_value(json_object_get(root, "displayTimeUnit")), "ns");
+	events = json_object_get(root, "traceEvents");
+	assert_true(json_is_array(events));
+	json_array_foreach(events, i, ev) {
+		const char *ph = json_string_value(json_object_get(ev, "ph"));
+		const char *name = json_string_value(json_object_get(ev, "name"));
+		json_t *args = json_object_get(ev, "args");
+
+		assert_non_null(ph);
+		if (strcmp(ph, "M") == 0) {
+			const char *v = json_string_value(json_object_get(args, "name"));
+
+			if (strcmp(name, "process_name") == 0) {
+				proc_names++;
+				seen_stream0 |= strcmp(v, "Stream 0") == 0;
+				seen_legacy |= strcmp(v, "Legacy default stream") == 0;
+			} else if (strcmp(name, "process_sort_index") == 0) {
+				proc_sort++;
+				assert_true(json_is_integer(json_object_get(args, "sort_index")));
+			} else if (strcmp(name, "thread_name") == 0) {
+				thread_names++;
+				seen_h2d |= strcmp(v, "H2D") == 0;
+				seen_compute |= strcmp(v, "Compute") == 0;
+				seen_api |= strcmp(v, "thread 0 API") == 0;
+			} else if (strcmp(name, "thread_sort_index") == 0) {
+				thread_sort++;
+			}
+		} else if (strcmp(ph, "X") == 0) {
+			const char *kind = json_string_value(json_object_get(args, "ss_kind"));
+
+			nx++;
+			assert_non_null(kind);
+			assert_non_null(json_string_value(json_object_get(ev, "cname")));
+			assert_true(json_number_value(json_object_get(ev, "dur")) >= 0);
+			if (strcmp(kind, "H2D") == 0 || strcmp(kind, "D2H") == 0) {
+				double bytes = json_number_value(json_object_get(args, "bytes"));
+				double dur_ns = json_number_value(json_object_get(ev, "dur")) * 1000.0;
+
+				assert_true(bytes > 0);
+				assert_true(fabs(json_number_value(json_object_get(args, "bandwidth_GBps")) - bytes / dur_ns) <
+					    1e-3 + 1e-3 * bytes / dur_ns);
+			}
+		} else if (strcmp(ph, "s") == 0 || strcmp(ph, "f") == 0) {
+			json_t *slice = covering_x(events, ev);
+			json_int_t corr = json_integer_value(json_object_get(args, "correlation"));
+			const char *skind;
+
+			/* each end binds to the slice it lies in: the API call, the GPU work with that correlation */
+			assert_non_null(slice);
+			skind = json_string_value(json_object_get(json_object_get(slice, "args"), "ss_kind"));
+			assert_int_equal(json_integer_value(json_object_get(json_object_get(slice, "args"), "correlation")), corr);
+			if (ph[0] == 's') {
+				ns++;
+				assert_string_equal(skind, "API");
+			} else {
+				nf++;
+				assert_string_equal(json_string_value(json_object_get(ev, "bp")), "e");
+				assert_string_not_equal(skind, "API");
+			}
+		}
+	}
+	assert_int_equal(nx, t.n);
+	assert_int_equal(ns, want_flows);
+	assert_int_equal(nf, want_flows);
+	/* 4 streams + legacy + per-thread + unknown + host; each with a name and an order */
+	assert_int_equal(proc_names, 8);
+	assert_int_equal(proc_sort, 8);
+	assert_true(seen_stream0 && seen_legacy && seen_h2d && seen_compute && seen_api);
+	assert_int_equal(thread_names, thread_sort);
+	/* every track with events is named */
+	json_array_foreach(events, i, ev) {
+		size_t j;
+		json_t *m;
+		bool named = false;
+
+		if (strcmp(json_string_value(json_object_get(ev, "ph")), "X") != 0)
+			continue;
+		json_array_foreach(events, j, m)
+			if (strcmp(json_string_value(json_object_get(m, "ph")), "M") == 0 &&
+			    strcmp(json_string_value(json_object_get(m, "name")), "thread_name") == 0 &&
+			    track_key(m) == track_key(ev)) {
+				named = true;
+				break;
+			}
+		assert_true(named);
+		if (i > 200)
+			break;
+	}
+	json_decref(root);
+	/* a modelled run says so in otherData and in every process's labels */
+	t.modelled = true;
+	root = export_and_load(&t, dir);
+	assert_true(json_is_true(json_object_get(json_object_get(root, "otherData"), "modelled")));
+	events = json_object_get(root, "traceEvents");
+	json_array_foreach(events, i, ev) {
+		const char *name = json_string_value(json_object_get(ev, "name"));
+
+		if (strcmp(name, "process_labels") == 0)
+			assert_non_null(strstr(json_string_value(json_object_get(json_object_get(ev, "args"), "labels")),
+					       "MODELLED"));
+	}
+	json_decref(root);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
+/* Names with quotes, control characters and invalid UTF-8 still make JSON jansson accepts. */
+static void test_escaping(void **state)
+{
+	struct ss_timeline t;
+	struct ss_record r = {.kind = SS_KIND_KERNEL, .start = 1, .end = 2};
+	char *dir = fx_tmpdir();
+	json_t *root, *ev;
+	size_t i;
+	int found = 0;
+
+	(void)state;
+	timeline_init(&t);
+	r.name = timeline_intern(&t, "bad \xff\xfe utf8 \x01 \"q\" \\ \xe2\x82");
+	timeline_add(&t, &r);
+	r.name = timeline_intern(&t, "ok \xc3\xa9 \"q\"\n");
+	timeline_add(&t, &r);
+	snprintf(t.device, sizeof t.device, "GPU \"quoted\"");
+	root = export_and_load(&t, dir);
+	json_array_foreach(json_object_get(root, "traceEvents"), i, ev) {
+		const char *name = json_string_value(json_object_get(ev, "name"));
+
+		if (strcmp(json_string_value(json_object_get(ev, "ph")), "X") != 0)
+			continue;
+		if (strncmp(name, "bad", 3) == 0) {
+			assert_string_equal(name, "bad \xef\xbf\xbd\xef\xbf\xbd utf8 \x01 \"q\" \\ \xef\xbf\xbd\xef\xbf\xbd");
+			found++;
+		} else {
+			assert_string_equal(name, "ok \xc3\xa9 \"q\"\n");
+			found++;
+		}
+	}
+	assert_int_equal(found, 2);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(root, "otherData"), "device")),
+			    "GPU \"quoted\"");
+	json_decref(root);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
+static const struct ss_record *find_named(const struct ss_timeline *t, const char *name)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(timeline_name(t, t->rec[i].name), name) == 0)
+			return &t->rec[i];
+	return NULL;
+}
+
+static void load(const char *json, struct ss_timeline *t)
+{
+	char *cause = NULL;
+
+	timeline_init(t);
+	if (import_chrome_buffer(json, strlen(json), "mem.json", t, &cause) != 0)
+		fail_msg("%s", cause);
+}
+
+/* A PyTorch-profiler-like trace: categories decide kinds, args.stream decides streams, times rebase to 0. */
+static void test_foreign_pytorch(void **state)
+{
+	static const char json[] =
+		"{\"schemaVersion\":1,\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA A100\"}],\"traceEvents\":[\n"
+		"{\"ph\":\"M\",\"pid\":0,\"tid\":7,\"name\":\"thread_name\",\"args\":{\"name\":\"stream 7\"}},\n"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":10.0,"
+		"\"dur\":5,\"args\":{\"correlation\":1}},\n"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"void gemm<float>\",\"pid\":0,\"tid\":7,\"ts\":20.5,\"dur\":100,"
+		"\"args\":{\"stream\":7,\"correlation\":1,\"device\":0}},\n"
+		"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> Device)\",\"pid\":0,\"tid\":8,"
+		"\"ts\":12,\"dur\":3,\"args\":{\"stream\":8,\"bytes\":4096,\"correlation\":2}},\n"
+		"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoH (Device -> Pinned)\",\"pid\":0,\"tid\":8,"
+		"\"ts\":200,\"dur\":3,\"args\":{\"stream\":8,\"bytes\":64}},\n"
+		"{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (Device)\",\"pid\":0,\"tid\":7,\"ts\":130,\"dur\":1,"
+		"\"args\":{\"stream\":7}},\n"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":100,\"tid\":100,"
+		"\"ts\":125,\"dur\":10},\n"
+		"{\"ph\":\"B\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":100,\"tid\":100,\"ts\":9},\n"
+		"{\"ph\":\"E\",\"pid\":100,\"tid\":100,\"ts\":16},\n"
+		"{\"ph\":\"i\",\"name\":\"instant\",\"pid\":1,\"tid\":1,\"ts\":5,\"s\":\"g\"},\n"
+		"{\"ph\":\"C\",\"name\":\"counter\",\"pid\":1,\"ts\":5,\"args\":{\"v\":1}},\n"
+		"{\"ph\":\"s\",\"id\":1,\"pid\":100,\"tid\":100,\"ts\":11,\"name\":\"flow\",\"cat\":\"ac2g\"}\n"
+		"],\"displayTimeUnit\":\"ms\"}";
+	struct ss_timeline t;
+	const struct ss_record *r;
+
+	(void)state;
+	load(json, &t);
+	assert_int_equal(t.n, 7);
+	assert_string_equal(t.backend, "file");
+	assert_string_equal(t.source, "mem.json");
+	assert_int_equal(t.nstreams, 2);
+	r = find_named(&t, "aten::mm");
+	assert_int_equal(r->kind, SS_KIND_MARKER);
+	assert_int_equal(r->stream, SS_STREAM_HOST);
+	assert_int_equal(r->start, 0); /* the earliest event, at 9 us, is time 0 */
+	assert_int_equal(r->end, 7000);
+	assert_int_equal(r->thread, 100);
+	r = find_named(&t, "cudaLaunchKernel");
+	assert_int_equal(r->kind, SS_KIND_API);
+	assert_int_equal(r->stream, SS_STREAM_HOST);
+	assert_int_equal(r->correlation, 1);
+	r = find_named(&t, "void gemm<float>");
+	assert_int_equal(r->kind, SS_KIND_KERNEL);
+	assert_int_equal(r->start, 11500);
+	assert_int_equal(r->end, 111500);
+	assert_int_equal(r->stream, 1); /* stream 8 had work first (the copy at 12 us) */
+	assert_int_equal(r->correlation, 1);
+	r = find_named(&t, "Memcpy HtoD (Pageable -> Device)");
+	assert_int_equal(r->kind, SS_KIND_H2D);
+	assert_int_equal(r->stream, 0);
+	assert_int_equal(r->bytes, 4096);
+	assert_int_equal(find_named(&t, "Memcpy DtoH (Device -> Pinned)")->kind, SS_KIND_D2H);
+	r = find_named(&t, "Memset (Device)");
+	assert_int_equal(r->kind, SS_KIND_MEMSET);
+	assert_int_equal(r->stream, 1);
+	assert_int_equal(find_named(&t, "cudaStreamSynchronize")->kind, SS_KIND_SYNC);
+	timeline_free(&t);
+}
+
+/* The JSON Array Format, cut off after a comma as Chrome allows; generic events become a row per track; B/E nest;
+ * an E without its B and a B without its E are dropped; string timestamps are numbers. */
+static void test_foreign_array(void **state)
+{
+	static const char json[] =
+		"[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1},\n"
+		" {\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":2,\"ts\":\"1.5\",\"dur\":2},\n"
+		" {\"ph\":\"E\",\"pid\":3,\"tid\":3,\"ts\":0.5},\n"
+		" {\"ph\":\"B\",\"name\":\"outer\",\"pid\":\"browser\",\"tid\":9,\"ts\":10},\n"
+		" {\"ph\":\"B\",\"name\":\"inner\",\"pid\":\"browser\",\"tid\":9,\"ts\":11},\n"
+		" {\"ph\":\"E\",\"pid\":\"browser\",\"tid\":9,\"ts\":12},\n"
+		" {\"ph\":\"E\",\"pid\":\"browser\",\"tid\":9,\"ts\":15},\n"
+		" {\"ph\":\"B\",\"name\":\"never ends\",\"pid\":1,\"tid\":1,\"ts\":20},\n";
+	struct ss_timeline t;
+	const struct ss_record *r;
+
+	(void)state;
+	load(json, &t);
+	assert_int_equal(t.n, 4);
+	assert_int_equal(t.nstreams, 3);
+	r = find_named(&t, "a");
+	assert_int_equal(r->kind, SS_KIND_KERNEL);
+	assert_int_equal(r->stream, 0);
+	r = find_named(&t, "b");
+	assert_int_equal(r->stream, 1);
+	assert_int_equal(r->start, 1500);
+	assert_int_equal(r->end, 3500);
+	r = find_named(&t, "outer");
+	assert_int_equal(r->start, 10000);
+	assert_int_equal(r->end, 15000);
+	assert_int_equal(r->stream, 2);
+	r = find_named(&t, "inner");
+	assert_int_equal(r->start, 11000);
+	assert_int_equal(r->end, 12000);
+	assert_int_equal(r->stream, 2);
+	assert_null(find_named(&t, "never ends"));
+	timeline_free(&t);
+	/* closed array, negative timestamps (rebased), integer and real numbers */
+	load("[{\"ph\":\"X\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":-5,\"dur\":1.25}]", &t);
+	assert_int_equal(t.n, 1);
+	assert_int_equal(t.rec[0].start, 0);
+	assert_int_equal(t.rec[0].end, 1250);
+	timeline_free(&t);
+}
+
+/* import_file sniffs JSON by content, whatever the extension. */
+static void test_sniff(void **state)
+{
+	struct ss_timeline t, back;
+	struct ss_export_input in = {.t = &t};
+	char *dir = fx_tmpdir(), path[512], odd[512], *cause = NULL;
+
+	(void)state;
+	timeline_init(&t);
+	fx_timeline(&t, 100, 2);
+	snprintf(path, sizeof path, "%s/t.json", dir);
+	assert_int_equal(export_chrome(path, &in, &cause), 0);
+	snprintf(odd, sizeof odd, "%s/trace.sqlite", dir);
+	assert_int_equal(rename(path, odd), 0);
+	timeline_init(&back);
+	if (import_file(odd, &back, &cause) != 0)
+		fail_msg("%s", cause);
+	fx_same_records(&t, &back);
+	timeline_free(&back);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metadata_and_flows), cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_foreign_pytorch),    cmocka_unit_test(test_foreign_array),
+		cmocka_unit_test(test_sniff),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
