@@ -142,6 +142,15 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	}
 	if (cuda_exec_setup(&x, e, ops, sink, res->device, sizeof res->device, cause) < 0)
 		goto out;
+	if (e->hostmem == SS_MEM_MANAGED_ATTACH || e->hostmem == SS_MEM_MANAGED_PREFETCH) {
+		/* Managed memory moves without memcpy records: ask for the migrations (flagged SS_REC_MANAGED). */
+		char *why = NULL;
+		if (cupti_capture_migrations(&why) < 0)
+			cuda_backend_progress(sink, "unified-memory migrations not captured: %s", why);
+		else
+			cuda_backend_progress(sink, "capturing unified-memory migrations");
+		free(why);
+	}
 	/* The legacy default stream's id comes with the CONTEXT record. */
 	cuda_exec_map(x, &map);
 	if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, UINT64_MAX, &batch, cause) < 0)

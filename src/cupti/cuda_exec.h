@@ -20,11 +20,11 @@ struct cuda_exec;
  * (may be NULL) hears about slow steps. Returns 0, or -1 with *cause (*xp is then NULL). */
 int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const struct ss_oplist *ops,
 		    const struct ss_sink *progress, char *device, size_t len, char **cause);
-/* cuda_exec_run issues the op list once: outputs are reset first; with traced, CUPTI's tracing kinds are on from
- * just before t0 (*t0 = CUPTI timestamp taken just before the first op) until the device is idle again; without,
- * they stay off. *events_ns is the cudaEvent makespan (events just before each thread's first GPU op and after
- * the last ones, see cuda_exec.c). The results are verified on the host; a wrong result is an error. Returns 0,
- * or -1 with *cause. */
+/* cuda_exec_run issues the op list once: outputs are reset and every issuing thread primed first; with traced,
+ * CUPTI's tracing kinds are on from before the priming (whose records start before t0) until the device is idle
+ * again; without, they stay off. *t0 is CUPTI's timestamp taken just before the first op. *events_ns is the
+ * cudaEvent makespan (events just after each thread's first GPU op and after the last ones, see cuda_exec.c). The
+ * results are verified on the host; a wrong result is an error. Returns 0, or -1 with *cause. */
 int cuda_exec_run(struct cuda_exec *x, bool traced, uint64_t *t0, uint64_t *events_ns, char **cause);
 /* cuda_exec_map fills map with the stream ids (experiment streams, per-thread default streams, the legacy stream
  * when known) and the API name hook. It points into x. */

@@ -27,6 +27,7 @@ static struct {
 	pthread_mutex_t lock;
 	struct capture_header *head, *tail; /* parked, in completion order */
 	bool registered, tracing, have_null;
+	bool migrations;                    /* UNIFIED_MEMORY_COUNTER goes with the tracing kinds */
 	uint32_t null_stream;
 	char *api_names[2][CAPTURE_API_NAMES];
 } capture = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -106,12 +107,48 @@ int cupti_capture_init(char **cause)
 	return 0;
 }
 
+int cupti_capture_migrations(char **cause)
+{
+	CUpti_ActivityUnifiedMemoryCounterConfig config[2];
+	CUptiResult rc;
+
+	memset(config, 0, sizeof config);
+	config[0].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
+	config[0].kind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD;
+	config[0].deviceId = 0;
+	config[0].enable = 1;
+	config[1] = config[0];
+	config[1].kind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
+	rc = cuptiActivityConfigureUnifiedMemoryCounter(config, 2);
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityConfigureUnifiedMemoryCounter", rc, cause);
+	/* Find out now, not in the middle of a traced run, whether the kind can be turned on. */
+	rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityEnable(UNIFIED_MEMORY_COUNTER)", rc, cause);
+	rc = cuptiActivityDisable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)", rc, cause);
+	capture.migrations = true;
+	return 0;
+}
+
 int cupti_capture_enable(bool on, char **cause)
 {
+	CUptiResult rc;
+
 	for (size_t i = 0; i < sizeof capture_kinds / sizeof capture_kinds[0]; i++) {
-		CUptiResult rc = on ? cuptiActivityEnable(capture_kinds[i]) : cuptiActivityDisable(capture_kinds[i]);
+		rc = on ? cuptiActivityEnable(capture_kinds[i]) : cuptiActivityDisable(capture_kinds[i]);
 		if (rc != CUPTI_SUCCESS)
 			return cupti_capture_error(on ? "cuptiActivityEnable" : "cuptiActivityDisable", rc, cause);
+	}
+	if (capture.migrations) {
+		rc = on ? cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)
+			: cuptiActivityDisable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+		if (rc != CUPTI_SUCCESS)
+			return cupti_capture_error(on ? "cuptiActivityEnable(UNIFIED_MEMORY_COUNTER)"
+						      : "cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)",
+						   rc, cause);
 	}
 	capture.tracing = on;
 	return 0;
@@ -331,7 +368,10 @@ void cupti_capture_finish(void)
 	for (size_t i = 0; i < sizeof capture_kinds / sizeof capture_kinds[0]; i++)
 		cuptiActivityDisable(capture_kinds[i]);
 	cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONTEXT);
+	if (capture.migrations)
+		cuptiActivityDisable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
 	capture.tracing = false;
+	capture.migrations = false;
 	cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	for (h = capture_take(); h != NULL; h = next) {
 		next = h->next;

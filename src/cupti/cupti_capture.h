@@ -33,6 +33,10 @@ int cupti_capture_init(char **cause);
 /* cupti_capture_enable turns the tracing kinds (CONCURRENT_KERNEL, MEMCPY, MEMSET, RUNTIME, SYNCHRONIZATION,
  * OVERHEAD, EXTERNAL_CORRELATION) on or off. */
 int cupti_capture_enable(bool on, char **cause);
+/* cupti_capture_migrations asks for unified-memory migration records (HtoD/DtoH byte transfers) in traced runs
+ * from now on; call it after CUDA initialises. Returns 0, or -1 with *cause when this platform cannot (then
+ * nothing changes). */
+int cupti_capture_migrations(char **cause);
 /* cupti_capture_hide_begin/end bracket CUDA calls that belong to the measurement, not to the experiment: their API
  * records are left out of the batch (external correlation id). No-ops when tracing is off. */
 void cupti_capture_hide_begin(void);

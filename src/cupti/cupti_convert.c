@@ -28,6 +28,8 @@ _Static_assert(sizeof(CUpti_ActivitySynchronization2) == 56, "CUpti_ActivitySync
 _Static_assert(offsetof(CUpti_ActivitySynchronization2, streamId) == 32, "Synchronization2.streamId moved");
 _Static_assert(sizeof(CUpti_ActivityOverhead3) == 56, "CUpti_ActivityOverhead3 changed");
 _Static_assert(sizeof(CUpti_ActivityMarker2) == 56, "CUpti_ActivityMarker2 changed");
+_Static_assert(sizeof(CUpti_ActivityUnifiedMemoryCounter3) == 104, "CUpti_ActivityUnifiedMemoryCounter3 changed");
+_Static_assert(offsetof(CUpti_ActivityUnifiedMemoryCounter3, streamId) == 48, "UnifiedMemoryCounter3.streamId moved");
 
 /* CUPTI's memory kinds as shown in copy names. */
 static const char *cupti_convert_memory_name(unsigned kind)
@@ -253,6 +255,55 @@ static int cupti_convert_overhead(const CUpti_ActivityOverhead3 *o, struct ss_re
 	return o->start == 0 && o->end == 0 ? CUPTI_CONVERT_NO_TIME : CUPTI_CONVERT_RECORD;
 }
 
+static const char *cupti_convert_migration_cause(unsigned cause)
+{
+	switch (cause) {
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER:
+		return "user";
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE:
+		return "coherence";
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH:
+		return "prefetch";
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION:
+		return "eviction";
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS:
+		return "access counters";
+	default:
+		return "unknown";
+	}
+}
+
+/* A unified-memory migration (prefetch or fault driven): a copy-engine interval flagged MANAGED. Not one record per
+ * API call: the driver moves managed memory in pieces, and these carry no correlation id. Other counters (page
+ * faults, thrashing...) are not intervals of ours. */
+static int cupti_convert_migration(const CUpti_ActivityUnifiedMemoryCounter3 *u, const struct cupti_convert_map *map,
+				   struct ss_record *r, char *name, size_t len)
+{
+	int kind;
+	const char *dir;
+
+	switch (u->counterKind) {
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
+		kind = SS_KIND_H2D;
+		dir = "HtoD";
+		break;
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
+		kind = SS_KIND_D2H;
+		dir = "DtoH";
+		break;
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD:
+		kind = SS_KIND_D2D;
+		dir = "DtoD";
+		break;
+	default:
+		return CUPTI_CONVERT_SKIP;
+	}
+	r->flags = SS_REC_MANAGED;
+	r->bytes = u->value;
+	snprintf(name, len, "Unified memory %s (%s)", dir, cupti_convert_migration_cause(u->flags));
+	return cupti_convert_gpu(map, r, kind, u->start, u->end, u->streamId, 0, 0);
+}
+
 static int cupti_convert_marker(const CUpti_ActivityMarker2 *m, struct ss_record *r, char *name, size_t len)
 {
 	r->kind = SS_KIND_MARKER;
@@ -294,6 +345,8 @@ int cupti_convert(const CUpti_Activity *a, const struct cupti_convert_map *map, 
 		return cupti_convert_overhead((const CUpti_ActivityOverhead3 *)a, r, name, len);
 	case CUPTI_ACTIVITY_KIND_MARKER:
 		return cupti_convert_marker((const CUpti_ActivityMarker2 *)a, r, name, len);
+	case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
+		return cupti_convert_migration((const CUpti_ActivityUnifiedMemoryCounter3 *)a, map, r, name, len);
 	case CUPTI_ACTIVITY_KIND_MEMCPY2:
 		return CUPTI_CONVERT_UNSUPPORTED; /* peer copies: not issued by streamscope */
 	default:

@@ -44,7 +44,9 @@ int cupti_convert_stream(const struct cupti_convert_map *map, uint32_t id);
  * record's flags, copy channel in r->thread, CUPTI stream in r->raw_stream. Kernels and memsets keep their channel
  * in r->thread too. Host records (API, SYNC, overhead) go to SS_STREAM_HOST with the OS thread id in r->thread
  * (0 for SYNC records, which carry none: match them to their API record by correlation id). CUPTI overhead
- * records become SS_KIND_API intervals named "CUPTI overhead: ...". Returns an enum cupti_convert_status. */
+ * records become SS_KIND_API intervals named "CUPTI overhead: ...". Unified-memory migrations (UNIFIED_MEMORY_COUNTER
+ * byte transfers) become H2D/D2H/D2D intervals flagged SS_REC_MANAGED with no correlation id: they are pieces of
+ * prefetches or page faults, not one record per API call. Returns an enum cupti_convert_status. */
 int cupti_convert(const CUpti_Activity *a, const struct cupti_convert_map *map, struct ss_record *r, char *name,
 		  size_t len);
 

@@ -363,6 +363,41 @@ static void test_marker(void **state)
 	assert_string_equal(name, "");
 }
 
+static void test_migration(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityUnifiedMemoryCounter3 a;
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	a.kind = CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER;
+	a.counterKind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD;
+	a.value = 2u << 20;
+	a.start = 700;
+	a.end = 900;
+	a.streamId = 14;
+	a.flags = CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.kind, SS_KIND_H2D);
+	assert_int_equal(r.stream, 1);
+	assert_int_equal(r.bytes, 2u << 20);
+	assert_int_equal(r.flags, SS_REC_MANAGED);
+	assert_int_equal(r.correlation, 0);
+	assert_string_equal(name, "Unified memory HtoD (prefetch)");
+	a.counterKind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
+	a.flags = CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.kind, SS_KIND_D2H);
+	assert_string_equal(name, "Unified memory DtoH (user)");
+	a.counterKind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_SKIP);
+	a.counterKind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD;
+	a.start = a.end = 0;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_NO_TIME);
+}
+
 static void test_skipped_kinds(void **state)
 {
 	struct cupti_convert_map m = test_map();
@@ -394,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_sync),
 		cmocka_unit_test(test_overhead),
 		cmocka_unit_test(test_marker),
+		cmocka_unit_test(test_migration),
 		cmocka_unit_test(test_skipped_kinds),
 	};
 

@@ -205,6 +205,8 @@ int main(int argc, char **argv)
 	struct smoke cap = {0};
 	struct ss_sink sink = {&cap, smoke_record, smoke_progress};
 	size_t expect[SS_KIND_COUNT], got[SS_KIND_COUNT] = {0}, unknown = 0, wrong_stream = 0, dup = 0, ngpu = 0;
+	size_t migrations[SS_KIND_COUNT] = {0};
+	uint64_t migrated = 0;
 	const char *dump = NULL;
 	bool spin_breadth = false;
 	char desc[256], env[16], *cause = NULL, fail[512] = "";
@@ -306,14 +308,22 @@ int main(int argc, char **argv)
 		}
 		for (size_t i = 0; i < cap.n; i++) {
 			const struct ss_record *r = &cap.rec[i];
+			if (smoke_gpu(r->kind)) {
+				if (r->start < t0)
+					t0 = r->start;
+				if (r->end > t1)
+					t1 = r->end;
+			}
+			if (smoke_gpu(r->kind) && r->correlation == 0 && (r->flags & SS_REC_MANAGED)) {
+				/* a unified-memory migration: pieces of prefetches or faults, not ops */
+				migrations[r->kind]++;
+				migrated += r->bytes;
+				continue;
+			}
 			got[r->kind]++;
 			if (!smoke_gpu(r->kind))
 				continue;
 			corr[ngpu++] = r->correlation;
-			if (r->start < t0)
-				t0 = r->start;
-			if (r->end > t1)
-				t1 = r->end;
 			if (r->stream == SS_STREAM_UNKNOWN)
 				unknown++;
 			else if (r->stream >= 0 && r->stream < e.streams)
@@ -342,6 +352,8 @@ int main(int argc, char **argv)
 				snprintf(fail, sizeof fail, "%s count %zu != %zu", record_kind_name(k), got[k], expect[k]);
 		}
 	}
+	printf("migrations H2D %zu D2H %zu bytes %llu\n", migrations[SS_KIND_H2D], migrations[SS_KIND_D2H],
+	       (unsigned long long)migrated);
 	printf("gpu_records %zu duplicate_correlation %zu unknown_stream %zu stream_mismatch %zu\n", ngpu, dup, unknown,
 	       wrong_stream);
 	if ((dup || unknown || wrong_stream) && fail[0] == '\0')

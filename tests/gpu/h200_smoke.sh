@@ -36,6 +36,9 @@ run hyperq-breadth-q32 --preset hyperq --order breadth --connections 32
 run threads-8 --preset kernel-transfer --threads 8
 run threads-32-breadth --preset kernel-transfer --threads 32 --streams 32 --order breadth
 run nonblocking-legacy-op --preset default-stream --nonblocking
+run default-stream-breadth --preset default-stream --order breadth
+run nonblocking --preset kernel-transfer --nonblocking
+run managed-prefetch-breadth --preset managed --order breadth
 run per-thread-op --preset kernel-transfer --default-stream per-thread
 run event-timer --preset kernel-transfer --default-stream event-timer
 run sync-events --preset kernel-transfer --sync events
