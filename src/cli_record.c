@@ -1,0 +1,972 @@
+/* cli_record.c: `streamscope record [-o FILE] [--live] [--children] [--] PROGRAM [ARGS...]`: the stream timeline
+ * of any CUDA program, captured by the CUPTI injection library (src/cupti/inject, contract in inject.h).
+ *
+ * The parent forks and execs PROGRAM with CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH and a pipe (STREAMSCOPE_FD,
+ * valid in PROGRAM's pid only). PROGRAM's stdin, stdout and stderr are its own. The parent reads the wire stream
+ * with runner_attach/runner_poll into one timeline until PROGRAM has exited and its stream has ended, then writes
+ * the trace and returns PROGRAM's exit status (128 + N when signal N killed it).
+ *
+ * Children: by default only PROGRAM is recorded; CUDA processes it starts load the library too but record nothing
+ * (the pipe is close-on-exec once CUDA started, and the library only uses it in PROGRAM's pid). With --children
+ * the parent also listens on a Unix socket in a private directory (STREAMSCOPE_SOCK): every other CUDA process of
+ * the program connects and streams its own records. Their host records carry OS thread ids (system-wide unique;
+ * a process's main thread id is its pid); their streams get indices after those already seen, and the summary
+ * says which pid each stream belongs to. The legacy and per-thread default streams of all processes share the
+ * "legacy" and "per-thread" lanes.
+ *
+ * Signals: SIGINT and SIGQUIT from the terminal reach PROGRAM (same process group); the parent only notes them
+ * (and stops waiting for --children stragglers). SIGTERM and SIGHUP are passed on to PROGRAM. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "engine/timeline.h"
+#include "engine/xalloc.h"
+#include "io/export.h"
+
+/* Options of one `record` invocation. */
+struct cli_record_opts {
+	const char *out; /* -o; NULL: streamscope-record-<time>.sqlite */
+	bool live;
+	bool children;
+	char **argv;     /* PROGRAM and its arguments, NULL-terminated */
+};
+
+static const char cli_record_usage[] =
+	"usage: streamscope record [-o FILE] [--live] [--children] [--] PROGRAM [ARGS...]\n"
+	"\n"
+	"Runs PROGRAM with CUPTI tracing injected (no rebuild, no code change) and writes its stream timeline:\n"
+	"kernels, copies, memsets, runtime API calls, synchronisation and NVTX ranges, per stream (legacy default,\n"
+	"per-thread default, blocking, non-blocking). Open the trace with 'streamscope view FILE'.\n"
+	"\n"
+	"  -o, --output FILE  the trace (default streamscope-record-YYYYMMDD-HHMMSS.sqlite);\n"
+	"                     the format follows the extension: " SS_EXPORT_EXTENSIONS "\n"
+	"  --live             show the Gantt while PROGRAM runs (PROGRAM's output then goes to FILE.log)\n"
+	"  --children         also record the CUDA processes PROGRAM starts; by default only PROGRAM itself is\n"
+	"                     recorded\n"
+	"  -h, --help         this help\n"
+	"\n"
+	"PROGRAM's stdin, stdout and stderr are its own. Records reach streamscope every 500 ms and at exit: if PROGRAM\n"
+	"crashes or is killed, what arrived is kept and the trace is marked incomplete.\n"
+	"Exit status: PROGRAM's own (128+N when signal N killed it); 127 PROGRAM not found, 126 not executable;\n"
+	"1 PROGRAM succeeded but the trace could not be written; 2 usage error; 3 no CUDA/CUPTI in this build, the\n"
+	"injection library is missing, or CUPTI could not be set up in a PROGRAM that succeeded.\n";
+
+/* Prints one usage-error line and returns CLI_USAGE. */
+static int cli_record_usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "streamscope: record: %s%s%s%s (see streamscope record --help)\n", what, arg ? " '" : "",
+		arg ? arg : "", arg ? "'" : "");
+	return CLI_USAGE;
+}
+
+/* Parses argv (argv[0] is "record"). Options stop at "--" or at the first non-option (PROGRAM's own options
+ * follow it). Returns 0, CLI_USAGE after a message, or -1 after printing the help (exit 0). */
+static int cli_record_parse(int argc, char **argv, struct cli_record_opts *o)
+{
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"live", no_argument, NULL, 'l'},
+		{"children", no_argument, NULL, 'c'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	memset(o, 0, sizeof *o);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'l':
+			o->live = true;
+			break;
+		case 'c':
+			o->children = true;
+			break;
+		case 'h':
+			fputs(cli_record_usage, stdout);
+			return -1;
+		case ':':
+			return cli_record_usage_error("option needs a value:", argv[optind - 1]);
+		default:
+			return cli_record_usage_error("unknown option", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_record_usage_error("no program given: streamscope record [-o FILE] -- PROGRAM [ARGS...]",
+					      NULL);
+	if (argv[optind][0] == '\0')
+		return cli_record_usage_error("the program name is empty", NULL);
+	if (o->out != NULL && export_format_of(o->out) < 0) {
+		fprintf(stderr, "streamscope: record: cannot write '%s': unknown extension, valid are %s\n", o->out,
+			SS_EXPORT_EXTENSIONS);
+		return CLI_USAGE;
+	}
+	o->argv = argv + optind;
+	return 0;
+}
+
+#ifndef SS_HAVE_CUDA
+
+int cli_record(int argc, char **argv)
+{
+	struct cli_record_opts o;
+	int rc = cli_record_parse(argc, argv, &o);
+
+	if (rc != 0)
+		return rc < 0 ? CLI_OK : rc;
+	fprintf(stderr, "streamscope: record needs CUDA and CUPTI, and this build has neither (rebuild where the CUDA "
+			"toolkit is installed)\n");
+	return CLI_CUDA;
+}
+
+#else /* SS_HAVE_CUDA */
+
+#include <dlfcn.h>
+#include <link.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include "cupti/inject/inject.h"
+#include "engine/runner.h"
+#include "tui/live.h"
+
+/* How long after PROGRAM exits its stream may stay open without a result: a process PROGRAM started that did not
+ * exec a CUDA program may still hold the pipe; nothing more can come from PROGRAM itself. */
+#define CLI_RECORD_GRACE_MS 1000
+/* Most processes --children follows at once. */
+#define CLI_RECORD_MAX_SOURCES 256
+
+/* One recorded process: its wire stream and how its stream indices map onto the timeline's. */
+struct cli_record_source {
+	struct ss_runner r;
+	pid_t pid;
+	bool open;      /* still reading */
+	bool loaded;    /* the library started in it (the first streams line arrived) */
+	bool result;    /* its stream ended with a result: complete */
+	bool error;     /* CUPTI could not be set up (WIRE_ERROR) */
+	int32_t *map;   /* local stream index -> timeline stream index */
+	int nmap;
+	size_t nrec;    /* records it sent */
+};
+
+/* Everything one recording holds. */
+struct cli_record_state {
+	struct cli_record_opts *o;
+	struct ss_timeline tl;
+	struct cli_record_source src[CLI_RECORD_MAX_SOURCES];
+	int nsrc;
+	int nstreams;    /* timeline stream indices handed out */
+	char *kinds;     /* [index]: INJECT_STREAM_* letter ('?' until known) */
+	pid_t *spid;     /* [index]: the process the stream belongs to */
+	int kcap;
+	pid_t pid;       /* PROGRAM */
+	int status;      /* its wait status once exited */
+	bool exited;
+	int listen_fd;   /* --children socket, -1 otherwise */
+	char sockdir[80];
+	char sockpath[96];
+	bool have_base;
+	uint64_t base;   /* CUPTI time of the earliest record so far: the timeline's 0 */
+	uint64_t exit_ms; /* when PROGRAM exited (monotonic ms) */
+	bool noted;      /* the "waiting for children" note was printed */
+	bool done;       /* the recording is over */
+};
+
+/* Signals the parent saw; the handlers only record them (and wake the loop through the self-pipe). */
+static volatile sig_atomic_t cli_record_interrupted, cli_record_forward;
+static int cli_record_wake[2] = {-1, -1};
+
+static void cli_record_on_signal(int sig)
+{
+	int saved = errno;
+
+	if (sig == SIGINT || sig == SIGQUIT)
+		cli_record_interrupted = 1;
+	else if (sig == SIGTERM || sig == SIGHUP)
+		cli_record_forward = sig;
+	if (cli_record_wake[1] >= 0 && write(cli_record_wake[1], "x", 1) < 0) {
+		/* the pipe is full: the loop is awake anyway */
+	}
+	errno = saved;
+}
+
+/* Installs (on) or removes the parent's handlers for SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP. */
+static void cli_record_signals(bool on)
+{
+	static const int sigs[] = {SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on ? cli_record_on_signal : SIG_DFL;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static uint64_t cli_record_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* The directory of the running streamscope binary, "" when /proc does not say. */
+static void cli_record_exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0) {
+		buf[0] = '\0';
+		return;
+	}
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash != NULL)
+		*slash = '\0';
+}
+
+/* Finds the injection library: $STREAMSCOPE_INJECT, else next to the binary, else ../lib/streamscope. Writes the
+ * absolute path to out. 0, or -1 with *cause. */
+static int cli_record_find_library(char *out, size_t len, char **cause)
+{
+	const char *env = getenv("STREAMSCOPE_INJECT");
+	char dir[PATH_MAX], cand[2][PATH_MAX + 64];
+	char *real;
+
+	if (env != NULL && *env != '\0') {
+		real = realpath(env, NULL);
+		if (real == NULL || access(real, R_OK) != 0) {
+			*cause = xasprintf("the injection library STREAMSCOPE_INJECT names ('%s') cannot be read: %s", env,
+					   strerror(errno));
+			free(real);
+			return -1;
+		}
+		snprintf(out, len, "%s", real);
+		free(real);
+		return 0;
+	}
+	cli_record_exe_dir(dir, sizeof dir);
+	snprintf(cand[0], sizeof cand[0], "%s/%s", dir, INJECT_LIBRARY_NAME);
+	snprintf(cand[1], sizeof cand[1], "%s/../lib/streamscope/%s", dir, INJECT_LIBRARY_NAME);
+	for (int i = 0; i < 2; i++) {
+		real = realpath(cand[i], NULL);
+		if (real != NULL && access(real, R_OK) == 0) {
+			snprintf(out, len, "%s", real);
+			free(real);
+			return 0;
+		}
+		free(real);
+	}
+	*cause = xasprintf("cannot find the injection library %s next to the streamscope binary (%s) or in "
+			   "../lib/streamscope; set STREAMSCOPE_INJECT to its path",
+			   INJECT_LIBRARY_NAME, *dir ? dir : "unknown directory");
+	return -1;
+}
+
+/* dl_iterate_phdr visitor: copies the path of a loaded libcupti.so into data. */
+static int cli_record_cupti_visit(struct dl_phdr_info *info, size_t size, void *data)
+{
+	const char *name = info->dlpi_name, *base;
+
+	(void)size;
+	if (name == NULL || *name != '/')
+		return 0;
+	base = strrchr(name, '/') + 1;
+	if (strncmp(base, "libcupti.so", 11) != 0)
+		return 0;
+	snprintf(data, PATH_MAX, "%s", name);
+	return 1;
+}
+
+/* The libcupti.so for NVTX_INJECTION64_PATH: $STREAMSCOPE_CUPTI, else the one this process or the injection
+ * library loads (same rpath as the library's). 0 with the path, -1 when none is found. */
+static int cli_record_find_cupti(const char *library, char *out)
+{
+	const char *env = getenv("STREAMSCOPE_CUPTI");
+	void *h;
+
+	out[0] = '\0';
+	if (env != NULL && *env != '\0') {
+		snprintf(out, PATH_MAX, "%s", env);
+		return 0;
+	}
+	if (dl_iterate_phdr(cli_record_cupti_visit, out) == 1)
+		return 0;
+	/* Loading the library runs none of its code: it has no constructor; InitializeInjection is CUDA's to call. */
+	h = dlopen(library, RTLD_LAZY | RTLD_LOCAL);
+	if (h != NULL && dl_iterate_phdr(cli_record_cupti_visit, out) == 1)
+		return 0;
+	return -1;
+}
+
+/* Opens the --children socket in a private directory. 0, or -1 with *cause. */
+static int cli_record_listen(struct cli_record_state *st, char **cause)
+{
+	struct sockaddr_un sa;
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(st->sockdir, sizeof st->sockdir, "%s/streamscope-XXXXXX",
+		 tmp != NULL && *tmp != '\0' && strlen(tmp) < 40 ? tmp : "/tmp");
+	if (mkdtemp(st->sockdir) == NULL) {
+		*cause = xasprintf("cannot create a directory for the --children socket: %s", strerror(errno));
+		st->sockdir[0] = '\0';
+		return -1;
+	}
+	snprintf(st->sockpath, sizeof st->sockpath, "%s/sock", st->sockdir);
+	st->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	memset(&sa, 0, sizeof sa);
+	sa.sun_family = AF_UNIX;
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", st->sockpath);
+	if (st->listen_fd < 0 || bind(st->listen_fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
+	    listen(st->listen_fd, 64) != 0) {
+		*cause = xasprintf("cannot listen on %s for --children: %s", st->sockpath, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void cli_record_unlisten(struct cli_record_state *st)
+{
+	if (st->listen_fd >= 0)
+		close(st->listen_fd);
+	st->listen_fd = -1;
+	if (st->sockpath[0] != '\0')
+		unlink(st->sockpath);
+	if (st->sockdir[0] != '\0')
+		rmdir(st->sockdir);
+	st->sockpath[0] = st->sockdir[0] = '\0';
+}
+
+/* Adds a source reading fd for process pid. */
+static struct cli_record_source *cli_record_add_source(struct cli_record_state *st, pid_t pid, int fd)
+{
+	struct cli_record_source *s;
+
+	if (st->nsrc == CLI_RECORD_MAX_SOURCES) {
+		close(fd);
+		return NULL;
+	}
+	s = &st->src[st->nsrc++];
+	memset(s, 0, sizeof *s);
+	runner_attach(&s->r, -1, fd); /* the parent reaps PROGRAM itself; other processes are not its children */
+	s->pid = pid;
+	s->open = true;
+	return s;
+}
+
+/* The timeline index of local stream index local of source s, handing out new indices in order. */
+static int32_t cli_record_global(struct cli_record_state *st, struct cli_record_source *s, int32_t local)
+{
+	if (local < 0)
+		return local;
+	while (s->nmap <= local) {
+		if (st->nstreams == st->kcap) {
+			st->kcap = st->kcap ? st->kcap * 2 : 16;
+			st->kinds = xrealloc(st->kinds, (size_t)st->kcap);
+			st->spid = xreallocarray(st->spid, (size_t)st->kcap, sizeof *st->spid);
+		}
+		st->kinds[st->nstreams] = INJECT_STREAM_UNKNOWN;
+		st->spid[st->nstreams] = s->pid;
+		s->map = xreallocarray(s->map, (size_t)s->nmap + 1, sizeof *s->map);
+		s->map[s->nmap++] = st->nstreams++;
+	}
+	return s->map[local];
+}
+
+/* Makes the records from index from on relative to the earliest record seen: when one starts before the current
+ * base, everything before it moves up (rare: buffers of other threads arrive late). The live view needs small
+ * times (doubles), the trace starts at 0 either way. */
+static void cli_record_rebase(struct cli_record_state *st, size_t from)
+{
+	struct ss_timeline *t = &st->tl;
+
+	for (size_t i = from; i < t->n; i++) {
+		struct ss_record *r = &t->rec[i];
+
+		if (!st->have_base) {
+			st->have_base = true;
+			st->base = r->start;
+		}
+		if (r->start < st->base) {
+			uint64_t d = st->base - r->start;
+
+			for (size_t j = 0; j < i; j++) {
+				t->rec[j].start += d;
+				t->rec[j].end += d;
+			}
+			st->base = r->start;
+		}
+		r->end = r->end < r->start ? 0 : r->end - r->start; /* the length, for a moment */
+		r->start -= st->base;
+		r->end += r->start;
+	}
+}
+
+/* Takes in what source s sent by the last poll: maps the new records' streams, rebases their times, reads the
+ * stream table. */
+static void cli_record_absorb(struct cli_record_state *st, struct cli_record_source *s, size_t before)
+{
+	const char *p = s->r.progress;
+
+	for (size_t i = before; i < st->tl.n; i++) {
+		struct ss_record *r = &st->tl.rec[i];
+
+		if (r->kind < SS_KIND_API && r->stream >= 0)
+			r->stream = cli_record_global(st, s, r->stream);
+	}
+	cli_record_rebase(st, before);
+	s->nrec += st->tl.n - before;
+	if (strncmp(p, INJECT_STREAMS_PREFIX, strlen(INJECT_STREAMS_PREFIX)) == 0) {
+		const char *k = p + strlen(INJECT_STREAMS_PREFIX);
+		int n = (int)strlen(k);
+
+		s->loaded = true;
+		if (n > 0)
+			cli_record_global(st, s, n - 1);
+		for (int i = 0; i < n; i++)
+			st->kinds[s->map[i]] = k[i];
+	}
+	if (s->r.finished && s->r.error != NULL)
+		s->error = true;
+	/* The library always names a device in its result: a result with one arrived. */
+	if (s->r.res.device[0] != '\0') {
+		s->result = true;
+		if (st->tl.device[0] == '\0')
+			snprintf(st->tl.device, sizeof st->tl.device, "%s", s->r.res.device);
+	}
+	st->tl.nstreams = st->nstreams;
+}
+
+/* Stops reading source s. */
+static void cli_record_close_source(struct cli_record_source *s)
+{
+	if (s->r.fd >= 0)
+		close(s->r.fd);
+	s->r.fd = -1;
+	s->open = false;
+}
+
+/* Reads every source that has data, and accepts --children connections. */
+static void cli_record_pump(struct cli_record_state *st)
+{
+	for (int i = 0; i < st->nsrc; i++) {
+		struct cli_record_source *s = &st->src[i];
+		size_t before = st->tl.n;
+		int rc;
+
+		if (!s->open)
+			continue;
+		rc = runner_poll(&s->r, &st->tl, false);
+		cli_record_absorb(st, s, before);
+		if (rc == 1 || s->error)
+			cli_record_close_source(s);
+	}
+	while (st->listen_fd >= 0) {
+		struct ucred cred;
+		socklen_t clen = sizeof cred;
+		int fd = accept4(st->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+
+		if (fd < 0)
+			break;
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0)
+			cred.pid = 0;
+		cli_record_add_source(st, cred.pid, fd);
+	}
+}
+
+/* Waits up to ms for any source, the socket or a signal. */
+static void cli_record_wait(struct cli_record_state *st, int ms)
+{
+	struct pollfd pfd[CLI_RECORD_MAX_SOURCES + 2];
+	nfds_t n = 0;
+	char buf[64];
+
+	pfd[n++] = (struct pollfd){cli_record_wake[0], POLLIN, 0};
+	if (st->listen_fd >= 0)
+		pfd[n++] = (struct pollfd){st->listen_fd, POLLIN, 0};
+	for (int i = 0; i < st->nsrc; i++)
+		if (st->src[i].open && st->src[i].r.fd >= 0)
+			pfd[n++] = (struct pollfd){st->src[i].r.fd, POLLIN, 0};
+	poll(pfd, n, ms);
+	while (read(cli_record_wake[0], buf, sizeof buf) > 0)
+		;
+}
+
+/* Checks whether PROGRAM has exited (and reaps it). */
+static void cli_record_reap(struct cli_record_state *st)
+{
+	int status;
+
+	if (!st->exited && waitpid(st->pid, &status, WNOHANG) == st->pid) {
+		st->exited = true;
+		st->status = status;
+	}
+}
+
+/* Whether any source is still being read. */
+static int cli_record_open_count(const struct cli_record_state *st)
+{
+	int n = 0;
+
+	for (int i = 0; i < st->nsrc; i++)
+		n += st->src[i].open;
+	return n;
+}
+
+/* The live view's hook: reads what arrived and tells whether the recording is over. */
+static bool cli_record_live_poll(void *ctx, int wait_ms);
+
+/* Runs until PROGRAM has exited and every stream has ended (or, for streams held open by other processes, a grace
+ * period has passed; for --children stragglers, until they end or the user interrupts). */
+static void cli_record_loop(struct cli_record_state *st)
+{
+	while (!cli_record_live_poll(st, 250))
+		;
+}
+
+static bool cli_record_live_poll(void *ctx, int wait_ms)
+{
+	struct cli_record_state *st = ctx;
+	uint64_t now;
+
+	if (st->done)
+		return true;
+	cli_record_wait(st, wait_ms);
+	if (cli_record_forward != 0 && !st->exited) {
+		kill(st->pid, cli_record_forward);
+		cli_record_forward = 0;
+	}
+	cli_record_pump(st);
+	if (!st->exited) {
+		cli_record_reap(st);
+		if (st->exited) {
+			st->exit_ms = cli_record_now_ms();
+			cli_record_pump(st); /* what it wrote just before exiting */
+		}
+		return false;
+	}
+	now = cli_record_now_ms();
+	/* PROGRAM's own stream: complete with its result; nothing more can come once it has exited. */
+	if (st->nsrc > 0 && st->src[0].open && (st->src[0].result || now - st->exit_ms >= CLI_RECORD_GRACE_MS))
+		cli_record_close_source(&st->src[0]);
+	for (int i = 1; i < st->nsrc; i++)
+		if (st->src[i].open && st->src[i].result)
+			cli_record_close_source(&st->src[i]);
+	if (cli_record_open_count(st) == 0)
+		return st->done = true;
+	if (cli_record_interrupted) {
+		for (int i = 0; i < st->nsrc; i++)
+			cli_record_close_source(&st->src[i]);
+		return st->done = true;
+	}
+	if (!st->noted && now - st->exit_ms >= 2000 && st->o->children && !st->o->live) {
+		fprintf(stderr, "streamscope: %s exited; waiting for %d recorded child process(es) (Ctrl-C stops "
+				"waiting)\n",
+			st->o->argv[0], cli_record_open_count(st));
+		st->noted = true;
+	}
+	return false;
+}
+
+/* The child side of the fork: environment, output, exec. Reports an exec failure's errno on errfd. */
+static void cli_record_exec(struct cli_record_state *st, int wfd, int errfd, const char *library, const char *cupti,
+			    const char *logpath)
+{
+	char num[32];
+	sigset_t none;
+	int e;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	setenv("CUDA_INJECTION64_PATH", library, 1);
+	if (*cupti != '\0')
+		setenv("NVTX_INJECTION64_PATH", cupti, 1);
+	snprintf(num, sizeof num, "%d", wfd);
+	setenv(INJECT_ENV_FD, num, 1);
+	snprintf(num, sizeof num, "%ld", (long)getpid());
+	setenv(INJECT_ENV_PID, num, 1);
+	if (st->o->children)
+		setenv(INJECT_ENV_SOCK, st->sockpath, 1);
+	else
+		unsetenv(INJECT_ENV_SOCK);
+	if (getenv(INJECT_ENV_FLUSH_MS) == NULL)
+		setenv(INJECT_ENV_FLUSH_MS, st->o->live ? "100" : "500", 1);
+	if (logpath != NULL) {
+		int lfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int nfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		if (lfd >= 0) {
+			dup2(lfd, STDOUT_FILENO);
+			dup2(lfd, STDERR_FILENO);
+		}
+		if (nfd >= 0)
+			dup2(nfd, STDIN_FILENO);
+	}
+	execvp(st->o->argv[0], st->o->argv);
+	e = errno;
+	if (write(errfd, &e, sizeof e) < 0) {
+		/* the parent sees a short read and reports exit status 127 */
+	}
+	_exit(127);
+}
+
+/* Starts PROGRAM. Returns 0, or the exit status to return (127, 126, 3) after printing why. */
+static int cli_record_start(struct cli_record_state *st, const char *logpath)
+{
+	char library[PATH_MAX], cupti[PATH_MAX];
+	char *cause = NULL;
+	int pfd[2], errp[2], e = 0;
+	ssize_t n;
+
+	if (cli_record_find_library(library, sizeof library, &cause) != 0) {
+		fprintf(stderr, "streamscope: record: %s\n", cause);
+		free(cause);
+		return CLI_CUDA;
+	}
+	if (cli_record_find_cupti(library, cupti) != 0)
+		fprintf(stderr, "streamscope: record: libcupti.so not found (set STREAMSCOPE_CUPTI): NVTX ranges will "
+				"not be recorded\n");
+	if (st->o->children && cli_record_listen(st, &cause) != 0) {
+		fprintf(stderr, "streamscope: record: %s\n", cause);
+		free(cause);
+		return CLI_FAIL;
+	}
+	if (pipe(pfd) != 0 || pipe2(errp, O_CLOEXEC) != 0) {
+		fprintf(stderr, "streamscope: record: cannot create a pipe: %s\n", strerror(errno));
+		return CLI_FAIL;
+	}
+	fflush(NULL);
+	st->pid = fork();
+	if (st->pid < 0) {
+		fprintf(stderr, "streamscope: record: cannot fork: %s\n", strerror(errno));
+		return CLI_FAIL;
+	}
+	if (st->pid == 0) {
+		close(pfd[0]);
+		close(errp[0]);
+		if (st->listen_fd >= 0)
+			close(st->listen_fd);
+		cli_record_exec(st, pfd[1], errp[1], library, cupti, logpath);
+	}
+	close(pfd[1]);
+	close(errp[1]);
+	while ((n = read(errp[0], &e, sizeof e)) < 0 && errno == EINTR)
+		;
+	close(errp[0]);
+	if (n == (ssize_t)sizeof e) {
+		close(pfd[0]);
+		while (waitpid(st->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		fprintf(stderr, "streamscope: record: cannot run '%s': %s\n", st->o->argv[0], strerror(e));
+		return e == ENOENT ? 127 : 126;
+	}
+	cli_record_add_source(st, st->pid, pfd[0]);
+	return 0;
+}
+
+/* Compares (correlation, thread) pairs by correlation. */
+static int cli_record_cmp_pair(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* SYNC records carry no thread: give them the OS thread of the API call they belong to (same correlation id). */
+static void cli_record_sync_threads(struct ss_timeline *t)
+{
+	uint32_t *pairs = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		n += t->rec[i].kind == SS_KIND_API && t->rec[i].correlation != 0;
+	if (n == 0)
+		return;
+	pairs = xreallocarray(NULL, n, 2 * sizeof *pairs);
+	n = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->rec[i].kind == SS_KIND_API && t->rec[i].correlation != 0) {
+			pairs[2 * n] = t->rec[i].correlation;
+			pairs[2 * n + 1] = t->rec[i].thread;
+			n++;
+		}
+	}
+	qsort(pairs, n, 2 * sizeof *pairs, cli_record_cmp_pair);
+	for (size_t i = 0; i < t->n; i++) {
+		struct ss_record *r = &t->rec[i];
+		uint32_t key[2] = {r->correlation, 0};
+		const uint32_t *hit;
+
+		if (r->kind != SS_KIND_SYNC || r->thread != 0 || r->correlation == 0)
+			continue;
+		hit = bsearch(key, pairs, n, 2 * sizeof *pairs, cli_record_cmp_pair);
+		if (hit != NULL)
+			r->thread = hit[1];
+	}
+	free(pairs);
+}
+
+/* The words for a stream kind letter. */
+static const char *cli_record_kind_name(char k)
+{
+	switch (k) {
+	case INJECT_STREAM_BLOCKING:
+		return "blocking";
+	case INJECT_STREAM_NONBLOCKING:
+		return "non-blocking";
+	case INJECT_STREAM_LEGACY:
+		return "legacy default (another context)";
+	case INJECT_STREAM_PER_THREAD:
+		return "per-thread default";
+	default:
+		return "kind unknown";
+	}
+}
+
+/* Prints the stream table: index, kind, CUPTI id, kernels and copies; legacy and per-thread lanes too. */
+static void cli_record_print_streams(const struct cli_record_state *st)
+{
+	const struct ss_timeline *t = &st->tl;
+	int ngroups = st->nstreams + 2;
+	size_t *ker = xcalloc((size_t)ngroups, sizeof *ker), *cpy = xcalloc((size_t)ngroups, sizeof *cpy);
+	uint32_t *raw = xcalloc((size_t)ngroups, sizeof *raw);
+	bool *have = xcalloc((size_t)ngroups, sizeof *have);
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		int g = r->stream >= 0 && r->stream < st->nstreams ? r->stream
+			: r->stream == SS_STREAM_LEGACY		     ? st->nstreams
+			: r->stream == SS_STREAM_PER_THREAD	     ? st->nstreams + 1
+								     : -1;
+
+		if (g < 0 || r->kind >= SS_KIND_API)
+			continue;
+		if (!have[g])
+			raw[g] = r->raw_stream;
+		have[g] = true;
+		if (r->kind == SS_KIND_KERNEL)
+			ker[g]++;
+		else if (r->kind != SS_KIND_MEMSET)
+			cpy[g]++;
+	}
+	fprintf(stderr, "streamscope: streams:");
+	for (int g = 0; g < ngroups; g++) {
+		if (g >= st->nstreams && !have[g])
+			continue;
+		if (g < st->nstreams)
+			fprintf(stderr, " s%d %s", g, cli_record_kind_name(st->kinds[g]));
+		else
+			fprintf(stderr, " %s", g == st->nstreams ? "legacy default" : "per-thread default");
+		if (have[g])
+			fprintf(stderr, " (CUPTI id %u", raw[g]); /* per-thread: the first thread's */
+		else
+			fprintf(stderr, " (no GPU work");
+		if (st->o->children && g < st->nstreams)
+			fprintf(stderr, ", pid %ld", (long)st->spid[g]);
+		if (have[g])
+			fprintf(stderr, ": %zu kernels, %zu copies", ker[g], cpy[g]);
+		fprintf(stderr, ")%s", g + 1 < ngroups ? ";" : "");
+	}
+	fputc('\n', stderr);
+	free(ker);
+	free(cpy);
+	free(raw);
+	free(have);
+}
+
+/* What happened to PROGRAM, as words ("exited with status 3", "was killed by signal 9 (Killed)"). */
+static void cli_record_describe(int status, char *buf, size_t len)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, len, "was killed by signal %d (%s)%s", WTERMSIG(status), strsignal(WTERMSIG(status)),
+			 WCOREDUMP(status) ? ", core dumped" : "");
+	else if (WIFEXITED(status))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+	else
+		snprintf(buf, len, "ended");
+}
+
+/* Writes the trace and prints the summary. Returns 0, or CLI_FAIL when the trace could not be written. */
+static int cli_record_finish(struct cli_record_state *st, const char *out, int *nothing)
+{
+	struct ss_timeline *t = &st->tl;
+	struct ss_export_input in;
+	char label[256], what[96], *cause = NULL;
+	uint64_t t0, t1, dropped = 0;
+	const char *device = NULL;
+	int loaded = 0, complete = 0, errors = 0;
+	size_t ranges = 0;
+
+	for (int i = 0; i < st->nsrc; i++) {
+		const struct cli_record_source *s = &st->src[i];
+
+		loaded += s->loaded;
+		complete += s->loaded && s->result;
+		errors += s->error;
+		if (s->result) {
+			dropped += s->r.res.dropped;
+			if (device == NULL)
+				device = s->r.res.device;
+		}
+		if (s->error)
+			fprintf(stderr, "streamscope: recording failed: %s\n", s->r.error);
+	}
+	cli_record_describe(st->status, what, sizeof what);
+	*nothing = t->n == 0;
+	if (t->n == 0) {
+		if (errors == 0 && loaded == 0)
+			fprintf(stderr, "streamscope: nothing recorded: %s %s and never initialised CUDA (not a CUDA "
+					"program, or CUDA failed to start%s)\n",
+				st->o->argv[0], what,
+				st->o->children ? "" : "; only the launched process is recorded, --children adds the CUDA "
+						       "processes it starts");
+		else if (errors == 0)
+			fprintf(stderr, "streamscope: nothing recorded: %s %s; CUDA started but no GPU work or API call "
+					"arrived%s; no trace written\n",
+				st->o->argv[0], what, complete < loaded ? " (it ended before the first delivery)" : "");
+		return 0;
+	}
+	timeline_sort(t);
+	cli_record_sync_threads(t);
+	if (timeline_span(t, (1u << SS_KIND_COUNT) - 1, &t0, &t1))
+		timeline_rebase(t, t0);
+	t->nstreams = st->nstreams;
+	t->incomplete = complete < loaded;
+	t->dropped = dropped;
+	snprintf(t->backend, sizeof t->backend, "cuda");
+	snprintf(t->device, sizeof t->device, "%s", device != NULL ? device : "CUDA device");
+	ranges = timeline_count(t, SS_KIND_MARKER);
+	fprintf(stderr,
+		"streamscope: recorded %s (%d process%s) on %s: %zu records: %zu kernels, %zu H2D, %zu D2H, %zu D2D, "
+		"%zu memsets, %zu NVTX ranges, %zu API calls, %zu syncs; %llu dropped%s\n",
+		st->o->argv[0], loaded, loaded == 1 ? "" : "es", t->device, t->n, timeline_count(t, SS_KIND_KERNEL),
+		timeline_count(t, SS_KIND_H2D), timeline_count(t, SS_KIND_D2H), timeline_count(t, SS_KIND_D2D),
+		timeline_count(t, SS_KIND_MEMSET), ranges, timeline_count(t, SS_KIND_API),
+		timeline_count(t, SS_KIND_SYNC), (unsigned long long)dropped,
+		t->incomplete ? "; INCOMPLETE" : "");
+	cli_record_print_streams(st);
+	if (t->incomplete)
+		fprintf(stderr, "streamscope: %s %s before its recording ended: the trace holds what was delivered "
+				"until then and is marked incomplete\n",
+			st->o->argv[0], what);
+	memset(&in, 0, sizeof in);
+	in.t = t;
+	snprintf(label, sizeof label, "measured: CUDA+CUPTI on %s, recorded %s%s", t->device, st->o->argv[0],
+		 t->incomplete ? " (incomplete)" : "");
+	in.label = label;
+	if (export_file(out, &in, &cause) != 0) {
+		fprintf(stderr, "streamscope: record: %s\n", cause);
+		free(cause);
+		return CLI_FAIL;
+	}
+	fprintf(stderr, "streamscope: trace written to %s (open it with: streamscope view %s)\n", out, out);
+	return 0;
+}
+
+/* The default trace name in the current directory. */
+static void cli_record_default_name(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(buf, len, "streamscope-record-%Y%m%d-%H%M%S.sqlite", &tm);
+}
+
+int cli_record(int argc, char **argv)
+{
+	struct cli_record_opts o;
+	struct cli_record_state st;
+	char defname[64], *logpath = NULL;
+	const char *out;
+	int rc, status = 0, nothing = 0;
+
+	rc = cli_record_parse(argc, argv, &o);
+	if (rc != 0)
+		return rc < 0 ? CLI_OK : rc;
+	if (o.live && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "streamscope: record --live needs a terminal (stdin and stdout); without --live the "
+				"trace is written all the same\n");
+		return CLI_USAGE;
+	}
+	cli_record_default_name(defname, sizeof defname);
+	out = o.out != NULL ? o.out : defname;
+	memset(&st, 0, sizeof st);
+	st.o = &o;
+	st.listen_fd = -1;
+	timeline_init(&st.tl);
+	if (pipe2(cli_record_wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+		fprintf(stderr, "streamscope: record: cannot create a pipe: %s\n", strerror(errno));
+		return CLI_FAIL;
+	}
+	if (o.live)
+		logpath = xasprintf("%s.log", out);
+	cli_record_signals(true);
+	rc = cli_record_start(&st, logpath);
+	if (rc != 0)
+		goto done;
+	if (o.live) {
+		char *cause = NULL;
+
+		if (live_run(&st.tl, cli_record_live_poll, &st, o.argv[0], &cause) != 0) {
+			fprintf(stderr, "streamscope: record: no live view (%s); recording goes on\n", cause);
+			free(cause);
+		} else if (!st.done) {
+			fprintf(stderr, "streamscope: record: live view closed; recording %s goes on until it exits\n",
+				o.argv[0]);
+		}
+	}
+	cli_record_loop(&st); /* returns at once when the live view saw the end */
+	rc = cli_record_finish(&st, out, &nothing);
+	if (logpath != NULL)
+		fprintf(stderr, "streamscope: the output of %s is in %s\n", o.argv[0], logpath);
+	/* PROGRAM's status first: a shell's convention for signals. */
+	status = WIFSIGNALED(st.status) ? 128 + WTERMSIG(st.status) : WIFEXITED(st.status) ? WEXITSTATUS(st.status) : 1;
+	if (status == 0 && rc != 0)
+		status = rc;
+	else if (status == 0 && nothing) {
+		for (int i = 0; i < st.nsrc; i++)
+			if (st.src[i].error)
+				status = CLI_CUDA;
+	}
+	rc = status;
+done:
+	cli_record_signals(false);
+	cli_record_unlisten(&st);
+	for (int i = 0; i < st.nsrc; i++) {
+		runner_free(&st.src[i].r);
+		free(st.src[i].map);
+	}
+	free(st.kinds);
+	free(st.spid);
+	free(logpath);
+	timeline_free(&st.tl);
+	close(cli_record_wake[0]);
+	close(cli_record_wake[1]);
+	cli_record_wake[0] = cli_record_wake[1] = -1;
+	return rc;
+}
+
+#endif /* SS_HAVE_CUDA */

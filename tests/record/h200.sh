@@ -1,0 +1,147 @@
+#!/bin/bash
+# tests/record/h200.sh BUILD_DIR: `streamscope record` on the GPU machine. Needs no network and no package: only
+# the carried build (streamscope, libstreamscope_inject.so and record_app, all built by
+# `cmake -S . -B build-h200 -DSS_STATIC_DEPS=ON -DSS_TESTS=OFF -DCMAKE_BUILD_TYPE=Release`), bash, awk, timeout,
+# and tmux for the --live step (skipped without it). Everything goes to $OUT (default /tmp/record-h200):
+#   record.sqlite, record_run.out, record_run.err   the trace to commit under tests/data/h200/record/, with the
+#                                                   program's output (RECORD_APP line) and streamscope's summary
+#   plain-N.out, recorded-N.out/.err                the alternating runs without and with recording
+#   children.*, crash.*, live.*                     --children, a kill mid-run, the live view (screens)
+#   summary.txt                                     overhead, counts matched, streams, each check PASS/FAIL
+# Exit status: 0 when every check passed, 1 otherwise, 2 when the build is incomplete.
+set -u
+build=${1:?usage: tests/record/h200.sh BUILD_DIR}
+out=${OUT:-/tmp/record-h200}
+runs=${RUNS:-6}
+mkdir -p "$out"
+bin=$build/streamscope
+app=$build/record_app
+export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}
+summary=$out/summary.txt
+: >"$summary"
+failed=0
+say() { echo "$*" | tee -a "$summary"; }
+check() { # check NAME CONDITION-STATUS DETAIL
+	if [ "$2" -eq 0 ]; then say "PASS $1: $3"; else say "FAIL $1: $3"; failed=1; fi
+}
+# field FILE KEY: the value of KEY= in the RECORD_APP line of FILE
+field() { awk -v k="$2" '/^RECORD_APP /{for(i=2;i<=NF;i++){split($i,a,"=");if(a[1]==k){print a[2];exit}}}' "$1"; }
+# rec FILE WHAT: a count from streamscope's "recorded ..." summary line ("kernels", "H2D", "NVTX ranges"...)
+rec() { grep '^streamscope: recorded' "$1" | head -n 1 | sed -n 's/.*[:,] \([0-9][0-9]*\) '"$2"'[,;].*/\1/p'; }
+median() { sort -g | awk '{v[NR]=$1} END{if(NR==0){print "nan";exit} if(NR%2)print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
+
+for f in "$bin" "$app" "$build/libstreamscope_inject.so"; do
+	[ -e "$f" ] || { say "FAIL build: $f is missing"; exit 2; }
+done
+{ date; uname -a; nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv
+  ldd "$build/libstreamscope_inject.so"; "$bin" --version; } >"$out/env.txt" 2>&1
+
+# 1. The trace to commit.
+timeout 120 "$bin" record -o "$out/record.sqlite" -- "$app" >"$out/record_run.out" 2>"$out/record_run.err"
+rc=$?
+check record-exit "$rc" "streamscope record -- record_app exited $rc (record_app's own status)"
+check record-verified "$([ "$(field "$out/record_run.out" verified)" = 1 ]; echo $?)" \
+	"record_app checked its results under recording: verified=$(field "$out/record_run.out" verified)"
+check record-trace "$([ -s "$out/record.sqlite" ]; echo $?)" "record.sqlite $(stat -c %s "$out/record.sqlite" 2>/dev/null) bytes"
+grep -q INCOMPLETE "$out/record_run.err"
+check record-complete "$([ $? -ne 0 ]; echo $?)" "trace not marked incomplete"
+dropped=$(sed -n 's/.*; \([0-9][0-9]*\) dropped.*/\1/p' "$out/record_run.err" | head -n 1)
+check record-dropped "$([ "${dropped:-x}" = 0 ]; echo $?)" "dropped records: ${dropped:-?}"
+
+# 2. Counts: what record_app says it issued against what the trace holds.
+for pair in "kernels:kernels" "h2d:H2D" "d2h:D2H" "memsets:memsets" "nvtx_ranges:NVTX ranges"; do
+	k=${pair%%:*} w=${pair#*:}
+	issued=$(field "$out/record_run.out" "$k") got=$(rec "$out/record_run.err" "$w")
+	check "count-$k" "$([ -n "$issued" ] && [ "$issued" = "$got" ]; echo $?)" "issued $issued, recorded $got"
+done
+d2d=$(rec "$out/record_run.err" D2D)
+check count-d2d "$([ "${d2d:-x}" = 0 ]; echo $?)" "no device-to-device copies issued, recorded ${d2d:-?}"
+say "streams: $(grep '^streamscope: streams:' "$out/record_run.err" | sed 's/^streamscope: streams: //')"
+sl=$(grep '^streamscope: streams:' "$out/record_run.err")
+nb=$(grep -o ' s[0-9]* blocking' <<<"$sl" | wc -l) nnb=$(grep -o ' s[0-9]* non-blocking' <<<"$sl" | wc -l)
+check stream-kinds "$([ "$nb" = 2 ] && [ "$nnb" = 2 ]; echo $?)" "2 blocking + 2 non-blocking streams labelled (got $nb + $nnb)"
+grep -q 'legacy default (CUPTI id [0-9]*: 1 kernels' <<<"$sl"
+check stream-legacy $? "the one legacy default-stream kernel on the legacy lane"
+grep -q 'per-thread default (CUPTI id [0-9]*: 1 kernels' <<<"$sl"
+check stream-per-thread $? "the helper thread's kernel on the per-thread default stream lane"
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$out/record.sqlite" >"$out/record_sqlite.txt" 2>&1 <<'EOF'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for t in ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+          "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS"):
+    print(t, c.execute("SELECT COUNT(*) FROM " + t).fetchone()[0])
+print("NVTX ranges:")
+for row in c.execute("SELECT text, start, end, globalTid FROM NVTX_EVENTS ORDER BY start LIMIT 20"):
+    print("  ", row)
+print("META:", dict(c.execute("SELECT name, value FROM STREAMSCOPE_META").fetchall()))
+EOF
+	say "sqlite cross-check (python3): $(tr '\n' ' ' <"$out/record_sqlite.txt" | cut -c1-400)"
+fi
+
+# 3. Overhead: record_app's own cudaEvent figures, alternating runs without and with recording (one untimed
+# warm-up run first, so both sides see the same clocks and caches).
+timeout 60 "$app" >"$out/warmup.out" 2>&1
+: >"$out/runs.txt"
+for i in $(seq 1 "$runs"); do
+	timeout 60 "$app" >"$out/plain-$i.out" 2>&1
+	echo "plain $i exit $? gpu_ms_median=$(field "$out/plain-$i.out" gpu_ms_median) wall_ms_median=$(field "$out/plain-$i.out" wall_ms_median)" >>"$out/runs.txt"
+	timeout 60 "$bin" record -o "$out/overhead-$i.sqlite" -- "$app" >"$out/recorded-$i.out" 2>"$out/recorded-$i.err"
+	echo "recorded $i exit $? gpu_ms_median=$(field "$out/recorded-$i.out" gpu_ms_median) wall_ms_median=$(field "$out/recorded-$i.out" wall_ms_median) kernels=$(rec "$out/recorded-$i.err" kernels)" >>"$out/runs.txt"
+	rm -f "$out/overhead-$i.sqlite"
+done
+cat "$out/runs.txt" >>"$summary"
+p_gpu=$(for i in $(seq 1 "$runs"); do field "$out/plain-$i.out" gpu_ms_median; done | median)
+r_gpu=$(for i in $(seq 1 "$runs"); do field "$out/recorded-$i.out" gpu_ms_median; done | median)
+p_wall=$(for i in $(seq 1 "$runs"); do field "$out/plain-$i.out" wall_ms_median; done | median)
+r_wall=$(for i in $(seq 1 "$runs"); do field "$out/recorded-$i.out" wall_ms_median; done | median)
+# every timed iteration of every run, pooled
+p_all=$(cat "$out"/plain-*.out | sed -n 's/^RECORD_APP_ITER .* gpu_ms=\([0-9.]*\).*/\1/p' | median)
+r_all=$(cat "$out"/recorded-*.out | sed -n 's/^RECORD_APP_ITER .* gpu_ms=\([0-9.]*\).*/\1/p' | median)
+ov=$(awk -v a="$p_gpu" -v b="$r_gpu" 'BEGIN{if(a>0)printf "%.2f", (b/a-1)*100; else print "nan"}')
+ovw=$(awk -v a="$p_wall" -v b="$r_wall" 'BEGIN{if(a>0)printf "%.2f", (b/a-1)*100; else print "nan"}')
+ova=$(awk -v a="$p_all" -v b="$r_all" 'BEGIN{if(a>0)printf "%.2f", (b/a-1)*100; else print "nan"}')
+say "overhead: cudaEvent makespan per iteration, median of $runs runs: without ${p_gpu} ms, recorded ${r_gpu} ms: ${ov}%"
+say "overhead: pooled iterations: without ${p_all} ms, recorded ${r_all} ms: ${ova}%"
+say "overhead: host wall time per iteration (issue + sync), median: without ${p_wall} ms, recorded ${r_wall} ms: ${ovw}%"
+check overhead "$(awk -v o="$ov" 'BEGIN{exit !(o != "nan" && o <= 2.0)}'; echo $?)" "cudaEvent overhead ${ov}% (<= 2%)"
+kk=$(grep -o 'kernels=[0-9]*$' "$out/runs.txt" | sort -u | wc -l)
+check overhead-counts "$([ "$kk" = 1 ]; echo $?)" "every recorded run recorded the same kernel count"
+
+# 4. Children: only the launched process by default; --children adds the CUDA programs it starts.
+timeout 120 "$bin" record -o "$out/children-off.sqlite" -- /bin/sh -c "'$app' --iters 2 >/dev/null; '$app' --iters 2 >/dev/null" \
+	>"$out/children-off.out" 2>"$out/children-off.err"
+grep -q 'nothing recorded' "$out/children-off.err"
+check children-default $? "without --children a shell's CUDA children are not recorded: $(head -c 200 "$out/children-off.err")"
+timeout 120 "$bin" record --children -o "$out/children.sqlite" -- /bin/sh -c "'$app' --iters 2 >/dev/null; '$app' --iters 2 >/dev/null" \
+	>"$out/children.out" 2>"$out/children.err"
+grep -q '(2 processes)' "$out/children.err"
+check children-on $? "--children recorded both CUDA children: $(grep '^streamscope: recorded' "$out/children.err" | head -c 300)"
+
+# 5. Killed mid-run: what was delivered before (every 500 ms) is kept, marked incomplete, status 137.
+timeout 120 "$bin" record -o "$out/crash.sqlite" -- /bin/sh -c "(sleep 2; kill -9 \$\$) >/dev/null 2>&1 & exec '$app' --iters 100000" \
+	>"$out/crash.out" 2>"$out/crash.err"
+rc=$?
+grep -q 'marked incomplete' "$out/crash.err" && [ -s "$out/crash.sqlite" ]
+check crash "$([ $? -eq 0 ] && [ "$rc" = 137 ]; echo $?)" "killed: exit $rc, $(grep '^streamscope: recorded' "$out/crash.err" | head -c 200)"
+
+# 6. --live in a terminal (tmux): screens while the program runs and after, then q writes the trace.
+if command -v tmux >/dev/null 2>&1; then
+	export TERM=xterm-256color LANG=C.UTF-8
+	tmux kill-session -t ssrec 2>/dev/null
+	tmux new-session -d -s ssrec -x 160 -y 48 "'$bin' record --live -o '$out/live.sqlite' -- '$app' --iters 300 2>'$out/live.err'; echo done >'$out/live.done'; sleep 30"
+	sleep 3
+	tmux capture-pane -p -e -t ssrec >"$out/live-running.ansi" 2>/dev/null
+	for _ in $(seq 1 60); do grep -q 'recording ended' <(tmux capture-pane -p -t ssrec 2>/dev/null) && break; sleep 1; done
+	tmux capture-pane -p -e -t ssrec >"$out/live-ended.ansi" 2>/dev/null
+	tmux send-keys -t ssrec q
+	for _ in $(seq 1 30); do [ -e "$out/live.done" ] && break; sleep 1; done
+	tmux kill-session -t ssrec 2>/dev/null
+	[ -s "$out/live.sqlite" ] && grep -q 'recording ended' "$out/live-ended.ansi"
+	check live $? "live view drew while recording, ended, q wrote live.sqlite ($(stat -c %s "$out/live.sqlite" 2>/dev/null) bytes); log: $(head -c 200 "$out/live.sqlite.log" 2>/dev/null | tail -n 1)"
+else
+	say "SKIP live: no tmux"
+fi
+
+say "result: $([ "$failed" = 0 ] && echo 'all checks passed' || echo 'some checks FAILED')"
+exit "$failed"

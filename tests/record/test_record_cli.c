@@ -1,0 +1,516 @@
+/* test_record_cli.c: `streamscope record` run as a child process, with no GPU needed.
+ * Every build: usage errors (2), --help (0). A build without CUDA: one line and exit 3. A CUDA build: a missing
+ * program (127), one that cannot be executed (126), programs that are not CUDA programs (their own status, one
+ * "nothing recorded" line, no trace), a killed one (128+9), SIGTERM passed on to the program, output passing
+ * through; then, with record_harness standing in for the injection library's stream (see record_harness.c): the
+ * trace's records, stream indices and kinds, rebased times, SYNC threads, dropped count and device; a crash
+ * (incomplete trace, 139); --children; a grandchild holding the pipe after the program exits (no hang); the
+ * environment the program gets; and the real library's set-up as CUDA would call it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/timeline.h"
+#include "io/import.h"
+
+/* What one run of the binary gave. */
+struct run_out {
+	int code;      /* exit status, 128 + signal when killed */
+	char out[16384];
+	char err[16384];
+	double seconds;
+};
+
+/* Runs argv (argv[0] is a path) in directory cwd, collecting stdout and stderr. */
+static void run(const char *cwd, struct run_out *o, const char *const *argv)
+{
+	int po[2], pe[2], status;
+	size_t no = 0, ne = 0;
+	struct timespec t0, t1;
+	pid_t pid;
+
+	memset(o, 0, sizeof *o);
+	assert_int_equal(pipe(po), 0);
+	assert_int_equal(pipe(pe), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(pe[0]);
+		close(po[1]);
+		close(pe[1]);
+		if (cwd != NULL && chdir(cwd) != 0)
+			_exit(99);
+		execv(argv[0], (char *const *)argv);
+		_exit(98);
+	}
+	close(po[1]);
+	close(pe[1]);
+	for (;;) {
+		struct pollfd p[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
+		int open = 0;
+
+		if (p[0].fd >= 0)
+			open++;
+		if (p[1].fd >= 0)
+			open++;
+		if (open == 0)
+			break;
+		poll(p, 2, -1);
+		for (int i = 0; i < 2; i++) {
+			char *buf = i == 0 ? o->out : o->err;
+			size_t *n = i == 0 ? &no : &ne;
+			int *fd = i == 0 ? &po[0] : &pe[0];
+			ssize_t r;
+
+			if (*fd < 0 || !(p[i].revents & (POLLIN | POLLHUP)))
+				continue;
+			r = read(*fd, buf + *n, sizeof o->out - 1 - *n);
+			if (r > 0) {
+				*n += (size_t)r;
+			} else if (r == 0 || errno != EINTR) {
+				close(*fd);
+				*fd = -1;
+			}
+		}
+	}
+	o->out[no] = '\0';
+	o->err[ne] = '\0';
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	o->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	o->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (getenv("TEST_VERBOSE") != NULL)
+		fprintf(stderr, "[%s -> %d]\nstdout: %s\nstderr: %s\n", argv[2] ? argv[2] : "", o->code, o->out,
+			o->err);
+}
+
+/* Asserts that haystack contains needle, showing both when not. */
+#define assert_contains(haystack, needle)                                                                 \
+	do {                                                                                              \
+		if (strstr((haystack), (needle)) == NULL)                                                 \
+			fail_msg("expected \"%s\" in:\n%s", (needle), (haystack));                        \
+	} while (0)
+
+/* Counts the newlines of s. */
+static int lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* A fresh empty directory for a test's files. */
+static void tmpdir(char *buf, size_t len)
+{
+	snprintf(buf, len, "/tmp/ss-record-test-XXXXXX");
+	assert_non_null(mkdtemp(buf));
+}
+
+/* Removes the test directory and the files in it. */
+static void rmtree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[512];
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+/* The number of entries of dir (besides . and ..). */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
+static void test_usage(void **state)
+{
+	struct run_out o;
+
+	(void)state;
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", NULL});
+	assert_int_equal(o.code, 2);
+	assert_contains(o.err, "no program given");
+	assert_int_equal(lines(o.err), 1);
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--bogus", "--", "/bin/true", NULL});
+	assert_int_equal(o.code, 2);
+	assert_contains(o.err, "unknown option '--bogus'");
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "-o", NULL});
+	assert_int_equal(o.code, 2);
+	assert_contains(o.err, "needs a value");
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "-o", "trace.bin", "--", "/bin/true", NULL});
+	assert_int_equal(o.code, 2);
+	assert_contains(o.err, "unknown extension");
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--help", NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.out, "usage: streamscope record");
+	assert_contains(o.out, "--children");
+}
+
+#ifndef SS_RECORD_HAVE_CUDA
+
+static void test_no_cuda(void **state)
+{
+	struct run_out o;
+
+	(void)state;
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", "/bin/true", NULL});
+	assert_int_equal(o.code, 3);
+	assert_contains(o.err, "CUDA");
+	assert_int_equal(lines(o.err), 1);
+}
+
+#else
+
+static void test_missing_and_not_executable(void **state)
+{
+	char dir[64], path[128];
+	struct run_out o;
+	int fd;
+
+	(void)state;
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", "/nonexistent/program", NULL});
+	assert_int_equal(o.code, 127);
+	assert_contains(o.err, "cannot run '/nonexistent/program'");
+	assert_int_equal(lines(o.err), 1);
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", "no-such-program-in-path", NULL});
+	assert_int_equal(o.code, 127);
+	tmpdir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/data.txt", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", path, NULL});
+	assert_int_equal(o.code, 126);
+	assert_contains(o.err, "Permission denied");
+	rmtree(dir);
+}
+
+static void test_not_cuda(void **state)
+{
+	char dir[64];
+	struct run_out o;
+
+	(void)state;
+	tmpdir(dir, sizeof dir);
+	run(dir, &o, (const char *const[]){SS_BINARY, "record", "--", "/bin/true", NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.err, "nothing recorded");
+	assert_contains(o.err, "never initialised CUDA");
+	assert_int_equal(lines(o.err), 1);
+	assert_int_equal(entries(dir), 0); /* no trace */
+	run(dir, &o, (const char *const[]){SS_BINARY, "record", "--", "/bin/false", NULL});
+	assert_int_equal(o.code, 1);
+	run(dir, &o, (const char *const[]){SS_BINARY, "record", "--", "/bin/sh", "-c", "exit 7", NULL});
+	assert_int_equal(o.code, 7);
+	assert_contains(o.err, "exited with status 7");
+	/* PROGRAM's options after the first non-option are its own, even without "--" */
+	run(dir, &o, (const char *const[]){SS_BINARY, "record", "/bin/echo", "-o", "hello", NULL});
+	assert_int_equal(o.code, 0);
+	assert_string_equal(o.out, "-o hello\n");
+	assert_int_equal(entries(dir), 0);
+	rmtree(dir);
+}
+
+static void test_killed_and_sigterm(void **state)
+{
+	struct run_out o;
+
+	(void)state;
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", "/bin/sh", "-c", "kill -9 $$", NULL});
+	assert_int_equal(o.code, 137);
+	assert_contains(o.err, "killed by signal 9");
+	/* SIGTERM to streamscope goes on to the program; its background sleep keeps the pipe open, which must not
+	 * keep streamscope waiting for long */
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", "/bin/sh", "-c", "sleep 3 >/dev/null 2>&1 & kill -TERM $PPID; wait", NULL});
+	assert_int_equal(o.code, 143);
+	assert_contains(o.err, "killed by signal 15");
+	assert_true(o.seconds < 2.9);
+}
+
+/* Opens a trace the parent wrote. */
+static void open_trace(const char *path, struct ss_timeline *t)
+{
+	char *cause = NULL;
+
+	timeline_init(t);
+	if (import_file(path, t, &cause) != 0)
+		fail_msg("cannot open %s: %s", path, cause);
+}
+
+/* The index of the first record of kind with the given name, -1 when none. */
+static long find(const struct ss_timeline *t, int kind, const char *name)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].kind == kind && strcmp(timeline_name(t, t->rec[i].name), name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static void test_harness_trace(void **state)
+{
+	char dir[64], path[128];
+	struct run_out o;
+	struct ss_timeline t;
+	long k0, k2, legacy, pt, api, sync, mark, first = -1;
+	uint64_t lo = UINT64_MAX;
+
+	(void)state;
+	tmpdir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/h.sqlite", dir);
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "-o", path, "--", SS_HARNESS, "ok", NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.out, "record_harness: ok done");
+	assert_contains(o.err, "on Harness GPU: 11 records: 5 kernels, 1 H2D, 0 D2H, 0 D2D, 0 memsets, 1 NVTX ranges, "
+			       "3 API calls, 1 syncs; 2 dropped");
+	assert_contains(o.err, "s0 blocking (CUPTI id 13: 1 kernels, 1 copies)");
+	assert_contains(o.err, "s1 non-blocking (CUPTI id 14: 1 kernels, 0 copies)");
+	assert_contains(o.err, "s2 blocking (CUPTI id 15");
+	assert_contains(o.err, "legacy default (CUPTI id 7: 1 kernels");
+	assert_contains(o.err, "per-thread default (CUPTI id 20: 1 kernels");
+	assert_contains(o.err, "trace written to");
+	open_trace(path, &t);
+	assert_int_equal(t.n, 11);
+	assert_false(t.incomplete);
+	assert_int_equal(t.dropped, 2);
+	assert_string_equal(t.device, "Harness GPU");
+	k0 = find(&t, SS_KIND_KERNEL, "k0");
+	k2 = find(&t, SS_KIND_KERNEL, "k2");
+	legacy = find(&t, SS_KIND_KERNEL, "legacy");
+	pt = find(&t, SS_KIND_KERNEL, "per-thread");
+	api = find(&t, SS_KIND_API, "cudaDeviceSynchronize");
+	sync = find(&t, SS_KIND_SYNC, "cudaDeviceSynchronize");
+	mark = find(&t, SS_KIND_MARKER, "whole run");
+	assert_true(k0 >= 0 && k2 >= 0 && legacy >= 0 && pt >= 0 && api >= 0 && sync >= 0 && mark >= 0);
+	assert_int_equal(t.rec[k0].stream, 0);
+	assert_int_equal(t.rec[k2].stream, 2);
+	assert_int_equal(t.rec[k2].raw_stream, 15);
+	assert_int_equal(t.rec[legacy].stream, SS_STREAM_LEGACY);
+	assert_int_equal(t.rec[pt].stream, SS_STREAM_PER_THREAD);
+	/* times start at the earliest record (the marker, sent last), lengths kept */
+	for (size_t i = 0; i < t.n; i++)
+		if (t.rec[i].start < lo) {
+			lo = t.rec[i].start;
+			first = (long)i;
+		}
+	assert_int_equal(lo, 0);
+	assert_int_equal(first, mark);
+	assert_int_equal(t.rec[k0].start, 4100);
+	assert_int_equal(t.rec[k0].end - t.rec[k0].start, 1000);
+	assert_int_equal(t.rec[mark].end, 9500);
+	/* the SYNC record took the thread of its API call */
+	assert_int_not_equal(t.rec[sync].thread, 0);
+	assert_int_equal(t.rec[sync].thread, t.rec[api].thread);
+	timeline_free(&t);
+	rmtree(dir);
+}
+
+static void test_harness_crash(void **state)
+{
+	char dir[64], path[128];
+	struct run_out o;
+	struct ss_timeline t;
+
+	(void)state;
+	tmpdir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/crash.sqlite", dir);
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "-o", path, "--", SS_HARNESS, "crash", NULL});
+	assert_int_equal(o.code, 139);
+	assert_contains(o.err, "INCOMPLETE");
+	assert_contains(o.err, "was killed by signal 11");
+	assert_contains(o.err, "marked incomplete");
+	assert_contains(o.err, "s2 kind unknown"); /* the table as last sent: "bn?" */
+	open_trace(path, &t);
+	assert_true(t.incomplete);
+	assert_int_equal(t.n, 11);
+	timeline_free(&t);
+	rmtree(dir);
+}
+
+static void test_harness_children(void **state)
+{
+	char dir[64], path[128];
+	struct run_out o;
+	struct ss_timeline t;
+	long ck;
+
+	(void)state;
+	tmpdir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/c.sqlite", dir);
+	/* without --children the child sees the pipe's variables, but they are not its own: nothing from it */
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "-o", path, "--", SS_HARNESS, "children", NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.err, "(1 process)");
+	open_trace(path, &t);
+	assert_int_equal(timeline_count(&t, SS_KIND_KERNEL), 5);
+	assert_int_equal(find(&t, SS_KIND_KERNEL, "child kernel"), -1);
+	timeline_free(&t);
+	run(NULL, &o,
+	    (const char *const[]){SS_BINARY, "record", "--children", "-o", path, "--", SS_HARNESS, "children", NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.err, "(2 processes)");
+	assert_contains(o.err, "s0 non-blocking"); /* the child's stream came first */
+	open_trace(path, &t);
+	assert_int_equal(timeline_count(&t, SS_KIND_KERNEL), 6);
+	ck = find(&t, SS_KIND_KERNEL, "child kernel");
+	assert_true(ck >= 0);
+	/* each process's stream 0 is its own lane */
+	assert_int_equal(t.rec[ck].stream, 0);
+	assert_int_equal(t.rec[find(&t, SS_KIND_KERNEL, "k0")].stream, 1);
+	assert_int_equal(t.nstreams, 4);
+	assert_false(t.incomplete);
+	timeline_free(&t);
+	rmtree(dir);
+}
+
+static void test_harness_pipe_held(void **state)
+{
+	char dir[64], path[128];
+	struct run_out o;
+	struct ss_timeline t;
+
+	(void)state;
+	tmpdir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/hold.sqlite", dir);
+	/* the result arrived: done at once, though a grandchild holds the pipe for 5 s */
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "-o", path, "--", SS_HARNESS, "hold", NULL});
+	assert_int_equal(o.code, 0);
+	assert_true(o.seconds < 2.5);
+	open_trace(path, &t);
+	assert_false(t.incomplete);
+	timeline_free(&t);
+	/* no result, program gone: a short grace, then incomplete */
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "-o", path, "--", SS_HARNESS, "hold-crash", NULL});
+	assert_int_equal(o.code, 137);
+	assert_true(o.seconds < 4.0);
+	open_trace(path, &t);
+	assert_true(t.incomplete);
+	timeline_free(&t);
+	rmtree(dir);
+}
+
+static void test_environment(void **state)
+{
+	struct run_out o;
+	char *line, *lib;
+
+	(void)state;
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", SS_HARNESS, "env", NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.out, "FD_OPEN=1\n");
+	assert_contains(o.out, "PID_MATCH=1\n");
+	assert_contains(o.out, "STREAMSCOPE_SOCK=\n");
+	assert_contains(o.out, "STREAMSCOPE_FLUSH_MS=500\n");
+	line = strstr(o.out, "CUDA_INJECTION64_PATH=/");
+	assert_non_null(line);
+	lib = strndup(line + strlen("CUDA_INJECTION64_PATH="), strcspn(line, "\n") - strlen("CUDA_INJECTION64_PATH="));
+	assert_non_null(strstr(lib, "libstreamscope_inject.so"));
+	assert_int_equal(access(lib, R_OK), 0);
+	free(lib);
+	assert_contains(o.out, "NVTX_INJECTION64_PATH=/");
+	assert_contains(o.out, "libcupti.so");
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--children", "--", SS_HARNESS, "env", NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.out, "STREAMSCOPE_SOCK=/");
+}
+
+/* The real library, loaded and started as CUDA does. Without a GPU driver CUPTI cannot enable tracing: the
+ * library says so on the wire and the program runs on (exit 3 for the recording, the program's output intact);
+ * on a machine with a GPU it starts and, the program doing no CUDA work, nothing is recorded. */
+static void test_real_library(void **state)
+{
+	struct run_out o;
+
+	(void)state;
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", SS_HARNESS, "inject", NULL});
+	assert_contains(o.out, "InitializeInjection=1\n");
+	if (o.code == 3) {
+		assert_contains(o.err, "recording failed: CUPTI could not be set up in pid");
+	} else {
+		assert_int_equal(o.code, 0);
+		assert_contains(o.err, "nothing recorded");
+	}
+}
+
+static void test_default_name(void **state)
+{
+	char dir[64];
+	struct run_out o;
+	DIR *d;
+	struct dirent *e;
+	int found = 0;
+
+	(void)state;
+	tmpdir(dir, sizeof dir);
+	run(dir, &o, (const char *const[]){SS_BINARY, "record", SS_HARNESS, "ok", NULL});
+	assert_int_equal(o.code, 0);
+	d = opendir(dir);
+	while ((e = readdir(d)) != NULL)
+		found += strncmp(e->d_name, "streamscope-record-", 19) == 0 &&
+			 strcmp(e->d_name + strlen(e->d_name) - 7, ".sqlite") == 0;
+	closedir(d);
+	assert_int_equal(found, 1);
+	assert_int_equal(entries(dir), 1); /* nothing else: no temporary file left */
+	rmtree(dir);
+}
+
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_usage),
+#ifndef SS_RECORD_HAVE_CUDA
+		cmocka_unit_test(test_no_cuda),
+#else
+		cmocka_unit_test(test_missing_and_not_executable),
+		cmocka_unit_test(test_not_cuda),
+		cmocka_unit_test(test_killed_and_sigterm),
+		cmocka_unit_test(test_harness_trace),
+		cmocka_unit_test(test_harness_crash),
+		cmocka_unit_test(test_harness_children),
+		cmocka_unit_test(test_harness_pipe_held),
+		cmocka_unit_test(test_environment),
+		cmocka_unit_test(test_real_library),
+		cmocka_unit_test(test_default_name),
+#endif
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
