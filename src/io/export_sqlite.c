@@ -142,42 +142,64 @@ static const char export_sqlite_enums[] =
 	" (34,'NvtxMark','NvtxMark'),(35,'NvtxPushRange','NvtxPushRange'),(36,'NvtxPopRange','NvtxPopRange'),"
 	" (59,'NvtxPushPopRange','NvtxPushPopRange'),(60,'NvtxStartEndRange','NvtxStartEndRange');";
 
-/* Statement indices of the per-record inserts. */
-enum { INS_MEMCPY = 0, INS_MEMSET, INS_KERNEL, INS_RUNTIME, INS_SYNC, INS_NVTX, INS_STRING, INS_COUNT };
-
-static const char *const export_sqlite_inserts[INS_COUNT] = {
-	[INS_MEMCPY] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, streamId,"
-		       " correlationId, globalPid, bytes, copyKind, srcKind, dstKind, srcDeviceId, dstDeviceId, copyCount,"
-		       " ssKind, ssStream, ssThread, ssFlags, ssNameId)"
-		       " VALUES (?1, ?2, 0, 1, ?3, ?4, 0, ?5, ?6, ?7, ?8, 0, 0, 1, ?9, ?10, ?11, ?12, ?13)",
-	[INS_MEMSET] = "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, contextId, streamId,"
-		       " correlationId, globalPid, value, bytes, memKind, ssKind, ssStream, ssThread, ssFlags, ssNameId)"
-		       " VALUES (?1, ?2, 0, 1, ?3, ?4, 0, 0, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-	[INS_KERNEL] = "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId,"
-		       " correlationId, globalPid, demangledName, shortName, mangledName, launchType, cacheConfig,"
-		       " registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory,"
-		       " dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId, sharedMemoryExecuted,"
-		       " sharedMemoryLimitConfig, ssKind, ssStream, ssThread, ssFlags, ssBytes)"
-		       " VALUES (?1, ?2, 0, 1, ?3, ?4, 0, ?5, ?5, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ?6, 0, 0,"
-		       " ?7, ?8, ?9, ?10, ?11)",
-	[INS_RUNTIME] = "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, correlationId,"
-			" nameId, returnValue, ssKind, ssStream, ssThread, ssFlags, ssRawStream, ssBytes)"
-			" VALUES (?1, ?2, 0, ?3, ?4, ?5, 0, ?6, ?7, ?8, ?9, ?10, ?11)",
-	[INS_SYNC] = "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, streamId,"
-		     " correlationId, globalPid, syncType, eventId, ssKind, ssStream, ssThread, ssFlags, ssNameId, ssBytes)"
-		     " VALUES (?1, ?2, 0, 1, ?3, ?4, 0, ?5, 0, ?6, ?7, ?8, ?9, ?10, ?11)",
-	[INS_NVTX] = "INSERT INTO NVTX_EVENTS (start, end, eventType, rangeId, text, globalTid, endGlobalTid, textId,"
-		     " domainId, ssKind, ssStream, ssThread, ssFlags, ssRawStream, ssBytes, ssCorrelation)"
-		     " VALUES (?1, ?2, 59, ?3, ?4, ?5, ?5, ?6, 0, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-	[INS_STRING] = "INSERT INTO StringIds (id, value) VALUES (?1, ?2)",
+/* The insert of one activity table: its columns and one row's VALUES template, whose '?' are bound in order. */
+struct export_sqlite_ins {
+	const char *table;
+	const char *cols;
+	const char *row;
+	int text_at; /* the parameter bound as text (NVTX's text), -1 for none */
 };
 
-/* An export in progress. */
+enum { INS_MEMCPY = 0, INS_MEMSET, INS_KERNEL, INS_RUNTIME, INS_SYNC, INS_NVTX, INS_COUNT };
+
+static const struct export_sqlite_ins export_sqlite_ins[INS_COUNT] = {
+	[INS_MEMCPY] = {"CUPTI_ACTIVITY_KIND_MEMCPY",
+			"start, end, deviceId, contextId, streamId, correlationId, globalPid, bytes, copyKind, srcKind,"
+			" dstKind, srcDeviceId, dstDeviceId, copyCount, ssKind, ssStream, ssThread, ssFlags, ssNameId",
+			"(?, ?, 0, 1, ?, ?, 0, ?, ?, ?, ?, 0, 0, 1, ?, ?, ?, ?, ?)", -1},
+	[INS_MEMSET] = {"CUPTI_ACTIVITY_KIND_MEMSET",
+			"start, end, deviceId, contextId, streamId, correlationId, globalPid, value, bytes, memKind, ssKind,"
+			" ssStream, ssThread, ssFlags, ssNameId",
+			"(?, ?, 0, 1, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?)", -1},
+	[INS_KERNEL] = {"CUPTI_ACTIVITY_KIND_KERNEL",
+			"start, end, deviceId, contextId, streamId, correlationId, globalPid, demangledName, shortName,"
+			" mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ, blockX, blockY,"
+			" blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId,"
+			" sharedMemoryExecuted, sharedMemoryLimitConfig, ssKind, ssStream, ssThread, ssFlags, ssBytes",
+			"(?, ?, 0, 1, ?, ?, 0, ?, ?, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ?, 0, 0, ?, ?, ?, ?, ?)", -1},
+	[INS_RUNTIME] = {"CUPTI_ACTIVITY_KIND_RUNTIME",
+			 "start, end, eventClass, globalTid, correlationId, nameId, returnValue, ssKind, ssStream, ssThread,"
+			 " ssFlags, ssRawStream, ssBytes",
+			 "(?, ?, 0, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)", -1},
+	[INS_SYNC] = {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+		      "start, end, deviceId, contextId, streamId, correlationId, globalPid, syncType, eventId, ssKind,"
+		      " ssStream, ssThread, ssFlags, ssNameId, ssBytes",
+		      "(?, ?, 0, 1, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?, ?)", -1},
+	[INS_NVTX] = {"NVTX_EVENTS",
+		      "start, end, eventType, rangeId, text, globalTid, endGlobalTid, textId, domainId, ssKind, ssStream,"
+		      " ssThread, ssFlags, ssRawStream, ssBytes, ssCorrelation",
+		      "(?, ?, 59, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)", 3},
+};
+
+/* Rows per multi-row INSERT: one statement execution carries this many records. */
+#define EXPORT_SQLITE_BATCH 64
+#define EXPORT_SQLITE_MAXP 16
+
+/* One row's parameters, in the order of its template's '?'. */
+struct export_sqlite_row {
+	sqlite3_int64 v[EXPORT_SQLITE_MAXP];
+	const char *text;
+};
+
+/* An export in progress: per table a one-row and a batch statement, and the rows queued for the batch. */
 struct export_sqlite_ctx {
 	sqlite3 *db;
 	const char *path;
-	sqlite3_stmt *ins[INS_COUNT];
 	char **cause;
+	sqlite3_stmt *one[INS_COUNT], *batch[INS_COUNT];
+	int nparams[INS_COUNT];
+	struct export_sqlite_row queue[INS_COUNT][EXPORT_SQLITE_BATCH];
+	int nqueued[INS_COUNT];
 };
 
 /* export_sqlite_fail sets *cause from the connection's last error. Always returns -1. */
@@ -203,6 +225,65 @@ static int export_sqlite_step(struct export_sqlite_ctx *c, sqlite3_stmt *st)
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return export_sqlite_fail(c, "insert");
+	return 0;
+}
+
+/* export_sqlite_prepare makes the one-row and batch inserts of every activity table. */
+static int export_sqlite_prepare(struct export_sqlite_ctx *c)
+{
+	for (int k = 0; k < INS_COUNT; k++) {
+		const struct export_sqlite_ins *ins = &export_sqlite_ins[k];
+		size_t rowlen = strlen(ins->row);
+		char *sql, *p;
+		int n = 0;
+
+		for (const char *q = ins->row; *q != '\0'; q++)
+			n += *q == '?';
+		c->nparams[k] = n;
+		sql = xmalloc(strlen(ins->table) + strlen(ins->cols) + 64 + (rowlen + 2) * EXPORT_SQLITE_BATCH);
+		p = sql + sprintf(sql, "INSERT INTO %s (%s) VALUES %s", ins->table, ins->cols, ins->row);
+		if (sqlite3_prepare_v2(c->db, sql, -1, &c->one[k], NULL) != SQLITE_OK) {
+			free(sql);
+			return export_sqlite_fail(c, "prepare");
+		}
+		for (int i = 1; i < EXPORT_SQLITE_BATCH; i++)
+			p += sprintf(p, ", %s", ins->row);
+		if (sqlite3_prepare_v2(c->db, sql, -1, &c->batch[k], NULL) != SQLITE_OK) {
+			free(sql);
+			return export_sqlite_fail(c, "prepare");
+		}
+		free(sql);
+	}
+	return 0;
+}
+
+static void export_sqlite_bind(sqlite3_stmt *st, int base, int n, int text_at, const struct export_sqlite_row *row)
+{
+	for (int i = 0; i < n; i++) {
+		if (i == text_at)
+			sqlite3_bind_text(st, base + i + 1, row->text, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_int64(st, base + i + 1, row->v[i]);
+	}
+}
+
+/* export_sqlite_flush inserts the queued rows of table k: one batch statement when the queue is full, one-row
+ * statements otherwise (the tail at the end). */
+static int export_sqlite_flush(struct export_sqlite_ctx *c, int k)
+{
+	int n = c->nqueued[k], np = c->nparams[k], text_at = export_sqlite_ins[k].text_at;
+
+	c->nqueued[k] = 0;
+	if (n == EXPORT_SQLITE_BATCH) {
+		for (int i = 0; i < n; i++)
+			export_sqlite_bind(c->batch[k], i * np, np, text_at, &c->queue[k][i]);
+		return export_sqlite_step(c, c->batch[k]);
+	}
+	for (int i = 0; i < n; i++) {
+		export_sqlite_bind(c->one[k], 0, np, text_at, &c->queue[k][i]);
+		if (export_sqlite_step(c, c->one[k]) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -232,105 +313,102 @@ static int export_sqlite_sync_type(const char *name)
 	return 0;
 }
 
-/* export_sqlite_common binds the ss* columns kind, stream, thread, flags at first. */
-static void export_sqlite_common(sqlite3_stmt *st, int first, const struct ss_record *r)
-{
-	sqlite3_bind_int(st, first, r->kind);
-	sqlite3_bind_int(st, first + 1, r->stream);
-	sqlite3_bind_int64(st, first + 2, r->thread);
-	sqlite3_bind_int(st, first + 3, r->flags);
-}
-
-/* export_sqlite_record inserts one record into the table of its kind. */
+/* export_sqlite_record queues one record for the table of its kind; the values follow the table's template. */
 static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_timeline *t, const struct ss_record *r,
 				uint64_t *grid_id)
 {
-	sqlite3_stmt *st;
-	sqlite3_int64 start = (sqlite3_int64)r->start, end = (sqlite3_int64)r->end;
-	sqlite3_int64 bytes = (sqlite3_int64)r->bytes;
+	struct export_sqlite_row *row;
+	sqlite3_int64 *v;
+	int k;
 
 	switch (r->kind) {
 	case SS_KIND_H2D:
 	case SS_KIND_D2H:
-	case SS_KIND_D2D: {
+	case SS_KIND_D2D: k = INS_MEMCPY; break;
+	case SS_KIND_MEMSET: k = INS_MEMSET; break;
+	case SS_KIND_KERNEL: k = INS_KERNEL; break;
+	case SS_KIND_API: k = INS_RUNTIME; break;
+	case SS_KIND_SYNC: k = INS_SYNC; break;
+	case SS_KIND_MARKER: k = INS_NVTX; break;
+	default: return 0; /* not a kind we know: nothing to write */
+	}
+	row = &c->queue[k][c->nqueued[k]++];
+	v = row->v;
+	*v++ = (sqlite3_int64)r->start;
+	*v++ = (sqlite3_int64)r->end;
+	switch (k) {
+	case INS_MEMCPY: {
 		int host = export_sqlite_host_kind(r->flags);
 		int dev = (r->flags & SS_REC_MANAGED) ? MEMKIND_MANAGED : MEMKIND_DEVICE;
-		int copy = r->kind == SS_KIND_H2D ? 1 : r->kind == SS_KIND_D2H ? 2 : 8;
 
-		st = c->ins[INS_MEMCPY];
-		sqlite3_bind_int64(st, 1, start);
-		sqlite3_bind_int64(st, 2, end);
-		sqlite3_bind_int64(st, 3, r->raw_stream);
-		sqlite3_bind_int64(st, 4, r->correlation);
-		sqlite3_bind_int64(st, 5, bytes);
-		sqlite3_bind_int(st, 6, copy);
-		sqlite3_bind_int(st, 7, r->kind == SS_KIND_H2D ? host : dev);
-		sqlite3_bind_int(st, 8, r->kind == SS_KIND_D2H ? host : dev);
-		export_sqlite_common(st, 9, r);
-		sqlite3_bind_int64(st, 13, r->name);
+		*v++ = r->raw_stream;
+		*v++ = r->correlation;
+		*v++ = (sqlite3_int64)r->bytes;
+		*v++ = r->kind == SS_KIND_H2D ? 1 : r->kind == SS_KIND_D2H ? 2 : 8;
+		*v++ = r->kind == SS_KIND_H2D ? host : dev;
+		*v++ = r->kind == SS_KIND_D2H ? host : dev;
 		break;
 	}
-	case SS_KIND_MEMSET:
-		st = c->ins[INS_MEMSET];
-		sqlite3_bind_int64(st, 1, start);
-		sqlite3_bind_int64(st, 2, end);
-		sqlite3_bind_int64(st, 3, r->raw_stream);
-		sqlite3_bind_int64(st, 4, r->correlation);
-		sqlite3_bind_int64(st, 5, bytes);
-		sqlite3_bind_int(st, 6, (r->flags & SS_REC_MANAGED) ? MEMKIND_MANAGED : MEMKIND_DEVICE);
-		export_sqlite_common(st, 7, r);
-		sqlite3_bind_int64(st, 11, r->name);
+	case INS_MEMSET:
+		*v++ = r->raw_stream;
+		*v++ = r->correlation;
+		*v++ = (sqlite3_int64)r->bytes;
+		*v++ = (r->flags & SS_REC_MANAGED) ? MEMKIND_MANAGED : MEMKIND_DEVICE;
 		break;
-	case SS_KIND_KERNEL:
-		st = c->ins[INS_KERNEL];
-		sqlite3_bind_int64(st, 1, start);
-		sqlite3_bind_int64(st, 2, end);
-		sqlite3_bind_int64(st, 3, r->raw_stream);
-		sqlite3_bind_int64(st, 4, r->correlation);
-		sqlite3_bind_int64(st, 5, r->name);
-		sqlite3_bind_int64(st, 6, (sqlite3_int64)++*grid_id);
-		export_sqlite_common(st, 7, r);
-		sqlite3_bind_int64(st, 11, bytes);
+	case INS_KERNEL:
+		*v++ = r->raw_stream;
+		*v++ = r->correlation;
+		*v++ = r->name; /* demangledName */
+		*v++ = r->name; /* shortName */
+		*v++ = (sqlite3_int64)++*grid_id;
 		break;
-	case SS_KIND_API:
-		st = c->ins[INS_RUNTIME];
-		sqlite3_bind_int64(st, 1, start);
-		sqlite3_bind_int64(st, 2, end);
-		sqlite3_bind_int64(st, 3, r->thread & 0xffffffu);
-		sqlite3_bind_int64(st, 4, r->correlation);
-		sqlite3_bind_int64(st, 5, r->name);
-		export_sqlite_common(st, 6, r);
-		sqlite3_bind_int64(st, 10, r->raw_stream);
-		sqlite3_bind_int64(st, 11, bytes);
+	case INS_RUNTIME:
+		*v++ = r->thread & 0xffffffu; /* globalTid: the tid in nsys's low 24 bits */
+		*v++ = r->correlation;
+		*v++ = r->name;
 		break;
-	case SS_KIND_SYNC:
-		st = c->ins[INS_SYNC];
-		sqlite3_bind_int64(st, 1, start);
-		sqlite3_bind_int64(st, 2, end);
-		sqlite3_bind_int64(st, 3, r->raw_stream);
-		sqlite3_bind_int64(st, 4, r->correlation);
-		sqlite3_bind_int(st, 5, export_sqlite_sync_type(timeline_name(t, r->name)));
-		export_sqlite_common(st, 6, r);
-		sqlite3_bind_int64(st, 10, r->name);
-		sqlite3_bind_int64(st, 11, bytes);
+	case INS_SYNC:
+		*v++ = r->raw_stream;
+		*v++ = r->correlation;
+		*v++ = export_sqlite_sync_type(timeline_name(t, r->name));
 		break;
-	case SS_KIND_MARKER:
-		st = c->ins[INS_NVTX];
-		sqlite3_bind_int64(st, 1, start);
-		sqlite3_bind_int64(st, 2, end);
-		sqlite3_bind_int64(st, 3, r->correlation);
-		sqlite3_bind_text(st, 4, timeline_name(t, r->name), -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 5, r->thread & 0xffffffu);
-		sqlite3_bind_int64(st, 6, r->name);
-		export_sqlite_common(st, 7, r);
-		sqlite3_bind_int64(st, 11, r->raw_stream);
-		sqlite3_bind_int64(st, 12, bytes);
-		sqlite3_bind_int64(st, 13, r->correlation);
+	case INS_NVTX:
+		*v++ = r->correlation; /* rangeId */
+		row->text = timeline_name(t, r->name);
+		v++;
+		*v++ = r->thread & 0xffffffu;
+		*v++ = r->thread & 0xffffffu;
+		*v++ = r->name;
 		break;
-	default:
-		return 0; /* not a kind we know: nothing to write */
 	}
-	return export_sqlite_step(c, st);
+	/* streamscope's own columns: kind, stream index, thread, flags, then what the nsys table lacks */
+	*v++ = r->kind;
+	*v++ = r->stream;
+	*v++ = r->thread;
+	*v++ = r->flags;
+	switch (k) {
+	case INS_MEMCPY:
+	case INS_MEMSET: *v++ = r->name; break;
+	case INS_KERNEL: *v++ = (sqlite3_int64)r->bytes; break;
+	case INS_RUNTIME:
+		*v++ = r->raw_stream;
+		*v++ = (sqlite3_int64)r->bytes;
+		break;
+	case INS_SYNC:
+		*v++ = r->name;
+		*v++ = (sqlite3_int64)r->bytes;
+		break;
+	case INS_NVTX:
+		*v++ = r->raw_stream;
+		*v++ = (sqlite3_int64)r->bytes;
+		*v++ = r->correlation;
+		break;
+	}
+	if (v - row->v != c->nparams[k]) {
+		*c->cause = xasprintf("cannot write %s: internal error (%s parameters)", c->path, export_sqlite_ins[k].table);
+		return -1;
+	}
+	return c->nqueued[k] == EXPORT_SQLITE_BATCH ? export_sqlite_flush(c, k) : 0;
 }
 
 /* export_sqlite_meta inserts one name/value pair into table (META_DATA_EXPORT or STREAMSCOPE_META). */
@@ -526,23 +604,34 @@ static int export_sqlite_fill(struct export_sqlite_ctx *c, const struct ss_expor
 {
 	const struct ss_timeline *t = in->t;
 	uint64_t grid_id = 0;
+	sqlite3_stmt *strings = NULL;
 
-	if (export_sqlite_exec(c, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+	/* big pages for big traces (fewer B-tree splits); small ones stay small files */
+	if (export_sqlite_exec(c, t->n > 100000 ? "PRAGMA page_size = 65536" : "PRAGMA page_size = 4096") != 0 ||
+	    export_sqlite_exec(c, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
 				  " PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;") != 0 ||
 	    export_sqlite_exec(c, "BEGIN") != 0 || export_sqlite_exec(c, export_sqlite_schema) != 0 ||
 	    export_sqlite_exec(c, export_sqlite_enums) != 0)
 		return -1;
-	for (int i = 0; i < INS_COUNT; i++)
-		if (sqlite3_prepare_v2(c->db, export_sqlite_inserts[i], -1, &c->ins[i], NULL) != SQLITE_OK)
-			return export_sqlite_fail(c, "prepare");
+	if (export_sqlite_prepare(c) != 0)
+		return -1;
+	if (sqlite3_prepare_v2(c->db, "INSERT INTO StringIds (id, value) VALUES (?1, ?2)", -1, &strings, NULL) !=
+	    SQLITE_OK)
+		return export_sqlite_fail(c, "prepare");
 	for (uint32_t id = 0; id < t->names.n; id++) {
-		sqlite3_bind_int64(c->ins[INS_STRING], 1, id);
-		sqlite3_bind_text(c->ins[INS_STRING], 2, timeline_name(t, id), -1, SQLITE_STATIC);
-		if (export_sqlite_step(c, c->ins[INS_STRING]) != 0)
+		sqlite3_bind_int64(strings, 1, id);
+		sqlite3_bind_text(strings, 2, timeline_name(t, id), -1, SQLITE_STATIC);
+		if (export_sqlite_step(c, strings) != 0) {
+			sqlite3_finalize(strings);
 			return -1;
+		}
 	}
+	sqlite3_finalize(strings);
 	for (size_t i = 0; i < t->n; i++)
 		if (export_sqlite_record(c, t, &t->rec[i], &grid_id) != 0)
+			return -1;
+	for (int k = 0; k < INS_COUNT; k++)
+		if (export_sqlite_flush(c, k) != 0)
 			return -1;
 	if (export_sqlite_labels(c, in) != 0 || export_sqlite_streams(c, in) != 0 ||
 	    export_sqlite_experiment(c, in->e) != 0 || export_sqlite_analysis(c, in) != 0)
@@ -552,22 +641,32 @@ static int export_sqlite_fill(struct export_sqlite_ctx *c, const struct ss_expor
 
 int export_sqlite(const char *path, const struct ss_export_input *in, char **cause)
 {
-	struct export_sqlite_ctx c = {.path = path, .cause = cause};
+	struct export_sqlite_ctx *c = xcalloc(1, sizeof *c); /* the row queues are ~50 kB: not on the stack */
 	struct atomic_file af;
+	sqlite3 *db;
 	int rc;
 
-	if (atomic_open(&af, path, cause) != 0)
+	c->path = path;
+	c->cause = cause;
+	if (atomic_open(&af, path, cause) != 0) {
+		free(c);
 		return -1;
-	if (sqlite3_open_v2(af.tmp, &c.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-		export_sqlite_fail(&c, "open");
-		sqlite3_close(c.db);
+	}
+	if (sqlite3_open_v2(af.tmp, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		export_sqlite_fail(c, "open");
+		sqlite3_close(c->db);
+		free(c);
 		atomic_abort(&af);
 		return -1;
 	}
-	rc = export_sqlite_fill(&c, in);
-	for (int i = 0; i < INS_COUNT; i++)
-		sqlite3_finalize(c.ins[i]);
-	if (sqlite3_close(c.db) != SQLITE_OK && rc == 0) {
+	rc = export_sqlite_fill(c, in);
+	for (int k = 0; k < INS_COUNT; k++) {
+		sqlite3_finalize(c->one[k]);
+		sqlite3_finalize(c->batch[k]);
+	}
+	db = c->db;
+	free(c);
+	if (sqlite3_close(db) != SQLITE_OK && rc == 0) {
 		*cause = xasprintf("cannot write %s: SQLite close failed", path);
 		rc = -1;
 	}

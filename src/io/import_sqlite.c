@@ -99,7 +99,7 @@ static int import_sqlite_open(struct import_sqlite_ctx *c)
 	char *uri = import_sqlite_uri(c->path);
 	int rc;
 
-	rc = sqlite3_open_v2(uri, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	rc = sqlite3_open_v2(uri, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
 	free(uri);
 	if (rc != SQLITE_OK)
 		return import_sqlite_fail(c, "cannot open");
