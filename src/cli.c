@@ -205,11 +205,10 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 				o->both_orders = true;
 				break;
 			}
-			if (cli_enum("--order", optarg, experiment_order_parse, "order", &e) != 0) {
-				if (strcmp(cmd, "sweep") == 0)
-					fputs("streamscope: (sweep also takes --order both)\n", stderr);
+			if (strcmp(cmd, "sweep") == 0 && experiment_order_parse(optarg) < 0)
+				return cli_usage_error("invalid --order '%s': valid is depth|breadth|both", optarg);
+			if (cli_enum("--order", optarg, experiment_order_parse, "order", &e) != 0)
 				return CLI_USAGE;
-			}
 			o->exp.order = (enum ss_order)e;
 			break;
 		case OPT_SYNC:

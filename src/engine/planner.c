@@ -1,6 +1,7 @@
 /* planner.c: experiment -> op list. The op list is the single source of truth for what a backend issues. */
 #include "planner.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,17 @@ static int planner_chunk_stream(const struct ss_experiment *e, int c)
 	return c % e->streams;
 }
 
+/* Whether chunk c has any operation (a tail chunk can be empty). */
+static bool planner_chunk_has_work(const struct planner_ctx *p, int c)
+{
+	uint64_t off, cnt;
+
+	if (p->e->kernel == SS_KERNEL_SPIN)
+		return true;
+	planner_chunk(p->e->elements, p->ops->nchunks, c, &off, &cnt);
+	return cnt > 0;
+}
+
 /* The copies into the device for chunk c: H2D copies, managed attaches or prefetches. */
 static void planner_inputs(struct planner_ctx *p, int c)
 {
@@ -101,8 +113,9 @@ static void planner_inputs(struct planner_ctx *p, int c)
 	}
 }
 
-/* The kernels of chunk c (hyperq: two dependent spin kernels per stream). */
-static void planner_kernels(struct planner_ctx *p, int c)
+/* The kernels of chunk c. hyperq has two dependent spin kernels per stream: `which` picks the first (0), the second
+ * (1) or both in turn (-1, depth-first). */
+static void planner_kernels(struct planner_ctx *p, int c, int which)
 {
 	const struct ss_experiment *e = p->e;
 	int s = planner_chunk_stream(e, c);
@@ -110,13 +123,19 @@ static void planner_kernels(struct planner_ctx *p, int c)
 
 	if (e->kernel == SS_KERNEL_SPIN) {
 		for (int k = 0; k < 2; k++) {
-			struct ss_op *op = planner_push(p, SS_OP_KERNEL, s);
+			struct ss_op *op;
+
+			if (which >= 0 && k != which)
+				continue;
+			op = planner_push(p, SS_OP_KERNEL, s);
 			op->chunk = (int16_t)c;
 			op->offset = (uint64_t)k;
 			op->count = 1;
 		}
 		return;
 	}
+	if (which == 1)
+		return;
 	planner_chunk(e->elements, p->ops->nchunks, c, &off, &cnt);
 	if (cnt == 0)
 		return;
@@ -220,27 +239,50 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 	if (e->defstream == SS_DS_EVENT_TIMER)
 		planner_interfere(&p); /* the timer's start */
 	if (e->order == SS_ORDER_DEPTH) {
+		bool any = false;
+
 		for (int c = 0; c < ops->nchunks; c++) {
-			if (c > 0 && e->defstream != SS_DS_EVENT_TIMER)
+			size_t before = ops->n;
+
+			/* the interfering op goes between two chunks' work, never before the first or after the last */
+			if (any && e->defstream != SS_DS_EVENT_TIMER && planner_chunk_has_work(&p, c))
 				planner_interfere(&p);
 			planner_inputs(&p, c);
-			planner_kernels(&p, c);
+			planner_kernels(&p, c, -1);
 			planner_outputs(&p, c);
+			any = any || ops->n > before;
 		}
 		if (e->defstream == SS_DS_EVENT_TIMER)
 			planner_interfere(&p);
 	} else {
-		for (int c = 0; c < ops->nchunks; c++)
-			planner_inputs(&p, c);
-		planner_interfere(&p);
-		for (int c = 0; c < ops->nchunks; c++)
-			planner_kernels(&p, c);
-		if (inputs + outputs > 0 || e->defstream == SS_DS_EVENT_TIMER)
-			planner_interfere(&p);
-		for (int c = 0; c < ops->nchunks; c++)
-			planner_outputs(&p, c);
-		if (e->defstream == SS_DS_EVENT_TIMER)
-			planner_interfere(&p);
+		/* breadth-first phases: all inputs, the kernels (hyperq: all first kernels, then all second ones), all
+		 * outputs; the interfering op goes between two non-empty phases */
+		int nphases = e->kernel == SS_KERNEL_SPIN ? 2 : 3;
+		bool any = false;
+
+		for (int ph = 0; ph < nphases; ph++) {
+			size_t before = ops->n, mark = ops->n;
+
+			if (any && e->defstream != SS_DS_EVENT_TIMER) {
+				planner_interfere(&p);
+				mark = ops->n;
+			}
+			for (int c = 0; c < ops->nchunks; c++) {
+				if (e->kernel == SS_KERNEL_SPIN)
+					planner_kernels(&p, c, ph);
+				else if (ph == 0)
+					planner_inputs(&p, c);
+				else if (ph == 1)
+					planner_kernels(&p, c, 0);
+				else
+					planner_outputs(&p, c);
+			}
+			if (ops->n == mark)
+				ops->n = before; /* an empty phase: take the interfering op back */
+			else if (e->defstream == SS_DS_EVENT_TIMER)
+				planner_interfere(&p); /* the timer's lap after each phase */
+			any = any || ops->n > before;
+		}
 	}
 	planner_sync(&p);
 }

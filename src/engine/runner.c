@@ -154,14 +154,19 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 			break;
 		case WIRE_ERROR: {
 			int32_t code = 3;
+			size_t n = h.len >= sizeof code ? h.len - sizeof code : 0;
 
 			if (h.len >= sizeof code)
 				memcpy(&code, p, sizeof code);
 			free(r->error);
-			r->error = xmalloc(h.len - sizeof code + 1);
-			memcpy(r->error, p + sizeof code, h.len - sizeof code);
-			r->error[h.len - sizeof code] = '\0';
-			r->code = code;
+			r->error = xmalloc(n + 1);
+			memcpy(r->error, p + (h.len - n), n);
+			r->error[n] = '\0';
+			if (n == 0) {
+				free(r->error);
+				r->error = xstrdup("the capture process reported an error without text");
+			}
+			r->code = code > 0 ? code : 3;
 			r->finished = true;
 			break;
 		}

@@ -14,7 +14,7 @@ char *units_time(uint64_t ns, char *buf, size_t len)
 	else if (ns < 1000000000)
 		snprintf(buf, len, "%.*f ms", v < 1e7 ? 3 : v < 1e8 ? 2 : 1, v / 1e6);
 	else
-		snprintf(buf, len, "%.3f s", v / 1e9);
+		snprintf(buf, len, "%.*f s", v < 1e10 ? 2 : v < 1e11 ? 1 : 0, v / 1e9);
 	return buf;
 }
 
