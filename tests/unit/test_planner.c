@@ -140,14 +140,14 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 			}
 			if (op->kind == SS_OP_H2D)
 				sum_in[op->buffer] += op->count;
-			/* order: depth = chunk by chunk, each H2D -> kernel -> D2H; breadth = all inputs, all kernels,
-			 * all outputs, chunks ascending inside each phase. Breadth for spin kernels is checked by
-			 * test_hyperq_breadth_interleaves. */
-			int a = e->order == SS_ORDER_DEPTH ? op->chunk : phase_of(op->kind);
-			int b = e->order == SS_ORDER_DEPTH ? phase_of(op->kind) : op->chunk;
+			/* order: depth = chunk by chunk, each H2D -> kernel -> D2H (spin: kernel 0 -> 1); breadth = all
+			 * inputs, all kernels (spin: all first kernels, then all second ones), all outputs, chunks
+			 * ascending inside each phase */
+			int ph = e->kernel == SS_KERNEL_SPIN ? (int)op->offset : phase_of(op->kind);
+			int a = e->order == SS_ORDER_DEPTH ? op->chunk : ph;
+			int b = e->order == SS_ORDER_DEPTH ? ph : op->chunk;
 
-			if (e->order == SS_ORDER_DEPTH || e->kernel != SS_KERNEL_SPIN)
-				CHECK(a > prev_a || (a == prev_a && b >= prev_b));
+			CHECK(a > prev_a || (a == prev_a && b >= prev_b));
 			prev_a = a;
 			prev_b = b;
 		}
@@ -268,13 +268,15 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 		break;
 	case SS_DS_LEGACY_OP:
 	case SS_DS_PER_THREAD:
-		/* with work on two or more chunks there is something to interfere between */
-		if (nonempty >= 2)
+		/* with work on two or more chunks (or two breadth-first phases) there is something to interfere
+		 * between */
+		if (nonempty >= 2 || e->order == SS_ORDER_BREADTH)
 			CHECK(nk_interfering >= 1);
 		for (size_t i = 0; i < ops->n; i++) {
 			const struct ss_op *op = &ops->op[i];
 
 			if (is_interfering(op)) {
+				CHECK(i > first_work && i < last_work); /* between the streams' work */
 				CHECK(op->kind == SS_OP_KERNEL);
 				CHECK(op->stream ==
 				      (e->defstream == SS_DS_LEGACY_OP ? SS_STREAM_LEGACY : SS_STREAM_PER_THREAD));
@@ -653,15 +655,24 @@ static void test_list_events_threads_prefetch(void **state)
 	check_list(&e, w, sizeof w / sizeof w[0], 4, 4);
 }
 
-/* hyperq with 2 streams, depth-first, one device sync: two dependent spin kernels per stream. (The kernels' count
- * field is not checked: planner.h says iterations, planner.c writes 1.) */
+/* hyperq with 2 streams, one device sync: two dependent spin kernels per stream; depth-first issues each stream's
+ * pair in turn, breadth-first all first kernels then all second ones (with a legacy-stream kernel between the two
+ * phases). The kernels' count field is not checked: planner.h says iterations, planner.c writes 1. */
 static void test_list_hyperq_small(void **state)
 {
 	struct ss_experiment e;
-	static const struct want w[] = {
+	static const struct want depth[] = {
 		{SS_OP_KERNEL, 0, 0, 0, NONE, -1, 0, UINT64_MAX},
 		{SS_OP_KERNEL, 0, 0, 0, NONE, -1, 1, UINT64_MAX},
 		{SS_OP_KERNEL, 1, 0, 1, NONE, -1, 0, UINT64_MAX},
+		{SS_OP_KERNEL, 1, 0, 1, NONE, -1, 1, UINT64_MAX},
+		{SS_OP_DEVICE_SYNC, H, 0, -1, NONE, -1, 0, 0},
+	};
+	static const struct want breadth[] = {
+		{SS_OP_KERNEL, 0, 0, 0, NONE, -1, 0, UINT64_MAX},
+		{SS_OP_KERNEL, 1, 0, 1, NONE, -1, 0, UINT64_MAX},
+		{SS_OP_KERNEL, L, 0, -1, NONE, -1, 0, 1},
+		{SS_OP_KERNEL, 0, 0, 0, NONE, -1, 1, UINT64_MAX},
 		{SS_OP_KERNEL, 1, 0, 1, NONE, -1, 1, UINT64_MAX},
 		{SS_OP_DEVICE_SYNC, H, 0, -1, NONE, -1, 0, 0},
 	};
@@ -670,7 +681,10 @@ static void test_list_hyperq_small(void **state)
 	experiment_preset(&e, SS_PRESET_HYPERQ);
 	e.streams = 2;
 	e.sync = SS_SYNC_DEVICE;
-	check_list(&e, w, sizeof w / sizeof w[0], 0, 2);
+	check_list(&e, depth, sizeof depth / sizeof depth[0], 0, 2);
+	e.order = SS_ORDER_BREADTH;
+	e.defstream = SS_DS_LEGACY_OP;
+	check_list(&e, breadth, sizeof breadth / sizeof breadth[0], 0, 2);
 }
 
 /* managed memory attached per stream: every array of the chunk attached to its stream, no copies. */

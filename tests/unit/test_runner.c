@@ -659,7 +659,10 @@ static void test_attach_malformed_error_frame(void **state)
 		timeline_init(&tl);
 		runner_attach(&r, writer, fds[0]);
 		runner_poll(&r, &tl, true);
-		_exit(r.finished && r.code != 0 && r.error != NULL ? 0 : 1);
+		_exit(r.finished && r.code == 3 && r.error != NULL &&
+				      strcmp(r.error, "the capture process reported an error without text") == 0
+			      ? 0
+			      : 2);
 	}
 	close(fds[0]);
 	assert_int_equal(waitpid(reader, &status, 0), reader);

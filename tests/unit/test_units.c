@@ -36,11 +36,14 @@ static void test_time(void **state)
 	expect_time(456700000, "456.7 ms");
 }
 
-/* units.h: "1.20 s" (3-4 significant digits). */
+/* units.h: "1.20 s", "12.3 s" (3-4 significant digits). */
 static void test_time_seconds_as_documented(void **state)
 {
 	(void)state;
+	expect_time(1000000000, "1.00 s");
 	expect_time(1200000000, "1.20 s");
+	expect_time(12300000000ull, "12.3 s");
+	expect_time(123000000000ull, "123 s");
 }
 
 static void test_time_truncates(void **state)
