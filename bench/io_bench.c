@@ -2,7 +2,7 @@
  *
  * For each size (default 1M and 10M intervals) it builds a timeline shaped like a many-stream overlap run (per
  * chunk: an API call, then H2D, kernel, D2H on one of 32 streams with the API's correlation id; a few distinct
- * names), then times: export to SQLite (nsys schema), import of that SQLite, export to Chrome JSON, import of that
+ * names), sorted as the runner delivers timelines, then times: export to SQLite (nsys schema), import of that SQLite, export to Chrome JSON, import of that
  * JSON. Memory per interval is the heap growth (mallinfo2) of the imported timeline over its record count.
  *
  *   io_bench [-k] [-d DIR] [N ...]   files go to DIR (default $TMPDIR or /tmp); removed afterwards unless -k */
@@ -102,6 +102,7 @@ static void bench_timeline(struct ss_timeline *t, size_t n)
 		}
 		timeline_add(t, &r);
 	}
+	timeline_sort(t); /* as the runner and the TUI hold timelines (and so export them) */
 }
 
 /* bench_import opens path and reports time and bytes per interval. */

@@ -182,10 +182,15 @@ static void chrome_event(struct chrome_out *o, const struct ss_timeline *t, cons
 	chrome_us(f, dur);
 	fputs(",\"name\":\"", f);
 	escape_json(f, *name != '\0' ? name : record_kind_name(r->kind));
-	fprintf(f, "\",\"cat\":\"%s\",\"cname\":\"%s\",\"args\":{\"ss_kind\":\"%s\",\"stream\":%d,\"raw_stream\":%" PRIu32
-		   ",\"thread\":%" PRIu32 ",\"flags\":%u",
-		record_kind_name(r->kind), palette_chrome_cname(r->kind), record_kind_name(r->kind), (int)r->stream,
-		r->raw_stream, r->thread, (unsigned)r->flags);
+	fprintf(f, "\",\"cat\":\"%s\",\"cname\":\"%s\",\"args\":{\"ss_kind\":\"%s\",\"stream\":%d",
+		record_kind_name(r->kind), palette_chrome_cname(r->kind), record_kind_name(r->kind), (int)r->stream);
+	/* zero-valued fields are left out: they read back as 0 */
+	if (r->raw_stream != 0)
+		fprintf(f, ",\"raw_stream\":%" PRIu32, r->raw_stream);
+	if (r->thread != 0)
+		fprintf(f, ",\"thread\":%" PRIu32, r->thread);
+	if (r->flags != 0)
+		fprintf(f, ",\"flags\":%u", (unsigned)r->flags);
 	if (r->correlation != 0)
 		fprintf(f, ",\"correlation\":%" PRIu32, r->correlation);
 	if (r->bytes != 0) {
@@ -227,14 +232,12 @@ static void chrome_flows(struct chrome_out *o, const struct ss_timeline *t)
 		fprintf(f, "\"ph\":\"s\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%" PRId64 ",\"ts\":", id, chrome_pid(a),
 			chrome_tid(a));
 		chrome_us(f, a->start + (a->end - a->start) / 2);
-		fprintf(f, ",\"name\":\"launch\",\"cat\":\"correlation\",\"args\":{\"correlation\":%" PRIu32 "}}",
-			g->correlation);
+		fputs(",\"name\":\"launch\",\"cat\":\"flow\"}", f);
 		f = chrome_begin(o);
 		fprintf(f, "\"ph\":\"f\",\"bp\":\"e\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%" PRId64 ",\"ts\":", id,
 			chrome_pid(g), chrome_tid(g));
 		chrome_us(f, g->start + (g->end - g->start) / 2);
-		fprintf(f, ",\"name\":\"launch\",\"cat\":\"correlation\",\"args\":{\"correlation\":%" PRIu32 "}}",
-			g->correlation);
+		fputs(",\"name\":\"launch\",\"cat\":\"flow\"}", f);
 	}
 	idmap_free(&api);
 }

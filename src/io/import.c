@@ -47,12 +47,79 @@ void import_strip_version(char *name)
 	*v = '\0';
 }
 
+/* import_cmp is timeline_sort's order: start, end, kind. */
+static int import_cmp(const struct ss_record *x, const struct ss_record *y)
+{
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+/* Sorted runs merged by import_sort; more than this and a plain sort is as good. */
+#define IMPORT_MAX_RUNS 64
+
+/* import_sort sorts t. Importers append table by table (or track by track) in time order, so the records are a
+ * few sorted runs: those are merged in O(n log runs) instead of sorted from scratch. */
+static void import_sort(struct ss_timeline *t)
+{
+	size_t start[IMPORT_MAX_RUNS + 1], nruns = 0;
+	struct ss_record *a = t->rec, *b;
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (i == 0 || import_cmp(&a[i - 1], &a[i]) > 0) {
+			if (nruns == IMPORT_MAX_RUNS) {
+				timeline_sort(t);
+				return;
+			}
+			start[nruns++] = i;
+		}
+	}
+	if (nruns <= 1)
+		return;
+	start[nruns] = t->n;
+	b = xreallocarray(NULL, t->n, sizeof *b);
+	while (nruns > 1) {
+		size_t out = 0;
+
+		/* merge runs pairwise from a into b */
+		for (size_t r = 0; r < nruns; r += 2) {
+			size_t i = start[r], mid = start[r + 1 < nruns ? r + 1 : nruns], end = r + 1 < nruns ? start[r + 2] : mid;
+			size_t j = mid, k = i;
+
+			while (i < mid && j < end)
+				b[k++] = import_cmp(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
+			while (i < mid)
+				b[k++] = a[i++];
+			while (j < end)
+				b[k++] = a[j++];
+			start[out++] = start[r];
+		}
+		start[out] = t->n;
+		nruns = out;
+		{
+			struct ss_record *tmp = a;
+
+			a = b;
+			b = tmp;
+		}
+	}
+	if (a != t->rec) {
+		free(t->rec);
+		t->rec = a;
+		t->cap = t->n;
+	} else {
+		free(b);
+	}
+}
+
 void import_finish(struct ss_timeline *t, const char *path)
 {
 	struct idmap streams;
 	int32_t next = 0;
 
-	timeline_sort(t);
+	import_sort(t);
 	idmap_init(&streams);
 	for (size_t i = 0; i < t->n; i++) {
 		struct ss_record *r = &t->rec[i];

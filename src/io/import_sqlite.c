@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idmap.h"
 #include "import.h"
 #include "xalloc.h"
 
@@ -52,9 +53,12 @@ static const struct import_sqlite_table import_sqlite_tables[] = {
 
 /* Result columns of the per-table query. */
 enum {
-	COL_START = 0, COL_END, COL_STREAM, COL_CORR, COL_BYTES, COL_NAME, COL_TID, COL_TYPE, COL_MEM1, COL_MEM2,
-	COL_SSKIND, COL_SSSTREAM, COL_SSTHREAD, COL_SSFLAGS, COL_COUNT
+	COL_START = 0, COL_END, COL_STREAM, COL_CORR, COL_BYTES, COL_NAMEID, COL_TEXT, COL_TID, COL_TYPE, COL_MEM1,
+	COL_MEM2, COL_SSKIND, COL_SSSTREAM, COL_SSTHREAD, COL_SSFLAGS, COL_COUNT
 };
+
+/* Marks a StringIds id that the file does not define (the row's inline text, if any, names it). */
+#define IMPORT_SQLITE_NO_STRING UINT32_MAX
 
 /* An import in progress. */
 struct import_sqlite_ctx {
@@ -62,6 +66,8 @@ struct import_sqlite_ctx {
 	const char *path;
 	char **cause;
 	bool has_strings;       /* StringIds with id and value */
+	sqlite3_stmt *string;   /* SELECT value FROM StringIds WHERE id = ?1 */
+	struct idmap names;     /* StringIds id -> timeline name id (or IMPORT_SQLITE_NO_STRING), per table */
 	int mem_pageable, mem_pinned, mem_managed, mem_managed_static; /* ENUM_CUDA_MEM_KIND ids */
 };
 
@@ -112,8 +118,10 @@ static int import_sqlite_open(struct import_sqlite_ctx *c)
 	sqlite3_db_config(c->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
 #endif
 	sqlite3_limit(c->db, SQLITE_LIMIT_LENGTH, IMPORT_SQLITE_MAX_LENGTH);
-	if (sqlite3_exec(c->db, "PRAGMA cell_size_check = ON; SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) !=
-	    SQLITE_OK)
+	/* mmap: pages are read in place instead of copied (the file is read-only and immutable) */
+	if (sqlite3_exec(c->db, "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 68719476736;"
+				" SELECT count(*) FROM sqlite_master",
+			 NULL, NULL, NULL) != SQLITE_OK)
 		return import_sqlite_fail(c, "not a readable SQLite database");
 	return 0;
 }
@@ -247,13 +255,11 @@ static const char *import_sqlite_sync_label(sqlite3_int64 type)
 	return type >= 0 && type < 5 ? labels[type] : "Synchronization";
 }
 
-/* import_sqlite_int reads an optional integer column into *v: 0 when NULL, -1 (with *cause) when the column holds
- * something that is not an integer or lies outside [lo, hi]. */
-static int import_sqlite_int(struct import_sqlite_ctx *c, sqlite3_stmt *st, int col, const char *table,
+/* import_sqlite_int reads an optional integer column (whose type is type) into *v: 0 when NULL, -1 (with *cause)
+ * when the column holds something that is not an integer or lies outside [lo, hi]. */
+static int import_sqlite_int(struct import_sqlite_ctx *c, sqlite3_stmt *st, int col, int type, const char *table,
 			     const char *what, long long row, sqlite3_int64 lo, sqlite3_int64 hi, sqlite3_int64 *v)
 {
-	int type = sqlite3_column_type(st, col);
-
 	*v = 0;
 	if (type == SQLITE_NULL)
 		return 0;
@@ -270,64 +276,96 @@ static int import_sqlite_int(struct import_sqlite_ctx *c, sqlite3_stmt *st, int 
 	return 0;
 }
 
-/* import_sqlite_query builds the SELECT for table tb from the columns it has; NULL (with *cause) when a required
- * column is missing. */
-static char *import_sqlite_query(struct import_sqlite_ctx *c, const struct import_sqlite_table *tb)
+/* import_sqlite_query builds the SELECT for table tb from the columns it has (absent ones are NULL, and have[]
+ * says which are real); NULL (with *cause) when a required column is missing. */
+static char *import_sqlite_query(struct import_sqlite_ctx *c, const struct import_sqlite_table *tb, bool *have)
 {
-	const char *stream = import_sqlite_first(c, tb->name, tb->stream, 2);
-	const char *corr = import_sqlite_first(c, tb->name, tb->corr, 2);
-	const char *bytes = import_sqlite_first(c, tb->name, tb->bytes, 2);
-	const char *name = c->has_strings ? import_sqlite_first(c, tb->name, tb->names, 4) : NULL;
-	const char *text = import_sqlite_first(c, tb->name, &tb->text, 1);
-	const char *tid = import_sqlite_first(c, tb->name, &tb->tid, 1);
-	const char *type = import_sqlite_first(c, tb->name, &tb->type, 1);
-	const char *mem1 = import_sqlite_first(c, tb->name, &tb->mem[0], 1);
-	const char *mem2 = import_sqlite_first(c, tb->name, &tb->mem[1], 1);
+	const char *col[COL_COUNT] = {"start", "end"};
 	static const char *const ss[4] = {"ssKind", "ssStream", "ssThread", "ssFlags"};
-	char *cols[4], *name_expr, *join, *sql;
+	char *sql, *p;
 
 	if (!import_sqlite_has_column(c, tb->name, "start") || !import_sqlite_has_column(c, tb->name, "end")) {
 		*c->cause = xasprintf("%s: table %s has no %s column", c->path, tb->name,
 				      import_sqlite_has_column(c, tb->name, "start") ? "end" : "start");
 		return NULL;
 	}
-	if (tb->kind == -1 && type == NULL) {
+	col[COL_STREAM] = import_sqlite_first(c, tb->name, tb->stream, 2);
+	col[COL_CORR] = import_sqlite_first(c, tb->name, tb->corr, 2);
+	col[COL_BYTES] = import_sqlite_first(c, tb->name, tb->bytes, 2);
+	col[COL_NAMEID] = c->has_strings ? import_sqlite_first(c, tb->name, tb->names, 4) : NULL;
+	col[COL_TEXT] = import_sqlite_first(c, tb->name, &tb->text, 1);
+	col[COL_TID] = import_sqlite_first(c, tb->name, &tb->tid, 1);
+	col[COL_TYPE] = import_sqlite_first(c, tb->name, &tb->type, 1);
+	col[COL_MEM1] = import_sqlite_first(c, tb->name, &tb->mem[0], 1);
+	col[COL_MEM2] = import_sqlite_first(c, tb->name, &tb->mem[1], 1);
+	for (int i = 0; i < 4; i++)
+		col[COL_SSKIND + i] = import_sqlite_first(c, tb->name, &ss[i], 1);
+	if (tb->kind == -1 && col[COL_TYPE] == NULL) {
 		*c->cause = xasprintf("%s: table %s has no copyKind column", c->path, tb->name);
 		return NULL;
 	}
-	if (!tb->host && stream == NULL) {
+	if (!tb->host && col[COL_STREAM] == NULL) {
 		*c->cause = xasprintf("%s: table %s has no streamId column", c->path, tb->name);
 		return NULL;
 	}
-	for (int i = 0; i < 4; i++)
-		cols[i] = import_sqlite_has_column(c, tb->name, ss[i]) ? xasprintf("x.\"%s\"", ss[i]) : xstrdup("NULL");
-	if (name != NULL && text != NULL)
-		name_expr = xasprintf("COALESCE(s.value, x.\"%s\")", text);
-	else if (name != NULL)
-		name_expr = xstrdup("s.value");
-	else if (text != NULL)
-		name_expr = xasprintf("x.\"%s\"", text);
-	else
-		name_expr = xstrdup("NULL");
-	join = name != NULL ? xasprintf(" LEFT JOIN StringIds AS s ON s.id = x.\"%s\"", name) : xstrdup("");
-#define COL(n) ((n) != NULL ? "x.\"" : ""), ((n) != NULL ? (n) : "NULL"), ((n) != NULL ? "\"" : "")
-	sql = xasprintf("SELECT x.\"start\", x.\"end\", %s%s%s, %s%s%s, %s%s%s, %s, %s%s%s, %s%s%s, %s%s%s, %s%s%s,"
-			" %s, %s, %s, %s FROM \"%s\" AS x%s",
-			COL(stream), COL(corr), COL(bytes), name_expr, COL(tid), COL(type), COL(mem1), COL(mem2), cols[0],
-			cols[1], cols[2], cols[3], tb->name, join);
-#undef COL
-	for (int i = 0; i < 4; i++)
-		free(cols[i]);
-	free(name_expr);
-	free(join);
+	sql = xmalloc(64 + strlen(tb->name) + COL_COUNT * 24);
+	p = sql + sprintf(sql, "SELECT ");
+	for (int i = 0; i < COL_COUNT; i++) {
+		have[i] = col[i] != NULL;
+		p += sprintf(p, have[i] ? "%s\"%s\"" : "%sNULL", i > 0 ? ", " : "", col[i]);
+	}
+	sprintf(p, " FROM \"%s\"", tb->name);
 	return sql;
+}
+
+/* import_sqlite_name returns the timeline id of the name of a row: the StringIds string of its name id (looked up
+ * once per id and table), else its inline text; fix adjusts foreign names (API version suffixes). */
+static int import_sqlite_name(struct import_sqlite_ctx *c, sqlite3_stmt *st, const int *type, bool strip,
+			      struct ss_timeline *t, uint32_t *id)
+{
+	const char *text;
+	char buf[512];
+
+	*id = 0;
+	if (type[COL_NAMEID] == SQLITE_INTEGER) {
+		sqlite3_int64 sid = sqlite3_column_int64(st, COL_NAMEID);
+
+		if (!idmap_get(&c->names, (uint64_t)sid, id)) {
+			sqlite3_bind_int64(c->string, 1, sid);
+			if (sqlite3_step(c->string) == SQLITE_ROW && sqlite3_column_type(c->string, 0) != SQLITE_NULL) {
+				text = (const char *)sqlite3_column_text(c->string, 0);
+				if (text == NULL) {
+					sqlite3_reset(c->string);
+					*c->cause = xasprintf("%s: cannot read StringIds: %s", c->path, sqlite3_errmsg(c->db));
+					return -1;
+				}
+				if (strip) {
+					snprintf(buf, sizeof buf, "%s", text);
+					import_strip_version(buf);
+					text = buf;
+				}
+				*id = timeline_intern(t, text);
+			} else {
+				*id = IMPORT_SQLITE_NO_STRING;
+			}
+			sqlite3_reset(c->string);
+			idmap_put(&c->names, (uint64_t)sid, *id);
+		}
+		if (*id != IMPORT_SQLITE_NO_STRING)
+			return 0;
+		*id = 0;
+	}
+	if (type[COL_TEXT] != SQLITE_NULL && (text = (const char *)sqlite3_column_text(st, COL_TEXT)) != NULL)
+		*id = timeline_intern(t, text);
+	return 0;
 }
 
 /* import_sqlite_table reads the rows of one activity table into t. */
 static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_sqlite_table *tb,
 			       struct ss_timeline *t)
 {
-	char *sql = import_sqlite_query(c, tb);
+	bool have[COL_COUNT];
+	char *sql = import_sqlite_query(c, tb, have);
 	sqlite3_stmt *st = NULL;
 	long long row = 0;
 	int rc;
@@ -340,24 +378,28 @@ static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_
 		*c->cause = xasprintf("%s: cannot read %s: %s", c->path, tb->name, sqlite3_errmsg(c->db));
 		return -1;
 	}
+	idmap_free(&c->names);
+	idmap_init(&c->names);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ss_record r = {0};
-		sqlite3_int64 start, end, v, type;
+		sqlite3_int64 start, end, v, type_value;
+		int type[COL_COUNT];
 		unsigned flags = 0;
-		const char *name;
-		char buf[256];
+		bool own;
 
 		row++;
+		for (int i = 0; i < COL_COUNT; i++)
+			type[i] = have[i] ? sqlite3_column_type(st, i) : SQLITE_NULL;
+		own = type[COL_SSKIND] != SQLITE_NULL;
 		if (t->n >= SS_IMPORT_MAX_RECORDS) {
 			*c->cause = xasprintf("%s: more than %u records", c->path, SS_IMPORT_MAX_RECORDS);
 			goto fail;
 		}
-		if (sqlite3_column_type(st, COL_END) == SQLITE_NULL && tb->kind == SS_KIND_MARKER)
+		if (type[COL_END] == SQLITE_NULL && tb->kind == SS_KIND_MARKER)
 			continue; /* an NVTX mark or an unterminated range: not an interval */
-		if (sqlite3_column_type(st, COL_START) != SQLITE_INTEGER ||
-		    sqlite3_column_type(st, COL_END) != SQLITE_INTEGER) {
+		if (type[COL_START] != SQLITE_INTEGER || type[COL_END] != SQLITE_INTEGER) {
 			*c->cause = xasprintf("%s: %s row %lld: %s is not an integer timestamp", c->path, tb->name, row,
-					      sqlite3_column_type(st, COL_START) != SQLITE_INTEGER ? "start" : "end");
+					      type[COL_START] != SQLITE_INTEGER ? "start" : "end");
 			goto fail;
 		}
 		start = sqlite3_column_int64(st, COL_START);
@@ -372,27 +414,29 @@ static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_
 					      tb->name, row, (long long)start, (long long)end);
 			goto fail;
 		}
-		if (import_sqlite_int(c, st, COL_TYPE, tb->name, tb->type ? tb->type : "type", row, INT32_MIN,
-				      INT32_MAX, &type) != 0)
+		if (import_sqlite_int(c, st, COL_TYPE, type[COL_TYPE], tb->name, tb->type ? tb->type : "type", row,
+				      INT32_MIN, INT32_MAX, &type_value) != 0)
 			goto fail;
-		if (tb->kind == SS_KIND_MARKER && sqlite3_column_type(st, COL_TYPE) != SQLITE_NULL && type != 59 &&
-		    type != 60 && sqlite3_column_type(st, COL_SSKIND) == SQLITE_NULL)
+		if (tb->kind == SS_KIND_MARKER && !own && type[COL_TYPE] != SQLITE_NULL && type_value != 59 &&
+		    type_value != 60)
 			continue; /* NVTX marks, domains, categories: not ranges */
 		r.start = (uint64_t)start;
 		r.end = (uint64_t)end;
-		if (import_sqlite_int(c, st, COL_STREAM, tb->name, "stream id", row, 0, UINT32_MAX, &v) != 0)
+		if (import_sqlite_int(c, st, COL_STREAM, type[COL_STREAM], tb->name, "stream id", row, 0, UINT32_MAX, &v) != 0)
 			goto fail;
 		r.raw_stream = (uint32_t)v;
-		if (import_sqlite_int(c, st, COL_CORR, tb->name, "correlation id", row, 0, UINT32_MAX, &v) != 0)
+		if (import_sqlite_int(c, st, COL_CORR, type[COL_CORR], tb->name, "correlation id", row, 0, UINT32_MAX, &v) !=
+		    0)
 			goto fail;
 		r.correlation = (uint32_t)v;
-		if (import_sqlite_int(c, st, COL_BYTES, tb->name, "bytes", row, 0, INT64_MAX, &v) != 0)
+		if (import_sqlite_int(c, st, COL_BYTES, type[COL_BYTES], tb->name, "bytes", row, 0, INT64_MAX, &v) != 0)
 			goto fail;
 		r.bytes = (uint64_t)v;
-		if (import_sqlite_int(c, st, COL_TID, tb->name, "globalTid", row, INT64_MIN, INT64_MAX, &v) != 0)
+		if (import_sqlite_int(c, st, COL_TID, type[COL_TID], tb->name, "globalTid", row, INT64_MIN, INT64_MAX, &v) !=
+		    0)
 			goto fail;
 		r.thread = (uint32_t)((uint64_t)v & 0xffffffu);
-		r.kind = (uint8_t)(tb->kind >= 0 ? tb->kind : import_sqlite_copy_kind(type, &flags));
+		r.kind = (uint8_t)(tb->kind >= 0 ? tb->kind : import_sqlite_copy_kind(type_value, &flags));
 		if (tb->kind == -1 || tb->kind == SS_KIND_MEMSET)
 			flags |= import_sqlite_mem_flags(c, st, COL_MEM1) | import_sqlite_mem_flags(c, st, COL_MEM2);
 		/* pinned on one side and device on the other is a pinned copy; pageable anywhere wins */
@@ -401,36 +445,33 @@ static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_
 		r.flags = (uint8_t)flags;
 		r.stream = tb->host ? SS_STREAM_HOST : SS_STREAM_PENDING;
 		/* streamscope's own columns win */
-		if (import_sqlite_int(c, st, COL_SSKIND, tb->name, "ssKind", row, 0, SS_KIND_COUNT - 1, &v) != 0)
-			goto fail;
-		if (sqlite3_column_type(st, COL_SSKIND) != SQLITE_NULL)
+		if (own) {
+			if (import_sqlite_int(c, st, COL_SSKIND, type[COL_SSKIND], tb->name, "ssKind", row, 0,
+					      SS_KIND_COUNT - 1, &v) != 0)
+				goto fail;
 			r.kind = (uint8_t)v;
-		if (import_sqlite_int(c, st, COL_SSSTREAM, tb->name, "ssStream", row, SS_STREAM_UNKNOWN,
-				      SS_IMPORT_MAX_STREAMS * 64, &v) != 0)
-			goto fail;
-		if (sqlite3_column_type(st, COL_SSSTREAM) != SQLITE_NULL)
+		}
+		if (type[COL_SSSTREAM] != SQLITE_NULL) {
+			if (import_sqlite_int(c, st, COL_SSSTREAM, type[COL_SSSTREAM], tb->name, "ssStream", row,
+					      SS_STREAM_UNKNOWN, SS_IMPORT_MAX_STREAMS * 64, &v) != 0)
+				goto fail;
 			r.stream = (int32_t)v;
-		if (import_sqlite_int(c, st, COL_SSTHREAD, tb->name, "ssThread", row, 0, UINT32_MAX, &v) != 0)
-			goto fail;
-		if (sqlite3_column_type(st, COL_SSTHREAD) != SQLITE_NULL)
+		}
+		if (type[COL_SSTHREAD] != SQLITE_NULL) {
+			if (import_sqlite_int(c, st, COL_SSTHREAD, type[COL_SSTHREAD], tb->name, "ssThread", row, 0,
+					      UINT32_MAX, &v) != 0)
+				goto fail;
 			r.thread = (uint32_t)v;
-		if (import_sqlite_int(c, st, COL_SSFLAGS, tb->name, "ssFlags", row, 0, 255, &v) != 0)
-			goto fail;
-		if (sqlite3_column_type(st, COL_SSFLAGS) != SQLITE_NULL)
+		}
+		if (type[COL_SSFLAGS] != SQLITE_NULL) {
+			if (import_sqlite_int(c, st, COL_SSFLAGS, type[COL_SSFLAGS], tb->name, "ssFlags", row, 0, 255, &v) != 0)
+				goto fail;
 			r.flags = (uint8_t)v;
-		name = (const char *)sqlite3_column_text(st, COL_NAME);
-		if (name == NULL && sqlite3_column_type(st, COL_NAME) != SQLITE_NULL) {
-			*c->cause = xasprintf("%s: out of memory reading names", c->path);
+		}
+		if (import_sqlite_name(c, st, type, tb->kind == SS_KIND_API && !own, t, &r.name) != 0)
 			goto fail;
-		}
-		if (name == NULL && tb->kind == SS_KIND_SYNC && sqlite3_column_type(st, COL_SSKIND) == SQLITE_NULL)
-			name = import_sqlite_sync_label(type);
-		if (name != NULL && tb->kind == SS_KIND_API && sqlite3_column_type(st, COL_SSKIND) == SQLITE_NULL) {
-			snprintf(buf, sizeof buf, "%s", name);
-			import_strip_version(buf);
-			name = buf;
-		}
-		r.name = timeline_intern(t, name);
+		if (r.name == 0 && tb->kind == SS_KIND_SYNC && !own)
+			r.name = timeline_intern(t, import_sqlite_sync_label(type_value));
 		timeline_add(t, &r);
 	}
 	if (rc != SQLITE_DONE) {
@@ -560,11 +601,19 @@ int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
 	c.has_strings = import_sqlite_has_table(&c, "StringIds") && import_sqlite_has_column(&c, "StringIds", "id") &&
 			import_sqlite_has_column(&c, "StringIds", "value");
 	import_sqlite_mem_kinds(&c);
+	idmap_init(&c.names);
+	if (c.has_strings &&
+	    sqlite3_prepare_v2(c.db, "SELECT value FROM StringIds WHERE id = ?1", -1, &c.string, NULL) != SQLITE_OK) {
+		import_sqlite_fail(&c, "cannot read StringIds");
+		goto fail;
+	}
 	import_reserve(t, (size_t)total);
 	for (size_t i = 0; i < IMPORT_SQLITE_NTABLES; i++)
 		if (present[i] && import_sqlite_table(&c, &import_sqlite_tables[i], t) != 0)
 			goto fail;
 	import_sqlite_labels(&c, t, own);
+	sqlite3_finalize(c.string);
+	idmap_free(&c.names);
 	sqlite3_close(c.db);
 	nstreams = t->nstreams;
 	import_finish(t, path);
@@ -573,6 +622,8 @@ int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
 	return 0;
 
 fail:
+	sqlite3_finalize(c.string);
+	idmap_free(&c.names);
 	sqlite3_close(c.db);
 	import_begin(t);
 	return -1;

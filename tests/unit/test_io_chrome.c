@@ -39,28 +39,56 @@ static uint64_t track_key(json_t *ev)
 	       (uint32_t)json_integer_value(json_object_get(ev, "tid"));
 }
 
-/* covering_x finds an X event on the track of ev whose [ts, ts+dur] holds ev's ts and whose correlation is ev's
- * (the fixture's API calls on one thread overlap, so the correlation picks among them). */
-static json_t *covering_x(json_t *events, json_t *ev)
+/* covers says whether an X event on the track of ev, with correlation corr, holds ev's ts. */
+static bool covers(json_t *events, json_t *ev, json_int_t corr, const char **kind)
 {
 	double ts = json_number_value(json_object_get(ev, "ts"));
-	json_int_t corr = json_integer_value(json_object_get(json_object_get(ev, "args"), "correlation"));
 	size_t i;
 	json_t *x;
 
 	json_array_foreach(events, i, x) {
 		const char *ph = json_string_value(json_object_get(x, "ph"));
+		json_t *args = json_object_get(x, "args");
 		double a, d;
 
 		if (ph == NULL || strcmp(ph, "X") != 0 || track_key(x) != track_key(ev) ||
-		    json_integer_value(json_object_get(json_object_get(x, "args"), "correlation")) != corr)
+		    json_integer_value(json_object_get(args, "correlation")) != corr)
 			continue;
 		a = json_number_value(json_object_get(x, "ts"));
 		d = json_number_value(json_object_get(x, "dur"));
-		if (a <= ts && ts <= a + d)
-			return x;
+		if (a <= ts && ts <= a + d) {
+			*kind = json_string_value(json_object_get(args, "ss_kind"));
+			return true;
+		}
 	}
-	return NULL;
+	return false;
+}
+
+/* flow_ok checks an s/f pair: the s end lies in an API call and the f end in GPU work of the same correlation id
+ * (the fixture's calls on one thread overlap, so every correlation of a covering GPU slice is tried). */
+static bool flow_ok(json_t *events, json_t *s, json_t *f)
+{
+	double ts = json_number_value(json_object_get(f, "ts"));
+	size_t i;
+	json_t *x;
+
+	json_array_foreach(events, i, x) {
+		const char *ph = json_string_value(json_object_get(x, "ph")), *skind = NULL, *fkind = NULL;
+		json_int_t corr;
+		double a, d;
+
+		if (ph == NULL || strcmp(ph, "X") != 0 || track_key(x) != track_key(f))
+			continue;
+		a = json_number_value(json_object_get(x, "ts"));
+		d = json_number_value(json_object_get(x, "dur"));
+		if (ts < a || ts > a + d)
+			continue;
+		corr = json_integer_value(json_object_get(json_object_get(x, "args"), "correlation"));
+		if (corr != 0 && covers(events, s, corr, &skind) && covers(events, f, corr, &fkind) &&
+		    strcmp(skind, "API") == 0 && strcmp(fkind, "API") != 0)
+			return true;
+	}
+	return false;
 }
 
 static void test_metadata_and_flows(void **state)
@@ -129,23 +157,26 @@ static void test_metadata_and_flows(void **state)
 				assert_true(fabs(json_number_value(json_object_get(args, "bandwidth_GBps")) - bytes / dur_ns) <
 					    1e-3 + 1e-3 * bytes / dur_ns);
 			}
-		} else if (strcmp(ph, "s") == 0 || strcmp(ph, "f") == 0) {
-			json_t *slice = covering_x(events, ev);
-			json_int_t corr = json_integer_value(json_object_get(args, "correlation"));
-			const char *skind;
+		} else if (strcmp(ph, "s") == 0) {
+			size_t j;
+			json_t *f;
+			bool paired = false;
 
-			/* each end binds to the slice it lies in: the API call, the GPU work with that correlation */
-			assert_non_null(slice);
-			skind = json_string_value(json_object_get(json_object_get(slice, "args"), "ss_kind"));
-			assert_int_equal(json_integer_value(json_object_get(json_object_get(slice, "args"), "correlation")), corr);
-			if (ph[0] == 's') {
-				ns++;
-				assert_string_equal(skind, "API");
-			} else {
-				nf++;
-				assert_string_equal(json_string_value(json_object_get(ev, "bp")), "e");
-				assert_string_not_equal(skind, "API");
+			ns++;
+			json_array_foreach(events, j, f) {
+				const char *fph = json_string_value(json_object_get(f, "ph"));
+
+				if (fph != NULL && strcmp(fph, "f") == 0 &&
+				    json_integer_value(json_object_get(f, "id")) == json_integer_value(json_object_get(ev, "id"))) {
+					assert_string_equal(json_string_value(json_object_get(f, "bp")), "e");
+					assert_true(flow_ok(events, ev, f));
+					paired = true;
+					break;
+				}
 			}
+			assert_true(paired);
+		} else if (strcmp(ph, "f") == 0) {
+			nf++;
 		}
 	}
 	assert_int_equal(nx, t.n);
