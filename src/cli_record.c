@@ -534,6 +534,22 @@ static int cli_record_open_count(const struct cli_record_state *st)
 	return n;
 }
 
+/* Labels the timeline once the recording is over: incomplete when a process that started recording sent no
+ * result; the dropped counts of those that did. */
+static void cli_record_mark(struct cli_record_state *st)
+{
+	st->tl.incomplete = false;
+	st->tl.dropped = 0;
+	for (int i = 0; i < st->nsrc; i++) {
+		const struct cli_record_source *s = &st->src[i];
+
+		if (s->loaded && !s->result)
+			st->tl.incomplete = true;
+		if (s->result)
+			st->tl.dropped += s->r.res.dropped;
+	}
+}
+
 /* The live view's hook: reads what arrived and tells whether the recording is over. */
 static bool cli_record_live_poll(void *ctx, int wait_ms);
 
@@ -573,11 +589,10 @@ static bool cli_record_live_poll(void *ctx, int wait_ms)
 	for (int i = 1; i < st->nsrc; i++)
 		if (st->src[i].open && st->src[i].result)
 			cli_record_close_source(&st->src[i]);
-	if (cli_record_open_count(st) == 0)
-		return st->done = true;
-	if (cli_record_interrupted) {
+	if (cli_record_open_count(st) == 0 || cli_record_interrupted) {
 		for (int i = 0; i < st->nsrc; i++)
 			cli_record_close_source(&st->src[i]);
+		cli_record_mark(st);
 		return st->done = true;
 	}
 	if (!st->noted && now - st->exit_ms >= 2000 && st->o->children && !st->o->live) {
@@ -737,7 +752,7 @@ static const char *cli_record_kind_name(char k)
 	case INJECT_STREAM_NONBLOCKING:
 		return "non-blocking";
 	case INJECT_STREAM_LEGACY:
-		return "legacy default (another context)";
+		return "legacy default";
 	case INJECT_STREAM_PER_THREAD:
 		return "per-thread default";
 	default:
@@ -814,7 +829,7 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 	struct ss_timeline *t = &st->tl;
 	struct ss_export_input in;
 	char label[256], what[96], *cause = NULL;
-	uint64_t t0, t1, dropped = 0;
+	uint64_t t0, t1;
 	const char *device = NULL;
 	int loaded = 0, complete = 0, errors = 0;
 	size_t ranges = 0;
@@ -825,11 +840,8 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 		loaded += s->loaded;
 		complete += s->loaded && s->result;
 		errors += s->error;
-		if (s->result) {
-			dropped += s->r.res.dropped;
-			if (device == NULL)
-				device = s->r.res.device;
-		}
+		if (s->result && device == NULL)
+			device = s->r.res.device;
 		if (s->error)
 			fprintf(stderr, "streamscope: recording failed: %s\n", s->r.error);
 	}
@@ -853,8 +865,7 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 	if (timeline_span(t, (1u << SS_KIND_COUNT) - 1, &t0, &t1))
 		timeline_rebase(t, t0);
 	t->nstreams = st->nstreams;
-	t->incomplete = complete < loaded;
-	t->dropped = dropped;
+	cli_record_mark(st);
 	snprintf(t->backend, sizeof t->backend, "cuda");
 	snprintf(t->device, sizeof t->device, "%s", device != NULL ? device : "CUDA device");
 	ranges = timeline_count(t, SS_KIND_MARKER);
@@ -864,7 +875,7 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 		st->o->argv[0], loaded, loaded == 1 ? "" : "es", t->device, t->n, timeline_count(t, SS_KIND_KERNEL),
 		timeline_count(t, SS_KIND_H2D), timeline_count(t, SS_KIND_D2H), timeline_count(t, SS_KIND_D2D),
 		timeline_count(t, SS_KIND_MEMSET), ranges, timeline_count(t, SS_KIND_API),
-		timeline_count(t, SS_KIND_SYNC), (unsigned long long)dropped,
+		timeline_count(t, SS_KIND_SYNC), (unsigned long long)t->dropped,
 		t->incomplete ? "; INCOMPLETE" : "");
 	cli_record_print_streams(st);
 	if (t->incomplete)

@@ -42,7 +42,7 @@ struct live {
 	bool over;              /* the recording ended: the timeline is final */
 	struct ss_analysis an;  /* valid when over */
 	bool quit;
-	char progress[200];
+	char progress[200];     /* the header's state while recording */
 	char message[200];
 	struct ss_layout layout;
 	bool layout_ok;
@@ -89,8 +89,7 @@ static void live_frame(struct live *lv)
 	term_size(&lv->term, &cols, &rows);
 	if (lv->grid.w != cols || lv->grid.h != rows)
 		grid_resize(&lv->grid, cols, rows);
-	snprintf(lv->progress, sizeof lv->progress, "%s %s: %zu records", lv->over ? "recorded" : "recording",
-		 lv->title, lv->tl->n);
+	snprintf(lv->progress, sizeof lv->progress, "recording %s", lv->title);
 	memset(&v, 0, sizeof v);
 	v.gl = lv->gl;
 	v.device = lv->tl->device[0] ? lv->tl->device : NULL;

@@ -77,6 +77,15 @@ static void test_streams_null_and_per_thread(void **state)
 	inject_streams_line(&s, line, sizeof line);
 	assert_string_equal(line, "streams lp");
 	inject_streams_free(&s);
+	/* the legacy stream's work arrived before its id was known: it keeps its index, labelled legacy */
+	inject_streams_init(&s);
+	assert_int_equal(inject_streams_see(&s, 7), 0);
+	inject_streams_null(&s, 7);
+	assert_true(s.have_null);
+	assert_int_equal(inject_streams_see(&s, 7), 0);
+	inject_streams_line(&s, line, sizeof line);
+	assert_string_equal(line, "streams l");
+	inject_streams_free(&s);
 }
 
 static void test_streams_line_limit(void **state)

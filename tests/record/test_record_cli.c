@@ -16,6 +16,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pty.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,6 +470,69 @@ static void test_real_library(void **state)
 	}
 }
 
+/* --live in a pseudo-terminal: the view draws, says when the recording ended, q writes the trace; the program's
+ * output went to the .log file, not to the screen. */
+static void test_live(void **state)
+{
+	char dir[64], path[128], log[160], buf[65536], *logtext;
+	struct winsize ws = {40, 120, 0, 0};
+	size_t n = 0;
+	int fd, status;
+	bool ended = false;
+	pid_t pid;
+	FILE *f;
+
+	(void)state;
+	tmpdir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/live.sqlite", dir);
+	pid = forkpty(&fd, NULL, NULL, &ws);
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		setenv("TERM", "xterm-256color", 1);
+		setenv("LANG", "C.UTF-8", 1);
+		execl(SS_BINARY, SS_BINARY, "record", "--live", "-o", path, "--", SS_HARNESS, "ok", (char *)NULL);
+		_exit(98);
+	}
+	for (int waited = 0; waited < 100 && !ended; waited++) {
+		struct pollfd p = {fd, POLLIN, 0};
+		ssize_t r;
+
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		r = read(fd, buf + n, sizeof buf - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+		buf[n] = '\0';
+		ended = strstr(buf, "the recording ended") != NULL;
+		if (n > sizeof buf / 2) { /* keep the tail */
+			memmove(buf, buf + n - 1024, 1024);
+			n = 1024;
+		}
+	}
+	assert_true(ended);
+	assert_int_equal(write(fd, "q", 1), 1);
+	for (;;) { /* drain until the child closes the terminal */
+		struct pollfd p = {fd, POLLIN, 0};
+
+		if (poll(&p, 1, 5000) <= 0 || read(fd, buf, sizeof buf) <= 0)
+			break;
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	close(fd);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(access(path, R_OK), 0);
+	snprintf(log, sizeof log, "%s.log", path);
+	f = fopen(log, "r");
+	assert_non_null(f);
+	logtext = fgets(buf, sizeof buf, f);
+	fclose(f);
+	assert_non_null(logtext);
+	assert_contains(buf, "record_harness: ok done");
+	rmtree(dir);
+}
+
 static void test_default_name(void **state)
 {
 	char dir[64];
@@ -508,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_harness_pipe_held),
 		cmocka_unit_test(test_environment),
 		cmocka_unit_test(test_real_library),
+		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_default_name),
 #endif
 	};

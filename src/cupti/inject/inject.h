@@ -39,8 +39,9 @@
 /* Stream kinds as letters of the progress line. */
 #define INJECT_STREAM_BLOCKING 'b'    /* created with cudaStreamDefault: waits for the legacy default stream */
 #define INJECT_STREAM_NONBLOCKING 'n' /* cudaStreamNonBlocking: exempt from legacy default stream ordering */
-#define INJECT_STREAM_LEGACY 'l'      /* the legacy default stream of a second context (the first one's work is
-					 SS_STREAM_LEGACY) */
+#define INJECT_STREAM_LEGACY 'l'      /* a legacy default stream that has an index: a second context's, or the
+					 first one's when its work arrived before its id was known (the first
+					 context's is otherwise SS_STREAM_LEGACY) */
 #define INJECT_STREAM_PER_THREAD 'p'  /* a per-thread default stream learnt after it already had an index */
 #define INJECT_STREAM_UNKNOWN '?'     /* seen in GPU records, no STREAM record (yet) */
 

@@ -72,9 +72,11 @@ void inject_streams_null(struct inject_streams *s, uint32_t id)
 	if (s->have_null && s->null_id == id)
 		return;
 	i = inject_streams_index(s, id);
-	if (!s->have_null && i < 0) {
+	if (!s->have_null) {
 		s->have_null = true;
 		s->null_id = id;
+		if (i >= 0)
+			inject_streams_set(s, i, INJECT_STREAM_LEGACY);
 	} else if (i >= 0) {
 		inject_streams_set(s, i, INJECT_STREAM_LEGACY);
 	} else {
@@ -129,12 +131,10 @@ int inject_streams_see(struct inject_streams *s, uint32_t id)
 {
 	int i;
 
-	if (id == INJECT_STREAM_NONE || (s->have_null && s->null_id == id))
-		return -1;
 	i = inject_streams_index(s, id);
 	if (i >= 0)
 		return i;
-	if (inject_streams_is_per_thread(s, id))
+	if (id == INJECT_STREAM_NONE || (s->have_null && s->null_id == id) || inject_streams_is_per_thread(s, id))
 		return -1;
 	return inject_streams_add(s, id, INJECT_STREAM_UNKNOWN);
 }

@@ -26,7 +26,8 @@ struct inject_streams {
 void inject_streams_init(struct inject_streams *s);
 void inject_streams_free(struct inject_streams *s);
 /* inject_streams_null notes the legacy default stream of a context: the first one becomes the SS_STREAM_LEGACY
- * id, a further context's gets an index of kind INJECT_STREAM_LEGACY. */
+ * id, a further context's gets an index of kind INJECT_STREAM_LEGACY, and so does one that already has an index
+ * (its work arrived first: the records sent keep that index). */
 void inject_streams_null(struct inject_streams *s, uint32_t id);
 /* inject_streams_per_thread notes a per-thread default stream id. An id that already has an index keeps it (the
  * records sent so far used it) and its kind becomes INJECT_STREAM_PER_THREAD. */
