@@ -73,7 +73,7 @@ void axis_draw(struct ss_grid *g, struct ss_rect r, double t0, double span, cons
 			break;
 		min_cells = (int)strlen(buf) + 2;
 	}
-	last_end = r.x - 1;
+	last_end = r.x - 2;
 	for (double t = ceil(t0 / step) * step; t < t0 + span; t += step) {
 		int x = axis_place(r, t0, span, t), w;
 		char buf[48];

@@ -50,7 +50,7 @@ int layout_compute(const struct ss_layout_opts *o, struct ss_layout *l, char **c
 		l->labels[0] = (struct ss_rect){0, top, LAYOUT_LABEL_COLS, gh};
 		l->plot[0] = (struct ss_rect){LAYOUT_LABEL_COLS, top, mw - LAYOUT_LABEL_COLS, gh};
 	}
-	l->help.w = cols - 4 < 84 ? cols - 4 : 84;
+	l->help.w = cols - 2 < 84 ? cols - 2 : 84;
 	l->help.h = rows - 2;
 	l->help.x = (cols - l->help.w) / 2;
 	l->help.y = 1;

@@ -44,14 +44,16 @@ static void plot_line(struct plot_canvas *c, int x0, int y0, int x1, int y1, int
 	int dx = abs(x1 - x0), dy = -abs(y1 - y0), sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1, err = dx + dy;
 
 	for (;;) {
+		int e2 = 2 * err;
+
 		plot_dot(c, x0, y0, role, mark);
 		if (x0 == x1 && y0 == y1)
 			break;
-		if (2 * err >= dy) {
+		if (e2 >= dy) {
 			err += dy;
 			x0 += sx;
 		}
-		if (2 * err <= dx) {
+		if (e2 <= dx) {
 			err += dx;
 			y0 += sy;
 		}

@@ -218,16 +218,13 @@ static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_vi
 		if (k[i].name == NULL)
 			continue;
 		if ((int)k[i].group != prev) {
-			if (prev >= 0)
-				line[nlines++] = (struct view_help_line){"", "", SS_ROLE_TEXT, 0};
 			line[nlines++] = (struct view_help_line){keys_group_name(k[i].group), "", SS_ROLE_HIGHLIGHT, GRID_BOLD};
 			prev = (int)k[i].group;
 		}
 		line[nlines++] = (struct view_help_line){k[i].name, k[i].help,
 						   v->source != NULL && k[i].experiment ? SS_ROLE_DIM : SS_ROLE_TEXT, 0};
 	}
-	line[nlines++] = (struct view_help_line){"", "", SS_ROLE_TEXT, 0};
-	line[nlines++] = (struct view_help_line){"Mouse", "click selects, wheel zooms", SS_ROLE_TEXT, 0};
+	line[nlines++] = (struct view_help_line){"Mouse", "click select, wheel zoom", SS_ROLE_TEXT, 0};
 	ncol = nlines + 4 <= area.h ? 1 : 2;
 	per = (nlines + ncol - 1) / ncol;
 	colw = ncol == 1 ? 48 : (area.w - 4) / 2;
@@ -260,7 +257,7 @@ static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_vi
 /* view_status draws the last row: a message, or the main keys. */
 static void view_status(struct ss_grid *g, struct ss_rect r, const struct ss_view *v)
 {
-	const char *keys = keys_status(v->source != NULL);
+	char keys[160];
 	int x = r.x;
 
 	grid_fill(g, r, ' ', SS_ROLE_TEXT, GRID_REVERSE);
@@ -268,7 +265,21 @@ static void view_status(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 		x += grid_puts(g, x, r.y, r.w, v->message, v->message_role, GRID_REVERSE | GRID_BOLD);
 		x += 2;
 	}
-	if (x + grid_text_width(keys) <= r.x + r.w)
+	/* as many of the main keys as fit, the most important first */
+	snprintf(keys, sizeof keys, "%s", keys_status(v->source != NULL));
+	while (x + grid_text_width(keys) > r.x + r.w) {
+		char *cut = NULL;
+
+		/* items are separated by two blanks: drop the last one */
+		for (char *p = strstr(keys, "  "); p != NULL; p = strstr(p + 2, "  "))
+			cut = p;
+		if (cut == NULL) {
+			keys[0] = '\0';
+			break;
+		}
+		*cut = '\0';
+	}
+	if (keys[0] != '\0')
 		grid_puts(g, r.x + r.w - grid_text_width(keys), r.y, -1, keys, SS_ROLE_TEXT, GRID_REVERSE);
 }
 
@@ -288,7 +299,7 @@ static void view_gantt(struct ss_grid *g, struct ss_rect labels, struct ss_rect 
 void view_draw(struct ss_grid *g, const struct ss_view *v)
 {
 	struct ss_layout l;
-	char *cause = NULL, buf[32];
+	char *cause = NULL;
 
 	grid_clear(g);
 	if (view_layout(v, g->w, g->h, &l, &cause) != 0) {
@@ -318,8 +329,7 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 		axis_draw(g, l.axis, v->gv.t0, v->gv.span, v->gl);
 		grid_fill(g, (struct ss_rect){l.corner.x, l.corner.y, l.corner.w, 1}, v->gl->axis, SS_ROLE_AXIS, 0);
 		grid_set(g, l.corner.x + l.corner.w - 1, l.corner.y, v->gl->box[4], SS_ROLE_AXIS, 0);
-		units_time((uint64_t)(v->gv.span > 0 ? v->gv.span : 0), buf, sizeof buf);
-		grid_printf(g, l.corner.x, l.corner.y + 1, l.corner.w - 1, SS_ROLE_DIM, 0, "%*s", l.corner.w - 2, buf);
+		grid_printf(g, l.corner.x, l.corner.y + 1, l.corner.w - 1, SS_ROLE_DIM, 0, "%*s", l.corner.w - 2, "time");
 		stats_draw(g, l.stats, l.stats_side, &v->stats, v->gl);
 		if (v->gv.sel != UINT32_MAX)
 			view_detail(g, &l, v);
