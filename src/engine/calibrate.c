@@ -40,9 +40,11 @@ struct cal {
 	void (*progress)(const char *);
 	int step;
 	struct ss_profile *out;
+	double wake_raw; /* cudaDeviceSynchronize's return after the last GPU record; NAN when not seen */
+	double trace;    /* CUPTI's cost per traced call, once measured (0 before or when not measurable) */
 };
 
-#define CAL_STEPS 32
+#define CAL_STEPS 35
 
 static void vec_push(struct cal_vec *v, double x)
 {
@@ -224,6 +226,36 @@ static void cal_host_samples(const struct cal_run *r, struct cal_vec *launch, st
 	}
 }
 
+/* cal_gap_samples adds the idle time of a copy engine between two copies of one stream when the second was
+ * issued before the first ended. */
+static void cal_gap_samples(const struct cal_run *r, struct cal_vec *v)
+{
+	for (size_t i = 0; i < r->tl.n; i++) {
+		const struct ss_record *a = &r->tl.rec[i], *b = NULL, *api;
+		const struct ss_op *ao = r->op[i], *bo = NULL;
+		bool next = true;
+
+		if ((a->kind != SS_KIND_H2D && a->kind != SS_KIND_D2H) || ao == NULL)
+			continue;
+		for (size_t j = 0; j < r->tl.n; j++) {
+			const struct ss_record *x = &r->tl.rec[j];
+
+			if (x->kind == a->kind && x->stream == a->stream && x->start >= a->end &&
+			    (b == NULL || x->start < b->start)) {
+				b = x;
+				bo = r->op[j];
+			}
+		}
+		if (b == NULL || bo == NULL || bo <= ao)
+			continue;
+		/* only the stream's very next operation: anything between would hold it back */
+		for (const struct ss_op *o = ao + 1; o < bo && next; o++)
+			next = o->stream != ao->stream;
+		if (next && (api = cal_api_of(&r->tl, b)) != NULL && api->end < a->end)
+			vec_push(v, (double)(b->start - a->end));
+	}
+}
+
 /* cal_copy_samples adds (bytes, duration) of the run's copies of one kind whose flags include want. */
 static void cal_copy_samples(const struct cal_run *r, int kind, unsigned want, struct cal_vec *x, struct cal_vec *y)
 {
@@ -298,6 +330,7 @@ static int cal_copy_fit(struct cal *c, const char *path, struct cal_vec *x, stru
 static int cal_copies(struct cal *c, char **cause)
 {
 	struct cal_vec hx = {0}, hy = {0}, dx = {0}, dy = {0}, copy = {0}, launch = {0}, lat = {0}, wake = {0};
+	struct cal_vec gap = {0};
 	int rc = -1;
 
 	for (int k = 10; k <= 24; k += 2) {
@@ -314,6 +347,7 @@ static int cal_copies(struct cal *c, char **cause)
 		cal_api_samples(&r, "cudaMemcpyAsync", &copy);
 		cal_api_samples(&r, "cudaLaunchKernel", &launch);
 		cal_host_samples(&r, &lat, &wake);
+		cal_gap_samples(&r, &gap);
 		cal_run_free(&r);
 	}
 	if (cal_copy_fit(c, "copy.h2d", &hx, &hy, cause) != 0 || cal_copy_fit(c, "copy.d2h", &dx, &dy, cause) != 0)
@@ -321,7 +355,8 @@ static int cal_copies(struct cal *c, char **cause)
 	cal_set(c, "api.copy_ns", cal_median(&copy));
 	cal_set(c, "api.launch_ns", cal_median(&launch));
 	cal_set(c, "launch.latency_ns", cal_median(&lat));
-	cal_set(c, "sync.wake_ns", cal_median(&wake));
+	c->wake_raw = cal_median(&wake);
+	cal_set(c, "copy.gap_ns", cal_median(&gap));
 	rc = 0;
 out:
 	vec_free(&hx);
@@ -332,17 +367,63 @@ out:
 	vec_free(&launch);
 	vec_free(&lat);
 	vec_free(&wake);
+	vec_free(&gap);
 	return rc;
 }
 
-/* One kernel's speed (slope of duration over units at full size) and, for add, the kernel minimum (intercept);
- * then its saturation from small launches that cannot fill the device. */
+/* cal_dep_samples adds, for each GPU record whose call returned before the previous record of its stream (on
+ * another engine) ended, the gap between the two: how long the GPU takes to notice a dependency. */
+static void cal_dep_samples(const struct cal_run *r, struct cal_vec *v)
+{
+	for (size_t i = 0; i < r->tl.n; i++) {
+		const struct ss_record *b = &r->tl.rec[i], *prev = NULL, *api;
+
+		if (!(SS_GPU_KINDS & SS_KIND_BIT(b->kind)) || b->stream < 0)
+			continue;
+		for (size_t j = 0; j < r->tl.n; j++) {
+			const struct ss_record *a = &r->tl.rec[j];
+
+			if (j != i && a->stream == b->stream && (SS_GPU_KINDS & SS_KIND_BIT(a->kind)) &&
+			    a->end <= b->start && (prev == NULL || a->end > prev->end))
+				prev = a;
+		}
+		if (prev == NULL || prev->kind == b->kind || (api = cal_api_of(&r->tl, b)) == NULL ||
+		    api->end >= prev->end)
+			continue;
+		vec_push(&v[b->kind == SS_KIND_KERNEL ? 0 : 1], (double)(b->start - prev->end));
+	}
+}
+
+/* The fixed kernel minimum: the interfering one-thread kernel on the legacy stream does no work. */
+static int cal_touch(struct cal *c, char **cause)
+{
+	struct ss_experiment e;
+	struct cal_run r;
+	struct cal_vec v = {0};
+
+	cal_base(&e, SS_PRESET_DEFAULT_STREAM, 4, 1u << 16, 4, 1);
+	e.order = SS_ORDER_BREADTH;
+	if (cal_measure(c, &r, &e, "empty kernels", cause) != 0)
+		return -1;
+	for (size_t i = 0; i < r.tl.n; i++)
+		if (r.tl.rec[i].kind == SS_KIND_KERNEL && r.tl.rec[i].stream < 0)
+			vec_push(&v, (double)(r.tl.rec[i].end - r.tl.rec[i].start));
+	cal_set(c, "kernel.min_ns", cal_median(&v));
+	vec_free(&v);
+	cal_run_free(&r);
+	return 0;
+}
+
+/* One kernel's speed: over work amounts at one size, the slope is ns per unit and the intercept the kernel minimum
+ * plus the work-independent cost of the elements; then its saturation from small launches that cannot fill the
+ * device. The one-stream runs also show the dependency latency (kernel after its H2D, D2H after its kernel). */
 static int cal_kernel(struct cal *c, enum ss_preset preset, uint64_t elements, const uint32_t *works, int nworks,
                       uint64_t small, uint32_t small_work, char **cause)
 {
-	struct cal_vec x = {0}, y = {0}, sat = {0};
+	struct cal_vec x = {0}, y = {0}, sat = {0}, dep[2] = {{0}};
 	const char *name = preset == SS_PRESET_DECRYPT ? "decrypt" : preset == SS_PRESET_HYPERQ ? "spin" : "add";
-	double a, b;
+	const struct ss_kernel_profile *k;
+	double a, b, pe = 0;
 	char key[64];
 	int rc = -1;
 
@@ -356,6 +437,7 @@ static int cal_kernel(struct cal *c, enum ss_preset preset, uint64_t elements, c
 		if (cal_measure(c, &r, &e, what, cause) != 0)
 			goto out;
 		cal_kernel_samples(&r, &x, &y);
+		cal_dep_samples(&r, dep);
 		cal_run_free(&r);
 	}
 	if (cal_fit_line(&x, &y, false, &a, &b) != 0 || b <= 0) {
@@ -364,8 +446,20 @@ static int cal_kernel(struct cal *c, enum ss_preset preset, uint64_t elements, c
 	}
 	snprintf(key, sizeof key, "kernel.%s.ns_per_unit", name);
 	cal_set(c, key, b);
-	if (preset == SS_PRESET_KERNEL_TRANSFER)
-		cal_set(c, "kernel.min_ns", a > 0 ? a : 0);
+	if (preset != SS_PRESET_HYPERQ) {
+		pe = fmax(0.0, (a - c->out->kernel_min_ns) / (double)elements);
+		snprintf(key, sizeof key, "kernel.%s.ns_per_elem", name);
+		cal_set(c, key, pe);
+	}
+	if (preset == SS_PRESET_KERNEL_TRANSFER && dep[0].n > 0)
+		cal_set(c, "gpu.dep_kernel_ns", cal_median(&dep[0]));
+	if (preset == SS_PRESET_KERNEL_TRANSFER && dep[1].n > 0)
+		cal_set(c, "gpu.dep_copy_ns", cal_median(&dep[1]));
+	if (preset == SS_PRESET_KERNEL_TRANSFER &&
+	    isfinite(c->wake_raw)) /* the device sync also waited for the hidden stop event on the legacy stream,
+	                              noticed dep_copy_ns late */
+		cal_set(c, "sync.wake_ns", fmax(0.0, c->wake_raw - c->out->dep_copy_ns));
+	k = &c->out->kernel[preset == SS_PRESET_DECRYPT ? SS_KERNEL_DECRYPT : SS_KERNEL_ADD];
 	for (uint64_t n = small / 4; small > 0 && n <= small; n *= 4) {
 		struct ss_experiment e;
 		struct cal_run r;
@@ -378,7 +472,7 @@ static int cal_kernel(struct cal *c, enum ss_preset preset, uint64_t elements, c
 			goto out;
 		cal_kernel_samples(&r, &sx, &sy);
 		for (size_t i = 0; i < sx.n; i++)
-			vec_push(&sat, (sy.v[i] - c->out->kernel_min_ns) / ((double)small_work * b));
+			vec_push(&sat, (sy.v[i] - c->out->kernel_min_ns) / ((double)small_work * k->ns_per_unit + pe));
 		vec_free(&sx);
 		vec_free(&sy);
 		cal_run_free(&r);
@@ -394,13 +488,16 @@ out:
 	vec_free(&x);
 	vec_free(&y);
 	vec_free(&sat);
+	vec_free(&dep[0]);
+	vec_free(&dep[1]);
 	return rc;
 }
 
 /* Pageable copies: staged, synchronous for the host, fitted like pinned ones. */
 static int cal_pageable(struct cal *c, char **cause)
 {
-	struct cal_vec hx = {0}, hy = {0}, dx = {0}, dy = {0};
+	struct cal_vec hx = {0}, hy = {0}, dx = {0}, dy = {0}, stage[2] = {{0}};
+	const struct ss_profile *p = c->out;
 	int rc = -1;
 
 	for (int k = 14; k <= 22; k += 4) {
@@ -414,11 +511,32 @@ static int cal_pageable(struct cal *c, char **cause)
 			goto out;
 		cal_copy_samples(&r, SS_KIND_H2D, SS_REC_PAGEABLE, &hx, &hy);
 		cal_copy_samples(&r, SS_KIND_D2H, SS_REC_PAGEABLE, &dx, &dy);
+		/* The host's staging: before an H2D's DMA starts, after a D2H's DMA ends (the call is synchronous). */
+		for (size_t i = 0; i < r.tl.n; i++) {
+			const struct ss_record *rec = &r.tl.rec[i], *api;
+			double t;
+
+			if ((rec->kind != SS_KIND_H2D && rec->kind != SS_KIND_D2H) || !(rec->flags & SS_REC_PAGEABLE) ||
+			    (api = cal_api_of(&r.tl, rec)) == NULL)
+				continue;
+			if (rec->kind == SS_KIND_H2D)
+				t = (double)rec->start - (double)api->start - p->api_copy_ns - p->launch_ns;
+			else
+				t = (double)api->end - (double)rec->end - p->sync_wake_ns;
+			if (t > 0)
+				vec_push(&stage[rec->kind == SS_KIND_D2H], (double)rec->bytes / t);
+		}
 		cal_run_free(&r);
 	}
 	if (cal_copy_fit(c, "pageable.h2d", &hx, &hy, cause) == 0 &&
 	    cal_copy_fit(c, "pageable.d2h", &dx, &dy, cause) == 0)
 		rc = 0;
+	if (stage[0].n > 0)
+		cal_set(c, "pageable.h2d.stage_gbs", cal_median(&stage[0]));
+	if (stage[1].n > 0)
+		cal_set(c, "pageable.d2h.stage_gbs", cal_median(&stage[1]));
+	vec_free(&stage[0]);
+	vec_free(&stage[1]);
 out:
 	vec_free(&hx);
 	vec_free(&hy);
@@ -433,7 +551,7 @@ static int cal_both(struct cal *c, char **cause)
 {
 	struct ss_experiment e;
 	struct cal_run r;
-	struct cal_vec share = {0}, sync = {0};
+	struct cal_vec rate[2] = {{0}}, sync = {0};
 	const struct ss_profile *p = c->out;
 
 	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 8, 1ull << 25, 8, 1);
@@ -444,20 +562,21 @@ static int cal_both(struct cal *c, char **cause)
 		const struct ss_record *a = &r.tl.rec[i];
 		int other = a->kind == SS_KIND_H2D ? SS_KIND_D2H : SS_KIND_H2D;
 		const struct ss_copy_profile *cp = a->kind == SS_KIND_H2D ? &p->h2d : &p->d2h;
-		uint64_t covered = a->start;
+		double t0 = (double)a->start + cp->latency_ns, t1 = (double)a->end, covered = 0, alone;
 
-		if ((a->kind != SS_KIND_H2D && a->kind != SS_KIND_D2H) || a->bytes == 0)
+		if ((a->kind != SS_KIND_H2D && a->kind != SS_KIND_D2H) || a->bytes == 0 || t1 <= t0)
 			continue;
-		/* Walk the other direction's records (sorted by start) while they keep [start, end) covered. */
-		for (size_t j = 0; j < r.tl.n && covered < a->end; j++) {
+		/* The part of the transfer phase during which the other engine was busy (its records do not overlap).
+		 */
+		for (size_t j = 0; j < r.tl.n; j++) {
 			const struct ss_record *b = &r.tl.rec[j];
 
-			if (b->kind == other && b->start <= covered && b->end > covered)
-				covered = b->end;
+			if (b->kind == other)
+				covered += fmax(0.0, fmin(t1, (double)b->end) - fmax(t0, (double)b->start));
 		}
-		if (covered >= a->end && (double)(a->end - a->start) > cp->latency_ns)
-			vec_push(&share,
-			         (double)a->bytes / ((double)(a->end - a->start) - cp->latency_ns) / cp->bw_gbs);
+		alone = t1 - t0 - covered;
+		if (covered >= 0.3 * (t1 - t0))
+			vec_push(&rate[a->kind == SS_KIND_D2H], ((double)a->bytes - cp->bw_gbs * alone) / covered);
 	}
 	cal_api_samples(&r, "cudaStreamSynchronize", &sync);
 	if (sync.n > 1) {
@@ -476,14 +595,17 @@ static int cal_both(struct cal *c, char **cause)
 		cal_set(c, "api.sync_ns", cal_median(&rest));
 		vec_free(&rest);
 	}
-	if (share.n > 0) {
-		double s = fmin(1.0, cal_median(&share));
+	if (rate[0].n > 0 && rate[1].n > 0) {
+		/* A direction that kept its own bandwidth shows only that its share is at least that. */
+		double h = fmin(cal_median(&rate[0]), p->h2d.bw_gbs), d = fmin(cal_median(&rate[1]), p->d2h.bw_gbs);
 
-		cal_set(c, "copy.both_gbs", s * (p->h2d.bw_gbs + p->d2h.bw_gbs));
+		cal_set(c, "copy.both_gbs", h + d);
+		cal_set(c, "copy.both_h2d_share", h / (h + d));
 	} else if (c->progress != NULL) {
-		c->progress("calibrate: no copy ran entirely against the other direction; copy.both_gbs not measured");
+		c->progress("calibrate: no copies ran entirely against the other direction; copy.both_* not measured");
 	}
-	vec_free(&share);
+	vec_free(&rate[0]);
+	vec_free(&rate[1]);
 	vec_free(&sync);
 	cal_run_free(&r);
 	return 0;
@@ -537,15 +659,14 @@ static int cal_capacity(struct cal *c, char **cause)
 	return 0;
 }
 
-/* cal_prefetch_makespans models both prefetch experiments with the profile being fitted and prefetch latency L
- * and inverse bandwidth inv. */
-static int cal_prefetch_makespans(const struct cal *c, const struct ss_experiment *pe, double L, double inv, double *m,
-                                  char **cause)
+/* cal_model_makespans models the two experiments with the profile being fitted, keys lat and bw set to L and 1/inv. */
+static int cal_model_makespans(const struct cal *c, const struct ss_experiment *pe, int lat, int bw, double L,
+                               double inv, double *m, char **cause)
 {
 	struct ss_profile p = *c->out;
 
-	p.prefetch_latency_ns = L;
-	p.prefetch_gbs = 1.0 / inv;
+	profile_set(&p, lat, L, SS_PROV_ESTIMATE);
+	profile_set(&p, bw, 1.0 / inv, SS_PROV_ESTIMATE);
 	for (int i = 0; i < 2; i++) {
 		uint64_t t = model_makespan(&pe[i], &p, cause);
 
@@ -556,20 +677,29 @@ static int cal_prefetch_makespans(const struct cal *c, const struct ss_experimen
 	return 0;
 }
 
-/* cal_prefetch_solve finds the prefetch latency and bandwidth with which the model's makespans of the two prefetch
- * experiments equal the measured ones (Newton's method on the model itself: prefetches leave no records, and
- * part of their latency hides behind the host's calls). Leaves the estimates when the measurement cannot be
- * matched within 2%. */
-static int cal_prefetch_solve(struct cal *c, const struct ss_experiment *pe, const double *measured, char **cause)
+/* cal_solve finds the latency and bandwidth (keys "<path>_latency_ns", "<path>_gbs") with which the model's
+ * makespans of two experiments equal the measured ones: Newton's method on the model itself, for transfers that
+ * leave no records (prefetches, attaches) and whose latency partly hides behind the host's calls. Leaves the
+ * estimates (and says so) when the model cannot match within 2%. */
+static int cal_solve(struct cal *c, const char *path, const struct ss_experiment *pe, const double *measured,
+                     char **cause)
 {
-	double L = c->out->prefetch_latency_ns, inv = 1.0 / c->out->prefetch_gbs, m[2], ml[2], mi[2];
+	char lk[64], bk[64];
+	int lat, bw;
+	double L, inv, m[2], ml[2], mi[2];
 
+	snprintf(lk, sizeof lk, "%s_latency_ns", path);
+	snprintf(bk, sizeof bk, "%s_gbs", path);
+	lat = profile_key_find(lk);
+	bw = profile_key_find(bk);
+	L = profile_get(c->out, lat);
+	inv = 1.0 / profile_get(c->out, bw);
 	for (int it = 0; it < 40; it++) {
 		double dl = 1000, di = inv * 0.05, j[2][2], det, r0, r1;
 
-		if (cal_prefetch_makespans(c, pe, L, inv, m, cause) != 0 ||
-		    cal_prefetch_makespans(c, pe, L + dl, inv, ml, cause) != 0 ||
-		    cal_prefetch_makespans(c, pe, L, inv + di, mi, cause) != 0)
+		if (cal_model_makespans(c, pe, lat, bw, L, inv, m, cause) != 0 ||
+		    cal_model_makespans(c, pe, lat, bw, L + dl, inv, ml, cause) != 0 ||
+		    cal_model_makespans(c, pe, lat, bw, L, inv + di, mi, cause) != 0)
 			return -1;
 		r0 = measured[0] - m[0];
 		r1 = measured[1] - m[1];
@@ -585,49 +715,43 @@ static int cal_prefetch_solve(struct cal *c, const struct ss_experiment *pe, con
 		L = fmin(fmax(L + (r0 * j[1][1] - r1 * j[0][1]) / det, 0.0), 1e8);
 		inv = fmin(fmax(inv + (j[0][0] * r1 - j[1][0] * r0) / det, 1.0 / 10000), 1.0 / 0.01);
 	}
-	if (cal_prefetch_makespans(c, pe, L, inv, m, cause) != 0)
+	if (cal_model_makespans(c, pe, lat, bw, L, inv, m, cause) != 0)
 		return -1;
 	if (fabs(measured[0] - m[0]) > 0.02 * measured[0] || fabs(measured[1] - m[1]) > 0.02 * measured[1]) {
-		if (c->progress != NULL)
-			c->progress("calibrate: the model could not match the prefetch runs; managed.prefetch_* not "
-			            "measured");
+		if (c->progress != NULL) {
+			char msg[160];
+
+			snprintf(msg, sizeof msg, "calibrate: the model could not match the %s runs; %s_* not measured",
+			         path, path);
+			c->progress(msg);
+		}
 		return 0;
 	}
-	cal_set(c, "managed.prefetch_gbs", 1.0 / inv);
-	cal_set(c, "managed.prefetch_latency_ns", L);
+	cal_set(c, bk, 1.0 / inv);
+	cal_set(c, lk, L);
 	return 0;
 }
 
-/* Managed memory: on-demand faults make attached kernels longer than the compute alone; prefetches leave no
- * records, so their speed is what makes the model's makespan match the measured one at two sizes. */
+/* The makespan the model must match: untraced when the backend timed an untraced twin (the model models the
+ * program, not its tracing). */
+static double cal_makespan(const struct cal_run *r)
+{
+	return (double)(r->res.have_untraced && r->res.untraced_ns > 0 ? r->res.untraced_ns : r->res.traced_ns);
+}
+
+/* Managed memory. Prefetched: the add kernel's output is not prefetched and faults in as the kernel writes it (the
+ * kernels are longer than their compute by that); the prefetches leave no records, so their latency and bandwidth
+ * are what make the model's makespans match at two sizes. Attached: the attach migrates the chunk, fitted the same
+ * way. */
 static int cal_managed(struct cal *c, char **cause)
 {
-	struct ss_experiment e, pe[2];
+	struct ss_experiment pe[2], ae[2];
 	struct cal_run r;
-	struct cal_vec x = {0}, y = {0}, api = {0};
+	struct cal_vec x = {0}, y = {0}, api = {0}, fault = {0}, attach = {0}, lx = {0}, ly = {0};
 	const struct ss_kernel_profile *k = &c->out->kernel[SS_KERNEL_ADD];
 	double measured[2];
 	int rc = -1;
 
-	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 1, 1u << 22, 1, 1);
-	e.hostmem = SS_MEM_MANAGED_ATTACH;
-	if (cal_measure(c, &r, &e, "managed memory, attached", cause) != 0)
-		return -1;
-	cal_kernel_samples(&r, &x, &y);
-	cal_api_samples(&r, "cudaStreamAttachMemAsync", &api);
-	if (x.n > 0) {
-		double n = x.v[0] / e.work, compute = x.v[0] * k->ns_per_unit / fmin(1.0, n / k->saturation);
-		double left = y.v[0] - c->out->kernel_min_ns - compute;
-		int in, outp;
-
-		experiment_io_arrays(&e, &in, &outp);
-		if (left > 0)
-			cal_set(c, "managed.fault_gbs", n * e.elem_size * (in + outp) / left);
-		else if (c->progress != NULL)
-			c->progress(
-			    "calibrate: attached managed kernels were not slower; managed.fault_gbs not measured");
-	}
-	cal_run_free(&r);
 	for (int i = 0; i < 2; i++) {
 		cal_base(&pe[i], SS_PRESET_KERNEL_TRANSFER, 1, i == 0 ? 1u << 20 : 1u << 24, 1, 1);
 		pe[i].hostmem = SS_MEM_MANAGED_PREFETCH;
@@ -635,18 +759,104 @@ static int cal_managed(struct cal *c, char **cause)
 		                cause) != 0)
 			goto out;
 		cal_api_samples(&r, "cudaMemPrefetchAsync", &api);
-		measured[i] = (double)r.res.traced_ns;
+		x.n = y.n = 0;
+		cal_kernel_samples(&r, &x, &y);
+		for (size_t j = 0; j < x.n; j++) {
+			double n = x.v[j] / pe[i].work;
+			double compute =
+			    n * (pe[i].work * k->ns_per_unit + k->ns_per_elem) / fmin(1.0, n / k->saturation);
+			double left = y.v[j] - c->out->kernel_min_ns - compute;
+
+			if (left > 0)
+				vec_push(&fault, n * pe[i].elem_size / left); /* one output array */
+		}
+		measured[i] = cal_makespan(&r);
 		cal_run_free(&r);
 	}
-	cal_set(c, "api.managed_ns", cal_median(&api));
-	if (cal_prefetch_solve(c, pe, measured, cause) != 0)
+	if (fault.n > 0)
+		cal_set(c, "managed.fault_gbs", cal_median(&fault));
+	else if (c->progress != NULL)
+		c->progress(
+		    "calibrate: managed kernels were not slower than pinned ones; managed.fault_gbs not measured");
+	cal_set(c, "api.prefetch_ns", fmax(0.0, cal_median(&api) - c->trace));
+	if (cal_solve(c, "managed.prefetch", pe, measured, cause) != 0)
 		goto out;
+	for (int i = 0; i < 2; i++) {
+		struct cal_vec ax = {0}, ay = {0};
+
+		cal_base(&ae[i], SS_PRESET_KERNEL_TRANSFER, 1, i == 0 ? 1u << 20 : 1u << 24, 1, 1);
+		ae[i].hostmem = SS_MEM_MANAGED_ATTACH;
+		if (cal_measure(c, &r, &ae[i], i == 0 ? "managed attach, 4 MiB" : "managed attach, 64 MiB", cause) != 0)
+			goto out;
+		cal_api_samples(&r, "cudaStreamAttachMemAsync", &attach);
+		/* the launch migrates the chunk's attached arrays before it returns */
+		cal_kernel_samples(&r, &ax, &ay);
+		for (size_t j = 0; j < r.tl.n; j++) {
+			const struct ss_record *api = &r.tl.rec[j];
+
+			if (api->kind == SS_KIND_API && ax.n > 0 &&
+			    strncmp(timeline_name(&r.tl, api->name), "cudaLaunchKernel", 16) == 0) {
+				int in, outp;
+
+				experiment_io_arrays(&ae[i], &in, &outp);
+				vec_push(&lx, ax.v[0] / ae[i].work * ae[i].elem_size * (in + outp));
+				vec_push(&ly, (double)(api->end - api->start) - c->out->api_launch_ns - c->trace);
+			}
+		}
+		vec_free(&ax);
+		vec_free(&ay);
+		cal_run_free(&r);
+	}
+	{
+		double la, lb;
+
+		if (cal_fit_line(&lx, &ly, false, &la, &lb) == 0 && lb > 0) {
+			cal_set(c, "managed.attach_gbs", 1.0 / lb);
+			cal_set(c, "managed.attach_latency_ns", fmax(0.0, la));
+		} else if (c->progress != NULL) {
+			c->progress(
+			    "calibrate: attached launches did not grow with size; managed.attach_* not measured");
+		}
+	}
+	cal_set(c, "api.attach_ns", fmax(0.0, cal_median(&attach) - c->trace));
 	rc = 0;
 out:
 	vec_free(&x);
 	vec_free(&y);
 	vec_free(&api);
+	vec_free(&fault);
+	vec_free(&attach);
+	vec_free(&lx);
+	vec_free(&ly);
 	return rc;
+}
+
+/* CUPTI's cost per call: a run dominated by issuing 640 small calls, traced against its untraced twin. The call
+ * costs measured from traced records include it; the model models the untraced program, so they lose it. */
+static int cal_trace(struct cal *c, char **cause)
+{
+	static const char *const keys[] = {"api.copy_ns", "api.launch_ns", "api.event_ns", "api.sync_ns"};
+	struct ss_experiment e;
+	struct cal_run r;
+	double o;
+
+	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 128, 1u << 14, 0, 1);
+	e.sync = SS_SYNC_STREAM;
+	if (cal_measure(c, &r, &e, "tracing cost per call", cause) != 0)
+		return -1;
+	if (r.res.have_untraced && r.res.untraced_ns > 0 && r.res.traced_ns > r.res.untraced_ns) {
+		o = (double)(r.res.traced_ns - r.res.untraced_ns) / (double)r.ops.n;
+		cal_set(c, "api.trace_overhead_ns", o);
+		c->trace = o;
+		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+			int k = profile_key_find(keys[i]);
+
+			if (c->out->prov[k] == SS_PROV_MEASURED)
+				cal_set(c, keys[i], fmax(0.0, profile_get(c->out, k) - o));
+		}
+	}
+	cal_run_free(&r);
+	return 0;
 }
 
 /* cal_name derives the short profile name from a device name: "NVIDIA H200" -> "H200", and for a calibration of
@@ -675,17 +885,17 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	static const uint32_t add_works[] = {25, 50, 100, 200, 400};
 	static const uint32_t decrypt_works[] = {64, 128, 256};
 	static const uint32_t spin_works[] = {20000, 50000, 100000};
-	struct cal c = {gpu, progress, 0, out};
+	struct cal c = {gpu, progress, 0, out, NAN, 0};
 
 	profile_builtin(out);
 	out->device[0] = '\0';
 	snprintf(out->source, sizeof out->source, "streamscope calibrate (%s backend)", gpu->name);
-	if (cal_copies(&c, cause) != 0 ||
+	if (cal_copies(&c, cause) != 0 || cal_touch(&c, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_KERNEL_TRANSFER, 1u << 22, add_works, 5, 1u << 12, 400, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_DECRYPT, 1u << 20, decrypt_works, 3, 1u << 10, 256, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_HYPERQ, 1, spin_works, 3, 0, 0, cause) != 0 || cal_pageable(&c, cause) != 0 ||
 	    cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 || cal_capacity(&c, cause) != 0 ||
-	    cal_managed(&c, cause) != 0)
+	    cal_trace(&c, cause) != 0 || cal_managed(&c, cause) != 0)
 		return -1;
 	cal_name(out);
 	return profile_validate(out, cause);

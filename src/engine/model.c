@@ -45,6 +45,7 @@ struct model_item {
 	uint64_t bytes;
 	double visible; /* the GPU sees it (host call returned + launch latency) */
 	double fixed;   /* fixed phase left (copy latency, kernel minimum), ns */
+	double fault;   /* kernels: on-demand migration left, ns alone (running faults share one migration path) */
 	double work;    /* copies: ns at full rate; kernels: device-ns */
 	double width;   /* kernels: largest share of the device it can use */
 	double alloc;   /* kernels: share it has now */
@@ -71,6 +72,7 @@ struct model_host {
 	int *wait; /* items the blocked call waits for */
 	size_t nwait, waitcap;
 	double call_start, call_min; /* blocked call: start, earliest return */
+	double call_tail;            /* blocked call: host work after its items are done (pageable D2H copy-out) */
 	size_t call_op;
 	bool call_sync; /* the call is a synchronisation (writes a SYNC record) */
 };
@@ -96,6 +98,7 @@ struct model {
 	int nqueues;
 	struct model_fifo copyq[2]; /* dispatched copies per direction */
 	int copy_cur[2];            /* copy running on each engine, -1 */
+	double copy_free[2];        /* when each copy engine may start its next copy (copy.gap_ns after the last) */
 	struct model_fifo kpend;    /* kernels dispatched, not started */
 	int *krun;                  /* kernels running, in start order */
 	size_t nkrun;
@@ -106,7 +109,15 @@ struct model {
 	size_t nrec, reccap;
 	double now;
 	int inputs, outputs;
-	bool faults; /* kernels migrate managed memory on demand */
+	double fault_elem; /* bytes per element a kernel migrates on demand (managed memory nobody moved) */
+	double attached;   /* managed-attach: arrays a launch migrates */
+	int timer_slot;    /* the idle non-blocking stream the start events go to */
+	int *start_after;  /* per op: thread whose hidden start event follows it, -1 */
+	int *stop_after;   /* per op: 1 when a hidden stop event follows it */
+	bool stop_legacy;  /* the single stop event goes on the legacy stream */
+	int *timing;       /* hidden timing items: start events (kind 0) and stop events (kind 1) */
+	char *timing_kind;
+	size_t ntiming;
 };
 
 static void fifo_push(struct model_fifo *f, int v)
@@ -278,9 +289,8 @@ static void model_kernel_params(const struct model *m, struct model_item *it, co
 		double n = (double)op->count;
 
 		it->width = fmin(1.0, (n > 0 ? n : 1.0) / k->saturation);
-		it->work = n * (double)e->work * k->ns_per_unit;
-		if (m->faults)
-			it->fixed += n * (double)m->ops->elem_size * (double)(m->inputs + m->outputs) / p->fault_gbs;
+		it->work = n * ((double)e->work * k->ns_per_unit + k->ns_per_elem);
+		it->fault = n * m->fault_elem / p->fault_gbs;
 	}
 }
 
@@ -303,10 +313,34 @@ static bool model_block(struct model *m, int h, const int *wait, size_t n, doubl
 	}
 	ht->call_start = t0;
 	ht->call_min = tmin;
+	ht->call_tail = 0;
 	ht->call_op = opi;
 	ht->call_sync = sync;
 	ht->blocked = ht->nwait > 0;
 	return ht->blocked;
+}
+
+/* model_timing issues the hidden timing events the CUDA backend records after op opi (cuda_exec.c): a start event
+ * on an idle non-blocking stream after each thread's first GPU op, a stop event after the last GPU op (on the legacy
+ * stream, or per stream with several threads or non-blocking streams). They cost host time and leave no record. */
+static void model_timing(struct model *m, int h, size_t opi)
+{
+	struct model_host *ht = &m->host[h];
+	const struct ss_op *op = &m->ops->op[opi];
+
+	for (int kind = 0; kind < 2; kind++) {
+		int s, idx;
+
+		if (kind == 0 ? m->start_after[opi] < 0 : !m->stop_after[opi])
+			continue;
+		s = kind == 0 ? m->timer_slot : m->stop_legacy ? m->legacy_slot : model_slot_of(m, op);
+		ht->t += m->p->api_event_ns;
+		idx = model_new_item(m, opi, s, MODEL_NONE, ht->t + m->p->launch_ns);
+		m->timing = xreallocarray(m->timing, m->ntiming + 1, sizeof *m->timing);
+		m->timing_kind = xreallocarray(m->timing_kind, m->ntiming + 1, sizeof *m->timing_kind);
+		m->timing[m->ntiming] = idx;
+		m->timing_kind[m->ntiming++] = (char)kind;
+	}
 }
 
 /* model_host_return ends host h's blocking call at end and writes its API (and SYNC) records. */
@@ -333,6 +367,8 @@ static void model_host_return(struct model *m, int h, double end)
 	}
 	ht->blocked = false;
 	ht->t = end;
+	if (!ht->call_sync)
+		model_timing(m, h, ht->call_op);
 }
 
 /* model_issue performs host h's next call at its time ht->t. */
@@ -352,35 +388,44 @@ static void model_issue(struct model *m, int h)
 	case SS_OP_H2D:
 	case SS_OP_D2H: {
 		bool h2d = op->kind == SS_OP_H2D;
+		uint64_t bytes = planner_op_bytes(m->ops, op);
+		/* Pageable H2D: the host stages the data into a pinned buffer ahead of the DMA. */
+		double lead = pageable && h2d ? (double)bytes / p->pageable_h2d_stage_gbs : 0;
 
 		cost = p->api_copy_ns;
-		idx = model_new_item(m, opi, s, h2d ? MODEL_H2D : MODEL_D2H, t0 + cost + p->launch_ns);
+		idx = model_new_item(m, opi, s, h2d ? MODEL_H2D : MODEL_D2H, t0 + cost + p->launch_ns + lead);
 		it = &m->it[idx];
-		model_copy_params(it,
-		                  pageable ? (h2d ? &p->pageable_h2d : &p->pageable_d2h) : (h2d ? &p->h2d : &p->d2h),
-		                  planner_op_bytes(m->ops, op));
+		model_copy_params(
+		    it, pageable ? (h2d ? &p->pageable_h2d : &p->pageable_d2h) : (h2d ? &p->h2d : &p->d2h), bytes);
 		it->rec_kind = h2d ? SS_KIND_H2D : SS_KIND_D2H;
 		it->flags = SS_REC_ASYNC | (pageable ? SS_REC_PAGEABLE : managed ? SS_REC_MANAGED : SS_REC_PINNED);
-		if (pageable && model_block(m, h, &idx, 1, t0, t0 + cost, opi, false))
-			return; /* staged through a pinned buffer: the call returns when the copy is done */
+		if (pageable && model_block(m, h, &idx, 1, t0, t0 + cost, opi, false)) {
+			/* synchronous for the host: it returns when the copy is done (D2H: and copied out of staging)
+			 */
+			m->host[h].call_tail = h2d ? 0 : (double)bytes / p->pageable_d2h_stage_gbs;
+			return;
+		}
 		break;
 	}
 	case SS_OP_KERNEL:
 		cost = p->api_launch_ns;
+		if (m->e->hostmem == SS_MEM_MANAGED_ATTACH && op->stream >= 0)
+			/* The launch migrates the chunk's attached managed memory before it returns. */
+			cost +=
+			    p->attach_latency_ns + (double)op->count * m->ops->elem_size * m->attached / p->attach_gbs;
 		idx = model_new_item(m, opi, s, MODEL_COMPUTE, t0 + cost + p->launch_ns);
 		it = &m->it[idx];
 		model_kernel_params(m, it, op);
 		it->rec_kind = SS_KIND_KERNEL;
 		break;
 	case SS_OP_ATTACH:
-		cost = p->api_managed_ns;
+		cost = p->api_attach_ns;
 		model_new_item(m, opi, s, MODEL_NONE, t0 + cost + p->launch_ns);
 		break;
 	case SS_OP_PREFETCH_H2D:
 	case SS_OP_PREFETCH_D2H: {
 		struct ss_copy_profile c = {p->prefetch_gbs, p->prefetch_latency_ns};
-
-		cost = p->api_managed_ns;
+		cost = p->api_prefetch_ns;
 		idx = model_new_item(m, opi, s, op->kind == SS_OP_PREFETCH_H2D ? MODEL_H2D : MODEL_D2H,
 		                     t0 + cost + p->launch_ns);
 		model_copy_params(&m->it[idx], &c, planner_op_bytes(m->ops, op));
@@ -421,6 +466,7 @@ static void model_issue(struct model *m, int h)
 	}
 	model_emit(m, SS_KIND_API, t0, t0 + cost, op, SS_STREAM_HOST, 0, (uint32_t)h, 0, 0, model_api_name(op->kind));
 	ht->t = t0 + cost;
+	model_timing(m, h, opi);
 }
 
 /* model_run_hosts issues every call due now. Returns true when something happened. */
@@ -439,26 +485,39 @@ static bool model_run_hosts(struct model *m)
 	return any;
 }
 
-/* model_deps_met: can item i leave its queue (ignoring when the GPU sees it)? */
-static bool model_deps_met(const struct model *m, int i)
+/* model_dep_at folds dependency d of item it into *t: when d lets it start (INFINITY while d is not done). Work on
+ * another engine or stream is noticed gpu.dep_latency_ns after it ends; a copy may follow its stream's previous
+ * copy into the same engine as soon as that one was dispatched (the engine keeps their order). */
+static void model_dep_at(const struct model *m, const struct model_item *it, int d, double *t)
+{
+	const struct model_item *dp;
+
+	if (d < 0)
+		return;
+	dp = &m->it[d];
+	if (dp->state != MODEL_DONE) {
+		if (!(dp->engine == it->engine && it->engine <= MODEL_D2H && dp->state >= MODEL_DISPATCHED &&
+		      dp->slot == it->slot))
+			*t = INFINITY;
+		return;
+	}
+	if (dp->engine != MODEL_NONE && (dp->engine != it->engine || dp->slot != it->slot))
+		*t = fmax(*t, dp->end + (it->engine == MODEL_COMPUTE ? m->p->dep_kernel_ns : m->p->dep_copy_ns));
+	else
+		*t = fmax(*t, dp->end);
+}
+
+/* model_ready_at: the earliest time item i may leave its queue (INFINITY while a dependency is not done). */
+static double model_ready_at(const struct model *m, int i)
 {
 	const struct model_item *it = &m->it[i];
+	double t = it->visible;
 
-	if (it->prev >= 0) {
-		const struct model_item *pv = &m->it[it->prev];
-
-		/* A copy may follow its stream's previous copy into the same engine: the engine keeps their order. */
-		bool same_copy_engine = pv->engine == it->engine && it->engine <= MODEL_D2H;
-
-		if (pv->state != MODEL_DONE && !(same_copy_engine && pv->state >= MODEL_DISPATCHED))
-			return false;
-	}
-	if (!item_done(m, it->barrier))
-		return false;
-	for (size_t d = 0; d < it->ndeps; d++)
-		if (!item_done(m, m->deps[it->dep0 + d]))
-			return false;
-	return true;
+	model_dep_at(m, it, it->prev, &t);
+	model_dep_at(m, it, it->barrier, &t);
+	for (size_t d = 0; d < it->ndeps && isfinite(t); d++)
+		model_dep_at(m, it, m->deps[it->dep0 + d], &t);
+	return t;
 }
 
 /* model_complete finishes item i now: frees its engine and writes its record. */
@@ -469,8 +528,10 @@ static void model_complete(struct model *m, int i)
 
 	it->state = MODEL_DONE;
 	it->end = m->now;
-	if (it->engine <= MODEL_D2H && m->copy_cur[it->engine] == i)
+	if (it->engine <= MODEL_D2H && m->copy_cur[it->engine] == i) {
 		m->copy_cur[it->engine] = -1;
+		m->copy_free[it->engine] = m->now + m->p->copy_gap_ns;
+	}
 	if (it->engine == MODEL_COMPUTE) {
 		for (size_t k = 0; k < m->nkrun; k++) {
 			if (m->krun[k] == i) {
@@ -508,7 +569,7 @@ static bool model_dispatch(struct model *m)
 			if (fifo_empty(&m->queue[q]))
 				continue;
 			i = fifo_peek(&m->queue[q]);
-			if (m->it[i].visible > m->now + MODEL_EPS || !model_deps_met(m, i))
+			if (model_ready_at(m, i) > m->now + MODEL_EPS)
 				continue;
 			if (best < 0 || m->it[i].op < m->it[best].op) {
 				best = i;
@@ -556,7 +617,7 @@ static bool model_start(struct model *m)
 	bool any = false;
 
 	for (int d = 0; d < 2; d++) {
-		if (m->copy_cur[d] >= 0 || fifo_empty(&m->copyq[d]))
+		if (m->copy_cur[d] >= 0 || fifo_empty(&m->copyq[d]) || m->copy_free[d] > m->now + MODEL_EPS)
 			continue;
 		int i = fifo_pop(&m->copyq[d]);
 
@@ -582,16 +643,25 @@ static bool model_start(struct model *m)
 static double model_rate(const struct model *m, int i)
 {
 	const struct model_item *it = &m->it[i];
-
 	if (it->fixed > 0)
 		return 1.0;
+	if (it->fault > 0) {
+		/* kernels migrating managed memory share one migration path */
+		int n = 0;
+
+		for (size_t k = 0; k < m->nkrun; k++)
+			n += m->it[m->krun[k]].fixed <= 0 && m->it[m->krun[k]].fault > 0;
+		return 1.0 / (n > 0 ? n : 1);
+	}
 	if (it->engine == MODEL_COMPUTE)
 		return it->alloc;
 	if (m->copy_cur[1 - it->engine] >= 0) {
-		/* Both directions busy: they share the combined bandwidth in proportion to their own. */
-		double both = m->p->both_gbs / (m->p->h2d.bw_gbs + m->p->d2h.bw_gbs);
+		/* Both directions busy: each gets its share of the combined bandwidth, at most its own. */
+		const struct ss_profile *p = m->p;
+		double share = it->engine == MODEL_H2D ? p->both_h2d_share : 1.0 - p->both_h2d_share;
+		double own = it->engine == MODEL_H2D ? p->h2d.bw_gbs : p->d2h.bw_gbs;
 
-		return both < 1.0 ? both : 1.0;
+		return fmin(1.0, p->both_gbs * share / own);
 	}
 	return 1.0;
 }
@@ -601,12 +671,13 @@ static double model_left(const struct model *m, int i)
 {
 	const struct model_item *it = &m->it[i];
 	double r;
-
 	if (it->fixed > 0)
 		return it->fixed;
+	r = model_rate(m, i);
+	if (it->fault > 0)
+		return it->fault / r;
 	if (it->work <= 0)
 		return 0;
-	r = model_rate(m, i);
 	return r > 0 ? it->work / r : INFINITY;
 }
 
@@ -631,8 +702,7 @@ static bool model_finish_instant(struct model *m, int *run)
 
 	for (size_t k = 0; k < n; k++) {
 		struct model_item *it = &m->it[run[k]];
-
-		if (it->fixed <= MODEL_EPS && it->work <= 0) {
+		if (it->fixed <= MODEL_EPS && it->fault <= 0 && it->work <= 0) {
 			it->fixed = 0;
 			model_complete(m, run[k]);
 			any = true;
@@ -653,7 +723,7 @@ static bool model_wake(struct model *m)
 		for (size_t w = 0; done && w < ht->nwait; w++)
 			done = item_done(m, ht->wait[w]);
 		if (done) {
-			model_host_return(m, h, fmax(ht->call_min, m->now + m->p->sync_wake_ns));
+			model_host_return(m, h, fmax(ht->call_min, m->now + m->p->sync_wake_ns + ht->call_tail));
 			any = true;
 		}
 	}
@@ -673,9 +743,14 @@ static double model_next(const struct model *m, const int *run, size_t nrun)
 			continue;
 		int i = fifo_peek(&m->queue[q]);
 
-		if (m->it[i].visible > m->now && model_deps_met(m, i))
-			next = fmin(next, m->it[i].visible);
+		double t = model_ready_at(m, i);
+
+		if (t > m->now && isfinite(t))
+			next = fmin(next, t);
 	}
+	for (int d = 0; d < 2; d++)
+		if (m->copy_cur[d] < 0 && !fifo_empty(&m->copyq[d]) && m->copy_free[d] > m->now)
+			next = fmin(next, m->copy_free[d]);
 	for (size_t k = 0; k < nrun; k++)
 		next = fmin(next, m->now + model_left(m, run[k]));
 	return next;
@@ -689,9 +764,10 @@ static void model_advance(struct model *m, const int *run, size_t nrun, double n
 	for (size_t k = 0; k < nrun; k++) {
 		struct model_item *it = &m->it[run[k]];
 		double left = model_left(m, run[k]);
-
 		if (it->fixed > 0) {
 			it->fixed = left - dt <= MODEL_EPS ? 0 : it->fixed - dt;
+		} else if (it->fault > 0) {
+			it->fault = left - dt <= MODEL_EPS ? 0 : it->fault - model_rate(m, run[k]) * dt;
 		} else if (it->work > 0) {
 			if (left - dt <= MODEL_EPS)
 				it->work = 0;
@@ -713,6 +789,41 @@ static bool model_finished(const struct model *m)
 	return true;
 }
 
+/* model_gpu_op: ops that put work on a stream (cuda_exec.c's exec_gpu_op). */
+static bool model_gpu_op(int kind)
+{
+	return kind <= SS_OP_EVENT_RECORD;
+}
+
+/* model_plan_timing places the hidden timing events as cuda_exec.c does (see model_timing). */
+static void model_plan_timing(struct model *m)
+{
+	const struct ss_oplist *ops = m->ops;
+	int nkeys = m->nslots;
+	long *last = xcalloc((size_t)nkeys, sizeof *last);
+
+	m->start_after = xcalloc(ops->n + 1, sizeof *m->start_after);
+	m->stop_after = xcalloc(ops->n + 1, sizeof *m->stop_after);
+	for (size_t i = 0; i < ops->n; i++)
+		m->start_after[i] = -1;
+	for (int h = 0; h < m->nhosts; h++)
+		for (size_t k = 0; k < m->host[h].nops; k++)
+			if (model_gpu_op(ops->op[m->host[h].ops[k]].kind)) {
+				m->start_after[m->host[h].ops[k]] = h;
+				break;
+			}
+	m->stop_legacy = m->e->threads <= 1 && !m->e->nonblocking;
+	for (int k = 0; k < nkeys; k++)
+		last[k] = -1;
+	for (size_t i = 0; i < ops->n; i++)
+		if (model_gpu_op(ops->op[i].kind))
+			last[m->stop_legacy ? 0 : model_slot_of(m, &ops->op[i])] = (long)i;
+	for (int k = 0; k < nkeys; k++)
+		if (last[k] >= 0)
+			m->stop_after[last[k]] = 1;
+	free(last);
+}
+
 /* model_setup builds slots, queues and host threads for e. */
 static void model_setup(struct model *m)
 {
@@ -725,7 +836,8 @@ static void model_setup(struct model *m)
 	m->nqueues = e->connections > 0 ? e->connections : 1;
 	m->queue = xcalloc((size_t)m->nqueues, sizeof *m->queue);
 	m->legacy_slot = e->streams;
-	m->nslots = e->streams + 1 + nthreads;
+	m->timer_slot = e->streams + 1 + nthreads;
+	m->nslots = e->streams + 2 + nthreads;
 	m->slot = xcalloc((size_t)m->nslots, sizeof *m->slot);
 	for (int s = 0; s < m->nslots; s++) {
 		struct model_slot *sl = &m->slot[s];
@@ -736,6 +848,10 @@ static void model_setup(struct model *m)
 			sl->blocking = !e->nonblocking;
 			sl->stream = s;
 			sl->raw = (uint32_t)s + 1;
+		} else if (s == m->timer_slot) {
+			sl->queue = e->streams % m->nqueues;
+			sl->stream = SS_STREAM_UNKNOWN;
+			sl->raw = 999;
 		} else if (s == m->legacy_slot) {
 			sl->queue = 0;
 			sl->legacy = true;
@@ -766,9 +882,13 @@ static void model_setup(struct model *m)
 		m->event_item[i] = -1;
 	m->copy_cur[0] = m->copy_cur[1] = -1;
 	experiment_io_arrays(e, &m->inputs, &m->outputs);
-	/* Attached managed memory reaches the device through page faults of the kernels that touch it. */
-	m->faults = e->hostmem == SS_MEM_MANAGED_ATTACH && planner_count_kind(m->ops, SS_OP_H2D) == 0 &&
-	            planner_count_kind(m->ops, SS_OP_PREFETCH_H2D) == 0;
+	/* With prefetched managed memory the add kernel's output (its own array, never prefetched to the device) is
+	 * migrated by page faults as the kernel writes it. */
+	m->fault_elem = e->hostmem == SS_MEM_MANAGED_PREFETCH && e->kernel == SS_KERNEL_ADD
+	                    ? (double)m->ops->elem_size * (double)m->outputs
+	                    : 0;
+	m->attached = m->inputs + (e->kernel == SS_KERNEL_ADD ? m->outputs : 0);
+	model_plan_timing(m);
 }
 
 static void model_teardown(struct model *m)
@@ -790,6 +910,10 @@ static void model_teardown(struct model *m)
 	free(m->deps);
 	free(m->event_item);
 	free(m->rec);
+	free(m->start_after);
+	free(m->stop_after);
+	free(m->timing);
+	free(m->timing_kind);
 }
 
 static int model_rec_cmp(const void *a, const void *b)
@@ -805,6 +929,22 @@ static int model_rec_cmp(const void *a, const void *b)
 	if (x->correlation != y->correlation)
 		return x->correlation < y->correlation ? -1 : 1;
 	return 0;
+}
+
+/* model_events_makespan is what the CUDA backend's timing events measure: last stop minus first start. */
+static uint64_t model_events_makespan(const struct model *m)
+{
+	double first = INFINITY, last = -INFINITY;
+
+	for (size_t i = 0; i < m->ntiming; i++) {
+		double t = m->it[m->timing[i]].end;
+
+		if (m->timing_kind[i] == 0)
+			first = fmin(first, t);
+		else
+			last = fmax(last, t);
+	}
+	return isfinite(first) && isfinite(last) && last > first ? model_ns(last - first) : 0;
 }
 
 int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_profile *p,
@@ -850,9 +990,7 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 		model_wake(&m);
 	}
 	qsort(m.rec, m.nrec, sizeof *m.rec, model_rec_cmp);
-	for (size_t i = 0; i < m.nrec; i++)
-		if (m.rec[i].r.end > makespan)
-			makespan = m.rec[i].r.end;
+	makespan = model_events_makespan(&m);
 	if (sink != NULL && sink->record != NULL)
 		for (size_t i = 0; i < m.nrec; i++)
 			sink->record(sink->ctx, &m.rec[i].r, m.rec[i].name);

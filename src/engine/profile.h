@@ -24,6 +24,7 @@ struct ss_copy_profile {
  * such blocks the device runs at once. */
 struct ss_kernel_profile {
 	double ns_per_unit;
+	double ns_per_elem; /* work-independent cost per element (memory traffic), whole device */
 	double saturation;
 };
 
@@ -37,18 +38,27 @@ struct ss_profile {
 	char source[256]; /* "built-in" or the file it was loaded from */
 	struct ss_copy_profile h2d, d2h;
 	double both_gbs;                                   /* H2D + D2H together when both directions run at once */
-	struct ss_copy_profile pageable_h2d, pageable_d2h; /* staged copies of pageable memory */
+	double both_h2d_share;                             /* H2D's share of both_gbs then */
+	struct ss_copy_profile pageable_h2d, pageable_d2h; /* staged copies of pageable memory (the DMA part) */
+	double pageable_h2d_stage_gbs;                     /* host copy into the staging buffer, ahead of the DMA */
+	double pageable_d2h_stage_gbs;                     /* host copy out of the staging buffer, after the DMA */
 	double prefetch_gbs, prefetch_latency_ns;          /* cudaMemPrefetchAsync of managed memory */
-	double fault_gbs; /* managed memory migrated on demand by the kernels that touch it */
+	double fault_gbs;                     /* managed memory migrated on demand by the kernels that touch it */
+	double attach_gbs, attach_latency_ns; /* a launch migrating its chunk's attached managed memory */
 	struct ss_kernel_profile kernel[SS_KERNEL_COUNT];
 	double kernel_min_ns;   /* fixed part of every kernel's duration */
 	double launch_ns;       /* host call returned -> the GPU can start the work (idle GPU) */
+	double dep_kernel_ns;   /* a kernel waiting on another engine's (or stream's) work starts this long after it */
+	double dep_copy_ns;     /* the same for copies and other stream work */
+	double copy_gap_ns;     /* a copy engine idles this long between two copies */
 	double api_copy_ns;     /* cudaMemcpyAsync (pinned) host cost */
 	double api_launch_ns;   /* cudaLaunchKernel host cost */
 	double api_event_ns;    /* cudaEventRecord host cost */
 	double api_sync_ns;     /* a sync call that has nothing to wait for */
-	double api_managed_ns;  /* cudaStreamAttachMemAsync / cudaMemPrefetchAsync host cost */
+	double api_attach_ns;   /* cudaStreamAttachMemAsync host cost */
+	double api_prefetch_ns; /* cudaMemPrefetchAsync host cost */
 	double sync_wake_ns;    /* work completed -> waiting host call returns */
+	double trace_ns;        /* CUPTI's cost per traced call (api_* are untraced costs; informational) */
 	double thread_start_ns; /* host thread i starts issuing i * thread_start_ns after thread 0 */
 	int sms;
 	int max_kernels; /* kernels resident at once */

@@ -31,11 +31,13 @@ static void ideal_profile(struct ss_profile *p)
 	p->h2d = (struct ss_copy_profile){2.0, 0};
 	p->d2h = (struct ss_copy_profile){1.0, 0};
 	p->both_gbs = 3.0;
-	p->kernel[SS_KERNEL_ADD] = (struct ss_kernel_profile){1.0, 1.0};
-	p->kernel[SS_KERNEL_SPIN] = (struct ss_kernel_profile){1.0, 4224};
+	p->both_h2d_share = 2.0 / 3.0;
+	p->kernel[SS_KERNEL_ADD] = (struct ss_kernel_profile){.ns_per_unit = 1.0, .saturation = 1.0};
+	p->kernel[SS_KERNEL_SPIN] = (struct ss_kernel_profile){.ns_per_unit = 1.0, .saturation = 4224};
 	p->kernel_min_ns = 0;
 	p->launch_ns = 0;
-	p->api_copy_ns = p->api_launch_ns = p->api_event_ns = p->api_sync_ns = p->api_managed_ns = 0;
+	p->dep_kernel_ns = p->dep_copy_ns = p->copy_gap_ns = 0;
+	p->api_copy_ns = p->api_launch_ns = p->api_event_ns = p->api_sync_ns = p->api_attach_ns = p->api_prefetch_ns = 0;
 	p->sync_wake_ns = 0;
 	p->thread_start_ns = 0;
 }
@@ -561,6 +563,7 @@ static void test_kernel_capacity(void **state)
 	experiment_preset(&e, SS_PRESET_HYPERQ);
 	e.streams = 128;
 	e.connections = 32;
+	e.work = 2000000; /* long enough for all 128 launches to be issued while the first still runs */
 	planner_build(&e, &ops);
 	kernels_first(&ops, &first);
 	for (int cap = 4; cap <= 128; cap *= 32) {

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,21 +24,30 @@ static void truth_profile(struct ss_profile *p)
 	p->h2d = (struct ss_copy_profile){40.0, 2500};
 	p->d2h = (struct ss_copy_profile){45.0, 1800};
 	p->both_gbs = 70.0;
-	p->pageable_h2d = (struct ss_copy_profile){15.0, 20000};
-	p->pageable_d2h = (struct ss_copy_profile){12.0, 15000};
+	p->both_h2d_share = 0.5; /* both directions slower together: the split is identifiable */
+	p->pageable_h2d = (struct ss_copy_profile){15.0, 2000};
+	p->pageable_d2h = (struct ss_copy_profile){40.0, 1500};
 	p->prefetch_gbs = 30.0;
 	p->prefetch_latency_ns = 15000;
 	p->fault_gbs = 9.0;
-	p->kernel[SS_KERNEL_ADD] = (struct ss_kernel_profile){3.0e-4, 80000};
-	p->kernel[SS_KERNEL_DECRYPT] = (struct ss_kernel_profile){1.2e-3, 40000};
+	p->attach_gbs = 25.0;
+	p->attach_latency_ns = 30000;
+	p->pageable_h2d_stage_gbs = 18.0;
+	p->pageable_d2h_stage_gbs = 11.0;
+	p->kernel[SS_KERNEL_ADD] = (struct ss_kernel_profile){3.0e-4, 3.0e-3, 80000};
+	p->kernel[SS_KERNEL_DECRYPT] = (struct ss_kernel_profile){1.2e-3, 4.0e-3, 40000};
 	p->kernel[SS_KERNEL_SPIN].ns_per_unit = 1.5;
 	p->kernel_min_ns = 3000;
 	p->launch_ns = 5000;
+	p->dep_kernel_ns = 6500;
+	p->dep_copy_ns = 3500;
+	p->copy_gap_ns = 1100;
 	p->api_copy_ns = 3500;
 	p->api_launch_ns = 2000;
 	p->api_event_ns = 1200;
 	p->api_sync_ns = 800;
-	p->api_managed_ns = 6000;
+	p->api_attach_ns = 900;
+	p->api_prefetch_ns = 7000;
 	p->sync_wake_ns = 1000;
 	p->max_kernels = 100;
 }
@@ -46,7 +56,10 @@ static void test_round_trip(void **state)
 {
 	struct ss_profile truth, got, builtin;
 	char *cause = NULL;
-	int measured = 0;
+	/* spin's saturation needs thousands of concurrent kernels, the tracing cost an untraced twin (the model has
+	 * none), the thread stagger threads; the SM count is informational */
+	static const char *const unmeasured[] = {"kernel.spin.saturation", "kernel.spin.ns_per_elem",
+						 "api.trace_overhead_ns", "host.thread_start_ns", "device.sms"};
 
 	(void)state;
 	truth_profile(&truth);
@@ -58,21 +71,21 @@ static void test_round_trip(void **state)
 	assert_string_equal(got.device, "MODEL (TRUTH profile)");
 	for (int k = 0; k < profile_key_count(); k++) {
 		double want = profile_get(&truth, k), have = profile_get(&got, k);
+		bool kept = false;
 
-		if (got.prov[k] != SS_PROV_MEASURED) {
-			/* not measured: the built-in value and provenance stay */
+		for (size_t j = 0; j < sizeof unmeasured / sizeof unmeasured[0]; j++)
+			kept |= strcmp(profile_key_name(k), unmeasured[j]) == 0;
+		if (kept) {
+			/* not measurable on the model: the built-in value and provenance stay */
 			assert_true(profile_get(&builtin, k) == have);
 			assert_int_equal(got.prov[k], builtin.prov[k]);
 			continue;
 		}
-		measured++;
+		if (got.prov[k] != SS_PROV_MEASURED)
+			fail_msg("%s was not measured", profile_key_name(k));
 		if (fabs(have - want) > 0.02 * fabs(want) + 1.0)
 			fail_msg("%s: calibrated %g, the model's profile has %g", profile_key_name(k), have, want);
 	}
-	/* everything but spin saturation and the thread stagger is measured (the SM count stays H200.md's) */
-	assert_int_equal(measured, profile_key_count() - 2);
-	assert_int_equal(got.prov[profile_key_find("kernel.spin.saturation")], SS_PROV_ESTIMATE);
-	assert_int_equal(got.prov[profile_key_find("host.thread_start_ns")], SS_PROV_ESTIMATE);
 }
 
 int main(void)
