@@ -14,6 +14,8 @@ build=${1:?usage: tests/record/h200.sh BUILD_DIR}
 out=${OUT:-/tmp/record-h200}
 runs=${RUNS:-6}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
+build=$(cd "$build" 2>/dev/null && pwd) || { echo "no build directory $1" >&2; exit 2; }
 bin=$build/streamscope
 app=$build/record_app
 export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}
@@ -64,10 +66,10 @@ grep -q 'legacy default (CUPTI id [0-9]*: 1 kernels' <<<"$sl"
 check stream-legacy $? "the one legacy default-stream kernel on the legacy lane"
 grep -q 'per-thread default (CUPTI id [0-9]*: 1 kernels' <<<"$sl"
 check stream-per-thread $? "the helper thread's kernel on the per-thread default stream lane"
-if command -v python3 >/dev/null 2>&1; then
+if [ -s "$out/record.sqlite" ] && command -v python3 >/dev/null 2>&1; then
 	python3 - "$out/record.sqlite" >"$out/record_sqlite.txt" 2>&1 <<'EOF'
 import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
+c = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
 for t in ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
           "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS"):
     print(t, c.execute("SELECT COUNT(*) FROM " + t).fetchone()[0])

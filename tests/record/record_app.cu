@@ -92,7 +92,7 @@ static long record_app_arg(const char *name, const char *s, long lo, long hi)
 int main(int argc, char **argv)
 {
 	const int nstreams = 4;
-	int chunks = 8, work = 2048, iters = 10;
+	int chunks = 8, work = 4096, iters = 10;
 	size_t chunk = 512 * 1024; /* elements per chunk */
 	int kernels = 0, h2d = 0, d2h = 0, memsets = 0, ranges = 0;
 	bool ok = true;
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 		else if (i + 1 < argc && strcmp(argv[i], "--work") == 0)
 			work = (int)record_app_arg("--work", argv[++i], 1, 1 << 20);
 		else if (i + 1 < argc && strcmp(argv[i], "--iters") == 0)
-			iters = (int)record_app_arg("--iters", argv[++i], 1, 1000);
+			iters = (int)record_app_arg("--iters", argv[++i], 1, 1000000);
 		else if (i + 1 < argc && strcmp(argv[i], "--chunk-elements") == 0)
 			chunk = (size_t)record_app_arg("--chunk-elements", argv[++i], 1, 1 << 26);
 		else {
