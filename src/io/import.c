@@ -35,6 +35,14 @@ void import_reserve(struct ss_timeline *t, size_t n)
 	t->rec = xreallocarray(t->rec, t->cap, sizeof *t->rec);
 }
 
+int import_oneline(char *cause)
+{
+	for (unsigned char *p = (unsigned char *)cause; p != NULL && *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	return -1;
+}
+
 void import_strip_version(char *name)
 {
 	char *v = strrchr(name, '_');
@@ -143,7 +151,17 @@ void import_finish(struct ss_timeline *t, const char *path)
 	snprintf(t->source, sizeof t->source, "%s", path);
 }
 
+static int import_file_sniff(const char *path, struct ss_timeline *t, char **cause);
+
 int import_file(const char *path, struct ss_timeline *t, char **cause)
+{
+	if (import_file_sniff(path, t, cause) == 0)
+		return 0;
+	return import_oneline(*cause);
+}
+
+/* import_file_sniff is import_file before its cause is made one line. */
+static int import_file_sniff(const char *path, struct ss_timeline *t, char **cause)
 {
 	unsigned char head[4096];
 	struct stat st;

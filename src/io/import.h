@@ -28,6 +28,9 @@ void import_reserve(struct ss_timeline *t, size_t n);
 /* import_finish sorts t, gives SS_STREAM_PENDING records stream indices by first appearance of their raw
  * stream, derives nstreams, trims the record array to its size and sets backend "file" and source. */
 void import_finish(struct ss_timeline *t, const char *path);
+/* import_oneline makes a cause one printable line: control characters (a newline quoted from the input by a
+ * parser's message, or in a file name) become spaces. Returns -1, for "return import_oneline(*cause);". */
+int import_oneline(char *cause);
 /* import_strip_version turns "cudaMemcpyAsync_v3020" into "cudaMemcpyAsync" in place. */
 void import_strip_version(char *name);
 

@@ -585,7 +585,7 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 	chrome_free(&c);
 	if (rc != 0) {
 		import_begin(t);
-		return -1;
+		return import_oneline(*cause);
 	}
 	if (c.own) {
 		timeline_rebase(t, CHROME_BIAS);
@@ -618,23 +618,23 @@ int import_chrome(const char *path, struct ss_timeline *t, char **cause)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
-		return -1;
+		return import_oneline(*cause);
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		*cause = xasprintf("%s: not a regular file", path);
 		close(fd);
-		return -1;
+		return import_oneline(*cause);
 	}
 	if (st.st_size == 0) {
 		close(fd);
 		*cause = xasprintf("%s: empty file (expected Chrome trace JSON)", path);
-		return -1;
+		return import_oneline(*cause);
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
 		*cause = xasprintf("%s: cannot map: %s", path, strerror(errno));
-		return -1;
+		return import_oneline(*cause);
 	}
 	(void)madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
 	rc = import_chrome_buffer(map, (size_t)st.st_size, path, t, cause);

@@ -626,7 +626,7 @@ fail:
 	idmap_free(&c.names);
 	sqlite3_close(c.db);
 	import_begin(t);
-	return -1;
+	return import_oneline(*cause);
 }
 
 int import_sqlite_experiment(const char *path, struct ss_experiment *e, char **cause)

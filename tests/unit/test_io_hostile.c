@@ -84,6 +84,8 @@ static void test_json(void **state)
 	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":-99}}]}",
 		  "absurd stream");
 	TEXT_FAIL(dir, "{\"otherData\":{\"x\":[1,2,{\"y\":\"unterminated}]}", "truncated");
+	/* found by fuzz_import_chrome: jansson's message quoted a newline from the input */
+	TEXT_FAIL(dir, "[{\"ph\":\"X\",\"name\":\"n\\\n{\"ph\":\"M\",\"pid\":10}]", "invalid JSON");
 	/* deep nesting inside an event, inside the outer object, and as the whole file */
 	deep = malloc(2 * n + 64);
 	strcpy(deep, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":");
