@@ -1,0 +1,883 @@
+/* e2e_tui.c: end-to-end tests of the TUI: the real streamscope binary in a pseudo-terminal, its screen read back
+ * through libvterm. Every wait is "until the screen shows X and then stays quiet", never a fixed sleep.
+ *
+ * usage: e2e_tui STREAMSCOPE [SCENARIO]   (no scenario: all of them) */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include <cmocka.h>
+#include <vterm.h>
+
+#define E2E_QUIET_MS 300   /* no output for this long: the screen settled */
+#define E2E_MAX_MS 60000   /* give up after this long */
+
+static const char *e2e_binary;
+
+/* A program in a pseudo-terminal and the screen libvterm makes of its output. */
+struct e2e {
+	pid_t pid;
+	int fd;
+	VTerm *vt;
+	VTermScreen *screen;
+	int rows, cols;
+	bool altscreen;      /* the program is on the alternate screen */
+	bool cursor_visible;
+	int mouse;           /* VTERM_PROP_MOUSE_*: what the program asked for */
+	double last_output;  /* when bytes last came */
+	bool exited;
+	int status;
+	char dir[64];        /* the program's working directory (a fresh temporary one) */
+	char carry[64];      /* an escape sequence cut by the end of a read */
+	size_t ncarry;
+};
+
+static double e2e_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int e2e_settermprop(VTermProp prop, VTermValue *val, void *user)
+{
+	struct e2e *t = user;
+
+	switch (prop) {
+	case VTERM_PROP_ALTSCREEN:
+		t->altscreen = val->boolean;
+		break;
+	case VTERM_PROP_CURSORVISIBLE:
+		t->cursor_visible = val->boolean;
+		break;
+	case VTERM_PROP_MOUSE:
+		t->mouse = val->number;
+		break;
+	default:
+		break;
+	}
+	return 1;
+}
+
+/* What libvterm answers (terminal queries, mouse reports) goes back to the program. */
+static void e2e_output(const char *s, size_t len, void *user)
+{
+	struct e2e *t = user;
+
+	while (len > 0) {
+		ssize_t n = write(t->fd, s, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		s += n;
+		len -= (size_t)n;
+	}
+}
+
+static VTermScreenCallbacks e2e_callbacks = {
+	.settermprop = e2e_settermprop,
+};
+
+/* e2e_start runs the binary with args (NULL-terminated, argv[0] excluded) in a cols x rows terminal. env: extra
+ * "NAME=value" settings (NULL-terminated, may be NULL); "NAME=" unsets NAME. */
+static void e2e_start(struct e2e *t, int cols, int rows, const char *const *args, const char *const *env)
+{
+	struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
+	const char *argv[32];
+	int n = 0;
+
+	memset(t, 0, sizeof *t);
+	t->rows = rows;
+	t->cols = cols;
+	t->cursor_visible = true;
+	snprintf(t->dir, sizeof t->dir, "/tmp/ss-e2e-XXXXXX");
+	assert_non_null(mkdtemp(t->dir));
+	argv[n++] = e2e_binary;
+	for (int i = 0; args != NULL && args[i] != NULL && n < 30; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	t->pid = forkpty(&t->fd, NULL, NULL, &ws);
+	assert_true(t->pid >= 0);
+	if (t->pid == 0) {
+		setenv("TERM", "xterm-256color", 1);
+		setenv("LANG", "C.UTF-8", 1);
+		setenv("LC_ALL", "C.UTF-8", 1);
+		unsetenv("NO_COLOR");
+		for (int i = 0; env != NULL && env[i] != NULL; i++) {
+			char name[64];
+			const char *eq = strchr(env[i], '=');
+
+			snprintf(name, sizeof name, "%.*s", (int)(eq - env[i]), env[i]);
+			if (eq[1] == '\0')
+				unsetenv(name);
+			else
+				setenv(name, eq + 1, 1);
+		}
+		if (chdir(t->dir) != 0)
+			_exit(126);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	fcntl(t->fd, F_SETFL, fcntl(t->fd, F_GETFL) | O_NONBLOCK);
+	t->vt = vterm_new(rows, cols);
+	vterm_set_utf8(t->vt, 1);
+	vterm_output_set_callback(t->vt, e2e_output, t);
+	t->screen = vterm_obtain_screen(t->vt);
+	vterm_screen_enable_altscreen(t->screen, 1);
+	vterm_screen_set_callbacks(t->screen, &e2e_callbacks, t);
+	vterm_screen_reset(t->screen, 1);
+	t->last_output = e2e_now();
+}
+
+/* e2e_feed gives bytes to libvterm. libvterm 0.1.4 applies only the first mode of a DEC private mode set/reset
+ * with several ("ESC [ ? 1006 ; 1000 h", as ncurses turns on the mouse): such sequences are split into one per
+ * mode. A sequence cut by the end of a read is kept in t->carry for the next one. */
+static void e2e_feed(struct e2e *t, const char *buf, size_t n)
+{
+	char out[65536 * 2 + 64];
+	size_t o = 0, i = 0;
+	char in[65536 + 64];
+
+	memcpy(in, t->carry, t->ncarry);
+	memcpy(in + t->ncarry, buf, n);
+	n += t->ncarry;
+	t->ncarry = 0;
+	while (i < n) {
+		if (in[i] == '\033' && (i + 1 >= n || in[i + 1] == '[') && (i + 2 >= n || in[i + 2] == '?')) {
+			size_t j = i + 3;
+
+			while (j < n && ((in[j] >= '0' && in[j] <= '9') || in[j] == ';'))
+				j++;
+			if (j >= n) { /* cut: finish it with the next read */
+				if (n - i < sizeof t->carry) {
+					memcpy(t->carry, in + i, n - i);
+					t->ncarry = n - i;
+				}
+				break;
+			}
+			if ((in[j] == 'h' || in[j] == 'l') && memchr(in + i, ';', j - i) != NULL) {
+				size_t k = i + 3;
+
+				while (k < j) {
+					size_t e = k;
+
+					while (e < j && in[e] != ';')
+						e++;
+					o += (size_t)sprintf(out + o, "\033[?%.*s%c", (int)(e - k), in + k, in[j]);
+					k = e + 1;
+				}
+				i = j + 1;
+				continue;
+			}
+		}
+		out[o++] = in[i++];
+	}
+	vterm_input_write(t->vt, out, o);
+}
+
+/* e2e_pump reads what the program wrote within ms into the screen; false once the program closed the terminal. */
+static bool e2e_pump(struct e2e *t, int ms)
+{
+	struct pollfd p = {t->fd, POLLIN, 0};
+	char buf[65536];
+	ssize_t n;
+
+	if (poll(&p, 1, ms) <= 0)
+		return true;
+	while ((n = read(t->fd, buf, sizeof buf)) > 0) {
+		e2e_feed(t, buf, (size_t)n);
+		t->last_output = e2e_now();
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return true;
+	return false; /* EOF or EIO: the other side is gone */
+}
+
+/* e2e_row writes row y of the screen as UTF-8 (one character per cell, blanks kept). */
+static void e2e_row(struct e2e *t, int y, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (int x = 0; x < t->cols && o + 5 < len; x++) {
+		VTermScreenCell c;
+		uint32_t ch;
+
+		vterm_screen_get_cell(t->screen, (VTermPos){y, x}, &c);
+		ch = c.chars[0] ? c.chars[0] : ' ';
+		if (ch < 0x80) {
+			buf[o++] = (char)ch;
+		} else if (ch < 0x800) {
+			buf[o++] = (char)(0xc0 | (ch >> 6));
+			buf[o++] = (char)(0x80 | (ch & 0x3f));
+		} else if (ch < 0x10000) {
+			buf[o++] = (char)(0xe0 | (ch >> 12));
+			buf[o++] = (char)(0x80 | ((ch >> 6) & 0x3f));
+			buf[o++] = (char)(0x80 | (ch & 0x3f));
+		} else {
+			buf[o++] = '?';
+		}
+	}
+	buf[o] = '\0';
+}
+
+static uint32_t e2e_char(struct e2e *t, int x, int y)
+{
+	VTermScreenCell c;
+
+	vterm_screen_get_cell(t->screen, (VTermPos){y, x}, &c);
+	return c.chars[0];
+}
+
+/* e2e_fg returns the indexed foreground colour of a cell, -1 for the default one. */
+static int e2e_fg(struct e2e *t, int x, int y)
+{
+	VTermScreenCell c;
+
+	vterm_screen_get_cell(t->screen, (VTermPos){y, x}, &c);
+	if (VTERM_COLOR_IS_DEFAULT_FG(&c.fg))
+		return -1;
+	if (VTERM_COLOR_IS_INDEXED(&c.fg))
+		return c.fg.indexed.idx;
+	return -2;
+}
+
+/* e2e_find returns the row showing text (from row `from`), -1 when none; *x its column in cells. */
+static int e2e_find(struct e2e *t, const char *text, int from, int *x)
+{
+	char row[4096];
+
+	for (int y = from; y < t->rows; y++) {
+		char *p;
+
+		e2e_row(t, y, row, sizeof row);
+		if ((p = strstr(row, text)) != NULL) {
+			if (x != NULL) {
+				int cells = 0;
+
+				for (char *q = row; q < p; q++)
+					cells += ((unsigned char)*q & 0xc0) != 0x80;
+				*x = cells;
+			}
+			return y;
+		}
+	}
+	return -1;
+}
+
+static void e2e_dump(struct e2e *t)
+{
+	char row[4096];
+
+	fprintf(stderr, "---- screen %dx%d ----\n", t->cols, t->rows);
+	for (int y = 0; y < t->rows; y++) {
+		e2e_row(t, y, row, sizeof row);
+		fprintf(stderr, "%s\n", row);
+	}
+	fprintf(stderr, "----\n");
+}
+
+/* e2e_wait waits until the screen shows text (NULL: anything) and nothing more came for E2E_QUIET_MS. */
+static void e2e_wait(struct e2e *t, const char *text)
+{
+	double start = e2e_now();
+
+	for (;;) {
+		bool alive = e2e_pump(t, 50);
+		double now = e2e_now();
+
+		if ((text == NULL || e2e_find(t, text, 0, NULL) >= 0) && now - t->last_output >= E2E_QUIET_MS)
+			return;
+		if (!alive || now - start > E2E_MAX_MS) {
+			e2e_dump(t);
+			fail_msg("the screen never showed '%s'%s", text ? text : "(quiet)",
+				 alive ? "" : " (the program closed the terminal)");
+		}
+	}
+}
+
+/* e2e_wait_gone waits until text is no longer on the screen and the screen is quiet. */
+static void e2e_wait_gone(struct e2e *t, const char *text)
+{
+	double start = e2e_now();
+
+	for (;;) {
+		bool alive = e2e_pump(t, 50);
+		double now = e2e_now();
+
+		if (e2e_find(t, text, 0, NULL) < 0 && now - t->last_output >= E2E_QUIET_MS)
+			return;
+		if (!alive || now - start > E2E_MAX_MS) {
+			e2e_dump(t);
+			fail_msg("'%s' stayed on the screen", text);
+		}
+	}
+}
+
+/* e2e_settle waits until every run finished (the header no longer says running) and the screen is quiet. */
+static void e2e_settle(struct e2e *t)
+{
+	e2e_wait(t, "records");
+	e2e_wait_gone(t, "running");
+}
+
+static void e2e_keys(struct e2e *t, const char *s)
+{
+	e2e_output(s, strlen(s), t);
+}
+
+/* e2e_click presses and releases the left button at cell (x, y) through libvterm, so that it is only sent when
+ * the program turned the mouse on, in the encoding it asked for. */
+static void e2e_click(struct e2e *t, int x, int y)
+{
+	char buf[64];
+	size_t n;
+
+	vterm_mouse_move(t->vt, y, x, VTERM_MOD_NONE);
+	vterm_mouse_button(t->vt, 1, true, VTERM_MOD_NONE);
+	vterm_mouse_button(t->vt, 1, false, VTERM_MOD_NONE);
+	while ((n = vterm_output_read(t->vt, buf, sizeof buf)) > 0)
+		e2e_output(buf, n, t);
+}
+
+/* e2e_wheel turns the wheel (up: button 4) at cell (x, y). */
+static void e2e_wheel(struct e2e *t, int x, int y, bool up)
+{
+	vterm_mouse_move(t->vt, y, x, VTERM_MOD_NONE);
+	vterm_mouse_button(t->vt, up ? 4 : 5, true, VTERM_MOD_NONE);
+}
+
+static void e2e_resize(struct e2e *t, int cols, int rows)
+{
+	struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
+
+	t->rows = rows;
+	t->cols = cols;
+	vterm_set_size(t->vt, rows, cols);
+	assert_int_equal(ioctl(t->fd, TIOCSWINSZ, &ws), 0); /* the kernel sends SIGWINCH */
+}
+
+/* e2e_finish waits for the program to exit (reading its last output) and returns its wait status. */
+static int e2e_finish(struct e2e *t)
+{
+	double start = e2e_now();
+
+	while (!t->exited) {
+		pid_t w = waitpid(t->pid, &t->status, WNOHANG);
+
+		if (w == t->pid) {
+			t->exited = true;
+			break;
+		}
+		e2e_pump(t, 20);
+		if (e2e_now() - start > E2E_MAX_MS) {
+			kill(t->pid, SIGKILL);
+			waitpid(t->pid, &t->status, 0);
+			e2e_dump(t);
+			fail_msg("the program did not exit");
+		}
+	}
+	while (e2e_pump(t, 0) && e2e_now() - t->last_output < 5)
+		;
+	return t->status;
+}
+
+static void e2e_rmtree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char p[1024];
+		struct stat st;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			e2e_rmtree(p);
+		else
+			unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static void e2e_free(struct e2e *t)
+{
+	if (!t->exited) {
+		kill(t->pid, SIGKILL);
+		waitpid(t->pid, NULL, 0);
+	}
+	close(t->fd);
+	vterm_free(t->vt);
+	e2e_rmtree(t->dir);
+}
+
+/* e2e_quit presses q and checks a clean exit: status 0, main screen back, cursor visible, mouse off. */
+static void e2e_quit(struct e2e *t)
+{
+	int st;
+
+	e2e_keys(t, "q");
+	st = e2e_finish(t);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		e2e_dump(t);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_false(t->altscreen);
+	assert_true(t->cursor_visible);
+	assert_int_equal(t->mouse, VTERM_PROP_MOUSE_NONE);
+}
+
+/* e2e_gantt_rows copies the rows of the Gantt (those with a lane label and a bar separator) into one string. */
+static void e2e_gantt_rows(struct e2e *t, char *out, size_t len)
+{
+	char row[4096];
+
+	out[0] = '\0';
+	for (int y = 2; y < t->rows; y++) {
+		e2e_row(t, y, row, sizeof row);
+		if (row[0] == 's' && strstr(row, "\xe2\x94\x82") != NULL) /* "s3 ... │" */
+			strncat(out, row, len - strlen(out) - 2), strcat(out, "\n");
+	}
+}
+
+/* The header names the model, the lanes fill in, the stats show numbers, q restores the terminal. */
+static void test_start(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", NULL};
+	int x, y;
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	assert_true(t.altscreen);
+	assert_false(t.cursor_visible);
+	assert_int_equal(e2e_find(&t, "streamscope", 0, NULL), 0);
+	assert_int_equal(e2e_find(&t, "MODEL", 0, NULL), 0);
+	assert_int_equal(e2e_find(&t, "depth-first", 0, NULL), 1);
+	assert_true(e2e_find(&t, "s0   H2D", 0, NULL) > 1);
+	assert_true(e2e_find(&t, "s7   H2D", 0, NULL) > 1);
+	/* the one-stream baseline ran: a speedup, not "-" */
+	y = e2e_find(&t, "speedup", 0, &x);
+	{
+		char row[4096];
+
+		e2e_row(&t, y, row, sizeof row);
+		assert_non_null(strstr(row + x, "x"));
+	}
+	/* the H2D lane of s0 has green bars (xterm 34), its KER lane blue ones (33) */
+	{
+		int yh = e2e_find(&t, "s0   H2D", 0, NULL), found_h = 0, found_k = 0;
+
+		for (int c = 11; c < 80; c++) {
+			found_h |= e2e_char(&t, c, yh) == 0x2588 && e2e_fg(&t, c, yh) == 34;
+			found_k |= e2e_char(&t, c, yh + 1) == 0x2588 && e2e_fg(&t, c, yh + 1) == 33;
+		}
+		assert_true(found_h);
+		assert_true(found_k);
+	}
+	/* the status line shows the main keys, the axis a unit */
+	assert_int_equal(e2e_find(&t, "q quit", 0, NULL), t.rows - 1);
+	assert_true(e2e_find(&t, " us", 30, NULL) > 30 || e2e_find(&t, " ms", 30, NULL) > 30);
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+/* o toggles the issue order: the header says breadth-first and, with one hardware queue, the lanes change. */
+static void test_order(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", "--connections", "1", NULL};
+	char before[16384], after[16384];
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	assert_int_equal(e2e_find(&t, "depth-first", 0, NULL), 1);
+	e2e_gantt_rows(&t, before, sizeof before);
+	assert_true(strlen(before) > 0);
+	e2e_keys(&t, "o");
+	e2e_wait(&t, "breadth-first");
+	e2e_wait_gone(&t, "next:");
+	e2e_settle(&t);
+	assert_int_equal(e2e_find(&t, "breadth-first", 0, NULL), 1);
+	assert_int_equal(e2e_find(&t, "depth-first", 0, NULL), -1);
+	e2e_gantt_rows(&t, after, sizeof after);
+	assert_true(strlen(after) > 0);
+	assert_string_not_equal(before, after);
+	/* and back */
+	e2e_keys(&t, "o");
+	e2e_wait(&t, "depth-first");
+	e2e_wait_gone(&t, "next:");
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+/* Resizes redraw the whole screen at the new size; below 80x24 the screen says so; back up it recovers. */
+static void test_resize(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", NULL};
+	static const int sizes[][2] = {{80, 24}, {200, 60}, {100, 30}, {79, 24}, {60, 20}, {81, 25}, {132, 43}};
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		int cols = sizes[i][0], rows = sizes[i][1];
+
+		e2e_resize(&t, cols, rows);
+		if (cols < 80 || rows < 24) {
+			e2e_wait(&t, "terminal too small");
+			continue;
+		}
+		e2e_wait_gone(&t, "terminal too small");
+		e2e_wait(&t, "makespan");
+		assert_int_equal(e2e_find(&t, "streamscope", 0, NULL), 0);
+		assert_int_equal(e2e_find(&t, "q quit", 0, NULL), rows - 1);
+		assert_true(e2e_find(&t, "s0", 0, NULL) >= 2);
+		/* the axis sits right above the stats (narrow) or the status line (wide) */
+		assert_true(e2e_find(&t, "time", 0, NULL) > rows / 2);
+	}
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+/* A click on a kernel bar selects it: the detail box names the stream, engine, times and the API call. */
+static void test_mouse(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", NULL};
+	int y, x = -1;
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	assert_int_not_equal(t.mouse, VTERM_PROP_MOUSE_NONE);
+	y = e2e_find(&t, "s2   H2D", 0, NULL) + 1; /* s2's KER lane */
+	assert_true(y > 2);
+	for (int c = 11; c < 88 && x < 0; c++)
+		if (e2e_char(&t, c, y) == 0x2588 && e2e_char(&t, c + 1, y) == 0x2588)
+			x = c;
+	assert_true(x > 0);
+	e2e_click(&t, x, y);
+	e2e_wait(&t, "selected");
+	assert_true(e2e_find(&t, "stream    s2", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "engine    KER", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "duration", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "API call  cudaLaunchKernel", 0, NULL) > 0);
+	/* the selected bar is drawn in the highlight colour (xterm 227) */
+	{
+		bool hl = false;
+
+		for (int c = 11; c < 88; c++)
+			hl |= e2e_fg(&t, c, y) == 227;
+		assert_true(hl);
+	}
+	/* Esc clears the selection; the wheel zooms in: the axis labels change */
+	e2e_keys(&t, "\033");
+	e2e_wait_gone(&t, "selected");
+	{
+		char before[4096], after[4096];
+		int ya = e2e_find(&t, "time", 0, NULL);
+
+		e2e_row(&t, ya, before, sizeof before);
+		e2e_wheel(&t, 50, y, true);
+		e2e_wheel(&t, 50, y, true);
+		e2e_wait(&t, NULL);
+		e2e_row(&t, ya, after, sizeof after);
+		assert_string_not_equal(before, after);
+	}
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+/* Tab selects along a lane, j moves down a lane, Enter zooms to the selection, f fits again. */
+static void test_keyselect(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", NULL};
+	char a[4096], b[4096];
+	int ya;
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	e2e_keys(&t, "\t");
+	e2e_wait(&t, "selected");
+	assert_true(e2e_find(&t, "stream    host", 0, NULL) > 0);
+	e2e_keys(&t, "j");
+	e2e_wait(&t, "stream    s0");
+	assert_true(e2e_find(&t, "engine    H2D", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "bandwidth", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "GB/s", 0, NULL) > 0);
+	e2e_keys(&t, "j");
+	e2e_wait(&t, "engine    KER");
+	ya = e2e_find(&t, "time", 0, NULL);
+	e2e_row(&t, ya, a, sizeof a);
+	e2e_keys(&t, "\r");
+	e2e_wait(&t, NULL);
+	e2e_row(&t, ya, b, sizeof b);
+	assert_string_not_equal(a, b);
+	e2e_keys(&t, "f");
+	e2e_wait(&t, NULL);
+	e2e_row(&t, ya, b, sizeof b);
+	assert_string_equal(a, b);
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+/* ? opens the help with the key map; any key closes it. */
+static void test_help(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", NULL};
+
+	(void)state;
+	e2e_start(&t, 80, 24, args, NULL);
+	e2e_settle(&t);
+	e2e_keys(&t, "?");
+	e2e_wait(&t, "streamscope keys");
+	assert_true(e2e_find(&t, "toggle order, re-run", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "zoom in / out", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "A/B: pin, compare next", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "quit", 0, NULL) > 0);
+	e2e_keys(&t, "q"); /* closes the help, does not quit */
+	e2e_wait_gone(&t, "streamscope keys");
+	assert_int_equal(e2e_find(&t, "streamscope", 0, NULL), 0);
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+/* p pins the run as A; the next run shows beneath as B with both makespans and the difference. */
+static void test_ab(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", "--connections", "1", NULL};
+	int ya, yb;
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	e2e_keys(&t, "p");
+	e2e_wait(&t, "A pinned");
+	assert_true(e2e_find(&t, "waiting for the next run", 0, NULL) > 0);
+	e2e_keys(&t, "o");
+	e2e_wait(&t, "B-A");
+	e2e_wait_gone(&t, "next:");
+	ya = e2e_find(&t, "A pinned  makespan", 0, NULL);
+	yb = e2e_find(&t, "B  makespan", 0, NULL);
+	assert_true(ya > 1);
+	assert_true(yb > ya);
+	assert_true(e2e_find(&t, "depth-first", ya, NULL) == ya);
+	assert_true(e2e_find(&t, "breadth-first", yb, NULL) == yb);
+	assert_true(e2e_find(&t, "%)", yb, NULL) == yb);
+	/* p again unpins: one Gantt */
+	e2e_keys(&t, "p");
+	e2e_wait_gone(&t, "A pinned");
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+/* s runs the sweep: a progress indicator, then the curves (braille) and the numbers of every point. */
+static void test_sweep(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", NULL};
+	int braille = 0;
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	e2e_keys(&t, "s");
+	e2e_wait(&t, "Sweep: time vs streams");
+	e2e_wait(&t, "done 16/16");
+	for (int y = 0; y < t.rows; y++)
+		for (int x = 0; x < t.cols; x++)
+			braille += e2e_char(&t, x, y) >= 0x2801 && e2e_char(&t, x, y) <= 0x28ff;
+	assert_true(braille > 20);
+	assert_true(e2e_find(&t, "depth-first", 2, NULL) > 1);
+	assert_true(e2e_find(&t, "breadth-first", 2, NULL) > 1);
+	assert_true(e2e_find(&t, "ideal bound", 2, NULL) > 1);
+	{
+		int x, y = e2e_find(&t, "  128 ", 0, &x);
+		char row[4096];
+
+		assert_true(y > 0);
+		e2e_row(&t, y, row, sizeof row);
+		assert_null(strstr(row + x, " - ")); /* both orders measured */
+	}
+	e2e_keys(&t, "s");
+	e2e_wait_gone(&t, "Sweep: time vs streams");
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+/* e writes a snapshot directory and says where. */
+static void test_export(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", NULL};
+	char row[4096], path[1024], *p;
+	struct stat st;
+	int y;
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	e2e_keys(&t, "e");
+	e2e_wait(&t, "snapshot written to");
+	y = e2e_find(&t, "snapshot written to ", 0, NULL);
+	e2e_row(&t, y, row, sizeof row);
+	p = strstr(row, "written to ") + strlen("written to ");
+	p[strcspn(p, " ")] = '\0';
+	snprintf(path, sizeof path, "%s/%s/screen.txt", t.dir, p);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size > 1000);
+	{
+		FILE *f = fopen(path, "r");
+		char line[1024];
+
+		assert_non_null(f);
+		assert_non_null(fgets(line, sizeof line, f));
+		assert_non_null(strstr(line, "streamscope"));
+		fclose(f);
+	}
+	snprintf(path, sizeof path, "%s/%s/screen.ansi", t.dir, p);
+	assert_int_equal(stat(path, &st), 0);
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+/* SIGTERM and SIGINT quit cleanly: the terminal is restored, the status says which signal. */
+static void test_signal(void **state)
+{
+	static const int sigs[2] = {SIGTERM, SIGINT};
+	static const char *const args[] = {"--backend", "model", NULL};
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct e2e t;
+		int st;
+
+		e2e_start(&t, 100, 30, args, NULL);
+		e2e_settle(&t);
+		kill(t.pid, sigs[i]);
+		st = e2e_finish(&t);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 128 + sigs[i]);
+		assert_false(t.altscreen);
+		assert_true(t.cursor_visible);
+		e2e_free(&t);
+	}
+}
+
+/* --ascii: not one character outside ASCII on the screen, bars still drawn. */
+static void test_ascii(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", "--ascii", NULL};
+	int bars = 0;
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	for (int y = 0; y < t.rows; y++)
+		for (int x = 0; x < t.cols; x++) {
+			uint32_t c = e2e_char(&t, x, y);
+
+			assert_true(c < 0x80);
+			bars += c == '#' || c == '>' || c == '<';
+		}
+	assert_true(bars > 50);
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+/* NO_COLOR: every cell in the terminal's own colours. */
+static void test_nocolor(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", NULL};
+	static const char *const env[] = {"NO_COLOR=1", NULL};
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, env);
+	e2e_settle(&t);
+	for (int y = 0; y < t.rows; y++)
+		for (int x = 0; x < t.cols; x++)
+			assert_int_equal(e2e_fg(&t, x, y), -1);
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+/* view FILE: the header names the file, the experiment keys are off, selection still works. */
+static void test_view(void **state)
+{
+	struct e2e t;
+	char file[1024];
+	const char *src = getenv("SS_SOURCE_DIR");
+	const char *args[] = {"view", file, NULL};
+
+	(void)state;
+	snprintf(file, sizeof file, "%s/tests/data/h200/bench/preset-kernel-transfer.sqlite", src ? src : ".");
+	if (access(file, R_OK) != 0)
+		skip();
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_wait(&t, "makespan");
+	assert_true(e2e_find(&t, "preset-kernel-transfer.sqlite", 0, NULL) == 1);
+	assert_true(e2e_find(&t, "H200", 0, NULL) == 0);
+	e2e_keys(&t, "o");
+	e2e_wait(&t, "experiment keys are off");
+	e2e_keys(&t, "\t");
+	e2e_wait(&t, "selected");
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_start),  cmocka_unit_test(test_order),   cmocka_unit_test(test_resize),
+		cmocka_unit_test(test_mouse),  cmocka_unit_test(test_keyselect), cmocka_unit_test(test_help),
+		cmocka_unit_test(test_ab),     cmocka_unit_test(test_sweep),   cmocka_unit_test(test_export),
+		cmocka_unit_test(test_signal), cmocka_unit_test(test_ascii),   cmocka_unit_test(test_nocolor),
+		cmocka_unit_test(test_view),
+	};
+	char filter[64];
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: e2e_tui STREAMSCOPE [SCENARIO]\n");
+		return 2;
+	}
+	e2e_binary = argv[1];
+	signal(SIGPIPE, SIG_IGN);
+	if (argc > 2) {
+		snprintf(filter, sizeof filter, "test_%s", argv[2]);
+		cmocka_set_test_filter(filter);
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
