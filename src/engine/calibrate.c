@@ -256,6 +256,22 @@ static void cal_gap_samples(const struct cal_run *r, struct cal_vec *v)
 	}
 }
 
+/* cal_host_gaps adds the host's own time between consecutive calls of one thread. */
+static void cal_host_gaps(const struct cal_run *r, struct cal_vec *v)
+{
+	const struct ss_record *prev = NULL;
+
+	for (size_t i = 0; i < r->tl.n; i++) {
+		const struct ss_record *a = &r->tl.rec[i];
+
+		if (a->kind != SS_KIND_API)
+			continue;
+		if (prev != NULL && prev->thread == a->thread && a->start >= prev->end)
+			vec_push(v, (double)(a->start - prev->end));
+		prev = a;
+	}
+}
+
 /* cal_copy_samples adds (bytes, duration) of the run's copies of one kind whose flags include want. */
 static void cal_copy_samples(const struct cal_run *r, int kind, unsigned want, struct cal_vec *x, struct cal_vec *y)
 {
@@ -330,7 +346,7 @@ static int cal_copy_fit(struct cal *c, const char *path, struct cal_vec *x, stru
 static int cal_copies(struct cal *c, char **cause)
 {
 	struct cal_vec hx = {0}, hy = {0}, dx = {0}, dy = {0}, copy = {0}, launch = {0}, lat = {0}, wake = {0};
-	struct cal_vec gap = {0};
+	struct cal_vec gap = {0}, hgap = {0};
 	int rc = -1;
 
 	for (int k = 10; k <= 24; k += 2) {
@@ -348,6 +364,7 @@ static int cal_copies(struct cal *c, char **cause)
 		cal_api_samples(&r, "cudaLaunchKernel", &launch);
 		cal_host_samples(&r, &lat, &wake);
 		cal_gap_samples(&r, &gap);
+		cal_host_gaps(&r, &hgap);
 		cal_run_free(&r);
 	}
 	if (cal_copy_fit(c, "copy.h2d", &hx, &hy, cause) != 0 || cal_copy_fit(c, "copy.d2h", &dx, &dy, cause) != 0)
@@ -357,6 +374,7 @@ static int cal_copies(struct cal *c, char **cause)
 	cal_set(c, "launch.latency_ns", cal_median(&lat));
 	c->wake_raw = cal_median(&wake);
 	cal_set(c, "copy.gap_ns", cal_median(&gap));
+	cal_set(c, "host.gap_ns", cal_median(&hgap));
 	rc = 0;
 out:
 	vec_free(&hx);
@@ -368,6 +386,7 @@ out:
 	vec_free(&lat);
 	vec_free(&wake);
 	vec_free(&gap);
+	vec_free(&hgap);
 	return rc;
 }
 
@@ -778,7 +797,7 @@ static int cal_managed(struct cal *c, char **cause)
 	else if (c->progress != NULL)
 		c->progress(
 		    "calibrate: managed kernels were not slower than pinned ones; managed.fault_gbs not measured");
-	cal_set(c, "api.prefetch_ns", fmax(0.0, cal_median(&api) - c->trace));
+	cal_set(c, "api.prefetch_ns", cal_median(&api));
 	if (cal_solve(c, "managed.prefetch", pe, measured, cause) != 0)
 		goto out;
 	for (int i = 0; i < 2; i++) {
@@ -800,7 +819,7 @@ static int cal_managed(struct cal *c, char **cause)
 
 				experiment_io_arrays(&ae[i], &in, &outp);
 				vec_push(&lx, ax.v[0] / ae[i].work * ae[i].elem_size * (in + outp));
-				vec_push(&ly, (double)(api->end - api->start) - c->out->api_launch_ns - c->trace);
+				vec_push(&ly, (double)(api->end - api->start) - c->out->api_launch_ns);
 			}
 		}
 		vec_free(&ax);
@@ -818,7 +837,7 @@ static int cal_managed(struct cal *c, char **cause)
 			    "calibrate: attached launches did not grow with size; managed.attach_* not measured");
 		}
 	}
-	cal_set(c, "api.attach_ns", fmax(0.0, cal_median(&attach) - c->trace));
+	cal_set(c, "api.attach_ns", cal_median(&attach));
 	rc = 0;
 out:
 	vec_free(&x);
@@ -831,11 +850,11 @@ out:
 	return rc;
 }
 
-/* CUPTI's cost per call: a run dominated by issuing 640 small calls, traced against its untraced twin. The call
- * costs measured from traced records include it; the model models the untraced program, so they lose it. */
+/* The tracing cost per call, for information: a run dominated by issuing 640 small calls, traced against its untraced
+ * twin. (Call records last about as long traced as the untraced calls take; CUPTI's cost falls between calls and on
+ * the copy engines, so the model, which models the untraced program, uses the call records as they are.) */
 static int cal_trace(struct cal *c, char **cause)
 {
-	static const char *const keys[] = {"api.copy_ns", "api.launch_ns", "api.event_ns", "api.sync_ns"};
 	struct ss_experiment e;
 	struct cal_run r;
 	double o;
@@ -848,12 +867,6 @@ static int cal_trace(struct cal *c, char **cause)
 		o = (double)(r.res.traced_ns - r.res.untraced_ns) / (double)r.ops.n;
 		cal_set(c, "api.trace_overhead_ns", o);
 		c->trace = o;
-		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-			int k = profile_key_find(keys[i]);
-
-			if (c->out->prov[k] == SS_PROV_MEASURED)
-				cal_set(c, keys[i], fmax(0.0, profile_get(c->out, k) - o));
-		}
 	}
 	cal_run_free(&r);
 	return 0;

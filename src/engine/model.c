@@ -99,6 +99,7 @@ struct model {
 	struct model_fifo copyq[2]; /* dispatched copies per direction */
 	int copy_cur[2];            /* copy running on each engine, -1 */
 	double copy_free[2];        /* when each copy engine may start its next copy (copy.gap_ns after the last) */
+	double lock_free;           /* when the driver lock frees (calls of several host threads take turns) */
 	struct model_fifo kpend;    /* kernels dispatched, not started */
 	int *krun;                  /* kernels running, in start order */
 	size_t nkrun;
@@ -316,6 +317,7 @@ static bool model_block(struct model *m, int h, const int *wait, size_t n, doubl
 	ht->call_tail = 0;
 	ht->call_op = opi;
 	ht->call_sync = sync;
+	m->lock_free = tmin; /* the driver is free while the call waits */
 	ht->blocked = ht->nwait > 0;
 	return ht->blocked;
 }
@@ -335,6 +337,7 @@ static void model_timing(struct model *m, int h, size_t opi)
 			continue;
 		s = kind == 0 ? m->timer_slot : m->stop_legacy ? m->legacy_slot : model_slot_of(m, op);
 		ht->t += m->p->api_event_ns;
+		m->lock_free = ht->t;
 		idx = model_new_item(m, opi, s, MODEL_NONE, ht->t + m->p->launch_ns);
 		m->timing = xreallocarray(m->timing, m->ntiming + 1, sizeof *m->timing);
 		m->timing_kind = xreallocarray(m->timing_kind, m->ntiming + 1, sizeof *m->timing_kind);
@@ -369,6 +372,7 @@ static void model_host_return(struct model *m, int h, double end)
 	ht->t = end;
 	if (!ht->call_sync)
 		model_timing(m, h, ht->call_op);
+	ht->t += m->p->host_gap_ns;
 }
 
 /* model_issue performs host h's next call at its time ht->t. */
@@ -466,7 +470,9 @@ static void model_issue(struct model *m, int h)
 	}
 	model_emit(m, SS_KIND_API, t0, t0 + cost, op, SS_STREAM_HOST, 0, (uint32_t)h, 0, 0, model_api_name(op->kind));
 	ht->t = t0 + cost;
+	m->lock_free = ht->t;
 	model_timing(m, h, opi);
+	ht->t += m->p->host_gap_ns;
 }
 
 /* model_run_hosts issues every call due now. Returns true when something happened. */
@@ -478,6 +484,11 @@ static bool model_run_hosts(struct model *m)
 		struct model_host *ht = &m->host[h];
 
 		while (!ht->blocked && ht->next < ht->nops && ht->t <= m->now + MODEL_EPS) {
+			if (m->nhosts > 1 && m->lock_free > m->now + MODEL_EPS) {
+				/* another thread is inside the driver: calls of several threads take turns */
+				ht->t = m->lock_free;
+				break;
+			}
 			model_issue(m, h);
 			any = true;
 		}
@@ -639,6 +650,16 @@ static bool model_start(struct model *m)
 	return any;
 }
 
+/* model_faulting counts the running kernels migrating managed memory on demand. */
+static int model_faulting(const struct model *m)
+{
+	int n = 0;
+
+	for (size_t k = 0; k < m->nkrun; k++)
+		n += m->it[m->krun[k]].fixed <= 0 && m->it[m->krun[k]].fault > 0;
+	return n;
+}
+
 /* model_rate is how fast a running item's current phase progresses (fixed phases: 1). */
 static double model_rate(const struct model *m, int i)
 {
@@ -646,15 +667,15 @@ static double model_rate(const struct model *m, int i)
 	if (it->fixed > 0)
 		return 1.0;
 	if (it->fault > 0) {
-		/* kernels migrating managed memory share one migration path */
-		int n = 0;
+		/* kernels migrating managed memory share the host-to-device link with each other and the H2D engine */
+		int n = model_faulting(m);
 
-		for (size_t k = 0; k < m->nkrun; k++)
-			n += m->it[m->krun[k]].fixed <= 0 && m->it[m->krun[k]].fault > 0;
-		return 1.0 / (n > 0 ? n : 1);
+		return 1.0 / ((n > 0 ? n : 1) + (m->copy_cur[MODEL_H2D] >= 0));
 	}
 	if (it->engine == MODEL_COMPUTE)
 		return it->alloc;
+	if (it->engine == MODEL_H2D && model_faulting(m) > 0)
+		return 1.0 / (1 + model_faulting(m)); /* the link is shared with the faults */
 	if (m->copy_cur[1 - it->engine] >= 0) {
 		/* Both directions busy: each gets its share of the combined bandwidth, at most its own. */
 		const struct ss_profile *p = m->p;

@@ -60,6 +60,7 @@ struct ss_profile {
 	double sync_wake_ns;    /* work completed -> waiting host call returns */
 	double trace_ns;        /* CUPTI's cost per traced call (api_* are untraced costs; informational) */
 	double thread_start_ns; /* host thread i starts issuing i * thread_start_ns after thread 0 */
+	double host_gap_ns;     /* a host thread's own time between two calls */
 	int sms;
 	int max_kernels; /* kernels resident at once */
 	unsigned char prov[SS_PROFILE_MAX_KEYS];

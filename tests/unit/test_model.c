@@ -40,6 +40,7 @@ static void ideal_profile(struct ss_profile *p)
 	p->api_copy_ns = p->api_launch_ns = p->api_event_ns = p->api_sync_ns = p->api_attach_ns = p->api_prefetch_ns = 0;
 	p->sync_wake_ns = 0;
 	p->thread_start_ns = 0;
+	p->host_gap_ns = 0;
 }
 
 static void ideal_experiment(struct ss_experiment *e, int streams, enum ss_order order, int connections)

@@ -50,6 +50,7 @@ static void truth_profile(struct ss_profile *p)
 	p->api_prefetch_ns = 7000;
 	p->sync_wake_ns = 1000;
 	p->max_kernels = 100;
+	p->host_gap_ns = 450;
 }
 
 static void test_round_trip(void **state)
