@@ -77,6 +77,9 @@ static int64_t chrome_tid(const struct ss_record *r)
 {
 	if (chrome_is_host_kind(r->kind))
 		return CHROME_TID_HOST + (int64_t)r->thread * 8 + r->kind;
+	/* streams the experiment did not create share a process: a set of engine tracks per backend stream id */
+	if (r->stream == SS_STREAM_UNKNOWN)
+		return CHROME_TID_HOST + (int64_t)r->raw_stream * 8 + chrome_engine_tid(r->kind);
 	return chrome_engine_tid(r->kind);
 }
 
@@ -100,12 +103,17 @@ static void chrome_process_name(int pid, char *buf, size_t len)
 		snprintf(buf, len, "Stream %d", pid - CHROME_PID_STREAM0);
 }
 
-static void chrome_thread_name(int64_t tid, char *buf, size_t len)
+static void chrome_thread_name(int pid, int64_t tid, char *buf, size_t len)
 {
 	static const char *const engines[] = {"", "H2D", "Compute", "D2H", "D2D", "Memset"};
 
 	if (tid >= 1 && tid <= 5) {
 		snprintf(buf, len, "%s", engines[tid]);
+	} else if (pid == CHROME_PID_UNKNOWN) {
+		int64_t engine = (tid - CHROME_TID_HOST) % 8;
+
+		snprintf(buf, len, "stream id %lld %s", (long long)((tid - CHROME_TID_HOST) / 8),
+			 engine >= 1 && engine <= 5 ? engines[engine] : "?");
 	} else {
 		int kind = (int)((tid - CHROME_TID_HOST) % 8);
 		long long thread = (tid - CHROME_TID_HOST) / 8;
@@ -153,7 +161,7 @@ static void chrome_metadata(struct chrome_out *o, const struct ss_timeline *t, c
 		key = ((uint64_t)(uint32_t)pid << 32) ^ (uint64_t)tid;
 		if (!idmap_get(&threads, key, &dummy)) {
 			idmap_put(&threads, key, 1);
-			chrome_thread_name(tid, name, sizeof name);
+			chrome_thread_name(pid, tid, name, sizeof name);
 			f = chrome_begin(o);
 			fprintf(f, "\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRId64 ",\"name\":\"thread_name\",\"args\":{\"name\":\"",
 				pid, tid);

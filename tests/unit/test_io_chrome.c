@@ -99,6 +99,7 @@ static void test_metadata_and_flows(void **state)
 	size_t i, nx = 0, ns = 0, nf = 0, want_flows = 0;
 	int proc_names = 0, proc_sort = 0, thread_names = 0, thread_sort = 0;
 	bool seen_stream0 = false, seen_legacy = false, seen_h2d = false, seen_compute = false, seen_api = false;
+	bool seen_unknown = false;
 
 	(void)state;
 	timeline_init(&t);
@@ -139,6 +140,7 @@ static void test_metadata_and_flows(void **state)
 				seen_h2d |= strcmp(v, "H2D") == 0;
 				seen_compute |= strcmp(v, "Compute") == 0;
 				seen_api |= strcmp(v, "thread 0 API") == 0;
+				seen_unknown |= strcmp(v, "stream id 99 Compute") == 0; /* the fixture's unknown stream */
 			} else if (strcmp(name, "thread_sort_index") == 0) {
 				thread_sort++;
 			}
@@ -185,7 +187,7 @@ static void test_metadata_and_flows(void **state)
 	/* 4 streams + legacy + per-thread + unknown + host; each with a name and an order */
 	assert_int_equal(proc_names, 8);
 	assert_int_equal(proc_sort, 8);
-	assert_true(seen_stream0 && seen_legacy && seen_h2d && seen_compute && seen_api);
+	assert_true(seen_stream0 && seen_legacy && seen_h2d && seen_compute && seen_api && seen_unknown);
 	assert_int_equal(thread_names, thread_sort);
 	/* every track with events is named */
 	json_array_foreach(events, i, ev) {
