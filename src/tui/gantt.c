@@ -53,11 +53,16 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 			double busy = b[(size_t)j * (w + 1) + c + 1] - b[(size_t)j * (w + 1) + c];
 
 			sum += busy;
-			if (busy > 0 && busy >= best) {
+			if (busy > best)
 				best = busy;
-				role = ln->role[j];
-			}
 		}
+		/* the highest-priority track covering at least half as much as the largest one: a sync wait shows
+		 * over the API call that waits, a kernel over a shorter memset */
+		for (int j = nt - 1; j >= 0 && best > 0; j--)
+			if (b[(size_t)j * (w + 1) + c + 1] - b[(size_t)j * (w + 1) + c] >= best / 2) {
+				role = ln->role[j];
+				break;
+			}
 		if (ln->all != NULL)
 			sum = b[(size_t)nt * (w + 1) + c + 1] - b[(size_t)nt * (w + 1) + c];
 		e = gantt_eighths(sum, cw);

@@ -32,7 +32,7 @@ static const struct ss_glyphs glyphs_ascii = {
 	.marks = {'*', '+', '.', 'x'},
 };
 
-/* Full cells in ASCII: one letter-like glyph per engine, so a monochrome ASCII screen still tells them apart. */
+/* Full cells in ASCII (7 or 8 eighths): one glyph per engine, so a monochrome ASCII screen still tells them apart. */
 static const uint32_t glyphs_ascii_full[SS_ROLE_COUNT] = {
 	[SS_ROLE_H2D] = '>',
 	[SS_ROLE_D2H] = '<',
@@ -55,7 +55,7 @@ uint32_t glyphs_bar(const struct ss_glyphs *g, int eighths, int role)
 {
 	if (eighths <= 0)
 		return g->eighths[0];
-	if (eighths >= 8 && !g->utf8 && role >= 0 && role < SS_ROLE_COUNT && glyphs_ascii_full[role] != 0)
+	if (eighths >= 7 && !g->utf8 && role >= 0 && role < SS_ROLE_COUNT && glyphs_ascii_full[role] != 0)
 		return glyphs_ascii_full[role];
 	if (eighths > 8)
 		eighths = 8;

@@ -21,8 +21,8 @@ struct ss_glyphs {
 
 /* glyphs_get returns the ASCII table when ascii is true, the UTF-8 one otherwise. Never NULL. */
 const struct ss_glyphs *glyphs_get(bool ascii);
-/* glyphs_bar returns the glyph of a bar cell covering eighths/8 (clamped to 0..8) of the cell. In ASCII the full
- * cell differs per role so that engines stay apart without colour. */
+/* glyphs_bar returns the glyph of a bar cell covering eighths/8 (clamped to 0..8) of the cell. In ASCII a (nearly)
+ * full cell differs per role so that engines stay apart without colour. */
 uint32_t glyphs_bar(const struct ss_glyphs *g, int eighths, int role);
 /* glyphs_braille returns the braille character with the dots of mask (bit n = dot n+1 in Unicode order). */
 uint32_t glyphs_braille(unsigned mask);

@@ -38,7 +38,7 @@ static void sweepview_progress(struct ss_grid *g, struct ss_rect r, const struct
 {
 	size_t done = sweep_progress(s);
 	int x = r.x, bw;
-	char buf[96];
+	char buf[256];
 
 	x += grid_puts(g, x, r.y, r.w, "Sweep: time vs streams", SS_ROLE_TEXT, GRID_BOLD);
 	snprintf(buf, sizeof buf, "  %s %zu/%zu ", running || done < s->n ? "running" : "done", done, s->n);
