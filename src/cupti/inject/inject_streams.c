@@ -151,7 +151,8 @@ void inject_streams_line(struct inject_streams *s, char *buf, size_t len)
 		return;
 	}
 	n = (size_t)s->n < len - 1 - pre ? (size_t)s->n : len - 1 - pre;
-	memcpy(buf + pre, s->kinds, n);
+	if (n > 0)
+		memcpy(buf + pre, s->kinds, n);
 	buf[pre + n] = '\0';
 	s->dirty = false;
 }
