@@ -27,7 +27,7 @@ static const char tui_role_letter[SS_ROLE_COUNT] = {
 	[SS_ROLE_HIGHLIGHT] = '*', [SS_ROLE_WARN] = '!',
 };
 
-static void tui_add(struct ss_timeline *t, int kind, int stream, uint64_t s, uint64_t e, uint64_t bytes,
+__attribute__((unused)) static void tui_add(struct ss_timeline *t, int kind, int stream, uint64_t s, uint64_t e, uint64_t bytes,
 		    uint32_t corr, const char *name)
 {
 	struct ss_record r;
@@ -47,7 +47,7 @@ static void tui_add(struct ss_timeline *t, int kind, int stream, uint64_t s, uin
 
 /* tui_fixture fills t with three streams of depth-first work (H2D -> KER -> D2H, one copy engine per direction),
  * the host calls that issued it, a sync wait, a memset and a kernel on the legacy default stream. */
-static void tui_fixture(struct ss_timeline *t)
+__attribute__((unused)) static void tui_fixture(struct ss_timeline *t)
 {
 	timeline_init(t);
 	t->nstreams = 3;
@@ -76,7 +76,7 @@ static void tui_fixture(struct ss_timeline *t)
 }
 
 /* tui_golden_text writes g as the golden format into a new string. */
-static char *tui_golden_text(const struct ss_grid *g, const char *title)
+__attribute__((unused)) static char *tui_golden_text(const struct ss_grid *g, const char *title)
 {
 	size_t cap = (size_t)(g->w * 6 + 8) * (size_t)(g->h * 3 + 8) + 256, n = 0;
 	char *s = malloc(cap);
@@ -113,7 +113,7 @@ static char *tui_golden_text(const struct ss_grid *g, const char *title)
 
 /* tui_golden compares g with tests/golden/NAME.txt (or rewrites it under SS_REGOLDEN=1). On a mismatch the
  * actual text goes to NAME.actual.txt in the working directory and the first differing line is printed. */
-static void tui_golden(const struct ss_grid *g, const char *name, const char *title)
+__attribute__((unused)) static void tui_golden(const struct ss_grid *g, const char *name, const char *title)
 {
 	char path[1024], *want = NULL, *got = tui_golden_text(g, title);
 	const char *src = getenv("SS_SOURCE_DIR");

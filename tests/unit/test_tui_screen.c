@@ -1,0 +1,283 @@
+/* test_tui_screen.c: whole screens as the TUI draws them (golden cell snapshots: plain, ASCII, wide, with a
+ * selection, help, A/B, sweep) and the text / ANSI dumps made from the cell grid. */
+#include "test_tui_util.h"
+
+#include "engine/analysis.h"
+#include "engine/sweep.h"
+#include "tui/gantt.h"
+#include "tui/lanes.h"
+#include "tui/tui_screen.h"
+#include "tui/view.h"
+
+/* A view of the fixture timeline, fitted, with its analysis. */
+struct fixture_view {
+	struct ss_timeline t, t2;
+	struct ss_lanes l, l2;
+	struct ss_analysis a, a2;
+	struct ss_experiment e, e2;
+	struct ss_view v;
+	struct ss_grid g;
+};
+
+static void fv_init(struct fixture_view *f, int cols, int rows, bool ascii)
+{
+	struct ss_layout lay;
+	char *cause = NULL;
+
+	memset(f, 0, sizeof *f);
+	tui_fixture(&f->t);
+	lanes_init(&f->l);
+	lanes_build(&f->l, &f->t);
+	analysis_timeline(&f->t, &f->a);
+	analysis_observer(&f->a, NULL);
+	experiment_preset(&f->e, SS_PRESET_KERNEL_TRANSFER);
+	f->e.streams = 3;
+	f->v.gl = glyphs_get(ascii);
+	f->v.device = f->t.device;
+	f->v.modelled = true;
+	f->v.backend = "model";
+	f->v.run = (struct ss_view_run){&f->t, &f->l, &f->a, &f->e};
+	f->v.gv.sel = UINT32_MAX;
+	f->v.stats.an = &f->a;
+	f->v.stats.have_dropped = true;
+	grid_init(&f->g, cols, rows);
+	f->g.ascii = ascii;
+	assert_int_equal(view_layout(&f->v, cols, rows, &lay, &cause), 0);
+	gantt_fit(&f->l, lay.plot[0].w, &f->v.gv.t0, &f->v.gv.span);
+}
+
+static void fv_free(struct fixture_view *f)
+{
+	lanes_free(&f->l);
+	timeline_free(&f->t);
+	if (f->t2.rec != NULL) {
+		lanes_free(&f->l2);
+		timeline_free(&f->t2);
+	}
+	grid_free(&f->g);
+}
+
+/* The CLI's one-shot render at three sizes and in ASCII. */
+static void test_render_golden(void **state)
+{
+	struct ss_timeline t;
+	struct ss_experiment e;
+	struct ss_grid g;
+
+	(void)state;
+	tui_fixture(&t);
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.streams = 3;
+	grid_init(&g, 0, 0);
+	tui_screen_render(&g, &t, &e, NULL, 80, 24, false);
+	tui_golden(&g, "tui_screen_80x24", "the fixture at 80x24");
+	tui_screen_render(&g, &t, &e, NULL, 120, 30, false);
+	tui_golden(&g, "tui_screen_120x30", "the fixture at 120x30: stats on the side");
+	tui_screen_render(&g, &t, &e, NULL, 80, 24, true);
+	tui_golden(&g, "tui_screen_ascii_80x24", "the fixture at 80x24 in ASCII");
+	tui_screen_render(&g, &t, NULL, "/data/run.sqlite", 100, 26, false);
+	tui_golden(&g, "tui_screen_file_100x26", "an opened file at 100x26");
+	grid_free(&g);
+	timeline_free(&t);
+}
+
+/* A selected kernel: highlighted bar and the detail box with its API call. */
+static void test_detail(void **state)
+{
+	struct fixture_view f;
+	char label[10][12], value[10][64];
+	int n;
+
+	(void)state;
+	fv_init(&f, 100, 30, false);
+	f.v.gv.sel = 10; /* s1's kernel */
+	assert_int_equal(f.t.rec[10].kind, SS_KIND_KERNEL);
+	n = view_detail_lines(&f.v.run, 10, label, value, 10);
+	assert_int_equal(n, 9);
+	assert_string_equal(value[0], "s1 (id 14)");
+	assert_string_equal(value[1], "KER");
+	assert_string_equal(value[2], "150 us");
+	assert_string_equal(value[3], "80.0 us");
+	assert_string_equal(value[4], "-");
+	assert_string_equal(value[6], "add_kernel");
+	assert_string_equal(value[7], "cudaLaunchKernel at 20.0 us (3.00 us)");
+	assert_string_equal(value[8], "5");
+	n = view_detail_lines(&f.v.run, 3, label, value, 10); /* s0's H2D: bytes and bandwidth */
+	assert_string_equal(value[4], "8.0 MiB");
+	assert_string_equal(value[5], "167.8 GB/s");
+	view_draw(&f.g, &f.v);
+	assert_true(tui_find(&f.g, "selected") > 1);
+	tui_golden(&f.g, "tui_screen_selected_100x30", "s1's kernel selected at 100x30");
+	fv_free(&f);
+}
+
+/* The help overlay lists every bound key group and fits 80x24. */
+static void test_help(void **state)
+{
+	struct fixture_view f;
+
+	(void)state;
+	fv_init(&f, 80, 24, false);
+	f.v.help = true;
+	view_draw(&f.g, &f.v);
+	assert_true(tui_find(&f.g, "streamscope keys") >= 1);
+	assert_true(tui_find(&f.g, "Experiment") >= 1);
+	assert_true(tui_find(&f.g, "General") >= 1);
+	assert_true(tui_find(&f.g, "? or Esc closes this help") >= 1);
+	assert_true(tui_find(&f.g, "toggle order, re-run") >= 1);
+	tui_golden(&f.g, "tui_screen_help_80x24", "the help overlay at 80x24");
+	fv_free(&f);
+}
+
+/* A/B: the fixture pinned as A, a slower copy as B: both makespans and the difference. */
+static void test_ab(void **state)
+{
+	struct fixture_view f;
+	char row[4096];
+	int y;
+
+	(void)state;
+	fv_init(&f, 120, 40, false);
+	tui_fixture(&f.t2);
+	for (size_t i = 0; i < f.t2.n; i++)
+		if (f.t2.rec[i].kind == SS_KIND_D2H)
+			f.t2.rec[i].end += 100 * US;
+	lanes_init(&f.l2);
+	lanes_build(&f.l2, &f.t2);
+	analysis_timeline(&f.t2, &f.a2);
+	f.e2 = f.e;
+	f.e2.order = SS_ORDER_BREADTH;
+	f.v.pinned = f.v.run;
+	f.v.run = (struct ss_view_run){&f.t2, &f.l2, &f.a2, &f.e2};
+	f.v.stats.an = &f.a2;
+	f.v.stats.pinned = &f.a;
+	f.v.gv.compact = true;
+	view_draw(&f.g, &f.v);
+	y = tui_find(&f.g, "A pinned  makespan");
+	assert_true(y == 2);
+	assert_non_null(strstr(tui_row(&f.g, y, row, sizeof row), "depth-first"));
+	y = tui_find(&f.g, "B  makespan");
+	assert_true(y > 2);
+	assert_non_null(strstr(tui_row(&f.g, y, row, sizeof row), "B-A +80.0 us (+22.0%)"));
+	assert_non_null(strstr(row, "breadth-first"));
+	tui_golden(&f.g, "tui_screen_ab_120x40", "A/B at 120x40");
+	fv_free(&f);
+}
+
+/* The sweep view: curves of both orders and the bound, a table, the progress. Points are set by hand: this tests
+ * the drawing, the sweep's arithmetic has its own tests. */
+static void test_sweep(void **state)
+{
+	struct fixture_view f;
+	struct ss_sweep s;
+	static const int counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
+	static const enum ss_order orders[2] = {SS_ORDER_DEPTH, SS_ORDER_BREADTH};
+
+	(void)state;
+	fv_init(&f, 120, 40, false);
+	sweep_init(&s, &f.e, counts, 8, orders, 2);
+	for (size_t i = 0; i + 3 < s.n; i++) {
+		struct ss_sweep_point *p = &s.pt[i];
+		double n = p->streams, t = 1.2e6 / (n < 6 ? n : 6) + 2e4 * n * (p->order == SS_ORDER_BREADTH ? 1.5 : 1);
+
+		p->done = true;
+		p->a.makespan_ns = p->a.used_ns = (uint64_t)t;
+		p->a.have_bound = true;
+		p->a.bound_ns = (uint64_t)(1.2e6 / 3 + 0.8e6 / n);
+	}
+	s.pt[s.n - 3].done = true;
+	s.pt[s.n - 3].failed = true;
+	snprintf(s.pt[s.n - 3].error, sizeof s.pt[0].error, "the runner process crashed (signal 11)");
+	f.v.sweep = &s;
+	f.v.sweep_running = true;
+	view_draw(&f.g, &f.v);
+	assert_true(tui_find(&f.g, "Sweep: time vs streams  running 14/16") == 2);
+	assert_true(tui_find(&f.g, "point 32 streams breadth failed: the runner process crashed") == 3);
+	assert_true(tui_find(&f.g, "ideal bound") > 2);
+	tui_golden(&f.g, "tui_screen_sweep_120x40", "a sweep, 14 of 16 points in, at 120x40");
+	f.g.ascii = true;
+	f.v.gl = glyphs_get(true);
+	view_draw(&f.g, &f.v);
+	tui_golden(&f.g, "tui_screen_sweep_ascii_120x40", "the same in ASCII");
+	sweep_free(&s);
+	fv_free(&f);
+}
+
+/* Nothing yet: the live run's first moments and a run that failed before any record. */
+static void test_empty(void **state)
+{
+	struct fixture_view f;
+
+	(void)state;
+	fv_init(&f, 80, 24, false);
+	f.v.run = (struct ss_view_run){0};
+	f.v.stats.an = NULL;
+	f.v.stats.have_dropped = false;
+	f.v.running = true;
+	f.v.progress = "repeat 1/3";
+	view_draw(&f.g, &f.v);
+	assert_true(tui_find(&f.g, "waiting for the first records...") > 2);
+	assert_true(tui_find(&f.g, "running: repeat 1/3  0 records") == 0);
+	assert_true(tui_find(&f.g, "makespan         -") > 2);
+	f.v.running = false;
+	f.v.message = "the run failed: the runner process crashed (signal 11: Segmentation fault)";
+	f.v.message_role = SS_ROLE_WARN;
+	view_draw(&f.g, &f.v);
+	assert_true(tui_find(&f.g, "nothing to show: press r to run") > 2);
+	assert_int_equal(tui_find(&f.g, "the run failed: the runner process crashed"), 23);
+	assert_int_equal(grid_at(&f.g, 0, 23)->role, SS_ROLE_WARN);
+	fv_free(&f);
+}
+
+/* The dumps: text is the glyphs, a line per row; ANSI carries the palette's xterm colours. */
+static void test_dumps(void **state)
+{
+	struct ss_timeline t;
+	struct ss_experiment e;
+	struct ss_grid g;
+	char *text, *ansi, *ascii;
+	int lines = 0;
+
+	(void)state;
+	tui_fixture(&t);
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	grid_init(&g, 0, 0);
+	tui_screen_render(&g, &t, &e, NULL, 100, 30, false);
+	text = tui_screen_text(&g);
+	ansi = tui_screen_ansi(&g);
+	for (char *p = text; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 30);
+	assert_true(strncmp(text, "streamscope  MODEL (H200 profile)", 33) == 0);
+	assert_null(strstr(text, " \n")); /* trailing blanks trimmed */
+	assert_non_null(strstr(text, "\xe2\x96\x88")); /* full blocks */
+	assert_non_null(strstr(ansi, "\033[0;1mstreamscope"));
+	assert_non_null(strstr(ansi, "\033[0;38;5;34m\xe2\x96")); /* an H2D bar in xterm colour 34 */
+	assert_non_null(strstr(ansi, "\033[0;38;5;33m\xe2\x96")); /* a kernel in 33 */
+	assert_non_null(strstr(ansi, "\033[0;38;5;214m"));        /* the legacy stream's kernel */
+	assert_non_null(strstr(ansi, "\033[0;7m"));               /* the status line, reversed */
+	lines = 0;
+	for (char *p = ansi; (p = strstr(p, "\033[0m\n")) != NULL; p++)
+		lines++;
+	assert_int_equal(lines, 30);
+	ascii = tui_screen_dump(&t, &e, NULL, 100, 30, true, false);
+	for (unsigned char *p = (unsigned char *)ascii; *p; p++)
+		assert_true(*p < 0x80);
+	assert_non_null(strstr(ascii, "s0   H2D  |"));
+	free(text);
+	free(ansi);
+	free(ascii);
+	grid_free(&g);
+	timeline_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_render_golden), cmocka_unit_test(test_detail), cmocka_unit_test(test_help),
+		cmocka_unit_test(test_ab),            cmocka_unit_test(test_sweep),  cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_dumps),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
