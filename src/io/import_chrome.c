@@ -268,8 +268,12 @@ static uint64_t chrome_id(json_t *v)
 {
 	if (json_is_integer(v))
 		return (uint64_t)json_integer_value(v);
-	if (json_is_real(v))
-		return (uint64_t)(int64_t)json_real_value(v);
+	if (json_is_real(v)) {
+		double d = json_real_value(v);
+
+		/* out-of-range conversions are undefined: such ids are absurd anyway, they share one value */
+		return isfinite(d) && fabs(d) < 9e18 ? (uint64_t)(int64_t)d : UINT64_MAX;
+	}
 	if (json_is_string(v)) {
 		/* string pids/tids: hash the text */
 		uint64_t h = 1469598103934665603ull;

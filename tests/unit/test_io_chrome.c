@@ -382,6 +382,12 @@ static void test_foreign_array(void **state)
 	assert_int_equal(r->stream, 2);
 	assert_null(find_named(&t, "never ends"));
 	timeline_free(&t);
+	/* absurd pids and tids are ids like any other */
+	load("[{\"ph\":\"X\",\"name\":\"p\",\"pid\":1e300,\"tid\":-1e300,\"ts\":0,\"dur\":1},"
+	     "{\"ph\":\"B\",\"name\":\"q\",\"pid\":1e308,\"tid\":1.5,\"ts\":1},{\"ph\":\"E\",\"pid\":1e308,\"tid\":1.5,\"ts\":2}]",
+	     &t);
+	assert_int_equal(t.n, 2);
+	timeline_free(&t);
 	/* closed array, negative timestamps (rebased), integer and real numbers */
 	load("[{\"ph\":\"X\",\"name\":\"n\",\"pid\":1,\"tid\":1,\"ts\":-5,\"dur\":1.25}]", &t);
 	assert_int_equal(t.n, 1);
