@@ -1,0 +1,111 @@
+/* test_tui_stats.c: the stats panel: "-" for what is not known, the numbers of the analysis, A/B and model items. */
+#include "test_tui_util.h"
+
+#include "engine/analysis.h"
+#include "tui/glyphs.h"
+#include "tui/stats.h"
+
+static const struct ss_stat_item *item(const struct ss_stat_item *it, int n, const char *label)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(it[i].label, label) == 0)
+			return &it[i];
+	return NULL;
+}
+
+static void test_unknown(void **state)
+{
+	struct ss_stats_in s = {0};
+	struct ss_stat_item it[STATS_MAX_ITEMS];
+	int n = stats_items(&s, it);
+
+	(void)state;
+	assert_int_equal(n, 9);
+	for (int i = 0; i < n; i++) {
+		assert_string_equal(it[i].value, "-");
+		assert_int_equal(it[i].role, SS_ROLE_DIM);
+	}
+}
+
+static void test_values(void **state)
+{
+	struct ss_timeline t;
+	struct ss_analysis a, one;
+	struct ss_stats_in s = {0};
+	struct ss_stat_item it[STATS_MAX_ITEMS];
+	int n;
+
+	(void)state;
+	tui_fixture(&t);
+	analysis_timeline(&t, &a);
+	analysis_observer(&a, NULL);
+	one = a;
+	one.makespan_ns = one.used_ns = 2 * a.makespan_ns;
+	analysis_compare(&a, &one, 3, a.used_ns, one.used_ns);
+	s.an = &a;
+	s.have_dropped = true;
+	s.dropped = 2;
+	n = stats_items(&s, it);
+	assert_string_equal(item(it, n, "makespan")->value, "363 us");
+	assert_string_equal(item(it, n, "speedup")->value, "2.00x");
+	assert_string_not_equal(item(it, n, "bound")->value, "-");
+	assert_string_equal(item(it, n, "H2D util")->value, "41%");
+	assert_int_equal(item(it, n, "H2D util")->role, SS_ROLE_H2D);
+	assert_string_equal(item(it, n, "dropped")->value, "2");
+	assert_int_equal(item(it, n, "dropped")->role, SS_ROLE_WARN);
+	assert_null(item(it, n, "model"));
+	/* on a GPU: the model's prediction against the measurement */
+	s.measured = true;
+	s.have_predicted = true;
+	s.predicted_ns = 330000;
+	n = stats_items(&s, it);
+	assert_string_equal(item(it, n, "model")->value, "330 us");
+	assert_string_equal(item(it, n, "vs model")->value, "+10.0%");
+	assert_string_equal(item(it, n, "trace ovh")->value, "-");
+	/* A/B */
+	one.makespan_ns = 410000;
+	s.pinned = &one;
+	n = stats_items(&s, it);
+	assert_string_equal(item(it, n, "A pinned")->value, "410 us");
+	assert_string_equal(item(it, n, "B - A")->value, "-47.0 us");
+	assert_string_equal(item(it, n, "B / A")->value, "-11.5%");
+	assert_true(n <= STATS_MAX_ITEMS);
+	timeline_free(&t);
+}
+
+/* The bottom panel flows items down columns and stays in its rectangle; the side one lists them. */
+static void test_draw(void **state)
+{
+	struct ss_stats_in s = {0};
+	struct ss_grid g;
+
+	(void)state;
+	grid_init(&g, 100, 12);
+	stats_draw(&g, (struct ss_rect){10, 2, 80, 4}, false, &s, glyphs_get(false));
+	assert_int_equal(tui_find(&g, "Stats"), 2);
+	assert_int_equal(tui_find(&g, "makespan"), 3);
+	assert_int_equal(tui_find(&g, "speedup"), 4);
+	assert_int_equal(tui_find(&g, "bound"), 5);
+	for (int y = 0; y < g.h; y++)
+		for (int x = 0; x < g.w; x++)
+			if (x < 10 || x >= 90 || y < 2 || y >= 6)
+				assert_int_equal(grid_at(&g, x, y)->ch, ' ');
+	grid_free(&g);
+	grid_init(&g, 40, 20);
+	stats_draw(&g, (struct ss_rect){8, 0, 32, 20}, true, &s, glyphs_get(true));
+	assert_int_equal(tui_find(&g, "makespan"), 1);
+	assert_int_equal(tui_find(&g, "dropped"), 9);
+	assert_int_equal(grid_at(&g, 8, 5)->ch, '|');
+	grid_free(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_draw),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
