@@ -1,0 +1,49 @@
+# streamscope calibration profile: the model's engine speeds and costs of one GPU.
+# key = value [measured|estimate]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.
+# 'measured': from `streamscope calibrate` or a measurement on the device; 'estimate': not measured.
+# source: streamscope calibrate (cuda backend)
+name = H200
+device = NVIDIA H200
+copy.h2d.bw_gbs = 53.30972886 measured      # pinned H2D bandwidth
+copy.h2d.latency_ns = 1754.572632 measured  # pinned H2D fixed cost per copy
+copy.d2h.bw_gbs = 55.32016598 measured      # pinned D2H bandwidth
+copy.d2h.latency_ns = 1514.833049 measured  # pinned D2H fixed cost per copy
+copy.gap_ns = 1312 measured                 # a copy engine's idle time between two queued copies
+copy.both_gbs = 100.8928627 measured        # H2D + D2H together when both directions run
+copy.both_h2d_share = 0.5132465985 measured # H2D's share of copy.both_gbs
+pageable.h2d.bw_gbs = 48.70473802 measured  # pageable H2D DMA bandwidth
+pageable.h2d.latency_ns = 3840.32364 measured # pageable H2D DMA fixed cost
+pageable.h2d.stage_gbs = 18.55132613 measured # host copy into the staging buffer, ahead of the DMA
+pageable.d2h.bw_gbs = 43.25975942 measured  # pageable D2H DMA bandwidth
+pageable.d2h.latency_ns = 1014.856995 measured # pageable D2H DMA fixed cost
+pageable.d2h.stage_gbs = 38.20060411 measured # host copy out of the staging buffer, after the DMA
+managed.prefetch_gbs = 23.80631769 measured # cudaMemPrefetchAsync bandwidth
+managed.prefetch_latency_ns = 241570.8083 measured # cudaMemPrefetchAsync fixed cost
+managed.fault_gbs = 7.63674828 measured     # on-demand migration of managed memory kernels write unprefetched (shared by running kernels)
+managed.attach_gbs = 678.4069931 measured   # a launch migrating its chunk's attached managed memory (host-synchronous)
+managed.attach_latency_ns = 17860.26667 measured # fixed cost of that migration
+kernel.add.ns_per_unit = 0.0002639069096 measured # add: ns per element x repeat, whole device
+kernel.add.ns_per_elem = 0.002335548401 measured # add: ns per element besides the repeats, whole device
+kernel.add.saturation = 67470.9349 measured # add: launch size (elements) from which it is throughput-bound
+kernel.decrypt.ns_per_unit = 0.0008221353803 measured # decrypt: ns per entry x round, whole device
+kernel.decrypt.ns_per_elem = 0.001663208008 measured # decrypt: ns per entry besides the rounds, whole device
+kernel.decrypt.saturation = 45934.12617 measured # decrypt: launch size (entries) from which it is throughput-bound
+kernel.spin.ns_per_unit = 2.241035204 measured # spin: ns per iteration of its one-thread block
+kernel.spin.ns_per_elem = 0 estimate        # spin: unused (built-in: none)
+kernel.spin.saturation = 4224 estimate      # spin: one-thread blocks running at once (built-in: 132 SMs x 32 blocks)
+kernel.min_ns = 592 measured                # fixed part of every kernel's duration
+launch.latency_ns = 2843 measured           # call returned -> idle GPU starts the work
+gpu.dep_kernel_ns = 4512 measured           # a kernel waiting on another engine's or stream's work starts this long after it
+gpu.dep_copy_ns = 5280 measured             # a copy (or event) waiting on another engine's or stream's work starts this long after it
+api.copy_ns = 2783 measured                 # cudaMemcpyAsync host cost
+api.launch_ns = 5042 measured               # cudaLaunchKernel host cost
+api.event_ns = 1746.5 measured              # cudaEventRecord host cost
+api.sync_ns = 1936 measured                 # sync call with nothing to wait for
+api.attach_ns = 802 measured                # cudaStreamAttachMemAsync host cost
+api.prefetch_ns = 13707.5 measured          # cudaMemPrefetchAsync host cost
+api.trace_overhead_ns = 385 measured        # traced minus untraced makespan per call (informational, not modelled)
+sync.wake_ns = 6173 measured                # work done -> waiting host call returns
+host.gap_ns = 247.5 measured                # a host thread's own time between two calls
+host.thread_start_ns = 20000 estimate       # stagger between host threads' first calls (built-in: pthread_create)
+device.sms = 132 measured                   # streaming multiprocessors (informational) (built-in: H200, H200.md)
+device.max_kernels = 128 measured           # kernels running at once (built-in: compute capability 9.0, CUDA programming guide)
