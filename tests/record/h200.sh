@@ -7,6 +7,7 @@
 #                                                   program's output (RECORD_APP line) and streamscope's summary
 #   plain-N.out, recorded-N.out/.err                the alternating runs without and with recording
 #   children.*, crash.*, live.*                     --children, a kill mid-run, the live view (screens)
+#   view.txt, view.ansi                             record.sqlite as `streamscope view` shows it
 #   summary.txt                                     overhead, counts matched, streams, each check PASS/FAIL
 # Exit status: 0 when every check passed, 1 otherwise, 2 when the build is incomplete.
 set -u
@@ -141,8 +142,17 @@ if command -v tmux >/dev/null 2>&1; then
 	tmux kill-session -t ssrec 2>/dev/null
 	[ -s "$out/live.sqlite" ] && grep -q 'recording ended' "$out/live-ended.ansi"
 	check live $? "live view drew while recording, ended, q wrote live.sqlite ($(stat -c %s "$out/live.sqlite" 2>/dev/null) bytes); log: $(head -c 200 "$out/live.sqlite.log" 2>/dev/null | tail -n 1)"
+	# the recorded trace as `streamscope view` shows it (for the closing note: lanes, NVTX ranges)
+	tmux new-session -d -s ssview -x 160 -y 48 "'$bin' view '$out/record.sqlite'; sleep 30"
+	sleep 3
+	tmux capture-pane -p -e -t ssview >"$out/view.ansi" 2>/dev/null
+	tmux capture-pane -p -t ssview >"$out/view.txt" 2>/dev/null
+	tmux send-keys -t ssview q
+	sleep 1
+	tmux kill-session -t ssview 2>/dev/null
+	say "view screen of record.sqlite: view.txt / view.ansi ($(grep -c . "$out/view.txt" 2>/dev/null) non-empty rows)"
 else
-	say "SKIP live: no tmux"
+	say "SKIP live and view screens: no tmux"
 fi
 
 say "result: $([ "$failed" = 0 ] && echo 'all checks passed' || echo 'some checks FAILED')"
