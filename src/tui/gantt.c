@@ -21,25 +21,19 @@ static int gantt_eighths(double busy, double cw)
 	return e > 8 ? 8 : e;
 }
 
-/* gantt_lane draws one lane across plot row y. b holds (ntracks + 1) * (w + 1) scratch doubles. */
+/* gantt_lane draws one lane across plot row y. b holds ntracks * (w + 1) scratch doubles, xs w + 1. */
 static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const struct ss_lanes *l,
-		       const struct ss_lane *ln, const struct ss_gantt_view *v, const struct ss_glyphs *gl, double *b)
+		       const struct ss_lane *ln, const struct ss_gantt_view *v, const struct ss_glyphs *gl, double *b,
+		       double *xs)
 {
 	const struct ss_record *rec = l->tl->rec, *sel = NULL;
 	int w = plot.w, nt = ln->ntracks;
 	double cw = v->span / w;
 
-	for (int j = 0; j <= nt; j++) {
-		const struct ss_track *t = j < nt ? ln->track[j] : ln->all;
-		struct ss_track_cursor cur = {0};
-
-		if (t == NULL || t->n == 0) {
-			memset(&b[(size_t)j * (w + 1)], 0, (size_t)(w + 1) * sizeof *b);
-			continue;
-		}
-		for (int c = 0; c <= w; c++)
-			b[(size_t)j * (w + 1) + c] = track_busy_at(t, rec, &cur, v->t0 + c * cw);
-	}
+	for (int c = 0; c <= w; c++)
+		xs[c] = v->t0 + c * cw;
+	for (int j = 0; j < nt; j++)
+		track_busy_many(ln->track[j], rec, xs, w + 1, &b[(size_t)j * (w + 1)]);
 	if (v->sel != UINT32_MAX && v->sel < l->indexed)
 		for (int j = 0; j < nt; j++)
 			if (ln->track[j]->n > 0 && track_rank(ln->track[j], rec, v->sel, true) !=
@@ -56,6 +50,8 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 			if (busy > best)
 				best = busy;
 		}
+		if (ln->overlap)
+			sum = best;
 		/* the highest-priority track covering at least half as much as the largest one: a sync wait shows
 		 * over the API call that waits, a kernel over a shorter memset */
 		for (int j = nt - 1; j >= 0 && best > 0; j--)
@@ -63,8 +59,6 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 				role = ln->role[j];
 				break;
 			}
-		if (ln->all != NULL)
-			sum = b[(size_t)nt * (w + 1) + c + 1] - b[(size_t)nt * (w + 1) + c];
 		e = gantt_eighths(sum, cw);
 		if (sel != NULL && (double)sel->start < a + cw &&
 		    ((double)sel->end > a || (sel->end == sel->start && (double)sel->start >= a))) {
@@ -116,7 +110,8 @@ void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, c
 	b = xmalloc((size_t)(LANE_MAX_TRACKS + 1) * (size_t)(plot.w + 1) * sizeof *b);
 	for (int row = 0; row < plot.h && top + row < n; row++) {
 		gantt_label(g, labels, plot.y + row, &lane[top + row], gl);
-		gantt_lane(g, plot, plot.y + row, l, &lane[top + row], v, gl, b);
+		gantt_lane(g, plot, plot.y + row, l, &lane[top + row], v, gl, b,
+			   &b[(size_t)LANE_MAX_TRACKS * (size_t)(plot.w + 1)]);
 	}
 	for (int row = n - top; row < plot.h && labels.w > 0; row++)
 		grid_set(g, labels.x + labels.w - 1, plot.y + row, gl->box[1], SS_ROLE_AXIS, 0);

@@ -33,7 +33,6 @@ static const struct {
 void lanes_init(struct ss_lanes *l)
 {
 	memset(l, 0, sizeof *l);
-	track_init(&l->host_all);
 }
 
 void lanes_free(struct ss_lanes *l)
@@ -41,7 +40,6 @@ void lanes_free(struct ss_lanes *l)
 	for (int i = 0; i < l->ngroups * SS_KIND_COUNT; i++)
 		track_free(&l->tracks[i]);
 	free(l->tracks);
-	track_free(&l->host_all);
 	free(l->lane[0]);
 	free(l->lane[1]);
 	lanes_init(l);
@@ -105,8 +103,7 @@ static void lanes_push(struct ss_lanes *l, int f, int *cap, int g, int lk, bool 
 		ln->role[ln->ntracks] = (uint8_t)(g == LANES_GROUP_LEGACY ? SS_ROLE_DEFAULT_STREAM : k);
 		ln->ntracks++;
 	}
-	if (lk == LANE_HOST)
-		ln->all = &l->host_all;
+	ln->overlap = lk == LANE_HOST;
 }
 
 /* lanes_layout lists the lanes of both forms. A stream lane kind is shown for every stream when any stream has
@@ -166,8 +163,6 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 		int g = lanes_group(r, l->ngroups);
 
 		track_add(&l->tracks[g * SS_KIND_COUNT + k], (uint32_t)i);
-		if (g == LANES_GROUP_HOST)
-			track_add(&l->host_all, (uint32_t)i);
 		if (!l->have_span || r->start < l->t0)
 			l->t0 = r->start;
 		if (!l->have_span || r->end > l->t1)
@@ -179,8 +174,6 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 		track_finish(&l->tracks[i], tl->rec);
 		l->bytes += track_bytes(&l->tracks[i]);
 	}
-	track_finish(&l->host_all, tl->rec);
-	l->bytes += track_bytes(&l->host_all);
 	lanes_layout(l);
 	l->bytes += (size_t)(l->nlane[0] + l->nlane[1]) * sizeof(struct ss_lane);
 }

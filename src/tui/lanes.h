@@ -30,7 +30,8 @@ struct ss_lane {
 	bool first;                             /* first lane of its stream's group: the label names the stream */
 	const struct ss_track *track[LANE_MAX_TRACKS]; /* in rising priority: a later one wins a tie */
 	uint8_t role[LANE_MAX_TRACKS];          /* role each track draws with (enum ss_role) */
-	const struct ss_track *all;             /* union of the tracks when they can overlap (host); else NULL */
+	bool overlap;                           /* the tracks overlap each other (host: a wait inside its API call):
+						   a cell is as busy as its busiest track, not their sum */
 };
 
 /* The index of one timeline. The timeline must outlive it; its records may be appended to (the index covers
@@ -40,7 +41,6 @@ struct ss_lanes {
 	size_t indexed;              /* records covered */
 	int ngroups;                 /* 4 special groups (host, legacy, per-thread, unknown) + streams */
 	struct ss_track *tracks;     /* ngroups * SS_KIND_COUNT */
-	struct ss_track host_all;    /* every host record: the host lane's union */
 	struct ss_lane *lane[2];     /* [0] expanded, [1] compact */
 	int nlane[2];
 	bool have_span;

@@ -15,6 +15,7 @@ void track_init(struct ss_track *t)
 void track_free(struct ss_track *t)
 {
 	free(t->idx);
+	free(t->bstart);
 	free(t->blk);
 	track_init(t);
 }
@@ -61,15 +62,29 @@ void track_finish(struct ss_track *t, const struct ss_record *rec)
 		t->idx = xreallocarray(t->idx, t->cap, sizeof *t->idx);
 	}
 	free(t->blk);
+	free(t->bstart);
 	t->nblk = (t->n + TRACK_BLOCK - 1) / TRACK_BLOCK;
-	t->blk = t->nblk > 0 ? xreallocarray(NULL, t->nblk, sizeof *t->blk) : NULL;
+	t->blk = t->nblk > 0 ? xcalloc(t->nblk, sizeof *t->blk) : NULL;
+	t->bstart = t->nblk > 0 ? xreallocarray(NULL, t->nblk, sizeof *t->bstart) : NULL;
 	t->first = t->n > 0 ? rec[t->idx[0]].start : 0;
 	t->last = 0;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &rec[t->idx[i]];
+		struct ss_track_block *b = &t->blk[i / TRACK_BLOCK];
+		uint64_t base;
 
-		if (i % TRACK_BLOCK == 0)
-			t->blk[i / TRACK_BLOCK] = (struct ss_track_block){r->start, cum, maxend};
+		if (i % TRACK_BLOCK == 0) {
+			t->bstart[i / TRACK_BLOCK] = r->start;
+			b->cum = cum;
+			b->maxend = maxend;
+		}
+		base = t->bstart[i / TRACK_BLOCK];
+		if (r->end - base >= UINT32_MAX)
+			b->wide = 1;
+		else {
+			b->s[i % TRACK_BLOCK] = (uint32_t)(r->start - base);
+			b->e[i % TRACK_BLOCK] = (uint32_t)(r->end - base);
+		}
 		if (r->end > maxend) {
 			cum += r->end - (r->start > maxend ? r->start : maxend);
 			maxend = r->end;
@@ -82,28 +97,38 @@ void track_finish(struct ss_track *t, const struct ss_record *rec)
 /* track_busy_in finishes a busy query inside block b, whose first interval starts before x. */
 static double track_busy_in(const struct ss_track *t, const struct ss_record *rec, size_t b, double x)
 {
-	uint64_t cum = t->blk[b].cum, me = t->blk[b].maxend;
-	size_t end = (b + 1) * TRACK_BLOCK < t->n ? (b + 1) * TRACK_BLOCK : t->n;
+	const struct ss_track_block *k = &t->blk[b];
+	size_t n = (b + 1) * TRACK_BLOCK < t->n ? TRACK_BLOCK : t->n - b * TRACK_BLOCK;
+	double base = (double)t->bstart[b], xr = x - base, cum = (double)k->cum, me = (double)k->maxend - base;
 
-	for (size_t i = b * TRACK_BLOCK; i < end; i++) {
-		const struct ss_record *r = &rec[t->idx[i]];
+	for (size_t i = 0; i < n; i++) {
+		double s, e;
 
-		if ((double)r->start >= x)
+		if (k->wide) {
+			const struct ss_record *r = &rec[t->idx[b * TRACK_BLOCK + i]];
+
+			s = (double)r->start - base;
+			e = (double)r->end - base;
+		} else {
+			s = k->s[i];
+			e = k->e[i];
+		}
+		if (s >= xr)
 			break;
-		if (r->end > me) {
-			cum += r->end - (r->start > me ? r->start : me);
-			me = r->end;
+		if (e > me) {
+			cum += e - (s > me ? s : me);
+			me = e;
 		}
 	}
 	/* Every interval counted starts before x; the one reaching me covers [x, me) when me > x. */
-	return (double)me > x ? (double)cum - ((double)me - x) : (double)cum;
+	return me > xr ? cum - (me - xr) : cum;
 }
 
 double track_busy(const struct ss_track *t, const struct ss_record *rec, double x)
 {
 	size_t lo = 0, hi = t->nblk;
 
-	if (t->n == 0 || (double)t->blk[0].start >= x)
+	if (t->n == 0 || (double)t->bstart[0] >= x)
 		return 0;
 	if ((double)t->last <= x)
 		return (double)t->busy;
@@ -111,7 +136,7 @@ double track_busy(const struct ss_track *t, const struct ss_record *rec, double 
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if ((double)t->blk[mid].start < x)
+		if ((double)t->bstart[mid] < x)
 			lo = mid;
 		else
 			hi = mid;
@@ -123,16 +148,16 @@ double track_busy_at(const struct ss_track *t, const struct ss_record *rec, stru
 {
 	size_t b = c->blk, step = 1, lo, hi;
 
-	if (t->n == 0 || (double)t->blk[0].start >= x)
+	if (t->n == 0 || (double)t->bstart[0] >= x)
 		return 0;
 	if ((double)t->last <= x)
 		return (double)t->busy;
-	if (b >= t->nblk || (double)t->blk[b].start >= x)
+	if (b >= t->nblk || (double)t->bstart[b] >= x)
 		b = 0;
 	/* gallop forward from the last block, then bisect the bracket */
 	lo = b;
 	hi = b + 1;
-	while (hi < t->nblk && (double)t->blk[hi].start < x) {
+	while (hi < t->nblk && (double)t->bstart[hi] < x) {
 		lo = hi;
 		hi = lo + step;
 		step *= 2;
@@ -142,13 +167,70 @@ double track_busy_at(const struct ss_track *t, const struct ss_record *rec, stru
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if ((double)t->blk[mid].start < x)
+		if ((double)t->bstart[mid] < x)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	c->blk = lo;
 	return track_busy_in(t, rec, lo, x);
+}
+
+void track_busy_many(const struct ss_track *t, const struct ss_record *rec, const double *xs, int n, double *out)
+{
+	struct ss_track_cursor c = {0};
+	size_t *blk;
+	size_t stack[512];
+
+	if (t->n == 0) {
+		for (int i = 0; i < n; i++)
+			out[i] = 0;
+		return;
+	}
+	blk = n <= 512 ? stack : xreallocarray(NULL, (size_t)n, sizeof *blk);
+	/* pass 1: the block of each position (SIZE_MAX: before the first start or after the last end) */
+	for (int i = 0; i < n; i++) {
+		double x = xs[i];
+		size_t b = c.blk, lo, hi, step = 1;
+
+		if ((double)t->bstart[0] >= x || (double)t->last <= x) {
+			blk[i] = SIZE_MAX;
+			continue;
+		}
+		if (b >= t->nblk || (double)t->bstart[b] >= x)
+			b = 0;
+		lo = b;
+		hi = b + 1;
+		while (hi < t->nblk && (double)t->bstart[hi] < x) {
+			lo = hi;
+			hi = lo + step;
+			step *= 2;
+		}
+		if (hi > t->nblk)
+			hi = t->nblk;
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if ((double)t->bstart[mid] < x)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		c.blk = lo;
+		blk[i] = lo;
+		__builtin_prefetch(&t->blk[lo]);
+		__builtin_prefetch((const char *)&t->blk[lo] + 64);
+		__builtin_prefetch((const char *)&t->blk[lo] + 128);
+	}
+	/* pass 2: the answers */
+	for (int i = 0; i < n; i++) {
+		if (blk[i] != SIZE_MAX)
+			out[i] = track_busy_in(t, rec, blk[i], xs[i]);
+		else
+			out[i] = (double)t->bstart[0] >= xs[i] ? 0 : (double)t->busy;
+	}
+	if (blk != stack)
+		free(blk);
 }
 
 size_t track_rank(const struct ss_track *t, const struct ss_record *rec, uint32_t r, bool inclusive)
@@ -210,5 +292,5 @@ uint32_t track_pick(const struct ss_track *t, const struct ss_record *rec, doubl
 
 size_t track_bytes(const struct ss_track *t)
 {
-	return t->cap * sizeof *t->idx + t->nblk * sizeof *t->blk;
+	return t->cap * sizeof *t->idx + t->nblk * (sizeof *t->blk + sizeof *t->bstart);
 }

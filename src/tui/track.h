@@ -12,18 +12,24 @@
 /* Intervals per block of the index; a query scans at most one block. */
 #define TRACK_BLOCK 16
 
-/* What is known about the intervals before one block: enough to resume the union from there. */
+/* One block of a track: what is known about the intervals before it (enough to resume their union) and the
+ * block's own intervals as offsets from its first start, so that a query reads this block and nothing else. */
 struct ss_track_block {
-	uint64_t start;  /* start of the block's first interval */
-	uint64_t cum;    /* length of the union of every interval before the block */
-	uint64_t maxend; /* latest end among the intervals before the block (0 when none) */
+	uint64_t cum;               /* length of the union of every interval before the block */
+	uint64_t maxend;            /* latest end among the intervals before the block (0 when none) */
+	uint32_t s[TRACK_BLOCK];    /* starts, ns after the block's first start */
+	uint32_t e[TRACK_BLOCK];    /* ends, likewise */
+	uint32_t wide;              /* an offset did not fit 32 bits: read the records instead */
+	uint32_t pad;
 };
 
 /* One sorted track. It holds record indices, not records: the timeline's array is passed to every query, so it
- * may move (grow) as long as the indexed records keep their positions. Cost: 4 + 24/16 bytes per interval. */
+ * may move (grow) as long as the indexed records keep their positions. Cost per interval: 4 bytes of index, 0.5
+ * of block starts and 9.5 of blocks (152 / 16): 14 bytes. */
 struct ss_track {
 	uint32_t *idx;              /* record indices sorted by (start, end, index) */
 	size_t n, cap;
+	uint64_t *bstart;           /* first start of each block: searched without touching the blocks */
 	struct ss_track_block *blk; /* one per TRACK_BLOCK indices */
 	size_t nblk;
 	uint64_t busy;              /* length of the union of all intervals */
@@ -46,6 +52,10 @@ double track_busy(const struct ss_track *t, const struct ss_record *rec, double 
 /* track_busy_at is track_busy for queries in increasing x through a cursor (zeroed before the first): amortised
  * O(log of the blocks skipped) per call. */
 double track_busy_at(const struct ss_track *t, const struct ss_record *rec, struct ss_track_cursor *c, double x);
+/* track_busy_many is track_busy at n increasing positions xs into out. It first finds every block (the block
+ * starts are small and cached), prefetches them all, then reads each once: the loads overlap instead of waiting
+ * one after the other, which is what keeps a frame of a million intervals near the cost of a small one. */
+void track_busy_many(const struct ss_track *t, const struct ss_record *rec, const double *xs, int n, double *out);
 /* track_rank returns the number of intervals whose (start, end, index) key is below that of record r (inclusive:
  * at or below). r need not be in the track. */
 size_t track_rank(const struct ss_track *t, const struct ss_record *rec, uint32_t r, bool inclusive);
