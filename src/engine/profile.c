@@ -115,6 +115,10 @@ static const struct profile_key profile_keys[] = {
      "gaps between consecutive calls in the smoke timelines (traced)"},
     {"host.thread_start_ns", D(thread_start_ns), 0, 1e9, 20000, E, "stagger between host threads' first calls",
      "pthread_create"},
+    {"gpu.copy_queues", I(copy_queues), 0, 1, 1, M,
+     "1: copies queue per direction apart from kernels (a waiting copy holds up only copies); 0: one queue for all",
+     "validate.csv: kernel-transfer depth-first with 1 queue overlaps copies and kernels as much as with 8 "
+     "(0.70 vs 0.66 at 8 streams), where one shared queue would allow only D2H/H2D overlap"},
     {"device.sms", I(sms), 1, 100000, 132, M, "streaming multiprocessors (informational)", "H200, H200.md"},
     {"device.max_kernels", I(max_kernels), 1, 100000, 128, E, "kernels running at once",
      "compute capability 9.0, CUDA programming guide"},
@@ -256,8 +260,10 @@ static int parse_line(struct ss_profile *p, char *line, const char *origin, int 
 		prov = SS_PROV_ESTIMATE;
 	else if (strcmp(tag, "measured") == 0)
 		prov = SS_PROV_MEASURED;
+	else if (strcmp(tag, "fitted") == 0)
+		prov = SS_PROV_FITTED;
 	else {
-		*cause = xasprintf("%s:%d: %s: expected 'measured' or 'estimate' after the value, not '%s'", origin,
+		*cause = xasprintf("%s:%d: %s: expected 'measured', 'fitted' or 'estimate' after the value, not '%s'", origin,
 		                   lineno, key, tag);
 		return -1;
 	}
@@ -337,8 +343,9 @@ char *profile_format(const struct ss_profile *p)
 	fprintf(
 	    f,
 	    "# streamscope calibration profile: the model's engine speeds and costs of one GPU.\n"
-	    "# key = value [measured|estimate]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.\n"
-	    "# 'measured': from `streamscope calibrate` or a measurement on the device; 'estimate': not measured.\n");
+	    "# key = value [measured|fitted|estimate]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.\n"
+	    "# 'measured': from `streamscope calibrate` or a measurement on the device; 'fitted': chosen so the model\n"
+	    "# matches measured makespans; 'estimate': not measured.\n");
 	if (strcmp(p->source, "built-in") == 0)
 		fprintf(f,
 		        "# source: built-in values (measured: shared/H200.md and tests/data/h200/gpu_smoke/run3; the "
@@ -352,7 +359,9 @@ char *profile_format(const struct ss_profile *p)
 
 		snprintf(num, sizeof num, "%.10g", profile_get(p, i));
 		n = fprintf(f, "%s = %s %s", profile_keys[i].name, num,
-		            p->prov[i] == SS_PROV_MEASURED ? "measured" : "estimate");
+		            p->prov[i] == SS_PROV_MEASURED ? "measured"
+		            : p->prov[i] == SS_PROV_FITTED ? "fitted"
+		                                           : "estimate");
 		fprintf(f, "%*s# %s", n < 44 ? 44 - n : 1, "", profile_keys[i].desc);
 		if (profile_get(p, i) == profile_keys[i].builtin)
 			fprintf(f, " (built-in: %s)", profile_keys[i].why);

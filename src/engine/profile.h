@@ -8,8 +8,9 @@
 
 #include "experiment.h"
 
-/* Where a value comes from: measured on the device, or an estimate (documentation, rule of thumb). */
-enum ss_prov { SS_PROV_ESTIMATE = 0, SS_PROV_MEASURED = 1 };
+/* Where a value comes from: measured on the device (calibrate's experiments, timelines), fitted to measured
+ * makespans (the value is whatever makes the model match them), or an estimate (documentation, rule of thumb). */
+enum ss_prov { SS_PROV_ESTIMATE = 0, SS_PROV_MEASURED = 1, SS_PROV_FITTED = 2 };
 
 /* One copy direction: duration of a copy alone on its engine = latency_ns + bytes / bw_gbs (1 GB/s = 1 byte/ns). */
 struct ss_copy_profile {
@@ -61,6 +62,8 @@ struct ss_profile {
 	double trace_ns;        /* CUPTI's cost per traced call (api_* are untraced costs; informational) */
 	double thread_start_ns; /* host thread i starts issuing i * thread_start_ns after thread 0 */
 	double host_gap_ns;     /* a host thread's own time between two calls */
+	int copy_queues; /* 1: copies wait in hardware queues of their own per direction (one per connection), so a
+	                    copy waiting for a kernel holds up only copies; 0: copies share the streams' queues */
 	int sms;
 	int max_kernels; /* kernels resident at once */
 	unsigned char prov[SS_PROFILE_MAX_KEYS];

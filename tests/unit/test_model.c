@@ -99,10 +99,12 @@ static void test_ideal_ratio(void **state)
 	}
 }
 
-/* One hardware queue: depth-first, each stream's kernel waits at the queue's head for its H2D and its D2H for the
- * kernel, holding up the next stream's H2D: only a D2H and the next H2D overlap, (2n+1)/n phases. Breadth-first,
- * the first D2H sits behind the last kernel launch, which waits for the last H2D: the D2H phase cannot start before
- * all input is in, 2 phases. Breadth-first with more streams than queues keeps part of that false dependency. */
+/* One hardware queue shared by copies and kernels (gpu.copy_queues 0): depth-first, each stream's kernel waits at
+ * the queue's head for its H2D and its D2H for the kernel, holding up the next stream's H2D: only a D2H and the next
+ * H2D overlap, (2n+1)/n phases. Breadth-first, the first D2H sits behind the last kernel launch, which waits for the
+ * last H2D: the D2H phase cannot start before all input is in, 2 phases. Breadth-first with more streams than
+ * queues keeps part of that false dependency. With copy queues of their own per direction (the H200), one
+ * connection still pipelines copies and kernels: the ideal (n+2)/n phases in both orders. */
 static void test_one_queue_false_dependency(void **state)
 {
 	struct ss_experiment e;
@@ -110,6 +112,14 @@ static void test_one_queue_false_dependency(void **state)
 
 	(void)state;
 	ideal_profile(&p);
+	for (int n = 2; n <= 128; n *= 2) {
+		p.copy_queues = 1;
+		for (int o = 0; o < SS_ORDER_COUNT; o++) {
+			ideal_experiment(&e, n, o, 1);
+			assert_int_equal(makespan(&e, &p), PHASE * (uint64_t)(n + 2) / (uint64_t)n);
+		}
+	}
+	p.copy_queues = 0;
 	for (int n = 2; n <= 128; n *= 2) {
 		uint64_t ideal = PHASE * (uint64_t)(n + 2) / (uint64_t)n;
 

@@ -54,7 +54,7 @@ static void test_builtin(void **state)
 		"kernel.add.ns_per_unit", "kernel.add.ns_per_elem", "kernel.decrypt.ns_per_unit",
 		"kernel.spin.ns_per_unit", "kernel.min_ns", "launch.latency_ns", "api.copy_ns", "api.launch_ns",
 		"api.event_ns", "api.sync_ns", "api.attach_ns", "api.prefetch_ns", "api.trace_overhead_ns", "sync.wake_ns",
-		"host.gap_ns", "device.sms",
+		"host.gap_ns", "gpu.copy_queues", "device.sms",
 	};
 	for (int k = 0; k < profile_key_count(); k++) {
 		bool is = false;
@@ -110,7 +110,7 @@ static void test_parse_errors(void **state)
 		{"# ok\ncopy.h2d.bw = 55\n", "t:2: unknown key 'copy.h2d.bw'"},
 		{"copy.h2d.bw_gbs = fast\n", "t:1: copy.h2d.bw_gbs: 'fast' is not a number"},
 		{"copy.h2d.bw_gbs = 0\n", "copy.h2d.bw_gbs = 0 is out of range"},
-		{"copy.h2d.bw_gbs = 55 guessed\n", "expected 'measured' or 'estimate' after the value, not 'guessed'"},
+		{"copy.h2d.bw_gbs = 55 guessed\n", "expected 'measured', 'fitted' or 'estimate' after the value, not 'guessed'"},
 		{"device.max_kernels = -3\n", "out of range"},
 		{"name =\n", "t:1: name must be 1..31 characters"},
 		{"name = 0123456789012345678901234567890123\n", "name must be 1..31 characters"},
