@@ -834,6 +834,38 @@ static void test_nocolor(void **state)
 	e2e_free(&t);
 }
 
+/* An 8-colour terminal gets the palette's 8-colour twins; a terminal without colours gets none, bars still drawn. */
+static void test_schemes(void **state)
+{
+	static const char *const args[] = {"--backend", "model", NULL};
+	static const char *const env8[] = {"TERM=xterm", NULL};
+	static const char *const envmono[] = {"TERM=vt100", NULL};
+	struct e2e t;
+	int y, h2d = 0, ker = 0, bars = 0;
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, env8);
+	e2e_settle(&t);
+	y = e2e_find(&t, "s0   H2D", 0, NULL);
+	for (int x = 11; x < 88; x++) {
+		h2d += e2e_char(&t, x, y) == 0x2588 && e2e_fg(&t, x, y) == 2;
+		ker += e2e_char(&t, x, y + 1) == 0x2588 && e2e_fg(&t, x, y + 1) == 4;
+	}
+	assert_true(h2d > 0 && ker > 0);
+	e2e_quit(&t);
+	e2e_free(&t);
+	e2e_start(&t, 120, 40, args, envmono);
+	e2e_settle(&t);
+	for (y = 0; y < t.rows; y++)
+		for (int x = 0; x < t.cols; x++) {
+			assert_int_equal(e2e_fg(&t, x, y), -1);
+			bars += e2e_char(&t, x, y) == 0x2588;
+		}
+	assert_true(bars > 50);
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
 /* view FILE: the header names the file, the experiment keys are off, selection still works. */
 static void test_view(void **state)
 {
@@ -865,7 +897,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_mouse),  cmocka_unit_test(test_keyselect), cmocka_unit_test(test_help),
 		cmocka_unit_test(test_ab),     cmocka_unit_test(test_sweep),   cmocka_unit_test(test_export),
 		cmocka_unit_test(test_signal), cmocka_unit_test(test_ascii),   cmocka_unit_test(test_nocolor),
-		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_schemes), cmocka_unit_test(test_view),
 	};
 	char filter[64];
 

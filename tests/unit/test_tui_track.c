@@ -86,33 +86,51 @@ static void test_busy(void **state)
 
 	(void)state;
 	for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
-		for (int ov = 0; ov < 2; ov++) {
+		for (int ov = 0; ov < 3; ov++) {
 			size_t n = sizes[si];
 			struct ss_record *rec = calloc(n + 1, sizeof *rec);
 			struct ss_track t;
 			struct ss_track_cursor c = {0};
-			double last = -1e9;
+			double last = -1e9, *xs = malloc(sizeof(double) * 400), *many = malloc(sizeof(double) * 400);
+			/* the third mode spreads the intervals over 60 s: blocks wider than 32-bit offsets */
+			uint64_t span = ov == 2 ? 60000000000ull : 5000;
+			double scale = (double)span / 5000;
 
-			make_track(&t, rec, n, 5000, ov != 0);
+			make_track(&t, rec, n, span, ov != 0);
 			assert_int_equal(t.n, n);
 			for (size_t i = 1; i < n; i++)
 				assert_true(rec[t.idx[i - 1]].start <= rec[t.idx[i]].start);
 			assert_true(fabs((double)t.busy - brute_busy(rec, n, 1e18)) < 1e-6);
 			/* random points, then increasing points through a cursor */
 			for (int k = 0; k < 300; k++) {
-				double x = (double)rnd(7000) - 500 + (double)rnd(8) / 8;
+				double x = ((double)rnd(7000) - 500 + (double)rnd(8) / 8) * scale;
 
 				assert_true(fabs(track_busy(&t, rec, x) - brute_busy(rec, n, x)) < 1e-6);
 			}
 			for (double x = -100; x < 7000; x += (double)rnd(90) + 0.25) {
-				double a = track_busy_at(&t, rec, &c, x);
+				double a = track_busy_at(&t, rec, &c, x * scale);
 
 				assert_true(x > last);
 				last = x;
-				assert_true(fabs(a - brute_busy(rec, n, x)) < 1e-6);
+				assert_true(fabs(a - brute_busy(rec, n, x * scale)) < 1e-6);
+			}
+			/* many increasing positions at once */
+			for (int k = 0; k < 400; k++)
+				xs[k] = (-200 + k * 18.7) * scale;
+			track_busy_many(&t, rec, xs, 400, many);
+			for (int k = 0; k < 400; k++)
+				assert_true(fabs(many[k] - brute_busy(rec, n, xs[k])) < 1e-6);
+			if (ov == 2 && n > 16) {
+				bool wide = false;
+
+				for (size_t b = 0; b < t.nblk; b++)
+					wide |= t.blk[b].wide != 0;
+				assert_true(wide);
 			}
 			track_free(&t);
 			free(rec);
+			free(xs);
+			free(many);
 		}
 }
 
