@@ -64,12 +64,10 @@ struct chrome_ctx {
 	size_t ntrk, captrk;
 };
 
-static int chrome_fail(struct chrome_ctx *c, const char *fmt, const char *detail)
+/* chrome_fail reports a problem with the file as a whole. Returns -1. */
+static int chrome_fail(struct chrome_ctx *c, const char *what)
 {
-	char *what = xasprintf(fmt, detail != NULL ? detail : "");
-
 	*c->cause = xasprintf("%s: %s", c->name, what);
-	free(what);
 	return -1;
 }
 
@@ -99,6 +97,12 @@ static json_t *chrome_value(struct chrome_ctx *c, size_t flags)
 			*c->cause = xasprintf("%s: truncated JSON at byte %zu (%s)", c->name, at, err.text);
 		else
 			*c->cause = xasprintf("%s: invalid JSON at byte %zu: %s", c->name, at, err.text);
+		return NULL;
+	}
+	if (err.position <= 0 || (size_t)err.position > (size_t)(c->end - c->p)) {
+		/* jansson counts positions in an int: a single value past 2 GB is not a trace */
+		json_decref(v);
+		*c->cause = xasprintf("%s: JSON value at byte %zu is too large", c->name, (size_t)(c->p - c->base));
 		return NULL;
 	}
 	c->p += err.position;
@@ -450,7 +454,7 @@ static int chrome_events(struct chrome_ctx *c, bool bare)
 		if (c->p >= c->end) {
 			if (bare)
 				return 0;
-			return chrome_fail(c, "truncated: traceEvents array not closed%s", NULL);
+			return chrome_fail(c, "truncated: traceEvents array not closed");
 		}
 		c->events++;
 		if (*c->p != '{') {
@@ -476,7 +480,7 @@ static int chrome_events(struct chrome_ctx *c, bool bare)
 		if (c->p >= c->end && bare)
 			return 0;
 		if (c->p >= c->end)
-			return chrome_fail(c, "truncated: traceEvents array not closed%s", NULL);
+			return chrome_fail(c, "truncated: traceEvents array not closed");
 		*c->cause = xasprintf("%s: invalid JSON at byte %zu: expected ',' or ']' after event %zu", c->name,
 				      (size_t)(c->p - c->base), c->events);
 		return -1;
@@ -491,14 +495,14 @@ static int chrome_object(struct chrome_ctx *c)
 	chrome_ws(c);
 	if (c->p < c->end && *c->p == '}') {
 		c->p++;
-		return chrome_fail(c, "no traceEvents: not a Chrome trace%s", NULL);
+		return chrome_fail(c, "no traceEvents: not a Chrome trace");
 	}
 	for (;;) {
 		char *key;
 
 		chrome_ws(c);
 		if (c->p >= c->end)
-			return chrome_fail(c, "truncated JSON (object not closed)%s", NULL);
+			return chrome_fail(c, "truncated JSON (object not closed)");
 		if ((key = chrome_key(c)) == NULL)
 			return -1;
 		chrome_ws(c);
@@ -512,10 +516,10 @@ static int chrome_object(struct chrome_ctx *c)
 		if (strcmp(key, "traceEvents") == 0) {
 			free(key);
 			if (seen_events)
-				return chrome_fail(c, "two traceEvents arrays%s", NULL);
+				return chrome_fail(c, "two traceEvents arrays");
 			seen_events = true;
 			if (c->p >= c->end || *c->p != '[')
-				return chrome_fail(c, "traceEvents is not an array%s", NULL);
+				return chrome_fail(c, "traceEvents is not an array");
 			c->p++;
 			if (chrome_events(c, false) != 0)
 				return -1;
@@ -541,12 +545,12 @@ static int chrome_object(struct chrome_ctx *c)
 			break;
 		}
 		if (c->p >= c->end)
-			return chrome_fail(c, "truncated JSON (object not closed)%s", NULL);
+			return chrome_fail(c, "truncated JSON (object not closed)");
 		*c->cause = xasprintf("%s: invalid JSON at byte %zu: expected ',' or '}'", c->name, (size_t)(c->p - c->base));
 		return -1;
 	}
 	if (!seen_events)
-		return chrome_fail(c, "no traceEvents: not a Chrome trace%s", NULL);
+		return chrome_fail(c, "no traceEvents: not a Chrome trace");
 	return 0;
 }
 
@@ -571,7 +575,7 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 	/* a guess at the record count from the size keeps the array from doubling far past its need */
 	import_reserve(t, len / 160 + 16);
 	if (c.p >= c.end) {
-		rc = chrome_fail(&c, "empty file (expected Chrome trace JSON)%s", NULL);
+		rc = chrome_fail(&c, "empty file (expected Chrome trace JSON)");
 	} else if (*c.p == '[') {
 		c.p++;
 		rc = chrome_events(&c, true);
@@ -579,12 +583,12 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 		c.p++;
 		rc = chrome_object(&c);
 	} else {
-		rc = chrome_fail(&c, "not a Chrome trace (expected a JSON object or array)%s", NULL);
+		rc = chrome_fail(&c, "not a Chrome trace (expected a JSON object or array)");
 	}
 	if (rc == 0) {
 		chrome_ws(&c);
 		if (c.p < c.end)
-			rc = chrome_fail(&c, "trailing data after the JSON%s", NULL);
+			rc = chrome_fail(&c, "trailing data after the JSON");
 	}
 	chrome_free(&c);
 	if (rc != 0) {
