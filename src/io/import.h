@@ -10,7 +10,7 @@
 
 /* More records than this is refused as hostile (48 bytes each: 4.8 GB). */
 #define SS_IMPORT_MAX_RECORDS 100000000u
-/* Streams beyond this many distinct ids in a foreign trace share SS_STREAM_UNKNOWN. */
+/* Streams beyond this many distinct ids in a foreign trace share SS_STREAM_UNKNOWN; no file may claim more. */
 #define SS_IMPORT_MAX_STREAMS 1024
 /* A record whose stream index import_finish assigns from raw_stream, in order of first appearance. */
 #define SS_STREAM_PENDING INT32_MIN

@@ -309,7 +309,7 @@ static int chrome_fill(struct chrome_ctx *c, json_t *ev, struct ss_record *r, st
 			return chrome_fail_event(c, "unknown ss_kind");
 		v = json_object_get(args, "stream");
 		stream = json_is_integer(v) ? json_integer_value(v) : SS_STREAM_UNKNOWN;
-		if (stream < SS_STREAM_UNKNOWN || stream > SS_IMPORT_MAX_STREAMS * 64)
+		if (stream < SS_STREAM_UNKNOWN || stream >= SS_IMPORT_MAX_STREAMS)
 			return chrome_fail_event(c, "absurd stream index");
 		r->kind = (uint8_t)kind;
 		r->stream = (int32_t)stream;
@@ -432,7 +432,7 @@ static void chrome_other_data(struct chrome_ctx *c, json_t *o)
 	c->other_modelled = json_is_true(json_object_get(o, "modelled"));
 	c->other_incomplete = json_is_true(json_object_get(o, "incomplete"));
 	v = json_object_get(o, "nstreams");
-	if (json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) <= SS_IMPORT_MAX_STREAMS * 64)
+	if (json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) <= SS_IMPORT_MAX_STREAMS)
 		c->other_nstreams = (int)json_integer_value(v);
 	c->other_dropped = chrome_uint(json_object_get(o, "dropped"));
 }

@@ -453,7 +453,7 @@ static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_
 		}
 		if (type[COL_SSSTREAM] != SQLITE_NULL) {
 			if (import_sqlite_int(c, st, COL_SSSTREAM, type[COL_SSSTREAM], tb->name, "ssStream", row,
-					      SS_STREAM_UNKNOWN, SS_IMPORT_MAX_STREAMS * 64, &v) != 0)
+					      SS_STREAM_UNKNOWN, SS_IMPORT_MAX_STREAMS - 1, &v) != 0)
 				goto fail;
 			r.stream = (int32_t)v;
 		}
@@ -557,7 +557,7 @@ static void import_sqlite_labels(struct import_sqlite_ctx *c, struct ss_timeline
 	if ((v = import_sqlite_meta_get(c, "nstreams")) != NULL) {
 		long n = strtol(v, NULL, 10);
 
-		t->nstreams = n > 0 && n <= SS_IMPORT_MAX_STREAMS * 64 ? (int)n : 0;
+		t->nstreams = n > 0 && n <= SS_IMPORT_MAX_STREAMS ? (int)n : 0;
 		free(v);
 	}
 	if ((v = import_sqlite_meta_get(c, "dropped")) != NULL) {

@@ -157,6 +157,9 @@ static void test_sqlite(void **state)
 	db_fail(dir, "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT, ssKind INT);"
 		     "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3, 99);",
 		"ssKind 99 out of range");
+	db_fail(dir, "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT, ssStream INT);"
+		     "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3, 5000);",
+		"ssStream 5000 out of range");
 	/* a header and nothing else; a header then garbage; a real export cut short */
 	memset(header, 0, sizeof header);
 	memcpy(header, "SQLite format 3", 16);
