@@ -43,6 +43,7 @@ struct model_item {
 	int rec_kind;       /* ss_kind of its record, -1 for none */
 	uint8_t flags;
 	uint64_t bytes;
+	int queue;      /* hardware queue it waits in */
 	double visible; /* the GPU sees it (host call returned + launch latency) */
 	double fixed;   /* fixed phase left (copy latency, kernel minimum), ns */
 	double fault;   /* kernels: on-demand migration left, ns alone (running faults share one migration path) */
@@ -272,7 +273,8 @@ static int model_new_item(struct model *m, size_t opi, int s, int engine, double
 		it->barrier = m->slot[m->legacy_slot].tail;
 	}
 	sl->tail = idx;
-	fifo_push(&m->queue[model_queue_of(m, sl, opi, engine)], idx);
+	it->queue = model_queue_of(m, sl, opi, engine);
+	fifo_push(&m->queue[it->queue], idx);
 	return idx;
 }
 
@@ -528,7 +530,7 @@ static void model_dep_at(const struct model *m, const struct model_item *it, int
 			*t = INFINITY;
 		return;
 	}
-	if (dp->engine != MODEL_NONE && (dp->engine != it->engine || dp->slot != it->slot))
+	if (dp->engine != MODEL_NONE && (dp->engine != it->engine || (dp->slot != it->slot && dp->queue != it->queue)))
 		*t = fmax(*t, dp->end + (it->engine == MODEL_COMPUTE ? m->p->dep_kernel_ns : m->p->dep_copy_ns));
 	else
 		*t = fmax(*t, dp->end);
