@@ -34,6 +34,16 @@ struct cal_run {
 	const struct ss_op **op; /* per record: the op it came from, NULL for host records or unmatched ones */
 };
 
+/* Call durations by what came before the call (see cal_call_samples). */
+enum cal_call {
+	CAL_COPY_SAME = 0,   /* a copy after its thread's previous call on the same stream */
+	CAL_COPY_SWITCH,     /* a copy on another stream than its thread's previous call */
+	CAL_LAUNCH_PLAIN,    /* a launch on the same stream as the previous call, its stream's last work not a copy */
+	CAL_LAUNCH_SWITCH,   /* a launch on another stream, its stream's last work not a copy */
+	CAL_LAUNCH_WAIT,     /* a launch on the same stream, its stream's last work a copy */
+	CAL_CALLS
+};
+
 /* The calibration in progress. */
 struct cal {
 	const struct ss_backend *gpu;
@@ -42,9 +52,11 @@ struct cal {
 	struct ss_profile *out;
 	double wake_raw; /* cudaDeviceSynchronize's return after the last GPU record; NAN when not seen */
 	double trace;    /* CUPTI's cost per traced call, once measured (0 before or when not measurable) */
+	struct cal_vec call[CAL_CALLS]; /* call durations of every run, by enum cal_call */
+	double dep_base[2];             /* gpu.dep_kernel_ns and gpu.dep_copy_ns as measured with one stream */
 };
 
-#define CAL_STEPS 35
+#define CAL_STEPS 36
 
 static void vec_push(struct cal_vec *v, double x)
 {
@@ -146,6 +158,49 @@ static void cal_match(struct cal_run *r)
 	free(cursor);
 }
 
+static const struct ss_record *cal_api_of(const struct ss_timeline *tl, const struct ss_record *rec);
+
+/* cal_call_samples sorts the durations of r's copy and launch calls by what came before them in the op list: the
+ * thread's previous call on another stream (the driver switches streams), the stream's previous work a copy (a
+ * launch then makes the compute queue wait for a copy engine). */
+static void cal_call_samples(const struct cal_run *r, struct cal_vec *call)
+{
+	for (size_t i = 0; i < r->tl.n; i++) {
+		const struct ss_op *op = r->op[i], *prev = NULL, *sprev = NULL;
+		const struct ss_record *api;
+		size_t j = op != NULL ? (size_t)(op - r->ops.op) : 0;
+		bool sw, after_copy;
+
+		if (op == NULL || (api = cal_api_of(&r->tl, &r->tl.rec[i])) == NULL)
+			continue;
+		for (size_t k = j; k-- > 0;) {
+			const struct ss_op *o = &r->ops.op[k];
+
+			if (o->thread != op->thread || o->kind > SS_OP_EVENT_RECORD)
+				continue;
+			if (prev == NULL)
+				prev = o;
+			if (o->stream == op->stream) {
+				sprev = o;
+				break;
+			}
+		}
+		if (prev == NULL)
+			continue; /* the run's first call */
+		sw = prev->stream != op->stream;
+		after_copy = sprev != NULL && (sprev->kind == SS_OP_H2D || sprev->kind == SS_OP_D2H);
+		if (op->kind == SS_OP_H2D || op->kind == SS_OP_D2H) {
+			if (r->e.hostmem == SS_MEM_PINNED)
+				vec_push(&call[sw ? CAL_COPY_SWITCH : CAL_COPY_SAME], (double)(api->end - api->start));
+		} else if (op->kind == SS_OP_KERNEL && r->e.hostmem != SS_MEM_MANAGED_ATTACH) {
+			if (after_copy && !sw)
+				vec_push(&call[CAL_LAUNCH_WAIT], (double)(api->end - api->start));
+			else if (!after_copy)
+				vec_push(&call[sw ? CAL_LAUNCH_SWITCH : CAL_LAUNCH_PLAIN], (double)(api->end - api->start));
+		}
+	}
+}
+
 /* cal_measure runs e on the backend into r. Returns 0, or -1 with *cause. */
 static int cal_measure(struct cal *c, struct cal_run *r, const struct ss_experiment *e, const char *what, char **cause)
 {
@@ -167,6 +222,7 @@ static int cal_measure(struct cal *c, struct cal_run *r, const struct ss_experim
 	}
 	planner_build(e, &r->ops);
 	cal_match(r);
+	cal_call_samples(r, c->call);
 	if (c->out->device[0] == '\0')
 		snprintf(c->out->device, sizeof c->out->device, "%s", r->res.device);
 	return 0;
@@ -474,6 +530,8 @@ static int cal_kernel(struct cal *c, enum ss_preset preset, uint64_t elements, c
 		cal_set(c, "gpu.dep_kernel_ns", cal_median(&dep[0]));
 	if (preset == SS_PRESET_KERNEL_TRANSFER && dep[1].n > 0)
 		cal_set(c, "gpu.dep_copy_ns", cal_median(&dep[1]));
+	c->dep_base[0] = c->out->dep_kernel_ns;
+	c->dep_base[1] = c->out->dep_copy_ns;
 	if (preset == SS_PRESET_KERNEL_TRANSFER &&
 	    isfinite(c->wake_raw)) /* the device sync also waited for the hidden stop event on the legacy stream,
 	                              noticed dep_copy_ns late */
@@ -802,7 +860,7 @@ static int cal_managed(struct cal *c, char **cause)
 	else if (c->progress != NULL)
 		c->progress(
 		    "calibrate: managed kernels were not slower than pinned ones; managed.fault_gbs not measured");
-	cal_set(c, "api.prefetch_ns", cal_median(&api));
+	cal_set(c, "api.prefetch_ns", fmax(0.0, cal_median(&api) - c->trace));
 	if (cal_solve(c, "managed.prefetch", pe, measured, cause) != 0)
 		goto out;
 	for (int i = 0; i < 2; i++) {
@@ -824,7 +882,7 @@ static int cal_managed(struct cal *c, char **cause)
 
 				experiment_io_arrays(&ae[i], &in, &outp);
 				vec_push(&lx, ax.v[0] / ae[i].work * ae[i].elem_size * (in + outp));
-				vec_push(&ly, (double)(api->end - api->start) - c->out->api_launch_ns);
+				vec_push(&ly, (double)(api->end - api->start) - c->out->api_launch_ns - c->trace);
 			}
 		}
 		vec_free(&ax);
@@ -845,7 +903,7 @@ static int cal_managed(struct cal *c, char **cause)
 			            "managed.attach_* not measured");
 		}
 	}
-	cal_set(c, "api.attach_ns", cal_median(&attach));
+	cal_set(c, "api.attach_ns", fmax(0.0, cal_median(&attach) - c->trace));
 	rc = 0;
 out:
 	vec_free(&x);
@@ -901,12 +959,62 @@ static void cal_name(struct ss_profile *p)
 	snprintf(p->name, sizeof p->name, "%.*s", (int)(len < sizeof p->name ? len : sizeof p->name - 1), d);
 }
 
+/* Dependency latency with several hardware queues in use: kernel-transfer on 8 streams and 8 queues, kernels long
+ * enough that each D2H waits for its kernel. The gaps exceed the one-stream ones by gpu.dep_*_queues_ns x 7/8. */
+static int cal_queues(struct cal *c, char **cause)
+{
+	struct ss_experiment e;
+	struct cal_run r;
+	struct cal_vec dep[2] = {{0}};
+	static const char *const keys[2] = {"gpu.dep_kernel_queues_ns", "gpu.dep_copy_queues_ns"};
+
+	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 8, 1u << 20, 8, 400);
+	e.order = SS_ORDER_DEPTH;
+	if (cal_measure(c, &r, &e, "kernel-transfer, 8 streams on 8 queues", cause) != 0)
+		return -1;
+	cal_dep_samples(&r, dep);
+	cal_run_free(&r);
+	for (int k = 0; k < 2; k++) {
+		if (dep[k].n > 0)
+			cal_set(c, keys[k], fmax(0.0, (cal_median(&dep[k]) - c->dep_base[k]) / (1.0 - 1.0 / 8)));
+		vec_free(&dep[k]);
+	}
+	return 0;
+}
+
+/* cal_calls sets the call costs from the calls of every run so far, sorted by what came before them, less CUPTI's
+ * cost per traced call (the model models the untraced program): a copy after its stream's own call, the extra of
+ * switching streams, a launch not behind a copy, the extra of a launch behind a copy. */
+static void cal_calls(struct cal *c)
+{
+	struct cal_vec *v = c->call;
+	double copy = cal_median(&v[CAL_COPY_SAME]), launch = cal_median(&v[CAL_LAUNCH_PLAIN]), sw = NAN;
+
+	if (isfinite(copy) && v[CAL_COPY_SWITCH].n > 0)
+		sw = fmax(0.0, cal_median(&v[CAL_COPY_SWITCH]) - copy);
+	if (!isfinite(launch) && v[CAL_LAUNCH_SWITCH].n > 0 && isfinite(sw))
+		launch = cal_median(&v[CAL_LAUNCH_SWITCH]) - sw;
+	if (isfinite(sw))
+		cal_set(c, "api.switch_ns", sw);
+	if (isfinite(launch) && v[CAL_LAUNCH_WAIT].n > 0)
+		cal_set(c, "api.launch_wait_ns", fmax(0.0, cal_median(&v[CAL_LAUNCH_WAIT]) - launch));
+	if (isfinite(copy))
+		cal_set(c, "api.copy_ns", fmax(0.0, copy - c->trace));
+	if (isfinite(launch))
+		cal_set(c, "api.launch_ns", fmax(0.0, launch - c->trace));
+	/* cal_events' event records each go to another stream than the call before */
+	cal_set(c, "api.event_ns", fmax(0.0, c->out->api_event_ns - c->trace - (isfinite(sw) ? sw : 0)));
+	cal_set(c, "api.sync_ns", fmax(0.0, c->out->api_sync_ns - c->trace));
+	for (int k = 0; k < CAL_CALLS; k++)
+		vec_free(&v[k]);
+}
+
 int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg), char **cause)
 {
 	static const uint32_t add_works[] = {25, 50, 100, 200, 400};
 	static const uint32_t decrypt_works[] = {64, 128, 256};
 	static const uint32_t spin_works[] = {20000, 50000, 100000};
-	struct cal c = {gpu, progress, 0, out, NAN, 0};
+	struct cal c = {.gpu = gpu, .progress = progress, .out = out, .wake_raw = NAN};
 
 	profile_builtin(out);
 	out->device[0] = '\0';
@@ -916,8 +1024,15 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	    cal_kernel(&c, SS_PRESET_DECRYPT, 1u << 20, decrypt_works, 3, 1u << 10, 256, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_HYPERQ, 1, spin_works, 3, 0, 0, cause) != 0 || cal_pageable(&c, cause) != 0 ||
 	    cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 || cal_capacity(&c, cause) != 0 ||
-	    cal_trace(&c, cause) != 0 || cal_managed(&c, cause) != 0)
+	    cal_queues(&c, cause) != 0 || cal_trace(&c, cause) != 0)
+		goto fail;
+	cal_calls(&c);
+	if (cal_managed(&c, cause) != 0)
 		return -1;
 	cal_name(out);
 	return profile_validate(out, cause);
+fail:
+	for (int k = 0; k < CAL_CALLS; k++)
+		vec_free(&c.call[k]);
+	return -1;
 }

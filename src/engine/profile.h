@@ -51,6 +51,7 @@ struct ss_profile {
 	double launch_ns;       /* host call returned -> the GPU can start the work (idle GPU) */
 	double dep_kernel_ns;   /* a kernel waiting on another engine's (or stream's) work starts this long after it */
 	double dep_copy_ns;     /* the same for copies and other stream work */
+	double dep_kernel_queues_ns, dep_copy_queues_ns; /* added to those x (1 - 1/q) with q hardware queues in use */
 	double copy_gap_ns;     /* a copy engine idles this long between two copies */
 	double api_copy_ns;     /* cudaMemcpyAsync (pinned) host cost */
 	double api_launch_ns;   /* cudaLaunchKernel host cost */
@@ -58,6 +59,9 @@ struct ss_profile {
 	double api_sync_ns;     /* a sync call that has nothing to wait for */
 	double api_attach_ns;   /* cudaStreamAttachMemAsync host cost */
 	double api_prefetch_ns; /* cudaMemPrefetchAsync host cost */
+	double api_switch_ns;   /* extra cost of a call that puts work on another stream than the thread's last one */
+	double api_launch_wait_ns; /* extra cost of a launch whose stream's previous work is a copy (the driver makes
+	                              the compute queue wait for the copy engine) */
 	double sync_wake_ns;    /* work completed -> waiting host call returns */
 	double trace_ns;        /* CUPTI's cost per traced call (api_* are untraced costs; informational) */
 	double thread_start_ns; /* host thread i starts issuing i * thread_start_ns after thread 0 */

@@ -39,6 +39,8 @@ static void ideal_profile(struct ss_profile *p)
 	p->dep_kernel_ns = p->dep_copy_ns = p->copy_gap_ns = 0;
 	p->api_copy_ns = p->api_launch_ns = p->api_event_ns = p->api_sync_ns = p->api_attach_ns = p->api_prefetch_ns = 0;
 	p->sync_wake_ns = 0;
+	p->api_switch_ns = p->api_launch_wait_ns = 0;
+	p->dep_kernel_queues_ns = p->dep_copy_queues_ns = 0;
 	p->thread_start_ns = 0;
 	p->host_gap_ns = 0;
 }
