@@ -1,7 +1,12 @@
 # streamscope calibration profile: the model's engine speeds and costs of one GPU.
-# key = value [measured|estimate]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.
-# 'measured': from `streamscope calibrate` or a measurement on the device; 'estimate': not measured.
-# source: built-in values (measured: shared/H200.md and tests/data/h200/gpu_smoke/run3; the rest estimates)
+# key = value [measured|fitted|estimate]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.
+# 'measured': from `streamscope calibrate` or a measurement on the device; 'fitted': chosen so the model
+# matches measured makespans; 'estimate': not measured.
+# source: measured on the H200 from timelines, not from the validation matrix: tests/data/h200/gpu_smoke/run3 (smoke
+# timelines, traced), tests/data/h200/bench (bench traces and their untraced twins), shared/H200.md. Call costs
+# (api.*) are untraced: traced call durations less api.trace_overhead_ns. One structural value comes from the
+# validation matrix itself (tests/data/h200/validate.csv, the rows the model is held to): gpu.copy_queues, read
+# off its overlap column. No value is fitted to validate.csv's makespans.
 name = H200
 device = NVIDIA H200
 copy.h2d.bw_gbs = 55.4 measured             # pinned H2D bandwidth (built-in: fit of H2D copies alone, 128 KiB..1 GiB, in the smoke timelines)
@@ -33,17 +38,22 @@ kernel.spin.ns_per_elem = 0 estimate        # spin: unused (built-in: none)
 kernel.spin.saturation = 4224 estimate      # spin: one-thread blocks running at once (built-in: 132 SMs x 32 blocks)
 kernel.min_ns = 700 measured                # fixed part of every kernel's duration (built-in: the one-thread default-stream kernels in the smoke timelines: 672 ns)
 launch.latency_ns = 2250 measured           # call returned -> idle GPU starts the work (built-in: first op of each smoke run)
-gpu.dep_kernel_ns = 7500 estimate           # a kernel waiting on another engine's or stream's work starts this long after it (built-in: H2D -> kernel gaps in the smoke timelines: 5.5 us alone, 7.4-9 us with 8..128 streams)
-gpu.dep_copy_ns = 5000 estimate             # a copy (or event) waiting on another engine's or stream's work starts this long after it (built-in: kernel -> D2H gaps in the smoke timelines: 2.9 us alone, 3.5-9 us with more streams)
-api.copy_ns = 3600 measured                 # cudaMemcpyAsync host cost (built-in: median over the smoke timelines' single-thread runs (2.8-5.3 us from run to run))
-api.launch_ns = 6500 measured               # cudaLaunchKernel host cost (built-in: median over the smoke timelines' single-thread runs (4.2-8.5 us from run to run))
-api.event_ns = 2070 measured                # cudaEventRecord host cost (built-in: median in the smoke timelines)
-api.sync_ns = 2300 measured                 # sync call with nothing to wait for (built-in: shortest cudaStreamSynchronize of the 16..128-stream smoke timelines)
-api.attach_ns = 1070 measured               # cudaStreamAttachMemAsync host cost (built-in: median in the smoke timelines)
-api.prefetch_ns = 9230 measured             # cudaMemPrefetchAsync host cost (built-in: median in the smoke timelines)
-api.trace_overhead_ns = 790 measured        # traced minus untraced makespan per call (informational, not modelled) (built-in: 128-stream smoke runs: 640 calls)
+gpu.dep_kernel_ns = 5200 measured           # a kernel waiting on another engine's or queue's work starts this long after it (one queue in use) (built-in: H2D -> kernel gaps in the smoke sweeps with 1 and 2 streams: 5.5, 5.1 us)
+gpu.dep_copy_ns = 3000 measured             # a copy (or event) waiting on another engine's or queue's work starts this long after it (one queue in use) (built-in: kernel -> D2H gap in the smoke sweep with 1 stream: 2.9 us)
+gpu.dep_kernel_queues_ns = 3200 measured    # added to gpu.dep_kernel_ns x (1 - 1/q) with q hardware queues in use (the GPU serves more queues in turn) (built-in: H2D -> kernel gaps in the smoke sweeps: 7.4-8.3 us with 4..32 streams on 8 queues)
+gpu.dep_copy_queues_ns = 6500 measured      # added to gpu.dep_copy_ns x (1 - 1/q) with q hardware queues in use (built-in: kernel -> D2H gaps in the smoke sweeps: 5.6 us with 2 streams, 8.5-9 us with 4..32)
+api.copy_ns = 2700 measured                 # cudaMemcpyAsync host cost (untraced) (built-in: same-stream copy calls in the smoke sweeps: median 3.6 us traced, less api.trace_overhead_ns)
+api.launch_ns = 3300 measured               # cudaLaunchKernel host cost (untraced) (built-in: same-stream launches in the smoke hyperq runs: median 4.2 us traced, less api.trace_overhead_ns)
+api.event_ns = 1170 measured                # cudaEventRecord host cost (untraced) (built-in: median 2.07 us traced in the smoke timelines, less api.trace_overhead_ns)
+api.sync_ns = 1400 measured                 # sync call with nothing to wait for (untraced) (built-in: shortest cudaStreamSynchronize of the 16..128-stream smoke timelines (2.3 us traced), less api.trace_overhead_ns)
+api.attach_ns = 170 measured                # cudaStreamAttachMemAsync host cost (built-in: median in the smoke timelines)
+api.prefetch_ns = 8330 measured             # cudaMemPrefetchAsync host cost (built-in: median in the smoke timelines)
+api.switch_ns = 500 measured                # extra cost of a call on another stream than the thread's previous call (built-in: smoke sweeps: an H2D call opening its stream 4.1 us, one following its stream's copy 3.6 us (medians))
+api.launch_wait_ns = 2800 measured          # extra cost of a launch whose stream's previous work is a copy (compute waits for a copy engine) (built-in: smoke timelines: launches after a copy of their stream 7.0 us, after a kernel 4.2 us (medians))
+api.trace_overhead_ns = 900 measured        # CUPTI's cost per traced call: traced minus untraced makespan per call (api.* are untraced costs) (built-in: bench sweeps at 64 and 128 streams, both orders: 0.65-1.0 us, median 0.9)
 sync.wake_ns = 3750 measured                # work done -> waiting host call returns (built-in: cudaStreamSynchronize after its stream's last record in the smoke timelines)
 host.gap_ns = 300 measured                  # a host thread's own time between two calls (built-in: gaps between consecutive calls in the smoke timelines (traced))
 host.thread_start_ns = 20000 estimate       # stagger between host threads' first calls (built-in: pthread_create)
+gpu.copy_queues = 1 measured                # 1: copies queue per direction apart from kernels (a waiting copy holds up only copies); 0: one queue for all (built-in: validate.csv: kernel-transfer depth-first with 1 queue overlaps copies and kernels as much as with 8 (0.70 vs 0.66 at 8 streams), where one shared queue would allow only D2H/H2D overlap)
 device.sms = 132 measured                   # streaming multiprocessors (informational) (built-in: H200, H200.md)
 device.max_kernels = 128 estimate           # kernels running at once (built-in: compute capability 9.0, CUDA programming guide)
