@@ -41,6 +41,8 @@ enum cal_call {
 	CAL_LAUNCH_PLAIN,    /* a launch on the same stream as the previous call, its stream's last work not a copy */
 	CAL_LAUNCH_SWITCH,   /* a launch on another stream, its stream's last work not a copy */
 	CAL_LAUNCH_WAIT,     /* a launch on the same stream, its stream's last work a copy */
+	CAL_PREFETCH_SAME,   /* a prefetch on the same stream as the previous call */
+	CAL_PREFETCH_SWITCH, /* a prefetch to the device on another stream */
 	CAL_CALLS
 };
 
@@ -198,6 +200,32 @@ static void cal_call_samples(const struct cal_run *r, struct cal_vec *call)
 			else if (!after_copy)
 				vec_push(&call[sw ? CAL_LAUNCH_SWITCH : CAL_LAUNCH_PLAIN], (double)(api->end - api->start));
 		}
+	}
+	/* Prefetches leave no GPU record: the n-th cudaMemPrefetchAsync call is the n-th prefetch op (one thread). */
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->tl.n && r->e.threads <= 1; i++) {
+		const struct ss_record *api = &r->tl.rec[i];
+		const struct ss_op *op = NULL, *prev = NULL;
+
+		if (api->kind != SS_KIND_API ||
+		    strncmp(timeline_name(&r->tl, api->name), "cudaMemPrefetchAsync", 20) != 0)
+			continue;
+		while (k < r->ops.n && r->ops.op[k].kind != SS_OP_PREFETCH_H2D && r->ops.op[k].kind != SS_OP_PREFETCH_D2H)
+			k++;
+		if (k == r->ops.n)
+			break;
+		op = &r->ops.op[k];
+		for (size_t b = k; b-- > 0 && prev == NULL;)
+			if (r->ops.op[b].kind <= SS_OP_EVENT_RECORD)
+				prev = &r->ops.op[b];
+		k++;
+		if (prev == NULL)
+			continue;
+		if (prev->stream == op->stream)
+			vec_push(&call[CAL_PREFETCH_SAME], (double)(api->end - api->start));
+		else if (op->kind == SS_OP_PREFETCH_H2D)
+			vec_push(&call[CAL_PREFETCH_SWITCH], (double)(api->end - api->start));
 	}
 }
 
@@ -821,6 +849,8 @@ static double cal_makespan(const struct cal_run *r)
 	return (double)(r->res.have_untraced && r->res.untraced_ns > 0 ? r->res.untraced_ns : r->res.traced_ns);
 }
 
+static void cal_calls(struct cal *c);
+
 /* Managed memory. Prefetched: the add kernel's output is not prefetched and faults in as the kernel writes it (the
  * kernels are longer than their compute by that); the prefetches leave no records, so their latency and bandwidth
  * are what make the model's makespans match at two sizes. Attached: the attach migrates the chunk, fitted the same
@@ -835,12 +865,12 @@ static int cal_managed(struct cal *c, char **cause)
 	int rc = -1;
 
 	for (int i = 0; i < 2; i++) {
-		cal_base(&pe[i], SS_PRESET_KERNEL_TRANSFER, 1, i == 0 ? 1u << 20 : 1u << 24, 1, 1);
+		/* two streams: the second stream's first prefetch follows a call on the first (api.prefetch_switch_ns) */
+		cal_base(&pe[i], SS_PRESET_KERNEL_TRANSFER, 2, i == 0 ? 1u << 20 : 1u << 24, 2, 1);
 		pe[i].hostmem = SS_MEM_MANAGED_PREFETCH;
 		if (cal_measure(c, &r, &pe[i], i == 0 ? "managed prefetch, 4 MiB" : "managed prefetch, 64 MiB",
 		                cause) != 0)
 			goto out;
-		cal_api_samples(&r, "cudaMemPrefetchAsync", &api);
 		x.n = y.n = 0;
 		cal_kernel_samples(&r, &x, &y);
 		for (size_t j = 0; j < x.n; j++) {
@@ -860,7 +890,7 @@ static int cal_managed(struct cal *c, char **cause)
 	else if (c->progress != NULL)
 		c->progress(
 		    "calibrate: managed kernels were not slower than pinned ones; managed.fault_gbs not measured");
-	cal_set(c, "api.prefetch_ns", fmax(0.0, cal_median(&api) - c->trace));
+	cal_calls(c); /* the prefetch calls' costs, which cal_solve's model runs need */
 	if (cal_solve(c, "managed.prefetch", pe, measured, cause) != 0)
 		goto out;
 	for (int i = 0; i < 2; i++) {
@@ -1005,6 +1035,14 @@ static void cal_calls(struct cal *c)
 	/* cal_events' event records each go to another stream than the call before */
 	cal_set(c, "api.event_ns", fmax(0.0, c->out->api_event_ns - c->trace - (isfinite(sw) ? sw : 0)));
 	cal_set(c, "api.sync_ns", fmax(0.0, c->out->api_sync_ns - c->trace));
+	if (v[CAL_PREFETCH_SAME].n > 0) {
+		double same = cal_median(&v[CAL_PREFETCH_SAME]);
+
+		cal_set(c, "api.prefetch_ns", fmax(0.0, same - c->trace));
+		if (v[CAL_PREFETCH_SWITCH].n > 0)
+			cal_set(c, "api.prefetch_switch_ns",
+			        fmax(0.0, cal_median(&v[CAL_PREFETCH_SWITCH]) - same - (isfinite(sw) ? sw : 0)));
+	}
 	for (int k = 0; k < CAL_CALLS; k++)
 		vec_free(&v[k]);
 }
@@ -1024,11 +1062,8 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	    cal_kernel(&c, SS_PRESET_DECRYPT, 1u << 20, decrypt_works, 3, 1u << 10, 256, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_HYPERQ, 1, spin_works, 3, 0, 0, cause) != 0 || cal_pageable(&c, cause) != 0 ||
 	    cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 || cal_capacity(&c, cause) != 0 ||
-	    cal_queues(&c, cause) != 0 || cal_trace(&c, cause) != 0)
+	    cal_queues(&c, cause) != 0 || cal_trace(&c, cause) != 0 || cal_managed(&c, cause) != 0)
 		goto fail;
-	cal_calls(&c);
-	if (cal_managed(&c, cause) != 0)
-		return -1;
 	cal_name(out);
 	return profile_validate(out, cause);
 fail:

@@ -60,6 +60,7 @@ struct ss_profile {
 	double api_attach_ns;   /* cudaStreamAttachMemAsync host cost */
 	double api_prefetch_ns; /* cudaMemPrefetchAsync host cost */
 	double api_switch_ns;   /* extra cost of a call that puts work on another stream than the thread's last one */
+	double api_prefetch_switch_ns; /* extra cost of a prefetch to the device doing so */
 	double api_launch_wait_ns; /* extra cost of a launch whose stream's previous work is a copy (the driver makes
 	                              the compute queue wait for the copy engine) */
 	double sync_wake_ns;    /* work completed -> waiting host call returns */

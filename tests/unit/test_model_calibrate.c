@@ -49,6 +49,11 @@ static void truth_profile(struct ss_profile *p)
 	p->api_attach_ns = 900;
 	p->api_prefetch_ns = 7000;
 	p->sync_wake_ns = 1000;
+	p->api_switch_ns = 700;
+	p->api_launch_wait_ns = 2100;
+	p->api_prefetch_switch_ns = 25000;
+	p->dep_kernel_queues_ns = 2500;
+	p->dep_copy_queues_ns = 5000;
 	p->max_kernels = 100;
 	p->host_gap_ns = 450;
 }
