@@ -1,13 +1,17 @@
 /* model.c: the model backend, a deterministic discrete-event model of the GPU's engines.
  *
- * Host threads issue the op list in order, each call costing its profile time. Device work goes into the stream's
- * hardware queue (experiment stream i -> queue i % connections); a queue hands its head item to an engine only
- * once the item's dependencies are met (the previous item of its stream, the legacy default stream's implicit
- * barriers), so a waiting head holds up everything behind it. Copies go to one engine per direction, first come
- * first served; both directions at once share the profile's combined bandwidth. Kernels start in dispatch order
- * while fewer than max_kernels run and the device has room; each takes a share of the device up to its width
- * (launch size / saturation), earlier kernels first, and progresses at that share. Times are doubles in ns,
- * rounded once when a record is written. */
+ * Host threads issue the op list in order, each call costing its profile time (untraced costs: what the program
+ * pays without CUPTI), more when it puts work on another stream than the thread's previous call, and for a launch
+ * behind a copy of its stream, which the driver must make wait for the copy engine. Device work goes into hardware
+ * queues: experiment stream i -> connection i % connections, with a queue per connection for kernels and other
+ * stream work and (gpu.copy_queues, as on the H200) one per connection for each copy direction; a queue hands its
+ * head item to an engine only once the item's dependencies are met (the previous item of its stream, the legacy
+ * default stream's implicit barriers), so a waiting head holds up everything behind it in that queue. A dependency
+ * across engines or queues is noticed gpu.dep_* after it ends, later the more queues are in use. Copies go to one
+ * engine per direction, first come first served; both directions at once share the profile's combined bandwidth.
+ * Kernels start in dispatch order while fewer than max_kernels run and the device has room; each takes a share of
+ * the device up to its width (launch size / saturation), earlier kernels first, and progresses at that share.
+ * Times are doubles in ns, rounded once when a record is written. */
 #include "model.h"
 
 #include <math.h>
