@@ -58,7 +58,7 @@ struct cal {
 	double dep_base[2];             /* gpu.dep_kernel_ns and gpu.dep_copy_ns as measured with one stream */
 };
 
-#define CAL_STEPS 36
+#define CAL_STEPS 37
 
 static void vec_push(struct cal_vec *v, double x)
 {
@@ -1013,6 +1013,32 @@ static int cal_queues(struct cal *c, char **cause)
 	return 0;
 }
 
+/* Whether copies queue apart from kernels (gpu.copy_queues): kernel-transfer depth-first on 8 streams and one
+ * connection, where a queue shared by copies and kernels would leave only D2H/H2D overlap; the model with each
+ * setting against the measured makespan, the closer one wins. Run last: it needs every other value. */
+static int cal_copy_queues(struct cal *c, char **cause)
+{
+	struct ss_experiment e;
+	struct cal_run r;
+	struct ss_profile p = *c->out;
+	double measured, t[2];
+
+	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 8, 1u << 22, 8, 400);
+	e.order = SS_ORDER_DEPTH;
+	e.connections = 1;
+	if (cal_measure(c, &r, &e, "kernel-transfer, 8 streams on 1 queue", cause) != 0)
+		return -1;
+	measured = cal_makespan(&r);
+	cal_run_free(&r);
+	for (int q = 0; q < 2; q++) {
+		p.copy_queues = q;
+		if ((t[q] = (double)model_makespan(&e, &p, cause)) == 0)
+			return -1;
+	}
+	cal_set(c, "gpu.copy_queues", fabs(t[1] - measured) < fabs(t[0] - measured) ? 1 : 0);
+	return 0;
+}
+
 /* cal_calls sets the call costs from the calls of every run so far, sorted by what came before them, less CUPTI's
  * cost per traced call (the model models the untraced program): a copy after its stream's own call, the extra of
  * switching streams, a launch not behind a copy, the extra of a launch behind a copy. */
@@ -1063,7 +1089,8 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	    cal_kernel(&c, SS_PRESET_DECRYPT, 1u << 20, decrypt_works, 3, 1u << 10, 256, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_HYPERQ, 1, spin_works, 3, 0, 0, cause) != 0 || cal_pageable(&c, cause) != 0 ||
 	    cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 || cal_capacity(&c, cause) != 0 ||
-	    cal_queues(&c, cause) != 0 || cal_trace(&c, cause) != 0 || cal_managed(&c, cause) != 0)
+	    cal_queues(&c, cause) != 0 || cal_trace(&c, cause) != 0 || cal_managed(&c, cause) != 0 ||
+	    cal_copy_queues(&c, cause) != 0)
 		goto fail;
 	cal_name(out);
 	return profile_validate(out, cause);
