@@ -6,9 +6,10 @@
 # timelines, traced), tests/data/h200/bench (bench traces and their untraced twins), shared/H200.md. Call costs
 # (api.*) are untraced: traced call durations less api.trace_overhead_ns. One structural value comes from the
 # validation matrix itself (tests/data/h200/validate.csv, the rows the model is held to): gpu.copy_queues, read
-# off its overlap column. No value is fitted to validate.csv's makespans. The estimates (managed.prefetch_*,
-# managed.fault_gbs, kernel saturations, copy.gap_ns) were not measured on the H200; see the report in the commit
-# log for the rows that miss.
+# off its overlap column (`streamscope calibrate` now measures it with a run of its own). Values marked 'H200
+# calibrate' are timeline measurements of tests/data/h200/calibrate. No value is fitted to validate.csv's
+# makespans. The estimates were not measured on the H200 (managed.prefetch_*: calibrate's old joint fit gave 241 us,
+# rejected, see calibrate.c); tests/unit/test_validate.c lists the rows that miss and why.
 name = H200
 device = NVIDIA H200
 copy.h2d.bw_gbs = 55.4 measured             # pinned H2D bandwidth (built-in: fit of H2D copies alone, 128 KiB..1 GiB, in the smoke timelines)
@@ -26,15 +27,15 @@ pageable.d2h.latency_ns = 0 estimate        # pageable D2H DMA fixed cost (built
 pageable.d2h.stage_gbs = 15 measured        # host copy out of the staging buffer, after the DMA (built-in: a 2 MiB call returns ~140 us after its DMA)
 managed.prefetch_gbs = 40 estimate          # cudaMemPrefetchAsync bandwidth (built-in: below pinned copies)
 managed.prefetch_latency_ns = 20000 estimate # cudaMemPrefetchAsync fixed cost (built-in: page table work)
-managed.fault_gbs = 6.4 estimate            # on-demand migration of managed memory kernels write unprefetched (shared by running kernels) (built-in: managed preset in the smoke log: 3.1 ms of kernels instead of 0.49 ms for 16 MiB)
+managed.fault_gbs = 7.64 measured           # on-demand migration of managed memory kernels write unprefetched (shared by running kernels) (built-in: H200 calibrate (tests/data/h200/calibrate): managed kernels' durations less their compute)
 managed.attach_gbs = 31.5 measured          # a launch migrating its chunk's attached managed memory (host-synchronous) (built-in: cudaLaunchKernel takes ~200 us for 3 x 2 MiB attached in the smoke timelines)
 managed.attach_latency_ns = 0 estimate      # fixed cost of that migration (built-in: none seen)
 kernel.add.ns_per_unit = 0.0002645 measured # add: ns per element x repeat, whole device (built-in: work 400 vs 800 on 2^22 elements in the smoke log)
 kernel.add.ns_per_elem = 0.0022 measured    # add: ns per element besides the repeats, whole device (built-in: intercept of the same runs less kernel.min_ns)
-kernel.add.saturation = 72000 estimate      # add: launch size (elements) from which it is throughput-bound (built-in: 32768-element kernels take 8.4 us at 128 streams in the smoke timelines)
+kernel.add.saturation = 67471 measured      # add: launch size (elements) from which it is throughput-bound (built-in: H200 calibrate: add kernels of 1024 and 4096 elements)
 kernel.decrypt.ns_per_unit = 0.000793 measured # decrypt: ns per entry x round, whole device (built-in: decrypt preset in the smoke log: 54.5 ms of kernels)
-kernel.decrypt.ns_per_elem = 0.0033 estimate # decrypt: ns per entry besides the rounds, whole device (built-in: 16 bytes per entry at 4.8 TB/s)
-kernel.decrypt.saturation = 50000 estimate  # decrypt: launch size (entries) from which it is throughput-bound (built-in: dependent integer chain)
+kernel.decrypt.ns_per_elem = 0.001663 measured # decrypt: ns per entry besides the rounds, whole device (built-in: H200 calibrate: intercept of the work scan)
+kernel.decrypt.saturation = 45934 measured  # decrypt: launch size (entries) from which it is throughput-bound (built-in: H200 calibrate: decrypt kernels of 256 and 1024 entries)
 kernel.spin.ns_per_unit = 2.24 measured     # spin: ns per iteration of its one-thread block (built-in: 449.5 us for 200000 iterations in the smoke timelines)
 kernel.spin.ns_per_elem = 0 estimate        # spin: unused (built-in: none)
 kernel.spin.saturation = 4224 estimate      # spin: one-thread blocks running at once (built-in: 132 SMs x 32 blocks)
@@ -59,4 +60,4 @@ host.gap_ns = 300 measured                  # a host thread's own time between t
 host.thread_start_ns = 20000 estimate       # stagger between host threads' first calls (built-in: pthread_create)
 gpu.copy_queues = 1 measured                # 1: copies queue per direction apart from kernels (a waiting copy holds up only copies); 0: one queue for all (built-in: validate.csv: kernel-transfer depth-first with 1 queue overlaps copies and kernels as much as with 8 (0.70 vs 0.66 at 8 streams), where one shared queue would allow only D2H/H2D overlap)
 device.sms = 132 measured                   # streaming multiprocessors (informational) (built-in: H200, H200.md)
-device.max_kernels = 128 estimate           # kernels running at once (built-in: compute capability 9.0, CUDA programming guide)
+device.max_kernels = 128 measured           # kernels running at once (built-in: H200 calibrate: 128 concurrent one-element kernels (compute capability 9.0: 128))

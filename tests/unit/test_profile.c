@@ -55,7 +55,8 @@ static void test_builtin(void **state)
 		"kernel.spin.ns_per_unit", "kernel.min_ns", "launch.latency_ns", "api.copy_ns", "api.launch_ns",
 		"api.event_ns", "api.sync_ns", "api.attach_ns", "api.prefetch_ns", "api.trace_overhead_ns", "sync.wake_ns",
 		"host.gap_ns", "gpu.copy_queues", "device.sms", "gpu.dep_kernel_ns", "gpu.dep_copy_ns",
-		"gpu.dep_kernel_queues_ns", "gpu.dep_copy_queues_ns", "api.switch_ns", "api.launch_wait_ns", "api.prefetch_switch_ns",
+		"gpu.dep_kernel_queues_ns", "gpu.dep_copy_queues_ns", "api.switch_ns", "api.launch_wait_ns", "api.prefetch_switch_ns", "managed.fault_gbs",
+		"kernel.add.saturation", "kernel.decrypt.ns_per_elem", "kernel.decrypt.saturation", "device.max_kernels",
 	};
 	for (int k = 0; k < profile_key_count(); k++) {
 		bool is = false;
