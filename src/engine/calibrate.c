@@ -198,7 +198,8 @@ static void cal_call_samples(const struct cal_run *r, struct cal_vec *call)
 			if (after_copy && !sw)
 				vec_push(&call[CAL_LAUNCH_WAIT], (double)(api->end - api->start));
 			else if (!after_copy)
-				vec_push(&call[sw ? CAL_LAUNCH_SWITCH : CAL_LAUNCH_PLAIN], (double)(api->end - api->start));
+				vec_push(&call[sw ? CAL_LAUNCH_SWITCH : CAL_LAUNCH_PLAIN],
+				         (double)(api->end - api->start));
 		}
 	}
 	/* Prefetches leave no GPU record: the n-th cudaMemPrefetchAsync call is the n-th prefetch op (one thread). */
@@ -211,7 +212,8 @@ static void cal_call_samples(const struct cal_run *r, struct cal_vec *call)
 		if (api->kind != SS_KIND_API ||
 		    strncmp(timeline_name(&r->tl, api->name), "cudaMemPrefetchAsync", 20) != 0)
 			continue;
-		while (k < r->ops.n && r->ops.op[k].kind != SS_OP_PREFETCH_H2D && r->ops.op[k].kind != SS_OP_PREFETCH_D2H)
+		while (k < r->ops.n && r->ops.op[k].kind != SS_OP_PREFETCH_H2D &&
+		       r->ops.op[k].kind != SS_OP_PREFETCH_D2H)
 			k++;
 		if (k == r->ops.n)
 			break;
@@ -766,8 +768,8 @@ static int cal_capacity(struct cal *c, char **cause)
 
 /* cal_solve1 adjusts one key (index k, value *v, bounds lo..hi) by the secant method until the model's makespan of
  * experiment e equals measured; returns 0 (whether or not it got there), -1 with *cause when the model fails. */
-static int cal_solve1(struct ss_profile *p, const struct ss_experiment *e, double measured, int k,
-                      double *v, double lo, double hi, char **cause)
+static int cal_solve1(struct ss_profile *p, const struct ss_experiment *e, double measured, int k, double *v, double lo,
+                      double hi, char **cause)
 {
 	double x0 = *v, x1 = *v * 1.1 + 1, f0, f1;
 	uint64_t t;
@@ -865,7 +867,8 @@ static int cal_managed(struct cal *c, char **cause)
 	int rc = -1;
 
 	for (int i = 0; i < 2; i++) {
-		/* two streams: the second stream's first prefetch follows a call on the first (api.prefetch_switch_ns) */
+		/* two streams: the second stream's first prefetch follows a call on the first (api.prefetch_switch_ns)
+		 */
 		cal_base(&pe[i], SS_PRESET_KERNEL_TRANSFER, 2, i == 0 ? 1u << 20 : 1u << 24, 2, 1);
 		pe[i].hostmem = SS_MEM_MANAGED_PREFETCH;
 		if (cal_measure(c, &r, &pe[i], i == 0 ? "managed prefetch, 4 MiB" : "managed prefetch, 64 MiB",

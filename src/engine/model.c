@@ -72,7 +72,7 @@ struct model_slot {
 struct model_host {
 	size_t *ops;
 	size_t nops, next;
-	double t; /* when it issues its next call */
+	double t;      /* when it issues its next call */
 	int last_slot; /* slot of its previous call that put work on a stream, -1 */
 	bool blocked;
 	int *wait; /* items the blocked call waits for */
@@ -100,16 +100,16 @@ struct model {
 	size_t ndeps, depcap;
 	struct model_slot *slot;
 	int nslots, legacy_slot;
-	struct model_fifo *queue; /* compute queues 0..connections-1, then each copy direction's (gpu.copy_queues) */
-	int nqueues;              /* all of them */
-	int nconn;                /* connections: queues per kind of work */
+	struct model_fifo *queue;    /* compute queues 0..connections-1, then each copy direction's (gpu.copy_queues) */
+	int nqueues;                 /* all of them */
+	int nconn;                   /* connections: queues per kind of work */
 	double dep_kernel, dep_copy; /* dependency latencies with this many queues in use (gpu.dep_*) */
-	struct model_fifo copyq[2]; /* dispatched copies per direction */
-	int copy_cur[2];            /* copy running on each engine, -1 */
-	double copy_free[2];        /* when each copy engine may start its next copy (copy.gap_ns after the last) */
-	double lock_free;           /* when the driver lock frees (calls of several host threads take turns) */
-	struct model_fifo kpend;    /* kernels dispatched, not started */
-	int *krun;                  /* kernels running, in start order */
+	struct model_fifo copyq[2];  /* dispatched copies per direction */
+	int copy_cur[2];             /* copy running on each engine, -1 */
+	double copy_free[2];         /* when each copy engine may start its next copy (copy.gap_ns after the last) */
+	double lock_free;            /* when the driver lock frees (calls of several host threads take turns) */
+	struct model_fifo kpend;     /* kernels dispatched, not started */
+	int *krun;                   /* kernels running, in start order */
 	size_t nkrun;
 	struct model_host *host;
 	int nhosts;

@@ -47,11 +47,12 @@ struct ss_profile {
 	double fault_gbs;                     /* managed memory migrated on demand by the kernels that touch it */
 	double attach_gbs, attach_latency_ns; /* a launch migrating its chunk's attached managed memory */
 	struct ss_kernel_profile kernel[SS_KERNEL_COUNT];
-	double kernel_min_ns;   /* fixed part of every kernel's duration */
-	double launch_ns;       /* host call returned -> the GPU can start the work (idle GPU) */
-	double dep_kernel_ns;   /* a kernel waiting on another engine's (or stream's) work starts this long after it */
-	double dep_copy_ns;     /* the same for copies and other stream work */
-	double dep_kernel_queues_ns, dep_copy_queues_ns; /* added to those x (1 - 1/q) with q hardware queues in use */
+	double kernel_min_ns; /* fixed part of every kernel's duration */
+	double launch_ns;     /* host call returned -> the GPU can start the work (idle GPU) */
+	double dep_kernel_ns; /* a kernel waiting on another engine's (or stream's) work starts this long after it */
+	double dep_copy_ns;   /* the same for copies and other stream work */
+	/* added to dep_kernel_ns / dep_copy_ns x (1 - 1/q) with q hardware queues in use */
+	double dep_kernel_queues_ns, dep_copy_queues_ns;
 	double copy_gap_ns;     /* a copy engine idles this long between two copies */
 	double api_copy_ns;     /* cudaMemcpyAsync (pinned) host cost */
 	double api_launch_ns;   /* cudaLaunchKernel host cost */
@@ -59,16 +60,17 @@ struct ss_profile {
 	double api_sync_ns;     /* a sync call that has nothing to wait for */
 	double api_attach_ns;   /* cudaStreamAttachMemAsync host cost */
 	double api_prefetch_ns; /* cudaMemPrefetchAsync host cost */
-	double api_switch_ns;   /* extra cost of a call that puts work on another stream than the thread's last one */
-	double api_prefetch_switch_ns; /* extra cost of a prefetch to the device doing so */
-	double api_launch_wait_ns; /* extra cost of a launch whose stream's previous work is a copy (the driver makes
-	                              the compute queue wait for the copy engine) */
+	/* extra costs: a call that puts work on another stream than the thread's last one (a prefetch to the device
+	 * doing so: api_prefetch_switch_ns more), a launch whose stream's previous work is a copy (the driver makes the
+	 * compute queue wait for the copy engine) */
+	double api_switch_ns, api_prefetch_switch_ns, api_launch_wait_ns;
 	double sync_wake_ns;    /* work completed -> waiting host call returns */
 	double trace_ns;        /* CUPTI's cost per traced call (api_* are untraced costs; informational) */
 	double thread_start_ns; /* host thread i starts issuing i * thread_start_ns after thread 0 */
 	double host_gap_ns;     /* a host thread's own time between two calls */
-	int copy_queues; /* 1: copies wait in hardware queues of their own per direction (one per connection), so a
-	                    copy waiting for a kernel holds up only copies; 0: copies share the streams' queues */
+	/* 1: copies wait in hardware queues of their own per direction (one per connection), so a copy waiting for a
+	 * kernel holds up only copies; 0: copies share the streams' queues */
+	int copy_queues;
 	int sms;
 	int max_kernels; /* kernels resident at once */
 	unsigned char prov[SS_PROFILE_MAX_KEYS];
