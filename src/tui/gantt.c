@@ -2,6 +2,7 @@
 #include "gantt.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,10 +22,10 @@ static int gantt_eighths(double busy, double cw)
 	return e > 8 ? 8 : e;
 }
 
-/* gantt_lane draws one lane across plot row y. b holds ntracks * (w + 1) scratch doubles, xs w + 1. */
+/* gantt_lane draws one lane across plot row y. Scratch: b ntracks * (w + 1) doubles, xs w + 1, cell and crole w. */
 static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const struct ss_lanes *l,
 		       const struct ss_lane *ln, const struct ss_gantt_view *v, const struct ss_glyphs *gl, double *b,
-		       double *xs)
+		       double *xs, int *cell, int *crole)
 {
 	const struct ss_record *rec = l->tl->rec, *sel = NULL;
 	int w = plot.w, nt = ln->ntracks;
@@ -68,8 +69,33 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 			role = SS_ROLE_HIGHLIGHT;
 			e = es > e ? es : e;
 		}
-		if (e > 0)
-			grid_set(g, plot.x + c, y, glyphs_bar(gl, e, role), role, 0);
+		cell[c] = e;
+		crole[c] = role;
+	}
+	for (int c = 0; c < w; c++) {
+		int e = cell[c];
+		bool opens;
+
+		if (e <= 0)
+			continue;
+		/* A part-filled cell opening a bar (empty before, busy after) holds the bar's start on its right:
+		 * the empty left part is drawn as a left block in reverse video, so both ends keep 1/8 precision.
+		 * The first column has no cell before it: look at its first eighth instead. */
+		opens = e < 8 && gl->utf8 && c + 1 < w && cell[c + 1] > 0 && (c > 0 ? cell[c - 1] == 0 : true);
+		if (opens && c == 0) {
+			double edge = 0;
+
+			for (int j = 0; j < nt; j++) {
+				double bj = track_busy(ln->track[j], rec, v->t0 + cw / 8) - track_busy(ln->track[j], rec, v->t0);
+
+				edge = ln->overlap ? fmax(edge, bj) : edge + bj;
+			}
+			opens = edge < cw / 16;
+		}
+		if (opens)
+			grid_set(g, plot.x + c, y, gl->eighths[8 - e], crole[c], GRID_REVERSE);
+		else
+			grid_set(g, plot.x + c, y, glyphs_bar(gl, e, crole[c]), crole[c], 0);
 	}
 }
 
@@ -100,6 +126,7 @@ void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, c
 	int n, top = v->top;
 	const struct ss_lane *lane = lanes_get(l, v->compact, &n);
 	double *b;
+	int *cell;
 
 	if (plot.w <= 0 || plot.h <= 0 || v->span <= 0)
 		return;
@@ -108,10 +135,11 @@ void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, c
 	if (top < 0)
 		top = 0;
 	b = xmalloc((size_t)(LANE_MAX_TRACKS + 1) * (size_t)(plot.w + 1) * sizeof *b);
+	cell = xmalloc(2 * (size_t)plot.w * sizeof *cell);
 	for (int row = 0; row < plot.h && top + row < n; row++) {
 		gantt_label(g, labels, plot.y + row, &lane[top + row], gl);
 		gantt_lane(g, plot, plot.y + row, l, &lane[top + row], v, gl, b,
-			   &b[(size_t)LANE_MAX_TRACKS * (size_t)(plot.w + 1)]);
+			   &b[(size_t)LANE_MAX_TRACKS * (size_t)(plot.w + 1)], cell, cell + plot.w);
 	}
 	for (int row = n - top; row < plot.h && labels.w > 0; row++)
 		grid_set(g, labels.x + labels.w - 1, plot.y + row, gl->box[1], SS_ROLE_AXIS, 0);
@@ -120,6 +148,7 @@ void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, c
 	if (labels.w > 0 && top + plot.h < n)
 		grid_set(g, labels.x + labels.w - 1, plot.y + plot.h - 1, gl->down, SS_ROLE_HIGHLIGHT, 0);
 	free(b);
+	free(cell);
 }
 
 uint32_t gantt_pick(const struct ss_lanes *l, struct ss_rect plot, const struct ss_gantt_view *v, int x, int y,

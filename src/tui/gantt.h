@@ -1,5 +1,6 @@
 /* gantt.h: draws lanes as bars into a cell grid: per cell, the busy fraction of its time slice as a left eighth
- * block (sub-cell precision) in the role of the track covering most of it. Pure: no curses. */
+ * block (sub-cell precision; a bar's first cell as the reverse-video complement, so that its start is precise
+ * too) in the role of the track covering most of it. Pure: no curses. */
 #ifndef SS_GANTT_H
 #define SS_GANTT_H
 

@@ -40,6 +40,8 @@ static void view_header(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 			 v->progress ? v->progress : "", v->live_records);
 	else if (v->run.tl != NULL)
 		snprintf(state, sizeof state, "%s%zu records", v->run.tl->incomplete ? "incomplete  " : "", v->run.tl->n);
+	else if (v->pinned.tl != NULL)
+		snprintf(state, sizeof state, "A pinned: %zu records", v->pinned.tl->n);
 	else
 		state[0] = '\0';
 	right = grid_text_width(state);

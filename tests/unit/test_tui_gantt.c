@@ -49,6 +49,7 @@ static void test_eighths(void **state)
 	tui_add(&t, SS_KIND_H2D, 0, 2000, 2001, 1024, 0, "");   /* 1 ns: still one eighth */
 	tui_add(&t, SS_KIND_H2D, 0, 3000, 3025, 1024, 0, "");   /* two quarters of cell 30 ... */
 	tui_add(&t, SS_KIND_H2D, 0, 3050, 3075, 1024, 0, "");   /* ... with a gap: half the cell busy */
+	tui_add(&t, SS_KIND_H2D, 0, 4030, 4300, 1024, 0, "");   /* starts 0.3 into cell 40 */
 	gantt_one(&t, &g, &l, false, UINT32_MAX);
 	y = gantt_row_of(&l, SS_KIND_H2D);
 	assert_int_equal(grid_at(&g, 0, y)->ch, 0x2588);
@@ -61,6 +62,13 @@ static void test_eighths(void **state)
 	assert_int_equal(grid_at(&g, 11, y)->ch, ' ');
 	assert_int_equal(grid_at(&g, 20, y)->ch, 0x258F); /* LEFT ONE EIGHTH BLOCK */
 	assert_int_equal(grid_at(&g, 30, y)->ch, 0x258C); /* LEFT HALF BLOCK */
+	/* a bar's first cell: busy 0.7 on its right, drawn as the left 2/8 block in reverse video */
+	assert_int_equal(grid_at(&g, 40, y)->ch, 0x258E);
+	assert_int_equal(grid_at(&g, 40, y)->attr, GRID_REVERSE);
+	assert_int_equal(grid_at(&g, 40, y)->role, SS_ROLE_H2D);
+	assert_int_equal(grid_at(&g, 41, y)->ch, 0x2588);
+	assert_int_equal(grid_at(&g, 41, y)->attr, 0);
+	assert_int_equal(grid_at(&g, 43, y)->ch, ' ');
 	grid_free(&g);
 	lanes_free(&l);
 	/* ASCII twin: full cells by engine, partial ones by amount */
