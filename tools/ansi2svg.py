@@ -278,7 +278,7 @@ def self_test():
     assert spans == [(3.0, 2.5), (6.25, 1.75)], spans  # two full + half; then 6/8 from the right + full
     dots = [c for c in root.iter(ns + "circle") if c.get("fill") == "#0087ff"]  # xterm 33
     assert len(dots) == 9, len(dots)
-    assert len(list(root.iter(ns + "line"))) == 1 + 3 + 2, "box lines"
+    assert len(list(root.iter(ns + "line"))) == 2 + 3 + 2, "box lines"  # ─ two halves, ┬ three, │ two
     texts = {t.text: t.get("fill") for t in root.iter(ns + "text")}
     assert texts.get("MODEL") == "#ff5f5f" and "streamscope" in texts, texts
     print("ansi2svg self-test: ok")
