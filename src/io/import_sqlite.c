@@ -300,6 +300,11 @@ static char *import_sqlite_query(struct import_sqlite_ctx *c, const struct impor
 	col[COL_MEM2] = import_sqlite_first(c, tb->name, &tb->mem[1], 1);
 	for (int i = 0; i < 4; i++)
 		col[COL_SSKIND + i] = import_sqlite_first(c, tb->name, &ss[i], 1);
+	/* streamscope's own tables carry thread and flags exactly: the nsys columns they override go unread */
+	if (col[COL_SSTHREAD] != NULL)
+		col[COL_TID] = NULL;
+	if (col[COL_SSFLAGS] != NULL)
+		col[COL_MEM1] = col[COL_MEM2] = NULL;
 	if (tb->kind == -1 && col[COL_TYPE] == NULL) {
 		*c->cause = xasprintf("%s: table %s has no copyKind column", c->path, tb->name);
 		return NULL;
