@@ -126,7 +126,13 @@ void export_window(const struct ss_export_input *in, uint64_t *t0, uint64_t *t1)
 		*t1 = in->t1;
 		return;
 	}
-	if (!timeline_span(in->t, ~0u, t0, t1)) {
+	/* the GPU work, with a little room either side; host calls outside it (allocations, set-up) are cut off */
+	if (timeline_span(in->t, SS_GPU_KINDS, t0, t1)) {
+		uint64_t pad = (*t1 - *t0) / 50;
+
+		*t0 = *t0 > pad ? *t0 - pad : 0;
+		*t1 = *t1 + pad;
+	} else if (!timeline_span(in->t, ~0u, t0, t1)) {
 		*t0 = 0;
 		*t1 = 1;
 	}

@@ -17,7 +17,8 @@ struct ss_export_input {
 	const struct ss_experiment *e; /* the experiment that produced t; NULL for opened (foreign) traces */
 	const char *label;             /* backend label ("measured: CUDA+CUPTI on NVIDIA H200"); NULL: made from t.
 				          A modelled timeline's label always carries "MODELLED". */
-	uint64_t t0, t1;               /* view window (SVG, text); t1 <= t0: the whole timeline */
+	uint64_t t0, t1;               /* view window (SVG, text); t1 <= t0: the GPU work's span (all records when
+				          there is no GPU work), 2% wider */
 	const char *screen_text;       /* the screen as plain text, appended to the text export; may be NULL */
 };
 
@@ -53,7 +54,8 @@ void export_label(const struct ss_export_input *in, char *buf, size_t len);
 void export_title(const struct ss_export_input *in, char *buf, size_t len);
 /* export_analysis returns in->a, or computes the analysis of in->t into tmp and returns tmp. */
 const struct ss_analysis *export_analysis(const struct ss_export_input *in, struct ss_analysis *tmp);
-/* export_window gives the view window of in: [t0, t1) with t1 > t0 (the span of all records by default). */
+/* export_window gives the view window of in: [t0, t1) with t1 > t0 (by default the span of the GPU work, 2% wider
+ * on each side, or of all records when there is no GPU work). */
 void export_window(const struct ss_export_input *in, uint64_t *t0, uint64_t *t1);
 /* export_stream_label writes "s3", "legacy", "per-thread", "host" or "unknown" for a record's stream. */
 const char *export_stream_label(int32_t stream, char *buf, size_t len);
