@@ -3,8 +3,9 @@
  * For timelines of 10k, 100k and 1M intervals (add 10M with -x), 8 streams of H2D -> KER -> D2H plus the host's
  * calls, it prints: the time to index the timeline, the bytes per interval (the 48-byte record plus the index),
  * and the time of a whole frame at 200x60 (layout, header, Gantt, axis, stats into the cell grid) when fitted,
- * zoomed in 100x and while panning (the fastest of 9 batches, so that the machine's other work does not count). With -t it also sends every frame through curses to a pseudo-terminal (the
- * real output path, diff-only), panning so that most bar cells change. Run by hand; it passes or fails nothing.
+ * zoomed in 100x and while panning (the fastest of 9 batches, so that the machine's other work does not count). With -t
+ * it also sends every frame through curses to a pseudo-terminal (the real output path, diff-only), panning so that most
+ * bar cells change. Run by hand; it passes or fails nothing.
  *
  * usage: tui_frame [-x] [-t] [-n FRAMES] */
 #include <fcntl.h>
@@ -237,10 +238,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	fprintf(out, "TUI frame at %dx%d, ms per frame (mean of the fastest of 9 batches of %d)%s\n", COLS, ROWS, nframes / 9,
-		tty ? " (through curses to a pseudo-terminal)" : " (layout + cells, no terminal)");
+	fprintf(out, "TUI frame at %dx%d, ms per frame (mean of the fastest of 9 batches of %d)%s\n", COLS, ROWS,
+	        nframes / 9, tty ? " (through curses to a pseudo-terminal)" : " (layout + cells, no terminal)");
 	fprintf(out, "%10s %10s %10s %10s %10s %10s\n", "intervals", "index ms", "B/interval", "fit ms", "zoom100 ms",
-		"pan ms");
+	        "pan ms");
 	for (int s = 0; s < nsizes; s++) {
 		struct bench b;
 		double fit, zoom, pan;
@@ -251,7 +252,7 @@ int main(int argc, char **argv)
 		zoom = frames(&b, tty ? &term : NULL, nframes, 100, 0);
 		pan = frames(&b, tty ? &term : NULL, nframes, 4, 0.01);
 		fprintf(out, "%10zu %10.1f %10.2f %10.3f %10.3f %10.3f\n", b.t.n, b.index_ms,
-			48.0 + (double)b.l.bytes / (double)b.t.n, fit, zoom, pan);
+		        48.0 + (double)b.l.bytes / (double)b.t.n, fit, zoom, pan);
 		if (s == 0) {
 			base[0] = fit;
 			base[1] = zoom;
@@ -261,8 +262,9 @@ int main(int argc, char **argv)
 			ratio_fit = fit / base[0];
 			ratio_zoom = zoom / base[1];
 			ratio_pan = pan / base[2];
-			fprintf(out, "1M / 10k frame time: fit %.2fx, zoom %.2fx, pan %.2fx (goal: 1M <= 5 ms and <= 2x)\n",
-				ratio_fit, ratio_zoom, ratio_pan);
+			fprintf(out,
+			        "1M / 10k frame time: fit %.2fx, zoom %.2fx, pan %.2fx (goal: 1M <= 5 ms and <= 2x)\n",
+			        ratio_fit, ratio_zoom, ratio_pan);
 		}
 		bench_free(&b);
 	}

@@ -24,8 +24,8 @@ static int gantt_eighths(double busy, double cw)
 
 /* gantt_lane draws one lane across plot row y. Scratch: b ntracks * (w + 1) doubles, xs w + 1, cell and crole w. */
 static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const struct ss_lanes *l,
-		       const struct ss_lane *ln, const struct ss_gantt_view *v, const struct ss_glyphs *gl, double *b,
-		       double *xs, int *cell, int *crole)
+                       const struct ss_lane *ln, const struct ss_gantt_view *v, const struct ss_glyphs *gl, double *b,
+                       double *xs, int *cell, int *crole)
 {
 	const struct ss_record *rec = l->tl->rec, *sel = NULL;
 	int w = plot.w, nt = ln->ntracks;
@@ -37,8 +37,8 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 		track_busy_many(ln->track[j], rec, xs, w + 1, &b[(size_t)j * (w + 1)]);
 	if (v->sel != UINT32_MAX && v->sel < l->indexed)
 		for (int j = 0; j < nt; j++)
-			if (ln->track[j]->n > 0 && track_rank(ln->track[j], rec, v->sel, true) !=
-							   track_rank(ln->track[j], rec, v->sel, false))
+			if (ln->track[j]->n > 0 &&
+			    track_rank(ln->track[j], rec, v->sel, true) != track_rank(ln->track[j], rec, v->sel, false))
 				sel = &rec[v->sel];
 	for (int c = 0; c < w; c++) {
 		double sum = 0, best = 0, a = v->t0 + c * cw;
@@ -86,7 +86,8 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 			double edge = 0;
 
 			for (int j = 0; j < nt; j++) {
-				double bj = track_busy(ln->track[j], rec, v->t0 + cw / 8) - track_busy(ln->track[j], rec, v->t0);
+				double bj = track_busy(ln->track[j], rec, v->t0 + cw / 8) -
+				            track_busy(ln->track[j], rec, v->t0);
 
 				edge = ln->overlap ? fmax(edge, bj) : edge + bj;
 			}
@@ -101,7 +102,7 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 
 /* gantt_label draws a lane's label: the stream name in text, the engine in its colour, and the separator. */
 static void gantt_label(struct ss_grid *g, struct ss_rect labels, int y, const struct ss_lane *ln,
-			const struct ss_glyphs *gl)
+                        const struct ss_glyphs *gl)
 {
 	char buf[32];
 	int n;
@@ -121,7 +122,7 @@ static void gantt_label(struct ss_grid *g, struct ss_rect labels, int y, const s
 }
 
 void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, const struct ss_lanes *l,
-		const struct ss_gantt_view *v, const struct ss_glyphs *gl)
+                const struct ss_gantt_view *v, const struct ss_glyphs *gl)
 {
 	int n, top = v->top;
 	const struct ss_lane *lane = lanes_get(l, v->compact, &n);
@@ -139,7 +140,7 @@ void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, c
 	for (int row = 0; row < plot.h && top + row < n; row++) {
 		gantt_label(g, labels, plot.y + row, &lane[top + row], gl);
 		gantt_lane(g, plot, plot.y + row, l, &lane[top + row], v, gl, b,
-			   &b[(size_t)LANE_MAX_TRACKS * (size_t)(plot.w + 1)], cell, cell + plot.w);
+		           &b[(size_t)LANE_MAX_TRACKS * (size_t)(plot.w + 1)], cell, cell + plot.w);
 	}
 	for (int row = n - top; row < plot.h && labels.w > 0; row++)
 		grid_set(g, labels.x + labels.w - 1, plot.y + row, gl->box[1], SS_ROLE_AXIS, 0);
@@ -152,7 +153,7 @@ void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, c
 }
 
 uint32_t gantt_pick(const struct ss_lanes *l, struct ss_rect plot, const struct ss_gantt_view *v, int x, int y,
-		    int *lane)
+                    int *lane)
 {
 	int n, top = v->top;
 	const struct ss_lane *ln = lanes_get(l, v->compact, &n);
@@ -193,7 +194,8 @@ uint32_t gantt_pick(const struct ss_lanes *l, struct ss_rect plot, const struct 
 	r = lanes_near(l, ln, a + cw / 2);
 	if (r != UINT32_MAX) {
 		const struct ss_record *rr = &l->tl->rec[r];
-		double d = (double)rr->start > a + cw / 2 ? (double)rr->start - (a + cw / 2) : (a + cw / 2) - (double)rr->end;
+		double d =
+		    (double)rr->start > a + cw / 2 ? (double)rr->start - (a + cw / 2) : (a + cw / 2) - (double)rr->end;
 
 		if (d <= 2 * cw)
 			return r;

@@ -22,11 +22,11 @@ struct ss_gantt_view {
 /* gantt_draw draws the lanes of l from v->top into the rows of plot, their labels into labels (may be w 0).
  * Cost per frame: O(rows * columns * (log n + TRACK_BLOCK)), whatever the number of records. */
 void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, const struct ss_lanes *l,
-		const struct ss_gantt_view *v, const struct ss_glyphs *gl);
+                const struct ss_gantt_view *v, const struct ss_glyphs *gl);
 /* gantt_pick returns the record drawn at screen cell (x, y) of plot, or the nearest one within two cells on
  * that lane; UINT32_MAX when none. *lane gets the lane index under y (-1 outside the lanes). */
 uint32_t gantt_pick(const struct ss_lanes *l, struct ss_rect plot, const struct ss_gantt_view *v, int x, int y,
-		    int *lane);
+                    int *lane);
 /* gantt_fit sets the window to the whole timeline (and a one-cell margin) for a plot width cells wide. */
 void gantt_fit(const struct ss_lanes *l, int width, double *t0, double *span);
 /* gantt_clamp keeps a window sane: span between width ns and 100 times the fitted span, t0 within the run. */

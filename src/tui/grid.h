@@ -45,7 +45,7 @@ void grid_set(struct ss_grid *g, int x, int y, uint32_t ch, int role, unsigned a
 int grid_puts(struct ss_grid *g, int x, int y, int maxw, const char *s, int role, unsigned attr);
 /* grid_printf formats then writes like grid_puts. */
 int grid_printf(struct ss_grid *g, int x, int y, int maxw, int role, unsigned attr, const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+    __attribute__((format(printf, 7, 8)));
 /* grid_fill fills r (clipped to the grid) with ch. */
 void grid_fill(struct ss_grid *g, struct ss_rect r, uint32_t ch, int role, unsigned attr);
 /* grid_box draws a frame on the border of r (at least 2x2) with the box glyphs of the table given as the six

@@ -31,14 +31,14 @@ enum ss_action {
 	ACT_NONE = 0,
 	ACT_QUIT,
 	ACT_HELP,
-	ACT_CLOSE,       /* close the overlay or clear the selection */
-	ACT_ORDER,       /* toggle depth/breadth issue order and re-run */
-	ACT_SYNC,        /* cycle the sync order */
-	ACT_DEFSTREAM,   /* cycle default-stream interference */
-	ACT_HOSTMEM,     /* cycle host memory */
-	ACT_QUEUES,      /* cycle hardware queues 1,2,4,8,16,32 */
-	ACT_THREADS,     /* one host thread, or one per stream */
-	ACT_PRESET,      /* cycle presets */
+	ACT_CLOSE,     /* close the overlay or clear the selection */
+	ACT_ORDER,     /* toggle depth/breadth issue order and re-run */
+	ACT_SYNC,      /* cycle the sync order */
+	ACT_DEFSTREAM, /* cycle default-stream interference */
+	ACT_HOSTMEM,   /* cycle host memory */
+	ACT_QUEUES,    /* cycle hardware queues 1,2,4,8,16,32 */
+	ACT_THREADS,   /* one host thread, or one per stream */
+	ACT_PRESET,    /* cycle presets */
 	ACT_STREAMS_UP,
 	ACT_STREAMS_DOWN,
 	ACT_STREAMS_DOUBLE,
@@ -48,24 +48,24 @@ enum ss_action {
 	ACT_PAN_RIGHT,
 	ACT_PAGE_LEFT,
 	ACT_PAGE_RIGHT,
-	ACT_START,       /* pan to the start */
-	ACT_END,         /* pan to the end */
+	ACT_START, /* pan to the start */
+	ACT_END,   /* pan to the end */
 	ACT_ZOOM_IN,
 	ACT_ZOOM_OUT,
 	ACT_FIT,
-	ACT_SCROLL_UP,   /* lanes */
+	ACT_SCROLL_UP, /* lanes */
 	ACT_SCROLL_DOWN,
 	ACT_PAGE_UP,
 	ACT_PAGE_DOWN,
-	ACT_NEXT,        /* select the next interval on the lane */
+	ACT_NEXT, /* select the next interval on the lane */
 	ACT_PREV,
-	ACT_LANE_DOWN,   /* move the selection to the lane below */
+	ACT_LANE_DOWN, /* move the selection to the lane below */
 	ACT_LANE_UP,
-	ACT_ZOOM_SEL,    /* zoom to the selected interval */
-	ACT_PIN,         /* A/B: pin the current timeline, or unpin */
-	ACT_SWEEP,       /* sweep view */
-	ACT_EXPORT,      /* snapshot */
-	ACT_COMPACT,     /* one row per stream, or H2D/KER/D2H lanes */
+	ACT_ZOOM_SEL, /* zoom to the selected interval */
+	ACT_PIN,      /* A/B: pin the current timeline, or unpin */
+	ACT_SWEEP,    /* sweep view */
+	ACT_EXPORT,   /* snapshot */
+	ACT_COMPACT,  /* one row per stream, or H2D/KER/D2H lanes */
 	ACT_REDRAW,
 	ACT_COUNT
 };
@@ -75,12 +75,12 @@ enum ss_keygroup { KG_EXPERIMENT = 0, KG_MOVE, KG_SELECT, KG_VIEWS, KG_GENERAL, 
 
 /* One binding. */
 struct ss_key {
-	int key;            /* a character or an ss_keycode */
+	int key; /* a character or an ss_keycode */
 	enum ss_action act;
-	const char *name;   /* how the help writes the key, e.g. "Tab"; NULL: merged into the previous entry */
-	const char *help;   /* what it does */
+	const char *name; /* how the help writes the key, e.g. "Tab"; NULL: merged into the previous entry */
+	const char *help; /* what it does */
 	enum ss_keygroup group;
-	bool experiment;    /* changes the experiment: unavailable when viewing a file */
+	bool experiment; /* changes the experiment: unavailable when viewing a file */
 };
 
 /* A mouse event in screen cells. */

@@ -23,11 +23,11 @@ static const struct {
 	int n;
 	int kind[LANE_MAX_TRACKS];
 } lanes_kinds[LANE_KIND_COUNT] = {
-	[LANE_HOST] = {3, {SS_KIND_MARKER, SS_KIND_API, SS_KIND_SYNC}},
-	[LANE_H2D] = {1, {SS_KIND_H2D}},
-	[LANE_KER] = {3, {SS_KIND_MEMSET, SS_KIND_D2D, SS_KIND_KERNEL}},
-	[LANE_D2H] = {1, {SS_KIND_D2H}},
-	[LANE_STREAM] = {5, {SS_KIND_H2D, SS_KIND_D2H, SS_KIND_MEMSET, SS_KIND_D2D, SS_KIND_KERNEL}},
+    [LANE_HOST] = {3, {SS_KIND_MARKER, SS_KIND_API, SS_KIND_SYNC}},
+    [LANE_H2D] = {1, {SS_KIND_H2D}},
+    [LANE_KER] = {3, {SS_KIND_MEMSET, SS_KIND_D2D, SS_KIND_KERNEL}},
+    [LANE_D2H] = {1, {SS_KIND_D2H}},
+    [LANE_STREAM] = {5, {SS_KIND_H2D, SS_KIND_D2H, SS_KIND_MEMSET, SS_KIND_D2D, SS_KIND_KERNEL}},
 };
 
 void lanes_init(struct ss_lanes *l)
@@ -67,11 +67,10 @@ static int lanes_group(const struct ss_record *r, int ngroups)
 static int32_t lanes_group_stream(int g)
 {
 	static const int32_t special[LANES_GROUP_STREAM] = {SS_STREAM_HOST, SS_STREAM_LEGACY, SS_STREAM_PER_THREAD,
-							    SS_STREAM_UNKNOWN};
+	                                                    SS_STREAM_UNKNOWN};
 
 	return g < LANES_GROUP_STREAM ? special[g] : g - LANES_GROUP_STREAM;
 }
-
 
 /* lanes_group_has tells whether group g has records of any kind the lane kind draws. */
 static bool lanes_group_has(const struct ss_lanes *l, int g, int lk)
@@ -113,7 +112,7 @@ static void lanes_layout(struct ss_lanes *l)
 	int cap[2] = {0, 0};
 	bool any[LANE_KIND_COUNT] = {false};
 	static const int order[] = {LANES_GROUP_HOST, LANES_GROUP_LEGACY, -1, LANES_GROUP_PER_THREAD,
-				    LANES_GROUP_UNKNOWN};
+	                            LANES_GROUP_UNKNOWN};
 
 	for (int g = LANES_GROUP_STREAM; g < l->ngroups; g++)
 		for (int lk = LANE_H2D; lk <= LANE_D2H; lk++)
@@ -153,7 +152,8 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 	l->tl = tl;
 	l->indexed = tl->n;
 	for (size_t i = 0; i < tl->n; i++)
-		if (tl->rec[i].stream > maxs && tl->rec[i].stream < LANES_MAX_STREAM && !lanes_host_kind(tl->rec[i].kind))
+		if (tl->rec[i].stream > maxs && tl->rec[i].stream < LANES_MAX_STREAM &&
+		    !lanes_host_kind(tl->rec[i].kind))
 			maxs = tl->rec[i].stream;
 	l->ngroups = LANES_GROUP_STREAM + maxs + 1;
 	l->tracks = xcalloc((size_t)l->ngroups * SS_KIND_COUNT, sizeof *l->tracks);

@@ -24,28 +24,28 @@ enum ss_lane_kind {
 
 /* One row of the Gantt: tracks drawn together; a cell takes the role of the track covering most of it. */
 struct ss_lane {
-	int32_t stream;                         /* SS_STREAM_HOST, a stream index or another SS_STREAM_* */
-	uint8_t kind;                           /* enum ss_lane_kind */
+	int32_t stream; /* SS_STREAM_HOST, a stream index or another SS_STREAM_* */
+	uint8_t kind;   /* enum ss_lane_kind */
 	uint8_t ntracks;
-	bool first;                             /* first lane of its stream's group: the label names the stream */
+	bool first; /* first lane of its stream's group: the label names the stream */
 	const struct ss_track *track[LANE_MAX_TRACKS]; /* in rising priority: a later one wins a tie */
-	uint8_t role[LANE_MAX_TRACKS];          /* role each track draws with (enum ss_role) */
-	bool overlap;                           /* the tracks overlap each other (host: a wait inside its API call):
-						   a cell is as busy as its busiest track, not their sum */
+	uint8_t role[LANE_MAX_TRACKS];                 /* role each track draws with (enum ss_role) */
+	bool overlap; /* the tracks overlap each other (host: a wait inside its API call):
+	                 a cell is as busy as its busiest track, not their sum */
 };
 
 /* The index of one timeline. The timeline must outlive it; its records may be appended to (the index covers
  * the first `indexed` of them until rebuilt). */
 struct ss_lanes {
 	const struct ss_timeline *tl;
-	size_t indexed;              /* records covered */
-	int ngroups;                 /* 4 special groups (host, legacy, per-thread, unknown) + streams */
-	struct ss_track *tracks;     /* ngroups * SS_KIND_COUNT */
-	struct ss_lane *lane[2];     /* [0] expanded, [1] compact */
+	size_t indexed;          /* records covered */
+	int ngroups;             /* 4 special groups (host, legacy, per-thread, unknown) + streams */
+	struct ss_track *tracks; /* ngroups * SS_KIND_COUNT */
+	struct ss_lane *lane[2]; /* [0] expanded, [1] compact */
 	int nlane[2];
 	bool have_span;
-	uint64_t t0, t1;             /* earliest start and latest end over the indexed records */
-	size_t bytes;                /* heap memory of the index */
+	uint64_t t0, t1; /* earliest start and latest end over the indexed records */
+	size_t bytes;    /* heap memory of the index */
 };
 
 void lanes_init(struct ss_lanes *l);

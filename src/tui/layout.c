@@ -13,8 +13,8 @@ int layout_compute(const struct ss_layout_opts *o, struct ss_layout *l, char **c
 	if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
 		if (rows > 0 && cols > 0)
 			l->status = (struct ss_rect){0, rows - 1, cols, 1};
-		*cause = xasprintf("terminal too small: %dx%d, need %dx%d", cols, rows, LAYOUT_MIN_COLS,
-				   LAYOUT_MIN_ROWS);
+		*cause =
+		    xasprintf("terminal too small: %dx%d, need %dx%d", cols, rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
 		return -1;
 	}
 	l->header = (struct ss_rect){0, 0, cols, LAYOUT_HEADER_ROWS};
@@ -34,7 +34,8 @@ int layout_compute(const struct ss_layout_opts *o, struct ss_layout *l, char **c
 	}
 	/* the Gantt area between the header and the axis */
 	gh = bottom - LAYOUT_AXIS_ROWS - top;
-	l->axis = (struct ss_rect){LAYOUT_LABEL_COLS, bottom - LAYOUT_AXIS_ROWS, mw - LAYOUT_LABEL_COLS, LAYOUT_AXIS_ROWS};
+	l->axis =
+	    (struct ss_rect){LAYOUT_LABEL_COLS, bottom - LAYOUT_AXIS_ROWS, mw - LAYOUT_LABEL_COLS, LAYOUT_AXIS_ROWS};
 	l->corner = (struct ss_rect){0, bottom - LAYOUT_AXIS_ROWS, LAYOUT_LABEL_COLS, LAYOUT_AXIS_ROWS};
 	l->chart = (struct ss_rect){0, top, mw, bottom - top};
 	if (o->ab) {

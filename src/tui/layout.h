@@ -10,8 +10,8 @@
 #define LAYOUT_MIN_ROWS 24
 #define LAYOUT_HEADER_ROWS 2
 #define LAYOUT_AXIS_ROWS 2
-#define LAYOUT_LABEL_COLS 11   /* "legacy KER" and the separator */
-#define LAYOUT_STATS_ROWS 4    /* bottom panel: a title rule and three rows */
+#define LAYOUT_LABEL_COLS 11     /* "legacy KER" and the separator */
+#define LAYOUT_STATS_ROWS 4      /* bottom panel: a title rule and three rows */
 #define LAYOUT_SIDE_MIN_COLS 120 /* from this width the stats panel moves to the right */
 #define LAYOUT_DETAIL_ROWS 10
 

@@ -2,8 +2,8 @@
 #include "plot.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,8 +83,8 @@ static int plot_y(const struct ss_plot_axes *ax, double y, int dots)
 	return (dots - 1) - (int)lround(f * (dots - 1));
 }
 
-void plot_draw(struct ss_grid *g, struct ss_rect r, const struct ss_plot_axes *ax, const struct ss_series *s,
-	       int ns, const struct ss_glyphs *gl)
+void plot_draw(struct ss_grid *g, struct ss_rect r, const struct ss_plot_axes *ax, const struct ss_series *s, int ns,
+               const struct ss_glyphs *gl)
 {
 	struct plot_canvas c;
 	struct ss_rect area = {r.x + PLOT_YLABEL, r.y + 1, r.w - PLOT_YLABEL - 1, r.h - 3};
@@ -165,7 +165,8 @@ void plot_draw(struct ss_grid *g, struct ss_rect r, const struct ss_plot_axes *a
 
 			if (c.mask[i] == 0)
 				continue;
-			grid_set(g, area.x + x, area.y + y, gl->braille ? glyphs_braille(c.mask[i]) : c.mark[i], c.role[i], 0);
+			grid_set(g, area.x + x, area.y + y, gl->braille ? glyphs_braille(c.mask[i]) : c.mark[i],
+			         c.role[i], 0);
 		}
 	free(c.mask);
 	free(c.role);

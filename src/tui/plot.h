@@ -21,12 +21,12 @@ struct ss_plot_axes {
 	bool logx;
 	const double *xticks; /* labelled x values */
 	int nxticks;
-	double ymax;          /* y from 0 to ymax (ns: labels are times) */
+	double ymax; /* y from 0 to ymax (ns: labels are times) */
 };
 
 /* plot_draw draws a legend row, y labels (times) on the left, the x axis and its labels at the bottom, and the
  * series (later ones over earlier ones) into r. Needs r at least 20 x 6; draws nothing when smaller. */
-void plot_draw(struct ss_grid *g, struct ss_rect r, const struct ss_plot_axes *ax, const struct ss_series *s,
-	       int ns, const struct ss_glyphs *gl);
+void plot_draw(struct ss_grid *g, struct ss_rect r, const struct ss_plot_axes *ax, const struct ss_series *s, int ns,
+               const struct ss_glyphs *gl);
 
 #endif

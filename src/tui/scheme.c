@@ -14,13 +14,13 @@ static bool scheme_default_fg(int role)
 
 /* Monochrome: attributes only. Bars look alike; their lanes are labelled and ASCII bars differ per engine. */
 static const unsigned scheme_mono[SS_ROLE_COUNT] = {
-	[SS_ROLE_KERNEL] = GRID_BOLD,
-	[SS_ROLE_SYNC] = GRID_BOLD,
-	[SS_ROLE_DEFAULT_STREAM] = GRID_BOLD,
-	[SS_ROLE_AXIS] = SCHEME_DIM,
-	[SS_ROLE_DIM] = SCHEME_DIM,
-	[SS_ROLE_HIGHLIGHT] = GRID_REVERSE,
-	[SS_ROLE_WARN] = GRID_BOLD | GRID_UNDERLINE,
+    [SS_ROLE_KERNEL] = GRID_BOLD,
+    [SS_ROLE_SYNC] = GRID_BOLD,
+    [SS_ROLE_DEFAULT_STREAM] = GRID_BOLD,
+    [SS_ROLE_AXIS] = SCHEME_DIM,
+    [SS_ROLE_DIM] = SCHEME_DIM,
+    [SS_ROLE_HIGHLIGHT] = GRID_REVERSE,
+    [SS_ROLE_WARN] = GRID_BOLD | GRID_UNDERLINE,
 };
 
 enum ss_scheme scheme_pick(int colors, const char *no_color)
@@ -49,9 +49,9 @@ struct ss_look scheme_look(enum ss_scheme s, int role)
 		if (role == SS_ROLE_DIM || role == SS_ROLE_AXIS)
 			return (struct ss_look){(short)c->ansi8, SCHEME_DIM};
 		/* dark blues and reds are hard to read on black without bold */
-		return (struct ss_look){(short)c->ansi8,
-					role == SS_ROLE_KERNEL || role == SS_ROLE_HIGHLIGHT || role == SS_ROLE_WARN ? GRID_BOLD
-														     : 0};
+		return (struct ss_look){
+		    (short)c->ansi8,
+		    role == SS_ROLE_KERNEL || role == SS_ROLE_HIGHLIGHT || role == SS_ROLE_WARN ? GRID_BOLD : 0};
 	default:
 		return (struct ss_look){-1, scheme_mono[role]};
 	}

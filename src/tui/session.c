@@ -271,8 +271,10 @@ static unsigned session_finish(struct ss_session *s, double now)
 	s->job = JOB_NONE;
 	if (rn->code != 0) {
 		snprintf(s->message, sizeof s->message, "%s failed: %s",
-			 j == JOB_MAIN ? "the run" : j == JOB_BASELINE ? "the one-stream baseline" : "a sweep point",
-			 rn->error ? rn->error : "the runner failed");
+		         j == JOB_MAIN       ? "the run"
+		         : j == JOB_BASELINE ? "the one-stream baseline"
+		                             : "a sweep point",
+		         rn->error ? rn->error : "the runner failed");
 		ch |= SES_FAILED;
 	}
 	switch (j) {

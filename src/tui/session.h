@@ -19,18 +19,18 @@
 /* One run: its experiment, records, their index and analysis. */
 struct ss_run {
 	struct ss_experiment exp;
-	bool file;                 /* an opened trace: exp is meaningless */
+	bool file; /* an opened trace: exp is meaningless */
 	struct ss_timeline tl;
-	struct ss_lanes lanes;     /* index of tl (rebuilt while records stream in) */
-	struct ss_analysis an;     /* valid when done */
-	bool done;                 /* finished: tl sorted, an computed */
-	struct ss_run_result res;  /* valid when have_res */
+	struct ss_lanes lanes;    /* index of tl (rebuilt while records stream in) */
+	struct ss_analysis an;    /* valid when done */
+	bool done;                /* finished: tl sorted, an computed */
+	struct ss_run_result res; /* valid when have_res */
 	bool have_res;
-	bool compared;             /* an holds speedup and bound against the one-stream baseline */
-	bool have_predicted;       /* GPU runs: the model's makespan of the same experiment */
+	bool compared;       /* an holds speedup and bound against the one-stream baseline */
+	bool have_predicted; /* GPU runs: the model's makespan of the same experiment */
 	uint64_t predicted_ns;
-	double indexed_at;         /* when lanes was last built (session clock, s) */
-	double index_cost;         /* how long that took (s) */
+	double indexed_at; /* when lanes was last built (session clock, s) */
+	double index_cost; /* how long that took (s) */
 };
 
 /* What session_poll changed (bits). */
@@ -55,24 +55,24 @@ struct ss_session_base {
 /* The session. */
 struct ss_session {
 	const struct ss_backend *backend;
-	struct ss_run *shown;      /* the run on screen (NULL before the first finished, or after a pin) */
-	struct ss_run *capture;    /* the main run being captured, NULL when none */
-	struct ss_run *pinned;     /* A of an A/B, NULL when none */
-	bool want;                 /* a main run is requested and not started */
+	struct ss_run *shown;   /* the run on screen (NULL before the first finished, or after a pin) */
+	struct ss_run *capture; /* the main run being captured, NULL when none */
+	struct ss_run *pinned;  /* A of an A/B, NULL when none */
+	bool want;              /* a main run is requested and not started */
 	struct ss_experiment want_exp;
 	struct ss_runner runner;
 	enum ss_job job;
 	struct ss_experiment job_exp;
-	size_t job_point;          /* sweep point the runner runs */
+	size_t job_point;           /* sweep point the runner runs */
 	struct ss_timeline scratch; /* records of baseline and sweep runs */
 	struct ss_session_base base[SESSION_MAX_BASES];
-	int nbase, base_next;      /* entries, and the one replaced next */
+	int nbase, base_next; /* entries, and the one replaced next */
 	struct ss_sweep sweep;
 	bool have_sweep;
-	bool retry;                /* a cancelled sweep point to run again */
+	bool retry; /* a cancelled sweep point to run again */
 	size_t retry_point;
 	struct ss_experiment retry_exp;
-	char message[320];         /* the last failure or notice */
+	char message[320]; /* the last failure or notice */
 };
 
 /* session_init prepares s for backend b (may be NULL when file is given). file (may be NULL): an opened trace

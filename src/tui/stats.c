@@ -10,8 +10,7 @@
 #define STATS_CELL 20 /* columns per item in the bottom panel */
 
 /* stats_add appends an item; value NULL prints "-". */
-static void stats_add(struct ss_stat_item *it, int *n, const char *label, const char *value, int role,
-		      unsigned attr)
+static void stats_add(struct ss_stat_item *it, int *n, const char *label, const char *value, int role, unsigned attr)
 {
 	if (*n >= STATS_MAX_ITEMS)
 		return;
@@ -41,9 +40,9 @@ int stats_items(const struct ss_stats_in *s, struct ss_stat_item *it)
 		const char *label;
 		int eng, role;
 	} engines[SS_ENG_COUNT] = {
-		{"H2D util", SS_ENG_H2D, SS_ROLE_H2D},
-		{"KER util", SS_ENG_COMPUTE, SS_ROLE_KERNEL},
-		{"D2H util", SS_ENG_D2H, SS_ROLE_D2H},
+	    {"H2D util", SS_ENG_H2D, SS_ROLE_H2D},
+	    {"KER util", SS_ENG_COMPUTE, SS_ROLE_KERNEL},
+	    {"D2H util", SS_ENG_D2H, SS_ROLE_D2H},
 	};
 
 	stats_add(it, &n, "makespan", ok ? units_time(a->makespan_ns, v, sizeof v) : NULL, SS_ROLE_TEXT, GRID_BOLD);
@@ -68,22 +67,24 @@ int stats_items(const struct ss_stats_in *s, struct ss_stat_item *it)
 	if (s->pinned != NULL) {
 		bool pok = s->pinned->makespan_ns > 0;
 
-		stats_add(it, &n, "A pinned", pok ? units_time(s->pinned->makespan_ns, v, sizeof v) : NULL, SS_ROLE_TEXT,
-			  0);
+		stats_add(it, &n, "A pinned", pok ? units_time(s->pinned->makespan_ns, v, sizeof v) : NULL,
+		          SS_ROLE_TEXT, 0);
 		if (pok && ok)
 			stats_signed_time(s->pinned->makespan_ns, a->makespan_ns, v, sizeof v);
 		stats_add(it, &n, "B - A", pok && ok ? v : NULL, SS_ROLE_HIGHLIGHT, GRID_BOLD);
 		if (pok && ok)
 			snprintf(v, sizeof v, "%+.1f%%",
-				 ((double)a->makespan_ns / (double)s->pinned->makespan_ns - 1.0) * 100.0);
+			         ((double)a->makespan_ns / (double)s->pinned->makespan_ns - 1.0) * 100.0);
 		stats_add(it, &n, "B / A", pok && ok ? v : NULL, SS_ROLE_HIGHLIGHT, 0);
 	}
 	if (s->measured) {
 		stats_add(it, &n, "model", s->have_predicted ? units_time(s->predicted_ns, v, sizeof v) : NULL,
-			  SS_ROLE_TEXT, 0);
+		          SS_ROLE_TEXT, 0);
 		if (ok && s->have_predicted && s->predicted_ns > 0)
-			snprintf(v, sizeof v, "%+.1f%%", ((double)a->makespan_ns / (double)s->predicted_ns - 1.0) * 100.0);
-		stats_add(it, &n, "vs model", ok && s->have_predicted && s->predicted_ns > 0 ? v : NULL, SS_ROLE_TEXT, 0);
+			snprintf(v, sizeof v, "%+.1f%%",
+			         ((double)a->makespan_ns / (double)s->predicted_ns - 1.0) * 100.0);
+		stats_add(it, &n, "vs model", ok && s->have_predicted && s->predicted_ns > 0 ? v : NULL, SS_ROLE_TEXT,
+		          0);
 		if (ok && a->have_overhead)
 			snprintf(v, sizeof v, "%+.1f%%", a->overhead * 100.0);
 		stats_add(it, &n, "trace ovh", ok && a->have_overhead ? v : NULL, SS_ROLE_TEXT, 0);
@@ -102,8 +103,7 @@ static void stats_item(struct ss_grid *g, int x, int y, int w, const struct ss_s
 	grid_puts(g, x + w - vw, y, vw, it->value, it->role, it->attr);
 }
 
-void stats_draw(struct ss_grid *g, struct ss_rect r, bool side, const struct ss_stats_in *s,
-		const struct ss_glyphs *gl)
+void stats_draw(struct ss_grid *g, struct ss_rect r, bool side, const struct ss_stats_in *s, const struct ss_glyphs *gl)
 {
 	struct ss_stat_item it[STATS_MAX_ITEMS];
 	int n = stats_items(s, it);

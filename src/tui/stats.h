@@ -12,10 +12,10 @@
 
 /* What the panel shows besides the run's analysis. Optional values carry validity. */
 struct ss_stats_in {
-	const struct ss_analysis *an;     /* NULL while no run finished: every value is "-" */
-	bool measured;                    /* captured on a GPU: the model's prediction is shown against it */
+	const struct ss_analysis *an; /* NULL while no run finished: every value is "-" */
+	bool measured;                /* captured on a GPU: the model's prediction is shown against it */
 	bool have_predicted;
-	uint64_t predicted_ns;            /* the model's makespan of the same experiment */
+	uint64_t predicted_ns; /* the model's makespan of the same experiment */
 	bool have_dropped;
 	uint64_t dropped;                 /* records the capture lost */
 	const struct ss_analysis *pinned; /* A of an A/B comparison (this run is B), NULL when none */
@@ -25,7 +25,7 @@ struct ss_stats_in {
 struct ss_stat_item {
 	char label[16];
 	char value[32];
-	int role;      /* role of the value */
+	int role; /* role of the value */
 	unsigned attr;
 };
 
@@ -36,6 +36,6 @@ int stats_items(const struct ss_stats_in *s, struct ss_stat_item *it);
 /* stats_draw draws the panel into r: one item per row with a rule on the left when side, else a titled rule
  * then the items in as many columns as fit. Items that do not fit are left out, the last ones first. */
 void stats_draw(struct ss_grid *g, struct ss_rect r, bool side, const struct ss_stats_in *s,
-		const struct ss_glyphs *gl);
+                const struct ss_glyphs *gl);
 
 #endif

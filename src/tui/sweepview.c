@@ -34,7 +34,7 @@ static int sweepview_order_role(enum ss_order o)
 
 /* sweepview_progress draws the title row: what the sweep is and how far it got, with a bar. */
 static void sweepview_progress(struct ss_grid *g, struct ss_rect r, const struct ss_sweep *s, bool running,
-			       const struct ss_glyphs *gl)
+                               const struct ss_glyphs *gl)
 {
 	size_t done = sweep_progress(s);
 	int x = r.x, bw;
@@ -50,12 +50,12 @@ static void sweepview_progress(struct ss_grid *g, struct ss_rect r, const struct
 		bool full = (size_t)i * s->n < done * (size_t)bw;
 
 		grid_set(g, x + i, r.y, full ? glyphs_bar(gl, 8, SS_ROLE_HIGHLIGHT) : gl->shade,
-			 full ? SS_ROLE_HIGHLIGHT : SS_ROLE_DIM, 0);
+		         full ? SS_ROLE_HIGHLIGHT : SS_ROLE_DIM, 0);
 	}
 	for (size_t i = 0; i < s->n; i++)
 		if (s->pt[i].failed) {
 			snprintf(buf, sizeof buf, "point %d streams %s failed: %s", s->pt[i].streams,
-				 experiment_order_name(s->pt[i].order), s->pt[i].error);
+			         experiment_order_name(s->pt[i].order), s->pt[i].error);
 			grid_puts(g, r.x, r.y + 1, r.w, buf, SS_ROLE_WARN, 0);
 			break;
 		}
@@ -63,7 +63,7 @@ static void sweepview_progress(struct ss_grid *g, struct ss_rect r, const struct
 
 /* sweepview_table draws the numbers: a row per count when side, else a column per count. */
 static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, const struct ss_sweep *s,
-			    const struct ss_glyphs *gl)
+                            const struct ss_glyphs *gl)
 {
 	char buf[32];
 
@@ -84,9 +84,10 @@ static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, cons
 			for (int o = 0; o < s->norders; o++) {
 				double t = sweepview_time(&s->pt[(size_t)o * s->ncounts + i]);
 
-				snprintf(buf, sizeof buf, "%9s ", t < 0 ? "-" : units_time((uint64_t)t, (char[24]){0}, 24));
+				snprintf(buf, sizeof buf, "%9s ",
+				         t < 0 ? "-" : units_time((uint64_t)t, (char[24]){0}, 24));
 				x += grid_puts(g, x, y, r.x + r.w - x, buf,
-					       t < 0 ? SS_ROLE_DIM : sweepview_order_role(s->orders[o]), 0);
+				               t < 0 ? SS_ROLE_DIM : sweepview_order_role(s->orders[o]), 0);
 			}
 		}
 		return;
@@ -101,7 +102,7 @@ static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, cons
 		grid_puts(g, r.x, r.y + 1, lw, "streams", SS_ROLE_DIM, 0);
 		for (int o = 0; o < s->norders && o + 2 < r.h; o++)
 			grid_puts(g, r.x, r.y + 2 + o, lw, experiment_order_name(s->orders[o]),
-				  sweepview_order_role(s->orders[o]), 0);
+			          sweepview_order_role(s->orders[o]), 0);
 		for (int i = 0; i < s->ncounts; i++) {
 			int x = r.x + lw + i * cw;
 
@@ -110,15 +111,15 @@ static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, cons
 				double t = sweepview_time(&s->pt[(size_t)o * s->ncounts + i]);
 
 				snprintf(buf, sizeof buf, "%*s", cw - 1,
-					 t < 0 ? "-" : units_time((uint64_t)t, (char[24]){0}, 24));
+				         t < 0 ? "-" : units_time((uint64_t)t, (char[24]){0}, 24));
 				grid_puts(g, x, r.y + 2 + o, cw - 1, buf, t < 0 ? SS_ROLE_DIM : SS_ROLE_TEXT, 0);
 			}
 		}
 	}
 }
 
-void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect table, bool side,
-		    const struct ss_sweep *s, bool running, const struct ss_glyphs *gl)
+void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect table, bool side, const struct ss_sweep *s,
+                    bool running, const struct ss_glyphs *gl)
 {
 	double x[SS_SWEEP_MAX_COUNTS], y[3][SS_SWEEP_MAX_COUNTS];
 	struct ss_series ser[3];
@@ -140,7 +141,7 @@ void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect tabl
 	}
 	for (int o = 0; o < s->norders; o++)
 		ser[ns++] = (struct ss_series){x, y[o], s->ncounts, sweepview_order_role(s->orders[o]),
-					       s->orders[o] == SS_ORDER_DEPTH ? "depth-first" : "breadth-first"};
+		                               s->orders[o] == SS_ORDER_DEPTH ? "depth-first" : "breadth-first"};
 	ser[ns++] = (struct ss_series){x, y[2], s->ncounts, SS_ROLE_DIM, "ideal bound"};
 	ax.xmin = s->ncounts > 0 ? s->counts[0] : 1;
 	ax.xmax = s->ncounts > 0 ? s->counts[s->ncounts - 1] : 2;

@@ -11,8 +11,8 @@
 
 /* sweepview_draw draws the plot of s into chart and its table into table (a side panel when side, else a few
  * rows under the chart). running: a point is being measured now. */
-void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect table, bool side,
-		    const struct ss_sweep *s, bool running, const struct ss_glyphs *gl);
+void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect table, bool side, const struct ss_sweep *s,
+                    bool running, const struct ss_glyphs *gl);
 /* sweepview_time is the time the view plots for a point (the makespan speedups use), -1 when not measured. */
 double sweepview_time(const struct ss_sweep_point *p);
 

@@ -34,8 +34,9 @@ int term_start(struct ss_term *t, bool ascii, char **cause)
 
 	memset(t, 0, sizeof *t);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		*cause = xasprintf("the interactive view needs a terminal (stdin and stdout); use 'streamscope run' for "
-				   "text output");
+		*cause =
+		    xasprintf("the interactive view needs a terminal (stdin and stdout); use 'streamscope run' for "
+		              "text output");
 		return -1;
 	}
 	setlocale(LC_ALL, "");
@@ -125,7 +126,7 @@ void term_draw(struct ss_term *t, const struct ss_grid *g)
 			if (!t->utf8 && c->ch > 0x7e)
 				wc[0] = '?';
 			setcchar(&cc, wc, term_attr(c->attr | l.attr),
-				 t->scheme == SCHEME_MONO ? 0 : (short)(c->role + 1), NULL);
+			         t->scheme == SCHEME_MONO ? 0 : (short)(c->role + 1), NULL);
 			mvadd_wch(y, x, &cc); /* the bottom-right cell returns ERR but is written */
 		}
 	wnoutrefresh(stdscr);

@@ -12,10 +12,10 @@
 /* The terminal's state. */
 struct ss_term {
 	bool started;
-	bool utf8;              /* the locale's codeset is UTF-8 (and ASCII was not forced) */
+	bool utf8; /* the locale's codeset is UTF-8 (and ASCII was not forced) */
 	enum ss_scheme scheme;
-	struct ss_grid shown;   /* what the screen shows now, for diff-only updates */
-	bool full;              /* the next draw repaints every cell */
+	struct ss_grid shown; /* what the screen shows now, for diff-only updates */
+	bool full;            /* the next draw repaints every cell */
 };
 
 /* term_start takes over the terminal: locale, curses on stdin/stdout, alternate screen, colours (256 -> 8 -> none,

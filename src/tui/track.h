@@ -15,11 +15,11 @@
 /* One block of a track: what is known about the intervals before it (enough to resume their union) and the
  * block's own intervals as offsets from its first start, so that a query reads this block and nothing else. */
 struct ss_track_block {
-	uint64_t cum;               /* length of the union of every interval before the block */
-	uint64_t maxend;            /* latest end among the intervals before the block (0 when none) */
-	uint32_t s[TRACK_BLOCK];    /* starts, ns after the block's first start */
-	uint32_t e[TRACK_BLOCK];    /* ends, likewise */
-	uint32_t wide;              /* an offset did not fit 32 bits: read the records instead */
+	uint64_t cum;            /* length of the union of every interval before the block */
+	uint64_t maxend;         /* latest end among the intervals before the block (0 when none) */
+	uint32_t s[TRACK_BLOCK]; /* starts, ns after the block's first start */
+	uint32_t e[TRACK_BLOCK]; /* ends, likewise */
+	uint32_t wide;           /* an offset did not fit 32 bits: read the records instead */
 	uint32_t pad;
 };
 
@@ -27,13 +27,13 @@ struct ss_track_block {
  * may move (grow) as long as the indexed records keep their positions. Cost per interval: 4 bytes of index, 0.5
  * of block starts and 9.5 of blocks (152 / 16): 14 bytes. */
 struct ss_track {
-	uint32_t *idx;              /* record indices sorted by (start, end, index) */
+	uint32_t *idx; /* record indices sorted by (start, end, index) */
 	size_t n, cap;
 	uint64_t *bstart;           /* first start of each block: searched without touching the blocks */
 	struct ss_track_block *blk; /* one per TRACK_BLOCK indices */
 	size_t nblk;
-	uint64_t busy;              /* length of the union of all intervals */
-	uint64_t first, last;       /* earliest start, latest end (valid when n > 0) */
+	uint64_t busy;        /* length of the union of all intervals */
+	uint64_t first, last; /* earliest start, latest end (valid when n > 0) */
 };
 
 /* A cursor for increasing queries on one track (track_busy_at): remembers the block of the last answer. */

@@ -27,7 +27,7 @@
 #include "xalloc.h"
 
 #define TUI_FRAME_S (1.0 / 30.0) /* at most 30 frames a second, at least 20 while a run streams in */
-#define TUI_INFO_S 6.0          /* how long a notice stays in the status line */
+#define TUI_INFO_S 6.0           /* how long a notice stays in the status line */
 
 /* The UI's state besides the session's runs. */
 struct tui {
@@ -37,10 +37,10 @@ struct tui {
 	const struct ss_glyphs *gl;
 	struct ss_session ses;
 	struct ss_gantt_view gv;
-	bool follow;        /* the window fits the whole run until the user zooms or pans */
-	bool compact_auto;  /* compact lanes chosen by size, not by the user */
+	bool follow;       /* the window fits the whole run until the user zooms or pans */
+	bool compact_auto; /* compact lanes chosen by size, not by the user */
 	bool help;
-	bool sweep;         /* the sweep view is open */
+	bool sweep; /* the sweep view is open */
 	bool quit;
 	char message[384];
 	int message_role;
@@ -112,7 +112,7 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 	}
 	if (run != NULL) {
 		v->run = (struct ss_view_run){&run->tl, &run->lanes, run->done ? &run->an : NULL,
-					      run->file ? NULL : &run->exp};
+		                              run->file ? NULL : &run->exp};
 		v->device = run->tl.device[0] ? run->tl.device : NULL;
 		v->modelled = run->tl.modelled || (t->o->backend != NULL && t->o->backend->modelled && !run->file);
 		v->stats.an = run->done ? &run->an : NULL;
@@ -178,7 +178,9 @@ static void tui_frame(struct tui *t)
 	free(cause);
 	if (t->layout_ok) {
 		int width = t->layout.plot[0].w, n, height = t->layout.plot[v.pinned.tl != NULL ? 1 : 0].h;
-		const struct ss_lanes *l = run != NULL ? &run->lanes : t->ses.pinned != NULL ? &t->ses.pinned->lanes : NULL;
+		const struct ss_lanes *l = run != NULL             ? &run->lanes
+		                           : t->ses.pinned != NULL ? &t->ses.pinned->lanes
+		                                                   : NULL;
 
 		if (t->follow || t->gv.span <= 0)
 			tui_fit_window(t, width);
@@ -243,8 +245,10 @@ static void tui_change(struct tui *t, enum ss_action act)
 	case ACT_STREAMS_DOWN:
 	case ACT_STREAMS_DOUBLE:
 	case ACT_STREAMS_HALVE: {
-		int n = act == ACT_STREAMS_UP ? e.streams + 1 : act == ACT_STREAMS_DOWN ? e.streams - 1
-			: act == ACT_STREAMS_DOUBLE ? e.streams * 2 : e.streams / 2;
+		int n = act == ACT_STREAMS_UP       ? e.streams + 1
+		        : act == ACT_STREAMS_DOWN   ? e.streams - 1
+		        : act == ACT_STREAMS_DOUBLE ? e.streams * 2
+		                                    : e.streams / 2;
 
 		if (n < 1 || n > SS_MAX_STREAMS) {
 			tui_say(t, SS_ROLE_WARN, "streams stay within 1..%d", SS_MAX_STREAMS);
@@ -380,7 +384,7 @@ static void tui_export(struct tui *t)
 	ansi = tui_screen_ansi(&t->grid);
 	in.screen_text = text;
 	if (export_snapshot(t->o->export_dir != NULL ? t->o->export_dir : ".", &in, text, ansi, dir, sizeof dir,
-			    &cause) != 0) {
+	                    &cause) != 0) {
 		tui_say(t, SS_ROLE_WARN, "export failed: %s", cause ? cause : "?");
 		free(cause);
 	} else {
@@ -471,7 +475,7 @@ static void tui_action(struct tui *t, enum ss_action act)
 	case ACT_PAGE_LEFT:
 	case ACT_PAGE_RIGHT:
 		t->gv.t0 += (act == ACT_PAN_LEFT || act == ACT_PAGE_LEFT ? -1 : 1) *
-			    (act == ACT_PAN_LEFT || act == ACT_PAN_RIGHT ? t->gv.span / 8 : t->gv.span * 0.9);
+		            (act == ACT_PAN_LEFT || act == ACT_PAN_RIGHT ? t->gv.span / 8 : t->gv.span * 0.9);
 		t->follow = false;
 		break;
 	case ACT_START:

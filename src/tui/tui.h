@@ -13,7 +13,7 @@ struct tui_options {
 	const struct ss_backend *backend; /* runs exp; may be NULL in view mode */
 	struct ss_experiment exp;         /* the first experiment run (ignored in view mode) */
 	const struct ss_timeline *file;   /* non-NULL: view mode for an opened trace (toggles disabled, the header
-					     names file->source) */
+	                                     names file->source) */
 	bool ascii;                       /* force ASCII glyphs */
 	const char *export_dir;           /* where `e` writes snapshots; NULL: the current directory */
 };

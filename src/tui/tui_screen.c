@@ -108,7 +108,7 @@ char *tui_screen_ansi(const struct ss_grid *g)
 }
 
 void tui_screen_render(struct ss_grid *g, const struct ss_timeline *tl, const struct ss_experiment *exp,
-		       const char *source, int cols, int rows, bool ascii)
+                       const char *source, int cols, int rows, bool ascii)
 {
 	struct ss_lanes lanes;
 	struct ss_analysis an;
@@ -146,7 +146,7 @@ void tui_screen_render(struct ss_grid *g, const struct ss_timeline *tl, const st
 }
 
 char *tui_screen_dump(const struct ss_timeline *tl, const struct ss_experiment *exp, const char *source, int cols,
-		      int rows, bool ascii, bool ansi)
+                      int rows, bool ascii, bool ansi)
 {
 	struct ss_grid g;
 	char *s;

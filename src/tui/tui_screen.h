@@ -17,9 +17,9 @@ char *tui_screen_ansi(const struct ss_grid *g);
 /* tui_screen_render draws tl as the TUI shows it when fitted (no selection, no overlay) into g, resized to
  * cols x rows. exp (may be NULL) is shown in the header; source (may be NULL) names a file instead. */
 void tui_screen_render(struct ss_grid *g, const struct ss_timeline *tl, const struct ss_experiment *exp,
-		       const char *source, int cols, int rows, bool ascii);
+                       const char *source, int cols, int rows, bool ascii);
 /* tui_screen_dump renders like tui_screen_render and returns the text (ansi false) or ANSI text (caller frees). */
 char *tui_screen_dump(const struct ss_timeline *tl, const struct ss_experiment *exp, const char *source, int cols,
-		      int rows, bool ascii, bool ansi);
+                      int rows, bool ascii, bool ansi);
 
 #endif

@@ -31,15 +31,16 @@ static void view_header(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 	if (v->modelled && (v->device == NULL || strstr(v->device, "MODEL") == NULL))
 		x += grid_puts(g, x, r.y, r.x + r.w - x, "MODEL ", SS_ROLE_WARN, GRID_BOLD);
 	x += grid_puts(g, x, r.y, r.x + r.w - x, v->device != NULL && v->device[0] ? v->device : "-",
-		       v->modelled ? SS_ROLE_WARN : SS_ROLE_TEXT, GRID_BOLD);
+	               v->modelled ? SS_ROLE_WARN : SS_ROLE_TEXT, GRID_BOLD);
 	snprintf(buf, sizeof buf, "  backend %s", v->backend != NULL ? v->backend : "-");
 	x += grid_puts(g, x, r.y, r.x + r.w - x, buf, SS_ROLE_DIM, 0);
 	/* the run's state, right-aligned */
 	if (v->running)
 		snprintf(state, sizeof state, "running%s%s  %zu records", v->progress && v->progress[0] ? ": " : "",
-			 v->progress ? v->progress : "", v->live_records);
+		         v->progress ? v->progress : "", v->live_records);
 	else if (v->run.tl != NULL)
-		snprintf(state, sizeof state, "%s%zu records", v->run.tl->incomplete ? "incomplete  " : "", v->run.tl->n);
+		snprintf(state, sizeof state, "%s%zu records", v->run.tl->incomplete ? "incomplete  " : "",
+		         v->run.tl->n);
 	else if (v->pinned.tl != NULL)
 		snprintf(state, sizeof state, "A pinned: %zu records", v->pinned.tl->n);
 	else
@@ -47,7 +48,7 @@ static void view_header(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 	right = grid_text_width(state);
 	if (right > 0 && r.x + r.w - right > x + 1)
 		grid_puts(g, r.x + r.w - right, r.y, right, state, v->running ? SS_ROLE_HIGHLIGHT : SS_ROLE_DIM,
-			  v->running ? GRID_BOLD : 0);
+		          v->running ? GRID_BOLD : 0);
 	/* row 2: the experiment, or the file */
 	x = r.x;
 	if (v->source != NULL) {
@@ -75,7 +76,7 @@ static void view_center(struct ss_grid *g, struct ss_rect r, int y, const char *
 
 /* view_title draws the title row of one half of an A/B comparison. */
 static void view_title(struct ss_grid *g, struct ss_rect r, const char *tag, const struct ss_view_run *run,
-		       const struct ss_view_run *other, const struct ss_glyphs *gl)
+                       const struct ss_view_run *other, const struct ss_glyphs *gl)
 {
 	char buf[320], t[24];
 	int x = r.x;
@@ -85,18 +86,18 @@ static void view_title(struct ss_grid *g, struct ss_rect r, const char *tag, con
 	x += 2;
 	x += grid_puts(g, x, r.y, r.w - 2, tag, SS_ROLE_HIGHLIGHT, GRID_BOLD);
 	if (run->tl == NULL) {
-		grid_puts(g, x, r.y, r.x + r.w - x, "  waiting for the next run: change something or press r", SS_ROLE_DIM,
-			  0);
+		grid_puts(g, x, r.y, r.x + r.w - x, "  waiting for the next run: change something or press r",
+		          SS_ROLE_DIM, 0);
 		return;
 	}
 	snprintf(buf, sizeof buf, "  makespan %s",
-		 run->an != NULL ? units_time(run->an->makespan_ns, t, sizeof t) : "(running)");
+	         run->an != NULL ? units_time(run->an->makespan_ns, t, sizeof t) : "(running)");
 	x += grid_puts(g, x, r.y, r.x + r.w - x, buf, SS_ROLE_TEXT, GRID_BOLD);
 	if (other != NULL && other->an != NULL && run->an != NULL && other->an->makespan_ns > 0) {
 		uint64_t a = other->an->makespan_ns, b = run->an->makespan_ns;
 
 		snprintf(buf, sizeof buf, "  B-A %s%s (%+.1f%%)", b >= a ? "+" : "-",
-			 units_time(b >= a ? b - a : a - b, t, sizeof t), ((double)b / (double)a - 1.0) * 100.0);
+		         units_time(b >= a ? b - a : a - b, t, sizeof t), ((double)b / (double)a - 1.0) * 100.0);
 		x += grid_puts(g, x, r.y, r.x + r.w - x, buf, SS_ROLE_HIGHLIGHT, GRID_BOLD);
 	}
 	if (run->exp != NULL) {
@@ -123,8 +124,8 @@ int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[1
 #define LINE(l, ...)                                                                                                   \
 	do {                                                                                                           \
 		if (n < max) {                                                                                         \
-			snprintf(label[n], sizeof label[n], "%s", l);                                                \
-			snprintf(value[n], sizeof value[n], __VA_ARGS__);                                            \
+			snprintf(label[n], sizeof label[n], "%s", l);                                                  \
+			snprintf(value[n], sizeof value[n], __VA_ARGS__);                                              \
 			n++;                                                                                           \
 		}                                                                                                      \
 	} while (0)
@@ -150,7 +151,8 @@ int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[1
 	LINE("start", "%s", units_time(rec->start, t, sizeof t));
 	LINE("duration", "%s", units_time(rec->end - rec->start, t, sizeof t));
 	LINE("bytes", "%s", copy && rec->bytes > 0 ? units_bytes(rec->bytes, t, sizeof t) : "-");
-	LINE("bandwidth", "%s", copy && rec->bytes > 0 ? units_rate(rec->bytes, rec->end - rec->start, t, sizeof t) : "-");
+	LINE("bandwidth", "%s",
+	     copy && rec->bytes > 0 ? units_rate(rec->bytes, rec->end - rec->start, t, sizeof t) : "-");
 	name = timeline_name(run->tl, rec->name);
 	LINE("name", "%s", name[0] ? name : "-");
 	api = lanes_api_of(run->lanes, r);
@@ -196,7 +198,7 @@ static void view_detail(struct ss_grid *g, const struct ss_layout *l, const stru
 	for (int i = 0; i < n && i < r.h - 2; i++) {
 		grid_puts(g, r.x + 2, r.y + 1 + i, 10, label[i], SS_ROLE_DIM, 0);
 		grid_puts(g, r.x + 12, r.y + 1 + i, r.w - 14, value[i],
-			  i == 1 ? lanes_role(&v->run.tl->rec[v->gv.sel]) : SS_ROLE_TEXT, i == 1 ? GRID_BOLD : 0);
+		          i == 1 ? lanes_role(&v->run.tl->rec[v->gv.sel]) : SS_ROLE_TEXT, i == 1 ? GRID_BOLD : 0);
 	}
 }
 
@@ -220,11 +222,12 @@ static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_vi
 		if (k[i].name == NULL)
 			continue;
 		if ((int)k[i].group != prev) {
-			line[nlines++] = (struct view_help_line){keys_group_name(k[i].group), "", SS_ROLE_HIGHLIGHT, GRID_BOLD};
+			line[nlines++] =
+			    (struct view_help_line){keys_group_name(k[i].group), "", SS_ROLE_HIGHLIGHT, GRID_BOLD};
 			prev = (int)k[i].group;
 		}
-		line[nlines++] = (struct view_help_line){k[i].name, k[i].help,
-						   v->source != NULL && k[i].experiment ? SS_ROLE_DIM : SS_ROLE_TEXT, 0};
+		line[nlines++] = (struct view_help_line){
+		    k[i].name, k[i].help, v->source != NULL && k[i].experiment ? SS_ROLE_DIM : SS_ROLE_TEXT, 0};
 	}
 	line[nlines++] = (struct view_help_line){"Mouse", "click select, wheel zoom", SS_ROLE_TEXT, 0};
 	ncol = nlines + 4 <= area.h ? 1 : 2;
@@ -251,9 +254,9 @@ static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_vi
 		grid_puts(g, x + 10, y, colw - 11, line[i].text, line[i].role, 0);
 	}
 	view_center(g, (struct ss_rect){r.x, r.y, r.w, r.h}, r.y + r.h - 2,
-		    v->source != NULL ? "viewing a file: experiment keys are off  -  ? or Esc closes"
-				      : "? or Esc closes this help",
-		    SS_ROLE_DIM, 0);
+	            v->source != NULL ? "viewing a file: experiment keys are off  -  ? or Esc closes"
+	                              : "? or Esc closes this help",
+	            SS_ROLE_DIM, 0);
 }
 
 /* view_status draws the last row: a message, or the main keys. */
@@ -287,12 +290,12 @@ static void view_status(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 
 /* view_gantt draws one Gantt (labels and bars) or says why there is none. */
 static void view_gantt(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, const struct ss_view_run *run,
-		       const struct ss_gantt_view *gv, const struct ss_view *v)
+                       const struct ss_gantt_view *gv, const struct ss_view *v)
 {
 	if (run->tl == NULL || run->lanes == NULL) {
 		view_center(g, plot, plot.y + plot.h / 2,
-			    v->running ? "waiting for the first records..." : "nothing to show: press r to run", SS_ROLE_DIM,
-			    0);
+		            v->running ? "waiting for the first records..." : "nothing to show: press r to run",
+		            SS_ROLE_DIM, 0);
 		return;
 	}
 	gantt_draw(g, labels, plot, run->lanes, gv, v->gl);
@@ -331,7 +334,8 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 		axis_draw(g, l.axis, v->gv.t0, v->gv.span, v->gl);
 		grid_fill(g, (struct ss_rect){l.corner.x, l.corner.y, l.corner.w, 1}, v->gl->axis, SS_ROLE_AXIS, 0);
 		grid_set(g, l.corner.x + l.corner.w - 1, l.corner.y, v->gl->box[4], SS_ROLE_AXIS, 0);
-		grid_printf(g, l.corner.x, l.corner.y + 1, l.corner.w - 1, SS_ROLE_DIM, 0, "%*s", l.corner.w - 2, "time");
+		grid_printf(g, l.corner.x, l.corner.y + 1, l.corner.w - 1, SS_ROLE_DIM, 0, "%*s", l.corner.w - 2,
+		            "time");
 		stats_draw(g, l.stats, l.stats_side, &v->stats, v->gl);
 		if (v->gv.sel != UINT32_MAX)
 			view_detail(g, &l, v);

@@ -18,31 +18,31 @@
 
 /* One timeline as the screen shows it. */
 struct ss_view_run {
-	const struct ss_timeline *tl;     /* NULL: nothing to show yet */
-	const struct ss_lanes *lanes;     /* its index (built from tl) */
-	const struct ss_analysis *an;     /* NULL until the run finished */
-	const struct ss_experiment *exp;  /* NULL for files */
+	const struct ss_timeline *tl;    /* NULL: nothing to show yet */
+	const struct ss_lanes *lanes;    /* its index (built from tl) */
+	const struct ss_analysis *an;    /* NULL until the run finished */
+	const struct ss_experiment *exp; /* NULL for files */
 };
 
 /* Everything one frame shows. */
 struct ss_view {
 	const struct ss_glyphs *gl;
-	const char *device;         /* "NVIDIA H200", "MODEL (H200 profile)" */
-	bool modelled;              /* the header labels the run as MODEL */
-	const char *backend;        /* "cuda", "model", "file" */
-	const char *source;         /* view mode: the file shown; NULL otherwise */
-	const char *pending;        /* a run of another experiment in progress: its one-liner; NULL when none */
-	bool running;               /* a run is in progress (the shown one or pending) */
-	const char *progress;       /* the runner's latest progress line, may be NULL */
-	size_t live_records;        /* records received by the run in progress */
-	struct ss_view_run run;     /* the run shown (B of an A/B) */
-	struct ss_view_run pinned;  /* A of an A/B; tl NULL when nothing is pinned */
-	struct ss_gantt_view gv;    /* window, lanes scroll, selection (a record of run) */
+	const char *device;        /* "NVIDIA H200", "MODEL (H200 profile)" */
+	bool modelled;             /* the header labels the run as MODEL */
+	const char *backend;       /* "cuda", "model", "file" */
+	const char *source;        /* view mode: the file shown; NULL otherwise */
+	const char *pending;       /* a run of another experiment in progress: its one-liner; NULL when none */
+	bool running;              /* a run is in progress (the shown one or pending) */
+	const char *progress;      /* the runner's latest progress line, may be NULL */
+	size_t live_records;       /* records received by the run in progress */
+	struct ss_view_run run;    /* the run shown (B of an A/B) */
+	struct ss_view_run pinned; /* A of an A/B; tl NULL when nothing is pinned */
+	struct ss_gantt_view gv;   /* window, lanes scroll, selection (a record of run) */
 	struct ss_stats_in stats;
-	bool help;                  /* the help overlay is open */
+	bool help;                    /* the help overlay is open */
 	const struct ss_sweep *sweep; /* the sweep view is open (NULL: closed) */
 	bool sweep_running;
-	const char *message;        /* the status line's message, NULL for the keys */
+	const char *message; /* the status line's message, NULL for the keys */
 	int message_role;
 };
 

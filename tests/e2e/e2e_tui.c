@@ -2,6 +2,15 @@
  * through libvterm. Every wait is "until the screen shows X and then stays quiet", never a fixed sleep.
  *
  * usage: e2e_tui STREAMSCOPE [SCENARIO]   (no scenario: all of them) */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -20,13 +29,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <dirent.h>
-
-#include <cmocka.h>
 #include <vterm.h>
 
-#define E2E_QUIET_MS 300   /* no output for this long: the screen settled */
-#define E2E_MAX_MS 60000   /* give up after this long */
+#define E2E_QUIET_MS 300 /* no output for this long: the screen settled */
+#define E2E_MAX_MS 60000 /* give up after this long */
 
 static const char *e2e_binary;
 
@@ -37,14 +43,14 @@ struct e2e {
 	VTerm *vt;
 	VTermScreen *screen;
 	int rows, cols;
-	bool altscreen;      /* the program is on the alternate screen */
+	bool altscreen; /* the program is on the alternate screen */
 	bool cursor_visible;
-	int mouse;           /* VTERM_PROP_MOUSE_*: what the program asked for */
-	double last_output;  /* when bytes last came */
+	int mouse;          /* VTERM_PROP_MOUSE_*: what the program asked for */
+	double last_output; /* when bytes last came */
 	bool exited;
 	int status;
-	char dir[64];        /* the program's working directory (a fresh temporary one) */
-	char carry[64];      /* an escape sequence cut by the end of a read */
+	char dir[64];   /* the program's working directory (a fresh temporary one) */
+	char carry[64]; /* an escape sequence cut by the end of a read */
 	size_t ncarry;
 };
 
@@ -94,7 +100,7 @@ static void e2e_output(const char *s, size_t len, void *user)
 }
 
 static VTermScreenCallbacks e2e_callbacks = {
-	.settermprop = e2e_settermprop,
+    .settermprop = e2e_settermprop,
 };
 
 /* e2e_start runs the binary with args (NULL-terminated, argv[0] excluded) in a cols x rows terminal. env: extra
@@ -309,7 +315,7 @@ static void e2e_wait(struct e2e *t, const char *text)
 		if (!alive || now - start > E2E_MAX_MS) {
 			e2e_dump(t);
 			fail_msg("the screen never showed '%s'%s", text ? text : "(quiet)",
-				 alive ? "" : " (the program closed the terminal)");
+			         alive ? "" : " (the program closed the terminal)");
 		}
 	}
 }
@@ -894,11 +900,11 @@ static void test_view(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_start),  cmocka_unit_test(test_order),   cmocka_unit_test(test_resize),
-		cmocka_unit_test(test_mouse),  cmocka_unit_test(test_keyselect), cmocka_unit_test(test_help),
-		cmocka_unit_test(test_ab),     cmocka_unit_test(test_sweep),   cmocka_unit_test(test_export),
-		cmocka_unit_test(test_signal), cmocka_unit_test(test_ascii),   cmocka_unit_test(test_nocolor),
-		cmocka_unit_test(test_schemes), cmocka_unit_test(test_view),
+	    cmocka_unit_test(test_start),   cmocka_unit_test(test_order),     cmocka_unit_test(test_resize),
+	    cmocka_unit_test(test_mouse),   cmocka_unit_test(test_keyselect), cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_ab),      cmocka_unit_test(test_sweep),     cmocka_unit_test(test_export),
+	    cmocka_unit_test(test_signal),  cmocka_unit_test(test_ascii),     cmocka_unit_test(test_nocolor),
+	    cmocka_unit_test(test_schemes), cmocka_unit_test(test_view),
 	};
 	char filter[64];
 

@@ -1,15 +1,14 @@
 /* test_tui_axis.c: tick steps, labels whose unit follows the zoom, and axes that never overlap their labels. */
-#include "test_tui_util.h"
-
 #include <math.h>
 
+#include "test_tui_util.h"
 #include "tui/axis.h"
 #include "tui/glyphs.h"
 
 static void test_step(void **state)
 {
 	(void)state;
-	assert_true(axis_step(1e6, 100, 10) == 1e5);   /* 1 ms over 100 cells, ticks 10 apart: 100 us */
+	assert_true(axis_step(1e6, 100, 10) == 1e5); /* 1 ms over 100 cells, ticks 10 apart: 100 us */
 	assert_true(axis_step(1e6, 100, 12) == 2e5);
 	assert_true(axis_step(3e6, 80, 10) == 5e5);
 	assert_true(axis_step(100, 100, 10) == 10);
@@ -70,7 +69,8 @@ static void test_draw(void **state)
 					row[k++] = (char)grid_at(&g, x, 1)->ch;
 				row[k] = '\0';
 				k = 0;
-				for (tok = strtok_r(row, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save), k++) {
+				for (tok = strtok_r(row, " ", &save); tok != NULL;
+				     tok = strtok_r(NULL, " ", &save), k++) {
 					if (k % 2 == 0) {
 						char *end;
 
@@ -79,7 +79,7 @@ static void test_draw(void **state)
 						labels++;
 					} else {
 						assert_true(strcmp(tok, "ns") == 0 || strcmp(tok, "us") == 0 ||
-							    strcmp(tok, "ms") == 0 || strcmp(tok, "s") == 0);
+						            strcmp(tok, "ms") == 0 || strcmp(tok, "s") == 0);
 					}
 				}
 				assert_int_equal(k % 2, 0);
@@ -95,9 +95,9 @@ static void test_draw(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_step),
-		cmocka_unit_test(test_label),
-		cmocka_unit_test(test_draw),
+	    cmocka_unit_test(test_step),
+	    cmocka_unit_test(test_label),
+	    cmocka_unit_test(test_draw),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

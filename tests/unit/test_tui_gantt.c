@@ -1,9 +1,8 @@
 /* test_tui_gantt.c: the Gantt cell grid: sub-cell eighths, coverage, roles, selection, picking, and golden
  * snapshots of the fixture timeline (UTF-8 and ASCII, expanded and compact). */
-#include "test_tui_util.h"
-
 #include <math.h>
 
+#include "test_tui_util.h"
 #include "tui/gantt.h"
 #include "tui/glyphs.h"
 #include "tui/lanes.h"
@@ -27,8 +26,8 @@ static int gantt_row_of(const struct ss_lanes *l, int kind)
 
 	for (int i = 0; i < n; i++)
 		if (ln[i].stream == 0 && ((kind == SS_KIND_H2D && ln[i].kind == LANE_H2D) ||
-					  (kind == SS_KIND_KERNEL && ln[i].kind == LANE_KER) ||
-					  (kind == SS_KIND_D2H && ln[i].kind == LANE_D2H)))
+		                          (kind == SS_KIND_KERNEL && ln[i].kind == LANE_KER) ||
+		                          (kind == SS_KIND_D2H && ln[i].kind == LANE_D2H)))
 			return i;
 	return -1;
 }
@@ -44,12 +43,12 @@ static void test_eighths(void **state)
 	(void)state;
 	timeline_init(&t);
 	t.nstreams = 1;
-	tui_add(&t, SS_KIND_H2D, 0, 0, 237, 1024, 0, ""); /* 2.37 cells: round(0.37 * 8) = 3 eighths */
-	tui_add(&t, SS_KIND_H2D, 0, 1000, 1100, 1024, 0, "");   /* exactly cell 10 */
-	tui_add(&t, SS_KIND_H2D, 0, 2000, 2001, 1024, 0, "");   /* 1 ns: still one eighth */
-	tui_add(&t, SS_KIND_H2D, 0, 3000, 3025, 1024, 0, "");   /* two quarters of cell 30 ... */
-	tui_add(&t, SS_KIND_H2D, 0, 3050, 3075, 1024, 0, "");   /* ... with a gap: half the cell busy */
-	tui_add(&t, SS_KIND_H2D, 0, 4030, 4300, 1024, 0, "");   /* starts 0.3 into cell 40 */
+	tui_add(&t, SS_KIND_H2D, 0, 0, 237, 1024, 0, "");     /* 2.37 cells: round(0.37 * 8) = 3 eighths */
+	tui_add(&t, SS_KIND_H2D, 0, 1000, 1100, 1024, 0, ""); /* exactly cell 10 */
+	tui_add(&t, SS_KIND_H2D, 0, 2000, 2001, 1024, 0, ""); /* 1 ns: still one eighth */
+	tui_add(&t, SS_KIND_H2D, 0, 3000, 3025, 1024, 0, ""); /* two quarters of cell 30 ... */
+	tui_add(&t, SS_KIND_H2D, 0, 3050, 3075, 1024, 0, ""); /* ... with a gap: half the cell busy */
+	tui_add(&t, SS_KIND_H2D, 0, 4030, 4300, 1024, 0, ""); /* starts 0.3 into cell 40 */
 	gantt_one(&t, &g, &l, false, UINT32_MAX);
 	y = gantt_row_of(&l, SS_KIND_H2D);
 	assert_int_equal(grid_at(&g, 0, y)->ch, 0x2588);
@@ -310,9 +309,9 @@ static void test_golden(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_eighths),   cmocka_unit_test(test_roles), cmocka_unit_test(test_selection),
-		cmocka_unit_test(test_lanes),     cmocka_unit_test(test_navigation), cmocka_unit_test(test_pick),
-		cmocka_unit_test(test_fit),       cmocka_unit_test(test_golden),
+	    cmocka_unit_test(test_eighths), cmocka_unit_test(test_roles),      cmocka_unit_test(test_selection),
+	    cmocka_unit_test(test_lanes),   cmocka_unit_test(test_navigation), cmocka_unit_test(test_pick),
+	    cmocka_unit_test(test_fit),     cmocka_unit_test(test_golden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

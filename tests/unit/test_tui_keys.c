@@ -1,7 +1,6 @@
 /* test_tui_keys.c: the key map: no key bound twice, every action reachable and documented, the status line's
  * keys really bound. */
 #include "test_tui_util.h"
-
 #include "tui/keys.h"
 
 static void test_unique(void **state)
@@ -40,7 +39,8 @@ static void test_documented(void **state)
 
 					while (j > 0 && k[j].name == NULL)
 						j--;
-					named = k[j].group == k[i].group && (k[i].key >= 128 || strstr(k[j].name, key) != NULL);
+					named = k[j].group == k[i].group &&
+					        (k[i].key >= 128 || strstr(k[j].name, key) != NULL);
 				}
 				bound = true;
 				assert_int_equal(keys_action(k[i].key), a);
@@ -61,9 +61,10 @@ static void test_status(void **state)
 	static const struct {
 		int key;
 		enum ss_action act;
-	} main_keys[] = {{'q', ACT_QUIT}, {'?', ACT_HELP}, {'o', ACT_ORDER}, {'r', ACT_RERUN}, {'z', ACT_ZOOM_IN},
-			 {'Z', ACT_ZOOM_OUT}, {'f', ACT_FIT}, {'\t', ACT_NEXT}, {'p', ACT_PIN}, {'s', ACT_SWEEP},
-			 {'e', ACT_EXPORT}, {'h', ACT_PAN_LEFT}, {'l', ACT_PAN_RIGHT}, {'c', ACT_COMPACT}};
+	} main_keys[] = {{'q', ACT_QUIT},      {'?', ACT_HELP},     {'o', ACT_ORDER},  {'r', ACT_RERUN},
+	                 {'z', ACT_ZOOM_IN},   {'Z', ACT_ZOOM_OUT}, {'f', ACT_FIT},    {'\t', ACT_NEXT},
+	                 {'p', ACT_PIN},       {'s', ACT_SWEEP},    {'e', ACT_EXPORT}, {'h', ACT_PAN_LEFT},
+	                 {'l', ACT_PAN_RIGHT}, {'c', ACT_COMPACT}};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof main_keys / sizeof main_keys[0]; i++)
@@ -80,9 +81,9 @@ static void test_status(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_unique),
-		cmocka_unit_test(test_documented),
-		cmocka_unit_test(test_status),
+	    cmocka_unit_test(test_unique),
+	    cmocka_unit_test(test_documented),
+	    cmocka_unit_test(test_status),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,6 @@
 /* test_tui_layout.c: the layout at every size from 80x24 to 300x100 (and the full screen drawn at many of them),
  * "terminal too small" below. */
 #include "test_tui_util.h"
-
 #include "tui/layout.h"
 #include "tui/tui_screen.h"
 
@@ -19,14 +18,15 @@ static bool rect_overlap(struct ss_rect a, struct ss_rect b)
 
 static bool rect_contains(struct ss_rect outer, struct ss_rect in)
 {
-	return in.x >= outer.x && in.y >= outer.y && in.x + in.w <= outer.x + outer.w && in.y + in.h <= outer.y + outer.h;
+	return in.x >= outer.x && in.y >= outer.y && in.x + in.w <= outer.x + outer.w &&
+	       in.y + in.h <= outer.y + outer.h;
 }
 
 /* check_layout asserts the invariants of one layout. */
 static void check_layout(const struct ss_layout *l, int cols, int rows, bool ab)
 {
-	struct ss_rect parts[] = {l->header,    l->title[0], l->labels[0], l->plot[0], l->title[1],
-				  l->labels[1], l->plot[1],  l->axis,      l->corner,  l->stats, l->status};
+	struct ss_rect parts[] = {l->header,  l->title[0], l->labels[0], l->plot[0], l->title[1], l->labels[1],
+	                          l->plot[1], l->axis,     l->corner,    l->stats,   l->status};
 	int n = (int)(sizeof parts / sizeof parts[0]);
 
 	for (int i = 0; i < n; i++) {
@@ -193,9 +193,9 @@ static void test_screen_sizes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_size),
-		cmocka_unit_test(test_too_small),
-		cmocka_unit_test(test_screen_sizes),
+	    cmocka_unit_test(test_every_size),
+	    cmocka_unit_test(test_too_small),
+	    cmocka_unit_test(test_screen_sizes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,9 +1,8 @@
 /* test_tui_screen.c: whole screens as the TUI draws them (golden cell snapshots: plain, ASCII, wide, with a
  * selection, help, A/B, sweep) and the text / ANSI dumps made from the cell grid. */
-#include "test_tui_util.h"
-
 #include "engine/analysis.h"
 #include "engine/sweep.h"
+#include "test_tui_util.h"
 #include "tui/gantt.h"
 #include "tui/lanes.h"
 #include "tui/tui_screen.h"
@@ -249,7 +248,7 @@ static void test_dumps(void **state)
 		lines += *p == '\n';
 	assert_int_equal(lines, 30);
 	assert_true(strncmp(text, "streamscope  MODEL (H200 profile)", 33) == 0);
-	assert_null(strstr(text, " \n")); /* trailing blanks trimmed */
+	assert_null(strstr(text, " \n"));              /* trailing blanks trimmed */
 	assert_non_null(strstr(text, "\xe2\x96\x88")); /* full blocks */
 	assert_non_null(strstr(ansi, "\033[0;1mstreamscope"));
 	assert_non_null(strstr(ansi, "\033[0;38;5;34m\xe2\x96")); /* an H2D bar in xterm colour 34 */
@@ -274,9 +273,10 @@ static void test_dumps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_render_golden), cmocka_unit_test(test_detail), cmocka_unit_test(test_help),
-		cmocka_unit_test(test_ab),            cmocka_unit_test(test_sweep),  cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_dumps),
+	    cmocka_unit_test(test_render_golden), cmocka_unit_test(test_detail),
+	    cmocka_unit_test(test_help),          cmocka_unit_test(test_ab),
+	    cmocka_unit_test(test_sweep),         cmocka_unit_test(test_empty),
+	    cmocka_unit_test(test_dumps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,6 @@
 /* test_tui_session.c: the runs behind the TUI, with the model backend in runner children: the first run and its
  * one-stream baseline, a toggle that swaps in when done, A/B pinning, the sweep, records indexed while they stream
  * in, and runs that crash or fail (the session reports them and keeps going). */
-#include "test_tui_util.h"
-
 #include <poll.h>
 #include <signal.h>
 #include <time.h>
@@ -10,6 +8,7 @@
 
 #include "engine/backend.h"
 #include "engine/model.h"
+#include "test_tui_util.h"
 #include "tui/session.h"
 
 static double now_s(void)
@@ -172,7 +171,7 @@ static void test_sweep(void **state)
 
 /* A backend that delivers records slowly, so that the UI sees them before the run ends. */
 static int slow_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-		    struct ss_run_result *res, char **cause)
+                    struct ss_run_result *res, char **cause)
 {
 	(void)ops;
 	(void)cause;
@@ -195,7 +194,7 @@ static int slow_run(const struct ss_experiment *e, const struct ss_oplist *ops, 
 }
 
 static int crash_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-		     struct ss_run_result *res, char **cause)
+                     struct ss_run_result *res, char **cause)
 {
 	(void)e, (void)ops, (void)sink, (void)res, (void)cause;
 	signal(SIGSEGV, SIG_DFL); /* cmocka's handler came along with fork */
@@ -204,7 +203,7 @@ static int crash_run(const struct ss_experiment *e, const struct ss_oplist *ops,
 }
 
 static int oom_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-		   struct ss_run_result *res, char **cause)
+                   struct ss_run_result *res, char **cause)
 {
 	(void)e, (void)ops, (void)sink, (void)res;
 	*cause = strdup("cudaMalloc: out of memory (2.0 GiB asked)");
@@ -291,8 +290,8 @@ static void test_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_runs),     cmocka_unit_test(test_pin),      cmocka_unit_test(test_sweep),
-		cmocka_unit_test(test_live),     cmocka_unit_test(test_failures), cmocka_unit_test(test_file),
+	    cmocka_unit_test(test_runs), cmocka_unit_test(test_pin),      cmocka_unit_test(test_sweep),
+	    cmocka_unit_test(test_live), cmocka_unit_test(test_failures), cmocka_unit_test(test_file),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

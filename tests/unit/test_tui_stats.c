@@ -1,7 +1,6 @@
 /* test_tui_stats.c: the stats panel: "-" for what is not known, the numbers of the analysis, A/B and model items. */
-#include "test_tui_util.h"
-
 #include "engine/analysis.h"
+#include "test_tui_util.h"
 #include "tui/glyphs.h"
 #include "tui/stats.h"
 
@@ -102,9 +101,9 @@ static void test_draw(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_unknown),
-		cmocka_unit_test(test_values),
-		cmocka_unit_test(test_draw),
+	    cmocka_unit_test(test_unknown),
+	    cmocka_unit_test(test_values),
+	    cmocka_unit_test(test_draw),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

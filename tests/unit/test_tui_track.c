@@ -1,9 +1,8 @@
 /* test_tui_track.c: the track index against brute force (busy time before x, picking, ranks) on random intervals
  * that overlap, nest and touch; the memory per interval of a whole Gantt index. */
-#include "test_tui_util.h"
-
 #include <math.h>
 
+#include "test_tui_util.h"
 #include "tui/lanes.h"
 #include "tui/track.h"
 
@@ -193,7 +192,10 @@ static void test_memory(void **state)
 
 			memset(&r, 0, sizeof r);
 			r.stream = (int32_t)(i % (size_t)streams[k]);
-			r.kind = (uint8_t)(i % 5 == 4 ? SS_KIND_API : i % 3 == 0 ? SS_KIND_H2D : i % 3 == 1 ? SS_KIND_KERNEL : SS_KIND_D2H);
+			r.kind = (uint8_t)(i % 5 == 4   ? SS_KIND_API
+			                   : i % 3 == 0 ? SS_KIND_H2D
+			                   : i % 3 == 1 ? SS_KIND_KERNEL
+			                                : SS_KIND_D2H);
 			if (r.kind == SS_KIND_API)
 				r.stream = SS_STREAM_HOST;
 			r.start = i * 100;
@@ -203,7 +205,7 @@ static void test_memory(void **state)
 		lanes_init(&l);
 		lanes_build(&l, &t);
 		print_message("%d streams: %zu records, index %zu bytes = %.2f bytes per interval (+48 record)\n",
-			      streams[k], n, l.bytes, (double)l.bytes / (double)n);
+		              streams[k], n, l.bytes, (double)l.bytes / (double)n);
 		assert_true(sizeof(struct ss_record) == 48);
 		assert_true((double)l.bytes / (double)n <= 16.0);
 		lanes_free(&l);
@@ -214,9 +216,9 @@ static void test_memory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_busy),
-		cmocka_unit_test(test_pick_rank),
-		cmocka_unit_test(test_memory),
+	    cmocka_unit_test(test_busy),
+	    cmocka_unit_test(test_pick_rank),
+	    cmocka_unit_test(test_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,14 +4,17 @@
 #ifndef TEST_TUI_UTIL_H
 #define TEST_TUI_UTIL_H
 
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cmocka.h>
 
 #include "engine/palette.h"
 #include "engine/timeline.h"
@@ -21,14 +24,15 @@
 
 /* One letter per role in golden files. */
 static const char tui_role_letter[SS_ROLE_COUNT] = {
-	[SS_ROLE_H2D] = 'h',  [SS_ROLE_D2H] = 'd',    [SS_ROLE_D2D] = 'y',       [SS_ROLE_MEMSET] = 'm',
-	[SS_ROLE_KERNEL] = 'k', [SS_ROLE_API] = 'a',  [SS_ROLE_SYNC] = 's',      [SS_ROLE_MARKER] = 'n',
-	[SS_ROLE_DEFAULT_STREAM] = 'x', [SS_ROLE_AXIS] = '|', [SS_ROLE_TEXT] = '.', [SS_ROLE_DIM] = ',',
-	[SS_ROLE_HIGHLIGHT] = '*', [SS_ROLE_WARN] = '!',
+    [SS_ROLE_H2D] = 'h',       [SS_ROLE_D2H] = 'd',    [SS_ROLE_D2D] = 'y',
+    [SS_ROLE_MEMSET] = 'm',    [SS_ROLE_KERNEL] = 'k', [SS_ROLE_API] = 'a',
+    [SS_ROLE_SYNC] = 's',      [SS_ROLE_MARKER] = 'n', [SS_ROLE_DEFAULT_STREAM] = 'x',
+    [SS_ROLE_AXIS] = '|',      [SS_ROLE_TEXT] = '.',   [SS_ROLE_DIM] = ',',
+    [SS_ROLE_HIGHLIGHT] = '*', [SS_ROLE_WARN] = '!',
 };
 
-__attribute__((unused)) static void tui_add(struct ss_timeline *t, int kind, int stream, uint64_t s, uint64_t e, uint64_t bytes,
-		    uint32_t corr, const char *name)
+__attribute__((unused)) static void tui_add(struct ss_timeline *t, int kind, int stream, uint64_t s, uint64_t e,
+                                            uint64_t bytes, uint32_t corr, const char *name)
 {
 	struct ss_record r;
 
@@ -59,13 +63,14 @@ __attribute__((unused)) static void tui_fixture(struct ss_timeline *t)
 		uint64_t k1 = 70 * US + (uint64_t)s * 80 * US + 80 * US;
 
 		tui_add(t, SS_KIND_API, SS_STREAM_HOST, (uint64_t)s * 15 * US, (uint64_t)s * 15 * US + 4 * US, 0,
-			(uint32_t)(3 * s + 1), "cudaMemcpyAsync");
-		tui_add(t, SS_KIND_API, SS_STREAM_HOST, (uint64_t)s * 15 * US + 5 * US, (uint64_t)s * 15 * US + 8 * US, 0,
-			(uint32_t)(3 * s + 2), "cudaLaunchKernel");
+		        (uint32_t)(3 * s + 1), "cudaMemcpyAsync");
+		tui_add(t, SS_KIND_API, SS_STREAM_HOST, (uint64_t)s * 15 * US + 5 * US, (uint64_t)s * 15 * US + 8 * US,
+		        0, (uint32_t)(3 * s + 2), "cudaLaunchKernel");
 		tui_add(t, SS_KIND_API, SS_STREAM_HOST, (uint64_t)s * 15 * US + 9 * US, (uint64_t)s * 15 * US + 13 * US,
-			0, (uint32_t)(3 * s + 3), "cudaMemcpyAsync");
+		        0, (uint32_t)(3 * s + 3), "cudaMemcpyAsync");
 		tui_add(t, SS_KIND_H2D, s, h0, h0 + 50 * US, 8u << 20, (uint32_t)(3 * s + 1), "");
-		tui_add(t, SS_KIND_KERNEL, s, 70 * US + (uint64_t)s * 80 * US, k1, 0, (uint32_t)(3 * s + 2), "add_kernel");
+		tui_add(t, SS_KIND_KERNEL, s, 70 * US + (uint64_t)s * 80 * US, k1, 0, (uint32_t)(3 * s + 2),
+		        "add_kernel");
 		tui_add(t, SS_KIND_D2H, s, k1 + 3 * US, k1 + 53 * US, 8u << 20, (uint32_t)(3 * s + 3), "");
 	}
 	tui_add(t, SS_KIND_MEMSET, 1, 121 * US, 126 * US, 1u << 20, 0, "");
@@ -81,11 +86,12 @@ __attribute__((unused)) static char *tui_golden_text(const struct ss_grid *g, co
 	size_t cap = (size_t)(g->w * 6 + 8) * (size_t)(g->h * 3 + 8) + 256, n = 0;
 	char *s = malloc(cap);
 
-	n += (size_t)snprintf(s + n, cap - n,
-			      "# %s: %dx%d cells. Glyphs (each row closed by '|'), then roles (h H2D, d D2H, y D2D, m memset,\n"
-			      "# k kernel, a API, s sync, n marker, x default stream, | axis, . text , dim * highlight ! warn),\n"
-			      "# then attributes (bits: 1 bold, 2 reverse, 4 underline).\n",
-			      title, g->w, g->h);
+	n += (size_t)snprintf(
+	    s + n, cap - n,
+	    "# %s: %dx%d cells. Glyphs (each row closed by '|'), then roles (h H2D, d D2H, y D2D, m memset,\n"
+	    "# k kernel, a API, s sync, n marker, x default stream, | axis, . text , dim * highlight ! warn),\n"
+	    "# then attributes (bits: 1 bold, 2 reverse, 4 underline).\n",
+	    title, g->w, g->h);
 	for (int y = 0; y < g->h; y++) {
 		for (int x = 0; x < g->w; x++)
 			n += (size_t)grid_utf8_encode(grid_at(g, x, y)->ch, s + n);
