@@ -126,13 +126,15 @@ static int import_sqlite_open(struct import_sqlite_ctx *c)
 	return 0;
 }
 
-/* import_sqlite_has_table says whether a table (not a view) of that name exists. */
+/* import_sqlite_has_table says whether a table of that name exists: a plain one, not a view or a virtual table
+ * (whose module code a hostile file could reach). */
 static bool import_sqlite_has_table(struct import_sqlite_ctx *c, const char *table)
 {
 	sqlite3_stmt *st = NULL;
 	bool found = false;
 
-	if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", -1, &st,
+	if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1"
+			       " AND sql NOT LIKE 'CREATE VIRTUAL%'", -1, &st,
 			       NULL) != SQLITE_OK)
 		return false;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);

@@ -137,6 +137,9 @@ static void test_sqlite(void **state)
 	db_fail(dir, "CREATE TABLE t (start INT, end INT, streamId INT);"
 		     "CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS SELECT * FROM t;",
 		"no CUDA activity tables");
+	db_fail(dir, "CREATE VIRTUAL TABLE CUPTI_ACTIVITY_KIND_KERNEL USING fts5(start, end, streamId);"
+		     "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3);",
+		"no CUDA activity tables");
 	db_fail(dir, "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, shortName INT);", "has no streamId column");
 	db_fail(dir, "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, streamId INT);", "has no end column");
 	db_fail(dir, "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT, end INT, streamId INT, bytes INT);",
