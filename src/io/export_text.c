@@ -32,9 +32,16 @@ static const char *text_pct(bool valid, double v, char *buf, size_t len)
 /* text_streams prints one line per experiment stream (and per special stream that has records). */
 static void text_streams(FILE *f, const struct ss_timeline *t)
 {
-	int n = t->nstreams > 0 ? t->nstreams : 0, rows = n + 4;
-	struct text_stream *s = xcalloc((size_t)rows, sizeof *s);
+	int n = t->nstreams > 0 ? t->nstreams : 0, rows;
+	struct text_stream *s;
 	char a[32], b[32], c[32], d[32], e[32], label[24];
+
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].stream >= n && t->rec[i].kind < SS_KIND_COUNT &&
+		    (SS_GPU_KINDS & SS_KIND_BIT(t->rec[i].kind)))
+			n = t->rec[i].stream + 1; /* a timeline whose nstreams was not derived */
+	rows = n + 4;
+	s = xcalloc((size_t)rows, sizeof *s);
 
 	for (int i = 0; i < rows; i++)
 		s[i].first = UINT64_MAX;

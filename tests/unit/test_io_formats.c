@@ -381,6 +381,12 @@ static void test_text(void **state)
 	assert_non_null(strstr(text, "MODELLED: model run"));
 	assert_non_null(strstr(text, "2.00x vs 1 stream"));
 	free(text);
+	/* streams counted from the records when nstreams was never set */
+	t.nstreams = 0;
+	in.a = NULL;
+	text = export_to_string(export_text, &in, "t.txt", NULL);
+	assert_non_null(strstr(text, "\ns3 "));
+	free(text);
 	timeline_free(&t);
 }
 
