@@ -2,8 +2,10 @@
  *
  * Both share the nsys table layout (streamscope writes the nsys schema plus "ss" columns), so one reader serves
  * both: for each activity table present, the columns it has decide the query, and the ss* columns, when there,
- * override what the nsys columns imply. Files are opened read-only with immutable=1 (no locks, no journal, no
- * -wal/-shm files) and with SQLite's defensive settings: no triggers, no views, untrusted schema. */
+ * override what the nsys columns imply. Names are StringIds ids, each looked up once per table and interned into
+ * the timeline (cheaper than a per-row join). Files are opened read-only with immutable=1 (no locks, no journal,
+ * no -wal/-shm files), memory-mapped, and with SQLite's defensive settings: no triggers, no views, untrusted
+ * schema, virtual tables ignored. */
 #include "import_sqlite.h"
 
 #include <sqlite3.h>
@@ -325,8 +327,9 @@ static char *import_sqlite_query(struct import_sqlite_ctx *c, const struct impor
 	return sql;
 }
 
-/* import_sqlite_name returns the timeline id of the name of a row: the StringIds string of its name id (looked up
- * once per id and table), else its inline text; fix adjusts foreign names (API version suffixes). */
+/* import_sqlite_name sets *id to the timeline id of a row's name: the StringIds string of its name id (looked up
+ * once per id and table), else its inline text; strip drops API version suffixes (foreign traces). 0, or -1 with
+ * *cause when StringIds cannot be read. */
 static int import_sqlite_name(struct import_sqlite_ctx *c, sqlite3_stmt *st, const int *type, bool strip,
 			      struct ss_timeline *t, uint32_t *id)
 {
