@@ -823,6 +823,41 @@ static void cli_record_describe(int status, char *buf, size_t len)
 		snprintf(buf, len, "ended");
 }
 
+/* Drops the stream indices that carry no GPU work (streams CUDA or the program created but never used) and
+ * renumbers the others 0..n-1 in their old order, so the view and the trace show the program's working streams. */
+static void cli_record_compact(struct cli_record_state *st)
+{
+	struct ss_timeline *t = &st->tl;
+	int32_t *map = xcalloc((size_t)st->nstreams + 1, sizeof *map);
+	bool *used = xcalloc((size_t)st->nstreams + 1, sizeof *used);
+	int n = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (r->stream >= 0 && r->stream < st->nstreams && r->kind < SS_KIND_COUNT &&
+		    (SS_GPU_KINDS & SS_KIND_BIT(r->kind)))
+			used[r->stream] = true;
+	}
+	for (int s = 0; s < st->nstreams; s++) {
+		map[s] = used[s] ? n : SS_STREAM_UNKNOWN;
+		if (used[s]) {
+			st->kinds[n] = st->kinds[s];
+			st->spid[n] = st->spid[s];
+			n++;
+		}
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		struct ss_record *r = &t->rec[i];
+
+		if (r->stream >= 0 && r->stream < st->nstreams)
+			r->stream = map[r->stream];
+	}
+	st->nstreams = n;
+	free(map);
+	free(used);
+}
+
 /* Writes the trace and prints the summary. Returns 0, or CLI_FAIL when the trace could not be written. */
 static int cli_record_finish(struct cli_record_state *st, const char *out, int *nothing)
 {
@@ -864,6 +899,7 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 	cli_record_sync_threads(t);
 	if (timeline_span(t, (1u << SS_KIND_COUNT) - 1, &t0, &t1))
 		timeline_rebase(t, t0);
+	cli_record_compact(st);
 	t->nstreams = st->nstreams;
 	cli_record_mark(st);
 	snprintf(t->backend, sizeof t->backend, "cuda");
