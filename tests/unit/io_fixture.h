@@ -89,8 +89,10 @@ static inline void fx_same_records(const struct ss_timeline *a, const struct ss_
 	assert_int_equal(a->n, b->n);
 	x = malloc(a->n * sizeof *x + 1);
 	y = malloc(b->n * sizeof *y + 1);
-	memcpy(x, a->rec, a->n * sizeof *x);
-	memcpy(y, b->rec, b->n * sizeof *y);
+	if (a->n > 0) {
+		memcpy(x, a->rec, a->n * sizeof *x);
+		memcpy(y, b->rec, b->n * sizeof *y);
+	}
 	qsort(x, a->n, sizeof *x, fx_cmp);
 	qsort(y, b->n, sizeof *y, fx_cmp);
 	for (size_t i = 0; i < a->n; i++) {
