@@ -72,6 +72,7 @@ void session_init(struct ss_session *s, const struct ss_backend *b, const struct
 	if (file != NULL) {
 		struct ss_run *r = session_run_new(NULL, NULL);
 
+		timeline_free(&r->tl); /* timeline_copy fills an empty one */
 		timeline_copy(&r->tl, file);
 		r->file = true;
 		timeline_sort(&r->tl);
@@ -346,6 +347,8 @@ void session_request(struct ss_session *s, const struct ss_experiment *e)
 	session_stop(s);
 	s->want = true;
 	s->want_exp = *e;
+	s->last = *e;
+	s->have_last = true;
 	session_schedule(s);
 }
 
@@ -391,15 +394,7 @@ struct ss_run *session_view(const struct ss_session *s)
 
 const struct ss_experiment *session_experiment(const struct ss_session *s)
 {
-	if (s->want)
-		return &s->want_exp;
-	if (s->capture != NULL)
-		return &s->capture->exp;
-	if (s->shown != NULL && !s->shown->file)
-		return &s->shown->exp;
-	if (s->pinned != NULL)
-		return &s->pinned->exp;
-	return NULL;
+	return s->have_last ? &s->last : NULL;
 }
 
 bool session_pin(struct ss_session *s)

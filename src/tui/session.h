@@ -60,6 +60,8 @@ struct ss_session {
 	struct ss_run *pinned;  /* A of an A/B, NULL when none */
 	bool want;              /* a main run is requested and not started */
 	struct ss_experiment want_exp;
+	struct ss_experiment last; /* the last experiment asked for, run or not (a failed run can be retried) */
+	bool have_last;
 	struct ss_runner runner;
 	enum ss_job job;
 	struct ss_experiment job_exp;
@@ -91,7 +93,8 @@ int session_fd(const struct ss_session *s);
 bool session_busy(const struct ss_session *s);
 /* session_view returns the run to draw: the shown one, else the capture streaming in (may be NULL). */
 struct ss_run *session_view(const struct ss_session *s);
-/* session_experiment is the experiment the next change applies to (requested, captured or shown). */
+/* session_experiment is the experiment the next change applies to: the last one asked for (whether it ran, runs
+ * or failed), NULL for files. */
 const struct ss_experiment *session_experiment(const struct ss_session *s);
 /* session_pin pins the shown run as A (the next run becomes B) or, when one is pinned, unpins it. Returns true
  * when something is pinned afterwards. */

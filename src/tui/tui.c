@@ -142,24 +142,37 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 	}
 }
 
-/* tui_fit_window sets the window to cover the shown run(s). */
+/* tui_fit_window sets the window to cover the shown run and the pinned one. */
 static void tui_fit_window(struct tui *t, int width)
 {
+	const struct ss_lanes *l[2] = {NULL, NULL};
 	struct ss_run *run = session_view(&t->ses), *pin = t->ses.pinned;
-	double t0, span, a0, aspan;
+	double lo = 0, hi = 0;
+	bool any = false;
 
-	if (run == NULL && pin == NULL)
-		return;
-	gantt_fit(run != NULL ? &run->lanes : &pin->lanes, width, &t0, &span);
-	if (run != NULL && pin != NULL && pin->lanes.have_span) {
-		gantt_fit(&pin->lanes, width, &a0, &aspan);
-		if (!run->lanes.have_span || a0 + aspan > t0 + span)
-			span = a0 + aspan - (run->lanes.have_span ? t0 : a0);
-		if (!run->lanes.have_span)
-			t0 = a0;
+	l[0] = run != NULL ? &run->lanes : NULL;
+	l[1] = pin != NULL ? &pin->lanes : NULL;
+	for (int i = 0; i < 2; i++) {
+		double t0, span;
+
+		if (l[i] == NULL || !l[i]->have_span)
+			continue;
+		gantt_fit(l[i], width, &t0, &span);
+		if (!any || t0 < lo)
+			lo = t0;
+		if (!any || t0 + span > hi)
+			hi = t0 + span;
+		any = true;
 	}
-	t->gv.t0 = t0;
-	t->gv.span = span;
+	if (!any) {
+		gantt_fit(l[0] != NULL   ? l[0]
+		          : l[1] != NULL ? l[1]
+		                         : &(struct ss_lanes){0},
+		          width, &t->gv.t0, &t->gv.span);
+		return;
+	}
+	t->gv.t0 = lo;
+	t->gv.span = hi - lo;
 }
 
 /* tui_frame draws one frame: layout, window, view, and the terminal update. */

@@ -248,6 +248,11 @@ static void test_failures(void **state)
 	assert_true(seen & SES_FAILED);
 	assert_null(s.shown);
 	assert_non_null(strstr(s.message, "the run failed: the runner process crashed (signal 11"));
+	/* the experiment stays, so that r can try again */
+	assert_non_null(session_experiment(&s));
+	session_request(&s, session_experiment(&s));
+	assert_true(session_busy(&s));
+	assert_true(settle(&s, NULL) & SES_FAILED);
 	session_free(&s);
 
 	session_init(&s, &oom_backend, NULL);
