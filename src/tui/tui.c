@@ -3,6 +3,7 @@
 #include "tui.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -53,16 +54,45 @@ struct tui {
 
 static volatile sig_atomic_t tui_signal;
 static struct tui *tui_current; /* for the fatal hook */
+static int tui_stderr = -1;     /* the real stderr while the screen is ours (fd 2 then goes to /dev/null) */
 
 static void tui_on_signal(int sig)
 {
 	tui_signal = sig;
 }
 
+/* tui_quiet points stderr at /dev/null while curses owns the screen, so that nothing (a runner child's driver
+ * warnings, a library's diagnostics) writes over it; runs report their errors through the runner's pipe.
+ * tui_loud gives stderr back. */
+static void tui_quiet(void)
+{
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	if (null < 0)
+		return;
+	fflush(stderr);
+	tui_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (tui_stderr >= 0)
+		dup2(null, STDERR_FILENO);
+	close(null);
+}
+
+static void tui_loud(void)
+{
+	if (tui_stderr < 0)
+		return;
+	fflush(stderr);
+	dup2(tui_stderr, STDERR_FILENO);
+	close(tui_stderr);
+	tui_stderr = -1;
+}
+
+/* tui_fatal_hook runs before xfatal prints its message and exits: the terminal and stderr come back first. */
 static void tui_fatal_hook(void)
 {
 	if (tui_current != NULL)
 		term_stop(&tui_current->term);
+	tui_loud();
 }
 
 static double tui_clock(void)
@@ -620,6 +650,7 @@ int tui_main(const struct tui_options *o)
 	}
 	tui_current = &t;
 	xalloc_set_fatal_hook(tui_fatal_hook);
+	tui_quiet();
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = tui_on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -661,6 +692,7 @@ int tui_main(const struct tui_options *o)
 		rc = 128 + tui_signal;
 	session_free(&t.ses);
 	term_stop(&t.term);
+	tui_loud();
 	xalloc_set_fatal_hook(NULL);
 	tui_current = NULL;
 	grid_free(&t.grid);
