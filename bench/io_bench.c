@@ -2,8 +2,9 @@
  *
  * For each size (default 1M and 10M intervals) it builds a timeline shaped like a many-stream overlap run (per
  * chunk: an API call, then H2D, kernel, D2H on one of 32 streams with the API's correlation id; a few distinct
- * names), sorted as the runner delivers timelines, then times: export to SQLite (nsys schema), import of that SQLite, export to Chrome JSON, import of that
- * JSON. Memory per interval is the heap growth (mallinfo2) of the imported timeline over its record count.
+ * names), sorted as the runner delivers timelines, then times: export to SQLite (nsys schema), import of that SQLite,
+ * export to Chrome JSON, import of that JSON. Memory per interval is the heap growth (mallinfo2) of the imported
+ * timeline over its record count.
  *
  *   io_bench [-k] [-J] [-d DIR] [N ...]   files go to DIR (default $TMPDIR or /tmp), removed afterwards unless
  *                                        -k; -J skips the JSON half
@@ -57,8 +58,9 @@ static long long file_size(const char *path)
 /* bench_timeline makes n intervals: groups of API, H2D, KER, D2H on 32 streams. */
 static void bench_timeline(struct ss_timeline *t, size_t n)
 {
-	static const char *const names[] = {"cudaMemcpyAsync", "cudaLaunchKernel", "ss_add(float const*, float const*, float*, int)",
-					    "Memcpy HtoD (Pinned -> Device)", "Memcpy DtoH (Device -> Pinned)"};
+	static const char *const names[] = {"cudaMemcpyAsync", "cudaLaunchKernel",
+	                                    "ss_add(float const*, float const*, float*, int)",
+	                                    "Memcpy HtoD (Pinned -> Device)", "Memcpy DtoH (Device -> Pinned)"};
 	uint32_t id[5];
 	uint64_t clock = 0;
 
@@ -143,7 +145,7 @@ static int bench_import(const char *what, const char *path, size_t n)
 }
 
 static int bench_export(const char *what, int (*fn)(const char *, const struct ss_export_input *, char **),
-			const struct ss_export_input *in, const char *path)
+                        const struct ss_export_input *in, const char *path)
 {
 	char *cause = NULL;
 	double t0 = now(), c0 = cpu(), dt;

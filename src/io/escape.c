@@ -60,9 +60,15 @@ void escape_json(FILE *f, const char *str)
 			s++;
 		} else if (*s < 0x20) {
 			switch (*s) {
-			case '\n': fputs("\\n", f); break;
-			case '\t': fputs("\\t", f); break;
-			case '\r': fputs("\\r", f); break;
+			case '\n':
+				fputs("\\n", f);
+				break;
+			case '\t':
+				fputs("\\t", f);
+				break;
+			case '\r':
+				fputs("\\r", f);
+				break;
 			default:
 				fputs("\\u00", f);
 				fputc(escape_hex[*s >> 4], f);
@@ -92,12 +98,28 @@ void escape_xml(FILE *f, const char *str)
 		return;
 	while (*s != '\0') {
 		switch (*s) {
-		case '&': fputs("&amp;", f); s++; continue;
-		case '<': fputs("&lt;", f); s++; continue;
-		case '>': fputs("&gt;", f); s++; continue;
-		case '"': fputs("&quot;", f); s++; continue;
-		case '\'': fputs("&apos;", f); s++; continue;
-		default: break;
+		case '&':
+			fputs("&amp;", f);
+			s++;
+			continue;
+		case '<':
+			fputs("&lt;", f);
+			s++;
+			continue;
+		case '>':
+			fputs("&gt;", f);
+			s++;
+			continue;
+		case '"':
+			fputs("&quot;", f);
+			s++;
+			continue;
+		case '\'':
+			fputs("&apos;", f);
+			s++;
+			continue;
+		default:
+			break;
 		}
 		if (*s < 0x20) {
 			if (*s == '\t' || *s == '\n' || *s == '\r')

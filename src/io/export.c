@@ -23,14 +23,14 @@ struct export_ext {
 };
 
 static const struct export_ext export_exts[] = {
-	{".sqlite", SS_EXPORT_SQLITE}, {".db", SS_EXPORT_SQLITE}, {".sqlite3", SS_EXPORT_SQLITE},
-	{".json", SS_EXPORT_CHROME},   {".csv", SS_EXPORT_CSV},   {".svg", SS_EXPORT_SVG},
-	{".txt", SS_EXPORT_TEXT},
+    {".sqlite", SS_EXPORT_SQLITE}, {".db", SS_EXPORT_SQLITE}, {".sqlite3", SS_EXPORT_SQLITE},
+    {".json", SS_EXPORT_CHROME},   {".csv", SS_EXPORT_CSV},   {".svg", SS_EXPORT_SVG},
+    {".txt", SS_EXPORT_TEXT},
 };
 
 static int (*const export_writers[SS_EXPORT_COUNT])(const char *, const struct ss_export_input *, char **) = {
-	[SS_EXPORT_SQLITE] = export_sqlite, [SS_EXPORT_CHROME] = export_chrome, [SS_EXPORT_CSV] = export_csv,
-	[SS_EXPORT_SVG] = export_svg,       [SS_EXPORT_TEXT] = export_text,
+    [SS_EXPORT_SQLITE] = export_sqlite, [SS_EXPORT_CHROME] = export_chrome, [SS_EXPORT_CSV] = export_csv,
+    [SS_EXPORT_SVG] = export_svg,       [SS_EXPORT_TEXT] = export_text,
 };
 
 int export_format_of(const char *path)
@@ -58,11 +58,11 @@ int export_file(const char *path, const struct ss_export_input *in, char **cause
 		const char *dot = strrchr(slash != NULL ? slash : (path != NULL ? path : ""), '.');
 
 		if (dot == NULL)
-			*cause = xasprintf("cannot export to %s: no file extension (valid: %s)", path != NULL ? path : "",
-					   SS_EXPORT_EXTENSIONS);
+			*cause = xasprintf("cannot export to %s: no file extension (valid: %s)",
+			                   path != NULL ? path : "", SS_EXPORT_EXTENSIONS);
 		else
 			*cause = xasprintf("cannot export to %s: unknown extension \"%s\" (valid: %s)", path, dot,
-					   SS_EXPORT_EXTENSIONS);
+			                   SS_EXPORT_EXTENSIONS);
 		return -1;
 	}
 	return export_writers[f](path, in, cause);
@@ -90,12 +90,12 @@ void export_label(const struct ss_export_input *in, char *buf, size_t len)
 		snprintf(buf, len, "MODELLED: %s", *t->device != '\0' ? t->device : "model backend");
 	else if (strcmp(t->backend, "file") == 0)
 		snprintf(buf, len, "measured: trace file %s%s%s", export_basename(t->source),
-			 *t->device != '\0' ? " from " : "", t->device);
+		         *t->device != '\0' ? " from " : "", t->device);
 	else if (strcmp(t->backend, "cuda") == 0)
 		snprintf(buf, len, "measured: CUDA+CUPTI on %s", *t->device != '\0' ? t->device : "unknown device");
 	else
 		snprintf(buf, len, "measured: %s%s%s", *t->backend != '\0' ? t->backend : "unknown backend",
-			 *t->device != '\0' ? " on " : "", t->device);
+		         *t->device != '\0' ? " on " : "", t->device);
 }
 
 void export_title(const struct ss_export_input *in, char *buf, size_t len)
@@ -143,9 +143,15 @@ void export_window(const struct ss_export_input *in, uint64_t *t0, uint64_t *t1)
 const char *export_stream_label(int32_t stream, char *buf, size_t len)
 {
 	switch (stream) {
-	case SS_STREAM_HOST: snprintf(buf, len, "host"); break;
-	case SS_STREAM_LEGACY: snprintf(buf, len, "legacy"); break;
-	case SS_STREAM_PER_THREAD: snprintf(buf, len, "per-thread"); break;
+	case SS_STREAM_HOST:
+		snprintf(buf, len, "host");
+		break;
+	case SS_STREAM_LEGACY:
+		snprintf(buf, len, "legacy");
+		break;
+	case SS_STREAM_PER_THREAD:
+		snprintf(buf, len, "per-thread");
+		break;
 	default:
 		if (stream >= 0)
 			snprintf(buf, len, "s%d", (int)stream);
@@ -187,7 +193,7 @@ void export_dir_name(const struct ss_export_input *in, long long now, char *buf,
 		strftime(when, sizeof when, "%Y%m%d-%H%M%S", &tm);
 	if (in->e != NULL) {
 		snprintf(what, sizeof what, "%s-%ds-%s", experiment_preset_name(in->e->preset), in->e->streams,
-			 experiment_order_name(in->e->order));
+		         experiment_order_name(in->e->order));
 	} else if (*in->t->source != '\0') {
 		char *dot;
 
@@ -200,18 +206,18 @@ void export_dir_name(const struct ss_export_input *in, long long now, char *buf,
 	}
 	export_slug(what, slug, sizeof slug);
 	snprintf(buf, len, "streamscope-%s-%s%s", when, *slug != '\0' ? slug : "trace",
-		 in->t->modelled ? "-model" : "");
+	         in->t->modelled ? "-model" : "");
 }
 
 int export_snapshot(const char *parent_dir, const struct ss_export_input *in, const char *screen_text,
-		    const char *screen_ansi, char *out_dir, size_t out_len, char **cause)
+                    const char *screen_ansi, char *out_dir, size_t out_len, char **cause)
 {
 	static const struct {
 		const char *name;
 		enum ss_export_format format;
 	} files[] = {
-		{"trace.sqlite", SS_EXPORT_SQLITE}, {"trace.json", SS_EXPORT_CHROME}, {"intervals.csv", SS_EXPORT_CSV},
-		{"gantt.svg", SS_EXPORT_SVG},       {"summary.txt", SS_EXPORT_TEXT},
+	    {"trace.sqlite", SS_EXPORT_SQLITE}, {"trace.json", SS_EXPORT_CHROME}, {"intervals.csv", SS_EXPORT_CSV},
+	    {"gantt.svg", SS_EXPORT_SVG},       {"summary.txt", SS_EXPORT_TEXT},
 	};
 	struct ss_export_input local = *in;
 	struct ss_analysis tmp;

@@ -16,9 +16,9 @@ struct ss_export_input {
 	const struct ss_analysis *a;   /* NULL: computed from t */
 	const struct ss_experiment *e; /* the experiment that produced t; NULL for opened (foreign) traces */
 	const char *label;             /* backend label ("measured: CUDA+CUPTI on NVIDIA H200"); NULL: made from t.
-				          A modelled timeline's label always carries "MODELLED". */
+	                                  A modelled timeline's label always carries "MODELLED". */
 	uint64_t t0, t1;               /* view window (SVG, text); t1 <= t0: the GPU work's span (all records when
-				          there is no GPU work), 2% wider */
+	                                  there is no GPU work), 2% wider */
 	const char *screen_text;       /* the screen as plain text, appended to the text export; may be NULL */
 };
 
@@ -45,7 +45,7 @@ int export_file(const char *path, const struct ss_export_input *in, char **cause
  * summary.txt, plus screen.txt and screen.ansi when given. The directory is filled under a temporary name
  * and renamed, so it appears complete or not at all. The final path goes to out_dir. 0, or -1 with *cause. */
 int export_snapshot(const char *parent_dir, const struct ss_export_input *in, const char *screen_text,
-		    const char *screen_ansi, char *out_dir, size_t out_len, char **cause);
+                    const char *screen_ansi, char *out_dir, size_t out_len, char **cause);
 
 /* Helpers shared by the exporters. */
 /* export_label writes the backend label of in (see struct ss_export_input). */

@@ -54,10 +54,14 @@ static int chrome_pid(const struct ss_record *r)
 	if (r->stream >= 0)
 		return CHROME_PID_STREAM0 + r->stream;
 	switch (r->stream) {
-	case SS_STREAM_HOST: return CHROME_PID_HOST;
-	case SS_STREAM_LEGACY: return CHROME_PID_LEGACY;
-	case SS_STREAM_PER_THREAD: return CHROME_PID_PER_THREAD;
-	default: return CHROME_PID_UNKNOWN;
+	case SS_STREAM_HOST:
+		return CHROME_PID_HOST;
+	case SS_STREAM_LEGACY:
+		return CHROME_PID_LEGACY;
+	case SS_STREAM_PER_THREAD:
+		return CHROME_PID_PER_THREAD;
+	default:
+		return CHROME_PID_UNKNOWN;
 	}
 }
 
@@ -65,11 +69,16 @@ static int chrome_pid(const struct ss_record *r)
 static int chrome_engine_tid(int kind)
 {
 	switch (kind) {
-	case SS_KIND_H2D: return 1;
-	case SS_KIND_KERNEL: return 2;
-	case SS_KIND_D2H: return 3;
-	case SS_KIND_D2D: return 4;
-	default: return 5; /* memset */
+	case SS_KIND_H2D:
+		return 1;
+	case SS_KIND_KERNEL:
+		return 2;
+	case SS_KIND_D2H:
+		return 3;
+	case SS_KIND_D2D:
+		return 4;
+	default:
+		return 5; /* memset */
 	}
 }
 
@@ -113,13 +122,15 @@ static void chrome_thread_name(int pid, int64_t tid, char *buf, size_t len)
 		int64_t engine = (tid - CHROME_TID_HOST) % 8;
 
 		snprintf(buf, len, "stream id %lld %s", (long long)((tid - CHROME_TID_HOST) / 8),
-			 engine >= 1 && engine <= 5 ? engines[engine] : "?");
+		         engine >= 1 && engine <= 5 ? engines[engine] : "?");
 	} else {
 		int kind = (int)((tid - CHROME_TID_HOST) % 8);
 		long long thread = (tid - CHROME_TID_HOST) / 8;
 
 		snprintf(buf, len, "thread %lld %s", thread,
-			 kind == SS_KIND_API ? "API" : kind == SS_KIND_SYNC ? "sync" : "NVTX");
+		         kind == SS_KIND_API    ? "API"
+		         : kind == SS_KIND_SYNC ? "sync"
+		                                : "NVTX");
 	}
 }
 
@@ -151,8 +162,9 @@ static void chrome_metadata(struct chrome_out *o, const struct ss_timeline *t, c
 			escape_json(f, name);
 			fputs("\"}}", f);
 			f = chrome_begin(o);
-			fprintf(f, "\"ph\":\"M\",\"pid\":%d,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%d}}",
-				pid, pid);
+			fprintf(f,
+			        "\"ph\":\"M\",\"pid\":%d,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%d}}",
+			        pid, pid);
 			f = chrome_begin(o);
 			fprintf(f, "\"ph\":\"M\",\"pid\":%d,\"name\":\"process_labels\",\"args\":{\"labels\":\"", pid);
 			escape_json(f, measurement);
@@ -163,14 +175,17 @@ static void chrome_metadata(struct chrome_out *o, const struct ss_timeline *t, c
 			idmap_put(&threads, key, 1);
 			chrome_thread_name(pid, tid, name, sizeof name);
 			f = chrome_begin(o);
-			fprintf(f, "\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRId64 ",\"name\":\"thread_name\",\"args\":{\"name\":\"",
-				pid, tid);
+			fprintf(f,
+			        "\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRId64
+			        ",\"name\":\"thread_name\",\"args\":{\"name\":\"",
+			        pid, tid);
 			escape_json(f, name);
 			fputs("\"}}", f);
 			f = chrome_begin(o);
-			fprintf(f, "\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRId64
-				   ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%" PRId64 "}}",
-				pid, tid, tid);
+			fprintf(f,
+			        "\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRId64
+			        ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%" PRId64 "}}",
+			        pid, tid, tid);
 		}
 	}
 	idmap_free(&procs);
@@ -191,7 +206,7 @@ static void chrome_event(struct chrome_out *o, const struct ss_timeline *t, cons
 	fputs(",\"name\":\"", f);
 	escape_json(f, *name != '\0' ? name : record_kind_name(r->kind));
 	fprintf(f, "\",\"cat\":\"%s\",\"cname\":\"%s\",\"args\":{\"ss_kind\":\"%s\",\"stream\":%d",
-		record_kind_name(r->kind), palette_chrome_cname(r->kind), record_kind_name(r->kind), (int)r->stream);
+	        record_kind_name(r->kind), palette_chrome_cname(r->kind), record_kind_name(r->kind), (int)r->stream);
 	/* zero-valued fields are left out: they read back as 0 */
 	if (r->raw_stream != 0)
 		fprintf(f, ",\"raw_stream\":%" PRIu32, r->raw_stream);
@@ -238,12 +253,12 @@ static void chrome_flows(struct chrome_out *o, const struct ss_timeline *t)
 		/* bind points inside the slices (their middles), so both ends attach to the enclosing slice */
 		f = chrome_begin(o);
 		fprintf(f, "\"ph\":\"s\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%" PRId64 ",\"ts\":", id, chrome_pid(a),
-			chrome_tid(a));
+		        chrome_tid(a));
 		chrome_us(f, a->start + (a->end - a->start) / 2);
 		fputs(",\"name\":\"launch\",\"cat\":\"flow\"}", f);
 		f = chrome_begin(o);
 		fprintf(f, "\"ph\":\"f\",\"bp\":\"e\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%" PRId64 ",\"ts\":", id,
-			chrome_pid(g), chrome_tid(g));
+		        chrome_pid(g), chrome_tid(g));
 		chrome_us(f, g->start + (g->end - g->start) / 2);
 		fputs(",\"name\":\"launch\",\"cat\":\"flow\"}", f);
 	}
@@ -262,7 +277,7 @@ static void chrome_other_data(FILE *f, const struct ss_export_input *in)
 	fputs("\"otherData\":{\"generator\":\"streamscope " SS_VERSION "\",\"format\":1,\"backend\":\"", f);
 	escape_json(f, t->backend);
 	fprintf(f, "\",\"measurement\":\"%s\",\"modelled\":%s,\"label\":\"", t->modelled ? "MODELLED" : "measured",
-		t->modelled ? "true" : "false");
+	        t->modelled ? "true" : "false");
 	escape_json(f, label);
 	fputs("\",\"title\":\"", f);
 	escape_json(f, title);
@@ -271,7 +286,7 @@ static void chrome_other_data(FILE *f, const struct ss_export_input *in)
 	fputs("\",\"source\":\"", f);
 	escape_json(f, t->source);
 	fprintf(f, "\",\"nstreams\":%d,\"dropped\":%" PRIu64 ",\"incomplete\":%s,\"records\":%zu", t->nstreams,
-		t->dropped, t->incomplete ? "true" : "false", t->n);
+	        t->dropped, t->incomplete ? "true" : "false", t->n);
 	fprintf(f, ",\"makespan_ns\":%" PRIu64 ",\"overlap\":%.4f", a->makespan_ns, a->overlap);
 	if (a->have_speedup)
 		fprintf(f, ",\"speedup\":%.4f", a->speedup);

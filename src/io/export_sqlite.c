@@ -29,118 +29,118 @@
 #define MEMKIND_UNKNOWN 7
 
 static const char export_sqlite_schema[] =
-	"CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
-	"CREATE TABLE ENUM_CUDA_MEMCPY_OPER (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
-	"CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
-	"CREATE TABLE ENUM_CUPTI_SYNC_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
-	"CREATE TABLE ENUM_CUPTI_STREAM_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
-	"CREATE TABLE ENUM_CUDA_KERNEL_LAUNCH_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
-	"CREATE TABLE ENUM_CUDA_FUNC_CACHE_CONFIG (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
-	"CREATE TABLE ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
-	"CREATE TABLE ENUM_NSYS_EVENT_CLASS (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
-	"CREATE TABLE ENUM_NSYS_EVENT_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
-	"CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);"
-	"CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT, busLocation TEXT,"
-	" isDiscrete INTEGER, l2CacheSize INTEGER, totalMemory INTEGER, memoryBandwidth INTEGER, clockRate INTEGER,"
-	" smCount INTEGER, pwGpuId INTEGER, uuid TEXT, luid INTEGER, chipName TEXT, cuDevice INTEGER,"
-	" ctxswDevPath TEXT, ctrlDevPath TEXT, revision INTEGER, nodeMask INTEGER, constantMemory INTEGER,"
-	" maxIPC INTEGER, maxRegistersPerBlock INTEGER, maxShmemPerBlock INTEGER, maxShmemPerBlockOptin INTEGER,"
-	" maxShmemPerSm INTEGER, maxRegistersPerSm INTEGER, threadsPerWarp INTEGER, asyncEngines INTEGER,"
-	" maxWarpsPerSm INTEGER, maxBlocksPerSm INTEGER, maxThreadsPerBlock INTEGER, maxBlockDimX INTEGER,"
-	" maxBlockDimY INTEGER, maxBlockDimZ INTEGER, maxGridDimX INTEGER, maxGridDimY INTEGER, maxGridDimZ INTEGER,"
-	" computeMajor INTEGER, computeMinor INTEGER, smMajor INTEGER, smMinor INTEGER);"
-	"CREATE TABLE TARGET_INFO_CUDA_STREAM (streamId INTEGER NOT NULL, hwId INTEGER NOT NULL, vmId INTEGER NOT NULL,"
-	" processId INTEGER NOT NULL, contextId INTEGER NOT NULL, priority INTEGER NOT NULL, flag INTEGER NOT NULL);"
-	"CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL,"
-	" eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL,"
-	" returnValue INTEGER NOT NULL, callchainId INTEGER,"
-	" ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssRawStream INTEGER, ssBytes INTEGER);"
-	"CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL,"
-	" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,"
-	" correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL,"
-	" deprecatedSrcId INTEGER, srcKind INTEGER, dstKind INTEGER, srcDeviceId INTEGER, srcContextId INTEGER,"
-	" dstDeviceId INTEGER, dstContextId INTEGER, migrationCause INTEGER, graphNodeId INTEGER,"
-	" virtualAddress INTEGER, copyCount INTEGER,"
-	" ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssNameId INTEGER);"
-	"CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL,"
-	" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,"
-	" correlationId INTEGER, globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL,"
-	" graphNodeId INTEGER, memKind INTEGER,"
-	" ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssNameId INTEGER);"
-	"CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,"
-	" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,"
-	" correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL,"
-	" mangledName INTEGER, launchType INTEGER, cacheConfig INTEGER, registersPerThread INTEGER NOT NULL,"
-	" gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL, blockX INTEGER NOT NULL,"
-	" blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL, staticSharedMemory INTEGER NOT NULL,"
-	" dynamicSharedMemory INTEGER NOT NULL, localMemoryPerThread INTEGER NOT NULL,"
-	" localMemoryTotal INTEGER NOT NULL, gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER,"
-	" graphNodeId INTEGER, sharedMemoryLimitConfig INTEGER,"
-	" ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssBytes INTEGER);"
-	"CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER NOT NULL, end INTEGER NOT NULL,"
-	" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,"
-	" correlationId INTEGER, globalPid INTEGER, syncType INTEGER NOT NULL, eventId INTEGER NOT NULL,"
-	" eventSyncId INTEGER,"
-	" ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssNameId INTEGER, ssBytes INTEGER);"
-	"CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER,"
-	" category INTEGER, color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER,"
-	" domainId INTEGER,"
-	" ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssRawStream INTEGER, ssBytes INTEGER,"
-	" ssCorrelation INTEGER);"
-	"CREATE TABLE STREAMSCOPE_META (name TEXT NOT NULL PRIMARY KEY, value TEXT);"
-	"CREATE TABLE STREAMSCOPE_EXPERIMENT (preset TEXT, kernel TEXT, streams INTEGER, elements INTEGER,"
-	" chunks INTEGER, elemSize INTEGER, work INTEGER, issueOrder TEXT, sync TEXT, defaultStream TEXT,"
-	" nonBlocking INTEGER, hostMem TEXT, connections INTEGER, threads INTEGER, repeats INTEGER, warmup INTEGER,"
-	" description TEXT);"
-	"CREATE TABLE STREAMSCOPE_ANALYSIS (backend TEXT NOT NULL, modelled INTEGER NOT NULL, label TEXT,"
-	" t0 INTEGER, t1 INTEGER, makespanNs INTEGER,"
-	" h2dBusyNs INTEGER, h2dUtil REAL, h2dCount INTEGER, h2dBytes INTEGER,"
-	" computeBusyNs INTEGER, computeUtil REAL, computeCount INTEGER,"
-	" d2hBusyNs INTEGER, d2hUtil REAL, d2hCount INTEGER, d2hBytes INTEGER,"
-	" overlapNs INTEGER, overlap REAL, speedup REAL, boundNs INTEGER, gap REAL, boundChunks INTEGER,"
-	" tracedNs INTEGER, untracedNs INTEGER, overhead REAL, usedUntraced INTEGER, eventsNs INTEGER);";
+    "CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE ENUM_CUDA_MEMCPY_OPER (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+    "CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+    "CREATE TABLE ENUM_CUPTI_SYNC_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+    "CREATE TABLE ENUM_CUPTI_STREAM_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+    "CREATE TABLE ENUM_CUDA_KERNEL_LAUNCH_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+    "CREATE TABLE ENUM_CUDA_FUNC_CACHE_CONFIG (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+    "CREATE TABLE ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+    "CREATE TABLE ENUM_NSYS_EVENT_CLASS (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+    "CREATE TABLE ENUM_NSYS_EVENT_TYPE (id INTEGER NOT NULL PRIMARY KEY, name TEXT, label TEXT);"
+    "CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);"
+    "CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT, busLocation TEXT,"
+    " isDiscrete INTEGER, l2CacheSize INTEGER, totalMemory INTEGER, memoryBandwidth INTEGER, clockRate INTEGER,"
+    " smCount INTEGER, pwGpuId INTEGER, uuid TEXT, luid INTEGER, chipName TEXT, cuDevice INTEGER,"
+    " ctxswDevPath TEXT, ctrlDevPath TEXT, revision INTEGER, nodeMask INTEGER, constantMemory INTEGER,"
+    " maxIPC INTEGER, maxRegistersPerBlock INTEGER, maxShmemPerBlock INTEGER, maxShmemPerBlockOptin INTEGER,"
+    " maxShmemPerSm INTEGER, maxRegistersPerSm INTEGER, threadsPerWarp INTEGER, asyncEngines INTEGER,"
+    " maxWarpsPerSm INTEGER, maxBlocksPerSm INTEGER, maxThreadsPerBlock INTEGER, maxBlockDimX INTEGER,"
+    " maxBlockDimY INTEGER, maxBlockDimZ INTEGER, maxGridDimX INTEGER, maxGridDimY INTEGER, maxGridDimZ INTEGER,"
+    " computeMajor INTEGER, computeMinor INTEGER, smMajor INTEGER, smMinor INTEGER);"
+    "CREATE TABLE TARGET_INFO_CUDA_STREAM (streamId INTEGER NOT NULL, hwId INTEGER NOT NULL, vmId INTEGER NOT NULL,"
+    " processId INTEGER NOT NULL, contextId INTEGER NOT NULL, priority INTEGER NOT NULL, flag INTEGER NOT NULL);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+    " eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL,"
+    " returnValue INTEGER NOT NULL, callchainId INTEGER,"
+    " ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssRawStream INTEGER, ssBytes INTEGER);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+    " deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,"
+    " correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL,"
+    " deprecatedSrcId INTEGER, srcKind INTEGER, dstKind INTEGER, srcDeviceId INTEGER, srcContextId INTEGER,"
+    " dstDeviceId INTEGER, dstContextId INTEGER, migrationCause INTEGER, graphNodeId INTEGER,"
+    " virtualAddress INTEGER, copyCount INTEGER,"
+    " ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssNameId INTEGER);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+    " deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,"
+    " correlationId INTEGER, globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+    " graphNodeId INTEGER, memKind INTEGER,"
+    " ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssNameId INTEGER);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+    " deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,"
+    " correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL,"
+    " mangledName INTEGER, launchType INTEGER, cacheConfig INTEGER, registersPerThread INTEGER NOT NULL,"
+    " gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL, blockX INTEGER NOT NULL,"
+    " blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL, staticSharedMemory INTEGER NOT NULL,"
+    " dynamicSharedMemory INTEGER NOT NULL, localMemoryPerThread INTEGER NOT NULL,"
+    " localMemoryTotal INTEGER NOT NULL, gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER,"
+    " graphNodeId INTEGER, sharedMemoryLimitConfig INTEGER,"
+    " ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssBytes INTEGER);"
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+    " deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL,"
+    " correlationId INTEGER, globalPid INTEGER, syncType INTEGER NOT NULL, eventId INTEGER NOT NULL,"
+    " eventSyncId INTEGER,"
+    " ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssNameId INTEGER, ssBytes INTEGER);"
+    "CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER,"
+    " category INTEGER, color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER,"
+    " domainId INTEGER,"
+    " ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssRawStream INTEGER, ssBytes INTEGER,"
+    " ssCorrelation INTEGER);"
+    "CREATE TABLE STREAMSCOPE_META (name TEXT NOT NULL PRIMARY KEY, value TEXT);"
+    "CREATE TABLE STREAMSCOPE_EXPERIMENT (preset TEXT, kernel TEXT, streams INTEGER, elements INTEGER,"
+    " chunks INTEGER, elemSize INTEGER, work INTEGER, issueOrder TEXT, sync TEXT, defaultStream TEXT,"
+    " nonBlocking INTEGER, hostMem TEXT, connections INTEGER, threads INTEGER, repeats INTEGER, warmup INTEGER,"
+    " description TEXT);"
+    "CREATE TABLE STREAMSCOPE_ANALYSIS (backend TEXT NOT NULL, modelled INTEGER NOT NULL, label TEXT,"
+    " t0 INTEGER, t1 INTEGER, makespanNs INTEGER,"
+    " h2dBusyNs INTEGER, h2dUtil REAL, h2dCount INTEGER, h2dBytes INTEGER,"
+    " computeBusyNs INTEGER, computeUtil REAL, computeCount INTEGER,"
+    " d2hBusyNs INTEGER, d2hUtil REAL, d2hCount INTEGER, d2hBytes INTEGER,"
+    " overlapNs INTEGER, overlap REAL, speedup REAL, boundNs INTEGER, gap REAL, boundChunks INTEGER,"
+    " tracedNs INTEGER, untracedNs INTEGER, overhead REAL, usedUntraced INTEGER, eventsNs INTEGER);";
 
 /* Rows of the ENUM tables we write: the values nsys writes, for the ids our tables reference. */
 static const char export_sqlite_enums[] =
-	"INSERT INTO ENUM_CUDA_MEMCPY_OPER VALUES"
-	" (0,'CUDA_MEMCPY_KIND_UNKNOWN','Unknown'),(1,'CUDA_MEMCPY_KIND_HTOD','Host-to-Device'),"
-	" (2,'CUDA_MEMCPY_KIND_DTOH','Device-to-Host'),(3,'CUDA_MEMCPY_KIND_HTOA','Host-to-Array'),"
-	" (4,'CUDA_MEMCPY_KIND_ATOH','Array-to-Host'),(5,'CUDA_MEMCPY_KIND_ATOA','Array-to-Array'),"
-	" (6,'CUDA_MEMCPY_KIND_ATOD','Array-to-Device'),(7,'CUDA_MEMCPY_KIND_DTOA','Device-to-Array'),"
-	" (8,'CUDA_MEMCPY_KIND_DTOD','Device-to-Device'),(9,'CUDA_MEMCPY_KIND_HTOH','Host-to-Host'),"
-	" (10,'CUDA_MEMCPY_KIND_PTOP','Peer-to-Peer'),(11,'CUDA_MEMCPY_KIND_UVM_HTOD','Unified Host-to-Device'),"
-	" (12,'CUDA_MEMCPY_KIND_UVM_DTOH','Unified Device-to-Host'),"
-	" (13,'CUDA_MEMCPY_KIND_UVM_DTOD','Unified Device-to-Device');"
-	"INSERT INTO ENUM_CUDA_MEM_KIND VALUES"
-	" (0,'CUDA_MEMOPR_MEMORY_KIND_PAGEABLE','Pageable'),(1,'CUDA_MEMOPR_MEMORY_KIND_PINNED','Pinned'),"
-	" (2,'CUDA_MEMOPR_MEMORY_KIND_DEVICE','Device'),(3,'CUDA_MEMOPR_MEMORY_KIND_ARRAY','Array'),"
-	" (4,'CUDA_MEMOPR_MEMORY_KIND_MANAGED','Managed'),(5,'CUDA_MEMOPR_MEMORY_KIND_DEVICE_STATIC','Device Static'),"
-	" (6,'CUDA_MEMOPR_MEMORY_KIND_MANAGED_STATIC','Managed Static'),(7,'CUDA_MEMOPR_MEMORY_KIND_UNKNOWN','Unknown');"
-	"INSERT INTO ENUM_CUPTI_SYNC_TYPE VALUES"
-	" (0,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN','Unknown'),"
-	" (1,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE','Event sync'),"
-	" (2,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT','Stream wait sync'),"
-	" (3,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE','Stream sync'),"
-	" (4,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE','Context sync');"
-	"INSERT INTO ENUM_CUPTI_STREAM_TYPE VALUES"
-	" (0,'CUPTI_ACTIVITY_STREAM_CREATE_FLAG_UNKNOWN','Unknown stream type'),"
-	" (1,'CUPTI_ACTIVITY_STREAM_CREATE_FLAG_DEFAULT','Default stream'),"
-	" (2,'CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING','Non-blocking stream'),"
-	" (3,'CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL','Null stream');"
-	"INSERT INTO ENUM_CUDA_KERNEL_LAUNCH_TYPE VALUES"
-	" (0,'CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN','Unknown'),(1,'CUDA_KERNEL_LAUNCH_TYPE_REGULAR','Regular'),"
-	" (2,'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE','Coop Single Device'),"
-	" (3,'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE','Coop Multi Device');"
-	"INSERT INTO ENUM_CUDA_FUNC_CACHE_CONFIG VALUES"
-	" (0,'CU_FUNC_CACHE_PREFER_NONE','None'),(1,'CU_FUNC_CACHE_PREFER_SHARED','Shared'),"
-	" (2,'CU_FUNC_CACHE_PREFER_L1','L1'),(3,'CU_FUNC_CACHE_PREFER_EQUAL','Equal');"
-	"INSERT INTO ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG VALUES"
-	" (0,'CUDA_SHARED_MEM_LIMIT_DEFAULT','Default'),(1,'CUDA_SHARED_MEM_LIMIT_OPTIN','Opt in');"
-	"INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES"
-	" (0,'TRACE_PROCESS_EVENT_CUDA_RUNTIME','CUDA runtime'),(1,'TRACE_PROCESS_EVENT_CUDA_DRIVER','CUDA driver');"
-	"INSERT INTO ENUM_NSYS_EVENT_TYPE VALUES"
-	" (34,'NvtxMark','NvtxMark'),(35,'NvtxPushRange','NvtxPushRange'),(36,'NvtxPopRange','NvtxPopRange'),"
-	" (59,'NvtxPushPopRange','NvtxPushPopRange'),(60,'NvtxStartEndRange','NvtxStartEndRange');";
+    "INSERT INTO ENUM_CUDA_MEMCPY_OPER VALUES"
+    " (0,'CUDA_MEMCPY_KIND_UNKNOWN','Unknown'),(1,'CUDA_MEMCPY_KIND_HTOD','Host-to-Device'),"
+    " (2,'CUDA_MEMCPY_KIND_DTOH','Device-to-Host'),(3,'CUDA_MEMCPY_KIND_HTOA','Host-to-Array'),"
+    " (4,'CUDA_MEMCPY_KIND_ATOH','Array-to-Host'),(5,'CUDA_MEMCPY_KIND_ATOA','Array-to-Array'),"
+    " (6,'CUDA_MEMCPY_KIND_ATOD','Array-to-Device'),(7,'CUDA_MEMCPY_KIND_DTOA','Device-to-Array'),"
+    " (8,'CUDA_MEMCPY_KIND_DTOD','Device-to-Device'),(9,'CUDA_MEMCPY_KIND_HTOH','Host-to-Host'),"
+    " (10,'CUDA_MEMCPY_KIND_PTOP','Peer-to-Peer'),(11,'CUDA_MEMCPY_KIND_UVM_HTOD','Unified Host-to-Device'),"
+    " (12,'CUDA_MEMCPY_KIND_UVM_DTOH','Unified Device-to-Host'),"
+    " (13,'CUDA_MEMCPY_KIND_UVM_DTOD','Unified Device-to-Device');"
+    "INSERT INTO ENUM_CUDA_MEM_KIND VALUES"
+    " (0,'CUDA_MEMOPR_MEMORY_KIND_PAGEABLE','Pageable'),(1,'CUDA_MEMOPR_MEMORY_KIND_PINNED','Pinned'),"
+    " (2,'CUDA_MEMOPR_MEMORY_KIND_DEVICE','Device'),(3,'CUDA_MEMOPR_MEMORY_KIND_ARRAY','Array'),"
+    " (4,'CUDA_MEMOPR_MEMORY_KIND_MANAGED','Managed'),(5,'CUDA_MEMOPR_MEMORY_KIND_DEVICE_STATIC','Device Static'),"
+    " (6,'CUDA_MEMOPR_MEMORY_KIND_MANAGED_STATIC','Managed Static'),(7,'CUDA_MEMOPR_MEMORY_KIND_UNKNOWN','Unknown');"
+    "INSERT INTO ENUM_CUPTI_SYNC_TYPE VALUES"
+    " (0,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN','Unknown'),"
+    " (1,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE','Event sync'),"
+    " (2,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT','Stream wait sync'),"
+    " (3,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE','Stream sync'),"
+    " (4,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE','Context sync');"
+    "INSERT INTO ENUM_CUPTI_STREAM_TYPE VALUES"
+    " (0,'CUPTI_ACTIVITY_STREAM_CREATE_FLAG_UNKNOWN','Unknown stream type'),"
+    " (1,'CUPTI_ACTIVITY_STREAM_CREATE_FLAG_DEFAULT','Default stream'),"
+    " (2,'CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING','Non-blocking stream'),"
+    " (3,'CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL','Null stream');"
+    "INSERT INTO ENUM_CUDA_KERNEL_LAUNCH_TYPE VALUES"
+    " (0,'CUDA_KERNEL_LAUNCH_TYPE_UNKNOWN','Unknown'),(1,'CUDA_KERNEL_LAUNCH_TYPE_REGULAR','Regular'),"
+    " (2,'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE','Coop Single Device'),"
+    " (3,'CUDA_KERNEL_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE','Coop Multi Device');"
+    "INSERT INTO ENUM_CUDA_FUNC_CACHE_CONFIG VALUES"
+    " (0,'CU_FUNC_CACHE_PREFER_NONE','None'),(1,'CU_FUNC_CACHE_PREFER_SHARED','Shared'),"
+    " (2,'CU_FUNC_CACHE_PREFER_L1','L1'),(3,'CU_FUNC_CACHE_PREFER_EQUAL','Equal');"
+    "INSERT INTO ENUM_CUDA_SHARED_MEM_LIMIT_CONFIG VALUES"
+    " (0,'CUDA_SHARED_MEM_LIMIT_DEFAULT','Default'),(1,'CUDA_SHARED_MEM_LIMIT_OPTIN','Opt in');"
+    "INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES"
+    " (0,'TRACE_PROCESS_EVENT_CUDA_RUNTIME','CUDA runtime'),(1,'TRACE_PROCESS_EVENT_CUDA_DRIVER','CUDA driver');"
+    "INSERT INTO ENUM_NSYS_EVENT_TYPE VALUES"
+    " (34,'NvtxMark','NvtxMark'),(35,'NvtxPushRange','NvtxPushRange'),(36,'NvtxPopRange','NvtxPopRange'),"
+    " (59,'NvtxPushPopRange','NvtxPushPopRange'),(60,'NvtxStartEndRange','NvtxStartEndRange');";
 
 /* The insert of one activity table: its columns and one row's VALUES template, whose '?' are bound in order. */
 struct export_sqlite_ins {
@@ -153,32 +153,35 @@ struct export_sqlite_ins {
 enum { INS_MEMCPY = 0, INS_MEMSET, INS_KERNEL, INS_RUNTIME, INS_SYNC, INS_NVTX, INS_COUNT };
 
 static const struct export_sqlite_ins export_sqlite_ins[INS_COUNT] = {
-	[INS_MEMCPY] = {"CUPTI_ACTIVITY_KIND_MEMCPY",
-			"start, end, deviceId, contextId, streamId, correlationId, globalPid, bytes, copyKind, srcKind,"
-			" dstKind, srcDeviceId, dstDeviceId, copyCount, ssKind, ssStream, ssThread, ssFlags, ssNameId",
-			"(?, ?, 0, 1, ?, ?, 0, ?, ?, ?, ?, 0, 0, 1, ?, ?, ?, ?, ?)", -1},
-	[INS_MEMSET] = {"CUPTI_ACTIVITY_KIND_MEMSET",
-			"start, end, deviceId, contextId, streamId, correlationId, globalPid, value, bytes, memKind, ssKind,"
-			" ssStream, ssThread, ssFlags, ssNameId",
-			"(?, ?, 0, 1, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?)", -1},
-	[INS_KERNEL] = {"CUPTI_ACTIVITY_KIND_KERNEL",
-			"start, end, deviceId, contextId, streamId, correlationId, globalPid, demangledName, shortName,"
-			" mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ, blockX, blockY,"
-			" blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId,"
-			" sharedMemoryExecuted, sharedMemoryLimitConfig, ssKind, ssStream, ssThread, ssFlags, ssBytes",
-			"(?, ?, 0, 1, ?, ?, 0, ?, ?, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ?, 0, 0, ?, ?, ?, ?, ?)", -1},
-	[INS_RUNTIME] = {"CUPTI_ACTIVITY_KIND_RUNTIME",
-			 "start, end, eventClass, globalTid, correlationId, nameId, returnValue, ssKind, ssStream, ssThread,"
-			 " ssFlags, ssRawStream, ssBytes",
-			 "(?, ?, 0, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)", -1},
-	[INS_SYNC] = {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-		      "start, end, deviceId, contextId, streamId, correlationId, globalPid, syncType, eventId, ssKind,"
-		      " ssStream, ssThread, ssFlags, ssNameId, ssBytes",
-		      "(?, ?, 0, 1, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?, ?)", -1},
-	[INS_NVTX] = {"NVTX_EVENTS",
-		      "start, end, eventType, rangeId, text, globalTid, endGlobalTid, textId, domainId, ssKind, ssStream,"
-		      " ssThread, ssFlags, ssRawStream, ssBytes, ssCorrelation",
-		      "(?, ?, 59, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)", 3},
+    [INS_MEMCPY] = {"CUPTI_ACTIVITY_KIND_MEMCPY",
+                    "start, end, deviceId, contextId, streamId, correlationId, globalPid, bytes, copyKind, srcKind,"
+                    " dstKind, srcDeviceId, dstDeviceId, copyCount, ssKind, ssStream, ssThread, ssFlags, ssNameId",
+                    "(?, ?, 0, 1, ?, ?, 0, ?, ?, ?, ?, 0, 0, 1, ?, ?, ?, ?, ?)", -1},
+    [INS_MEMSET] =
+        {"CUPTI_ACTIVITY_KIND_MEMSET",
+         "start, end, deviceId, contextId, streamId, correlationId, globalPid, value, bytes, memKind, ssKind,"
+         " ssStream, ssThread, ssFlags, ssNameId",
+         "(?, ?, 0, 1, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?)", -1},
+    [INS_KERNEL] = {"CUPTI_ACTIVITY_KIND_KERNEL",
+                    "start, end, deviceId, contextId, streamId, correlationId, globalPid, demangledName, shortName,"
+                    " mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ, blockX, blockY,"
+                    " blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId,"
+                    " sharedMemoryExecuted, sharedMemoryLimitConfig, ssKind, ssStream, ssThread, ssFlags, ssBytes",
+                    "(?, ?, 0, 1, ?, ?, 0, ?, ?, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ?, 0, 0, ?, ?, ?, ?, ?)",
+                    -1},
+    [INS_RUNTIME] =
+        {"CUPTI_ACTIVITY_KIND_RUNTIME",
+         "start, end, eventClass, globalTid, correlationId, nameId, returnValue, ssKind, ssStream, ssThread,"
+         " ssFlags, ssRawStream, ssBytes",
+         "(?, ?, 0, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)", -1},
+    [INS_SYNC] = {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                  "start, end, deviceId, contextId, streamId, correlationId, globalPid, syncType, eventId, ssKind,"
+                  " ssStream, ssThread, ssFlags, ssNameId, ssBytes",
+                  "(?, ?, 0, 1, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?, ?)", -1},
+    [INS_NVTX] = {"NVTX_EVENTS",
+                  "start, end, eventType, rangeId, text, globalTid, endGlobalTid, textId, domainId, ssKind, ssStream,"
+                  " ssThread, ssFlags, ssRawStream, ssBytes, ssCorrelation",
+                  "(?, ?, 59, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)", 3},
 };
 
 /* Rows per multi-row INSERT: one statement execution carries this many records. */
@@ -206,7 +209,7 @@ struct export_sqlite_ctx {
 static int export_sqlite_fail(struct export_sqlite_ctx *c, const char *what)
 {
 	*c->cause = xasprintf("cannot write %s: SQLite %s: %s", c->path, what,
-			      c->db != NULL ? sqlite3_errmsg(c->db) : "out of memory");
+	                      c->db != NULL ? sqlite3_errmsg(c->db) : "out of memory");
 	return -1;
 }
 
@@ -315,7 +318,7 @@ static int export_sqlite_sync_type(const char *name)
 
 /* export_sqlite_record queues one record for the table of its kind; the values follow the table's template. */
 static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_timeline *t, const struct ss_record *r,
-				uint64_t *grid_id)
+                                uint64_t *grid_id)
 {
 	struct export_sqlite_row *row;
 	sqlite3_int64 *v;
@@ -324,13 +327,26 @@ static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_tim
 	switch (r->kind) {
 	case SS_KIND_H2D:
 	case SS_KIND_D2H:
-	case SS_KIND_D2D: k = INS_MEMCPY; break;
-	case SS_KIND_MEMSET: k = INS_MEMSET; break;
-	case SS_KIND_KERNEL: k = INS_KERNEL; break;
-	case SS_KIND_API: k = INS_RUNTIME; break;
-	case SS_KIND_SYNC: k = INS_SYNC; break;
-	case SS_KIND_MARKER: k = INS_NVTX; break;
-	default: return 0; /* not a kind we know: nothing to write */
+	case SS_KIND_D2D:
+		k = INS_MEMCPY;
+		break;
+	case SS_KIND_MEMSET:
+		k = INS_MEMSET;
+		break;
+	case SS_KIND_KERNEL:
+		k = INS_KERNEL;
+		break;
+	case SS_KIND_API:
+		k = INS_RUNTIME;
+		break;
+	case SS_KIND_SYNC:
+		k = INS_SYNC;
+		break;
+	case SS_KIND_MARKER:
+		k = INS_NVTX;
+		break;
+	default:
+		return 0; /* not a kind we know: nothing to write */
 	}
 	row = &c->queue[k][c->nqueued[k]++];
 	v = row->v;
@@ -360,7 +376,7 @@ static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_tim
 		*v++ = r->correlation;
 		*v++ = r->name; /* demangledName */
 		*v++ = r->name; /* shortName */
-		*v++ = (sqlite3_int64)++*grid_id;
+		*v++ = (sqlite3_int64)++ * grid_id;
 		break;
 	case INS_RUNTIME:
 		*v++ = r->thread & 0xffffffu; /* globalTid: the tid in nsys's low 24 bits */
@@ -388,8 +404,12 @@ static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_tim
 	*v++ = r->flags;
 	switch (k) {
 	case INS_MEMCPY:
-	case INS_MEMSET: *v++ = r->name; break;
-	case INS_KERNEL: *v++ = (sqlite3_int64)r->bytes; break;
+	case INS_MEMSET:
+		*v++ = r->name;
+		break;
+	case INS_KERNEL:
+		*v++ = (sqlite3_int64)r->bytes;
+		break;
 	case INS_RUNTIME:
 		*v++ = r->raw_stream;
 		*v++ = (sqlite3_int64)r->bytes;
@@ -405,7 +425,8 @@ static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_tim
 		break;
 	}
 	if (v - row->v != c->nparams[k]) {
-		*c->cause = xasprintf("cannot write %s: internal error (%s parameters)", c->path, export_sqlite_ins[k].table);
+		*c->cause =
+		    xasprintf("cannot write %s: internal error (%s parameters)", c->path, export_sqlite_ins[k].table);
 		return -1;
 	}
 	return c->nqueued[k] == EXPORT_SQLITE_BATCH ? export_sqlite_flush(c, k) : 0;
@@ -464,8 +485,8 @@ static int export_sqlite_labels(struct export_sqlite_ctx *c, const struct ss_exp
 	snprintf(num, sizeof num, "%zu", t->n);
 	if (export_sqlite_meta(c, "STREAMSCOPE_META", "records", num) != 0)
 		return -1;
-	if (sqlite3_prepare_v2(c->db, "INSERT INTO TARGET_INFO_GPU (vmId, id, name) VALUES (0, 0, ?1)", -1, &st, NULL) !=
-	    SQLITE_OK)
+	if (sqlite3_prepare_v2(c->db, "INSERT INTO TARGET_INFO_GPU (vmId, id, name) VALUES (0, 0, ?1)", -1, &st,
+	                       NULL) != SQLITE_OK)
 		return export_sqlite_fail(c, "prepare");
 	sqlite3_bind_text(st, 1, t->device, -1, SQLITE_STATIC);
 	rc = export_sqlite_step(c, st);
@@ -483,7 +504,7 @@ static int export_sqlite_streams(struct export_sqlite_ctx *c, const struct ss_ex
 	int rc = 0;
 
 	if (sqlite3_prepare_v2(c->db, "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (?1, 0, 0, 0, 1, 0, ?2)", -1, &st,
-			       NULL) != SQLITE_OK)
+	                       NULL) != SQLITE_OK)
 		return export_sqlite_fail(c, "prepare");
 	for (size_t i = 0; i < t->n && rc == 0; i++) {
 		const struct ss_record *r = &t->rec[i];
@@ -502,7 +523,10 @@ static int export_sqlite_streams(struct export_sqlite_ctx *c, const struct ss_ex
 		}
 		seen[nseen++] = r->raw_stream;
 		sqlite3_bind_int64(st, 1, r->raw_stream);
-		sqlite3_bind_int(st, 2, r->stream == SS_STREAM_LEGACY ? 3 : (in->e != NULL && in->e->nonblocking) ? 2 : 1);
+		sqlite3_bind_int(st, 2,
+		                 r->stream == SS_STREAM_LEGACY           ? 3
+		                 : (in->e != NULL && in->e->nonblocking) ? 2
+		                                                         : 1);
 		rc = export_sqlite_step(c, st);
 	}
 	free(seen);
@@ -518,10 +542,11 @@ static int export_sqlite_experiment(struct export_sqlite_ctx *c, const struct ss
 
 	if (e == NULL)
 		return 0;
-	if (sqlite3_prepare_v2(c->db,
-			       "INSERT INTO STREAMSCOPE_EXPERIMENT VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-			       " ?12, ?13, ?14, ?15, ?16, ?17)",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+	        c->db,
+	        "INSERT INTO STREAMSCOPE_EXPERIMENT VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+	        " ?12, ?13, ?14, ?15, ?16, ?17)",
+	        -1, &st, NULL) != SQLITE_OK)
 		return export_sqlite_fail(c, "prepare");
 	experiment_describe(e, desc, sizeof desc);
 	sqlite3_bind_text(st, 1, experiment_preset_name(e->preset), -1, SQLITE_STATIC);
@@ -554,10 +579,11 @@ static int export_sqlite_analysis(struct export_sqlite_ctx *c, const struct ss_e
 	char label[512];
 	int rc, k = 1;
 
-	if (sqlite3_prepare_v2(c->db,
-			       "INSERT INTO STREAMSCOPE_ANALYSIS VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-			       " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+	        c->db,
+	        "INSERT INTO STREAMSCOPE_ANALYSIS VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+	        " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+	        -1, &st, NULL) != SQLITE_OK)
 		return export_sqlite_fail(c, "prepare");
 	export_label(in, label, sizeof label);
 	sqlite3_bind_text(st, k++, in->t->backend, -1, SQLITE_STATIC);
@@ -609,7 +635,7 @@ static int export_sqlite_fill(struct export_sqlite_ctx *c, const struct ss_expor
 	/* big pages for big traces (fewer B-tree splits); small ones stay small files */
 	if (export_sqlite_exec(c, t->n > 100000 ? "PRAGMA page_size = 65536" : "PRAGMA page_size = 4096") != 0 ||
 	    export_sqlite_exec(c, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
-				  " PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;") != 0 ||
+	                          " PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;") != 0 ||
 	    export_sqlite_exec(c, "BEGIN") != 0 || export_sqlite_exec(c, export_sqlite_schema) != 0 ||
 	    export_sqlite_exec(c, export_sqlite_enums) != 0)
 		return -1;

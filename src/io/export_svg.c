@@ -41,17 +41,17 @@ struct svg_rect {
 
 /* The layout of the picture. */
 struct svg_layout {
-	int nstreams;          /* experiment streams 0..n-1 */
-	int special[3];        /* 1 when the legacy / per-thread / unknown group has records */
-	int ngroups;           /* stream groups drawn */
-	int *group_of;         /* group index of stream row s (0..n+2), -1 when not drawn */
-	bool nvtx;             /* an NVTX lane */
+	int nstreams;   /* experiment streams 0..n-1 */
+	int special[3]; /* 1 when the legacy / per-thread / unknown group has records */
+	int ngroups;    /* stream groups drawn */
+	int *group_of;  /* group index of stream row s (0..n+2), -1 when not drawn */
+	bool nvtx;      /* an NVTX lane */
 	int lane_h, lane_gap, group_gap;
-	int *lane_y;           /* y of each lane id */
+	int *lane_y; /* y of each lane id */
 	int nlanes;
 	int rows_top, rows_bottom;
-	double x0, plot_w;     /* plot area */
-	uint64_t w0, w1;       /* window */
+	double x0, plot_w; /* plot area */
+	uint64_t w0, w1;   /* window */
 };
 
 static void svg_colour(const struct ss_colour *c, char *buf, size_t len)
@@ -65,10 +65,14 @@ static int svg_stream_row(const struct svg_layout *l, int32_t stream)
 	if (stream >= 0 && stream < l->nstreams)
 		return stream;
 	switch (stream) {
-	case SS_STREAM_HOST: return -1;
-	case SS_STREAM_LEGACY: return l->nstreams;
-	case SS_STREAM_PER_THREAD: return l->nstreams + 1;
-	default: return l->nstreams + 2;
+	case SS_STREAM_HOST:
+		return -1;
+	case SS_STREAM_LEGACY:
+		return l->nstreams;
+	case SS_STREAM_PER_THREAD:
+		return l->nstreams + 1;
+	default:
+		return l->nstreams + 2;
 	}
 }
 
@@ -79,14 +83,23 @@ static int svg_lane(const struct svg_layout *l, const struct ss_record *r)
 
 	switch (r->kind) {
 	case SS_KIND_API:
-	case SS_KIND_SYNC: return SVG_ROW_HOST;
-	case SS_KIND_MARKER: return SVG_ROW_NVTX;
-	case SS_KIND_H2D: lane = SVG_LANE_H2D; break;
-	case SS_KIND_D2H: lane = SVG_LANE_D2H; break;
+	case SS_KIND_SYNC:
+		return SVG_ROW_HOST;
+	case SS_KIND_MARKER:
+		return SVG_ROW_NVTX;
+	case SS_KIND_H2D:
+		lane = SVG_LANE_H2D;
+		break;
+	case SS_KIND_D2H:
+		lane = SVG_LANE_D2H;
+		break;
 	case SS_KIND_KERNEL:
 	case SS_KIND_D2D:
-	case SS_KIND_MEMSET: lane = SVG_LANE_KER; break;
-	default: return -1;
+	case SS_KIND_MEMSET:
+		lane = SVG_LANE_KER;
+		break;
+	default:
+		return -1;
 	}
 	row = svg_stream_row(l, r->stream);
 	if (row < 0 || (g = l->group_of[row]) < 0)
@@ -167,7 +180,7 @@ static int svg_lane_height(const struct svg_layout *l, int lane)
 
 /* svg_rect_emit writes one merged rectangle, with a tooltip and, when it is one wide interval, its name. */
 static void svg_rect_emit(FILE *f, const struct svg_layout *l, const struct ss_timeline *t, int lane,
-			  const struct svg_rect *r)
+                          const struct svg_rect *r)
 {
 	char fill[16], b1[32], b2[32], b3[32];
 	int y = l->lane_y[lane], h = svg_lane_height(l, lane);
@@ -184,10 +197,10 @@ static void svg_rect_emit(FILE *f, const struct svg_layout *l, const struct ss_t
 
 		escape_xml(f, timeline_name(t, rec->name));
 		fprintf(f, " %s start %s dur %s", record_kind_name(rec->kind), units_time(rec->start, b1, sizeof b1),
-			units_time(rec->end - rec->start, b2, sizeof b2));
+		        units_time(rec->end - rec->start, b2, sizeof b2));
 		if (rec->bytes > 0)
 			fprintf(f, " %s %s", units_bytes(rec->bytes, b3, sizeof b3),
-				units_rate(rec->bytes, rec->end - rec->start, b1, sizeof b1));
+			        units_rate(rec->bytes, rec->end - rec->start, b1, sizeof b1));
 	} else {
 		fprintf(f, "%" PRIu32 " %s intervals", r->count, record_kind_name(r->role));
 	}
@@ -315,11 +328,11 @@ static void svg_labels(FILE *f, const struct svg_layout *l)
 	static const char *const lanes[SVG_LANES] = {"H2D", "KER", "D2H"};
 
 	fprintf(f, "<rect x=\"%.0f\" y=\"%d\" width=\"%.0f\" height=\"14\" fill=\"#222222\"/>\n", l->x0,
-		l->lane_y[SVG_ROW_HOST], l->plot_w);
+	        l->lane_y[SVG_ROW_HOST], l->plot_w);
 	fprintf(f, "<text x=\"8\" y=\"%d\" class=\"row\">host</text>\n", l->lane_y[SVG_ROW_HOST] + 11);
 	if (l->nvtx) {
 		fprintf(f, "<rect x=\"%.0f\" y=\"%d\" width=\"%.0f\" height=\"14\" fill=\"#222222\"/>\n", l->x0,
-			l->lane_y[SVG_ROW_NVTX], l->plot_w);
+		        l->lane_y[SVG_ROW_NVTX], l->plot_w);
 		fprintf(f, "<text x=\"8\" y=\"%d\" class=\"row\">NVTX</text>\n", l->lane_y[SVG_ROW_NVTX] + 11);
 	}
 	for (int s = 0; s < l->nstreams + 3; s++) {
@@ -330,18 +343,20 @@ static void svg_labels(FILE *f, const struct svg_layout *l)
 			continue;
 		top = l->lane_y[SVG_ROW_STREAMS + g * SVG_LANES];
 		bottom = l->lane_y[SVG_ROW_STREAMS + g * SVG_LANES + SVG_LANES - 1] + l->lane_h;
-		fprintf(f, "<rect x=\"%.0f\" y=\"%d\" width=\"%.0f\" height=\"%d\" fill=\"%s\"/>\n", l->x0, top, l->plot_w,
-			bottom - top, g % 2 ? "#1f1f1f" : "#242424");
-		export_stream_label(s < l->nstreams ? s : s == l->nstreams ? SS_STREAM_LEGACY
-						      : s == l->nstreams + 1 ? SS_STREAM_PER_THREAD : SS_STREAM_UNKNOWN,
-				    label, sizeof label);
+		fprintf(f, "<rect x=\"%.0f\" y=\"%d\" width=\"%.0f\" height=\"%d\" fill=\"%s\"/>\n", l->x0, top,
+		        l->plot_w, bottom - top, g % 2 ? "#1f1f1f" : "#242424");
+		export_stream_label(s < l->nstreams        ? s
+		                    : s == l->nstreams     ? SS_STREAM_LEGACY
+		                    : s == l->nstreams + 1 ? SS_STREAM_PER_THREAD
+		                                           : SS_STREAM_UNKNOWN,
+		                    label, sizeof label);
 		if (l->lane_h >= 6 || g % 4 == 0)
 			fprintf(f, "<text x=\"8\" y=\"%d\" class=\"row%s\">%s</text>\n", (top + bottom) / 2 + 4,
-				s >= l->nstreams ? " legacy" : "", label);
+			        s >= l->nstreams ? " legacy" : "", label);
 		if (l->lane_h >= 12)
 			for (int k = 0; k < SVG_LANES; k++)
 				fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"lane\">%s</text>\n", SVG_LEFT - 30,
-					l->lane_y[SVG_ROW_STREAMS + g * SVG_LANES + k] + l->lane_h - 2, lanes[k]);
+				        l->lane_y[SVG_ROW_STREAMS + g * SVG_LANES + k] + l->lane_h - 2, lanes[k]);
 	}
 }
 
@@ -370,21 +385,22 @@ static int svg_axis(FILE *f, const struct svg_layout *l)
 	for (s = (double)step / (double)div; s < 0.999999 && decimals < 9; s *= 10)
 		decimals++;
 	svg_colour(palette_get(SS_ROLE_AXIS), axis, sizeof axis);
-	fprintf(f, "<line x1=\"%.0f\" y1=\"%d\" x2=\"%.0f\" y2=\"%d\" stroke=\"%s\"/>\n", l->x0, y, l->x0 + l->plot_w, y,
-		axis);
+	fprintf(f, "<line x1=\"%.0f\" y1=\"%d\" x2=\"%.0f\" y2=\"%d\" stroke=\"%s\"/>\n", l->x0, y, l->x0 + l->plot_w,
+	        y, axis);
 	for (uint64_t tick = (l->w0 + step - 1) / step * step; tick <= l->w1 && step > 0; tick += step) {
 		double x = svg_x(l, tick);
 
-		fprintf(f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"%s\" stroke-opacity=\"0.25\"/>\n", x,
-			l->rows_top, x, y, axis);
+		fprintf(f,
+		        "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"%s\" stroke-opacity=\"0.25\"/>\n",
+		        x, l->rows_top, x, y, axis);
 		fprintf(f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"%s\"/>\n", x, y, x, y + 5, axis);
 		fprintf(f, "<text x=\"%.2f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%.*f</text>\n", x, y + 17,
-			decimals, (double)tick / (double)div);
+		        decimals, (double)tick / (double)div);
 		if (tick > UINT64_MAX - step)
 			break;
 	}
 	fprintf(f, "<text x=\"%.0f\" y=\"%d\" class=\"tick\" text-anchor=\"end\">time (%s)</text>\n", l->x0 + l->plot_w,
-		y + 32, unit);
+	        y + 32, unit);
 	return y + 40;
 }
 
@@ -392,11 +408,11 @@ static int svg_axis(FILE *f, const struct svg_layout *l)
 static void svg_legend(FILE *f, const struct ss_timeline *t, int y)
 {
 	static const int order[] = {SS_KIND_H2D,    SS_KIND_KERNEL, SS_KIND_D2H,  SS_KIND_D2D,
-				    SS_KIND_MEMSET, SS_KIND_API,    SS_KIND_SYNC, SS_KIND_MARKER};
+	                            SS_KIND_MEMSET, SS_KIND_API,    SS_KIND_SYNC, SS_KIND_MARKER};
 	static const char *const names[SS_KIND_COUNT] = {
-		[SS_KIND_H2D] = "H2D copy",     [SS_KIND_D2H] = "D2H copy", [SS_KIND_D2D] = "D2D copy",
-		[SS_KIND_MEMSET] = "memset",    [SS_KIND_KERNEL] = "kernel", [SS_KIND_API] = "API call",
-		[SS_KIND_SYNC] = "host waits", [SS_KIND_MARKER] = "NVTX range"};
+	    [SS_KIND_H2D] = "H2D copy",    [SS_KIND_D2H] = "D2H copy",     [SS_KIND_D2D] = "D2D copy",
+	    [SS_KIND_MEMSET] = "memset",   [SS_KIND_KERNEL] = "kernel",    [SS_KIND_API] = "API call",
+	    [SS_KIND_SYNC] = "host waits", [SS_KIND_MARKER] = "NVTX range"};
 	bool present[SS_KIND_COUNT] = {false};
 	int x = SVG_LEFT;
 	char fill[16];
@@ -431,17 +447,18 @@ static void svg_header(FILE *f, const struct ss_export_input *in, const struct s
 	fputs("</text>\n", f);
 	if (in->t->modelled)
 		fprintf(f, "<text x=\"%d\" y=\"24\" class=\"badge warn\" text-anchor=\"end\">MODELLED</text>\n",
-			SVG_WIDTH - SVG_RIGHT);
+		        SVG_WIDTH - SVG_RIGHT);
 	else
 		fprintf(f, "<text x=\"%d\" y=\"24\" class=\"badge\" text-anchor=\"end\">measured</text>\n",
-			SVG_WIDTH - SVG_RIGHT);
+		        SVG_WIDTH - SVG_RIGHT);
 	fprintf(f, "<text x=\"12\" y=\"44\" class=\"info%s\">", in->t->modelled ? " warn" : "");
 	escape_xml(f, label);
 	fprintf(f, "   window %s .. %s</text>\n", units_time(l->w0, b1, sizeof b1), units_time(l->w1, b2, sizeof b2));
-	fprintf(f, "<text x=\"12\" y=\"64\" class=\"info\">makespan %s", a->makespan_ns ? units_time(a->makespan_ns, b1, sizeof b1) : "-");
+	fprintf(f, "<text x=\"12\" y=\"64\" class=\"info\">makespan %s",
+	        a->makespan_ns ? units_time(a->makespan_ns, b1, sizeof b1) : "-");
 	if (a->makespan_ns > 0)
 		fprintf(f, "   util H2D %.0f%% KER %.0f%% D2H %.0f%%   overlap %.0f%%", a->eng[SS_ENG_H2D].util * 100.0,
-			a->eng[SS_ENG_COMPUTE].util * 100.0, a->eng[SS_ENG_D2H].util * 100.0, a->overlap * 100.0);
+		        a->eng[SS_ENG_COMPUTE].util * 100.0, a->eng[SS_ENG_D2H].util * 100.0, a->overlap * 100.0);
 	if (a->have_speedup)
 		fprintf(f, "   speedup %.2fx", a->speedup);
 	if (a->have_bound)
@@ -464,18 +481,22 @@ int export_svg(const char *path, const struct ss_export_input *in, char **cause)
 	height = l.rows_bottom + 6 + 40 + 30;
 	svg_colour(palette_get(SS_ROLE_TEXT), text, sizeof text);
 	svg_colour(palette_get(SS_ROLE_DIM), dim, sizeof dim);
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
-		SVG_WIDTH, height, SVG_WIDTH, height);
+	fprintf(f,
+	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
+	        SVG_WIDTH, height, SVG_WIDTH, height);
 	svg_colour(palette_get(SS_ROLE_WARN), warn, sizeof warn);
 	svg_colour(palette_get(SS_ROLE_DEFAULT_STREAM), legacy, sizeof legacy);
 	/* colours of text go through classes: CSS would override fill attributes */
-	fprintf(f, "<style>text{font-family:%s;fill:%s;white-space:pre}.title{font-size:15px;font-weight:bold}"
-		   ".info{font-size:12px}.badge{font-size:14px;font-weight:bold}.row{font-size:12px}"
-		   ".lane{font-size:9px;fill:%s}.tick{font-size:10px}.legend{font-size:11px}.bar{font-size:9px;fill:#ffffff}"
-		   ".warn{fill:%s}.legacy{fill:%s}</style>\n",
-		SVG_FONT, text, dim, warn, legacy);
-	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", SVG_WIDTH, height, SVG_BACKGROUND);
+	fprintf(
+	    f,
+	    "<style>text{font-family:%s;fill:%s;white-space:pre}.title{font-size:15px;font-weight:bold}"
+	    ".info{font-size:12px}.badge{font-size:14px;font-weight:bold}.row{font-size:12px}"
+	    ".lane{font-size:9px;fill:%s}.tick{font-size:10px}.legend{font-size:11px}.bar{font-size:9px;fill:#ffffff}"
+	    ".warn{fill:%s}.legacy{fill:%s}</style>\n",
+	    SVG_FONT, text, dim, warn, legacy);
+	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", SVG_WIDTH, height,
+	        SVG_BACKGROUND);
 	svg_header(f, in, &l);
 	svg_labels(f, &l);
 	svg_intervals(f, &l, in->t);

@@ -68,9 +68,12 @@ static void text_streams(FILE *f, const struct ss_timeline *t)
 			s[row].last = r->end;
 	}
 	fprintf(f, "\n%-10s %6s %12s %6s %12s %6s %12s %12s %12s\n", "stream", "H2D", "H2D time", "KER", "KER time",
-		"D2H", "D2H time", "first", "last");
+	        "D2H", "D2H time", "first", "last");
 	for (int i = 0; i < n + 3; i++) {
-		int32_t id = i < n ? i : i == n ? SS_STREAM_LEGACY : i == n + 1 ? SS_STREAM_PER_THREAD : SS_STREAM_UNKNOWN;
+		int32_t id = i < n        ? i
+		             : i == n     ? SS_STREAM_LEGACY
+		             : i == n + 1 ? SS_STREAM_PER_THREAD
+		                          : SS_STREAM_UNKNOWN;
 		uint64_t total = 0;
 
 		for (int k = 0; k < SS_KIND_COUNT; k++)
@@ -78,16 +81,16 @@ static void text_streams(FILE *f, const struct ss_timeline *t)
 		if (i >= n && total == 0)
 			continue;
 		if (total == 0) {
-			fprintf(f, "%-10s %6s %12s %6s %12s %6s %12s %12s %12s\n", export_stream_label(id, label, sizeof label),
-				"0", "-", "0", "-", "0", "-", "-", "-");
+			fprintf(f, "%-10s %6s %12s %6s %12s %6s %12s %12s %12s\n",
+			        export_stream_label(id, label, sizeof label), "0", "-", "0", "-", "0", "-", "-", "-");
 			continue;
 		}
 		fprintf(f, "%-10s %6" PRIu64 " %12s %6" PRIu64 " %12s %6" PRIu64 " %12s %12s %12s\n",
-			export_stream_label(id, label, sizeof label), s[i].count[SS_KIND_H2D],
-			units_time(s[i].ns[SS_KIND_H2D], a, sizeof a), s[i].count[SS_KIND_KERNEL],
-			units_time(s[i].ns[SS_KIND_KERNEL], b, sizeof b), s[i].count[SS_KIND_D2H],
-			units_time(s[i].ns[SS_KIND_D2H], c, sizeof c), units_time(s[i].first, d, sizeof d),
-			units_time(s[i].last, e, sizeof e));
+		        export_stream_label(id, label, sizeof label), s[i].count[SS_KIND_H2D],
+		        units_time(s[i].ns[SS_KIND_H2D], a, sizeof a), s[i].count[SS_KIND_KERNEL],
+		        units_time(s[i].ns[SS_KIND_KERNEL], b, sizeof b), s[i].count[SS_KIND_D2H],
+		        units_time(s[i].ns[SS_KIND_D2H], c, sizeof c), units_time(s[i].first, d, sizeof d),
+		        units_time(s[i].last, e, sizeof e));
 	}
 	free(s);
 }
@@ -112,11 +115,12 @@ static void text_write(FILE *f, const struct ss_export_input *in)
 		fprintf(f, "%-12s %s\n", "device", t->device);
 	if (*t->source != '\0')
 		fprintf(f, "%-12s %s\n", "source", t->source);
-	fprintf(f, "%-12s %zu (H2D %" PRIu64 ", D2H %" PRIu64 ", D2D %" PRIu64 ", memset %" PRIu64 ", kernels %" PRIu64
-		   ", API %" PRIu64 ", sync %" PRIu64 ", NVTX %" PRIu64 ")%s\n",
-		"records", t->n, a->counts[SS_KIND_H2D], a->counts[SS_KIND_D2H], a->counts[SS_KIND_D2D],
-		a->counts[SS_KIND_MEMSET], a->counts[SS_KIND_KERNEL], a->counts[SS_KIND_API], a->counts[SS_KIND_SYNC],
-		a->counts[SS_KIND_MARKER], t->incomplete ? "  INCOMPLETE capture" : "");
+	fprintf(f,
+	        "%-12s %zu (H2D %" PRIu64 ", D2H %" PRIu64 ", D2D %" PRIu64 ", memset %" PRIu64 ", kernels %" PRIu64
+	        ", API %" PRIu64 ", sync %" PRIu64 ", NVTX %" PRIu64 ")%s\n",
+	        "records", t->n, a->counts[SS_KIND_H2D], a->counts[SS_KIND_D2H], a->counts[SS_KIND_D2D],
+	        a->counts[SS_KIND_MEMSET], a->counts[SS_KIND_KERNEL], a->counts[SS_KIND_API], a->counts[SS_KIND_SYNC],
+	        a->counts[SS_KIND_MARKER], t->incomplete ? "  INCOMPLETE capture" : "");
 	if (t->dropped > 0)
 		fprintf(f, "%-12s %" PRIu64 " records lost by the capture\n", "dropped", t->dropped);
 	fprintf(f, "%-12s %s .. %s\n", "window", units_time(w0, b1, sizeof b1), units_time(w1, b2, sizeof b2));
@@ -127,27 +131,28 @@ static void text_write(FILE *f, const struct ss_export_input *in)
 		const struct ss_engine_stats *s = &a->eng[e];
 		bool copy = e != SS_ENG_COMPUTE;
 
-		fprintf(f, "%-12s %12s %8s %8" PRIu64 " %12s %12s\n", eng_names[e], units_time(s->busy_ns, b1, sizeof b1),
-			text_pct(a->makespan_ns > 0, s->util, b2, sizeof b2), s->count,
-			copy ? units_bytes(s->bytes, b3, sizeof b3) : "-",
-			copy && s->busy_ns > 0 ? units_rate(s->bytes, s->busy_ns, b4, sizeof b4) : "-");
+		fprintf(f, "%-12s %12s %8s %8" PRIu64 " %12s %12s\n", eng_names[e],
+		        units_time(s->busy_ns, b1, sizeof b1), text_pct(a->makespan_ns > 0, s->util, b2, sizeof b2),
+		        s->count, copy ? units_bytes(s->bytes, b3, sizeof b3) : "-",
+		        copy && s->busy_ns > 0 ? units_rate(s->bytes, s->busy_ns, b4, sizeof b4) : "-");
 	}
 	fprintf(f, "%-12s %12s %8s\n", "overlap", units_time(a->overlap_ns, b1, sizeof b1),
-		text_pct(a->makespan_ns > 0, a->overlap, b2, sizeof b2));
+	        text_pct(a->makespan_ns > 0, a->overlap, b2, sizeof b2));
 	if (a->have_speedup)
 		fprintf(f, "%-12s %.2fx vs 1 stream\n", "speedup", a->speedup);
 	else
 		fprintf(f, "%-12s -\n", "speedup");
 	if (a->have_bound)
 		fprintf(f, "%-12s %s for %d chunks (h %s, k %s, d %s); gap %+.1f%%\n", "bound",
-			units_time(a->bound_ns, b1, sizeof b1), a->n, units_time(a->h_ns, b2, sizeof b2),
-			units_time(a->k_ns, b3, sizeof b3), units_time(a->d_ns, b4, sizeof b4), a->gap * 100.0);
+		        units_time(a->bound_ns, b1, sizeof b1), a->n, units_time(a->h_ns, b2, sizeof b2),
+		        units_time(a->k_ns, b3, sizeof b3), units_time(a->d_ns, b4, sizeof b4), a->gap * 100.0);
 	else
 		fprintf(f, "%-12s -\n", "bound");
 	if (a->have_overhead)
-		fprintf(f, "%-12s traced %s, untraced %s: %+.2f%%%s\n", "tracing", units_time(a->traced_ns, b1, sizeof b1),
-			units_time(a->untraced_ns, b2, sizeof b2), a->overhead * 100.0,
-			a->used_untraced ? " (> 1%: speedup and bound use untraced makespans)" : "");
+		fprintf(f, "%-12s traced %s, untraced %s: %+.2f%%%s\n", "tracing",
+		        units_time(a->traced_ns, b1, sizeof b1), units_time(a->untraced_ns, b2, sizeof b2),
+		        a->overhead * 100.0,
+		        a->used_untraced ? " (> 1%: speedup and bound use untraced makespans)" : "");
 	text_streams(f, t);
 	if (in->screen_text != NULL && *in->screen_text != '\0') {
 		fputs("\nscreen\n", f);

@@ -93,7 +93,8 @@ static void import_sort(struct ss_timeline *t)
 
 		/* merge runs pairwise from a into b */
 		for (size_t r = 0; r < nruns; r += 2) {
-			size_t i = start[r], mid = start[r + 1 < nruns ? r + 1 : nruns], end = r + 1 < nruns ? start[r + 2] : mid;
+			size_t i = start[r], mid = start[r + 1 < nruns ? r + 1 : nruns],
+			       end = r + 1 < nruns ? start[r + 2] : mid;
 			size_t j = mid, k = i;
 
 			while (i < mid && j < end)
@@ -212,7 +213,7 @@ static int import_file_sniff(const char *path, struct ss_timeline *t, char **cau
 		return -1;
 	}
 	*cause = xasprintf("%s: unrecognised format (expected streamscope or Nsight Systems SQLite, or Chrome trace "
-			   "JSON)",
-			   path);
+	                   "JSON)",
+	                   path);
 	return -1;
 }

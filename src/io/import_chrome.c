@@ -42,19 +42,19 @@ struct chrome_open {
 
 /* One (pid, tid) or (pid, stream) track of a foreign trace. */
 struct chrome_track {
-	uint32_t id;             /* raw stream id given to its GPU records: the track's ordinal */
+	uint32_t id;              /* raw stream id given to its GPU records: the track's ordinal */
 	struct chrome_open *open; /* stack of B events */
 	size_t nopen, capopen;
 };
 
 /* An import in progress. */
 struct chrome_ctx {
-	const char *name;      /* for messages */
+	const char *name; /* for messages */
 	const char *base, *p, *end;
 	struct ss_timeline *t;
 	char **cause;
-	size_t events;         /* events read so far */
-	bool own;              /* otherData says streamscope wrote it */
+	size_t events; /* events read so far */
+	bool own;      /* otherData says streamscope wrote it */
 	bool other_modelled, other_incomplete;
 	int other_nstreams;
 	uint64_t other_dropped;
@@ -117,20 +117,22 @@ static char *chrome_key(struct chrome_ctx *c)
 	char *key;
 
 	if (c->p >= c->end || *c->p != '"') {
-		*c->cause = xasprintf("%s: invalid JSON at byte %zu: expected a key string", c->name,
-				      (size_t)(c->p - c->base));
+		*c->cause =
+		    xasprintf("%s: invalid JSON at byte %zu: expected a key string", c->name, (size_t)(c->p - c->base));
 		return NULL;
 	}
 	while (q < c->end && *q != '"')
 		q += *q == '\\' ? 2 : 1;
 	if (q >= c->end) {
-		*c->cause = xasprintf("%s: truncated JSON at byte %zu (unterminated key)", c->name, (size_t)(c->p - c->base));
+		*c->cause =
+		    xasprintf("%s: truncated JSON at byte %zu (unterminated key)", c->name, (size_t)(c->p - c->base));
 		return NULL;
 	}
 	v = json_loadb(c->p, (size_t)(q + 1 - c->p), JSON_DECODE_ANY, NULL);
 	if (v == NULL || !json_is_string(v)) {
 		json_decref(v);
-		*c->cause = xasprintf("%s: invalid JSON at byte %zu: bad key string", c->name, (size_t)(c->p - c->base));
+		*c->cause =
+		    xasprintf("%s: invalid JSON at byte %zu: bad key string", c->name, (size_t)(c->p - c->base));
 		return NULL;
 	}
 	key = xstrdup(json_string_value(v));
@@ -213,8 +215,8 @@ static bool chrome_has(const char *s, const char *needle)
 static int chrome_classify(const char *name, const char *cat, bool *host)
 {
 	bool api = (name != NULL && ((strncmp(name, "cuda", 4) == 0 && name[4] >= 'A' && name[4] <= 'Z') ||
-				     (strncmp(name, "cu", 2) == 0 && name[2] >= 'A' && name[2] <= 'Z'))) ||
-		   chrome_has(cat, "runtime") || chrome_has(cat, "driver") || chrome_has(cat, "cuda_api");
+	                             (strncmp(name, "cu", 2) == 0 && name[2] >= 'A' && name[2] <= 'Z'))) ||
+	           chrome_has(cat, "runtime") || chrome_has(cat, "driver") || chrome_has(cat, "cuda_api");
 
 	*host = true;
 	if (api)
@@ -328,7 +330,8 @@ static int chrome_fill(struct chrome_ctx *c, json_t *ev, struct ss_record *r, st
 
 		r->kind = (uint8_t)kind;
 		r->name = timeline_intern(c->t, name);
-		r->correlation = (uint32_t)chrome_uint(chrome_arg(args, "correlation", "correlation id", "correlationId"));
+		r->correlation =
+		    (uint32_t)chrome_uint(chrome_arg(args, "correlation", "correlation id", "correlationId"));
 		r->bytes = chrome_uint(chrome_arg(args, "bytes", "Bytes", "size"));
 		if (host) {
 			r->stream = SS_STREAM_HOST;
@@ -336,8 +339,9 @@ static int chrome_fill(struct chrome_ctx *c, json_t *ev, struct ss_record *r, st
 			r->raw_stream = 0;
 		} else {
 			v = chrome_arg(args, "stream", "Stream", NULL);
-			*trk = json_is_integer(v) ? chrome_track(c, chrome_track_key(pid, (uint64_t)json_integer_value(v), 1))
-						  : chrome_track(c, chrome_track_key(pid, tid, 0));
+			*trk = json_is_integer(v)
+			           ? chrome_track(c, chrome_track_key(pid, (uint64_t)json_integer_value(v), 1))
+			           : chrome_track(c, chrome_track_key(pid, tid, 0));
 			r->stream = SS_STREAM_PENDING;
 			r->raw_stream = (*trk)->id;
 		}
@@ -459,7 +463,7 @@ static int chrome_events(struct chrome_ctx *c, bool bare)
 		c->events++;
 		if (*c->p != '{') {
 			*c->cause = xasprintf("%s: event %zu at byte %zu is not an object", c->name, c->events,
-					      (size_t)(c->p - c->base));
+			                      (size_t)(c->p - c->base));
 			return -1;
 		}
 		if ((ev = chrome_value(c, 0)) == NULL)
@@ -482,7 +486,7 @@ static int chrome_events(struct chrome_ctx *c, bool bare)
 		if (c->p >= c->end)
 			return chrome_fail(c, "truncated: traceEvents array not closed");
 		*c->cause = xasprintf("%s: invalid JSON at byte %zu: expected ',' or ']' after event %zu", c->name,
-				      (size_t)(c->p - c->base), c->events);
+		                      (size_t)(c->p - c->base), c->events);
 		return -1;
 	}
 }
@@ -508,7 +512,8 @@ static int chrome_object(struct chrome_ctx *c)
 		chrome_ws(c);
 		if (c->p >= c->end || *c->p != ':') {
 			free(key);
-			*c->cause = xasprintf("%s: invalid JSON at byte %zu: expected ':'", c->name, (size_t)(c->p - c->base));
+			*c->cause =
+			    xasprintf("%s: invalid JSON at byte %zu: expected ':'", c->name, (size_t)(c->p - c->base));
 			return -1;
 		}
 		c->p++;
@@ -546,7 +551,8 @@ static int chrome_object(struct chrome_ctx *c)
 		}
 		if (c->p >= c->end)
 			return chrome_fail(c, "truncated JSON (object not closed)");
-		*c->cause = xasprintf("%s: invalid JSON at byte %zu: expected ',' or '}'", c->name, (size_t)(c->p - c->base));
+		*c->cause =
+		    xasprintf("%s: invalid JSON at byte %zu: expected ',' or '}'", c->name, (size_t)(c->p - c->base));
 		return -1;
 	}
 	if (!seen_events)

@@ -24,39 +24,107 @@
 /* Where the columns of one activity table come from. NULL entries are optional columns tried in order. */
 struct import_sqlite_table {
 	const char *name;
-	int kind;                 /* record kind, -1: from copyKind */
-	bool host;                /* host-side (stream = SS_STREAM_HOST unless ssStream says otherwise) */
-	const char *stream[2];    /* raw stream id */
-	const char *corr[2];      /* correlation id */
+	int kind;              /* record kind, -1: from copyKind */
+	bool host;             /* host-side (stream = SS_STREAM_HOST unless ssStream says otherwise) */
+	const char *stream[2]; /* raw stream id */
+	const char *corr[2];   /* correlation id */
 	const char *bytes[2];
-	const char *names[4];     /* StringIds id columns, in order of preference */
-	const char *text;         /* inline text column */
-	const char *tid;          /* serialized global thread id */
-	const char *type;         /* copyKind, syncType, eventType */
-	const char *mem[2];       /* srcKind/dstKind, memKind */
+	const char *names[4]; /* StringIds id columns, in order of preference */
+	const char *text;     /* inline text column */
+	const char *tid;      /* serialized global thread id */
+	const char *type;     /* copyKind, syncType, eventType */
+	const char *mem[2];   /* srcKind/dstKind, memKind */
 };
 
 static const struct import_sqlite_table import_sqlite_tables[] = {
-	{"CUPTI_ACTIVITY_KIND_MEMCPY", -1, false, {"streamId"}, {"correlationId"}, {"bytes"},
-	 {"ssNameId"}, NULL, NULL, "copyKind", {"srcKind", "dstKind"}},
-	{"CUPTI_ACTIVITY_KIND_MEMSET", SS_KIND_MEMSET, false, {"streamId"}, {"correlationId"}, {"bytes"},
-	 {"ssNameId"}, NULL, NULL, NULL, {"memKind"}},
-	{"CUPTI_ACTIVITY_KIND_KERNEL", SS_KIND_KERNEL, false, {"streamId"}, {"correlationId"}, {"ssBytes"},
-	 {"shortName", "demangledName", "mangledName"}, NULL, NULL, NULL, {NULL}},
-	{"CUPTI_ACTIVITY_KIND_RUNTIME", SS_KIND_API, true, {"ssRawStream"}, {"correlationId"}, {"ssBytes"},
-	 {"nameId"}, NULL, "globalTid", NULL, {NULL}},
-	{"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", SS_KIND_SYNC, true, {"streamId"}, {"correlationId"}, {"ssBytes"},
-	 {"ssNameId"}, NULL, "globalTid", "syncType", {NULL}},
-	{"NVTX_EVENTS", SS_KIND_MARKER, true, {"ssRawStream"}, {"ssCorrelation"}, {"ssBytes"},
-	 {"textId"}, "text", "globalTid", "eventType", {NULL}},
+    {"CUPTI_ACTIVITY_KIND_MEMCPY",
+     -1,
+     false,
+     {"streamId"},
+     {"correlationId"},
+     {"bytes"},
+     {"ssNameId"},
+     NULL,
+     NULL,
+     "copyKind",
+     {"srcKind", "dstKind"}},
+    {"CUPTI_ACTIVITY_KIND_MEMSET",
+     SS_KIND_MEMSET,
+     false,
+     {"streamId"},
+     {"correlationId"},
+     {"bytes"},
+     {"ssNameId"},
+     NULL,
+     NULL,
+     NULL,
+     {"memKind"}},
+    {"CUPTI_ACTIVITY_KIND_KERNEL",
+     SS_KIND_KERNEL,
+     false,
+     {"streamId"},
+     {"correlationId"},
+     {"ssBytes"},
+     {"shortName", "demangledName", "mangledName"},
+     NULL,
+     NULL,
+     NULL,
+     {NULL}},
+    {"CUPTI_ACTIVITY_KIND_RUNTIME",
+     SS_KIND_API,
+     true,
+     {"ssRawStream"},
+     {"correlationId"},
+     {"ssBytes"},
+     {"nameId"},
+     NULL,
+     "globalTid",
+     NULL,
+     {NULL}},
+    {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+     SS_KIND_SYNC,
+     true,
+     {"streamId"},
+     {"correlationId"},
+     {"ssBytes"},
+     {"ssNameId"},
+     NULL,
+     "globalTid",
+     "syncType",
+     {NULL}},
+    {"NVTX_EVENTS",
+     SS_KIND_MARKER,
+     true,
+     {"ssRawStream"},
+     {"ssCorrelation"},
+     {"ssBytes"},
+     {"textId"},
+     "text",
+     "globalTid",
+     "eventType",
+     {NULL}},
 };
 
 #define IMPORT_SQLITE_NTABLES (sizeof import_sqlite_tables / sizeof import_sqlite_tables[0])
 
 /* Result columns of the per-table query. */
 enum {
-	COL_START = 0, COL_END, COL_STREAM, COL_CORR, COL_BYTES, COL_NAMEID, COL_TEXT, COL_TID, COL_TYPE, COL_MEM1,
-	COL_MEM2, COL_SSKIND, COL_SSSTREAM, COL_SSTHREAD, COL_SSFLAGS, COL_COUNT
+	COL_START = 0,
+	COL_END,
+	COL_STREAM,
+	COL_CORR,
+	COL_BYTES,
+	COL_NAMEID,
+	COL_TEXT,
+	COL_TID,
+	COL_TYPE,
+	COL_MEM1,
+	COL_MEM2,
+	COL_SSKIND,
+	COL_SSSTREAM,
+	COL_SSTHREAD,
+	COL_SSFLAGS,
+	COL_COUNT
 };
 
 /* Marks a StringIds id that the file does not define (the row's inline text, if any, names it). */
@@ -67,9 +135,9 @@ struct import_sqlite_ctx {
 	sqlite3 *db;
 	const char *path;
 	char **cause;
-	bool has_strings;       /* StringIds with id and value */
-	sqlite3_stmt *string;   /* SELECT value FROM StringIds WHERE id = ?1 */
-	struct idmap names;     /* StringIds id -> timeline name id (or IMPORT_SQLITE_NO_STRING), per table */
+	bool has_strings;     /* StringIds with id and value */
+	sqlite3_stmt *string; /* SELECT value FROM StringIds WHERE id = ?1 */
+	struct idmap names;   /* StringIds id -> timeline name id (or IMPORT_SQLITE_NO_STRING), per table */
 	int mem_pageable, mem_pinned, mem_managed, mem_managed_static; /* ENUM_CUDA_MEM_KIND ids */
 };
 
@@ -121,9 +189,10 @@ static int import_sqlite_open(struct import_sqlite_ctx *c)
 #endif
 	sqlite3_limit(c->db, SQLITE_LIMIT_LENGTH, IMPORT_SQLITE_MAX_LENGTH);
 	/* mmap: pages are read in place instead of copied (the file is read-only and immutable) */
-	if (sqlite3_exec(c->db, "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 68719476736;"
-				" SELECT count(*) FROM sqlite_master",
-			 NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(c->db,
+	                 "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 68719476736;"
+	                 " SELECT count(*) FROM sqlite_master",
+	                 NULL, NULL, NULL) != SQLITE_OK)
 		return import_sqlite_fail(c, "not a readable SQLite database");
 	return 0;
 }
@@ -135,9 +204,10 @@ static bool import_sqlite_has_table(struct import_sqlite_ctx *c, const char *tab
 	sqlite3_stmt *st = NULL;
 	bool found = false;
 
-	if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1"
-			       " AND sql NOT LIKE 'CREATE VIRTUAL%'", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(c->db,
+	                       "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1"
+	                       " AND sql NOT LIKE 'CREATE VIRTUAL%'",
+	                       -1, &st, NULL) != SQLITE_OK)
 		return false;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	found = sqlite3_step(st) == SQLITE_ROW;
@@ -164,8 +234,7 @@ static bool import_sqlite_has_column(struct import_sqlite_ctx *c, const char *ta
 }
 
 /* import_sqlite_first returns the first of the candidate columns table has, NULL when none. */
-static const char *import_sqlite_first(struct import_sqlite_ctx *c, const char *table, const char *const *cands,
-				       int n)
+static const char *import_sqlite_first(struct import_sqlite_ctx *c, const char *table, const char *const *cands, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (cands[i] != NULL && import_sqlite_has_column(c, table, cands[i]))
@@ -254,7 +323,7 @@ static int import_sqlite_copy_kind(sqlite3_int64 copy, unsigned *flags)
 static const char *import_sqlite_sync_label(sqlite3_int64 type)
 {
 	static const char *const labels[] = {"Unknown sync", "Event sync", "Stream wait event", "Stream sync",
-					     "Context sync"};
+	                                     "Context sync"};
 
 	return type >= 0 && type < 5 ? labels[type] : "Synchronization";
 }
@@ -262,7 +331,7 @@ static const char *import_sqlite_sync_label(sqlite3_int64 type)
 /* import_sqlite_int reads an optional integer column (whose type is type) into *v: 0 when NULL, -1 (with *cause)
  * when the column holds something that is not an integer or lies outside [lo, hi]. */
 static int import_sqlite_int(struct import_sqlite_ctx *c, sqlite3_stmt *st, int col, int type, const char *table,
-			     const char *what, long long row, sqlite3_int64 lo, sqlite3_int64 hi, sqlite3_int64 *v)
+                             const char *what, long long row, sqlite3_int64 lo, sqlite3_int64 hi, sqlite3_int64 *v)
 {
 	*v = 0;
 	if (type == SQLITE_NULL)
@@ -274,7 +343,7 @@ static int import_sqlite_int(struct import_sqlite_ctx *c, sqlite3_stmt *st, int 
 	*v = sqlite3_column_int64(st, col);
 	if (*v < lo || *v > hi) {
 		*c->cause = xasprintf("%s: %s row %lld: %s %lld out of range [%lld, %lld]", c->path, table, row, what,
-				      (long long)*v, (long long)lo, (long long)hi);
+		                      (long long)*v, (long long)lo, (long long)hi);
 		return -1;
 	}
 	return 0;
@@ -290,7 +359,7 @@ static char *import_sqlite_query(struct import_sqlite_ctx *c, const struct impor
 
 	if (!import_sqlite_has_column(c, tb->name, "start") || !import_sqlite_has_column(c, tb->name, "end")) {
 		*c->cause = xasprintf("%s: table %s has no %s column", c->path, tb->name,
-				      import_sqlite_has_column(c, tb->name, "start") ? "end" : "start");
+		                      import_sqlite_has_column(c, tb->name, "start") ? "end" : "start");
 		return NULL;
 	}
 	col[COL_STREAM] = import_sqlite_first(c, tb->name, tb->stream, 2);
@@ -331,7 +400,7 @@ static char *import_sqlite_query(struct import_sqlite_ctx *c, const struct impor
  * once per id and table), else its inline text; strip drops API version suffixes (foreign traces). 0, or -1 with
  * *cause when StringIds cannot be read. */
 static int import_sqlite_name(struct import_sqlite_ctx *c, sqlite3_stmt *st, const int *type, bool strip,
-			      struct ss_timeline *t, uint32_t *id)
+                              struct ss_timeline *t, uint32_t *id)
 {
 	const char *text;
 	char buf[512];
@@ -346,7 +415,8 @@ static int import_sqlite_name(struct import_sqlite_ctx *c, sqlite3_stmt *st, con
 				text = (const char *)sqlite3_column_text(c->string, 0);
 				if (text == NULL) {
 					sqlite3_reset(c->string);
-					*c->cause = xasprintf("%s: cannot read StringIds: %s", c->path, sqlite3_errmsg(c->db));
+					*c->cause =
+					    xasprintf("%s: cannot read StringIds: %s", c->path, sqlite3_errmsg(c->db));
 					return -1;
 				}
 				if (strip) {
@@ -371,8 +441,7 @@ static int import_sqlite_name(struct import_sqlite_ctx *c, sqlite3_stmt *st, con
 }
 
 /* import_sqlite_table reads the rows of one activity table into t. */
-static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_sqlite_table *tb,
-			       struct ss_timeline *t)
+static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_sqlite_table *tb, struct ss_timeline *t)
 {
 	bool have[COL_COUNT];
 	char *sql = import_sqlite_query(c, tb, have);
@@ -409,41 +478,42 @@ static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_
 			continue; /* an NVTX mark or an unterminated range: not an interval */
 		if (type[COL_START] != SQLITE_INTEGER || type[COL_END] != SQLITE_INTEGER) {
 			*c->cause = xasprintf("%s: %s row %lld: %s is not an integer timestamp", c->path, tb->name, row,
-					      type[COL_START] != SQLITE_INTEGER ? "start" : "end");
+			                      type[COL_START] != SQLITE_INTEGER ? "start" : "end");
 			goto fail;
 		}
 		start = sqlite3_column_int64(st, COL_START);
 		end = sqlite3_column_int64(st, COL_END);
 		if (start < 0 || end < 0) {
 			*c->cause = xasprintf("%s: %s row %lld: negative timestamp %lld", c->path, tb->name, row,
-					      (long long)(start < 0 ? start : end));
+			                      (long long)(start < 0 ? start : end));
 			goto fail;
 		}
 		if (end < start) {
 			*c->cause = xasprintf("%s: %s row %lld: negative duration (start %lld > end %lld)", c->path,
-					      tb->name, row, (long long)start, (long long)end);
+			                      tb->name, row, (long long)start, (long long)end);
 			goto fail;
 		}
 		if (import_sqlite_int(c, st, COL_TYPE, type[COL_TYPE], tb->name, tb->type ? tb->type : "type", row,
-				      INT32_MIN, INT32_MAX, &type_value) != 0)
+		                      INT32_MIN, INT32_MAX, &type_value) != 0)
 			goto fail;
 		if (tb->kind == SS_KIND_MARKER && !own && type[COL_TYPE] != SQLITE_NULL && type_value != 59 &&
 		    type_value != 60)
 			continue; /* NVTX marks, domains, categories: not ranges */
 		r.start = (uint64_t)start;
 		r.end = (uint64_t)end;
-		if (import_sqlite_int(c, st, COL_STREAM, type[COL_STREAM], tb->name, "stream id", row, 0, UINT32_MAX, &v) != 0)
+		if (import_sqlite_int(c, st, COL_STREAM, type[COL_STREAM], tb->name, "stream id", row, 0, UINT32_MAX,
+		                      &v) != 0)
 			goto fail;
 		r.raw_stream = (uint32_t)v;
-		if (import_sqlite_int(c, st, COL_CORR, type[COL_CORR], tb->name, "correlation id", row, 0, UINT32_MAX, &v) !=
-		    0)
+		if (import_sqlite_int(c, st, COL_CORR, type[COL_CORR], tb->name, "correlation id", row, 0, UINT32_MAX,
+		                      &v) != 0)
 			goto fail;
 		r.correlation = (uint32_t)v;
 		if (import_sqlite_int(c, st, COL_BYTES, type[COL_BYTES], tb->name, "bytes", row, 0, INT64_MAX, &v) != 0)
 			goto fail;
 		r.bytes = (uint64_t)v;
-		if (import_sqlite_int(c, st, COL_TID, type[COL_TID], tb->name, "globalTid", row, INT64_MIN, INT64_MAX, &v) !=
-		    0)
+		if (import_sqlite_int(c, st, COL_TID, type[COL_TID], tb->name, "globalTid", row, INT64_MIN, INT64_MAX,
+		                      &v) != 0)
 			goto fail;
 		r.thread = (uint32_t)((uint64_t)v & 0xffffffu);
 		r.kind = (uint8_t)(tb->kind >= 0 ? tb->kind : import_sqlite_copy_kind(type_value, &flags));
@@ -457,24 +527,25 @@ static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_
 		/* streamscope's own columns win */
 		if (own) {
 			if (import_sqlite_int(c, st, COL_SSKIND, type[COL_SSKIND], tb->name, "ssKind", row, 0,
-					      SS_KIND_COUNT - 1, &v) != 0)
+			                      SS_KIND_COUNT - 1, &v) != 0)
 				goto fail;
 			r.kind = (uint8_t)v;
 		}
 		if (type[COL_SSSTREAM] != SQLITE_NULL) {
 			if (import_sqlite_int(c, st, COL_SSSTREAM, type[COL_SSSTREAM], tb->name, "ssStream", row,
-					      SS_STREAM_UNKNOWN, SS_IMPORT_MAX_STREAMS - 1, &v) != 0)
+			                      SS_STREAM_UNKNOWN, SS_IMPORT_MAX_STREAMS - 1, &v) != 0)
 				goto fail;
 			r.stream = (int32_t)v;
 		}
 		if (type[COL_SSTHREAD] != SQLITE_NULL) {
 			if (import_sqlite_int(c, st, COL_SSTHREAD, type[COL_SSTHREAD], tb->name, "ssThread", row, 0,
-					      UINT32_MAX, &v) != 0)
+			                      UINT32_MAX, &v) != 0)
 				goto fail;
 			r.thread = (uint32_t)v;
 		}
 		if (type[COL_SSFLAGS] != SQLITE_NULL) {
-			if (import_sqlite_int(c, st, COL_SSFLAGS, type[COL_SSFLAGS], tb->name, "ssFlags", row, 0, 255, &v) != 0)
+			if (import_sqlite_int(c, st, COL_SSFLAGS, type[COL_SSFLAGS], tb->name, "ssFlags", row, 0, 255,
+			                      &v) != 0)
 				goto fail;
 			r.flags = (uint8_t)v;
 		}
@@ -538,7 +609,7 @@ static void import_sqlite_labels(struct import_sqlite_ctx *c, struct ss_timeline
 
 	if (import_sqlite_has_table(c, "TARGET_INFO_GPU") && import_sqlite_has_column(c, "TARGET_INFO_GPU", "name") &&
 	    sqlite3_prepare_v2(c->db, "SELECT DISTINCT name FROM TARGET_INFO_GPU WHERE name IS NOT NULL AND name <> ''",
-			       -1, &st, NULL) == SQLITE_OK) {
+	                       -1, &st, NULL) == SQLITE_OK) {
 		int n = 0;
 
 		while (sqlite3_step(st) == SQLITE_ROW) {
@@ -597,19 +668,20 @@ int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
 			goto fail;
 	}
 	if (!any) {
-		*cause = xasprintf("%s: no CUDA activity tables (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _RUNTIME, ...): not an "
-				   "Nsight Systems or streamscope trace",
-				   path);
+		*cause = xasprintf(
+		    "%s: no CUDA activity tables (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _RUNTIME, ...): not an "
+		    "Nsight Systems or streamscope trace",
+		    path);
 		goto fail;
 	}
 	if (total > SS_IMPORT_MAX_RECORDS) {
-		*cause = xasprintf("%s: %llu records, more than the %u streamscope opens", path, (unsigned long long)total,
-				   SS_IMPORT_MAX_RECORDS);
+		*cause = xasprintf("%s: %llu records, more than the %u streamscope opens", path,
+		                   (unsigned long long)total, SS_IMPORT_MAX_RECORDS);
 		goto fail;
 	}
 	own = import_sqlite_has_table(&c, "STREAMSCOPE_META");
 	c.has_strings = import_sqlite_has_table(&c, "StringIds") && import_sqlite_has_column(&c, "StringIds", "id") &&
-			import_sqlite_has_column(&c, "StringIds", "value");
+	                import_sqlite_has_column(&c, "StringIds", "value");
 	import_sqlite_mem_kinds(&c);
 	idmap_init(&c.names);
 	if (c.has_strings &&
@@ -653,10 +725,11 @@ int import_sqlite_experiment(const char *path, struct ss_experiment *e, char **c
 		sqlite3_close(c.db);
 		return 0;
 	}
-	if (sqlite3_prepare_v2(c.db,
-			       "SELECT preset, streams, elements, chunks, elemSize, work, issueOrder, sync, defaultStream,"
-			       " nonBlocking, hostMem, connections, threads, repeats, warmup FROM STREAMSCOPE_EXPERIMENT",
-			       -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(
+	        c.db,
+	        "SELECT preset, streams, elements, chunks, elemSize, work, issueOrder, sync, defaultStream,"
+	        " nonBlocking, hostMem, connections, threads, repeats, warmup FROM STREAMSCOPE_EXPERIMENT",
+	        -1, &st, NULL) != SQLITE_OK) {
 		import_sqlite_fail(&c, "cannot read STREAMSCOPE_EXPERIMENT");
 		sqlite3_close(c.db);
 		return -1;
@@ -673,9 +746,11 @@ int import_sqlite_experiment(const char *path, struct ss_experiment *e, char **c
 			e->chunks = sqlite3_column_int(st, 3);
 			e->elem_size = (uint32_t)sqlite3_column_int(st, 4);
 			e->work = (uint32_t)sqlite3_column_int64(st, 5);
-			if (sqlite3_column_text(st, 6) && (v = experiment_order_parse((const char *)sqlite3_column_text(st, 6))) >= 0)
+			if (sqlite3_column_text(st, 6) &&
+			    (v = experiment_order_parse((const char *)sqlite3_column_text(st, 6))) >= 0)
 				e->order = (enum ss_order)v;
-			if (sqlite3_column_text(st, 7) && (v = experiment_sync_parse((const char *)sqlite3_column_text(st, 7))) >= 0)
+			if (sqlite3_column_text(st, 7) &&
+			    (v = experiment_sync_parse((const char *)sqlite3_column_text(st, 7))) >= 0)
 				e->sync = (enum ss_sync)v;
 			if (sqlite3_column_text(st, 8) &&
 			    (v = experiment_defstream_parse((const char *)sqlite3_column_text(st, 8))) >= 0)

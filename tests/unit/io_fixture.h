@@ -14,14 +14,14 @@
 
 /* fx_names holds awkward but valid UTF-8 names: quotes, commas, newlines, XML specials, non-ASCII. */
 static const char *const fx_names[] = {
-	"add_kernel",
-	"decrypt<uint64_t, 1024>(unsigned long*, int)",
-	"name, with \"quotes\"",
-	"line\nbreak\ttab",
-	"<xml> & 'apos'",
-	"Grüße 核 \xf0\x9f\x9a\x80",
-	"back\\slash",
-	"cudaMemcpyAsync",
+    "add_kernel",
+    "decrypt<uint64_t, 1024>(unsigned long*, int)",
+    "name, with \"quotes\"",
+    "line\nbreak\ttab",
+    "<xml> & 'apos'",
+    "Grüße 核 \xf0\x9f\x9a\x80",
+    "back\\slash",
+    "cudaMemcpyAsync",
 };
 #define FX_NNAMES (sizeof fx_names / sizeof fx_names[0])
 
@@ -52,7 +52,9 @@ static inline void fx_timeline(struct ss_timeline *t, size_t n, int nstreams)
 			static const int32_t special[] = {SS_STREAM_LEGACY, SS_STREAM_PER_THREAD, SS_STREAM_UNKNOWN};
 
 			r.stream = i % 11 == 10 ? special[(i / 11) % 3] : (int32_t)(i % (size_t)nstreams);
-			r.raw_stream = r.stream >= 0 ? (uint32_t)(13 + r.stream) : r.stream == SS_STREAM_LEGACY ? 7u : 99u;
+			r.raw_stream = r.stream >= 0                  ? (uint32_t)(13 + r.stream)
+			               : r.stream == SS_STREAM_LEGACY ? 7u
+			                                              : 99u;
 			r.thread = (uint32_t)(i % 4); /* copy channel */
 		}
 		if (kind <= SS_KIND_MEMSET)
@@ -72,11 +74,20 @@ static inline int fx_cmp(const void *a, const void *b)
 {
 	const struct ss_record *x = a, *y = b;
 
-#define FX_CMP(f)                                                                                                  \
-	if (x->f != y->f)                                                                                          \
-		return x->f < y->f ? -1 : 1;
-	FX_CMP(start) FX_CMP(end) FX_CMP(kind) FX_CMP(stream) FX_CMP(raw_stream) FX_CMP(thread) FX_CMP(correlation)
-	FX_CMP(bytes) FX_CMP(flags)
+#define FX_CMP(f)                                                                                                      \
+	do {                                                                                                           \
+		if (x->f != y->f)                                                                                      \
+			return x->f < y->f ? -1 : 1;                                                                   \
+	} while (0)
+	FX_CMP(start);
+	FX_CMP(end);
+	FX_CMP(kind);
+	FX_CMP(stream);
+	FX_CMP(raw_stream);
+	FX_CMP(thread);
+	FX_CMP(correlation);
+	FX_CMP(bytes);
+	FX_CMP(flags);
 #undef FX_CMP
 	return 0;
 }
@@ -98,12 +109,12 @@ static inline void fx_same_records(const struct ss_timeline *a, const struct ss_
 	for (size_t i = 0; i < a->n; i++) {
 		if (fx_cmp(&x[i], &y[i]) != 0)
 			fail_msg("record %zu differs: kind %d/%d stream %d/%d start %llu/%llu end %llu/%llu raw %u/%u "
-				 "thread %u/%u corr %u/%u bytes %llu/%llu flags %u/%u",
-				 i, x[i].kind, y[i].kind, x[i].stream, y[i].stream, (unsigned long long)x[i].start,
-				 (unsigned long long)y[i].start, (unsigned long long)x[i].end, (unsigned long long)y[i].end,
-				 x[i].raw_stream, y[i].raw_stream, x[i].thread, y[i].thread, x[i].correlation,
-				 y[i].correlation, (unsigned long long)x[i].bytes, (unsigned long long)y[i].bytes, x[i].flags,
-				 y[i].flags);
+			         "thread %u/%u corr %u/%u bytes %llu/%llu flags %u/%u",
+			         i, x[i].kind, y[i].kind, x[i].stream, y[i].stream, (unsigned long long)x[i].start,
+			         (unsigned long long)y[i].start, (unsigned long long)x[i].end,
+			         (unsigned long long)y[i].end, x[i].raw_stream, y[i].raw_stream, x[i].thread,
+			         y[i].thread, x[i].correlation, y[i].correlation, (unsigned long long)x[i].bytes,
+			         (unsigned long long)y[i].bytes, x[i].flags, y[i].flags);
 		assert_string_equal(timeline_name(a, x[i].name), timeline_name(b, y[i].name));
 	}
 	free(x);

@@ -2,11 +2,14 @@
  * flow arrows from API calls to the GPU work with their correlation id, args, the modelled flag, escaping), and
  * foreign Chrome traces (PyTorch-profiler-like categories, B/E pairs, bare arrays without their closing bracket,
  * string timestamps) mapped to streams, engines and the host lane. */
+/* cmocka needs these first, in this order */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+/* clang-format on */
 
 #include <jansson.h>
 #include <math.h>
@@ -46,7 +49,8 @@ static bool covers(json_t *events, json_t *ev, json_int_t corr, const char **kin
 	size_t i;
 	json_t *x;
 
-	json_array_foreach(events, i, x) {
+	json_array_foreach(events, i, x)
+	{
 		const char *ph = json_string_value(json_object_get(x, "ph"));
 		json_t *args = json_object_get(x, "args");
 		double a, d;
@@ -72,7 +76,8 @@ static bool flow_ok(json_t *events, json_t *s, json_t *f)
 	size_t i;
 	json_t *x;
 
-	json_array_foreach(events, i, x) {
+	json_array_foreach(events, i, x)
+	{
 		const char *ph = json_string_value(json_object_get(x, "ph")), *skind = NULL, *fkind = NULL;
 		json_int_t corr;
 		double a, d;
@@ -119,7 +124,8 @@ static void test_metadata_and_flows(void **state)
 	assert_string_equal(json_string_value(json_object_get(root, "displayTimeUnit")), "ns");
 	events = json_object_get(root, "traceEvents");
 	assert_true(json_is_array(events));
-	json_array_foreach(events, i, ev) {
+	json_array_foreach(events, i, ev)
+	{
 		const char *ph = json_string_value(json_object_get(ev, "ph"));
 		const char *name = json_string_value(json_object_get(ev, "name"));
 		json_t *args = json_object_get(ev, "args");
@@ -140,7 +146,8 @@ static void test_metadata_and_flows(void **state)
 				seen_h2d |= strcmp(v, "H2D") == 0;
 				seen_compute |= strcmp(v, "Compute") == 0;
 				seen_api |= strcmp(v, "thread 0 API") == 0;
-				seen_unknown |= strcmp(v, "stream id 99 Compute") == 0; /* the fixture's unknown stream */
+				seen_unknown |=
+				    strcmp(v, "stream id 99 Compute") == 0; /* the fixture's unknown stream */
 			} else if (strcmp(name, "thread_sort_index") == 0) {
 				thread_sort++;
 			}
@@ -156,8 +163,8 @@ static void test_metadata_and_flows(void **state)
 				double dur_ns = json_number_value(json_object_get(ev, "dur")) * 1000.0;
 
 				assert_true(bytes > 0);
-				assert_true(fabs(json_number_value(json_object_get(args, "bandwidth_GBps")) - bytes / dur_ns) <
-					    1e-3 + 1e-3 * bytes / dur_ns);
+				assert_true(fabs(json_number_value(json_object_get(args, "bandwidth_GBps")) -
+				                 bytes / dur_ns) < 1e-3 + 1e-3 * bytes / dur_ns);
 			}
 		} else if (strcmp(ph, "s") == 0) {
 			size_t j;
@@ -165,11 +172,13 @@ static void test_metadata_and_flows(void **state)
 			bool paired = false;
 
 			ns++;
-			json_array_foreach(events, j, f) {
+			json_array_foreach(events, j, f)
+			{
 				const char *fph = json_string_value(json_object_get(f, "ph"));
 
 				if (fph != NULL && strcmp(fph, "f") == 0 &&
-				    json_integer_value(json_object_get(f, "id")) == json_integer_value(json_object_get(ev, "id"))) {
+				    json_integer_value(json_object_get(f, "id")) ==
+				        json_integer_value(json_object_get(ev, "id"))) {
 					assert_string_equal(json_string_value(json_object_get(f, "bp")), "e");
 					assert_true(flow_ok(events, ev, f));
 					paired = true;
@@ -190,20 +199,22 @@ static void test_metadata_and_flows(void **state)
 	assert_true(seen_stream0 && seen_legacy && seen_h2d && seen_compute && seen_api && seen_unknown);
 	assert_int_equal(thread_names, thread_sort);
 	/* every track with events is named */
-	json_array_foreach(events, i, ev) {
+	json_array_foreach(events, i, ev)
+	{
 		size_t j;
 		json_t *m;
 		bool named = false;
 
 		if (strcmp(json_string_value(json_object_get(ev, "ph")), "X") != 0)
 			continue;
-		json_array_foreach(events, j, m)
-			if (strcmp(json_string_value(json_object_get(m, "ph")), "M") == 0 &&
-			    strcmp(json_string_value(json_object_get(m, "name")), "thread_name") == 0 &&
-			    track_key(m) == track_key(ev)) {
-				named = true;
-				break;
-			}
+		json_array_foreach(events, j,
+		                   m) if (strcmp(json_string_value(json_object_get(m, "ph")), "M") == 0 &&
+		                          strcmp(json_string_value(json_object_get(m, "name")), "thread_name") == 0 &&
+		                          track_key(m) == track_key(ev))
+		{
+			named = true;
+			break;
+		}
 		assert_true(named);
 		if (i > 200)
 			break;
@@ -214,12 +225,13 @@ static void test_metadata_and_flows(void **state)
 	root = export_and_load(&t, dir);
 	assert_true(json_is_true(json_object_get(json_object_get(root, "otherData"), "modelled")));
 	events = json_object_get(root, "traceEvents");
-	json_array_foreach(events, i, ev) {
+	json_array_foreach(events, i, ev)
+	{
 		const char *name = json_string_value(json_object_get(ev, "name"));
 
 		if (strcmp(name, "process_labels") == 0)
-			assert_non_null(strstr(json_string_value(json_object_get(json_object_get(ev, "args"), "labels")),
-					       "MODELLED"));
+			assert_non_null(strstr(
+			    json_string_value(json_object_get(json_object_get(ev, "args"), "labels")), "MODELLED"));
 	}
 	json_decref(root);
 	timeline_free(&t);
@@ -245,13 +257,15 @@ static void test_escaping(void **state)
 	timeline_add(&t, &r);
 	snprintf(t.device, sizeof t.device, "GPU \"quoted\"");
 	root = export_and_load(&t, dir);
-	json_array_foreach(json_object_get(root, "traceEvents"), i, ev) {
+	json_array_foreach(json_object_get(root, "traceEvents"), i, ev)
+	{
 		const char *name = json_string_value(json_object_get(ev, "name"));
 
 		if (strcmp(json_string_value(json_object_get(ev, "ph")), "X") != 0)
 			continue;
 		if (strncmp(name, "bad", 3) == 0) {
-			assert_string_equal(name, "bad \xef\xbf\xbd\xef\xbf\xbd utf8 \x01 \"q\" \\ \xef\xbf\xbd\xef\xbf\xbd");
+			assert_string_equal(name,
+			                    "bad \xef\xbf\xbd\xef\xbf\xbd utf8 \x01 \"q\" \\ \xef\xbf\xbd\xef\xbf\xbd");
 			found++;
 		} else {
 			assert_string_equal(name, "ok \xc3\xa9 \"q\"\n");
@@ -260,7 +274,7 @@ static void test_escaping(void **state)
 	}
 	assert_int_equal(found, 2);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(root, "otherData"), "device")),
-			    "GPU \"quoted\"");
+	                    "GPU \"quoted\"");
 	json_decref(root);
 	timeline_free(&t);
 	fx_rmdir(dir);
@@ -288,26 +302,28 @@ static void load(const char *json, struct ss_timeline *t)
 static void test_foreign_pytorch(void **state)
 {
 	static const char json[] =
-		"{\"schemaVersion\":1,\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA A100\"}],\"traceEvents\":[\n"
-		"{\"ph\":\"M\",\"pid\":0,\"tid\":7,\"name\":\"thread_name\",\"args\":{\"name\":\"stream 7\"}},\n"
-		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":10.0,"
-		"\"dur\":5,\"args\":{\"correlation\":1}},\n"
-		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"void gemm<float>\",\"pid\":0,\"tid\":7,\"ts\":20.5,\"dur\":100,"
-		"\"args\":{\"stream\":7,\"correlation\":1,\"device\":0}},\n"
-		"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> Device)\",\"pid\":0,\"tid\":8,"
-		"\"ts\":12,\"dur\":3,\"args\":{\"stream\":8,\"bytes\":4096,\"correlation\":2}},\n"
-		"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoH (Device -> Pinned)\",\"pid\":0,\"tid\":8,"
-		"\"ts\":200,\"dur\":3,\"args\":{\"stream\":8,\"bytes\":64}},\n"
-		"{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (Device)\",\"pid\":0,\"tid\":7,\"ts\":130,\"dur\":1,"
-		"\"args\":{\"stream\":7}},\n"
-		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":100,\"tid\":100,"
-		"\"ts\":125,\"dur\":10},\n"
-		"{\"ph\":\"B\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":100,\"tid\":100,\"ts\":9},\n"
-		"{\"ph\":\"E\",\"pid\":100,\"tid\":100,\"ts\":16},\n"
-		"{\"ph\":\"i\",\"name\":\"instant\",\"pid\":1,\"tid\":1,\"ts\":5,\"s\":\"g\"},\n"
-		"{\"ph\":\"C\",\"name\":\"counter\",\"pid\":1,\"ts\":5,\"args\":{\"v\":1}},\n"
-		"{\"ph\":\"s\",\"id\":1,\"pid\":100,\"tid\":100,\"ts\":11,\"name\":\"flow\",\"cat\":\"ac2g\"}\n"
-		"],\"displayTimeUnit\":\"ms\"}";
+	    "{\"schemaVersion\":1,\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA A100\"}],\"traceEvents\":[\n"
+	    "{\"ph\":\"M\",\"pid\":0,\"tid\":7,\"name\":\"thread_name\",\"args\":{\"name\":\"stream 7\"}},\n"
+	    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":100,\"tid\":100,\"ts\":10.0,"
+	    "\"dur\":5,\"args\":{\"correlation\":1}},\n"
+	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"void "
+	    "gemm<float>\",\"pid\":0,\"tid\":7,\"ts\":20.5,\"dur\":100,"
+	    "\"args\":{\"stream\":7,\"correlation\":1,\"device\":0}},\n"
+	    "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> Device)\",\"pid\":0,\"tid\":8,"
+	    "\"ts\":12,\"dur\":3,\"args\":{\"stream\":8,\"bytes\":4096,\"correlation\":2}},\n"
+	    "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoH (Device -> Pinned)\",\"pid\":0,\"tid\":8,"
+	    "\"ts\":200,\"dur\":3,\"args\":{\"stream\":8,\"bytes\":64}},\n"
+	    "{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset "
+	    "(Device)\",\"pid\":0,\"tid\":7,\"ts\":130,\"dur\":1,"
+	    "\"args\":{\"stream\":7}},\n"
+	    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":100,\"tid\":100,"
+	    "\"ts\":125,\"dur\":10},\n"
+	    "{\"ph\":\"B\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":100,\"tid\":100,\"ts\":9},\n"
+	    "{\"ph\":\"E\",\"pid\":100,\"tid\":100,\"ts\":16},\n"
+	    "{\"ph\":\"i\",\"name\":\"instant\",\"pid\":1,\"tid\":1,\"ts\":5,\"s\":\"g\"},\n"
+	    "{\"ph\":\"C\",\"name\":\"counter\",\"pid\":1,\"ts\":5,\"args\":{\"v\":1}},\n"
+	    "{\"ph\":\"s\",\"id\":1,\"pid\":100,\"tid\":100,\"ts\":11,\"name\":\"flow\",\"cat\":\"ac2g\"}\n"
+	    "],\"displayTimeUnit\":\"ms\"}";
 	struct ss_timeline t;
 	const struct ss_record *r;
 
@@ -349,15 +365,14 @@ static void test_foreign_pytorch(void **state)
  * an E without its B and a B without its E are dropped; string timestamps are numbers. */
 static void test_foreign_array(void **state)
 {
-	static const char json[] =
-		"[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1},\n"
-		" {\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":2,\"ts\":\"1.5\",\"dur\":2},\n"
-		" {\"ph\":\"E\",\"pid\":3,\"tid\":3,\"ts\":0.5},\n"
-		" {\"ph\":\"B\",\"name\":\"outer\",\"pid\":\"browser\",\"tid\":9,\"ts\":10},\n"
-		" {\"ph\":\"B\",\"name\":\"inner\",\"pid\":\"browser\",\"tid\":9,\"ts\":11},\n"
-		" {\"ph\":\"E\",\"pid\":\"browser\",\"tid\":9,\"ts\":12},\n"
-		" {\"ph\":\"E\",\"pid\":\"browser\",\"tid\":9,\"ts\":15},\n"
-		" {\"ph\":\"B\",\"name\":\"never ends\",\"pid\":1,\"tid\":1,\"ts\":20},\n";
+	static const char json[] = "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1},\n"
+	                           " {\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":2,\"ts\":\"1.5\",\"dur\":2},\n"
+	                           " {\"ph\":\"E\",\"pid\":3,\"tid\":3,\"ts\":0.5},\n"
+	                           " {\"ph\":\"B\",\"name\":\"outer\",\"pid\":\"browser\",\"tid\":9,\"ts\":10},\n"
+	                           " {\"ph\":\"B\",\"name\":\"inner\",\"pid\":\"browser\",\"tid\":9,\"ts\":11},\n"
+	                           " {\"ph\":\"E\",\"pid\":\"browser\",\"tid\":9,\"ts\":12},\n"
+	                           " {\"ph\":\"E\",\"pid\":\"browser\",\"tid\":9,\"ts\":15},\n"
+	                           " {\"ph\":\"B\",\"name\":\"never ends\",\"pid\":1,\"tid\":1,\"ts\":20},\n";
 	struct ss_timeline t;
 	const struct ss_record *r;
 
@@ -384,7 +399,8 @@ static void test_foreign_array(void **state)
 	timeline_free(&t);
 	/* absurd pids and tids are ids like any other */
 	load("[{\"ph\":\"X\",\"name\":\"p\",\"pid\":1e300,\"tid\":-1e300,\"ts\":0,\"dur\":1},"
-	     "{\"ph\":\"B\",\"name\":\"q\",\"pid\":1e308,\"tid\":1.5,\"ts\":1},{\"ph\":\"E\",\"pid\":1e308,\"tid\":1.5,\"ts\":2}]",
+	     "{\"ph\":\"B\",\"name\":\"q\",\"pid\":1e308,\"tid\":1.5,\"ts\":1},{\"ph\":\"E\",\"pid\":1e308,\"tid\":1.5,"
+	     "\"ts\":2}]",
 	     &t);
 	assert_int_equal(t.n, 2);
 	timeline_free(&t);
@@ -423,9 +439,11 @@ static void test_sniff(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_metadata_and_flows), cmocka_unit_test(test_escaping),
-		cmocka_unit_test(test_foreign_pytorch),    cmocka_unit_test(test_foreign_array),
-		cmocka_unit_test(test_sniff),
+	    cmocka_unit_test(test_metadata_and_flows),
+	    cmocka_unit_test(test_escaping),
+	    cmocka_unit_test(test_foreign_pytorch),
+	    cmocka_unit_test(test_foreign_array),
+	    cmocka_unit_test(test_sniff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,11 +2,14 @@
  * for XML well-formedness by a small checker (tags balance, attributes quoted, only the five entities, valid UTF-8),
  * for its semantic colours, MODELLED label, axis, legend and for merging sub-pixel intervals (a million intervals
  * stay a small file); the text summary's labels and optional values. */
+/* cmocka needs these first, in this order */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+/* clang-format on */
 
 #include <inttypes.h>
 #include <math.h>
@@ -93,7 +96,7 @@ static void csv_free(struct csv *c)
 }
 
 static char *export_to_string(int (*fn)(const char *, const struct ss_export_input *, char **),
-			      const struct ss_export_input *in, const char *name, size_t *len)
+                              const struct ss_export_input *in, const char *name, size_t *len)
 {
 	char *dir = fx_tmpdir(), path[512], *cause = NULL, *text;
 
@@ -108,9 +111,9 @@ static char *export_to_string(int (*fn)(const char *, const struct ss_export_inp
 
 static void test_csv(void **state)
 {
-	static const char *const header[] = {"stream", "stream_label", "raw_stream", "kind", "start_ns", "end_ns",
-					     "duration_ns", "bytes", "bandwidth_GBps", "name", "correlation", "thread",
-					     "flags", "measurement"};
+	static const char *const header[] = {"stream",      "stream_label", "raw_stream", "kind",           "start_ns",
+	                                     "end_ns",      "duration_ns",  "bytes",      "bandwidth_GBps", "name",
+	                                     "correlation", "thread",       "flags",      "measurement"};
 	struct ss_timeline t;
 	struct ss_export_input in = {.t = &t};
 	struct csv c;
@@ -218,8 +221,8 @@ static void xml_check(const char *s, const char *root)
 				while (*s != '"') {
 					if (*s == '\0' || *s == '<')
 						fail_msg("bad attribute value in <%s>", name);
-					if (*s == '&' && strncmp(s, "&amp;", 5) && strncmp(s, "&lt;", 4) && strncmp(s, "&gt;", 4) &&
-					    strncmp(s, "&quot;", 6) && strncmp(s, "&apos;", 6))
+					if (*s == '&' && strncmp(s, "&amp;", 5) && strncmp(s, "&lt;", 4) &&
+					    strncmp(s, "&gt;", 4) && strncmp(s, "&quot;", 6) && strncmp(s, "&apos;", 6))
 						fail_msg("bad entity in attribute of <%s>", name);
 					s++;
 				}
@@ -393,8 +396,8 @@ static void test_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_csv),       cmocka_unit_test(test_svg_content), cmocka_unit_test(test_svg_merge),
-		cmocka_unit_test(test_svg_million), cmocka_unit_test(test_text),
+	    cmocka_unit_test(test_csv),         cmocka_unit_test(test_svg_content), cmocka_unit_test(test_svg_merge),
+	    cmocka_unit_test(test_svg_million), cmocka_unit_test(test_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

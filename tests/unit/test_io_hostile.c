@@ -1,11 +1,14 @@
 /* test_io_hostile.c: bad input never crashes an importer: empty, wrong-format, truncated, deeply nested, absurd
  * numbers, negative durations, missing columns, views posing as tables... each gives -1 and one line naming the
  * file and the problem, and leaves the timeline empty. */
+/* cmocka needs these first, in this order */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+/* clang-format on */
 
 #include <sqlite3.h>
 
@@ -55,7 +58,10 @@ static void test_json(void **state)
 	TEXT_FAIL(dir, "  \n\t ", "only white space");
 	TEXT_FAIL(dir, "hello world", "unrecognised format");
 	TEXT_FAIL(dir, "42", "unrecognised format");
-	TEXT_FAIL(dir, "\x7f" "ELF\x02\x01\x01", "unrecognised format");
+	TEXT_FAIL(dir,
+	          "\x7f"
+	          "ELF\x02\x01\x01",
+	          "unrecognised format");
 	TEXT_FAIL(dir, "{", "truncated");
 	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1", "truncated");
 	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":2},", "truncated");
@@ -77,12 +83,16 @@ static void test_json(void **state)
 	TEXT_FAIL(dir, "{\"traceEvents\" [] }", "expected ':'");
 	TEXT_FAIL(dir, "{traceEvents:[]}", "expected a key");
 	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1} {\"ph\":\"X\"}]}", "expected ',' or ']'");
-	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"B\",\"ts\":5,\"pid\":1,\"tid\":1},{\"ph\":\"E\",\"ts\":2,\"pid\":1,\"tid\":1}]}",
-		  "E before its B");
+	TEXT_FAIL(dir,
+	          "{\"traceEvents\":[{\"ph\":\"B\",\"ts\":5,\"pid\":1,\"tid\":1},{\"ph\":\"E\",\"ts\":2,\"pid\":1,"
+	          "\"tid\":1}]}",
+	          "E before its B");
 	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"\xff\xfe\",\"ts\":1,\"dur\":1}]}", "invalid JSON");
-	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"ss_kind\":\"BOGUS\"}}]}", "unknown ss_kind");
-	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":-99}}]}",
-		  "absurd stream");
+	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"ss_kind\":\"BOGUS\"}}]}",
+	          "unknown ss_kind");
+	TEXT_FAIL(dir,
+	          "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":-99}}]}",
+	          "absurd stream");
 	TEXT_FAIL(dir, "{\"otherData\":{\"x\":[1,2,{\"y\":\"unterminated}]}", "truncated");
 	/* found by fuzz_import_chrome: jansson's message quoted a newline from the input */
 	TEXT_FAIL(dir, "[{\"ph\":\"X\",\"name\":\"n\\\n{\"ph\":\"M\",\"pid\":10}]", "invalid JSON");
@@ -134,35 +144,44 @@ static void test_sqlite(void **state)
 
 	(void)state;
 	db_fail(dir, "CREATE TABLE foo (x INT); INSERT INTO foo VALUES (1);", "no CUDA activity tables");
-	db_fail(dir, "CREATE TABLE t (start INT, end INT, streamId INT);"
-		     "CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS SELECT * FROM t;",
-		"no CUDA activity tables");
-	db_fail(dir, "CREATE VIRTUAL TABLE CUPTI_ACTIVITY_KIND_KERNEL USING fts5(start, end, streamId);"
-		     "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3);",
-		"no CUDA activity tables");
-	db_fail(dir, "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, shortName INT);", "has no streamId column");
+	db_fail(dir,
+	        "CREATE TABLE t (start INT, end INT, streamId INT);"
+	        "CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS SELECT * FROM t;",
+	        "no CUDA activity tables");
+	db_fail(dir,
+	        "CREATE VIRTUAL TABLE CUPTI_ACTIVITY_KIND_KERNEL USING fts5(start, end, streamId);"
+	        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3);",
+	        "no CUDA activity tables");
+	db_fail(dir, "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, shortName INT);",
+	        "has no streamId column");
 	db_fail(dir, "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, streamId INT);", "has no end column");
 	db_fail(dir, "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT, end INT, streamId INT, bytes INT);",
-		"has no copyKind column");
+	        "has no copyKind column");
 	db_fail(dir, KERNEL_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10, 5, 1, 0);", "negative duration");
-	db_fail(dir, KERNEL_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (-10, 5, 1, 0);", "negative timestamp");
+	db_fail(dir, KERNEL_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (-10, 5, 1, 0);",
+	        "negative timestamp");
 	db_fail(dir, KERNEL_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES ('abc', 5, 1, 0);",
-		"start is not an integer");
-	db_fail(dir, KERNEL_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2.5, 1, 0);", "end is not an integer");
-	db_fail(dir, KERNEL_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, NULL, 1, 0);", "end is not an integer");
+	        "start is not an integer");
+	db_fail(dir, KERNEL_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2.5, 1, 0);",
+	        "end is not an integer");
+	db_fail(dir, KERNEL_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, NULL, 1, 0);",
+	        "end is not an integer");
 	db_fail(dir, KERNEL_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 1099511627776, 0);",
-		"stream id 1099511627776 out of range");
+	        "stream id 1099511627776 out of range");
 	db_fail(dir, KERNEL_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 'seven', 0);",
-		"stream id is not an integer");
-	db_fail(dir, "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT, end INT, streamId INT, bytes INT, copyKind INT);"
-		     "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (1, 2, 3, -5, 1);",
-		"bytes -5 out of range");
-	db_fail(dir, "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT, ssKind INT);"
-		     "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3, 99);",
-		"ssKind 99 out of range");
-	db_fail(dir, "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT, ssStream INT);"
-		     "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3, 5000);",
-		"ssStream 5000 out of range");
+	        "stream id is not an integer");
+	db_fail(dir,
+	        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT, end INT, streamId INT, bytes INT, copyKind INT);"
+	        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (1, 2, 3, -5, 1);",
+	        "bytes -5 out of range");
+	db_fail(dir,
+	        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT, ssKind INT);"
+	        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3, 99);",
+	        "ssKind 99 out of range");
+	db_fail(dir,
+	        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT, ssStream INT);"
+	        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3, 5000);",
+	        "ssStream 5000 out of range");
 	/* a header and nothing else; a header then garbage; a real export cut short */
 	memset(header, 0, sizeof header);
 	memcpy(header, "SQLite format 3", 16);
@@ -209,11 +228,12 @@ static void test_unknown_tables_ok(void **state)
 
 	(void)state;
 	snprintf(path, sizeof path, "%s/new.sqlite", dir);
-	make_db(path, "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT, shortName INT,"
-		      " futureColumn BLOB);"
-		      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3, 4, x'00ff');"
-		      "CREATE TABLE CUPTI_ACTIVITY_KIND_SOMETHING_2030 (a, b, c);"
-		      "CREATE TABLE TARGET_INFO_GPU (name TEXT); INSERT INTO TARGET_INFO_GPU VALUES ('GPU A'), ('GPU B');");
+	make_db(path,
+	        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT, shortName INT,"
+	        " futureColumn BLOB);"
+	        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3, 4, x'00ff');"
+	        "CREATE TABLE CUPTI_ACTIVITY_KIND_SOMETHING_2030 (a, b, c);"
+	        "CREATE TABLE TARGET_INFO_GPU (name TEXT); INSERT INTO TARGET_INFO_GPU VALUES ('GPU A'), ('GPU B');");
 	timeline_init(&t);
 	if (import_file(path, &t, &cause) != 0)
 		fail_msg("%s", cause);
@@ -228,10 +248,10 @@ static void test_unknown_tables_ok(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json),
-		cmocka_unit_test(test_sqlite),
-		cmocka_unit_test(test_paths),
-		cmocka_unit_test(test_unknown_tables_ok),
+	    cmocka_unit_test(test_json),
+	    cmocka_unit_test(test_sqlite),
+	    cmocka_unit_test(test_paths),
+	    cmocka_unit_test(test_unknown_tables_ok),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,11 +2,14 @@
  * and 2023.3) open with the counts their README states; they are never modified; the SQL people write for nsys
  * exports gives the same answers on streamscope's export of the same trace; older/minimal schemas (missing
  * optional columns, other enum numbering, NVTX ranges) import gracefully. */
+/* cmocka needs these first, in this order */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+/* clang-format on */
 
 #include <sqlite3.h>
 
@@ -157,7 +160,8 @@ static char *query_rows(const char *path, const char *sql)
 			size_t n = strlen(v ? v : "NULL") + 2;
 
 			out = realloc(out, len + n + 1);
-			len += (size_t)sprintf(out + len, "%s%c", v ? v : "NULL", c + 1 < sqlite3_column_count(st) ? '|' : '\n');
+			len += (size_t)sprintf(out + len, "%s%c", v ? v : "NULL",
+			                       c + 1 < sqlite3_column_count(st) ? '|' : '\n');
 		}
 	}
 	sqlite3_finalize(st);
@@ -169,19 +173,19 @@ static char *query_rows(const char *path, const char *sql)
  * label, pinned bytes through ENUM_CUDA_MEM_KIND, launches joined to kernels by correlation id, kernels per
  * stream, the GPU's name. */
 static const char *const nsys_queries[] = {
-	"SELECT s.value AS name, count(*) AS n, sum(k.end - k.start) AS total FROM CUPTI_ACTIVITY_KIND_KERNEL AS k"
-	" JOIN StringIds AS s ON s.id = k.shortName GROUP BY name ORDER BY total DESC",
-	"SELECT m.copyKind, e.label, count(*), sum(m.bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY AS m"
-	" JOIN ENUM_CUDA_MEMCPY_OPER AS e ON e.id = m.copyKind GROUP BY m.copyKind ORDER BY m.copyKind",
-	"SELECT sum(m.bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY AS m JOIN ENUM_CUDA_MEM_KIND AS k ON k.id = m.srcKind"
-	" WHERE k.name = 'CUDA_MEMOPR_MEMORY_KIND_PINNED'",
-	"SELECT count(*), sum(k.start - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r"
-	" JOIN CUPTI_ACTIVITY_KIND_KERNEL AS k ON k.correlationId = r.correlationId"
-	" JOIN StringIds AS s ON s.id = r.nameId WHERE s.value LIKE 'cudaLaunchKernel%'",
-	"SELECT streamId, count(*), min(start), max(end) FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY streamId"
-	" ORDER BY streamId",
-	"SELECT name FROM TARGET_INFO_GPU",
-	"SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE streamId = 4294967295",
+    "SELECT s.value AS name, count(*) AS n, sum(k.end - k.start) AS total FROM CUPTI_ACTIVITY_KIND_KERNEL AS k"
+    " JOIN StringIds AS s ON s.id = k.shortName GROUP BY name ORDER BY total DESC",
+    "SELECT m.copyKind, e.label, count(*), sum(m.bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY AS m"
+    " JOIN ENUM_CUDA_MEMCPY_OPER AS e ON e.id = m.copyKind GROUP BY m.copyKind ORDER BY m.copyKind",
+    "SELECT sum(m.bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY AS m JOIN ENUM_CUDA_MEM_KIND AS k ON k.id = m.srcKind"
+    " WHERE k.name = 'CUDA_MEMOPR_MEMORY_KIND_PINNED'",
+    "SELECT count(*), sum(k.start - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME AS r"
+    " JOIN CUPTI_ACTIVITY_KIND_KERNEL AS k ON k.correlationId = r.correlationId"
+    " JOIN StringIds AS s ON s.id = r.nameId WHERE s.value LIKE 'cudaLaunchKernel%'",
+    "SELECT streamId, count(*), min(start), max(end) FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY streamId"
+    " ORDER BY streamId",
+    "SELECT name FROM TARGET_INFO_GPU",
+    "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE streamId = 4294967295",
 };
 
 /* The same SQL gives the same answers on the nsys export and on streamscope's export of the trace it read. */
@@ -249,13 +253,14 @@ static void test_nsys_sql_numbers(void **state)
 	snprintf(out, sizeof out, "%s/t.sqlite", dir);
 	assert_int_equal(export_sqlite(out, &in, &cause), 0);
 	rows = query_rows(out, "SELECT m.copyKind, sum(m.bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY AS m"
-			       " WHERE m.copyKind IN (1, 2) GROUP BY m.copyKind ORDER BY m.copyKind");
+	                       " WHERE m.copyKind IN (1, 2) GROUP BY m.copyKind ORDER BY m.copyKind");
 	snprintf(want, sizeof want, "1|%llu\n2|%llu\n", (unsigned long long)h2d, (unsigned long long)d2h);
 	assert_string_equal(rows, want);
 	free(rows);
 	{
 		char *sql = sqlite3_mprintf("SELECT count(*), sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL AS k"
-					    " JOIN StringIds AS s ON s.id = k.shortName WHERE s.value = %Q", kname);
+		                            " JOIN StringIds AS s ON s.id = k.shortName WHERE s.value = %Q",
+		                            kname);
 
 		rows = query_rows(out, sql);
 		sqlite3_free(sql);
@@ -297,23 +302,25 @@ static void test_minimal_schema(void **state)
 
 	(void)state;
 	snprintf(path, sizeof path, "%s/old.sqlite", dir);
-	make_db(path, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
-		      "INSERT INTO StringIds VALUES (1, 'void scale<float>(float*, int)'), (2, 'phase one');"
-		      "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT NOT NULL, end INT NOT NULL, streamId INT NOT NULL,"
-		      " demangledName INT NOT NULL);"
-		      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (500, 900, 21, 1), (100, 200, 22, 1);"
-		      "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT, end INT, streamId INT, bytes INT, copyKind INT,"
-		      " srcKind INT, dstKind INT);"
-		      "CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
-		      "INSERT INTO ENUM_CUDA_MEM_KIND VALUES (1, 'CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE', 'Pageable'),"
-		      " (2, 'CUPTI_ACTIVITY_MEMORY_KIND_PINNED', 'Pinned'), (3, 'CUPTI_ACTIVITY_MEMORY_KIND_DEVICE', 'Device');"
-		      "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (50, 80, 22, 1024, 1, 1, 3), (950, 990, 21, 2048, 2, 3, 2),"
-		      " (10, 20, 22, 64, 8, 3, 3);"
-		      "CREATE TABLE NVTX_EVENTS (start INT NOT NULL, end INT, eventType INT NOT NULL, text TEXT, textId INT,"
-		      " globalTid INT);"
-		      "INSERT INTO NVTX_EVENTS VALUES (0, 1000, 59, NULL, 2, 77), (5, NULL, 34, 'a mark', NULL, 77),"
-		      " (0, 0, 75, 'domain', NULL, 77), (20, 30, 60, 'inline text', NULL, 78);"
-		      "CREATE TABLE SOMETHING_NEW (x BLOB);");
+	make_db(
+	    path,
+	    "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+	    "INSERT INTO StringIds VALUES (1, 'void scale<float>(float*, int)'), (2, 'phase one');"
+	    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT NOT NULL, end INT NOT NULL, streamId INT NOT NULL,"
+	    " demangledName INT NOT NULL);"
+	    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (500, 900, 21, 1), (100, 200, 22, 1);"
+	    "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT, end INT, streamId INT, bytes INT, copyKind INT,"
+	    " srcKind INT, dstKind INT);"
+	    "CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
+	    "INSERT INTO ENUM_CUDA_MEM_KIND VALUES (1, 'CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE', 'Pageable'),"
+	    " (2, 'CUPTI_ACTIVITY_MEMORY_KIND_PINNED', 'Pinned'), (3, 'CUPTI_ACTIVITY_MEMORY_KIND_DEVICE', 'Device');"
+	    "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (50, 80, 22, 1024, 1, 1, 3), (950, 990, 21, 2048, 2, 3, 2),"
+	    " (10, 20, 22, 64, 8, 3, 3);"
+	    "CREATE TABLE NVTX_EVENTS (start INT NOT NULL, end INT, eventType INT NOT NULL, text TEXT, textId INT,"
+	    " globalTid INT);"
+	    "INSERT INTO NVTX_EVENTS VALUES (0, 1000, 59, NULL, 2, 77), (5, NULL, 34, 'a mark', NULL, 77),"
+	    " (0, 0, 75, 'domain', NULL, 77), (20, 30, 60, 'inline text', NULL, 78);"
+	    "CREATE TABLE SOMETHING_NEW (x BLOB);");
 	timeline_init(&t);
 	if (import_file(path, &t, &cause) != 0)
 		fail_msg("%s", cause);
@@ -345,9 +352,9 @@ static void test_minimal_schema(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rtx4060ti),           cmocka_unit_test(test_rtx3060),
-		cmocka_unit_test(test_read_only),           cmocka_unit_test(test_nsys_sql_on_our_export),
-		cmocka_unit_test(test_nsys_sql_numbers),    cmocka_unit_test(test_minimal_schema),
+	    cmocka_unit_test(test_rtx4060ti),        cmocka_unit_test(test_rtx3060),
+	    cmocka_unit_test(test_read_only),        cmocka_unit_test(test_nsys_sql_on_our_export),
+	    cmocka_unit_test(test_nsys_sql_numbers), cmocka_unit_test(test_minimal_schema),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

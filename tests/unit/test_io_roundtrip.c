@@ -2,11 +2,14 @@
  * wrote, with names, streams (including host/legacy/per-thread/unknown), flags, threads, correlations and the
  * modelled flag; export_file picks formats by extension; snapshots hold every file; atomic writes leave nothing
  * behind when they fail. */
+/* cmocka needs these first, in this order */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+/* clang-format on */
 
 #include <errno.h>
 #include <signal.h>
@@ -170,7 +173,7 @@ static void test_export_file_extensions(void **state)
 static void test_snapshot(void **state)
 {
 	static const char *const files[] = {"trace.sqlite", "trace.json", "intervals.csv", "gantt.svg",
-					    "summary.txt", "screen.txt", "screen.ansi"};
+	                                    "summary.txt",  "screen.txt", "screen.ansi"};
 	struct ss_experiment e;
 	struct ss_timeline t, back;
 	struct ss_export_input in = {.t = &t, .e = &e};
@@ -184,7 +187,7 @@ static void test_snapshot(void **state)
 	timeline_init(&t);
 	fx_timeline(&t, 300, 8);
 	if (export_snapshot(dir, &in, "screen line 1\nscreen line 2\n", "\x1b[32mgreen\x1b[0m\n", out, sizeof out,
-			    &cause) != 0)
+	                    &cause) != 0)
 		fail_msg("snapshot: %s", cause);
 	base = strrchr(out, '/') + 1;
 	/* streamscope-YYYYmmdd-HHMMSS-kernel-transfer-8s-depth */
@@ -300,10 +303,10 @@ static void test_atomic_failure(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sqlite_roundtrip),      cmocka_unit_test(test_chrome_roundtrip),
-		cmocka_unit_test(test_empty_roundtrip),       cmocka_unit_test(test_experiment_roundtrip),
-		cmocka_unit_test(test_export_file_extensions), cmocka_unit_test(test_snapshot),
-		cmocka_unit_test(test_atomic_failure),
+	    cmocka_unit_test(test_sqlite_roundtrip),       cmocka_unit_test(test_chrome_roundtrip),
+	    cmocka_unit_test(test_empty_roundtrip),        cmocka_unit_test(test_experiment_roundtrip),
+	    cmocka_unit_test(test_export_file_extensions), cmocka_unit_test(test_snapshot),
+	    cmocka_unit_test(test_atomic_failure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
