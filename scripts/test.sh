@@ -13,6 +13,6 @@ cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	ctest --test-dir build-asan --output-on-failure -j"$jobs"
 if [ -x tests/fuzz/run.sh ]; then
-	tests/fuzz/run.sh "${FUZZ_SECONDS:-15}"
+	SS_FUZZ_SECONDS=${SS_FUZZ_SECONDS:-15} tests/fuzz/run.sh
 fi
 echo "streamscope: all tests passed"
