@@ -106,6 +106,7 @@ shot() {
 shot kernel-transfer-depth "depth-first" "" --preset kernel-transfer
 shot kernel-transfer-breadth "breadth-first" "o" --preset kernel-transfer
 shot ab-depth-vs-breadth "B-A" "p o" --preset kernel-transfer --connections 1
+shot ab-hyperq-1queue "B-A" "p o" --preset hyperq --connections 1
 shot hyperq-1queue-depth "depth-first" "" --preset hyperq --connections 1
 shot hyperq-1queue-breadth "breadth-first" "o" --preset hyperq --connections 1
 shot default-stream "legacy" "" --preset default-stream
