@@ -111,8 +111,9 @@ static void gantt_label(struct ss_grid *g, struct ss_rect labels, int y, const s
 		return;
 	lanes_label(ln, buf, sizeof buf);
 	n = grid_puts(g, labels.x, y, labels.w - 1, buf, ln->first ? SS_ROLE_TEXT : SS_ROLE_DIM, 0);
-	if (ln->kind != LANE_HOST && ln->kind != LANE_STREAM && n > 5 && labels.w - 1 > 5)
-		for (int x = labels.x + 5; x < labels.x + n; x++) {
+	/* the engine: the label's last three characters (H2D, KER, D2H) */
+	if (ln->kind != LANE_HOST && ln->kind != LANE_STREAM && n >= 3 && n == (int)strlen(buf))
+		for (int x = labels.x + n - 3; x < labels.x + n; x++) {
 			const struct ss_cell *c = grid_at(g, x, y);
 
 			if (c != NULL)
