@@ -95,8 +95,12 @@ void plot_draw(struct ss_grid *g, struct ss_rect r, const struct ss_plot_axes *a
 		return;
 	/* legend */
 	for (int i = 0; i < ns; i++) {
-		grid_set(g, lx, r.y, gl->marks[i % 4], s[i].role, GRID_BOLD);
-		lx += 2;
+		/* a sample of the curve: a short braille line, or the series' marker */
+		uint32_t sample = gl->braille ? glyphs_braille(0x24) : gl->marks[i % 4];
+
+		grid_set(g, lx, r.y, sample, s[i].role, GRID_BOLD);
+		grid_set(g, lx + 1, r.y, gl->braille ? sample : ' ', s[i].role, GRID_BOLD);
+		lx += 3;
 		lx += grid_puts(g, lx, r.y, r.x + r.w - lx, s[i].name, s[i].role, 0) + 2;
 	}
 	/* y axis: the line, labels at nice times */

@@ -76,7 +76,10 @@ static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, cons
 		for (int yy = r.y; yy < r.y + r.h; yy++)
 			grid_set(g, r.x, yy, gl->box[1], SS_ROLE_AXIS, 0);
 		grid_puts(g, r.x + 2, r.y, r.w - 3, "Sweep", SS_ROLE_TEXT, GRID_BOLD);
-		grid_printf(g, r.x + 2, r.y + 1, r.w - 3, SS_ROLE_DIM, 0, "%4s %9s %9s", "n", "depth", "breadth");
+		bool bound = r.w - 3 >= 4 + 3 * 9;
+
+		grid_printf(g, r.x + 2, r.y + 1, r.w - 3, SS_ROLE_DIM, 0, "%4s %8s %8s %8s", "n", "depth", "breadth",
+		            bound ? "bound" : "");
 		for (int i = 0; i < s->ncounts && y < r.y + r.h; i++, y++) {
 			int x = r.x + 2;
 
@@ -84,10 +87,17 @@ static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, cons
 			for (int o = 0; o < s->norders; o++) {
 				double t = sweepview_time(&s->pt[(size_t)o * s->ncounts + i]);
 
-				snprintf(buf, sizeof buf, "%9s ",
+				snprintf(buf, sizeof buf, "%8s ",
 				         t < 0 ? "-" : units_time((uint64_t)t, (char[24]){0}, 24));
 				x += grid_puts(g, x, y, r.x + r.w - x, buf,
 				               t < 0 ? SS_ROLE_DIM : sweepview_order_role(s->orders[o]), 0);
+			}
+			if (bound) {
+				double b = sweepview_bound(s, i);
+
+				snprintf(buf, sizeof buf, "%9s",
+				         b < 0 ? "-" : units_time((uint64_t)b, (char[24]){0}, 24));
+				grid_puts(g, x, y, r.x + r.w - x, buf, SS_ROLE_DIM, 0);
 			}
 		}
 		return;
