@@ -95,7 +95,7 @@ static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, cons
 			if (bound) {
 				double b = sweepview_bound(s, i);
 
-				snprintf(buf, sizeof buf, "%9s",
+				snprintf(buf, sizeof buf, "%8s",
 				         b < 0 ? "-" : units_time((uint64_t)b, (char[24]){0}, 24));
 				grid_puts(g, x, y, r.x + r.w - x, buf, SS_ROLE_DIM, 0);
 			}
