@@ -227,12 +227,17 @@ void gantt_clamp(const struct ss_lanes *l, int width, double *t0, double *span)
 	double ft0, fspan;
 
 	gantt_fit(l, width, &ft0, &fspan);
-	if (*span > fspan * 100)
-		*span = fspan * 100;
+	if (*span > fspan * 2)
+		*span = fspan * 2;
 	if (*span < width)
 		*span = width;
+	/* zoomed out past the run: the run from the left edge; else keep some of the run in view */
+	if (*span >= fspan) {
+		*t0 = ft0;
+		return;
+	}
 	if (*t0 > ft0 + fspan - *span / 8)
 		*t0 = ft0 + fspan - *span / 8;
-	if (*t0 < ft0 - *span * 7 / 8)
-		*t0 = ft0 - *span * 7 / 8;
+	if (*t0 < ft0 - *span / 8)
+		*t0 = ft0 - *span / 8;
 }

@@ -29,7 +29,8 @@ uint32_t gantt_pick(const struct ss_lanes *l, struct ss_rect plot, const struct 
                     int *lane);
 /* gantt_fit sets the window to the whole timeline (and a one-cell margin) for a plot width cells wide. */
 void gantt_fit(const struct ss_lanes *l, int width, double *t0, double *span);
-/* gantt_clamp keeps a window sane: span between width ns and 100 times the fitted span, t0 within the run. */
+/* gantt_clamp keeps a window sane: span between width ns (1 ns a cell) and twice the fitted span; a window as wide
+ * as the run or wider starts with it, a narrower one keeps at least 1/8 of itself on the run. */
 void gantt_clamp(const struct ss_lanes *l, int width, double *t0, double *span);
 
 #endif

@@ -266,11 +266,15 @@ static void test_fit(void **state)
 	t0 = -1e12;
 	span = 1;
 	gantt_clamp(&l, 101, &t0, &span);
-	assert_true(span >= 101);
-	assert_true(t0 >= -span);
+	assert_true(span == 101);
+	assert_true(t0 == -span / 8);
+	t0 = 1e12;
+	gantt_clamp(&l, 101, &t0, &span);
+	assert_true(t0 + span / 8 == 404e3);
 	span = 1e15;
 	gantt_clamp(&l, 101, &t0, &span);
-	assert_true(span <= 100 * 404e3 + 1);
+	assert_true(span == 2 * 404e3);
+	assert_true(t0 == 0);
 	lanes_free(&l);
 	timeline_free(&t);
 }
