@@ -48,7 +48,8 @@ static void session_run_free(struct ss_run *r)
 	if (r == NULL)
 		return;
 	lanes_free(&r->lanes);
-	timeline_free(&r->tl);
+	if (!r->file)
+		timeline_free(&r->tl);
 	free(r);
 }
 
@@ -72,10 +73,11 @@ void session_init(struct ss_session *s, const struct ss_backend *b, const struct
 	if (file != NULL) {
 		struct ss_run *r = session_run_new(NULL, NULL);
 
-		timeline_free(&r->tl); /* timeline_copy fills an empty one */
-		timeline_copy(&r->tl, file);
+		/* a view of the caller's timeline, not a copy: a big trace costs its records once (the index sorts
+		 * its own record numbers, the analysis needs no order) */
+		timeline_free(&r->tl);
+		r->tl = *file;
 		r->file = true;
-		timeline_sort(&r->tl);
 		session_index(r, 0);
 		analysis_timeline(&r->tl, &r->an);
 		analysis_observer(&r->an, NULL);

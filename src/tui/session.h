@@ -19,7 +19,7 @@
 /* One run: its experiment, records, their index and analysis. */
 struct ss_run {
 	struct ss_experiment exp;
-	bool file; /* an opened trace: exp is meaningless */
+	bool file; /* an opened trace: exp is meaningless, tl is the caller's (borrowed, read only) */
 	struct ss_timeline tl;
 	struct ss_lanes lanes;    /* index of tl (rebuilt while records stream in) */
 	struct ss_analysis an;    /* valid when done */
@@ -78,7 +78,7 @@ struct ss_session {
 };
 
 /* session_init prepares s for backend b (may be NULL when file is given). file (may be NULL): an opened trace
- * shown as is; the session takes a copy of it and never runs anything. */
+ * shown as is, read in place (no copy: it must outlive the session); nothing runs then. */
 void session_init(struct ss_session *s, const struct ss_backend *b, const struct ss_timeline *file);
 void session_free(struct ss_session *s);
 /* session_request asks for a run of e: it replaces any capture in progress and pre-empts baseline and sweep
