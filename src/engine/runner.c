@@ -203,6 +203,8 @@ static void runner_reap(struct ss_runner *r)
 
 int runner_poll(struct ss_runner *r, struct ss_timeline *tl, bool block)
 {
+	size_t budget = 8u << 20; /* without block: at most this much per call, so a fast child can't starve keys */
+
 	if (r->fd < 0)
 		return 1;
 	for (;;) {
@@ -216,6 +218,10 @@ int runner_poll(struct ss_runner *r, struct ss_timeline *tl, bool block)
 		if (n > 0) {
 			r->len += (size_t)n;
 			runner_parse(r, tl);
+			if (!block && (size_t)n >= budget)
+				return 0;
+			if (!block)
+				budget -= (size_t)n;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)

@@ -29,8 +29,9 @@ void runner_attach(struct ss_runner *r, pid_t pid, int fd);
 
 /* runner_start forks a child running b on e. Returns 0, or -1 with *cause. */
 int runner_start(struct ss_runner *r, const struct ss_backend *b, const struct ss_experiment *e, char **cause);
-/* runner_poll moves whatever the child has sent into tl (records) and r (progress, result, error). With block it
- * waits until the child has finished. Returns 1 when finished (see r->code), 0 while running. */
+/* runner_poll moves what the child has sent into tl (records) and r (progress, result, error): without block at
+ * most about 8 MiB per call (call again; a UI stays responsive), with block everything until the child has
+ * finished. Returns 1 when finished (see r->code), 0 while running. */
 int runner_poll(struct ss_runner *r, struct ss_timeline *tl, bool block);
 /* runner_cancel kills a running child and reaps it. */
 void runner_cancel(struct ss_runner *r);
