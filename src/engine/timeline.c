@@ -54,6 +54,7 @@ static void timeline_strtab_free(struct ss_strtab *st)
 void timeline_free(struct ss_timeline *t)
 {
 	free(t->rec);
+	free(t->stream_info);
 	timeline_strtab_free(&t->names);
 	memset(t, 0, sizeof *t);
 }
@@ -67,6 +68,7 @@ void timeline_clear(struct ss_timeline *t)
 	memset(t->names.hash, 0, t->names.hcap * sizeof *t->names.hash);
 	t->dropped = 0;
 	t->incomplete = false;
+	t->nstream_info = 0;
 }
 
 uint32_t timeline_intern(struct ss_timeline *t, const char *s)
@@ -190,10 +192,54 @@ void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src)
 	dst->rec = xreallocarray(NULL, src->cap ? src->cap : 1, sizeof *dst->rec);
 	if (src->n > 0)
 		memcpy(dst->rec, src->rec, src->n * sizeof *dst->rec);
+	dst->stream_info = NULL;
+	if (src->nstream_info > 0) {
+		dst->stream_info = xreallocarray(NULL, (size_t)src->nstream_info, sizeof *dst->stream_info);
+		memcpy(dst->stream_info, src->stream_info, (size_t)src->nstream_info * sizeof *dst->stream_info);
+	}
 	st = &dst->names;
 	st->str = xreallocarray(NULL, src->names.cap, sizeof *st->str);
 	for (uint32_t i = 0; i < src->names.n; i++)
 		st->str[i] = xstrdup(src->names.str[i]);
 	st->hash = xreallocarray(NULL, src->names.hcap, sizeof *st->hash);
 	memcpy(st->hash, src->names.hash, src->names.hcap * sizeof *st->hash);
+}
+
+void timeline_set_stream(struct ss_timeline *t, int index, uint32_t raw_id, int kind)
+{
+	if (index < 0 || index >= SS_TIMELINE_MAX_STREAM_INFO)
+		return;
+	if (index >= t->nstream_info) {
+		/* grown to exactly what is asked: streams are few, and a cleared table keeps its memory */
+		t->stream_info = xreallocarray(t->stream_info, (size_t)index + 1, sizeof *t->stream_info);
+		memset(&t->stream_info[t->nstream_info], 0,
+		       (size_t)(index + 1 - t->nstream_info) * sizeof *t->stream_info);
+		t->nstream_info = index + 1;
+	}
+	t->stream_info[index].raw_id = raw_id;
+	t->stream_info[index].kind = (uint8_t)(kind > SS_SKIND_UNKNOWN && kind < SS_SKIND_COUNT ? kind : SS_SKIND_UNKNOWN);
+}
+
+const struct ss_stream_info *timeline_stream(const struct ss_timeline *t, int index)
+{
+	if (index < 0 || index >= t->nstream_info)
+		return NULL;
+	if (t->stream_info[index].raw_id == 0 && t->stream_info[index].kind == SS_SKIND_UNKNOWN)
+		return NULL;
+	return &t->stream_info[index];
+}
+
+const char *timeline_stream_kind_name(int kind)
+{
+	static const char *const name[SS_SKIND_COUNT] = {"kind unknown", "blocking", "non-blocking",
+	                                                 "legacy default", "per-thread default"};
+
+	return kind >= 0 && kind < SS_SKIND_COUNT ? name[kind] : name[0];
+}
+
+const char *timeline_stream_kind_tag(int kind)
+{
+	static const char *const tag[SS_SKIND_COUNT] = {"", "blk", "nb", "leg", "ptd"};
+
+	return kind >= 0 && kind < SS_SKIND_COUNT ? tag[kind] : tag[0];
 }

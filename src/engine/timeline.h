@@ -17,6 +17,22 @@ struct ss_strtab {
 	uint32_t hcap;  /* power of two */
 };
 
+/* What kind of stream a stream index is. Order is stable: it is written to files (STREAMSCOPE_STREAM.kind). */
+enum ss_stream_kind {
+	SS_SKIND_UNKNOWN = 0,  /* not known (foreign traces, streams seen before their creation record) */
+	SS_SKIND_BLOCKING,     /* created with cudaStreamDefault: synchronises with the legacy default stream */
+	SS_SKIND_NONBLOCKING,  /* cudaStreamNonBlocking: exempt from legacy default stream ordering */
+	SS_SKIND_LEGACY,       /* a legacy default stream that has an index (a second context's) */
+	SS_SKIND_PER_THREAD,   /* a per-thread default stream that has an index */
+	SS_SKIND_COUNT
+};
+
+/* What a timeline knows of one stream index: 8 bytes per stream, nothing per record. */
+struct ss_stream_info {
+	uint32_t raw_id; /* the backend's own id (CUPTI streamId); 0 when not known */
+	uint8_t kind;    /* enum ss_stream_kind */
+};
+
 /* A captured or modelled run, or an opened trace file. */
 struct ss_timeline {
 	struct ss_record *rec; /* records in arrival order until timeline_sort */
@@ -29,11 +45,13 @@ struct ss_timeline {
 	char backend[16];      /* "cuda", "model", "file" */
 	char device[96];       /* device name, or "MODEL (H200 profile)" */
 	char source[256];      /* file path for opened traces, "" otherwise */
+	struct ss_stream_info *stream_info; /* [index], nstream_info entries (see timeline_set_stream) */
+	int nstream_info;
 };
 
 void timeline_init(struct ss_timeline *t);
 void timeline_free(struct ss_timeline *t);
-/* timeline_clear empties records and names but keeps labels and capacity. */
+/* timeline_clear empties records, names and the stream table but keeps labels and capacity. */
 void timeline_clear(struct ss_timeline *t);
 /* timeline_intern returns the id of s (adding it if new); NULL or "" give 0. */
 uint32_t timeline_intern(struct ss_timeline *t, const char *s);
@@ -52,8 +70,19 @@ size_t timeline_count(const struct ss_timeline *t, int kind);
 void timeline_rebase(struct ss_timeline *t, uint64_t t0);
 /* timeline_finish derives nstreams when it is 0 (max stream index + 1). */
 void timeline_finish(struct ss_timeline *t);
+/* timeline_set_stream labels stream index (0..SS_TIMELINE_MAX_STREAM_INFO-1, others ignored) with its raw id and
+ * kind (enum ss_stream_kind; out of range = unknown), growing the table; indices in between stay unknown. */
+void timeline_set_stream(struct ss_timeline *t, int index, uint32_t raw_id, int kind);
+/* timeline_stream returns what is known of stream index, NULL when nothing (negative, unlabelled, out of range). */
+const struct ss_stream_info *timeline_stream(const struct ss_timeline *t, int index);
+/* timeline_stream_kind_name names a kind in words ("non-blocking"), timeline_stream_kind_tag in a short ASCII tag
+ * ("nb", "blk", "leg", "ptd"; "" for unknown). */
+const char *timeline_stream_kind_name(int kind);
+const char *timeline_stream_kind_tag(int kind);
 /* timeline_copy makes dst an independent copy of src (dst must be initialised or freed). */
 void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src);
+
+#define SS_TIMELINE_MAX_STREAM_INFO 65536
 
 #define SS_KIND_BIT(k) (1u << (k))
 #define SS_GPU_KINDS (SS_KIND_BIT(SS_KIND_H2D) | SS_KIND_BIT(SS_KIND_D2H) | SS_KIND_BIT(SS_KIND_D2D) | \

@@ -315,6 +315,46 @@ static void test_copy_independent(void **state)
 	timeline_free(&dst);
 }
 
+static void test_stream_table(void **state)
+{
+	struct ss_timeline t, c;
+	const struct ss_stream_info *si;
+
+	(void)state;
+	timeline_init(&t);
+	assert_null(timeline_stream(&t, 0));
+	assert_null(timeline_stream(&t, -1));
+	timeline_set_stream(&t, 2, 14, SS_SKIND_NONBLOCKING);
+	timeline_set_stream(&t, 0, 13, SS_SKIND_BLOCKING);
+	timeline_set_stream(&t, -2, 7, SS_SKIND_LEGACY);       /* ignored */
+	timeline_set_stream(&t, 1 << 20, 9, SS_SKIND_BLOCKING); /* ignored */
+	timeline_set_stream(&t, 3, 15, 99);                     /* out of range kind: unknown */
+	assert_int_equal(t.nstream_info, 4);
+	si = timeline_stream(&t, 0);
+	assert_non_null(si);
+	assert_int_equal(si->raw_id, 13);
+	assert_int_equal(si->kind, SS_SKIND_BLOCKING);
+	assert_null(timeline_stream(&t, 1)); /* in between: unknown */
+	assert_int_equal(timeline_stream(&t, 2)->kind, SS_SKIND_NONBLOCKING);
+	assert_int_equal(timeline_stream(&t, 3)->kind, SS_SKIND_UNKNOWN);
+	assert_int_equal(timeline_stream(&t, 3)->raw_id, 15);
+	assert_null(timeline_stream(&t, 4));
+	assert_string_equal(timeline_stream_kind_tag(SS_SKIND_NONBLOCKING), "nb");
+	assert_string_equal(timeline_stream_kind_tag(SS_SKIND_BLOCKING), "blk");
+	assert_string_equal(timeline_stream_kind_tag(-1), "");
+	assert_string_equal(timeline_stream_kind_name(SS_SKIND_PER_THREAD), "per-thread default");
+	timeline_copy(&c, &t);
+	timeline_set_stream(&t, 2, 99, SS_SKIND_BLOCKING);
+	assert_int_equal(timeline_stream(&c, 2)->raw_id, 14); /* independent */
+	assert_int_equal(timeline_stream(&c, 2)->kind, SS_SKIND_NONBLOCKING);
+	timeline_clear(&t);
+	assert_null(timeline_stream(&t, 0));
+	timeline_set_stream(&t, 0, 5, SS_SKIND_LEGACY);
+	assert_int_equal(timeline_stream(&t, 0)->kind, SS_SKIND_LEGACY);
+	timeline_free(&t);
+	timeline_free(&c);
+}
+
 static void test_record_kind_names(void **state)
 {
 	static const char *const want[SS_KIND_COUNT] = {"H2D", "D2H", "D2D", "MEMSET", "KER", "API", "SYNC", "NVTX"};
@@ -344,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_finish),
 		cmocka_unit_test(test_clear),
 		cmocka_unit_test(test_copy_independent),
+		cmocka_unit_test(test_stream_table),
 		cmocka_unit_test(test_record_kind_names),
 	};
 
