@@ -203,6 +203,9 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 			      "%llu unsupported, %llu dropped)",
 			      batch.n, (unsigned long long)batch.hidden, (unsigned long long)batch.early,
 			      (unsigned long long)unsupported, (unsigned long long)dropped);
+	if (sink != NULL && sink->stream != NULL)
+		for (int s = 0; s < map.nids; s++)
+			sink->stream(sink->ctx, s, map.ids[s], e->nonblocking ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
 	cuda_backend_deliver(x, &batch, kept_t0, sink);
 	res->modelled = false;
 	res->repeats = e->repeat;

@@ -17,6 +17,8 @@ struct ss_sink {
 	void (*record)(void *ctx, const struct ss_record *r, const char *name);
 	/* progress: free-form one-line status ("repeat 2/5", "sweep 4 streams"); may be NULL. */
 	void (*progress)(void *ctx, const char *msg);
+	/* stream: stream index is the backend's raw_id and of kind (enum ss_stream_kind); may be NULL. */
+	void (*stream)(void *ctx, int index, uint32_t raw_id, int kind);
 };
 
 /* What a run measured besides the records. Optional values carry validity flags. */

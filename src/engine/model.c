@@ -1064,6 +1064,10 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 	}
 	qsort(m.rec, m.nrec, sizeof *m.rec, model_rec_cmp);
 	makespan = model_events_makespan(&m);
+	if (sink != NULL && sink->stream != NULL)
+		for (int s = 0; s < e->streams; s++) /* raw ids as model_setup hands them out */
+			sink->stream(sink->ctx, s, (uint32_t)s + 1,
+			             e->nonblocking ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
 	if (sink != NULL && sink->record != NULL)
 		for (size_t i = 0; i < m.nrec; i++)
 			sink->record(sink->ctx, &m.rec[i].r, m.rec[i].name);
@@ -1120,12 +1124,17 @@ static void model_tl_record(void *ctx, const struct ss_record *r, const char *na
 	added->name = timeline_intern(tl, name);
 }
 
+static void model_tl_stream(void *ctx, int index, uint32_t raw_id, int kind)
+{
+	timeline_set_stream(ctx, index, raw_id, kind);
+}
+
 int model_timeline(const struct ss_experiment *e, const struct ss_profile *p, struct ss_timeline *tl,
                    struct ss_run_result *res, char **cause)
 {
 	struct ss_oplist ops;
 	struct ss_run_result local;
-	struct ss_sink sink = {tl, model_tl_record, NULL};
+	struct ss_sink sink = {tl, model_tl_record, NULL, model_tl_stream};
 	int rc;
 
 	if (experiment_validate(e, cause) != 0)

@@ -23,6 +23,16 @@ enum ss_kind {
 #define SS_STREAM_PER_THREAD (-3) /* a per-thread default stream */
 #define SS_STREAM_UNKNOWN (-4)    /* a stream the experiment did not create */
 
+/* What kind of stream a stream index is. Order is stable: it is written to files (STREAMSCOPE_STREAM.kind). */
+enum ss_stream_kind {
+	SS_SKIND_UNKNOWN = 0,  /* not known (foreign traces, streams seen before their creation record) */
+	SS_SKIND_BLOCKING,     /* created with cudaStreamDefault: synchronises with the legacy default stream */
+	SS_SKIND_NONBLOCKING,  /* cudaStreamNonBlocking: exempt from legacy default stream ordering */
+	SS_SKIND_LEGACY,       /* a legacy default stream that has an index (a second context's) */
+	SS_SKIND_PER_THREAD,   /* a per-thread default stream that has an index */
+	SS_SKIND_COUNT
+};
+
 /* Record flags. */
 #define SS_REC_PAGEABLE 0x01u /* copy from/to pageable host memory */
 #define SS_REC_MANAGED 0x02u  /* copy involving managed memory (migration/prefetch) */

@@ -36,6 +36,11 @@ static void runner_sink_progress(void *ctx, const char *msg)
 	wire_progress(ctx, msg);
 }
 
+static void runner_sink_stream(void *ctx, int index, uint32_t raw_id, int kind)
+{
+	wire_stream(ctx, index, raw_id, kind);
+}
+
 /* The child's whole life: set the environment CUDA reads at context creation, run, report, exit. */
 static void runner_child_main(int fd, const struct ss_backend *b, const struct ss_experiment *e)
 {
@@ -59,6 +64,7 @@ static void runner_child_main(int fd, const struct ss_backend *b, const struct s
 	sink.ctx = &c;
 	sink.record = runner_sink_record;
 	sink.progress = runner_sink_progress;
+	sink.stream = runner_sink_stream;
 	planner_build(e, &ops);
 	if (b->run(e, &ops, &sink, &res, &cause) != 0) {
 		wire_error(&c, 3, cause ? cause : "the backend failed without saying why");
@@ -138,6 +144,14 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 				name[n] = '\0';
 				rec.name = timeline_intern(tl, name);
 				timeline_add(tl, &rec);
+			}
+			break;
+		case WIRE_STREAM:
+			if (h.len == sizeof(struct wire_stream)) {
+				struct wire_stream ws;
+
+				memcpy(&ws, p, sizeof ws);
+				timeline_set_stream(tl, ws.index, ws.raw_id, (int)ws.kind); /* bad values: ignored */
 			}
 			break;
 		case WIRE_PROGRESS: {

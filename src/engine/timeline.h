@@ -17,16 +17,6 @@ struct ss_strtab {
 	uint32_t hcap;  /* power of two */
 };
 
-/* What kind of stream a stream index is. Order is stable: it is written to files (STREAMSCOPE_STREAM.kind). */
-enum ss_stream_kind {
-	SS_SKIND_UNKNOWN = 0,  /* not known (foreign traces, streams seen before their creation record) */
-	SS_SKIND_BLOCKING,     /* created with cudaStreamDefault: synchronises with the legacy default stream */
-	SS_SKIND_NONBLOCKING,  /* cudaStreamNonBlocking: exempt from legacy default stream ordering */
-	SS_SKIND_LEGACY,       /* a legacy default stream that has an index (a second context's) */
-	SS_SKIND_PER_THREAD,   /* a per-thread default stream that has an index */
-	SS_SKIND_COUNT
-};
-
 /* What a timeline knows of one stream index: 8 bytes per stream, nothing per record. */
 struct ss_stream_info {
 	uint32_t raw_id; /* the backend's own id (CUPTI streamId); 0 when not known */

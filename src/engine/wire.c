@@ -35,6 +35,13 @@ void wire_record(struct wire_writer *w, const struct ss_record *r, const char *n
 	wire_send(w, WIRE_RECORD, r, sizeof *r, name, name ? strnlen(name, 4096) : 0);
 }
 
+void wire_stream(struct wire_writer *w, int index, uint32_t raw_id, int kind)
+{
+	struct wire_stream s = {index, raw_id, (uint32_t)kind};
+
+	wire_send(w, WIRE_STREAM, &s, sizeof s, NULL, 0);
+}
+
 void wire_progress(struct wire_writer *w, const char *msg)
 {
 	wire_send(w, WIRE_PROGRESS, msg, strnlen(msg, 120), NULL, 0);

@@ -16,6 +16,14 @@ enum wire_type {
 	WIRE_PROGRESS = 2, /* text */
 	WIRE_RESULT = 3,   /* struct ss_run_result: the capture ended normally */
 	WIRE_ERROR = 4,    /* int32 exit code, then text */
+	WIRE_STREAM = 5,   /* struct wire_stream: what one stream index is */
+};
+
+/* The payload of WIRE_STREAM. */
+struct wire_stream {
+	int32_t index;   /* stream index 0..n-1 */
+	uint32_t raw_id; /* the backend's own id (CUPTI streamId) */
+	uint32_t kind;   /* enum ss_stream_kind */
 };
 
 /* The writing side: a buffered stream on a pipe or socket. */
@@ -28,6 +36,8 @@ struct wire_writer {
 int wire_open(struct wire_writer *w, int fd);
 /* wire_record writes one record with its name (NULL = none). */
 void wire_record(struct wire_writer *w, const struct ss_record *r, const char *name);
+/* wire_stream writes what stream index is (raw id, enum ss_stream_kind). */
+void wire_stream(struct wire_writer *w, int index, uint32_t raw_id, int kind);
 /* wire_progress writes a progress line and flushes. */
 void wire_progress(struct wire_writer *w, const char *msg);
 /* wire_result writes the final result and flushes. */

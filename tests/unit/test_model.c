@@ -370,7 +370,7 @@ static void test_determinism(void **state)
 		struct ss_experiment e;
 		struct ss_oplist ops;
 		struct keep a = {0}, b = {0};
-		struct ss_sink sa = {&a, keep_record, NULL}, sb = {&b, keep_record, NULL};
+		struct ss_sink sa = {&a, keep_record, NULL, NULL}, sb = {&b, keep_record, NULL, NULL};
 		struct ss_run_result ra, rb;
 		char *cause = NULL;
 
@@ -581,7 +581,7 @@ static void test_kernel_capacity(void **state)
 	kernels_first(&ops, &first);
 	for (int cap = 4; cap <= 128; cap *= 32) {
 		struct keep k = {0};
-		struct ss_sink sink = {&k, keep_record, NULL};
+		struct ss_sink sink = {&k, keep_record, NULL, NULL};
 		struct ss_run_result res;
 		char *cause = NULL;
 		int most = 0;

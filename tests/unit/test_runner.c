@@ -121,6 +121,11 @@ static int rich_run(const struct ss_experiment *e, const struct ss_oplist *ops, 
 		rich_name(i, name, sizeof name);
 		sink->record(sink->ctx, &r, i % 8 == 4 ? NULL : name); /* NULL and "" both mean no name */
 	}
+	/* stream labels: every other stream non-blocking, then two frames the parser must drop */
+	for (int s = 0; s < e->streams; s++)
+		sink->stream(sink->ctx, s, 100u + (uint32_t)s, s % 2 ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
+	sink->stream(sink->ctx, -3, 7, SS_SKIND_BLOCKING);
+	sink->stream(sink->ctx, 1, 101, 77); /* an unknown kind: the label stays, the kind is unknown */
 	sink->progress(sink->ctx, "done");
 	snprintf(res->device, sizeof res->device, "TESTDEV");
 	res->modelled = false;
@@ -281,6 +286,15 @@ static void test_records_arrive_intact(void **state)
 	for (size_t i = 1; i < tl.names.n; i++)
 		for (size_t j = i + 1; j < tl.names.n; j++)
 			assert_string_not_equal(tl.names.str[i], tl.names.str[j]);
+	/* stream table from WIRE_STREAM frames */
+	assert_int_equal(tl.nstream_info, 6);
+	for (int s = 0; s < 6; s++) {
+		const struct ss_stream_info *si = timeline_stream(&tl, s);
+
+		assert_non_null(si);
+		assert_int_equal(si->raw_id, 100 + s);
+		assert_int_equal(si->kind, s == 1 ? SS_SKIND_UNKNOWN : s % 2 ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
+	}
 	/* labels and result */
 	assert_int_equal(tl.nstreams, 6);
 	assert_string_equal(tl.backend, "test");
