@@ -423,6 +423,8 @@ static void cli_record_rebase(struct cli_record_state *st, size_t from)
 	}
 }
 
+static int cli_record_skind(char k);
+
 /* Takes in what source s sent by the last poll: maps the new records' streams, rebases their times, reads the
  * stream table. */
 static void cli_record_absorb(struct cli_record_state *st, struct cli_record_source *s, size_t before)
@@ -444,8 +446,10 @@ static void cli_record_absorb(struct cli_record_state *st, struct cli_record_sou
 		s->loaded = true;
 		if (n > 0)
 			cli_record_global(st, s, n - 1);
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
 			st->kinds[s->map[i]] = k[i];
+			timeline_set_stream(&st->tl, s->map[i], 0, cli_record_skind(k[i])); /* the live view's labels */
+		}
 	}
 	if (s->r.finished && s->r.error != NULL)
 		s->error = true;
@@ -858,6 +862,47 @@ static void cli_record_compact(struct cli_record_state *st)
 	free(used);
 }
 
+/* The timeline's kind of a stream kind letter. */
+static int cli_record_skind(char k)
+{
+	switch (k) {
+	case INJECT_STREAM_BLOCKING:
+		return SS_SKIND_BLOCKING;
+	case INJECT_STREAM_NONBLOCKING:
+		return SS_SKIND_NONBLOCKING;
+	case INJECT_STREAM_LEGACY:
+		return SS_SKIND_LEGACY;
+	case INJECT_STREAM_PER_THREAD:
+		return SS_SKIND_PER_THREAD;
+	default:
+		return SS_SKIND_UNKNOWN;
+	}
+}
+
+/* Labels the timeline's streams (after cli_record_compact): kind from the library's stream table, raw id from the
+ * first GPU record of each (with --children, ids of different processes may coincide: the index tells them
+ * apart). */
+static void cli_record_label_streams(struct cli_record_state *st)
+{
+	struct ss_timeline *t = &st->tl;
+	uint32_t *raw = xcalloc((size_t)st->nstreams + 1, sizeof *raw);
+	bool *have = xcalloc((size_t)st->nstreams + 1, sizeof *have);
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (r->stream >= 0 && r->stream < st->nstreams && r->kind < SS_KIND_API && !have[r->stream]) {
+			have[r->stream] = true;
+			raw[r->stream] = r->raw_stream;
+		}
+	}
+	t->nstream_info = 0; /* the live view's labels used the indices before compaction */
+	for (int s = 0; s < st->nstreams; s++)
+		timeline_set_stream(t, s, raw[s], cli_record_skind(st->kinds[s]));
+	free(raw);
+	free(have);
+}
+
 /* Writes the trace and prints the summary. Returns 0, or CLI_FAIL when the trace could not be written. */
 static int cli_record_finish(struct cli_record_state *st, const char *out, int *nothing)
 {
@@ -901,6 +946,7 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 		timeline_rebase(t, t0);
 	cli_record_compact(st);
 	t->nstreams = st->nstreams;
+	cli_record_label_streams(st);
 	cli_record_mark(st);
 	snprintf(t->backend, sizeof t->backend, "cuda");
 	snprintf(t->device, sizeof t->device, "%s", device != NULL ? device : "CUDA device");

@@ -88,6 +88,8 @@ static const char export_sqlite_schema[] =
     " ssKind INTEGER, ssStream INTEGER, ssThread INTEGER, ssFlags INTEGER, ssRawStream INTEGER, ssBytes INTEGER,"
     " ssCorrelation INTEGER);"
     "CREATE TABLE STREAMSCOPE_META (name TEXT NOT NULL PRIMARY KEY, value TEXT);"
+    "CREATE TABLE STREAMSCOPE_STREAM (ssStream INTEGER NOT NULL PRIMARY KEY, streamId INTEGER NOT NULL,"
+    " kind INTEGER NOT NULL, kindName TEXT);"
     "CREATE TABLE STREAMSCOPE_EXPERIMENT (preset TEXT, kernel TEXT, streams INTEGER, elements INTEGER,"
     " chunks INTEGER, elemSize INTEGER, work INTEGER, issueOrder TEXT, sync TEXT, defaultStream TEXT,"
     " nonBlocking INTEGER, hostMem TEXT, connections INTEGER, threads INTEGER, repeats INTEGER, warmup INTEGER,"
@@ -494,7 +496,25 @@ static int export_sqlite_labels(struct export_sqlite_ctx *c, const struct ss_exp
 	return rc;
 }
 
-/* export_sqlite_streams writes one TARGET_INFO_CUDA_STREAM row per distinct raw stream id of GPU records. */
+/* export_sqlite_flag gives the CUpti_ActivityStreamFlag of r's stream: from the timeline's stream table when it
+ * knows the kind, else from the record and the experiment (1 default/blocking, 2 non-blocking, 3 NULL stream). */
+static int export_sqlite_flag(const struct ss_export_input *in, const struct ss_record *r)
+{
+	const struct ss_stream_info *si = timeline_stream(in->t, r->stream);
+
+	if (r->stream == SS_STREAM_LEGACY)
+		return 3;
+	if (si != NULL && si->kind == SS_SKIND_NONBLOCKING)
+		return 2;
+	if (si != NULL && si->kind == SS_SKIND_LEGACY)
+		return 3;
+	if (si != NULL && si->kind != SS_SKIND_UNKNOWN)
+		return 1;
+	return in->e != NULL && in->e->nonblocking ? 2 : 1;
+}
+
+/* export_sqlite_streams writes one TARGET_INFO_CUDA_STREAM row per distinct raw stream id of GPU records, and one
+ * STREAMSCOPE_STREAM row per labelled stream index (its kind, also the ones CUPTI's flag cannot tell apart). */
 static int export_sqlite_streams(struct export_sqlite_ctx *c, const struct ss_export_input *in)
 {
 	const struct ss_timeline *t = in->t;
@@ -523,13 +543,26 @@ static int export_sqlite_streams(struct export_sqlite_ctx *c, const struct ss_ex
 		}
 		seen[nseen++] = r->raw_stream;
 		sqlite3_bind_int64(st, 1, r->raw_stream);
-		sqlite3_bind_int(st, 2,
-		                 r->stream == SS_STREAM_LEGACY           ? 3
-		                 : (in->e != NULL && in->e->nonblocking) ? 2
-		                                                         : 1);
+		sqlite3_bind_int(st, 2, export_sqlite_flag(in, r));
 		rc = export_sqlite_step(c, st);
 	}
 	free(seen);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc == 0 && sqlite3_prepare_v2(c->db, "INSERT INTO STREAMSCOPE_STREAM VALUES (?1, ?2, ?3, ?4)", -1, &st,
+	                                  NULL) != SQLITE_OK)
+		return export_sqlite_fail(c, "prepare");
+	for (int s = 0; s < t->nstream_info && rc == 0; s++) {
+		const struct ss_stream_info *si = timeline_stream(t, s);
+
+		if (si == NULL)
+			continue;
+		sqlite3_bind_int(st, 1, s);
+		sqlite3_bind_int64(st, 2, si->raw_id);
+		sqlite3_bind_int(st, 3, si->kind);
+		sqlite3_bind_text(st, 4, timeline_stream_kind_name(si->kind), -1, SQLITE_STATIC);
+		rc = export_sqlite_step(c, st);
+	}
 	sqlite3_finalize(st);
 	return rc;
 }

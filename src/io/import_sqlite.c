@@ -651,10 +651,79 @@ static void import_sqlite_labels(struct import_sqlite_ctx *c, struct ss_timeline
 	}
 }
 
+/* import_sqlite_stream_flags reads TARGET_INFO_CUDA_STREAM (Nsight Systems and ours) into flags: streamId ->
+ * CUpti_ActivityStreamFlag 1 (default, blocking), 2 (non-blocking) or 3 (NULL stream); other rows, a missing table
+ * or column are skipped (the kinds stay unknown). The first row of an id wins. */
+static void import_sqlite_stream_flags(struct import_sqlite_ctx *c, struct idmap *flags)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (!import_sqlite_has_table(c, "TARGET_INFO_CUDA_STREAM") ||
+	    !import_sqlite_has_column(c, "TARGET_INFO_CUDA_STREAM", "streamId") ||
+	    !import_sqlite_has_column(c, "TARGET_INFO_CUDA_STREAM", "flag") ||
+	    sqlite3_prepare_v2(c->db, "SELECT streamId, flag FROM TARGET_INFO_CUDA_STREAM LIMIT 65536", -1, &st,
+	                       NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		sqlite3_int64 id = sqlite3_column_int64(st, 0), f = sqlite3_column_int64(st, 1);
+		uint32_t old;
+
+		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
+		    id < 0 || id > UINT32_MAX || f < 1 || f > 3 || idmap_get(flags, (uint64_t)id, &old))
+			continue;
+		idmap_put(flags, (uint64_t)id, (uint32_t)f);
+	}
+	sqlite3_finalize(st);
+}
+
+/* import_sqlite_own_streams reads streamscope's STREAMSCOPE_STREAM (stream index, raw id, kind) into t's stream
+ * table; rows out of range are skipped, an unknown kind reads as unknown. */
+static void import_sqlite_own_streams(struct import_sqlite_ctx *c, struct ss_timeline *t)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (!import_sqlite_has_table(c, "STREAMSCOPE_STREAM") ||
+	    sqlite3_prepare_v2(c->db, "SELECT ssStream, streamId, kind FROM STREAMSCOPE_STREAM LIMIT 65536", -1, &st,
+	                       NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		sqlite3_int64 s = sqlite3_column_int64(st, 0), id = sqlite3_column_int64(st, 1);
+		sqlite3_int64 k = sqlite3_column_int64(st, 2);
+
+		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || s < 0 || s >= SS_IMPORT_MAX_STREAMS || id < 0 ||
+		    id > UINT32_MAX)
+			continue;
+		timeline_set_stream(t, (int)s, (uint32_t)id, k >= 0 && k < SS_SKIND_COUNT ? (int)k : SS_SKIND_UNKNOWN);
+	}
+	sqlite3_finalize(st);
+}
+
+/* import_sqlite_apply_flags labels the stream indices import_finish gave (those STREAMSCOPE_STREAM did not) with
+ * the kind their raw id's TARGET_INFO_CUDA_STREAM flag says. */
+static void import_sqlite_apply_flags(struct ss_timeline *t, struct idmap *flags)
+{
+	static const int kind[4] = {SS_SKIND_UNKNOWN, SS_SKIND_BLOCKING, SS_SKIND_NONBLOCKING, SS_SKIND_LEGACY};
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		uint32_t f;
+
+		if (r->stream < 0 || r->stream >= SS_IMPORT_MAX_STREAMS || r->kind >= SS_KIND_API ||
+		    timeline_stream(t, r->stream) != NULL || !idmap_get(flags, r->raw_stream, &f) || f > 3)
+			continue;
+		timeline_set_stream(t, r->stream, r->raw_stream, kind[f]);
+	}
+}
+
 int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
 {
 	struct import_sqlite_ctx c = {.path = path, .cause = cause};
 	bool present[IMPORT_SQLITE_NTABLES], any = false, own;
+	struct idmap flags;
 	uint64_t total = 0;
 	int nstreams;
 
@@ -694,6 +763,10 @@ int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
 		if (present[i] && import_sqlite_table(&c, &import_sqlite_tables[i], t) != 0)
 			goto fail;
 	import_sqlite_labels(&c, t, own);
+	if (own)
+		import_sqlite_own_streams(&c, t);
+	idmap_init(&flags);
+	import_sqlite_stream_flags(&c, &flags);
 	sqlite3_finalize(c.string);
 	idmap_free(&c.names);
 	sqlite3_close(c.db);
@@ -701,6 +774,8 @@ int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
 	import_finish(t, path);
 	if (own && nstreams > t->nstreams)
 		t->nstreams = nstreams;
+	import_sqlite_apply_flags(t, &flags);
+	idmap_free(&flags);
 	return 0;
 
 fail:

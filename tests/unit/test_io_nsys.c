@@ -42,6 +42,14 @@ static void test_rtx4060ti(void **state)
 	if (import_file(path, &t, &cause) != 0)
 		fail_msg("%s", cause);
 	assert_int_equal(t.nstreams, 4);
+	/* TARGET_INFO_CUDA_STREAM: streams 13..16 were created blocking (flag 1) */
+	for (int s = 0; s < 4; s++) {
+		const struct ss_stream_info *si = timeline_stream(&t, s);
+
+		assert_non_null(si);
+		assert_int_equal(si->raw_id, 13 + s);
+		assert_int_equal(si->kind, SS_SKIND_BLOCKING);
+	}
 	assert_int_equal(count_kind(&t, SS_KIND_H2D) + count_kind(&t, SS_KIND_D2H), 12);
 	assert_int_equal(count_kind(&t, SS_KIND_H2D), 8);
 	assert_int_equal(count_kind(&t, SS_KIND_D2H), 4);
@@ -95,6 +103,10 @@ static void test_rtx3060(void **state)
 	if (import_file(path, &t, &cause) != 0)
 		fail_msg("%s", cause);
 	assert_int_equal(t.nstreams, 1);
+	/* the one stream is the NULL stream (flag 3): the legacy default stream */
+	assert_non_null(timeline_stream(&t, 0));
+	assert_int_equal(timeline_stream(&t, 0)->raw_id, 7);
+	assert_int_equal(timeline_stream(&t, 0)->kind, SS_SKIND_LEGACY);
 	assert_int_equal(count_kind(&t, SS_KIND_H2D) + count_kind(&t, SS_KIND_D2H), 2);
 	assert_int_equal(count_kind(&t, SS_KIND_KERNEL), 1);
 	assert_string_equal(t.device, "NVIDIA GeForce RTX 3060");
