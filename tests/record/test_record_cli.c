@@ -121,6 +121,7 @@ static int lines(const char *s)
 	return n;
 }
 
+#ifdef SS_RECORD_HAVE_CUDA
 /* A fresh empty directory for a test's files. */
 static void tmpdir(char *buf, size_t len)
 {
@@ -160,6 +161,7 @@ static int entries(const char *dir)
 	closedir(d);
 	return n;
 }
+#endif
 
 static void test_usage(void **state)
 {
