@@ -17,6 +17,8 @@
 #define LANES_GROUP_STREAM 4
 /* Stream indices above this are shown with the unknown streams (foreign traces with raw ids). */
 #define LANES_MAX_STREAM 4096
+/* Threads with NVTX ranges that get a lane of their own; further threads' ranges stay on the host lane. */
+#define LANES_MAX_NVTX 64
 
 /* The kinds each lane kind draws, in rising priority. */
 static const struct {
@@ -28,6 +30,7 @@ static const struct {
     [LANE_KER] = {3, {SS_KIND_MEMSET, SS_KIND_D2D, SS_KIND_KERNEL}},
     [LANE_D2H] = {1, {SS_KIND_D2H}},
     [LANE_STREAM] = {5, {SS_KIND_H2D, SS_KIND_D2H, SS_KIND_MEMSET, SS_KIND_D2D, SS_KIND_KERNEL}},
+    [LANE_NVTX] = {1, {SS_KIND_MARKER}},
 };
 
 void lanes_init(struct ss_lanes *l)
@@ -42,6 +45,7 @@ void lanes_free(struct ss_lanes *l)
 	free(l->tracks);
 	free(l->lane[0]);
 	free(l->lane[1]);
+	free(l->nvtx_tid);
 	lanes_init(l);
 }
 
@@ -50,12 +54,34 @@ static bool lanes_host_kind(int kind)
 	return kind == SS_KIND_API || kind == SS_KIND_SYNC || kind == SS_KIND_MARKER;
 }
 
-/* lanes_group maps a record to its group. */
-static int lanes_group(const struct ss_record *r, int ngroups)
+/* lanes_nvtx_group returns the NVTX group of thread tid, -1 when it has none. */
+static int lanes_nvtx_group(const struct ss_lanes *l, uint32_t tid)
 {
+	int lo = 0, hi = l->nnvtx;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (l->nvtx_tid[mid] < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->nnvtx && l->nvtx_tid[lo] == tid ? LANES_GROUP_STREAM + l->nstream_groups + lo : -1;
+}
+
+/* lanes_group maps a record to its group. */
+static int lanes_group(const struct ss_lanes *l, const struct ss_record *r)
+{
+	if (r->kind == SS_KIND_MARKER && l->nnvtx > 0) {
+		int g = lanes_nvtx_group(l, r->thread);
+
+		if (g >= 0)
+			return g;
+	}
 	if (lanes_host_kind(r->kind))
 		return LANES_GROUP_HOST;
-	if (r->stream >= 0 && r->stream < ngroups - LANES_GROUP_STREAM)
+	if (r->stream >= 0 && r->stream < l->nstream_groups)
 		return LANES_GROUP_STREAM + r->stream;
 	if (r->stream == SS_STREAM_LEGACY)
 		return LANES_GROUP_LEGACY;
@@ -64,11 +90,13 @@ static int lanes_group(const struct ss_record *r, int ngroups)
 	return LANES_GROUP_UNKNOWN;
 }
 
-static int32_t lanes_group_stream(int g)
+static int32_t lanes_group_stream(const struct ss_lanes *l, int g)
 {
 	static const int32_t special[LANES_GROUP_STREAM] = {SS_STREAM_HOST, SS_STREAM_LEGACY, SS_STREAM_PER_THREAD,
 	                                                    SS_STREAM_UNKNOWN};
 
+	if (g >= LANES_GROUP_STREAM + l->nstream_groups)
+		return SS_STREAM_HOST; /* an NVTX thread */
 	return g < LANES_GROUP_STREAM ? special[g] : g - LANES_GROUP_STREAM;
 }
 
@@ -92,9 +120,17 @@ static void lanes_push(struct ss_lanes *l, int f, int *cap, int g, int lk, bool 
 	}
 	ln = &l->lane[f][l->nlane[f]++];
 	memset(ln, 0, sizeof *ln);
-	ln->stream = lanes_group_stream(g);
+	ln->stream = lanes_group_stream(l, g);
 	ln->kind = (uint8_t)lk;
 	ln->first = first;
+	ln->wide = l->wide;
+	if (ln->stream >= 0) {
+		const struct ss_stream_info *si = timeline_stream(l->tl, ln->stream);
+
+		ln->skind = si != NULL ? si->kind : SS_SKIND_UNKNOWN;
+	}
+	if (lk == LANE_NVTX)
+		ln->thread = l->nvtx_tid[g - LANES_GROUP_STREAM - l->nstream_groups];
 	for (int i = 0; i < lanes_kinds[lk].n; i++) {
 		int k = lanes_kinds[lk].kind[i];
 
@@ -102,7 +138,7 @@ static void lanes_push(struct ss_lanes *l, int f, int *cap, int g, int lk, bool 
 		ln->role[ln->ntracks] = (uint8_t)(g == LANES_GROUP_LEGACY ? SS_ROLE_DEFAULT_STREAM : k);
 		ln->ntracks++;
 	}
-	ln->overlap = lk == LANE_HOST;
+	ln->overlap = lk == LANE_HOST || lk == LANE_NVTX;
 }
 
 /* lanes_layout lists the lanes of both forms. A stream lane kind is shown for every stream when any stream has
@@ -111,20 +147,26 @@ static void lanes_layout(struct ss_lanes *l)
 {
 	int cap[2] = {0, 0};
 	bool any[LANE_KIND_COUNT] = {false};
-	static const int order[] = {LANES_GROUP_HOST, LANES_GROUP_LEGACY, -1, LANES_GROUP_PER_THREAD,
+	static const int order[] = {LANES_GROUP_HOST, -2, LANES_GROUP_LEGACY, -1, LANES_GROUP_PER_THREAD,
 	                            LANES_GROUP_UNKNOWN};
+	int nvtx0 = LANES_GROUP_STREAM + l->nstream_groups;
 
-	for (int g = LANES_GROUP_STREAM; g < l->ngroups; g++)
+	for (int g = LANES_GROUP_STREAM; g < nvtx0; g++)
 		for (int lk = LANE_H2D; lk <= LANE_D2H; lk++)
 			any[lk] |= lanes_group_has(l, g, lk);
 	any[LANE_KER] = true;
 	for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
-		int g0 = order[o] < 0 ? LANES_GROUP_STREAM : order[o];
-		int g1 = order[o] < 0 ? l->ngroups : order[o] + 1;
+		int g0 = order[o] == -1 ? LANES_GROUP_STREAM : order[o] == -2 ? nvtx0 : order[o];
+		int g1 = order[o] == -1 ? nvtx0 : order[o] == -2 ? l->ngroups : order[o] + 1;
 
 		for (int g = g0; g < g1; g++) {
 			bool stream = g >= LANES_GROUP_STREAM, first = true;
 
+			if (g >= nvtx0) {
+				lanes_push(l, 0, &cap[0], g, LANE_NVTX, true);
+				lanes_push(l, 1, &cap[1], g, LANE_NVTX, true);
+				continue;
+			}
 			if (g == LANES_GROUP_HOST) {
 				if (lanes_group_has(l, g, LANE_HOST)) {
 					lanes_push(l, 0, &cap[0], g, LANE_HOST, true);
@@ -144,6 +186,39 @@ static void lanes_layout(struct ss_lanes *l)
 	}
 }
 
+static int lanes_cmp_tid(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* lanes_find_nvtx lists the threads that have NVTX ranges (at most LANES_MAX_NVTX, the first met), rising. */
+static void lanes_find_nvtx(struct ss_lanes *l, const struct ss_timeline *tl)
+{
+	uint32_t last = 0;
+	bool have_last = false;
+
+	for (size_t i = 0; i < tl->n; i++) {
+		uint32_t tid = tl->rec[i].thread;
+		int k;
+
+		if (tl->rec[i].kind != SS_KIND_MARKER || (have_last && tid == last))
+			continue;
+		for (k = 0; k < l->nnvtx && l->nvtx_tid[k] != tid; k++)
+			;
+		last = tid;
+		have_last = true;
+		if (k < l->nnvtx || l->nnvtx == LANES_MAX_NVTX)
+			continue;
+		if (l->nvtx_tid == NULL)
+			l->nvtx_tid = xcalloc(LANES_MAX_NVTX, sizeof *l->nvtx_tid);
+		l->nvtx_tid[l->nnvtx++] = tid;
+	}
+	if (l->nnvtx > 1)
+		qsort(l->nvtx_tid, (size_t)l->nnvtx, sizeof *l->nvtx_tid, lanes_cmp_tid);
+}
+
 void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 {
 	int maxs = tl->nstreams - 1;
@@ -155,12 +230,19 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 		if (tl->rec[i].stream > maxs && tl->rec[i].stream < LANES_MAX_STREAM &&
 		    !lanes_host_kind(tl->rec[i].kind))
 			maxs = tl->rec[i].stream;
-	l->ngroups = LANES_GROUP_STREAM + maxs + 1;
+	lanes_find_nvtx(l, tl);
+	for (int s = 0; s <= maxs && !l->wide; s++) {
+		const struct ss_stream_info *si = timeline_stream(tl, s);
+
+		l->wide = si != NULL && si->kind != SS_SKIND_UNKNOWN;
+	}
+	l->nstream_groups = maxs + 1;
+	l->ngroups = LANES_GROUP_STREAM + l->nstream_groups + l->nnvtx;
 	l->tracks = xcalloc((size_t)l->ngroups * SS_KIND_COUNT, sizeof *l->tracks);
 	for (size_t i = 0; i < tl->n; i++) {
 		const struct ss_record *r = &tl->rec[i];
 		int k = r->kind < SS_KIND_COUNT ? r->kind : SS_KIND_MARKER;
-		int g = lanes_group(r, l->ngroups);
+		int g = lanes_group(l, r);
 
 		track_add(&l->tracks[g * SS_KIND_COUNT + k], (uint32_t)i);
 		if (!l->have_span || r->start < l->t0)
@@ -176,6 +258,8 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 	}
 	lanes_layout(l);
 	l->bytes += (size_t)(l->nlane[0] + l->nlane[1]) * sizeof(struct ss_lane);
+	if (l->nvtx_tid != NULL)
+		l->bytes += LANES_MAX_NVTX * sizeof *l->nvtx_tid;
 }
 
 const struct ss_lane *lanes_get(const struct ss_lanes *l, bool compact, int *n)
@@ -186,9 +270,19 @@ const struct ss_lane *lanes_get(const struct ss_lanes *l, bool compact, int *n)
 
 void lanes_label(const struct ss_lane *ln, char *buf, size_t len)
 {
-	static const char *const kinds[LANE_KIND_COUNT] = {"", "H2D", "KER", "D2H", ""};
-	char name[16];
+	static const char *const kinds[LANE_KIND_COUNT] = {"", "H2D", "KER", "D2H", "", ""};
+	char name[24];
+	int w = ln->wide ? 6 : 4;
 
+	if (ln->kind == LANE_NVTX) {
+		/* "NVTX t812"; a long thread id keeps its last digits ("NVTX ~4567") to fit the label column */
+		snprintf(name, sizeof name, "%u", ln->thread);
+		if (strlen(name) > 4)
+			snprintf(buf, len, "NVTX ~%s", name + strlen(name) - 4);
+		else
+			snprintf(buf, len, "NVTX t%s", name);
+		return;
+	}
 	switch (ln->stream) {
 	case SS_STREAM_HOST:
 		snprintf(name, sizeof name, "host");
@@ -204,14 +298,24 @@ void lanes_label(const struct ss_lane *ln, char *buf, size_t len)
 		break;
 	default:
 		snprintf(name, sizeof name, "s%d", (int)ln->stream);
+		if (ln->skind != SS_SKIND_UNKNOWN) {
+			/* the kind's tag ("s3 nb", "s3 blk"); its first letter when the full tag does not fit */
+			const char *tag = timeline_stream_kind_tag(ln->skind);
+			size_t n = strlen(name);
+
+			if (n + 1 + strlen(tag) <= (size_t)w)
+				snprintf(name + n, sizeof name - n, " %s", tag);
+			else
+				snprintf(name + n, sizeof name - n, " %c", tag[0]);
+		}
 		break;
 	}
 	if (ln->kind == LANE_HOST || ln->kind == LANE_STREAM)
 		snprintf(buf, len, "%s", name);
 	else if (ln->first)
-		snprintf(buf, len, "%-4s %s", name, kinds[ln->kind]);
+		snprintf(buf, len, "%-*s %s", w, name, kinds[ln->kind]);
 	else
-		snprintf(buf, len, "%-4s %s", "", kinds[ln->kind]);
+		snprintf(buf, len, "%-*s %s", w, "", kinds[ln->kind]);
 }
 
 int lanes_find(const struct ss_lanes *l, bool compact, uint32_t r)
@@ -222,7 +326,7 @@ int lanes_find(const struct ss_lanes *l, bool compact, uint32_t r)
 
 	if (r >= l->indexed)
 		return -1;
-	g = lanes_group(&l->tl->rec[r], l->ngroups);
+	g = lanes_group(l, &l->tl->rec[r]);
 	k = l->tl->rec[r].kind < SS_KIND_COUNT ? l->tl->rec[r].kind : SS_KIND_MARKER;
 	t = &l->tracks[g * SS_KIND_COUNT + k];
 	for (int i = 0; i < n; i++)

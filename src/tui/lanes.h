@@ -17,6 +17,7 @@ enum ss_lane_kind {
 	LANE_KER,      /* a stream's kernels (and memsets, device copies) */
 	LANE_D2H,      /* a stream's device-to-host copies */
 	LANE_STREAM,   /* compact: everything of one stream */
+	LANE_NVTX,     /* one host thread's NVTX ranges (nested ones overlap: the outermost covers them) */
 	LANE_KIND_COUNT
 };
 
@@ -32,6 +33,9 @@ struct ss_lane {
 	uint8_t role[LANE_MAX_TRACKS];                 /* role each track draws with (enum ss_role) */
 	bool overlap; /* the tracks overlap each other (host: a wait inside its API call):
 	                 a cell is as busy as its busiest track, not their sum */
+	uint8_t skind;   /* the stream's enum ss_stream_kind (stream lanes) */
+	bool wide;       /* some stream of the timeline has a kind: names take 6 columns ("s0 nb ") */
+	uint32_t thread; /* LANE_NVTX: the OS thread id */
 };
 
 /* The index of one timeline. The timeline must outlive it; its records may be appended to (the index covers
@@ -39,7 +43,11 @@ struct ss_lane {
 struct ss_lanes {
 	const struct ss_timeline *tl;
 	size_t indexed;          /* records covered */
-	int ngroups;             /* 4 special groups (host, legacy, per-thread, unknown) + streams */
+	int ngroups;             /* 4 special groups (host, legacy, per-thread, unknown) + streams + NVTX threads */
+	int nstream_groups;      /* stream groups (group LANES_GROUP_STREAM + s) */
+	uint32_t *nvtx_tid;      /* threads with NVTX ranges, rising: group LANES_GROUP_STREAM + nstream_groups + k */
+	int nnvtx;
+	bool wide;               /* some stream has a known kind: stream names take 6 columns */
 	struct ss_track *tracks; /* ngroups * SS_KIND_COUNT */
 	struct ss_lane *lane[2]; /* [0] expanded, [1] compact */
 	int nlane[2];
@@ -55,7 +63,8 @@ void lanes_free(struct ss_lanes *l);
 void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl);
 /* lanes_get returns the lanes of one form (compact false: expanded) and their count. */
 const struct ss_lane *lanes_get(const struct ss_lanes *l, bool compact, int *n);
-/* lanes_label writes a lane's label ("host", "s3 H2D", "   KER", "legacy", "s3") into buf. */
+/* lanes_label writes a lane's label ("host", "s3   H2D", "     KER", "legacy", "s3", "NVTX t812"; with stream
+ * kinds "s3 nb  H2D", "s3 blk" ...) into buf. */
 void lanes_label(const struct ss_lane *ln, char *buf, size_t len);
 /* lanes_find returns the lane (index in the form) that holds record r, -1 when none. */
 int lanes_find(const struct ss_lanes *l, bool compact, uint32_t r);

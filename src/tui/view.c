@@ -135,7 +135,10 @@ int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[1
 	} while (0)
 	switch (rec->stream) {
 	case SS_STREAM_HOST:
-		LINE("stream", "host thread %u", rec->thread);
+		if (rec->kind == SS_KIND_MARKER)
+			LINE("stream", "NVTX range, host thread %u", rec->thread);
+		else
+			LINE("stream", "host thread %u", rec->thread);
 		break;
 	case SS_STREAM_LEGACY:
 		LINE("stream", "legacy default stream (0)");
@@ -144,9 +147,15 @@ int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[1
 		LINE("stream", "per-thread default stream");
 		break;
 	default:
-		if (rec->stream >= 0)
-			LINE("stream", "s%d (id %u)", (int)rec->stream, rec->raw_stream);
-		else
+		if (rec->stream >= 0) {
+			const struct ss_stream_info *si = timeline_stream(run->tl, rec->stream);
+
+			if (si != NULL && si->kind != SS_SKIND_UNKNOWN)
+				LINE("stream", "s%d (id %u) %s", (int)rec->stream, rec->raw_stream,
+				     timeline_stream_kind_name(si->kind));
+			else
+				LINE("stream", "s%d (id %u)", (int)rec->stream, rec->raw_stream);
+		} else
 			LINE("stream", "other (id %u)", rec->raw_stream);
 		break;
 	}

@@ -484,8 +484,8 @@ static void test_start(void **state)
 	assert_int_equal(e2e_find(&t, "streamscope", 0, NULL), 0);
 	assert_int_equal(e2e_find(&t, "MODEL", 0, NULL), 0);
 	assert_int_equal(e2e_find(&t, "depth-first", 0, NULL), 1);
-	assert_true(e2e_find(&t, "s0   H2D", 0, NULL) > 1);
-	assert_true(e2e_find(&t, "s7   H2D", 0, NULL) > 1);
+	assert_true(e2e_find(&t, "s0 blk H2D", 0, NULL) > 1);
+	assert_true(e2e_find(&t, "s7 blk H2D", 0, NULL) > 1);
 	/* the one-stream baseline ran: a speedup, not "-" */
 	y = e2e_find(&t, "speedup", 0, &x);
 	{
@@ -496,7 +496,7 @@ static void test_start(void **state)
 	}
 	/* the H2D lane of s0 has green bars (xterm 34), its KER lane blue ones (33) */
 	{
-		int yh = e2e_find(&t, "s0   H2D", 0, NULL), found_h = 0, found_k = 0;
+		int yh = e2e_find(&t, "s0 blk H2D", 0, NULL), found_h = 0, found_k = 0;
 
 		for (int c = 11; c < 80; c++) {
 			found_h |= e2e_char(&t, c, yh) == 0x2588 && e2e_fg(&t, c, yh) == 34;
@@ -584,7 +584,7 @@ static void test_mouse(void **state)
 	e2e_start(&t, 120, 40, args, NULL);
 	e2e_settle(&t);
 	assert_int_not_equal(t.mouse, VTERM_PROP_MOUSE_NONE);
-	y = e2e_find(&t, "s2   H2D", 0, NULL) + 1; /* s2's KER lane */
+	y = e2e_find(&t, "s2 blk H2D", 0, NULL) + 1; /* s2's KER lane */
 	assert_true(y > 2);
 	for (int c = 11; c < 88 && x < 0; c++)
 		if (e2e_char(&t, c, y) == 0x2588 && e2e_char(&t, c + 1, y) == 0x2588)
@@ -854,7 +854,7 @@ static void test_schemes(void **state)
 	(void)state;
 	e2e_start(&t, 120, 40, args, env8);
 	e2e_settle(&t);
-	y = e2e_find(&t, "s0   H2D", 0, NULL);
+	y = e2e_find(&t, "s0 blk H2D", 0, NULL);
 	for (int x = 11; x < 88; x++) {
 		h2d += e2e_char(&t, x, y) == 0x2588 && e2e_fg(&t, x, y) == 2;
 		ker += e2e_char(&t, x, y + 1) == 0x2588 && e2e_fg(&t, x, y + 1) == 4;

@@ -279,6 +279,81 @@ static void test_fit(void **state)
 	timeline_free(&t);
 }
 
+/* labelled_fixture is tui_fixture with stream kinds (s0 blocking, s1 non-blocking, s2 per-thread default) and
+ * NVTX ranges on two threads: thread 812 has "outer" with "inner" nested in it, thread 4242424 one range. */
+static void labelled_fixture(struct ss_timeline *t)
+{
+	tui_fixture(t);
+	timeline_set_stream(t, 0, 13, SS_SKIND_BLOCKING);
+	timeline_set_stream(t, 1, 14, SS_SKIND_NONBLOCKING);
+	timeline_set_stream(t, 2, 15, SS_SKIND_PER_THREAD);
+	tui_add(t, SS_KIND_MARKER, SS_STREAM_HOST, 10 * US, 300 * US, 0, 0, "outer");
+	tui_add(t, SS_KIND_MARKER, SS_STREAM_HOST, 60 * US, 110 * US, 0, 0, "inner");
+	tui_add(t, SS_KIND_MARKER, SS_STREAM_HOST, 150 * US, 250 * US, 0, 0, "other thread");
+	for (size_t i = t->n - 3; i < t->n; i++)
+		t->rec[i].thread = i + 1 < t->n ? 812 : 4242424;
+	timeline_sort(t);
+}
+
+/* Stream kinds in the labels; each thread's NVTX ranges on a lane of their own, named by the thread. */
+static void test_labels_nvtx(void **state)
+{
+	struct ss_timeline t;
+	struct ss_lanes l;
+	const struct ss_lane *ln;
+	char label[32];
+	int n, lane;
+	uint32_t r;
+
+	(void)state;
+	labelled_fixture(&t);
+	lanes_init(&l);
+	lanes_build(&l, &t);
+	ln = lanes_get(&l, false, &n);
+	/* host, NVTX t812, NVTX ~2424, legacy KER, 3 x (H2D KER D2H) */
+	assert_int_equal(n, 1 + 2 + 1 + 9);
+	assert_int_equal(ln[0].kind, LANE_HOST);
+	assert_int_equal(ln[1].kind, LANE_NVTX);
+	lanes_label(&ln[1], label, sizeof label);
+	assert_string_equal(label, "NVTX t812");
+	lanes_label(&ln[2], label, sizeof label);
+	assert_string_equal(label, "NVTX ~2424");
+	lanes_label(&ln[3], label, sizeof label);
+	assert_string_equal(label, "legacy KER");
+	lanes_label(&ln[4], label, sizeof label);
+	assert_string_equal(label, "s0 blk H2D");
+	lanes_label(&ln[5], label, sizeof label);
+	assert_string_equal(label, "       KER");
+	lanes_label(&ln[7], label, sizeof label);
+	assert_string_equal(label, "s1 nb  H2D");
+	lanes_label(&ln[10], label, sizeof label);
+	assert_string_equal(label, "s2 ptd H2D");
+	/* the markers left the host lane: nearest record on the host lane at 200 us is an API call or the wait */
+	r = lanes_near(&l, &ln[0], 200e3);
+	assert_int_not_equal(t.rec[r].kind, SS_KIND_MARKER);
+	/* thread 812's lane: at 80 us both ranges cover; either is a marker of thread 812, found on lane 1 */
+	r = lanes_near(&l, &ln[1], 80e3);
+	assert_int_equal(t.rec[r].kind, SS_KIND_MARKER);
+	assert_int_equal(t.rec[r].thread, 812);
+	lane = lanes_find(&l, false, r);
+	assert_int_equal(lane, 1);
+	/* stepping walks outer then inner */
+	r = lanes_step(&l, &ln[1], UINT32_MAX, 1);
+	assert_string_equal(timeline_name(&t, t.rec[r].name), "outer");
+	r = lanes_step(&l, &ln[1], r, 1);
+	assert_string_equal(timeline_name(&t, t.rec[r].name), "inner");
+	assert_int_equal(lanes_step(&l, &ln[1], r, 1), UINT32_MAX);
+	r = lanes_near(&l, &ln[2], 200e3);
+	assert_string_equal(timeline_name(&t, t.rec[r].name), "other thread");
+	/* compact: kinds with the names */
+	ln = lanes_get(&l, true, &n);
+	assert_int_equal(n, 1 + 2 + 1 + 3);
+	lanes_label(&ln[5], label, sizeof label);
+	assert_string_equal(label, "s1 nb");
+	lanes_free(&l);
+	timeline_free(&t);
+}
+
 /* gantt_golden draws the fixture's lanes with labels at w x h into a grid and compares it with a golden file. */
 static void gantt_golden(const char *name, int w, int h, bool ascii, bool compact, uint32_t sel, int top)
 {
@@ -287,7 +362,10 @@ static void gantt_golden(const char *name, int w, int h, bool ascii, bool compac
 	struct ss_grid g;
 	struct ss_gantt_view v = {0, 0, top, compact, sel};
 
-	tui_fixture(&t);
+	if (strstr(name, "labelled") != NULL)
+		labelled_fixture(&t);
+	else
+		tui_fixture(&t);
 	lanes_init(&l);
 	lanes_build(&l, &t);
 	grid_init(&g, w, h);
@@ -308,6 +386,9 @@ static void test_golden(void **state)
 	gantt_golden("tui_gantt_compact_80x6", 80, 6, false, true, UINT32_MAX, 0);
 	/* 11 lanes in 5 rows from the third: arrows both ways; s0's kernel (record 4) selected */
 	gantt_golden("tui_gantt_scrolled_60x5", 60, 5, false, false, 4, 2);
+	/* stream kinds and two threads' NVTX lanes (the nested range inside the outer one) */
+	gantt_golden("tui_gantt_labelled_100x15", 100, 15, false, false, UINT32_MAX, 0);
+	gantt_golden("tui_gantt_labelled_ascii_100x15", 100, 15, true, false, UINT32_MAX, 0);
 }
 
 int main(void)
@@ -315,7 +396,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_eighths), cmocka_unit_test(test_roles),      cmocka_unit_test(test_selection),
 	    cmocka_unit_test(test_lanes),   cmocka_unit_test(test_navigation), cmocka_unit_test(test_pick),
-	    cmocka_unit_test(test_fit),     cmocka_unit_test(test_golden),
+	    cmocka_unit_test(test_fit),     cmocka_unit_test(test_golden),     cmocka_unit_test(test_labels_nvtx),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
