@@ -161,6 +161,21 @@ const char *export_stream_label(int32_t stream, char *buf, size_t len)
 	return buf;
 }
 
+const char *export_stream_title(const struct ss_timeline *t, int32_t stream, char *buf, size_t len)
+{
+	const struct ss_stream_info *si = timeline_stream(t, stream);
+	char label[24];
+
+	export_stream_label(stream, label, sizeof label);
+	if (si == NULL)
+		snprintf(buf, len, "%s", label);
+	else if (si->kind == SS_SKIND_UNKNOWN)
+		snprintf(buf, len, "%s (id %u)", label, si->raw_id);
+	else
+		snprintf(buf, len, "%s %s (id %u)", label, timeline_stream_kind_name(si->kind), si->raw_id);
+	return buf;
+}
+
 /* export_slug copies s into buf keeping [A-Za-z0-9._-] and turning runs of anything else into one '-'. */
 static void export_slug(const char *s, char *buf, size_t len)
 {

@@ -59,6 +59,8 @@ const struct ss_analysis *export_analysis(const struct ss_export_input *in, stru
 void export_window(const struct ss_export_input *in, uint64_t *t0, uint64_t *t1);
 /* export_stream_label writes "s3", "legacy", "per-thread", "host" or "unknown" for a record's stream. */
 const char *export_stream_label(int32_t stream, char *buf, size_t len);
+/* export_stream_title is export_stream_label plus what t's stream table knows of it: "s3 non-blocking (id 14)". */
+const char *export_stream_title(const struct ss_timeline *t, int32_t stream, char *buf, size_t len);
 /* export_dir_name writes the snapshot directory name for in at time now (without parent). */
 void export_dir_name(const struct ss_export_input *in, long long now, char *buf, size_t len);
 

@@ -98,8 +98,10 @@ static void chrome_us(FILE *f, uint64_t ns)
 	fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
 }
 
-static void chrome_process_name(int pid, char *buf, size_t len)
+static void chrome_process_name(const struct ss_timeline *t, int pid, char *buf, size_t len)
 {
+	const struct ss_stream_info *si = pid >= CHROME_PID_STREAM0 ? timeline_stream(t, pid - CHROME_PID_STREAM0) : NULL;
+
 	if (pid == CHROME_PID_HOST)
 		snprintf(buf, len, "Host");
 	else if (pid == CHROME_PID_LEGACY)
@@ -108,6 +110,11 @@ static void chrome_process_name(int pid, char *buf, size_t len)
 		snprintf(buf, len, "Per-thread default stream");
 	else if (pid == CHROME_PID_UNKNOWN)
 		snprintf(buf, len, "Other streams");
+	else if (si != NULL && si->kind != SS_SKIND_UNKNOWN)
+		snprintf(buf, len, "Stream %d (%s, id %u)", pid - CHROME_PID_STREAM0, timeline_stream_kind_name(si->kind),
+		         si->raw_id);
+	else if (si != NULL)
+		snprintf(buf, len, "Stream %d (id %u)", pid - CHROME_PID_STREAM0, si->raw_id);
 	else
 		snprintf(buf, len, "Stream %d", pid - CHROME_PID_STREAM0);
 }
@@ -156,7 +163,7 @@ static void chrome_metadata(struct chrome_out *o, const struct ss_timeline *t, c
 		tid = chrome_tid(r);
 		if (!idmap_get(&procs, (uint64_t)pid, &dummy)) {
 			idmap_put(&procs, (uint64_t)pid, 1);
-			chrome_process_name(pid, name, sizeof name);
+			chrome_process_name(t, pid, name, sizeof name);
 			f = chrome_begin(o);
 			fprintf(f, "\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\",\"args\":{\"name\":\"", pid);
 			escape_json(f, name);

@@ -1,7 +1,7 @@
 /* export_svg.c: the Gantt chart as an SVG picture, drawn from the timeline (vector, not the cell grid).
  *
- * Rows as on screen: a host lane (API calls, with synchronisation waits over them), an NVTX lane when there are
- * ranges, then per stream the lanes H2D, KER (kernels, D2D copies, memsets) and D2H; the legacy and per-thread
+ * Rows as on screen: a host lane (API calls, with synchronisation waits over them), an NVTX lane per host thread
+ * that has ranges (nested ranges overlap: the outermost covers the others), then per stream the lanes H2D, KER (kernels, D2D copies, memsets) and D2H; the legacy and per-thread
  * default streams and unknown streams follow when they have work. Colours are palette.h's semantic roles. Below:
  * a time axis with "nice" ticks and units, and a legend; above: title, backend label (MODELLED in the warning
  * colour) and the analysis. Intervals closer than half a pixel on one lane and of one kind are merged into one
@@ -28,8 +28,11 @@
 
 /* Lanes inside a stream group. */
 enum { SVG_LANE_H2D = 0, SVG_LANE_KER, SVG_LANE_D2H, SVG_LANES };
-/* The first two lanes of the picture. */
-enum { SVG_ROW_HOST = 0, SVG_ROW_NVTX, SVG_ROW_STREAMS };
+/* The first lanes of the picture: the host, then one NVTX lane per thread (SVG_ROW_NVTX + k), then the streams
+ * (from l->row_streams). */
+enum { SVG_ROW_HOST = 0, SVG_ROW_NVTX };
+/* Threads with an NVTX lane of their own; the ranges of further threads are drawn on the host lane. */
+#define SVG_MAX_NVTX 64
 
 /* One rectangle being merged on a lane. */
 struct svg_rect {
@@ -45,7 +48,9 @@ struct svg_layout {
 	int special[3]; /* 1 when the legacy / per-thread / unknown group has records */
 	int ngroups;    /* stream groups drawn */
 	int *group_of;  /* group index of stream row s (0..n+2), -1 when not drawn */
-	bool nvtx;      /* an NVTX lane */
+	uint32_t nvtx_tid[SVG_MAX_NVTX]; /* threads with NVTX ranges, rising */
+	int nnvtx;
+	int row_streams; /* lane id of the first stream lane: SVG_ROW_NVTX + nnvtx */
 	int lane_h, lane_gap, group_gap;
 	int *lane_y; /* y of each lane id */
 	int nlanes;
@@ -86,7 +91,17 @@ static int svg_lane(const struct svg_layout *l, const struct ss_record *r)
 	case SS_KIND_SYNC:
 		return SVG_ROW_HOST;
 	case SS_KIND_MARKER:
-		return SVG_ROW_NVTX;
+		for (int lo = 0, hi = l->nnvtx; lo < hi;) {
+			int mid = lo + (hi - lo) / 2;
+
+			if (l->nvtx_tid[mid] == r->thread)
+				return SVG_ROW_NVTX + mid;
+			if (l->nvtx_tid[mid] < r->thread)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return SVG_ROW_HOST;
 	case SS_KIND_H2D:
 		lane = SVG_LANE_H2D;
 		break;
@@ -104,7 +119,14 @@ static int svg_lane(const struct svg_layout *l, const struct ss_record *r)
 	row = svg_stream_row(l, r->stream);
 	if (row < 0 || (g = l->group_of[row]) < 0)
 		return -1;
-	return SVG_ROW_STREAMS + g * SVG_LANES + lane;
+	return l->row_streams + g * SVG_LANES + lane;
+}
+
+static int svg_cmp_tid(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 /* svg_layout_make decides which groups are drawn and where every lane goes. */
@@ -118,8 +140,14 @@ static void svg_layout_make(struct svg_layout *l, const struct ss_export_input *
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
 
-		if (r->kind == SS_KIND_MARKER)
-			l->nvtx = true;
+		if (r->kind == SS_KIND_MARKER && l->nnvtx < SVG_MAX_NVTX) {
+			int k;
+
+			for (k = 0; k < l->nnvtx && l->nvtx_tid[k] != r->thread; k++)
+				;
+			if (k == l->nnvtx)
+				l->nvtx_tid[l->nnvtx++] = r->thread;
+		}
 		if (r->kind >= SS_KIND_COUNT || !(SS_GPU_KINDS & SS_KIND_BIT(r->kind)))
 			continue;
 		if (r->stream >= l->nstreams)
@@ -135,25 +163,27 @@ static void svg_layout_make(struct svg_layout *l, const struct ss_export_input *
 				l->special[row - l->nstreams] = 1;
 		}
 	}
+	qsort(l->nvtx_tid, (size_t)l->nnvtx, sizeof *l->nvtx_tid, svg_cmp_tid);
+	l->row_streams = SVG_ROW_NVTX + l->nnvtx;
 	l->group_of = xcalloc((size_t)l->nstreams + 3, sizeof *l->group_of);
 	for (int s = 0; s < l->nstreams + 3; s++)
 		l->group_of[s] = s < l->nstreams || l->special[s - l->nstreams] ? l->ngroups++ : -1;
 	l->lane_h = l->ngroups <= 16 ? 12 : l->ngroups <= 48 ? 6 : 3;
 	l->lane_gap = l->lane_h >= 12 ? 2 : 1;
 	l->group_gap = l->lane_h >= 12 ? 8 : 4;
-	l->nlanes = SVG_ROW_STREAMS + l->ngroups * SVG_LANES;
+	l->nlanes = l->row_streams + l->ngroups * SVG_LANES;
 	l->lane_y = xcalloc((size_t)l->nlanes, sizeof *l->lane_y);
 	y = SVG_HEADER;
 	l->rows_top = y;
 	l->lane_y[SVG_ROW_HOST] = y;
 	y += 14 + l->group_gap;
-	if (l->nvtx) {
-		l->lane_y[SVG_ROW_NVTX] = y;
-		y += 14 + l->group_gap;
+	for (int k = 0; k < l->nnvtx; k++) {
+		l->lane_y[SVG_ROW_NVTX + k] = y;
+		y += 14 + (k + 1 < l->nnvtx ? l->lane_gap : l->group_gap);
 	}
 	for (int g = 0; g < l->ngroups; g++) {
 		for (int k = 0; k < SVG_LANES; k++) {
-			l->lane_y[SVG_ROW_STREAMS + g * SVG_LANES + k] = y;
+			l->lane_y[l->row_streams + g * SVG_LANES + k] = y;
 			y += l->lane_h + l->lane_gap;
 		}
 		y += l->group_gap - l->lane_gap;
@@ -175,7 +205,7 @@ static double svg_x(const struct svg_layout *l, uint64_t t)
 
 static int svg_lane_height(const struct svg_layout *l, int lane)
 {
-	return lane < SVG_ROW_STREAMS ? 14 : l->lane_h;
+	return lane < l->row_streams ? 14 : l->lane_h;
 }
 
 /* svg_rect_emit writes one merged rectangle, with a tooltip and, when it is one wide interval, its name. */
@@ -322,41 +352,50 @@ static void svg_intervals(FILE *f, const struct svg_layout *l, const struct ss_t
 	free(first);
 }
 
-/* svg_labels draws the lane backgrounds and the row labels at the left. */
-static void svg_labels(FILE *f, const struct svg_layout *l)
+/* svg_labels draws the lane backgrounds and the row labels at the left: streams with their kind's tag ("s3 nb"),
+ * the whole title ("s3 non-blocking (id 14)") as the label's tooltip. */
+static void svg_labels(FILE *f, const struct svg_layout *l, const struct ss_timeline *t)
 {
 	static const char *const lanes[SVG_LANES] = {"H2D", "KER", "D2H"};
 
 	fprintf(f, "<rect x=\"%.0f\" y=\"%d\" width=\"%.0f\" height=\"14\" fill=\"#222222\"/>\n", l->x0,
 	        l->lane_y[SVG_ROW_HOST], l->plot_w);
 	fprintf(f, "<text x=\"8\" y=\"%d\" class=\"row\">host</text>\n", l->lane_y[SVG_ROW_HOST] + 11);
-	if (l->nvtx) {
+	for (int k = 0; k < l->nnvtx; k++) {
 		fprintf(f, "<rect x=\"%.0f\" y=\"%d\" width=\"%.0f\" height=\"14\" fill=\"#222222\"/>\n", l->x0,
-		        l->lane_y[SVG_ROW_NVTX], l->plot_w);
-		fprintf(f, "<text x=\"8\" y=\"%d\" class=\"row\">NVTX</text>\n", l->lane_y[SVG_ROW_NVTX] + 11);
+		        l->lane_y[SVG_ROW_NVTX + k], l->plot_w);
+		fprintf(f, "<text x=\"8\" y=\"%d\" class=\"row\">NVTX t%u</text>\n", l->lane_y[SVG_ROW_NVTX + k] + 11,
+		        l->nvtx_tid[k]);
 	}
 	for (int s = 0; s < l->nstreams + 3; s++) {
 		int g = l->group_of[s], top, bottom;
-		char label[24];
+		int32_t id = s < l->nstreams        ? s
+		             : s == l->nstreams     ? SS_STREAM_LEGACY
+		             : s == l->nstreams + 1 ? SS_STREAM_PER_THREAD
+		                                    : SS_STREAM_UNKNOWN;
+		const struct ss_stream_info *si = timeline_stream(t, id);
+		char label[40], title[96];
 
 		if (g < 0)
 			continue;
-		top = l->lane_y[SVG_ROW_STREAMS + g * SVG_LANES];
-		bottom = l->lane_y[SVG_ROW_STREAMS + g * SVG_LANES + SVG_LANES - 1] + l->lane_h;
+		top = l->lane_y[l->row_streams + g * SVG_LANES];
+		bottom = l->lane_y[l->row_streams + g * SVG_LANES + SVG_LANES - 1] + l->lane_h;
 		fprintf(f, "<rect x=\"%.0f\" y=\"%d\" width=\"%.0f\" height=\"%d\" fill=\"%s\"/>\n", l->x0, top,
 		        l->plot_w, bottom - top, g % 2 ? "#1f1f1f" : "#242424");
-		export_stream_label(s < l->nstreams        ? s
-		                    : s == l->nstreams     ? SS_STREAM_LEGACY
-		                    : s == l->nstreams + 1 ? SS_STREAM_PER_THREAD
-		                                           : SS_STREAM_UNKNOWN,
-		                    label, sizeof label);
+		export_stream_label(id, label, sizeof label);
+		if (si != NULL && si->kind != SS_SKIND_UNKNOWN) {
+			size_t n = strlen(label);
+
+			snprintf(label + n, sizeof label - n, " %s", timeline_stream_kind_tag(si->kind));
+		}
+		export_stream_title(t, id, title, sizeof title);
 		if (l->lane_h >= 6 || g % 4 == 0)
-			fprintf(f, "<text x=\"8\" y=\"%d\" class=\"row%s\">%s</text>\n", (top + bottom) / 2 + 4,
-			        s >= l->nstreams ? " legacy" : "", label);
+			fprintf(f, "<text x=\"8\" y=\"%d\" class=\"row%s\">%s<title>%s</title></text>\n",
+			        (top + bottom) / 2 + 4, s >= l->nstreams ? " legacy" : "", label, title);
 		if (l->lane_h >= 12)
 			for (int k = 0; k < SVG_LANES; k++)
 				fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"lane\">%s</text>\n", SVG_LEFT - 30,
-				        l->lane_y[SVG_ROW_STREAMS + g * SVG_LANES + k] + l->lane_h - 2, lanes[k]);
+				        l->lane_y[l->row_streams + g * SVG_LANES + k] + l->lane_h - 2, lanes[k]);
 	}
 }
 
@@ -498,7 +537,7 @@ int export_svg(const char *path, const struct ss_export_input *in, char **cause)
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", SVG_WIDTH, height,
 	        SVG_BACKGROUND);
 	svg_header(f, in, &l);
-	svg_labels(f, &l);
+	svg_labels(f, &l, in->t);
 	svg_intervals(f, &l, in->t);
 	y = svg_axis(f, &l);
 	svg_legend(f, in->t, y);

@@ -67,30 +67,37 @@ static void text_streams(FILE *f, const struct ss_timeline *t)
 		if (r->end > s[row].last)
 			s[row].last = r->end;
 	}
-	fprintf(f, "\n%-10s %6s %12s %6s %12s %6s %12s %12s %12s\n", "stream", "H2D", "H2D time", "KER", "KER time",
-	        "D2H", "D2H time", "first", "last");
+	fprintf(f, "\n%-10s %6s %12s %6s %12s %6s %12s %12s %12s  %s\n", "stream", "H2D", "H2D time", "KER", "KER time",
+	        "D2H", "D2H time", "first", "last", "kind");
 	for (int i = 0; i < n + 3; i++) {
 		int32_t id = i < n        ? i
 		             : i == n     ? SS_STREAM_LEGACY
 		             : i == n + 1 ? SS_STREAM_PER_THREAD
 		                          : SS_STREAM_UNKNOWN;
 		uint64_t total = 0;
+		const struct ss_stream_info *si = timeline_stream(t, id);
+		char kind[48];
 
+		if (si == NULL)
+			snprintf(kind, sizeof kind, "-");
+		else
+			snprintf(kind, sizeof kind, "%s (id %u)",
+			         si->kind != SS_SKIND_UNKNOWN ? timeline_stream_kind_name(si->kind) : "-", si->raw_id);
 		for (int k = 0; k < SS_KIND_COUNT; k++)
 			total += s[i].count[k];
 		if (i >= n && total == 0)
 			continue;
 		if (total == 0) {
-			fprintf(f, "%-10s %6s %12s %6s %12s %6s %12s %12s %12s\n",
-			        export_stream_label(id, label, sizeof label), "0", "-", "0", "-", "0", "-", "-", "-");
+			fprintf(f, "%-10s %6s %12s %6s %12s %6s %12s %12s %12s  %s\n",
+			        export_stream_label(id, label, sizeof label), "0", "-", "0", "-", "0", "-", "-", "-", kind);
 			continue;
 		}
-		fprintf(f, "%-10s %6" PRIu64 " %12s %6" PRIu64 " %12s %6" PRIu64 " %12s %12s %12s\n",
+		fprintf(f, "%-10s %6" PRIu64 " %12s %6" PRIu64 " %12s %6" PRIu64 " %12s %12s %12s  %s\n",
 		        export_stream_label(id, label, sizeof label), s[i].count[SS_KIND_H2D],
 		        units_time(s[i].ns[SS_KIND_H2D], a, sizeof a), s[i].count[SS_KIND_KERNEL],
 		        units_time(s[i].ns[SS_KIND_KERNEL], b, sizeof b), s[i].count[SS_KIND_D2H],
 		        units_time(s[i].ns[SS_KIND_D2H], c, sizeof c), units_time(s[i].first, d, sizeof d),
-		        units_time(s[i].last, e, sizeof e));
+		        units_time(s[i].last, e, sizeof e), kind);
 	}
 	free(s);
 }

@@ -104,11 +104,12 @@ static void test_metadata_and_flows(void **state)
 	size_t i, nx = 0, ns = 0, nf = 0, want_flows = 0;
 	int proc_names = 0, proc_sort = 0, thread_names = 0, thread_sort = 0;
 	bool seen_stream0 = false, seen_legacy = false, seen_h2d = false, seen_compute = false, seen_api = false;
-	bool seen_unknown = false;
+	bool seen_unknown = false, seen_nb = false;
 
 	(void)state;
 	timeline_init(&t);
 	fx_timeline(&t, 800, 4);
+	timeline_set_stream(&t, 2, 15, SS_SKIND_NONBLOCKING); /* its track is named with its kind */
 	/* every GPU record whose correlation an API record shares gets one arrow */
 	for (size_t a = 0; a < t.n; a++)
 		for (size_t g = 0; g < t.n; g++)
@@ -138,6 +139,7 @@ static void test_metadata_and_flows(void **state)
 				proc_names++;
 				seen_stream0 |= strcmp(v, "Stream 0") == 0;
 				seen_legacy |= strcmp(v, "Legacy default stream") == 0;
+				seen_nb |= strcmp(v, "Stream 2 (non-blocking, id 15)") == 0;
 			} else if (strcmp(name, "process_sort_index") == 0) {
 				proc_sort++;
 				assert_true(json_is_integer(json_object_get(args, "sort_index")));
@@ -196,7 +198,7 @@ static void test_metadata_and_flows(void **state)
 	/* 4 streams + legacy + per-thread + unknown + host; each with a name and an order */
 	assert_int_equal(proc_names, 8);
 	assert_int_equal(proc_sort, 8);
-	assert_true(seen_stream0 && seen_legacy && seen_h2d && seen_compute && seen_api && seen_unknown);
+	assert_true(seen_stream0 && seen_legacy && seen_h2d && seen_compute && seen_api && seen_unknown && seen_nb);
 	assert_int_equal(thread_names, thread_sort);
 	/* every track with events is named */
 	json_array_foreach(events, i, ev)

@@ -274,10 +274,14 @@ static void test_svg_content(void **state)
 	assert_true(count(svg, fill_of(SS_ROLE_H2D, fill)) > 1);
 	assert_true(count(svg, fill_of(SS_ROLE_D2H, fill)) > 1);
 	assert_true(count(svg, fill_of(SS_ROLE_SYNC, fill)) > 1);
-	assert_non_null(strstr(svg, ">s3</text>"));
-	assert_non_null(strstr(svg, ">legacy</text>"));
+	assert_non_null(strstr(svg, ">s3<title>s3</title></text>"));
+	assert_non_null(strstr(svg, ">legacy<title>legacy</title></text>"));
 	assert_non_null(strstr(svg, ">host</text>"));
-	assert_non_null(strstr(svg, ">NVTX</text>"));
+	/* an NVTX lane per thread (the fixture's ranges are on threads 0, 1, 2) */
+	assert_non_null(strstr(svg, ">NVTX t0</text>"));
+	assert_non_null(strstr(svg, ">NVTX t1</text>"));
+	assert_non_null(strstr(svg, ">NVTX t2</text>"));
+	assert_null(strstr(svg, ">NVTX t3</text>"));
 	assert_non_null(strstr(svg, ">H2D copy</text>"));
 	assert_non_null(strstr(svg, ">kernel</text>"));
 	assert_non_null(strstr(svg, "time (us)"));
@@ -289,6 +293,15 @@ static void test_svg_content(void **state)
 	xml_check(svg, "svg");
 	assert_non_null(strstr(svg, ">MODELLED</text>"));
 	assert_non_null(strstr(svg, "class=\"info warn\">MODELLED: NVIDIA H200"));
+	free(svg);
+	/* stream kinds: a tag in the label, the whole title in its tooltip */
+	timeline_set_stream(&t, 1, 14, SS_SKIND_NONBLOCKING);
+	timeline_set_stream(&t, 2, 15, SS_SKIND_BLOCKING);
+	svg = export_to_string(export_svg, &in, "t.svg", NULL);
+	xml_check(svg, "svg");
+	assert_non_null(strstr(svg, ">s1 nb<title>s1 non-blocking (id 14)</title></text>"));
+	assert_non_null(strstr(svg, ">s2 blk<title>s2 blocking (id 15)</title></text>"));
+	assert_non_null(strstr(svg, ">s3<title>s3</title></text>"));
 	free(svg);
 	timeline_free(&t);
 }
@@ -371,6 +384,11 @@ static void test_text(void **state)
 	assert_non_null(strstr(text, "makespan"));
 	assert_non_null(strstr(text, "\ns3 "));
 	assert_non_null(strstr(text, "\nlegacy "));
+	assert_non_null(strstr(text, "  kind\n"));
+	free(text);
+	timeline_set_stream(&t, 1, 14, SS_SKIND_NONBLOCKING);
+	text = export_to_string(export_text, &in, "t.txt", NULL);
+	assert_non_null(strstr(text, "  non-blocking (id 14)\n"));
 	assert_non_null(strstr(text, "screen\nthe screen\nsecond line\n"));
 	free(text);
 	analysis_timeline(&t, &a);
