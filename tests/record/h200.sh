@@ -68,6 +68,12 @@ check stream-legacy $? "the one legacy default-stream kernel on the legacy lane"
 grep -q 'per-thread default (CUPTI id [0-9]*: 1 kernels' <<<"$sl"
 check stream-per-thread $? "the helper thread's kernel on the per-thread default stream lane"
 if [ -s "$out/record.sqlite" ] && command -v python3 >/dev/null 2>&1; then
+	# the kinds the trace itself carries (STREAMSCOPE_STREAM.kind: 1 blocking, 2 non-blocking)
+	tk=$(python3 -c 'import sqlite3,sys; c=sqlite3.connect("file:"+sys.argv[1]+"?mode=ro",uri=True); print(" ".join("%d:%d:%d"%r for r in c.execute("SELECT ssStream, kind, streamId FROM STREAMSCOPE_STREAM ORDER BY ssStream")))' "$out/record.sqlite" 2>&1)
+	tb=$(grep -o '[0-9]*:1:[0-9]*' <<<"$tk" | wc -l) tn=$(grep -o '[0-9]*:2:[0-9]*' <<<"$tk" | wc -l)
+	check trace-stream-kinds "$([ "$tb" = 2 ] && [ "$tn" = 2 ]; echo $?)" "record.sqlite labels 2 blocking + 2 non-blocking streams (index:kind:CUPTI id: $tk)"
+fi
+if [ -s "$out/record.sqlite" ] && command -v python3 >/dev/null 2>&1; then
 	python3 - "$out/record.sqlite" >"$out/record_sqlite.txt" 2>&1 <<'EOF'
 import sqlite3, sys
 c = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
@@ -151,6 +157,10 @@ if command -v tmux >/dev/null 2>&1; then
 	sleep 1
 	tmux kill-session -t ssview 2>/dev/null
 	say "view screen of record.sqlite: view.txt / view.ansi ($(grep -c . "$out/view.txt" 2>/dev/null) non-empty rows)"
+	# lane labels: the streams' kinds, and one NVTX lane per thread with ranges (main and helper)
+	vb=$(grep -c '^s[0-9]* blk' "$out/view.txt" 2>/dev/null) vn=$(grep -c '^s[0-9]* nb ' "$out/view.txt" 2>/dev/null)
+	vt=$(grep -c '^NVTX [t~]' "$out/view.txt" 2>/dev/null)
+	check view-labels "$([ "${vb:-0}" = 2 ] && [ "${vn:-0}" = 2 ] && [ "${vt:-0}" = 2 ]; echo $?)" "view lanes: $vb blk + $vn nb stream labels, $vt NVTX thread lanes (want 2, 2, 2)"
 else
 	say "SKIP live and view screens: no tmux"
 fi

@@ -327,6 +327,13 @@ static void test_harness_trace(void **state)
 	assert_int_equal(t.rec[k2].raw_stream, 15);
 	assert_int_equal(t.rec[legacy].stream, SS_STREAM_LEGACY);
 	assert_int_equal(t.rec[pt].stream, SS_STREAM_PER_THREAD);
+	/* the trace carries the kinds and CUPTI ids streamscope printed */
+	assert_int_equal(t.nstreams, 3);
+	for (int s = 0; s < 3; s++) {
+		assert_non_null(timeline_stream(&t, s));
+		assert_int_equal(timeline_stream(&t, s)->raw_id, 13 + s);
+		assert_int_equal(timeline_stream(&t, s)->kind, s == 1 ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
+	}
 	/* times start at the earliest record (the marker, sent last), lengths kept */
 	for (size_t i = 0; i < t.n; i++)
 		if (t.rec[i].start < lo) {
@@ -400,6 +407,8 @@ static void test_harness_children(void **state)
 	assert_int_not_equal(t.rec[ck].stream, k0);
 	assert_true((t.rec[ck].stream == 0 && k0 == 1) || (t.rec[ck].stream == 3 && k0 == 0));
 	snprintf(want, sizeof want, "s%d non-blocking (CUPTI id 13, pid", t.rec[ck].stream);
+	assert_non_null(timeline_stream(&t, t.rec[ck].stream));
+	assert_int_equal(timeline_stream(&t, t.rec[ck].stream)->kind, SS_SKIND_NONBLOCKING);
 	assert_contains(o.err, want);
 	assert_int_equal(t.nstreams, 4);
 	assert_false(t.incomplete);

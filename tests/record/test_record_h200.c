@@ -2,7 +2,7 @@
  * tests/data/h200/record/ with the program's own output (record_run.out: the RECORD_APP line of what it issued)
  * and streamscope's summary (record_run.err). Opened as `streamscope view` opens it (import_file), it must hold
  * exactly the kernels, copies, memsets and NVTX ranges the program issued, on its four streams (two blocking, two
- * non-blocking), the legacy default stream and the helper thread's per-thread default stream, complete and with
+ * non-blocking, labelled so in the trace), the legacy default stream and the helper thread's per-thread default stream, complete and with
  * nothing dropped. Skipped (with a message) until the files are committed. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -135,6 +135,23 @@ static void test_h200_trace(void **state)
 			blocking++;
 		else if (strncmp(p + 3, " non-blocking", 13) == 0)
 			nonblocking++;
+	}
+	assert_int_equal(blocking, streams / 2);
+	assert_int_equal(nonblocking, streams - streams / 2);
+	/* ... and that the trace carries (STREAMSCOPE_STREAM): each stream's kind and CUPTI id */
+	blocking = nonblocking = 0;
+	for (int s = 0; s < streams; s++) {
+		const struct ss_stream_info *si = timeline_stream(&t, s);
+
+		if (si == NULL)
+			fail_msg("stream %d has no kind in the trace (recorded before streams were labelled?)", s);
+		blocking += si->kind == SS_SKIND_BLOCKING;
+		nonblocking += si->kind == SS_SKIND_NONBLOCKING;
+		for (size_t i = 0; i < t.n; i++)
+			if (t.rec[i].stream == s && t.rec[i].kind == SS_KIND_KERNEL) {
+				assert_int_equal(si->raw_id, t.rec[i].raw_stream);
+				break;
+			}
 	}
 	assert_int_equal(blocking, streams / 2);
 	assert_int_equal(nonblocking, streams - streams / 2);
