@@ -702,8 +702,8 @@ static void import_sqlite_own_streams(struct import_sqlite_ctx *c, struct ss_tim
 	sqlite3_finalize(st);
 }
 
-/* import_sqlite_apply_flags labels the stream indices import_finish gave (those STREAMSCOPE_STREAM did not) with
- * the kind their raw id's TARGET_INFO_CUDA_STREAM flag says. */
+/* import_sqlite_apply_flags labels the stream indices import_finish gave with the kind their raw id's
+ * TARGET_INFO_CUDA_STREAM flag says (foreign files; flags is empty for streamscope's own). */
 static void import_sqlite_apply_flags(struct ss_timeline *t, struct idmap *flags)
 {
 	static const int kind[4] = {SS_SKIND_UNKNOWN, SS_SKIND_BLOCKING, SS_SKIND_NONBLOCKING, SS_SKIND_LEGACY};
@@ -763,10 +763,11 @@ int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
 		if (present[i] && import_sqlite_table(&c, &import_sqlite_tables[i], t) != 0)
 			goto fail;
 	import_sqlite_labels(&c, t, own);
-	if (own)
-		import_sqlite_own_streams(&c, t);
 	idmap_init(&flags);
-	import_sqlite_stream_flags(&c, &flags);
+	if (own) /* STREAMSCOPE_STREAM, not the flags: older streamscope files wrote guessed ones */
+		import_sqlite_own_streams(&c, t);
+	else
+		import_sqlite_stream_flags(&c, &flags);
 	sqlite3_finalize(c.string);
 	idmap_free(&c.names);
 	sqlite3_close(c.db);

@@ -245,6 +245,52 @@ static void test_unknown_tables_ok(void **state)
 	free(dir);
 }
 
+/* Stream kinds from odd tables: bad rows are skipped, never trusted, never fatal. */
+static void test_stream_kinds_hostile(void **state)
+{
+	char *dir = fx_tmpdir(), path[512], *cause = NULL;
+	struct ss_timeline t;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/kinds.sqlite", dir);
+	/* foreign: flags of wrong types and out of range, a duplicate id (the first row wins) */
+	make_db(path,
+	        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT);"
+	        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 30), (3, 4, 31), (5, 6, 32), (7, 8, 33);"
+	        "CREATE TABLE TARGET_INFO_CUDA_STREAM (streamId, flag);"
+	        "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (30, 2), (30, 1), (31, 'x'), (32, 99), (-1, 1), (33, 3);");
+	timeline_init(&t);
+	if (import_file(path, &t, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_int_equal(t.nstreams, 4);
+	assert_int_equal(timeline_stream(&t, 0)->kind, SS_SKIND_NONBLOCKING);
+	assert_null(timeline_stream(&t, 1));
+	assert_null(timeline_stream(&t, 2));
+	assert_int_equal(timeline_stream(&t, 3)->kind, SS_SKIND_LEGACY);
+	timeline_free(&t);
+	/* ours: STREAMSCOPE_STREAM rows out of range or of unknown kind */
+	snprintf(path, sizeof path, "%s/own.sqlite", dir);
+	make_db(path,
+	        "CREATE TABLE STREAMSCOPE_META (name TEXT, value TEXT);"
+	        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT);"
+	        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 30);"
+	        "CREATE TABLE STREAMSCOPE_STREAM (ssStream, streamId, kind, kindName);"
+	        "INSERT INTO STREAMSCOPE_STREAM VALUES (0, 30, 7, 'x'), (-5, 1, 1, ''), (99999999, 1, 1, ''),"
+	        " ('a', 1, 1, ''), (1, -3, 1, ''), (2, 31, 2, NULL);");
+	timeline_init(&t);
+	if (import_file(path, &t, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_non_null(timeline_stream(&t, 0));
+	assert_int_equal(timeline_stream(&t, 0)->kind, SS_SKIND_UNKNOWN);
+	assert_int_equal(timeline_stream(&t, 0)->raw_id, 30);
+	assert_null(timeline_stream(&t, 1));
+	assert_int_equal(timeline_stream(&t, 2)->kind, SS_SKIND_NONBLOCKING);
+	assert_true(t.nstream_info <= 3);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +298,7 @@ int main(void)
 	    cmocka_unit_test(test_sqlite),
 	    cmocka_unit_test(test_paths),
 	    cmocka_unit_test(test_unknown_tables_ok),
+	    cmocka_unit_test(test_stream_kinds_hostile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
