@@ -6,6 +6,7 @@
 #include "tui/gantt.h"
 #include "tui/glyphs.h"
 #include "tui/lanes.h"
+#include "tui/view.h"
 
 /* gantt_one draws a one-lane timeline (records added by the caller to t) 80 cells wide, 100 ns per cell. */
 static void gantt_one(struct ss_timeline *t, struct ss_grid *g, struct ss_lanes *l, bool ascii, uint32_t sel)
@@ -345,6 +346,23 @@ static void test_labels_nvtx(void **state)
 	assert_int_equal(lanes_step(&l, &ln[1], r, 1), UINT32_MAX);
 	r = lanes_near(&l, &ln[2], 200e3);
 	assert_string_equal(timeline_name(&t, t.rec[r].name), "other thread");
+	/* the detail box: the range's thread and name; a stream's index, CUPTI id and kind */
+	{
+		struct ss_view_run run = {&t, &l, NULL, NULL};
+		char dl[10][12], dv[10][64];
+		int m;
+
+		r = lanes_step(&l, &ln[1], UINT32_MAX, 1);
+		m = view_detail_lines(&run, r, dl, dv, 10);
+		assert_true(m >= 7);
+		assert_string_equal(dv[0], "NVTX range, host thread 812");
+		assert_string_equal(dl[6], "name");
+		assert_string_equal(dv[6], "outer");
+		r = lanes_step(&l, &ln[8], UINT32_MAX, 1); /* s1's KER lane: the memset */
+		m = view_detail_lines(&run, r, dl, dv, 10);
+		assert_true(m >= 1);
+		assert_string_equal(dv[0], "s1 (id 14) non-blocking");
+	}
 	/* compact: kinds with the names */
 	ln = lanes_get(&l, true, &n);
 	assert_int_equal(n, 1 + 2 + 1 + 3);
