@@ -217,7 +217,8 @@ void timeline_set_stream(struct ss_timeline *t, int index, uint32_t raw_id, int 
 		t->nstream_info = index + 1;
 	}
 	t->stream_info[index].raw_id = raw_id;
-	t->stream_info[index].kind = (uint8_t)(kind > SS_SKIND_UNKNOWN && kind < SS_SKIND_COUNT ? kind : SS_SKIND_UNKNOWN);
+	t->stream_info[index].kind =
+	    (uint8_t)(kind > SS_SKIND_UNKNOWN && kind < SS_SKIND_COUNT ? kind : SS_SKIND_UNKNOWN);
 }
 
 const struct ss_stream_info *timeline_stream(const struct ss_timeline *t, int index)

@@ -100,7 +100,8 @@ static void chrome_us(FILE *f, uint64_t ns)
 
 static void chrome_process_name(const struct ss_timeline *t, int pid, char *buf, size_t len)
 {
-	const struct ss_stream_info *si = pid >= CHROME_PID_STREAM0 ? timeline_stream(t, pid - CHROME_PID_STREAM0) : NULL;
+	const struct ss_stream_info *si =
+	    pid >= CHROME_PID_STREAM0 ? timeline_stream(t, pid - CHROME_PID_STREAM0) : NULL;
 
 	if (pid == CHROME_PID_HOST)
 		snprintf(buf, len, "Host");
@@ -111,8 +112,8 @@ static void chrome_process_name(const struct ss_timeline *t, int pid, char *buf,
 	else if (pid == CHROME_PID_UNKNOWN)
 		snprintf(buf, len, "Other streams");
 	else if (si != NULL && si->kind != SS_SKIND_UNKNOWN)
-		snprintf(buf, len, "Stream %d (%s, id %u)", pid - CHROME_PID_STREAM0, timeline_stream_kind_name(si->kind),
-		         si->raw_id);
+		snprintf(buf, len, "Stream %d (%s, id %u)", pid - CHROME_PID_STREAM0,
+		         timeline_stream_kind_name(si->kind), si->raw_id);
 	else if (si != NULL)
 		snprintf(buf, len, "Stream %d (id %u)", pid - CHROME_PID_STREAM0, si->raw_id);
 	else

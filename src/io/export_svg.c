@@ -1,11 +1,12 @@
 /* export_svg.c: the Gantt chart as an SVG picture, drawn from the timeline (vector, not the cell grid).
  *
  * Rows as on screen: a host lane (API calls, with synchronisation waits over them), an NVTX lane per host thread
- * that has ranges (nested ranges overlap: the outermost covers the others), then per stream the lanes H2D, KER (kernels, D2D copies, memsets) and D2H; the legacy and per-thread
- * default streams and unknown streams follow when they have work. Colours are palette.h's semantic roles. Below:
- * a time axis with "nice" ticks and units, and a legend; above: title, backend label (MODELLED in the warning
- * colour) and the analysis. Intervals closer than half a pixel on one lane and of one kind are merged into one
- * rectangle, so a million intervals make a file of a few thousand rectangles. */
+ * that has ranges (nested ranges overlap: the outermost covers the others), then per stream the lanes H2D, KER
+ * (kernels, D2D copies, memsets) and D2H; the legacy and per-thread default streams and unknown streams follow when
+ * they have work. Colours are palette.h's semantic roles. Below: a time axis with "nice" ticks and units, and a legend;
+ * above: title, backend label (MODELLED in the warning colour) and the analysis. Intervals closer than half a pixel on
+ * one lane and of one kind are merged into one rectangle, so a million intervals make a file of a few thousand
+ * rectangles. */
 #include "export_svg.h"
 
 #include <inttypes.h>
@@ -44,10 +45,10 @@ struct svg_rect {
 
 /* The layout of the picture. */
 struct svg_layout {
-	int nstreams;   /* experiment streams 0..n-1 */
-	int special[3]; /* 1 when the legacy / per-thread / unknown group has records */
-	int ngroups;    /* stream groups drawn */
-	int *group_of;  /* group index of stream row s (0..n+2), -1 when not drawn */
+	int nstreams;                    /* experiment streams 0..n-1 */
+	int special[3];                  /* 1 when the legacy / per-thread / unknown group has records */
+	int ngroups;                     /* stream groups drawn */
+	int *group_of;                   /* group index of stream row s (0..n+2), -1 when not drawn */
 	uint32_t nvtx_tid[SVG_MAX_NVTX]; /* threads with NVTX ranges, rising */
 	int nnvtx;
 	int row_streams; /* lane id of the first stream lane: SVG_ROW_NVTX + nnvtx */

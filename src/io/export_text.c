@@ -89,7 +89,8 @@ static void text_streams(FILE *f, const struct ss_timeline *t)
 			continue;
 		if (total == 0) {
 			fprintf(f, "%-10s %6s %12s %6s %12s %6s %12s %12s %12s  %s\n",
-			        export_stream_label(id, label, sizeof label), "0", "-", "0", "-", "0", "-", "-", "-", kind);
+			        export_stream_label(id, label, sizeof label), "0", "-", "0", "-", "0", "-", "-", "-",
+			        kind);
 			continue;
 		}
 		fprintf(f, "%-10s %6" PRIu64 " %12s %6" PRIu64 " %12s %6" PRIu64 " %12s %12s %12s  %s\n",

@@ -147,7 +147,7 @@ static void lanes_layout(struct ss_lanes *l)
 {
 	int cap[2] = {0, 0};
 	bool any[LANE_KIND_COUNT] = {false};
-	static const int order[] = {LANES_GROUP_HOST, -2, LANES_GROUP_LEGACY, -1, LANES_GROUP_PER_THREAD,
+	static const int order[] = {LANES_GROUP_HOST,   -2, LANES_GROUP_LEGACY, -1, LANES_GROUP_PER_THREAD,
 	                            LANES_GROUP_UNKNOWN};
 	int nvtx0 = LANES_GROUP_STREAM + l->nstream_groups;
 

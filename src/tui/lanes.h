@@ -31,8 +31,8 @@ struct ss_lane {
 	bool first; /* first lane of its stream's group: the label names the stream */
 	const struct ss_track *track[LANE_MAX_TRACKS]; /* in rising priority: a later one wins a tie */
 	uint8_t role[LANE_MAX_TRACKS];                 /* role each track draws with (enum ss_role) */
-	bool overlap; /* the tracks overlap each other (host: a wait inside its API call):
-	                 a cell is as busy as its busiest track, not their sum */
+	bool overlap;    /* the tracks overlap each other (host: a wait inside its API call):
+	                    a cell is as busy as its busiest track, not their sum */
 	uint8_t skind;   /* the stream's enum ss_stream_kind (stream lanes) */
 	bool wide;       /* some stream of the timeline has a kind: names take 6 columns ("s0 nb ") */
 	uint32_t thread; /* LANE_NVTX: the OS thread id */
@@ -42,10 +42,10 @@ struct ss_lane {
  * the first `indexed` of them until rebuilt). */
 struct ss_lanes {
 	const struct ss_timeline *tl;
-	size_t indexed;          /* records covered */
-	int ngroups;             /* 4 special groups (host, legacy, per-thread, unknown) + streams + NVTX threads */
-	int nstream_groups;      /* stream groups (group LANES_GROUP_STREAM + s) */
-	uint32_t *nvtx_tid;      /* threads with NVTX ranges, rising: group LANES_GROUP_STREAM + nstream_groups + k */
+	size_t indexed;     /* records covered */
+	int ngroups;        /* 4 special groups (host, legacy, per-thread, unknown) + streams + NVTX threads */
+	int nstream_groups; /* stream groups (group LANES_GROUP_STREAM + s) */
+	uint32_t *nvtx_tid; /* threads with NVTX ranges, rising: group LANES_GROUP_STREAM + nstream_groups + k */
 	int nnvtx;
 	bool wide;               /* some stream has a known kind: stream names take 6 columns */
 	struct ss_track *tracks; /* ngroups * SS_KIND_COUNT */
