@@ -7,7 +7,8 @@
  * few extra columns prefixed "ss" (kind, experiment stream index, thread, flags, and name/bytes/stream/
  * correlation where nsys has no column for them) so that streamscope reads its own files back exactly; nsys
  * queries ignore them. The experiment, the backend (measured or modelled) and the analysis go to
- * STREAMSCOPE_META, STREAMSCOPE_EXPERIMENT and STREAMSCOPE_ANALYSIS.
+ * STREAMSCOPE_META, STREAMSCOPE_EXPERIMENT and STREAMSCOPE_ANALYSIS; each labelled stream index (its CUPTI id and
+ * enum ss_stream_kind, including the per-thread default streams CUPTI's flag cannot tell) to STREAMSCOPE_STREAM.
  *
  * Written in one transaction with prepared statements into a temporary file that is renamed into place. */
 #include "export_sqlite.h"
