@@ -1096,6 +1096,8 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	    cal_copy_queues(&c, cause) != 0)
 		goto fail;
 	cal_name(out);
+	for (int k = 0; k < CAL_CALLS; k++)
+		vec_free(&c.call[k]); /* runs after cal_calls (cal_copy_queues) still add samples */
 	return profile_validate(out, cause);
 fail:
 	for (int k = 0; k < CAL_CALLS; k++)
