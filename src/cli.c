@@ -90,9 +90,7 @@ static const char cli_usage[] =
 	"\n"
 	"Exit status: 0 ok, 1 a check or export failed, 2 usage error, 3 CUDA/CUPTI failure.\n";
 
-/* Prints one usage-error line and returns CLI_USAGE. */
-static int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int cli_usage_error(const char *fmt, ...)
+int cli_error(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -101,7 +99,7 @@ static int cli_usage_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	return CLI_USAGE;
+	return code;
 }
 
 /* Parses an integer option value in [lo, hi] with an optional k/M/G binary suffix when allow_suffix. */
@@ -127,7 +125,7 @@ static int cli_number(const char *opt, const char *s, long long lo, long long hi
 	*out = v;
 	return 0;
 bad:
-	cli_usage_error("invalid %s '%s': valid is an integer %lld..%lld%s", opt, s, lo, hi,
+	cli_error(CLI_USAGE, "invalid %s '%s': valid is an integer %lld..%lld%s", opt, s, lo, hi,
 			allow_suffix ? " (suffix k, M or G allowed)" : "");
 	return -1;
 }
@@ -138,7 +136,7 @@ static int cli_enum(const char *opt, const char *s, int (*parse)(const char *), 
 	int v = parse(s);
 
 	if (v < 0) {
-		cli_usage_error("invalid %s '%s': valid is %s", opt, s, experiment_valid_list(which));
+		cli_error(CLI_USAGE, "invalid %s '%s': valid is %s", opt, s, experiment_valid_list(which));
 		return -1;
 	}
 	*out = v;
@@ -206,7 +204,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 				break;
 			}
 			if (strcmp(cmd, "sweep") == 0 && experiment_order_parse(optarg) < 0)
-				return cli_usage_error("invalid --order '%s': valid is depth|breadth|both", optarg);
+				return cli_error(CLI_USAGE, "invalid --order '%s': valid is depth|breadth|both", optarg);
 			if (cli_enum("--order", optarg, experiment_order_parse, "order", &e) != 0)
 				return CLI_USAGE;
 			o->exp.order = (enum ss_order)e;
@@ -227,7 +225,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 			else if (strcmp(optarg, "nonblocking") == 0 || strcmp(optarg, "non-blocking") == 0)
 				o->exp.nonblocking = true;
 			else
-				return cli_usage_error("invalid --stream-flags '%s': valid is blocking|nonblocking", optarg);
+				return cli_error(CLI_USAGE, "invalid --stream-flags '%s': valid is blocking|nonblocking", optarg);
 			break;
 		case OPT_HOSTMEM:
 			if (cli_enum("--host-mem", optarg, experiment_hostmem_parse, "host-mem", &e) != 0)
@@ -257,7 +255,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 			break;
 		case OPT_BACKEND:
 			if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "cuda") != 0 && strcmp(optarg, "model") != 0)
-				return cli_usage_error("invalid --backend '%s': valid is auto|cuda|model", optarg);
+				return cli_error(CLI_USAGE, "invalid --backend '%s': valid is auto|cuda|model", optarg);
 			o->backend = optarg;
 			break;
 		case OPT_JSON:
@@ -282,27 +280,27 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 			fputs(cli_usage, stdout);
 			exit(CLI_OK);
 		case ':':
-			return cli_usage_error("option %s needs a value (see streamscope --help)", argv[optind - 1]);
+			return cli_error(CLI_USAGE, "option %s needs a value (see streamscope --help)", argv[optind - 1]);
 		default:
-			return cli_usage_error("unknown option '%s' for '%s' (see streamscope --help)", argv[optind - 1],
+			return cli_error(CLI_USAGE, "unknown option '%s' for '%s' (see streamscope --help)", argv[optind - 1],
 					       cmd);
 		}
 	}
 	if (strcmp(cmd, "view") == 0 && optind < argc)
 		o->file = argv[optind++];
 	if (optind < argc)
-		return cli_usage_error("unexpected argument '%s' for '%s' (see streamscope --help)", argv[optind], cmd);
+		return cli_error(CLI_USAGE, "unexpected argument '%s' for '%s' (see streamscope --help)", argv[optind], cmd);
 	/* --threads N > 1 means one thread per stream; the stream count decides N. */
 	if (threads_per_stream && o->exp.threads != o->exp.streams && strcmp(cmd, "sweep") != 0)
-		return cli_usage_error("invalid --threads %d: valid is 1 or the stream count (%d)", o->exp.threads,
+		return cli_error(CLI_USAGE, "invalid --threads %d: valid is 1 or the stream count (%d)", o->exp.threads,
 				       o->exp.streams);
 	if (threads_per_stream && strcmp(cmd, "sweep") == 0)
 		o->exp.threads = o->exp.streams;
 	if (o->export_path != NULL && export_format_of(o->export_path) < 0)
-		return cli_usage_error("cannot export to '%s': unknown extension, valid are %s", o->export_path,
+		return cli_error(CLI_USAGE, "cannot export to '%s': unknown extension, valid are %s", o->export_path,
 				       SS_EXPORT_EXTENSIONS);
 	if (experiment_validate(&o->exp, &cause) != 0) {
-		cli_usage_error("%s", cause);
+		cli_error(CLI_USAGE, "%s", cause);
 		free(cause);
 		return CLI_USAGE;
 	}
@@ -580,7 +578,7 @@ static int cli_sweep(int argc, char **argv)
 	if ((rc = cli_parse("sweep", argc, argv, &o)) != 0)
 		return rc;
 	if (sweep_parse_counts(o.counts ? o.counts : "1,2,4,8,16,32,64,128", counts, &ncounts, &cause) != 0) {
-		cli_usage_error("%s", cause);
+		cli_error(CLI_USAGE, "%s", cause);
 		free(cause);
 		return CLI_USAGE;
 	}
@@ -682,7 +680,7 @@ int cli_main(int argc, char **argv)
 	for (const struct cli_command *c = cli_commands; c->name != NULL; c++)
 		if (strcmp(argv[1], c->name) == 0)
 			return c->fn(argc - 1, argv + 1);
-	return cli_usage_error("unknown command '%s': valid is run, sweep, ops, view, calibrate, validate, bench, "
+	return cli_error(CLI_USAGE, "unknown command '%s': valid is run, sweep, ops, view, calibrate, validate, bench, "
 			       "record (or none for the TUI; see --help)",
 			       argv[1]);
 }

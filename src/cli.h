@@ -27,6 +27,8 @@ struct cli_opts {
 	const char *file;        /* view: the trace to open */
 };
 
+/* cli_error prints "streamscope: <message>" as one line on stderr and returns code (for `return cli_error(...)`). */
+int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* cli_main runs the program; returns the exit status. */
 int cli_main(int argc, char **argv);
 /* cli_parse parses experiment options of cmd ("run", "sweep", "ops", "tui", ...) from argv[optind..]. Returns 0, or

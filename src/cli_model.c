@@ -37,19 +37,6 @@ static const char cm_validate_usage[] =
     "  --check FILE compares the current model with a measured CSV, no GPU needed.\n"
     "  Exit status: 0 targets met (median <= 5%, worst <= 15%, every direction agrees), 1 not met, 2 usage, 3 GPU.\n";
 
-static int cm_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int cm_error(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("streamscope: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
-
 static void cm_progress(const char *msg)
 {
 	fprintf(stderr, "%s\n", msg);
@@ -63,12 +50,12 @@ static const struct ss_backend *cm_backend(const char *name, int *code)
 	const struct ss_backend *b;
 
 	if (strcmp(name, "cuda") != 0 && strcmp(name, "model") != 0) {
-		*code = cm_error(CLI_USAGE, "invalid --backend '%s': valid is cuda|model", name);
+		*code = cli_error(CLI_USAGE, "invalid --backend '%s': valid is cuda|model", name);
 		return NULL;
 	}
 	b = backends_pick(name, note, sizeof note, code, &cause);
 	if (b == NULL) {
-		cm_error(*code, "%s", cause);
+		cli_error(*code, "%s", cause);
 		free(cause);
 	}
 	return b;
@@ -81,7 +68,7 @@ static int cm_model_profile(const char *path, struct ss_profile *p)
 	int rc = path != NULL ? profile_load(p, path, &cause) : profile_default(p, &cause);
 
 	if (rc != 0) {
-		cm_error(CLI_USAGE, "%s", cause);
+		cli_error(CLI_USAGE, "%s", cause);
 		free(cause);
 		return -1;
 	}
@@ -120,15 +107,15 @@ int cli_calibrate(int argc, char **argv)
 			fputs(cm_calibrate_usage, stdout);
 			return CLI_OK;
 		case ':':
-			return cm_error(CLI_USAGE, "calibrate: %s needs a value (see calibrate --help)",
+			return cli_error(CLI_USAGE, "calibrate: %s needs a value (see calibrate --help)",
 			                argv[optind - 1]);
 		default:
-			return cm_error(CLI_USAGE, "calibrate: unknown option '%s' (see calibrate --help)",
+			return cli_error(CLI_USAGE, "calibrate: unknown option '%s' (see calibrate --help)",
 			                argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return cm_error(CLI_USAGE, "calibrate: unexpected argument '%s'", argv[optind]);
+		return cli_error(CLI_USAGE, "calibrate: unexpected argument '%s'", argv[optind]);
 	if (strcmp(backend, "model") == 0) {
 		if (cm_model_profile(profile, &mp) != 0)
 			return CLI_USAGE;
@@ -139,13 +126,13 @@ int cli_calibrate(int argc, char **argv)
 	if ((b = cm_backend(backend, &code)) == NULL)
 		return code;
 	if (calibrate_run(b, &p, cm_progress, &cause) != 0) {
-		cm_error(CLI_CUDA, "calibrate: %s", cause);
+		cli_error(CLI_CUDA, "calibrate: %s", cause);
 		free(cause);
 		return CLI_CUDA;
 	}
 	if (out != NULL) {
 		if (profile_save(&p, out, &cause) != 0) {
-			cm_error(CLI_FAIL, "calibrate: %s", cause);
+			cli_error(CLI_FAIL, "calibrate: %s", cause);
 			free(cause);
 			return CLI_FAIL;
 		}
@@ -177,7 +164,7 @@ static int cm_list(const char *opt, const char *list, struct cm_filter *f)
 			int p = experiment_preset_parse(tok);
 
 			if (p < 0)
-				rc = cm_error(CLI_USAGE, "invalid --preset '%s': valid is %s", tok,
+				rc = cli_error(CLI_USAGE, "invalid --preset '%s': valid is %s", tok,
 				              experiment_valid_list("preset"));
 			else
 				f->preset[p] = f->any_preset = true;
@@ -187,7 +174,7 @@ static int cm_list(const char *opt, const char *list, struct cm_filter *f)
 		long hi = strcmp(opt, "--streams") == 0 ? SS_MAX_STREAMS : SS_MAX_CONNECTIONS;
 
 		if (end == tok || *end != '\0' || v < 1 || v > hi)
-			rc = cm_error(CLI_USAGE, "invalid %s '%s': valid is a list of 1..%ld", opt, tok, hi);
+			rc = cli_error(CLI_USAGE, "invalid %s '%s': valid is a list of 1..%ld", opt, tok, hi);
 		else if (hi == SS_MAX_STREAMS)
 			f->streams[v] = f->any_streams = true;
 		else
@@ -314,22 +301,22 @@ int cli_validate(int argc, char **argv)
 			fputs(cm_validate_usage, stdout);
 			return CLI_OK;
 		case ':':
-			return cm_error(CLI_USAGE, "validate: %s needs a value (see validate --help)",
+			return cli_error(CLI_USAGE, "validate: %s needs a value (see validate --help)",
 			                argv[optind - 1]);
 		default:
-			return cm_error(CLI_USAGE, "validate: unknown option '%s' (see validate --help)",
+			return cli_error(CLI_USAGE, "validate: unknown option '%s' (see validate --help)",
 			                argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return cm_error(CLI_USAGE, "validate: unexpected argument '%s'", argv[optind]);
+		return cli_error(CLI_USAGE, "validate: unexpected argument '%s'", argv[optind]);
 	if (resume && csv == NULL)
-		return cm_error(CLI_USAGE, "validate: --resume needs --csv FILE");
+		return cli_error(CLI_USAGE, "validate: --resume needs --csv FILE");
 	if (cm_model_profile(profile, &p) != 0)
 		return CLI_USAGE;
 	if (check != NULL) {
 		if (validate_read_csv(check, &s, &cause) != 0) {
-			cm_error(CLI_USAGE, "validate: %s", cause);
+			cli_error(CLI_USAGE, "validate: %s", cause);
 			free(cause);
 			return CLI_USAGE;
 		}
@@ -346,7 +333,7 @@ int cli_validate(int argc, char **argv)
 		struct ss_validate_set old = {0};
 
 		if (validate_read_csv(csv, &old, &cause) != 0) {
-			cm_error(CLI_USAGE, "validate: --resume: %s", cause);
+			cli_error(CLI_USAGE, "validate: --resume: %s", cause);
 			free(cause);
 			validate_free(&s);
 			return CLI_USAGE;
@@ -372,21 +359,21 @@ int cli_validate(int argc, char **argv)
 		        r->connections == 1 ? "" : "s");
 		code = validate_measure(b, &s, i, &cause);
 		if (code != 0) {
-			cm_error(code, "validate: %s %d streams: %s", experiment_preset_name(r->preset), r->streams,
+			cli_error(code, "validate: %s %d streams: %s", experiment_preset_name(r->preset), r->streams,
 			         cause);
 			free(cause);
 			validate_free(&s);
 			return code;
 		}
 		if (csv != NULL && validate_write_csv(csv, &s, &cause) != 0) {
-			cm_error(CLI_FAIL, "validate: %s", cause);
+			cli_error(CLI_FAIL, "validate: %s", cause);
 			free(cause);
 			validate_free(&s);
 			return CLI_FAIL;
 		}
 	}
 	if (csv != NULL && validate_write_csv(csv, &s, &cause) != 0) {
-		cm_error(CLI_FAIL, "validate: %s", cause);
+		cli_error(CLI_FAIL, "validate: %s", cause);
 		free(cause);
 		validate_free(&s);
 		return CLI_FAIL;
@@ -401,7 +388,7 @@ model:
 	validate_free(&s);
 	return code;
 fail_model:
-	cm_error(CLI_FAIL, "validate: %s", cause);
+	cli_error(CLI_FAIL, "validate: %s", cause);
 	free(cause);
 	validate_free(&s);
 	return CLI_FAIL;
