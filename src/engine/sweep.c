@@ -21,7 +21,8 @@ int sweep_parse_counts(const char *s, int *counts, int *n, char **cause)
 
 		errno = 0;
 		v = strtol(p, &end, 10);
-		if (end == p || errno != 0 || v < 1 || v > SS_MAX_STREAMS || (*end != ',' && *end != '\0')) {
+		if (end == p || errno != 0 || v < 1 || v > SS_MAX_STREAMS || (*end != ',' && *end != '\0') ||
+		    (*end == ',' && end[1] == '\0')) {
 			*cause = xasprintf("invalid stream list '%s': valid is comma-separated counts 1..%d, e.g. 1,2,4,8",
 					   s, SS_MAX_STREAMS);
 			return -1;
