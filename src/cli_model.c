@@ -184,18 +184,20 @@ static int cm_list(const char *opt, const char *list, struct cm_filter *f)
 	return rc == 0 ? 0 : -1;
 }
 
+/* cm_filter_keeps: whether row r passes the --preset / --streams / --connections filter f. */
+static bool cm_filter_keeps(const struct cm_filter *f, const struct ss_validate_row *r)
+{
+	return !((f->any_preset && !f->preset[r->preset]) || (f->any_streams && !f->streams[r->streams]) ||
+	         (f->any_conns && !f->conns[r->connections]));
+}
+
 static void cm_filter_apply(const struct cm_filter *f, struct ss_validate_set *s)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < s->n; i++) {
-		const struct ss_validate_row *r = &s->row[i];
-
-		if ((f->any_preset && !f->preset[r->preset]) || (f->any_streams && !f->streams[r->streams]) ||
-		    (f->any_conns && !f->conns[r->connections]))
-			continue;
-		s->row[k++] = *r;
-	}
+	for (size_t i = 0; i < s->n; i++)
+		if (cm_filter_keeps(f, &s->row[i]))
+			s->row[k++] = s->row[i];
 	s->n = k;
 }
 
@@ -328,7 +330,9 @@ int cli_validate(int argc, char **argv)
 	if ((b = cm_backend(backend, &code)) == NULL)
 		return code;
 	validate_matrix(quick, &s);
-	cm_filter_apply(&filter, &s);
+	/* With --resume the file keeps every row it has; the filter only picks the rows measured now. */
+	if (!resume)
+		cm_filter_apply(&filter, &s);
 	if (resume && access(csv, R_OK) == 0) {
 		struct ss_validate_set old = {0};
 
@@ -352,7 +356,7 @@ int cli_validate(int argc, char **argv)
 	for (size_t i = 0; i < s.n; i++) {
 		struct ss_validate_row *r = &s.row[i];
 
-		if (r->measured_ns > 0)
+		if (r->measured_ns > 0 || !cm_filter_keeps(&filter, r))
 			continue;
 		fprintf(stderr, "validate %zu/%zu: %s %d streams %s-first, %d queue%s\n", i + 1, s.n,
 		        experiment_preset_name(r->preset), r->streams, experiment_order_name(r->order), r->connections,
