@@ -143,6 +143,21 @@ static int cli_enum(const char *opt, const char *s, int (*parse)(const char *), 
 	return 0;
 }
 
+/* Whether the directory that would hold path exists and is writable (checked before a run, not after it). */
+static bool cli_dir_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+
+	if (slash == NULL)
+		return access(".", W_OK | X_OK) == 0;
+	if ((size_t)(slash - path) >= sizeof dir)
+		return false;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	return access(dir[0] ? dir : "/", W_OK | X_OK) == 0;
+}
+
 int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 {
 	const char *preset = NULL;
@@ -299,6 +314,9 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 	if (o->export_path != NULL && export_format_of(o->export_path) < 0)
 		return cli_error(CLI_USAGE, "cannot export to '%s': unknown extension, valid are %s", o->export_path,
 				       SS_EXPORT_EXTENSIONS);
+	if (o->export_path != NULL && !cli_dir_writable(o->export_path))
+		return cli_error(CLI_USAGE, "cannot export to '%s': its directory does not exist or is not writable",
+				 o->export_path);
 	if (experiment_validate(&o->exp, &cause) != 0) {
 		cli_error(CLI_USAGE, "%s", cause);
 		free(cause);
