@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,7 +43,7 @@ static void runner_sink_stream(void *ctx, int index, uint32_t raw_id, int kind)
 }
 
 /* The child's whole life: set the environment CUDA reads at context creation, run, report, exit. */
-static void runner_child_main(int fd, const struct ss_backend *b, const struct ss_experiment *e)
+static void runner_child_main(int fd, pid_t parent, const struct ss_backend *b, const struct ss_experiment *e)
 {
 	struct wire_writer c;
 	struct ss_sink sink;
@@ -51,7 +52,10 @@ static void runner_child_main(int fd, const struct ss_backend *b, const struct s
 	char *cause = NULL, env[16];
 
 	signal(SIGPIPE, SIG_DFL);
-	signal(SIGINT, SIG_IGN); /* the parent decides when a run stops */
+	signal(SIGINT, SIG_IGN); /* the parent decides when a run stops... */
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* ...and a run never outlives its parent */
+	if (getppid() != parent)
+		_exit(3); /* the parent died before prctl took effect */
 	if (wire_open(&c, fd) != 0)
 		_exit(3);
 	snprintf(env, sizeof env, "%d", e->connections);
@@ -88,6 +92,7 @@ void runner_attach(struct ss_runner *r, pid_t pid, int fd)
 int runner_start(struct ss_runner *r, const struct ss_backend *b, const struct ss_experiment *e, char **cause)
 {
 	int fds[2];
+	pid_t parent;
 
 	memset(r, 0, sizeof *r);
 	r->pid = -1;
@@ -99,6 +104,7 @@ int runner_start(struct ss_runner *r, const struct ss_backend *b, const struct s
 		return -1;
 	}
 	fflush(NULL);
+	parent = getpid();
 	r->pid = fork();
 	if (r->pid < 0) {
 		*cause = xasprintf("cannot start the runner process: %s", strerror(errno));
@@ -108,7 +114,7 @@ int runner_start(struct ss_runner *r, const struct ss_backend *b, const struct s
 	}
 	if (r->pid == 0) {
 		close(fds[0]);
-		runner_child_main(fds[1], b, e);
+		runner_child_main(fds[1], parent, b, e);
 	}
 	close(fds[1]);
 	r->fd = fds[0];
