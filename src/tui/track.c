@@ -124,39 +124,17 @@ static double track_busy_in(const struct ss_track *t, const struct ss_record *re
 	return me > xr ? cum - (me - xr) : cum;
 }
 
-double track_busy(const struct ss_track *t, const struct ss_record *rec, double x)
+/* track_block finds the last block whose first start is before x (bstart[0] < x must hold), galloping forward
+ * from the block hint (0 or out of range: from the start) and then bisecting the bracket. Panning frames ask for
+ * nearby positions in order, so the gallop from the previous answer is usually one or two steps. */
+static size_t track_block(const struct ss_track *t, size_t hint, double x)
 {
-	size_t lo = 0, hi = t->nblk;
+	size_t lo, hi, step = 1;
 
-	if (t->n == 0 || (double)t->bstart[0] >= x)
-		return 0;
-	if ((double)t->last <= x)
-		return (double)t->busy;
-	/* the last block whose first start is before x */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if ((double)t->bstart[mid] < x)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return track_busy_in(t, rec, lo, x);
-}
-
-double track_busy_at(const struct ss_track *t, const struct ss_record *rec, struct ss_track_cursor *c, double x)
-{
-	size_t b = c->blk, step = 1, lo, hi;
-
-	if (t->n == 0 || (double)t->bstart[0] >= x)
-		return 0;
-	if ((double)t->last <= x)
-		return (double)t->busy;
-	if (b >= t->nblk || (double)t->bstart[b] >= x)
-		b = 0;
-	/* gallop forward from the last block, then bisect the bracket */
-	lo = b;
-	hi = b + 1;
+	if (hint >= t->nblk || (double)t->bstart[hint] >= x)
+		hint = 0;
+	lo = hint;
+	hi = hint + 1;
 	while (hi < t->nblk && (double)t->bstart[hi] < x) {
 		lo = hi;
 		hi = lo + step;
@@ -172,8 +150,26 @@ double track_busy_at(const struct ss_track *t, const struct ss_record *rec, stru
 		else
 			hi = mid;
 	}
-	c->blk = lo;
-	return track_busy_in(t, rec, lo, x);
+	return lo;
+}
+
+double track_busy(const struct ss_track *t, const struct ss_record *rec, double x)
+{
+	if (t->n == 0 || (double)t->bstart[0] >= x)
+		return 0;
+	if ((double)t->last <= x)
+		return (double)t->busy;
+	return track_busy_in(t, rec, track_block(t, 0, x), x);
+}
+
+double track_busy_at(const struct ss_track *t, const struct ss_record *rec, struct ss_track_cursor *c, double x)
+{
+	if (t->n == 0 || (double)t->bstart[0] >= x)
+		return 0;
+	if ((double)t->last <= x)
+		return (double)t->busy;
+	c->blk = track_block(t, c->blk, x);
+	return track_busy_in(t, rec, c->blk, x);
 }
 
 void track_busy_many(const struct ss_track *t, const struct ss_record *rec, const double *xs, int n, double *out)
@@ -191,31 +187,13 @@ void track_busy_many(const struct ss_track *t, const struct ss_record *rec, cons
 	/* pass 1: the block of each position (SIZE_MAX: before the first start or after the last end) */
 	for (int i = 0; i < n; i++) {
 		double x = xs[i];
-		size_t b = c.blk, lo, hi, step = 1;
+		size_t lo;
 
 		if ((double)t->bstart[0] >= x || (double)t->last <= x) {
 			blk[i] = SIZE_MAX;
 			continue;
 		}
-		if (b >= t->nblk || (double)t->bstart[b] >= x)
-			b = 0;
-		lo = b;
-		hi = b + 1;
-		while (hi < t->nblk && (double)t->bstart[hi] < x) {
-			lo = hi;
-			hi = lo + step;
-			step *= 2;
-		}
-		if (hi > t->nblk)
-			hi = t->nblk;
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if ((double)t->bstart[mid] < x)
-				lo = mid;
-			else
-				hi = mid;
-		}
+		lo = track_block(t, c.blk, x);
 		c.blk = lo;
 		blk[i] = lo;
 		__builtin_prefetch(&t->blk[lo]);
