@@ -991,17 +991,7 @@ static void model_teardown(struct model *m)
 
 static int model_rec_cmp(const void *a, const void *b)
 {
-	const struct ss_record *x = &((const struct model_rec *)a)->r, *y = &((const struct model_rec *)b)->r;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	if (x->correlation != y->correlation)
-		return x->correlation < y->correlation ? -1 : 1;
-	return 0;
+	return record_cmp(&((const struct model_rec *)a)->r, &((const struct model_rec *)b)->r);
 }
 
 /* model_events_makespan is what the CUDA backend's timing events measure: last stop minus first start. */

@@ -14,6 +14,17 @@ const char *record_kind_name(int kind)
 	return record_kind_names[kind];
 }
 
+int record_cmp(const struct ss_record *x, const struct ss_record *y)
+{
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return x->correlation < y->correlation ? -1 : x->correlation > y->correlation;
+}
+
 int record_kind_parse(const char *s)
 {
 	for (int k = 0; k < SS_KIND_COUNT; k++)

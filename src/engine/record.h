@@ -56,6 +56,8 @@ struct ss_record {
 	uint16_t reserved;
 };
 
+/* record_cmp is the timeline's order: start, then end, then kind, then correlation (-1, 0, 1). */
+int record_cmp(const struct ss_record *x, const struct ss_record *y);
 /* record_kind_name returns a short fixed name ("H2D", "KER", ...) for a kind; "?" for unknown. */
 const char *record_kind_name(int kind);
 /* record_kind_parse returns the kind named by s (as record_kind_name prints it, case-insensitive), -1 if none. */

@@ -115,15 +115,7 @@ struct ss_record *timeline_add(struct ss_timeline *t, const struct ss_record *r)
 
 static int timeline_cmp(const void *a, const void *b)
 {
-	const struct ss_record *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	return 0;
+	return record_cmp(a, b);
 }
 
 void timeline_sort(struct ss_timeline *t)

@@ -55,16 +55,6 @@ void import_strip_version(char *name)
 	*v = '\0';
 }
 
-/* import_cmp is timeline_sort's order: start, end, kind. */
-static int import_cmp(const struct ss_record *x, const struct ss_record *y)
-{
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	return x->kind < y->kind ? -1 : x->kind > y->kind;
-}
-
 /* Sorted runs merged by import_sort; more than this and a plain sort is as good. */
 #define IMPORT_MAX_RUNS 64
 
@@ -76,7 +66,7 @@ static void import_sort(struct ss_timeline *t)
 	struct ss_record *a = t->rec, *b;
 
 	for (size_t i = 0; i < t->n; i++) {
-		if (i == 0 || import_cmp(&a[i - 1], &a[i]) > 0) {
+		if (i == 0 || record_cmp(&a[i - 1], &a[i]) > 0) {
 			if (nruns == IMPORT_MAX_RUNS) {
 				timeline_sort(t);
 				return;
@@ -98,7 +88,7 @@ static void import_sort(struct ss_timeline *t)
 			size_t j = mid, k = i;
 
 			while (i < mid && j < end)
-				b[k++] = import_cmp(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
+				b[k++] = record_cmp(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
 			while (i < mid)
 				b[k++] = a[i++];
 			while (j < end)
