@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include <cuda_runtime_api.h>
-#include <cupti.h>
 
 #include "cuda_exec.h"
 #include "cupti_capture.h"
@@ -34,7 +33,6 @@ static void cuda_backend_progress(const struct ss_sink *sink, const char *fmt, .
 static int cuda_backend_available(char *device, size_t len, char **cause)
 {
 	struct cudaDeviceProp prop;
-	uint32_t version = 0;
 	int n = 0;
 	cudaError_t err = cudaGetDeviceCount(&n);
 
@@ -55,10 +53,8 @@ static int cuda_backend_available(char *device, size_t len, char **cause)
 		*cause = xasprintf("cudaGetDeviceProperties: %s", cudaGetErrorString(err));
 		return -1;
 	}
-	if (cuptiGetVersion(&version) != CUPTI_SUCCESS) {
-		*cause = xasprintf("CUPTI is not usable (cuptiGetVersion failed)");
+	if (cupti_capture_load(cause) < 0)
 		return -1;
-	}
 	snprintf(device, len, "%s", prop.name);
 	return 0;
 }
@@ -141,6 +137,15 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	if (cuda_backend_check_env(e, cause) < 0)
 		goto out;
 	cuda_backend_progress(sink, "starting CUDA and CUPTI");
+	if (cupti_capture_load(cause) < 0) {
+		/* without a GPU as well, that is the thing to say */
+		char dev[96], *why = NULL;
+		if (cuda_backend_available(dev, sizeof dev, &why) < 0) {
+			free(*cause);
+			*cause = why;
+		}
+		goto out;
+	}
 	if (cupti_capture_init(cause) < 0) {
 		/* CUPTI fails first when there is no GPU or driver: say that instead. */
 		char dev[96], *why = NULL;
@@ -186,6 +191,11 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 			goto out;
 	}
 	for (int r = 0; r < e->repeat; r++) {
+		/* traced and untraced alternate ABBA, so that neither always follows the other (warm caches, clocks) */
+		bool untraced_first = r % 2 == 1;
+
+		if (untraced_first && cuda_exec_run(x, false, &tu, &untraced[r], cause) < 0)
+			goto out;
 		if (cuda_exec_run(x, true, &t0, &traced[r], cause) < 0)
 			goto out;
 		if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, t0, &batch, cause) < 0)
@@ -194,7 +204,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		unsupported += batch.unsupported;
 		kept_t0 = t0;
 		res->events_ns_of_captured = traced[r];
-		if (cuda_exec_run(x, false, &tu, &untraced[r], cause) < 0)
+		if (!untraced_first && cuda_exec_run(x, false, &tu, &untraced[r], cause) < 0)
 			goto out;
 		cuda_backend_progress(sink, "repeat %d/%d: traced %.1f us, untraced %.1f us", r + 1, e->repeat,
 				      (double)traced[r] / 1e3, (double)untraced[r] / 1e3);

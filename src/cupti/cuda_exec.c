@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include <cuda_runtime_api.h>
-#include <cupti.h>
 
 #include "cupti_capture.h"
 #include "kernels.h"
@@ -391,7 +390,7 @@ static bool exec_stream_id(CUstream s, uint8_t per_thread, uint32_t *id)
 	CUcontext ctx = NULL;
 	void *fn = NULL;
 
-	if (cuptiGetStreamIdEx(NULL, s, per_thread, id) == CUPTI_SUCCESS)
+	if (cupti_capture_stream_id(NULL, s, per_thread != 0, id) == 0)
 		return true;
 	if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, CUDART_VERSION, cudaEnableDefault, &q) !=
 		    cudaSuccess ||
@@ -400,7 +399,7 @@ static bool exec_stream_id(CUstream s, uint8_t per_thread, uint32_t *id)
 	get_ctx = (CUresult(*)(CUcontext *))fn;
 	if (get_ctx(&ctx) != CUDA_SUCCESS || ctx == NULL)
 		return false;
-	return cuptiGetStreamIdEx(ctx, s, per_thread, id) == CUPTI_SUCCESS;
+	return cupti_capture_stream_id(ctx, s, per_thread != 0, id) == 0;
 }
 
 /* Per issuing thread, once: bind the device, learn the thread's ids and its per-thread default stream's id. */

@@ -1,7 +1,9 @@
 /* cupti_capture.c: CUPTI Activity API buffers and the parked queue (see cupti_capture.h). */
 #include "cupti_capture.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +15,7 @@
 #define CAPTURE_HEADER 64u             /* our bookkeeping in front of each buffer (keeps records 8-byte aligned) */
 #define CAPTURE_HIDE_ID 0x5353u        /* external correlation id of the measurement's own calls ("SS") */
 #define CAPTURE_API_NAMES 2048u        /* cached API names per domain */
+#define CAPTURE_LIB "libcupti.so.13"   /* the CUPTI streamscope is built against (CUDA 13) */
 
 /* What sits in front of every buffer handed to CUPTI: the parked queue is threaded through these headers, so the
  * completion callback never allocates. */
@@ -39,11 +42,96 @@ static const CUpti_ActivityKind capture_kinds[] = {
 	CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
 };
 
+/* The CUPTI entry points streamscope calls, resolved from libcupti at run time (cupti_capture_load), so that the
+ * program starts, and says what is missing, on a machine without CUPTI. */
+#define CAPTURE_API(X)                                                                                             \
+	X(cuptiActivityConfigureUnifiedMemoryCounter)                                                              \
+	X(cuptiActivityDisable)                                                                                    \
+	X(cuptiActivityEnable)                                                                                     \
+	X(cuptiActivityEnableAllSyncRecords)                                                                       \
+	X(cuptiActivityFlushAll)                                                                                   \
+	X(cuptiActivityGetNextRecord)                                                                              \
+	X(cuptiActivityGetNumDroppedRecords)                                                                       \
+	X(cuptiActivityPopExternalCorrelationId)                                                                   \
+	X(cuptiActivityPushExternalCorrelationId)                                                                  \
+	X(cuptiActivityRegisterCallbacks)                                                                          \
+	X(cuptiGetCallbackName)                                                                                    \
+	X(cuptiGetResultString)                                                                                    \
+	X(cuptiGetStreamIdEx)                                                                                      \
+	X(cuptiGetTimestamp)                                                                                       \
+	X(cuptiGetVersion)
+
+/* The resolved entry points; lib is NULL until cupti_capture_load succeeds. */
+static struct {
+	void *lib;
+#define CAPTURE_API_MEMBER(f) __typeof__(f) *f;
+	CAPTURE_API(CAPTURE_API_MEMBER)
+#undef CAPTURE_API_MEMBER
+} api;
+
+/* Where libcupti is looked for after the dynamic linker's own search (LD_LIBRARY_PATH, the program's run path):
+ * the CUDA toolkit's usual places. */
+static const char *const capture_lib_dirs[] = {
+	"/usr/local/cuda/targets/x86_64-linux/lib",
+	"/usr/local/cuda/extras/CUPTI/lib64",
+	"/usr/local/cuda/lib64",
+};
+
+int cupti_capture_load(char **cause)
+{
+	const char *forced = getenv("SS_CUPTI_LIBRARY");
+	char path[512], first[384] = "";
+	void *lib;
+	uint32_t version = 0;
+
+	if (api.lib != NULL)
+		return 0;
+	lib = dlopen(forced != NULL ? forced : CAPTURE_LIB, RTLD_NOW | RTLD_LOCAL);
+	if (lib == NULL)
+		snprintf(first, sizeof first, "%s", dlerror());
+	for (size_t i = 0; lib == NULL && forced == NULL && i < sizeof capture_lib_dirs / sizeof *capture_lib_dirs;
+	     i++) {
+		snprintf(path, sizeof path, "%s/%s", capture_lib_dirs[i], CAPTURE_LIB);
+		lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	}
+	if (lib == NULL) {
+		*cause = xasprintf("CUPTI unavailable: %s; install the CUDA toolkit's CUPTI or set LD_LIBRARY_PATH to "
+				   "the folder holding %s (valid without CUPTI: --backend model)",
+				   first, forced != NULL ? forced : CAPTURE_LIB);
+		return -1;
+	}
+#define CAPTURE_API_RESOLVE(f)                                                                                     \
+	if ((*(void **)&api.f = dlsym(lib, #f)) == NULL) {                                                          \
+		*cause = xasprintf("CUPTI unusable: %s has no %s (streamscope needs CUPTI %d.x)",                    \
+				   forced != NULL ? forced : CAPTURE_LIB, #f, CUPTI_API_VERSION / 10000);         \
+		dlclose(lib);                                                                                      \
+		return -1;                                                                                         \
+	}
+	CAPTURE_API(CAPTURE_API_RESOLVE)
+#undef CAPTURE_API_RESOLVE
+	/* the record layouts streamscope reads are those of its CUPTI major version */
+	if (api.cuptiGetVersion(&version) != CUPTI_SUCCESS || version / 10000 != CUPTI_API_VERSION / 10000) {
+		*cause = xasprintf("CUPTI unusable: %s reports API version %u, streamscope was built for %d.x",
+				   forced != NULL ? forced : CAPTURE_LIB, version, CUPTI_API_VERSION / 10000);
+		dlclose(lib);
+		return -1;
+	}
+	api.lib = lib;
+	return 0;
+}
+
+int cupti_capture_stream_id(void *ctx, void *stream, bool per_thread, uint32_t *id)
+{
+	if (api.lib == NULL)
+		return -1;
+	return api.cuptiGetStreamIdEx((CUcontext)ctx, (CUstream)stream, per_thread ? 1 : 0, id) == CUPTI_SUCCESS ? 0 : -1;
+}
+
 int cupti_capture_error(const char *call, int result, char **cause)
 {
 	const char *s = NULL;
 
-	if (cuptiGetResultString((CUptiResult)result, &s) != CUPTI_SUCCESS || s == NULL)
+	if (api.cuptiGetResultString((CUptiResult)result, &s) != CUPTI_SUCCESS || s == NULL)
 		s = "unknown CUPTI error";
 	*cause = xasprintf("%s: %s (CUPTI error %d)", call, s, result);
 	return -1;
@@ -93,15 +181,15 @@ int cupti_capture_init(char **cause)
 
 	if (capture.registered)
 		return 0;
-	rc = cuptiActivityRegisterCallbacks(capture_request, capture_complete);
+	rc = api.cuptiActivityRegisterCallbacks(capture_request, capture_complete);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityRegisterCallbacks", rc, cause);
 	capture.registered = true;
 	/* Drop the records of event/stream queries that were not complete yet (one per poll otherwise). */
-	rc = cuptiActivityEnableAllSyncRecords(0);
+	rc = api.cuptiActivityEnableAllSyncRecords(0);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityEnableAllSyncRecords", rc, cause);
-	rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONTEXT);
+	rc = api.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONTEXT);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityEnable(CONTEXT)", rc, cause);
 	return 0;
@@ -119,14 +207,14 @@ int cupti_capture_migrations(char **cause)
 	config[0].enable = 1;
 	config[1] = config[0];
 	config[1].kind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
-	rc = cuptiActivityConfigureUnifiedMemoryCounter(config, 2);
+	rc = api.cuptiActivityConfigureUnifiedMemoryCounter(config, 2);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityConfigureUnifiedMemoryCounter", rc, cause);
 	/* Find out now, not in the middle of a traced run, whether the kind can be turned on. */
-	rc = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+	rc = api.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityEnable(UNIFIED_MEMORY_COUNTER)", rc, cause);
-	rc = cuptiActivityDisable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+	rc = api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)", rc, cause);
 	capture.migrations = true;
@@ -138,13 +226,13 @@ int cupti_capture_enable(bool on, char **cause)
 	CUptiResult rc;
 
 	for (size_t i = 0; i < sizeof capture_kinds / sizeof capture_kinds[0]; i++) {
-		rc = on ? cuptiActivityEnable(capture_kinds[i]) : cuptiActivityDisable(capture_kinds[i]);
+		rc = on ? api.cuptiActivityEnable(capture_kinds[i]) : api.cuptiActivityDisable(capture_kinds[i]);
 		if (rc != CUPTI_SUCCESS)
 			return cupti_capture_error(on ? "cuptiActivityEnable" : "cuptiActivityDisable", rc, cause);
 	}
 	if (capture.migrations) {
-		rc = on ? cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)
-			: cuptiActivityDisable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+		rc = on ? api.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)
+			: api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
 		if (rc != CUPTI_SUCCESS)
 			return cupti_capture_error(on ? "cuptiActivityEnable(UNIFIED_MEMORY_COUNTER)"
 						      : "cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)",
@@ -157,7 +245,7 @@ int cupti_capture_enable(bool on, char **cause)
 void cupti_capture_hide_begin(void)
 {
 	if (capture.tracing)
-		cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, CAPTURE_HIDE_ID);
+		api.cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, CAPTURE_HIDE_ID);
 }
 
 void cupti_capture_hide_end(void)
@@ -165,20 +253,20 @@ void cupti_capture_hide_end(void)
 	uint64_t id;
 
 	if (capture.tracing)
-		cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &id);
+		api.cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &id);
 }
 
 uint64_t cupti_capture_timestamp(void)
 {
 	uint64_t t = 0;
 
-	cuptiGetTimestamp(&t);
+	api.cuptiGetTimestamp(&t);
 	return t;
 }
 
 int cupti_capture_flush(char **cause)
 {
-	CUptiResult rc = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	CUptiResult rc = api.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityFlushAll", rc, cause);
@@ -279,7 +367,7 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 		CUpti_Activity *a = NULL;
 
 		next = h->next;
-		while ((rc = cuptiActivityGetNextRecord(buf, h->valid, &a)) == CUPTI_SUCCESS) {
+		while ((rc = api.cuptiActivityGetNextRecord(buf, h->valid, &a)) == CUPTI_SUCCESS) {
 			struct ss_record r;
 			int st;
 
@@ -324,7 +412,7 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 	qsort(hidden, nhidden, sizeof *hidden, capture_cmp_u64);
 	capture_fixup(b, hidden, nhidden);
 	free(hidden);
-	rc = cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped);
+	rc = api.cuptiActivityGetNumDroppedRecords(NULL, 0, &dropped);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityGetNumDroppedRecords", rc, cause);
 	b->dropped += dropped;
@@ -348,7 +436,7 @@ const char *cupti_capture_api_name(void *arg, int domain, uint32_t cbid)
 		return NULL;
 	if (capture.api_names[d][cbid] != NULL)
 		return capture.api_names[d][cbid];
-	if (cuptiGetCallbackName((CUpti_CallbackDomain)domain, cbid, &name) != CUPTI_SUCCESS || name == NULL)
+	if (api.cuptiGetCallbackName((CUpti_CallbackDomain)domain, cbid, &name) != CUPTI_SUCCESS || name == NULL)
 		return NULL;
 	/* "cudaMemcpyAsync_v3020" -> "cudaMemcpyAsync" */
 	s = xstrdup(name);
@@ -366,13 +454,13 @@ void cupti_capture_finish(void)
 	if (!capture.registered)
 		return;
 	for (size_t i = 0; i < sizeof capture_kinds / sizeof capture_kinds[0]; i++)
-		cuptiActivityDisable(capture_kinds[i]);
-	cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONTEXT);
+		api.cuptiActivityDisable(capture_kinds[i]);
+	api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONTEXT);
 	if (capture.migrations)
-		cuptiActivityDisable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+		api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
 	capture.tracing = false;
 	capture.migrations = false;
-	cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	api.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	for (h = capture_take(); h != NULL; h = next) {
 		next = h->next;
 		free(h);

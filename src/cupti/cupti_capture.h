@@ -27,6 +27,13 @@ struct cupti_capture_batch {
 	uint64_t hidden;      /* API calls of the measurement itself (timing events) that were left out */
 };
 
+/* cupti_capture_load loads libcupti.so.13 (SS_CUPTI_LIBRARY names another file; otherwise the dynamic linker's
+ * search, then the CUDA toolkit's usual folders) and resolves what this module calls. Every other function here
+ * needs it to have succeeded. Returns 0, or -1 with *cause: one line saying what is missing and what to do. */
+int cupti_capture_load(char **cause);
+/* cupti_capture_stream_id is cuptiGetStreamIdEx for a CUcontext ctx (NULL: current) and a cudaStream_t stream:
+ * CUPTI's id of that stream in *id. Returns 0, or -1 (CUPTI not loaded or the call failed). */
+int cupti_capture_stream_id(void *ctx, void *stream, bool per_thread, uint32_t *id);
 /* cupti_capture_init registers the buffer callbacks and enables CONTEXT records (for the legacy stream's id). Call
  * it before CUDA initialises. Returns 0, or -1 with *cause naming the CUPTI call and its error. */
 int cupti_capture_init(char **cause);
