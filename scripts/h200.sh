@@ -33,6 +33,17 @@ if has presets; then
 	step run-hyperq-1q-breadth 60 "$bin" run --backend cuda --preset hyperq --connections 1 --order breadth
 	step run-hyperq-32q 60 "$bin" run --backend cuda --preset hyperq --connections 32
 fi
+if has nocupti; then
+	# CUPTI missing on a GPU machine: one line and exit 3 when forced; auto falls back to the model and says why
+	step nocupti-cuda 60 env SS_CUPTI_LIBRARY=/nonexistent/libcupti.so.13 "$bin" run --backend cuda
+	step nocupti-auto 60 env SS_CUPTI_LIBRARY=/nonexistent/libcupti.so.13 "$bin" run --preset kernel-transfer
+fi
+if has validate-repeat; then
+	# the rows the H200 repeats worst (managed, pageable), measured twice more for the model's noise floor
+	for k in 1 2; do
+		step "validate-mp$k" 300 "$bin" validate --preset managed,pageable --csv "$work/validate-mp$k.csv"
+	done
+fi
 has calibrate && step calibrate 180 "$bin" calibrate -o "$work/h200.profile"
 if has validate; then
 	prof=()
