@@ -328,7 +328,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 /* Picks the backend of o, printing the note (model fallback) to stderr unless quiet. NULL + *code on failure. */
 static const struct ss_backend *cli_backend(const struct cli_opts *o, int *code)
 {
-	char note[256];
+	char note[BACKENDS_NOTE_MAX];
 	char *cause = NULL;
 	const struct ss_backend *b = backends_pick(o->backend, note, sizeof note, code, &cause);
 

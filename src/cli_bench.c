@@ -327,7 +327,7 @@ int cli_bench(int argc, char **argv)
 		return rc;
 	memset(&bn, 0, sizeof bn);
 	{
-		char note[256];
+		char note[BACKENDS_NOTE_MAX];
 		char *cause = NULL;
 
 		bn.b = backends_pick(o.backend, note, sizeof note, &rc, &cause);

@@ -45,7 +45,7 @@ static void cm_progress(const char *msg)
 /* cm_backend finds the backend to measure on; cuda is probed. NULL after printing why (code in *code). */
 static const struct ss_backend *cm_backend(const char *name, int *code)
 {
-	char note[256];
+	char note[BACKENDS_NOTE_MAX];
 	char *cause = NULL;
 	const struct ss_backend *b;
 

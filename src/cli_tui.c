@@ -25,7 +25,7 @@ int cli_tui(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct tui_options t;
-	char note[256];
+	char note[BACKENDS_NOTE_MAX];
 	char *cause = NULL;
 	int rc;
 

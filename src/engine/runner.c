@@ -21,6 +21,14 @@
 #include "wire.h"
 #include "xalloc.h"
 
+/* runner_verbose says whether SS_VERBOSE=1 asks for the backend's progress lines on stderr. */
+static bool runner_verbose(void)
+{
+	const char *v = getenv("SS_VERBOSE");
+
+	return v != NULL && strcmp(v, "1") == 0;
+}
+
 /* Header of one frame (as wire.c writes it). */
 struct runner_hdr {
 	uint32_t type;
@@ -164,6 +172,9 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 			size_t n = h.len < sizeof r->progress - 1 ? h.len : sizeof r->progress - 1;
 			memcpy(r->progress, p, n);
 			r->progress[n] = '\0';
+			/* SS_VERBOSE=1: every progress line of the backend (each repeat's times...) on stderr */
+			if (runner_verbose())
+				fprintf(stderr, "streamscope: %s\n", r->progress);
 			break;
 		}
 		case WIRE_RESULT:
