@@ -417,6 +417,9 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 		printf("traced / untraced       %s / %s   tracing overhead %+.2f%%%s\n",
 		       units_time(a->traced_ns, b1, sizeof b1), units_time(a->untraced_ns, b2, sizeof b2),
 		       100.0 * a->overhead, a->used_untraced ? "  (> 1%: speedup and bound use untraced makespans)" : "");
+	if (a->have_overhead && a->have_spread)
+		printf("overhead per repeat     %+.2f%% .. %+.2f%%  (quartiles of %d traced/untraced pairs, ABBA)\n",
+		       100.0 * a->overhead_q1, 100.0 * a->overhead_q3, res->repeats);
 	printf("overlap (>= 2 engines)  %.1f%%\n", 100.0 * a->overlap);
 	if (a->have_speedup)
 		printf("speedup vs 1 stream     %.2fx\n", a->speedup);
@@ -449,6 +452,8 @@ static void cli_json_analysis(json_t *o, const struct ss_analysis *a)
 	json_object_set_new(o, "traced_ns", a->have_overhead ? json_integer((json_int_t)a->traced_ns) : json_null());
 	json_object_set_new(o, "untraced_ns", a->have_overhead ? json_integer((json_int_t)a->untraced_ns) : json_null());
 	json_object_set_new(o, "tracing_overhead", a->have_overhead ? json_real(a->overhead) : json_null());
+	json_object_set_new(o, "tracing_overhead_q1", a->have_spread ? json_real(a->overhead_q1) : json_null());
+	json_object_set_new(o, "tracing_overhead_q3", a->have_spread ? json_real(a->overhead_q3) : json_null());
 	json_object_set_new(o, "overlap", json_real(a->overlap));
 	json_object_set_new(o, "speedup", a->have_speedup ? json_real(a->speedup) : json_null());
 	json_object_set_new(o, "bound_ns", a->have_bound ? json_integer((json_int_t)a->bound_ns) : json_null());

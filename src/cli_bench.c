@@ -144,11 +144,12 @@ static void bench_presets(struct bench *bn)
 			obs_ok = a.have_overhead && fabs(a.overhead) <= 0.01;
 			snprintf(tag, sizeof tag, "observer-%s", experiment_preset_name(p));
 			bench_check(bn, tag, obs_ok,
-				    json_pack("{s:I, s:I}", "traced_ns", (json_int_t)a.traced_ns, "untraced_ns",
-					      (json_int_t)a.untraced_ns),
-				    "traced %s vs untraced %s: %+.2f%% (target within 1%%)",
+				    json_pack("{s:I, s:I, s:f, s:f}", "traced_ns", (json_int_t)a.traced_ns, "untraced_ns",
+					      (json_int_t)a.untraced_ns, "pair_q1", a.overhead_q1, "pair_q3",
+					      a.overhead_q3),
+				    "traced %s vs untraced %s: %+.2f%%, pairs %+.2f%%..%+.2f%% (target within 1%%)",
 				    units_time(a.traced_ns, b1, sizeof b1), units_time(a.untraced_ns, b3, sizeof b3),
-				    100.0 * a.overhead);
+				    100.0 * a.overhead, 100.0 * a.overhead_q1, 100.0 * a.overhead_q3);
 		}
 		timeline_free(&tl);
 	}

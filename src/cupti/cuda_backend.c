@@ -66,6 +66,31 @@ static int cuda_backend_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int cuda_backend_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The quartiles of traced[i] / untraced[i] - 1 over n >= 4 pairs (nearest rank), into res. Call before the arrays
+ * are sorted. */
+static void cuda_backend_spread(const uint64_t *traced, const uint64_t *untraced, int n, struct ss_run_result *res)
+{
+	double *r;
+
+	if (n < 4)
+		return;
+	r = xcalloc((size_t)n, sizeof *r);
+	for (int i = 0; i < n; i++)
+		r[i] = untraced[i] > 0 ? (double)traced[i] / (double)untraced[i] - 1.0 : 0.0;
+	qsort(r, (size_t)n, sizeof *r, cuda_backend_cmp_double);
+	res->overhead_q1 = r[(n - 1) / 4];
+	res->overhead_q3 = r[(3 * (n - 1) + 3) / 4];
+	res->have_spread = true;
+	free(r);
+}
+
 static uint64_t cuda_backend_median(uint64_t *v, int n)
 {
 	qsort(v, (size_t)n, sizeof *v, cuda_backend_cmp);
@@ -221,6 +246,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	res->repeats = e->repeat;
 	res->dropped = dropped;
 	res->verified = true;
+	cuda_backend_spread(traced, untraced, e->repeat, res);
 	res->traced_ns = cuda_backend_median(traced, e->repeat);
 	res->untraced_ns = cuda_backend_median(untraced, e->repeat);
 	res->have_untraced = true;

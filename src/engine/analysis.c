@@ -199,6 +199,9 @@ void analysis_observer(struct ss_analysis *a, const struct ss_run_result *res)
 		a->traced_ns = res->traced_ns;
 		a->untraced_ns = res->untraced_ns;
 		a->overhead = (double)res->traced_ns / (double)res->untraced_ns - 1.0;
+		a->have_spread = res->have_spread;
+		a->overhead_q1 = res->overhead_q1;
+		a->overhead_q3 = res->overhead_q3;
 		/* "exceeds 1%", decided in integers so that exactly 1% does not */
 		if ((unsigned __int128)res->traced_ns * 100 > (unsigned __int128)res->untraced_ns * 101) {
 			a->used_untraced = true;

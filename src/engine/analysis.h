@@ -41,6 +41,8 @@ struct ss_analysis {
 	bool have_overhead;
 	uint64_t traced_ns, untraced_ns; /* cudaEvent makespans, traced and untraced twin (medians) */
 	double overhead;              /* traced / untraced - 1 */
+	bool have_spread;             /* the quartiles below are known (>= 4 repeats) */
+	double overhead_q1, overhead_q3; /* quartiles of the per-repeat pairs' traced / untraced - 1 */
 	bool used_untraced;           /* overhead > 1%: speedups and bounds use untraced makespans */
 	uint64_t used_ns;             /* the makespan speedups and bounds use */
 };

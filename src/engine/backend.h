@@ -28,6 +28,10 @@ struct ss_run_result {
 	uint64_t traced_ns;       /* makespan from cudaEvents around the traced run (median of repeats) */
 	uint64_t untraced_ns;     /* same for the untraced twin; valid if have_untraced */
 	bool have_untraced;
+	/* the spread of the observer effect: quartiles of traced/untraced - 1 over the repeats' ABBA pairs (nearest
+	 * rank); valid if have_spread (at least 4 repeats) */
+	double overhead_q1, overhead_q3;
+	bool have_spread;
 	uint64_t events_ns_of_captured; /* cudaEvent makespan of the run whose records were delivered */
 	uint64_t dropped;         /* records CUPTI reported dropped */
 	bool verified;            /* the kernels' results were checked on the host and were right */

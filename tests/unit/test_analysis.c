@@ -427,6 +427,18 @@ static void test_observer(void **state)
 	assert_true(a.used_untraced);
 	assert_int_equal(a.used_ns, 1000000);
 
+	r = measured(0, 1005000, 1000000, true); /* the per-repeat spread comes along, only when known */
+	a = analysed(990);
+	analysis_observer(&a, &r);
+	assert_false(a.have_spread);
+	r.have_spread = true;
+	r.overhead_q1 = -0.002;
+	r.overhead_q3 = 0.017;
+	analysis_observer(&a, &r);
+	assert_true(a.have_spread);
+	assert_near(a.overhead_q1, -0.002, 1e-12);
+	assert_near(a.overhead_q3, 0.017, 1e-12);
+
 	r = measured(0, 990000, 1000000, true); /* tracing made it faster: nothing to correct */
 	a = analysed(990);
 	analysis_observer(&a, &r);
