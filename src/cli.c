@@ -413,6 +413,10 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 	if (a->have_events)
 		printf("makespan (cudaEvent)    %s   CUPTI vs events %+.2f%%\n", units_time(a->events_ns, b1, sizeof b1),
 		       100.0 * a->cupti_vs_events);
+	if (a->have_events && a->cupti_vs_events < -0.01 &&
+	    (e->hostmem == SS_MEM_MANAGED_ATTACH || e->hostmem == SS_MEM_MANAGED_PREFETCH))
+		printf("                        (managed memory: CUPTI records no migrations, its span holds the kernels "
+		       "only)\n");
 	if (a->have_overhead)
 		printf("traced / untraced       %s / %s   tracing overhead %+.2f%%%s\n",
 		       units_time(a->traced_ns, b1, sizeof b1), units_time(a->untraced_ns, b2, sizeof b2),
