@@ -8,8 +8,12 @@
 # validation matrix itself (tests/data/h200/validate.csv, the rows the model is held to): gpu.copy_queues, read
 # off its overlap column (`streamscope calibrate` now measures it with a run of its own). Values marked 'H200
 # calibrate' are timeline measurements of tests/data/h200/calibrate. No value is fitted to validate.csv's
-# makespans. The estimates were not measured on the H200 (managed.prefetch_*: calibrate's old joint fit gave 241 us,
-# rejected, see calibrate.c); tests/unit/test_validate.c lists the rows that miss and why.
+# makespans. The managed keys (managed.prefetch_host_gbs, managed.prefetch_wait_ns, api.launch_prefetch_wait_ns) and
+# copy.switch_ns are read off the bench and smoke timelines (tests/data/h200/bench/preset-managed.sqlite and the
+# sweeps, gpu_smoke/run3 preset-managed and managed-prefetch-breadth). The estimates were not measured on the H200
+# (managed.prefetch_latency_ns and managed.prefetch_gbs, to the device: calibrate's old joint fit gave 241 us and
+# 23.8 GB/s with a model whose prefetches ran beside the faults, rejected, see calibrate.c);
+# tests/unit/test_validate.c lists the rows that miss and the H200's run-to-run spread they are held to.
 name = H200
 device = NVIDIA H200
 copy.h2d.bw_gbs = 55.4 measured             # pinned H2D bandwidth (built-in: fit of H2D copies alone, 128 KiB..1 GiB, in the smoke timelines)
@@ -17,17 +21,20 @@ copy.h2d.latency_ns = 2700 measured         # pinned H2D fixed cost per copy (bu
 copy.d2h.bw_gbs = 55.5 measured             # pinned D2H bandwidth (built-in: fit of D2H copies alone, 128 KiB..1 GiB, in the smoke timelines)
 copy.d2h.latency_ns = 1800 measured         # pinned D2H fixed cost per copy (built-in: same fit)
 copy.gap_ns = 0 estimate                    # a copy engine's idle time between two queued copies (built-in: 1.4 us between traced copies is CUPTI's per-copy cost: untraced runs are faster by about that)
+copy.switch_ns = 300 measured               # extra idle time of a copy engine when its next copy comes from another hardware queue (built-in: bench sweeps, 16..128 streams: back-to-back copies from another queue end 0.3 us later than from the same queue (median of 12 direction x order x stream-count cells))
 copy.both_gbs = 96.4 measured               # H2D + D2H together when both directions run (built-in: copies overlapped by the other direction in the smoke timelines: 49.9 + 46.5 (H200.md: 101 at 1 GiB))
 copy.both_h2d_share = 0.518 measured        # H2D's share of copy.both_gbs (built-in: same copies)
-pageable.h2d.bw_gbs = 20 measured           # pageable H2D DMA bandwidth (built-in: 2 MiB pageable copies in the smoke timelines: ~105 us)
+pageable.h2d.bw_gbs = 14.25 measured        # pageable H2D DMA bandwidth (built-in: 2 MiB pageable copies in the H200 timelines, paced by the host's staging: 106 us in the smoke run, 189 us in the bench run (medians); their mean, 147 us (the runs between measure the 8-stream preset 5.2-6.5 ms against 4.9 and 7.2))
 pageable.h2d.latency_ns = 0 estimate        # pageable H2D DMA fixed cost (built-in: none seen)
-pageable.h2d.stage_gbs = 23 measured        # host copy into the staging buffer, ahead of the DMA (built-in: the DMA starts ~90 us into a 2 MiB call)
+pageable.h2d.stage_gbs = 15.6 measured      # host copy into the staging buffer, ahead of the DMA (built-in: the DMA starts 92 us (smoke run) and 176 us (bench run) into a 2 MiB call (medians); their mean, 134 us)
 pageable.d2h.bw_gbs = 51 measured           # pageable D2H DMA bandwidth (built-in: 2 MiB pageable copies in the smoke timelines: ~41 us)
 pageable.d2h.latency_ns = 0 estimate        # pageable D2H DMA fixed cost (built-in: none seen)
 pageable.d2h.stage_gbs = 15 measured        # host copy out of the staging buffer, after the DMA (built-in: a 2 MiB call returns ~140 us after its DMA)
-managed.prefetch_gbs = 40 estimate          # cudaMemPrefetchAsync bandwidth (built-in: below pinned copies)
-managed.prefetch_latency_ns = 20000 estimate # cudaMemPrefetchAsync fixed cost (built-in: page table work)
-managed.fault_gbs = 7.64 measured           # on-demand migration of managed memory kernels write unprefetched (shared by running kernels) (built-in: H200 calibrate (tests/data/h200/calibrate): managed kernels' durations less their compute)
+managed.prefetch_gbs = 40 estimate          # cudaMemPrefetchAsync to the device: bandwidth alone (prefetches and faulting kernels share the migration) (built-in: below pinned copies)
+managed.prefetch_latency_ns = 20000 estimate # cudaMemPrefetchAsync to the device: fixed cost (built-in: page table work)
+managed.prefetch_host_gbs = 10.8 measured   # cudaMemPrefetchAsync to the host: bandwidth (one prefetch at a time; its fixed cost is in managed.prefetch_wait_ns) (built-in: H200 managed timelines (bench preset-managed, smoke preset-managed and managed-prefetch-breadth): a 2 MiB prefetch to the host queued behind another ends 194 us after it (median of 5: 165-219 us))
+managed.prefetch_wait_ns = 51200 measured   # a prefetch waiting on its stream's earlier work starts this much later than a copy would (built-in: same timelines: the sync of a prefetch to the host right behind its kernel returns 256 us after the kernel (median of 19: 242-315 us), less the 194 us transfer, sync.wake_ns and gpu.dep_copy_* with 8 queues)
+managed.fault_gbs = 7.64 measured           # on-demand migration of managed memory kernels write unprefetched, alone (shared with the prefetches to the device and other faulting kernels) (built-in: H200 calibrate (tests/data/h200/calibrate): managed kernels' durations less their compute)
 managed.attach_gbs = 31.5 measured          # a launch migrating its chunk's attached managed memory (host-synchronous) (built-in: cudaLaunchKernel takes ~200 us for 3 x 2 MiB attached in the smoke timelines)
 managed.attach_latency_ns = 0 estimate      # fixed cost of that migration (built-in: none seen)
 kernel.add.ns_per_unit = 0.0002645 measured # add: ns per element x repeat, whole device (built-in: work 400 vs 800 on 2^22 elements in the smoke log)
@@ -50,10 +57,11 @@ api.launch_ns = 3300 measured               # cudaLaunchKernel host cost (untrac
 api.event_ns = 1170 measured                # cudaEventRecord host cost (untraced) (built-in: median 2.07 us traced in the smoke timelines, less api.trace_overhead_ns)
 api.sync_ns = 1400 measured                 # sync call with nothing to wait for (untraced) (built-in: shortest cudaStreamSynchronize of the 16..128-stream smoke timelines (2.3 us traced), less api.trace_overhead_ns)
 api.attach_ns = 170 measured                # cudaStreamAttachMemAsync host cost (untraced) (built-in: median 1.07 us traced in the smoke timelines, less api.trace_overhead_ns)
-api.prefetch_ns = 6000 measured             # cudaMemPrefetchAsync host cost (untraced) (built-in: prefetches after a call on their own stream in the smoke managed runs: 4.5 us (to the host) and 8.5 us (to the device) traced, less api.trace_overhead_ns)
+api.prefetch_ns = 7900 measured             # cudaMemPrefetchAsync host cost (untraced) (built-in: prefetches after a call on their own stream in the three H200 managed timelines (bench preset-managed, smoke preset-managed and managed-prefetch-breadth): 12.1 us to the device, 5.5 us to the host traced (means of 24 each: the costs add up and their distributions are skewed), averaged, less api.trace_overhead_ns)
 api.switch_ns = 500 measured                # extra cost of a call on another stream than the thread's previous call (built-in: smoke sweeps: an H2D call opening its stream 4.1 us, one following its stream's copy 3.6 us (medians))
-api.prefetch_switch_ns = 38000 measured     # extra cost of a cudaMemPrefetchAsync to the device on another stream than the thread's previous call (built-in: smoke managed runs, both orders: such prefetches 46-57 us, the same stream's next one 8.5 us (medians))
+api.prefetch_switch_ns = 46700 measured     # extra cost of a cudaMemPrefetchAsync to the device on another stream than the thread's previous call (built-in: same timelines, both orders: such prefetches 56.0 us traced (mean of 21, median 46.9), less api.trace_overhead_ns, api.prefetch_ns and api.switch_ns)
 api.launch_wait_ns = 2800 measured          # extra cost of a launch whose stream's previous work is a copy (compute waits for a copy engine) (built-in: smoke timelines: launches after a copy of their stream 7.0 us, after a kernel 4.2 us (medians))
+api.launch_prefetch_wait_ns = 6700 measured # extra cost of a launch whose stream's previous work is a prefetch to the device (built-in: bench and smoke managed timelines, depth-first: such launches 10.9 us traced (mean of 14, median 9.1; each run's first launch left out, a one-time cost), less api.trace_overhead_ns and api.launch_ns)
 api.trace_overhead_ns = 900 measured        # CUPTI's cost per traced call: traced minus untraced makespan per call (api.* are untraced costs) (built-in: bench sweeps at 64 and 128 streams, both orders: 0.65-1.0 us, median 0.9)
 sync.wake_ns = 3750 measured                # work done -> waiting host call returns (built-in: cudaStreamSynchronize after its stream's last record in the smoke timelines)
 host.gap_ns = 300 measured                  # a host thread's own time between two calls (built-in: gaps between consecutive calls in the smoke timelines (traced))

@@ -41,6 +41,7 @@ enum cal_call {
 	CAL_LAUNCH_PLAIN,    /* a launch on the same stream as the previous call, its stream's last work not a copy */
 	CAL_LAUNCH_SWITCH,   /* a launch on another stream, its stream's last work not a copy */
 	CAL_LAUNCH_WAIT,     /* a launch on the same stream, its stream's last work a copy */
+	CAL_LAUNCH_PREFETCH, /* a launch on the same stream, its stream's last work a prefetch to the device */
 	CAL_PREFETCH_SAME,   /* a prefetch on the same stream as the previous call */
 	CAL_PREFETCH_SWITCH, /* a prefetch to the device on another stream */
 	CAL_CALLS
@@ -58,7 +59,7 @@ struct cal {
 	double dep_base[2];             /* gpu.dep_kernel_ns and gpu.dep_copy_ns as measured with one stream */
 };
 
-#define CAL_STEPS 37
+#define CAL_STEPS 38
 
 static void vec_push(struct cal_vec *v, double x)
 {
@@ -171,7 +172,7 @@ static void cal_call_samples(const struct cal_run *r, struct cal_vec *call)
 		const struct ss_op *op = r->op[i], *prev = NULL, *sprev = NULL;
 		const struct ss_record *api;
 		size_t j = op != NULL ? (size_t)(op - r->ops.op) : 0;
-		bool sw, after_copy;
+		bool sw, after_copy, after_prefetch;
 
 		if (op == NULL || (api = cal_api_of(&r->tl, &r->tl.rec[i])) == NULL)
 			continue;
@@ -191,13 +192,16 @@ static void cal_call_samples(const struct cal_run *r, struct cal_vec *call)
 			continue; /* the run's first call */
 		sw = prev->stream != op->stream;
 		after_copy = sprev != NULL && (sprev->kind == SS_OP_H2D || sprev->kind == SS_OP_D2H);
+		after_prefetch = sprev != NULL && sprev->kind == SS_OP_PREFETCH_H2D;
 		if (op->kind == SS_OP_H2D || op->kind == SS_OP_D2H) {
 			if (r->e.hostmem == SS_MEM_PINNED)
 				vec_push(&call[sw ? CAL_COPY_SWITCH : CAL_COPY_SAME], (double)(api->end - api->start));
 		} else if (op->kind == SS_OP_KERNEL && r->e.hostmem != SS_MEM_MANAGED_ATTACH) {
 			if (after_copy && !sw)
 				vec_push(&call[CAL_LAUNCH_WAIT], (double)(api->end - api->start));
-			else if (!after_copy)
+			else if (after_prefetch && !sw)
+				vec_push(&call[CAL_LAUNCH_PREFETCH], (double)(api->end - api->start));
+			else if (!after_copy && !after_prefetch)
 				vec_push(&call[sw ? CAL_LAUNCH_SWITCH : CAL_LAUNCH_PLAIN],
 				         (double)(api->end - api->start));
 		}
@@ -342,6 +346,26 @@ static void cal_gap_samples(const struct cal_run *r, struct cal_vec *v)
 	}
 }
 
+/* cal_switch_samples adds the gaps between back-to-back H2D copies (the second one's call returned before the
+ * first ended) to same[] when both came from one hardware queue, to other[] when from two. */
+static void cal_switch_samples(const struct cal_run *r, struct cal_vec *same, struct cal_vec *other)
+{
+	const struct ss_record *prev = NULL;
+
+	for (size_t i = 0; i < r->tl.n; i++) { /* the timeline is in start order */
+		const struct ss_record *b = &r->tl.rec[i], *api;
+
+		if (b->kind != SS_KIND_H2D || b->stream < 0)
+			continue;
+		if (prev != NULL && (api = cal_api_of(&r->tl, b)) != NULL && api->end < prev->end) {
+			bool one = prev->stream % r->e.connections == b->stream % r->e.connections;
+
+			vec_push(one ? same : other, (double)b->start - (double)prev->end);
+		}
+		prev = b;
+	}
+}
+
 /* cal_host_gaps adds the host's own time between consecutive calls of one thread. */
 static void cal_host_gaps(const struct cal_run *r, struct cal_vec *v)
 {
@@ -452,6 +476,25 @@ static int cal_copies(struct cal *c, char **cause)
 		cal_gap_samples(&r, &gap);
 		cal_host_gaps(&r, &hgap);
 		cal_run_free(&r);
+	}
+	{
+		/* Two streams on two hardware queues, breadth-first: the H2D engine takes x and y of one chunk from one
+		 * queue, then the next chunk's from the other. */
+		struct ss_experiment e;
+		struct cal_run r;
+		struct cal_vec same = {0}, other = {0};
+
+		cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 2, 1u << 21, 8, 1);
+		e.connections = 2;
+		e.order = SS_ORDER_BREADTH;
+		if (cal_measure(c, &r, &e, "pinned copies from two hardware queues", cause) != 0)
+			goto out;
+		cal_switch_samples(&r, &same, &other);
+		cal_run_free(&r);
+		if (same.n > 0 && other.n > 0)
+			cal_set(c, "copy.switch_ns", fmax(0.0, cal_median(&other) - cal_median(&same)));
+		vec_free(&same);
+		vec_free(&other);
 	}
 	if (cal_copy_fit(c, "copy.h2d", &hx, &hy, cause) != 0 || cal_copy_fit(c, "copy.d2h", &dx, &dy, cause) != 0)
 		goto out;
@@ -853,15 +896,17 @@ static double cal_makespan(const struct cal_run *r)
 
 static void cal_calls(struct cal *c);
 
-/* Managed memory. Prefetched: the add kernel's output is not prefetched and faults in as the kernel writes it (the
- * kernels are longer than their compute by that); the prefetches leave no records, so their latency and bandwidth
- * are what make the model's makespans match at two sizes. Attached: the attach migrates the chunk, fitted the same
- * way. */
+/* Managed memory. Prefetched: the add kernel's output is not prefetched and faults in as the kernel writes it (a
+ * cheap kernel lasts its fault migration: managed.fault_gbs from each run's last kernel, which faults alone); the
+ * prefetches leave no records, so the latency and bandwidth of those to the device are what make the model's
+ * makespans match at two sizes (those to the host keep the profile's pace and wait, which need per-stream syncs to
+ * be seen). Attached: the attach migrates the chunk, fitted the same way. Also the launches behind a prefetch
+ * (api.launch_prefetch_wait_ns, through cal_calls). */
 static int cal_managed(struct cal *c, char **cause)
 {
 	struct ss_experiment pe[2], ae[2];
 	struct cal_run r;
-	struct cal_vec x = {0}, y = {0}, api = {0}, fault = {0}, attach = {0}, lx = {0}, ly = {0};
+	struct cal_vec fault = {0}, attach = {0}, lx = {0}, ly = {0};
 	const struct ss_kernel_profile *k = &c->out->kernel[SS_KERNEL_ADD];
 	double measured[2];
 	int rc = -1;
@@ -874,15 +919,25 @@ static int cal_managed(struct cal *c, char **cause)
 		if (cal_measure(c, &r, &pe[i], i == 0 ? "managed prefetch, 4 MiB" : "managed prefetch, 64 MiB",
 		                cause) != 0)
 			goto out;
-		x.n = y.n = 0;
-		cal_kernel_samples(&r, &x, &y);
-		for (size_t j = 0; j < x.n; j++) {
-			double n = x.v[j] / pe[i].work;
+		/* The fault rate from the run's last kernel alone: the first ones fault while the later streams'
+		 * prefetches share the migration with them. A faulting kernel computes the pages that have arrived, so
+		 * it lasts its fault migration when that is the longer part (the cheap kernels here). */
+		const struct ss_record *last = NULL;
+		const struct ss_op *lop = NULL;
+
+		for (size_t j = 0; j < r.tl.n; j++)
+			if (r.tl.rec[j].kind == SS_KIND_KERNEL && r.op[j] != NULL && r.op[j]->stream >= 0 &&
+			    (last == NULL || r.tl.rec[j].start > last->start)) {
+				last = &r.tl.rec[j];
+				lop = r.op[j];
+			}
+		if (last != NULL) {
+			double n = (double)lop->count;
 			double compute =
 			    n * (pe[i].work * k->ns_per_unit + k->ns_per_elem) / fmin(1.0, n / k->saturation);
-			double left = y.v[j] - c->out->kernel_min_ns - compute;
+			double left = (double)(last->end - last->start) - c->out->kernel_min_ns;
 
-			if (left > 0)
+			if (left > 1.5 * compute)
 				vec_push(&fault, n * pe[i].elem_size / left); /* one output array */
 		}
 		measured[i] = cal_makespan(&r);
@@ -939,9 +994,6 @@ static int cal_managed(struct cal *c, char **cause)
 	cal_set(c, "api.attach_ns", fmax(0.0, cal_median(&attach) - c->trace));
 	rc = 0;
 out:
-	vec_free(&x);
-	vec_free(&y);
-	vec_free(&api);
 	vec_free(&fault);
 	vec_free(&attach);
 	vec_free(&lx);
@@ -1058,6 +1110,8 @@ static void cal_calls(struct cal *c)
 		cal_set(c, "api.switch_ns", sw);
 	if (isfinite(launch) && v[CAL_LAUNCH_WAIT].n > 0)
 		cal_set(c, "api.launch_wait_ns", fmax(0.0, cal_median(&v[CAL_LAUNCH_WAIT]) - launch));
+	if (isfinite(launch) && v[CAL_LAUNCH_PREFETCH].n > 0)
+		cal_set(c, "api.launch_prefetch_wait_ns", fmax(0.0, cal_median(&v[CAL_LAUNCH_PREFETCH]) - launch));
 	if (isfinite(copy))
 		cal_set(c, "api.copy_ns", fmax(0.0, copy - c->trace));
 	if (isfinite(launch))

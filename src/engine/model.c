@@ -2,16 +2,20 @@
  *
  * Host threads issue the op list in order, each call costing its profile time (untraced costs: what the program
  * pays without CUPTI), more when it puts work on another stream than the thread's previous call, and for a launch
- * behind a copy of its stream, which the driver must make wait for the copy engine. Device work goes into hardware
- * queues: experiment stream i -> connection i % connections, with a queue per connection for kernels and other
- * stream work and (gpu.copy_queues, as on the H200) one per connection for each copy direction; a queue hands its
- * head item to an engine only once the item's dependencies are met (the previous item of its stream, the legacy
- * default stream's implicit barriers), so a waiting head holds up everything behind it in that queue. A dependency
- * across engines or queues is noticed gpu.dep_* after it ends, later the more queues are in use. Copies go to one
- * engine per direction, first come first served; both directions at once share the profile's combined bandwidth.
- * Kernels start in dispatch order while fewer than max_kernels run and the device has room; each takes a share of
- * the device up to its width (launch size / saturation), earlier kernels first, and progresses at that share.
- * Times are doubles in ns, rounded once when a record is written. */
+ * behind a copy or a prefetch to the device of its stream, which the driver must make wait for that work. Device
+ * work goes into hardware queues: experiment stream i -> connection i % connections, with a queue per connection for
+ * kernels and other stream work and (gpu.copy_queues, as on the H200) one per connection for each copy direction; a
+ * queue hands its head item to an engine only once the item's dependencies are met (the previous item of its stream,
+ * the legacy default stream's implicit barriers), so a waiting head holds up everything behind it in that queue. A
+ * dependency across engines or queues is noticed gpu.dep_* after it ends, later the more queues are in use (and a
+ * prefetch, which the driver starts, managed.prefetch_wait_ns later still). Copies go to one engine per direction,
+ * first come first served, idling copy.switch_ns when the next copy comes from another hardware queue; both
+ * directions at once share the profile's combined bandwidth. Kernels start in dispatch order while fewer than
+ * max_kernels run and the device has room; each takes a share of the device up to its width (launch size /
+ * saturation), earlier kernels first, and progresses at that share. Managed memory: prefetches to the device and
+ * kernels faulting in memory nobody prefetched share one migration (each in progress at 1/n of its own speed), a
+ * faulting kernel computing what has arrived meanwhile; prefetches to the host go one at a time. Times are doubles in
+ * ns, rounded once when a record is written. */
 #include "model.h"
 
 #include <math.h>
@@ -24,8 +28,18 @@
 #define MODEL_EPS 1e-6 /* ns: remaining times below this are done */
 #define MODEL_MAX_STEPS 50000000ull
 
-/* The engines an item can run on. */
-enum model_engine { MODEL_H2D = 0, MODEL_D2H = 1, MODEL_COMPUTE = 2, MODEL_NONE = 3 };
+/* The engines an item can run on: the copy engines and the driver's migration of managed memory to the host (one
+ * item at a time, first come first served: MODEL_NSERIAL of them), the SMs, and the driver's migration of managed
+ * memory to the device (shared by the prefetches and faulting kernels in progress). */
+enum model_engine {
+	MODEL_H2D = 0,
+	MODEL_D2H = 1,
+	MODEL_TO_HOST = 2,
+	MODEL_COMPUTE = 3,
+	MODEL_TO_DEVICE = 4,
+	MODEL_NONE = 5
+};
+#define MODEL_NSERIAL 3
 
 /* Life of a device item. */
 enum model_state { MODEL_QUEUED = 0, MODEL_DISPATCHED, MODEL_RUNNING, MODEL_DONE };
@@ -104,13 +118,19 @@ struct model {
 	int nqueues;                 /* all of them */
 	int nconn;                   /* connections: queues per kind of work */
 	double dep_kernel, dep_copy; /* dependency latencies with this many queues in use (gpu.dep_*) */
-	struct model_fifo copyq[2];  /* dispatched copies per direction */
-	int copy_cur[2];             /* copy running on each engine, -1 */
-	double copy_free[2];         /* when each copy engine may start its next copy (copy.gap_ns after the last) */
-	double lock_free;            /* when the driver lock frees (calls of several host threads take turns) */
-	struct model_fifo kpend;     /* kernels dispatched, not started */
-	int *krun;                   /* kernels running, in start order */
+	struct model_fifo copyq[MODEL_NSERIAL]; /* dispatched items per one-at-a-time engine */
+	int copy_cur[MODEL_NSERIAL];            /* item running on each, -1 */
+	double copy_free[MODEL_NSERIAL]; /* when each may start its next item (copies: copy.gap_ns after the last) */
+	int copy_lastq[MODEL_NSERIAL];   /* hardware queue of the item each ran last, -1 */
+	double lock_free;                /* when the driver lock frees (calls of several host threads take turns) */
+	struct model_fifo kpend;         /* kernels dispatched, not started */
+	int *krun;                       /* kernels running, in start order */
 	size_t nkrun;
+	int *urun; /* migrations (prefetches) running on the migration service */
+	size_t nurun;
+	int *runbuf; /* scratch: every running item (model_running) */
+	double *ratebuf;
+	size_t runcap;
 	struct model_host *host;
 	int nhosts;
 	int *event_item; /* latest record of each event, -1 */
@@ -425,6 +445,8 @@ static void model_issue(struct model *m, int h)
 		if (op->kind == SS_OP_KERNEL && tail >= 0 && m->it[tail].engine <= MODEL_D2H &&
 		    m->ops->op[m->it[tail].op].kind <= SS_OP_D2H)
 			t0 += p->api_launch_wait_ns;
+		else if (op->kind == SS_OP_KERNEL && tail >= 0 && m->it[tail].engine == MODEL_TO_DEVICE)
+			t0 += p->api_launch_prefetch_wait_ns;
 		ht->last_slot = s;
 	}
 	switch (op->kind) {
@@ -467,10 +489,17 @@ static void model_issue(struct model *m, int h)
 		break;
 	case SS_OP_PREFETCH_H2D:
 	case SS_OP_PREFETCH_D2H: {
-		struct ss_copy_profile c = {p->prefetch_gbs, p->prefetch_latency_ns};
+		/* The driver migrates the pages, not a copy engine of the stream: to the device through the migration
+		 * the faulting kernels share (model_rate), to the host one prefetch at a time at its own pace (the
+		 * host side builds the pages). */
+		bool to_dev = op->kind == SS_OP_PREFETCH_H2D;
+		/* to the host, the fixed cost is measured as part of managed.prefetch_wait_ns (it overlaps the
+		 * previous prefetch's transfer) */
+		struct ss_copy_profile c = {to_dev ? p->prefetch_gbs : p->prefetch_host_gbs,
+		                            to_dev ? p->prefetch_latency_ns : 0};
+
 		cost = p->api_prefetch_ns;
-		idx = model_new_item(m, opi, s, op->kind == SS_OP_PREFETCH_H2D ? MODEL_H2D : MODEL_D2H,
-		                     t0 + cost + p->launch_ns);
+		idx = model_new_item(m, opi, s, to_dev ? MODEL_TO_DEVICE : MODEL_TO_HOST, t0 + cost + p->launch_ns);
 		model_copy_params(&m->it[idx], &c, planner_op_bytes(m->ops, op));
 		break;
 	}
@@ -552,10 +581,15 @@ static void model_dep_at(const struct model *m, const struct model_item *it, int
 			*t = INFINITY;
 		return;
 	}
-	if (dp->engine != MODEL_NONE && (dp->engine != it->engine || (dp->slot != it->slot && dp->queue != it->queue)))
-		*t = fmax(*t, dp->end + (it->engine == MODEL_COMPUTE ? m->dep_kernel : m->dep_copy));
-	else
+	if (dp->engine != MODEL_NONE &&
+	    (dp->engine != it->engine || (dp->slot != it->slot && dp->queue != it->queue))) {
+		bool migration = it->engine == MODEL_TO_HOST || it->engine == MODEL_TO_DEVICE;
+
+		*t = fmax(*t, dp->end + (it->engine == MODEL_COMPUTE ? m->dep_kernel : m->dep_copy) +
+		                  (migration ? m->p->prefetch_wait_ns : 0));
+	} else {
 		*t = fmax(*t, dp->end);
+	}
 }
 
 /* model_ready_at: the earliest time item i may leave its queue (INFINITY while a dependency is not done). */
@@ -579,15 +613,19 @@ static void model_complete(struct model *m, int i)
 
 	it->state = MODEL_DONE;
 	it->end = m->now;
-	if (it->engine <= MODEL_D2H && m->copy_cur[it->engine] == i) {
+	if (it->engine < MODEL_NSERIAL && m->copy_cur[it->engine] == i) {
 		m->copy_cur[it->engine] = -1;
-		m->copy_free[it->engine] = m->now + m->p->copy_gap_ns;
+		m->copy_lastq[it->engine] = it->queue;
+		m->copy_free[it->engine] = m->now + (it->engine <= MODEL_D2H ? m->p->copy_gap_ns : 0);
 	}
-	if (it->engine == MODEL_COMPUTE) {
-		for (size_t k = 0; k < m->nkrun; k++) {
-			if (m->krun[k] == i) {
-				memmove(&m->krun[k], &m->krun[k + 1], (m->nkrun - k - 1) * sizeof *m->krun);
-				m->nkrun--;
+	if (it->engine == MODEL_COMPUTE || it->engine == MODEL_TO_DEVICE) {
+		int *v = it->engine == MODEL_COMPUTE ? m->krun : m->urun;
+		size_t *n = it->engine == MODEL_COMPUTE ? &m->nkrun : &m->nurun;
+
+		for (size_t k = 0; k < *n; k++) {
+			if (v[k] == i) {
+				memmove(&v[k], &v[k + 1], (*n - k - 1) * sizeof *v);
+				(*n)--;
 				break;
 			}
 		}
@@ -635,10 +673,18 @@ static bool model_dispatch(struct model *m)
 		switch (m->it[best].engine) {
 		case MODEL_H2D:
 		case MODEL_D2H:
+		case MODEL_TO_HOST:
 			fifo_push(&m->copyq[m->it[best].engine], best);
 			break;
 		case MODEL_COMPUTE:
 			fifo_push(&m->kpend, best);
+			break;
+		case MODEL_TO_DEVICE:
+			/* the migration service takes every request at once and shares itself among them */
+			m->urun = xreallocarray(m->urun, m->nurun + 1, sizeof *m->urun);
+			m->urun[m->nurun++] = best;
+			m->it[best].state = MODEL_RUNNING;
+			m->it[best].start = m->now;
 			break;
 		default:
 			m->it[best].start = m->now;
@@ -662,13 +708,23 @@ static double model_allocate(struct model *m)
 	return used;
 }
 
+/* model_serial_free: when one-at-a-time engine d may start the head of its FIFO (copy.switch_ns later when a copy
+ * engine turns to another hardware queue than its last copy's). */
+static double model_serial_free(const struct model *m, int d)
+{
+	int i = fifo_peek(&m->copyq[d]);
+	bool turn = d <= MODEL_D2H && m->copy_lastq[d] >= 0 && m->copy_lastq[d] != m->it[i].queue;
+
+	return m->copy_free[d] + (turn ? m->p->copy_switch_ns : 0);
+}
+
 /* model_start starts queued copies on idle engines and pending kernels while there is room. */
 static bool model_start(struct model *m)
 {
 	bool any = false;
 
-	for (int d = 0; d < 2; d++) {
-		if (m->copy_cur[d] >= 0 || fifo_empty(&m->copyq[d]) || m->copy_free[d] > m->now + MODEL_EPS)
+	for (int d = 0; d < MODEL_NSERIAL; d++) {
+		if (m->copy_cur[d] >= 0 || fifo_empty(&m->copyq[d]) || model_serial_free(m, d) > m->now + MODEL_EPS)
 			continue;
 		int i = fifo_pop(&m->copyq[d]);
 
@@ -690,34 +746,44 @@ static bool model_start(struct model *m)
 	return any;
 }
 
-/* model_faulting counts the running kernels migrating managed memory on demand. */
-static int model_faulting(const struct model *m)
+/* model_migrating counts the migrations the migration service is moving now: prefetches past their fixed cost and
+ * running kernels migrating managed memory on demand. */
+static int model_migrating(const struct model *m)
 {
 	int n = 0;
 
 	for (size_t k = 0; k < m->nkrun; k++)
 		n += m->it[m->krun[k]].fixed <= 0 && m->it[m->krun[k]].fault > 0;
+	for (size_t k = 0; k < m->nurun; k++)
+		n += m->it[m->urun[k]].fixed <= 0 && m->it[m->urun[k]].work > 0;
 	return n;
 }
 
-/* model_rate is how fast a running item's current phase progresses (fixed phases: 1). */
+/* model_share is the share of the migration to the device each migration in progress gets. One service (the
+ * driver's unified-memory handling) moves every managed page to the device, prefetched or faulted, a request at a
+ * time: the requests in progress share it equally, each at its own speed alone (managed.prefetch_gbs,
+ * managed.fault_gbs). The H200 bench trace of the managed preset (tests/data/h200/bench/preset-managed.sqlite)
+ * shows it: its first two kernels, faulting while the other streams' prefetches go through, take 590-630 us of the
+ * device each (time shared with concurrent kernels counted in part), the last five, when the prefetches are done,
+ * 290-350 us for the same 2 MiB. */
+static double model_share(const struct model *m)
+{
+	int n = model_migrating(m);
+
+	return 1.0 / (n > 0 ? n : 1);
+}
+
+/* model_rate is how fast a running item's work phase progresses (a kernel's fault migration goes at model_share
+ * beside it). */
 static double model_rate(const struct model *m, int i)
 {
 	const struct model_item *it = &m->it[i];
-	if (it->fixed > 0)
-		return 1.0;
-	if (it->fault > 0) {
-		/* Kernels migrating managed memory on demand share the fault handling among themselves. Not the link:
-		 * at managed.fault_gbs (6-8 GB/s, against the link's 55) the handling, not the bandwidth, limits it,
-		 * and prefetches overlap it: the H200 runs the managed preset on 2..8 streams 20-25% faster than on
-		 * one (validate.csv), which a shared link would not allow. */
-		int n = model_faulting(m);
 
-		return 1.0 / (n > 0 ? n : 1);
-	}
+	if (it->engine == MODEL_TO_DEVICE)
+		return model_share(m);
 	if (it->engine == MODEL_COMPUTE)
 		return it->alloc;
-	if (m->copy_cur[1 - it->engine] >= 0) {
+	if (it->engine <= MODEL_D2H && m->copy_cur[1 - it->engine] >= 0) {
 		/* Both directions busy: each gets its share of the combined bandwidth, at most its own. */
 		const struct ss_profile *p = m->p;
 		double share = it->engine == MODEL_H2D ? p->both_h2d_share : 1.0 - p->both_h2d_share;
@@ -728,45 +794,57 @@ static double model_rate(const struct model *m, int i)
 	return 1.0;
 }
 
-/* model_left is the time item i's current phase still needs at its current rate (INFINITY when stalled). */
+/* model_left is how long until item i's next phase change at the current rates: its fixed phase, else the sooner of
+ * its fault migration and its work (a faulting kernel computes the pages that have arrived while the rest migrate:
+ * it ends when both are done). INFINITY when stalled. */
 static double model_left(const struct model *m, int i)
 {
 	const struct model_item *it = &m->it[i];
-	double r;
+	double r, left = INFINITY;
+
 	if (it->fixed > 0)
 		return it->fixed;
-	r = model_rate(m, i);
-	if (it->fault > 0)
-		return it->fault / r;
-	if (it->work <= 0)
+	if (it->fault <= 0 && it->work <= 0)
 		return 0;
-	return r > 0 ? it->work / r : INFINITY;
+	if (it->fault > 0)
+		left = it->fault / model_share(m);
+	r = model_rate(m, i);
+	if (it->work > 0 && r > 0)
+		left = fmin(left, it->work / r);
+	return left;
 }
 
-/* model_running calls fn on every running item. */
-static size_t model_running(const struct model *m, int *out)
+/* model_running lists every running item in m->runbuf and returns how many. */
+static size_t model_running(struct model *m)
 {
-	size_t n = 0;
+	size_t n = 0, want = MODEL_NSERIAL + m->nkrun + m->nurun;
 
-	for (int d = 0; d < 2; d++)
+	if (want > m->runcap) {
+		m->runcap = want * 2;
+		m->runbuf = xreallocarray(m->runbuf, m->runcap, sizeof *m->runbuf);
+		m->ratebuf = xreallocarray(m->ratebuf, m->runcap, sizeof *m->ratebuf);
+	}
+	for (int d = 0; d < MODEL_NSERIAL; d++)
 		if (m->copy_cur[d] >= 0)
-			out[n++] = m->copy_cur[d];
+			m->runbuf[n++] = m->copy_cur[d];
 	for (size_t k = 0; k < m->nkrun; k++)
-		out[n++] = m->krun[k];
+		m->runbuf[n++] = m->krun[k];
+	for (size_t k = 0; k < m->nurun; k++)
+		m->runbuf[n++] = m->urun[k];
 	return n;
 }
 
 /* model_finish_instant completes running items with nothing left. */
-static bool model_finish_instant(struct model *m, int *run)
+static bool model_finish_instant(struct model *m)
 {
-	size_t n = model_running(m, run);
+	size_t n = model_running(m);
 	bool any = false;
 
 	for (size_t k = 0; k < n; k++) {
-		struct model_item *it = &m->it[run[k]];
+		struct model_item *it = &m->it[m->runbuf[k]];
 		if (it->fixed <= MODEL_EPS && it->fault <= 0 && it->work <= 0) {
 			it->fixed = 0;
-			model_complete(m, run[k]);
+			model_complete(m, m->runbuf[k]);
 			any = true;
 		}
 	}
@@ -792,8 +870,9 @@ static bool model_wake(struct model *m)
 	return any;
 }
 
-/* model_next is the time of the next event after now (INFINITY when none). */
-static double model_next(const struct model *m, const int *run, size_t nrun)
+/* model_next is the time of the next event after now (INFINITY when none); m->runbuf lists the nrun running
+ * items. */
+static double model_next(const struct model *m, size_t nrun)
 {
 	double next = INFINITY;
 
@@ -810,32 +889,34 @@ static double model_next(const struct model *m, const int *run, size_t nrun)
 		if (t > m->now && isfinite(t))
 			next = fmin(next, t);
 	}
-	for (int d = 0; d < 2; d++)
-		if (m->copy_cur[d] < 0 && !fifo_empty(&m->copyq[d]) && m->copy_free[d] > m->now)
-			next = fmin(next, m->copy_free[d]);
+	for (int d = 0; d < MODEL_NSERIAL; d++)
+		if (m->copy_cur[d] < 0 && !fifo_empty(&m->copyq[d]) && model_serial_free(m, d) > m->now)
+			next = fmin(next, model_serial_free(m, d));
 	for (size_t k = 0; k < nrun; k++)
-		next = fmin(next, m->now + model_left(m, run[k]));
+		next = fmin(next, m->now + model_left(m, m->runbuf[k]));
 	return next;
 }
 
-/* model_advance moves every running item forward to time next. */
-static void model_advance(struct model *m, const int *run, size_t nrun, double next)
+/* model_advance moves the nrun running items of m->runbuf forward to time next, every one at the rates it had at
+ * now (the rates depend on each other's phases, so all are taken before any moves). */
+static void model_advance(struct model *m, size_t nrun, double next)
 {
-	double dt = next - m->now;
+	double dt = next - m->now, share = model_share(m);
 
+	for (size_t k = 0; k < nrun; k++)
+		m->ratebuf[k] = model_rate(m, m->runbuf[k]);
 	for (size_t k = 0; k < nrun; k++) {
-		struct model_item *it = &m->it[run[k]];
-		double left = model_left(m, run[k]);
+		struct model_item *it = &m->it[m->runbuf[k]];
+		double r = m->ratebuf[k];
+
 		if (it->fixed > 0) {
-			it->fixed = left - dt <= MODEL_EPS ? 0 : it->fixed - dt;
-		} else if (it->fault > 0) {
-			it->fault = left - dt <= MODEL_EPS ? 0 : it->fault - model_rate(m, run[k]) * dt;
-		} else if (it->work > 0) {
-			if (left - dt <= MODEL_EPS)
-				it->work = 0;
-			else
-				it->work -= model_rate(m, run[k]) * dt;
+			it->fixed = it->fixed - dt <= MODEL_EPS ? 0 : it->fixed - dt;
+			continue;
 		}
+		if (it->fault > 0)
+			it->fault = it->fault - share * dt <= MODEL_EPS * share ? 0 : it->fault - share * dt;
+		if (it->work > 0)
+			it->work = it->work - r * dt <= MODEL_EPS * r ? 0 : it->work - r * dt;
 	}
 	m->now = next;
 }
@@ -953,7 +1034,8 @@ static void model_setup(struct model *m)
 	m->event_item = xcalloc((size_t)m->ops->nevents + 1, sizeof *m->event_item);
 	for (int i = 0; i < m->ops->nevents; i++)
 		m->event_item[i] = -1;
-	m->copy_cur[0] = m->copy_cur[1] = -1;
+	for (int d = 0; d < MODEL_NSERIAL; d++)
+		m->copy_cur[d] = m->copy_lastq[d] = -1;
 	experiment_io_arrays(e, &m->inputs, &m->outputs);
 	/* With prefetched managed memory the add kernel's output (its own array, never prefetched to the device) is
 	 * migrated by page faults as the kernel writes it. */
@@ -972,10 +1054,13 @@ static void model_teardown(struct model *m)
 		free(m->host[h].ops);
 		free(m->host[h].wait);
 	}
-	free(m->copyq[0].v);
-	free(m->copyq[1].v);
+	for (int d = 0; d < MODEL_NSERIAL; d++)
+		free(m->copyq[d].v);
 	free(m->kpend.v);
 	free(m->krun);
+	free(m->urun);
+	free(m->runbuf);
+	free(m->ratebuf);
 	free(m->queue);
 	free(m->host);
 	free(m->slot);
@@ -1014,7 +1099,6 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
                    const struct ss_sink *sink, struct ss_run_result *res, char **cause)
 {
 	struct model m;
-	int *run = NULL;
 	uint64_t steps = 0, makespan = 0;
 	char msg[96];
 
@@ -1025,7 +1109,6 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 	m.ops = ops;
 	m.p = p;
 	model_setup(&m);
-	run = xcalloc((size_t)p->max_kernels + 2, sizeof *run);
 	for (;;) {
 		bool changed;
 		double next;
@@ -1035,21 +1118,21 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 			changed = model_run_hosts(&m);
 			changed |= model_dispatch(&m);
 			changed |= model_start(&m);
-			if (model_finish_instant(&m, run))
+			if (model_finish_instant(&m))
 				changed = true;
 			changed |= model_wake(&m);
 		} while (changed);
 		if (model_finished(&m))
 			break;
-		nrun = model_running(&m, run);
-		next = model_next(&m, run, nrun);
+		nrun = model_running(&m);
+		next = model_next(&m, nrun);
 		if (!isfinite(next) || ++steps > MODEL_MAX_STEPS) {
 			*cause = xasprintf("model: no progress at t=%.0f ns (%zu of %zu device items left)", m.now,
 			                   m.nit, ops->n);
 			goto fail;
 		}
-		model_advance(&m, run, nrun, next);
-		model_finish_instant(&m, run);
+		model_advance(&m, nrun, next);
+		model_finish_instant(&m);
 		model_wake(&m);
 	}
 	qsort(m.rec, m.nrec, sizeof *m.rec, model_rec_cmp);
@@ -1071,11 +1154,9 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 	res->traced_ns = makespan;
 	res->events_ns_of_captured = makespan;
 	res->repeats = e->repeat;
-	free(run);
 	model_teardown(&m);
 	return 0;
 fail:
-	free(run);
 	model_teardown(&m);
 	return -1;
 }

@@ -44,25 +44,43 @@ static const struct profile_key profile_keys[] = {
     {"copy.d2h.latency_ns", D(d2h.latency_ns), 0, 1e7, 1800, M, "pinned D2H fixed cost per copy", "same fit"},
     {"copy.gap_ns", D(copy_gap_ns), 0, 1e8, 0, E, "a copy engine's idle time between two queued copies",
      "1.4 us between traced copies is CUPTI's per-copy cost: untraced runs are faster by about that"},
+    {"copy.switch_ns", D(copy_switch_ns), 0, 1e8, 300, M,
+     "extra idle time of a copy engine when its next copy comes from another hardware queue",
+     "bench sweeps, 16..128 streams: back-to-back copies from another queue end 0.3 us later than from the same "
+     "queue (median of 12 direction x order x stream-count cells)"},
     {"copy.both_gbs", D(both_gbs), 0.01, 20000, 96.4, M, "H2D + D2H together when both directions run",
      "copies overlapped by the other direction in the smoke timelines: 49.9 + 46.5 (H200.md: 101 at 1 GiB)"},
     {"copy.both_h2d_share", D(both_h2d_share), 0.01, 0.99, 0.518, M, "H2D's share of copy.both_gbs", "same copies"},
-    {"pageable.h2d.bw_gbs", D(pageable_h2d.bw_gbs), 0.01, 10000, 20.0, M, "pageable H2D DMA bandwidth",
-     "2 MiB pageable copies in the smoke timelines: ~105 us"},
+    {"pageable.h2d.bw_gbs", D(pageable_h2d.bw_gbs), 0.01, 10000, 14.25, M, "pageable H2D DMA bandwidth",
+     "2 MiB pageable copies in the H200 timelines, paced by the host's staging: 106 us in the smoke run, 189 us in "
+     "the bench run (medians); their mean, 147 us (the runs between measure the 8-stream preset 5.2-6.5 ms against "
+     "4.9 and 7.2)"},
     {"pageable.h2d.latency_ns", D(pageable_h2d.latency_ns), 0, 1e8, 0, E, "pageable H2D DMA fixed cost", "none seen"},
-    {"pageable.h2d.stage_gbs", D(pageable_h2d_stage_gbs), 0.01, 10000, 23.0, M,
-     "host copy into the staging buffer, ahead of the DMA", "the DMA starts ~90 us into a 2 MiB call"},
+    {"pageable.h2d.stage_gbs", D(pageable_h2d_stage_gbs), 0.01, 10000, 15.6, M,
+     "host copy into the staging buffer, ahead of the DMA",
+     "the DMA starts 92 us (smoke run) and 176 us (bench run) into a 2 MiB call (medians); their mean, 134 us"},
     {"pageable.d2h.bw_gbs", D(pageable_d2h.bw_gbs), 0.01, 10000, 51.0, M, "pageable D2H DMA bandwidth",
      "2 MiB pageable copies in the smoke timelines: ~41 us"},
     {"pageable.d2h.latency_ns", D(pageable_d2h.latency_ns), 0, 1e8, 0, E, "pageable D2H DMA fixed cost", "none seen"},
     {"pageable.d2h.stage_gbs", D(pageable_d2h_stage_gbs), 0.01, 10000, 15.0, M,
      "host copy out of the staging buffer, after the DMA", "a 2 MiB call returns ~140 us after its DMA"},
-    {"managed.prefetch_gbs", D(prefetch_gbs), 0.01, 10000, 40.0, E, "cudaMemPrefetchAsync bandwidth",
+    {"managed.prefetch_gbs", D(prefetch_gbs), 0.01, 10000, 40.0, E,
+     "cudaMemPrefetchAsync to the device: bandwidth alone (prefetches and faulting kernels share the migration)",
      "below pinned copies"},
-    {"managed.prefetch_latency_ns", D(prefetch_latency_ns), 0, 1e8, 20000, E, "cudaMemPrefetchAsync fixed cost",
-     "page table work"},
+    {"managed.prefetch_latency_ns", D(prefetch_latency_ns), 0, 1e8, 20000, E,
+     "cudaMemPrefetchAsync to the device: fixed cost", "page table work"},
+    {"managed.prefetch_host_gbs", D(prefetch_host_gbs), 0.01, 10000, 10.8, M,
+     "cudaMemPrefetchAsync to the host: bandwidth (one prefetch at a time; its fixed cost is in "
+     "managed.prefetch_wait_ns)",
+     "H200 managed timelines (bench preset-managed, smoke preset-managed and managed-prefetch-breadth): a 2 MiB "
+     "prefetch to the host queued behind another ends 194 us after it (median of 5: 165-219 us)"},
+    {"managed.prefetch_wait_ns", D(prefetch_wait_ns), 0, 1e8, 51200, M,
+     "a prefetch waiting on its stream's earlier work starts this much later than a copy would",
+     "same timelines: the sync of a prefetch to the host right behind its kernel returns 256 us after the kernel "
+     "(median of 19: 242-315 us), less the 194 us transfer, sync.wake_ns and gpu.dep_copy_* with 8 queues"},
     {"managed.fault_gbs", D(fault_gbs), 0.01, 10000, 7.64, M,
-     "on-demand migration of managed memory kernels write unprefetched (shared by running kernels)",
+     "on-demand migration of managed memory kernels write unprefetched, alone (shared with the prefetches to the "
+     "device and other faulting kernels)",
      "H200 calibrate (tests/data/h200/calibrate): managed kernels' durations less their compute"},
     {"managed.attach_gbs", D(attach_gbs), 0.01, 10000, 31.5, M,
      "a launch migrating its chunk's attached managed memory (host-synchronous)",
@@ -114,18 +132,24 @@ static const struct profile_key profile_keys[] = {
      "api.trace_overhead_ns"},
     {"api.attach_ns", D(api_attach_ns), 0, 1e8, 170, M, "cudaStreamAttachMemAsync host cost (untraced)",
      "median 1.07 us traced in the smoke timelines, less api.trace_overhead_ns"},
-    {"api.prefetch_ns", D(api_prefetch_ns), 0, 1e8, 6000, M, "cudaMemPrefetchAsync host cost (untraced)",
-     "prefetches after a call on their own stream in the smoke managed runs: 4.5 us (to the host) and 8.5 us (to "
-     "the device) traced, less api.trace_overhead_ns"},
+    {"api.prefetch_ns", D(api_prefetch_ns), 0, 1e8, 7900, M, "cudaMemPrefetchAsync host cost (untraced)",
+     "prefetches after a call on their own stream in the three H200 managed timelines (bench preset-managed, smoke "
+     "preset-managed and managed-prefetch-breadth): 12.1 us to the device, 5.5 us to the host traced (means of 24 "
+     "each: the costs add up and their distributions are skewed), averaged, less api.trace_overhead_ns"},
     {"api.switch_ns", D(api_switch_ns), 0, 1e8, 500, M,
      "extra cost of a call on another stream than the thread's previous call",
      "smoke sweeps: an H2D call opening its stream 4.1 us, one following its stream's copy 3.6 us (medians)"},
-    {"api.prefetch_switch_ns", D(api_prefetch_switch_ns), 0, 1e8, 38000, M,
+    {"api.prefetch_switch_ns", D(api_prefetch_switch_ns), 0, 1e8, 46700, M,
      "extra cost of a cudaMemPrefetchAsync to the device on another stream than the thread's previous call",
-     "smoke managed runs, both orders: such prefetches 46-57 us, the same stream's next one 8.5 us (medians)"},
+     "same timelines, both orders: such prefetches 56.0 us traced (mean of 21, median 46.9), less "
+     "api.trace_overhead_ns, api.prefetch_ns and api.switch_ns"},
     {"api.launch_wait_ns", D(api_launch_wait_ns), 0, 1e8, 2800, M,
      "extra cost of a launch whose stream's previous work is a copy (compute waits for a copy engine)",
      "smoke timelines: launches after a copy of their stream 7.0 us, after a kernel 4.2 us (medians)"},
+    {"api.launch_prefetch_wait_ns", D(api_launch_prefetch_wait_ns), 0, 1e8, 6700, M,
+     "extra cost of a launch whose stream's previous work is a prefetch to the device",
+     "bench and smoke managed timelines, depth-first: such launches 10.9 us traced (mean of 14, median 9.1; each "
+     "run's first launch left out, a one-time cost), less api.trace_overhead_ns and api.launch_ns"},
     {"api.trace_overhead_ns", D(trace_ns), 0, 1e8, 900, M,
      "CUPTI's cost per traced call: traced minus untraced makespan per call (api.* are untraced costs)",
      "bench sweeps at 64 and 128 streams, both orders: 0.65-1.0 us, median 0.9"},
@@ -283,8 +307,8 @@ static int parse_line(struct ss_profile *p, char *line, const char *origin, int 
 	else if (strcmp(tag, "fitted") == 0)
 		prov = SS_PROV_FITTED;
 	else {
-		*cause = xasprintf("%s:%d: %s: expected 'measured', 'fitted' or 'estimate' after the value, not '%s'", origin,
-		                   lineno, key, tag);
+		*cause = xasprintf("%s:%d: %s: expected 'measured', 'fitted' or 'estimate' after the value, not '%s'",
+		                   origin, lineno, key, tag);
 		return -1;
 	}
 	if (!isfinite(v) || v < profile_keys[k].min || v > profile_keys[k].max) {

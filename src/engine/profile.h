@@ -43,8 +43,11 @@ struct ss_profile {
 	struct ss_copy_profile pageable_h2d, pageable_d2h; /* staged copies of pageable memory (the DMA part) */
 	double pageable_h2d_stage_gbs;                     /* host copy into the staging buffer, ahead of the DMA */
 	double pageable_d2h_stage_gbs;                     /* host copy out of the staging buffer, after the DMA */
-	double prefetch_gbs, prefetch_latency_ns;          /* cudaMemPrefetchAsync of managed memory */
-	double fault_gbs;                     /* managed memory migrated on demand by the kernels that touch it */
+	double prefetch_gbs, prefetch_latency_ns;          /* cudaMemPrefetchAsync of managed memory to the device */
+	double prefetch_host_gbs; /* ... and to the host, one at a time (its fixed cost is in prefetch_wait_ns) */
+	double prefetch_wait_ns;  /* a prefetch waiting on other work of its stream starts this much later than the
+	                             dependency latency of a copy */
+	double fault_gbs;         /* managed memory migrated on demand by the kernels that touch it */
 	double attach_gbs, attach_latency_ns; /* a launch migrating its chunk's attached managed memory */
 	struct ss_kernel_profile kernel[SS_KERNEL_COUNT];
 	double kernel_min_ns; /* fixed part of every kernel's duration */
@@ -54,6 +57,7 @@ struct ss_profile {
 	/* added to dep_kernel_ns / dep_copy_ns x (1 - 1/q) with q hardware queues in use */
 	double dep_kernel_queues_ns, dep_copy_queues_ns;
 	double copy_gap_ns;     /* a copy engine idles this long between two copies */
+	double copy_switch_ns;  /* ... and this much more when the next copy comes from another hardware queue */
 	double api_copy_ns;     /* cudaMemcpyAsync (pinned) host cost */
 	double api_launch_ns;   /* cudaLaunchKernel host cost */
 	double api_event_ns;    /* cudaEventRecord host cost */
@@ -64,10 +68,11 @@ struct ss_profile {
 	 * doing so: api_prefetch_switch_ns more), a launch whose stream's previous work is a copy (the driver makes the
 	 * compute queue wait for the copy engine) */
 	double api_switch_ns, api_prefetch_switch_ns, api_launch_wait_ns;
-	double sync_wake_ns;    /* work completed -> waiting host call returns */
-	double trace_ns;        /* CUPTI's cost per traced call (api_* are untraced costs; informational) */
-	double thread_start_ns; /* host thread i starts issuing i * thread_start_ns after thread 0 */
-	double host_gap_ns;     /* a host thread's own time between two calls */
+	double api_launch_prefetch_wait_ns; /* a launch whose stream's previous work is a prefetch to the device */
+	double sync_wake_ns;                /* work completed -> waiting host call returns */
+	double trace_ns;                    /* CUPTI's cost per traced call (api_* are untraced costs; informational) */
+	double thread_start_ns;             /* host thread i starts issuing i * thread_start_ns after thread 0 */
+	double host_gap_ns;                 /* a host thread's own time between two calls */
 	/* 1: copies wait in hardware queues of their own per direction (one per connection), so a copy waiting for a
 	 * kernel holds up only copies; 0: copies share the streams' queues */
 	int copy_queues;
