@@ -162,7 +162,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 {
 	const char *preset = NULL;
 	long long v;
-	int c, e;
+	int c, e = 0;
 	bool threads_per_stream = false;
 	char *cause = NULL;
 

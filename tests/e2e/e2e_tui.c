@@ -474,7 +474,7 @@ static void test_start(void **state)
 {
 	struct e2e t;
 	static const char *const args[] = {"--backend", "model", NULL};
-	int x, y;
+	int x = 0, y;
 
 	(void)state;
 	e2e_start(&t, 120, 40, args, NULL);
@@ -731,7 +731,7 @@ static void test_sweep(void **state)
 	assert_true(e2e_find(&t, "breadth-first", 2, NULL) > 1);
 	assert_true(e2e_find(&t, "ideal bound", 2, NULL) > 1);
 	{
-		int x, y = e2e_find(&t, "  128 ", 0, &x);
+		int x = 0, y = e2e_find(&t, "  128 ", 0, &x);
 		char row[4096];
 
 		assert_true(y > 0);
