@@ -44,6 +44,25 @@ if has validate-repeat; then
 		step "validate-mp$k" 300 "$bin" validate --preset managed,pageable --csv "$work/validate-mp$k.csv"
 	done
 fi
+if has validate-full-repeat; then
+	# two more measurements of the whole matrix but decrypt (which repeats within 1%), so the model is held to
+	# the median of three, not to one noisy sample per row
+	for k in 2 3; do
+		step "validate-r$k" 420 "$bin" validate --preset kernel-transfer,hyperq,default-stream,sync-order,managed,pageable \
+			--csv "$work/validate-r$k.csv"
+	done
+fi
+if has probes; then
+	# traces of the rows the model misses most (managed at 1, 32, 128 streams; pageable at 1 and 128 streams)
+	step probe-managed-1 60 "$bin" run --backend cuda --preset managed --streams 1 --export "$work/managed-1.sqlite"
+	step probe-managed-32 60 "$bin" run --backend cuda --preset managed --streams 32 --export "$work/managed-32.sqlite"
+	step probe-managed-128b 60 "$bin" run --backend cuda --preset managed --streams 128 --order breadth \
+		--export "$work/managed-128-breadth.sqlite"
+	step probe-pageable-1 60 "$bin" run --backend cuda --preset pageable --streams 1 --repeat 15 \
+		--export "$work/pageable-1.sqlite"
+	step probe-pageable-128 60 "$bin" run --backend cuda --preset pageable --streams 128 --repeat 15 \
+		--export "$work/pageable-128.sqlite"
+fi
 has calibrate && step calibrate 180 "$bin" calibrate -o "$work/h200.profile"
 if has validate; then
 	prof=()
