@@ -1,256 +1,127 @@
 /* import_chrome.c: Chrome trace JSON into a timeline.
  *
  * A trace is either {"traceEvents": [...], ...} or a bare array of events (whose closing ']' may be missing, as
- * Chrome allows). The file is mapped read-only and the outer structure is walked here; each event, and each value
- * of the outer object, is parsed by jansson on its own (JSON_DISABLE_EOF_CHECK stops at the end of the value), so
- * memory stays at one event's DOM however big the file, and nesting depth is jansson's to police.
+ * Chrome allows). The file is mapped read-only and read by chrome_parse (yajl's SAX parser, no DOM: memory stays
+ * at what the timeline needs). Here is the work that needs the events in file order: B/E pairs nest per (pid,
+ * tid); GPU-side tracks of a foreign trace are numbered in order of first appearance; names enter the timeline's
+ * string table. Times are rebased to the earliest event (streamscope's own traces keep theirs).
  *
- * streamscope's own traces carry each record's exact fields in args (ss_kind, stream, raw_stream, thread, flags,
- * correlation, bytes) and come back exactly. Foreign traces: complete (X) events and B/E pairs become intervals;
- * the kind is read from the category and name (CUDA runtime/driver calls -> API, *Synchronize -> SYNC, memcpy
- * HtoD/DtoH/DtoD -> copies, memset, kernels, CPU annotations -> NVTX-like host ranges); host-side events go on the
- * host lane with their tid as thread, GPU-side ones get one stream per (pid, tid) track (or (pid, args.stream)),
- * numbered in order of first appearance; times are rebased to the earliest event. */
+ * Big files are parsed on several threads: the events array is cut into slices where a line starts with the next
+ * event (chrome_split), worker threads parse slices into compact events, and this thread takes them in file order,
+ * at most a window of slices ahead (2 per thread), so transient memory stays bounded. This thread's own parser reads
+ * the first slice (with what comes before the array) and the last (with what follows); it skips a slice read by a
+ * worker only when it stands right after a ',' between events there and the worker's slice parsed and ended the same
+ * way, and reads the slice itself otherwise. So a cut in the wrong place, or any error, costs time but never
+ * changes the result or the message: those are the sequential parse's, event numbers and byte offsets included. */
 #include "import_chrome.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
-#include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "chrome_parse.h"
+#include "chrome_split.h"
 #include "idmap.h"
 #include "import.h"
 #include "xalloc.h"
 
-/* Timestamps are held as CHROME_BIAS + ns until the end, so foreign traces may have negative ones. */
-#define CHROME_BIAS (1ull << 62)
-/* |ns| beyond this is absurd (about 73 years). */
-#define CHROME_MAX_NS (1ll << 61)
+/* Defaults of the parallel parse (import_chrome_tune). */
+#define CHROME_MAX_THREADS 8
+#define CHROME_PARALLEL_MIN (16u << 20)
+#define CHROME_SLICE_MIN (1u << 20)
+#define CHROME_SLICE_MAX (4u << 20)
 
-/* An open B event waiting for its E. */
-struct chrome_open {
-	struct ss_record r; /* start set, end not yet */
-};
+/* How traces are read (import_chrome_tune). */
+static struct import_chrome_tuning chrome_tuning;
 
-/* One (pid, tid) or (pid, stream) track of a foreign trace. */
+/* How many slices of the calling thread's last import came from workers. */
+static _Thread_local size_t chrome_slices_used;
+
+/* One (pid, tid) or (pid, stream) track of a foreign trace, or the B/E stack of a thread. */
 struct chrome_track {
-	uint32_t id;              /* raw stream id given to its GPU records: the track's ordinal */
-	struct chrome_open *open; /* stack of B events */
+	uint32_t id;            /* raw stream id given to its GPU records: the track's ordinal */
+	struct ss_record *open; /* stack of B events: start set, end not yet */
 	size_t nopen, capopen;
 };
 
-/* An import in progress. */
+/* An import in progress: the order-dependent state. */
 struct chrome_ctx {
 	const char *name; /* for messages */
-	const char *base, *p, *end;
 	struct ss_timeline *t;
-	char **cause;
-	size_t events; /* events read so far */
-	bool own;      /* otherData says streamscope wrote it */
-	bool other_modelled, other_incomplete;
-	int other_nstreams;
-	uint64_t other_dropped;
-	char other_device[96];
 	struct idmap track_of; /* track key -> index into trk */
 	struct chrome_track *trk;
 	size_t ntrk, captrk;
 };
 
-/* chrome_fail reports a problem with the file as a whole. Returns -1. */
-static int chrome_fail(struct chrome_ctx *c, const char *what)
+/* A slice of the events array for a worker. */
+struct chrome_slice {
+	size_t from, to;
+	struct chrome_parse *p; /* its events, once parsed */
+	int state;              /* enum chrome_slice_state */
+};
+
+enum chrome_slice_state { SLICE_WAITING, SLICE_BUSY, SLICE_OK, SLICE_BAD };
+
+/* The workers' shared state, under mu. */
+struct chrome_pool {
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	const char *buf, *name;
+	size_t len;
+	struct chrome_slice *sl;
+	size_t nsl;
+	bool yajl_only;
+	size_t next;  /* next slice to parse */
+	size_t limit; /* slices from here wait until the reader catches up */
+	bool stop;
+};
+
+void import_chrome_tune(const struct import_chrome_tuning *tuning)
 {
-	*c->cause = xasprintf("%s: %s", c->name, what);
-	return -1;
+	if (tuning != NULL)
+		chrome_tuning = *tuning;
+	else
+		memset(&chrome_tuning, 0, sizeof chrome_tuning);
 }
 
-/* chrome_fail_event reports a problem with event number c->events. */
-static int chrome_fail_event(struct chrome_ctx *c, const char *what)
+size_t import_chrome_parallel_slices(void)
 {
-	*c->cause = xasprintf("%s: event %zu: %s", c->name, c->events, what);
-	return -1;
+	return chrome_slices_used;
 }
 
-static void chrome_ws(struct chrome_ctx *c)
+/* chrome_threads is how many threads parse a big file: SS_IMPORT_THREADS, else the tuning, else the online CPUs
+ * up to CHROME_MAX_THREADS. */
+static int chrome_threads(void)
 {
-	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
-		c->p++;
-}
+	const char *env = getenv("SS_IMPORT_THREADS");
+	long n;
 
-/* chrome_value parses one JSON value at c->p with jansson and moves past it; NULL with *cause on error. */
-static json_t *chrome_value(struct chrome_ctx *c, size_t flags)
-{
-	json_error_t err;
-	json_t *v = json_loadb(c->p, (size_t)(c->end - c->p), flags | JSON_DISABLE_EOF_CHECK, &err);
-
-	if (v == NULL) {
-		size_t at = (size_t)(c->p - c->base) + (err.position > 0 ? (size_t)err.position : 0);
-
-		if (c->p + err.position >= c->end || strstr(err.text, "end of file") != NULL)
-			*c->cause = xasprintf("%s: truncated JSON at byte %zu (%s)", c->name, at, err.text);
-		else
-			*c->cause = xasprintf("%s: invalid JSON at byte %zu: %s", c->name, at, err.text);
-		return NULL;
-	}
-	if (err.position <= 0 || (size_t)err.position > (size_t)(c->end - c->p)) {
-		/* jansson counts positions in an int: a single value past 2 GB is not a trace */
-		json_decref(v);
-		*c->cause = xasprintf("%s: JSON value at byte %zu is too large", c->name, (size_t)(c->p - c->base));
-		return NULL;
-	}
-	c->p += err.position;
-	return v;
-}
-
-/* chrome_key reads an object key (a JSON string) at c->p into a new string. */
-static char *chrome_key(struct chrome_ctx *c)
-{
-	const char *q = c->p + 1;
-	json_t *v;
-	char *key;
-
-	if (c->p >= c->end || *c->p != '"') {
-		*c->cause =
-		    xasprintf("%s: invalid JSON at byte %zu: expected a key string", c->name, (size_t)(c->p - c->base));
-		return NULL;
-	}
-	while (q < c->end && *q != '"')
-		q += *q == '\\' ? 2 : 1;
-	if (q >= c->end) {
-		*c->cause =
-		    xasprintf("%s: truncated JSON at byte %zu (unterminated key)", c->name, (size_t)(c->p - c->base));
-		return NULL;
-	}
-	v = json_loadb(c->p, (size_t)(q + 1 - c->p), JSON_DECODE_ANY, NULL);
-	if (v == NULL || !json_is_string(v)) {
-		json_decref(v);
-		*c->cause =
-		    xasprintf("%s: invalid JSON at byte %zu: bad key string", c->name, (size_t)(c->p - c->base));
-		return NULL;
-	}
-	key = xstrdup(json_string_value(v));
-	json_decref(v);
-	c->p = q + 1;
-	return key;
-}
-
-/* chrome_time reads a time in microseconds (number or numeric string) as ns into *ns. Returns 0, 1 when absent,
- * -1 (with *cause) when present but not a sane number. */
-static int chrome_time(struct chrome_ctx *c, json_t *v, const char *what, int64_t *ns)
-{
-	double us;
-	char msg[96];
-
-	if (v == NULL || json_is_null(v))
-		return 1;
-	if (json_is_integer(v)) {
-		us = (double)json_integer_value(v);
-	} else if (json_is_real(v)) {
-		us = json_real_value(v);
-	} else if (json_is_string(v)) {
-		const char *s = json_string_value(v);
-		char *endp;
+	if (env != NULL && *env != '\0') {
+		char *end;
 
 		errno = 0;
-		us = strtod(s, &endp);
-		if (endp == s || *endp != '\0' || errno != 0) {
-			snprintf(msg, sizeof msg, "%s is not a number", what);
-			return chrome_fail_event(c, msg);
-		}
-	} else {
-		snprintf(msg, sizeof msg, "%s is not a number", what);
-		return chrome_fail_event(c, msg);
+		n = strtol(env, &end, 10);
+		if (errno == 0 && *end == '\0' && n >= 1)
+			return n > 64 ? 64 : (int)n;
 	}
-	if (!isfinite(us) || fabs(us) * 1000.0 >= (double)CHROME_MAX_NS) {
-		snprintf(msg, sizeof msg, "absurd %s %g us", what, us);
-		return chrome_fail_event(c, msg);
-	}
-	*ns = llround(us * 1000.0);
-	return 0;
+	if (chrome_tuning.threads > 0)
+		return chrome_tuning.threads > 64 ? 64 : chrome_tuning.threads;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > CHROME_MAX_THREADS ? CHROME_MAX_THREADS : (int)n;
 }
 
-/* chrome_uint reads an optional non-negative integer argument (0 when absent or not a number). */
-static uint64_t chrome_uint(json_t *v)
+/* chrome_fail_event reports a problem with event number n. Returns -1. */
+static int chrome_fail_event(struct chrome_ctx *c, size_t n, const char *what, char **cause)
 {
-	double d;
-
-	if (json_is_integer(v))
-		return json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) : 0;
-	if (json_is_real(v)) {
-		d = json_real_value(v);
-		return d > 0 && d < 1.8e19 ? (uint64_t)d : 0;
-	}
-	return 0;
-}
-
-/* chrome_arg returns the first of the named args present. */
-static json_t *chrome_arg(json_t *args, const char *a, const char *b, const char *d)
-{
-	json_t *v;
-
-	if (!json_is_object(args))
-		return NULL;
-	if ((v = json_object_get(args, a)) != NULL)
-		return v;
-	if (b != NULL && (v = json_object_get(args, b)) != NULL)
-		return v;
-	if (d != NULL && (v = json_object_get(args, d)) != NULL)
-		return v;
-	return NULL;
-}
-
-static bool chrome_has(const char *s, const char *needle)
-{
-	return s != NULL && strcasestr(s, needle) != NULL;
-}
-
-/* chrome_classify guesses the kind of a foreign event from its category and name; *host says it is host-side. */
-static int chrome_classify(const char *name, const char *cat, bool *host)
-{
-	bool api = (name != NULL && ((strncmp(name, "cuda", 4) == 0 && name[4] >= 'A' && name[4] <= 'Z') ||
-	                             (strncmp(name, "cu", 2) == 0 && name[2] >= 'A' && name[2] <= 'Z'))) ||
-	           chrome_has(cat, "runtime") || chrome_has(cat, "driver") || chrome_has(cat, "cuda_api");
-
-	*host = true;
-	if (api)
-		return chrome_has(name, "Synchronize") ? SS_KIND_SYNC : SS_KIND_API;
-	if (chrome_has(cat, "sync"))
-		return SS_KIND_SYNC;
-	if (chrome_has(cat, "cpu_op") || chrome_has(cat, "python") || chrome_has(cat, "annotation") ||
-	    chrome_has(cat, "nvtx") || chrome_has(cat, "marker"))
-		return SS_KIND_MARKER;
-	*host = false;
-	if (chrome_has(cat, "memset") || chrome_has(name, "memset"))
-		return SS_KIND_MEMSET;
-	if (chrome_has(cat, "memcpy") || chrome_has(name, "memcpy") || chrome_has(cat, "copy") ||
-	    chrome_has(name, "HtoD") || chrome_has(name, "DtoH") || chrome_has(name, "DtoD") ||
-	    chrome_has(name, "H2D") || chrome_has(name, "D2H") || chrome_has(name, "D2D")) {
-		if (chrome_has(name, "HtoD") || chrome_has(name, "H2D") || chrome_has(name, "Host to Device") ||
-		    chrome_has(name, "Host-to-Device"))
-			return SS_KIND_H2D;
-		if (chrome_has(name, "DtoH") || chrome_has(name, "D2H") || chrome_has(name, "Device to Host") ||
-		    chrome_has(name, "Device-to-Host"))
-			return SS_KIND_D2H;
-		return SS_KIND_D2D;
-	}
-	return SS_KIND_KERNEL; /* kernels, and generic work on a track of its own */
-}
-
-/* chrome_track_key mixes a pid, a tid (or stream) and a tag (0: GPU track by tid, 1: by stream, 2: B/E stack of
- * a thread) into one track key. */
-static uint64_t chrome_track_key(uint64_t pid, uint64_t tid, unsigned tag)
-{
-	uint64_t h = pid * 0x9e3779b97f4a7c15ull;
-
-	h ^= (tid + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2)) * 0xbf58476d1ce4e5b9ull;
-	return h ^ ((uint64_t)tag * 0x94d049bb133111ebull);
+	*cause = xasprintf("%s: event %zu: %s", c->name, n, what);
+	return -1;
 }
 
 /* chrome_track returns the track of key, creating it. */
@@ -270,294 +141,217 @@ static struct chrome_track *chrome_track(struct chrome_ctx *c, uint64_t key)
 	return &c->trk[c->ntrk++];
 }
 
-static uint64_t chrome_id(json_t *v)
-{
-	if (json_is_integer(v))
-		return (uint64_t)json_integer_value(v);
-	if (json_is_real(v)) {
-		double d = json_real_value(v);
-
-		/* out-of-range conversions are undefined: such ids are absurd anyway, they share one value */
-		return isfinite(d) && fabs(d) < 9e18 ? (uint64_t)(int64_t)d : UINT64_MAX;
-	}
-	if (json_is_string(v)) {
-		/* string pids/tids: hash the text */
-		uint64_t h = 1469598103934665603ull;
-
-		for (const char *s = json_string_value(v); *s != '\0'; s++)
-			h = (h ^ (unsigned char)*s) * 1099511628211ull;
-		return h;
-	}
-	return 0;
-}
-
-/* chrome_fill sets kind, stream, thread, name and the args-derived fields of r from an X or B event. For a foreign
- * GPU-side event it returns its track in *trk (NULL otherwise). */
-static int chrome_fill(struct chrome_ctx *c, json_t *ev, struct ss_record *r, struct chrome_track **trk)
-{
-	json_t *args = json_object_get(ev, "args"), *v;
-	const char *name = json_string_value(json_object_get(ev, "name"));
-	const char *cat = json_string_value(json_object_get(ev, "cat"));
-	uint64_t pid = chrome_id(json_object_get(ev, "pid")), tid = chrome_id(json_object_get(ev, "tid"));
-	const char *sskind = json_string_value(chrome_arg(args, "ss_kind", NULL, NULL));
-
-	*trk = NULL;
-	if (sskind != NULL) {
-		/* streamscope's own event: exact fields */
-		int kind = record_kind_parse(sskind);
-		json_int_t stream;
-
-		if (kind < 0)
-			return chrome_fail_event(c, "unknown ss_kind");
-		v = json_object_get(args, "stream");
-		stream = json_is_integer(v) ? json_integer_value(v) : SS_STREAM_UNKNOWN;
-		if (stream < SS_STREAM_UNKNOWN || stream >= SS_IMPORT_MAX_STREAMS)
-			return chrome_fail_event(c, "absurd stream index");
-		r->kind = (uint8_t)kind;
-		r->stream = (int32_t)stream;
-		r->raw_stream = (uint32_t)chrome_uint(json_object_get(args, "raw_stream"));
-		r->thread = (uint32_t)chrome_uint(json_object_get(args, "thread"));
-		r->flags = (uint8_t)chrome_uint(json_object_get(args, "flags"));
-		r->correlation = (uint32_t)chrome_uint(json_object_get(args, "correlation"));
-		r->bytes = chrome_uint(json_object_get(args, "bytes"));
-		if (json_object_get(args, "unnamed") == NULL)
-			r->name = timeline_intern(c->t, name);
-		return 0;
-	}
-	{
-		bool host;
-		int kind = chrome_classify(name, cat, &host);
-
-		r->kind = (uint8_t)kind;
-		r->name = timeline_intern(c->t, name);
-		r->correlation =
-		    (uint32_t)chrome_uint(chrome_arg(args, "correlation", "correlation id", "correlationId"));
-		r->bytes = chrome_uint(chrome_arg(args, "bytes", "Bytes", "size"));
-		if (host) {
-			r->stream = SS_STREAM_HOST;
-			r->thread = (uint32_t)tid;
-			r->raw_stream = 0;
-		} else {
-			v = chrome_arg(args, "stream", "Stream", NULL);
-			*trk = json_is_integer(v)
-			           ? chrome_track(c, chrome_track_key(pid, (uint64_t)json_integer_value(v), 1))
-			           : chrome_track(c, chrome_track_key(pid, tid, 0));
-			r->stream = SS_STREAM_PENDING;
-			r->raw_stream = (*trk)->id;
-		}
-	}
-	return 0;
-}
-
 /* chrome_add appends r (start/end biased ns) after the common checks. */
-static int chrome_add(struct chrome_ctx *c, struct ss_record *r)
+static int chrome_add(struct chrome_ctx *c, const struct ss_record *r, size_t n, char **cause)
 {
 	if (c->t->n >= SS_IMPORT_MAX_RECORDS)
-		return chrome_fail_event(c, "too many events");
+		return chrome_fail_event(c, n, "too many events", cause);
 	timeline_add(c->t, r);
 	return 0;
 }
 
-/* chrome_event handles one element of traceEvents. */
-static int chrome_event(struct chrome_ctx *c, json_t *ev)
+/* chrome_apply does the order-dependent part of event e, number n in the file, read by parser p (whose name ids
+ * it carries): pairs an E with its B, numbers GPU tracks, adds the record. 0, or -1 with *cause. */
+static int chrome_apply(struct chrome_ctx *c, struct chrome_parse *p, const struct chrome_ev *e, size_t n, char **cause)
 {
-	const char *ph;
-	struct ss_record r = {0};
-	struct chrome_track *trk;
-	int64_t ts, dur = 0;
-	int rc;
+	struct ss_record r;
+	struct chrome_track *t;
 
-	if (!json_is_object(ev))
-		return chrome_fail_event(c, "not an object");
-	ph = json_string_value(json_object_get(ev, "ph"));
-	if (ph == NULL || (ph[0] != 'X' && ph[0] != 'B' && ph[0] != 'E') || ph[1] != '\0')
-		return 0; /* metadata, instants, counters, flows, async: not intervals */
-	rc = chrome_time(c, json_object_get(ev, "ts"), "ts", &ts);
-	if (rc < 0)
-		return -1;
-	if (rc > 0)
-		return chrome_fail_event(c, "no ts");
-	if (ph[0] == 'E') {
-		uint64_t pid = chrome_id(json_object_get(ev, "pid")), tid = chrome_id(json_object_get(ev, "tid"));
-		uint32_t i;
-		struct chrome_track *t;
+	if (e->ph == 'E') {
 		struct ss_record *open;
+		uint32_t i;
 
 		/* B/E pairs nest per (pid, tid): the open stack lives on the thread's track */
-		if (!idmap_get(&c->track_of, chrome_track_key(pid, tid, 2), &i) || c->trk[i].nopen == 0)
+		if (!idmap_get(&c->track_of, e->stack, &i) || c->trk[i].nopen == 0)
 			return 0; /* an E without its B: Chrome ignores it too */
 		t = &c->trk[i];
-		open = &t->open[--t->nopen].r;
-		if (CHROME_BIAS + (uint64_t)ts < open->start)
-			return chrome_fail_event(c, "negative duration (E before its B)");
-		open->end = CHROME_BIAS + (uint64_t)ts;
-		return chrome_add(c, open);
+		open = &t->open[--t->nopen];
+		if (e->r.start < open->start)
+			return chrome_fail_event(c, n, "negative duration (E before its B)", cause);
+		open->end = e->r.start;
+		return chrome_add(c, open, n, cause);
 	}
-	if (chrome_fill(c, ev, &r, &trk) != 0)
-		return -1;
-	r.start = CHROME_BIAS + (uint64_t)ts;
-	if (ph[0] == 'X') {
-		rc = chrome_time(c, json_object_get(ev, "dur"), "dur", &dur);
-		if (rc < 0)
-			return -1;
-		if (dur < 0)
-			return chrome_fail_event(c, "negative duration");
-		r.end = r.start + (uint64_t)dur;
-		return chrome_add(c, &r);
+	r = e->r;
+	r.name = chrome_parse_name(p, r.name, c->t);
+	if (e->gpu)
+		r.raw_stream = chrome_track(c, e->track)->id;
+	if (e->ph == 'X')
+		return chrome_add(c, &r, n, cause);
+	/* B: push on the thread's own stack */
+	t = chrome_track(c, e->stack);
+	if (t->nopen == t->capopen) {
+		t->capopen = t->capopen ? t->capopen * 2 : 8;
+		t->open = xreallocarray(t->open, t->capopen, sizeof *t->open);
 	}
-	{
-		/* B: push on the thread's own stack */
-		uint64_t pid = chrome_id(json_object_get(ev, "pid")), tid = chrome_id(json_object_get(ev, "tid"));
-		struct chrome_track *t = chrome_track(c, chrome_track_key(pid, tid, 2));
-
-		if (t->nopen == t->capopen) {
-			t->capopen = t->capopen ? t->capopen * 2 : 8;
-			t->open = xreallocarray(t->open, t->capopen, sizeof *t->open);
-		}
-		t->open[t->nopen++].r = r;
-	}
+	t->open[t->nopen++] = r;
 	return 0;
 }
 
-/* chrome_other_data reads streamscope's labels from the top-level "otherData" object. */
-static void chrome_other_data(struct chrome_ctx *c, json_t *o)
+/* chrome_emit takes the events of the reading thread's own parser as they end. */
+static int chrome_emit(void *arg, struct chrome_parse *p, const struct chrome_ev *e, char **cause)
 {
-	const char *gen = json_string_value(json_object_get(o, "generator"));
-	const char *dev = json_string_value(json_object_get(o, "device"));
-	json_t *v;
-
-	if (!json_is_object(o))
-		return;
-	if (dev != NULL)
-		snprintf(c->other_device, sizeof c->other_device, "%s", dev);
-	if (gen == NULL || strncmp(gen, "streamscope", 11) != 0)
-		return;
-	c->own = true;
-	c->other_modelled = json_is_true(json_object_get(o, "modelled"));
-	c->other_incomplete = json_is_true(json_object_get(o, "incomplete"));
-	v = json_object_get(o, "nstreams");
-	if (json_is_integer(v) && json_integer_value(v) > 0 && json_integer_value(v) <= SS_IMPORT_MAX_STREAMS)
-		c->other_nstreams = (int)json_integer_value(v);
-	c->other_dropped = chrome_uint(json_object_get(o, "dropped"));
+	return chrome_apply(arg, p, e, chrome_parse_events(p), cause);
 }
 
-/* chrome_events walks the events array (c->p just past its '['). bare: the array is the whole file, whose
- * closing bracket Chrome lets go missing. */
-static int chrome_events(struct chrome_ctx *c, bool bare)
+/* chrome_apply_slice applies the events a worker's parser s collected, in order, after those p has seen. */
+static int chrome_apply_slice(struct chrome_ctx *c, struct chrome_parse *p, struct chrome_parse *s, char **cause)
 {
-	chrome_ws(c);
-	if (c->p < c->end && *c->p == ']') {
-		c->p++;
-		return 0;
-	}
+	size_t n, before = chrome_parse_events(p);
+	const struct chrome_ev *ev = chrome_parse_collected(s, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (chrome_apply(c, s, &ev[i], before + ev[i].ordinal, cause) != 0)
+			return -1;
+	chrome_parse_skip_events(p, chrome_parse_events(s));
+	return 0;
+}
+
+static void *chrome_worker(void *arg)
+{
+	struct chrome_pool *pool = arg;
+
+	pthread_mutex_lock(&pool->mu);
 	for (;;) {
-		json_t *ev;
+		struct chrome_parse *p;
+		size_t i;
 		int rc;
 
-		chrome_ws(c);
-		if (c->p >= c->end) {
-			if (bare)
-				return 0;
-			return chrome_fail(c, "truncated: traceEvents array not closed");
-		}
-		c->events++;
-		if (*c->p != '{') {
-			*c->cause = xasprintf("%s: event %zu at byte %zu is not an object", c->name, c->events,
-			                      (size_t)(c->p - c->base));
-			return -1;
-		}
-		if ((ev = chrome_value(c, 0)) == NULL)
-			return -1;
-		rc = chrome_event(c, ev);
-		json_decref(ev);
-		if (rc != 0)
-			return -1;
-		chrome_ws(c);
-		if (c->p < c->end && *c->p == ',') {
-			c->p++;
-			continue;
-		}
-		if (c->p < c->end && *c->p == ']') {
-			c->p++;
-			return 0;
-		}
-		if (c->p >= c->end && bare)
-			return 0;
-		if (c->p >= c->end)
-			return chrome_fail(c, "truncated: traceEvents array not closed");
-		*c->cause = xasprintf("%s: invalid JSON at byte %zu: expected ',' or ']' after event %zu", c->name,
-		                      (size_t)(c->p - c->base), c->events);
-		return -1;
+		while (!pool->stop && pool->next < pool->nsl - 1 && pool->next >= pool->limit)
+			pthread_cond_wait(&pool->work, &pool->mu);
+		if (pool->stop || pool->next >= pool->nsl - 1)
+			break;
+		i = pool->next++;
+		pool->sl[i].state = SLICE_BUSY;
+		pthread_mutex_unlock(&pool->mu);
+		p = chrome_parse_new(pool->buf, pool->len, pool->name, true, NULL, NULL);
+		chrome_parse_fast(p, !pool->yajl_only);
+		rc = chrome_parse_slice(p, pool->sl[i].from, pool->sl[i].to);
+		pthread_mutex_lock(&pool->mu);
+		pool->sl[i].p = p;
+		pool->sl[i].state = rc == 0 ? SLICE_OK : SLICE_BAD;
+		pthread_cond_broadcast(&pool->done);
 	}
+	pthread_mutex_unlock(&pool->mu);
+	return NULL;
 }
 
-/* chrome_object walks the top-level object (c->p just past its '{'). */
-static int chrome_object(struct chrome_ctx *c)
+/* chrome_slices cuts bytes [start, len) into slices of about size bytes at chrome_split points; returns how many
+ * (1: no cut found) in *sl (the caller frees it). */
+static size_t chrome_slices(const char *buf, size_t len, size_t start, size_t size, struct chrome_slice **sl)
 {
-	bool seen_events = false;
+	size_t cap = (len - start) / size + 2, n = 1;
+	struct chrome_slice *s = xcalloc(cap, sizeof *s);
 
-	chrome_ws(c);
-	if (c->p < c->end && *c->p == '}') {
-		c->p++;
-		return chrome_fail(c, "no traceEvents: not a Chrome trace");
-	}
-	for (;;) {
-		char *key;
+	s[0].from = start;
+	for (size_t target = start + size; target < len && n < cap; target += size) {
+		size_t from = target > s[n - 1].from ? target : s[n - 1].from + 1;
+		size_t b = chrome_split_next(buf, len, from, from + size);
 
-		chrome_ws(c);
-		if (c->p >= c->end)
-			return chrome_fail(c, "truncated JSON (object not closed)");
-		if ((key = chrome_key(c)) == NULL)
-			return -1;
-		chrome_ws(c);
-		if (c->p >= c->end || *c->p != ':') {
-			free(key);
-			*c->cause =
-			    xasprintf("%s: invalid JSON at byte %zu: expected ':'", c->name, (size_t)(c->p - c->base));
-			return -1;
-		}
-		c->p++;
-		chrome_ws(c);
-		if (strcmp(key, "traceEvents") == 0) {
-			free(key);
-			if (seen_events)
-				return chrome_fail(c, "two traceEvents arrays");
-			seen_events = true;
-			if (c->p >= c->end || *c->p != '[')
-				return chrome_fail(c, "traceEvents is not an array");
-			c->p++;
-			if (chrome_events(c, false) != 0)
-				return -1;
-		} else {
-			json_t *v = chrome_value(c, JSON_DECODE_ANY);
-
-			if (v == NULL) {
-				free(key);
-				return -1;
-			}
-			if (strcmp(key, "otherData") == 0 || strcmp(key, "metadata") == 0)
-				chrome_other_data(c, v);
-			json_decref(v);
-			free(key);
-		}
-		chrome_ws(c);
-		if (c->p < c->end && *c->p == ',') {
-			c->p++;
+		if (b >= len)
 			continue;
-		}
-		if (c->p < c->end && *c->p == '}') {
-			c->p++;
-			break;
-		}
-		if (c->p >= c->end)
-			return chrome_fail(c, "truncated JSON (object not closed)");
-		*c->cause =
-		    xasprintf("%s: invalid JSON at byte %zu: expected ',' or '}'", c->name, (size_t)(c->p - c->base));
-		return -1;
+		s[n - 1].to = b;
+		s[n++].from = b;
+		target = b;
 	}
-	if (!seen_events)
-		return chrome_fail(c, "no traceEvents: not a Chrome trace");
-	return 0;
+	s[n - 1].to = len;
+	*sl = s;
+	return n;
+}
+
+/* chrome_read_parallel reads the document from start with p, workers parsing the middle slices. 0, or -1 with
+ * *cause. */
+static int chrome_read_parallel(struct chrome_ctx *c, struct chrome_parse *p, const char *buf, size_t len, size_t start,
+                                int threads, char **cause)
+{
+	struct chrome_pool pool;
+	pthread_t tid[64];
+	size_t size = chrome_tuning.slice_bytes, window = 2 * (size_t)threads + 2;
+	int started = 0, rc;
+
+	if (size == 0) {
+		size = (len - start) / (8 * (size_t)threads);
+		size = size < CHROME_SLICE_MIN ? CHROME_SLICE_MIN : size > CHROME_SLICE_MAX ? CHROME_SLICE_MAX : size;
+	}
+	memset(&pool, 0, sizeof pool);
+	pool.nsl = chrome_slices(buf, len, start, size, &pool.sl);
+	pool.buf = buf;
+	pool.len = len;
+	pool.name = c->name;
+	pool.yajl_only = chrome_tuning.yajl_only;
+	pool.next = 1;
+	pool.limit = 1 + window;
+	pthread_mutex_init(&pool.mu, NULL);
+	pthread_cond_init(&pool.work, NULL);
+	pthread_cond_init(&pool.done, NULL);
+	for (int i = 0; i < threads && pool.nsl > 2; i++) {
+		if (pthread_create(&tid[started], NULL, chrome_worker, &pool) != 0)
+			break;
+		started++;
+	}
+	rc = chrome_parse_feed(p, pool.sl[0].from, pool.sl[0].to);
+	for (size_t j = 1; rc == 0 && j < pool.nsl; j++) {
+		struct chrome_slice *s = &pool.sl[j];
+		bool use = false;
+
+		if (started > 0 && j < pool.nsl - 1 && chrome_parse_clean(p, s->from)) {
+			pthread_mutex_lock(&pool.mu);
+			while (s->state != SLICE_OK && s->state != SLICE_BAD)
+				pthread_cond_wait(&pool.done, &pool.mu);
+			use = s->state == SLICE_OK;
+			pthread_mutex_unlock(&pool.mu);
+		}
+		if (use) {
+			rc = chrome_apply_slice(c, p, s->p, cause);
+			chrome_slices_used++;
+		} else {
+			rc = chrome_parse_feed(p, s->from, s->to);
+			if (rc != 0)
+				*cause = chrome_parse_cause(p);
+		}
+		pthread_mutex_lock(&pool.mu);
+		if (s->state == SLICE_OK || s->state == SLICE_BAD) {
+			chrome_parse_free(s->p);
+			s->p = NULL;
+		}
+		pool.limit = j + 1 + window;
+		pthread_cond_broadcast(&pool.work);
+		pthread_mutex_unlock(&pool.mu);
+	}
+	if (rc != 0 && *cause == NULL)
+		*cause = chrome_parse_cause(p);
+	pthread_mutex_lock(&pool.mu);
+	pool.stop = true;
+	pthread_cond_broadcast(&pool.work);
+	pthread_mutex_unlock(&pool.mu);
+	for (int i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	for (size_t j = 0; j < pool.nsl; j++)
+		chrome_parse_free(pool.sl[j].p);
+	free(pool.sl);
+	pthread_mutex_destroy(&pool.mu);
+	pthread_cond_destroy(&pool.work);
+	pthread_cond_destroy(&pool.done);
+	return rc;
+}
+
+/* chrome_read reads the document from start (its first '{' or '['): in parallel when it is big, else in one
+ * go. 0, or -1 with *cause. */
+static int chrome_read(struct chrome_ctx *c, struct chrome_parse *p, const char *buf, size_t len, size_t start,
+                       char **cause)
+{
+	size_t min = chrome_tuning.min_bytes ? chrome_tuning.min_bytes : CHROME_PARALLEL_MIN;
+	int threads = chrome_threads();
+	int rc;
+
+	if (threads > 1 && len - start >= min)
+		rc = chrome_read_parallel(c, p, buf, len, start, threads, cause);
+	else
+		rc = chrome_parse_feed(p, start, len);
+	if (rc == 0)
+		rc = chrome_parse_finish(p);
+	if (rc != 0 && *cause == NULL)
+		*cause = chrome_parse_cause(p);
+	return rc;
 }
 
 static void chrome_free(struct chrome_ctx *c)
@@ -570,38 +364,43 @@ static void chrome_free(struct chrome_ctx *c)
 
 int import_chrome_buffer(const char *buf, size_t len, const char *name, struct ss_timeline *t, char **cause)
 {
-	struct chrome_ctx c = {.name = name, .base = buf, .p = buf, .end = buf + len, .t = t, .cause = cause};
+	struct chrome_ctx c = {.name = name, .t = t};
+	struct chrome_other other;
+	size_t start = 0;
 	int rc;
 
+	*cause = NULL;
+	chrome_slices_used = 0;
+	memset(&other, 0, sizeof other);
 	import_begin(t);
 	idmap_init(&c.track_of);
 	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
-		c.p += 3;
-	chrome_ws(&c);
+		start = 3;
+	while (start < len && (buf[start] == ' ' || buf[start] == '\t' || buf[start] == '\n' || buf[start] == '\r'))
+		start++;
 	/* a guess at the record count from the size keeps the array from doubling far past its need */
 	import_reserve(t, len / 160 + 16);
-	if (c.p >= c.end) {
-		rc = chrome_fail(&c, "empty file (expected Chrome trace JSON)");
-	} else if (*c.p == '[') {
-		c.p++;
-		rc = chrome_events(&c, true);
-	} else if (*c.p == '{') {
-		c.p++;
-		rc = chrome_object(&c);
+	if (start >= len) {
+		*cause = xasprintf("%s: empty file (expected Chrome trace JSON)", name);
+		rc = -1;
+	} else if (buf[start] != '[' && buf[start] != '{') {
+		*cause = xasprintf("%s: not a Chrome trace (expected a JSON object or array)", name);
+		rc = -1;
 	} else {
-		rc = chrome_fail(&c, "not a Chrome trace (expected a JSON object or array)");
-	}
-	if (rc == 0) {
-		chrome_ws(&c);
-		if (c.p < c.end)
-			rc = chrome_fail(&c, "trailing data after the JSON");
+		struct chrome_parse *p = chrome_parse_new(buf, len, name, false, chrome_emit, &c);
+
+		chrome_parse_fast(p, !chrome_tuning.yajl_only);
+		rc = chrome_read(&c, p, buf, len, start, cause);
+		if (rc == 0)
+			other = *chrome_parse_other(p);
+		chrome_parse_free(p);
 	}
 	chrome_free(&c);
 	if (rc != 0) {
 		import_begin(t);
 		return import_oneline(*cause);
 	}
-	if (c.own) {
+	if (other.own) {
 		timeline_rebase(t, CHROME_BIAS);
 	} else {
 		uint64_t t0 = UINT64_MAX;
@@ -612,13 +411,13 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 		if (t->n > 0)
 			timeline_rebase(t, t0);
 	}
-	t->modelled = c.own && c.other_modelled;
-	t->incomplete = c.own && c.other_incomplete;
-	t->dropped = c.own ? c.other_dropped : 0;
-	snprintf(t->device, sizeof t->device, "%s", c.other_device);
+	t->modelled = other.own && other.modelled;
+	t->incomplete = other.own && other.incomplete;
+	t->dropped = other.own ? other.dropped : 0;
+	snprintf(t->device, sizeof t->device, "%s", other.device);
 	import_finish(t, name);
-	if (c.own && c.other_nstreams > t->nstreams)
-		t->nstreams = c.other_nstreams;
+	if (other.own && other.nstreams > t->nstreams)
+		t->nstreams = other.nstreams;
 	return 0;
 }
 
