@@ -1,7 +1,9 @@
 /* test_io_chrome.c: the Chrome trace export parsed back with jansson (metadata naming and ordering every track,
  * flow arrows from API calls to the GPU work with their correlation id, args, the modelled flag, escaping), and
  * foreign Chrome traces (PyTorch-profiler-like categories, B/E pairs, bare arrays without their closing bracket,
- * string timestamps) mapped to streams, engines and the host lane. */
+ * string timestamps) mapped to streams, engines and the host lane; JSON details the yajl-based importer must get
+ * right (duplicate keys, escapes, numbers as text, nesting depth), and the parallel parse giving exactly the
+ * sequential result and message. */
 /* cmocka needs these first, in this order */
 /* clang-format off */
 #include <setjmp.h>
@@ -14,6 +16,7 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "io/chrome_parse.h"
 #include "io/export.h"
 #include "io/export_chrome.h"
 #include "io/import.h"
@@ -414,6 +417,205 @@ static void test_foreign_array(void **state)
 	timeline_free(&t);
 }
 
+/* Duplicate keys: the last wins (args too, wholly); escapes decode; otherData may be called metadata; BOM. */
+static void test_json_details(void **state)
+{
+	static const char json[] =
+	    "\xef\xbb\xbf{\"metadata\":{\"generator\":\"streamscope test\",\"device\":\"G\\u00e9PU\",\"nstreams\":3,"
+	    "\"modelled\":true,\"dropped\":7,\"deep\":{\"generator\":\"other\",\"x\":[{\"y\":1}]}},\n"
+	    "\"traceEvents\":[\n"
+	    "{\"ph\":\"M\",\"ts\":1,\"ph\":\"X\",\"name\":\"first\",\"name\":\"k\\u0065rn\\\"el\\\"\",\"ts\":\"2.5\","
+	    "\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":1,\"bytes\":5},\"args\":{\"ss_kind\":\"H2D\","
+	    "\"stream\":2,"
+	    "\"ignored\":{\"ss_kind\":\"D2H\",\"stream\":[3]}}},\n"
+	    "{\"ph\":\"X\",\"ts\":3,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0},\"args\":7},\n"
+	    "{\"ph\":\"X\",\"ts\":4,\"dur\":1.0005,\"name\":\"n\",\"args\":{\"ss_kind\":\"ker\",\"stream\":0,"
+	    "\"unnamed\":null,\"correlation\":99999999999999999999,\"raw_stream\":12.7,\"flags\":-3}}\n"
+	    "]}";
+	struct ss_timeline t;
+	const struct ss_record *r;
+
+	(void)state;
+	load(json, &t);
+	assert_int_equal(t.n, 3);
+	assert_string_equal(t.device, "G\xc3\xa9PU");
+	assert_true(t.modelled);
+	assert_int_equal(t.dropped, 7);
+	assert_int_equal(t.nstreams, 3);
+	r = find_named(&t, "kern\"el\"");
+	assert_non_null(r);
+	assert_int_equal(r->kind, SS_KIND_H2D); /* the second args replaced the first */
+	assert_int_equal(r->stream, 2);
+	assert_int_equal(r->bytes, 0);
+	assert_int_equal(r->start, 2500);
+	assert_int_equal(r->end, 3500);
+	/* args given as a number: not streamscope's, a foreign kernel */
+	assert_int_equal(t.rec[1].kind, SS_KIND_KERNEL);
+	assert_int_equal(t.rec[1].stream, 0);
+	assert_int_equal(t.rec[1].start, 3000);
+	/* unnamed (even as null) drops the name; dur rounds half away from zero; numbers past int64 are reals */
+	r = &t.rec[2];
+	assert_int_equal(r->name, 0);
+	assert_int_equal(r->start, 4000);
+	assert_int_equal(r->end, 5001);
+	assert_int_equal(r->correlation, 0); /* 1e20 does not fit: 0, as any absurd count */
+	assert_int_equal(r->raw_stream, 12);
+	assert_int_equal(r->flags, 0);
+	timeline_free(&t);
+	/* exact nanoseconds however big the timestamp: no double rounding */
+	load("[{\"ph\":\"X\",\"name\":\"a\",\"ts\":1700000000123456.789,\"dur\":0.001},"
+	     "{\"ph\":\"X\",\"name\":\"b\",\"ts\":1700000000123456.790,\"dur\":1e-3}]",
+	     &t);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(find_named(&t, "a")->start, 0);
+	assert_int_equal(find_named(&t, "a")->end, 1);
+	assert_int_equal(find_named(&t, "b")->start, 1);
+	assert_int_equal(find_named(&t, "b")->end, 2);
+	timeline_free(&t);
+	/* 64 levels of nesting are fine */
+	{
+		char deep[512];
+		int n = snprintf(deep, sizeof deep, "[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"a\":");
+
+		for (int i = 0; i < CHROME_MAX_DEPTH - 3; i++)
+			deep[n++] = '[';
+		for (int i = 0; i < CHROME_MAX_DEPTH - 3; i++)
+			deep[n++] = ']';
+		snprintf(deep + n, sizeof deep - (size_t)n, "}}]");
+		load(deep, &t);
+		assert_int_equal(t.n, 1);
+		timeline_free(&t);
+	}
+}
+
+/* outcome imports json (len bytes) and describes the result in one string: the cause, or every record and name. */
+static char *outcome(const char *json, size_t len)
+{
+	struct ss_timeline t;
+	char *cause = NULL, *out;
+	size_t cap = 256 + 160 * 64, n = 0;
+
+	timeline_init(&t);
+	if (import_chrome_buffer(json, len, "p.json", &t, &cause) != 0) {
+		assert_int_equal(t.n, 0);
+		timeline_free(&t);
+		return cause;
+	}
+	cap += t.n * 160;
+	out = malloc(cap);
+	n += (size_t)snprintf(out + n, cap - n, "ok %zu streams %d dev %s mod %d drop %llu\n", t.n, t.nstreams,
+	                      t.device, t.modelled, (unsigned long long)t.dropped);
+	for (size_t i = 0; i < t.n && n < cap; i++) {
+		const struct ss_record *r = &t.rec[i];
+
+		n += (size_t)snprintf(out + n, cap - n, "%llu %llu %d %d %u %u %u %u %llu %u [%.40s]\n",
+		                      (unsigned long long)r->start, (unsigned long long)r->end, r->kind, r->stream,
+		                      r->raw_stream, r->thread, r->correlation, r->flags, (unsigned long long)r->bytes,
+		                      r->name, timeline_name(&t, r->name));
+	}
+	timeline_free(&t);
+	return out;
+}
+
+/* same_parallel checks that json parses to the same outcome all through yajl, around it where it can, and in
+ * parallel slices of every size from tiny up; returns how many slices workers gave at the smallest size. */
+static size_t same_parallel(const char *json, size_t len)
+{
+	char *want, *got;
+	size_t used = 0;
+
+	struct import_chrome_tuning tuning = {.threads = 1, .yajl_only = true};
+
+	import_chrome_tune(&tuning);
+	want = outcome(json, len);
+	assert_int_equal(import_chrome_parallel_slices(), 0);
+	tuning.yajl_only = false;
+	import_chrome_tune(&tuning);
+	got = outcome(json, len);
+	if (strcmp(want, got) != 0)
+		fail_msg("around yajl:\n%.300s\nall through yajl:\n%.300s", got, want);
+	free(got);
+	for (size_t slice = 1; slice < len + 64; slice = slice * 3 + 1) {
+		tuning = (struct import_chrome_tuning){.threads = 3, .min_bytes = 1, .slice_bytes = slice};
+		import_chrome_tune(&tuning);
+		got = outcome(json, len);
+		if (strcmp(want, got) != 0)
+			fail_msg("slices of %zu bytes:\n%.300s\nin one go:\n%.300s", slice, got, want);
+		if (slice == 1)
+			used = import_chrome_parallel_slices();
+		free(got);
+	}
+	import_chrome_tune(NULL);
+	free(want);
+	return used;
+}
+
+/* The parallel parse: our own export, foreign traces and broken files give exactly the sequential result or message,
+ * wherever the slices are cut (inside events written over several lines too). */
+static void test_parallel(void **state)
+{
+	static const char *const docs[] = {
+	    /* B/E across slices, E before its B found in a later slice, pretty-printed events */
+	    "[\n{\"ph\":\"B\",\"name\":\"o\",\"pid\":1,\"tid\":1,\"ts\":10},\n{\"ph\":\"X\",\"name\":\"k\",\"pid\":2,"
+	    "\"tid\":7,\"ts\":11,\"dur\":1},\n  {\n    \"ph\": \"B\",\n    \"name\": \"i\", \"pid\": 1, \"tid\": 1,\n"
+	    "    \"ts\": 12,\n    \"args\":\n{\"a\": [\n{\"b\": 1},\n{\"c\": 2}]}\n  "
+	    "},\n{\"ph\":\"E\",\"pid\":1,\"tid\":1,"
+	    "\"ts\":13},\n{\"ph\":\"X\",\"name\":\"memcpy "
+	    "HtoD\",\"pid\":2,\"tid\":8,\"ts\":14,\"dur\":1},\n{\"ph\":\"E\","
+	    "\"pid\":1,\"tid\":1,\"ts\":15},\n",
+	    "[\n{\"ph\":\"B\",\"name\":\"o\",\"pid\":1,\"tid\":1,\"ts\":10},\n{\"ph\":\"X\",\"name\":\"k\",\"ts\":1,"
+	    "\"dur\":1},\n{\"ph\":\"X\",\"name\":\"k2\",\"ts\":2,\"dur\":1},\n{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":"
+	    "5},\n"
+	    "{\"ph\":\"X\",\"name\":\"k3\",\"ts\":2,\"dur\":1}]",
+	    /* errors in a middle slice, at the end, after the array */
+	    "{\"traceEvents\":[\n{\"ph\":\"X\",\"ts\":1,\"dur\":1},\n{\"ph\":\"X\",\"ts\":2,\"dur\":-1},\n{\"ph\":"
+	    "\"X\","
+	    "\"ts\":3,\"dur\":1}]}",
+	    "{\"traceEvents\":[\n{\"ph\":\"X\",\"ts\":1,\"dur\":1},\n{\"ph\":\"X\",\"ts\":2,\"dur\":1 \"x\"},\n"
+	    "{\"ph\":\"X\",\"ts\":3,\"dur\":1}]}",
+	    "{\"traceEvents\":[\n{\"ph\":\"X\",\"ts\":1,\"dur\":1},\n{\"ph\":\"X\",\"ts\":2,\"dur\":1},\n 5,\n"
+	    "{\"ph\":\"X\",\"ts\":3,\"dur\":1}]}",
+	    "{\"traceEvents\":[\n{\"ph\":\"X\",\"ts\":1,\"dur\":1},\n{\"ph\":\"X\",\"ts\":2,\"dur\":1},\n{\"ph\":\"X\","
+	    "\"ts\":3,\"dur\":1},\n",
+	    "{\"traceEvents\":[\n{\"ph\":\"X\",\"ts\":1,\"dur\":1},\n{\"ph\":\"X\",\"ts\":2,\"dur\":1}],"
+	    "\n\"otherData\":"
+	    "{\"generator\":\"streamscope\",\"x\":[\n{\"a\":1},\n{\"b\":2}]}}\n",
+	    "{\"traceEvents\":[\n{\"ph\":\"X\",\"ts\":1,\"dur\":1},\n{\"ph\":\"X\",\"ts\":2,\"dur\":1}],\n\"x\":[\n{"
+	    "\"a\":1},"
+	    "\n{\"b\":2}]} trailing",
+	    /* a string can hold ",\n{" only escaped: the cut there is not taken */
+	    "[\n{\"ph\":\"X\",\"name\":\"a,\\n{b\",\"ts\":1,\"dur\":1},\n{\"ph\":\"X\",\"name\":\"c\",\"ts\":2,\"dur\":"
+	    "1},\n"
+	    "{\"ph\":\"X\",\"name\":\"a,\n{\"ts\":3}]",
+	    "[\n{\"ph\":\"X\",\"ts\":1,\"dur\":1},\n{\"ph\":\"X\",\"ts\":2,\"dur\":1},\n{\"ph\":\"X\",\"ts\":3,\"dur\":"
+	    "1,"
+	    "\"args\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]}]",
+	};
+	struct ss_timeline t;
+	struct ss_export_input in = {.t = &t};
+	char *dir = fx_tmpdir(), path[512], *cause = NULL, *json;
+	size_t len = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
+		same_parallel(docs[i], strlen(docs[i]));
+	/* our own export: every slice but the first and last is a worker's */
+	timeline_init(&t);
+	fx_timeline(&t, 3000, 4);
+	snprintf(path, sizeof path, "%s/t.json", dir);
+	assert_int_equal(export_chrome(path, &in, &cause), 0);
+	json = fx_read(path, &len);
+	assert_non_null(json);
+	assert_true(same_parallel(json, len) > 1000);
+	/* cut short anywhere */
+	for (size_t cut = len / 7; cut < len; cut += len / 7)
+		same_parallel(json, cut);
+	free(json);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
 /* import_file sniffs JSON by content, whatever the extension. */
 static void test_sniff(void **state)
 {
@@ -445,6 +647,8 @@ int main(void)
 	    cmocka_unit_test(test_escaping),
 	    cmocka_unit_test(test_foreign_pytorch),
 	    cmocka_unit_test(test_foreign_array),
+	    cmocka_unit_test(test_json_details),
+	    cmocka_unit_test(test_parallel),
 	    cmocka_unit_test(test_sniff),
 	};
 

@@ -94,6 +94,15 @@ static void test_json(void **state)
 	          "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":-99}}]}",
 	          "absurd stream");
 	TEXT_FAIL(dir, "{\"otherData\":{\"x\":[1,2,{\"y\":\"unterminated}]}", "truncated");
+	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"a\\u0000b\",\"ts\":1,\"dur\":1}]}",
+	          "\\u0000 in a string");
+	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1e400,\"dur\":1}]}", "absurd ts inf us");
+	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":\"1e400\",\"dur\":1}]}", "ts is not a number");
+	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1}]", "truncated JSON (object not closed)");
+	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1}",
+	          "truncated: traceEvents array not closed");
+	TEXT_FAIL(dir, "[{\"ph\":\"X\",\"ts\":1,\"dur\":1},{\"ph\":\"X\",\"ts\":1,\"du", "truncated JSON at byte");
+	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,,\"dur\":1}]}", "invalid JSON at byte 34");
 	/* found by fuzz_import_chrome: jansson's message quoted a newline from the input */
 	TEXT_FAIL(dir, "[{\"ph\":\"X\",\"name\":\"n\\\n{\"ph\":\"M\",\"pid\":10}]", "invalid JSON");
 	/* deep nesting inside an event, inside the outer object, and as the whole file */
@@ -101,7 +110,15 @@ static void test_json(void **state)
 	strcpy(deep, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":");
 	memset(deep + strlen(deep), '[', n);
 	deep[strlen("{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":") + n] = '\0';
-	expect_text_fail(dir, deep, strlen(deep), "depth");
+	expect_text_fail(dir, deep, strlen(deep), "nesting depth over 64");
+	/* one level past the limit, as the whole file */
+	memset(deep, '[', 65);
+	strcpy(deep + 65, "{");
+	expect_text_fail(dir, deep, strlen(deep), "not an object");
+	strcpy(deep, "[{\"args\":"); /* 2 levels, then 63 more: the last '[' is at byte 71 */
+	memset(deep + 9, '[', 63);
+	strcpy(deep + 72, "]}]");
+	expect_text_fail(dir, deep, strlen(deep), "invalid JSON at byte 71: nesting depth over 64");
 	strcpy(deep, "{\"meta\":");
 	memset(deep + 8, '{', n);
 	deep[8 + n] = '\0';
