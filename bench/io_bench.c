@@ -3,8 +3,9 @@
  * For each size (default 1M and 10M intervals) it builds a timeline shaped like a many-stream overlap run (per
  * chunk: an API call, then H2D, kernel, D2H on one of 32 streams with the API's correlation id; a few distinct
  * names), sorted as the runner delivers timelines, then times: export to SQLite (nsys schema), import of that SQLite,
- * export to Chrome JSON, import of that JSON. Memory per interval is the heap growth (mallinfo2) of the imported
- * timeline over its record count.
+ * export to Chrome JSON, import of that JSON (on the default threads, then on one: "json 1t"). Memory per interval
+ * is the heap growth (mallinfo2: the main arena, where the timeline lives) of the imported timeline over its record
+ * count; "rss" is the growth of the resident set, which also counts what parser threads kept in their arenas.
  *
  *   io_bench [-k] [-J] [-d DIR] [N ...]   files go to DIR (default $TMPDIR or /tmp), removed afterwards unless
  *                                        -k; -J skips the JSON half
@@ -24,6 +25,7 @@
 #include "io/export_chrome.h"
 #include "io/export_sqlite.h"
 #include "io/import.h"
+#include "io/import_chrome.h"
 
 static double now(void)
 {
@@ -46,6 +48,20 @@ static size_t heap_used(void)
 	struct mallinfo2 mi = mallinfo2();
 
 	return mi.uordblks + mi.hblkhd;
+}
+
+/* rss is the resident set in bytes (0 when /proc is not there). */
+static size_t rss(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long long size, resident = 0;
+
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%llu %llu", &size, &resident) != 2)
+		resident = 0;
+	fclose(f);
+	return (size_t)resident * (size_t)sysconf(_SC_PAGESIZE);
 }
 
 static long long file_size(const char *path)
@@ -121,11 +137,12 @@ static void bench_timeline(struct ss_timeline *t, size_t n)
 static int bench_import(const char *what, const char *path, size_t n)
 {
 	struct ss_timeline t;
-	size_t before, after, got;
+	size_t before, after, got, rss0;
 	char *cause = NULL;
 	double t0, c0, dt;
 
 	before = heap_used();
+	rss0 = rss();
 	timeline_init(&t);
 	t0 = now();
 	c0 = cpu();
@@ -138,8 +155,10 @@ static int bench_import(const char *what, const char *path, size_t n)
 	c0 = cpu() - c0;
 	after = heap_used();
 	got = t.n;
-	printf("  import %-7s %8.3f s (cpu %6.3f s) %7.2f M intervals/s  %6.1f bytes/interval in memory%s\n", what, dt,
-	       c0, (double)n / dt / 1e6, (double)(after - before) / (double)n, got == n ? "" : "  RECORD COUNT WRONG");
+	printf(
+	    "  import %-7s %8.3f s (cpu %6.3f s) %7.2f M intervals/s  %6.1f bytes/interval in memory (rss %+.1f)%s\n",
+	    what, dt, c0, (double)n / dt / 1e6, (double)(after - before) / (double)n,
+	    ((double)rss() - (double)rss0) / (double)n, got == n ? "" : "  RECORD COUNT WRONG");
 	timeline_free(&t);
 	return got == n ? 0 : -1;
 }
@@ -208,6 +227,13 @@ int main(int argc, char **argv)
 		timeline_free(&t);
 		if (rc == 0 && json)
 			rc = bench_import("json", js, sizes[s]);
+		if (rc == 0 && json) {
+			struct import_chrome_tuning one = {.threads = 1};
+
+			import_chrome_tune(&one);
+			rc = bench_import("json 1t", js, sizes[s]);
+			import_chrome_tune(NULL);
+		}
 		if (!keep)
 			unlink(js);
 	}
