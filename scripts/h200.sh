@@ -63,6 +63,10 @@ if has probes; then
 	step probe-pageable-128 60 "$bin" run --backend cuda --preset pageable --streams 128 --repeat 15 \
 		--export "$work/pageable-128.sqlite"
 fi
+if has iobench && [ -x "$build/bench/io_bench" ]; then
+	# trace files of 1M and 10M intervals: write and open times, memory per interval (16 cores here)
+	step iobench 420 "$build/bench/io_bench" -d "$work" 1000000 10000000
+fi
 has calibrate && step calibrate 180 "$bin" calibrate -o "$work/h200.profile"
 if has validate; then
 	prof=()
