@@ -19,6 +19,9 @@
 #include "engine/validate.h"
 #include "engine/xalloc.h"
 
+/* The most measured CSVs validate --check compares with. */
+#define CM_CHECK_MAX 32
+
 enum { CM_BACKEND = 256, CM_PROFILE, CM_CSV, CM_QUICK, CM_CHECK, CM_RESUME, CM_PRESET, CM_STREAMS, CM_CONNECTIONS };
 
 static const char cm_calibrate_usage[] =
@@ -30,11 +33,13 @@ static const char cm_calibrate_usage[] =
 static const char cm_validate_usage[] =
     "usage: streamscope validate [--csv FILE] [--quick] [--resume] [--backend cuda|model] [--profile FILE]\n"
     "                            [--preset LIST] [--streams LIST] [--connections LIST]\n"
-    "       streamscope validate --check FILE [--profile FILE]\n"
+    "       streamscope validate --check FILE[,FILE...] [--check FILE...] [--profile FILE] [--preset LIST] ...\n"
     "  Runs the preset matrix (every preset x streams 1..128 x both orders x 1 and 8 hardware queues) on the GPU\n"
     "  and on the model and compares makespans and the direction of each effect. --csv FILE writes the rows there\n"
     "  (after every row); --resume keeps the measured rows FILE already has; --quick: streams 1 and 8 only.\n"
-    "  --check FILE compares the current model with a measured CSV, no GPU needed.\n"
+    "  --check FILE compares the current model with a measured CSV, no GPU needed. Several files (repeated\n"
+    "  --check, or a comma list) are measurements of the same matrix: each row is held to the median of its\n"
+    "  measurements, and the spread column is theirs ((max - min) / median; n is their count).\n"
     "  Exit status: 0 targets met (median <= 5%, worst <= 15%, every direction agrees), 1 not met, 2 usage, 3 GPU.\n";
 
 static void cm_progress(const char *msg)
@@ -108,10 +113,10 @@ int cli_calibrate(int argc, char **argv)
 			return CLI_OK;
 		case ':':
 			return cli_error(CLI_USAGE, "calibrate: %s needs a value (see calibrate --help)",
-			                argv[optind - 1]);
+			                 argv[optind - 1]);
 		default:
 			return cli_error(CLI_USAGE, "calibrate: unknown option '%s' (see calibrate --help)",
-			                argv[optind - 1]);
+			                 argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
@@ -165,7 +170,7 @@ static int cm_list(const char *opt, const char *list, struct cm_filter *f)
 
 			if (p < 0)
 				rc = cli_error(CLI_USAGE, "invalid --preset '%s': valid is %s", tok,
-				              experiment_valid_list("preset"));
+				               experiment_valid_list("preset"));
 			else
 				f->preset[p] = f->any_preset = true;
 			continue;
@@ -207,8 +212,18 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 	struct ss_validate_stats st;
 	bool pass;
 
-	printf("%-16s %4s %-8s %5s %14s %14s %8s\n", "preset", "n", "order", "queues",
-	       measured_modelled ? "MODELLED(ref)" : "measured", "MODELLED", "error");
+	bool multi = false;
+
+	for (size_t i = 0; i < s->n; i++)
+		multi = multi || s->row[i].measured_n > 1;
+	printf("%-16s %4s %-8s %5s %14s %14s %8s", "preset", "n", "order", "queues",
+	       measured_modelled ? "MODELLED(ref)"
+	       : multi           ? "median"
+	                         : "measured",
+	       "MODELLED", "error");
+	if (multi)
+		printf(" %8s %3s", "spread", "n");
+	putchar('\n');
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ss_validate_row *r = &s->row[i];
 
@@ -217,15 +232,18 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 			       experiment_order_name(r->order), r->connections, "-", r->model_ns / 1e6, "-");
 			continue;
 		}
-		printf("%-16s %4d %-8s %5d %11.3f ms %11.3f ms %+7.1f%%\n", experiment_preset_name(r->preset),
-		       r->streams, experiment_order_name(r->order), r->connections, r->measured_ns / 1e6,
-		       r->model_ns / 1e6,
+		printf("%-16s %4d %-8s %5d %11.3f ms %11.3f ms %+7.1f%%", experiment_preset_name(r->preset), r->streams,
+		       experiment_order_name(r->order), r->connections, r->measured_ns / 1e6, r->model_ns / 1e6,
 		       100.0 * ((double)r->model_ns - (double)r->measured_ns) / (double)r->measured_ns);
+		if (multi)
+			printf(" %7.1f%% %3d", 100 * r->measured_spread, r->measured_n);
+		putchar('\n');
 	}
 	validate_stats(s, &st);
 	pass = validate_passes(&st);
-	printf("\nmodel (%s profile) vs %s%s, %zu rows compared\n", p->name, s->device[0] ? s->device : "the GPU",
-	       measured_modelled ? " (MODELLED reference)" : "", st.n);
+	printf("\nmodel (%s profile) vs %s%s%s, %zu rows compared\n", p->name, s->device[0] ? s->device : "the GPU",
+	       measured_modelled ? " (MODELLED reference)" : "",
+	       multi ? " (the median of each row's measurements)" : "", st.n);
 	if (st.n > 0) {
 		const struct ss_validate_row *w = &s->row[st.worst_row];
 
@@ -235,6 +253,9 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 		    100 * st.median_err, 100 * SS_VALIDATE_MEDIAN_MAX, 100 * st.worst_err, 100 * SS_VALIDATE_WORST_MAX,
 		    experiment_preset_name(w->preset), w->streams, experiment_order_name(w->order), w->connections);
 	}
+	if (multi)
+		printf("rows off by more than %.0f%%: %zu; off by more than %.0f%% and their own spread: %zu\n",
+		       100 * SS_VALIDATE_WORST_MAX, st.beyond_worst, 100 * SS_VALIDATE_WORST_MAX, st.beyond_spread);
 	printf("faster order agrees: %zu/%zu   default-stream op serialises in both: %zu/%zu   pageable overlap "
 	       "agrees: %zu/%zu\n",
 	       st.order_agree, st.order_checked, st.serial_agree, st.serial_checked, st.pageable_agree,
@@ -243,7 +264,53 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 	return pass ? CLI_OK : CLI_FAIL;
 }
 
+/* The measured CSVs of validate --check: the option values (comma lists, split in place) and the paths in them. */
+struct cm_checks {
+	char *list[CM_CHECK_MAX];
+	const char *path[CM_CHECK_MAX];
+	size_t nlist, npath;
+};
+
+/* cm_check_add adds the comma list of one --check; -1 after printing why. */
+static int cm_check_add(struct cm_checks *ck, const char *arg)
+{
+	char *save = NULL, *tok;
+	size_t before = ck->npath;
+
+	if (ck->nlist == CM_CHECK_MAX)
+		goto too_many;
+	ck->list[ck->nlist] = xstrdup(arg);
+	for (tok = strtok_r(ck->list[ck->nlist++], ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		if (ck->npath == CM_CHECK_MAX)
+			goto too_many;
+		ck->path[ck->npath++] = tok;
+	}
+	if (ck->npath == before) {
+		cli_error(CLI_USAGE, "validate: --check needs a file name");
+		return -1;
+	}
+	return 0;
+too_many:
+	cli_error(CLI_USAGE, "validate: at most %d --check files", CM_CHECK_MAX);
+	return -1;
+}
+
+static int cm_validate(int argc, char **argv, struct cm_checks *ck);
+
 int cli_validate(int argc, char **argv)
+{
+	struct cm_checks ck;
+	int code;
+
+	memset(&ck, 0, sizeof ck);
+	code = cm_validate(argc, argv, &ck);
+	for (size_t i = 0; i < ck.nlist; i++)
+		free(ck.list[i]);
+	return code;
+}
+
+/* cm_validate is validate with its --check files kept in ck (freed by the caller). */
+static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 {
 	static const struct option longopts[] = {
 	    {"csv", required_argument, NULL, CM_CSV},
@@ -258,7 +325,7 @@ int cli_validate(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *csv = NULL, *check = NULL, *backend = "cuda", *profile = NULL;
+	const char *csv = NULL, *backend = "cuda", *profile = NULL;
 	bool quick = false, resume = false;
 	struct cm_filter filter;
 	struct ss_validate_set s = {0};
@@ -279,7 +346,8 @@ int cli_validate(int argc, char **argv)
 			quick = true;
 			break;
 		case CM_CHECK:
-			check = optarg;
+			if (cm_check_add(ck, optarg) != 0)
+				return CLI_USAGE;
 			break;
 		case CM_RESUME:
 			resume = true;
@@ -304,10 +372,10 @@ int cli_validate(int argc, char **argv)
 			return CLI_OK;
 		case ':':
 			return cli_error(CLI_USAGE, "validate: %s needs a value (see validate --help)",
-			                argv[optind - 1]);
+			                 argv[optind - 1]);
 		default:
 			return cli_error(CLI_USAGE, "validate: unknown option '%s' (see validate --help)",
-			                argv[optind - 1]);
+			                 argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
@@ -316,10 +384,11 @@ int cli_validate(int argc, char **argv)
 		return cli_error(CLI_USAGE, "validate: --resume needs --csv FILE");
 	if (cm_model_profile(profile, &p) != 0)
 		return CLI_USAGE;
-	if (check != NULL) {
-		if (validate_read_csv(check, &s, &cause) != 0) {
+	if (ck->npath > 0) {
+		if (validate_read_csvs(ck->path, ck->npath, &s, &cause) != 0) {
 			cli_error(CLI_USAGE, "validate: %s", cause);
 			free(cause);
+			validate_free(&s);
 			return CLI_USAGE;
 		}
 		cm_filter_apply(&filter, &s);
@@ -364,7 +433,7 @@ int cli_validate(int argc, char **argv)
 		code = validate_measure(b, &s, i, &cause);
 		if (code != 0) {
 			cli_error(code, "validate: %s %d streams: %s", experiment_preset_name(r->preset), r->streams,
-			         cause);
+			          cause);
 			free(cause);
 			validate_free(&s);
 			return code;

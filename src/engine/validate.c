@@ -113,6 +113,8 @@ int validate_measure(const struct ss_backend *gpu, struct ss_validate_set *s, si
 		r->measured_ns = r->measured_untraced ? res.untraced_ns : res.traced_ns;
 		r->measured_overlap = validate_overlap(&tl);
 		r->measured_cross = validate_cross(&tl);
+		r->measured_n = 1;
+		r->measured_spread = 0;
 		snprintf(s->device, sizeof s->device, "%s", res.device);
 	}
 	timeline_free(&tl);
@@ -178,6 +180,8 @@ void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *s
 			st->worst_row = i;
 		}
 		err[st->n++] = e;
+		st->beyond_worst += e > SS_VALIDATE_WORST_MAX;
+		st->beyond_spread += e > fmax(SS_VALIDATE_WORST_MAX, r->measured_spread);
 		/* Order: compare with the breadth-first twin once, from the depth-first row. */
 		if (r->order == SS_ORDER_DEPTH && r->streams > 1) {
 			struct ss_validate_row twin = *r;
@@ -187,8 +191,11 @@ void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *s
 			j = validate_find(s, &twin);
 			if (j >= 0 && s->row[j].measured_ns > 0 && s->row[j].model_ns > 0) {
 				double md = (double)r->measured_ns, mb = (double)s->row[j].measured_ns;
+				double gap =
+				    fmax(VALIDATE_ORDER_GAP, fmax(r->measured_spread, s->row[j].measured_spread));
 
-				if (fabs(md - mb) >= VALIDATE_ORDER_GAP * fmin(md, mb)) {
+				/* beyond the rows' own spread: the measurements agree among themselves on the order */
+				if (fabs(md - mb) >= gap * fmin(md, mb)) {
 					st->order_checked++;
 					st->order_agree += (md < mb) == (r->model_ns < s->row[j].model_ns);
 				}
@@ -358,6 +365,7 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 		}
 		if (validate_parse_row(line, validate_push(s), path, lineno, cause) != 0)
 			goto fail;
+		s->row[s->n - 1].measured_n = s->row[s->n - 1].measured_ns > 0;
 	}
 	if (!header) {
 		*cause = xasprintf("%s: no header line (not a streamscope validate CSV)", path);
@@ -370,6 +378,72 @@ fail:
 	free(line);
 	fclose(f);
 	return -1;
+}
+
+/* One measurement of a row, to sort. */
+struct validate_meas {
+	const struct ss_validate_row *r;
+};
+
+static int validate_meas_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct validate_meas *)a)->r->measured_ns,
+	         y = ((const struct validate_meas *)b)->r->measured_ns;
+
+	return x < y ? -1 : x > y;
+}
+
+int validate_read_csvs(const char *const *paths, size_t n, struct ss_validate_set *s, char **cause)
+{
+	struct ss_validate_set *in = xcalloc(n + 1, sizeof *in);
+	struct validate_meas *m = xcalloc(n + 1, sizeof *m);
+	int rc = 0;
+
+	for (size_t k = 0; k < n && rc == 0; k++)
+		rc = validate_read_csv(paths[k], &in[k], cause);
+	/* the union of the rows, in the order first seen */
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		if (s->device[0] == '\0')
+			snprintf(s->device, sizeof s->device, "%s", in[k].device);
+		for (size_t i = 0; i < in[k].n; i++)
+			if (validate_find(s, &in[k].row[i]) < 0) {
+				struct ss_validate_row *r = validate_push(s);
+
+				*r = in[k].row[i];
+				r->measured_ns = 0;
+				r->measured_n = 0;
+			}
+	}
+	for (size_t i = 0; i < s->n && rc == 0; i++) {
+		struct ss_validate_row *r = &s->row[i];
+		size_t c = 0;
+		double lo, hi, med;
+
+		for (size_t k = 0; k < n; k++) {
+			long j = validate_find(&in[k], r);
+
+			if (j >= 0 && in[k].row[j].measured_ns > 0)
+				m[c++].r = &in[k].row[j];
+		}
+		if (c == 0)
+			continue;
+		qsort(m, c, sizeof *m, validate_meas_cmp);
+		lo = (double)m[0].r->measured_ns;
+		hi = (double)m[c - 1].r->measured_ns;
+		med = c % 2 ? (double)m[c / 2].r->measured_ns
+		            : ((double)m[c / 2 - 1].r->measured_ns + (double)m[c / 2].r->measured_ns) / 2;
+		r->measured_ns = (uint64_t)llround(med);
+		r->measured_untraced = m[(c - 1) / 2].r->measured_untraced;
+		r->measured_overlap = m[(c - 1) / 2].r->measured_overlap;
+		r->measured_cross = m[(c - 1) / 2].r->measured_cross;
+		r->measured_n = (int)c;
+		r->measured_spread = (hi - lo) / med;
+	}
+	for (size_t k = 0; k < n; k++)
+		validate_free(&in[k]);
+	free(in);
+	free(m);
+	return rc;
 }
 
 void validate_free(struct ss_validate_set *s)

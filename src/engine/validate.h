@@ -29,6 +29,8 @@ struct ss_validate_row {
 	int measured_cross; /* GPU records of experiment streams running during a legacy-stream GPU record;
 	                       -1 when the run has no legacy-stream GPU record */
 	int model_cross;
+	int measured_n; /* measurements the row's measured columns stand for (validate_read_csvs); 0 unmeasured */
+	double measured_spread; /* (max - min) / median of those measurements; 0 for one */
 };
 
 /* A matrix and the device it was measured on. */
@@ -43,7 +45,10 @@ struct ss_validate_stats {
 	size_t n;
 	double median_err, worst_err;
 	size_t worst_row;
-	size_t order_checked, order_agree;       /* streams > 1, orders measured >= 5% apart: same faster order */
+	size_t order_checked, order_agree; /* streams > 1, orders measured apart by 5% and by both rows' spreads: same
+	                                      faster order */
+	size_t beyond_worst;               /* rows more than SS_VALIDATE_WORST_MAX off */
+	size_t beyond_spread; /* rows off by more than SS_VALIDATE_WORST_MAX and their own measured spread */
 	size_t serial_checked, serial_agree;     /* legacy op: serialised (no record across it) in both or neither */
 	size_t pageable_checked, pageable_agree; /* pageable: overlap below 5% in both or neither (or within 0.05) */
 };
@@ -69,6 +74,12 @@ long validate_find(const struct ss_validate_set *s, const struct ss_validate_row
  * reading checks the header and every field, -1 with *cause naming line and field. */
 int validate_write_csv(const char *path, const struct ss_validate_set *s, char **cause);
 int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause);
+/* validate_read_csvs reads n measured CSVs of the same device into s, one row per experiment (the union of their
+ * rows, in the first file's order): measured_ns is the median of the row's measurements (the mean of the middle two
+ * for an even count), measured_n their count, measured_spread (max - min) / median; the overlap and
+ * legacy-stream columns are those of the measurement at or just below the median. Unmeasured rows (measured_ns 0)
+ * count as absent. -1 with *cause when a file cannot be read. */
+int validate_read_csvs(const char *const *paths, size_t n, struct ss_validate_set *s, char **cause);
 void validate_free(struct ss_validate_set *s);
 
 #endif

@@ -473,6 +473,54 @@ static int other_files(const char *dir, const char *keep)
 }
 
 /* --export FILE.json writes a Chrome trace: one complete event per GPU operation, named tracks (metadata). */
+/* validate --check with several measured files (repeated and comma-separated): each row against its median, with
+ * the spread and count of its measurements; one file keeps the plain table; an empty list is a usage error. */
+static void test_validate_check_files(void **state)
+{
+	char dir[] = "/tmp/ss_cli_validate_XXXXXX", path[3][160], list[400];
+	static const unsigned us[3] = {1000, 3000, 2000};
+	struct cli_out o;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int k = 0; k < 3; k++) {
+		FILE *f;
+
+		snprintf(path[k], sizeof path[k], "%s/v%d.csv", dir, k);
+		f = fopen(path[k], "w");
+		assert_non_null(f);
+		fprintf(f,
+		        "# device: NVIDIA H200\npreset,streams,order,connections,measured_ns,measured_untraced,"
+		        "model_ns,measured_overlap,model_overlap,measured_cross,model_cross\n"
+		        "hyperq,8,depth,1,%u000,1,0,0.0000,0.0000,-1,-1\n",
+		        us[k]);
+		fclose(f);
+	}
+	snprintf(list, sizeof list, "%s,%s", path[0], path[1]);
+	run_cli(&o, ARGS("validate", "--check", list, "--check", path[2]));
+	if (o.status != 0 && o.status != 1)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.out, "median of each row's measurements"));
+	assert_non_null(strstr(o.out, "spread"));
+	assert_non_null(strstr(o.out, "2.000 ms"));   /* the median of 1, 3 and 2 ms */
+	assert_non_null(strstr(o.out, "100.0%   3")); /* (3 - 1) / 2 over 3 measurements */
+	assert_non_null(strstr(o.out, "their own spread"));
+	cli_out_free(&o);
+	run_cli(&o, ARGS("validate", "--check", path[0]));
+	if (o.status != 0 && o.status != 1)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.out, "1.000 ms"));
+	assert_null(strstr(o.out, "spread"));
+	cli_out_free(&o);
+	run_cli(&o, ARGS("validate", "--check", ","));
+	assert_int_equal(o.status, 2);
+	assert_non_null(strstr(o.err, "--check needs a file name"));
+	cli_out_free(&o);
+	for (int k = 0; k < 3; k++)
+		unlink(path[k]);
+	rmdir(dir);
+}
+
 static void test_run_model_export(void **state)
 {
 	char dir[] = "/tmp/ss-cli-test-XXXXXX", path[128], bad[128], missing[160];
@@ -552,6 +600,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_run_auto_falls_back),
 		cmocka_unit_test(test_sweep_model_both),
 		cmocka_unit_test(test_run_model_export),
+		cmocka_unit_test(test_validate_check_files),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;

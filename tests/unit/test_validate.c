@@ -489,6 +489,76 @@ static void test_csv(void **state)
 	validate_free(&s);
 }
 
+/* Several measured files: one row per experiment holding the median of its measurements, their count and spread;
+ * the order is checked only beyond the rows' own spread. */
+static void test_csvs(void **state)
+{
+	char dir[] = "/tmp/ss_validate_XXXXXX", path[3][128], *cause = NULL;
+	const char *paths[4];
+	struct ss_validate_set f = {0}, t = {0};
+	struct ss_validate_stats st;
+	static const uint64_t a[3] = {300, 100, 200}; /* kernel-transfer 8 depth 8q */
+	static const uint64_t b[3] = {110, 100, 0};   /* its breadth twin; unmeasured in the third file */
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int k = 0; k < 3; k++) {
+		struct ss_validate_row r = row(SS_PRESET_KERNEL_TRANSFER, 8, SS_ORDER_DEPTH, 8, a[k], 0);
+
+		r.measured_overlap = 0.1 * (k + 1);
+		snprintf(path[k], sizeof path[k], "%s/v%d.csv", dir, k);
+		paths[k] = path[k];
+		memset(&f, 0, sizeof f);
+		push(&f, r);
+		push(&f, row(SS_PRESET_KERNEL_TRANSFER, 8, SS_ORDER_BREADTH, 8, b[k], 0));
+		if (k == 2)
+			push(&f, row(SS_PRESET_HYPERQ, 4, SS_ORDER_DEPTH, 1, 777, 0)); /* only here */
+		snprintf(f.device, sizeof f.device, "NVIDIA H200");
+		assert_int_equal(validate_write_csv(path[k], &f, &cause), 0);
+		validate_free(&f);
+	}
+	assert_int_equal(validate_read_csvs(paths, 3, &t, &cause), 0);
+	assert_string_equal(t.device, "NVIDIA H200");
+	assert_int_equal(t.n, 3);
+	assert_int_equal(t.row[0].measured_ns, 200);
+	assert_int_equal(t.row[0].measured_n, 3);
+	assert_true(fabs(t.row[0].measured_spread - 1.0) < 1e-12);
+	assert_true(fabs(t.row[0].measured_overlap - 0.3) < 1e-9); /* that of the median measurement (file 3) */
+	assert_int_equal(t.row[1].measured_ns, 105);
+	assert_int_equal(t.row[1].measured_n, 2);
+	assert_true(fabs(t.row[1].measured_spread - 10.0 / 105) < 1e-12);
+	assert_int_equal(t.row[2].preset, SS_PRESET_HYPERQ);
+	assert_int_equal(t.row[2].measured_ns, 777);
+	assert_int_equal(t.row[2].measured_n, 1);
+	assert_true(t.row[2].measured_spread == 0);
+	/* depth 200 vs breadth 105: apart by 90%, but depth's own measurements spread by 100%: no direction */
+	for (size_t i = 0; i < t.n; i++)
+		t.row[i].model_ns = t.row[i].measured_ns;
+	t.row[0].model_ns = 100; /* the model picks the other order */
+	validate_stats(&t, &st);
+	assert_int_equal(st.order_checked, 0);
+	assert_int_equal(st.beyond_worst, 1);  /* 50% off */
+	assert_int_equal(st.beyond_spread, 0); /* within its 100% spread */
+	t.row[0].measured_spread = 0.5;        /* now the orders are apart beyond it: checked, and disagree */
+	validate_stats(&t, &st);
+	assert_int_equal(st.order_checked, 1);
+	assert_int_equal(st.order_agree, 0);
+	assert_int_equal(st.beyond_spread, 0);
+	t.row[0].measured_spread = 0.2;
+	validate_stats(&t, &st);
+	assert_int_equal(st.beyond_spread, 1);
+	validate_free(&t);
+	/* a missing file fails with its name */
+	paths[3] = "/nonexistent/v.csv";
+	assert_int_equal(validate_read_csvs(paths, 4, &t, &cause), -1);
+	assert_non_null(strstr(cause, "/nonexistent/v.csv"));
+	free(cause);
+	validate_free(&t);
+	for (int k = 0; k < 3; k++)
+		unlink(path[k]);
+	rmdir(dir);
+}
+
 /* The model against itself: zero error, every check agrees, and the default-stream op serialises. */
 static void test_model_self(void **state)
 {
@@ -524,7 +594,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_h200_matrix), cmocka_unit_test(test_matrix),     cmocka_unit_test(test_stats),
-		cmocka_unit_test(test_csv),         cmocka_unit_test(test_model_self),
+		cmocka_unit_test(test_csv),         cmocka_unit_test(test_csvs),       cmocka_unit_test(test_model_self),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
