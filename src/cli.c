@@ -413,6 +413,9 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 	if (a->have_events)
 		printf("makespan (cudaEvent)    %s   CUPTI vs events %+.2f%%\n", units_time(a->events_ns, b1, sizeof b1),
 		       100.0 * a->cupti_vs_events);
+	if (a->have_events && a->have_events_median && res->repeats > 1)
+		printf("                        CUPTI vs events over %d traced repeats: median %+.2f%%\n", res->repeats,
+		       100.0 * a->cupti_vs_events_median);
 	if (a->have_events && a->cupti_vs_events < -0.01 &&
 	    (e->hostmem == SS_MEM_MANAGED_ATTACH || e->hostmem == SS_MEM_MANAGED_PREFETCH))
 		printf("                        (managed memory: CUPTI records no migrations, its span holds the kernels "
@@ -456,6 +459,9 @@ static void cli_json_analysis(json_t *o, const struct ss_analysis *a)
 	json_object_set_new(o, "traced_ns", a->have_overhead ? json_integer((json_int_t)a->traced_ns) : json_null());
 	json_object_set_new(o, "untraced_ns", a->have_overhead ? json_integer((json_int_t)a->untraced_ns) : json_null());
 	json_object_set_new(o, "tracing_overhead", a->have_overhead ? json_real(a->overhead) : json_null());
+	json_object_set_new(o, "cupti_vs_events", a->have_events ? json_real(a->cupti_vs_events) : json_null());
+	json_object_set_new(o, "cupti_vs_events_median",
+			    a->have_events_median ? json_real(a->cupti_vs_events_median) : json_null());
 	json_object_set_new(o, "tracing_overhead_q1", a->have_spread ? json_real(a->overhead_q1) : json_null());
 	json_object_set_new(o, "tracing_overhead_q3", a->have_spread ? json_real(a->overhead_q3) : json_null());
 	json_object_set_new(o, "overlap", json_real(a->overlap));

@@ -115,6 +115,7 @@ static void bench_presets(struct bench *bn)
 		size_t exp[SS_KIND_COUNT];
 		char tag[64], b1[32], b2[32], b3[32];
 		bool counts_ok, ev_ok, obs_ok;
+		double ev;
 
 		experiment_preset(&e, (enum ss_preset)p);
 		e.repeat = BENCH_PRESET_REPEATS;
@@ -132,14 +133,17 @@ static void bench_presets(struct bench *bn)
 			    (unsigned long long)a.counts[SS_KIND_D2H], exp[SS_KIND_D2H], (unsigned long long)res.dropped,
 			    res.modelled ? "-" : res.verified ? "yes" : "NO");
 		if (!res.modelled) {
-			ev_ok = a.have_events && a.cupti_vs_events < 0.01 && a.cupti_vs_events > -0.01;
+			/* judged on the median over every traced repeat; the kept (exported) run is shown too */
+			ev = a.have_events_median ? a.cupti_vs_events_median : a.cupti_vs_events;
+			ev_ok = a.have_events && ev < 0.01 && ev > -0.01;
 			snprintf(tag, sizeof tag, "cupti-vs-events-%s", experiment_preset_name(p));
 			bench_check(bn, tag, ev_ok,
-				    json_pack("{s:I, s:I}", "cupti_ns", (json_int_t)a.makespan_ns, "events_ns",
-					      (json_int_t)a.events_ns),
-				    "CUPTI %s vs cudaEvent %s: %+.2f%% (target within 1%%)",
-				    units_time(a.makespan_ns, b1, sizeof b1), units_time(a.events_ns, b2, sizeof b2),
-				    100.0 * a.cupti_vs_events);
+				    json_pack("{s:I, s:I, s:f}", "cupti_ns", (json_int_t)a.makespan_ns, "events_ns",
+					      (json_int_t)a.events_ns, "median", ev),
+				    "median over %d repeats %+.2f%%; kept run: CUPTI %s vs cudaEvent %s: %+.2f%% (target "
+				    "within 1%%)",
+				    res.repeats, 100.0 * ev, units_time(a.makespan_ns, b1, sizeof b1),
+				    units_time(a.events_ns, b2, sizeof b2), 100.0 * a.cupti_vs_events);
 			/* within 1% either way: a traced run faster than its twin is noise, not a pass */
 			obs_ok = a.have_overhead && fabs(a.overhead) <= 0.01;
 			snprintf(tag, sizeof tag, "observer-%s", experiment_preset_name(p));

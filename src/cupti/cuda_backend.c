@@ -91,6 +91,24 @@ static void cuda_backend_spread(const uint64_t *traced, const uint64_t *untraced
 	free(r);
 }
 
+/* The span of a batch's GPU intervals (what analysis calls the makespan), 0 when it has none. */
+static uint64_t cuda_backend_span(const struct cupti_capture_batch *b)
+{
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+
+	for (size_t i = 0; i < b->n; i++) {
+		const struct ss_record *r = &b->rec[i].r;
+
+		if (r->kind >= SS_KIND_COUNT || !(SS_GPU_KINDS & SS_KIND_BIT(r->kind)))
+			continue;
+		if (r->start < t0)
+			t0 = r->start;
+		if (r->end > t1)
+			t1 = r->end;
+	}
+	return t1 > t0 ? t1 - t0 : 0;
+}
+
 static uint64_t cuda_backend_median(uint64_t *v, int n)
 {
 	qsort(v, (size_t)n, sizeof *v, cuda_backend_cmp);
@@ -148,6 +166,9 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	struct cupti_convert_map map;
 	uint64_t *traced = xcalloc((size_t)e->repeat, sizeof *traced);
 	uint64_t *untraced = xcalloc((size_t)e->repeat, sizeof *untraced);
+	double *ratio = xcalloc((size_t)e->repeat, sizeof *ratio);
+	int nratio = 0;
+	uint64_t span;
 	uint64_t t0 = 0, tu = 0, ev = 0, kept_t0 = 0, dropped = 0, unsupported = 0;
 	uint32_t null_ctx = 0, null_query = 0;
 	bool have_ctx, have_query;
@@ -226,6 +247,9 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, t0, &batch, cause) < 0)
 			goto out;
 		dropped += batch.dropped;
+		span = cuda_backend_span(&batch);
+		if (span > 0 && traced[r] > 0)
+			ratio[nratio++] = (double)span / (double)traced[r] - 1.0;
 		unsupported += batch.unsupported;
 		kept_t0 = t0;
 		res->events_ns_of_captured = traced[r];
@@ -247,6 +271,12 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	res->dropped = dropped;
 	res->verified = true;
 	cuda_backend_spread(traced, untraced, e->repeat, res);
+	if (nratio > 0) {
+		qsort(ratio, (size_t)nratio, sizeof *ratio, cuda_backend_cmp_double);
+		res->cupti_vs_events_median =
+		    nratio % 2 ? ratio[nratio / 2] : (ratio[nratio / 2 - 1] + ratio[nratio / 2]) / 2.0;
+		res->have_cupti_vs_events = true;
+	}
 	res->traced_ns = cuda_backend_median(traced, e->repeat);
 	res->untraced_ns = cuda_backend_median(untraced, e->repeat);
 	res->have_untraced = true;
@@ -257,6 +287,7 @@ out:
 	cupti_capture_batch_free(&batch);
 	free(traced);
 	free(untraced);
+	free(ratio);
 	return rc;
 }
 

@@ -193,6 +193,8 @@ void analysis_observer(struct ss_analysis *a, const struct ss_run_result *res)
 		a->have_events = true;
 		a->events_ns = res->events_ns_of_captured;
 		a->cupti_vs_events = (double)a->makespan_ns / (double)a->events_ns - 1.0;
+		a->have_events_median = res->have_cupti_vs_events;
+		a->cupti_vs_events_median = res->cupti_vs_events_median;
 	}
 	if (res->have_untraced && res->untraced_ns > 0 && res->traced_ns > 0) {
 		a->have_overhead = true;

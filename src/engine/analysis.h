@@ -38,6 +38,8 @@ struct ss_analysis {
 	bool have_events;
 	uint64_t events_ns;           /* cudaEvent makespan of the captured run */
 	double cupti_vs_events;       /* makespan_ns / events_ns - 1 */
+	bool have_events_median;      /* cupti_vs_events_median is known (a GPU run) */
+	double cupti_vs_events_median; /* the same ratio's median over every traced repeat */
 	bool have_overhead;
 	uint64_t traced_ns, untraced_ns; /* cudaEvent makespans, traced and untraced twin (medians) */
 	double overhead;              /* traced / untraced - 1 */

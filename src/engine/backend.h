@@ -32,6 +32,9 @@ struct ss_run_result {
 	 * rank); valid if have_spread (at least 4 repeats) */
 	double overhead_q1, overhead_q3;
 	bool have_spread;
+	/* CUPTI's makespan (GPU intervals) over the cudaEvent makespan, - 1, per traced repeat: the median */
+	double cupti_vs_events_median;
+	bool have_cupti_vs_events;
 	uint64_t events_ns_of_captured; /* cudaEvent makespan of the run whose records were delivered */
 	uint64_t dropped;         /* records CUPTI reported dropped */
 	bool verified;            /* the kernels' results were checked on the host and were right */
