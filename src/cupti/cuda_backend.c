@@ -11,6 +11,7 @@
 
 #include "cuda_exec.h"
 #include "cupti_capture.h"
+#include "timeline.h"
 #include "xalloc.h"
 
 static void cuda_backend_progress(const struct ss_sink *sink, const char *fmt, ...)
