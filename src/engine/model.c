@@ -13,9 +13,9 @@
  * directions at once share the profile's combined bandwidth. Kernels start in dispatch order while fewer than
  * max_kernels run and the device has room; each takes a share of the device up to its width (launch size /
  * saturation), earlier kernels first, and progresses at that share. Managed memory: prefetches to the device and
- * kernels faulting in memory nobody prefetched share one migration (each in progress at 1/n of its own speed), a
- * faulting kernel computing what has arrived meanwhile; prefetches to the host go one at a time. Times are doubles in
- * ns, rounded once when a record is written. */
+ * kernels faulting in memory nobody prefetched share one migration (each in progress at 1/n of its own speed, a
+ * prefetch's fixed cost included), a faulting kernel computing what has arrived meanwhile; prefetches to the host go
+ * one at a time. Times are doubles in ns, rounded once when a record is written. */
 #include "model.h"
 
 #include <math.h>
@@ -501,6 +501,13 @@ static void model_issue(struct model *m, int h)
 		cost = p->api_prefetch_ns;
 		idx = model_new_item(m, opi, s, to_dev ? MODEL_TO_DEVICE : MODEL_TO_HOST, t0 + cost + p->launch_ns);
 		model_copy_params(&m->it[idx], &c, planner_op_bytes(m->ops, op));
+		if (to_dev) {
+			/* The driver does a prefetch's page-table work (its fixed cost) inside the one migration to the
+			 * device, not beside it: the fixed cost is migration time like the bytes, shared with the other
+			 * migrations in progress. */
+			m->it[idx].work += m->it[idx].fixed;
+			m->it[idx].fixed = 0;
+		}
 		break;
 	}
 	case SS_OP_EVENT_RECORD:

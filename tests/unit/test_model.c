@@ -709,6 +709,22 @@ static void test_managed_migrations(void **state)
 		keep_free(&k);
 		free(ops.op);
 	}
+	/* A prefetch's fixed cost (the driver's page-table work) is migration time too, shared like the bytes: two
+	 * prefetches of B bytes with a fixed cost L issued together both end at 2 (L + B), where a fixed cost beside
+	 * the migration would end them at L + 2B. A prefetch alone takes L + B. */
+	p.prefetch_latency_ns = 1000;
+	for (int two = 0; two < 2; two++) {
+		memset(&ops, 0, sizeof ops);
+		hand_op(&ops, SS_OP_PREFETCH_H2D, 0, n);
+		if (two)
+			hand_op(&ops, SS_OP_PREFETCH_H2D, 1, n);
+		hand_op(&ops, SS_OP_DEVICE_SYNC, SS_STREAM_HOST, 0);
+		hand_run(&ops, &p, 8, SS_MEM_MANAGED_PREFETCH, &k);
+		assert_int_equal(kept_end(&k, SS_KIND_SYNC, NULL, NULL), (two ? 2 : 1) * (1000 + b));
+		keep_free(&k);
+		free(ops.op);
+	}
+	p.prefetch_latency_ns = 0;
 	/* A kernel faulting while a prefetch to the device is in progress gets half the migration: a kernel faulting
 	 * B bytes beside a prefetch of B both end at 2B. */
 	memset(&ops, 0, sizeof ops);
