@@ -1,6 +1,6 @@
-/* test_validate.c: the model held to the H200's measured preset matrix (tests/data/h200/validate.csv: median error
- * <= 5%, every row within 15% of the H200 or within the H200's own run-to-run spread of that experiment, every
- * effect beyond that noise in the same direction), plus the validation machinery on hand-made rows: the matrix, the
+/* test_validate.c: the model held to the median of the H200's measurements of the preset matrix (tests/data/h200/
+ * validate.csv and validate-repeat/: median error <= 5%, every row within 15% of its median or within the spread of
+ * its own measurements, every effect beyond that noise in the same direction), plus the validation machinery on hand-made rows: the matrix, the
  * CSV round trip and its errors, the statistics and direction checks. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,291 +25,129 @@ static const char *source_dir(void)
 	return s != NULL ? s : SS_SOURCE_DIR;
 }
 
-/* Matrices measured again on the H200: every managed and pageable row twice more (validate-repeat/README.md). */
-static const char *const repeat_csv[] = {
+/* Every measurement of the preset matrix on the H200: validate.csv (all presets), the whole matrix but decrypt twice
+ * more (r2, r3; decrypt repeats within 1%, validate-decrypt.txt) and the managed and pageable rows twice more (mp1,
+ * mp2): 3 measurements of each row, 5 of managed and pageable, 1 of decrypt (validate-repeat/README.md). Other H200
+ * runs (bench sweeps and checks, observer) are not pooled: they are not the same experiment run by validate. */
+static const char *const matrix_csv[] = {
+	"tests/data/h200/validate.csv",
+	"tests/data/h200/validate-repeat/validate-r2.csv",
+	"tests/data/h200/validate-repeat/validate-r3.csv",
 	"tests/data/h200/validate-repeat/validate-mp1.csv",
 	"tests/data/h200/validate-repeat/validate-mp2.csv",
 };
 
-/* Other H200 measurements of experiments of the matrix, untraced makespans in us. `same`: the experiment measured
- * again (pooled with the matrix's row, which is held to their median); else the run-to-run spread of a
- * configuration, the noise of every matrix row of that preset, order and queue count (streams 0: any; order -1,
- * connections 0: any). Sources: the kernel-transfer sweeps (8 queues) of runs/bench.txt (run 1), runs/log.txt
- * (sweep-both, run 1b), bench-run2/bench.txt (run 2), bench-run2/sweep-both.txt (run 2b), bench-run3/bench.txt (run
- * 3); the preset checks of runs 1, 2 and 3; observer/ (median of 41 repeats); gpu_smoke/run3_final.log (median of 3
- * repeats). */
+/* The model's numbers against those medians, committed so that a change that loses ground fails (ratchets): rows
+ * more than 15% off their median; directions of the faster order checked (the medians of the two orders apart by
+ * 5% and by both rows' own spread, so that the H200's measurements agree among themselves on the order). */
+#define RATCHET_BEYOND_WORST 11
+#define RATCHET_ORDER_CHECKED 24
+
+/* Rows the model misses by more than their own spread, each with its evidence, held to a ceiling instead: a row
+ * leaving this list is progress (remove it), a row joining it fails. sync-order 64 streams depth-first on 8 queues:
+ * model 1.053 ms, H200 1.155, 1.384, 1.473 ms (median 1.384, spread 23.0%, model -23.9%). The row is host-bound (the
+ * GPU waits for the calls): its host-bound twin kernel-transfer 64 depth 8q issues the same calls and measured 1.163,
+ * 1.248, 1.555 ms (model -15.7%, within its 31% spread); the first matrix ran at the speed of the calls the profile
+ * measured (bench sweeps at 64 streams: cudaMemcpyAsync 2.7 us, cudaLaunchKernel 6.0 us traced), r2 and r3 on a
+ * slower host. */
 static const struct {
 	enum ss_preset preset;
 	int streams;
-	int order;
+	enum ss_order order;
 	int connections;
-	bool same;
-	unsigned us[6]; /* 0-terminated */
-} repeats[] = {
-	/* kernel-transfer on 8 queues: runs 1, 1b, 2, 2b, 3 */
-	{SS_PRESET_KERNEL_TRANSFER, 1, SS_ORDER_DEPTH, 8, true, {1369, 1378, 1371, 1376, 1386}},
-	{SS_PRESET_KERNEL_TRANSFER, 2, SS_ORDER_DEPTH, 8, true, {1013, 1015, 1052, 1023, 1008}},
-	{SS_PRESET_KERNEL_TRANSFER, 4, SS_ORDER_DEPTH, 8, true, {847, 848, 883, 855, 845}},
-	{SS_PRESET_KERNEL_TRANSFER, 8, SS_ORDER_DEPTH, 8, true, {791, 794, 806, 812, 796}},
-	{SS_PRESET_KERNEL_TRANSFER, 16, SS_ORDER_DEPTH, 8, true, {818, 831, 849, 812, 820}},
-	{SS_PRESET_KERNEL_TRANSFER, 32, SS_ORDER_DEPTH, 8, true, {920, 919, 922, 915, 930}},
-	{SS_PRESET_KERNEL_TRANSFER, 64, SS_ORDER_DEPTH, 8, true, {1182, 1202, 1368, 1210, 1257}},
-	{SS_PRESET_KERNEL_TRANSFER, 128, SS_ORDER_DEPTH, 8, true, {2173, 1761, 2608, 1823, 1855}},
-	{SS_PRESET_KERNEL_TRANSFER, 1, SS_ORDER_BREADTH, 8, true, {1392, 1378, 1407, 1377, 1381}},
-	{SS_PRESET_KERNEL_TRANSFER, 2, SS_ORDER_BREADTH, 8, true, {1036, 1020, 1063, 1020, 1008}},
-	{SS_PRESET_KERNEL_TRANSFER, 4, SS_ORDER_BREADTH, 8, true, {866, 843, 846, 865, 842}},
-	{SS_PRESET_KERNEL_TRANSFER, 8, SS_ORDER_BREADTH, 8, true, {802, 795, 821, 817, 791}},
-	{SS_PRESET_KERNEL_TRANSFER, 16, SS_ORDER_BREADTH, 8, true, {823, 821, 803, 816, 802}},
-	{SS_PRESET_KERNEL_TRANSFER, 32, SS_ORDER_BREADTH, 8, true, {969, 979, 997, 933, 963}},
-	{SS_PRESET_KERNEL_TRANSFER, 64, SS_ORDER_BREADTH, 8, true, {1454, 1280, 1405, 1456, 1433}},
-	{SS_PRESET_KERNEL_TRANSFER, 128, SS_ORDER_BREADTH, 8, true, {2437, 2009, 1996, 2595, 1994}},
-	/* the presets' own experiment (8 streams depth-first; hyperq 32 on one queue): runs 1, 2, 3, observer */
-	{SS_PRESET_KERNEL_TRANSFER, 8, SS_ORDER_DEPTH, 8, true, {822, 808, 822, 808}},
-	{SS_PRESET_SYNC_ORDER, 8, SS_ORDER_DEPTH, 8, true, {830, 802, 790}},
-	{SS_PRESET_DEFAULT_STREAM, 8, SS_ORDER_DEPTH, 8, true, {1663, 1662, 1680, 1668}},
-	{SS_PRESET_HYPERQ, 32, SS_ORDER_DEPTH, 1, true, {3769, 3771, 3773}},
-	{SS_PRESET_DECRYPT, 8, SS_ORDER_DEPTH, 8, true, {56946, 56930, 56940}},
-	{SS_PRESET_MANAGED, 8, SS_ORDER_DEPTH, 8, true, {4103, 3479, 4012, 4118}},
-	{SS_PRESET_PAGEABLE, 8, SS_ORDER_DEPTH, 8, true, {7190, 6134, 6547, 5210, 5422}}, /* ... and smoke */
-	/* their one-stream baselines (observer) */
-	{SS_PRESET_KERNEL_TRANSFER, 1, SS_ORDER_DEPTH, 8, true, {1402}},
-	{SS_PRESET_DEFAULT_STREAM, 1, SS_ORDER_DEPTH, 8, true, {1372}},
-	{SS_PRESET_MANAGED, 1, SS_ORDER_DEPTH, 8, true, {4615}},
-	{SS_PRESET_PAGEABLE, 1, SS_ORDER_DEPTH, 8, true, {3163}},
-	/* hyperq breadth-first on one queue, the bench's hyperq-1queue check: runs 1 (untraced), 2 and 3 (CUPTI
-	 * makespan, which tracing changes by 0.2% for hyperq) */
-	{SS_PRESET_HYPERQ, 32, SS_ORDER_BREADTH, 1, true, {393, 532, 565}},
-	{SS_PRESET_HYPERQ, 0, SS_ORDER_BREADTH, 1, false, {387, 393, 532, 565}},
-	/* host-bound: at 128 streams kernel-transfer and sync-order only wait for the host's calls, whose speed changes
-	 * between runs (whatever the queue count): kernel-transfer on 8 queues in six runs */
-	{SS_PRESET_KERNEL_TRANSFER, 128, SS_ORDER_DEPTH, 0, false, {1623, 2173, 1761, 2608, 1823, 1855}},
-	{SS_PRESET_KERNEL_TRANSFER, 128, SS_ORDER_BREADTH, 0, false, {2342, 2437, 2009, 1996, 2595, 1994}},
+	double ceiling; /* largest error allowed */
+} limitation[] = {
+	{SS_PRESET_SYNC_ORDER, 64, SS_ORDER_DEPTH, 8, 0.30},
 };
 
-/* spread: (max - min) / min of n values, 0 for fewer than two. */
-static double spread(const double *v, size_t n)
-{
-	double lo = INFINITY, hi = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		lo = fmin(lo, v[i]);
-		hi = fmax(hi, v[i]);
-	}
-	return n >= 2 ? (hi - lo) / lo : 0;
-}
-
-static int dcmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof *v, dcmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* host_twin: the host-bound twin of r (kernel-transfer <-> sync-order from 64 streams: the syncs come after all the
- * work is issued, so their order is moot), -1 when none. */
-static long host_twin(const struct ss_validate_set *s, const struct ss_validate_row *r)
-{
-	struct ss_validate_row t = *r;
-
-	if (r->streams < 64 || (r->preset != SS_PRESET_KERNEL_TRANSFER && r->preset != SS_PRESET_SYNC_ORDER))
-		return -1;
-	t.preset = r->preset == SS_PRESET_KERNEL_TRANSFER ? SS_PRESET_SYNC_ORDER : SS_PRESET_KERNEL_TRANSFER;
-	return validate_find(s, &t);
-}
-
-#define MAX_MEAS 32
-
-/* measurements fills v with every H200 measurement of row i's experiment in ns (the row, the repeated matrices',
- * the repeats above, and its host-bound twin's) and returns how many; *noise gets the spread of the configuration
- * noise above that applies to it (0 when none). */
-static size_t measurements(const struct ss_validate_set *s, const struct ss_validate_set *rep, size_t nrep, size_t i,
-			   double *v, double *noise)
-{
-	const struct ss_validate_row *r = &s->row[i];
-	size_t n = 0;
-	long twin = host_twin(s, r);
-
-	*noise = 0;
-	for (int pass = 0; pass < (twin >= 0 ? 2 : 1); pass++) {
-		const struct ss_validate_row *x = pass == 0 ? r : &s->row[twin];
-
-		v[n++] = (double)x->measured_ns;
-		for (size_t k = 0; k < nrep; k++) {
-			long j = validate_find(&rep[k], x);
-
-			if (j >= 0 && rep[k].row[j].measured_ns > 0)
-				v[n++] = (double)rep[k].row[j].measured_ns;
-		}
-		for (size_t j = 0; j < sizeof repeats / sizeof repeats[0]; j++) {
-			double w[6];
-			size_t k = 0;
-
-			if (repeats[j].preset != x->preset || (repeats[j].streams && repeats[j].streams != x->streams) ||
-			    (repeats[j].order >= 0 && repeats[j].order != (int)x->order) ||
-			    (repeats[j].connections && repeats[j].connections != x->connections))
-				continue;
-			while (k < 6 && repeats[j].us[k]) {
-				w[k] = repeats[j].us[k] * 1e3;
-				k++;
-			}
-			if (!repeats[j].same)
-				*noise = fmax(*noise, spread(w, k));
-			else
-				for (size_t m = 0; m < k && n < MAX_MEAS; m++)
-					v[n++] = w[m];
-		}
-	}
-	return n;
-}
-
-/* one_stream_spread: (max - min) / min of preset p's measured one-stream rows, 0 when it has fewer than two. */
-static double one_stream_spread(const struct ss_validate_set *s, enum ss_preset p)
-{
-	double v[8];
-	size_t n = 0;
-
-	for (size_t i = 0; i < s->n && n < 8; i++)
-		if (s->row[i].preset == p && s->row[i].streams == 1 && s->row[i].measured_ns > 0)
-			v[n++] = (double)s->row[i].measured_ns;
-	return spread(v, n);
-}
-
-/* The committed H200 matrix against the current model and the committed profile. Over every row: median error <=
- * 5% against the matrix; the default-stream serialisation and pageable no-overlap agree. Each row is held to 15% of
- * the median of every H200 measurement of its experiment (the matrix's row, the repeated matrices', other runs',
- * its host-bound twin's), or to the H200's own spread where it does not repeat to 15%: the spread of those
- * measurements, of its configuration (above), and for a preset whose one-stream rows already spread beyond 15%
- * (managed, pageable) the preset's typical spread (the median over its rows of their measurements' spread). Every
- * depth/breadth pair whose medians differ by more than 5% and that typical spread agrees in direction. */
+/* The committed H200 matrices against the current model and the committed profile. Each row's reference is the
+ * median of its measurements (`streamscope validate --check` with the files above prints the same table). Over
+ * every row: median error <= 5%; each row within 15% of its median or within the row's own measured spread ((max -
+ * min) / median of its measurements), whichever is larger; the faster order (where the measurements agree beyond
+ * their spread), the default-stream serialisation and pageable no-overlap agree, all of them.
+ *
+ * Known limitation: hyperq breadth-first at 32-64 streams is bimodal on the H200 (32 streams, one queue: 387 us in
+ * validate.csv, 536 and 517 us in r2 and r3; the bench's hyperq-1queue check 393, 532, 565 us): the work issued
+ * breadth-first either keeps every kernel of a wave together or not. The model has one mode (the fast one, ~375
+ * us), so these rows are held to their spread, not to 15%. */
 static void test_h200_matrix(void **state)
 {
-	char csv[1024], prof[1024], *cause = NULL;
-	struct ss_validate_set s = {0}, rep[sizeof repeat_csv / sizeof repeat_csv[0]];
+	char path[sizeof matrix_csv / sizeof matrix_csv[0]][1024], prof[1024], *cause = NULL;
+	const char *paths[sizeof matrix_csv / sizeof matrix_csv[0]];
+	size_t nfile = sizeof matrix_csv / sizeof matrix_csv[0];
+	struct ss_validate_set s = {0};
 	struct ss_validate_stats st;
 	struct ss_profile p;
-	double typical[SS_PRESET_COUNT], *ref;
-	size_t nrep = sizeof repeat_csv / sizeof repeat_csv[0], plain = 0, held = 0, checked = 0, agree = 0;
+	size_t outside = 0;
 
 	(void)state;
-	memset(rep, 0, sizeof rep);
-	snprintf(csv, sizeof csv, "%s/tests/data/h200/validate.csv", source_dir());
+	for (size_t k = 0; k < nfile; k++) {
+		snprintf(path[k], sizeof path[k], "%s/%s", source_dir(), matrix_csv[k]);
+		paths[k] = path[k];
+		if (access(path[k], R_OK) != 0) {
+			print_message("SKIP: %s is not there\n", path[k]);
+			skip();
+		}
+	}
 	snprintf(prof, sizeof prof, "%s/data/profiles/h200.profile", source_dir());
-	if (access(csv, R_OK) != 0) {
-		print_message("SKIP: %s is not there yet: run `streamscope validate --csv tests/data/h200/validate.csv` "
-			      "on the H200 and commit it\n",
-			      csv);
-		skip();
-	}
-	if (validate_read_csv(csv, &s, &cause) != 0)
+	if (validate_read_csvs(paths, nfile, &s, &cause) != 0)
 		fail_msg("%s", cause);
-	for (size_t k = 0; k < nrep; k++) {
-		snprintf(csv, sizeof csv, "%s/%s", source_dir(), repeat_csv[k]);
-		if (validate_read_csv(csv, &rep[k], &cause) != 0)
-			fail_msg("%s", cause);
-	}
 	if (profile_load(&p, prof, &cause) != 0)
 		fail_msg("%s", cause);
 	if (validate_model(&p, &s, &cause) != 0)
 		fail_msg("%s", cause);
 	validate_stats(&s, &st);
-	print_message("model vs %s: %zu rows, median %.2f%%, worst %.2f%% (row %zu); order %zu/%zu, serialisation "
-		      "%zu/%zu, pageable %zu/%zu\n",
-		      s.device, st.n, 100 * st.median_err, 100 * st.worst_err, st.worst_row, st.order_agree,
-		      st.order_checked, st.serial_agree, st.serial_checked, st.pageable_agree, st.pageable_checked);
+	assert_int_equal(s.n, SS_PRESET_COUNT * 8 * 2 * 2);
+	for (size_t i = 0; i < s.n; i++) {
+		const struct ss_validate_row *r = &s.row[i];
+		double err = fabs((double)r->model_ns - (double)r->measured_ns) / (double)r->measured_ns;
+
+		assert_int_equal(r->measured_n,
+		                 r->preset == SS_PRESET_DECRYPT                                      ? 1
+		                 : r->preset == SS_PRESET_MANAGED || r->preset == SS_PRESET_PAGEABLE ? 5
+		                                                                                     : 3);
+		if (err > SS_VALIDATE_WORST_MAX)
+			print_message("beyond 15%%: %s %d %s %dq: model %.3f ms, H200 median %.3f ms (%+.1f%%), its %d "
+			              "measurements spread %.1f%%\n",
+			              experiment_preset_name(r->preset), r->streams, experiment_order_name(r->order),
+			              r->connections, r->model_ns / 1e6, r->measured_ns / 1e6,
+			              100 * ((double)r->model_ns - (double)r->measured_ns) / (double)r->measured_ns,
+			              r->measured_n, 100 * r->measured_spread);
+		if (err > fmax(SS_VALIDATE_WORST_MAX, r->measured_spread)) {
+			bool listed = false;
+
+			for (size_t l = 0; l < sizeof limitation / sizeof limitation[0]; l++)
+				if (limitation[l].preset == r->preset && limitation[l].streams == r->streams &&
+				    limitation[l].order == r->order && limitation[l].connections == r->connections) {
+					listed = true;
+					assert_true(err <= limitation[l].ceiling);
+				}
+			outside++;
+			if (!listed)
+				fail_msg("%s %d %s %dq is off by more than its own spread and not a listed limitation",
+				         experiment_preset_name(r->preset), r->streams, experiment_order_name(r->order),
+				         r->connections);
+			print_message("limitation (listed): the row above is off by more than its own spread\n");
+		}
+	}
+	print_message("model vs the median of the H200's measurements: %zu rows, median %.2f%%, worst %.2f%% (%s %d "
+	              "%s %dq); %zu rows beyond 15%%, %zu beyond 15%% and their spread; order %zu/%zu, "
+	              "serialisation %zu/%zu, pageable %zu/%zu\n",
+	              st.n, 100 * st.median_err, 100 * st.worst_err, experiment_preset_name(s.row[st.worst_row].preset),
+	              s.row[st.worst_row].streams, experiment_order_name(s.row[st.worst_row].order),
+	              s.row[st.worst_row].connections, st.beyond_worst, st.beyond_spread, st.order_agree,
+	              st.order_checked, st.serial_agree, st.serial_checked, st.pageable_agree, st.pageable_checked);
 	assert_int_equal(st.n, s.n);
 	assert_true(st.median_err <= SS_VALIDATE_MEDIAN_MAX);
+	assert_true(outside <= sizeof limitation / sizeof limitation[0]);
+	assert_int_equal(st.beyond_spread, outside);
+	assert_int_equal(st.order_agree, st.order_checked);
 	assert_int_equal(st.serial_agree, st.serial_checked);
 	assert_int_equal(st.pageable_agree, st.pageable_checked);
-	/* a preset's typical spread, where its one-stream rows show it does not repeat to 15% */
-	for (int q = 0; q < SS_PRESET_COUNT; q++) {
-		double sp[SS_MAX_STREAMS * 4];
-		size_t n = 0;
-
-		typical[q] = 0;
-		if (one_stream_spread(&s, (enum ss_preset)q) <= SS_VALIDATE_WORST_MAX)
-			continue;
-		for (size_t i = 0; i < s.n && n < sizeof sp / sizeof sp[0]; i++) {
-			double v[MAX_MEAS], noise;
-			size_t m;
-
-			if (s.row[i].preset != (enum ss_preset)q)
-				continue;
-			m = measurements(&s, rep, nrep, i, v, &noise);
-			if (m >= 3)
-				sp[n++] = spread(v, m);
-		}
-		assert_true(n > 0);
-		typical[q] = median(sp, n);
-	}
-	ref = calloc(s.n, sizeof *ref);
-	for (size_t i = 0; i < s.n; i++) {
-		const struct ss_validate_row *r = &s.row[i];
-		double v[MAX_MEAS], noise, tol, err, own;
-		size_t n = measurements(&s, rep, nrep, i, v, &noise);
-		long twin = host_twin(&s, r);
-
-		if (twin >= 0) /* pooling the twins needs the model to agree they are one experiment */
-			assert_true(fabs((double)r->model_ns - (double)s.row[twin].model_ns) <=
-				    0.02 * (double)s.row[twin].model_ns);
-		noise = fmax(fmax(noise, spread(v, n)), typical[r->preset]);
-		ref[i] = median(v, n);
-		tol = fmax(SS_VALIDATE_WORST_MAX, noise);
-		err = fabs((double)r->model_ns - ref[i]) / ref[i];
-		own = fabs((double)r->model_ns - (double)r->measured_ns) / (double)r->measured_ns;
-		plain += own <= SS_VALIDATE_WORST_MAX;
-		held += err <= SS_VALIDATE_WORST_MAX;
-		if (err > SS_VALIDATE_WORST_MAX || own > SS_VALIDATE_WORST_MAX)
-			print_message("limitation: %s %d %s %dq: model %.3f ms; matrix %.3f ms (%+.1f%%); %zu H200 "
-				      "measurement%s, median %.3f ms (%+.1f%%); the H200 repeats it within %.1f%%\n",
-				      experiment_preset_name(r->preset), r->streams, experiment_order_name(r->order),
-				      r->connections, r->model_ns / 1e6, r->measured_ns / 1e6,
-				      100 * ((double)r->model_ns - (double)r->measured_ns) / (double)r->measured_ns, n,
-				      n == 1 ? "" : "s", ref[i] / 1e6, 100 * ((double)r->model_ns - ref[i]) / ref[i],
-				      100 * noise);
-		if (err > tol)
-			fail_msg("%s %d %s %dq: model %.3f ms is %.1f%% off the H200's %.3f ms (held to %.1f%%)",
-				 experiment_preset_name(r->preset), r->streams, experiment_order_name(r->order),
-				 r->connections, r->model_ns / 1e6, 100 * err, ref[i] / 1e6, 100 * tol);
-	}
-	/* directions, on the medians */
-	for (size_t i = 0; i < s.n; i++) {
-		const struct ss_validate_row *r = &s.row[i];
-		struct ss_validate_row b = *r;
-		long j;
-
-		if (r->order != SS_ORDER_DEPTH || r->streams < 2)
-			continue;
-		b.order = SS_ORDER_BREADTH;
-		if ((j = validate_find(&s, &b)) < 0 ||
-		    fabs(ref[i] - ref[j]) < fmax(0.05, typical[r->preset]) * fmin(ref[i], ref[j]))
-			continue;
-		checked++;
-		if ((ref[i] < ref[j]) == (r->model_ns < s.row[j].model_ns))
-			agree++;
-		else
-			print_message("order disagrees: %s %d streams %dq: H200 depth %.3f breadth %.3f ms, model %.3f "
-				      "%.3f ms\n",
-				      experiment_preset_name(r->preset), r->streams, r->connections, ref[i] / 1e6,
-				      ref[j] / 1e6, r->model_ns / 1e6, s.row[j].model_ns / 1e6);
-	}
-	print_message("rows within 15%% of their matrix measurement: %zu/%zu, of the median of their H200 "
-		      "measurements: %zu/%zu; typical spread of managed %.1f%%, pageable %.1f%%; order %zu/%zu beyond "
-		      "it\n",
-		      plain, s.n, held, s.n, 100 * typical[SS_PRESET_MANAGED], 100 * typical[SS_PRESET_PAGEABLE], agree,
-		      checked);
-	assert_int_equal(agree, checked);
-	/* ratchets: fewer rows within 15% of the H200, or fewer directions beyond its noise, is a regression */
-	assert_true(held >= 212);
-	assert_true(checked >= 35);
-	free(ref);
-	for (size_t k = 0; k < nrep; k++)
-		validate_free(&rep[k]);
+	assert_true(st.serial_checked >= 30 && st.pageable_checked >= 32);
+	/* ratchets */
+	assert_true(st.beyond_worst <= RATCHET_BEYOND_WORST);
+	assert_true(st.order_checked >= RATCHET_ORDER_CHECKED);
 	validate_free(&s);
 }
 
