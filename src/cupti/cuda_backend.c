@@ -97,16 +97,8 @@ static uint64_t cuda_backend_span(const struct cupti_capture_batch *b)
 {
 	uint64_t t0 = UINT64_MAX, t1 = 0;
 
-	for (size_t i = 0; i < b->n; i++) {
-		const struct ss_record *r = &b->rec[i].r;
-
-		if (r->kind >= SS_KIND_COUNT || !(SS_GPU_KINDS & SS_KIND_BIT(r->kind)))
-			continue;
-		if (r->start < t0)
-			t0 = r->start;
-		if (r->end > t1)
-			t1 = r->end;
-	}
+	for (size_t i = 0; i < b->n; i++)
+		timeline_span_add(&b->rec[i].r, SS_GPU_KINDS, &t0, &t1);
 	return t1 > t0 ? t1 - t0 : 0;
 }
 

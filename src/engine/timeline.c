@@ -124,20 +124,22 @@ void timeline_sort(struct ss_timeline *t)
 		qsort(t->rec, t->n, sizeof *t->rec, timeline_cmp);
 }
 
+void timeline_span_add(const struct ss_record *r, unsigned kind_mask, uint64_t *lo, uint64_t *hi)
+{
+	if (r->kind >= SS_KIND_COUNT || !(kind_mask & SS_KIND_BIT(r->kind)))
+		return;
+	if (r->start < *lo)
+		*lo = r->start;
+	if (r->end > *hi)
+		*hi = r->end;
+}
+
 bool timeline_span(const struct ss_timeline *t, unsigned kind_mask, uint64_t *t0, uint64_t *t1)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 
-	for (size_t i = 0; i < t->n; i++) {
-		const struct ss_record *r = &t->rec[i];
-
-		if (r->kind >= SS_KIND_COUNT || !(kind_mask & SS_KIND_BIT(r->kind)))
-			continue;
-		if (r->start < lo)
-			lo = r->start;
-		if (r->end > hi)
-			hi = r->end;
-	}
+	for (size_t i = 0; i < t->n; i++)
+		timeline_span_add(&t->rec[i], kind_mask, &lo, &hi);
 	if (lo == UINT64_MAX)
 		return false;
 	*t0 = lo;

@@ -54,6 +54,9 @@ void timeline_sort(struct ss_timeline *t);
 /* timeline_span gives the earliest start and latest end over records matching kind_mask (bit per ss_kind);
  * returns false when none match. */
 bool timeline_span(const struct ss_timeline *t, unsigned kind_mask, uint64_t *t0, uint64_t *t1);
+/* timeline_span_add widens the span [*lo, *hi] by r when r's kind matches kind_mask (start from UINT64_MAX, 0):
+ * timeline_span for records that are not in a timeline. */
+void timeline_span_add(const struct ss_record *r, unsigned kind_mask, uint64_t *lo, uint64_t *hi);
 /* timeline_count counts records of one kind. */
 size_t timeline_count(const struct ss_timeline *t, int kind);
 /* timeline_rebase subtracts t0 from every timestamp (records before t0 are clamped to 0). */
