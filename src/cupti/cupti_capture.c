@@ -221,11 +221,31 @@ int cupti_capture_migrations(char **cause)
 	return 0;
 }
 
+/* capture_kind_wanted: every tracing kind, unless the diagnostic SS_CUPTI_ONLY=gpu (kernels, copies, memsets) or
+ * =host (API calls, synchronisation, CUPTI overhead) narrows them, to see which side the observer effect comes
+ * from. A narrowed run's record counts are short by design: never use it for anything but that. */
+static bool capture_kind_wanted(CUpti_ActivityKind kind)
+{
+	const char *only = getenv("SS_CUPTI_ONLY");
+	bool gpu = kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || kind == CUPTI_ACTIVITY_KIND_MEMCPY ||
+		   kind == CUPTI_ACTIVITY_KIND_MEMSET;
+
+	if (only == NULL || kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)
+		return true;
+	if (strcmp(only, "gpu") == 0)
+		return gpu;
+	if (strcmp(only, "host") == 0)
+		return !gpu;
+	return true;
+}
+
 int cupti_capture_enable(bool on, char **cause)
 {
 	CUptiResult rc;
 
 	for (size_t i = 0; i < sizeof capture_kinds / sizeof capture_kinds[0]; i++) {
+		if (!capture_kind_wanted(capture_kinds[i]))
+			continue;
 		rc = on ? api.cuptiActivityEnable(capture_kinds[i]) : api.cuptiActivityDisable(capture_kinds[i]);
 		if (rc != CUPTI_SUCCESS)
 			return cupti_capture_error(on ? "cuptiActivityEnable" : "cuptiActivityDisable", rc, cause);
