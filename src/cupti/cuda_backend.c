@@ -17,6 +17,7 @@
 static void cuda_backend_progress(const struct ss_sink *sink, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* cuda_backend_progress sends one formatted progress line to the sink, if it takes them. */
 static void cuda_backend_progress(const struct ss_sink *sink, const char *fmt, ...)
 {
 	char msg[256];

@@ -305,6 +305,7 @@ static struct capture_header *capture_take(void)
 	return h;
 }
 
+/* capture_push appends a converted record and a copy of its name to the batch. */
 static void capture_push(struct cupti_capture_batch *b, const struct ss_record *r, const char *name)
 {
 	if (b->n == b->cap) {

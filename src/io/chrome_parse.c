@@ -169,6 +169,7 @@ static size_t chrome_parse_ws(const struct chrome_parse *p, size_t q)
 
 /* Names. */
 
+/* chrome_parse_hash hashes n bytes of s for the slice's name table. */
 static uint32_t chrome_parse_hash(const char *s, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
@@ -186,6 +187,7 @@ static uint32_t chrome_parse_hash(const char *s, size_t n)
 	return (uint32_t)h;
 }
 
+/* chrome_parse_names_rehash rebuilds the name table's hash slots at hcap (a power of two) from its entries. */
 static void chrome_parse_names_rehash(struct chrome_parse_names *nm, uint32_t hcap)
 {
 	free(nm->slot);
@@ -200,6 +202,7 @@ static void chrome_parse_names_rehash(struct chrome_parse_names *nm, uint32_t hc
 	}
 }
 
+/* chrome_parse_names_init makes an empty name table. */
 static void chrome_parse_names_init(struct chrome_parse_names *nm)
 {
 	memset(nm, 0, sizeof *nm);
@@ -745,6 +748,8 @@ static int chrome_parse_events_start(struct chrome_parse *p)
 	return chrome_parse_element(p, q);
 }
 
+/* chrome_parse_after_event looks past an event in the events array: a ',' goes on to the next element, a ']'
+ * ends the array (1), the end of the input leaves it to the caller; anything else is an error. */
 static int chrome_parse_after_event(struct chrome_parse *p)
 {
 	size_t q = chrome_parse_ws(p, chrome_parse_pos(p));
@@ -952,6 +957,8 @@ static int chrome_parse_other_key(const char *k, size_t n)
 	return CP_NONE;
 }
 
+/* yajl callbacks. Each returns 1 to go on, 0 (with p->cause set) to stop the parse. map_key: which slot, if any,
+ * the next value fills, by depth and key. */
 static int chrome_parse_cb_map_key(void *ctx, const unsigned char *key, size_t n)
 {
 	struct chrome_parse *p = ctx;
@@ -1006,6 +1013,7 @@ static int chrome_parse_deeper(struct chrome_parse *p)
 	return 1;
 }
 
+/* start_map: an event, args or otherData object opens (or a value nobody reads); depth is capped. */
 static int chrome_parse_cb_start_map(void *ctx)
 {
 	struct chrome_parse *p = ctx;
@@ -1041,6 +1049,7 @@ static int chrome_parse_cb_start_map(void *ctx)
 	return 1;
 }
 
+/* end_map: an event closes (it is stored) or an inner object does. */
 static int chrome_parse_cb_end_map(void *ctx)
 {
 	struct chrome_parse *p = ctx;
@@ -1069,6 +1078,7 @@ static int chrome_parse_cb_end_map(void *ctx)
 	return 1;
 }
 
+/* start_array: the events array (at the top or under traceEvents) or a value nobody reads; depth is capped. */
 static int chrome_parse_cb_start_array(void *ctx)
 {
 	struct chrome_parse *p = ctx;
@@ -1094,6 +1104,7 @@ static int chrome_parse_cb_start_array(void *ctx)
 	return 1;
 }
 
+/* end_array: the events array closes, or an inner array does. */
 static int chrome_parse_cb_end_array(void *ctx)
 {
 	struct chrome_parse *p = ctx;

@@ -207,6 +207,8 @@ static int chrome_apply_slice(struct chrome_ctx *c, struct chrome_parse *p, stru
 	return 0;
 }
 
+/* chrome_worker parses slices on a pool thread: it takes the next unclaimed slice within the reader's window,
+ * parses it on its own and marks it OK or BAD, until the pool stops. */
 static void *chrome_worker(void *arg)
 {
 	struct chrome_pool *pool = arg;
