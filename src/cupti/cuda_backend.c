@@ -11,6 +11,7 @@
 
 #include "cuda_exec.h"
 #include "cupti_capture.h"
+#include "stats.h"
 #include "timeline.h"
 #include "xalloc.h"
 
@@ -68,13 +69,6 @@ static int cuda_backend_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cuda_backend_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The quartiles of traced[i] / untraced[i] - 1 over n >= 4 pairs (nearest rank), into res. Call before the arrays
  * are sorted. */
 static void cuda_backend_spread(const uint64_t *traced, const uint64_t *untraced, int n, struct ss_run_result *res)
@@ -86,9 +80,9 @@ static void cuda_backend_spread(const uint64_t *traced, const uint64_t *untraced
 	r = xcalloc((size_t)n, sizeof *r);
 	for (int i = 0; i < n; i++)
 		r[i] = untraced[i] > 0 ? (double)traced[i] / (double)untraced[i] - 1.0 : 0.0;
-	qsort(r, (size_t)n, sizeof *r, cuda_backend_cmp_double);
-	res->overhead_q1 = r[(n - 1) / 4];
-	res->overhead_q3 = r[(3 * (n - 1) + 3) / 4];
+	stats_sort(r, (size_t)n);
+	res->overhead_q1 = stats_rank(r, (size_t)n, 0.25);
+	res->overhead_q3 = stats_rank(r, (size_t)n, 0.75);
 	res->have_spread = true;
 	free(r);
 }
@@ -266,9 +260,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	res->verified = true;
 	cuda_backend_spread(traced, untraced, e->repeat, res);
 	if (nratio > 0) {
-		qsort(ratio, (size_t)nratio, sizeof *ratio, cuda_backend_cmp_double);
-		res->cupti_vs_events_median =
-		    nratio % 2 ? ratio[nratio / 2] : (ratio[nratio / 2 - 1] + ratio[nratio / 2]) / 2.0;
+		res->cupti_vs_events_median = stats_median(ratio, (size_t)nratio);
 		res->have_cupti_vs_events = true;
 	}
 	res->traced_ns = cuda_backend_median(traced, e->repeat);

@@ -15,6 +15,7 @@
 
 #include "model.h"
 #include "planner.h"
+#include "stats.h"
 #include "runner.h"
 #include "timeline.h"
 #include "xalloc.h"
@@ -76,20 +77,10 @@ static void vec_free(struct cal_vec *v)
 	memset(v, 0, sizeof *v);
 }
 
-static int cal_dcmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* cal_median of v's samples; NAN when empty. */
 static double cal_median(struct cal_vec *v)
 {
-	if (v->n == 0)
-		return NAN;
-	qsort(v->v, v->n, sizeof *v->v, cal_dcmp);
-	return v->n % 2 ? v->v[v->n / 2] : (v->v[v->n / 2 - 1] + v->v[v->n / 2]) / 2;
+	return stats_median(v->v, v->n);
 }
 
 /* cal_fit_line fits y = a + b x by least squares; relative weighs each point by 1/y^2 (fits small and large sizes
@@ -629,7 +620,7 @@ static int cal_kernel(struct cal *c, enum ss_preset preset, uint64_t elements, c
 	}
 	if (sat.n > 0) {
 		/* A launch that was throughput-bound after all only shows that saturation is at most its size. */
-		qsort(sat.v, sat.n, sizeof *sat.v, cal_dcmp);
+		stats_sort(sat.v, sat.n);
 		snprintf(key, sizeof key, "kernel.%s.saturation", name);
 		cal_set(c, key, fmax(1.0, sat.v[sat.n - 1]));
 	}

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "model.h"
 #include "runner.h"
+#include "stats.h"
 #include "timeline.h"
 #include "xalloc.h"
 
@@ -156,13 +157,6 @@ long validate_find(const struct ss_validate_set *s, const struct ss_validate_row
 	return -1;
 }
 
-static int validate_dcmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *st)
 {
 	double *err = xcalloc(s->n + 1, sizeof *err);
@@ -213,8 +207,7 @@ void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *s
 		}
 	}
 	if (st->n > 0) {
-		qsort(err, st->n, sizeof *err, validate_dcmp);
-		st->median_err = st->n % 2 ? err[st->n / 2] : (err[st->n / 2 - 1] + err[st->n / 2]) / 2;
+		st->median_err = stats_median(err, st->n);
 	}
 	free(err);
 }
