@@ -37,9 +37,12 @@ static const char cm_validate_usage[] =
     "  Runs the preset matrix (every preset x streams 1..128 x both orders x 1 and 8 hardware queues) on the GPU\n"
     "  and on the model and compares makespans and the direction of each effect. --csv FILE writes the rows there\n"
     "  (after every row); --resume keeps the measured rows FILE already has; --quick: streams 1 and 8 only.\n"
+    "  On a GPU it first measures this host's call costs (launch, copy, event calls; a few seconds): the model's\n"
+    "  predictions use them, and the CSV keeps them on its '# host:' line.\n"
     "  --check FILE compares the current model with a measured CSV, no GPU needed. Several files (repeated\n"
     "  --check, or a comma list) are measurements of the same matrix: each row is held to the median of its\n"
-    "  measurements, and the spread column is theirs ((max - min) / median; n is their count).\n"
+    "  measurements, and the spread column is theirs ((max - min) / median; n is their count). Each file's rows\n"
+    "  are modelled with its own host line, and MODELLED is the median of those predictions.\n"
     "  Exit status: 0 targets met (median <= 5%, worst <= 15%, every direction agrees), 1 not met, 2 usage, 3 GPU.\n";
 
 static void cm_progress(const char *msg)
@@ -297,6 +300,24 @@ too_many:
 
 static int cm_validate(int argc, char **argv, struct cm_checks *ck);
 
+/* cm_host_probe measures this host's call costs on b (calibrate_host) into s->host, which the matrix's model uses
+ * and its CSV keeps. -1 after printing why. */
+static int cm_host_probe(const struct ss_backend *b, const struct ss_profile *p, struct ss_validate_set *s)
+{
+	struct ss_profile h = *p;
+	char *cause = NULL;
+
+	fprintf(stderr, "validate: measuring this host's call costs first (the model's predictions use them)\n");
+	if (calibrate_host(b, &h, cm_progress, &cause) != 0) {
+		cli_error(CLI_CUDA, "validate: host call costs: %s", cause);
+		free(cause);
+		return -1;
+	}
+	validate_host_format(&h, s->host, sizeof s->host);
+	fprintf(stderr, "validate: host call costs (ns): %s\n", s->host);
+	return 0;
+}
+
 int cli_validate(int argc, char **argv)
 {
 	struct cm_checks ck;
@@ -385,14 +406,14 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 	if (cm_model_profile(profile, &p) != 0)
 		return CLI_USAGE;
 	if (ck->npath > 0) {
-		if (validate_read_csvs(ck->path, ck->npath, &s, &cause) != 0) {
+		if (validate_read_csvs(ck->path, ck->npath, &p, &s, &cause) != 0) {
 			cli_error(CLI_USAGE, "validate: %s", cause);
 			free(cause);
 			validate_free(&s);
 			return CLI_USAGE;
 		}
 		cm_filter_apply(&filter, &s);
-		goto model;
+		goto report;
 	}
 	if (strcmp(backend, "model") == 0)
 		model_set_profile(&p);
@@ -418,7 +439,12 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 				s.row[j] = old.row[i];
 		}
 		snprintf(s.device, sizeof s.device, "%s", old.device);
+		snprintf(s.host, sizeof s.host, "%s", old.host);
 		validate_free(&old);
+	}
+	if (!b->modelled && s.host[0] == '\0' && cm_host_probe(b, &p, &s) != 0) {
+		validate_free(&s);
+		return CLI_CUDA;
 	}
 	if (validate_model(&p, &s, &cause) != 0)
 		goto fail_model;
@@ -454,9 +480,7 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 	code = cm_report(&s, &p, b->modelled);
 	validate_free(&s);
 	return code;
-model:
-	if (validate_model(&p, &s, &cause) != 0)
-		goto fail_model;
+report:
 	code = cm_report(&s, &p, false);
 	validate_free(&s);
 	return code;

@@ -58,6 +58,7 @@ struct cal {
 	double trace;    /* CUPTI's cost per traced call, once measured (0 before or when not measurable) */
 	struct cal_vec call[CAL_CALLS]; /* call durations of every run, by enum cal_call */
 	double dep_base[2];             /* gpu.dep_kernel_ns and gpu.dep_copy_ns as measured with one stream */
+	int steps;                      /* experiments this calibration runs, for the progress lines */
 };
 
 #define CAL_STEPS 38
@@ -236,7 +237,7 @@ static int cal_measure(struct cal *c, struct cal_run *r, const struct ss_experim
 	timeline_init(&r->tl);
 	c->step++;
 	if (c->progress != NULL) {
-		snprintf(msg, sizeof msg, "calibrate %d/%d: %s", c->step, CAL_STEPS, what);
+		snprintf(msg, sizeof msg, "calibrate %d/%d: %s", c->step, c->steps, what);
 		c->progress(msg);
 	}
 	if (runner_run(c->gpu, e, &r->tl, &r->res, &why) != 0) {
@@ -1127,7 +1128,7 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	static const uint32_t add_works[] = {25, 50, 100, 200, 400};
 	static const uint32_t decrypt_works[] = {64, 128, 256};
 	static const uint32_t spin_works[] = {20000, 50000, 100000};
-	struct cal c = {.gpu = gpu, .progress = progress, .out = out, .wake_raw = NAN};
+	struct cal c = {.gpu = gpu, .progress = progress, .out = out, .wake_raw = NAN, .steps = CAL_STEPS};
 
 	profile_builtin(out);
 	out->device[0] = '\0';
@@ -1148,4 +1149,50 @@ fail:
 	for (int k = 0; k < CAL_CALLS; k++)
 		vec_free(&c.call[k]);
 	return -1;
+}
+
+/* The host's call costs alone (see calibrate.h): four short traced runs whose call records are sorted and reduced
+ * exactly as in calibrate_run (cal_call_samples, cal_calls), each less CUPTI's cost per traced call measured by the
+ * first of them. */
+int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg),
+                   char **cause)
+{
+	struct cal c = {.gpu = gpu, .progress = progress, .out = out, .wake_raw = NAN, .steps = 4};
+	struct cal_vec hgap = {0};
+	double sync_ns = out->api_sync_ns;
+	int rc = -1;
+
+	/* 128 streams of small depth-first chunks: the tracing cost, copies on their own and on another stream,
+	 * launches behind a copy */
+	if (cal_trace(&c, cause) != 0)
+		goto out;
+	/* hyperq's two spin kernels per stream: launches on the same stream (depth-first) and on another one
+	 * (breadth-first), with nothing to wait for */
+	for (int o = 0; o < SS_ORDER_COUNT; o++) {
+		struct ss_experiment e;
+		struct cal_run r;
+
+		experiment_preset(&e, SS_PRESET_HYPERQ);
+		e.order = o;
+		e.work = 1000;
+		e.connections = 8;
+		e.sync = SS_SYNC_DEVICE;
+		if (cal_measure(&c, &r, &e, o == SS_ORDER_DEPTH ? "launches on one stream" : "launches across streams",
+		                cause) != 0)
+			goto out;
+		cal_host_gaps(&r, &hgap);
+		cal_run_free(&r);
+	}
+	if (cal_events(&c, cause) != 0)
+		goto out;
+	cal_calls(&c);
+	/* cal_calls takes the sync cost from a traced measurement this calibration does not make: keep out's */
+	out->api_sync_ns = sync_ns;
+	cal_set(&c, "host.gap_ns", cal_median(&hgap));
+	rc = profile_validate(out, cause);
+out:
+	vec_free(&hgap);
+	for (int k = 0; k < CAL_CALLS; k++)
+		vec_free(&c.call[k]);
+	return rc;
 }

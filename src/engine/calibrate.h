@@ -14,4 +14,12 @@
 int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg),
                   char **cause);
 
+/* calibrate_host measures only the host's side, the costs of the calls that issue work (api.copy_ns,
+ * api.launch_ns, api.switch_ns, api.launch_wait_ns, api.event_ns, api.trace_overhead_ns, host.gap_ns), with the
+ * same runs and reductions as calibrate_run, and sets them in out, which keeps every other value. The host's speed
+ * differs from one machine (or virtual machine) to the next while the GPU's does not; validate measures it before
+ * its matrix so that the model's predictions there use this host's costs. Returns 0, or -1 with *cause. */
+int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg),
+                   char **cause);
+
 #endif

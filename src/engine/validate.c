@@ -122,11 +122,76 @@ int validate_measure(const struct ss_backend *gpu, struct ss_validate_set *s, si
 	return rc;
 }
 
-int validate_model(const struct ss_profile *p, struct ss_validate_set *s, char **cause)
+/* The profile keys of the host's side that a matrix's host line may carry (what calibrate_host measures). */
+static const char *const validate_host_keys[] = {
+    "api.copy_ns", "api.launch_ns", "api.switch_ns", "api.launch_wait_ns", "api.event_ns", "api.trace_overhead_ns",
+    "host.gap_ns",
+};
+
+void validate_host_format(const struct ss_profile *p, char *buf, size_t len)
 {
+	size_t used = 0;
+
+	if (len > 0)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof validate_host_keys / sizeof validate_host_keys[0]; i++) {
+		int k = profile_key_find(validate_host_keys[i]);
+		int w;
+
+		if (k < 0 || used >= len)
+			continue;
+		w = snprintf(buf + used, len - used, "%s%s=%.0f", used ? " " : "", validate_host_keys[i],
+		             profile_get(p, k));
+		if (w < 0 || (size_t)w >= len - used) {
+			buf[used] = '\0';
+			break;
+		}
+		used += (size_t)w;
+	}
+}
+
+int validate_host_apply(const char *host, struct ss_profile *p, char **cause)
+{
+	char *copy = xstrdup(host), *save = NULL, *tok;
+	int rc = 0;
+
+	for (tok = strtok_r(copy, " ", &save); tok != NULL && rc == 0; tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '='), *end;
+		double v;
+		int k;
+
+		if (eq == NULL) {
+			*cause = xasprintf("host cost '%s' is not KEY=VALUE", tok);
+			rc = -1;
+			break;
+		}
+		*eq = '\0';
+		if ((strncmp(tok, "api.", 4) != 0 && strncmp(tok, "host.", 5) != 0) || (k = profile_key_find(tok)) < 0) {
+			*cause = xasprintf("'%s' is not a host-cost key (valid: the profile's api.* and host.* keys)", tok);
+			rc = -1;
+			break;
+		}
+		errno = 0;
+		v = strtod(eq + 1, &end);
+		if (end == eq + 1 || *end != '\0' || errno != 0 || !isfinite(v) || v < 0 || v > 1e9) {
+			*cause = xasprintf("host cost %s = '%s': valid is a time in ns, 0..1e9", tok, eq + 1);
+			rc = -1;
+			break;
+		}
+		profile_set(p, k, v, SS_PROV_MEASURED);
+	}
+	free(copy);
+	return rc;
+}
+
+int validate_model(const struct ss_profile *base, struct ss_validate_set *s, char **cause)
+{
+	struct ss_profile q = *base, *p = &q;
 	struct ss_timeline tl;
 	int rc = 0;
 
+	if (s->host[0] != '\0' && validate_host_apply(s->host, &q, cause) != 0)
+		return -1;
 	timeline_init(&tl);
 	for (size_t i = 0; i < s->n && rc == 0; i++) {
 		struct ss_validate_row *r = &s->row[i];
@@ -230,7 +295,10 @@ int validate_write_csv(const char *path, const struct ss_validate_set *s, char *
 		free(tmp);
 		return -1;
 	}
-	fprintf(f, "# device: %s\n%s\n", s->device[0] ? s->device : "unknown", VALIDATE_HEADER);
+	fprintf(f, "# device: %s\n", s->device[0] ? s->device : "unknown");
+	if (s->host[0] != '\0')
+		fprintf(f, "# host: %s\n", s->host);
+	fprintf(f, "%s\n", VALIDATE_HEADER);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ss_validate_row *r = &s->row[i];
 
@@ -346,6 +414,19 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 			snprintf(s->device, sizeof s->device, "%.95s", line + 10);
 			continue;
 		}
+		if (strncmp(line, "# host: ", 8) == 0) {
+			struct ss_profile scratch;
+			char *why = NULL;
+
+			profile_builtin(&scratch);
+			if (strlen(line + 8) >= sizeof s->host || validate_host_apply(line + 8, &scratch, &why) != 0) {
+				*cause = xasprintf("%s:%d: bad host line: %s", path, lineno, why ? why : "too long");
+				free(why);
+				goto fail;
+			}
+			snprintf(s->host, sizeof s->host, "%s", line + 8);
+			continue;
+		}
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
 		if (!header) {
@@ -386,14 +467,37 @@ static int validate_meas_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int validate_read_csvs(const char *const *paths, size_t n, struct ss_validate_set *s, char **cause)
+/* validate_median_u64 of n values (sorted in place); the mean of the middle two for an even count. */
+static double validate_median_u64(uint64_t *v, size_t n)
 {
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
+}
+
+int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profile *p, struct ss_validate_set *s,
+                       char **cause)
+{
+	uint64_t *model = xcalloc(n + 1, sizeof *model);
 	struct ss_validate_set *in = xcalloc(n + 1, sizeof *in);
 	struct validate_meas *m = xcalloc(n + 1, sizeof *m);
 	int rc = 0;
 
-	for (size_t k = 0; k < n && rc == 0; k++)
+	for (size_t k = 0; k < n && rc == 0; k++) {
 		rc = validate_read_csv(paths[k], &in[k], cause);
+		if (rc == 0 && p != NULL && validate_model(p, &in[k], cause) != 0) {
+			char *why = *cause;
+
+			*cause = xasprintf("%s: %s", paths[k], why);
+			free(why);
+			rc = -1;
+		}
+	}
 	/* the union of the rows, in the order first seen */
 	for (size_t k = 0; k < n && rc == 0; k++) {
 		if (s->device[0] == '\0')
@@ -431,11 +535,20 @@ int validate_read_csvs(const char *const *paths, size_t n, struct ss_validate_se
 		r->measured_cross = m[(c - 1) / 2].r->measured_cross;
 		r->measured_n = (int)c;
 		r->measured_spread = (hi - lo) / med;
+		if (p != NULL) {
+			for (size_t k = 0; k < c; k++)
+				model[k] = m[k].r->model_ns;
+			r->model_ns = (uint64_t)llround(validate_median_u64(model, c));
+			r->model_overlap = m[(c - 1) / 2].r->model_overlap;
+			r->model_cross = m[(c - 1) / 2].r->model_cross;
+		}
 	}
+	s->host[0] = '\0';
 	for (size_t k = 0; k < n; k++)
 		validate_free(&in[k]);
 	free(in);
 	free(m);
+	free(model);
 	return rc;
 }
 

@@ -33,11 +33,17 @@ struct ss_validate_row {
 	double measured_spread; /* (max - min) / median of those measurements; 0 for one */
 };
 
-/* A matrix and the device it was measured on. */
+/* The longest host-cost line a matrix carries. */
+#define SS_VALIDATE_HOST_MAX 320
+
+/* A matrix, the device it was measured on, and the host's call costs measured before it ("api.launch_ns=5042
+ * api.copy_ns=2783 ...", profile keys of the host's side; empty when not measured): the model of this matrix uses
+ * them over its profile's. */
 struct ss_validate_set {
 	struct ss_validate_row *row;
 	size_t n, cap;
 	char device[96];
+	char host[SS_VALIDATE_HOST_MAX];
 };
 
 /* What the comparison says. Errors are |model - measured| / measured over rows with both. */
@@ -61,16 +67,22 @@ void validate_experiment(const struct ss_validate_row *r, struct ss_experiment *
 /* validate_measure runs row i on gpu (runner_run) and fills its measured columns (and s->device). Returns 0, or
  * the runner's exit code (2, 3) with *cause. */
 int validate_measure(const struct ss_backend *gpu, struct ss_validate_set *s, size_t i, char **cause);
-/* validate_model fills every row's model columns from p. -1 with *cause when the model fails. */
+/* validate_model fills every row's model columns from p, with s->host's call costs over p's. -1 with *cause when
+ * the model fails. */
 int validate_model(const struct ss_profile *p, struct ss_validate_set *s, char **cause);
 /* validate_stats compares the measured and modelled columns. */
 void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *st);
 /* validate_passes: the targets hold (median, worst, every direction check agrees) and at least one row compared. */
 bool validate_passes(const struct ss_validate_stats *st);
+/* validate_host_format writes p's host-side keys (those calibrate_host measures) as a host line into buf. */
+void validate_host_format(const struct ss_profile *p, char *buf, size_t len);
+/* validate_host_apply sets the keys of host line `host` in p. -1 with *cause naming a bad entry, an unknown key
+ * or one that is not the host's (valid: api.* and host.* keys). */
+int validate_host_apply(const char *host, struct ss_profile *p, char **cause);
 /* validate_find returns the index of the row with r's coordinates, -1 when absent. */
 long validate_find(const struct ss_validate_set *s, const struct ss_validate_row *r);
 
-/* CSV: "# device: NAME" then a header line, one row per line. Writing goes through a temporary file and a rename;
+/* CSV: "# device: NAME", optionally "# host: LINE", then a header line, one row per line. Writing goes through a temporary file and a rename;
  * reading checks the header and every field, -1 with *cause naming line and field. */
 int validate_write_csv(const char *path, const struct ss_validate_set *s, char **cause);
 int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause);
@@ -78,8 +90,12 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
  * rows, in the first file's order): measured_ns is the median of the row's measurements (the mean of the middle two
  * for an even count), measured_n their count, measured_spread (max - min) / median; the overlap and
  * legacy-stream columns are those of the measurement at or just below the median. Unmeasured rows (measured_ns 0)
- * count as absent. -1 with *cause when a file cannot be read. */
-int validate_read_csvs(const char *const *paths, size_t n, struct ss_validate_set *s, char **cause);
+ * count as absent. With a profile p, each file's rows are also modelled with p and that file's host line, and a
+ * row's model_ns is the median over the files that measured it (model_overlap and model_cross from the file at the
+ * measured median). s->host is left empty (each file's host line applies to its own rows only). -1 with *cause when a file cannot
+ * be read or modelled. */
+int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profile *p, struct ss_validate_set *s,
+                       char **cause);
 void validate_free(struct ss_validate_set *s);
 
 #endif

@@ -99,10 +99,47 @@ static void test_round_trip(void **state)
 	}
 }
 
+/* calibrate_host on the model finds the model's host costs again and leaves every other value of the profile it is
+ * given as it was (here the built-in one, whose host costs all differ from the truth's). */
+static void test_host_round_trip(void **state)
+{
+	static const char *const host[] = {"api.copy_ns", "api.launch_ns", "api.switch_ns", "api.launch_wait_ns",
+	                                   "api.event_ns", "host.gap_ns"};
+	struct ss_profile truth, got, builtin;
+	char *cause = NULL;
+
+	(void)state;
+	truth_profile(&truth);
+	profile_builtin(&builtin);
+	got = builtin;
+	model_set_profile(&truth);
+	if (calibrate_host(&model_backend, &got, NULL, &cause) != 0)
+		fail_msg("calibrate_host: %s", cause);
+	model_set_profile(NULL);
+	for (int k = 0; k < profile_key_count(); k++) {
+		double want = profile_get(&truth, k), have = profile_get(&got, k);
+		bool measured = false;
+
+		for (size_t j = 0; j < sizeof host / sizeof host[0]; j++)
+			measured |= strcmp(profile_key_name(k), host[j]) == 0;
+		if (!measured) {
+			if (profile_get(&builtin, k) != have)
+				fail_msg("%s changed: %g, was %g", profile_key_name(k), have, profile_get(&builtin, k));
+			continue;
+		}
+		assert_true(profile_get(&builtin, k) != want); /* the test can tell */
+		if (got.prov[k] != SS_PROV_MEASURED)
+			fail_msg("%s was not measured", profile_key_name(k));
+		if (fabs(have - want) > 0.02 * fabs(want) + 1.0)
+			fail_msg("%s: calibrated %g, the model's profile has %g", profile_key_name(k), have, want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_host_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -90,7 +90,7 @@ static void test_h200_matrix(void **state)
 		}
 	}
 	snprintf(prof, sizeof prof, "%s/data/profiles/h200.profile", source_dir());
-	if (validate_read_csvs(paths, nfile, &s, &cause) != 0)
+	if (validate_read_csvs(paths, nfile, NULL, &s, &cause) != 0)
 		fail_msg("%s", cause);
 	if (profile_load(&p, prof, &cause) != 0)
 		fail_msg("%s", cause);
@@ -355,7 +355,7 @@ static void test_csvs(void **state)
 		assert_int_equal(validate_write_csv(path[k], &f, &cause), 0);
 		validate_free(&f);
 	}
-	assert_int_equal(validate_read_csvs(paths, 3, &t, &cause), 0);
+	assert_int_equal(validate_read_csvs(paths, 3, NULL, &t, &cause), 0);
 	assert_string_equal(t.device, "NVIDIA H200");
 	assert_int_equal(t.n, 3);
 	assert_int_equal(t.row[0].measured_ns, 200);
@@ -388,12 +388,76 @@ static void test_csvs(void **state)
 	validate_free(&t);
 	/* a missing file fails with its name */
 	paths[3] = "/nonexistent/v.csv";
-	assert_int_equal(validate_read_csvs(paths, 4, &t, &cause), -1);
+	assert_int_equal(validate_read_csvs(paths, 4, NULL, &t, &cause), -1);
 	assert_non_null(strstr(cause, "/nonexistent/v.csv"));
 	free(cause);
 	validate_free(&t);
 	for (int k = 0; k < 3; k++)
 		unlink(path[k]);
+	rmdir(dir);
+}
+
+/* A matrix's host line: written and read back, applied by the model over the profile's call costs (each file's own
+ * to its own rows when several are read), and a bad one refused with a line naming it. */
+static void test_host_line(void **state)
+{
+	char dir[] = "/tmp/ss_validate_XXXXXX", path[2][128], *cause = NULL;
+	const char *paths[2];
+	struct ss_validate_set f = {0}, t = {0};
+	struct ss_profile p, slow;
+	uint64_t plain, median, slow_host;
+	FILE *bad;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	profile_builtin(&p);
+	/* hyperq breadth-first on 32 streams is launch-bound: the launch cost shows in its makespan */
+	push(&f, row(SS_PRESET_HYPERQ, 32, SS_ORDER_BREADTH, 8, 1000000, 0));
+	assert_int_equal(validate_model(&p, &f, &cause), 0);
+	plain = f.row[0].model_ns;
+	slow = p;
+	slow.api_launch_ns = 3 * p.api_launch_ns;
+	validate_host_format(&slow, f.host, sizeof f.host);
+	assert_non_null(strstr(f.host, "api.launch_ns="));
+	assert_int_equal(validate_model(&p, &f, &cause), 0);
+	slow_host = f.row[0].model_ns;
+	assert_true(slow_host > plain + 64 * p.api_launch_ns); /* 64 launches, each 2x the profile's cost more */
+	snprintf(path[0], sizeof path[0], "%s/slow.csv", dir);
+	assert_int_equal(validate_write_csv(path[0], &f, &cause), 0);
+	f.host[0] = '\0';
+	snprintf(path[1], sizeof path[1], "%s/plain.csv", dir);
+	assert_int_equal(validate_write_csv(path[1], &f, &cause), 0);
+	validate_free(&f);
+	assert_int_equal(validate_read_csv(path[0], &t, &cause), 0);
+	assert_non_null(strstr(t.host, "api.launch_ns="));
+	validate_free(&t);
+	/* two files, one per host: the row's model is the median of the two predictions */
+	paths[0] = path[0];
+	paths[1] = path[1];
+	assert_int_equal(validate_read_csvs(paths, 2, &p, &t, &cause), 0);
+	median = t.row[0].model_ns;
+	assert_int_equal(median, (plain + slow_host + 1) / 2);
+	assert_string_equal(t.host, "");
+	validate_free(&t);
+	/* a GPU key on the host line, and garbage */
+	bad = fopen(path[1], "w");
+	assert_non_null(bad);
+	fprintf(bad, "# device: NVIDIA H200\n# host: copy.h2d.bw_gbs=10\n");
+	fclose(bad);
+	assert_int_equal(validate_read_csv(path[1], &t, &cause), -1);
+	assert_non_null(strstr(cause, "not a host-cost key"));
+	free(cause);
+	validate_free(&t);
+	bad = fopen(path[1], "w");
+	assert_non_null(bad);
+	fprintf(bad, "# device: NVIDIA H200\n# host: api.launch_ns=fast\n");
+	fclose(bad);
+	assert_int_equal(validate_read_csv(path[1], &t, &cause), -1);
+	assert_non_null(strstr(cause, "valid is a time in ns"));
+	free(cause);
+	validate_free(&t);
+	unlink(path[0]);
+	unlink(path[1]);
 	rmdir(dir);
 }
 
@@ -433,6 +497,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_h200_matrix), cmocka_unit_test(test_matrix),     cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_csv),         cmocka_unit_test(test_csvs),       cmocka_unit_test(test_model_self),
+		cmocka_unit_test(test_host_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
