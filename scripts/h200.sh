@@ -52,6 +52,14 @@ if has validate-full-repeat; then
 			--csv "$work/validate-r$k.csv"
 	done
 fi
+if has validate-host; then
+	# the matrix (but decrypt) three times, each validate first measuring this host's call costs ('# host:' line
+	# of its CSV), which its model column uses
+	for k in 1 2 3; do
+		step "validate-h$k" 420 "$bin" validate --preset kernel-transfer,hyperq,default-stream,sync-order,managed,pageable \
+			--csv "$work/validate-h$k.csv"
+	done
+fi
 if has probes; then
 	# traces of the rows the model misses most (managed at 1, 32, 128 streams; pageable at 1 and 128 streams)
 	step probe-managed-1 60 "$bin" run --backend cuda --preset managed --streams 1 --export "$work/managed-1.sqlite"
