@@ -125,12 +125,18 @@ static const struct profile_key profile_keys[] = {
     {"gpu.dep_copy_queues_ns", D(dep_copy_queues_ns), 0, 1e8, 4300, M,
      "added to gpu.dep_copy_ns x (1 - 1/q) with q hardware queues in use",
      "kernel -> D2H gaps of the same run: 6.8 us"},
-    {"api.copy_ns", D(api_copy_ns), 0, 1e8, 2700, M, "cudaMemcpyAsync host cost (untraced)",
-     "same-stream copy calls in the smoke sweeps: median 3.6 us traced, less api.trace_overhead_ns"},
-    {"api.launch_ns", D(api_launch_ns), 0, 1e8, 3300, M, "cudaLaunchKernel host cost (untraced)",
-     "same-stream launches in the smoke hyperq runs: median 4.2 us traced, less api.trace_overhead_ns"},
-    {"api.event_ns", D(api_event_ns), 0, 1e8, 1170, M, "cudaEventRecord host cost (untraced)",
-     "median 2.07 us traced in the smoke timelines, less api.trace_overhead_ns"},
+    {"api.copy_ns", D(api_copy_ns), 0, 1e8, 2783, M, "cudaMemcpyAsync host cost (untraced)",
+     "median of the H200 measurements made with calibrate's reduction: the smoke timelines, the calibrate run "
+     "(tests/data/h200/calibrate) and the host probes of validate-h1..h3 (tests/data/h200/validate-host) "
+     "(ns, untraced): 2700 (smoke: 3.6 us traced less 0.9), 2783, 3392, 3764, 1994"},
+    {"api.launch_ns", D(api_launch_ns), 0, 1e8, 3792, M, "cudaLaunchKernel host cost (untraced)",
+     "median of the H200 measurements made with calibrate's reduction: the smoke timelines, the calibrate run "
+     "(tests/data/h200/calibrate) and the host probes of validate-h1..h3 (tests/data/h200/validate-host) "
+     "(ns, untraced): 3300 (smoke hyperq: 4.2 us traced less 0.9), 5042, 4824, 3792, 3385"},
+    {"api.event_ns", D(api_event_ns), 0, 1e8, 1101, M, "cudaEventRecord host cost (untraced)",
+     "median of the H200 measurements made with calibrate's reduction: the smoke timelines, the calibrate run "
+     "(tests/data/h200/calibrate) and the host probes of validate-h1..h3 (tests/data/h200/validate-host) "
+     "(ns, untraced): 1170 (smoke: 2.07 us traced less 0.9), 1746, 474, 1101, 699"},
     {"api.sync_ns", D(api_sync_ns), 0, 1e8, 1400, M, "sync call with nothing to wait for (untraced)",
      "shortest cudaStreamSynchronize of the 16..128-stream smoke timelines (2.3 us traced), less "
      "api.trace_overhead_ns"},
@@ -140,16 +146,21 @@ static const struct profile_key profile_keys[] = {
      "prefetches after a call on their own stream in the three H200 managed timelines (bench preset-managed, smoke "
      "preset-managed and managed-prefetch-breadth): 12.1 us to the device, 5.5 us to the host traced (means of 24 "
      "each: the costs add up and their distributions are skewed), averaged, less api.trace_overhead_ns"},
-    {"api.switch_ns", D(api_switch_ns), 0, 1e8, 500, M,
+    {"api.switch_ns", D(api_switch_ns), 0, 1e8, 356, M,
      "extra cost of a call on another stream than the thread's previous call",
-     "smoke sweeps: an H2D call opening its stream 4.1 us, one following its stream's copy 3.6 us (medians)"},
+     "median of the H200 measurements made with calibrate's reduction: the smoke timelines, the calibrate run "
+     "(tests/data/h200/calibrate) and the host probes of validate-h1..h3 (tests/data/h200/validate-host) "
+     "(ns, untraced): 500 (smoke sweeps: 4.1 vs 3.6 us), 212, 177, 597 (the calibrate run predates this "
+     "key): median of four"},
     {"api.prefetch_switch_ns", D(api_prefetch_switch_ns), 0, 1e8, 46700, M,
      "extra cost of a cudaMemPrefetchAsync to the device on another stream than the thread's previous call",
      "same timelines, both orders: such prefetches 56.0 us traced (mean of 21, median 46.9), less "
      "api.trace_overhead_ns, api.prefetch_ns and api.switch_ns"},
-    {"api.launch_wait_ns", D(api_launch_wait_ns), 0, 1e8, 2800, M,
+    {"api.launch_wait_ns", D(api_launch_wait_ns), 0, 1e8, 1780, M,
      "extra cost of a launch whose stream's previous work is a copy (compute waits for a copy engine)",
-     "smoke timelines: launches after a copy of their stream 7.0 us, after a kernel 4.2 us (medians)"},
+     "median of the H200 measurements made with calibrate's reduction: the smoke timelines, the calibrate run "
+     "(tests/data/h200/calibrate) and the host probes of validate-h1..h3 (tests/data/h200/validate-host) "
+     "(ns, untraced): 2800 (smoke: 7.0 vs 4.2 us), 884, 2677, 868: median of four"},
     {"api.launch_prefetch_wait_ns", D(api_launch_prefetch_wait_ns), 0, 1e8, 6700, M,
      "extra cost of a launch whose stream's previous work is a prefetch to the device",
      "bench and smoke managed timelines, depth-first: such launches 10.9 us traced (mean of 14, median 9.1; each "
