@@ -348,6 +348,7 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 	};
 	const char *csv = NULL, *backend = "cuda", *profile = NULL;
 	bool quick = false, resume = false;
+	bool resumed = false; /* --resume kept measured rows: a host line measured now would not be theirs */
 	struct cm_filter filter;
 	struct ss_validate_set s = {0};
 	struct ss_profile p;
@@ -435,14 +436,17 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 		for (size_t i = 0; i < old.n; i++) {
 			long j = validate_find(&s, &old.row[i]);
 
-			if (j >= 0 && old.row[i].measured_ns > 0)
+			if (j >= 0 && old.row[i].measured_ns > 0) {
 				s.row[j] = old.row[i];
+				resumed = true;
+			}
 		}
 		snprintf(s.device, sizeof s.device, "%s", old.device);
 		snprintf(s.host, sizeof s.host, "%s", old.host);
 		validate_free(&old);
 	}
-	if (!b->modelled && s.host[0] == '\0' && cm_host_probe(b, &p, &s) != 0) {
+	/* the host line stands for every row of the file: measured once, before the first row */
+	if (!b->modelled && s.host[0] == '\0' && !resumed && cm_host_probe(b, &p, &s) != 0) {
 		validate_free(&s);
 		return CLI_CUDA;
 	}
