@@ -467,23 +467,10 @@ static int validate_meas_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* validate_median_u64 of n values (sorted in place); the mean of the middle two for an even count. */
-static double validate_median_u64(uint64_t *v, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			uint64_t t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
-}
-
 int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profile *p, struct ss_validate_set *s,
                        char **cause)
 {
-	uint64_t *model = xcalloc(n + 1, sizeof *model);
+	double *model = xcalloc(n + 1, sizeof *model);
 	struct ss_validate_set *in = xcalloc(n + 1, sizeof *in);
 	struct validate_meas *m = xcalloc(n + 1, sizeof *m);
 	int rc = 0;
@@ -537,8 +524,8 @@ int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profi
 		r->measured_spread = (hi - lo) / med;
 		if (p != NULL) {
 			for (size_t k = 0; k < c; k++)
-				model[k] = m[k].r->model_ns;
-			r->model_ns = (uint64_t)llround(validate_median_u64(model, c));
+				model[k] = (double)m[k].r->model_ns;
+			r->model_ns = (uint64_t)llround(stats_median(model, c));
 			r->model_overlap = m[(c - 1) / 2].r->model_overlap;
 			r->model_cross = m[(c - 1) / 2].r->model_cross;
 		}
