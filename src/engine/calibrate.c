@@ -1096,8 +1096,8 @@ static void cal_calls(struct cal *c)
 
 	if (isfinite(copy) && v[CAL_COPY_SWITCH].n > 0)
 		sw = fmax(0.0, cal_median(&v[CAL_COPY_SWITCH]) - copy);
-	if (!isfinite(launch) && v[CAL_LAUNCH_SWITCH].n > 0 && isfinite(sw))
-		launch = cal_median(&v[CAL_LAUNCH_SWITCH]) - sw;
+	if (!isfinite(launch) && v[CAL_LAUNCH_SWITCH].n > 0)
+		launch = cal_median(&v[CAL_LAUNCH_SWITCH]) - (isfinite(sw) ? sw : c->out->api_switch_ns);
 	if (isfinite(sw))
 		cal_set(c, "api.switch_ns", sw);
 	if (isfinite(launch) && v[CAL_LAUNCH_WAIT].n > 0)
@@ -1195,4 +1195,34 @@ out:
 	for (int k = 0; k < CAL_CALLS; k++)
 		vec_free(&c.call[k]);
 	return rc;
+}
+
+/* One traced run's call costs (see calibrate.h): its records matched to its op list and reduced by cal_calls, with
+ * out's CUPTI cost per traced call; the event and sync costs, which need runs of their own, stay out's. */
+int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl, struct ss_profile *out)
+{
+	struct cal c = {.out = out, .wake_raw = NAN, .trace = out->trace_ns};
+	struct cal_run r;
+	struct cal_vec hgap = {0};
+	double event_ns = out->api_event_ns, sync_ns = out->api_sync_ns;
+	int measured = 0;
+
+	memset(&r, 0, sizeof r);
+	r.e = *e;
+	r.tl = *tl; /* borrowed: only r.ops and r.op are freed here */
+	planner_build(e, &r.ops);
+	cal_match(&r);
+	cal_call_samples(&r, c.call);
+	cal_host_gaps(&r, &hgap);
+	for (int k = 0; k < CAL_CALLS; k++)
+		measured += c.call[k].n > 0;
+	cal_calls(&c);
+	out->api_event_ns = event_ns;
+	out->api_sync_ns = sync_ns;
+	if (hgap.n > 0)
+		cal_set(&c, "host.gap_ns", cal_median(&hgap));
+	vec_free(&hgap);
+	planner_free(&r.ops);
+	free(r.op);
+	return measured > 0 ? 0 : -1;
 }

@@ -15,6 +15,8 @@
 #include "engine/calibrate.h"
 #include "engine/model.h"
 #include "engine/profile.h"
+#include "engine/timeline.h"
+#include "engine/experiment.h"
 
 /* A profile unlike the built-in one in every value calibrate measures. */
 static void truth_profile(struct ss_profile *p)
@@ -135,11 +137,61 @@ static void test_host_round_trip(void **state)
 	}
 }
 
+/* calibrate_calls on one modelled run: the call costs its calls show come back, the others stay as given. */
+static void test_calls_one_run(void **state)
+{
+	struct ss_profile truth, got, before;
+	struct ss_experiment e;
+	struct ss_timeline tl;
+	struct ss_run_result res;
+	char *cause = NULL;
+
+	(void)state;
+	truth_profile(&truth);
+	truth.trace_ns = 0; /* the model has no tracing cost to take off */
+	/* kernel-transfer depth-first: copies after their stream's own call and after another stream's */
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.streams = 16;
+	e.elements = 1u << 16;
+	timeline_init(&tl);
+	if (model_timeline(&e, &truth, &tl, &res, &cause) != 0)
+		fail_msg("model: %s", cause);
+	profile_builtin(&got);
+	got.trace_ns = 0;
+	before = got;
+	assert_int_equal(calibrate_calls(&e, &tl, &got), 0);
+	assert_true(fabs(got.api_copy_ns - truth.api_copy_ns) <= 1.0);
+	assert_true(fabs(got.api_switch_ns - truth.api_switch_ns) <= 1.0);
+	assert_true(fabs(got.host_gap_ns - truth.host_gap_ns) <= 1.0);
+	assert_true(got.api_launch_ns == before.api_launch_ns); /* every launch follows a copy: not shown alone */
+	assert_true(got.api_event_ns == before.api_event_ns && got.api_sync_ns == before.api_sync_ns);
+	assert_true(got.api_copy_ns != before.api_copy_ns); /* the test can tell */
+	timeline_free(&tl);
+	/* hyperq breadth-first: every launch on another stream than the call before; less the given switch cost */
+	experiment_preset(&e, SS_PRESET_HYPERQ);
+	e.order = SS_ORDER_BREADTH;
+	e.work = 1000;
+	timeline_init(&tl);
+	if (model_timeline(&e, &truth, &tl, &res, &cause) != 0)
+		fail_msg("model: %s", cause);
+	profile_builtin(&got);
+	got.trace_ns = 0;
+	got.api_switch_ns = truth.api_switch_ns;
+	assert_int_equal(calibrate_calls(&e, &tl, &got), 0);
+	assert_true(fabs(got.api_launch_ns - truth.api_launch_ns) <= 1.0);
+	timeline_free(&tl);
+	/* no call records: nothing to reduce */
+	timeline_init(&tl);
+	assert_int_equal(calibrate_calls(&e, &tl, &got), -1);
+	timeline_free(&tl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_host_round_trip),
+		cmocka_unit_test(test_calls_one_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
