@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "backends.h"
 #include "cli_export.h"
 #include "engine/analysis.h"
+#include "engine/calibrate.h"
+#include "engine/model.h"
 #include "engine/planner.h"
 #include "engine/runner.h"
 #include "engine/sweep.h"
@@ -390,9 +393,68 @@ static int cli_run_pair(const struct ss_backend *b, const struct ss_experiment *
 
 static const char *const cli_engine_names[SS_ENG_COUNT] = {"H2D", "compute", "D2H"};
 
+/* The model's predictions of a run measured on a GPU: with the profile as it is, and with the call costs the run's
+ * own call records show (calibrate_calls), which differ from one process to the next. The reference they are
+ * compared with is the program's makespan: the untraced one when the run timed it, else the traced one. */
+struct cli_prediction {
+	bool have, have_own;
+	uint64_t profile_ns, own_ns, measured_ns;
+	double launch_ns, copy_ns; /* this run's call costs (NAN when its calls don't show them) */
+	char profile[32];          /* the profile's name */
+};
+
+/* cli_predict fills pr for a GPU run of e (tl its traced timeline, a its analysis); pr->have stays false for a
+ * modelled run or when the model fails (the run's own summary is not held up by that). */
+static void cli_predict(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_run_result *res,
+			const struct ss_analysis *a, struct cli_prediction *pr)
+{
+	struct ss_profile p, own;
+	char *cause = NULL;
+
+	memset(pr, 0, sizeof *pr);
+	if (res->modelled || model_get_profile(&p, &cause) != 0 || (pr->profile_ns = model_makespan(e, &p, &cause)) == 0) {
+		free(cause);
+		return;
+	}
+	pr->have = true;
+	snprintf(pr->profile, sizeof pr->profile, "%s", p.name);
+	pr->measured_ns = a->have_overhead ? a->untraced_ns : a->makespan_ns;
+	own = p;
+	pr->launch_ns = pr->copy_ns = NAN;
+	if (calibrate_calls(e, tl, p.trace_ns, &own) == 0 && (pr->own_ns = model_makespan(e, &own, &cause)) > 0) {
+		pr->have_own = true;
+		if (own.api_launch_ns != p.api_launch_ns)
+			pr->launch_ns = own.api_launch_ns;
+		if (own.api_copy_ns != p.api_copy_ns)
+			pr->copy_ns = own.api_copy_ns;
+	}
+	free(cause);
+}
+
+/* cli_print_prediction prints pr's lines of the run summary. */
+static void cli_print_prediction(const struct cli_prediction *pr)
+{
+	char b1[32], b2[32], b3[32];
+
+	if (!pr->have)
+		return;
+	printf("model prediction        %s  (%s profile: %+.1f%% vs measured %s)\n",
+	       units_time(pr->profile_ns, b1, sizeof b1), pr->profile,
+	       100.0 * ((double)pr->profile_ns / (double)pr->measured_ns - 1.0), units_time(pr->measured_ns, b2, sizeof b2));
+	if (!pr->have_own)
+		return;
+	printf("  with this run's calls %s  (%+.1f%%; calls", units_time(pr->own_ns, b1, sizeof b1),
+	       100.0 * ((double)pr->own_ns / (double)pr->measured_ns - 1.0));
+	if (isfinite(pr->launch_ns))
+		printf(" launch %s", units_time((uint64_t)llround(pr->launch_ns), b2, sizeof b2));
+	if (isfinite(pr->copy_ns))
+		printf(" copy %s", units_time((uint64_t)llround(pr->copy_ns), b3, sizeof b3));
+	printf(" untraced, as this process issued them)\n");
+}
+
 /* Prints the human summary of one run. */
 static void cli_print_run(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_run_result *res,
-			  const struct ss_analysis *a, const size_t *expected)
+			  const struct ss_analysis *a, const size_t *expected, const struct cli_prediction *pr)
 {
 	char desc[256], b1[32], b2[32], b3[32];
 	const char *label = res->modelled ? "MODELLED" : "measured";
@@ -427,6 +489,7 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 	if (a->have_overhead && a->have_spread)
 		printf("overhead per repeat     %+.2f%% .. %+.2f%%  (quartiles of %d traced/untraced pairs, ABBA)\n",
 		       100.0 * a->overhead_q1, 100.0 * a->overhead_q3, res->repeats);
+	cli_print_prediction(pr);
 	printf("overlap (>= 2 engines)  %.1f%%\n", 100.0 * a->overlap);
 	if (a->have_speedup)
 		printf("speedup vs 1 stream     %.2fx\n", a->speedup);
@@ -509,6 +572,7 @@ static int cli_run(int argc, char **argv)
 	struct ss_run_result res;
 	struct ss_analysis a;
 	struct ss_oplist ops;
+	struct cli_prediction pr;
 	size_t expected[SS_KIND_COUNT];
 	int rc;
 
@@ -525,6 +589,7 @@ static int cli_run(int argc, char **argv)
 	planner_build(&o.exp, &ops);
 	planner_expected_records(&ops, expected);
 	planner_free(&ops);
+	cli_predict(&o.exp, &tl, &res, &a, &pr);
 	if (o.json) {
 		json_t *root = json_object(), *counts = json_object();
 
@@ -541,9 +606,12 @@ static int cli_run(int argc, char **argv)
 								(json_int_t)expected[SS_KIND_D2H]));
 		json_object_set_new(root, "dropped", json_integer((json_int_t)res.dropped));
 		json_object_set_new(root, "verified", res.modelled ? json_null() : json_boolean(res.verified));
+		json_object_set_new(root, "predicted_ns", pr.have ? json_integer((json_int_t)pr.profile_ns) : json_null());
+		json_object_set_new(root, "predicted_own_calls_ns",
+				    pr.have_own ? json_integer((json_int_t)pr.own_ns) : json_null());
 		rc = cli_json_print(root);
 	} else {
-		cli_print_run(&o.exp, &tl, &res, &a, expected);
+		cli_print_run(&o.exp, &tl, &res, &a, expected, &pr);
 	}
 	if (rc == 0 && o.export_path != NULL)
 		rc = cli_export_timeline(o.export_path, &tl, &a, &o.exp);

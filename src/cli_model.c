@@ -259,6 +259,15 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 	if (multi)
 		printf("rows off by more than %.0f%%: %zu; off by more than %.0f%% and their own spread: %zu\n",
 		       100 * SS_VALIDATE_WORST_MAX, st.beyond_worst, 100 * SS_VALIDATE_WORST_MAX, st.beyond_spread);
+	if (st.own_n > 0) {
+		const struct ss_validate_row *w = &s->row[st.own_worst_row];
+
+		printf("with each run's own call costs (%zu rows; the host's speed as it was in that run, not a prediction): "
+		       "median %.1f%%, worst %.1f%% (%s %d streams %s, %d queues), %zu rows off by more than %.0f%%\n",
+		       st.own_n, 100 * st.own_median_err, 100 * st.own_worst_err, experiment_preset_name(w->preset),
+		       w->streams, experiment_order_name(w->order), w->connections, st.own_beyond_worst,
+		       100 * SS_VALIDATE_WORST_MAX);
+	}
 	printf("faster order agrees: %zu/%zu   default-stream op serialises in both: %zu/%zu   pageable overlap "
 	       "agrees: %zu/%zu\n",
 	       st.order_agree, st.order_checked, st.serial_agree, st.serial_checked, st.pageable_agree,
@@ -460,7 +469,7 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 		fprintf(stderr, "validate %zu/%zu: %s %d streams %s-first, %d queue%s\n", i + 1, s.n,
 		        experiment_preset_name(r->preset), r->streams, experiment_order_name(r->order), r->connections,
 		        r->connections == 1 ? "" : "s");
-		code = validate_measure(b, &s, i, &cause);
+		code = validate_measure(b, &p, &s, i, &cause);
 		if (code != 0) {
 			cli_error(code, "validate: %s %d streams: %s", experiment_preset_name(r->preset), r->streams,
 			          cause);
@@ -475,6 +484,9 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 			return CLI_FAIL;
 		}
 	}
+	/* again, for the rows' own call costs measured now */
+	if (validate_model(&p, &s, &cause) != 0)
+		goto fail_model;
 	if (csv != NULL && validate_write_csv(csv, &s, &cause) != 0) {
 		cli_error(CLI_FAIL, "validate: %s", cause);
 		free(cause);

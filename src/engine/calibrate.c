@@ -1197,11 +1197,12 @@ out:
 	return rc;
 }
 
-/* One traced run's call costs (see calibrate.h): its records matched to its op list and reduced by cal_calls, with
- * out's CUPTI cost per traced call; the event and sync costs, which need runs of their own, stay out's. */
-int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl, struct ss_profile *out)
+/* One run's call costs (see calibrate.h): its records matched to its op list and reduced by cal_calls, less
+ * trace_ns per call; the event and sync costs, which need runs of their own, stay out's. */
+int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl, double trace_ns,
+                    struct ss_profile *out)
 {
-	struct cal c = {.out = out, .wake_raw = NAN, .trace = out->trace_ns};
+	struct cal c = {.out = out, .wake_raw = NAN, .trace = trace_ns};
 	struct cal_run r;
 	struct cal_vec hgap = {0};
 	double event_ns = out->api_event_ns, sync_ns = out->api_sync_ns;

@@ -23,12 +23,14 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg),
                    char **cause);
 
-/* calibrate_calls sets in out the call costs that one traced run of e shows (its timeline tl: the calls' records
- * matched to e's op list and reduced as calibrate_run reduces them, less out's CUPTI cost per traced call): those of
+/* calibrate_calls sets in out the call costs that one run of e shows (its timeline tl: the calls' records matched
+ * to e's op list and reduced as calibrate_run reduces them, less trace_ns per call, CUPTI's cost per traced call:
+ * the profile's api.trace_overhead_ns for a traced GPU run, 0 for a modelled one): those of
  * api.copy_ns, api.launch_ns, api.switch_ns, api.launch_wait_ns, api.launch_prefetch_wait_ns, api.prefetch_ns,
  * api.prefetch_switch_ns and host.gap_ns that its calls show; the others keep out's value. With them the model
  * predicts the run as issued at this process's speed, which moves by up to 1.9x from one process to the next.
  * Returns 0, or -1 when the timeline has no call records to reduce. */
-int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl, struct ss_profile *out);
+int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl, double trace_ns,
+                    struct ss_profile *out);
 
 #endif

@@ -9,15 +9,18 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "calibrate.h"
 #include "model.h"
 #include "runner.h"
 #include "stats.h"
 #include "timeline.h"
 #include "xalloc.h"
 
-#define VALIDATE_HEADER                                                                                                \
+#define VALIDATE_HEADER_V1                                                                                             \
 	"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"      \
 	"measured_cross,model_cross"
+/* Since the rows carry their own runs' call costs: one more column, "-" when a row has none. */
+#define VALIDATE_HEADER VALIDATE_HEADER_V1 ",calls"
 
 /* How far apart the two orders' measured makespans must be for their direction to count. */
 #define VALIDATE_ORDER_GAP 0.05
@@ -98,7 +101,12 @@ static double validate_overlap(const struct ss_timeline *tl)
 	return a.makespan_ns > 0 ? a.overlap : 0;
 }
 
-int validate_measure(const struct ss_backend *gpu, struct ss_validate_set *s, size_t i, char **cause)
+static void validate_row_calls(const struct ss_profile *p, const struct ss_validate_set *s,
+                               const struct ss_experiment *e, const struct ss_timeline *tl, bool traced,
+                               struct ss_validate_row *r);
+
+int validate_measure(const struct ss_backend *gpu, const struct ss_profile *p, struct ss_validate_set *s, size_t i,
+                     char **cause)
 {
 	struct ss_validate_row *r = &s->row[i];
 	struct ss_experiment e;
@@ -117,6 +125,7 @@ int validate_measure(const struct ss_backend *gpu, struct ss_validate_set *s, si
 		r->measured_n = 1;
 		r->measured_spread = 0;
 		snprintf(s->device, sizeof s->device, "%s", res.device);
+		validate_row_calls(p, s, &e, &tl, !res.modelled, r);
 	}
 	timeline_free(&tl);
 	return rc;
@@ -128,19 +137,29 @@ static const char *const validate_host_keys[] = {
     "host.gap_ns",
 };
 
-void validate_host_format(const struct ss_profile *p, char *buf, size_t len)
+/* The keys a row's own run may show: the call durations calibrate_calls measures (not host.gap_ns, which one run's
+ * few gaps give poorly). */
+static const char *const validate_call_keys[] = {
+    "api.copy_ns",     "api.launch_ns",          "api.switch_ns", "api.launch_wait_ns", "api.launch_prefetch_wait_ns",
+    "api.prefetch_ns", "api.prefetch_switch_ns",
+};
+
+/* validate_keys_format writes "key=value" of p's keys[0..n) into buf, separated by sep; a key whose value equals
+ * unless's (when given) is left out. */
+static void validate_keys_format(const char *const *keys, size_t n, const struct ss_profile *p,
+                                 const struct ss_profile *unless, char sep, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	if (len > 0)
 		buf[0] = '\0';
-	for (size_t i = 0; i < sizeof validate_host_keys / sizeof validate_host_keys[0]; i++) {
-		int k = profile_key_find(validate_host_keys[i]);
+	for (size_t i = 0; i < n && used < len; i++) {
+		int k = profile_key_find(keys[i]);
 		int w;
 
-		if (k < 0 || used >= len)
+		if (k < 0 || (unless != NULL && profile_get(unless, k) == profile_get(p, k)))
 			continue;
-		w = snprintf(buf + used, len - used, "%s%s=%.0f", used ? " " : "", validate_host_keys[i],
+		w = snprintf(buf + used, len - used, "%s%s=%.0f", used ? (char[]){sep, '\0'} : "", keys[i],
 		             profile_get(p, k));
 		if (w < 0 || (size_t)w >= len - used) {
 			buf[used] = '\0';
@@ -150,12 +169,38 @@ void validate_host_format(const struct ss_profile *p, char *buf, size_t len)
 	}
 }
 
+void validate_host_format(const struct ss_profile *p, char *buf, size_t len)
+{
+	validate_keys_format(validate_host_keys, sizeof validate_host_keys / sizeof validate_host_keys[0], p, NULL, ' ',
+	                     buf, len);
+}
+
+/* validate_row_calls fills r->calls with the call costs row r's run (e, tl; traced: by CUPTI, whose cost per call
+ * comes off) shows, over p with s's host line; empty when it shows none. */
+static void validate_row_calls(const struct ss_profile *p, const struct ss_validate_set *s,
+                               const struct ss_experiment *e, const struct ss_timeline *tl, bool traced,
+                               struct ss_validate_row *r)
+{
+	struct ss_profile base = *p, own;
+	char *why = NULL;
+
+	r->calls[0] = '\0';
+	if (s->host[0] != '\0' && validate_host_apply(s->host, &base, &why) != 0) {
+		free(why);
+		return;
+	}
+	own = base;
+	if (calibrate_calls(e, tl, traced ? base.trace_ns : 0, &own) == 0)
+		validate_keys_format(validate_call_keys, sizeof validate_call_keys / sizeof validate_call_keys[0], &own,
+		                     &base, ';', r->calls, sizeof r->calls);
+}
+
 int validate_host_apply(const char *host, struct ss_profile *p, char **cause)
 {
 	char *copy = xstrdup(host), *save = NULL, *tok;
 	int rc = 0;
 
-	for (tok = strtok_r(copy, " ", &save); tok != NULL && rc == 0; tok = strtok_r(NULL, " ", &save)) {
+	for (tok = strtok_r(copy, " ;", &save); tok != NULL && rc == 0; tok = strtok_r(NULL, " ;", &save)) {
 		char *eq = strchr(tok, '='), *end;
 		double v;
 		int k;
@@ -205,6 +250,14 @@ int validate_model(const struct ss_profile *base, struct ss_validate_set *s, cha
 			r->model_overlap = validate_overlap(&tl);
 			r->model_cross = validate_cross(&tl);
 		}
+		r->model_own_ns = 0;
+		if (rc == 0 && r->calls[0] != '\0') {
+			struct ss_profile own = *p;
+
+			if ((rc = validate_host_apply(r->calls, &own, cause)) == 0 &&
+			    (r->model_own_ns = model_makespan(&e, &own, cause)) == 0)
+				rc = -1;
+		}
 	}
 	timeline_free(&tl);
 	return rc;
@@ -224,7 +277,7 @@ long validate_find(const struct ss_validate_set *s, const struct ss_validate_row
 
 void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *st)
 {
-	double *err = xcalloc(s->n + 1, sizeof *err);
+	double *err = xcalloc(s->n + 1, sizeof *err), *own = xcalloc(s->n + 1, sizeof *own);
 
 	memset(st, 0, sizeof *st);
 	for (size_t i = 0; i < s->n; i++) {
@@ -260,6 +313,16 @@ void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *s
 				}
 			}
 		}
+		if (r->model_own_ns > 0) {
+			double eo = fabs((double)r->model_own_ns - (double)r->measured_ns) / (double)r->measured_ns;
+
+			if (st->own_n == 0 || eo > st->own_worst_err) {
+				st->own_worst_err = eo;
+				st->own_worst_row = i;
+			}
+			own[st->own_n++] = eo;
+			st->own_beyond_worst += eo > SS_VALIDATE_WORST_MAX;
+		}
 		if (r->measured_cross >= 0) {
 			st->serial_checked++;
 			st->serial_agree += (r->measured_cross == 0) == (r->model_cross == 0);
@@ -271,10 +334,12 @@ void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *s
 			    fabs(r->measured_overlap - r->model_overlap) <= VALIDATE_NO_OVERLAP;
 		}
 	}
-	if (st->n > 0) {
+	if (st->n > 0)
 		st->median_err = stats_median(err, st->n);
-	}
+	if (st->own_n > 0)
+		st->own_median_err = stats_median(own, st->own_n);
 	free(err);
+	free(own);
 }
 
 bool validate_passes(const struct ss_validate_stats *st)
@@ -302,10 +367,10 @@ int validate_write_csv(const char *path, const struct ss_validate_set *s, char *
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ss_validate_row *r = &s->row[i];
 
-		fprintf(f, "%s,%d,%s,%d,%llu,%d,%llu,%.4f,%.4f,%d,%d\n", experiment_preset_name(r->preset), r->streams,
-		        experiment_order_name(r->order), r->connections, (unsigned long long)r->measured_ns,
+		fprintf(f, "%s,%d,%s,%d,%llu,%d,%llu,%.4f,%.4f,%d,%d,%s\n", experiment_preset_name(r->preset),
+		        r->streams, experiment_order_name(r->order), r->connections, (unsigned long long)r->measured_ns,
 		        r->measured_untraced ? 1 : 0, (unsigned long long)r->model_ns, r->measured_overlap,
-		        r->model_overlap, r->measured_cross, r->model_cross);
+		        r->model_overlap, r->measured_cross, r->model_cross, r->calls[0] ? r->calls : "-");
 	}
 	ok = !ferror(f);
 	ok = fclose(f) == 0 && ok;
@@ -319,21 +384,36 @@ int validate_write_csv(const char *path, const struct ss_validate_set *s, char *
 	return 0;
 }
 
-/* validate_parse_row reads one CSV line into r; -1 with *cause naming the bad field. */
-static int validate_parse_row(char *line, struct ss_validate_row *r, const char *path, int lineno, char **cause)
+/* validate_parse_row reads one CSV line of nf fields (11: files before the calls column; 12) into r; -1 with
+ * *cause naming the bad field. */
+static int validate_parse_row(char *line, int nf, struct ss_validate_row *r, const char *path, int lineno,
+                              char **cause)
 {
 	static const char *const fields[] = {"preset",        "streams",           "order",      "connections",
 	                                     "measured_ns",   "measured_untraced", "model_ns",   "measured_overlap",
 	                                     "model_overlap", "measured_cross",    "model_cross"};
-	char *f[11], *save = NULL, *tok, *end;
+	char *f[12], *save = NULL, *tok, *end;
 	int n = 0;
 	long long v;
 
-	for (tok = strtok_r(line, ",", &save); tok != NULL && n < 11; tok = strtok_r(NULL, ",", &save))
+	for (tok = strtok_r(line, ",", &save); tok != NULL && n < nf; tok = strtok_r(NULL, ",", &save))
 		f[n++] = tok;
-	if (n != 11 || tok != NULL) {
-		*cause = xasprintf("%s:%d: expected 11 comma-separated fields (%s)", path, lineno, VALIDATE_HEADER);
+	if (n != nf || tok != NULL) {
+		*cause = xasprintf("%s:%d: expected %d comma-separated fields (%s)", path, lineno, nf,
+		                   nf == 11 ? VALIDATE_HEADER_V1 : VALIDATE_HEADER);
 		return -1;
+	}
+	if (nf == 12 && strcmp(f[11], "-") != 0) {
+		struct ss_profile scratch;
+		char *why = NULL;
+
+		profile_builtin(&scratch);
+		if (strlen(f[11]) >= sizeof r->calls || validate_host_apply(f[11], &scratch, &why) != 0) {
+			*cause = xasprintf("%s:%d: bad calls '%s': %s", path, lineno, f[11], why ? why : "too long");
+			free(why);
+			return -1;
+		}
+		snprintf(r->calls, sizeof r->calls, "%s", f[11]);
 	}
 	if ((int)(r->preset = experiment_preset_parse(f[0])) < 0 ||
 	    (int)(r->order = experiment_order_parse(f[2])) < 0) {
@@ -399,8 +479,7 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	int lineno = 0;
-	bool header = false;
+	int lineno = 0, nf = 0; /* nf: fields per row, 0 before the header line */
 
 	if (f == NULL) {
 		*cause = xasprintf("cannot open %s: %s", path, strerror(errno));
@@ -429,19 +508,19 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 		}
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
-		if (!header) {
-			if (strcmp(line, VALIDATE_HEADER) != 0) {
+		if (nf == 0) {
+			nf = strcmp(line, VALIDATE_HEADER) == 0 ? 12 : strcmp(line, VALIDATE_HEADER_V1) == 0 ? 11 : 0;
+			if (nf == 0) {
 				*cause = xasprintf("%s:%d: expected the header '%s'", path, lineno, VALIDATE_HEADER);
 				goto fail;
 			}
-			header = true;
 			continue;
 		}
-		if (validate_parse_row(line, validate_push(s), path, lineno, cause) != 0)
+		if (validate_parse_row(line, nf, validate_push(s), path, lineno, cause) != 0)
 			goto fail;
 		s->row[s->n - 1].measured_n = s->row[s->n - 1].measured_ns > 0;
 	}
-	if (!header) {
+	if (nf == 0) {
 		*cause = xasprintf("%s: no header line (not a streamscope validate CSV)", path);
 		goto fail;
 	}
@@ -522,12 +601,20 @@ int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profi
 		r->measured_cross = m[(c - 1) / 2].r->measured_cross;
 		r->measured_n = (int)c;
 		r->measured_spread = (hi - lo) / med;
+		snprintf(r->calls, sizeof r->calls, "%s", m[(c - 1) / 2].r->calls);
 		if (p != NULL) {
+			size_t no = 0;
+
 			for (size_t k = 0; k < c; k++)
 				model[k] = (double)m[k].r->model_ns;
 			r->model_ns = (uint64_t)llround(stats_median(model, c));
 			r->model_overlap = m[(c - 1) / 2].r->model_overlap;
 			r->model_cross = m[(c - 1) / 2].r->model_cross;
+			/* with their own runs' call costs: the rows that have them, paired with their measurements */
+			for (size_t k = 0; k < c; k++)
+				if (m[k].r->model_own_ns > 0)
+					model[no++] = (double)m[k].r->model_own_ns / (double)m[k].r->measured_ns;
+			r->model_own_ns = no > 0 ? (uint64_t)llround(stats_median(model, no) * (double)r->measured_ns) : 0;
 		}
 	}
 	s->host[0] = '\0';

@@ -14,6 +14,9 @@
 #define SS_VALIDATE_MEDIAN_MAX 0.05
 #define SS_VALIDATE_WORST_MAX 0.15
 
+/* The longest list of one row's call costs. */
+#define SS_VALIDATE_CALLS_MAX 200
+
 /* One point of the matrix: the experiment's coordinates, what the GPU measured and what the model says.
  * Measured columns are 0 / -1 until measured. */
 struct ss_validate_row {
@@ -31,6 +34,9 @@ struct ss_validate_row {
 	int model_cross;
 	int measured_n; /* measurements the row's measured columns stand for (validate_read_csvs); 0 unmeasured */
 	double measured_spread; /* (max - min) / median of those measurements; 0 for one */
+	char calls[SS_VALIDATE_CALLS_MAX]; /* the call costs the row's own traced run showed ("api.launch_ns=5100;..."),
+	                                      calibrate_calls; empty when not measured */
+	uint64_t model_own_ns; /* modelled makespan with those call costs over the profile's; 0 without them */
 };
 
 /* The longest host-cost line a matrix carries. */
@@ -56,6 +62,9 @@ struct ss_validate_stats {
 	size_t beyond_worst;               /* rows more than SS_VALIDATE_WORST_MAX off */
 	size_t beyond_spread; /* rows off by more than SS_VALIDATE_WORST_MAX and their own measured spread */
 	size_t serial_checked, serial_agree;     /* legacy op: serialised (no record across it) in both or neither */
+	size_t own_n;                            /* rows modelled with their own runs' call costs as well */
+	double own_median_err, own_worst_err;    /* their errors (model_own_ns against measured_ns) */
+	size_t own_worst_row, own_beyond_worst;
 	size_t pageable_checked, pageable_agree; /* pageable: overlap below 5% in both or neither (or within 0.05) */
 };
 
@@ -64,11 +73,13 @@ struct ss_validate_stats {
 void validate_matrix(bool quick, struct ss_validate_set *s);
 /* validate_experiment fills e for row r (the preset's defaults with r's streams, order and connections). */
 void validate_experiment(const struct ss_validate_row *r, struct ss_experiment *e);
-/* validate_measure runs row i on gpu (runner_run) and fills its measured columns (and s->device). Returns 0, or
- * the runner's exit code (2, 3) with *cause. */
-int validate_measure(const struct ss_backend *gpu, struct ss_validate_set *s, size_t i, char **cause);
-/* validate_model fills every row's model columns from p, with s->host's call costs over p's. -1 with *cause when
- * the model fails. */
+/* validate_measure runs row i on gpu (runner_run) and fills its measured columns (and s->device), and its calls
+ * from the traced run's call records (calibrate_calls over p). Returns 0, or the runner's exit code (2, 3) with
+ * *cause. */
+int validate_measure(const struct ss_backend *gpu, const struct ss_profile *p, struct ss_validate_set *s, size_t i,
+                     char **cause);
+/* validate_model fills every row's model columns from p, with s->host's call costs over p's, and model_own_ns of
+ * the rows with calls (their own call costs over those). -1 with *cause when the model fails. */
 int validate_model(const struct ss_profile *p, struct ss_validate_set *s, char **cause);
 /* validate_stats compares the measured and modelled columns. */
 void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *st);

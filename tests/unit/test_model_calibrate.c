@@ -148,7 +148,6 @@ static void test_calls_one_run(void **state)
 
 	(void)state;
 	truth_profile(&truth);
-	truth.trace_ns = 0; /* the model has no tracing cost to take off */
 	/* kernel-transfer depth-first: copies after their stream's own call and after another stream's */
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
 	e.streams = 16;
@@ -157,9 +156,8 @@ static void test_calls_one_run(void **state)
 	if (model_timeline(&e, &truth, &tl, &res, &cause) != 0)
 		fail_msg("model: %s", cause);
 	profile_builtin(&got);
-	got.trace_ns = 0;
 	before = got;
-	assert_int_equal(calibrate_calls(&e, &tl, &got), 0);
+	assert_int_equal(calibrate_calls(&e, &tl, 0, &got), 0);
 	assert_true(fabs(got.api_copy_ns - truth.api_copy_ns) <= 1.0);
 	assert_true(fabs(got.api_switch_ns - truth.api_switch_ns) <= 1.0);
 	assert_true(fabs(got.host_gap_ns - truth.host_gap_ns) <= 1.0);
@@ -175,14 +173,13 @@ static void test_calls_one_run(void **state)
 	if (model_timeline(&e, &truth, &tl, &res, &cause) != 0)
 		fail_msg("model: %s", cause);
 	profile_builtin(&got);
-	got.trace_ns = 0;
 	got.api_switch_ns = truth.api_switch_ns;
-	assert_int_equal(calibrate_calls(&e, &tl, &got), 0);
+	assert_int_equal(calibrate_calls(&e, &tl, 0, &got), 0);
 	assert_true(fabs(got.api_launch_ns - truth.api_launch_ns) <= 1.0);
 	timeline_free(&tl);
 	/* no call records: nothing to reduce */
 	timeline_init(&tl);
-	assert_int_equal(calibrate_calls(&e, &tl, &got), -1);
+	assert_int_equal(calibrate_calls(&e, &tl, 0, &got), -1);
 	timeline_free(&tl);
 }
 

@@ -417,6 +417,25 @@ static void test_host_line(void **state)
 	assert_int_equal(median, (plain + slow_host + 1) / 2);
 	assert_string_equal(t.host, "");
 	validate_free(&t);
+	/* a row's own call costs: kept through the CSV, modelled over the file's, counted apart */
+	memset(&f, 0, sizeof f);
+	push(&f, row(SS_PRESET_HYPERQ, 32, SS_ORDER_BREADTH, 8, 1000000, 0));
+	snprintf(f.row[0].calls, sizeof f.row[0].calls, "api.launch_ns=%.0f;host.gap_ns=0", 3 * p.api_launch_ns);
+	assert_int_equal(validate_write_csv(path[1], &f, &cause), 0);
+	validate_free(&f);
+	assert_int_equal(validate_read_csvs(paths + 1, 1, &p, &t, &cause), 0);
+	assert_non_null(strstr(t.row[0].calls, "api.launch_ns="));
+	assert_int_equal(t.row[0].model_ns, plain);
+	/* the launches' 3x cost as in slow_host, less the host's own gaps between calls, set to 0 */
+	assert_true(t.row[0].model_own_ns > slow_host - 64 * 400 && t.row[0].model_own_ns < slow_host);
+	{
+		struct ss_validate_stats st;
+
+		validate_stats(&t, &st);
+		assert_int_equal(st.own_n, 1);
+		assert_true(fabs(st.own_worst_err - fabs((double)t.row[0].model_own_ns - 1e6) / 1e6) < 1e-12);
+	}
+	validate_free(&t);
 	/* a GPU key on the host line, and garbage */
 	bad = fopen(path[1], "w");
 	assert_non_null(bad);
