@@ -55,9 +55,16 @@ fi
 if has validate-host; then
 	# the matrix (but decrypt) three times, each validate first measuring this host's call costs ('# host:' line
 	# of its CSV), which its model column uses
-	for k in 1 2 3; do
+	for k in ${VALIDATE_HOST_RUNS:-1 2 3}; do
 		step "validate-h$k" 420 "$bin" validate --preset kernel-transfer,hyperq,default-stream,sync-order,managed,pageable \
 			--csv "$work/validate-h$k.csv"
+	done
+fi
+if has predict; then
+	# run's model prediction next to the measurement, with the profile and with the run's own call costs
+	for x in "kernel-transfer" "hyperq --order breadth --connections 8" "sync-order --streams 64"; do
+		# shellcheck disable=SC2086
+		step "predict-${x%% *}" 60 "$bin" run --backend cuda --preset $x
 	done
 fi
 if has probes; then
