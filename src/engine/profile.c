@@ -125,18 +125,18 @@ static const struct profile_key profile_keys[] = {
     {"gpu.dep_copy_queues_ns", D(dep_copy_queues_ns), 0, 1e8, 4300, M,
      "added to gpu.dep_copy_ns x (1 - 1/q) with q hardware queues in use",
      "kernel -> D2H gaps of the same run: 6.8 us"},
-    {"api.copy_ns", D(api_copy_ns), 0, 1e8, 2783, M, "cudaMemcpyAsync host cost (untraced)",
+    {"api.copy_ns", D(api_copy_ns), 0, 1e8, 3059, M, "cudaMemcpyAsync host cost (untraced)",
      "median of the H200 measurements made with calibrate's reduction: the smoke timelines, the calibrate run "
-     "(tests/data/h200/calibrate) and the host probes of validate-h1..h3 (tests/data/h200/validate-host) "
-     "(ns, untraced): 2700 (smoke: 3.6 us traced less 0.9), 2783, 3392, 3764, 1994"},
-    {"api.launch_ns", D(api_launch_ns), 0, 1e8, 3792, M, "cudaLaunchKernel host cost (untraced)",
+     "(tests/data/h200/calibrate) and the host probes of validate-h1..h6 (tests/data/h200/validate-host) "
+     "(ns, untraced): 2700 (smoke: 3.6 us traced less 0.9), 2783, 3392, 3764, 1994, 3640, 3334, 2103"},
+    {"api.launch_ns", D(api_launch_ns), 0, 1e8, 4308, M, "cudaLaunchKernel host cost (untraced)",
      "median of the H200 measurements made with calibrate's reduction: the smoke timelines, the calibrate run "
-     "(tests/data/h200/calibrate) and the host probes of validate-h1..h3 (tests/data/h200/validate-host) "
-     "(ns, untraced): 3300 (smoke hyperq: 4.2 us traced less 0.9), 5042, 4824, 3792, 3385"},
-    {"api.event_ns", D(api_event_ns), 0, 1e8, 1101, M, "cudaEventRecord host cost (untraced)",
+     "(tests/data/h200/calibrate) and the host probes of validate-h1..h6 (tests/data/h200/validate-host) "
+     "(ns, untraced): 3300 (smoke hyperq: 4.2 us traced less 0.9), 5042, 4824, 3792, 3385, 3757, 5044, 6235"},
+    {"api.event_ns", D(api_event_ns), 0, 1e8, 998, M, "cudaEventRecord host cost (untraced)",
      "median of the H200 measurements made with calibrate's reduction: the smoke timelines, the calibrate run "
-     "(tests/data/h200/calibrate) and the host probes of validate-h1..h3 (tests/data/h200/validate-host) "
-     "(ns, untraced): 1170 (smoke: 2.07 us traced less 0.9), 1746, 474, 1101, 699"},
+     "(tests/data/h200/calibrate) and the host probes of validate-h1..h6 (tests/data/h200/validate-host) "
+     "(ns, untraced): 1170 (smoke: 2.07 us traced less 0.9), 1746, 474, 1101, 699, 895, 715, 1138"},
     {"api.sync_ns", D(api_sync_ns), 0, 1e8, 1400, M, "sync call with nothing to wait for (untraced)",
      "shortest cudaStreamSynchronize of the 16..128-stream smoke timelines (2.3 us traced), less "
      "api.trace_overhead_ns"},
@@ -146,21 +146,21 @@ static const struct profile_key profile_keys[] = {
      "prefetches after a call on their own stream in the three H200 managed timelines (bench preset-managed, smoke "
      "preset-managed and managed-prefetch-breadth): 12.1 us to the device, 5.5 us to the host traced (means of 24 "
      "each: the costs add up and their distributions are skewed), averaged, less api.trace_overhead_ns"},
-    {"api.switch_ns", D(api_switch_ns), 0, 1e8, 356, M,
+    {"api.switch_ns", D(api_switch_ns), 0, 1e8, 377, M,
      "extra cost of a call on another stream than the thread's previous call",
      "median of the H200 measurements made with calibrate's reduction: the smoke timelines, the calibrate run "
-     "(tests/data/h200/calibrate) and the host probes of validate-h1..h3 (tests/data/h200/validate-host) "
-     "(ns, untraced): 500 (smoke sweeps: 4.1 vs 3.6 us), 212, 177, 597 (the calibrate run predates this "
-     "key): median of four"},
+     "(tests/data/h200/calibrate) and the host probes of validate-h1..h6 (tests/data/h200/validate-host) "
+     "(ns, untraced): 500 (smoke sweeps: 4.1 vs 3.6 us), 212, 177, 597, 334, 377, 656 (the calibrate run "
+     "predates this key)"},
     {"api.prefetch_switch_ns", D(api_prefetch_switch_ns), 0, 1e8, 46700, M,
      "extra cost of a cudaMemPrefetchAsync to the device on another stream than the thread's previous call",
      "same timelines, both orders: such prefetches 56.0 us traced (mean of 21, median 46.9), less "
      "api.trace_overhead_ns, api.prefetch_ns and api.switch_ns"},
-    {"api.launch_wait_ns", D(api_launch_wait_ns), 0, 1e8, 1780, M,
+    {"api.launch_wait_ns", D(api_launch_wait_ns), 0, 1e8, 950, M,
      "extra cost of a launch whose stream's previous work is a copy (compute waits for a copy engine)",
      "median of the H200 measurements made with calibrate's reduction: the smoke timelines, the calibrate run "
-     "(tests/data/h200/calibrate) and the host probes of validate-h1..h3 (tests/data/h200/validate-host) "
-     "(ns, untraced): 2800 (smoke: 7.0 vs 4.2 us), 884, 2677, 868: median of four"},
+     "(tests/data/h200/calibrate) and the host probes of validate-h1..h6 (tests/data/h200/validate-host) "
+     "(ns, untraced): 2800 (smoke: 7.0 vs 4.2 us), 884, 2677, 868, 2531, 950, 0 (the calibrate run predates this key)"},
     {"api.launch_prefetch_wait_ns", D(api_launch_prefetch_wait_ns), 0, 1e8, 6700, M,
      "extra cost of a launch whose stream's previous work is a prefetch to the device",
      "bench and smoke managed timelines, depth-first: such launches 10.9 us traced (mean of 14, median 9.1; each "
