@@ -215,10 +215,12 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 	struct ss_validate_stats st;
 	bool pass;
 
-	bool multi = false;
+	bool multi = false, own = false;
 
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
 		multi = multi || s->row[i].measured_n > 1;
+		own = own || s->row[i].model_own_ns > 0;
+	}
 	printf("%-16s %4s %-8s %5s %14s %14s %8s", "preset", "n", "order", "queues",
 	       measured_modelled ? "MODELLED(ref)"
 	       : multi           ? "median"
@@ -226,6 +228,8 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 	       "MODELLED", "error");
 	if (multi)
 		printf(" %8s %3s", "spread", "n");
+	if (own)
+		printf(" %10s", "own calls");
 	putchar('\n');
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ss_validate_row *r = &s->row[i];
@@ -240,6 +244,8 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 		       100.0 * ((double)r->model_ns - (double)r->measured_ns) / (double)r->measured_ns);
 		if (multi)
 			printf(" %7.1f%% %3d", 100 * r->measured_spread, r->measured_n);
+		if (r->model_own_ns > 0)
+			printf(" %+9.1f%%", 100.0 * ((double)r->model_own_ns - (double)r->measured_ns) / (double)r->measured_ns);
 		putchar('\n');
 	}
 	validate_stats(s, &st);
