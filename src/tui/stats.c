@@ -80,9 +80,11 @@ int stats_items(const struct ss_stats_in *s, struct ss_stat_item *it)
 	if (s->measured) {
 		stats_add(it, &n, "model", s->have_predicted ? units_time(s->predicted_ns, v, sizeof v) : NULL,
 		          SS_ROLE_TEXT, 0);
+		/* the model models the program as it runs untraced: against the untraced makespan when timed */
 		if (ok && s->have_predicted && s->predicted_ns > 0)
 			snprintf(v, sizeof v, "%+.1f%%",
-			         ((double)a->makespan_ns / (double)s->predicted_ns - 1.0) * 100.0);
+			         ((double)(a->have_overhead ? a->untraced_ns : a->makespan_ns) / (double)s->predicted_ns -
+			          1.0) * 100.0);
 		stats_add(it, &n, "vs model", ok && s->have_predicted && s->predicted_ns > 0 ? v : NULL, SS_ROLE_TEXT,
 		          0);
 		if (ok && a->have_overhead)

@@ -61,6 +61,15 @@ static void test_values(void **state)
 	assert_string_equal(item(it, n, "model")->value, "330 us");
 	assert_string_equal(item(it, n, "vs model")->value, "+10.0%");
 	assert_string_equal(item(it, n, "trace ovh")->value, "-");
+	/* with an untraced twin, the model is held to the untraced makespan (the program as it runs untraced) */
+	a.have_overhead = true;
+	a.traced_ns = a.makespan_ns;
+	a.untraced_ns = 346500;
+	a.overhead = (double)a.traced_ns / (double)a.untraced_ns - 1.0;
+	n = stats_items(&s, it);
+	assert_string_equal(item(it, n, "vs model")->value, "+5.0%");
+	assert_string_not_equal(item(it, n, "trace ovh")->value, "-");
+	a.have_overhead = false;
 	/* A/B */
 	one.makespan_ns = 410000;
 	s.pinned = &one;
