@@ -2,6 +2,7 @@
 #include "cupti_capture.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,7 @@ static const CUpti_ActivityKind capture_kinds[] = {
 	X(cuptiActivityPopExternalCorrelationId)                                                                   \
 	X(cuptiActivityPushExternalCorrelationId)                                                                  \
 	X(cuptiActivityRegisterCallbacks)                                                                          \
+	X(cuptiActivitySetAttribute)                                                                               \
 	X(cuptiGetCallbackName)                                                                                    \
 	X(cuptiGetResultString)                                                                                    \
 	X(cuptiGetStreamIdEx)                                                                                      \
@@ -175,12 +177,52 @@ static void CUPTIAPI capture_complete(CUcontext ctx, uint32_t stream, uint8_t *b
 	pthread_mutex_unlock(&capture.lock);
 }
 
+/* capture_attributes applies the diagnostic SS_CUPTI_RECORDS (where CUPTI keeps the GPU's timestamps before they
+ * reach the activity buffers), set before CUDA starts: "pinned" (page-locked host memory, written over PCIe as the
+ * work runs), "device=BYTES" (device memory, the default, with a buffer of BYTES per context; CUPTI moves it to the
+ * host when it flushes). Unset: CUPTI's defaults. -1 with *cause on a bad value or a refused attribute. */
+static int capture_attributes(char **cause)
+{
+	const char *v = getenv("SS_CUPTI_RECORDS");
+	CUptiResult rc;
+
+	if (v == NULL || *v == '\0')
+		return 0;
+	if (strcmp(v, "pinned") == 0) {
+		uint8_t on = 1;
+		size_t size = sizeof on;
+
+		rc = api.cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_MEM_ALLOCATION_TYPE_HOST_PINNED, &size, &on);
+	} else if (strncmp(v, "device=", 7) == 0) {
+		char *end;
+		unsigned long long bytes;
+		size_t value, size = sizeof value;
+
+		errno = 0;
+		bytes = strtoull(v + 7, &end, 10);
+		if (end == v + 7 || *end != '\0' || errno != 0 || bytes < 4096 || bytes > (1ull << 31)) {
+			*cause = xasprintf("SS_CUPTI_RECORDS=%s: valid is pinned or device=BYTES (4096..2^31)", v);
+			return -1;
+		}
+		value = (size_t)bytes;
+		rc = api.cuptiActivitySetAttribute(CUPTI_ACTIVITY_ATTR_DEVICE_BUFFER_SIZE, &size, &value);
+	} else {
+		*cause = xasprintf("SS_CUPTI_RECORDS=%s: valid is pinned or device=BYTES (4096..2^31)", v);
+		return -1;
+	}
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivitySetAttribute(SS_CUPTI_RECORDS)", rc, cause);
+	return 0;
+}
+
 int cupti_capture_init(char **cause)
 {
 	CUptiResult rc;
 
 	if (capture.registered)
 		return 0;
+	if (capture_attributes(cause) < 0)
+		return -1;
 	rc = api.cuptiActivityRegisterCallbacks(capture_request, capture_complete);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityRegisterCallbacks", rc, cause);
