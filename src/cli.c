@@ -412,7 +412,8 @@ static void cli_predict(const struct ss_experiment *e, const struct ss_timeline 
 	char *cause = NULL;
 
 	memset(pr, 0, sizeof *pr);
-	if (res->modelled || model_get_profile(&p, &cause) != 0 || (pr->profile_ns = model_makespan(e, &p, &cause)) == 0) {
+	if (res->modelled || model_get_profile(&p, &cause) != 0 ||
+	    (pr->profile_ns = model_makespan(e, &p, &cause)) == 0) {
 		free(cause);
 		return;
 	}

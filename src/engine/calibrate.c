@@ -1199,6 +1199,12 @@ out:
 
 /* One run's call costs (see calibrate.h): its records matched to its op list and reduced by cal_calls, less
  * trace_ns per call; the event and sync costs, which need runs of their own, stay out's. */
+bool calibrate_calls_usable(const struct ss_experiment *e)
+{
+	return e->defstream != SS_DS_LEGACY_OP && e->defstream != SS_DS_EVENT_TIMER &&
+	       e->hostmem < SS_MEM_MANAGED_ATTACH;
+}
+
 int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl, double trace_ns,
                     struct ss_profile *out)
 {
@@ -1208,6 +1214,8 @@ int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl,
 	double event_ns = out->api_event_ns, sync_ns = out->api_sync_ns;
 	int measured = 0;
 
+	if (!calibrate_calls_usable(e))
+		return -1;
 	memset(&r, 0, sizeof r);
 	r.e = *e;
 	r.tl = *tl; /* borrowed: only r.ops and r.op are freed here */

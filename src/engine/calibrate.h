@@ -2,6 +2,8 @@
 #ifndef SS_CALIBRATE_H
 #define SS_CALIBRATE_H
 
+#include <stdbool.h>
+
 #include "backend.h"
 #include "profile.h"
 #include "timeline.h"
@@ -23,13 +25,16 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg),
                    char **cause);
 
+/* calibrate_calls_usable: whether e's call records show call costs. Calls that wait (behind a legacy-stream op or
+ * an event on stream 0, migrating managed memory) last their wait as well, which the model already has. */
+bool calibrate_calls_usable(const struct ss_experiment *e);
 /* calibrate_calls sets in out the call costs that one run of e shows (its timeline tl: the calls' records matched
  * to e's op list and reduced as calibrate_run reduces them, less trace_ns per call, CUPTI's cost per traced call:
  * the profile's api.trace_overhead_ns for a traced GPU run, 0 for a modelled one): those of
  * api.copy_ns, api.launch_ns, api.switch_ns, api.launch_wait_ns, api.launch_prefetch_wait_ns, api.prefetch_ns,
  * api.prefetch_switch_ns and host.gap_ns that its calls show; the others keep out's value. With them the model
  * predicts the run as issued at this process's speed, which moves by up to 1.9x from one process to the next.
- * Returns 0, or -1 when the timeline has no call records to reduce. */
+ * Returns 0, or -1 when the timeline has no call records to reduce or e's calls wait (calibrate_calls_usable). */
 int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl, double trace_ns,
                     struct ss_profile *out);
 

@@ -175,14 +175,6 @@ void validate_host_format(const struct ss_profile *p, char *buf, size_t len)
 	                     buf, len);
 }
 
-/* validate_calls_usable: whether e's call records show call costs. Calls that wait (behind a legacy-stream op or
- * an event on stream 0, migrating managed memory) last their wait as well, which the model already has. */
-static bool validate_calls_usable(const struct ss_experiment *e)
-{
-	return e->defstream != SS_DS_LEGACY_OP && e->defstream != SS_DS_EVENT_TIMER &&
-	       e->hostmem < SS_MEM_MANAGED_ATTACH;
-}
-
 /* validate_row_calls fills r->calls with the call costs row r's run (e, tl; traced: by CUPTI, whose cost per call
  * comes off) shows, over p with s's host line; empty when it shows none or its calls wait. */
 static void validate_row_calls(const struct ss_profile *p, const struct ss_validate_set *s,
@@ -193,8 +185,6 @@ static void validate_row_calls(const struct ss_profile *p, const struct ss_valid
 	char *why = NULL;
 
 	r->calls[0] = '\0';
-	if (!validate_calls_usable(e))
-		return;
 	if (s->host[0] != '\0' && validate_host_apply(s->host, &base, &why) != 0) {
 		free(why);
 		return;
@@ -261,7 +251,7 @@ int validate_model(const struct ss_profile *base, struct ss_validate_set *s, cha
 			r->model_cross = validate_cross(&tl);
 		}
 		r->model_own_ns = 0;
-		if (rc == 0 && r->calls[0] != '\0' && validate_calls_usable(&e)) {
+		if (rc == 0 && r->calls[0] != '\0' && calibrate_calls_usable(&e)) {
 			struct ss_profile own = *p;
 
 			if ((rc = validate_host_apply(r->calls, &own, cause)) == 0 &&

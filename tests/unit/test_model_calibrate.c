@@ -177,6 +177,20 @@ static void test_calls_one_run(void **state)
 	assert_int_equal(calibrate_calls(&e, &tl, 0, &got), 0);
 	assert_true(fabs(got.api_launch_ns - truth.api_launch_ns) <= 1.0);
 	timeline_free(&tl);
+	/* calls that wait (behind the legacy stream's op, migrating managed memory) are not call costs */
+	for (int k = 0; k < 2; k++) {
+		struct ss_experiment w;
+
+		experiment_preset(&w, k == 0 ? SS_PRESET_DEFAULT_STREAM : SS_PRESET_MANAGED);
+		assert_false(calibrate_calls_usable(&w));
+		timeline_init(&tl);
+		if (model_timeline(&w, &truth, &tl, &res, &cause) != 0)
+			fail_msg("model: %s", cause);
+		assert_true(tl.n > 0);
+		assert_int_equal(calibrate_calls(&w, &tl, 0, &got), -1);
+		timeline_free(&tl);
+	}
+	assert_true(calibrate_calls_usable(&e));
 	/* no call records: nothing to reduce */
 	timeline_init(&tl);
 	assert_int_equal(calibrate_calls(&e, &tl, 0, &got), -1);
