@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "calibrate.h"
 #include "model.h"
 #include "planner.h"
 #include "xalloc.h"
@@ -174,7 +175,13 @@ static void session_predict(struct ss_session *s, struct ss_run *r)
 		r->predicted_ns = a.makespan_ns;
 	}
 	free(cause);
+	cause = NULL;
 	timeline_free(&tl);
+	/* and with the call costs this run's own call records show: the host's speed differs between processes */
+	if (r->have_predicted && calibrate_calls(&r->exp, &r->tl, p.trace_ns, &p) == 0 &&
+	    (r->predicted_calls_ns = model_makespan(&r->exp, &p, &cause)) > 0)
+		r->have_predicted_calls = true;
+	free(cause);
 }
 
 /* session_stop cancels the runner's job. A sweep point is kept to run again. */

@@ -29,6 +29,8 @@ struct ss_run {
 	bool compared;       /* an holds speedup and bound against the one-stream baseline */
 	bool have_predicted; /* GPU runs: the model's makespan of the same experiment */
 	uint64_t predicted_ns;
+	bool have_predicted_calls; /* GPU runs: the model's makespan with the run's own call costs (calibrate_calls) */
+	uint64_t predicted_calls_ns;
 	double indexed_at; /* when lanes was last built (session clock, s) */
 	double index_cost; /* how long that took (s) */
 };

@@ -87,6 +87,8 @@ int stats_items(const struct ss_stats_in *s, struct ss_stat_item *it)
 			          1.0) * 100.0);
 		stats_add(it, &n, "vs model", ok && s->have_predicted && s->predicted_ns > 0 ? v : NULL, SS_ROLE_TEXT,
 		          0);
+		stats_add(it, &n, "model+calls",
+		          s->have_predicted_calls ? units_time(s->predicted_calls_ns, v, sizeof v) : NULL, SS_ROLE_TEXT, 0);
 		if (ok && a->have_overhead)
 			snprintf(v, sizeof v, "%+.1f%%", a->overhead * 100.0);
 		stats_add(it, &n, "trace ovh", ok && a->have_overhead ? v : NULL, SS_ROLE_TEXT, 0);

@@ -16,6 +16,8 @@ struct ss_stats_in {
 	bool measured;                /* captured on a GPU: the model's prediction is shown against it */
 	bool have_predicted;
 	uint64_t predicted_ns; /* the model's makespan of the same experiment */
+	bool have_predicted_calls;
+	uint64_t predicted_calls_ns; /* the same with the run's own call costs */
 	bool have_dropped;
 	uint64_t dropped;                 /* records the capture lost */
 	const struct ss_analysis *pinned; /* A of an A/B comparison (this run is B), NULL when none */

@@ -149,6 +149,8 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 		v->stats.measured = run->done && !run->file && !run->tl.modelled;
 		v->stats.have_predicted = run->have_predicted;
 		v->stats.predicted_ns = run->predicted_ns;
+		v->stats.have_predicted_calls = run->have_predicted_calls;
+		v->stats.predicted_calls_ns = run->predicted_calls_ns;
 		v->stats.have_dropped = run->done;
 		v->stats.dropped = run->tl.dropped;
 	} else if (pin != NULL) {

@@ -60,6 +60,11 @@ static void test_values(void **state)
 	n = stats_items(&s, it);
 	assert_string_equal(item(it, n, "model")->value, "330 us");
 	assert_string_equal(item(it, n, "vs model")->value, "+10.0%");
+	assert_string_equal(item(it, n, "model+calls")->value, "-");
+	s.have_predicted_calls = true;
+	s.predicted_calls_ns = 355000;
+	n = stats_items(&s, it);
+	assert_string_equal(item(it, n, "model+calls")->value, "355 us");
 	assert_string_equal(item(it, n, "trace ovh")->value, "-");
 	/* with an untraced twin, the model is held to the untraced makespan (the program as it runs untraced) */
 	a.have_overhead = true;
