@@ -14,8 +14,7 @@
 #include "backends.h"
 #include "cli_export.h"
 #include "engine/analysis.h"
-#include "engine/calibrate.h"
-#include "engine/model.h"
+#include "engine/predict.h"
 #include "engine/planner.h"
 #include "engine/runner.h"
 #include "engine/sweep.h"
@@ -393,59 +392,21 @@ static int cli_run_pair(const struct ss_backend *b, const struct ss_experiment *
 
 static const char *const cli_engine_names[SS_ENG_COUNT] = {"H2D", "compute", "D2H"};
 
-/* The model's predictions of a run measured on a GPU: with the profile as it is, and with the call costs the run's
- * own call records show (calibrate_calls), which differ from one process to the next. The reference they are
- * compared with is the program's makespan: the untraced one when the run timed it, else the traced one. */
-struct cli_prediction {
-	bool have, have_own;
-	uint64_t profile_ns, own_ns, measured_ns;
-	double launch_ns, copy_ns; /* this run's call costs (NAN when its calls don't show them) */
-	char profile[32];          /* the profile's name */
-};
-
-/* cli_predict fills pr for a GPU run of e (tl its traced timeline, a its analysis); pr->have stays false for a
- * modelled run or when the model fails (the run's own summary is not held up by that). */
-static void cli_predict(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_run_result *res,
-			const struct ss_analysis *a, struct cli_prediction *pr)
-{
-	struct ss_profile p, own;
-	char *cause = NULL;
-
-	memset(pr, 0, sizeof *pr);
-	if (res->modelled || model_get_profile(&p, &cause) != 0 ||
-	    (pr->profile_ns = model_makespan(e, &p, &cause)) == 0) {
-		free(cause);
-		return;
-	}
-	pr->have = true;
-	snprintf(pr->profile, sizeof pr->profile, "%s", p.name);
-	pr->measured_ns = a->have_overhead ? a->untraced_ns : a->makespan_ns;
-	own = p;
-	pr->launch_ns = pr->copy_ns = NAN;
-	if (calibrate_calls(e, tl, p.trace_ns, &own) == 0 && (pr->own_ns = model_makespan(e, &own, &cause)) > 0) {
-		pr->have_own = true;
-		if (own.api_launch_ns != p.api_launch_ns)
-			pr->launch_ns = own.api_launch_ns;
-		if (own.api_copy_ns != p.api_copy_ns)
-			pr->copy_ns = own.api_copy_ns;
-	}
-	free(cause);
-}
-
-/* cli_print_prediction prints pr's lines of the run summary. */
-static void cli_print_prediction(const struct cli_prediction *pr)
+/* cli_print_prediction prints pr's lines of the run summary, against measured_ns: the program's makespan (the
+ * untraced one when the run timed it: the model models the program as it runs untraced). */
+static void cli_print_prediction(const struct ss_prediction *pr, uint64_t measured_ns)
 {
 	char b1[32], b2[32], b3[32];
 
-	if (!pr->have)
+	if (!pr->have || measured_ns == 0)
 		return;
 	printf("model prediction        %s  (%s profile: %+.1f%% vs measured %s)\n",
 	       units_time(pr->profile_ns, b1, sizeof b1), pr->profile,
-	       100.0 * ((double)pr->profile_ns / (double)pr->measured_ns - 1.0), units_time(pr->measured_ns, b2, sizeof b2));
-	if (!pr->have_own)
+	       100.0 * ((double)pr->profile_ns / (double)measured_ns - 1.0), units_time(measured_ns, b2, sizeof b2));
+	if (!pr->have_calls)
 		return;
-	printf("  with this run's calls %s  (%+.1f%%; calls", units_time(pr->own_ns, b1, sizeof b1),
-	       100.0 * ((double)pr->own_ns / (double)pr->measured_ns - 1.0));
+	printf("  with this run's calls %s  (%+.1f%%; calls", units_time(pr->calls_ns, b1, sizeof b1),
+	       100.0 * ((double)pr->calls_ns / (double)measured_ns - 1.0));
 	if (isfinite(pr->launch_ns))
 		printf(" launch %s", units_time((uint64_t)llround(pr->launch_ns), b2, sizeof b2));
 	if (isfinite(pr->copy_ns))
@@ -455,7 +416,7 @@ static void cli_print_prediction(const struct cli_prediction *pr)
 
 /* Prints the human summary of one run. */
 static void cli_print_run(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_run_result *res,
-			  const struct ss_analysis *a, const size_t *expected, const struct cli_prediction *pr)
+			  const struct ss_analysis *a, const size_t *expected, const struct ss_prediction *pr)
 {
 	char desc[256], b1[32], b2[32], b3[32];
 	const char *label = res->modelled ? "MODELLED" : "measured";
@@ -490,7 +451,7 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 	if (a->have_overhead && a->have_spread)
 		printf("overhead per repeat     %+.2f%% .. %+.2f%%  (quartiles of %d traced/untraced pairs, ABBA)\n",
 		       100.0 * a->overhead_q1, 100.0 * a->overhead_q3, res->repeats);
-	cli_print_prediction(pr);
+	cli_print_prediction(pr, a->have_overhead ? a->untraced_ns : a->makespan_ns);
 	printf("overlap (>= 2 engines)  %.1f%%\n", 100.0 * a->overlap);
 	if (a->have_speedup)
 		printf("speedup vs 1 stream     %.2fx\n", a->speedup);
@@ -573,7 +534,7 @@ static int cli_run(int argc, char **argv)
 	struct ss_run_result res;
 	struct ss_analysis a;
 	struct ss_oplist ops;
-	struct cli_prediction pr;
+	struct ss_prediction pr = {0};
 	size_t expected[SS_KIND_COUNT];
 	int rc;
 
@@ -590,7 +551,8 @@ static int cli_run(int argc, char **argv)
 	planner_build(&o.exp, &ops);
 	planner_expected_records(&ops, expected);
 	planner_free(&ops);
-	cli_predict(&o.exp, &tl, &res, &a, &pr);
+	if (!res.modelled)
+		predict_run(&o.exp, &tl, &pr);
 	if (o.json) {
 		json_t *root = json_object(), *counts = json_object();
 
@@ -609,7 +571,7 @@ static int cli_run(int argc, char **argv)
 		json_object_set_new(root, "verified", res.modelled ? json_null() : json_boolean(res.verified));
 		json_object_set_new(root, "predicted_ns", pr.have ? json_integer((json_int_t)pr.profile_ns) : json_null());
 		json_object_set_new(root, "predicted_own_calls_ns",
-				    pr.have_own ? json_integer((json_int_t)pr.own_ns) : json_null());
+				    pr.have_calls ? json_integer((json_int_t)pr.calls_ns) : json_null());
 		rc = cli_json_print(root);
 	} else {
 		cli_print_run(&o.exp, &tl, &res, &a, expected, &pr);

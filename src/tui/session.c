@@ -6,8 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "calibrate.h"
-#include "model.h"
+#include "predict.h"
 #include "planner.h"
 #include "xalloc.h"
 
@@ -154,34 +153,19 @@ static bool session_compare(struct ss_session *s, struct ss_run *r)
 	return true;
 }
 
-/* session_predict asks the model for the makespan of a run measured on a GPU. */
+/* session_predict asks the model for the makespan of a run measured on a GPU (with the profile, and with the
+ * run's own call costs). */
 static void session_predict(struct ss_session *s, struct ss_run *r)
 {
-	struct ss_profile p;
-	struct ss_timeline tl;
-	struct ss_analysis a;
-	char *cause = NULL;
+	struct ss_prediction pr;
 
 	if (s->backend == NULL || s->backend->modelled || r->file)
 		return;
-	if (model_get_profile(&p, &cause) != 0) {
-		free(cause);
-		return;
-	}
-	timeline_init(&tl);
-	if (model_timeline(&r->exp, &p, &tl, NULL, &cause) == 0) {
-		analysis_timeline(&tl, &a);
-		r->have_predicted = true;
-		r->predicted_ns = a.makespan_ns;
-	}
-	free(cause);
-	cause = NULL;
-	timeline_free(&tl);
-	/* and with the call costs this run's own call records show: the host's speed differs between processes */
-	if (r->have_predicted && calibrate_calls(&r->exp, &r->tl, p.trace_ns, &p) == 0 &&
-	    (r->predicted_calls_ns = model_makespan(&r->exp, &p, &cause)) > 0)
-		r->have_predicted_calls = true;
-	free(cause);
+	predict_run(&r->exp, &r->tl, &pr);
+	r->have_predicted = pr.have;
+	r->predicted_ns = pr.profile_ns;
+	r->have_predicted_calls = pr.have_calls;
+	r->predicted_calls_ns = pr.calls_ns;
 }
 
 /* session_stop cancels the runner's job. A sweep point is kept to run again. */
