@@ -384,6 +384,23 @@ int validate_write_csv(const char *path, const struct ss_validate_set *s, char *
 	return 0;
 }
 
+/* validate_costs_copy checks a list of call costs read from a file (a host line, a row's calls) and copies it
+ * into dst (len bytes); -1 with *why when it is too long or not valid (validate_host_apply). */
+static int validate_costs_copy(char *dst, size_t len, const char *text, char **why)
+{
+	struct ss_profile scratch;
+
+	if (strlen(text) >= len) {
+		*why = xasprintf("longer than %zu characters", len - 1);
+		return -1;
+	}
+	profile_builtin(&scratch);
+	if (validate_host_apply(text, &scratch, why) != 0)
+		return -1;
+	snprintf(dst, len, "%s", text);
+	return 0;
+}
+
 /* validate_parse_row reads one CSV line of nf fields (11: files before the calls column; 12) into r; -1 with
  * *cause naming the bad field. */
 static int validate_parse_row(char *line, int nf, struct ss_validate_row *r, const char *path, int lineno,
@@ -404,16 +421,13 @@ static int validate_parse_row(char *line, int nf, struct ss_validate_row *r, con
 		return -1;
 	}
 	if (nf == 12 && strcmp(f[11], "-") != 0) {
-		struct ss_profile scratch;
 		char *why = NULL;
 
-		profile_builtin(&scratch);
-		if (strlen(f[11]) >= sizeof r->calls || validate_host_apply(f[11], &scratch, &why) != 0) {
-			*cause = xasprintf("%s:%d: bad calls '%s': %s", path, lineno, f[11], why ? why : "too long");
+		if (validate_costs_copy(r->calls, sizeof r->calls, f[11], &why) != 0) {
+			*cause = xasprintf("%s:%d: bad calls '%s': %s", path, lineno, f[11], why);
 			free(why);
 			return -1;
 		}
-		snprintf(r->calls, sizeof r->calls, "%s", f[11]);
 	}
 	if ((int)(r->preset = experiment_preset_parse(f[0])) < 0 ||
 	    (int)(r->order = experiment_order_parse(f[2])) < 0) {
@@ -494,16 +508,13 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 			continue;
 		}
 		if (strncmp(line, "# host: ", 8) == 0) {
-			struct ss_profile scratch;
 			char *why = NULL;
 
-			profile_builtin(&scratch);
-			if (strlen(line + 8) >= sizeof s->host || validate_host_apply(line + 8, &scratch, &why) != 0) {
-				*cause = xasprintf("%s:%d: bad host line: %s", path, lineno, why ? why : "too long");
+			if (validate_costs_copy(s->host, sizeof s->host, line + 8, &why) != 0) {
+				*cause = xasprintf("%s:%d: bad host line: %s", path, lineno, why);
 				free(why);
 				goto fail;
 			}
-			snprintf(s->host, sizeof s->host, "%s", line + 8);
 			continue;
 		}
 		if (line[0] == '#' || line[0] == '\0')
