@@ -59,6 +59,7 @@ struct cal {
 	struct cal_vec call[CAL_CALLS]; /* call durations of every run, by enum cal_call */
 	double dep_base[2];             /* gpu.dep_kernel_ns and gpu.dep_copy_ns as measured with one stream */
 	int steps;                      /* experiments this calibration runs, for the progress lines */
+	bool event_raw, sync_raw; /* api.event_ns, api.sync_ns hold traced durations measured here (cal_calls adjusts) */
 };
 
 #define CAL_STEPS 38
@@ -735,6 +736,7 @@ static int cal_both(struct cal *c, char **cause)
 			    strncmp(timeline_name(&r.tl, r.tl.rec[i].name), "cudaStreamSynchronize", 21) == 0)
 				vec_push(&rest, (double)(r.tl.rec[i].end - r.tl.rec[i].start));
 		cal_set(c, "api.sync_ns", cal_median(&rest));
+		c->sync_raw = rest.n > 0;
 		vec_free(&rest);
 	}
 	if (rate[0].n > 0 && rate[1].n > 0) {
@@ -766,6 +768,7 @@ static int cal_events(struct cal *c, char **cause)
 		return -1;
 	cal_api_samples(&r, "cudaEventRecord", &v);
 	cal_set(c, "api.event_ns", cal_median(&v));
+	c->event_raw = v.n > 0;
 	vec_free(&v);
 	cal_run_free(&r);
 	return 0;
@@ -1109,8 +1112,11 @@ static void cal_calls(struct cal *c)
 	if (isfinite(launch))
 		cal_set(c, "api.launch_ns", fmax(0.0, launch - c->trace));
 	/* cal_events' event records each go to another stream than the call before */
-	cal_set(c, "api.event_ns", fmax(0.0, c->out->api_event_ns - c->trace - (isfinite(sw) ? sw : 0)));
-	cal_set(c, "api.sync_ns", fmax(0.0, c->out->api_sync_ns - c->trace));
+	if (c->event_raw)
+		cal_set(c, "api.event_ns", fmax(0.0, c->out->api_event_ns - c->trace - (isfinite(sw) ? sw : 0)));
+	if (c->sync_raw)
+		cal_set(c, "api.sync_ns", fmax(0.0, c->out->api_sync_ns - c->trace));
+	c->event_raw = c->sync_raw = false;
 	if (v[CAL_PREFETCH_SAME].n > 0) {
 		double same = cal_median(&v[CAL_PREFETCH_SAME]);
 
@@ -1159,7 +1165,6 @@ int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*
 {
 	struct cal c = {.gpu = gpu, .progress = progress, .out = out, .wake_raw = NAN, .steps = 4};
 	struct cal_vec hgap = {0};
-	double sync_ns = out->api_sync_ns;
 	int rc = -1;
 
 	/* 128 streams of small depth-first chunks: the tracing cost, copies on their own and on another stream,
@@ -1186,8 +1191,6 @@ int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*
 	if (cal_events(&c, cause) != 0)
 		goto out;
 	cal_calls(&c);
-	/* cal_calls takes the sync cost from a traced measurement this calibration does not make: keep out's */
-	out->api_sync_ns = sync_ns;
 	cal_set(&c, "host.gap_ns", cal_median(&hgap));
 	rc = profile_validate(out, cause);
 out:
@@ -1198,7 +1201,7 @@ out:
 }
 
 /* One run's call costs (see calibrate.h): its records matched to its op list and reduced by cal_calls, less
- * trace_ns per call; the event and sync costs, which need runs of their own, stay out's. */
+ * trace_ns per call; the event and sync costs, which need runs of their own, are not measured here. */
 bool calibrate_calls_usable(const struct ss_experiment *e)
 {
 	return e->defstream != SS_DS_LEGACY_OP && e->defstream != SS_DS_EVENT_TIMER &&
@@ -1211,7 +1214,6 @@ int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl,
 	struct cal c = {.out = out, .wake_raw = NAN, .trace = trace_ns};
 	struct cal_run r;
 	struct cal_vec hgap = {0};
-	double event_ns = out->api_event_ns, sync_ns = out->api_sync_ns;
 	int measured = 0;
 
 	if (!calibrate_calls_usable(e))
@@ -1226,8 +1228,6 @@ int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl,
 	for (int k = 0; k < CAL_CALLS; k++)
 		measured += c.call[k].n > 0;
 	cal_calls(&c);
-	out->api_event_ns = event_ns;
-	out->api_sync_ns = sync_ns;
 	if (hgap.n > 0)
 		cal_set(&c, "host.gap_ns", cal_median(&hgap));
 	vec_free(&hgap);
