@@ -315,21 +315,30 @@ too_many:
 
 static int cm_validate(int argc, char **argv, struct cm_checks *ck);
 
-/* cm_host_probe measures this host's call costs on b (calibrate_host) into s->host, which the matrix's model uses
- * and its CSV keeps. -1 after printing why. */
-static int cm_host_probe(const struct ss_backend *b, const struct ss_profile *p, struct ss_validate_set *s)
+/* cm_host_probe measures this host's call costs on b (calibrate_host): before the matrix into s->host, which the
+ * matrix's model uses and its CSV keeps; after it (after) into s->host_after, with how far launch and copy costs
+ * moved meanwhile. -1 after printing why. */
+static int cm_host_probe(const struct ss_backend *b, const struct ss_profile *p, struct ss_validate_set *s, bool after)
 {
-	struct ss_profile h = *p;
-	char *cause = NULL;
+	struct ss_profile h = *p, before = *p;
+	char *line = after ? s->host_after : s->host, *cause = NULL;
 
-	fprintf(stderr, "validate: measuring this host's call costs first (the model's predictions use them)\n");
+	fprintf(stderr, after ? "validate: measuring this host's call costs again (how far they moved during the matrix)\n"
+	                      : "validate: measuring this host's call costs first (the model's predictions use them)\n");
 	if (calibrate_host(b, &h, cm_progress, &cause) != 0) {
 		cli_error(CLI_CUDA, "validate: host call costs: %s", cause);
 		free(cause);
 		return -1;
 	}
-	validate_host_format(&h, s->host, sizeof s->host);
-	fprintf(stderr, "validate: host call costs (ns): %s\n", s->host);
+	validate_host_format(&h, line, sizeof s->host);
+	fprintf(stderr, "validate: host call costs %s(ns): %s\n", after ? "after the matrix " : "", line);
+	if (after && validate_host_apply(s->host, &before, &cause) == 0)
+		fprintf(stderr, "validate: during the matrix launches went from %.2f to %.2f us (%+.0f%%), copies from %.2f "
+		        "to %.2f us (%+.0f%%)\n", before.api_launch_ns / 1e3, h.api_launch_ns / 1e3,
+		        before.api_launch_ns > 0 ? 100 * (h.api_launch_ns / before.api_launch_ns - 1) : 0.0,
+		        before.api_copy_ns / 1e3, h.api_copy_ns / 1e3,
+		        before.api_copy_ns > 0 ? 100 * (h.api_copy_ns / before.api_copy_ns - 1) : 0.0);
+	free(cause);
 	return 0;
 }
 
@@ -370,6 +379,7 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 	const struct ss_backend *b;
 	char *cause = NULL;
 	int c, code = 0;
+	size_t measured_now = 0;
 
 	memset(&filter, 0, sizeof filter);
 	optind = 1;
@@ -461,7 +471,7 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 		validate_free(&old);
 	}
 	/* the host line stands for every row of the file: measured once, before the first row */
-	if (!b->modelled && s.host[0] == '\0' && !resumed && cm_host_probe(b, &p, &s) != 0) {
+	if (!b->modelled && s.host[0] == '\0' && !resumed && cm_host_probe(b, &p, &s, false) != 0) {
 		validate_free(&s);
 		return CLI_CUDA;
 	}
@@ -476,6 +486,7 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 		        experiment_preset_name(r->preset), r->streams, experiment_order_name(r->order), r->connections,
 		        r->connections == 1 ? "" : "s");
 		code = validate_measure(b, &p, &s, i, &cause);
+		measured_now++;
 		if (code != 0) {
 			cli_error(code, "validate: %s %d streams: %s", experiment_preset_name(r->preset), r->streams,
 			          cause);
@@ -489,6 +500,11 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 			validate_free(&s);
 			return CLI_FAIL;
 		}
+	}
+	/* the host's costs again, after the rows that were measured now */
+	if (!b->modelled && measured_now > 0 && cm_host_probe(b, &p, &s, true) != 0) {
+		validate_free(&s);
+		return CLI_CUDA;
 	}
 	/* again, for the rows' own call costs measured now */
 	if (validate_model(&p, &s, &cause) != 0)

@@ -1157,6 +1157,20 @@ fail:
 	return -1;
 }
 
+/* cal_probe_work: the probe's kernel work, the preset's unless the diagnostic SS_PROBE_WORK (1..10^7 spin
+ * iterations) says otherwise (tests/gpu/host_probe.sh compares the two in one process). */
+static uint32_t cal_probe_work(uint32_t preset)
+{
+	const char *v = getenv("SS_PROBE_WORK");
+	char *end;
+	unsigned long w;
+
+	if (v == NULL)
+		return preset;
+	w = strtoul(v, &end, 10);
+	return *v != '\0' && *end == '\0' && w >= 1 && w <= 10000000ul ? (uint32_t)w : preset;
+}
+
 /* The host's call costs alone (see calibrate.h): four short traced runs whose call records are sorted and reduced
  * exactly as in calibrate_run (cal_call_samples, cal_calls), each less CUPTI's cost per traced call measured by the
  * first of them. */
@@ -1172,14 +1186,16 @@ int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*
 	if (cal_trace(&c, cause) != 0)
 		goto out;
 	/* hyperq's two spin kernels per stream: launches on the same stream (depth-first) and on another one
-	 * (breadth-first), with nothing to wait for */
+	 * (breadth-first), with nothing to wait for. The preset's own kernels (~0.1 ms), so that launches find their
+	 * streams busy, as in the experiments; the 2 us kernels this probe used first gave launches 1-2 us cheaper
+	 * than the matrix's rows then showed in the same process (tests/data/h200/host-probe). */
 	for (int o = 0; o < SS_ORDER_COUNT; o++) {
 		struct ss_experiment e;
 		struct cal_run r;
 
 		experiment_preset(&e, SS_PRESET_HYPERQ);
 		e.order = o;
-		e.work = 1000;
+		e.work = cal_probe_work(e.work);
 		e.connections = 8;
 		e.sync = SS_SYNC_DEVICE;
 		if (cal_measure(&c, &r, &e, o == SS_ORDER_DEPTH ? "launches on one stream" : "launches across streams",

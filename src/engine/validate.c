@@ -363,6 +363,8 @@ int validate_write_csv(const char *path, const struct ss_validate_set *s, char *
 	fprintf(f, "# device: %s\n", s->device[0] ? s->device : "unknown");
 	if (s->host[0] != '\0')
 		fprintf(f, "# host: %s\n", s->host);
+	if (s->host_after[0] != '\0')
+		fprintf(f, "# host-after: %s\n", s->host_after);
 	fprintf(f, "%s\n", VALIDATE_HEADER);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ss_validate_row *r = &s->row[i];
@@ -507,11 +509,13 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 			snprintf(s->device, sizeof s->device, "%.95s", line + 10);
 			continue;
 		}
-		if (strncmp(line, "# host: ", 8) == 0) {
+		if (strncmp(line, "# host: ", 8) == 0 || strncmp(line, "# host-after: ", 14) == 0) {
+			bool after = line[6] == '-';
 			char *why = NULL;
 
-			if (validate_costs_copy(s->host, sizeof s->host, line + 8, &why) != 0) {
-				*cause = xasprintf("%s:%d: bad host line: %s", path, lineno, why);
+			if (validate_costs_copy(after ? s->host_after : s->host, sizeof s->host, line + (after ? 14 : 8),
+			                        &why) != 0) {
+				*cause = xasprintf("%s:%d: bad host%s line: %s", path, lineno, after ? "-after" : "", why);
 				free(why);
 				goto fail;
 			}
@@ -628,7 +632,7 @@ int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profi
 			r->model_own_ns = no > 0 ? (uint64_t)llround(stats_median(model, no) * (double)r->measured_ns) : 0;
 		}
 	}
-	s->host[0] = '\0';
+	s->host[0] = s->host_after[0] = '\0';
 	for (size_t k = 0; k < n; k++)
 		validate_free(&in[k]);
 	free(in);

@@ -44,12 +44,14 @@ struct ss_validate_row {
 
 /* A matrix, the device it was measured on, and the host's call costs measured before it ("api.launch_ns=5042
  * api.copy_ns=2783 ...", profile keys of the host's side; empty when not measured): the model of this matrix uses
- * them over its profile's. */
+ * them over its profile's. host_after: the same costs measured again after the last row (empty when not): how far
+ * the host's speed moved while the matrix ran; the model does not use them. */
 struct ss_validate_set {
 	struct ss_validate_row *row;
 	size_t n, cap;
 	char device[96];
 	char host[SS_VALIDATE_HOST_MAX];
+	char host_after[SS_VALIDATE_HOST_MAX];
 };
 
 /* What the comparison says. Errors are |model - measured| / measured over rows with both. */
@@ -93,7 +95,7 @@ int validate_host_apply(const char *host, struct ss_profile *p, char **cause);
 /* validate_find returns the index of the row with r's coordinates, -1 when absent. */
 long validate_find(const struct ss_validate_set *s, const struct ss_validate_row *r);
 
-/* CSV: "# device: NAME", optionally "# host: LINE", then a header line, one row per line. Writing goes through a temporary file and a rename;
+/* CSV: "# device: NAME", optionally "# host: LINE" and "# host-after: LINE", then a header line, one row per line. Writing goes through a temporary file and a rename;
  * reading checks the header and every field, -1 with *cause naming line and field. */
 int validate_write_csv(const char *path, const struct ss_validate_set *s, char **cause);
 int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause);

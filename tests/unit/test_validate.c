@@ -415,14 +415,20 @@ static void test_host_line(void **state)
 	assert_int_equal(validate_model(&p, &f, &cause), 0);
 	slow_host = f.row[0].model_ns;
 	assert_true(slow_host > plain + 64 * p.api_launch_ns); /* 64 launches, each 2x the profile's cost more */
+	/* the costs measured again after the matrix: kept, not modelled */
+	snprintf(f.host_after, sizeof f.host_after, "api.launch_ns=%.0f", 9 * p.api_launch_ns);
+	assert_int_equal(validate_model(&p, &f, &cause), 0);
+	assert_int_equal(f.row[0].model_ns, slow_host);
 	snprintf(path[0], sizeof path[0], "%s/slow.csv", dir);
 	assert_int_equal(validate_write_csv(path[0], &f, &cause), 0);
-	f.host[0] = '\0';
+	f.host[0] = f.host_after[0] = '\0';
 	snprintf(path[1], sizeof path[1], "%s/plain.csv", dir);
 	assert_int_equal(validate_write_csv(path[1], &f, &cause), 0);
 	validate_free(&f);
 	assert_int_equal(validate_read_csv(path[0], &t, &cause), 0);
 	assert_non_null(strstr(t.host, "api.launch_ns="));
+	assert_non_null(strstr(t.host_after, "api.launch_ns="));
+	assert_true(strcmp(t.host, t.host_after) != 0);
 	validate_free(&t);
 	/* two files, one per host: the row's model is the median of the two predictions */
 	paths[0] = path[0];
@@ -466,6 +472,14 @@ static void test_host_line(void **state)
 	fclose(bad);
 	assert_int_equal(validate_read_csv(path[1], &t, &cause), -1);
 	assert_non_null(strstr(cause, "valid is a time in ns"));
+	free(cause);
+	validate_free(&t);
+	bad = fopen(path[1], "w");
+	assert_non_null(bad);
+	fprintf(bad, "# device: NVIDIA H200\n# host-after: gpu.copy_queues=1\n");
+	fclose(bad);
+	assert_int_equal(validate_read_csv(path[1], &t, &cause), -1);
+	assert_non_null(strstr(cause, "bad host-after line"));
 	free(cause);
 	validate_free(&t);
 	unlink(path[0]);
