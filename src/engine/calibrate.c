@@ -56,13 +56,18 @@ struct cal {
 	struct ss_profile *out;
 	double wake_raw; /* cudaDeviceSynchronize's return after the last GPU record; NAN when not seen */
 	double trace;    /* CUPTI's cost per traced call, once measured (0 before or when not measurable) */
-	struct cal_vec call[CAL_CALLS]; /* call durations of every run, by enum cal_call */
+	/* call durations of every run, by enum cal_call. The costs that depend on the hardware queues in use (copies,
+	 * launches on another stream): those of runs with one queue in one[], in call[] those of the runs with the
+	 * most (f_many: their 1 - 1/q) */
+	struct cal_vec call[CAL_CALLS], one[CAL_CALLS];
+	double f_many[CAL_CALLS];
 	double dep_base[2];             /* gpu.dep_kernel_ns and gpu.dep_copy_ns as measured with one stream */
 	int steps;                      /* experiments this calibration runs, for the progress lines */
 	bool event_raw, sync_raw; /* api.event_ns, api.sync_ns hold traced durations measured here (cal_calls adjusts) */
+	double event_f;           /* 1 - 1/q of the run that measured api.event_ns */
 };
 
-#define CAL_STEPS 38
+#define CAL_STEPS 39
 
 static void vec_push(struct cal_vec *v, double x)
 {
@@ -156,11 +161,39 @@ static void cal_match(struct cal_run *r)
 
 static const struct ss_record *cal_api_of(const struct ss_timeline *tl, const struct ss_record *rec);
 
+/* cal_queues_f: 1 - 1/q, q the hardware queues e uses (the model's factor for the *_queues_ns costs). */
+static double cal_queues_f(const struct ss_experiment *e)
+{
+	int q = e->streams < e->connections ? e->streams : e->connections;
+
+	return q > 1 ? 1.0 - 1.0 / q : 0.0;
+}
+
+/* cal_queued_push keeps duration d of a call of kind k (one whose cost depends on the hardware queues in use) from a
+ * run with 1 - 1/q = f: in one[k] when one queue, in call[k] when as many as the most so far (fewer: dropped; more:
+ * they replace those). */
+static void cal_queued_push(struct cal *c, int k, double f, double d)
+{
+	if (f <= 0) {
+		vec_push(&c->one[k], d);
+		return;
+	}
+	if (f > c->f_many[k] + 1e-9) {
+		c->call[k].n = 0;
+		c->f_many[k] = f;
+	}
+	if (fabs(f - c->f_many[k]) <= 1e-9)
+		vec_push(&c->call[k], d);
+}
+
 /* cal_call_samples sorts the durations of r's copy and launch calls by what came before them in the op list: the
  * thread's previous call on another stream (the driver switches streams), the stream's previous work a copy (a
  * launch then makes the compute queue wait for a copy engine). */
-static void cal_call_samples(const struct cal_run *r, struct cal_vec *call)
+static void cal_call_samples(const struct cal_run *r, struct cal *c)
 {
+	double f = cal_queues_f(&r->e);
+	struct cal_vec *call = c->call;
+
 	for (size_t i = 0; i < r->tl.n; i++) {
 		const struct ss_op *op = r->op[i], *prev = NULL, *sprev = NULL;
 		const struct ss_record *api;
@@ -187,16 +220,18 @@ static void cal_call_samples(const struct cal_run *r, struct cal_vec *call)
 		after_copy = sprev != NULL && (sprev->kind == SS_OP_H2D || sprev->kind == SS_OP_D2H);
 		after_prefetch = sprev != NULL && sprev->kind == SS_OP_PREFETCH_H2D;
 		if (op->kind == SS_OP_H2D || op->kind == SS_OP_D2H) {
-			if (r->e.hostmem == SS_MEM_PINNED)
-				vec_push(&call[sw ? CAL_COPY_SWITCH : CAL_COPY_SAME], (double)(api->end - api->start));
+			if (r->e.hostmem == SS_MEM_PINNED) {
+				cal_queued_push(c, sw ? CAL_COPY_SWITCH : CAL_COPY_SAME, f, (double)(api->end - api->start));
+			}
 		} else if (op->kind == SS_OP_KERNEL && r->e.hostmem != SS_MEM_MANAGED_ATTACH) {
 			if (after_copy && !sw)
 				vec_push(&call[CAL_LAUNCH_WAIT], (double)(api->end - api->start));
 			else if (after_prefetch && !sw)
 				vec_push(&call[CAL_LAUNCH_PREFETCH], (double)(api->end - api->start));
+			else if (!after_copy && !after_prefetch && !sw)
+				vec_push(&call[CAL_LAUNCH_PLAIN], (double)(api->end - api->start));
 			else if (!after_copy && !after_prefetch)
-				vec_push(&call[sw ? CAL_LAUNCH_SWITCH : CAL_LAUNCH_PLAIN],
-				         (double)(api->end - api->start));
+				cal_queued_push(c, CAL_LAUNCH_SWITCH, f, (double)(api->end - api->start));
 		}
 	}
 	/* Prefetches leave no GPU record: the n-th cudaMemPrefetchAsync call is the n-th prefetch op (one thread). */
@@ -249,7 +284,7 @@ static int cal_measure(struct cal *c, struct cal_run *r, const struct ss_experim
 	}
 	planner_build(e, &r->ops);
 	cal_match(r);
-	cal_call_samples(r, c->call);
+	cal_call_samples(r, c);
 	if (c->out->device[0] == '\0')
 		snprintf(c->out->device, sizeof c->out->device, "%s", r->res.device);
 	return 0;
@@ -769,6 +804,7 @@ static int cal_events(struct cal *c, char **cause)
 	cal_api_samples(&r, "cudaEventRecord", &v);
 	cal_set(c, "api.event_ns", cal_median(&v));
 	c->event_raw = v.n > 0;
+	c->event_f = cal_queues_f(&e);
 	vec_free(&v);
 	cal_run_free(&r);
 	return 0;
@@ -996,9 +1032,10 @@ out:
 	return rc;
 }
 
-/* The tracing cost per call, for information: a run dominated by issuing 640 small calls, traced against its untraced
- * twin. (Call records last about as long traced as the untraced calls take; CUPTI's cost falls between calls and on
- * the copy engines, so the model, which models the untraced program, uses the call records as they are.) */
+/* The tracing cost per call (api.trace_overhead_ns, which cal_calls takes off the traced calls' durations): a run
+ * dominated by issuing 640 small calls on 8 hardware queues, traced against its untraced twin. Then the same run on
+ * one queue, for the calls' costs with one queue in use and the extra of several (api.copy_queues_ns,
+ * api.switch_queues_ns). */
 static int cal_trace(struct cal *c, char **cause)
 {
 	struct ss_experiment e;
@@ -1014,6 +1051,12 @@ static int cal_trace(struct cal *c, char **cause)
 		cal_set(c, "api.trace_overhead_ns", o);
 		c->trace = o;
 	}
+	cal_run_free(&r);
+	/* the same calls with one hardware queue: copies cost the host less when the driver feeds one channel (the
+	 * H200's validation rows: 0.36 us less a copy, 0.15 us less a switch of streams than on 8 queues) */
+	e.connections = 1;
+	if (cal_measure(c, &r, &e, "copies on one hardware queue", cause) != 0)
+		return -1;
 	cal_run_free(&r);
 	return 0;
 }
@@ -1089,18 +1132,56 @@ static int cal_copy_queues(struct cal *c, char **cause)
 	return 0;
 }
 
+/* cal_calls_free empties the call samples (cal_calls has used them, or the calibration ends). */
+static void cal_calls_free(struct cal *c)
+{
+	for (int k = 0; k < CAL_CALLS; k++) {
+		vec_free(&c->call[k]);
+		vec_free(&c->one[k]);
+		c->f_many[k] = 0;
+	}
+}
+
+/* cal_split gives the one-queue cost and the extra per 1 - 1/q of call kind k, from the samples of runs with one
+ * hardware queue in use and of runs with several, each less base (what the call costs besides: a copy's own cost
+ * for the extra of switching streams); *extra is set when both kinds of run were measured, else kept. NAN when
+ * neither. */
+static double cal_split(struct cal *c, int k, double base1, double basen, double *extra)
+{
+	double one = cal_median(&c->one[k]) - base1, many = cal_median(&c->call[k]) - basen, f = c->f_many[k];
+
+	if (isfinite(one) && isfinite(many) && f > 0)
+		*extra = fmax(0.0, (many - one) / f);
+	return isfinite(one) ? one : isfinite(many) ? many - f * *extra : NAN;
+}
+
 /* cal_calls sets the call costs from the calls of every run so far, sorted by what came before them, less CUPTI's
  * cost per traced call (the model models the untraced program): a copy after its stream's own call, the extra of
- * switching streams, a launch not behind a copy, the extra of a launch behind a copy. */
+ * switching streams, each with one hardware queue in use and the extra per 1 - 1/q with q in use (from the runs
+ * with several, when both were measured; else the profile's extra converts), a launch not behind a copy, the extra
+ * of a launch behind a copy. */
 static void cal_calls(struct cal *c)
 {
 	struct cal_vec *v = c->call;
-	double copy = cal_median(&v[CAL_COPY_SAME]), launch = cal_median(&v[CAL_LAUNCH_PLAIN]), sw = NAN;
+	double cq = c->out->api_copy_queues_ns, sq = c->out->api_switch_queues_ns;
+	double copy = cal_split(c, CAL_COPY_SAME, 0, 0, &cq), launch = cal_median(&v[CAL_LAUNCH_PLAIN]), sw = NAN;
+	double copy1 = cal_median(&c->one[CAL_COPY_SAME]), copyn = cal_median(&v[CAL_COPY_SAME]);
 
-	if (isfinite(copy) && v[CAL_COPY_SWITCH].n > 0)
-		sw = fmax(0.0, cal_median(&v[CAL_COPY_SWITCH]) - copy);
-	if (!isfinite(launch) && v[CAL_LAUNCH_SWITCH].n > 0)
-		launch = cal_median(&v[CAL_LAUNCH_SWITCH]) - (isfinite(sw) ? sw : c->out->api_switch_ns);
+	if (c->one[CAL_COPY_SWITCH].n > 0 || v[CAL_COPY_SWITCH].n > 0)
+		sw = cal_split(c, CAL_COPY_SWITCH, copy1, copyn, &sq);
+	if (isfinite(sw))
+		sw = fmax(0.0, sw);
+	if (!isfinite(launch) && (v[CAL_LAUNCH_SWITCH].n > 0 || c->one[CAL_LAUNCH_SWITCH].n > 0)) {
+		/* launches on another stream, less the extra of switching (with the queues of their runs: cal_split
+		 * takes sq x their 1 - 1/q off those of runs with several) */
+		double ls = sq, s1 = isfinite(sw) ? sw : c->out->api_switch_ns;
+
+		launch = cal_split(c, CAL_LAUNCH_SWITCH, s1, s1, &ls);
+	}
+	if (isfinite(copy) && c->one[CAL_COPY_SAME].n > 0 && v[CAL_COPY_SAME].n > 0)
+		cal_set(c, "api.copy_queues_ns", cq);
+	if (isfinite(sw) && c->one[CAL_COPY_SWITCH].n > 0 && v[CAL_COPY_SWITCH].n > 0)
+		cal_set(c, "api.switch_queues_ns", sq);
 	if (isfinite(sw))
 		cal_set(c, "api.switch_ns", sw);
 	if (isfinite(launch) && v[CAL_LAUNCH_WAIT].n > 0)
@@ -1111,9 +1192,10 @@ static void cal_calls(struct cal *c)
 		cal_set(c, "api.copy_ns", fmax(0.0, copy - c->trace));
 	if (isfinite(launch))
 		cal_set(c, "api.launch_ns", fmax(0.0, launch - c->trace));
-	/* cal_events' event records each go to another stream than the call before */
+	/* cal_events' event records each go to another stream (and queue) than the call before */
 	if (c->event_raw)
-		cal_set(c, "api.event_ns", fmax(0.0, c->out->api_event_ns - c->trace - (isfinite(sw) ? sw : 0)));
+		cal_set(c, "api.event_ns", fmax(0.0, c->out->api_event_ns - c->trace -
+		                                         (isfinite(sw) ? sw + c->event_f * sq : 0)));
 	if (c->sync_raw)
 		cal_set(c, "api.sync_ns", fmax(0.0, c->out->api_sync_ns - c->trace));
 	c->event_raw = c->sync_raw = false;
@@ -1125,8 +1207,7 @@ static void cal_calls(struct cal *c)
 			cal_set(c, "api.prefetch_switch_ns",
 			        fmax(0.0, cal_median(&v[CAL_PREFETCH_SWITCH]) - same - (isfinite(sw) ? sw : 0)));
 	}
-	for (int k = 0; k < CAL_CALLS; k++)
-		vec_free(&v[k]);
+	cal_calls_free(c);
 }
 
 int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg), char **cause)
@@ -1148,12 +1229,10 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	    cal_copy_queues(&c, cause) != 0)
 		goto fail;
 	cal_name(out);
-	for (int k = 0; k < CAL_CALLS; k++)
-		vec_free(&c.call[k]); /* runs after cal_calls (cal_copy_queues) still add samples */
+	cal_calls_free(&c); /* runs after cal_calls (cal_copy_queues) still add samples */
 	return profile_validate(out, cause);
 fail:
-	for (int k = 0; k < CAL_CALLS; k++)
-		vec_free(&c.call[k]);
+	cal_calls_free(&c);
 	return -1;
 }
 
@@ -1177,7 +1256,7 @@ static uint32_t cal_probe_work(uint32_t preset)
 int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg),
                    char **cause)
 {
-	struct cal c = {.gpu = gpu, .progress = progress, .out = out, .wake_raw = NAN, .steps = 4};
+	struct cal c = {.gpu = gpu, .progress = progress, .out = out, .wake_raw = NAN, .steps = 5};
 	struct cal_vec hgap = {0};
 	int rc = -1;
 
@@ -1211,8 +1290,7 @@ int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*
 	rc = profile_validate(out, cause);
 out:
 	vec_free(&hgap);
-	for (int k = 0; k < CAL_CALLS; k++)
-		vec_free(&c.call[k]);
+	cal_calls_free(&c);
 	return rc;
 }
 
@@ -1239,10 +1317,10 @@ int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl,
 	r.tl = *tl; /* borrowed: only r.ops and r.op are freed here */
 	planner_build(e, &r.ops);
 	cal_match(&r);
-	cal_call_samples(&r, c.call);
+	cal_call_samples(&r, &c);
 	cal_host_gaps(&r, &hgap);
 	for (int k = 0; k < CAL_CALLS; k++)
-		measured += c.call[k].n > 0;
+		measured += c.call[k].n > 0 || c.one[k].n > 0;
 	cal_calls(&c);
 	if (hgap.n > 0)
 		cal_set(&c, "host.gap_ns", cal_median(&hgap));

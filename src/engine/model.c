@@ -118,6 +118,7 @@ struct model {
 	int nqueues;                 /* all of them */
 	int nconn;                   /* connections: queues per kind of work */
 	double dep_kernel, dep_copy; /* dependency latencies with this many queues in use (gpu.dep_*) */
+	double queues_f;             /* 1 - 1/q, q the hardware queues in use (the *_queues_ns costs scale with it) */
 	struct model_fifo copyq[MODEL_NSERIAL]; /* dispatched items per one-at-a-time engine */
 	int copy_cur[MODEL_NSERIAL];            /* item running on each, -1 */
 	double copy_free[MODEL_NSERIAL]; /* when each may start its next item (copies: copy.gap_ns after the last) */
@@ -441,7 +442,8 @@ static void model_issue(struct model *m, int h)
 		int tail = m->slot[s].tail;
 
 		if (ht->last_slot >= 0 && ht->last_slot != s)
-			t0 += p->api_switch_ns + (op->kind == SS_OP_PREFETCH_H2D ? p->api_prefetch_switch_ns : 0);
+			t0 += p->api_switch_ns + m->queues_f * p->api_switch_queues_ns +
+			      (op->kind == SS_OP_PREFETCH_H2D ? p->api_prefetch_switch_ns : 0);
 		if (op->kind == SS_OP_KERNEL && tail >= 0 && m->it[tail].engine <= MODEL_D2H &&
 		    m->ops->op[m->it[tail].op].kind <= SS_OP_D2H)
 			t0 += p->api_launch_wait_ns;
@@ -457,7 +459,7 @@ static void model_issue(struct model *m, int h)
 		/* Pageable H2D: the host stages the data into a pinned buffer ahead of the DMA. */
 		double lead = pageable && h2d ? (double)bytes / p->pageable_h2d_stage_gbs : 0;
 
-		cost = p->api_copy_ns;
+		cost = p->api_copy_ns + m->queues_f * p->api_copy_queues_ns;
 		idx = model_new_item(m, opi, s, h2d ? MODEL_H2D : MODEL_D2H, t0 + cost + p->launch_ns + lead);
 		it = &m->it[idx];
 		model_copy_params(
@@ -991,6 +993,7 @@ static void model_setup(struct model *m)
 		int q = e->streams < m->nconn ? e->streams : m->nconn;
 		double f = 1.0 - 1.0 / (q > 0 ? q : 1);
 
+		m->queues_f = f;
 		m->dep_kernel = m->p->dep_kernel_ns + f * m->p->dep_kernel_queues_ns;
 		m->dep_copy = m->p->dep_copy_ns + f * m->p->dep_copy_queues_ns;
 	}

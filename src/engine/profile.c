@@ -152,6 +152,11 @@ static const struct profile_key profile_keys[] = {
      "(tests/data/h200/calibrate) and the host probes of validate-h1..h6 (tests/data/h200/validate-host) "
      "(ns, untraced): 500 (smoke sweeps: 4.1 vs 3.6 us), 212, 177, 597, 334, 377, 656 (the calibrate run "
      "predates this key)"},
+    {"api.copy_queues_ns", D(api_copy_queues_ns), 0, 1e8, 0, E,
+     "added to api.copy_ns x (1 - 1/q) with q hardware queues in use (the driver feeds more channels)",
+     "not measured yet: none"},
+    {"api.switch_queues_ns", D(api_switch_queues_ns), 0, 1e8, 0, E,
+     "added to api.switch_ns x (1 - 1/q) with q hardware queues in use", "not measured yet: none"},
     {"api.prefetch_switch_ns", D(api_prefetch_switch_ns), 0, 1e8, 46700, M,
      "extra cost of a cudaMemPrefetchAsync to the device on another stream than the thread's previous call",
      "same timelines, both orders: such prefetches 56.0 us traced (mean of 21, median 46.9), less "

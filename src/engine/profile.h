@@ -58,7 +58,7 @@ struct ss_profile {
 	double dep_kernel_queues_ns, dep_copy_queues_ns;
 	double copy_gap_ns;     /* a copy engine idles this long between two copies */
 	double copy_switch_ns;  /* ... and this much more when the next copy comes from another hardware queue */
-	double api_copy_ns;     /* cudaMemcpyAsync (pinned) host cost */
+	double api_copy_ns;     /* cudaMemcpyAsync (pinned) host cost, one hardware queue in use */
 	double api_launch_ns;   /* cudaLaunchKernel host cost */
 	double api_event_ns;    /* cudaEventRecord host cost */
 	double api_sync_ns;     /* a sync call that has nothing to wait for */
@@ -68,6 +68,9 @@ struct ss_profile {
 	 * doing so: api_prefetch_switch_ns more), a launch whose stream's previous work is a copy (the driver makes the
 	 * compute queue wait for the copy engine) */
 	double api_switch_ns, api_prefetch_switch_ns, api_launch_wait_ns;
+	/* added to api_copy_ns / api_switch_ns x (1 - 1/q) with q hardware queues in use (the driver feeds more
+	 * channels) */
+	double api_copy_queues_ns, api_switch_queues_ns;
 	double api_launch_prefetch_wait_ns; /* a launch whose stream's previous work is a prefetch to the device */
 	double sync_wake_ns;                /* work completed -> waiting host call returns */
 	double trace_ns;                    /* CUPTI's cost per traced call (api_* are untraced costs; informational) */

@@ -133,8 +133,8 @@ int validate_measure(const struct ss_backend *gpu, const struct ss_profile *p, s
 
 /* The profile keys of the host's side that a matrix's host line may carry (what calibrate_host measures). */
 static const char *const validate_host_keys[] = {
-    "api.copy_ns", "api.launch_ns", "api.switch_ns", "api.launch_wait_ns", "api.event_ns", "api.trace_overhead_ns",
-    "host.gap_ns",
+    "api.copy_ns",  "api.copy_queues_ns",    "api.launch_ns", "api.switch_ns", "api.switch_queues_ns",
+    "api.launch_wait_ns", "api.event_ns", "api.trace_overhead_ns", "host.gap_ns",
 };
 
 /* The keys a row's own run may show: the call durations calibrate_calls measures (not host.gap_ns, which one run's
@@ -143,6 +143,9 @@ static const char *const validate_call_keys[] = {
     "api.copy_ns",     "api.launch_ns",          "api.switch_ns", "api.launch_wait_ns", "api.launch_prefetch_wait_ns",
     "api.prefetch_ns", "api.prefetch_switch_ns",
 };
+
+/* The extras of several hardware queues that turned a row's copy and switch costs into costs with one queue. */
+static const char *const validate_queue_keys[] = {"api.copy_queues_ns", "api.switch_queues_ns"};
 
 /* validate_keys_format writes "key=value" of p's keys[0..n) into buf, separated by sep; a key whose value equals
  * unless's (when given) is left out. */
@@ -175,6 +178,32 @@ void validate_host_format(const struct ss_profile *p, char *buf, size_t len)
 	                     buf, len);
 }
 
+/* validate_queues_f: 1 - 1/q, q the hardware queues row r's experiment uses. */
+static double validate_queues_f(const struct ss_validate_row *r)
+{
+	int q = r->streams < r->connections ? r->streams : r->connections;
+
+	return q > 1 ? 1.0 - 1.0 / q : 0.0;
+}
+
+/* validate_costs_apply sets the costs of list `costs` (a host line or a row's calls) in p, as
+ * validate_host_apply. Lists written before copy and switch costs were split by the hardware queues in use carry no
+ * api.copy_queues_ns: their api.copy_ns and api.switch_ns are costs with the queues of the runs that measured them
+ * (1 - 1/q = f: 7/8 for a host line, whose copies came from 128 streams on 8 queues; the row's own for its calls),
+ * which p's extras per 1 - 1/q turn into costs with one queue. */
+static int validate_costs_apply(const char *costs, double f, struct ss_profile *p, char **cause)
+{
+	if (validate_host_apply(costs, p, cause) != 0)
+		return -1;
+	if (strstr(costs, "api.copy_queues_ns=") == NULL) {
+		if (strstr(costs, "api.copy_ns=") != NULL)
+			p->api_copy_ns = fmax(0.0, p->api_copy_ns - f * p->api_copy_queues_ns);
+		if (strstr(costs, "api.switch_ns=") != NULL)
+			p->api_switch_ns = fmax(0.0, p->api_switch_ns - f * p->api_switch_queues_ns);
+	}
+	return 0;
+}
+
 /* validate_row_calls fills r->calls with the call costs row r's run (e, tl; traced: by CUPTI, whose cost per call
  * comes off) shows, over p with s's host line; empty when it shows none or its calls wait. */
 static void validate_row_calls(const struct ss_profile *p, const struct ss_validate_set *s,
@@ -185,14 +214,25 @@ static void validate_row_calls(const struct ss_profile *p, const struct ss_valid
 	char *why = NULL;
 
 	r->calls[0] = '\0';
-	if (s->host[0] != '\0' && validate_host_apply(s->host, &base, &why) != 0) {
+	if (s->host[0] != '\0' && validate_costs_apply(s->host, 7.0 / 8, &base, &why) != 0) {
 		free(why);
 		return;
 	}
 	own = base;
-	if (calibrate_calls(e, tl, traced ? base.trace_ns : 0, &own) == 0)
+	if (calibrate_calls(e, tl, traced ? base.trace_ns : 0, &own) == 0) {
+		size_t used;
+
 		validate_keys_format(validate_call_keys, sizeof validate_call_keys / sizeof validate_call_keys[0], &own,
 		                     &base, ';', r->calls, sizeof r->calls);
+		/* copy and switch costs are with one queue: say with which extras they were turned into that */
+		used = strlen(r->calls);
+		if ((strstr(r->calls, "api.copy_ns=") != NULL || strstr(r->calls, "api.switch_ns=") != NULL) &&
+		    used + 1 < sizeof r->calls) {
+			r->calls[used] = ';';
+			validate_keys_format(validate_queue_keys, 2, &own, NULL, ';', r->calls + used + 1,
+			                     sizeof r->calls - used - 1);
+		}
+	}
 }
 
 int validate_host_apply(const char *host, struct ss_profile *p, char **cause)
@@ -235,7 +275,7 @@ int validate_model(const struct ss_profile *base, struct ss_validate_set *s, cha
 	struct ss_timeline tl;
 	int rc = 0;
 
-	if (s->host[0] != '\0' && validate_host_apply(s->host, &q, cause) != 0)
+	if (s->host[0] != '\0' && validate_costs_apply(s->host, 7.0 / 8, &q, cause) != 0)
 		return -1;
 	timeline_init(&tl);
 	for (size_t i = 0; i < s->n && rc == 0; i++) {
@@ -254,7 +294,7 @@ int validate_model(const struct ss_profile *base, struct ss_validate_set *s, cha
 		if (rc == 0 && r->calls[0] != '\0' && calibrate_calls_usable(&e)) {
 			struct ss_profile own = *p;
 
-			if ((rc = validate_host_apply(r->calls, &own, cause)) == 0 &&
+			if ((rc = validate_costs_apply(r->calls, validate_queues_f(r), &own, cause)) == 0 &&
 			    (r->model_own_ns = model_makespan(&e, &own, cause)) == 0)
 				rc = -1;
 		}

@@ -52,6 +52,8 @@ static void truth_profile(struct ss_profile *p)
 	p->api_prefetch_ns = 7000;
 	p->sync_wake_ns = 1000;
 	p->api_switch_ns = 700;
+	p->api_copy_queues_ns = 600;
+	p->api_switch_queues_ns = 250;
 	p->api_launch_wait_ns = 2100;
 	p->api_launch_prefetch_wait_ns = 4000;
 	p->copy_switch_ns = 650;
@@ -105,8 +107,9 @@ static void test_round_trip(void **state)
  * given as it was (here the built-in one, whose host costs all differ from the truth's). */
 static void test_host_round_trip(void **state)
 {
-	static const char *const host[] = {"api.copy_ns", "api.launch_ns", "api.switch_ns", "api.launch_wait_ns",
-	                                   "api.event_ns", "host.gap_ns"};
+	static const char *const host[] = {"api.copy_ns",        "api.copy_queues_ns", "api.launch_ns",
+	                                   "api.switch_ns",      "api.switch_queues_ns", "api.launch_wait_ns",
+	                                   "api.event_ns",       "host.gap_ns"};
 	struct ss_profile truth, got, builtin;
 	char *cause = NULL;
 
@@ -156,6 +159,9 @@ static void test_calls_one_run(void **state)
 	if (model_timeline(&e, &truth, &tl, &res, &cause) != 0)
 		fail_msg("model: %s", cause);
 	profile_builtin(&got);
+	/* 16 streams on 8 queues: the copies' costs with one queue are theirs less the given extras x 7/8 */
+	got.api_copy_queues_ns = truth.api_copy_queues_ns;
+	got.api_switch_queues_ns = truth.api_switch_queues_ns;
 	before = got;
 	assert_int_equal(calibrate_calls(&e, &tl, 0, &got), 0);
 	assert_true(fabs(got.api_copy_ns - truth.api_copy_ns) <= 1.0);
@@ -165,17 +171,26 @@ static void test_calls_one_run(void **state)
 	assert_true(got.api_event_ns == before.api_event_ns && got.api_sync_ns == before.api_sync_ns);
 	assert_true(got.api_copy_ns != before.api_copy_ns); /* the test can tell */
 	timeline_free(&tl);
-	/* hyperq breadth-first: every launch on another stream than the call before; less the given switch cost */
+	/* hyperq breadth-first on 8 queues: every launch on another stream (and queue) than the call before; less the
+	 * given switch cost and its extra x 7/8 */
 	experiment_preset(&e, SS_PRESET_HYPERQ);
 	e.order = SS_ORDER_BREADTH;
 	e.work = 1000;
+	e.connections = 8;
 	timeline_init(&tl);
 	if (model_timeline(&e, &truth, &tl, &res, &cause) != 0)
 		fail_msg("model: %s", cause);
 	profile_builtin(&got);
 	got.api_switch_ns = truth.api_switch_ns;
+	got.api_switch_queues_ns = truth.api_switch_queues_ns;
 	assert_int_equal(calibrate_calls(&e, &tl, 0, &got), 0);
 	assert_true(fabs(got.api_launch_ns - truth.api_launch_ns) <= 1.0);
+	/* with the extra of switching on several queues left at 0, the launches would come out that much dearer */
+	profile_builtin(&got);
+	got.api_switch_ns = truth.api_switch_ns;
+	got.api_switch_queues_ns = 0;
+	assert_int_equal(calibrate_calls(&e, &tl, 0, &got), 0);
+	assert_true(fabs(got.api_launch_ns - truth.api_launch_ns - 7.0 / 8 * truth.api_switch_queues_ns) <= 1.0);
 	timeline_free(&tl);
 	/* calls that wait (behind the legacy stream's op, migrating managed memory) are not call costs */
 	for (int k = 0; k < 2; k++) {
