@@ -60,6 +60,12 @@ if has validate-host; then
 			--csv "$work/validate-h$k.csv"
 	done
 fi
+if has host-probes; then
+	# the host's call costs alone, many times: each validate measures them before and after its two decrypt rows
+	for k in $(seq 1 "${HOST_PROBES:-6}"); do
+		step "probe-$k" 60 "$bin" validate --preset decrypt --streams 1 --connections 1 --csv "$work/probe-$k.csv"
+	done
+fi
 if has predict; then
 	# run's model prediction next to the measurement, with the profile and with the run's own call costs
 	for x in "kernel-transfer" "hyperq --order breadth --connections 8" "sync-order --streams 64"; do
