@@ -840,13 +840,16 @@ static int cal_capacity(struct cal *c, char **cause)
 	return 0;
 }
 
-/* cal_solve1 adjusts one key (index k, value *v, bounds lo..hi) by the secant method until the model's makespan of
+/* cal_solve1 adjusts one key (index k, value *v, kept within lo..hi) by the secant method until the model's makespan of
  * experiment e equals measured; returns 0 (whether or not it got there), -1 with *cause when the model fails. */
 static int cal_solve1(struct ss_profile *p, const struct ss_experiment *e, double measured, int k, double *v, double lo,
                       double hi, char **cause)
 {
-	double x0 = *v, x1 = *v * 1.1 + 1, f0, f1;
+	double x0 = *v, x1 = fmin(fmax(*v * 1.1 + 1, lo), hi), f0, f1;
 	uint64_t t;
+
+	if (x1 == x0) /* at the upper bound: step down instead */
+		x1 = fmax(lo, x0 * 0.9);
 
 	profile_set(p, k, x0, SS_PROV_ESTIMATE);
 	if ((t = model_makespan(e, p, cause)) == 0)
@@ -904,6 +907,8 @@ static int cal_solve(struct cal *c, const char *path, const struct ss_experiment
 	else if (L > small_ns)
 		why = "the fitted fixed cost is longer than the small transfer itself (a cost the model lacks, not a "
 		      "latency)";
+	else if (B >= 0.999 * 10000 || B <= 1.001 * 0.01)
+		why = "the bandwidth ran into its bound (0.01..10000 GB/s): the runs do not show it";
 	if (why != NULL) {
 		if (c->progress != NULL) {
 			char msg[224];
