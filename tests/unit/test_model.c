@@ -42,6 +42,7 @@ static void ideal_profile(struct ss_profile *p)
 	p->sync_wake_ns = 0;
 	p->api_switch_ns = p->api_launch_wait_ns = p->api_launch_prefetch_wait_ns = 0;
 	p->dep_kernel_queues_ns = p->dep_copy_queues_ns = 0;
+	p->api_copy_queues_ns = p->api_switch_queues_ns = 0;
 	p->thread_start_ns = 0;
 	p->host_gap_ns = 0;
 }
