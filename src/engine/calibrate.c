@@ -1270,9 +1270,8 @@ int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*
 	if (cal_trace(&c, cause) != 0)
 		goto out;
 	/* hyperq's two spin kernels per stream: launches on the same stream (depth-first) and on another one
-	 * (breadth-first), with nothing to wait for. The preset's own kernels (~0.1 ms), so that launches find their
-	 * streams busy, as in the experiments; the 2 us kernels this probe used first gave launches 1-2 us cheaper
-	 * than the matrix's rows then showed in the same process (tests/data/h200/host-probe). */
+	 * (breadth-first), with nothing to wait for. The preset's own kernels (~0.1 ms), as in the experiments (the
+	 * 2 us kernels this probe used first measured the same: tests/data/h200/host-probe). */
 	for (int o = 0; o < SS_ORDER_COUNT; o++) {
 		struct ss_experiment e;
 		struct cal_run r;

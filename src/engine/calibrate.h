@@ -18,7 +18,8 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
                   char **cause);
 
 /* calibrate_host measures only the host's side, the costs of the calls that issue work (api.copy_ns,
- * api.launch_ns, api.switch_ns, api.launch_wait_ns, api.event_ns, api.trace_overhead_ns, host.gap_ns), with the
+ * api.copy_queues_ns, api.launch_ns, api.switch_ns, api.switch_queues_ns, api.launch_wait_ns, api.event_ns,
+ * api.trace_overhead_ns, host.gap_ns), with the
  * same runs and reductions as calibrate_run, and sets them in out, which keeps every other value. The host's speed
  * differs from one machine (or virtual machine) to the next while the GPU's does not; validate measures it before
  * its matrix so that the model's predictions there use this host's costs. Returns 0, or -1 with *cause. */
@@ -32,8 +33,10 @@ bool calibrate_calls_usable(const struct ss_experiment *e);
  * to e's op list and reduced as calibrate_run reduces them, less trace_ns per call, CUPTI's cost per traced call:
  * the profile's api.trace_overhead_ns for a traced GPU run, 0 for a modelled one): those of
  * api.copy_ns, api.launch_ns, api.switch_ns, api.launch_wait_ns, api.launch_prefetch_wait_ns, api.prefetch_ns,
- * api.prefetch_switch_ns and host.gap_ns that its calls show; the others keep out's value. With them the model
- * predicts the run as issued at this process's speed, which moves by up to 1.9x from one process to the next.
+ * api.prefetch_switch_ns and host.gap_ns that its calls show; the others keep out's value. Copy and switch costs
+ * are set as with one hardware queue: a run on several has out's api.copy_queues_ns and api.switch_queues_ns
+ * (x 1 - 1/q) taken off. With them the model predicts the run as issued at this process's speed, which moves by
+ * up to 2x within seconds.
  * Returns 0, or -1 when the timeline has no call records to reduce or e's calls wait (calibrate_calls_usable). */
 int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl, double trace_ns,
                     struct ss_profile *out);
