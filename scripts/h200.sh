@@ -23,7 +23,7 @@ step() { # step NAME SECONDS CMD...: run with a time limit, keep stdout+stderr, 
 only=${STEPS:-bench sweep presets calibrate validate tui record}
 has() { [[ " $only " == *" $1 "* ]]; }
 { nvidia-smi; nvidia-smi -q | grep -iE "product name|pcie|link (gen|width)|driver"; } >"$work/nvidia-smi.txt" 2>&1
-has bench && step bench 240 "$bin" bench --backend cuda -o "$work/bench"
+has bench && step bench 480 "$bin" bench --backend cuda -o "$work/bench"
 has sweep && step sweep-both 180 "$bin" sweep --backend cuda --preset kernel-transfer --order both
 has sweep && step sweep-both-json 180 "$bin" sweep --backend cuda --preset kernel-transfer --order both --json
 if has presets; then
