@@ -125,23 +125,23 @@ static const struct profile_key profile_keys[] = {
     {"gpu.dep_copy_queues_ns", D(dep_copy_queues_ns), 0, 1e8, 4300, M,
      "added to gpu.dep_copy_ns x (1 - 1/q) with q hardware queues in use",
      "kernel -> D2H gaps of the same run: 6.8 us"},
-    {"api.copy_ns", D(api_copy_ns), 0, 1e8, 2647, M,
+    {"api.copy_ns", D(api_copy_ns), 0, 1e8, 2648, M,
      "cudaMemcpyAsync host cost (untraced)",
-     "median of the 43 H200 measurements made with calibrate's reduction: the smoke timelines, two "
-     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate), the host probes before the "
+     "median of the 46 H200 measurements made with calibrate's reduction: the smoke timelines, five "
+     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
      "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
-     "runs (validate-queues/probes) (ns, untraced): 1370..3481, the 20 taken before api.copy_queues_ns "
+     "runs (validate-queues/probes) (ns, untraced): 1370..3807, the 20 taken before api.copy_queues_ns "
      "(with 8 queues) less 7/8 of it"},
-    {"api.launch_ns", D(api_launch_ns), 0, 1e8, 5004, M,
+    {"api.launch_ns", D(api_launch_ns), 0, 1e8, 5035, M,
      "cudaLaunchKernel host cost (untraced)",
-     "median of the 43 H200 measurements made with calibrate's reduction: the smoke timelines, two "
-     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate), the host probes before the "
+     "median of the 46 H200 measurements made with calibrate's reduction: the smoke timelines, five "
+     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
      "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
-     "runs (validate-queues/probes) (ns, untraced): 3095..6235"},
-    {"api.event_ns", D(api_event_ns), 0, 1e8, 670, M,
+     "runs (validate-queues/probes) (ns, untraced): 3095..7214"},
+    {"api.event_ns", D(api_event_ns), 0, 1e8, 707, M,
      "cudaEventRecord host cost (untraced)",
-     "median of the 43 H200 measurements made with calibrate's reduction: the smoke timelines, two "
-     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate), the host probes before the "
+     "median of the 46 H200 measurements made with calibrate's reduction: the smoke timelines, five "
+     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
      "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
      "runs (validate-queues/probes) (ns, untraced): 136..1746"},
     {"api.sync_ns", D(api_sync_ns), 0, 1e8, 1400, M, "sync call with nothing to wait for (untraced)",
@@ -153,29 +153,29 @@ static const struct profile_key profile_keys[] = {
      "prefetches after a call on their own stream in the three H200 managed timelines (bench preset-managed, smoke "
      "preset-managed and managed-prefetch-breadth): 12.1 us to the device, 5.5 us to the host traced (means of 24 "
      "each: the costs add up and their distributions are skewed), averaged, less api.trace_overhead_ns"},
-    {"api.switch_ns", D(api_switch_ns), 0, 1e8, 282, M,
+    {"api.switch_ns", D(api_switch_ns), 0, 1e8, 280, M,
      "extra cost of a call on another stream than the thread's previous call",
-     "median of the 42 H200 measurements made with calibrate's reduction: the smoke timelines, two "
-     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate), the host probes before the "
+     "median of the 45 H200 measurements made with calibrate's reduction: the smoke timelines, five "
+     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
      "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
-     "runs (validate-queues/probes) (ns, untraced): 0..548, the 19 taken before api.switch_queues_ns (with "
+     "runs (validate-queues/probes) (ns, untraced): 0..540, the 19 taken before api.switch_queues_ns (with "
      "8 queues) less 7/8 of it"},
-    {"api.copy_queues_ns", D(api_copy_queues_ns), 0, 1e8, 323, M,
+    {"api.copy_queues_ns", D(api_copy_queues_ns), 0, 1e8, 386, M,
      "added to api.copy_ns x (1 - 1/q) with q hardware queues in use (the driver feeds more channels)",
-     "median of the 23 H200 measurements of it (calibrate's one-queue twin of its tracing run: the validate-h7..h9 "
-     "host probes before and after, 8 probe runs, one calibrate run; tests/data/h200/validate-queues): 0..1907 ns; "
+     "median of the 26 H200 measurements of it (calibrate's one-queue twin of its tracing run: the validate-h7..h9 "
+     "host probes before and after, 8 probe runs, four calibrate runs; tests/data/h200/validate-queues): 0..2585 ns; "
      "the validation rows' own copy calls agree (8 vs 1 queue, 9 matrices: +0.36 us median)"},
-    {"api.switch_queues_ns", D(api_switch_queues_ns), 0, 1e8, 124, M,
+    {"api.switch_queues_ns", D(api_switch_queues_ns), 0, 1e8, 142, M,
      "added to api.switch_ns x (1 - 1/q) with q hardware queues in use",
-     "median of the same 23 measurements: 0..628 ns; the rows' own switches: +0.15 us on 8 queues"},
+     "median of the same 26 measurements: 0..628 ns; the rows' own switches: +0.15 us on 8 queues"},
     {"api.prefetch_switch_ns", D(api_prefetch_switch_ns), 0, 1e8, 46700, M,
      "extra cost of a cudaMemPrefetchAsync to the device on another stream than the thread's previous call",
      "same timelines, both orders: such prefetches 56.0 us traced (mean of 21, median 46.9), less "
      "api.trace_overhead_ns, api.prefetch_ns and api.switch_ns"},
-    {"api.launch_wait_ns", D(api_launch_wait_ns), 0, 1e8, 108, M,
+    {"api.launch_wait_ns", D(api_launch_wait_ns), 0, 1e8, 82, M,
      "extra cost of a launch whose stream's previous work is a copy (compute waits for a copy engine)",
-     "median of the 42 H200 measurements made with calibrate's reduction: the smoke timelines, two "
-     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate), the host probes before the "
+     "median of the 45 H200 measurements made with calibrate's reduction: the smoke timelines, five "
+     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
      "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
      "runs (validate-queues/probes) (ns, untraced): 0..2800"},
     {"api.launch_prefetch_wait_ns", D(api_launch_prefetch_wait_ns), 0, 1e8, 6700, M,
