@@ -161,14 +161,6 @@ static void cal_match(struct cal_run *r)
 
 static const struct ss_record *cal_api_of(const struct ss_timeline *tl, const struct ss_record *rec);
 
-/* cal_queues_f: 1 - 1/q, q the hardware queues e uses (the model's factor for the *_queues_ns costs). */
-static double cal_queues_f(const struct ss_experiment *e)
-{
-	int q = e->streams < e->connections ? e->streams : e->connections;
-
-	return q > 1 ? 1.0 - 1.0 / q : 0.0;
-}
-
 /* cal_queued_push keeps duration d of a call of kind k (one whose cost depends on the hardware queues in use) from a
  * run with 1 - 1/q = f: in one[k] when one queue, in call[k] when as many as the most so far (fewer: dropped; more:
  * they replace those). */
@@ -191,7 +183,7 @@ static void cal_queued_push(struct cal *c, int k, double f, double d)
  * launch then makes the compute queue wait for a copy engine). */
 static void cal_call_samples(const struct cal_run *r, struct cal *c)
 {
-	double f = cal_queues_f(&r->e);
+	double f = experiment_queues_f(&r->e);
 	struct cal_vec *call = c->call;
 
 	for (size_t i = 0; i < r->tl.n; i++) {
@@ -220,9 +212,8 @@ static void cal_call_samples(const struct cal_run *r, struct cal *c)
 		after_copy = sprev != NULL && (sprev->kind == SS_OP_H2D || sprev->kind == SS_OP_D2H);
 		after_prefetch = sprev != NULL && sprev->kind == SS_OP_PREFETCH_H2D;
 		if (op->kind == SS_OP_H2D || op->kind == SS_OP_D2H) {
-			if (r->e.hostmem == SS_MEM_PINNED) {
+			if (r->e.hostmem == SS_MEM_PINNED)
 				cal_queued_push(c, sw ? CAL_COPY_SWITCH : CAL_COPY_SAME, f, (double)(api->end - api->start));
-			}
 		} else if (op->kind == SS_OP_KERNEL && r->e.hostmem != SS_MEM_MANAGED_ATTACH) {
 			if (after_copy && !sw)
 				vec_push(&call[CAL_LAUNCH_WAIT], (double)(api->end - api->start));
@@ -804,7 +795,7 @@ static int cal_events(struct cal *c, char **cause)
 	cal_api_samples(&r, "cudaEventRecord", &v);
 	cal_set(c, "api.event_ns", cal_median(&v));
 	c->event_raw = v.n > 0;
-	c->event_f = cal_queues_f(&e);
+	c->event_f = experiment_queues_f(&e);
 	vec_free(&v);
 	cal_run_free(&r);
 	return 0;
@@ -1255,7 +1246,7 @@ static uint32_t cal_probe_work(uint32_t preset)
 	return *v != '\0' && *end == '\0' && w >= 1 && w <= 10000000ul ? (uint32_t)w : preset;
 }
 
-/* The host's call costs alone (see calibrate.h): four short traced runs whose call records are sorted and reduced
+/* The host's call costs alone (see calibrate.h): five short traced runs whose call records are sorted and reduced
  * exactly as in calibrate_run (cal_call_samples, cal_calls), each less CUPTI's cost per traced call measured by the
  * first of them. */
 int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg),
@@ -1265,8 +1256,8 @@ int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*
 	struct cal_vec hgap = {0};
 	int rc = -1;
 
-	/* 128 streams of small depth-first chunks: the tracing cost, copies on their own and on another stream,
-	 * launches behind a copy */
+	/* 128 streams of small depth-first chunks, on 8 queues and on one: the tracing cost, copies on their own and
+	 * on another stream, launches behind a copy */
 	if (cal_trace(&c, cause) != 0)
 		goto out;
 	/* hyperq's two spin kernels per stream: launches on the same stream (depth-first) and on another one

@@ -190,3 +190,10 @@ void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)
 		 e->nonblocking ? " non-blocking" : "", experiment_hostmem_name(e->hostmem), e->connections,
 		 e->connections == 1 ? "" : "s", e->threads, e->threads == 1 ? "" : "s");
 }
+
+double experiment_queues_f(const struct ss_experiment *e)
+{
+	int q = e->streams < e->connections ? e->streams : e->connections;
+
+	return q > 1 ? 1.0 - 1.0 / q : 0.0;
+}

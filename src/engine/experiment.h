@@ -86,6 +86,9 @@ struct ss_experiment {
 
 /* experiment_preset fills e with the preset's defaults. */
 void experiment_preset(struct ss_experiment *e, enum ss_preset p);
+/* experiment_queues_f: 1 - 1/q, q the hardware queues e's streams use (the fewer of streams and connections); the
+ * model's costs that grow with the queues in use scale with it. */
+double experiment_queues_f(const struct ss_experiment *e);
 /* experiment_validate checks ranges; on error returns -1 and sets *cause to one line naming the problem and the
  * valid values (caller frees). */
 int experiment_validate(const struct ss_experiment *e, char **cause);

@@ -990,8 +990,7 @@ static void model_setup(struct model *m)
 	{
 		/* A dependency across queues is noticed later the more queues the GPU serves in turn: the H2D -> kernel
 		 * gaps of the smoke timelines grow from 5.5 us with one stream to 7.4-9 us with 4..128 streams. */
-		int q = e->streams < m->nconn ? e->streams : m->nconn;
-		double f = 1.0 - 1.0 / (q > 0 ? q : 1);
+		double f = experiment_queues_f(e);
 
 		m->queues_f = f;
 		m->dep_kernel = m->p->dep_kernel_ns + f * m->p->dep_kernel_queues_ns;

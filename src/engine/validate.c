@@ -178,14 +178,6 @@ void validate_host_format(const struct ss_profile *p, char *buf, size_t len)
 	                     buf, len);
 }
 
-/* validate_queues_f: 1 - 1/q, q the hardware queues row r's experiment uses. */
-static double validate_queues_f(const struct ss_validate_row *r)
-{
-	int q = r->streams < r->connections ? r->streams : r->connections;
-
-	return q > 1 ? 1.0 - 1.0 / q : 0.0;
-}
-
 /* validate_costs_apply sets the costs of list `costs` (a host line or a row's calls) in p, as
  * validate_host_apply. Lists written before copy and switch costs were split by the hardware queues in use carry no
  * api.copy_queues_ns: their api.copy_ns and api.switch_ns are costs with the queues of the runs that measured them
@@ -294,7 +286,7 @@ int validate_model(const struct ss_profile *base, struct ss_validate_set *s, cha
 		if (rc == 0 && r->calls[0] != '\0' && calibrate_calls_usable(&e)) {
 			struct ss_profile own = *p;
 
-			if ((rc = validate_costs_apply(r->calls, validate_queues_f(r), &own, cause)) == 0 &&
+			if ((rc = validate_costs_apply(r->calls, experiment_queues_f(&e), &own, cause)) == 0 &&
 			    (r->model_own_ns = model_makespan(&e, &own, cause)) == 0)
 				rc = -1;
 		}
