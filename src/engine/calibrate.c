@@ -67,7 +67,7 @@ struct cal {
 	double event_f;           /* 1 - 1/q of the run that measured api.event_ns */
 };
 
-#define CAL_STEPS 39
+#define CAL_STEPS 41
 
 static void vec_push(struct cal_vec *v, double x)
 {
@@ -714,8 +714,36 @@ out:
 	return rc;
 }
 
-/* Both directions at once: copies that ran entirely while the other direction was busy. Also the cost of a sync
- * call with nothing left to wait for (reverse order: all but the first). */
+/* Copies with several hardware queues in use (copy.queues_slow): kernel-transfer on 64 streams of 1 MiB copies with
+ * next to no kernel work, on 8 queues and on one; the copy engines' busy time on 8 over that on one, less 1, per
+ * 1 - 1/8 (the H200: 4 MiB copies 3-5% slower on 8 queues, tests/data/h200/queue-penalty). */
+static int cal_copy_slow(struct cal *c, char **cause)
+{
+	double busy[2] = {0, 0}, f = 0;
+
+	for (int i = 0; i < 2; i++) {
+		struct ss_experiment e;
+		struct cal_run r;
+
+		cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 64, 1u << 24, 0, 1);
+		e.connections = i == 0 ? 8 : 1;
+		if (cal_measure(c, &r, &e, i == 0 ? "copies on 8 hardware queues" : "the same copies on one queue",
+		                cause) != 0)
+			return -1;
+		for (size_t j = 0; j < r.tl.n; j++)
+			if (r.tl.rec[j].kind == SS_KIND_H2D || r.tl.rec[j].kind == SS_KIND_D2H)
+				busy[i] += (double)(r.tl.rec[j].end - r.tl.rec[j].start);
+		if (i == 0)
+			f = experiment_queues_f(&e);
+		cal_run_free(&r);
+	}
+	if (busy[0] > 0 && busy[1] > 0 && f > 0)
+		cal_set(c, "copy.queues_slow", fmax(0.0, (busy[0] / busy[1] - 1.0) / f));
+	return 0;
+}
+
+/* Both directions at once: copies that ran entirely while the other direction was busy (after cal_copy_slow). Also
+ * the cost of a sync call with nothing left to wait for (reverse order: all but the first). */
 static int cal_both(struct cal *c, char **cause)
 {
 	struct ss_experiment e;
@@ -723,10 +751,14 @@ static int cal_both(struct cal *c, char **cause)
 	struct cal_vec rate[2] = {{0}}, sync = {0};
 	const struct ss_profile *p = c->out;
 
+	double slow;
+
 	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 8, 1ull << 25, 8, 1);
 	e.sync = SS_SYNC_REVERSE;
 	if (cal_measure(c, &r, &e, "both directions at once", cause) != 0)
 		return -1;
+	/* 8 queues in use: the copies' bytes as they would move on one (copy.queues_slow, measured before) */
+	slow = 1.0 + experiment_queues_f(&e) * p->copy_queues_slow;
 	for (size_t i = 0; i < r.tl.n; i++) {
 		const struct ss_record *a = &r.tl.rec[i];
 		int other = a->kind == SS_KIND_H2D ? SS_KIND_D2H : SS_KIND_H2D;
@@ -745,7 +777,7 @@ static int cal_both(struct cal *c, char **cause)
 		}
 		alone = t1 - t0 - covered;
 		if (covered >= 0.3 * (t1 - t0))
-			vec_push(&rate[a->kind == SS_KIND_D2H], ((double)a->bytes - cp->bw_gbs * alone) / covered);
+			vec_push(&rate[a->kind == SS_KIND_D2H], ((double)a->bytes * slow - cp->bw_gbs * alone) / covered);
 	}
 	cal_api_samples(&r, "cudaStreamSynchronize", &sync);
 	if (sync.n > 1) {
@@ -1220,7 +1252,7 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	    cal_kernel(&c, SS_PRESET_KERNEL_TRANSFER, 1u << 22, add_works, 5, 1u << 12, 400, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_DECRYPT, 1u << 20, decrypt_works, 3, 1u << 10, 256, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_HYPERQ, 1, spin_works, 3, 0, 0, cause) != 0 || cal_pageable(&c, cause) != 0 ||
-	    cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 || cal_capacity(&c, cause) != 0 ||
+	    cal_copy_slow(&c, cause) != 0 || cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 || cal_capacity(&c, cause) != 0 ||
 	    cal_queues(&c, cause) != 0 || cal_trace(&c, cause) != 0 || cal_managed(&c, cause) != 0 ||
 	    cal_copy_queues(&c, cause) != 0)
 		goto fail;

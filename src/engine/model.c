@@ -792,13 +792,15 @@ static double model_rate(const struct model *m, int i)
 		return model_share(m);
 	if (it->engine == MODEL_COMPUTE)
 		return it->alloc;
-	if (it->engine <= MODEL_D2H && m->copy_cur[1 - it->engine] >= 0) {
-		/* Both directions busy: each gets its share of the combined bandwidth, at most its own. */
+	if (it->engine <= MODEL_D2H) {
+		/* Both directions busy: each gets its share of the combined bandwidth, at most its own. Copies are
+		 * slower when several hardware queues feed the engines (copy.queues_slow). */
 		const struct ss_profile *p = m->p;
 		double share = it->engine == MODEL_H2D ? p->both_h2d_share : 1.0 - p->both_h2d_share;
 		double own = it->engine == MODEL_H2D ? p->h2d.bw_gbs : p->d2h.bw_gbs;
+		double r = m->copy_cur[1 - it->engine] >= 0 ? fmin(1.0, p->both_gbs * share / own) : 1.0;
 
-		return fmin(1.0, p->both_gbs * share / own);
+		return r / (1.0 + m->queues_f * p->copy_queues_slow);
 	}
 	return 1.0;
 }

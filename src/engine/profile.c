@@ -48,6 +48,8 @@ static const struct profile_key profile_keys[] = {
      "extra idle time of a copy engine when its next copy comes from another hardware queue",
      "bench sweeps, 16..128 streams: back-to-back copies from another queue end 0.3 us later than from the same "
      "queue (median of 12 direction x order x stream-count cells)"},
+    {"copy.queues_slow", D(copy_queues_slow), 0, 1, 0, E,
+     "copies take this fraction longer x (1 - 1/q) with q hardware queues in use", "not measured yet: none"},
     {"copy.both_gbs", D(both_gbs), 0.01, 20000, 96.4, M, "H2D + D2H together when both directions run",
      "copies overlapped by the other direction in the smoke timelines: 49.9 + 46.5 (H200.md: 101 at 1 GiB)"},
     {"copy.both_h2d_share", D(both_h2d_share), 0.01, 0.99, 0.518, M, "H2D's share of copy.both_gbs", "same copies"},

@@ -58,6 +58,7 @@ struct ss_profile {
 	double dep_kernel_queues_ns, dep_copy_queues_ns;
 	double copy_gap_ns;     /* a copy engine idles this long between two copies */
 	double copy_switch_ns;  /* ... and this much more when the next copy comes from another hardware queue */
+	double copy_queues_slow; /* copies take this fraction longer x (1 - 1/q) with q hardware queues in use */
 	double api_copy_ns;     /* cudaMemcpyAsync (pinned) host cost, one hardware queue in use */
 	double api_launch_ns;   /* cudaLaunchKernel host cost */
 	double api_event_ns;    /* cudaEventRecord host cost */
