@@ -48,10 +48,13 @@ static const struct profile_key profile_keys[] = {
      "extra idle time of a copy engine when its next copy comes from another hardware queue",
      "bench sweeps, 16..128 streams: back-to-back copies from another queue end 0.3 us later than from the same "
      "queue (median of 12 direction x order x stream-count cells)"},
-    {"copy.queues_slow", D(copy_queues_slow), 0, 1, 0, E,
-     "copies take this fraction longer x (1 - 1/q) with q hardware queues in use", "not measured yet: none"},
-    {"copy.both_gbs", D(both_gbs), 0.01, 20000, 96.4, M, "H2D + D2H together when both directions run",
-     "copies overlapped by the other direction in the smoke timelines: 49.9 + 46.5 (H200.md: 101 at 1 GiB)"},
+    {"copy.queues_slow", D(copy_queues_slow), 0, 1, 0.049, M,
+     "copies take this fraction longer x (1 - 1/q) with q hardware queues in use",
+     "median of 4 calibrate runs on the H200 (tests/data/h200/queue-penalty/calibrate): 0.048, 0.036, 0.059, "
+     "0.050; queue-penalty's 4 MiB copies: H2D 5.5%, D2H 3.3% slower on 8 queues"},
+    {"copy.both_gbs", D(both_gbs), 0.01, 20000, 100.5, M, "H2D + D2H together when both directions run",
+     "copies overlapped by the other direction in the smoke timelines: 49.9 + 46.5 = 96.4 on 8 queues, x (1 + "
+     "7/8 copy.queues_slow) for one (H200.md: 101 at 1 GiB; the 4 calibrate runs of copy.queues_slow: 102.5-105.5)"},
     {"copy.both_h2d_share", D(both_h2d_share), 0.01, 0.99, 0.518, M, "H2D's share of copy.both_gbs", "same copies"},
     {"pageable.h2d.bw_gbs", D(pageable_h2d.bw_gbs), 0.01, 10000, 14.25, M, "pageable H2D DMA bandwidth",
      "2 MiB pageable copies in the H200 timelines, paced by the host's staging: 106 us in the smoke run, 189 us in "

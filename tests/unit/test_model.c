@@ -38,6 +38,7 @@ static void ideal_profile(struct ss_profile *p)
 	p->kernel_min_ns = 0;
 	p->launch_ns = 0;
 	p->dep_kernel_ns = p->dep_copy_ns = p->copy_gap_ns = p->copy_switch_ns = 0;
+	p->copy_queues_slow = 0;
 	p->api_copy_ns = p->api_launch_ns = p->api_event_ns = p->api_sync_ns = p->api_attach_ns = p->api_prefetch_ns = 0;
 	p->sync_wake_ns = 0;
 	p->api_switch_ns = p->api_launch_wait_ns = p->api_launch_prefetch_wait_ns = 0;

@@ -72,10 +72,11 @@ static const char *const matrix_csv[] = {
  * their spread), the default-stream serialisation and pageable no-overlap agree, all of them.
  *
  * Known limitation, the row beyond 15% (within its own spread): sync-order 64 streams depth-first on 8 queues
- * (-17%) is bound by the host's calls, whose cost moves by up to 2x within seconds on the same machine
+ * (-15.9%) is bound by the host's calls, whose cost moves by up to 2x within seconds on the same machine
  * (host-probe/README.md: validate's probes before and after one 90-second matrix differ that much); the model has
  * one set of call costs. The host-bound rows on 8 queues run slower than on one queue in every measurement; the
- * model now has the part of that the call records show (api.copy_queues_ns, api.switch_queues_ns). */
+ * model now has the part of that the call records show (api.copy_queues_ns, api.switch_queues_ns) and the copies'
+ * own slowdown (copy.queues_slow, tests/data/h200/queue-penalty). */
 static void test_h200_matrix(void **state)
 {
 	char path[sizeof matrix_csv / sizeof matrix_csv[0]][1024], prof[1024], *cause = NULL;
@@ -143,7 +144,7 @@ static void test_h200_matrix(void **state)
 	/* The decomposition: the rows whose runs kept their own call costs (h4..h6: kernel-transfer, hyperq and
 	 * sync-order; the other presets' calls wait or, pageable, show no cost of their own), modelled with them, against the same measurements
 	 * (the median of the paired ratios): the GPU side of the model with the host's speed as it was, within 15%
-	 * everywhere (13.0% at worst, kernel-transfer 64 streams depth-first on 8 queues). */
+	 * everywhere (12.5% at worst, sync-order 128 streams depth-first on 8 queues). */
 	print_message("with each run's own call costs: %zu rows, median %.2f%%, worst %.2f%% (%s %d %s %dq)\n", st.own_n,
 	              100 * st.own_median_err, 100 * st.own_worst_err, experiment_preset_name(s.row[st.own_worst_row].preset),
 	              s.row[st.own_worst_row].streams, experiment_order_name(s.row[st.own_worst_row].order),
