@@ -83,6 +83,17 @@ void term_stop(struct ss_term *t)
 	mousemask(0, NULL);
 	curs_set(1);
 	endwin();
+	/* Again on the main screen: leaving the alternate screen restores the cursor saved on entering it, and some
+	 * terminals (libvterm: Neovim's, the e2e tests') keep its visibility there, which a later save (ncurses' scroll
+	 * regions, ESC 7) may have recorded hidden. */
+	{
+		const char *cnorm = tigetstr("cnorm");
+
+		if (cnorm != NULL && cnorm != (char *)-1) {
+			putp(cnorm);
+			fflush(stdout);
+		}
+	}
 	grid_free(&t->shown);
 }
 
