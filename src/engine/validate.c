@@ -542,7 +542,7 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 			continue;
 		}
 		if (strncmp(line, "# host: ", 8) == 0 || strncmp(line, "# host-after: ", 14) == 0) {
-			bool after = line[6] == '-';
+			bool after = strncmp(line, "# host-after: ", 14) == 0;
 			char *why = NULL;
 
 			if (validate_costs_copy(after ? s->host_after : s->host, sizeof s->host, line + (after ? 14 : 8),
