@@ -47,6 +47,7 @@ struct e2e {
 	bool cursor_visible;
 	int mouse;          /* VTERM_PROP_MOUSE_*: what the program asked for */
 	double last_output; /* when bytes last came */
+	double last_input;  /* when keys or mouse events were last sent */
 	bool exited;
 	int status;
 	char dir[64];   /* the program's working directory (a fresh temporary one) */
@@ -87,6 +88,7 @@ static void e2e_output(const char *s, size_t len, void *user)
 {
 	struct e2e *t = user;
 
+	t->last_input = e2e_now();
 	while (len > 0) {
 		ssize_t n = write(t->fd, s, len);
 
@@ -301,7 +303,8 @@ static void e2e_dump(struct e2e *t)
 	fprintf(stderr, "----\n");
 }
 
-/* e2e_wait waits until the screen shows text (NULL: anything) and nothing more came for E2E_QUIET_MS. */
+/* e2e_wait waits until the screen shows text (NULL: the program's answer to the last input: some output after it)
+ * and nothing more came for E2E_QUIET_MS. */
 static void e2e_wait(struct e2e *t, const char *text)
 {
 	double start = e2e_now();
@@ -310,7 +313,8 @@ static void e2e_wait(struct e2e *t, const char *text)
 		bool alive = e2e_pump(t, 50);
 		double now = e2e_now();
 
-		if ((text == NULL || e2e_find(t, text, 0, NULL) >= 0) && now - t->last_output >= E2E_QUIET_MS)
+		if ((text != NULL ? e2e_find(t, text, 0, NULL) >= 0 : t->last_output > t->last_input) &&
+		    now - t->last_output >= E2E_QUIET_MS)
 			return;
 		if (!alive || now - start > E2E_MAX_MS) {
 			e2e_dump(t);
