@@ -128,6 +128,50 @@ static bool cuda_backend_migrations_wanted(void)
 	return v != NULL && strcmp(v, "1") == 0;
 }
 
+static int cuda_backend_thread_index(void *arg, uint32_t os_thread)
+{
+	return cuda_exec_thread_index(arg, os_thread);
+}
+
+/* Adds to b, the run just collected, the records CUPTI does not make: the prefetches, timed with events around
+ * them and placed by the kernels beside them (bracket.h). *br says how that went. Returns 0, or -1 with *cause. */
+static int cuda_backend_brackets(struct cuda_exec *x, const struct ss_oplist *ops, const struct cupti_convert_map *map,
+				 struct cupti_capture_batch *b, struct bracket_result *br, char **cause)
+{
+	struct bracket_time *bt = NULL;
+	struct cupti_capture_rec *add = NULL;
+	size_t nbt = 0, nadd = 0;
+	int rc;
+
+	memset(br, 0, sizeof *br);
+	if (cuda_exec_brackets(x, &bt, &nbt, cause) < 0)
+		return -1;
+	if (nbt == 0)
+		return 0;
+	rc = bracket_records(ops, bt, nbt, b->rec, b->n, cuda_backend_thread_index, x, map->ids, map->nids, &add, &nadd,
+			     br, cause);
+	free(bt);
+	if (rc < 0)
+		return -1;
+	if (nadd > 0) {
+		b->rec = xreallocarray(b->rec, b->n + nadd, sizeof *b->rec);
+		memcpy(b->rec + b->n, add, nadd * sizeof *add);
+		b->n += nadd;
+		b->cap = b->n;
+	}
+	free(add); /* the names moved into b */
+	return 0;
+}
+
+/* Does the op list have ops that CUPTI does not record? */
+static bool cuda_backend_has_brackets(const struct ss_oplist *ops)
+{
+	for (size_t i = 0; i < ops->n; i++)
+		if (bracket_wanted(ops->op[i].kind))
+			return true;
+	return false;
+}
+
 /* Hand the kept batch to the sink: times relative to t0, host records' threads as issuing-thread indices. */
 static void cuda_backend_deliver(struct cuda_exec *x, const struct cupti_capture_batch *b, uint64_t t0,
 				 const struct ss_sink *sink)
@@ -139,8 +183,8 @@ static void cuda_backend_deliver(struct cuda_exec *x, const struct cupti_capture
 			if (t >= 0)
 				r.thread = (uint32_t)t;
 		}
-		r.start -= t0;
-		r.end -= t0;
+		r.start = r.start > t0 ? r.start - t0 : 0;
+		r.end = r.end > t0 ? r.end - t0 : 0;
 		if (sink != NULL && sink->record != NULL)
 			sink->record(sink->ctx, &r, b->rec[i].name);
 	}
@@ -159,6 +203,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	uint64_t span;
 	uint64_t t0 = 0, tu = 0, ev = 0, kept_t0 = 0, dropped = 0, unsupported = 0;
 	uint32_t null_ctx = 0, null_query = 0;
+	struct bracket_result br = {0};
 	bool have_ctx, have_query;
 	int rc = -1;
 
@@ -232,7 +277,8 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 			goto out;
 		if (cuda_exec_run(x, true, &t0, &traced[r], cause) < 0)
 			goto out;
-		if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, t0, &batch, cause) < 0)
+		if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, t0, &batch, cause) < 0 ||
+		    cuda_backend_brackets(x, ops, &map, &batch, &br, cause) < 0)
 			goto out;
 		dropped += batch.dropped;
 		span = cuda_backend_span(&batch);
@@ -246,6 +292,12 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		cuda_backend_progress(sink, "repeat %d/%d: traced %.1f us, untraced %.1f us", r + 1, e->repeat,
 				      (double)traced[r] / 1e3, (double)untraced[r] / 1e3);
 	}
+	if (br.added > 0)
+		cuda_backend_progress(sink, "%zu prefetches timed with cudaEvents (CUPTI records none), placed on CUPTI's "
+				      "clock by %zu kernels (bounds %.1f us wide), %zu linked to their calls",
+				      br.added, br.anchors, br.width_ns / 1e3, br.matched);
+	else if (br.anchors == 0 && ops != NULL && cuda_backend_has_brackets(ops))
+		cuda_backend_progress(sink, "prefetches left off the timeline: no kernel beside their timing events");
 	cuda_backend_progress(sink, "captured %zu records (%llu hidden timing calls, %llu before the run, "
 			      "%llu unsupported, %llu dropped)",
 			      batch.n, (unsigned long long)batch.hidden, (unsigned long long)batch.early,

@@ -19,6 +19,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "bracket.h"
 #include "cupti_capture.h"
 #include "kernels.h"
 #include "xalloc.h"
@@ -61,6 +62,10 @@ struct cuda_exec {
 	int *start_after;                /* per op: thread whose start event follows it, -1 */
 	int *stop_after;                 /* per op: stop event recorded right after it, -1 */
 	bool stop_on_legacy;             /* the single stop event goes on the legacy stream */
+	long *br_of_op;                  /* per op: its bracket (bracket.h: ops CUPTI does not record), -1 */
+	size_t nbr;
+	cudaEvent_t *br_ev;              /* per bracket: the events before (2k) and after (2k + 1) its op */
+	bool traced_now;                 /* the current run is traced: brackets are recorded */
 	int *slot;                       /* per op: result slot of spin and touch kernels, -1 */
 	uint32_t *expect;                /* per slot: value after a run */
 	uint32_t *seeds;                 /* per slot: value before a run */
@@ -149,8 +154,10 @@ static void exec_plan(struct cuda_exec *x)
 	x->start_after = xcalloc(ops->n + 1, sizeof *x->start_after);
 	x->stop_after = xcalloc(ops->n + 1, sizeof *x->stop_after);
 	x->slot = xcalloc(ops->n + 1, sizeof *x->slot);
+	x->br_of_op = xcalloc(ops->n + 1, sizeof *x->br_of_op);
 	for (size_t i = 0; i < ops->n; i++) {
 		x->start_after[i] = x->stop_after[i] = x->slot[i] = -1;
+		x->br_of_op[i] = bracket_wanted(ops->op[i].kind) ? (long)x->nbr++ : -1;
 		if (ops->op[i].kind == SS_OP_KERNEL && ops->op[i].chunk < 0)
 			ntouch++;
 	}
@@ -643,6 +650,12 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 			exec_cuda_error("cudaEventCreate", err, cause);
 			goto fail;
 		}
+	x->br_ev = xcalloc(2 * x->nbr + 1, sizeof *x->br_ev);
+	for (size_t i = 0; i < 2 * x->nbr; i++)
+		if ((err = cudaEventCreate(&x->br_ev[i])) != cudaSuccess) {
+			exec_cuda_error("cudaEventCreate (prefetch timing)", err, cause);
+			goto fail;
+		}
 	if (exec_threads_start(x, cause) < 0)
 		goto fail;
 	x->per_thread_ids = xcalloc((size_t)x->nthreads, sizeof *x->per_thread_ids);
@@ -687,6 +700,20 @@ static cudaError_t exec_kernel(struct exec_thread *t, const struct ss_op *op, si
 	}
 }
 
+/* In traced runs, the event before (side 0) or after (side 1) op i when CUPTI has no record of it (bracket.h);
+ * hidden from the captured calls like the other timing events. */
+static cudaError_t exec_bracket(struct cuda_exec *x, size_t i, int side, cudaStream_t st)
+{
+	cudaError_t err;
+
+	if (!x->traced_now || x->br_of_op[i] < 0)
+		return cudaSuccess;
+	cupti_capture_hide_begin();
+	err = cudaEventRecord(x->br_ev[2 * x->br_of_op[i] + side], st);
+	cupti_capture_hide_end();
+	return err;
+}
+
 static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 {
 	struct cuda_exec *x = t->x;
@@ -727,7 +754,11 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 		memset(&loc, 0, sizeof loc);
 		loc.type = op->kind == SS_OP_PREFETCH_H2D ? cudaMemLocationTypeDevice : cudaMemLocationTypeHost;
 		loc.id = 0;
+		if ((err = exec_bracket(x, i, 0, st)) != cudaSuccess)
+			return exec_cuda_error("cudaEventRecord (prefetch timing)", err, cause);
 		err = cudaMemPrefetchAsync(exec_ptr(x, op->buffer, op->chunk, op->offset), bytes, loc, 0, st);
+		if (err == cudaSuccess && (err = exec_bracket(x, i, 1, st)) != cudaSuccess)
+			return exec_cuda_error("cudaEventRecord (prefetch timing)", err, cause);
 		break;
 	case SS_OP_EVENT_RECORD:
 		err = cudaEventRecord(x->events[op->event], st);
@@ -837,18 +868,22 @@ static int exec_verify(struct cuda_exec *x, char **cause)
 	return 0;
 }
 
+/* The issuing thread whose start event is the run's time reference: the first that has one, -1 if none. */
+static int exec_ref(const struct cuda_exec *x)
+{
+	for (int t = 0; t < x->nthreads; t++)
+		for (size_t k = 0; k < x->th[t].nops; k++)
+			if (x->start_after[x->th[t].ops[k]] == t)
+				return t;
+	return -1;
+}
+
 /* The event makespan: last stop minus first start, in ns. */
 static int exec_elapsed(struct cuda_exec *x, uint64_t *ns, char **cause)
 {
-	int ref = -1;
+	int ref = exec_ref(x);
 	float lo = 0, hi = 0, ms;
 
-	for (int t = 0; t < x->nthreads && ref < 0; t++)
-		for (size_t k = 0; k < x->th[t].nops; k++)
-			if (x->start_after[x->th[t].ops[k]] == t) {
-				ref = t;
-				break;
-			}
 	*ns = 0;
 	if (ref < 0 || x->nstop == 0)
 		return 0;
@@ -879,6 +914,7 @@ int cuda_exec_run(struct cuda_exec *x, bool traced, uint64_t *t0, uint64_t *even
 	*cause = NULL;
 	if (exec_reset(x, cause) < 0)
 		return -1;
+	x->traced_now = traced;
 	if (traced && cupti_capture_enable(true, cause) < 0)
 		return -1;
 	if (x->workers) {
@@ -929,6 +965,36 @@ int cuda_exec_run(struct cuda_exec *x, bool traced, uint64_t *t0, uint64_t *even
 	if (exec_elapsed(x, events_ns, cause) < 0)
 		return -1;
 	return exec_verify(x, cause);
+}
+
+int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size_t *n, char **cause)
+{
+	int ref = exec_ref(x);
+	float ms[2];
+
+	*bt = NULL;
+	*n = 0;
+	if (x->nbr == 0 || ref < 0)
+		return 0;
+	*bt = xcalloc(x->nbr, sizeof **bt);
+	for (size_t i = 0; i < x->ops->n; i++) {
+		long k = x->br_of_op[i];
+		if (k < 0)
+			continue;
+		for (int side = 0; side < 2; side++) {
+			cudaError_t err = cudaEventElapsedTime(&ms[side], x->start[ref], x->br_ev[2 * k + side]);
+			if (err != cudaSuccess) {
+				free(*bt);
+				*bt = NULL;
+				return exec_cuda_error("cudaEventElapsedTime (prefetch timing)", err, cause);
+			}
+		}
+		(*bt)[*n].op = i;
+		(*bt)[*n].before_ms = ms[0];
+		(*bt)[*n].after_ms = ms[1];
+		(*n)++;
+	}
+	return 0;
 }
 
 void cuda_exec_map(const struct cuda_exec *x, struct cupti_convert_map *map)
@@ -1003,6 +1069,9 @@ void cuda_exec_free(struct cuda_exec *x)
 	for (int i = 0; x->stop != NULL && i < x->nstop; i++)
 		if (x->stop[i] != NULL)
 			cudaEventDestroy(x->stop[i]);
+	for (size_t i = 0; x->br_ev != NULL && i < 2 * x->nbr; i++)
+		if (x->br_ev[i] != NULL)
+			cudaEventDestroy(x->br_ev[i]);
 	for (int b = 0; b < EXEC_BUFFERS; b++) {
 		if (x->chunk_mem[b] != NULL) {
 			for (int c = 0; c < x->ops->nchunks; c++)
@@ -1037,6 +1106,8 @@ void cuda_exec_free(struct cuda_exec *x)
 	free(x->stop);
 	free(x->start_after);
 	free(x->stop_after);
+	free(x->br_of_op);
+	free(x->br_ev);
 	free(x->slot);
 	free(x->seeds);
 	free(x->expect);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "bracket.h"
 #include "cupti_convert.h"
 #include "experiment.h"
 #include "planner.h"
@@ -26,6 +27,10 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
  * cudaEvent makespan (events just after each thread's first GPU op and after the last ones, see cuda_exec.c). The
  * results are verified on the host; a wrong result is an error. Returns 0, or -1 with *cause. */
 int cuda_exec_run(struct cuda_exec *x, bool traced, uint64_t *t0, uint64_t *events_ns, char **cause);
+/* cuda_exec_brackets gives the event times of the ops CUPTI does not record (bracket.h) in the last traced run, ms
+ * after its reference event, into *bt (*n of them, caller frees; none when the op list has no such op). Returns 0,
+ * or -1 with *cause. */
+int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size_t *n, char **cause);
 /* cuda_exec_map fills map with the stream ids (experiment streams, per-thread default streams, the legacy stream
  * when known) and the API name hook. It points into x. */
 void cuda_exec_map(const struct cuda_exec *x, struct cupti_convert_map *map);

@@ -60,6 +60,7 @@ struct model_item {
 	size_t dep0, ndeps; /* legacy items: tails of the blocking streams at issue, in model.deps */
 	int rec_kind;       /* ss_kind of its record, -1 for none */
 	uint8_t flags;
+	bool prefetch;      /* a cudaMemPrefetchAsync (its record is named so) */
 	uint64_t bytes;
 	int queue;      /* hardware queue it waits in */
 	double visible; /* the GPU sees it (host call returned + launch latency) */
@@ -503,6 +504,10 @@ static void model_issue(struct model *m, int h)
 		cost = p->api_prefetch_ns;
 		idx = model_new_item(m, opi, s, to_dev ? MODEL_TO_DEVICE : MODEL_TO_HOST, t0 + cost + p->launch_ns);
 		model_copy_params(&m->it[idx], &c, planner_op_bytes(m->ops, op));
+		/* on the timeline as the CUDA backend shows it: a managed copy of its stream (bracket.h) */
+		m->it[idx].rec_kind = to_dev ? SS_KIND_H2D : SS_KIND_D2H;
+		m->it[idx].flags = SS_REC_ASYNC | SS_REC_MANAGED;
+		m->it[idx].prefetch = true;
 		if (to_dev) {
 			/* The driver does a prefetch's page-table work (its fixed cost) inside the one migration to the
 			 * device, not beside it: the fixed cost is migration time like the bytes, shared with the other
@@ -642,10 +647,12 @@ static void model_complete(struct model *m, int i)
 	if (it->rec_kind >= 0) {
 		const char *name = it->rec_kind == SS_KIND_KERNEL ? model_kernel_name(m->e, op)
 		                   : it->rec_kind == SS_KIND_H2D
-		                       ? (it->flags & SS_REC_PAGEABLE  ? "Memcpy HtoD (Pageable -> Device)"
+		                       ? (it->prefetch                 ? "Prefetch HtoD (Managed -> Device)"
+		                          : it->flags & SS_REC_PAGEABLE  ? "Memcpy HtoD (Pageable -> Device)"
 		                          : it->flags & SS_REC_MANAGED ? "Memcpy HtoD (Managed -> Device)"
 		                                                       : "Memcpy HtoD (Pinned -> Device)")
-		                       : (it->flags & SS_REC_PAGEABLE  ? "Memcpy DtoH (Device -> Pageable)"
+		                       : (it->prefetch                 ? "Prefetch DtoH (Device -> Managed)"
+		                          : it->flags & SS_REC_PAGEABLE  ? "Memcpy DtoH (Device -> Pageable)"
 		                          : it->flags & SS_REC_MANAGED ? "Memcpy DtoH (Device -> Managed)"
 		                                                       : "Memcpy DtoH (Device -> Pinned)");
 		model_emit(m, it->rec_kind, it->start, it->end, op, m->slot[it->slot].stream, m->slot[it->slot].raw,

@@ -322,9 +322,11 @@ void planner_expected_records(const struct ss_oplist *ops, size_t counts[SS_KIND
 	for (size_t i = 0; i < ops->n; i++) {
 		switch (ops->op[i].kind) {
 		case SS_OP_H2D:
+		case SS_OP_PREFETCH_H2D: /* the CUDA backend times prefetches with events (CUPTI has no record) */
 			counts[SS_KIND_H2D]++;
 			break;
 		case SS_OP_D2H:
+		case SS_OP_PREFETCH_D2H:
 			counts[SS_KIND_D2H]++;
 			break;
 		case SS_OP_KERNEL:

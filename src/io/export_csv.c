@@ -20,7 +20,8 @@ static void csv_flags(FILE *f, unsigned flags)
 	             {SS_REC_PINNED, "pinned"},
 	             {SS_REC_MANAGED, "managed"},
 	             {SS_REC_ASYNC, "async"},
-	             {SS_REC_MODELLED, "modelled"}};
+	             {SS_REC_MODELLED, "modelled"},
+	             {SS_REC_EVENT_TIMED, "event-timed"}};
 	bool any = false;
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

@@ -159,8 +159,9 @@ int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[1
 			LINE("stream", "other (id %u)", rec->raw_stream);
 		break;
 	}
-	LINE("engine", "%s%s%s%s", record_kind_name(rec->kind), rec->flags & SS_REC_PAGEABLE ? " pageable" : "",
-	     rec->flags & SS_REC_PINNED ? " pinned" : "", rec->flags & SS_REC_MANAGED ? " managed" : "");
+	LINE("engine", "%s%s%s%s%s", record_kind_name(rec->kind), rec->flags & SS_REC_PAGEABLE ? " pageable" : "",
+	     rec->flags & SS_REC_PINNED ? " pinned" : "", rec->flags & SS_REC_MANAGED ? " managed" : "",
+	     rec->flags & SS_REC_EVENT_TIMED ? " (timed by cudaEvents)" : "");
 	LINE("start", "%s", units_time(rec->start, t, sizeof t));
 	LINE("duration", "%s", units_time(rec->end - rec->start, t, sizeof t));
 	LINE("bytes", "%s", copy && rec->bytes > 0 ? units_bytes(rec->bytes, t, sizeof t) : "-");

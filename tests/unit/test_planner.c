@@ -337,14 +337,14 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 		CHECK(nev_sync_stream == nev_rec_stream);
 	}
 
-	/* Expected GPU records: one per copy and per kernel launch (interfering ones included); prefetches and
-	 * attaches are not memcpy records. */
+	/* Expected GPU records: one per copy, prefetch (timed with events by the CUDA backend) and kernel launch
+	 * (interfering ones included); attaches have none. */
 	{
 		size_t counts[SS_KIND_COUNT];
 
 		planner_expected_records(ops, counts);
-		CHECK(counts[SS_KIND_H2D] == count_kind[SS_OP_H2D]);
-		CHECK(counts[SS_KIND_D2H] == count_kind[SS_OP_D2H]);
+		CHECK(counts[SS_KIND_H2D] == count_kind[SS_OP_H2D] + count_kind[SS_OP_PREFETCH_H2D]);
+		CHECK(counts[SS_KIND_D2H] == count_kind[SS_OP_D2H] + count_kind[SS_OP_PREFETCH_D2H]);
 		CHECK(counts[SS_KIND_KERNEL] == count_kind[SS_OP_KERNEL]);
 		for (int k = 0; k < SS_KIND_COUNT; k++)
 			if (k != SS_KIND_H2D && k != SS_KIND_D2H && k != SS_KIND_KERNEL)
@@ -826,8 +826,8 @@ static void test_expected_records(void **state)
 	experiment_preset(&e, SS_PRESET_DECRYPT); /* 8 streams, one array in and out */
 	expect_records(&e, 8, 8, 8);
 	e.streams = 4;
-	e.hostmem = SS_MEM_MANAGED_PREFETCH; /* prefetches are not memcpy records */
-	expect_records(&e, 0, 4, 0);
+	e.hostmem = SS_MEM_MANAGED_PREFETCH; /* prefetches: event-timed records (bracket.h) */
+	expect_records(&e, 4, 4, 4);
 	e.hostmem = SS_MEM_MANAGED_ATTACH;
 	expect_records(&e, 0, 4, 0);
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);

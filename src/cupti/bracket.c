@@ -1,0 +1,171 @@
+/* bracket.c: records for event-timed ops, placed on CUPTI's clock by the kernels beside them (see bracket.h). */
+#include "bracket.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+#define BRACKET_API_NAME "cudaMemPrefetchAsync"
+
+bool bracket_wanted(int kind)
+{
+	return kind == SS_OP_PREFETCH_H2D || kind == SS_OP_PREFETCH_D2H;
+}
+
+/* qsort order of record pointers: start time. */
+static int bracket_cmp_start(const void *a, const void *b)
+{
+	const struct ss_record *x = *(const struct ss_record *const *)a, *y = *(const struct ss_record *const *)b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The records of in that are kernels on stream s (want_api false) or calls named BRACKET_API_NAME of op-list thread
+ * s (want_api true), in start order, into *v (caller frees). */
+static size_t bracket_pick(const struct cupti_capture_rec *in, size_t nin, bool want_api, int s,
+			   int (*thread_index)(void *arg, uint32_t os_thread), void *arg, const struct ss_record ***v)
+{
+	const struct ss_record **p = xreallocarray(NULL, nin + 1, sizeof *p);
+	size_t n = 0;
+
+	for (size_t i = 0; i < nin; i++) {
+		const struct ss_record *r = &in[i].r;
+		if (!want_api && r->kind == SS_KIND_KERNEL && r->stream == s)
+			p[n++] = r;
+		else if (want_api && r->kind == SS_KIND_API && in[i].name != NULL &&
+			 strcmp(in[i].name, BRACKET_API_NAME) == 0 && thread_index != NULL &&
+			 thread_index(arg, r->thread) == s)
+			p[n++] = r;
+	}
+	qsort(p, n, sizeof *p, bracket_cmp_start);
+	*v = p;
+	return n;
+}
+
+/* Bounds on the offset (CUPTI ns = offset + event ms x 1e6) from stream s's kernels: each kernel starts after the
+ * nearest bracketing event before it and ends before the nearest one after it. A stream whose kernel records do
+ * not pair one to one with its kernel ops gives none. */
+static void bracket_bound(const struct ss_oplist *ops, const long *br, const struct bracket_time *bt, int s,
+			  const struct cupti_capture_rec *in, size_t nin, double *lo, double *hi, size_t *anchors)
+{
+	const struct ss_record **k;
+	size_t nk = bracket_pick(in, nin, false, s, NULL, NULL, &k), kth = 0, nops = 0;
+
+	for (size_t i = 0; i < ops->n; i++)
+		nops += ops->op[i].stream == s && ops->op[i].kind == SS_OP_KERNEL;
+	if (nops != nk) {
+		free(k);
+		return;
+	}
+	for (size_t i = 0; i < ops->n; i++) {
+		const struct ss_record *r;
+		bool used = false;
+
+		if (ops->op[i].stream != s || ops->op[i].kind != SS_OP_KERNEL)
+			continue;
+		r = k[kth++];
+		for (size_t j = i; j-- > 0;)
+			if (ops->op[j].stream == s && br[j] >= 0) {
+				*hi = fmin(*hi, (double)r->start - bt[br[j]].after_ms * 1e6);
+				used = true;
+				break;
+			}
+		for (size_t j = i + 1; j < ops->n; j++)
+			if (ops->op[j].stream == s && br[j] >= 0) {
+				*lo = fmax(*lo, (double)r->end - bt[br[j]].before_ms * 1e6);
+				used = true;
+				break;
+			}
+		*anchors += used;
+	}
+	free(k);
+}
+
+int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, size_t nbt,
+		    const struct cupti_capture_rec *in, size_t nin, int (*thread_index)(void *arg, uint32_t os_thread),
+		    void *arg, const uint32_t *raw_ids, int nids, struct cupti_capture_rec **out, size_t *nout,
+		    struct bracket_result *res, char **cause)
+{
+	long *br = xreallocarray(NULL, ops->n + 1, sizeof *br);
+	double lo = -INFINITY, hi = INFINITY, off;
+	int nthreads = 1, nstreams = 0;
+
+	*out = NULL;
+	*nout = 0;
+	memset(res, 0, sizeof *res);
+	for (size_t i = 0; i < ops->n; i++) {
+		br[i] = -1;
+		if (ops->op[i].thread + 1 > nthreads)
+			nthreads = ops->op[i].thread + 1;
+		if (ops->op[i].stream + 1 > nstreams)
+			nstreams = ops->op[i].stream + 1;
+	}
+	for (size_t b = 0; b < nbt; b++) {
+		if (bt[b].op >= ops->n || !bracket_wanted(ops->op[bt[b].op].kind) || br[bt[b].op] >= 0 ||
+		    ops->op[bt[b].op].stream < 0 || !(bt[b].after_ms >= bt[b].before_ms)) {
+			*cause = xasprintf("event-timed op %zu of %zu is not a prefetch on an experiment stream, is timed "
+					   "twice, or ends before it starts",
+					   bt[b].op, ops->n);
+			free(br);
+			return -1;
+		}
+		br[bt[b].op] = (long)b;
+	}
+	for (int s = 0; s < nstreams; s++)
+		bracket_bound(ops, br, bt, s, in, nin, &lo, &hi, &res->anchors);
+	if (res->anchors == 0) {
+		free(br);
+		return 0;
+	}
+	/* both sides bounded: the middle; one side only: that bound (it is where the event and the kernel touch) */
+	off = isfinite(lo) && isfinite(hi) ? (lo + hi) / 2 : isfinite(lo) ? lo : hi;
+	res->width_ns = isfinite(lo) && isfinite(hi) ? hi - lo : 0;
+	res->placed = true;
+	*out = xreallocarray(NULL, nbt + 1, sizeof **out);
+	for (size_t b = 0; b < nbt; b++) {
+		const struct ss_op *op = &ops->op[bt[b].op];
+		struct cupti_capture_rec *c = &(*out)[b];
+		double t0 = off + bt[b].before_ms * 1e6, t1 = off + bt[b].after_ms * 1e6;
+		bool h2d = op->kind == SS_OP_PREFETCH_H2D;
+
+		memset(c, 0, sizeof *c);
+		c->r.start = t0 > 0 ? (uint64_t)llround(t0) : 0;
+		c->r.end = t1 > 0 ? (uint64_t)llround(t1) : 0;
+		if (c->r.end < c->r.start)
+			c->r.end = c->r.start;
+		c->r.bytes = planner_op_bytes(ops, op);
+		c->r.stream = op->stream;
+		c->r.raw_stream = op->stream < nids ? raw_ids[op->stream] : 0;
+		c->r.kind = h2d ? SS_KIND_H2D : SS_KIND_D2H;
+		c->r.flags = SS_REC_MANAGED | SS_REC_ASYNC | SS_REC_EVENT_TIMED;
+		c->name = xstrdup(h2d ? "Prefetch HtoD (Managed -> Device)" : "Prefetch DtoH (Device -> Managed)");
+	}
+	*nout = nbt;
+	res->added = nbt;
+	/* correlation ids: the k-th bracketed op a thread issued is its k-th cudaMemPrefetchAsync call */
+	for (int t = 0; t < nthreads; t++) {
+		const struct ss_record **api;
+		size_t na = bracket_pick(in, nin, true, t, thread_index, arg, &api), kth = 0, nmine = 0;
+
+		for (size_t b = 0; b < nbt; b++)
+			nmine += ops->op[bt[b].op].thread == t || (t == 0 && ops->op[bt[b].op].thread < 0);
+		if (na == nmine)
+			for (size_t i = 0; i < ops->n; i++)
+				if (br[i] >= 0 && (ops->op[i].thread == t || (t == 0 && ops->op[i].thread < 0))) {
+					(*out)[br[i]].r.correlation = api[kth++]->correlation;
+					res->matched++;
+				}
+		free(api);
+	}
+	free(br);
+	return 0;
+}
+
+void bracket_free(struct cupti_capture_rec *rec, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(rec[i].name);
+	free(rec);
+}

@@ -1,0 +1,51 @@
+/* bracket.h: timeline records for operations CUPTI does not record (cudaMemPrefetchAsync: no memcpy record, and on
+ * driver 580 no unified-memory record either), timed with two cudaEvents recorded on the op's stream right before
+ * and right after it. Pure: no CUDA calls, so CI tests it.
+ *
+ * Event times are only relative to one another (cudaEventElapsedTime, ms from the run's reference event), so they
+ * are placed on CUPTI's clock by the kernels of the same streams: a kernel starts no earlier than any event recorded
+ * before it on its stream and ends no later than any event recorded after it. Each kernel between two bracketing
+ * events bounds the offset from both sides; the offset is the middle of the bounds of all of them. */
+#ifndef SS_BRACKET_H
+#define SS_BRACKET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cupti_capture.h"
+#include "planner.h"
+
+/* One bracketed op of the last traced run: the times of its two events, ms after the run's reference event. */
+struct bracket_time {
+	size_t op;        /* index into the op list */
+	double before_ms; /* event recorded on the op's stream just before it */
+	double after_ms;  /* event recorded just after it */
+};
+
+/* How the placement went. */
+struct bracket_result {
+	size_t added;     /* records made */
+	size_t anchors;   /* kernels that bounded the offset */
+	size_t matched;   /* records that got the correlation id of their API call */
+	bool placed;      /* false: no kernel next to a bracketing event, nothing added */
+	double width_ns;  /* upper bound minus lower bound of the offset; < 0: the bounds disagree by that much */
+};
+
+/* bracket_wanted: is op kind k timed with a bracket (only in traced runs)? */
+bool bracket_wanted(int kind);
+/* bracket_records makes one record per bracket_time (kind H2D for prefetches to the device, D2H to the host,
+ * flags SS_REC_MANAGED | SS_REC_ASYNC | SS_REC_EVENT_TIMED, bytes from the op list, times in CUPTI's clock) into
+ * *out (*nout of them, caller frees with bracket_free). in holds the run's converted records: its kernels place the
+ * events; its API records named after the call ("cudaMemPrefetchAsync") lend their correlation ids, matched per
+ * issuing thread in issue order (thread_index maps an API record's OS thread to the op list's thread, -1 if none).
+ * raw_ids[s] is stream s's CUPTI id (nids of them). Returns 0 (also when nothing could be placed: see res), -1
+ * with *cause when the brackets do not fit the op list. */
+int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, size_t nbt,
+		    const struct cupti_capture_rec *in, size_t nin, int (*thread_index)(void *arg, uint32_t os_thread),
+		    void *arg, const uint32_t *raw_ids, int nids, struct cupti_capture_rec **out, size_t *nout,
+		    struct bracket_result *res, char **cause);
+/* bracket_free frees what bracket_records made. */
+void bracket_free(struct cupti_capture_rec *rec, size_t n);
+
+#endif

@@ -1,0 +1,206 @@
+/* test_bracket.c: event-timed prefetch records (bracket.c) on hand-made event times and CUPTI records with a known
+ * clock offset: the offset found from the kernels' bounds, the records' kinds, bytes, streams and correlation ids,
+ * and what happens without kernels or with brackets that do not fit the op list. No GPU needed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bracket.h"
+#include "experiment.h"
+#include "planner.h"
+
+#define OFFSET 5000000000.0 /* CUPTI ns at event time 0 */
+#define TID 777u            /* the issuing thread's OS id */
+
+static const uint32_t raw_ids[2] = {13, 14};
+
+static int test_thread_index(void *arg, uint32_t os_thread)
+{
+	(void)arg;
+	return os_thread == TID ? 0 : -1;
+}
+
+/* The managed preset on 2 streams: per stream prefetch x, prefetch y (to the device), kernel, prefetch z (back). */
+static void managed_ops(struct ss_oplist *ops)
+{
+	struct ss_experiment e;
+
+	experiment_preset(&e, SS_PRESET_MANAGED);
+	e.streams = 2;
+	planner_build(&e, ops);
+	assert_int_equal(planner_count_kind(ops, SS_OP_PREFETCH_H2D), 4);
+	assert_int_equal(planner_count_kind(ops, SS_OP_PREFETCH_D2H), 2);
+}
+
+static struct cupti_capture_rec rec(int kind, int stream, double start, double end, uint32_t corr, const char *name)
+{
+	struct cupti_capture_rec c;
+
+	memset(&c, 0, sizeof c);
+	c.r.kind = (uint8_t)kind;
+	c.r.stream = stream;
+	c.r.start = (uint64_t)start;
+	c.r.end = (uint64_t)end;
+	c.r.correlation = corr;
+	c.r.thread = kind == SS_KIND_API ? TID : 0;
+	c.name = (char *)name;
+	return c;
+}
+
+/* Event times per stream (ms): x 0..0.1, y 0.1..0.2 (s1: 0.5..0.6), z after the kernel. */
+static size_t brackets(const struct ss_oplist *ops, struct bracket_time *bt)
+{
+	static const double times[2][3][2] = {{{0.000, 0.100}, {0.100, 0.200}, {0.302, 0.400}},
+					      {{0.400, 0.500}, {0.500, 0.600}, {0.7005, 0.800}}};
+	int seen[2] = {0, 0};
+	size_t n = 0;
+
+	for (size_t i = 0; i < ops->n; i++)
+		if (bracket_wanted(ops->op[i].kind)) {
+			int s = ops->op[i].stream;
+			bt[n].op = i;
+			bt[n].before_ms = times[s][seen[s]][0];
+			bt[n].after_ms = times[s][seen[s]][1];
+			seen[s]++;
+			n++;
+		}
+	return n;
+}
+
+/* s0's kernel bounds the offset to [O - 2000, O + 5000] ns, s1's to [O - 500, O + 1000]: O + 250, 1500 wide. */
+static void test_offset_and_records(void **state)
+{
+	struct ss_oplist ops;
+	struct bracket_time bt[8];
+	struct cupti_capture_rec in[10], *out = NULL;
+	struct bracket_result res;
+	size_t nbt, nin = 0, nout = 0;
+	char *cause = NULL;
+
+	(void)state;
+	managed_ops(&ops);
+	nbt = brackets(&ops, bt);
+	assert_int_equal(nbt, 6);
+	in[nin++] = rec(SS_KIND_KERNEL, 0, OFFSET + 205000, OFFSET + 300000, 3, "ss_add");
+	in[nin++] = rec(SS_KIND_KERNEL, 1, OFFSET + 601000, OFFSET + 700000, 7, "ss_add");
+	for (uint32_t k = 0; k < 6; k++) /* the calls, in issue order */
+		in[nin++] = rec(SS_KIND_API, -1, OFFSET - 100000 + k * 1000, OFFSET - 99500 + k * 1000, 101 + k,
+				"cudaMemPrefetchAsync");
+	in[nin++] = rec(SS_KIND_API, -1, OFFSET - 50000, OFFSET - 40000, 200, "cudaLaunchKernel");
+	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
+					 &cause),
+			 0);
+	assert_true(res.placed);
+	assert_int_equal(res.anchors, 2);
+	assert_int_equal(res.added, 6);
+	assert_int_equal(res.matched, 6);
+	assert_int_equal(nout, 6);
+	assert_true(res.width_ns > 1499 && res.width_ns < 1501);
+	for (size_t b = 0; b < nout; b++) {
+		const struct ss_op *op = &ops.op[bt[b].op];
+		double want0 = OFFSET + 250 + bt[b].before_ms * 1e6;
+
+		assert_true((double)out[b].r.start > want0 - 1 && (double)out[b].r.start < want0 + 1);
+		assert_int_equal(out[b].r.end - out[b].r.start, (uint64_t)((bt[b].after_ms - bt[b].before_ms) * 1e6 + 0.5));
+		assert_int_equal(out[b].r.kind, op->kind == SS_OP_PREFETCH_H2D ? SS_KIND_H2D : SS_KIND_D2H);
+		assert_int_equal(out[b].r.bytes, planner_op_bytes(&ops, op));
+		assert_int_equal(out[b].r.stream, op->stream);
+		assert_int_equal(out[b].r.raw_stream, raw_ids[op->stream]);
+		assert_int_equal(out[b].r.flags, SS_REC_MANAGED | SS_REC_ASYNC | SS_REC_EVENT_TIMED);
+		assert_int_equal(out[b].r.correlation, 101 + b); /* depth-first: the b-th prefetch issued */
+		assert_string_equal(out[b].name, op->kind == SS_OP_PREFETCH_H2D ? "Prefetch HtoD (Managed -> Device)"
+										 : "Prefetch DtoH (Device -> Managed)");
+	}
+	bracket_free(out, nout);
+	planner_free(&ops);
+}
+
+/* Without kernel records nothing places the events: no records, placed false, not an error. A missing call record
+ * leaves the correlation ids at 0 rather than shifting them. */
+static void test_unplaced_and_unmatched(void **state)
+{
+	struct ss_oplist ops;
+	struct bracket_time bt[8];
+	struct cupti_capture_rec in[8], *out = NULL;
+	struct bracket_result res;
+	size_t nbt, nout = 0, nin = 0;
+	char *cause = NULL;
+
+	(void)state;
+	managed_ops(&ops);
+	nbt = brackets(&ops, bt);
+	assert_int_equal(bracket_records(&ops, bt, nbt, NULL, 0, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
+					 &cause),
+			 0);
+	assert_false(res.placed);
+	assert_int_equal(nout, 0);
+	assert_null(out);
+	/* one kernel only (s1's is missing): s0 places them; 5 of 6 calls: no correlation ids */
+	in[nin++] = rec(SS_KIND_KERNEL, 0, OFFSET + 205000, OFFSET + 300000, 3, "ss_add");
+	for (uint32_t k = 0; k < 5; k++)
+		in[nin++] = rec(SS_KIND_API, -1, OFFSET - 100000 + k * 1000, OFFSET - 99500 + k * 1000, 101 + k,
+				"cudaMemPrefetchAsync");
+	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
+					 &cause),
+			 0);
+	assert_true(res.placed);
+	assert_int_equal(res.anchors, 1);
+	assert_int_equal(res.matched, 0);
+	assert_int_equal(nout, 6);
+	assert_true(res.width_ns > 6999 && res.width_ns < 7001);
+	for (size_t b = 0; b < nout; b++)
+		assert_int_equal(out[b].r.correlation, 0);
+	assert_true((double)out[0].r.start > OFFSET + 1499 && (double)out[0].r.start < OFFSET + 1501);
+	bracket_free(out, nout);
+	planner_free(&ops);
+}
+
+/* Brackets that do not fit: an op that is no prefetch, one timed twice, one that ends before it starts. */
+static void test_bad_brackets(void **state)
+{
+	struct ss_oplist ops;
+	struct bracket_time bt[8];
+	struct cupti_capture_rec *out = NULL;
+	struct bracket_result res;
+	size_t nbt, nout = 0;
+	char *cause = NULL;
+
+	(void)state;
+	managed_ops(&ops);
+	nbt = brackets(&ops, bt);
+	for (int bad = 0; bad < 3; bad++) {
+		struct bracket_time b2[8];
+
+		memcpy(b2, bt, sizeof bt);
+		if (bad == 0)
+			b2[0].op = 2; /* the kernel */
+		else if (bad == 1)
+			b2[1].op = b2[0].op;
+		else
+			b2[2].after_ms = b2[2].before_ms - 0.001;
+		assert_int_equal(bracket_records(&ops, b2, nbt, NULL, 0, test_thread_index, NULL, raw_ids, 2, &out, &nout,
+						 &res, &cause),
+				 -1);
+		assert_non_null(cause);
+		assert_non_null(strstr(cause, "event-timed op"));
+		free(cause);
+		cause = NULL;
+		assert_null(out);
+	}
+	planner_free(&ops);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_offset_and_records),
+		cmocka_unit_test(test_unplaced_and_unmatched),
+		cmocka_unit_test(test_bad_brackets),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
