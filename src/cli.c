@@ -440,8 +440,7 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 	if (a->have_events && a->have_events_median && res->repeats > 1)
 		printf("                        CUPTI vs events over %d traced repeats: median %+.2f%%\n", res->repeats,
 		       100.0 * a->cupti_vs_events_median);
-	if (a->have_events && a->cupti_vs_events < -0.01 &&
-	    (e->hostmem == SS_MEM_MANAGED_ATTACH || e->hostmem == SS_MEM_MANAGED_PREFETCH))
+	if (a->have_events && a->cupti_vs_events < -0.01 && e->hostmem == SS_MEM_MANAGED_ATTACH)
 		printf("                        (managed memory: CUPTI records no migrations, its span holds the kernels "
 		       "only)\n");
 	if (a->have_overhead)

@@ -66,6 +66,8 @@ struct cuda_exec {
 	size_t nbr;
 	cudaEvent_t *br_ev;              /* per bracket: the events before (2k) and after (2k + 1) its op */
 	bool traced_now;                 /* the current run is traced: brackets are recorded */
+	bool br_off;                     /* diagnostic SS_BRACKETS=off: no brackets (prefetches left off the timeline) */
+	bool br_before_only;             /* diagnostic SS_BRACKETS=before: only the events before (nothing placed) */
 	int *slot;                       /* per op: result slot of spin and touch kernels, -1 */
 	uint32_t *expect;                /* per slot: value after a run */
 	uint32_t *seeds;                 /* per slot: value before a run */
@@ -650,6 +652,8 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 			exec_cuda_error("cudaEventCreate", err, cause);
 			goto fail;
 		}
+	x->br_off = getenv("SS_BRACKETS") != NULL && strcmp(getenv("SS_BRACKETS"), "off") == 0;
+	x->br_before_only = getenv("SS_BRACKETS") != NULL && strcmp(getenv("SS_BRACKETS"), "before") == 0;
 	x->br_ev = xcalloc(2 * x->nbr + 1, sizeof *x->br_ev);
 	for (size_t i = 0; i < 2 * x->nbr; i++)
 		if ((err = cudaEventCreate(&x->br_ev[i])) != cudaSuccess) {
@@ -706,7 +710,7 @@ static cudaError_t exec_bracket(struct cuda_exec *x, size_t i, int side, cudaStr
 {
 	cudaError_t err;
 
-	if (!x->traced_now || x->br_of_op[i] < 0)
+	if (!x->traced_now || x->br_of_op[i] < 0 || x->br_off || (x->br_before_only && side == 1))
 		return cudaSuccess;
 	cupti_capture_hide_begin();
 	err = cudaEventRecord(x->br_ev[2 * x->br_of_op[i] + side], st);
@@ -974,7 +978,7 @@ int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size
 
 	*bt = NULL;
 	*n = 0;
-	if (x->nbr == 0 || ref < 0)
+	if (x->nbr == 0 || ref < 0 || x->br_off || x->br_before_only)
 		return 0;
 	*bt = xcalloc(x->nbr, sizeof **bt);
 	for (size_t i = 0; i < x->ops->n; i++) {
