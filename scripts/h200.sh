@@ -34,16 +34,18 @@ if has presets; then
 	step run-hyperq-32q 60 "$bin" run --backend cuda --preset hyperq --connections 32
 fi
 if has managed; then
-	# prefetches timed with cudaEvents and placed by the kernels beside them (src/cupti/bracket.c): the preset at
-	# 1, 8 and 32 streams in both orders, and at 8 on one hardware queue; SS_VERBOSE shows the placement bounds
+	# prefetches timed with cudaEvents and placed by the kernels beside them (--prefetch-events,
+	# src/cupti/bracket.c): the preset at 1, 8 and 32 streams in both orders, and at 8 on one hardware queue;
+	# SS_VERBOSE shows the placement bounds; then what the events cost (tests/gpu/brackets.sh)
 	for n in 1 8 32; do
 		for o in depth breadth; do
 			step "managed-$n-$o" 60 env SS_VERBOSE=1 "$bin" run --backend cuda --preset managed --streams "$n" \
-				--order "$o" --export "$work/managed-$n-$o.sqlite"
+				--order "$o" --prefetch-events --export "$work/managed-$n-$o.sqlite"
 		done
 	done
 	step managed-8-1q 60 env SS_VERBOSE=1 "$bin" run --backend cuda --preset managed --connections 1 \
-		--export "$work/managed-8-1q.sqlite"
+		--prefetch-events --export "$work/managed-8-1q.sqlite"
+	OUT="$work" step brackets 300 bash tests/gpu/brackets.sh "$build"
 fi
 if has nocupti; then
 	# CUPTI missing on a GPU machine: one line and exit 3 when forced; auto falls back to the model and says why

@@ -25,7 +25,7 @@
 enum {
 	OPT_PRESET = 256, OPT_STREAMS, OPT_CHUNKS, OPT_ELEMENTS, OPT_WORK, OPT_ORDER, OPT_SYNC, OPT_DEFSTREAM,
 	OPT_STREAM_FLAGS, OPT_HOSTMEM, OPT_CONNECTIONS, OPT_THREADS, OPT_REPEAT, OPT_WARMUP, OPT_BACKEND, OPT_JSON,
-	OPT_EXPORT, OPT_ASCII, OPT_PROFILE, OPT_QUICK,
+	OPT_EXPORT, OPT_ASCII, OPT_PROFILE, OPT_QUICK, OPT_PREFETCH_EVENTS,
 };
 
 static const struct option cli_long[] = {
@@ -49,6 +49,7 @@ static const struct option cli_long[] = {
 	{"ascii", no_argument, NULL, OPT_ASCII},
 	{"profile", required_argument, NULL, OPT_PROFILE},
 	{"quick", no_argument, NULL, OPT_QUICK},
+	{"prefetch-events", no_argument, NULL, OPT_PREFETCH_EVENTS},
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -84,6 +85,9 @@ static const char cli_usage[] =
 	"  --repeat R          timed repeats 1..1000     --warmup W   untimed runs 0..100\n"
 	"  --backend B         auto|cuda|model (auto: the GPU when there is one, else the model)\n"
 	"  --profile FILE      model calibration profile (default: the H200 profile)\n"
+	"  --prefetch-events   GPU: time each cudaMemPrefetchAsync with cudaEvents on its stream, so prefetches are on\n"
+	"                      the timeline (CUPTI records none); the events slow the traced run where streams share a\n"
+	"                      hardware queue or prefetches follow one another (the summary shows by how much)\n"
 	"Output options:\n"
 	"  --json              machine-readable output\n"
 	"  --export FILE       write the timeline: .json (Chrome/Perfetto), .sqlite, .csv, .svg, .txt\n"
@@ -289,6 +293,10 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 			break;
 		case OPT_QUICK:
 			o->quick = true;
+			break;
+		case OPT_PREFETCH_EVENTS:
+			/* read by the CUDA backend in the runner child, which inherits the environment */
+			setenv("SS_PREFETCH_EVENTS", "1", 1);
 			break;
 		case 'o':
 			o->out = optarg;
@@ -548,7 +556,7 @@ static int cli_run(int argc, char **argv)
 		return rc;
 	}
 	planner_build(&o.exp, &ops);
-	planner_expected_records(&ops, expected);
+	planner_expected_records(&ops, res.prefetch_records, expected);
 	planner_free(&ops);
 	if (!res.modelled)
 		predict_run(&o.exp, &tl, &pr);

@@ -90,7 +90,7 @@ static int bench_run(struct bench *bn, const struct ss_experiment *e, const char
 	analysis_timeline(tl, a);
 	analysis_observer(a, res);
 	planner_build(e, &ops);
-	planner_expected_records(&ops, expected);
+	planner_expected_records(&ops, res->prefetch_records, expected);
 	planner_free(&ops);
 	if (bn->dir != NULL) {
 		char *path = xasprintf("%s/%s.sqlite", bn->dir, tag);
@@ -279,6 +279,50 @@ static void bench_sweep(struct bench *bn, bool quick)
 	sweep_free(&s[1]);
 }
 
+/* Check 1b: the managed preset with its prefetches timed by cudaEvents (--prefetch-events; CUPTI records none):
+ * one record per prefetch, placed on CUPTI's clock, the timeline's span against the cudaEvent makespan, and what
+ * the events cost the traced run. Only on a GPU (the model always shows prefetches). */
+static void bench_prefetch_events(struct bench *bn)
+{
+	struct ss_experiment e;
+	struct ss_timeline tl;
+	struct ss_run_result res;
+	struct ss_analysis a;
+	struct ss_oplist ops;
+	size_t exp[SS_KIND_COUNT], timed, nprefetch;
+	char b1[32], b2[32], b3[32], b4[32];
+	bool ok;
+
+	if (bn->modelled)
+		return;
+	experiment_preset(&e, SS_PRESET_MANAGED);
+	e.repeat = BENCH_PRESET_REPEATS;
+	setenv("SS_PREFETCH_EVENTS", "1", 1); /* the runner child inherits it */
+	if (bench_run(bn, &e, "managed-prefetch-events", &tl, &res, &a, exp) != 0) {
+		unsetenv("SS_PREFETCH_EVENTS");
+		return;
+	}
+	unsetenv("SS_PREFETCH_EVENTS");
+	timed = bench_event_timed(&tl);
+	planner_build(&e, &ops);
+	nprefetch = planner_count_kind(&ops, SS_OP_PREFETCH_H2D) + planner_count_kind(&ops, SS_OP_PREFETCH_D2H);
+	planner_free(&ops);
+	ok = res.prefetch_records && bench_counts_ok(&a, exp) && res.dropped == 0 && timed == nprefetch;
+	bench_check(bn, "managed-prefetch-events", ok,
+		    json_pack("{s:I, s:I, s:I, s:I, s:f, s:f}", "H2D", (json_int_t)a.counts[SS_KIND_H2D], "D2H",
+			      (json_int_t)a.counts[SS_KIND_D2H], "event_timed", (json_int_t)timed, "dropped",
+			      (json_int_t)res.dropped, "timeline_vs_events", a.have_events_median ? a.cupti_vs_events_median : 0.0,
+			      "overhead", a.have_overhead ? a.overhead : 0.0),
+		    "records H2D %llu/%zu D2H %llu/%zu (%zu of %zu prefetches timed with cudaEvents), dropped %llu; timeline vs "
+		    "cudaEvent median %+.2f%% (kept run %s vs %s); traced %s vs untraced %s: %+.2f%% (informational)",
+		    (unsigned long long)a.counts[SS_KIND_H2D], exp[SS_KIND_H2D], (unsigned long long)a.counts[SS_KIND_D2H],
+		    exp[SS_KIND_D2H], timed, nprefetch, (unsigned long long)res.dropped,
+		    100.0 * (a.have_events_median ? a.cupti_vs_events_median : a.cupti_vs_events),
+		    units_time(a.makespan_ns, b1, sizeof b1), units_time(a.events_ns, b2, sizeof b2),
+		    units_time(a.traced_ns, b3, sizeof b3), units_time(a.untraced_ns, b4, sizeof b4), 100.0 * a.overhead);
+	timeline_free(&tl);
+}
+
 /* Check 3: pinned H2D and D2H bandwidth from the intervals of a large (1 GiB) copy. */
 static void bench_bandwidth(struct bench *bn)
 {
@@ -396,6 +440,7 @@ int cli_bench(int argc, char **argv)
 	bn.checks = json_array();
 	bn.runs = json_array();
 	bench_presets(&bn);
+	bench_prefetch_events(&bn);
 	bench_bandwidth(&bn);
 	bench_hyperq(&bn);
 	bench_default_stream(&bn);

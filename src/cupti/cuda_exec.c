@@ -66,8 +66,7 @@ struct cuda_exec {
 	size_t nbr;
 	cudaEvent_t *br_ev;              /* per bracket: the events before (2k) and after (2k + 1) its op */
 	bool traced_now;                 /* the current run is traced: brackets are recorded */
-	bool br_off;                     /* diagnostic SS_BRACKETS=off: no brackets (prefetches left off the timeline) */
-	bool br_before_only;             /* diagnostic SS_BRACKETS=before: only the events before (nothing placed) */
+	bool br_on;                      /* SS_PREFETCH_EVENTS=1: brackets are recorded (cuda_exec_prefetch_events) */
 	int *slot;                       /* per op: result slot of spin and touch kernels, -1 */
 	uint32_t *expect;                /* per slot: value after a run */
 	uint32_t *seeds;                 /* per slot: value before a run */
@@ -652,8 +651,7 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 			exec_cuda_error("cudaEventCreate", err, cause);
 			goto fail;
 		}
-	x->br_off = getenv("SS_BRACKETS") != NULL && strcmp(getenv("SS_BRACKETS"), "off") == 0;
-	x->br_before_only = getenv("SS_BRACKETS") != NULL && strcmp(getenv("SS_BRACKETS"), "before") == 0;
+	x->br_on = cuda_exec_prefetch_events();
 	x->br_ev = xcalloc(2 * x->nbr + 1, sizeof *x->br_ev);
 	for (size_t i = 0; i < 2 * x->nbr; i++)
 		if ((err = cudaEventCreate(&x->br_ev[i])) != cudaSuccess) {
@@ -710,7 +708,7 @@ static cudaError_t exec_bracket(struct cuda_exec *x, size_t i, int side, cudaStr
 {
 	cudaError_t err;
 
-	if (!x->traced_now || x->br_of_op[i] < 0 || x->br_off || (x->br_before_only && side == 1))
+	if (!x->traced_now || x->br_of_op[i] < 0 || !x->br_on)
 		return cudaSuccess;
 	cupti_capture_hide_begin();
 	err = cudaEventRecord(x->br_ev[2 * x->br_of_op[i] + side], st);
@@ -971,6 +969,13 @@ int cuda_exec_run(struct cuda_exec *x, bool traced, uint64_t *t0, uint64_t *even
 	return exec_verify(x, cause);
 }
 
+bool cuda_exec_prefetch_events(void)
+{
+	const char *v = getenv("SS_PREFETCH_EVENTS");
+
+	return v != NULL && strcmp(v, "1") == 0;
+}
+
 int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size_t *n, char **cause)
 {
 	int ref = exec_ref(x);
@@ -978,7 +983,7 @@ int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size
 
 	*bt = NULL;
 	*n = 0;
-	if (x->nbr == 0 || ref < 0 || x->br_off || x->br_before_only)
+	if (x->nbr == 0 || ref < 0 || !x->br_on)
 		return 0;
 	*bt = xcalloc(x->nbr, sizeof **bt);
 	for (size_t i = 0; i < x->ops->n; i++) {

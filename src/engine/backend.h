@@ -38,6 +38,7 @@ struct ss_run_result {
 	uint64_t events_ns_of_captured; /* cudaEvent makespan of the run whose records were delivered */
 	uint64_t dropped;         /* records CUPTI reported dropped */
 	bool verified;            /* the kernels' results were checked on the host and were right */
+	bool prefetch_records;    /* the timeline has a record per prefetch (model: always; CUDA: --prefetch-events) */
 	int repeats;
 };
 

@@ -1169,6 +1169,7 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 	memset(res, 0, sizeof *res);
 	snprintf(res->device, sizeof res->device, "MODEL (%s profile)", p->name);
 	res->modelled = true;
+	res->prefetch_records = true;
 	res->traced_ns = makespan;
 	res->events_ns_of_captured = makespan;
 	res->repeats = e->repeat;

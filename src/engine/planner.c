@@ -316,17 +316,21 @@ size_t planner_count_kind(const struct ss_oplist *ops, int kind)
 	return n;
 }
 
-void planner_expected_records(const struct ss_oplist *ops, size_t counts[SS_KIND_COUNT])
+void planner_expected_records(const struct ss_oplist *ops, bool prefetches, size_t counts[SS_KIND_COUNT])
 {
 	memset(counts, 0, SS_KIND_COUNT * sizeof counts[0]);
 	for (size_t i = 0; i < ops->n; i++) {
 		switch (ops->op[i].kind) {
+		case SS_OP_PREFETCH_H2D:
+			counts[SS_KIND_H2D] += prefetches;
+			break;
+		case SS_OP_PREFETCH_D2H:
+			counts[SS_KIND_D2H] += prefetches;
+			break;
 		case SS_OP_H2D:
-		case SS_OP_PREFETCH_H2D: /* the CUDA backend times prefetches with events (CUPTI has no record) */
 			counts[SS_KIND_H2D]++;
 			break;
 		case SS_OP_D2H:
-		case SS_OP_PREFETCH_D2H:
 			counts[SS_KIND_D2H]++;
 			break;
 		case SS_OP_KERNEL:

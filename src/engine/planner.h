@@ -59,8 +59,9 @@ size_t planner_count_kind(const struct ss_oplist *ops, int kind);
 void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, char *buf, size_t len);
 const char *planner_op_kind_name(int kind);
 /* planner_expected_records: how many GPU timeline records of each ss_kind the op list must produce when
- * captured (copies and prefetches -> H2D/D2H, kernels -> KERNEL). CUPTI records no prefetch: the CUDA backend
- * times them with events (SS_REC_EVENT_TIMED), the model emits them like copies. */
-void planner_expected_records(const struct ss_oplist *ops, size_t counts[SS_KIND_COUNT]);
+ * captured (copies -> H2D/D2H, kernels -> KERNEL; prefetches -> H2D/D2H when prefetches, the run result's
+ * prefetch_records: CUPTI records none, the CUDA backend times them with events on request, the model always
+ * emits them). */
+void planner_expected_records(const struct ss_oplist *ops, bool prefetches, size_t counts[SS_KIND_COUNT]);
 
 #endif

@@ -130,7 +130,7 @@ void sweep_done(struct ss_sweep *s, size_t index, const struct ss_timeline *tl, 
 	snprintf(s->device, sizeof s->device, "%s", res->device);
 	sweep_experiment(s, p, &e);
 	planner_build(&e, &ops);
-	planner_expected_records(&ops, p->counts_expected);
+	planner_expected_records(&ops, res->prefetch_records, p->counts_expected);
 	planner_free(&ops);
 	sweep_compare(s, (int)(index / (size_t)s->ncounts));
 }

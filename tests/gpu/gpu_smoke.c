@@ -292,7 +292,7 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	printf("device %s\n", res.device);
-	planner_expected_records(&ops, expect);
+	planner_expected_records(&ops, res.prefetch_records, expect);
 
 	/* Counts, attribution, uniqueness. */
 	{

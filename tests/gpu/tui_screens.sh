@@ -111,8 +111,8 @@ shot hyperq-1queue-depth "depth-first" "" --preset hyperq --connections 1
 shot hyperq-1queue-breadth "breadth-first" "o" --preset hyperq --connections 1
 shot default-stream "legacy" "" --preset default-stream
 shot pageable "pageable" "" --preset pageable
-shot managed "managed-prefetch" "" --preset managed
-shot managed-selected "timed by cudaEvents" "Tab j" --preset managed
+shot managed "managed-prefetch" "" --preset managed --prefetch-events
+shot managed-selected "timed by cudaEvents" "Tab j" --preset managed --prefetch-events
 shot selected "API call" "Tab j j" --preset kernel-transfer
 shot sweep "done 16/16" "s" --preset kernel-transfer
 shot help "streamscope keys" "?" --preset kernel-transfer

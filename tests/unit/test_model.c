@@ -428,7 +428,7 @@ static void test_record_counts(void **state)
 		e.connections = 1 + (int)si * 7;
 		run_model(&e, &p, &tl, &res);
 		planner_build(&e, &ops);
-		planner_expected_records(&ops, want);
+		planner_expected_records(&ops, res.prefetch_records, want);
 		for (int k = 0; k < SS_KIND_COUNT; k++)
 			if (SS_GPU_KINDS & SS_KIND_BIT(k))
 				assert_int_equal(timeline_count(&tl, k), want[k]);

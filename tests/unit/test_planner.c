@@ -337,14 +337,18 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 		CHECK(nev_sync_stream == nev_rec_stream);
 	}
 
-	/* Expected GPU records: one per copy, prefetch (timed with events by the CUDA backend) and kernel launch
-	 * (interfering ones included); attaches have none. */
+	/* Expected GPU records: one per copy and kernel launch (interfering ones included), and per prefetch where the
+	 * backend shows them (the model; CUDA with --prefetch-events); attaches have none. */
 	{
-		size_t counts[SS_KIND_COUNT];
+		size_t counts[SS_KIND_COUNT], with[SS_KIND_COUNT];
 
-		planner_expected_records(ops, counts);
-		CHECK(counts[SS_KIND_H2D] == count_kind[SS_OP_H2D] + count_kind[SS_OP_PREFETCH_H2D]);
-		CHECK(counts[SS_KIND_D2H] == count_kind[SS_OP_D2H] + count_kind[SS_OP_PREFETCH_D2H]);
+		planner_expected_records(ops, false, counts);
+		planner_expected_records(ops, true, with);
+		CHECK(counts[SS_KIND_H2D] == count_kind[SS_OP_H2D]);
+		CHECK(counts[SS_KIND_D2H] == count_kind[SS_OP_D2H]);
+		CHECK(with[SS_KIND_H2D] == count_kind[SS_OP_H2D] + count_kind[SS_OP_PREFETCH_H2D]);
+		CHECK(with[SS_KIND_D2H] == count_kind[SS_OP_D2H] + count_kind[SS_OP_PREFETCH_D2H]);
+		CHECK(with[SS_KIND_KERNEL] == counts[SS_KIND_KERNEL]);
 		CHECK(counts[SS_KIND_KERNEL] == count_kind[SS_OP_KERNEL]);
 		for (int k = 0; k < SS_KIND_COUNT; k++)
 			if (k != SS_KIND_H2D && k != SS_KIND_D2H && k != SS_KIND_KERNEL)
@@ -788,13 +792,13 @@ static void test_chunk_tails_in_oplist(void **state)
 	planner_free(&ops);
 }
 
-static void expect_records(const struct ss_experiment *e, size_t h2d, size_t ker, size_t d2h)
+static void expect_records(const struct ss_experiment *e, bool prefetches, size_t h2d, size_t ker, size_t d2h)
 {
 	struct ss_oplist ops;
 	size_t counts[SS_KIND_COUNT];
 
 	planner_build(e, &ops);
-	planner_expected_records(&ops, counts);
+	planner_expected_records(&ops, prefetches, counts);
 	assert_int_equal(counts[SS_KIND_H2D], h2d);
 	assert_int_equal(counts[SS_KIND_KERNEL], ker);
 	assert_int_equal(counts[SS_KIND_D2H], d2h);
@@ -812,29 +816,30 @@ static void test_expected_records(void **state)
 
 	(void)state;
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER); /* 8 streams: x and y in, z out per stream */
-	expect_records(&e, 16, 8, 8);
+	expect_records(&e, false, 16, 8, 8);
 	e.streams = 2;
 	e.elements = 10;
 	e.chunks = 5; /* chunks of 2 */
 	e.hostmem = SS_MEM_PAGEABLE;
-	expect_records(&e, 10, 5, 5);
+	expect_records(&e, false, 10, 5, 5);
 	e.elements = 5;
 	e.chunks = 4; /* 2, 2, 1, 0: three chunks have work */
-	expect_records(&e, 6, 3, 3);
+	expect_records(&e, false, 6, 3, 3);
 	experiment_preset(&e, SS_PRESET_HYPERQ); /* 32 streams x 2 spin kernels, no copies */
-	expect_records(&e, 0, 64, 0);
+	expect_records(&e, false, 0, 64, 0);
 	experiment_preset(&e, SS_PRESET_DECRYPT); /* 8 streams, one array in and out */
-	expect_records(&e, 8, 8, 8);
+	expect_records(&e, false, 8, 8, 8);
 	e.streams = 4;
-	e.hostmem = SS_MEM_MANAGED_PREFETCH; /* prefetches: event-timed records (bracket.h) */
-	expect_records(&e, 4, 4, 4);
+	e.hostmem = SS_MEM_MANAGED_PREFETCH; /* prefetches: records only where shown (bracket.h, the model) */
+	expect_records(&e, false, 0, 4, 0);
+	expect_records(&e, true, 4, 4, 4);
 	e.hostmem = SS_MEM_MANAGED_ATTACH;
-	expect_records(&e, 0, 4, 0);
+	expect_records(&e, false, 0, 4, 0);
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
 	e.streams = 2;
 	e.defstream = SS_DS_EVENT_TIMER; /* events are not GPU records */
 	e.sync = SS_SYNC_EVENTS;
-	expect_records(&e, 4, 2, 2);
+	expect_records(&e, false, 4, 2, 2);
 }
 
 static void expect_describe(const struct ss_oplist *ops, size_t id, const char *want)

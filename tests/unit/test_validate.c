@@ -1,6 +1,6 @@
 /* test_validate.c: the model held to the median of the H200's measurements of the preset matrix (tests/data/h200/
- * validate.csv, validate-repeat/ and validate-host/: median error <= 5%, every row within 15% of its median or
- * within the spread of its own measurements, every effect beyond that noise in the same direction), plus the
+ * validate.csv, validate-repeat/, validate-host/, host-probe/, validate-queues/: median error <= 5%, worst <= 15%,
+ * every effect beyond the measurements' noise in the same direction), plus the
  * validation machinery on hand-made rows: the matrix, the CSV round trip and its errors, host lines, the statistics
  * and direction checks. */
 #include <setjmp.h>
@@ -27,11 +27,12 @@ static const char *source_dir(void)
 }
 
 /* Every measurement of the preset matrix on the H200: validate.csv (all presets), the whole matrix but decrypt
- * eleven times more (r2, r3 of one session; h1..h3 and h4..h6 of two more; h7..h9 of a fourth, each with its host's
- * call costs on its '# host:' line, h4..h9 also with each row's own call costs; decrypt repeats within 1%,
- * validate-decrypt.txt), the managed and pageable rows twice more (mp1, mp2) and the hyperq and sync-order rows six
- * times more (host-probe/new-*, old-*): 12 measurements of each row, 14 of managed and pageable, 18 of hyperq and
- * sync-order, 1 of decrypt (validate-repeat/, validate-host/, host-probe/, validate-queues/ READMEs). Other H200 runs
+ * thirteen times more (r2, r3 of one session; h1..h3 and h4..h6 of two more; h7..h9 of a fourth, h10, h11 of a
+ * fifth, each with its host's call costs on its '# host:' line, h4..h11 also with each row's own call costs;
+ * decrypt repeats within 1%, validate-decrypt.txt), the managed and pageable rows twice more (mp1, mp2) and the
+ * hyperq and sync-order rows six times more (host-probe/new-*, old-*): 14 measurements of each row, 16 of managed
+ * and pageable, 20 of hyperq and sync-order, 1 of decrypt (validate-repeat/, validate-host/, host-probe/,
+ * validate-queues/ READMEs). Other H200 runs
  * (bench sweeps and checks, observer) are not pooled: they are not the same experiment run by validate. */
 static const char *const matrix_csv[] = {
 	"tests/data/h200/validate.csv",
@@ -54,25 +55,28 @@ static const char *const matrix_csv[] = {
 	"tests/data/h200/validate-queues/validate-h7.csv",
 	"tests/data/h200/validate-queues/validate-h8.csv",
 	"tests/data/h200/validate-queues/validate-h9.csv",
+	"tests/data/h200/validate-queues/validate-h10.csv",
+	"tests/data/h200/validate-queues/validate-h11.csv",
 };
 
 /* The model's numbers against those medians, committed so that a change that loses ground fails (ratchets): rows
- * more than 15% off their median (1 with the call costs split by the hardware queues in use; 7 before, with the 11
- * files of the first three sessions; 11 before that, with three measurements a row); directions of the faster order
+ * more than 15% off their median (none with h10 and h11 pooled; 1 with the 20 files before them and the call costs
+ * split by the hardware queues in use; 7 before, with the 11 files of the first three sessions; 11 before that,
+ * with three measurements a row); directions of the faster order
  * checked (the medians of the two orders apart by 5% and by both rows' own spread, so that the H200's measurements
  * agree among themselves on the order: 17 pairs with 12-18 measurements a row, whose spreads are wider than
  * fewer's). */
-#define RATCHET_BEYOND_WORST 1
+#define RATCHET_BEYOND_WORST 0
 #define RATCHET_ORDER_CHECKED 17
 
 /* The committed H200 matrices against the current model and the committed profile. Each row's reference is the
  * median of its measurements (`streamscope validate --check` with the files above prints the same table). Over
- * every row: median error <= 5%; each row within 15% of its median or within the row's own measured spread ((max -
- * min) / median of its measurements), whichever is larger; the faster order (where the measurements agree beyond
+ * every row: median error <= 5% and worst <= 15% (the issue's targets), and no row beyond 15% and the row's own
+ * measured spread ((max - min) / median of its measurements); the faster order (where the measurements agree beyond
  * their spread), the default-stream serialisation and pageable no-overlap agree, all of them.
  *
- * Known limitation, the row beyond 15% (within its own spread): sync-order 64 streams depth-first on 8 queues
- * (-15.9%) is bound by the host's calls, whose cost moves by up to 2x within seconds on the same machine
+ * The worst row, sync-order 64 streams depth-first on 8 queues (-14.7%; -15.9% against the 18 measurements
+ * before h10 and h11: the model did not change, the median did), is bound by the host's calls, whose cost moves by up to 2x within seconds on the same machine
  * (host-probe/README.md: validate's probes before and after one 90-second matrix differ that much); the model has
  * one set of call costs. The host-bound rows on 8 queues run slower than on one queue in every measurement; the
  * model now has the part of that the call records show (api.copy_queues_ns, api.switch_queues_ns) and the copies'
@@ -109,9 +113,9 @@ static void test_h200_matrix(void **state)
 
 		assert_int_equal(r->measured_n,
 		                 r->preset == SS_PRESET_DECRYPT                                      ? 1
-		                 : r->preset == SS_PRESET_MANAGED || r->preset == SS_PRESET_PAGEABLE ? 14
-		                 : r->preset == SS_PRESET_HYPERQ || r->preset == SS_PRESET_SYNC_ORDER ? 18
-		                                                                                     : 12);
+		                 : r->preset == SS_PRESET_MANAGED || r->preset == SS_PRESET_PAGEABLE ? 16
+		                 : r->preset == SS_PRESET_HYPERQ || r->preset == SS_PRESET_SYNC_ORDER ? 20
+		                                                                                     : 14);
 		if (err > SS_VALIDATE_WORST_MAX)
 			print_message("beyond 15%%: %s %d %s %dq: model %.3f ms, H200 median %.3f ms (%+.1f%%), its %d "
 			              "measurements spread %.1f%%\n",
@@ -133,6 +137,7 @@ static void test_h200_matrix(void **state)
 	              st.order_checked, st.serial_agree, st.serial_checked, st.pageable_agree, st.pageable_checked);
 	assert_int_equal(st.n, s.n);
 	assert_true(st.median_err <= SS_VALIDATE_MEDIAN_MAX);
+	assert_true(st.worst_err <= SS_VALIDATE_WORST_MAX); /* the targets: median <= 5%, worst <= 15% */
 	assert_int_equal(st.beyond_spread, 0);
 	assert_int_equal(st.order_agree, st.order_checked);
 	assert_int_equal(st.serial_agree, st.serial_checked);
@@ -144,7 +149,7 @@ static void test_h200_matrix(void **state)
 	/* The decomposition: the rows whose runs kept their own call costs (h4..h6: kernel-transfer, hyperq and
 	 * sync-order; the other presets' calls wait or, pageable, show no cost of their own), modelled with them, against the same measurements
 	 * (the median of the paired ratios): the GPU side of the model with the host's speed as it was, within 15%
-	 * everywhere (12.5% at worst, sync-order 128 streams depth-first on 8 queues). */
+	 * everywhere (11.8% at worst, sync-order 64 streams depth-first on 8 queues). */
 	print_message("with each run's own call costs: %zu rows, median %.2f%%, worst %.2f%% (%s %d %s %dq)\n", st.own_n,
 	              100 * st.own_median_err, 100 * st.own_worst_err, experiment_preset_name(s.row[st.own_worst_row].preset),
 	              s.row[st.own_worst_row].streams, experiment_order_name(s.row[st.own_worst_row].order),
