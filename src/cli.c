@@ -295,8 +295,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 			o->quick = true;
 			break;
 		case OPT_PREFETCH_EVENTS:
-			/* read by the CUDA backend in the runner child, which inherits the environment */
-			setenv("SS_PREFETCH_EVENTS", "1", 1);
+			o->exp.prefetch_events = true;
 			break;
 		case 'o':
 			o->out = optarg;
@@ -515,13 +514,13 @@ static void cli_json_analysis(json_t *o, const struct ss_analysis *a)
 /* The experiment as JSON. */
 static json_t *cli_json_experiment(const struct ss_experiment *e)
 {
-	return json_pack("{s:s, s:s, s:i, s:i, s:I, s:i, s:s, s:s, s:s, s:b, s:s, s:i, s:i, s:i, s:i}", "preset",
+	return json_pack("{s:s, s:s, s:i, s:i, s:I, s:i, s:s, s:s, s:s, s:b, s:s, s:i, s:i, s:i, s:i, s:b}", "preset",
 			 experiment_preset_name(e->preset), "kernel", experiment_kernel_name(e->kernel), "streams",
 			 e->streams, "chunks", e->chunks, "elements", (json_int_t)e->elements, "work", (int)e->work,
 			 "order", experiment_order_name(e->order), "sync", experiment_sync_name(e->sync),
 			 "default_stream", experiment_defstream_name(e->defstream), "nonblocking", e->nonblocking,
 			 "host_mem", experiment_hostmem_name(e->hostmem), "connections", e->connections, "threads",
-			 e->threads, "repeat", e->repeat, "warmup", e->warmup);
+			 e->threads, "repeat", e->repeat, "warmup", e->warmup, "prefetch_events", e->prefetch_events);
 }
 
 static int cli_json_print(json_t *root)

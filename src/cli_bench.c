@@ -297,12 +297,9 @@ static void bench_prefetch_events(struct bench *bn)
 		return;
 	experiment_preset(&e, SS_PRESET_MANAGED);
 	e.repeat = BENCH_PRESET_REPEATS;
-	setenv("SS_PREFETCH_EVENTS", "1", 1); /* the runner child inherits it */
-	if (bench_run(bn, &e, "managed-prefetch-events", &tl, &res, &a, exp) != 0) {
-		unsetenv("SS_PREFETCH_EVENTS");
+	e.prefetch_events = true;
+	if (bench_run(bn, &e, "managed-prefetch-events", &tl, &res, &a, exp) != 0)
 		return;
-	}
-	unsetenv("SS_PREFETCH_EVENTS");
 	timed = bench_event_timed(&tl);
 	planner_build(&e, &ops);
 	nprefetch = planner_count_kind(&ops, SS_OP_PREFETCH_H2D) + planner_count_kind(&ops, SS_OP_PREFETCH_D2H);

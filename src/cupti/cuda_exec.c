@@ -66,7 +66,7 @@ struct cuda_exec {
 	size_t nbr;
 	cudaEvent_t *br_ev;              /* per bracket: the events before (2k) and after (2k + 1) its op */
 	bool traced_now;                 /* the current run is traced: brackets are recorded */
-	bool br_on;                      /* SS_PREFETCH_EVENTS=1: brackets are recorded (cuda_exec_prefetch_events) */
+	bool br_on;                      /* experiment.prefetch_events: brackets are recorded */
 	int *slot;                       /* per op: result slot of spin and touch kernels, -1 */
 	uint32_t *expect;                /* per slot: value after a run */
 	uint32_t *seeds;                 /* per slot: value before a run */
@@ -651,7 +651,7 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 			exec_cuda_error("cudaEventCreate", err, cause);
 			goto fail;
 		}
-	x->br_on = cuda_exec_prefetch_events();
+	x->br_on = e->prefetch_events;
 	x->br_ev = xcalloc(2 * x->nbr + 1, sizeof *x->br_ev);
 	for (size_t i = 0; i < 2 * x->nbr; i++)
 		if ((err = cudaEventCreate(&x->br_ev[i])) != cudaSuccess) {
@@ -967,13 +967,6 @@ int cuda_exec_run(struct cuda_exec *x, bool traced, uint64_t *t0, uint64_t *even
 	if (exec_elapsed(x, events_ns, cause) < 0)
 		return -1;
 	return exec_verify(x, cause);
-}
-
-bool cuda_exec_prefetch_events(void)
-{
-	const char *v = getenv("SS_PREFETCH_EVENTS");
-
-	return v != NULL && strcmp(v, "1") == 0;
 }
 
 int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size_t *n, char **cause)

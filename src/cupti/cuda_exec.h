@@ -27,10 +27,6 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
  * cudaEvent makespan (events just after each thread's first GPU op and after the last ones, see cuda_exec.c). The
  * results are verified on the host; a wrong result is an error. Returns 0, or -1 with *cause. */
 int cuda_exec_run(struct cuda_exec *x, bool traced, uint64_t *t0, uint64_t *events_ns, char **cause);
-/* cuda_exec_prefetch_events: are prefetches timed with events in traced runs (SS_PREFETCH_EVENTS=1)? Off by
- * default: on the H200 the events cost the traced run up to +94% where streams share a hardware queue or
- * prefetches follow one another (tests/data/h200/prefetch-events/), against +0.3% at 8 streams on 8 queues. */
-bool cuda_exec_prefetch_events(void);
 /* cuda_exec_brackets gives the event times of the ops CUPTI does not record (bracket.h) in the last traced run, ms
  * after its reference event, into *bt (*n of them, caller frees; none when the op list has no such op). Returns 0,
  * or -1 with *cause. */

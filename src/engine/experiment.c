@@ -184,11 +184,12 @@ void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)
 
 	if (e->chunks > 0 && e->chunks != e->streams)
 		snprintf(chunks, sizeof chunks, " %d chunks", e->chunks);
-	snprintf(buf, len, "%s  %d stream%s%s  %s-first  sync %s  default-stream %s%s  %s  %d queue%s  %d thread%s",
+	snprintf(buf, len, "%s  %d stream%s%s  %s-first  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
 		 experiment_preset_name(e->preset), e->streams, e->streams == 1 ? "" : "s", chunks,
 		 experiment_order_name(e->order), experiment_sync_name(e->sync), experiment_defstream_name(e->defstream),
-		 e->nonblocking ? " non-blocking" : "", experiment_hostmem_name(e->hostmem), e->connections,
-		 e->connections == 1 ? "" : "s", e->threads, e->threads == 1 ? "" : "s");
+		 e->nonblocking ? " non-blocking" : "", experiment_hostmem_name(e->hostmem),
+		 e->prefetch_events ? " (prefetch events)" : "", e->connections, e->connections == 1 ? "" : "s",
+		 e->threads, e->threads == 1 ? "" : "s");
 }
 
 double experiment_queues_f(const struct ss_experiment *e)

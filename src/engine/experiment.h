@@ -82,6 +82,9 @@ struct ss_experiment {
 	int threads;              /* 1, or == streams (one host thread per stream) */
 	int repeat;               /* timed repeats >= 1 */
 	int warmup;               /* untimed warm-up runs >= 0 */
+	bool prefetch_events;     /* capture: the CUDA backend times prefetches with cudaEvents in traced runs, which
+				     puts them on the timeline but slows the traced run where streams share a hardware
+				     queue (src/cupti/bracket.h); the model shows prefetches either way */
 };
 
 /* experiment_preset fills e with the preset's defaults. */

@@ -38,6 +38,7 @@ enum ss_action {
 	ACT_HOSTMEM,   /* cycle host memory */
 	ACT_QUEUES,    /* cycle hardware queues 1,2,4,8,16,32 */
 	ACT_THREADS,   /* one host thread, or one per stream */
+	ACT_PREFETCH_EVENTS, /* time prefetches with cudaEvents (GPU) or not */
 	ACT_PRESET,    /* cycle presets */
 	ACT_STREAMS_UP,
 	ACT_STREAMS_DOWN,

@@ -283,9 +283,16 @@ static void tui_change(struct tui *t, enum ss_action act)
 	case ACT_THREADS:
 		e.threads = e.threads == 1 ? e.streams : 1;
 		break;
-	case ACT_PRESET:
-		experiment_preset(&e, (e.preset + 1) % SS_PRESET_COUNT);
+	case ACT_PREFETCH_EVENTS:
+		e.prefetch_events = !e.prefetch_events;
 		break;
+	case ACT_PRESET: {
+		bool pe = e.prefetch_events; /* a capture option, not the preset's: kept */
+
+		experiment_preset(&e, (e.preset + 1) % SS_PRESET_COUNT);
+		e.prefetch_events = pe;
+		break;
+	}
 	case ACT_STREAMS_UP:
 	case ACT_STREAMS_DOWN:
 	case ACT_STREAMS_DOUBLE:
@@ -507,6 +514,7 @@ static void tui_action(struct tui *t, enum ss_action act)
 	case ACT_HOSTMEM:
 	case ACT_QUEUES:
 	case ACT_THREADS:
+	case ACT_PREFETCH_EVENTS:
 	case ACT_PRESET:
 	case ACT_STREAMS_UP:
 	case ACT_STREAMS_DOWN:
