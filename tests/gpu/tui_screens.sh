@@ -113,6 +113,7 @@ shot default-stream "legacy" "" --preset default-stream
 shot pageable "pageable" "" --preset pageable
 shot managed "managed-prefetch" "" --preset managed --prefetch-events
 shot managed-selected "timed by cudaEvents" "Tab j" --preset managed --prefetch-events
+shot managed-key-v "(prefetch events)" "v" --preset managed
 shot selected "API call" "Tab j j" --preset kernel-transfer
 shot sweep "done 16/16" "s" --preset kernel-transfer
 shot help "streamscope keys" "?" --preset kernel-transfer
