@@ -653,7 +653,7 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 		}
 	x->br_on = e->prefetch_events;
 	x->br_ev = xcalloc(2 * x->nbr + 1, sizeof *x->br_ev);
-	for (size_t i = 0; i < 2 * x->nbr; i++)
+	for (size_t i = 0; x->br_on && i < 2 * x->nbr; i++)
 		if ((err = cudaEventCreate(&x->br_ev[i])) != cudaSuccess) {
 			exec_cuda_error("cudaEventCreate (prefetch timing)", err, cause);
 			goto fail;
