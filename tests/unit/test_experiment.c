@@ -342,20 +342,16 @@ static void test_describe(void **state)
 	experiment_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "decrypt  4 streams  depth-first  sync stream  default-stream none  pinned  32 queues  "
 				 "4 threads");
+
+	/* truncation stays terminated */
+	experiment_describe(&e, buf, 8);
+	assert_string_equal(buf, "decrypt");
+
 	experiment_preset(&e, SS_PRESET_MANAGED);
 	e.prefetch_events = true; /* a capture option, said next to the host memory it is about */
 	experiment_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "managed  8 streams  depth-first  sync stream  default-stream none  managed-prefetch "
 				 "(prefetch events)  8 queues  1 thread");
-	experiment_preset(&e, SS_PRESET_DECRYPT);
-	e.streams = 4;
-	e.threads = 4;
-	e.chunks = 4;
-	e.connections = 32;
-
-	/* truncation stays terminated */
-	experiment_describe(&e, buf, 8);
-	assert_string_equal(buf, "decrypt");
 }
 
 int main(void)
