@@ -67,7 +67,7 @@ struct cal {
 	double event_f;           /* 1 - 1/q of the run that measured api.event_ns */
 };
 
-#define CAL_STEPS 41
+#define CAL_STEPS 42
 
 static void vec_push(struct cal_vec *v, double x)
 {
@@ -955,6 +955,51 @@ static double cal_makespan(const struct cal_run *r)
 
 static void cal_calls(struct cal *c);
 
+/* A copy engine's idle time between two queued copies when nothing traces them (copy.gap_ns). The traced runs show
+ * 1.3-1.4 us between back-to-back copies (cal_gap_samples), much of it CUPTI's own timestamping, so the key comes
+ * from an untraced makespan instead: one stream, 256 chunks of 256 KiB breadth-first with next to no kernel work
+ * (512 H2D then 256 D2H copies back to back on their engines, the host far ahead of the GPU), solved for the gap
+ * that makes the model's makespan the untraced one (median of 9). Run last, with every other key measured. */
+static int cal_copy_gap(struct cal *c, char **cause)
+{
+	struct ss_experiment e;
+	struct cal_run r;
+	struct ss_profile p = *c->out;
+	int k = profile_key_find("copy.gap_ns");
+	double g = 0, measured;
+	uint64_t t;
+	char msg[224];
+
+	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 1, 1ull << 24, 256, 1);
+	e.order = SS_ORDER_BREADTH;
+	e.repeat = 9;
+	if (cal_measure(c, &r, &e, "copies back to back, untraced", cause) != 0)
+		return -1;
+	measured = cal_makespan(&r);
+	if ((!r.res.have_untraced && !r.res.modelled) || k < 0) { /* the model's makespan has no tracing in it */
+		cal_run_free(&r);
+		if (c->progress != NULL)
+			c->progress("calibrate: no untraced twin; copy.gap_ns not measured");
+		return 0;
+	}
+	cal_run_free(&r);
+	if (cal_solve1(&p, &e, measured, k, &g, 0, 20000, cause) != 0 || (t = model_makespan(&e, &p, cause)) == 0)
+		return -1;
+	if (c->progress != NULL) {
+		snprintf(msg, sizeof msg, "calibrate: copies back to back: untraced makespan %.0f ns; copy.gap_ns %.0f makes "
+		         "the model's %llu ns", measured, g, (unsigned long long)t);
+		c->progress(msg);
+	}
+	if (fabs((double)t - measured) > 0.02 * measured) {
+		if (c->progress != NULL)
+			c->progress("calibrate: the model could not match the back-to-back copies within 2%; copy.gap_ns "
+			            "not measured");
+		return 0;
+	}
+	cal_set(c, "copy.gap_ns", g);
+	return 0;
+}
+
 /* Managed memory. Prefetched: the add kernel's output is not prefetched and faults in as the kernel writes it (a
  * cheap kernel lasts its fault migration: managed.fault_gbs from each run's last kernel, which faults alone); the
  * prefetches leave no records, so the latency and bandwidth of those to the device are what make the model's
@@ -1254,7 +1299,7 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	    cal_kernel(&c, SS_PRESET_HYPERQ, 1, spin_works, 3, 0, 0, cause) != 0 || cal_pageable(&c, cause) != 0 ||
 	    cal_copy_slow(&c, cause) != 0 || cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 || cal_capacity(&c, cause) != 0 ||
 	    cal_queues(&c, cause) != 0 || cal_trace(&c, cause) != 0 || cal_managed(&c, cause) != 0 ||
-	    cal_copy_queues(&c, cause) != 0)
+	    cal_copy_queues(&c, cause) != 0 || cal_copy_gap(&c, cause) != 0)
 		goto fail;
 	cal_name(out);
 	cal_calls_free(&c); /* runs after cal_calls (cal_copy_queues) still add samples */
