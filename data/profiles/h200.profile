@@ -12,7 +12,7 @@
 # validation matrix itself (tests/data/h200/validate.csv, the rows the model is held to): gpu.copy_queues, read
 # off its overlap column (`streamscope calibrate` now measures it with a run of its own). Values marked 'H200
 # calibrate' are timeline measurements of tests/data/h200/calibrate. No value is fitted to validate.csv's
-# makespans. The managed keys (managed.prefetch_host_gbs, managed.prefetch_wait_ns, api.launch_prefetch_wait_ns) and
+# makespans (copy.gap_ns is solved on an untraced probe of its own, tests/data/h200/copy-gap). The managed keys (managed.prefetch_host_gbs, managed.prefetch_wait_ns, api.launch_prefetch_wait_ns) and
 # copy.switch_ns are read off the bench and smoke timelines (tests/data/h200/bench/preset-managed.sqlite and the
 # sweeps, gpu_smoke/run3 preset-managed and managed-prefetch-breadth). The estimates were not measured on the H200
 # (managed.prefetch_latency_ns and managed.prefetch_gbs, to the device: calibrate's old joint fit gave 241 us and
@@ -24,7 +24,7 @@ copy.h2d.bw_gbs = 55.4 measured             # pinned H2D bandwidth (built-in: fi
 copy.h2d.latency_ns = 2700 measured         # pinned H2D fixed cost per copy (built-in: same fit)
 copy.d2h.bw_gbs = 55.5 measured             # pinned D2H bandwidth (built-in: fit of D2H copies alone, 128 KiB..1 GiB, in the smoke timelines)
 copy.d2h.latency_ns = 1800 measured         # pinned D2H fixed cost per copy (built-in: same fit)
-copy.gap_ns = 0 estimate                    # a copy engine's idle time between two queued copies (built-in: 1.4 us between traced copies is CUPTI's per-copy cost: untraced runs are faster by about that)
+copy.gap_ns = 497 measured                  # a copy engine's idle time between two queued copies (untraced) (built-in: calibrate's back-to-back probe (one stream, 512 H2D then 256 D2H copies of 256 KiB, untraced) ran 6.084-6.100 ms in 4 H200 runs (tests/data/h200/copy-gap); this profile's other keys match their median with 497 ns (the three calibrations' own profiles, with copy latencies 0.7-1.1 us lower, with 956-1168 ns); traced copies are 1.4 us apart, CUPTI's timestamping included)
 copy.switch_ns = 300 measured               # extra idle time of a copy engine when its next copy comes from another hardware queue (built-in: bench sweeps, 16..128 streams: back-to-back copies from another queue end 0.3 us later than from the same queue (median of 12 direction x order x stream-count cells))
 copy.queues_slow = 0.049 measured           # copies take this fraction longer x (1 - 1/q) with q hardware queues in use (built-in: median of 4 calibrate runs on the H200 (tests/data/h200/queue-penalty/calibrate): 0.048, 0.036, 0.059, 0.050; queue-penalty's 4 MiB copies: H2D 5.5%, D2H 3.3% slower on 8 queues)
 copy.both_gbs = 100.5 measured              # H2D + D2H together when both directions run (built-in: copies overlapped by the other direction in the smoke timelines: 49.9 + 46.5 = 96.4 on 8 queues, x (1 + 7/8 copy.queues_slow) for one (H200.md: 101 at 1 GiB; the 4 calibrate runs of copy.queues_slow: 102.5-105.5))

@@ -58,7 +58,7 @@ static void test_builtin(void **state)
 		"gpu.dep_kernel_queues_ns", "gpu.dep_copy_queues_ns", "api.switch_ns", "api.launch_wait_ns", "api.prefetch_switch_ns", "managed.fault_gbs",
 		"kernel.add.saturation", "kernel.decrypt.ns_per_elem", "kernel.decrypt.saturation", "device.max_kernels",
 		"copy.switch_ns", "copy.queues_slow", "managed.prefetch_host_gbs", "managed.prefetch_wait_ns", "api.launch_prefetch_wait_ns",
-		"api.copy_queues_ns", "api.switch_queues_ns",
+		"api.copy_queues_ns", "api.switch_queues_ns", "copy.gap_ns",
 	};
 	for (int k = 0; k < profile_key_count(); k++) {
 		bool is = false;

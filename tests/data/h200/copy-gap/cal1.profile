@@ -1,0 +1,63 @@
+# streamscope calibration profile: the model's engine speeds and costs of one GPU.
+# key = value [measured|fitted|estimate]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.
+# 'measured': from `streamscope calibrate` or a measurement on the device; 'fitted': chosen so the model
+# matches measured makespans; 'estimate': not measured.
+# source: streamscope calibrate (cuda backend)
+name = H200
+device = NVIDIA H200
+copy.h2d.bw_gbs = 53.85283609 measured      # pinned H2D bandwidth
+copy.h2d.latency_ns = 1892.564733 measured  # pinned H2D fixed cost per copy
+copy.d2h.bw_gbs = 55.48738065 measured      # pinned D2H bandwidth
+copy.d2h.latency_ns = 1581.073714 measured  # pinned D2H fixed cost per copy
+copy.gap_ns = 1030.582245 measured          # a copy engine's idle time between two queued copies
+copy.switch_ns = 336.5 measured             # extra idle time of a copy engine when its next copy comes from another hardware queue
+copy.queues_slow = 0.05219128824 measured   # copies take this fraction longer x (1 - 1/q) with q hardware queues in use
+copy.both_gbs = 105.2658046 measured        # H2D + D2H together when both directions run
+copy.both_h2d_share = 0.5115890795 measured # H2D's share of copy.both_gbs
+pageable.h2d.bw_gbs = 50.85554113 measured  # pageable H2D DMA bandwidth
+pageable.h2d.latency_ns = 3910.773751 measured # pageable H2D DMA fixed cost
+pageable.h2d.stage_gbs = 17.78965497 measured # host copy into the staging buffer, ahead of the DMA
+pageable.d2h.bw_gbs = 43.72960178 measured  # pageable D2H DMA bandwidth
+pageable.d2h.latency_ns = 1026.892382 measured # pageable D2H DMA fixed cost
+pageable.d2h.stage_gbs = 24.85510774 measured # host copy out of the staging buffer, after the DMA
+managed.prefetch_gbs = 40 estimate          # cudaMemPrefetchAsync to the device: bandwidth alone (prefetches and faulting kernels share the migration) (built-in: below pinned copies)
+managed.prefetch_latency_ns = 20000 estimate # cudaMemPrefetchAsync to the device: fixed cost, done inside the migration the other prefetches and faulting kernels share (built-in: page table work; held inside the shared migration: the H200 managed trace at 32 streams (tests/data/h200/probes/managed-32.sqlite) runs its kernels 221 us..4.21 ms, as long as the migration's bytes (3.0 ms) plus the 64 prefetches' fixed costs (1.3 ms) end to end)
+managed.prefetch_host_gbs = 10.8 measured   # cudaMemPrefetchAsync to the host: bandwidth (one prefetch at a time; its fixed cost is in managed.prefetch_wait_ns) (built-in: H200 managed timelines (bench preset-managed, smoke preset-managed and managed-prefetch-breadth): a 2 MiB prefetch to the host queued behind another ends 194 us after it (median of 5: 165-219 us))
+managed.prefetch_wait_ns = 51200 measured   # a prefetch waiting on its stream's earlier work starts this much later than a copy would (built-in: same timelines: the sync of a prefetch to the host right behind its kernel returns 256 us after the kernel (median of 19: 242-315 us), less the 194 us transfer, sync.wake_ns and gpu.dep_copy_* with 8 queues)
+managed.fault_gbs = 6.852401188 measured    # on-demand migration of managed memory kernels write unprefetched, alone (shared with the prefetches to the device and other faulting kernels)
+managed.attach_gbs = 31.5 measured          # a launch migrating its chunk's attached managed memory (host-synchronous) (built-in: cudaLaunchKernel takes ~200 us for 3 x 2 MiB attached in the smoke timelines)
+managed.attach_latency_ns = 0 estimate      # fixed cost of that migration (built-in: none seen)
+kernel.add.ns_per_unit = 0.000264031823 measured # add: ns per element x repeat, whole device
+kernel.add.ns_per_elem = 0.002304027478 measured # add: ns per element besides the repeats, whole device
+kernel.add.saturation = 66273.30381 measured # add: launch size (elements) from which it is throughput-bound
+kernel.decrypt.ns_per_unit = 0.0008230539305 measured # decrypt: ns per entry x round, whole device
+kernel.decrypt.ns_per_elem = 0.001434803009 measured # decrypt: ns per entry besides the rounds, whole device
+kernel.decrypt.saturation = 45480.12734 measured # decrypt: launch size (entries) from which it is throughput-bound
+kernel.spin.ns_per_unit = 2.240829592 measured # spin: ns per iteration of its one-thread block
+kernel.spin.ns_per_elem = 0 estimate        # spin: unused (built-in: none)
+kernel.spin.saturation = 4224 estimate      # spin: one-thread blocks running at once (built-in: 132 SMs x 32 blocks)
+kernel.min_ns = 720 measured                # fixed part of every kernel's duration
+launch.latency_ns = 2356 measured           # call returned -> idle GPU starts the work
+gpu.dep_kernel_ns = 4032 measured           # a kernel waiting on another engine's or queue's work starts this long after it (one queue in use)
+gpu.dep_copy_ns = 1984 measured             # a copy (or event) waiting on another engine's or queue's work starts this long after it (one queue in use)
+gpu.dep_kernel_queues_ns = 439.4285714 measured # added to gpu.dep_kernel_ns x (1 - 1/q) with q hardware queues in use (the GPU serves more queues in turn)
+gpu.dep_copy_queues_ns = 4736 measured      # added to gpu.dep_copy_ns x (1 - 1/q) with q hardware queues in use
+api.copy_ns = 2802.8 measured               # cudaMemcpyAsync host cost (untraced)
+api.launch_ns = 4426.8 measured             # cudaLaunchKernel host cost (untraced)
+api.event_ns = 460.6709677 measured         # cudaEventRecord host cost (untraced)
+api.sync_ns = 1488.8 measured               # sync call with nothing to wait for (untraced)
+api.attach_ns = 593.3 measured              # cudaStreamAttachMemAsync host cost (untraced)
+api.prefetch_ns = 4288.8 measured           # cudaMemPrefetchAsync host cost (untraced)
+api.switch_ns = 260.5 measured              # extra cost of a call on another stream than the thread's previous call
+api.copy_queues_ns = 0 measured             # added to api.copy_ns x (1 - 1/q) with q hardware queues in use (the driver feeds more channels)
+api.switch_queues_ns = 58.83870968 measured # added to api.switch_ns x (1 - 1/q) with q hardware queues in use
+api.prefetch_switch_ns = 206793.5 measured  # extra cost of a cudaMemPrefetchAsync to the device on another stream than the thread's previous call
+api.launch_wait_ns = 877.5 measured         # extra cost of a launch whose stream's previous work is a copy (compute waits for a copy engine)
+api.launch_prefetch_wait_ns = 5516 measured # extra cost of a launch whose stream's previous work is a prefetch to the device
+api.trace_overhead_ns = 618.2 measured      # CUPTI's cost per traced call: traced minus untraced makespan per call (api.* are untraced costs)
+sync.wake_ns = 6303 measured                # work done -> waiting host call returns
+host.gap_ns = 263.5 measured                # a host thread's own time between two calls
+host.thread_start_ns = 20000 estimate       # stagger between host threads' first calls (built-in: pthread_create)
+gpu.copy_queues = 1 measured                # 1: copies queue per direction apart from kernels (a waiting copy holds up only copies); 0: one queue for all (built-in: validate.csv: kernel-transfer depth-first with 1 queue overlaps copies and kernels as much as with 8 (0.70 vs 0.66 at 8 streams), where one shared queue would allow only D2H/H2D overlap)
+device.sms = 132 measured                   # streaming multiprocessors (informational) (built-in: H200, H200.md)
+device.max_kernels = 128 measured           # kernels running at once (built-in: H200 calibrate: 128 concurrent one-element kernels (compute capability 9.0: 128))
