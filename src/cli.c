@@ -450,6 +450,10 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 	if (a->have_events && a->cupti_vs_events < -0.01 && e->hostmem == SS_MEM_MANAGED_ATTACH)
 		printf("                        (managed memory: CUPTI records no migrations, its span holds the kernels "
 		       "only)\n");
+	else if (a->have_events && a->cupti_vs_events < -0.01 && e->hostmem == SS_MEM_MANAGED_PREFETCH &&
+		 !res->prefetch_records)
+		printf("                        (CUPTI records no prefetches, its span holds the kernels only; "
+		       "--prefetch-events times them)\n");
 	if (a->have_overhead)
 		printf("traced / untraced       %s / %s   tracing overhead %+.2f%%%s\n",
 		       units_time(a->traced_ns, b1, sizeof b1), units_time(a->untraced_ns, b2, sizeof b2),
