@@ -37,13 +37,14 @@ static const char cm_validate_usage[] =
     "  Runs the preset matrix (every preset x streams 1..128 x both orders x 1 and 8 hardware queues) on the GPU\n"
     "  and on the model and compares makespans and the direction of each effect. --csv FILE writes the rows there\n"
     "  (after every row); --resume keeps the measured rows FILE already has; --quick: streams 1 and 8 only.\n"
-    "  On a GPU it first measures this host's call costs (launch, copy, event calls; a few seconds): the model's\n"
-    "  predictions use them, and the CSV keeps them on its '# host:' line. It measures them again after the\n"
-    "  matrix ('# host-after:'): the host's speed moves, and that line says how far it did meanwhile.\n"
+    "  MODELLED is the model with the profile. On a GPU it first measures this host's call costs (launch, copy,\n"
+    "  event calls; a few seconds), keeps them on the CSV's '# host:' line and reports the model with them as\n"
+    "  well; it measures them again after the matrix ('# host-after:'): the host's speed moves, and that line\n"
+    "  says how far it did meanwhile.\n"
     "  --check FILE compares the current model with a measured CSV, no GPU needed. Several files (repeated\n"
     "  --check, or a comma list) are measurements of the same matrix: each row is held to the median of its\n"
-    "  measurements, and the spread column is theirs ((max - min) / median; n is their count). Each file's rows\n"
-    "  are modelled with its own host line, and MODELLED is the median of those predictions.\n"
+    "  measurements, and the spread column is theirs ((max - min) / median; n is their count). The model with\n"
+    "  each file's own host line is reported apart (the median of those predictions per row).\n"
     "  Exit status: 0 targets met (median <= 5%, worst <= 15%, every direction agrees), 1 not met, 2 usage, 3 GPU.\n";
 
 static void cm_progress(const char *msg)
@@ -266,6 +267,14 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 	if (multi)
 		printf("rows off by more than %.0f%%: %zu; off by more than %.0f%% and their own spread: %zu\n",
 		       100 * SS_VALIDATE_WORST_MAX, st.beyond_worst, 100 * SS_VALIDATE_WORST_MAX, st.beyond_spread);
+	if (st.probe_n > 0) {
+		const struct ss_validate_row *w = &s->row[st.probe_worst_row];
+
+		printf("with each matrix's host probe over the profile (%zu rows; its '# host:' line, taken before the "
+		       "matrix): median %.1f%%, worst %.1f%% (%s %d streams %s, %d queues)\n",
+		       st.probe_n, 100 * st.probe_median_err, 100 * st.probe_worst_err, experiment_preset_name(w->preset),
+		       w->streams, experiment_order_name(w->order), w->connections);
+	}
 	if (st.own_n > 0) {
 		const struct ss_validate_row *w = &s->row[st.own_worst_row];
 

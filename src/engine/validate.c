@@ -263,11 +263,12 @@ int validate_host_apply(const char *host, struct ss_profile *p, char **cause)
 
 int validate_model(const struct ss_profile *base, struct ss_validate_set *s, char **cause)
 {
-	struct ss_profile q = *base, *p = &q;
+	struct ss_profile probe = *base;
+	bool have_probe = s->host[0] != '\0';
 	struct ss_timeline tl;
 	int rc = 0;
 
-	if (s->host[0] != '\0' && validate_costs_apply(s->host, 7.0 / 8, &q, cause) != 0)
+	if (have_probe && validate_costs_apply(s->host, 7.0 / 8, &probe, cause) != 0)
 		return -1;
 	timeline_init(&tl);
 	for (size_t i = 0; i < s->n && rc == 0; i++) {
@@ -276,15 +277,18 @@ int validate_model(const struct ss_profile *base, struct ss_validate_set *s, cha
 		struct ss_run_result res;
 
 		validate_experiment(r, &e);
-		rc = model_timeline(&e, p, &tl, &res, cause);
+		rc = model_timeline(&e, base, &tl, &res, cause);
 		if (rc == 0) {
 			r->model_ns = res.traced_ns;
 			r->model_overlap = validate_overlap(&tl);
 			r->model_cross = validate_cross(&tl);
 		}
+		r->model_probe_ns = 0;
+		if (rc == 0 && have_probe && (r->model_probe_ns = model_makespan(&e, &probe, cause)) == 0)
+			rc = -1;
 		r->model_own_ns = 0;
 		if (rc == 0 && r->calls[0] != '\0' && calibrate_calls_usable(&e)) {
-			struct ss_profile own = *p;
+			struct ss_profile own = probe; /* the calls were read against the probe (validate_row_calls) */
 
 			if ((rc = validate_costs_apply(r->calls, experiment_queues_f(&e), &own, cause)) == 0 &&
 			    (r->model_own_ns = model_makespan(&e, &own, cause)) == 0)
@@ -310,6 +314,7 @@ long validate_find(const struct ss_validate_set *s, const struct ss_validate_row
 void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *st)
 {
 	double *err = xcalloc(s->n + 1, sizeof *err), *own = xcalloc(s->n + 1, sizeof *own);
+	double *probe = xcalloc(s->n + 1, sizeof *probe);
 
 	memset(st, 0, sizeof *st);
 	for (size_t i = 0; i < s->n; i++) {
@@ -345,6 +350,15 @@ void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *s
 				}
 			}
 		}
+		if (r->model_probe_ns > 0) {
+			double ep = fabs((double)r->model_probe_ns - (double)r->measured_ns) / (double)r->measured_ns;
+
+			if (st->probe_n == 0 || ep > st->probe_worst_err) {
+				st->probe_worst_err = ep;
+				st->probe_worst_row = i;
+			}
+			probe[st->probe_n++] = ep;
+		}
 		if (r->model_own_ns > 0) {
 			double eo = fabs((double)r->model_own_ns - (double)r->measured_ns) / (double)r->measured_ns;
 
@@ -370,8 +384,11 @@ void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *s
 		st->median_err = stats_median(err, st->n);
 	if (st->own_n > 0)
 		st->own_median_err = stats_median(own, st->own_n);
+	if (st->probe_n > 0)
+		st->probe_median_err = stats_median(probe, st->probe_n);
 	free(err);
 	free(own);
+	free(probe);
 }
 
 bool validate_passes(const struct ss_validate_stats *st)
@@ -662,6 +679,12 @@ int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profi
 				if (m[k].r->model_own_ns > 0)
 					model[no++] = (double)m[k].r->model_own_ns / (double)m[k].r->measured_ns;
 			r->model_own_ns = no > 0 ? (uint64_t)llround(stats_median(model, no) * (double)r->measured_ns) : 0;
+			/* with each matrix's host probe: the files that had one */
+			no = 0;
+			for (size_t k = 0; k < c; k++)
+				if (m[k].r->model_probe_ns > 0)
+					model[no++] = (double)m[k].r->model_probe_ns;
+			r->model_probe_ns = no > 0 ? (uint64_t)llround(stats_median(model, no)) : 0;
 		}
 	}
 	s->host[0] = s->host_after[0] = '\0';

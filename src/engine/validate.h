@@ -36,16 +36,18 @@ struct ss_validate_row {
 	double measured_spread; /* (max - min) / median of those measurements; 0 for one */
 	char calls[SS_VALIDATE_CALLS_MAX]; /* the call costs the row's own traced run showed ("api.launch_ns=5100;..."),
 	                                      calibrate_calls; empty when not measured */
-	uint64_t model_own_ns; /* modelled makespan with those call costs over the profile's; 0 without them */
+	uint64_t model_own_ns; /* modelled makespan with those call costs over the host probe's; 0 without them */
+	uint64_t model_probe_ns; /* modelled with the matrix's host probe (its host line) over the profile; 0 without */
 };
 
 /* The longest host-cost line a matrix carries. */
 #define SS_VALIDATE_HOST_MAX 320
 
 /* A matrix, the device it was measured on, and the host's call costs measured before it ("api.launch_ns=5042
- * api.copy_ns=2783 ...", profile keys of the host's side; empty when not measured): the model of this matrix uses
- * them over its profile's. host_after: the same costs measured again after the last row (empty when not): how far
- * the host's speed moved while the matrix ran; the model does not use them. */
+ * api.copy_ns=2783 ...", profile keys of the host's side; empty when not measured). The prediction (model_ns) is
+ * the profile's alone; the probe gives a second one (model_probe_ns), and the base the rows' own call costs are
+ * read against. host_after: the same costs measured again after the last row (empty when not): how far the host's
+ * speed moved while the matrix ran; the model does not use them. */
 struct ss_validate_set {
 	struct ss_validate_row *row;
 	size_t n, cap;
@@ -67,6 +69,9 @@ struct ss_validate_stats {
 	size_t own_n;                            /* rows modelled with their own runs' call costs as well */
 	double own_median_err, own_worst_err;    /* their errors (model_own_ns against measured_ns) */
 	size_t own_worst_row, own_beyond_worst;
+	size_t probe_n;                          /* rows modelled with their matrices' host probes as well */
+	double probe_median_err, probe_worst_err; /* their errors (model_probe_ns against measured_ns) */
+	size_t probe_worst_row;
 	size_t pageable_checked, pageable_agree; /* pageable: overlap below 5% in both or neither (or within 0.05) */
 };
 
@@ -80,8 +85,11 @@ void validate_experiment(const struct ss_validate_row *r, struct ss_experiment *
  * *cause. */
 int validate_measure(const struct ss_backend *gpu, const struct ss_profile *p, struct ss_validate_set *s, size_t i,
                      char **cause);
-/* validate_model fills every row's model columns from p, with s->host's call costs over p's, and model_own_ns of
- * the rows with calls (their own call costs over those). -1 with *cause when the model fails. */
+/* validate_model fills every row's model columns from p (the prediction: the profile's host costs, the medians of
+ * every H200 measurement of them, predict the matrices' medians better than one probe taken before a matrix, whose
+ * host then moves by up to 2x: tests/data/h200/host-probe), model_probe_ns with s->host's call costs over p's, and
+ * model_own_ns of the rows with calls (their own call costs over p and s->host). -1 with *cause when the model
+ * fails. */
 int validate_model(const struct ss_profile *p, struct ss_validate_set *s, char **cause);
 /* validate_stats compares the measured and modelled columns. */
 void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *st);
@@ -103,9 +111,9 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
  * rows, in the first file's order): measured_ns is the median of the row's measurements (the mean of the middle two
  * for an even count), measured_n their count, measured_spread (max - min) / median; the overlap and
  * legacy-stream columns are those of the measurement at or just below the median. Unmeasured rows (measured_ns 0)
- * count as absent. With a profile p, each file's rows are also modelled with p and that file's host line, and a
- * row's model_ns is the median over the files that measured it (model_overlap and model_cross from the file at the
- * measured median). s->host is left empty (each file's host line applies to its own rows only). -1 with *cause when a file cannot
+ * count as absent. With a profile p, each file's rows are also modelled (validate_model: with p; with p and that
+ * file's host line; with its own calls), and a row's model columns are the medians over the files that measured it
+ * (model_overlap and model_cross from the file at the measured median). s->host is left empty (each file's host line applies to its own rows only). -1 with *cause when a file cannot
  * be read or modelled. */
 int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profile *p, struct ss_validate_set *s,
                        char **cause);
