@@ -334,7 +334,7 @@ static int cm_host_probe(const struct ss_backend *b, const struct ss_profile *p,
 	char *line = after ? s->host_after : s->host, *cause = NULL;
 
 	fprintf(stderr, after ? "validate: measuring this host's call costs again (how far they moved during the matrix)\n"
-	                      : "validate: measuring this host's call costs first (the model's predictions use them)\n");
+	                      : "validate: measuring this host's call costs first (a second prediction uses them)\n");
 	if (calibrate_host(b, &h, cm_progress, &cause) != 0) {
 		cli_error(CLI_CUDA, "validate: host call costs: %s", cause);
 		free(cause);
