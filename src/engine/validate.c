@@ -311,6 +311,21 @@ long validate_find(const struct ss_validate_set *s, const struct ss_validate_row
 	return -1;
 }
 
+/* validate_err_push appends row i's error of a second prediction (model against r's measurement) to v (*n of
+ * them), keeping the worst and its row; returns the error. */
+static double validate_err_push(uint64_t model, const struct ss_validate_row *r, size_t i, double *v, size_t *n,
+                                double *worst, size_t *worst_row)
+{
+	double e = fabs((double)model - (double)r->measured_ns) / (double)r->measured_ns;
+
+	if (*n == 0 || e > *worst) {
+		*worst = e;
+		*worst_row = i;
+	}
+	v[(*n)++] = e;
+	return e;
+}
+
 void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *st)
 {
 	double *err = xcalloc(s->n + 1, sizeof *err), *own = xcalloc(s->n + 1, sizeof *own);
@@ -350,25 +365,13 @@ void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *s
 				}
 			}
 		}
-		if (r->model_probe_ns > 0) {
-			double ep = fabs((double)r->model_probe_ns - (double)r->measured_ns) / (double)r->measured_ns;
-
-			if (st->probe_n == 0 || ep > st->probe_worst_err) {
-				st->probe_worst_err = ep;
-				st->probe_worst_row = i;
-			}
-			probe[st->probe_n++] = ep;
-		}
-		if (r->model_own_ns > 0) {
-			double eo = fabs((double)r->model_own_ns - (double)r->measured_ns) / (double)r->measured_ns;
-
-			if (st->own_n == 0 || eo > st->own_worst_err) {
-				st->own_worst_err = eo;
-				st->own_worst_row = i;
-			}
-			own[st->own_n++] = eo;
-			st->own_beyond_worst += eo > SS_VALIDATE_WORST_MAX;
-		}
+		if (r->model_probe_ns > 0)
+			validate_err_push(r->model_probe_ns, r, i, probe, &st->probe_n, &st->probe_worst_err,
+			                  &st->probe_worst_row);
+		if (r->model_own_ns > 0)
+			st->own_beyond_worst += validate_err_push(r->model_own_ns, r, i, own, &st->own_n,
+			                                          &st->own_worst_err, &st->own_worst_row) >
+			                        SS_VALIDATE_WORST_MAX;
 		if (r->measured_cross >= 0) {
 			st->serial_checked++;
 			st->serial_agree += (r->measured_cross == 0) == (r->model_cross == 0);
