@@ -128,6 +128,7 @@ static bool cuda_backend_migrations_wanted(void)
 	return v != NULL && strcmp(v, "1") == 0;
 }
 
+/* bracket_records' thread mapper: arg is the cuda_exec, os_thread CUPTI's thread id of an API record. */
 static int cuda_backend_thread_index(void *arg, uint32_t os_thread)
 {
 	return cuda_exec_thread_index(arg, os_thread);
