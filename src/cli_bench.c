@@ -178,7 +178,8 @@ static void bench_presets(struct bench *bn)
 }
 
 /* Repeats of each sweep point (traced and untraced, ABBA; medians): the fastest point and its gap to the bound are
- * picked from medians, not from three runs, which put 8 or 16 streams first by chance (tests/data/h200/bench-run*). */
+ * picked from medians of 7 runs rather than 3. On the H200 8 and 16 streams still take turns being fastest
+ * (tests/data/h200/bench-run13..15): their makespans are that close. */
 #define BENCH_SWEEP_REPEATS 7
 
 /* Check 2: the 1..128 sweep of kernel-transfer in both orders, on the preset's 8 hardware queues and on one:
