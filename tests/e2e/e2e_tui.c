@@ -550,6 +550,36 @@ static void test_order(void **state)
 	e2e_free(&t);
 }
 
+/* v turns prefetch events on and off (a capture option the CUDA backend uses; the model shows prefetches either
+ * way): the header says so, and a prefetch selected on its H2D lane is named as one. */
+static void test_prefetch(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", "--preset", "managed", NULL};
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	assert_int_equal(e2e_find(&t, "managed-prefetch", 0, NULL), 1);
+	assert_int_equal(e2e_find(&t, "(prefetch events)", 0, NULL), -1);
+	e2e_keys(&t, "v");
+	e2e_wait(&t, "(prefetch events)");
+	e2e_wait_gone(&t, "next:");
+	e2e_settle(&t);
+	assert_int_equal(e2e_find(&t, "(prefetch events)", 0, NULL), 1);
+	/* the first record of s0's H2D lane is the first prefetch */
+	e2e_keys(&t, "\t");
+	e2e_wait(&t, "selected");
+	e2e_keys(&t, "j");
+	e2e_wait(&t, "Prefetch HtoD");
+	e2e_keys(&t, "\x1b");
+	e2e_wait_gone(&t, "Prefetch HtoD");
+	e2e_keys(&t, "v");
+	e2e_wait_gone(&t, "(prefetch events)");
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
 /* Resizes redraw the whole screen at the new size; below 80x24 the screen says so; back up it recovers. */
 static void test_resize(void **state)
 {
@@ -912,7 +942,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_mouse),   cmocka_unit_test(test_keyselect), cmocka_unit_test(test_help),
 	    cmocka_unit_test(test_ab),      cmocka_unit_test(test_sweep),     cmocka_unit_test(test_export),
 	    cmocka_unit_test(test_signal),  cmocka_unit_test(test_ascii),     cmocka_unit_test(test_nocolor),
-	    cmocka_unit_test(test_schemes), cmocka_unit_test(test_view),
+	    cmocka_unit_test(test_schemes), cmocka_unit_test(test_view),     cmocka_unit_test(test_prefetch),
 	};
 	char filter[64];
 
