@@ -65,8 +65,7 @@ struct cuda_exec {
 	long *br_of_op;                  /* per op: its bracket (bracket.h: ops CUPTI does not record), -1 */
 	size_t nbr;
 	cudaEvent_t *br_ev;              /* per bracket: the events before (2k) and after (2k + 1) its op */
-	bool traced_now;                 /* the current run is traced: brackets are recorded */
-	bool br_on;                      /* experiment.prefetch_events: brackets are recorded */
+	bool traced_now;                 /* the current run is traced: brackets are recorded if e->prefetch_events */
 	int *slot;                       /* per op: result slot of spin and touch kernels, -1 */
 	uint32_t *expect;                /* per slot: value after a run */
 	uint32_t *seeds;                 /* per slot: value before a run */
@@ -651,9 +650,8 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 			exec_cuda_error("cudaEventCreate", err, cause);
 			goto fail;
 		}
-	x->br_on = e->prefetch_events;
 	x->br_ev = xcalloc(2 * x->nbr + 1, sizeof *x->br_ev);
-	for (size_t i = 0; x->br_on && i < 2 * x->nbr; i++)
+	for (size_t i = 0; e->prefetch_events && i < 2 * x->nbr; i++)
 		if ((err = cudaEventCreate(&x->br_ev[i])) != cudaSuccess) {
 			exec_cuda_error("cudaEventCreate (prefetch timing)", err, cause);
 			goto fail;
@@ -708,7 +706,7 @@ static cudaError_t exec_bracket(struct cuda_exec *x, size_t i, int side, cudaStr
 {
 	cudaError_t err;
 
-	if (!x->traced_now || x->br_of_op[i] < 0 || !x->br_on)
+	if (!x->traced_now || x->br_of_op[i] < 0 || !x->e->prefetch_events)
 		return cudaSuccess;
 	cupti_capture_hide_begin();
 	err = cudaEventRecord(x->br_ev[2 * x->br_of_op[i] + side], st);
@@ -976,7 +974,7 @@ int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size
 
 	*bt = NULL;
 	*n = 0;
-	if (x->nbr == 0 || ref < 0 || !x->br_on)
+	if (x->nbr == 0 || ref < 0 || !x->e->prefetch_events)
 		return 0;
 	*bt = xcalloc(x->nbr, sizeof **bt);
 	for (size_t i = 0; i < x->ops->n; i++) {
