@@ -3,11 +3,13 @@
  * Timing with cudaEvents, kept out of the experiment's way: each issuing thread records a start event right after
  * issuing its first GPU operation, on a non-blocking stream kept idle for the purpose, so the event fires as
  * soon as the GPU reads it, just after that operation was submitted (recorded before it, the event also timed
- * the first call's launch latency: 12-20 us on the H200, 2% of a 0.8 ms run). With one thread and blocking streams a single stop
- * event goes on the legacy stream right after the last GPU operation: it waits for every blocking stream (and the
- * per-thread default stream), so it fires when the last work ends, and costs one call. With non-blocking streams
- * or several threads, each stream gets a stop event right after its own last GPU operation. The makespan is the
- * last stop minus the first start. These calls are hidden from the captured timeline (cupti_capture_hide_*). */
+ * the first call's launch latency: 12-20 us on the H200, 2% of a 0.8 ms run). A first op that is a prefetch gets
+ * its start event before it instead: its migration can begin while its call runs. With one thread and blocking
+ * streams a single stop event goes on the legacy stream right after the last GPU operation: it waits for every
+ * blocking stream (and the per-thread default stream), so it fires when the last work ends, and costs one call.
+ * With non-blocking streams or several threads, each stream gets a stop event right after its own last GPU
+ * operation. The makespan is the last stop minus the first start. These calls are hidden from the captured
+ * timeline (cupti_capture_hide_*). */
 #include "cuda_exec.h"
 
 #include <pthread.h>
@@ -59,13 +61,13 @@ struct cuda_exec {
 	cudaStream_t timer;              /* non-blocking, idle: where the start events go */
 	cudaEvent_t *stop;               /* per stop point */
 	int nstop;
-	int *start_after;                /* per op: thread whose start event follows it, -1 */
+	int *start_at;                   /* per op: thread whose start event goes with it (exec_plan), -1 */
 	int *stop_after;                 /* per op: stop event recorded right after it, -1 */
 	bool stop_on_legacy;             /* the single stop event goes on the legacy stream */
 	long *br_of_op;                  /* per op: its bracket (bracket.h: ops CUPTI does not record), -1 */
 	size_t nbr;
 	cudaEvent_t *br_ev;              /* per bracket: the events before (2k) and after (2k + 1) its op */
-	bool traced_now;                 /* the current run is traced: brackets are recorded if e->prefetch_events */
+	bool traced_now;                 /* the current run is traced: brackets are recorded if experiment_prefetch_events */
 	int *slot;                       /* per op: result slot of spin and touch kernels, -1 */
 	uint32_t *expect;                /* per slot: value after a run */
 	uint32_t *seeds;                 /* per slot: value before a run */
@@ -151,12 +153,12 @@ static void exec_plan(struct cuda_exec *x)
 	int *last = xcalloc((size_t)nkeys, sizeof *last), *key_stop = xcalloc((size_t)nkeys, sizeof *key_stop);
 	int ntouch = 0;
 
-	x->start_after = xcalloc(ops->n + 1, sizeof *x->start_after);
+	x->start_at = xcalloc(ops->n + 1, sizeof *x->start_at);
 	x->stop_after = xcalloc(ops->n + 1, sizeof *x->stop_after);
 	x->slot = xcalloc(ops->n + 1, sizeof *x->slot);
 	x->br_of_op = xcalloc(ops->n + 1, sizeof *x->br_of_op);
 	for (size_t i = 0; i < ops->n; i++) {
-		x->start_after[i] = x->stop_after[i] = x->slot[i] = -1;
+		x->start_at[i] = x->stop_after[i] = x->slot[i] = -1;
 		x->br_of_op[i] = bracket_wanted(ops->op[i].kind) ? (long)x->nbr++ : -1;
 		if (ops->op[i].kind == SS_OP_KERNEL && ops->op[i].chunk < 0)
 			ntouch++;
@@ -193,11 +195,14 @@ static void exec_plan(struct cuda_exec *x)
 		}
 		free(steps);
 	}
-	/* Start events: after each thread's first GPU op. */
+	/* Start events: at each thread's first GPU op, recorded right after its call (the GPU reads the event just
+	 * after the op was submitted), except before a prefetch: on an idle stream a prefetch migrates while its call
+	 * runs (tests/data/h200/prefetch-start: 64 MiB, the call took 1.22 ms of a 1.44 ms migration), so an event
+	 * after the call would start the clock after most of that work. */
 	for (int t = 0; t < x->nthreads; t++)
 		for (size_t k = 0; k < x->th[t].nops; k++)
 			if (exec_gpu_op(ops->op[x->th[t].ops[k]].kind)) {
-				x->start_after[x->th[t].ops[k]] = t;
+				x->start_at[x->th[t].ops[k]] = t;
 				break;
 			}
 	/* Stop events. */
@@ -651,7 +656,7 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 			goto fail;
 		}
 	x->br_ev = xcalloc(2 * x->nbr + 1, sizeof *x->br_ev);
-	for (size_t i = 0; e->prefetch_events && i < 2 * x->nbr; i++)
+	for (size_t i = 0; experiment_prefetch_events(e) && i < 2 * x->nbr; i++)
 		if ((err = cudaEventCreate(&x->br_ev[i])) != cudaSuccess) {
 			exec_cuda_error("cudaEventCreate (prefetch timing)", err, cause);
 			goto fail;
@@ -706,12 +711,31 @@ static cudaError_t exec_bracket(struct cuda_exec *x, size_t i, int side, cudaStr
 {
 	cudaError_t err;
 
-	if (!x->traced_now || x->br_of_op[i] < 0 || !x->e->prefetch_events)
+	if (!x->traced_now || x->br_of_op[i] < 0 || !experiment_prefetch_events(x->e))
 		return cudaSuccess;
 	cupti_capture_hide_begin();
 	err = cudaEventRecord(x->br_ev[2 * x->br_of_op[i] + side], st);
 	cupti_capture_hide_end();
 	return err;
+}
+
+/* Whether a thread's start event goes before its first op of this kind rather than after it (exec_plan). */
+static bool exec_start_before(int kind)
+{
+	return kind == SS_OP_PREFETCH_H2D || kind == SS_OP_PREFETCH_D2H;
+}
+
+/* Record issuing thread t's start event on the idle timer stream, hidden from the captured calls. */
+static int exec_start(struct cuda_exec *x, int t, char **cause)
+{
+	cudaError_t err;
+
+	cupti_capture_hide_begin();
+	err = cudaEventRecord(x->start[t], x->timer);
+	cupti_capture_hide_end();
+	if (err != cudaSuccess)
+		return exec_cuda_error("cudaEventRecord (start timer)", err, cause);
+	return 0;
 }
 
 static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
@@ -723,6 +747,8 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 	struct cudaMemLocation loc;
 	cudaError_t err = cudaSuccess;
 
+	if (x->start_at[i] >= 0 && exec_start_before(op->kind) && exec_start(x, x->start_at[i], cause) < 0)
+		return -1;
 	switch (op->kind) {
 	case SS_OP_H2D:
 		err = cudaMemcpyAsync(exec_ptr(x, op->buffer, op->chunk, op->offset),
@@ -778,13 +804,8 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 	}
 	if (err != cudaSuccess)
 		return exec_op_error(x, op, err, cause);
-	if (x->start_after[i] >= 0) {
-		cupti_capture_hide_begin();
-		err = cudaEventRecord(x->start[x->start_after[i]], x->timer);
-		cupti_capture_hide_end();
-		if (err != cudaSuccess)
-			return exec_cuda_error("cudaEventRecord (start timer)", err, cause);
-	}
+	if (x->start_at[i] >= 0 && !exec_start_before(op->kind) && exec_start(x, x->start_at[i], cause) < 0)
+		return -1;
 	if (x->stop_after[i] >= 0) {
 		cupti_capture_hide_begin();
 		err = cudaEventRecord(x->stop[x->stop_after[i]], x->stop_on_legacy ? cudaStreamLegacy : st);
@@ -873,7 +894,7 @@ static int exec_ref(const struct cuda_exec *x)
 {
 	for (int t = 0; t < x->nthreads; t++)
 		for (size_t k = 0; k < x->th[t].nops; k++)
-			if (x->start_after[x->th[t].ops[k]] == t)
+			if (x->start_at[x->th[t].ops[k]] == t)
 				return t;
 	return -1;
 }
@@ -890,7 +911,7 @@ static int exec_elapsed(struct cuda_exec *x, uint64_t *ns, char **cause)
 	for (int t = 0; t < x->nthreads; t++) {
 		bool has = false;
 		for (size_t k = 0; k < x->th[t].nops && !has; k++)
-			has = x->start_after[x->th[t].ops[k]] == t;
+			has = x->start_at[x->th[t].ops[k]] == t;
 		if (!has)
 			continue;
 		EXEC_CHECK("cudaEventElapsedTime", cudaEventElapsedTime(&ms, x->start[ref], x->start[t]));
@@ -974,7 +995,7 @@ int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size
 
 	*bt = NULL;
 	*n = 0;
-	if (x->nbr == 0 || ref < 0 || !x->e->prefetch_events)
+	if (x->nbr == 0 || ref < 0 || !experiment_prefetch_events(x->e))
 		return 0;
 	*bt = xcalloc(x->nbr, sizeof **bt);
 	for (size_t i = 0; i < x->ops->n; i++) {
@@ -1104,7 +1125,7 @@ void cuda_exec_free(struct cuda_exec *x)
 	free(x->events);
 	free(x->start);
 	free(x->stop);
-	free(x->start_after);
+	free(x->start_at);
 	free(x->stop_after);
 	free(x->br_of_op);
 	free(x->br_ev);
