@@ -49,7 +49,7 @@ static const struct option cli_long[] = {
 	{"ascii", no_argument, NULL, OPT_ASCII},
 	{"profile", required_argument, NULL, OPT_PROFILE},
 	{"quick", no_argument, NULL, OPT_QUICK},
-	{"prefetch-events", no_argument, NULL, OPT_PREFETCH_EVENTS},
+	{"prefetch-events", optional_argument, NULL, OPT_PREFETCH_EVENTS},
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -85,9 +85,11 @@ static const char cli_usage[] =
 	"  --repeat R          timed repeats 1..1000     --warmup W   untimed runs 0..100\n"
 	"  --backend B         auto|cuda|model (auto: the GPU when there is one, else the model)\n"
 	"  --profile FILE      model calibration profile (default: the H200 profile)\n"
-	"  --prefetch-events   GPU: time each cudaMemPrefetchAsync with cudaEvents on its stream, so prefetches are on\n"
-	"                      the timeline (CUPTI records none); the events slow the traced run where streams share a\n"
-	"                      hardware queue or prefetches follow one another (the summary shows by how much)\n"
+	"  --prefetch-events[=auto|on|off]\n"
+	"                      GPU: time each cudaMemPrefetchAsync with cudaEvents on its stream, so prefetches are on\n"
+	"                      the timeline (CUPTI records none). The events slow the traced run where streams share a\n"
+	"                      hardware queue (the summary shows by how much), so auto (the default) turns them on\n"
+	"                      only where every stream has a queue of its own (streams <= --connections); bare: on\n"
 	"Output options:\n"
 	"  --json              machine-readable output\n"
 	"  --export FILE       write the timeline: .json (Chrome/Perfetto), .sqlite, .csv, .svg, .txt\n"
@@ -295,7 +297,12 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 			o->quick = true;
 			break;
 		case OPT_PREFETCH_EVENTS:
-			o->exp.prefetch_events = true;
+			if (optarg == NULL)
+				e = SS_PFE_ON;
+			else if (cli_enum("--prefetch-events", optarg, experiment_pfevents_parse, "prefetch-events",
+					  &e) != 0)
+				return CLI_USAGE;
+			o->exp.prefetch_events = (enum ss_pfevents)e;
 			break;
 		case 'o':
 			o->out = optarg;
@@ -453,7 +460,7 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 	else if (a->have_events && a->cupti_vs_events < -0.01 && e->hostmem == SS_MEM_MANAGED_PREFETCH &&
 		 !res->prefetch_records)
 		printf("                        (CUPTI records no prefetches, its span holds the kernels only; "
-		       "--prefetch-events times them)\n");
+		       "--prefetch-events=on times them)\n");
 	if (a->have_overhead)
 		printf("traced / untraced       %s / %s   tracing overhead %+.2f%%%s\n",
 		       units_time(a->traced_ns, b1, sizeof b1), units_time(a->untraced_ns, b2, sizeof b2),
@@ -518,13 +525,15 @@ static void cli_json_analysis(json_t *o, const struct ss_analysis *a)
 /* The experiment as JSON. */
 static json_t *cli_json_experiment(const struct ss_experiment *e)
 {
-	return json_pack("{s:s, s:s, s:i, s:i, s:I, s:i, s:s, s:s, s:s, s:b, s:s, s:i, s:i, s:i, s:i, s:b}", "preset",
+	return json_pack("{s:s, s:s, s:i, s:i, s:I, s:i, s:s, s:s, s:s, s:b, s:s, s:i, s:i, s:i, s:i, s:s, s:b}",
+			 "preset",
 			 experiment_preset_name(e->preset), "kernel", experiment_kernel_name(e->kernel), "streams",
 			 e->streams, "chunks", e->chunks, "elements", (json_int_t)e->elements, "work", (int)e->work,
 			 "order", experiment_order_name(e->order), "sync", experiment_sync_name(e->sync),
 			 "default_stream", experiment_defstream_name(e->defstream), "nonblocking", e->nonblocking,
 			 "host_mem", experiment_hostmem_name(e->hostmem), "connections", e->connections, "threads",
-			 e->threads, "repeat", e->repeat, "warmup", e->warmup, "prefetch_events", e->prefetch_events);
+			 e->threads, "repeat", e->repeat, "warmup", e->warmup, "prefetch_events",
+			 experiment_pfevents_name(e->prefetch_events), "prefetch_events_on", experiment_prefetch_events(e));
 }
 
 static int cli_json_print(json_t *root)

@@ -297,11 +297,11 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		cuda_backend_progress(sink, "%zu prefetches timed with cudaEvents (CUPTI records none), placed on CUPTI's "
 				      "clock by %zu kernels (bounds %.1f us wide), %zu linked to their calls",
 				      br.added, br.anchors, br.width_ns / 1e3, br.matched);
-	else if (cuda_backend_has_brackets(ops) && e->prefetch_events)
+	else if (cuda_backend_has_brackets(ops) && experiment_prefetch_events(e))
 		cuda_backend_progress(sink, "prefetches left off the timeline: no kernel beside their timing events");
 	else if (cuda_backend_has_brackets(ops))
-		cuda_backend_progress(sink, "prefetches are not on the timeline: CUPTI records none (--prefetch-events "
-				      "times them with cudaEvents, at a cost to the traced run)");
+		cuda_backend_progress(sink, "prefetches are not on the timeline: CUPTI records none (--prefetch-events=on "
+				      "times them with cudaEvents, at a cost to the traced run where streams share a queue)");
 	cuda_backend_progress(sink, "captured %zu records (%llu hidden timing calls, %llu before the run, "
 			      "%llu unsupported, %llu dropped)",
 			      batch.n, (unsigned long long)batch.hidden, (unsigned long long)batch.early,

@@ -17,6 +17,7 @@ static const char *const experiment_defstream_names[SS_DS_COUNT] = {"none", "leg
 static const char *const experiment_hostmem_names[SS_MEM_COUNT] = {"pinned", "pageable", "managed-attach",
 								   "managed-prefetch"};
 static const char *const experiment_kernel_names[SS_KERNEL_COUNT] = {"add", "decrypt", "spin"};
+static const char *const experiment_pfevents_names[SS_PFE_COUNT] = {"auto", "on", "off"};
 
 /* Look s up in a name table; -1 when absent. */
 static int experiment_lookup(const char *const *names, int n, const char *s)
@@ -45,6 +46,8 @@ int experiment_defstream_parse(const char *s) { return experiment_lookup(experim
 const char *experiment_hostmem_name(int m) { return experiment_name(experiment_hostmem_names, SS_MEM_COUNT, m); }
 int experiment_hostmem_parse(const char *s) { return experiment_lookup(experiment_hostmem_names, SS_MEM_COUNT, s); }
 const char *experiment_kernel_name(int k) { return experiment_name(experiment_kernel_names, SS_KERNEL_COUNT, k); }
+const char *experiment_pfevents_name(int m) { return experiment_name(experiment_pfevents_names, SS_PFE_COUNT, m); }
+int experiment_pfevents_parse(const char *s) { return experiment_lookup(experiment_pfevents_names, SS_PFE_COUNT, s); }
 
 const char *experiment_valid_list(const char *which)
 {
@@ -58,6 +61,8 @@ const char *experiment_valid_list(const char *which)
 		return "none|legacy-op|event-timer|per-thread";
 	if (strcmp(which, "host-mem") == 0)
 		return "pinned|pageable|managed-attach|managed-prefetch";
+	if (strcmp(which, "prefetch-events") == 0)
+		return "auto|on|off";
 	return "";
 }
 
@@ -149,7 +154,8 @@ int experiment_validate(const struct ss_experiment *e, char **cause)
 	}
 	if ((unsigned)e->order >= SS_ORDER_COUNT || (unsigned)e->sync >= SS_SYNC_COUNT ||
 	    (unsigned)e->defstream >= SS_DS_COUNT || (unsigned)e->hostmem >= SS_MEM_COUNT ||
-	    (unsigned)e->kernel >= SS_KERNEL_COUNT || (unsigned)e->preset >= SS_PRESET_COUNT) {
+	    (unsigned)e->kernel >= SS_KERNEL_COUNT || (unsigned)e->preset >= SS_PRESET_COUNT ||
+	    (unsigned)e->prefetch_events >= SS_PFE_COUNT) {
 		*cause = xasprintf("invalid experiment option value");
 		return -1;
 	}
@@ -178,17 +184,28 @@ void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outpu
 	}
 }
 
+bool experiment_prefetch_events(const struct ss_experiment *e)
+{
+	if (e->prefetch_events == SS_PFE_AUTO)
+		return e->streams <= e->connections;
+	return e->prefetch_events == SS_PFE_ON;
+}
+
 void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)
 {
-	char chunks[32] = "";
+	char chunks[32] = "", pfe[48] = "";
 
 	if (e->chunks > 0 && e->chunks != e->streams)
 		snprintf(chunks, sizeof chunks, " %d chunks", e->chunks);
+	/* Said next to the host memory it is about: always with managed-prefetch, elsewhere when set by hand. */
+	if (e->hostmem == SS_MEM_MANAGED_PREFETCH || e->prefetch_events != SS_PFE_AUTO)
+		snprintf(pfe, sizeof pfe, " (prefetch events %s%s)", experiment_pfevents_name(e->prefetch_events),
+			 e->prefetch_events != SS_PFE_AUTO ? "" : experiment_prefetch_events(e) ? ": on" : ": off");
 	snprintf(buf, len, "%s  %d stream%s%s  %s-first  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
 		 experiment_preset_name(e->preset), e->streams, e->streams == 1 ? "" : "s", chunks,
 		 experiment_order_name(e->order), experiment_sync_name(e->sync), experiment_defstream_name(e->defstream),
 		 e->nonblocking ? " non-blocking" : "", experiment_hostmem_name(e->hostmem),
-		 e->prefetch_events ? " (prefetch events)" : "", e->connections, e->connections == 1 ? "" : "s",
+		 pfe, e->connections, e->connections == 1 ? "" : "s",
 		 e->threads, e->threads == 1 ? "" : "s");
 }
 

@@ -63,6 +63,17 @@ enum ss_preset {
 	SS_PRESET_COUNT
 };
 
+/* Whether the CUDA backend times each cudaMemPrefetchAsync with two cudaEvents on its stream in traced runs
+ * (src/cupti/bracket.h), since CUPTI records none. That puts prefetches on the timeline, but an event after a
+ * prefetch makes its hardware queue wait for the migration: where streams share a queue, the other streams wait
+ * too, and the traced run slows down (tests/data/h200/prefetch-events: +94% at 8 streams on 1 queue). */
+enum ss_pfevents {
+	SS_PFE_AUTO, /* on where every stream has a hardware queue of its own (streams <= queues) */
+	SS_PFE_ON,
+	SS_PFE_OFF,
+	SS_PFE_COUNT
+};
+
 /* An experiment: everything the planner needs to produce the op list. */
 struct ss_experiment {
 	enum ss_preset preset;
@@ -82,9 +93,8 @@ struct ss_experiment {
 	int threads;              /* 1, or == streams (one host thread per stream) */
 	int repeat;               /* timed repeats >= 1 */
 	int warmup;               /* untimed warm-up runs >= 0 */
-	bool prefetch_events;     /* capture: the CUDA backend times prefetches with cudaEvents in traced runs, which
-				     puts them on the timeline but slows the traced run where streams share a hardware
-				     queue (src/cupti/bracket.h); the model shows prefetches either way */
+	enum ss_pfevents prefetch_events; /* capture: whether the CUDA backend times prefetches with cudaEvents in
+					     traced runs (experiment_prefetch_events); the model shows them either way */
 };
 
 /* experiment_preset fills e with the preset's defaults. */
@@ -92,6 +102,9 @@ void experiment_preset(struct ss_experiment *e, enum ss_preset p);
 /* experiment_queues_f: 1 - 1/q, q the hardware queues e's streams use (the fewer of streams and connections); the
  * model's costs that grow with the queues in use scale with it. */
 double experiment_queues_f(const struct ss_experiment *e);
+/* experiment_prefetch_events: whether e's prefetches are timed with cudaEvents (enum ss_pfevents, AUTO
+ * resolved with e's streams and queues). */
+bool experiment_prefetch_events(const struct ss_experiment *e);
 /* experiment_validate checks ranges; on error returns -1 and sets *cause to one line naming the problem and the
  * valid values (caller frees). */
 int experiment_validate(const struct ss_experiment *e, char **cause);
@@ -112,6 +125,8 @@ int experiment_defstream_parse(const char *s);
 const char *experiment_hostmem_name(int m);
 int experiment_hostmem_parse(const char *s);
 const char *experiment_kernel_name(int k);
+const char *experiment_pfevents_name(int m);
+int experiment_pfevents_parse(const char *s);
 /* experiment_valid_list writes "a|b|c" of a name table (for error messages); which: "preset", "order", "sync",
  * "default-stream", "host-mem". */
 const char *experiment_valid_list(const char *which);

@@ -10,7 +10,7 @@ static const struct ss_key keys_map[] = {
     {'m', ACT_HOSTMEM, "m", "cycle host memory", KG_EXPERIMENT, true},
     {'u', ACT_QUEUES, "u", "cycle hw queues 1..32", KG_EXPERIMENT, true},
     {'t', ACT_THREADS, "t", "1 thread / 1 per stream", KG_EXPERIMENT, true},
-    {'v', ACT_PREFETCH_EVENTS, "v", "prefetch events on/off", KG_EXPERIMENT, true},
+    {'v', ACT_PREFETCH_EVENTS, "v", "cycle prefetch events", KG_EXPERIMENT, true},
     {'w', ACT_PRESET, "w", "cycle workload preset", KG_EXPERIMENT, true},
     {'+', ACT_STREAMS_UP, "+ -", "one stream more / less", KG_EXPERIMENT, true},
     {'=', ACT_STREAMS_UP, NULL, NULL, KG_EXPERIMENT, true},

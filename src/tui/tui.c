@@ -284,10 +284,10 @@ static void tui_change(struct tui *t, enum ss_action act)
 		e.threads = e.threads == 1 ? e.streams : 1;
 		break;
 	case ACT_PREFETCH_EVENTS:
-		e.prefetch_events = !e.prefetch_events;
+		e.prefetch_events = (e.prefetch_events + 1) % SS_PFE_COUNT; /* auto, on, off */
 		break;
 	case ACT_PRESET: {
-		bool pe = e.prefetch_events; /* a capture option, not the preset's: kept */
+		enum ss_pfevents pe = e.prefetch_events; /* a capture option, not the preset's: kept */
 
 		experiment_preset(&e, (e.preset + 1) % SS_PRESET_COUNT);
 		e.prefetch_events = pe;

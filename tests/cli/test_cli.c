@@ -223,6 +223,7 @@ static void test_enum_values(void **state)
 	expect_error(2, ARGS("run", "--preset", "nope"),
 		     "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable", NULL);
 	expect_error(2, ARGS("ops", "--stream-flags", "sticky"), "blocking|nonblocking", NULL);
+	expect_error(2, ARGS("run", "--prefetch-events=maybe"), "'maybe'", "auto|on|off", NULL);
 	expect_error(2, ARGS("run", "--backend", "gpu"), "'gpu'", "auto|cuda|model", NULL);
 	/* `run` takes no "both" */
 	expect_error(2, ARGS("run", "--order", "both"), "depth|breadth", NULL);

@@ -550,8 +550,9 @@ static void test_order(void **state)
 	e2e_free(&t);
 }
 
-/* v turns prefetch events on and off (a capture option the CUDA backend uses; the model shows prefetches either
- * way): the header says so, and a prefetch selected on its H2D lane is named as one. */
+/* v cycles prefetch events auto, on, off (a capture option the CUDA backend uses; the model shows prefetches either
+ * way): the header says which, and what auto came to (on at the preset's 8 streams on 8 queues, off once u takes
+ * the queues down to 1); a prefetch selected on its H2D lane is named as one. */
 static void test_prefetch(void **state)
 {
 	struct e2e t;
@@ -561,12 +562,12 @@ static void test_prefetch(void **state)
 	e2e_start(&t, 120, 40, args, NULL);
 	e2e_settle(&t);
 	assert_int_equal(e2e_find(&t, "managed-prefetch", 0, NULL), 1);
-	assert_int_equal(e2e_find(&t, "(prefetch events)", 0, NULL), -1);
+	assert_int_equal(e2e_find(&t, "(prefetch events auto: on)", 0, NULL), 1);
 	e2e_keys(&t, "v");
-	e2e_wait(&t, "(prefetch events)");
+	e2e_wait(&t, "(prefetch events on)");
 	e2e_wait_gone(&t, "next:");
 	e2e_settle(&t);
-	assert_int_equal(e2e_find(&t, "(prefetch events)", 0, NULL), 1);
+	assert_int_equal(e2e_find(&t, "(prefetch events on)", 0, NULL), 1);
 	/* the first record of s0's H2D lane is the first prefetch */
 	e2e_keys(&t, "\t");
 	e2e_wait(&t, "selected");
@@ -575,7 +576,21 @@ static void test_prefetch(void **state)
 	e2e_keys(&t, "\x1b");
 	e2e_wait_gone(&t, "Prefetch HtoD");
 	e2e_keys(&t, "v");
-	e2e_wait_gone(&t, "(prefetch events)");
+	e2e_wait(&t, "(prefetch events off)");
+	e2e_wait_gone(&t, "next:");
+	e2e_keys(&t, "v");
+	e2e_wait(&t, "(prefetch events auto: on)");
+	e2e_wait_gone(&t, "next:");
+	/* u cycles the hardware queues 8 -> 16 -> 32 -> 1: auto follows */
+	e2e_keys(&t, "u");
+	e2e_wait(&t, "16 queues");
+	e2e_wait_gone(&t, "next:");
+	e2e_keys(&t, "u");
+	e2e_wait(&t, "32 queues");
+	e2e_wait_gone(&t, "next:");
+	e2e_keys(&t, "u");
+	e2e_wait(&t, "(prefetch events auto: off)");
+	assert_true(e2e_find(&t, "1 queue ", 0, NULL) == 1 || e2e_find(&t, "1 queue", 0, NULL) == 1);
 	e2e_quit(&t);
 	e2e_free(&t);
 }

@@ -347,17 +347,66 @@ static void test_describe(void **state)
 	experiment_describe(&e, buf, 8);
 	assert_string_equal(buf, "decrypt");
 
+	/* prefetch events: a capture option, said next to the host memory it is about; auto says what it came to */
 	experiment_preset(&e, SS_PRESET_MANAGED);
-	e.prefetch_events = true; /* a capture option, said next to the host memory it is about */
 	experiment_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "managed  8 streams  depth-first  sync stream  default-stream none  managed-prefetch "
-				 "(prefetch events)  8 queues  1 thread");
+				 "(prefetch events auto: on)  8 queues  1 thread");
+	e.connections = 4;
+	experiment_describe(&e, buf, sizeof buf);
+	assert_string_equal(buf, "managed  8 streams  depth-first  sync stream  default-stream none  managed-prefetch "
+				 "(prefetch events auto: off)  4 queues  1 thread");
+	e.prefetch_events = SS_PFE_ON;
+	experiment_describe(&e, buf, sizeof buf);
+	assert_string_equal(buf, "managed  8 streams  depth-first  sync stream  default-stream none  managed-prefetch "
+				 "(prefetch events on)  4 queues  1 thread");
+	/* set by hand, it is said with any host memory */
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.prefetch_events = SS_PFE_OFF;
+	experiment_describe(&e, buf, sizeof buf);
+	assert_string_equal(buf, "kernel-transfer  8 streams  depth-first  sync stream  default-stream none  pinned "
+				 "(prefetch events off)  8 queues  1 thread");
+}
+
+/* AUTO times prefetches exactly where every stream has a hardware queue of its own; ON and OFF are what they say;
+ * a value out of range is refused by validation. */
+static void test_prefetch_events(void **state)
+{
+	struct ss_experiment e;
+	char *cause = NULL;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_MANAGED);
+	assert_int_equal(e.prefetch_events, SS_PFE_AUTO);
+	for (int s = 1; s <= 64; s++)
+		for (int q = 1; q <= SS_MAX_CONNECTIONS; q++) {
+			e.streams = s;
+			e.connections = q;
+			e.prefetch_events = SS_PFE_AUTO;
+			assert_int_equal(experiment_prefetch_events(&e), s <= q);
+			e.prefetch_events = SS_PFE_ON;
+			assert_true(experiment_prefetch_events(&e));
+			e.prefetch_events = SS_PFE_OFF;
+			assert_false(experiment_prefetch_events(&e));
+		}
+	assert_int_equal(experiment_pfevents_parse("auto"), SS_PFE_AUTO);
+	assert_int_equal(experiment_pfevents_parse("ON"), SS_PFE_ON);
+	assert_int_equal(experiment_pfevents_parse("off"), SS_PFE_OFF);
+	assert_int_equal(experiment_pfevents_parse("yes"), -1);
+	assert_string_equal(experiment_pfevents_name(SS_PFE_OFF), "off");
+	e.streams = 8;
+	e.connections = 8;
+	e.prefetch_events = (enum ss_pfevents)SS_PFE_COUNT;
+	assert_int_equal(experiment_validate(&e, &cause), -1);
+	assert_non_null(cause);
+	free(cause);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_preset_kernel_transfer),
+		cmocka_unit_test(test_prefetch_events),
 		cmocka_unit_test(test_preset_decrypt),
 		cmocka_unit_test(test_preset_hyperq),
 		cmocka_unit_test(test_preset_variants),
