@@ -47,6 +47,8 @@ if has managed; then
 		--prefetch-events --export "$work/managed-8-1q.sqlite"
 	OUT="$work" step brackets 300 bash tests/gpu/brackets.sh "$build"
 fi
+# whether auto's rule for the prefetch events holds: events on vs off on both sides of streams <= queues
+has prefetch-auto && OUT="$work" step prefetch-auto 300 bash tests/gpu/prefetch_auto.sh "$build"
 if has nocupti; then
 	# CUPTI missing on a GPU machine: one line and exit 3 when forced; auto falls back to the model and says why
 	step nocupti-cuda 60 env SS_CUPTI_LIBRARY=/nonexistent/libcupti.so.13 "$bin" run --backend cuda
