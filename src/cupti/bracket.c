@@ -74,7 +74,10 @@ static void bracket_bound(const struct ss_oplist *ops, const long *br, const str
 			}
 		for (size_t j = i + 1; j < ops->n; j++)
 			if (ops->op[j].stream == s && br[j] >= 0) {
-				*lo = fmax(*lo, (double)r->end - bt[br[j]].before_ms * 1e6);
+				/* an idle op has no event before it: the one after it bounds more loosely */
+				const struct bracket_time *t = &bt[br[j]];
+
+				*lo = fmax(*lo, (double)r->end - (t->idle ? t->after_ms : t->before_ms) * 1e6);
 				used = true;
 				break;
 			}
@@ -89,6 +92,7 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 		    struct bracket_result *res, char **cause)
 {
 	long *br = xreallocarray(NULL, ops->n + 1, sizeof *br);
+	const struct ss_record **call; /* per bracket: its API call, NULL when not found */
 	double lo = -INFINITY, hi = INFINITY, off;
 	int nthreads = 1, nstreams = 0;
 
@@ -104,7 +108,7 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 	}
 	for (size_t b = 0; b < nbt; b++) {
 		if (bt[b].op >= ops->n || !bracket_wanted(ops->op[bt[b].op].kind) || br[bt[b].op] >= 0 ||
-		    ops->op[bt[b].op].stream < 0 || !(bt[b].after_ms >= bt[b].before_ms)) {
+		    ops->op[bt[b].op].stream < 0 || !(bt[b].idle || bt[b].after_ms >= bt[b].before_ms)) {
 			*cause = xasprintf("event-timed op %zu of %zu is not a prefetch on an experiment stream, is timed "
 					   "twice, or ends before it starts",
 					   bt[b].op, ops->n);
@@ -123,13 +127,34 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 	off = isfinite(lo) && isfinite(hi) ? (lo + hi) / 2 : isfinite(lo) ? lo : hi;
 	res->width_ns = isfinite(lo) && isfinite(hi) ? hi - lo : 0;
 	res->placed = true;
+	/* the k-th bracketed op a thread issued is its k-th cudaMemPrefetchAsync call */
+	call = xcalloc(nbt + 1, sizeof *call);
+	for (int t = 0; t < nthreads; t++) {
+		const struct ss_record **api;
+		size_t na = bracket_pick(in, nin, true, t, thread_index, arg, &api), kth = 0, nmine = 0;
+
+		for (size_t b = 0; b < nbt; b++)
+			nmine += ops->op[bt[b].op].thread == t || (t == 0 && ops->op[bt[b].op].thread < 0);
+		if (na == nmine)
+			for (size_t i = 0; i < ops->n; i++)
+				if (br[i] >= 0 && (ops->op[i].thread == t || (t == 0 && ops->op[i].thread < 0)))
+					call[br[i]] = api[kth++];
+		free(api);
+	}
 	*out = xreallocarray(NULL, nbt + 1, sizeof **out);
 	for (size_t b = 0; b < nbt; b++) {
 		const struct ss_op *op = &ops->op[bt[b].op];
 		struct cupti_capture_rec *c = &(*out)[b];
-		double t0 = off + bt[b].before_ms * 1e6, t1 = off + bt[b].after_ms * 1e6;
+		double t1 = off + bt[b].after_ms * 1e6, t0 = off + bt[b].before_ms * 1e6;
 		bool h2d = op->kind == SS_OP_PREFETCH_H2D;
 
+		if (bt[b].idle && call[b] != NULL) {
+			t0 = (double)call[b]->start;
+			res->from_call++;
+		} else if (bt[b].idle) {
+			t0 = t1;
+			res->no_start++;
+		}
 		memset(c, 0, sizeof *c);
 		c->r.start = t0 > 0 ? (uint64_t)llround(t0) : 0;
 		c->r.end = t1 > 0 ? (uint64_t)llround(t1) : 0;
@@ -141,24 +166,14 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 		c->r.kind = h2d ? SS_KIND_H2D : SS_KIND_D2H;
 		c->r.flags = SS_REC_MANAGED | SS_REC_ASYNC | SS_REC_EVENT_TIMED;
 		c->name = xstrdup(h2d ? "Prefetch HtoD (Managed -> Device)" : "Prefetch DtoH (Device -> Managed)");
+		if (call[b] != NULL) {
+			c->r.correlation = call[b]->correlation;
+			res->matched++;
+		}
 	}
 	*nout = nbt;
 	res->added = nbt;
-	/* correlation ids: the k-th bracketed op a thread issued is its k-th cudaMemPrefetchAsync call */
-	for (int t = 0; t < nthreads; t++) {
-		const struct ss_record **api;
-		size_t na = bracket_pick(in, nin, true, t, thread_index, arg, &api), kth = 0, nmine = 0;
-
-		for (size_t b = 0; b < nbt; b++)
-			nmine += ops->op[bt[b].op].thread == t || (t == 0 && ops->op[bt[b].op].thread < 0);
-		if (na == nmine)
-			for (size_t i = 0; i < ops->n; i++)
-				if (br[i] >= 0 && (ops->op[i].thread == t || (t == 0 && ops->op[i].thread < 0))) {
-					(*out)[br[i]].r.correlation = api[kth++]->correlation;
-					res->matched++;
-				}
-		free(api);
-	}
+	free(call);
 	free(br);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* bracket.h: timeline records for operations CUPTI does not record (cudaMemPrefetchAsync: no memcpy record, and on
  * driver 580 no unified-memory record either), timed with two cudaEvents recorded on the op's stream right before
- * and right after it. Pure: no CUDA calls, so CI tests it.
+ * and right after it; where the stream was idle at the call, with the call's start and the event after it.
+ * Pure: no CUDA calls, so CI tests it.
  *
  * Event times are only relative to one another (cudaEventElapsedTime, ms from the run's reference event), so they
  * are placed on CUPTI's clock by the kernels of the same streams: a kernel starts no earlier than any event recorded
@@ -16,11 +17,14 @@
 #include "cupti_capture.h"
 #include "planner.h"
 
-/* One bracketed op of the last traced run: the times of its two events, ms after the run's reference event. */
+/* One bracketed op of the last traced run: the times of its events, ms after the run's reference event. */
 struct bracket_time {
 	size_t op;        /* index into the op list */
-	double before_ms; /* event recorded on the op's stream just before it */
+	double before_ms; /* event recorded on the op's stream just before it (not when idle) */
 	double after_ms;  /* event recorded just after it */
+	bool idle;        /* the stream had nothing left to do at the call, so no event went before the op (one there
+			     would make the driver defer a migration it would otherwise start during the call): the op
+			     starts with its call, whose API record gives the time */
 };
 
 /* How the placement went. */
@@ -30,6 +34,8 @@ struct bracket_result {
 	size_t matched;   /* records that got the correlation id of their API call */
 	bool placed;      /* false: no kernel next to a bracketing event, nothing added */
 	double width_ns;  /* upper bound minus lower bound of the offset; < 0: the bounds disagree by that much */
+	size_t from_call; /* records of idle ops, started at their call */
+	size_t no_start;  /* idle ops whose call was not found: their records start where they end */
 };
 
 /* bracket_wanted: is op kind k timed with a bracket (only in traced runs)? */
@@ -37,8 +43,9 @@ bool bracket_wanted(int kind);
 /* bracket_records makes one record per bracket_time (kind H2D for prefetches to the device, D2H to the host,
  * flags SS_REC_MANAGED | SS_REC_ASYNC | SS_REC_EVENT_TIMED, bytes from the op list, times in CUPTI's clock) into
  * *out (*nout of them, caller frees with bracket_free). in holds the run's converted records: its kernels place the
- * events; its API records named after the call ("cudaMemPrefetchAsync") lend their correlation ids, matched per
- * issuing thread in issue order (thread_index maps an API record's OS thread to the op list's thread, -1 if none).
+ * events; its API records named after the call ("cudaMemPrefetchAsync") lend their correlation ids (and, to idle
+ * ops, their start), matched per issuing thread in issue order (thread_index maps an API record's OS thread to
+ * the op list's thread, -1 if none).
  * raw_ids[s] is stream s's CUPTI id (nids of them). Returns 0 (also when nothing could be placed: see res), -1
  * with *cause when the brackets do not fit the op list. */
 int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, size_t nbt,

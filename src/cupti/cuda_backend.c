@@ -294,9 +294,10 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 				      (double)traced[r] / 1e3, (double)untraced[r] / 1e3);
 	}
 	if (br.added > 0)
-		cuda_backend_progress(sink, "%zu prefetches timed with cudaEvents (CUPTI records none), placed on CUPTI's "
-				      "clock by %zu kernels (bounds %.1f us wide), %zu linked to their calls",
-				      br.added, br.anchors, br.width_ns / 1e3, br.matched);
+		cuda_backend_progress(sink, "%zu prefetches timed with cudaEvents (CUPTI records none; %zu on an idle "
+				      "stream start with their call, %zu of them not found), placed on CUPTI's clock by "
+				      "%zu kernels (bounds %.1f us wide), %zu linked to their calls",
+				      br.added, br.from_call, br.no_start, br.anchors, br.width_ns / 1e3, br.matched);
 	else if (cuda_backend_has_brackets(ops) && experiment_prefetch_events(e))
 		cuda_backend_progress(sink, "prefetches left off the timeline: no kernel beside their timing events");
 	else if (cuda_backend_has_brackets(ops))

@@ -67,7 +67,9 @@ struct cuda_exec {
 	long *br_of_op;                  /* per op: its bracket (bracket.h: ops CUPTI does not record), -1 */
 	size_t nbr;
 	cudaEvent_t *br_ev;              /* per bracket: the events before (2k) and after (2k + 1) its op */
-	bool traced_now;                 /* the current run is traced: brackets are recorded if experiment_prefetch_events */
+	bool *br_idle;                   /* per bracket: its stream was idle at the call, no event before it */
+	bool br_always;                  /* diagnostic SS_BRACKETS=always: an event before every bracketed op */
+	bool traced_now;                 /* the current run is traced: brackets are recorded if prefetch events are on */
 	int *slot;                       /* per op: result slot of spin and touch kernels, -1 */
 	uint32_t *expect;                /* per slot: value after a run */
 	uint32_t *seeds;                 /* per slot: value before a run */
@@ -656,6 +658,8 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 			goto fail;
 		}
 	x->br_ev = xcalloc(2 * x->nbr + 1, sizeof *x->br_ev);
+	x->br_idle = xcalloc(x->nbr + 1, sizeof *x->br_idle);
+	x->br_always = getenv("SS_BRACKETS") != NULL && strcmp(getenv("SS_BRACKETS"), "always") == 0;
 	for (size_t i = 0; experiment_prefetch_events(e) && i < 2 * x->nbr; i++)
 		if ((err = cudaEventCreate(&x->br_ev[i])) != cudaSuccess) {
 			exec_cuda_error("cudaEventCreate (prefetch timing)", err, cause);
@@ -706,15 +710,26 @@ static cudaError_t exec_kernel(struct exec_thread *t, const struct ss_op *op, si
 }
 
 /* In traced runs, the event before (side 0) or after (side 1) op i when CUPTI has no record of it (bracket.h);
- * hidden from the captured calls like the other timing events. */
+ * hidden from the captured calls like the other timing events. No event goes before an op whose stream is idle
+ * (cudaStreamQuery): on an idle stream a prefetch starts migrating during its call, and a pending event there made
+ * the driver defer it instead; the op's call then gives its start (bracket_time.idle). */
 static cudaError_t exec_bracket(struct cuda_exec *x, size_t i, int side, cudaStream_t st)
 {
-	cudaError_t err;
+	long k = x->br_of_op[i];
+	cudaError_t err = cudaSuccess;
 
-	if (!x->traced_now || x->br_of_op[i] < 0 || !experiment_prefetch_events(x->e))
+	if (!x->traced_now || k < 0 || !experiment_prefetch_events(x->e))
 		return cudaSuccess;
 	cupti_capture_hide_begin();
-	err = cudaEventRecord(x->br_ev[2 * x->br_of_op[i] + side], st);
+	x->br_idle[k] = false;
+	if (side == 0 && !x->br_always) {
+		err = cudaStreamQuery(st);
+		x->br_idle[k] = err == cudaSuccess;
+		if (err == cudaErrorNotReady)
+			err = cudaSuccess;
+	}
+	if (err == cudaSuccess && !x->br_idle[k])
+		err = cudaEventRecord(x->br_ev[2 * k + side], st);
 	cupti_capture_hide_end();
 	return err;
 }
@@ -1002,7 +1017,7 @@ int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size
 		long k = x->br_of_op[i];
 		if (k < 0)
 			continue;
-		for (int side = 0; side < 2; side++) {
+		for (int side = x->br_idle[k] ? 1 : 0; side < 2; side++) {
 			cudaError_t err = cudaEventElapsedTime(&ms[side], x->start[ref], x->br_ev[2 * k + side]);
 			if (err != cudaSuccess) {
 				free(*bt);
@@ -1011,7 +1026,8 @@ int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size
 			}
 		}
 		(*bt)[*n].op = i;
-		(*bt)[*n].before_ms = ms[0];
+		(*bt)[*n].idle = x->br_idle[k];
+		(*bt)[*n].before_ms = x->br_idle[k] ? ms[1] : ms[0];
 		(*bt)[*n].after_ms = ms[1];
 		(*n)++;
 	}
@@ -1129,6 +1145,7 @@ void cuda_exec_free(struct cuda_exec *x)
 	free(x->stop_after);
 	free(x->br_of_op);
 	free(x->br_ev);
+	free(x->br_idle);
 	free(x->slot);
 	free(x->seeds);
 	free(x->expect);

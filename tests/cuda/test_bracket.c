@@ -63,6 +63,7 @@ static size_t brackets(const struct ss_oplist *ops, struct bracket_time *bt)
 		if (bracket_wanted(ops->op[i].kind)) {
 			int s = ops->op[i].stream;
 			bt[n].op = i;
+			bt[n].idle = false;
 			bt[n].before_ms = times[s][seen[s]][0];
 			bt[n].after_ms = times[s][seen[s]][1];
 			seen[s]++;
@@ -159,6 +160,65 @@ static void test_unplaced_and_unmatched(void **state)
 	planner_free(&ops);
 }
 
+/* t is want to within a nanosecond. */
+static void near(uint64_t t, double want)
+{
+	assert_true((double)t > want - 1 && (double)t < want + 1);
+}
+
+/* Ops whose stream was idle at the call have no event before them: they start with their call (its API record, in
+ * CUPTI's clock already), and a kernel before one is bounded by the event after it instead. Without the calls,
+ * such a record starts where it ends and is counted as such. */
+static void test_idle(void **state)
+{
+	struct ss_oplist ops;
+	struct bracket_time bt[8];
+	struct cupti_capture_rec in[10], *out = NULL;
+	struct bracket_result res;
+	size_t nbt, nin = 0, nout = 0;
+	char *cause = NULL;
+
+	(void)state;
+	managed_ops(&ops);
+	nbt = brackets(&ops, bt);
+	/* issue order x0 y0 z0 x1 y1 z1: x0 (b 0) and z1 (b 5) found their streams idle */
+	bt[0].idle = bt[5].idle = true;
+	bt[0].before_ms = bt[5].before_ms = -1; /* not recorded: never used */
+	in[nin++] = rec(SS_KIND_KERNEL, 0, OFFSET + 205000, OFFSET + 300000, 3, "ss_add");
+	in[nin++] = rec(SS_KIND_KERNEL, 1, OFFSET + 601000, OFFSET + 700000, 7, "ss_add");
+	for (uint32_t k = 0; k < 6; k++)
+		in[nin++] = rec(SS_KIND_API, -1, OFFSET - 100000 + k * 1000, OFFSET - 99500 + k * 1000, 101 + k,
+				"cudaMemPrefetchAsync");
+	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
+					 &cause),
+			 0);
+	/* s0: [O - 2000, O + 5000]; s1: hi O + 1000, lo from z1's after event only (O - 100000): O - 500, 3000 wide */
+	assert_true(res.placed);
+	assert_int_equal(res.from_call, 2);
+	assert_int_equal(res.no_start, 0);
+	assert_int_equal(res.matched, 6);
+	assert_true(res.width_ns > 2999 && res.width_ns < 3001);
+	assert_int_equal(out[0].r.start, (uint64_t)(OFFSET - 100000));
+	assert_int_equal(out[5].r.start, (uint64_t)(OFFSET - 95000));
+	near(out[0].r.end, OFFSET - 500 + 100000);
+	near(out[5].r.end, OFFSET - 500 + 800000);
+	near(out[1].r.start, OFFSET - 500 + 100000); /* the others keep their events */
+	bracket_free(out, nout);
+	/* no calls: the idle ones start where they end */
+	nin = 2;
+	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
+					 &cause),
+			 0);
+	assert_int_equal(res.from_call, 0);
+	assert_int_equal(res.no_start, 2);
+	assert_int_equal(res.matched, 0);
+	assert_int_equal(out[0].r.start, out[0].r.end);
+	assert_int_equal(out[5].r.start, out[5].r.end);
+	assert_true(out[1].r.end > out[1].r.start);
+	bracket_free(out, nout);
+	planner_free(&ops);
+}
+
 /* Brackets that do not fit: an op that is no prefetch, one timed twice, one that ends before it starts. */
 static void test_bad_brackets(void **state)
 {
@@ -198,6 +258,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_offset_and_records),
+		cmocka_unit_test(test_idle),
 		cmocka_unit_test(test_unplaced_and_unmatched),
 		cmocka_unit_test(test_bad_brackets),
 	};
