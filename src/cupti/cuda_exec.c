@@ -721,14 +721,16 @@ static cudaError_t exec_bracket(struct cuda_exec *x, size_t i, int side, cudaStr
 	if (!x->traced_now || k < 0 || !experiment_prefetch_events(x->e))
 		return cudaSuccess;
 	cupti_capture_hide_begin();
-	x->br_idle[k] = false;
-	if (side == 0 && !x->br_always) {
-		err = cudaStreamQuery(st);
-		x->br_idle[k] = err == cudaSuccess;
-		if (err == cudaErrorNotReady)
-			err = cudaSuccess;
+	if (side == 0) {
+		x->br_idle[k] = false;
+		if (!x->br_always) {
+			err = cudaStreamQuery(st);
+			x->br_idle[k] = err == cudaSuccess;
+			if (err == cudaErrorNotReady)
+				err = cudaSuccess;
+		}
 	}
-	if (err == cudaSuccess && !x->br_idle[k])
+	if (err == cudaSuccess && !(side == 0 && x->br_idle[k]))
 		err = cudaEventRecord(x->br_ev[2 * k + side], st);
 	cupti_capture_hide_end();
 	return err;
