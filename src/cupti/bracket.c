@@ -86,6 +86,28 @@ static void bracket_bound(const struct ss_oplist *ops, const long *br, const str
 	free(k);
 }
 
+/* Whether CUPTI's event timestamps can time the records: every bracket has them (no event before an idle op), and
+ * the offset each implies (its CUPTI time minus its cudaEvent time) is inside [lo, hi] give or take
+ * BRACKET_EXACT_SLACK_NS. *refused: they were all there but one broke the bounds (another clock). */
+static bool bracket_exact(const struct bracket_time *bt, size_t nbt, double lo, double hi, bool *refused)
+{
+	*refused = false;
+	for (size_t b = 0; b < nbt; b++)
+		if (bt[b].after_ns == 0 || (!bt[b].idle && bt[b].before_ns == 0))
+			return false;
+	for (size_t b = 0; b < nbt; b++)
+		for (int side = bt[b].idle ? 1 : 0; side < 2; side++) {
+			double o = side ? (double)bt[b].after_ns - bt[b].after_ms * 1e6
+					: (double)bt[b].before_ns - bt[b].before_ms * 1e6;
+
+			if (o < lo - BRACKET_EXACT_SLACK_NS || o > hi + BRACKET_EXACT_SLACK_NS) {
+				*refused = true;
+				return false;
+			}
+		}
+	return true;
+}
+
 int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, size_t nbt,
 		    const struct cupti_capture_rec *in, size_t nin, int (*thread_index)(void *arg, uint32_t os_thread),
 		    void *arg, const uint32_t *raw_ids, int nids, struct cupti_capture_rec **out, size_t *nout,
@@ -94,6 +116,7 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 	long *br = xreallocarray(NULL, ops->n + 1, sizeof *br);
 	const struct ss_record **call; /* per bracket: its API call, NULL when not found */
 	double lo = -INFINITY, hi = INFINITY, off;
+	bool exact;
 	int nthreads = 1, nstreams = 0;
 
 	*out = NULL;
@@ -127,6 +150,7 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 	off = isfinite(lo) && isfinite(hi) ? (lo + hi) / 2 : isfinite(lo) ? lo : hi;
 	res->width_ns = isfinite(lo) && isfinite(hi) ? hi - lo : 0;
 	res->placed = true;
+	exact = bracket_exact(bt, nbt, lo, hi, &res->exact_refused);
 	/* the k-th bracketed op a thread issued is its k-th cudaMemPrefetchAsync call */
 	call = xcalloc(nbt + 1, sizeof *call);
 	for (int t = 0; t < nthreads; t++) {
@@ -147,6 +171,12 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 		struct cupti_capture_rec *c = &(*out)[b];
 		double t1 = off + bt[b].after_ms * 1e6, t0 = off + bt[b].before_ms * 1e6;
 		bool h2d = op->kind == SS_OP_PREFETCH_H2D;
+
+		if (exact) {
+			t1 = (double)bt[b].after_ns;
+			t0 = (double)bt[b].before_ns;
+			res->exact++;
+		}
 
 		if (bt[b].idle && call[b] != NULL) {
 			t0 = (double)call[b]->start;

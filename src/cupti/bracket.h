@@ -25,6 +25,8 @@ struct bracket_time {
 	bool idle;        /* the stream had nothing left to do at the call, so no event went before the op (one there
 			     would make the driver defer a migration it would otherwise start during the call): the op
 			     starts with its call, whose API record gives the time */
+	uint64_t before_ns, after_ns; /* the same events' GPU times from CUPTI (CUDA_EVENT device timestamps), in
+					 CUPTI's clock; 0 when not known */
 };
 
 /* How the placement went. */
@@ -36,12 +38,20 @@ struct bracket_result {
 	double width_ns;  /* upper bound minus lower bound of the offset; < 0: the bounds disagree by that much */
 	size_t from_call; /* records of idle ops, started at their call */
 	size_t no_start;  /* idle ops whose call was not found: their records start where they end */
+	size_t exact;     /* records timed by CUPTI's own event timestamps rather than the offset */
+	bool exact_refused; /* CUPTI's event timestamps were there but broke the kernels' bounds: not used */
 };
+
+/* How far CUPTI's event timestamps may fall outside the kernels' offset bounds (cudaEventElapsedTime resolves
+ * about 0.5 us) and still be taken. */
+#define BRACKET_EXACT_SLACK_NS 2000.0
 
 /* bracket_wanted: is op kind k timed with a bracket (only in traced runs)? */
 bool bracket_wanted(int kind);
 /* bracket_records makes one record per bracket_time (kind H2D for prefetches to the device, D2H to the host,
- * flags SS_REC_MANAGED | SS_REC_ASYNC | SS_REC_EVENT_TIMED, bytes from the op list, times in CUPTI's clock) into
+ * flags SS_REC_MANAGED | SS_REC_ASYNC | SS_REC_EVENT_TIMED, bytes from the op list, times in CUPTI's clock: CUPTI's
+ * own event timestamps when every bracket has them and each agrees with the kernels' offset bounds to within
+ * BRACKET_EXACT_SLACK_NS, else the event times moved by the offset) into
  * *out (*nout of them, caller frees with bracket_free). in holds the run's converted records: its kernels place the
  * events; its API records named after the call ("cudaMemPrefetchAsync") lend their correlation ids (and, to idle
  * ops, their start), matched per issuing thread in issue order (thread_index maps an API record's OS thread to

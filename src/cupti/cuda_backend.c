@@ -145,7 +145,7 @@ static int cuda_backend_brackets(struct cuda_exec *x, const struct ss_oplist *op
 	int rc;
 
 	memset(br, 0, sizeof *br);
-	if (cuda_exec_brackets(x, &bt, &nbt, cause) < 0)
+	if (cuda_exec_brackets(x, b->events, b->nevents, &bt, &nbt, cause) < 0)
 		return -1;
 	if (nbt == 0)
 		return 0;
@@ -247,6 +247,13 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 			cuda_backend_progress(sink, "capturing unified-memory migrations");
 		free(why);
 	}
+	if (experiment_prefetch_events(e) && cuda_backend_has_brackets(ops)) {
+		/* the prefetch timing events' GPU times straight from CUPTI, if it gives them (bracket.h) */
+		char *why = NULL;
+		if (cupti_capture_event_times(&why) < 0)
+			cuda_backend_progress(sink, "no CUPTI event timestamps: %s", why);
+		free(why);
+	}
 	/* The legacy default stream's id comes with the CONTEXT record. */
 	cuda_exec_map(x, &map);
 	if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, UINT64_MAX, &batch, cause) < 0)
@@ -293,11 +300,16 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		cuda_backend_progress(sink, "repeat %d/%d: traced %.1f us, untraced %.1f us", r + 1, e->repeat,
 				      (double)traced[r] / 1e3, (double)untraced[r] / 1e3);
 	}
-	if (br.added > 0)
-		cuda_backend_progress(sink, "%zu prefetches timed with cudaEvents (CUPTI records none; %zu on an idle "
-				      "stream start with their call, %zu of them not found), placed on CUPTI's clock by "
-				      "%zu kernels (bounds %.1f us wide), %zu linked to their calls",
-				      br.added, br.from_call, br.no_start, br.anchors, br.width_ns / 1e3, br.matched);
+	if (br.added > 0) {
+		cuda_backend_progress(sink, "%zu prefetches timed with cudaEvents (CUPTI records none), %zu linked to "
+				      "their calls; %zu on an idle stream start with their call (%zu calls not found)",
+				      br.added, br.matched, br.from_call, br.no_start);
+		cuda_backend_progress(sink, "prefetch events on CUPTI's clock: %s; %zu kernels bound the offset to %.1f us",
+				      br.exact > 0	   ? "CUPTI's own event timestamps"
+				      : br.exact_refused ? "CUPTI's event timestamps broke the bounds, the offset instead"
+							 : "by the offset (no CUPTI event timestamps)",
+				      br.anchors, br.width_ns / 1e3);
+	}
 	else if (cuda_backend_has_brackets(ops) && experiment_prefetch_events(e))
 		cuda_backend_progress(sink, "prefetches left off the timeline: no kernel beside their timing events");
 	else if (cuda_backend_has_brackets(ops))

@@ -720,19 +720,23 @@ static cudaError_t exec_bracket(struct cuda_exec *x, size_t i, int side, cudaStr
 
 	if (!x->traced_now || k < 0 || !experiment_prefetch_events(x->e))
 		return cudaSuccess;
-	cupti_capture_hide_begin();
 	if (side == 0) {
 		x->br_idle[k] = false;
 		if (!x->br_always) {
+			cupti_capture_hide_begin();
 			err = cudaStreamQuery(st);
+			cupti_capture_hide_end();
 			x->br_idle[k] = err == cudaSuccess;
 			if (err == cudaErrorNotReady)
 				err = cudaSuccess;
 		}
 	}
-	if (err == cudaSuccess && !(side == 0 && x->br_idle[k]))
+	if (err == cudaSuccess && !(side == 0 && x->br_idle[k])) {
+		/* tagged: with CUPTI's event times on, the batch gets this event's GPU time (cuda_exec_bracket_tag) */
+		cupti_capture_tag_begin(cuda_exec_bracket_tag(k, side));
 		err = cudaEventRecord(x->br_ev[2 * k + side], st);
-	cupti_capture_hide_end();
+		cupti_capture_tag_end();
+	}
 	return err;
 }
 
@@ -1005,7 +1009,22 @@ int cuda_exec_run(struct cuda_exec *x, bool traced, uint64_t *t0, uint64_t *even
 	return exec_verify(x, cause);
 }
 
-int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size_t *n, char **cause)
+uint64_t cuda_exec_bracket_tag(long k, int side)
+{
+	return 2 * (uint64_t)k + (uint64_t)side + 1;
+}
+
+/* The GPU time CUPTI gave the event tagged tag, 0 when none. */
+static uint64_t exec_event_time(const struct cupti_capture_event *ev, size_t nev, uint64_t tag)
+{
+	for (size_t i = 0; i < nev; i++)
+		if (ev[i].tag == tag)
+			return ev[i].ns;
+	return 0;
+}
+
+int cuda_exec_brackets(const struct cuda_exec *x, const struct cupti_capture_event *ev, size_t nev,
+		       struct bracket_time **bt, size_t *n, char **cause)
 {
 	int ref = exec_ref(x);
 	float ms[2];
@@ -1031,6 +1050,8 @@ int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size
 		(*bt)[*n].idle = x->br_idle[k];
 		(*bt)[*n].before_ms = x->br_idle[k] ? ms[1] : ms[0];
 		(*bt)[*n].after_ms = ms[1];
+		(*bt)[*n].before_ns = x->br_idle[k] ? 0 : exec_event_time(ev, nev, cuda_exec_bracket_tag(k, 0));
+		(*bt)[*n].after_ns = exec_event_time(ev, nev, cuda_exec_bracket_tag(k, 1));
 		(*n)++;
 	}
 	return 0;

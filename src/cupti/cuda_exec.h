@@ -28,9 +28,14 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
  * results are verified on the host; a wrong result is an error. Returns 0, or -1 with *cause. */
 int cuda_exec_run(struct cuda_exec *x, bool traced, uint64_t *t0, uint64_t *events_ns, char **cause);
 /* cuda_exec_brackets gives the event times of the ops CUPTI does not record (bracket.h) in the last traced run, ms
- * after its reference event, into *bt (*n of them, caller frees; none when the op list has no such op). Returns 0,
- * or -1 with *cause. */
-int cuda_exec_brackets(const struct cuda_exec *x, struct bracket_time **bt, size_t *n, char **cause);
+ * after its reference event, and the GPU times CUPTI gave the same events where ev (the run's batch events, nev
+ * of them) has them, into *bt (*n of them, caller frees; none when the op list has no such op). Returns 0, or -1
+ * with *cause. */
+int cuda_exec_brackets(const struct cuda_exec *x, const struct cupti_capture_event *ev, size_t nev,
+		       struct bracket_time **bt, size_t *n, char **cause);
+/* cuda_exec_bracket_tag: the capture tag (cupti_capture_tag_begin) of bracket k's event before (side 0) or after
+ * (side 1) its op, under which a batch with CUPTI's event times holds that event's GPU time. */
+uint64_t cuda_exec_bracket_tag(long k, int side);
 /* cuda_exec_map fills map with the stream ids (experiment streams, per-thread default streams, the legacy stream
  * when known) and the API name hook. It points into x. */
 void cuda_exec_map(const struct cuda_exec *x, struct cupti_convert_map *map);

@@ -32,6 +32,7 @@ static struct {
 	struct capture_header *head, *tail; /* parked, in completion order */
 	bool registered, tracing, have_null;
 	bool migrations;                    /* UNIFIED_MEMORY_COUNTER goes with the tracing kinds */
+	bool event_times;                   /* CUDA_EVENT (with device timestamps) goes with the tracing kinds */
 	uint32_t null_stream;
 	char *api_names[2][CAPTURE_API_NAMES];
 } capture = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -50,6 +51,7 @@ static const CUpti_ActivityKind capture_kinds[] = {
 	X(cuptiActivityDisable)                                                                                    \
 	X(cuptiActivityEnable)                                                                                     \
 	X(cuptiActivityEnableAllSyncRecords)                                                                       \
+	X(cuptiActivityEnableCudaEventDeviceTimestamps)                                                            \
 	X(cuptiActivityFlushAll)                                                                                   \
 	X(cuptiActivityGetNextRecord)                                                                              \
 	X(cuptiActivityGetNumDroppedRecords)                                                                       \
@@ -263,6 +265,22 @@ int cupti_capture_migrations(char **cause)
 	return 0;
 }
 
+int cupti_capture_event_times(char **cause)
+{
+	CUptiResult rc = api.cuptiActivityEnableCudaEventDeviceTimestamps(1);
+
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityEnableCudaEventDeviceTimestamps", rc, cause);
+	rc = api.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CUDA_EVENT);
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityEnable(CUDA_EVENT)", rc, cause);
+	rc = api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CUDA_EVENT);
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityDisable(CUDA_EVENT)", rc, cause);
+	capture.event_times = true;
+	return 0;
+}
+
 /* capture_kind_wanted: every tracing kind, unless the diagnostic SS_CUPTI_ONLY=gpu (kernels, copies, memsets) or
  * =host (API calls, synchronisation, CUPTI overhead) narrows them, to see which side the observer effect comes
  * from. A narrowed run's record counts are short by design: never use it for anything but that. */
@@ -300,6 +318,13 @@ int cupti_capture_enable(bool on, char **cause)
 						      : "cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)",
 						   rc, cause);
 	}
+	if (capture.event_times) {
+		rc = on ? api.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CUDA_EVENT)
+			: api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CUDA_EVENT);
+		if (rc != CUPTI_SUCCESS)
+			return cupti_capture_error(on ? "cuptiActivityEnable(CUDA_EVENT)" : "cuptiActivityDisable(CUDA_EVENT)",
+						   rc, cause);
+	}
 	capture.tracing = on;
 	return 0;
 }
@@ -316,6 +341,24 @@ void cupti_capture_hide_end(void)
 
 	if (capture.tracing)
 		api.cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &id);
+}
+
+void cupti_capture_tag_begin(uint64_t tag)
+{
+	if (!capture.tracing)
+		return;
+	api.cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, CAPTURE_HIDE_ID);
+	api.cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1, tag);
+}
+
+void cupti_capture_tag_end(void)
+{
+	uint64_t id;
+
+	if (!capture.tracing)
+		return;
+	api.cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1, &id);
+	api.cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &id);
 }
 
 uint64_t cupti_capture_timestamp(void)
@@ -372,6 +415,45 @@ static uint64_t capture_pair(uint32_t correlation, uint32_t thread)
 	return (uint64_t)correlation << 32 | thread;
 }
 
+/* A correlation id and a value tied to it. */
+struct capture_kv {
+	uint32_t correlation;
+	uint64_t value;
+};
+
+static void capture_pair_add(struct capture_kv **v, size_t *n, size_t *cap, uint32_t correlation, uint64_t value)
+{
+	if (*n == *cap) {
+		*cap = *cap == 0 ? 64 : *cap * 2;
+		*v = xreallocarray(*v, *cap, sizeof **v);
+	}
+	(*v)[*n].correlation = correlation;
+	(*v)[(*n)++].value = value;
+}
+
+static int capture_cmp_kv(const void *a, const void *b)
+{
+	uint32_t x = ((const struct capture_kv *)a)->correlation, y = ((const struct capture_kv *)b)->correlation;
+
+	return x < y ? -1 : x > y;
+}
+
+/* b->events: each tag whose cudaEventRecord call (same correlation id) has a device timestamp. */
+static void capture_join_events(struct cupti_capture_batch *b, struct capture_kv *tags, size_t ntags,
+				struct capture_kv *times, size_t ntimes)
+{
+	qsort(times, ntimes, sizeof *times, capture_cmp_kv);
+	b->events = xreallocarray(b->events, ntags + 1, sizeof *b->events);
+	for (size_t i = 0; i < ntags; i++) {
+		const struct capture_kv *t = bsearch(&tags[i], times, ntimes, sizeof *times, capture_cmp_kv);
+
+		if (t != NULL) {
+			b->events[b->nevents].tag = tags[i].value;
+			b->events[b->nevents++].ns = t->value;
+		}
+	}
+}
+
 /* Host-side fix-ups once everything is converted: SYNC records take the thread of their API call, and the API and
  * SYNC records of the measurement's own calls (hidden correlation ids, sorted) are left out. */
 static void capture_fixup(struct cupti_capture_batch *b, const uint64_t *hidden, size_t nhidden)
@@ -417,13 +499,15 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 {
 	struct capture_header *h = capture_take(), *next;
 	uint64_t *hidden = NULL;
-	size_t nhidden = 0, hcap = 0, dropped = 0;
+	struct capture_kv *tags = NULL, *times = NULL; /* correlation id -> tag; correlation id -> device time */
+	size_t nhidden = 0, hcap = 0, dropped = 0, ntags = 0, tcap = 0, ntimes = 0, ecap = 0;
 	char name[256];
 	CUptiResult rc;
 
 	for (size_t i = 0; i < b->n; i++)
 		free(b->rec[i].name);
 	b->n = 0;
+	b->nevents = 0;
 	b->dropped = b->unsupported = b->early = b->hidden = 0;
 	for (; h != NULL; h = next) {
 		uint8_t *buf = (uint8_t *)h + CAPTURE_HEADER;
@@ -448,7 +532,15 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 						hidden = xreallocarray(hidden, hcap, sizeof *hidden);
 					}
 					hidden[nhidden++] = x->correlationId;
+				} else if (x->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1) {
+					capture_pair_add(&tags, &ntags, &tcap, x->correlationId, x->externalId);
 				}
+				continue;
+			}
+			if (a->kind == CUPTI_ACTIVITY_KIND_CUDA_EVENT) {
+				const CUpti_ActivityCudaEvent2 *ev = (const CUpti_ActivityCudaEvent2 *)a;
+				if (ev->deviceTimestamp != 0)
+					capture_pair_add(&times, &ntimes, &ecap, ev->correlationId, ev->deviceTimestamp);
 				continue;
 			}
 			st = cupti_convert(a, map, &r, name, sizeof name);
@@ -469,9 +561,14 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 				free(h);
 			}
 			free(hidden);
+			free(tags);
+			free(times);
 			return cupti_capture_error("cuptiActivityGetNextRecord", rc, cause);
 		}
 	}
+	capture_join_events(b, tags, ntags, times, ntimes);
+	free(tags);
+	free(times);
 	qsort(hidden, nhidden, sizeof *hidden, capture_cmp_u64);
 	capture_fixup(b, hidden, nhidden);
 	free(hidden);
@@ -521,8 +618,11 @@ void cupti_capture_finish(void)
 	api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONTEXT);
 	if (capture.migrations)
 		api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+	if (capture.event_times)
+		api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CUDA_EVENT);
 	capture.tracing = false;
 	capture.migrations = false;
+	capture.event_times = false;
 	api.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	for (h = capture_take(); h != NULL; h = next) {
 		next = h->next;
@@ -535,5 +635,6 @@ void cupti_capture_batch_free(struct cupti_capture_batch *b)
 	for (size_t i = 0; i < b->n; i++)
 		free(b->rec[i].name);
 	free(b->rec);
+	free(b->events);
 	memset(b, 0, sizeof *b);
 }

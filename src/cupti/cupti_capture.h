@@ -17,10 +17,19 @@ struct cupti_capture_rec {
 	char *name;
 };
 
+/* When one tagged cudaEventRecord (cupti_capture_tag_begin) completed on the GPU: CUPTI's device timestamp of it,
+ * in CUPTI's clock. */
+struct cupti_capture_event {
+	uint64_t tag;
+	uint64_t ns;
+};
+
 /* What one collect produced. */
 struct cupti_capture_batch {
 	struct cupti_capture_rec *rec;
 	size_t n, cap;
+	struct cupti_capture_event *events; /* tagged events that came with a device timestamp (event_times) */
+	size_t nevents;
 	uint64_t dropped;     /* records CUPTI reported dropped, plus intervals that arrived without timestamps */
 	uint64_t unsupported; /* intervals of kinds streamscope has no kind for (host-to-host copies...) */
 	uint64_t early;       /* records that started before t0 (earlier runs, set-up) and were left out */
@@ -44,10 +53,18 @@ int cupti_capture_enable(bool on, char **cause);
  * from now on; call it after CUDA initialises. Returns 0, or -1 with *cause when this platform cannot (then
  * nothing changes). */
 int cupti_capture_migrations(char **cause);
+/* cupti_capture_event_times asks, from now on, for CUDA_EVENT records with device timestamps in traced runs, so
+ * that tagged events (cupti_capture_tag_begin) come back with their GPU times in the batch. Call it after CUDA
+ * initialises. Returns 0, or -1 with *cause when this CUPTI cannot (then nothing changes). */
+int cupti_capture_event_times(char **cause);
 /* cupti_capture_hide_begin/end bracket CUDA calls that belong to the measurement, not to the experiment: their API
  * records are left out of the batch (external correlation id). No-ops when tracing is off. */
 void cupti_capture_hide_begin(void);
 void cupti_capture_hide_end(void);
+/* cupti_capture_tag_begin/end bracket one cudaEventRecord of the measurement: hidden like hide_begin/end, and with
+ * event_times on, the batch gets its GPU time under tag (>= 1). No-ops when tracing is off. */
+void cupti_capture_tag_begin(uint64_t tag);
+void cupti_capture_tag_end(void);
 /* cupti_capture_timestamp is CUPTI's clock (the records' timebase), ns. */
 uint64_t cupti_capture_timestamp(void);
 /* cupti_capture_flush forces every buffer, complete or not, to the parked queue. Synchronise the device first. */

@@ -64,6 +64,7 @@ static size_t brackets(const struct ss_oplist *ops, struct bracket_time *bt)
 			int s = ops->op[i].stream;
 			bt[n].op = i;
 			bt[n].idle = false;
+			bt[n].before_ns = bt[n].after_ns = 0;
 			bt[n].before_ms = times[s][seen[s]][0];
 			bt[n].after_ms = times[s][seen[s]][1];
 			seen[s]++;
@@ -219,6 +220,80 @@ static void test_idle(void **state)
 	planner_free(&ops);
 }
 
+/* With CUPTI's own event timestamps for every event (agreeing with the kernels' bounds) the records take them as
+ * they are; a set that breaks the bounds (another clock) is refused for the offset; one missing leaves them all. */
+static void test_exact(void **state)
+{
+	struct ss_oplist ops;
+	struct bracket_time bt[8];
+	struct cupti_capture_rec in[10], *out = NULL;
+	struct bracket_result res;
+	size_t nbt, nin = 0, nout = 0;
+	char *cause = NULL;
+
+	(void)state;
+	managed_ops(&ops);
+	nbt = brackets(&ops, bt);
+	/* true offset O + 100 (inside [O - 500, O + 1000]), CUPTI's times a little off the float event times */
+	for (size_t b = 0; b < nbt; b++) {
+		bt[b].before_ns = (uint64_t)(OFFSET + 100 + bt[b].before_ms * 1e6) + 7 * b;
+		bt[b].after_ns = (uint64_t)(OFFSET + 100 + bt[b].after_ms * 1e6) + 3 * b;
+	}
+	in[nin++] = rec(SS_KIND_KERNEL, 0, OFFSET + 205000, OFFSET + 300000, 3, "ss_add");
+	in[nin++] = rec(SS_KIND_KERNEL, 1, OFFSET + 601000, OFFSET + 700000, 7, "ss_add");
+	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
+					 &cause),
+			 0);
+	assert_int_equal(res.exact, 6);
+	assert_false(res.exact_refused);
+	for (size_t b = 0; b < nout; b++) {
+		assert_int_equal(out[b].r.start, bt[b].before_ns);
+		assert_int_equal(out[b].r.end, bt[b].after_ns);
+	}
+	bracket_free(out, nout);
+	/* an idle op needs no time before it, and still starts with its call */
+	bt[0].idle = true;
+	bt[0].before_ns = 0;
+	in[nin++] = rec(SS_KIND_API, -1, OFFSET - 30000, OFFSET - 29000, 101, "cudaMemPrefetchAsync");
+	for (uint32_t k = 1; k < 6; k++)
+		in[nin++] = rec(SS_KIND_API, -1, OFFSET - 20000 + k * 1000, OFFSET - 19500 + k * 1000, 101 + k,
+				"cudaMemPrefetchAsync");
+	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
+					 &cause),
+			 0);
+	assert_int_equal(res.exact, 6);
+	assert_int_equal(out[0].r.start, (uint64_t)(OFFSET - 30000));
+	assert_int_equal(out[0].r.end, bt[0].after_ns);
+	bracket_free(out, nout);
+	bt[0].idle = false;
+	bt[0].before_ns = (uint64_t)(OFFSET + 100);
+	/* another clock: 1 s off */
+	for (size_t b = 0; b < nbt; b++) {
+		bt[b].before_ns -= 1000000000u;
+		bt[b].after_ns -= 1000000000u;
+	}
+	assert_int_equal(bracket_records(&ops, bt, nbt, in, 2, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
+					 &cause),
+			 0);
+	assert_int_equal(res.exact, 0);
+	assert_true(res.exact_refused);
+	near(out[1].r.start, OFFSET + 250 + bt[1].before_ms * 1e6);
+	bracket_free(out, nout);
+	/* one missing: the offset, nothing refused */
+	for (size_t b = 0; b < nbt; b++) {
+		bt[b].before_ns += 1000000000u;
+		bt[b].after_ns += 1000000000u;
+	}
+	bt[3].after_ns = 0;
+	assert_int_equal(bracket_records(&ops, bt, nbt, in, 2, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
+					 &cause),
+			 0);
+	assert_int_equal(res.exact, 0);
+	assert_false(res.exact_refused);
+	bracket_free(out, nout);
+	planner_free(&ops);
+}
+
 /* Brackets that do not fit: an op that is no prefetch, one timed twice, one that ends before it starts. */
 static void test_bad_brackets(void **state)
 {
@@ -259,6 +334,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_offset_and_records),
 		cmocka_unit_test(test_idle),
+		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_unplaced_and_unmatched),
 		cmocka_unit_test(test_bad_brackets),
 	};
