@@ -89,9 +89,11 @@ static void bracket_bound(const struct ss_oplist *ops, const long *br, const str
 /* Whether CUPTI's event timestamps can time the records: every bracket has them (no event before an idle op), and
  * the offset each implies (its CUPTI time minus its cudaEvent time) is inside [lo, hi] give or take
  * BRACKET_EXACT_SLACK_NS. *refused: they were all there but one broke the bounds (another clock). */
-static bool bracket_exact(const struct bracket_time *bt, size_t nbt, double lo, double hi, bool *refused)
+static bool bracket_exact(const struct bracket_time *bt, size_t nbt, double lo, double hi, double off,
+			  struct bracket_result *res)
 {
-	*refused = false;
+	double omin = INFINITY, omax = -INFINITY;
+
 	for (size_t b = 0; b < nbt; b++)
 		if (bt[b].after_ns == 0 || (!bt[b].idle && bt[b].before_ns == 0))
 			return false;
@@ -100,12 +102,13 @@ static bool bracket_exact(const struct bracket_time *bt, size_t nbt, double lo, 
 			double o = side ? (double)bt[b].after_ns - bt[b].after_ms * 1e6
 					: (double)bt[b].before_ns - bt[b].before_ms * 1e6;
 
-			if (o < lo - BRACKET_EXACT_SLACK_NS || o > hi + BRACKET_EXACT_SLACK_NS) {
-				*refused = true;
-				return false;
-			}
+			omin = fmin(omin, o);
+			omax = fmax(omax, o);
 		}
-	return true;
+	res->exact_lo_ns = omin - off;
+	res->exact_hi_ns = omax - off;
+	res->exact_refused = omin < lo - BRACKET_EXACT_SLACK_NS || omax > hi + BRACKET_EXACT_SLACK_NS;
+	return !res->exact_refused;
 }
 
 int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, size_t nbt,
@@ -150,7 +153,7 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 	off = isfinite(lo) && isfinite(hi) ? (lo + hi) / 2 : isfinite(lo) ? lo : hi;
 	res->width_ns = isfinite(lo) && isfinite(hi) ? hi - lo : 0;
 	res->placed = true;
-	exact = bracket_exact(bt, nbt, lo, hi, &res->exact_refused);
+	exact = bracket_exact(bt, nbt, lo, hi, off, res);
 	/* the k-th bracketed op a thread issued is its k-th cudaMemPrefetchAsync call */
 	call = xcalloc(nbt + 1, sizeof *call);
 	for (int t = 0; t < nthreads; t++) {

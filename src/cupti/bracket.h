@@ -40,6 +40,8 @@ struct bracket_result {
 	size_t no_start;  /* idle ops whose call was not found: their records start where they end */
 	size_t exact;     /* records timed by CUPTI's own event timestamps rather than the offset */
 	bool exact_refused; /* CUPTI's event timestamps were there but broke the kernels' bounds: not used */
+	double exact_lo_ns, exact_hi_ns; /* the offsets CUPTI's event timestamps imply, least and most, less the
+					    offset of the bounds (0, 0 without them) */
 };
 
 /* How far CUPTI's event timestamps may fall outside the kernels' offset bounds (cudaEventElapsedTime resolves

@@ -301,14 +301,18 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 				      (double)traced[r] / 1e3, (double)untraced[r] / 1e3);
 	}
 	if (br.added > 0) {
-		cuda_backend_progress(sink, "%zu prefetches timed with cudaEvents (CUPTI records none), %zu linked to "
-				      "their calls; %zu on an idle stream start with their call (%zu calls not found)",
-				      br.added, br.matched, br.from_call, br.no_start);
-		cuda_backend_progress(sink, "prefetch events on CUPTI's clock: %s; %zu kernels bound the offset to %.1f us",
-				      br.exact > 0	   ? "CUPTI's own event timestamps"
-				      : br.exact_refused ? "CUPTI's event timestamps broke the bounds, the offset instead"
-							 : "by the offset (no CUPTI event timestamps)",
-				      br.anchors, br.width_ns / 1e3);
+		/* progress lines hold 127 characters */
+		cuda_backend_progress(sink, "%zu prefetches timed with cudaEvents (CUPTI records none), %zu linked to calls, "
+				      "%zu idle-stream ones start at their call",
+				      br.added, br.matched, br.from_call + br.no_start);
+		cuda_backend_progress(sink, "%zu kernels bound the events' clock offset to %.1f us", br.anchors,
+				      br.width_ns / 1e3);
+		if (br.exact > 0 || br.exact_refused)
+			cuda_backend_progress(sink, "CUPTI's event timestamps imply %+.1f..%+.1f us from the bounds' middle: %s",
+					      br.exact_lo_ns / 1e3, br.exact_hi_ns / 1e3,
+					      br.exact > 0 ? "used" : "outside the bounds, not used");
+		else
+			cuda_backend_progress(sink, "no CUPTI event timestamps: the events placed by the offset");
 	}
 	else if (cuda_backend_has_brackets(ops) && experiment_prefetch_events(e))
 		cuda_backend_progress(sink, "prefetches left off the timeline: no kernel beside their timing events");

@@ -246,6 +246,9 @@ static void test_exact(void **state)
 			 0);
 	assert_int_equal(res.exact, 6);
 	assert_false(res.exact_refused);
+	/* implied offsets O + 100 + 0..35 against the bounds' middle O + 250 */
+	assert_true(res.exact_lo_ns > -151 && res.exact_lo_ns < -149);
+	assert_true(res.exact_hi_ns > -116 && res.exact_hi_ns < -114);
 	for (size_t b = 0; b < nout; b++) {
 		assert_int_equal(out[b].r.start, bt[b].before_ns);
 		assert_int_equal(out[b].r.end, bt[b].after_ns);
