@@ -86,29 +86,37 @@ static void bracket_bound(const struct ss_oplist *ops, const long *br, const str
 	free(k);
 }
 
-/* Whether CUPTI's event timestamps can time the records: every bracket has them (no event before an idle op), and
- * the offset each implies (its CUPTI time minus its cudaEvent time) is inside [lo, hi] give or take
- * BRACKET_EXACT_SLACK_NS. *refused: they were all there but one broke the bounds (another clock). */
-static bool bracket_exact(const struct bracket_time *bt, size_t nbt, double lo, double hi, double off,
-			  struct bracket_result *res)
+static int bracket_cmp_double(const void *a, const void *b)
 {
-	double omin = INFINITY, omax = -INFINITY;
+	double x = *(const double *)a, y = *(const double *)b;
 
-	for (size_t b = 0; b < nbt; b++)
-		if (bt[b].after_ns == 0 || (!bt[b].idle && bt[b].before_ns == 0))
-			return false;
-	for (size_t b = 0; b < nbt; b++)
-		for (int side = bt[b].idle ? 1 : 0; side < 2; side++) {
-			double o = side ? (double)bt[b].after_ns - bt[b].after_ms * 1e6
-					: (double)bt[b].before_ns - bt[b].before_ms * 1e6;
+	return (x > y) - (x < y);
+}
 
-			omin = fmin(omin, o);
-			omax = fmax(omax, o);
-		}
-	res->exact_lo_ns = omin - off;
-	res->exact_hi_ns = omax - off;
-	res->exact_refused = omin < lo - BRACKET_EXACT_SLACK_NS || omax > hi + BRACKET_EXACT_SLACK_NS;
-	return !res->exact_refused;
+/* The clock offsets CUPTI's own timestamps of the events imply (its time minus the cudaEvent time, one per event
+ * that has one): their median into *median and their range into *omin, *omax. Returns how many there were. Most
+ * agree to a microsecond; a few events after a migration came up to 36 us later in CUPTI's time on the H200, hence
+ * the median. */
+static size_t bracket_cupti_offsets(const struct bracket_time *bt, size_t nbt, double *median, double *omin,
+				    double *omax)
+{
+	double *o = xcalloc(2 * nbt + 1, sizeof *o);
+	size_t n = 0;
+
+	for (size_t b = 0; b < nbt; b++) {
+		if (!bt[b].idle && bt[b].before_ns != 0)
+			o[n++] = (double)bt[b].before_ns - bt[b].before_ms * 1e6;
+		if (bt[b].after_ns != 0)
+			o[n++] = (double)bt[b].after_ns - bt[b].after_ms * 1e6;
+	}
+	if (n > 0) {
+		qsort(o, n, sizeof *o, bracket_cmp_double);
+		*median = n % 2 ? o[n / 2] : (o[n / 2 - 1] + o[n / 2]) / 2;
+		*omin = o[0];
+		*omax = o[n - 1];
+	}
+	free(o);
+	return n;
 }
 
 int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, size_t nbt,
@@ -118,8 +126,7 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 {
 	long *br = xreallocarray(NULL, ops->n + 1, sizeof *br);
 	const struct ss_record **call; /* per bracket: its API call, NULL when not found */
-	double lo = -INFINITY, hi = INFINITY, off;
-	bool exact;
+	double lo = -INFINITY, hi = INFINITY, off, mid, median = 0, omin = 0, omax = 0;
 	int nthreads = 1, nstreams = 0;
 
 	*out = NULL;
@@ -145,15 +152,26 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 	}
 	for (int s = 0; s < nstreams; s++)
 		bracket_bound(ops, br, bt, s, in, nin, &lo, &hi, &res->anchors);
-	if (res->anchors == 0) {
+	res->samples = bracket_cupti_offsets(bt, nbt, &median, &omin, &omax);
+	if (res->anchors == 0 && res->samples == 0) {
 		free(br);
 		return 0;
 	}
-	/* both sides bounded: the middle; one side only: that bound (it is where the event and the kernel touch) */
-	off = isfinite(lo) && isfinite(hi) ? (lo + hi) / 2 : isfinite(lo) ? lo : hi;
+	/* The kernels' bounds: both sides, the middle; one side only, that bound (where the event and the kernel
+	 * touch). CUPTI's timestamps, where they came, measure the offset itself: their median, kept inside the
+	 * bounds (the bounds are where in depth-first order they agree to a few us; in breadth-first order the
+	 * kernels wait for the host and leave the bounds hundreds of us wide). */
+	mid = isfinite(lo) && isfinite(hi) ? (lo + hi) / 2 : isfinite(lo) ? lo : isfinite(hi) ? hi : median;
 	res->width_ns = isfinite(lo) && isfinite(hi) ? hi - lo : 0;
+	off = mid;
+	if (res->samples > 0) {
+		off = fmin(fmax(median, lo), hi);
+		res->clamped = off != median;
+		res->shift_ns = off - mid;
+		res->spread_lo_ns = omin - off;
+		res->spread_hi_ns = omax - off;
+	}
 	res->placed = true;
-	exact = bracket_exact(bt, nbt, lo, hi, off, res);
 	/* the k-th bracketed op a thread issued is its k-th cudaMemPrefetchAsync call */
 	call = xcalloc(nbt + 1, sizeof *call);
 	for (int t = 0; t < nthreads; t++) {
@@ -175,11 +193,6 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 		double t1 = off + bt[b].after_ms * 1e6, t0 = off + bt[b].before_ms * 1e6;
 		bool h2d = op->kind == SS_OP_PREFETCH_H2D;
 
-		if (exact) {
-			t1 = (double)bt[b].after_ns;
-			t0 = (double)bt[b].before_ns;
-			res->exact++;
-		}
 
 		if (bt[b].idle && call[b] != NULL) {
 			t0 = (double)call[b]->start;

@@ -4,9 +4,11 @@
  * Pure: no CUDA calls, so CI tests it.
  *
  * Event times are only relative to one another (cudaEventElapsedTime, ms from the run's reference event), so they
- * are placed on CUPTI's clock by the kernels of the same streams: a kernel starts no earlier than any event recorded
- * before it on its stream and ends no later than any event recorded after it. Each kernel between two bracketing
- * events bounds the offset from both sides; the offset is the middle of the bounds of all of them. */
+ * are placed on CUPTI's clock by one offset. The kernels of the same streams bound it: a kernel starts no earlier
+ * than any event recorded before it on its stream and ends no later than any event recorded after it, so each
+ * kernel between two bracketing events bounds the offset from both sides. Where CUPTI gives its own timestamps of
+ * the events (CUDA_EVENT records), each of them measures the offset: the median of those, inside the bounds, is
+ * taken; without them the middle of the bounds. */
 #ifndef SS_BRACKET_H
 #define SS_BRACKET_H
 
@@ -38,22 +40,18 @@ struct bracket_result {
 	double width_ns;  /* upper bound minus lower bound of the offset; < 0: the bounds disagree by that much */
 	size_t from_call; /* records of idle ops, started at their call */
 	size_t no_start;  /* idle ops whose call was not found: their records start where they end */
-	size_t exact;     /* records timed by CUPTI's own event timestamps rather than the offset */
-	bool exact_refused; /* CUPTI's event timestamps were there but broke the kernels' bounds: not used */
-	double exact_lo_ns, exact_hi_ns; /* the offsets CUPTI's event timestamps imply, least and most, less the
-					    offset of the bounds (0, 0 without them) */
+	size_t samples;   /* events whose CUPTI timestamp measured the offset (0: the kernels' bounds alone) */
+	double shift_ns;  /* the offset taken less the middle of the kernels' bounds */
+	bool clamped;     /* the timestamps' median fell outside the kernels' bounds: the nearest bound taken */
+	double spread_lo_ns, spread_hi_ns; /* the offsets single timestamps imply, least and most, less the one taken */
 };
-
-/* How far CUPTI's event timestamps may fall outside the kernels' offset bounds (cudaEventElapsedTime resolves
- * about 0.5 us) and still be taken. */
-#define BRACKET_EXACT_SLACK_NS 2000.0
 
 /* bracket_wanted: is op kind k timed with a bracket (only in traced runs)? */
 bool bracket_wanted(int kind);
 /* bracket_records makes one record per bracket_time (kind H2D for prefetches to the device, D2H to the host,
- * flags SS_REC_MANAGED | SS_REC_ASYNC | SS_REC_EVENT_TIMED, bytes from the op list, times in CUPTI's clock: CUPTI's
- * own event timestamps when every bracket has them and each agrees with the kernels' offset bounds to within
- * BRACKET_EXACT_SLACK_NS, else the event times moved by the offset) into
+ * flags SS_REC_MANAGED | SS_REC_ASYNC | SS_REC_EVENT_TIMED, bytes from the op list, times in CUPTI's clock: the
+ * event times moved by one offset, the median of what CUPTI's own timestamps of the events imply, kept inside the
+ * kernels' bounds; without those timestamps the middle of the bounds) into
  * *out (*nout of them, caller frees with bracket_free). in holds the run's converted records: its kernels place the
  * events; its API records named after the call ("cudaMemPrefetchAsync") lend their correlation ids (and, to idle
  * ops, their start), matched per issuing thread in issue order (thread_index maps an API record's OS thread to

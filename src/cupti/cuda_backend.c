@@ -305,14 +305,15 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		cuda_backend_progress(sink, "%zu prefetches timed with cudaEvents (CUPTI records none), %zu linked to calls, "
 				      "%zu idle-stream ones start at their call",
 				      br.added, br.matched, br.from_call + br.no_start);
-		cuda_backend_progress(sink, "%zu kernels bound the events' clock offset to %.1f us", br.anchors,
-				      br.width_ns / 1e3);
-		if (br.exact > 0 || br.exact_refused)
-			cuda_backend_progress(sink, "CUPTI's event timestamps imply %+.1f..%+.1f us from the bounds' middle: %s",
-					      br.exact_lo_ns / 1e3, br.exact_hi_ns / 1e3,
-					      br.exact > 0 ? "used" : "outside the bounds, not used");
+		if (br.samples > 0)
+			cuda_backend_progress(sink, "clock offset: median of %zu CUPTI event times (%+.1f..%+.1f us), "
+					      "%+.1f us off the middle of %zu kernels' %.1f us bounds%s",
+					      br.samples, br.spread_lo_ns / 1e3, br.spread_hi_ns / 1e3, br.shift_ns / 1e3,
+					      br.anchors, br.width_ns / 1e3, br.clamped ? ", clamped" : "");
 		else
-			cuda_backend_progress(sink, "no CUPTI event timestamps: the events placed by the offset");
+			cuda_backend_progress(sink, "clock offset: the middle of %zu kernels' bounds, %.1f us wide (no CUPTI "
+					      "event times)",
+					      br.anchors, br.width_ns / 1e3);
 	}
 	else if (cuda_backend_has_brackets(ops) && experiment_prefetch_events(e))
 		cuda_backend_progress(sink, "prefetches left off the timeline: no kernel beside their timing events");

@@ -220,9 +220,10 @@ static void test_idle(void **state)
 	planner_free(&ops);
 }
 
-/* With CUPTI's own event timestamps for every event (agreeing with the kernels' bounds) the records take them as
- * they are; a set that breaks the bounds (another clock) is refused for the offset; one missing leaves them all. */
-static void test_exact(void **state)
+/* CUPTI's own timestamps of the events measure the clock offset: their median is taken (an outlier changes
+ * nothing), inside the kernels' bounds; a median outside them (another clock) is clamped to the nearest bound;
+ * without kernels the median alone places the events; an idle op still starts with its call. */
+static void test_cupti_offset(void **state)
 {
 	struct ss_oplist ops;
 	struct bracket_time bt[8];
@@ -234,27 +235,29 @@ static void test_exact(void **state)
 	(void)state;
 	managed_ops(&ops);
 	nbt = brackets(&ops, bt);
-	/* true offset O + 100 (inside [O - 500, O + 1000]), CUPTI's times a little off the float event times */
+	/* true offset O + 100; CUPTI's times 0..35 ns later, and one 35 us later: median O + 113 */
 	for (size_t b = 0; b < nbt; b++) {
-		bt[b].before_ns = (uint64_t)(OFFSET + 100 + bt[b].before_ms * 1e6) + 7 * b;
-		bt[b].after_ns = (uint64_t)(OFFSET + 100 + bt[b].after_ms * 1e6) + 3 * b;
+		bt[b].before_ns = (uint64_t)(OFFSET + 100 + bt[b].before_ms * 1e6 + 0.5) + 7 * b;
+		bt[b].after_ns = (uint64_t)(OFFSET + 100 + bt[b].after_ms * 1e6 + 0.5) + 3 * b;
 	}
+	bt[2].after_ns += 35000 - 6;
 	in[nin++] = rec(SS_KIND_KERNEL, 0, OFFSET + 205000, OFFSET + 300000, 3, "ss_add");
 	in[nin++] = rec(SS_KIND_KERNEL, 1, OFFSET + 601000, OFFSET + 700000, 7, "ss_add");
 	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
 					 &cause),
 			 0);
-	assert_int_equal(res.exact, 6);
-	assert_false(res.exact_refused);
-	/* implied offsets O + 100 + 0..35 against the bounds' middle O + 250 */
-	assert_true(res.exact_lo_ns > -151 && res.exact_lo_ns < -149);
-	assert_true(res.exact_hi_ns > -116 && res.exact_hi_ns < -114);
+	assert_true(res.placed);
+	assert_int_equal(res.samples, 12);
+	assert_false(res.clamped);
+	assert_true(res.shift_ns > -138 && res.shift_ns < -136); /* O + 113 against the bounds' middle O + 250 */
+	assert_true(res.spread_lo_ns > -14 && res.spread_lo_ns < -12);
+	assert_true(res.spread_hi_ns > 34986 && res.spread_hi_ns < 34988);
 	for (size_t b = 0; b < nout; b++) {
-		assert_int_equal(out[b].r.start, bt[b].before_ns);
-		assert_int_equal(out[b].r.end, bt[b].after_ns);
+		near(out[b].r.start, OFFSET + 113 + bt[b].before_ms * 1e6);
+		near(out[b].r.end, OFFSET + 113 + bt[b].after_ms * 1e6);
 	}
 	bracket_free(out, nout);
-	/* an idle op needs no time before it, and still starts with its call */
+	/* an idle op has no time before it and starts with its call; one time fewer */
 	bt[0].idle = true;
 	bt[0].before_ns = 0;
 	in[nin++] = rec(SS_KIND_API, -1, OFFSET - 30000, OFFSET - 29000, 101, "cudaMemPrefetchAsync");
@@ -264,13 +267,21 @@ static void test_exact(void **state)
 	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
 					 &cause),
 			 0);
-	assert_int_equal(res.exact, 6);
+	assert_int_equal(res.samples, 11);
 	assert_int_equal(out[0].r.start, (uint64_t)(OFFSET - 30000));
-	assert_int_equal(out[0].r.end, bt[0].after_ns);
 	bracket_free(out, nout);
 	bt[0].idle = false;
 	bt[0].before_ns = (uint64_t)(OFFSET + 100);
-	/* another clock: 1 s off */
+	/* no kernels: the median alone */
+	assert_int_equal(bracket_records(&ops, bt, nbt, NULL, 0, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
+					 &cause),
+			 0);
+	assert_true(res.placed);
+	assert_int_equal(res.anchors, 0);
+	assert_int_equal(nout, 6);
+	near(out[1].r.start, OFFSET + 113 + bt[1].before_ms * 1e6);
+	bracket_free(out, nout);
+	/* another clock, 1 s off: clamped to the nearer bound, O - 500 */
 	for (size_t b = 0; b < nbt; b++) {
 		bt[b].before_ns -= 1000000000u;
 		bt[b].after_ns -= 1000000000u;
@@ -278,21 +289,9 @@ static void test_exact(void **state)
 	assert_int_equal(bracket_records(&ops, bt, nbt, in, 2, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
 					 &cause),
 			 0);
-	assert_int_equal(res.exact, 0);
-	assert_true(res.exact_refused);
-	near(out[1].r.start, OFFSET + 250 + bt[1].before_ms * 1e6);
-	bracket_free(out, nout);
-	/* one missing: the offset, nothing refused */
-	for (size_t b = 0; b < nbt; b++) {
-		bt[b].before_ns += 1000000000u;
-		bt[b].after_ns += 1000000000u;
-	}
-	bt[3].after_ns = 0;
-	assert_int_equal(bracket_records(&ops, bt, nbt, in, 2, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
-					 &cause),
-			 0);
-	assert_int_equal(res.exact, 0);
-	assert_false(res.exact_refused);
+	assert_true(res.clamped);
+	assert_true(res.shift_ns > -751 && res.shift_ns < -749);
+	near(out[1].r.start, OFFSET - 500 + bt[1].before_ms * 1e6);
 	bracket_free(out, nout);
 	planner_free(&ops);
 }
@@ -337,7 +336,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_offset_and_records),
 		cmocka_unit_test(test_idle),
-		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_cupti_offset),
 		cmocka_unit_test(test_unplaced_and_unmatched),
 		cmocka_unit_test(test_bad_brackets),
 	};
