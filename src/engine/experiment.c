@@ -187,7 +187,7 @@ void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outpu
 bool experiment_prefetch_events(const struct ss_experiment *e)
 {
 	if (e->prefetch_events == SS_PFE_AUTO)
-		return e->streams <= e->connections;
+		return e->streams <= e->connections && e->streams <= SS_PFE_AUTO_MAX_STREAMS;
 	return e->prefetch_events == SS_PFE_ON;
 }
 

@@ -94,7 +94,7 @@ static const char export_sqlite_schema[] =
     "CREATE TABLE STREAMSCOPE_EXPERIMENT (preset TEXT, kernel TEXT, streams INTEGER, elements INTEGER,"
     " chunks INTEGER, elemSize INTEGER, work INTEGER, issueOrder TEXT, sync TEXT, defaultStream TEXT,"
     " nonBlocking INTEGER, hostMem TEXT, connections INTEGER, threads INTEGER, repeats INTEGER, warmup INTEGER,"
-    " description TEXT);"
+    " description TEXT, prefetchEvents TEXT);"
     "CREATE TABLE STREAMSCOPE_ANALYSIS (backend TEXT NOT NULL, modelled INTEGER NOT NULL, label TEXT,"
     " t0 INTEGER, t1 INTEGER, makespanNs INTEGER,"
     " h2dBusyNs INTEGER, h2dUtil REAL, h2dCount INTEGER, h2dBytes INTEGER,"
@@ -579,7 +579,7 @@ static int export_sqlite_experiment(struct export_sqlite_ctx *c, const struct ss
 	if (sqlite3_prepare_v2(
 	        c->db,
 	        "INSERT INTO STREAMSCOPE_EXPERIMENT VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-	        " ?12, ?13, ?14, ?15, ?16, ?17)",
+	        " ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
 	        -1, &st, NULL) != SQLITE_OK)
 		return export_sqlite_fail(c, "prepare");
 	experiment_describe(e, desc, sizeof desc);
@@ -600,6 +600,7 @@ static int export_sqlite_experiment(struct export_sqlite_ctx *c, const struct ss
 	sqlite3_bind_int(st, 15, e->repeat);
 	sqlite3_bind_int(st, 16, e->warmup);
 	sqlite3_bind_text(st, 17, desc, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 18, experiment_pfevents_name(e->prefetch_events), -1, SQLITE_STATIC);
 	rc = export_sqlite_step(c, st);
 	sqlite3_finalize(st);
 	return rc;

@@ -843,6 +843,16 @@ int import_sqlite_experiment(const char *path, struct ss_experiment *e, char **c
 		}
 	}
 	sqlite3_finalize(st);
+	/* added later: files without the column keep auto */
+	if (found && sqlite3_prepare_v2(c.db, "SELECT prefetchEvents FROM STREAMSCOPE_EXPERIMENT", -1, &st, NULL) ==
+			     SQLITE_OK) {
+		int v;
+
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL &&
+		    (v = experiment_pfevents_parse((const char *)sqlite3_column_text(st, 0))) >= 0)
+			e->prefetch_events = (enum ss_pfevents)v;
+		sqlite3_finalize(st);
+	}
 	sqlite3_close(c.db);
 	if (found && experiment_validate(e, cause) != 0) {
 		char *inner = *cause;

@@ -128,6 +128,7 @@ static void test_experiment_roundtrip(void **state)
 	e.streams = 8;
 	e.order = SS_ORDER_BREADTH;
 	e.sync = SS_SYNC_EVENTS;
+	e.prefetch_events = SS_PFE_OFF;
 	timeline_init(&t);
 	fx_timeline(&t, 100, 8);
 	snprintf(path, sizeof path, "%s/x.sqlite", dir);
@@ -141,6 +142,7 @@ static void test_experiment_roundtrip(void **state)
 	assert_int_equal(back.sync, SS_SYNC_EVENTS);
 	assert_int_equal(back.elements, e.elements);
 	assert_int_equal(back.work, e.work);
+	assert_int_equal(back.prefetch_events, SS_PFE_OFF);
 	in.e = NULL;
 	snprintf(path, sizeof path, "%s/y.sqlite", dir);
 	assert_int_equal(export_sqlite(path, &in, &cause), 0);
