@@ -1,7 +1,9 @@
 /* test_replay_prefetch.c: the H200 traces of the managed preset with --prefetch-events (tests/data/h200/
  * prefetch-events), replayed on CI: every prefetch of the op list is on the timeline once, marked as timed by
  * cudaEvents, linked to its cudaMemPrefetchAsync call, and placed where its stream's kernel says it must be: the
- * prefetches to the device end before the stream's kernel starts, the one back to the host starts after it ends. */
+ * prefetches to the device end before the stream's kernel starts, the one back to the host starts after it ends.
+ * For the final code's runs also: the timeline's span is the stored CUPTI makespan, within 1% of the cudaEvent
+ * makespan of the same run. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,8 @@
 #include <sys/stat.h>
 
 #include <cmocka.h>
+
+#include <sqlite3.h>
 
 #include "engine/experiment.h"
 #include "engine/planner.h"
@@ -30,7 +34,29 @@ static const struct {
 	{"managed-8-depth", 8, SS_ORDER_DEPTH, 8},     {"managed-8-breadth", 8, SS_ORDER_BREADTH, 8},
 	{"managed-32-depth", 32, SS_ORDER_DEPTH, 8},   {"managed-32-breadth", 32, SS_ORDER_BREADTH, 8},
 	{"managed-8-1q", 8, SS_ORDER_DEPTH, 1},
+	/* the final code (2026-11-30): no event before a prefetch on an idle stream, the clock offset from CUPTI's
+	 * event timestamps */
+	{"managed-8-depth-final", 8, SS_ORDER_DEPTH, 8},
+	{"managed-8-breadth-final", 8, SS_ORDER_BREADTH, 8},
+	{"managed-32-32q-final", 32, SS_ORDER_DEPTH, 32},
 };
+
+/* The final runs' makespans as stored (STREAMSCOPE_ANALYSIS): CUPTI's span (with the event-timed prefetches) and
+ * the cudaEvent makespan of the same run. */
+static void replay_makespans(const char *path, long long *cupti, long long *events)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT makespanNs, eventsNs FROM STREAMSCOPE_ANALYSIS", -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	*cupti = sqlite3_column_int64(st, 0);
+	*events = sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
 
 /* The API record with correlation id c, NULL when none. */
 static const struct ss_record *replay_call(const struct ss_timeline *t, uint32_t c)
@@ -93,6 +119,23 @@ static void test_prefetches(void **state)
 		assert_int_equal(timed[SS_KIND_H2D], planner_count_kind(&ops, SS_OP_PREFETCH_H2D));
 		assert_int_equal(timed[SS_KIND_D2H], planner_count_kind(&ops, SS_OP_PREFETCH_D2H));
 		assert_int_equal(timeline_count(&t, SS_KIND_KERNEL), planner_count_kind(&ops, SS_OP_KERNEL));
+		if (strstr(replay_runs[k].tag, "-final") != NULL) {
+			/* the span from the records is the stored one, and within 1% of the cudaEvent makespan */
+			long long cupti, events;
+			uint64_t lo = UINT64_MAX, hi = 0;
+
+			for (size_t i = 0; i < t.n; i++)
+				if (t.rec[i].kind == SS_KIND_H2D || t.rec[i].kind == SS_KIND_D2H ||
+				    t.rec[i].kind == SS_KIND_KERNEL) {
+					lo = t.rec[i].start < lo ? t.rec[i].start : lo;
+					hi = t.rec[i].end > hi ? t.rec[i].end : hi;
+				}
+			replay_makespans(path, &cupti, &events);
+			assert_true(events > 0);
+			assert_true((long long)(hi - lo) > cupti - 1000 && (long long)(hi - lo) < cupti + 1000);
+			if (!((double)cupti / (double)events - 1 < 0.01 && (double)cupti / (double)events - 1 > -0.01))
+				fail_msg("%s: CUPTI %lld ns vs cudaEvent %lld ns", replay_runs[k].tag, cupti, events);
+		}
 		timeline_free(&t);
 		planner_free(&ops);
 	}
