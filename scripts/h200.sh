@@ -48,9 +48,9 @@ if has managed; then
 	OUT="$work" step brackets 300 bash tests/gpu/brackets.sh "$build"
 fi
 # whether auto's rule for the prefetch events holds: events on vs off on both sides of streams <= queues
-has prefetch-auto && OUT="$work" step prefetch-auto 300 bash tests/gpu/prefetch_auto.sh "$build"
+has prefetch-auto && OUT="$work" step prefetch-auto-log 300 bash tests/gpu/prefetch_auto.sh "$build"
 # the event before a prefetch left out where its stream is idle, against one before every prefetch and none
-has prefetch-modes && OUT="$work" step prefetch-modes 400 bash tests/gpu/prefetch_modes.sh "$build"
+has prefetch-modes && OUT="$work" step prefetch-modes-log 400 bash tests/gpu/prefetch_modes.sh "$build"
 if has nocupti; then
 	# CUPTI missing on a GPU machine: one line and exit 3 when forced; auto falls back to the model and says why
 	step nocupti-cuda 60 env SS_CUPTI_LIBRARY=/nonexistent/libcupti.so.13 "$bin" run --backend cuda
