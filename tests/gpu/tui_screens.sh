@@ -4,7 +4,8 @@
 #
 # Usage: tests/gpu/tui_screens.sh STREAMSCOPE [OUT_DIR]
 #   OUT_DIR defaults to $OUT, then ./screens. SS_ARGS adds options to every run (e.g. SS_ARGS="--backend model"
-#   to try the script without a GPU); SS_COLS / SS_ROWS set the terminal size (default 160x48).
+#   to try the script without a GPU); SS_COLS / SS_ROWS set the terminal size (default 160x48); SS_SHOTS=REGEX
+#   takes only the screens whose names match.
 # Each screen runs in its own tmux session. A capture is taken once the screen shows what the scenario waits
 # for, the header no longer says "running" and the pane stayed the same for half a second: the script polls,
 # it never sleeps a fixed time before a capture.
@@ -83,6 +84,10 @@ shot() {
 	want=$2
 	keys=$3
 	shift 3
+	# SS_SHOTS=REGEX takes only the screens whose names match
+	if [ -n "${SS_SHOTS:-}" ] && ! printf '%s\n' "$name" | grep -qE -- "$SS_SHOTS"; then
+		return
+	fi
 	start "ss-$name" "$@"
 	if ! settle "ss-$name" "records"; then
 		fails=$((fails + 1))
@@ -111,9 +116,10 @@ shot hyperq-1queue-depth "depth-first" "" --preset hyperq --connections 1
 shot hyperq-1queue-breadth "breadth-first" "o" --preset hyperq --connections 1
 shot default-stream "legacy" "" --preset default-stream
 shot pageable "pageable" "" --preset pageable
-shot managed "managed-prefetch" "" --preset managed --prefetch-events
-shot managed-selected "timed by cudaEvents" "Tab j" --preset managed --prefetch-events
-shot managed-key-v "(prefetch events)" "v" --preset managed
+shot managed "prefetch events auto: on" "" --preset managed
+shot managed-selected "timed by cudaEvents" "Tab j" --preset managed
+shot managed-key-v "(prefetch events on)" "v" --preset managed
+shot managed-1queue "prefetch events auto: off" "u u u" --preset managed
 shot selected "API call" "Tab j j" --preset kernel-transfer
 shot sweep "done 16/16" "s" --preset kernel-transfer
 shot help "streamscope keys" "?" --preset kernel-transfer
