@@ -25,8 +25,8 @@ struct bracket_time {
 	double before_ms; /* event recorded on the op's stream just before it (not when idle) */
 	double after_ms;  /* event recorded just after it */
 	bool idle;        /* the stream had nothing left to do at the call, so no event went before the op (one there
-			     would make the driver defer a migration it would otherwise start during the call): the op
-			     starts with its call, whose API record gives the time */
+			     would hold back a migration the driver starts during the call): the op starts with its
+			     call, whose API record gives the time */
 	uint64_t before_ns, after_ns; /* the same events' GPU times from CUPTI (CUDA_EVENT device timestamps), in
 					 CUPTI's clock; 0 when not known */
 };

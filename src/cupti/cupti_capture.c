@@ -421,7 +421,7 @@ struct capture_kv {
 	uint64_t value;
 };
 
-static void capture_pair_add(struct capture_kv **v, size_t *n, size_t *cap, uint32_t correlation, uint64_t value)
+static void capture_kv_add(struct capture_kv **v, size_t *n, size_t *cap, uint32_t correlation, uint64_t value)
 {
 	if (*n == *cap) {
 		*cap = *cap == 0 ? 64 : *cap * 2;
@@ -533,14 +533,14 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 					}
 					hidden[nhidden++] = x->correlationId;
 				} else if (x->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1) {
-					capture_pair_add(&tags, &ntags, &tcap, x->correlationId, x->externalId);
+					capture_kv_add(&tags, &ntags, &tcap, x->correlationId, x->externalId);
 				}
 				continue;
 			}
 			if (a->kind == CUPTI_ACTIVITY_KIND_CUDA_EVENT) {
 				const CUpti_ActivityCudaEvent2 *ev = (const CUpti_ActivityCudaEvent2 *)a;
 				if (ev->deviceTimestamp != 0)
-					capture_pair_add(&times, &ntimes, &ecap, ev->correlationId, ev->deviceTimestamp);
+					capture_kv_add(&times, &ntimes, &ecap, ev->correlationId, ev->deviceTimestamp);
 				continue;
 			}
 			st = cupti_convert(a, map, &r, name, sizeof name);
