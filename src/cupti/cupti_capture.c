@@ -239,6 +239,19 @@ int cupti_capture_init(char **cause)
 	return 0;
 }
 
+/* capture_kind_set turns one of the optional kinds (named for the message) on or off. Returns 0, or -1 with *cause
+ * naming the call and the kind. */
+static int capture_kind_set(CUpti_ActivityKind kind, const char *name, bool on, char **cause)
+{
+	CUptiResult rc = on ? api.cuptiActivityEnable(kind) : api.cuptiActivityDisable(kind);
+	char call[96];
+
+	if (rc == CUPTI_SUCCESS)
+		return 0;
+	snprintf(call, sizeof call, "%s(%s)", on ? "cuptiActivityEnable" : "cuptiActivityDisable", name);
+	return cupti_capture_error(call, rc, cause);
+}
+
 int cupti_capture_migrations(char **cause)
 {
 	CUpti_ActivityUnifiedMemoryCounterConfig config[2];
@@ -255,12 +268,9 @@ int cupti_capture_migrations(char **cause)
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityConfigureUnifiedMemoryCounter", rc, cause);
 	/* Find out now, not in the middle of a traced run, whether the kind can be turned on. */
-	rc = api.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
-	if (rc != CUPTI_SUCCESS)
-		return cupti_capture_error("cuptiActivityEnable(UNIFIED_MEMORY_COUNTER)", rc, cause);
-	rc = api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
-	if (rc != CUPTI_SUCCESS)
-		return cupti_capture_error("cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)", rc, cause);
+	if (capture_kind_set(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "UNIFIED_MEMORY_COUNTER", true, cause) < 0 ||
+	    capture_kind_set(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "UNIFIED_MEMORY_COUNTER", false, cause) < 0)
+		return -1;
 	capture.migrations = true;
 	return 0;
 }
@@ -271,12 +281,9 @@ int cupti_capture_event_times(char **cause)
 
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityEnableCudaEventDeviceTimestamps", rc, cause);
-	rc = api.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CUDA_EVENT);
-	if (rc != CUPTI_SUCCESS)
-		return cupti_capture_error("cuptiActivityEnable(CUDA_EVENT)", rc, cause);
-	rc = api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CUDA_EVENT);
-	if (rc != CUPTI_SUCCESS)
-		return cupti_capture_error("cuptiActivityDisable(CUDA_EVENT)", rc, cause);
+	if (capture_kind_set(CUPTI_ACTIVITY_KIND_CUDA_EVENT, "CUDA_EVENT", true, cause) < 0 ||
+	    capture_kind_set(CUPTI_ACTIVITY_KIND_CUDA_EVENT, "CUDA_EVENT", false, cause) < 0)
+		return -1;
 	capture.event_times = true;
 	return 0;
 }
@@ -310,21 +317,11 @@ int cupti_capture_enable(bool on, char **cause)
 		if (rc != CUPTI_SUCCESS)
 			return cupti_capture_error(on ? "cuptiActivityEnable" : "cuptiActivityDisable", rc, cause);
 	}
-	if (capture.migrations) {
-		rc = on ? api.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)
-			: api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
-		if (rc != CUPTI_SUCCESS)
-			return cupti_capture_error(on ? "cuptiActivityEnable(UNIFIED_MEMORY_COUNTER)"
-						      : "cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)",
-						   rc, cause);
-	}
-	if (capture.event_times) {
-		rc = on ? api.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CUDA_EVENT)
-			: api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CUDA_EVENT);
-		if (rc != CUPTI_SUCCESS)
-			return cupti_capture_error(on ? "cuptiActivityEnable(CUDA_EVENT)" : "cuptiActivityDisable(CUDA_EVENT)",
-						   rc, cause);
-	}
+	if (capture.migrations &&
+	    capture_kind_set(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "UNIFIED_MEMORY_COUNTER", on, cause) < 0)
+		return -1;
+	if (capture.event_times && capture_kind_set(CUPTI_ACTIVITY_KIND_CUDA_EVENT, "CUDA_EVENT", on, cause) < 0)
+		return -1;
 	capture.tracing = on;
 	return 0;
 }

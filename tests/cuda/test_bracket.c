@@ -51,6 +51,20 @@ static struct cupti_capture_rec rec(int kind, int stream, double start, double e
 	return c;
 }
 
+/* The run's CUPTI records into in at *nin: the kernels of the first nkernels streams (s0's 205..300 us, s1's
+ * 601..700 us after the offset) and the first ncalls cudaMemPrefetchAsync calls, 1 us apart from 100 us before
+ * event time 0, correlation ids 101 on, in issue order. */
+static void run_records(struct cupti_capture_rec *in, size_t *nin, int nkernels, uint32_t ncalls)
+{
+	if (nkernels > 0)
+		in[(*nin)++] = rec(SS_KIND_KERNEL, 0, OFFSET + 205000, OFFSET + 300000, 3, "ss_add");
+	if (nkernels > 1)
+		in[(*nin)++] = rec(SS_KIND_KERNEL, 1, OFFSET + 601000, OFFSET + 700000, 7, "ss_add");
+	for (uint32_t k = 0; k < ncalls; k++)
+		in[(*nin)++] = rec(SS_KIND_API, -1, OFFSET - 100000 + k * 1000, OFFSET - 99500 + k * 1000, 101 + k,
+				   "cudaMemPrefetchAsync");
+}
+
 /* Event times per stream (ms): x 0..0.1, y 0.1..0.2 (s1: 0.5..0.6), z after the kernel. */
 static size_t brackets(const struct ss_oplist *ops, struct bracket_time *bt)
 {
@@ -87,11 +101,7 @@ static void test_offset_and_records(void **state)
 	managed_ops(&ops);
 	nbt = brackets(&ops, bt);
 	assert_int_equal(nbt, 6);
-	in[nin++] = rec(SS_KIND_KERNEL, 0, OFFSET + 205000, OFFSET + 300000, 3, "ss_add");
-	in[nin++] = rec(SS_KIND_KERNEL, 1, OFFSET + 601000, OFFSET + 700000, 7, "ss_add");
-	for (uint32_t k = 0; k < 6; k++) /* the calls, in issue order */
-		in[nin++] = rec(SS_KIND_API, -1, OFFSET - 100000 + k * 1000, OFFSET - 99500 + k * 1000, 101 + k,
-				"cudaMemPrefetchAsync");
+	run_records(in, &nin, 2, 6);
 	in[nin++] = rec(SS_KIND_API, -1, OFFSET - 50000, OFFSET - 40000, 200, "cudaLaunchKernel");
 	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
 					 &cause),
@@ -142,10 +152,7 @@ static void test_unplaced_and_unmatched(void **state)
 	assert_int_equal(nout, 0);
 	assert_null(out);
 	/* one kernel only (s1's is missing): s0 places them; 5 of 6 calls: no correlation ids */
-	in[nin++] = rec(SS_KIND_KERNEL, 0, OFFSET + 205000, OFFSET + 300000, 3, "ss_add");
-	for (uint32_t k = 0; k < 5; k++)
-		in[nin++] = rec(SS_KIND_API, -1, OFFSET - 100000 + k * 1000, OFFSET - 99500 + k * 1000, 101 + k,
-				"cudaMemPrefetchAsync");
+	run_records(in, &nin, 1, 5);
 	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
 					 &cause),
 			 0);
@@ -185,11 +192,7 @@ static void test_idle(void **state)
 	/* issue order x0 y0 z0 x1 y1 z1: x0 (b 0) and z1 (b 5) found their streams idle */
 	bt[0].idle = bt[5].idle = true;
 	bt[0].before_ms = bt[5].before_ms = -1; /* not recorded: never used */
-	in[nin++] = rec(SS_KIND_KERNEL, 0, OFFSET + 205000, OFFSET + 300000, 3, "ss_add");
-	in[nin++] = rec(SS_KIND_KERNEL, 1, OFFSET + 601000, OFFSET + 700000, 7, "ss_add");
-	for (uint32_t k = 0; k < 6; k++)
-		in[nin++] = rec(SS_KIND_API, -1, OFFSET - 100000 + k * 1000, OFFSET - 99500 + k * 1000, 101 + k,
-				"cudaMemPrefetchAsync");
+	run_records(in, &nin, 2, 6);
 	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
 					 &cause),
 			 0);
@@ -241,8 +244,7 @@ static void test_cupti_offset(void **state)
 		bt[b].after_ns = (uint64_t)(OFFSET + 100 + bt[b].after_ms * 1e6 + 0.5) + 3 * b;
 	}
 	bt[2].after_ns += 35000 - 6;
-	in[nin++] = rec(SS_KIND_KERNEL, 0, OFFSET + 205000, OFFSET + 300000, 3, "ss_add");
-	in[nin++] = rec(SS_KIND_KERNEL, 1, OFFSET + 601000, OFFSET + 700000, 7, "ss_add");
+	run_records(in, &nin, 2, 0);
 	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
 					 &cause),
 			 0);
@@ -260,15 +262,12 @@ static void test_cupti_offset(void **state)
 	/* an idle op has no time before it and starts with its call; one time fewer */
 	bt[0].idle = true;
 	bt[0].before_ns = 0;
-	in[nin++] = rec(SS_KIND_API, -1, OFFSET - 30000, OFFSET - 29000, 101, "cudaMemPrefetchAsync");
-	for (uint32_t k = 1; k < 6; k++)
-		in[nin++] = rec(SS_KIND_API, -1, OFFSET - 20000 + k * 1000, OFFSET - 19500 + k * 1000, 101 + k,
-				"cudaMemPrefetchAsync");
+	run_records(in, &nin, 0, 6);
 	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
 					 &cause),
 			 0);
 	assert_int_equal(res.samples, 11);
-	assert_int_equal(out[0].r.start, (uint64_t)(OFFSET - 30000));
+	assert_int_equal(out[0].r.start, (uint64_t)(OFFSET - 100000));
 	bracket_free(out, nout);
 	bt[0].idle = false;
 	bt[0].before_ns = (uint64_t)(OFFSET + 100);
