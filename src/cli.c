@@ -465,7 +465,10 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 	if (a->have_overhead)
 		printf("traced / untraced       %s / %s   tracing overhead %+.2f%%%s\n",
 		       units_time(a->traced_ns, b1, sizeof b1), units_time(a->untraced_ns, b2, sizeof b2),
-		       100.0 * a->overhead, a->used_untraced ? "  (> 1%: speedup and bound use untraced makespans)" : "");
+		       100.0 * a->overhead,
+		       a->span_short      ? "  (CUPTI's span misses work: speedup and bound use untraced makespans)"
+		       : a->used_untraced ? "  (> 1%: speedup and bound use untraced makespans)"
+					  : "");
 	if (a->have_overhead && a->have_spread)
 		printf("overhead per repeat     %+.2f%% .. %+.2f%%  (quartiles of %d traced/untraced pairs, ABBA)\n",
 		       100.0 * a->overhead_q1, 100.0 * a->overhead_q3, res->repeats);
@@ -498,6 +501,7 @@ static void cli_json_analysis(json_t *o, const struct ss_analysis *a)
 	json_object_set_new(o, "makespan_ns", json_integer((json_int_t)a->makespan_ns));
 	json_object_set_new(o, "used_makespan_ns", json_integer((json_int_t)a->used_ns));
 	json_object_set_new(o, "used_untraced", json_boolean(a->used_untraced));
+	json_object_set_new(o, "span_short", json_boolean(a->span_short));
 	json_object_set_new(o, "events_ns", a->have_events ? json_integer((json_int_t)a->events_ns) : json_null());
 	json_object_set_new(o, "traced_ns", a->have_overhead ? json_integer((json_int_t)a->traced_ns) : json_null());
 	json_object_set_new(o, "untraced_ns", a->have_overhead ? json_integer((json_int_t)a->untraced_ns) : json_null());

@@ -331,6 +331,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	res->modelled = false;
 	res->repeats = e->repeat;
 	res->prefetch_records = br.added > 0;
+	res->span_short = (cuda_backend_has_brackets(ops) && br.added == 0) || e->hostmem == SS_MEM_MANAGED_ATTACH;
 	res->dropped = dropped;
 	res->verified = true;
 	cuda_backend_spread(traced, untraced, e->repeat, res);

@@ -210,6 +210,12 @@ void analysis_observer(struct ss_analysis *a, const struct ss_run_result *res)
 			a->used_ns = res->untraced_ns;
 		}
 	}
+	/* a span short of work is no makespan: the untraced twin's cudaEvent makespan covers all of it */
+	a->span_short = res->span_short;
+	if (res->span_short && a->have_overhead) {
+		a->used_untraced = true;
+		a->used_ns = res->untraced_ns;
+	}
 }
 
 int analysis_kernel_concurrency(const struct ss_timeline *t)

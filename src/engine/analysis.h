@@ -45,7 +45,8 @@ struct ss_analysis {
 	double overhead;              /* traced / untraced - 1 */
 	bool have_spread;             /* the quartiles below are known (>= 4 repeats) */
 	double overhead_q1, overhead_q3; /* quartiles of the per-repeat pairs' traced / untraced - 1 */
-	bool used_untraced;           /* overhead > 1%: speedups and bounds use untraced makespans */
+	bool used_untraced;           /* overhead > 1%, or span_short: speedups and bounds use untraced makespans */
+	bool span_short;              /* the run's CUPTI span misses work CUPTI does not record (ss_run_result) */
 	uint64_t used_ns;             /* the makespan speedups and bounds use */
 };
 

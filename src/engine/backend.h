@@ -39,6 +39,8 @@ struct ss_run_result {
 	uint64_t dropped;         /* records CUPTI reported dropped */
 	bool verified;            /* the kernels' results were checked on the host and were right */
 	bool prefetch_records;    /* the timeline has a record per prefetch (model: always; CUDA: --prefetch-events) */
+	bool span_short;          /* CUPTI recorded none of some of the GPU's work (prefetches without their timing
+				     events, managed-attach migrations): the traced span misses it */
 	int repeats;
 };
 

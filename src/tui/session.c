@@ -26,7 +26,8 @@ bool session_same(const struct ss_experiment *a, const struct ss_experiment *b)
 	       a->elements == b->elements && a->chunks == b->chunks && a->elem_size == b->elem_size &&
 	       a->work == b->work && a->order == b->order && a->sync == b->sync && a->defstream == b->defstream &&
 	       a->nonblocking == b->nonblocking && a->hostmem == b->hostmem && a->connections == b->connections &&
-	       a->threads == b->threads && a->repeat == b->repeat && a->warmup == b->warmup;
+	       a->threads == b->threads && a->repeat == b->repeat && a->warmup == b->warmup &&
+	       a->prefetch_events == b->prefetch_events;
 }
 
 static struct ss_run *session_run_new(const struct ss_experiment *e, const char *backend)

@@ -439,6 +439,16 @@ static void test_observer(void **state)
 	assert_near(a.overhead_q1, -0.002, 1e-12);
 	assert_near(a.overhead_q3, 0.017, 1e-12);
 
+	/* a CUPTI span short of work (prefetches without their events): the untraced makespan, whatever the
+	 * overhead */
+	r = measured(0, 1005000, 1000000, true);
+	r.span_short = true;
+	a = analysed(740);
+	analysis_observer(&a, &r);
+	assert_true(a.span_short);
+	assert_true(a.used_untraced);
+	assert_int_equal(a.used_ns, 1000000);
+
 	r = measured(0, 990000, 1000000, true); /* tracing made it faster: nothing to correct */
 	a = analysed(990);
 	analysis_observer(&a, &r);
