@@ -483,7 +483,8 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 		       units_time(a->bound_ns, b1, sizeof b1), a->n, units_time(a->h_ns, b2, sizeof b2),
 		       units_time(a->k_ns, b3, sizeof b3), units_time(a->d_ns, desc, sizeof desc), 100.0 * a->gap);
 	else
-		printf("ideal pipeline bound    -\n");
+		printf("ideal pipeline bound    -%s\n",
+		       a->span_short ? "  (the 1-stream run's copies are not on its timeline: no h and d)" : "");
 	printf("records                 H2D %llu/%zu  KER %llu/%zu  D2H %llu/%zu  API %llu  SYNC %llu  dropped %llu\n",
 	       (unsigned long long)a->counts[SS_KIND_H2D], expected[SS_KIND_H2D],
 	       (unsigned long long)a->counts[SS_KIND_KERNEL], expected[SS_KIND_KERNEL],

@@ -177,7 +177,8 @@ void analysis_compare(struct ss_analysis *a, const struct ss_analysis *one, int 
 	a->k_ns = one->eng[SS_ENG_COMPUTE].busy_ns;
 	a->d_ns = one->eng[SS_ENG_D2H].busy_ns;
 	a->n = n;
-	a->have_bound = n >= 1 && a->h_ns + a->k_ns + a->d_ns > 0 && makespan > 0;
+	/* no bound from phase totals the 1-stream run's timeline lacks (its copies were not recorded) */
+	a->have_bound = n >= 1 && a->h_ns + a->k_ns + a->d_ns > 0 && makespan > 0 && !one->span_short;
 	if (a->have_bound) {
 		a->bound_ns = analysis_bound(a->h_ns, a->k_ns, a->d_ns, n);
 		a->gap = (double)makespan / (double)a->bound_ns - 1.0;

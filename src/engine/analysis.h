@@ -62,7 +62,8 @@ int analysis_engine_of(int kind);
 /* analysis_bound is the ideal pipeline time for n equal chunks: (h+k+d)/n + (n-1)/n * max(h,k,d). */
 uint64_t analysis_bound(uint64_t h, uint64_t k, uint64_t d, int n);
 /* analysis_compare fills speedup, bound and gap of a against the one-stream analysis one. makespan and
- * one_makespan are the makespans to compare (CUPTI's, or the untraced ones when tracing overhead > 1%). */
+ * one_makespan are the makespans to compare (CUPTI's, or the untraced ones when tracing overhead > 1%). No bound
+ * when one's span is short (its h and d are not on its timeline). */
 void analysis_compare(struct ss_analysis *a, const struct ss_analysis *one, int n, uint64_t makespan,
 		      uint64_t one_makespan);
 /* analysis_union_ns: length of the union of [start,end) intervals of records matching kind_mask on stream

@@ -338,6 +338,14 @@ static void test_compare(void **state)
 	assert_int_equal(a.bound_ns, 700); /* 1000/2 + 1/2 * 400 */
 	assert_near(a.gap, 500.0 / 700.0 - 1.0, 1e-12);
 
+	/* a one-stream run whose span is short of work (its copies not recorded): a speedup, but no bound */
+	one.span_short = true;
+	memset(&a, 0, sizeof a);
+	analysis_compare(&a, &one, 4, 605, 1000);
+	assert_true(a.have_speedup);
+	assert_false(a.have_bound);
+	one.span_short = false;
+
 	/* nothing to compare */
 	memset(&a, 0, sizeof a);
 	analysis_compare(&a, &one, 4, 0, 1000);
