@@ -86,11 +86,11 @@ static const char cli_usage[] =
 	"  --backend B         auto|cuda|model (auto: the GPU when there is one, else the model)\n"
 	"  --profile FILE      model calibration profile (default: the H200 profile)\n"
 	"  --prefetch-events[=auto|on|off]\n"
-	"                      GPU: time each cudaMemPrefetchAsync with cudaEvents on its stream, so prefetches are on\n"
-	"                      the timeline (CUPTI records none). The events slow the traced run where streams share a\n"
-	"                      hardware queue (the summary shows by how much), so auto (the default) turns them on\n"
-	"                      only where every stream has a queue of its own (streams <= --connections), up to 8\n"
-	"                      streams; bare: on\n"
+	"                      GPU: time each cudaMemPrefetchAsync with cudaEvents on its stream, so prefetches\n"
+	"                      are on the timeline (CUPTI records none). The events slow the traced run where\n"
+	"                      streams share a hardware queue (the summary shows by how much), so auto (the\n"
+	"                      default) turns them on only where every stream has a queue of its own (streams <=\n"
+	"                      --connections), up to 8 streams; bare: on\n"
 	"Output options:\n"
 	"  --json              machine-readable output\n"
 	"  --export FILE       write the timeline: .json (Chrome/Perfetto), .sqlite, .csv, .svg, .txt\n"
@@ -539,7 +539,8 @@ static json_t *cli_json_experiment(const struct ss_experiment *e)
 			 "default_stream", experiment_defstream_name(e->defstream), "nonblocking", e->nonblocking,
 			 "host_mem", experiment_hostmem_name(e->hostmem), "connections", e->connections, "threads",
 			 e->threads, "repeat", e->repeat, "warmup", e->warmup, "prefetch_events",
-			 experiment_pfevents_name(e->prefetch_events), "prefetch_events_on", experiment_prefetch_events(e));
+			 experiment_pfevents_name(e->prefetch_events), "prefetch_events_on",
+			 experiment_prefetch_events(e));
 }
 
 static int cli_json_print(json_t *root)

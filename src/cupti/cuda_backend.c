@@ -302,24 +302,25 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	}
 	if (br.added > 0) {
 		/* progress lines hold 127 characters */
-		cuda_backend_progress(sink, "%zu prefetches timed with cudaEvents (CUPTI records none), %zu linked to calls, "
-				      "%zu idle-stream ones start at their call",
+		cuda_backend_progress(sink, "%zu prefetches timed with cudaEvents (CUPTI records none), %zu linked to "
+				      "calls, %zu idle-stream ones start at their call",
 				      br.added, br.matched, br.from_call + br.no_start);
 		if (br.samples > 0)
 			cuda_backend_progress(sink, "clock offset: median of %zu CUPTI event times (%+.1f..%+.1f us), "
 					      "%+.1f us off the middle of %zu kernels' %.1f us bounds%s",
-					      br.samples, br.spread_lo_ns / 1e3, br.spread_hi_ns / 1e3, br.shift_ns / 1e3,
-					      br.anchors, br.width_ns / 1e3, br.clamped ? ", clamped" : "");
+					      br.samples, br.spread_lo_ns / 1e3, br.spread_hi_ns / 1e3,
+					      br.shift_ns / 1e3, br.anchors, br.width_ns / 1e3,
+					      br.clamped ? ", clamped" : "");
 		else
-			cuda_backend_progress(sink, "clock offset: the middle of %zu kernels' bounds, %.1f us wide (no CUPTI "
-					      "event times)",
+			cuda_backend_progress(sink, "clock offset: the middle of %zu kernels' bounds, %.1f us wide "
+					      "(no CUPTI event times)",
 					      br.anchors, br.width_ns / 1e3);
-	}
-	else if (cuda_backend_has_brackets(ops) && experiment_prefetch_events(e))
+	} else if (cuda_backend_has_brackets(ops) && experiment_prefetch_events(e)) {
 		cuda_backend_progress(sink, "prefetches left off the timeline: no kernel beside their timing events");
-	else if (cuda_backend_has_brackets(ops))
-		cuda_backend_progress(sink, "prefetches are not on the timeline: CUPTI records none (--prefetch-events=on "
-				      "times them with cudaEvents, at a cost to the traced run where streams share a queue)");
+	} else if (cuda_backend_has_brackets(ops)) {
+		cuda_backend_progress(sink, "prefetches not on the timeline: CUPTI records none (--prefetch-events=on "
+				      "times them, at a cost where streams share a queue)");
+	}
 	cuda_backend_progress(sink, "captured %zu records (%llu hidden timing calls, %llu before the run, "
 			      "%llu unsupported, %llu dropped)",
 			      batch.n, (unsigned long long)batch.hidden, (unsigned long long)batch.early,

@@ -69,7 +69,7 @@ struct cuda_exec {
 	cudaEvent_t *br_ev;              /* per bracket: the events before (2k) and after (2k + 1) its op */
 	bool *br_idle;                   /* per bracket: its stream was idle at the call, no event before it */
 	bool br_always;                  /* diagnostic SS_BRACKETS=always: an event before every bracketed op */
-	bool traced_now;                 /* the current run is traced: brackets are recorded if prefetch events are on */
+	bool traced_now;                 /* the current run is traced: brackets go in if prefetch events are on */
 	int *slot;                       /* per op: result slot of spin and touch kernels, -1 */
 	uint32_t *expect;                /* per slot: value after a run */
 	uint32_t *seeds;                 /* per slot: value before a run */

@@ -69,8 +69,9 @@ enum ss_preset {
  * too, and the traced run slows down (tests/data/h200/prefetch-events: +94% at 8 streams on 1 queue). */
 enum ss_pfevents {
 	SS_PFE_AUTO, /* on where every stream has a hardware queue of its own (streams <= queues), up to
-			SS_PFE_AUTO_MAX_STREAMS streams: at the managed preset's 8 streams on 8 queues the cost was within
-			the run-to-run noise in every H200 measurement, at 32 on 32 queues it was +5..+11% (8 runs) */
+			SS_PFE_AUTO_MAX_STREAMS streams: at the managed preset's 8 streams on 8 queues the cost
+			stayed within the run-to-run noise in every H200 measurement, at 32 on 32 queues it was
+			+4.5..+11% (8 runs) */
 	SS_PFE_ON,
 	SS_PFE_OFF,
 	SS_PFE_COUNT
@@ -97,8 +98,9 @@ struct ss_experiment {
 	int threads;              /* 1, or == streams (one host thread per stream) */
 	int repeat;               /* timed repeats >= 1 */
 	int warmup;               /* untimed warm-up runs >= 0 */
-	enum ss_pfevents prefetch_events; /* capture: whether the CUDA backend times prefetches with cudaEvents in
-					     traced runs (experiment_prefetch_events); the model shows them either way */
+	enum ss_pfevents prefetch_events; /* capture: whether the CUDA backend times prefetches with cudaEvents
+					     in traced runs (experiment_prefetch_events); the model shows them
+					     either way */
 };
 
 /* experiment_preset fills e with the preset's defaults. */
