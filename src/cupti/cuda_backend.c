@@ -319,7 +319,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		cuda_backend_progress(sink, "prefetches left off the timeline: no kernel beside their timing events");
 	} else if (cuda_backend_has_brackets(ops)) {
 		cuda_backend_progress(sink, "prefetches not on the timeline: CUPTI records none (--prefetch-events=on "
-				      "times them, at a cost where streams share a queue)");
+				      "times them, costly where streams share a queue)");
 	}
 	cuda_backend_progress(sink, "captured %zu records (%llu hidden timing calls, %llu before the run, "
 			      "%llu unsupported, %llu dropped)",
