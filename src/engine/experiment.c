@@ -184,6 +184,13 @@ void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outpu
 	}
 }
 
+/* Whether the prefetch-events mode is worth saying: always next to managed-prefetch memory, elsewhere when set by
+ * hand. */
+static bool experiment_pfe_shown(const struct ss_experiment *e)
+{
+	return e->hostmem == SS_MEM_MANAGED_PREFETCH || e->prefetch_events != SS_PFE_AUTO;
+}
+
 bool experiment_prefetch_events(const struct ss_experiment *e)
 {
 	if (e->prefetch_events == SS_PFE_AUTO)
@@ -197,8 +204,7 @@ void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)
 
 	if (e->chunks > 0 && e->chunks != e->streams)
 		snprintf(chunks, sizeof chunks, " %d chunks", e->chunks);
-	/* Said next to the host memory it is about: always with managed-prefetch, elsewhere when set by hand. */
-	if (e->hostmem == SS_MEM_MANAGED_PREFETCH || e->prefetch_events != SS_PFE_AUTO)
+	if (experiment_pfe_shown(e))
 		snprintf(pfe, sizeof pfe, " (prefetch events %s%s)", experiment_pfevents_name(e->prefetch_events),
 			 e->prefetch_events != SS_PFE_AUTO ? "" : experiment_prefetch_events(e) ? ": on" : ": off");
 	snprintf(buf, len, "%s  %d stream%s%s  %s-first  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
@@ -207,6 +213,21 @@ void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)
 		 e->nonblocking ? " non-blocking" : "", experiment_hostmem_name(e->hostmem),
 		 pfe, e->connections, e->connections == 1 ? "" : "s",
 		 e->threads, e->threads == 1 ? "" : "s");
+}
+
+void experiment_describe_compact(const struct ss_experiment *e, char *buf, size_t len)
+{
+	char chunks[32] = "", pfe[24] = "";
+
+	if (e->chunks > 0 && e->chunks != e->streams)
+		snprintf(chunks, sizeof chunks, " %dch", e->chunks);
+	if (experiment_pfe_shown(e))
+		snprintf(pfe, sizeof pfe, " ev:%s%s", experiment_pfevents_name(e->prefetch_events),
+			 e->prefetch_events != SS_PFE_AUTO ? "" : experiment_prefetch_events(e) ? "/on" : "/off");
+	snprintf(buf, len, "%s %ds%s %s sync:%s ds:%s%s %s%s %dq %dt", experiment_preset_name(e->preset), e->streams,
+		 chunks, experiment_order_name(e->order), experiment_sync_name(e->sync),
+		 experiment_defstream_name(e->defstream), e->nonblocking ? " nb" : "", experiment_hostmem_name(e->hostmem),
+		 pfe, e->connections, e->threads);
 }
 
 double experiment_queues_f(const struct ss_experiment *e)

@@ -116,6 +116,9 @@ bool experiment_prefetch_events(const struct ss_experiment *e);
 int experiment_validate(const struct ss_experiment *e, char **cause);
 /* experiment_describe writes the one-line summary shown in headers ("kernel-transfer 8 streams depth ..."). */
 void experiment_describe(const struct ss_experiment *e, char *buf, size_t len);
+/* experiment_describe_compact writes the same in short fields, for narrow screens ("kernel-transfer 8s depth
+ * sync:stream ds:none pinned 8q 1t"). */
+void experiment_describe_compact(const struct ss_experiment *e, char *buf, size_t len);
 /* experiment_io_arrays: how many host arrays are copied in (H2D) and out (D2H) per chunk (0 for copy-less kernels). */
 void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outputs);
 

@@ -56,10 +56,12 @@ static void view_header(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 		x += grid_puts(g, x, r.y + 1, r.x + r.w - x, v->source, SS_ROLE_TEXT, 0);
 	} else if (v->run.exp != NULL) {
 		experiment_describe(v->run.exp, buf, sizeof buf);
-		/* too wide: single blanks between the fields */
+		/* too wide: single blanks between the fields; still too wide: the short fields */
 		if (grid_text_width(buf) > r.w)
 			for (char *p = buf; (p = strstr(p, "  ")) != NULL;)
 				memmove(p, p + 1, strlen(p));
+		if (grid_text_width(buf) > r.w)
+			experiment_describe_compact(v->run.exp, buf, sizeof buf);
 		x += grid_puts(g, x, r.y + 1, r.w, buf, SS_ROLE_TEXT, 0);
 	}
 	if (v->pending != NULL) {

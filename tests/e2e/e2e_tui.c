@@ -559,7 +559,7 @@ static void test_prefetch(void **state)
 	static const char *const args[] = {"--backend", "model", "--preset", "managed", NULL};
 
 	(void)state;
-	e2e_start(&t, 120, 40, args, NULL);
+	e2e_start(&t, 132, 40, args, NULL); /* wide enough for the whole experiment line */
 	e2e_settle(&t);
 	assert_int_equal(e2e_find(&t, "managed-prefetch", 0, NULL), 1);
 	assert_int_equal(e2e_find(&t, "(prefetch events auto: on)", 0, NULL), 1);

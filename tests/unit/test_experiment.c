@@ -368,6 +368,35 @@ static void test_describe(void **state)
 				 "(prefetch events off)  8 queues  1 thread");
 }
 
+/* The compact description: the same fields, short, and every preset's defaults fit an 80-column header. */
+static void test_describe_compact(void **state)
+{
+	struct ss_experiment e;
+	char buf[256];
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	experiment_describe_compact(&e, buf, sizeof buf);
+	assert_string_equal(buf, "kernel-transfer 8s depth sync:stream ds:none pinned 8q 1t");
+	experiment_preset(&e, SS_PRESET_MANAGED);
+	experiment_describe_compact(&e, buf, sizeof buf);
+	assert_string_equal(buf, "managed 8s depth sync:stream ds:none managed-prefetch ev:auto/on 8q 1t");
+	e.connections = 1;
+	e.chunks = 16;
+	e.nonblocking = true;
+	experiment_describe_compact(&e, buf, sizeof buf);
+	assert_string_equal(buf, "managed 8s 16ch depth sync:stream ds:none nb managed-prefetch ev:auto/off 1q 1t");
+	experiment_preset(&e, SS_PRESET_HYPERQ);
+	e.prefetch_events = SS_PFE_ON;
+	experiment_describe_compact(&e, buf, sizeof buf);
+	assert_string_equal(buf, "hyperq 32s depth sync:stream ds:none pinned ev:on 1q 1t");
+	for (int p = 0; p < SS_PRESET_COUNT; p++) {
+		experiment_preset(&e, (enum ss_preset)p);
+		experiment_describe_compact(&e, buf, sizeof buf);
+		assert_true(strlen(buf) <= 80);
+	}
+}
+
 /* AUTO times prefetches exactly where every stream has a hardware queue of its own, up to 8 streams; ON and OFF
  * are what they say;
  * a value out of range is refused by validation. */
@@ -408,6 +437,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_preset_kernel_transfer),
 		cmocka_unit_test(test_prefetch_events),
+		cmocka_unit_test(test_describe_compact),
 		cmocka_unit_test(test_preset_decrypt),
 		cmocka_unit_test(test_preset_hyperq),
 		cmocka_unit_test(test_preset_variants),

@@ -139,7 +139,7 @@ static void check_screen(const struct ss_grid *g)
 	assert_non_null(strstr(tui_row(g, 0, row, sizeof row), "streamscope"));
 	assert_non_null(strstr(row, "MODEL (H200 profile)"));
 	assert_non_null(strstr(tui_row(g, 1, row, sizeof row), "kernel-transfer"));
-	assert_non_null(strstr(row, " 3 streams"));
+	assert_true(strstr(row, " 3 streams") != NULL || strstr(row, " 3s ") != NULL); /* compact below ~93 columns */
 	assert_non_null(strstr(tui_row(g, g->h - 1, row, sizeof row), "q quit"));
 	assert_true(tui_find(g, "host") >= 2);
 	assert_true(tui_find(g, "s2") >= 2);
