@@ -198,36 +198,38 @@ bool experiment_prefetch_events(const struct ss_experiment *e)
 	return e->prefetch_events == SS_PFE_ON;
 }
 
-void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)
+/* experiment_describe_as writes e's description in full words or in short ones: both forms take the same fields
+ * in the same order (the short one drops the plurals with "%.0s"). */
+static void experiment_describe_as(const struct ss_experiment *e, bool compact, char *buf, size_t len)
 {
 	char chunks[32] = "", pfe[48] = "";
+	bool on = experiment_prefetch_events(e);
 
 	if (e->chunks > 0 && e->chunks != e->streams)
-		snprintf(chunks, sizeof chunks, " %d chunks", e->chunks);
+		snprintf(chunks, sizeof chunks, compact ? " %dch" : " %d chunks", e->chunks);
 	if (experiment_pfe_shown(e))
-		snprintf(pfe, sizeof pfe, " (prefetch events %s%s)", experiment_pfevents_name(e->prefetch_events),
-			 e->prefetch_events != SS_PFE_AUTO ? "" : experiment_prefetch_events(e) ? ": on" : ": off");
-	snprintf(buf, len, "%s  %d stream%s%s  %s-first  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
+		snprintf(pfe, sizeof pfe, compact ? " ev:%s%s" : " (prefetch events %s%s)",
+			 experiment_pfevents_name(e->prefetch_events),
+			 e->prefetch_events != SS_PFE_AUTO ? ""
+			 : compact			   ? (on ? "/on" : "/off")
+							   : (on ? ": on" : ": off"));
+	snprintf(buf, len,
+		 compact ? "%s %ds%.0s%s %s sync:%s ds:%s%s %s%s %dq%.0s %dt%.0s"
+			 : "%s  %d stream%s%s  %s-first  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
 		 experiment_preset_name(e->preset), e->streams, e->streams == 1 ? "" : "s", chunks,
 		 experiment_order_name(e->order), experiment_sync_name(e->sync), experiment_defstream_name(e->defstream),
-		 e->nonblocking ? " non-blocking" : "", experiment_hostmem_name(e->hostmem),
-		 pfe, e->connections, e->connections == 1 ? "" : "s",
-		 e->threads, e->threads == 1 ? "" : "s");
+		 e->nonblocking ? (compact ? " nb" : " non-blocking") : "", experiment_hostmem_name(e->hostmem), pfe,
+		 e->connections, e->connections == 1 ? "" : "s", e->threads, e->threads == 1 ? "" : "s");
+}
+
+void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)
+{
+	experiment_describe_as(e, false, buf, len);
 }
 
 void experiment_describe_compact(const struct ss_experiment *e, char *buf, size_t len)
 {
-	char chunks[32] = "", pfe[24] = "";
-
-	if (e->chunks > 0 && e->chunks != e->streams)
-		snprintf(chunks, sizeof chunks, " %dch", e->chunks);
-	if (experiment_pfe_shown(e))
-		snprintf(pfe, sizeof pfe, " ev:%s%s", experiment_pfevents_name(e->prefetch_events),
-			 e->prefetch_events != SS_PFE_AUTO ? "" : experiment_prefetch_events(e) ? "/on" : "/off");
-	snprintf(buf, len, "%s %ds%s %s sync:%s ds:%s%s %s%s %dq %dt", experiment_preset_name(e->preset), e->streams,
-		 chunks, experiment_order_name(e->order), experiment_sync_name(e->sync),
-		 experiment_defstream_name(e->defstream), e->nonblocking ? " nb" : "", experiment_hostmem_name(e->hostmem),
-		 pfe, e->connections, e->threads);
+	experiment_describe_as(e, true, buf, len);
 }
 
 double experiment_queues_f(const struct ss_experiment *e)
