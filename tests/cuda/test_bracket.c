@@ -65,6 +65,17 @@ static void run_records(struct cupti_capture_rec *in, size_t *nin, int nkernels,
 				   "cudaMemPrefetchAsync");
 }
 
+/* bracket_records with the test's thread mapper and stream ids, which must succeed. */
+static void place(const struct ss_oplist *ops, const struct bracket_time *bt, size_t nbt,
+		  const struct cupti_capture_rec *in, size_t nin, struct cupti_capture_rec **out, size_t *nout,
+		  struct bracket_result *res)
+{
+	char *cause = NULL;
+
+	if (bracket_records(ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, out, nout, res, &cause) != 0)
+		fail_msg("bracket_records: %s", cause != NULL ? cause : "?");
+}
+
 /* Event times per stream (ms): x 0..0.1, y 0.1..0.2 (s1: 0.5..0.6), z after the kernel. */
 static size_t brackets(const struct ss_oplist *ops, struct bracket_time *bt)
 {
@@ -95,7 +106,6 @@ static void test_offset_and_records(void **state)
 	struct cupti_capture_rec in[10], *out = NULL;
 	struct bracket_result res;
 	size_t nbt, nin = 0, nout = 0;
-	char *cause = NULL;
 
 	(void)state;
 	managed_ops(&ops);
@@ -103,9 +113,7 @@ static void test_offset_and_records(void **state)
 	assert_int_equal(nbt, 6);
 	run_records(in, &nin, 2, 6);
 	in[nin++] = rec(SS_KIND_API, -1, OFFSET - 50000, OFFSET - 40000, 200, "cudaLaunchKernel");
-	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
-					 &cause),
-			 0);
+	place(&ops, bt, nbt, in, nin, &out, &nout, &res);
 	assert_true(res.placed);
 	assert_int_equal(res.anchors, 2);
 	assert_int_equal(res.added, 6);
@@ -140,22 +148,17 @@ static void test_unplaced_and_unmatched(void **state)
 	struct cupti_capture_rec in[8], *out = NULL;
 	struct bracket_result res;
 	size_t nbt, nout = 0, nin = 0;
-	char *cause = NULL;
 
 	(void)state;
 	managed_ops(&ops);
 	nbt = brackets(&ops, bt);
-	assert_int_equal(bracket_records(&ops, bt, nbt, NULL, 0, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
-					 &cause),
-			 0);
+	place(&ops, bt, nbt, NULL, 0, &out, &nout, &res);
 	assert_false(res.placed);
 	assert_int_equal(nout, 0);
 	assert_null(out);
 	/* one kernel only (s1's is missing): s0 places them; 5 of 6 calls: no correlation ids */
 	run_records(in, &nin, 1, 5);
-	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
-					 &cause),
-			 0);
+	place(&ops, bt, nbt, in, nin, &out, &nout, &res);
 	assert_true(res.placed);
 	assert_int_equal(res.anchors, 1);
 	assert_int_equal(res.matched, 0);
@@ -184,7 +187,6 @@ static void test_idle(void **state)
 	struct cupti_capture_rec in[10], *out = NULL;
 	struct bracket_result res;
 	size_t nbt, nin = 0, nout = 0;
-	char *cause = NULL;
 
 	(void)state;
 	managed_ops(&ops);
@@ -193,9 +195,7 @@ static void test_idle(void **state)
 	bt[0].idle = bt[5].idle = true;
 	bt[0].before_ms = bt[5].before_ms = -1; /* not recorded: never used */
 	run_records(in, &nin, 2, 6);
-	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
-					 &cause),
-			 0);
+	place(&ops, bt, nbt, in, nin, &out, &nout, &res);
 	/* s0: [O - 2000, O + 5000]; s1: hi O + 1000, lo from z1's after event only (O - 100000): O - 500, 3000 wide */
 	assert_true(res.placed);
 	assert_int_equal(res.from_call, 2);
@@ -210,9 +210,7 @@ static void test_idle(void **state)
 	bracket_free(out, nout);
 	/* no calls: the idle ones start where they end */
 	nin = 2;
-	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
-					 &cause),
-			 0);
+	place(&ops, bt, nbt, in, nin, &out, &nout, &res);
 	assert_int_equal(res.from_call, 0);
 	assert_int_equal(res.no_start, 2);
 	assert_int_equal(res.matched, 0);
@@ -233,7 +231,6 @@ static void test_cupti_offset(void **state)
 	struct cupti_capture_rec in[10], *out = NULL;
 	struct bracket_result res;
 	size_t nbt, nin = 0, nout = 0;
-	char *cause = NULL;
 
 	(void)state;
 	managed_ops(&ops);
@@ -245,9 +242,7 @@ static void test_cupti_offset(void **state)
 	}
 	bt[2].after_ns += 35000 - 6;
 	run_records(in, &nin, 2, 0);
-	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
-					 &cause),
-			 0);
+	place(&ops, bt, nbt, in, nin, &out, &nout, &res);
 	assert_true(res.placed);
 	assert_int_equal(res.samples, 12);
 	assert_false(res.clamped);
@@ -263,18 +258,14 @@ static void test_cupti_offset(void **state)
 	bt[0].idle = true;
 	bt[0].before_ns = 0;
 	run_records(in, &nin, 0, 6);
-	assert_int_equal(bracket_records(&ops, bt, nbt, in, nin, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
-					 &cause),
-			 0);
+	place(&ops, bt, nbt, in, nin, &out, &nout, &res);
 	assert_int_equal(res.samples, 11);
 	assert_int_equal(out[0].r.start, (uint64_t)(OFFSET - 100000));
 	bracket_free(out, nout);
 	bt[0].idle = false;
 	bt[0].before_ns = (uint64_t)(OFFSET + 100);
 	/* no kernels: the median alone */
-	assert_int_equal(bracket_records(&ops, bt, nbt, NULL, 0, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
-					 &cause),
-			 0);
+	place(&ops, bt, nbt, NULL, 0, &out, &nout, &res);
 	assert_true(res.placed);
 	assert_int_equal(res.anchors, 0);
 	assert_int_equal(nout, 6);
@@ -285,9 +276,7 @@ static void test_cupti_offset(void **state)
 		bt[b].before_ns -= 1000000000u;
 		bt[b].after_ns -= 1000000000u;
 	}
-	assert_int_equal(bracket_records(&ops, bt, nbt, in, 2, test_thread_index, NULL, raw_ids, 2, &out, &nout, &res,
-					 &cause),
-			 0);
+	place(&ops, bt, nbt, in, 2, &out, &nout, &res);
 	assert_true(res.clamped);
 	assert_true(res.shift_ns > -751 && res.shift_ns < -749);
 	near(out[1].r.start, OFFSET - 500 + bt[1].before_ms * 1e6);
