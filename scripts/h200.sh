@@ -58,7 +58,7 @@ if has nocupti; then
 fi
 if has validate-repeat; then
 	# the rows the H200 repeats worst (managed, pageable), measured twice more for the model's noise floor
-	for k in 1 2; do
+	for k in ${VALIDATE_MP_RUNS:-1 2}; do
 		step "validate-mp$k" 300 "$bin" validate --preset managed,pageable --csv "$work/validate-mp$k.csv"
 	done
 fi
@@ -101,6 +101,16 @@ if has probes; then
 		--export "$work/pageable-1.sqlite"
 	step probe-pageable-128 60 "$bin" run --backend cuda --preset pageable --streams 128 --repeat 15 \
 		--export "$work/pageable-128.sqlite"
+fi
+if has pageable-span; then
+	# the pageable preset's span against its cudaEvent timer (median over 15 repeats) where the host's staging
+	# inside the calls weighs most (1-2 streams: 8-16 MiB a copy) and least (32-128)
+	for n in 1 2 8 32 128; do
+		step "pageable-span-$n" 60 "$bin" run --backend cuda --preset pageable --streams "$n" --repeat 15 \
+			--export "$work/pageable-span-$n.sqlite"
+	done
+	step pageable-span-8-breadth 60 "$bin" run --backend cuda --preset pageable --order breadth --repeat 15
+	step pageable-span-8-threads 60 "$bin" run --backend cuda --preset pageable --threads 8 --repeat 15
 fi
 if has iobench && [ -x "$build/bench/io_bench" ]; then
 	# trace files of 1M and 10M intervals: write and open times, memory per interval (16 cores here)

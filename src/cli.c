@@ -448,7 +448,8 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 		       i == SS_ENG_COMPUTE ? "-" : units_bytes(s->bytes, b2, sizeof b2),
 		       i == SS_ENG_COMPUTE ? "-" : units_rate(s->bytes, s->sum_ns, b3, sizeof b3));
 	}
-	printf("\nmakespan (%s)        %s\n", res->modelled ? "model" : "CUPTI", units_time(a->makespan_ns, b1, sizeof b1));
+	printf("\nmakespan (%s)        %s%s\n", res->modelled ? "model" : "CUPTI", units_time(a->makespan_ns, b1, sizeof b1),
+	       e->hostmem == SS_MEM_PAGEABLE ? "   (with the host staging inside the pageable copies' calls)" : "");
 	if (a->have_events)
 		printf("makespan (cudaEvent)    %s   CUPTI vs events %+.2f%%\n", units_time(a->events_ns, b1, sizeof b1),
 		       100.0 * a->cupti_vs_events);

@@ -160,7 +160,11 @@ static void bench_presets(struct bench *bn)
 					      (json_int_t)a.events_ns, "median", ev),
 				    "median over %d repeats %+.2f%%; kept run: CUPTI%s %s vs cudaEvent %s: %+.2f%% (target "
 				    "within 1%%)",
-				    res.repeats, 100.0 * ev, timed > 0 ? " with the event-timed prefetches" : "", units_time(a.makespan_ns, b1, sizeof b1),
+				    res.repeats, 100.0 * ev,
+				    timed > 0                          ? " with the event-timed prefetches"
+				    : e.hostmem == SS_MEM_PAGEABLE ? " with the pageable calls' host staging"
+				                                       : "",
+				    units_time(a.makespan_ns, b1, sizeof b1),
 				    units_time(a.events_ns, b2, sizeof b2), 100.0 * a.cupti_vs_events);
 			/* within 1% either way: a traced run faster than its twin is noise, not a pass */
 			obs_ok = a.have_overhead && fabs(a.overhead) <= 0.01;

@@ -87,14 +87,18 @@ static void cuda_backend_spread(const uint64_t *traced, const uint64_t *untraced
 	free(r);
 }
 
-/* The span of a batch's GPU intervals (what analysis calls the makespan), 0 when it has none. */
+/* The span of a batch's work (what analysis calls the makespan: timeline_work_span), 0 when it has none. */
 static uint64_t cuda_backend_span(const struct cupti_capture_batch *b)
 {
-	uint64_t t0 = UINT64_MAX, t1 = 0;
+	struct ss_record *rec = xreallocarray(NULL, b->n ? b->n : 1, sizeof *rec);
+	uint64_t t0 = 0, t1 = 0;
 
 	for (size_t i = 0; i < b->n; i++)
-		timeline_span_add(&b->rec[i].r, SS_GPU_KINDS, &t0, &t1);
-	return t1 > t0 ? t1 - t0 : 0;
+		rec[i] = b->rec[i].r;
+	if (!timeline_work_span(rec, b->n, &t0, &t1))
+		t0 = t1 = 0;
+	free(rec);
+	return t1 - t0;
 }
 
 static uint64_t cuda_backend_median(uint64_t *v, int n)

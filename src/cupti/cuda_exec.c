@@ -197,10 +197,7 @@ static void exec_plan(struct cuda_exec *x)
 		}
 		free(steps);
 	}
-	/* Start events: at each thread's first GPU op, recorded right after its call (the GPU reads the event just
-	 * after the op was submitted), except before a prefetch: on an idle stream a prefetch migrates while its call
-	 * runs (tests/data/h200/prefetch-start: 64 MiB, the call took 1.22 ms of a 1.44 ms migration), so an event
-	 * after the call would start the clock after most of that work. */
+	/* Start events: at each thread's first GPU op, before or after its call as planner_start_before says. */
 	for (int t = 0; t < x->nthreads; t++)
 		for (size_t k = 0; k < x->th[t].nops; k++)
 			if (exec_gpu_op(ops->op[x->th[t].ops[k]].kind)) {
@@ -742,12 +739,6 @@ static cudaError_t exec_bracket(struct cuda_exec *x, size_t i, int side, cudaStr
 	return err;
 }
 
-/* Whether a thread's start event goes before its first op of this kind rather than after it (exec_plan). */
-static bool exec_start_before(int kind)
-{
-	return kind == SS_OP_PREFETCH_H2D || kind == SS_OP_PREFETCH_D2H;
-}
-
 /* Record issuing thread t's start event on the idle timer stream, hidden from the captured calls. */
 static int exec_start(struct cuda_exec *x, int t, char **cause)
 {
@@ -770,7 +761,7 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 	struct cudaMemLocation loc;
 	cudaError_t err = cudaSuccess;
 
-	if (x->start_at[i] >= 0 && exec_start_before(op->kind) && exec_start(x, x->start_at[i], cause) < 0)
+	if (x->start_at[i] >= 0 && planner_start_before(x->e, op) && exec_start(x, x->start_at[i], cause) < 0)
 		return -1;
 	switch (op->kind) {
 	case SS_OP_H2D:
@@ -827,7 +818,7 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 	}
 	if (err != cudaSuccess)
 		return exec_op_error(x, op, err, cause);
-	if (x->start_at[i] >= 0 && !exec_start_before(op->kind) && exec_start(x, x->start_at[i], cause) < 0)
+	if (x->start_at[i] >= 0 && !planner_start_before(x->e, op) && exec_start(x, x->start_at[i], cause) < 0)
 		return -1;
 	if (x->stop_after[i] >= 0) {
 		cupti_capture_hide_begin();

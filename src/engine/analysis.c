@@ -113,7 +113,7 @@ void analysis_timeline(const struct ss_timeline *t, struct ss_analysis *a)
 	memset(a, 0, sizeof *a);
 	for (int e = 0; e < SS_ENG_COUNT; e++)
 		iv[e] = xreallocarray(NULL, t->n ? t->n : 1, sizeof *iv[e]);
-	if (!timeline_span(t, SS_GPU_KINDS, &a->t0, &a->t1))
+	if (!timeline_work_span(t->rec, t->n, &a->t0, &a->t1))
 		a->t0 = a->t1 = 0;
 	a->makespan_ns = a->t1 - a->t0;
 	for (size_t i = 0; i < t->n; i++) {

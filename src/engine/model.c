@@ -368,10 +368,11 @@ static bool model_block(struct model *m, int h, const int *wait, size_t n, doubl
 	return ht->blocked;
 }
 
-/* model_timing issues the hidden timing events the CUDA backend records after op opi (cuda_exec.c): a start event
- * on an idle non-blocking stream after each thread's first GPU op, a stop event after the last GPU op (on the legacy
- * stream, or per stream with several threads or non-blocking streams). They cost host time and leave no record. */
-static void model_timing(struct model *m, int h, size_t opi)
+/* model_timing issues the hidden timing events the CUDA backend records around op opi (cuda_exec.c): a start event
+ * on an idle non-blocking stream at each thread's first GPU op, before its call or after it as planner_start_before
+ * says, and a stop event after the last GPU op (on the legacy stream, or per stream with several threads or
+ * non-blocking streams). before: whether the call is still to come. They cost host time and leave no record. */
+static void model_timing(struct model *m, int h, size_t opi, bool before)
 {
 	struct model_host *ht = &m->host[h];
 	const struct ss_op *op = &m->ops->op[opi];
@@ -379,7 +380,8 @@ static void model_timing(struct model *m, int h, size_t opi)
 	for (int kind = 0; kind < 2; kind++) {
 		int s, idx;
 
-		if (kind == 0 ? m->start_after[opi] < 0 : !m->stop_after[opi])
+		if (kind == 0 ? m->start_after[opi] < 0 || planner_start_before(m->e, op) != before
+		              : !m->stop_after[opi] || before)
 			continue;
 		s = kind == 0 ? m->timer_slot : m->stop_legacy ? m->legacy_slot : model_slot_of(m, op);
 		ht->t += m->p->api_event_ns;
@@ -417,7 +419,7 @@ static void model_host_return(struct model *m, int h, double end)
 	ht->blocked = false;
 	ht->t = end;
 	if (!ht->call_sync)
-		model_timing(m, h, ht->call_op);
+		model_timing(m, h, ht->call_op, false);
 	ht->t += m->p->host_gap_ns;
 }
 
@@ -430,12 +432,14 @@ static void model_issue(struct model *m, int h)
 	struct model_host *ht = &m->host[h];
 	size_t opi = ht->ops[ht->next++];
 	const struct ss_op *op = &m->ops->op[opi];
-	double call0 = ht->t, t0 = ht->t, cost = 0; /* call0: the call starts; t0: its fixed cost starts */
+	double call0, t0, cost = 0; /* call0: the call starts; t0: its fixed cost starts */
 	int s = model_slot_of(m, op), idx, one, *wait = &one;
 	size_t nwait = 0;
 	bool pageable = m->e->hostmem == SS_MEM_PAGEABLE, managed = m->e->hostmem >= SS_MEM_MANAGED_ATTACH;
 	struct model_item *it;
 
+	model_timing(m, h, opi, true);
+	call0 = t0 = ht->t;
 	/* Call costs that depend on what came before (the smoke and bench timelines): a call on another stream than
 	 * the thread's previous one, and a launch behind a copy of its stream, which the driver must make wait for the
 	 * copy engine. */
@@ -554,7 +558,7 @@ static void model_issue(struct model *m, int h)
 	           model_api_name(op->kind));
 	ht->t = t0 + cost;
 	m->lock_free = ht->t;
-	model_timing(m, h, opi);
+	model_timing(m, h, opi, false);
 	ht->t += m->p->host_gap_ns;
 }
 

@@ -388,3 +388,17 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 		break;
 	}
 }
+
+bool planner_start_before(const struct ss_experiment *e, const struct ss_op *op)
+{
+	switch (op->kind) {
+	case SS_OP_PREFETCH_H2D:
+	case SS_OP_PREFETCH_D2H:
+		return true;
+	case SS_OP_H2D:
+	case SS_OP_D2H:
+		return e->hostmem == SS_MEM_PAGEABLE;
+	default:
+		return false;
+	}
+}

@@ -63,5 +63,12 @@ const char *planner_op_kind_name(int kind);
  * prefetch_records: CUPTI records none, the CUDA backend times them with events on request, the model always
  * emits them). */
 void planner_expected_records(const struct ss_oplist *ops, bool prefetches, size_t counts[SS_KIND_COUNT]);
+/* planner_start_before says where a host thread's run timer starts when op (of experiment e) is the thread's first
+ * GPU op: before its call (true) or right after it (false, the usual place: the GPU reads the event just after the
+ * op was submitted). Before, for calls that do the op's work while they run: a prefetch on an idle stream migrates
+ * inside its call (tests/data/h200/prefetch-start: 64 MiB, the call took 1.22 ms of a 1.44 ms migration), and a
+ * pageable copy stages its data through pinned memory inside its call (tests/data/h200/pageable-start). The CUDA
+ * backend and the model both place their timers by it. */
+bool planner_start_before(const struct ss_experiment *e, const struct ss_op *op);
 
 #endif

@@ -124,7 +124,8 @@ void timeline_sort(struct ss_timeline *t)
 		qsort(t->rec, t->n, sizeof *t->rec, timeline_cmp);
 }
 
-void timeline_span_add(const struct ss_record *r, unsigned kind_mask, uint64_t *lo, uint64_t *hi)
+/* Widens the span [*lo, *hi] by r when r's kind matches kind_mask. */
+static void timeline_span_add(const struct ss_record *r, unsigned kind_mask, uint64_t *lo, uint64_t *hi)
 {
 	if (r->kind >= SS_KIND_COUNT || !(kind_mask & SS_KIND_BIT(r->kind)))
 		return;
@@ -142,6 +143,47 @@ bool timeline_span(const struct ss_timeline *t, unsigned kind_mask, uint64_t *t0
 		timeline_span_add(&t->rec[i], kind_mask, &lo, &hi);
 	if (lo == UINT64_MAX)
 		return false;
+	*t0 = lo;
+	*t1 = hi;
+	return true;
+}
+
+static int timeline_u32_cmp(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+bool timeline_work_span(const struct ss_record *rec, size_t n, uint64_t *t0, uint64_t *t1)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	uint32_t *pageable = NULL;
+	size_t np = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_record *r = &rec[i];
+
+		timeline_span_add(r, SS_GPU_KINDS, &lo, &hi);
+		if ((r->kind == SS_KIND_H2D || r->kind == SS_KIND_D2H) && (r->flags & SS_REC_PAGEABLE) &&
+		    r->correlation != 0) {
+			if (pageable == NULL)
+				pageable = xreallocarray(NULL, n, sizeof *pageable);
+			pageable[np++] = r->correlation;
+		}
+	}
+	if (lo == UINT64_MAX) {
+		free(pageable);
+		return false;
+	}
+	if (np > 0) {
+		qsort(pageable, np, sizeof *pageable, timeline_u32_cmp);
+		for (size_t i = 0; i < n; i++)
+			if (rec[i].kind == SS_KIND_API && rec[i].correlation != 0 &&
+			    bsearch(&rec[i].correlation, pageable, np, sizeof *pageable, timeline_u32_cmp) != NULL)
+				timeline_span_add(&rec[i], SS_KIND_BIT(SS_KIND_API), &lo, &hi);
+	}
+	free(pageable);
 	*t0 = lo;
 	*t1 = hi;
 	return true;

@@ -54,9 +54,12 @@ void timeline_sort(struct ss_timeline *t);
 /* timeline_span gives the earliest start and latest end over records matching kind_mask (bit per ss_kind);
  * returns false when none match. */
 bool timeline_span(const struct ss_timeline *t, unsigned kind_mask, uint64_t *t0, uint64_t *t1);
-/* timeline_span_add widens the span [*lo, *hi] by r when r's kind matches kind_mask (start from UINT64_MAX, 0):
- * timeline_span for records that are not in a timeline. */
-void timeline_span_add(const struct ss_record *r, unsigned kind_mask, uint64_t *lo, uint64_t *hi);
+/* timeline_work_span gives the span of the run's work in rec[0..n): its GPU intervals, widened to the calls of
+ * pageable copies (API records whose correlation is a pageable copy's). Such a call stages the data through pinned
+ * memory on the host: before the DMA starts (H2D) and after it ends (D2H, whose call returns when the data is in
+ * place). That is work of the copy that CUPTI's copy record leaves out and the run's cudaEvent timer counts. It is
+ * the makespan analysis reports. Returns false when rec has no GPU interval. */
+bool timeline_work_span(const struct ss_record *rec, size_t n, uint64_t *t0, uint64_t *t1);
 /* timeline_count counts records of one kind. */
 size_t timeline_count(const struct ss_timeline *t, int kind);
 /* timeline_rebase subtracts t0 from every timestamp (records before t0 are clamped to 0). */

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "calibrate.h"
 #include "model.h"
+#include "planner.h"
 #include "runner.h"
 #include "stats.h"
 #include "timeline.h"
@@ -21,6 +22,11 @@
 	"measured_cross,model_cross"
 /* Since the rows carry their own runs' call costs: one more column, "-" when a row has none. */
 #define VALIDATE_HEADER VALIDATE_HEADER_V1 ",calls"
+/* Written above the header since the run timer starts before a thread's first call when that call does its op's
+ * work (planner_start_before: prefetches, pageable copies). Rows of files without it that such a call starts were
+ * measured with the timer started after that call, a shorter span than the CUDA backend and the model now time:
+ * validate_read_csv leaves them out. */
+#define VALIDATE_TIMER_LINE "# timer: starts before a first call that does its op's work"
 
 /* How far apart the two orders' measured makespans must be for their direction to count. */
 #define VALIDATE_ORDER_GAP 0.05
@@ -67,6 +73,30 @@ void validate_experiment(const struct ss_validate_row *r, struct ss_experiment *
 	e->connections = r->connections;
 	if (e->threads > 1)
 		e->threads = e->streams;
+}
+
+/* Whether the run timer of row r's experiment starts before some thread's first GPU op (planner_start_before). */
+static bool validate_timer_before(const struct ss_validate_row *r)
+{
+	struct ss_experiment e;
+	struct ss_oplist ops;
+	bool before = false, *seen;
+
+	validate_experiment(r, &e);
+	planner_build(&e, &ops);
+	seen = xcalloc((size_t)(e.threads > 1 ? e.threads : 1) + 1, sizeof *seen);
+	for (size_t i = 0; i < ops.n && !before; i++) {
+		const struct ss_op *op = &ops.op[i];
+		int t = op->thread >= 0 && op->thread < e.threads ? op->thread : 0;
+
+		if (op->kind > SS_OP_EVENT_RECORD || seen[t]) /* not a GPU op, or not the thread's first */
+			continue;
+		seen[t] = true;
+		before = planner_start_before(&e, op);
+	}
+	free(seen);
+	planner_free(&ops);
+	return before;
 }
 
 /* validate_cross counts GPU records of experiment streams that run while a legacy-stream GPU record runs; -1 when
@@ -417,7 +447,7 @@ int validate_write_csv(const char *path, const struct ss_validate_set *s, char *
 		fprintf(f, "# host: %s\n", s->host);
 	if (s->host_after[0] != '\0')
 		fprintf(f, "# host-after: %s\n", s->host_after);
-	fprintf(f, "%s\n", VALIDATE_HEADER);
+	fprintf(f, "%s\n%s\n", VALIDATE_TIMER_LINE, VALIDATE_HEADER);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ss_validate_row *r = &s->row[i];
 
@@ -548,6 +578,8 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 	size_t cap = 0;
 	ssize_t len;
 	int lineno = 0, nf = 0; /* nf: fields per row, 0 before the header line */
+	bool timer_before = false;
+	size_t first = s->n, kept;
 
 	if (f == NULL) {
 		*cause = xasprintf("cannot open %s: %s", path, strerror(errno));
@@ -573,6 +605,8 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 			}
 			continue;
 		}
+		if (strcmp(line, VALIDATE_TIMER_LINE) == 0)
+			timer_before = true;
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
 		if (nf == 0) {
@@ -591,6 +625,11 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 		*cause = xasprintf("%s: no header line (not a streamscope validate CSV)", path);
 		goto fail;
 	}
+	kept = first;
+	for (size_t i = first; i < s->n; i++)
+		if (timer_before || !validate_timer_before(&s->row[i]))
+			s->row[kept++] = s->row[i];
+	s->n = kept;
 	free(line);
 	fclose(f);
 	return 0;
