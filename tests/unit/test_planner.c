@@ -842,6 +842,31 @@ static void test_expected_records(void **state)
 	expect_records(&e, false, 4, 2, 2);
 }
 
+/* The run timer starts before the call of a prefetch and of a pageable copy (they do their op's work inside the
+ * call), after every other call. */
+static void test_start_before(void **state)
+{
+	static const int memory[] = {SS_MEM_PINNED, SS_MEM_PAGEABLE, SS_MEM_MANAGED_ATTACH, SS_MEM_MANAGED_PREFETCH};
+	struct ss_experiment e;
+	struct ss_op op;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	memset(&op, 0, sizeof op);
+	for (size_t m = 0; m < sizeof memory / sizeof memory[0]; m++) {
+		e.hostmem = memory[m];
+		for (int k = 0; k < SS_OP_COUNT; k++) {
+			bool want = k == SS_OP_PREFETCH_H2D || k == SS_OP_PREFETCH_D2H ||
+			            ((k == SS_OP_H2D || k == SS_OP_D2H) && memory[m] == SS_MEM_PAGEABLE);
+
+			op.kind = (uint8_t)k;
+			if (planner_start_before(&e, &op) != want)
+				fail_msg("op kind %s, host memory %d: start before %d", planner_op_kind_name(k),
+				         memory[m], !want);
+		}
+	}
+}
+
 static void expect_describe(const struct ss_oplist *ops, size_t id, const char *want)
 {
 	char buf[256];
@@ -939,6 +964,7 @@ int main(void)
 		cmocka_unit_test(test_chunk_tails),
 		cmocka_unit_test(test_chunk_tails_in_oplist),
 		cmocka_unit_test(test_expected_records),
+		cmocka_unit_test(test_start_before),
 		cmocka_unit_test(test_op_describe),
 		cmocka_unit_test(test_op_kind_names),
 	};

@@ -183,6 +183,47 @@ static void test_span_and_count(void **state)
 	timeline_free(&t);
 }
 
+/* The work span: GPU records, widened to the calls of pageable copies (same correlation), not to other calls. */
+static void test_work_span(void **state)
+{
+	struct ss_record r[7];
+	uint64_t t0 = 1, t1 = 1;
+
+	(void)state;
+	r[0] = rec(SS_KIND_API, SS_STREAM_HOST, 0, 500); /* a pinned copy's call: not staging */
+	r[0].correlation = 1;
+	r[1] = rec(SS_KIND_H2D, 0, 200, 300);
+	r[1].correlation = 1;
+	r[1].flags = SS_REC_PINNED;
+	assert_false(timeline_work_span(r, 0, &t0, &t1));
+	assert_false(timeline_work_span(r, 1, &t0, &t1)); /* no GPU record */
+	assert_int_equal(t0, 1);
+	assert_true(timeline_work_span(r, 2, &t0, &t1));
+	assert_int_equal(t0, 200);
+	assert_int_equal(t1, 300);
+	/* a pageable H2D whose call starts first, a pageable D2H whose call returns last */
+	r[2] = rec(SS_KIND_API, SS_STREAM_HOST, 50, 260);
+	r[2].correlation = 7;
+	r[3] = rec(SS_KIND_H2D, 1, 150, 280);
+	r[3].correlation = 7;
+	r[3].flags = SS_REC_PAGEABLE;
+	r[4] = rec(SS_KIND_D2H, 1, 400, 450);
+	r[4].correlation = 9;
+	r[4].flags = SS_REC_PAGEABLE;
+	r[5] = rec(SS_KIND_API, SS_STREAM_HOST, 320, 900);
+	r[5].correlation = 9;
+	r[6] = rec(SS_KIND_API, SS_STREAM_HOST, 10, 2000); /* no correlation: never widens */
+	assert_true(timeline_work_span(r, 7, &t0, &t1));
+	assert_int_equal(t0, 50);
+	assert_int_equal(t1, 900);
+	/* a pageable copy whose record has no correlation widens nothing */
+	r[3].correlation = 0;
+	r[2].correlation = 0;
+	assert_true(timeline_work_span(r, 7, &t0, &t1));
+	assert_int_equal(t0, 150);
+	assert_int_equal(t1, 900);
+}
+
 static void test_rebase(void **state)
 {
 	struct ss_timeline t;
@@ -380,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_add_and_grow),
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_span_and_count),
+		cmocka_unit_test(test_work_span),
 		cmocka_unit_test(test_rebase),
 		cmocka_unit_test(test_finish),
 		cmocka_unit_test(test_clear),
