@@ -15,33 +15,16 @@
 
 #include <cmocka.h>
 
-#include <sqlite3.h>
-
 #include "engine/analysis.h"
 #include "engine/experiment.h"
 #include "engine/planner.h"
 #include "engine/timeline.h"
 #include "io/import.h"
+#include "replay_db.h"
 
 static const char *replay_dir;
 
 static const int replay_streams[] = {1, 2, 8, 32, 128};
-
-/* The stored makespans of a trace (STREAMSCOPE_ANALYSIS): CUPTI's and the cudaEvent one of the same run. */
-static void replay_makespans(const char *path, long long *cupti, long long *events)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-
-	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT makespanNs, eventsNs FROM STREAMSCOPE_ANALYSIS", -1, &st, NULL),
-			 SQLITE_OK);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	*cupti = sqlite3_column_int64(st, 0);
-	*events = sqlite3_column_int64(st, 1);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-}
 
 /* The copy record of kind with correlation c, NULL when none. */
 static const struct ss_record *replay_copy(const struct ss_timeline *t, uint32_t c)
@@ -86,7 +69,7 @@ static void test_pageable_span(void **state)
 				assert_true(t.rec[i].flags & SS_REC_PAGEABLE);
 
 		analysis_timeline(&t, &a);
-		replay_makespans(path, &cupti, &events);
+		replay_db_makespans(path, &cupti, &events);
 		assert_true(events > 0);
 		assert_int_equal(a.makespan_ns, cupti);
 		if (!(replay_rel(a.makespan_ns, events) < 0.01 && replay_rel(a.makespan_ns, events) > -0.01))

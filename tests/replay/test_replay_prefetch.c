@@ -14,12 +14,11 @@
 
 #include <cmocka.h>
 
-#include <sqlite3.h>
-
 #include "engine/experiment.h"
 #include "engine/planner.h"
 #include "engine/timeline.h"
 #include "io/import.h"
+#include "replay_db.h"
 
 static const char *replay_dir;
 
@@ -40,23 +39,6 @@ static const struct {
 	{"managed-8-breadth-final", 8, SS_ORDER_BREADTH, 8},
 	{"managed-32-32q-final", 32, SS_ORDER_DEPTH, 32},
 };
-
-/* The final runs' makespans as stored (STREAMSCOPE_ANALYSIS): CUPTI's span (with the event-timed prefetches) and
- * the cudaEvent makespan of the same run. */
-static void replay_makespans(const char *path, long long *cupti, long long *events)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-
-	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT makespanNs, eventsNs FROM STREAMSCOPE_ANALYSIS", -1, &st, NULL),
-			 SQLITE_OK);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	*cupti = sqlite3_column_int64(st, 0);
-	*events = sqlite3_column_int64(st, 1);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-}
 
 /* The API record with correlation id c, NULL when none. */
 static const struct ss_record *replay_call(const struct ss_timeline *t, uint32_t c)
@@ -130,7 +112,7 @@ static void test_prefetches(void **state)
 					lo = t.rec[i].start < lo ? t.rec[i].start : lo;
 					hi = t.rec[i].end > hi ? t.rec[i].end : hi;
 				}
-			replay_makespans(path, &cupti, &events);
+			replay_db_makespans(path, &cupti, &events);
 			assert_true(events > 0);
 			assert_true((long long)(hi - lo) > cupti - 1000 && (long long)(hi - lo) < cupti + 1000);
 			if (!((double)cupti / (double)events - 1 < 0.01 && (double)cupti / (double)events - 1 > -0.01))
