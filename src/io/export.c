@@ -126,8 +126,9 @@ void export_window(const struct ss_export_input *in, uint64_t *t0, uint64_t *t1)
 		*t1 = in->t1;
 		return;
 	}
-	/* the GPU work, with a little room either side; host calls outside it (allocations, set-up) are cut off */
-	if (timeline_span(in->t, SS_GPU_KINDS, t0, t1)) {
+	/* the run's work (timeline_work_span: GPU records, and pageable copies' calls), with a little room either side;
+	 * host calls outside it (allocations, set-up) are cut off */
+	if (timeline_work_span(in->t->rec, in->t->n, t0, t1)) {
 		uint64_t pad = (*t1 - *t0) / 50;
 
 		*t0 = *t0 > pad ? *t0 - pad : 0;
