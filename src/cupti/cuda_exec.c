@@ -111,22 +111,6 @@ static int exec_cuda_error(const char *call, cudaError_t err, char **cause)
 			return exec_cuda_error(call, exec_err_, cause);                                        \
 	} while (0)
 
-static bool exec_gpu_op(int kind)
-{
-	switch (kind) {
-	case SS_OP_H2D:
-	case SS_OP_D2H:
-	case SS_OP_KERNEL:
-	case SS_OP_ATTACH:
-	case SS_OP_PREFETCH_H2D:
-	case SS_OP_PREFETCH_D2H:
-	case SS_OP_EVENT_RECORD:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static cudaStream_t exec_stream(const struct cuda_exec *x, int stream)
 {
 	if (stream >= 0 && stream < x->nstreams)
@@ -200,7 +184,7 @@ static void exec_plan(struct cuda_exec *x)
 	/* Start events: at each thread's first GPU op, before or after its call as planner_start_before says. */
 	for (int t = 0; t < x->nthreads; t++)
 		for (size_t k = 0; k < x->th[t].nops; k++)
-			if (exec_gpu_op(ops->op[x->th[t].ops[k]].kind)) {
+			if (planner_gpu_op(ops->op[x->th[t].ops[k]].kind)) {
 				x->start_at[x->th[t].ops[k]] = t;
 				break;
 			}
@@ -208,7 +192,7 @@ static void exec_plan(struct cuda_exec *x)
 	x->stop_on_legacy = !x->workers && !x->e->nonblocking;
 	if (x->stop_on_legacy) {
 		for (size_t i = ops->n; i-- > 0;)
-			if (exec_gpu_op(ops->op[i].kind)) {
+			if (planner_gpu_op(ops->op[i].kind)) {
 				x->stop_after[i] = 0;
 				x->nstop = 1;
 				break;
@@ -219,7 +203,7 @@ static void exec_plan(struct cuda_exec *x)
 		for (size_t i = 0; i < ops->n; i++) {
 			const struct ss_op *op = &ops->op[i];
 			int key;
-			if (!exec_gpu_op(op->kind))
+			if (!planner_gpu_op(op->kind))
 				continue;
 			if (op->stream >= 0 && op->stream < x->nstreams)
 				key = op->stream;
@@ -434,7 +418,7 @@ static cudaStream_t exec_first_stream(const struct exec_thread *t)
 	const struct cuda_exec *x = t->x;
 
 	for (size_t k = 0; k < t->nops; k++)
-		if (exec_gpu_op(x->ops->op[t->ops[k]].kind))
+		if (planner_gpu_op(x->ops->op[t->ops[k]].kind))
 			return exec_stream(x, x->ops->op[t->ops[k]].stream);
 	return cudaStreamLegacy;
 }

@@ -423,7 +423,6 @@ static void model_host_return(struct model *m, int h, double end)
 	ht->t += m->p->host_gap_ns;
 }
 
-static bool model_gpu_op(int kind);
 
 /* model_issue performs host h's next call at its time ht->t. */
 static void model_issue(struct model *m, int h)
@@ -443,7 +442,7 @@ static void model_issue(struct model *m, int h)
 	/* Call costs that depend on what came before (the smoke and bench timelines): a call on another stream than
 	 * the thread's previous one, and a launch behind a copy of its stream, which the driver must make wait for the
 	 * copy engine. */
-	if (model_gpu_op(op->kind)) {
+	if (planner_gpu_op(op->kind)) {
 		int tail = m->slot[s].tail;
 
 		if (ht->last_slot >= 0 && ht->last_slot != s)
@@ -954,12 +953,6 @@ static bool model_finished(const struct model *m)
 	return true;
 }
 
-/* model_gpu_op: ops that put work on a stream (cuda_exec.c's exec_gpu_op). */
-static bool model_gpu_op(int kind)
-{
-	return kind <= SS_OP_EVENT_RECORD;
-}
-
 /* model_plan_timing places the hidden timing events as cuda_exec.c does (see model_timing). */
 static void model_plan_timing(struct model *m)
 {
@@ -973,7 +966,7 @@ static void model_plan_timing(struct model *m)
 		m->start_after[i] = -1;
 	for (int h = 0; h < m->nhosts; h++)
 		for (size_t k = 0; k < m->host[h].nops; k++)
-			if (model_gpu_op(ops->op[m->host[h].ops[k]].kind)) {
+			if (planner_gpu_op(ops->op[m->host[h].ops[k]].kind)) {
 				m->start_after[m->host[h].ops[k]] = h;
 				break;
 			}
@@ -981,7 +974,7 @@ static void model_plan_timing(struct model *m)
 	for (int k = 0; k < nkeys; k++)
 		last[k] = -1;
 	for (size_t i = 0; i < ops->n; i++)
-		if (model_gpu_op(ops->op[i].kind))
+		if (planner_gpu_op(ops->op[i].kind))
 			last[m->stop_legacy ? 0 : model_slot_of(m, &ops->op[i])] = (long)i;
 	for (int k = 0; k < nkeys; k++)
 		if (last[k] >= 0)

@@ -389,6 +389,11 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 	}
 }
 
+bool planner_gpu_op(int kind)
+{
+	return kind >= 0 && kind <= SS_OP_EVENT_RECORD;
+}
+
 bool planner_start_before(const struct ss_experiment *e, const struct ss_op *op)
 {
 	switch (op->kind) {

@@ -63,6 +63,9 @@ const char *planner_op_kind_name(int kind);
  * prefetch_records: CUPTI records none, the CUDA backend times them with events on request, the model always
  * emits them). */
 void planner_expected_records(const struct ss_oplist *ops, bool prefetches, size_t counts[SS_KIND_COUNT]);
+/* planner_gpu_op says whether ops of kind put work on a stream (copies, kernels, attaches, prefetches, event
+ * records), as against host calls that wait (synchronisations): what the run timer brackets. */
+bool planner_gpu_op(int kind);
 /* planner_start_before says where a host thread's run timer starts when op (of experiment e) is the thread's first
  * GPU op: before its call (true) or right after it (false, the usual place: the GPU reads the event just after the
  * op was submitted). Before, for calls that do the op's work while they run: a prefetch on an idle stream migrates

@@ -89,7 +89,7 @@ static bool validate_timer_before(const struct ss_validate_row *r)
 		const struct ss_op *op = &ops.op[i];
 		int t = op->thread >= 0 && op->thread < e.threads ? op->thread : 0;
 
-		if (op->kind > SS_OP_EVENT_RECORD || seen[t]) /* not a GPU op, or not the thread's first */
+		if (!planner_gpu_op(op->kind) || seen[t]) /* not the thread's first GPU op */
 			continue;
 		seen[t] = true;
 		before = planner_start_before(&e, op);

@@ -843,7 +843,7 @@ static void test_expected_records(void **state)
 }
 
 /* The run timer starts before the call of a prefetch and of a pageable copy (they do their op's work inside the
- * call), after every other call. */
+ * call), after every other call; every op kind but the synchronisations puts work on a stream. */
 static void test_start_before(void **state)
 {
 	static const int memory[] = {SS_MEM_PINNED, SS_MEM_PAGEABLE, SS_MEM_MANAGED_ATTACH, SS_MEM_MANAGED_PREFETCH};
@@ -860,6 +860,8 @@ static void test_start_before(void **state)
 			            ((k == SS_OP_H2D || k == SS_OP_D2H) && memory[m] == SS_MEM_PAGEABLE);
 
 			op.kind = (uint8_t)k;
+			assert_int_equal(planner_gpu_op(k), k != SS_OP_EVENT_SYNC && k != SS_OP_STREAM_SYNC &&
+			                                        k != SS_OP_DEVICE_SYNC);
 			if (planner_start_before(&e, &op) != want)
 				fail_msg("op kind %s, host memory %d: start before %d", planner_op_kind_name(k),
 				         memory[m], !want);
