@@ -448,8 +448,11 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 		       i == SS_ENG_COMPUTE ? "-" : units_bytes(s->bytes, b2, sizeof b2),
 		       i == SS_ENG_COMPUTE ? "-" : units_rate(s->bytes, s->sum_ns, b3, sizeof b3));
 	}
-	printf("\nmakespan (%s)        %s%s\n", res->modelled ? "model" : "CUPTI", units_time(a->makespan_ns, b1, sizeof b1),
-	       e->hostmem == SS_MEM_PAGEABLE ? "   (with the host staging inside the pageable copies' calls)" : "");
+	printf("\nmakespan (%s)        %s", res->modelled ? "model" : "CUPTI", units_time(a->makespan_ns, b1, sizeof b1));
+	if (a->staging_ns > 0)
+		printf("   (%s of it host staging inside pageable copies' calls, beyond the GPU records)",
+		       units_time(a->staging_ns, b2, sizeof b2));
+	printf("\n");
 	if (a->have_events)
 		printf("makespan (cudaEvent)    %s   CUPTI vs events %+.2f%%\n", units_time(a->events_ns, b1, sizeof b1),
 		       100.0 * a->cupti_vs_events);
@@ -501,6 +504,7 @@ static void cli_json_analysis(json_t *o, const struct ss_analysis *a)
 	json_t *eng = json_object();
 
 	json_object_set_new(o, "makespan_ns", json_integer((json_int_t)a->makespan_ns));
+	json_object_set_new(o, "staging_ns", json_integer((json_int_t)a->staging_ns));
 	json_object_set_new(o, "used_makespan_ns", json_integer((json_int_t)a->used_ns));
 	json_object_set_new(o, "used_untraced", json_boolean(a->used_untraced));
 	json_object_set_new(o, "span_short", json_boolean(a->span_short));

@@ -108,7 +108,7 @@ void analysis_timeline(const struct ss_timeline *t, struct ss_analysis *a)
 	size_t n[SS_ENG_COUNT] = {0}, nedges = 0;
 	struct analysis_edge *edges;
 	int depth = 0;
-	uint64_t last = 0;
+	uint64_t last = 0, g0, g1;
 
 	memset(a, 0, sizeof *a);
 	for (int e = 0; e < SS_ENG_COUNT; e++)
@@ -116,6 +116,8 @@ void analysis_timeline(const struct ss_timeline *t, struct ss_analysis *a)
 	if (!timeline_work_span(t->rec, t->n, &a->t0, &a->t1))
 		a->t0 = a->t1 = 0;
 	a->makespan_ns = a->t1 - a->t0;
+	if (a->makespan_ns > 0 && timeline_span(t, SS_GPU_KINDS, &g0, &g1))
+		a->staging_ns = (g0 - a->t0) + (a->t1 - g1);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
 		int e;

@@ -22,6 +22,7 @@ struct ss_engine_stats {
 /* The analysis of one timeline; optional values carry validity flags (views print "-" when not valid). */
 struct ss_analysis {
 	uint64_t t0, t1, makespan_ns; /* span of the work: GPU records and pageable copies' calls (timeline_work_span) */
+	uint64_t staging_ns;          /* of makespan_ns: pageable copies' host staging outside the GPU records' span */
 	struct ss_engine_stats eng[SS_ENG_COUNT];
 	uint64_t overlap_ns;          /* time with two or more engines busy */
 	double overlap;               /* overlap_ns / makespan */

@@ -496,6 +496,8 @@ static void svg_header(FILE *f, const struct ss_export_input *in, const struct s
 	fprintf(f, "   window %s .. %s</text>\n", units_time(l->w0, b1, sizeof b1), units_time(l->w1, b2, sizeof b2));
 	fprintf(f, "<text x=\"12\" y=\"64\" class=\"info\">makespan %s",
 	        a->makespan_ns ? units_time(a->makespan_ns, b1, sizeof b1) : "-");
+	if (a->staging_ns > 0)
+		fprintf(f, " (host staging %s)", units_time(a->staging_ns, b1, sizeof b1));
 	if (a->makespan_ns > 0)
 		fprintf(f, "   util H2D %.0f%% KER %.0f%% D2H %.0f%%   overlap %.0f%%", a->eng[SS_ENG_H2D].util * 100.0,
 		        a->eng[SS_ENG_COMPUTE].util * 100.0, a->eng[SS_ENG_D2H].util * 100.0, a->overlap * 100.0);

@@ -133,7 +133,10 @@ static void text_write(FILE *f, const struct ss_export_input *in)
 		fprintf(f, "%-12s %" PRIu64 " records lost by the capture\n", "dropped", t->dropped);
 	fprintf(f, "%-12s %s .. %s\n", "window", units_time(w0, b1, sizeof b1), units_time(w1, b2, sizeof b2));
 
-	fprintf(f, "\n%-12s %s\n", "makespan", a->makespan_ns > 0 ? units_time(a->makespan_ns, b1, sizeof b1) : "-");
+	fprintf(f, "\n%-12s %s", "makespan", a->makespan_ns > 0 ? units_time(a->makespan_ns, b1, sizeof b1) : "-");
+	if (a->staging_ns > 0)
+		fprintf(f, "  (%s of it host staging inside pageable copies' calls)", units_time(a->staging_ns, b1, sizeof b1));
+	fprintf(f, "\n");
 	fprintf(f, "%-12s %12s %8s %8s %12s %12s\n", "engine", "busy", "util", "count", "bytes", "bandwidth");
 	for (int e = 0; e < SS_ENG_COUNT; e++) {
 		const struct ss_engine_stats *s = &a->eng[e];

@@ -53,6 +53,8 @@ int stats_items(const struct ss_stats_in *s, struct ss_stat_item *it)
 	if (ok && a->have_bound)
 		snprintf(v, sizeof v, "%+.1f%%", a->gap * 100.0);
 	stats_add(it, &n, "gap", ok && a->have_bound ? v : NULL, SS_ROLE_TEXT, 0);
+	if (ok && a->staging_ns > 0) /* pageable copies: the host's share of the makespan, outside the GPU records */
+		stats_add(it, &n, "staging", units_time(a->staging_ns, v, sizeof v), SS_ROLE_TEXT, 0);
 	for (int e = 0; e < SS_ENG_COUNT; e++) {
 		if (ok)
 			snprintf(v, sizeof v, "%.0f%%", a->eng[engines[e].eng].util * 100.0);

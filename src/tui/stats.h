@@ -31,7 +31,7 @@ struct ss_stat_item {
 	unsigned attr;
 };
 
-#define STATS_MAX_ITEMS 16
+#define STATS_MAX_ITEMS 17
 
 /* stats_items lists the panel's items in priority order into it (room for STATS_MAX_ITEMS); returns how many. */
 int stats_items(const struct ss_stats_in *s, struct ss_stat_item *it);

@@ -56,6 +56,7 @@ static void test_makespan_busy_overlap(void **state)
 	assert_int_equal(a.t0, 100);
 	assert_int_equal(a.t1, 500);
 	assert_int_equal(a.makespan_ns, 400);
+	assert_int_equal(a.staging_ns, 0);
 
 	assert_int_equal(a.eng[SS_ENG_H2D].busy_ns, 200); /* [100,300) */
 	assert_int_equal(a.eng[SS_ENG_H2D].sum_ns, 250);
@@ -85,6 +86,42 @@ static void test_makespan_busy_overlap(void **state)
 	assert_false(a.have_speedup);
 	assert_false(a.have_bound);
 	assert_false(a.have_overhead);
+	timeline_free(&t);
+}
+
+/* Pageable copies: the makespan runs from the first H2D's call (the host stages its data before the DMA) to the
+ * last D2H's return (the host copies it out after); staging_ns is what that adds to the GPU records' span. A
+ * pinned copy's call, however long, adds nothing. */
+static void test_pageable_staging(void **state)
+{
+	struct ss_timeline t;
+	struct ss_analysis a;
+
+	(void)state;
+	timeline_init(&t);
+	add(&t, SS_KIND_API, SS_STREAM_HOST, 40, 160, 0); /* the H2D's call */
+	t.rec[t.n - 1].correlation = 1;
+	add(&t, SS_KIND_H2D, 0, 100, 200, 1000);
+	t.rec[t.n - 1].correlation = 1;
+	t.rec[t.n - 1].flags = SS_REC_PAGEABLE;
+	add(&t, SS_KIND_KERNEL, 0, 210, 400, 0);
+	add(&t, SS_KIND_API, SS_STREAM_HOST, 150, 650, 0); /* the D2H's call: waits, copies, stages out */
+	t.rec[t.n - 1].correlation = 2;
+	add(&t, SS_KIND_D2H, 0, 410, 500, 500);
+	t.rec[t.n - 1].correlation = 2;
+	t.rec[t.n - 1].flags = SS_REC_PAGEABLE;
+	analysis_timeline(&t, &a);
+	assert_int_equal(a.t0, 40);
+	assert_int_equal(a.t1, 650);
+	assert_int_equal(a.makespan_ns, 610);
+	assert_int_equal(a.staging_ns, 60 + 150);
+	assert_near(a.eng[SS_ENG_H2D].util, 100.0 / 610.0, EPS);
+	/* the same copies from pinned memory: their calls are not the copies' work */
+	t.rec[1].flags = t.rec[4].flags = SS_REC_PINNED;
+	analysis_timeline(&t, &a);
+	assert_int_equal(a.t0, 100);
+	assert_int_equal(a.t1, 500);
+	assert_int_equal(a.staging_ns, 0);
 	timeline_free(&t);
 }
 
@@ -496,6 +533,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_makespan_busy_overlap),
+		cmocka_unit_test(test_pageable_staging),
 		cmocka_unit_test(test_overlap_two_or_more),
 		cmocka_unit_test(test_touching_and_same_engine),
 		cmocka_unit_test(test_degenerate),

@@ -53,6 +53,11 @@ static void test_values(void **state)
 	assert_string_equal(item(it, n, "dropped")->value, "2");
 	assert_int_equal(item(it, n, "dropped")->role, SS_ROLE_WARN);
 	assert_null(item(it, n, "model"));
+	assert_null(item(it, n, "staging")); /* only where pageable copies' calls widen the makespan */
+	a.staging_ns = 12500;
+	n = stats_items(&s, it);
+	assert_string_equal(item(it, n, "staging")->value, "12.5 us");
+	a.staging_ns = 0;
 	/* on a GPU: the model's prediction against the measurement */
 	s.measured = true;
 	s.have_predicted = true;
@@ -83,6 +88,10 @@ static void test_values(void **state)
 	assert_string_equal(item(it, n, "B - A")->value, "-47.0 us");
 	assert_string_equal(item(it, n, "B / A")->value, "-11.5%");
 	assert_true(n <= STATS_MAX_ITEMS);
+	a.staging_ns = 1000; /* every item at once still fits */
+	n = stats_items(&s, it);
+	assert_int_equal(n, STATS_MAX_ITEMS);
+	assert_non_null(item(it, n, "trace ovh"));
 	timeline_free(&t);
 }
 
