@@ -59,6 +59,8 @@ struct cuda_exec {
 	int nevents;
 	cudaEvent_t *start;              /* per issuing thread */
 	cudaStream_t timer;              /* non-blocking, idle: where the start events go */
+	cudaStream_t *timers;            /* diagnostic SS_TIMER=thread: one such stream per issuing thread, else NULL */
+	bool timer_before;               /* diagnostic SS_TIMER=before: every start event before its thread's first call */
 	cudaEvent_t *stop;               /* per stop point */
 	int nstop;
 	int *start_at;                   /* per op: thread whose start event goes with it (exec_plan), -1 */
@@ -423,6 +425,12 @@ static cudaStream_t exec_first_stream(const struct exec_thread *t)
 	return cudaStreamLegacy;
 }
 
+/* The idle stream issuing thread t's start events go to. */
+static cudaStream_t exec_timer(const struct cuda_exec *x, int t)
+{
+	return x->timers != NULL ? x->timers[t] : x->timer;
+}
+
 /* Priming, before t0 in every run: the first traced calls after CUPTI's kinds are enabled pay one-time costs (on
  * the H200 the first cudaMemcpyAsync of a traced run took 330 us, the first launch 24 us, against 5 us later), which
  * is set-up, not the per-operation observer effect. So each issuing thread first makes one of each call it will
@@ -439,8 +447,8 @@ static int exec_prime(struct exec_thread *t, char **cause)
 	if ((err = cudaMemcpyAsync(x->d_prime, x->h_prime, 64, cudaMemcpyHostToDevice, st)) == cudaSuccess &&
 	    (err = (cudaError_t)kernels_touch_launch((uint32_t *)x->d_prime, 1, st)) == cudaSuccess &&
 	    (err = cudaMemcpyAsync(x->h_prime, x->d_prime, 64, cudaMemcpyDeviceToHost, st)) == cudaSuccess &&
-	    (err = cudaEventRecord(x->start[t->index], x->timer)) == cudaSuccess &&
-	    (err = cudaStreamSynchronize(x->timer)) == cudaSuccess)
+	    (err = cudaEventRecord(x->start[t->index], exec_timer(x, t->index))) == cudaSuccess &&
+	    (err = cudaStreamSynchronize(exec_timer(x, t->index))) == cudaSuccess)
 		err = cudaStreamSynchronize(st);
 	cupti_capture_hide_end();
 	if (err != cudaSuccess)
@@ -642,6 +650,15 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 	x->br_ev = xcalloc(2 * x->nbr + 1, sizeof *x->br_ev);
 	x->br_idle = xcalloc(x->nbr + 1, sizeof *x->br_idle);
 	x->br_always = (v = getenv("SS_BRACKETS")) != NULL && strcmp(v, "always") == 0;
+	x->timer_before = (v = getenv("SS_TIMER")) != NULL && strcmp(v, "before") == 0;
+	if ((v = getenv("SS_TIMER")) != NULL && strcmp(v, "thread") == 0) {
+		x->timers = xcalloc((size_t)x->nthreads, sizeof *x->timers);
+		for (int i = 0; i < x->nthreads; i++)
+			if ((err = cudaStreamCreateWithFlags(&x->timers[i], cudaStreamNonBlocking)) != cudaSuccess) {
+				exec_cuda_error("cudaStreamCreateWithFlags (timer)", err, cause);
+				goto fail;
+			}
+	}
 	for (size_t i = 0; experiment_prefetch_events(e) && i < 2 * x->nbr; i++)
 		if ((err = cudaEventCreate(&x->br_ev[i])) != cudaSuccess) {
 			exec_cuda_error("cudaEventCreate (prefetch timing)", err, cause);
@@ -723,13 +740,19 @@ static cudaError_t exec_bracket(struct cuda_exec *x, size_t i, int side, cudaStr
 	return err;
 }
 
+/* Whether the start event goes before op's call: planner_start_before, or always (diagnostic SS_TIMER=before). */
+static bool exec_timer_before(const struct cuda_exec *x, const struct ss_op *op)
+{
+	return x->timer_before || planner_start_before(x->e, op);
+}
+
 /* Record issuing thread t's start event on the idle timer stream, hidden from the captured calls. */
 static int exec_start(struct cuda_exec *x, int t, char **cause)
 {
 	cudaError_t err;
 
 	cupti_capture_hide_begin();
-	err = cudaEventRecord(x->start[t], x->timer);
+	err = cudaEventRecord(x->start[t], exec_timer(x, t));
 	cupti_capture_hide_end();
 	if (err != cudaSuccess)
 		return exec_cuda_error("cudaEventRecord (start timer)", err, cause);
@@ -745,7 +768,7 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 	struct cudaMemLocation loc;
 	cudaError_t err = cudaSuccess;
 
-	if (x->start_at[i] >= 0 && planner_start_before(x->e, op) && exec_start(x, x->start_at[i], cause) < 0)
+	if (x->start_at[i] >= 0 && exec_timer_before(x, op) && exec_start(x, x->start_at[i], cause) < 0)
 		return -1;
 	switch (op->kind) {
 	case SS_OP_H2D:
@@ -802,7 +825,7 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 	}
 	if (err != cudaSuccess)
 		return exec_op_error(x, op, err, cause);
-	if (x->start_at[i] >= 0 && !planner_start_before(x->e, op) && exec_start(x, x->start_at[i], cause) < 0)
+	if (x->start_at[i] >= 0 && !exec_timer_before(x, op) && exec_start(x, x->start_at[i], cause) < 0)
 		return -1;
 	if (x->stop_after[i] >= 0) {
 		cupti_capture_hide_begin();
@@ -1097,6 +1120,10 @@ void cuda_exec_free(struct cuda_exec *x)
 			cudaStreamDestroy(x->streams[s]);
 	if (x->timer != NULL)
 		cudaStreamDestroy(x->timer);
+	for (int i = 0; x->timers != NULL && i < x->nthreads; i++)
+		if (x->timers[i] != NULL)
+			cudaStreamDestroy(x->timers[i]);
+	free(x->timers);
 	for (int i = 0; x->events != NULL && i < x->nevents; i++)
 		if (x->events[i] != NULL)
 			cudaEventDestroy(x->events[i]);
