@@ -1,9 +1,10 @@
 #!/bin/bash
 # timer_threads.sh: where should a run's start events go when several host threads issue? With one thread per
 # stream, kernel-transfer's CUPTI span came out 0.9-1.1% longer than its cudaEvent makespan: the earliest start event
-# ran late. Each configuration under three placements (diagnostic SS_TIMER): shared (today: every thread's start
-# event on one idle timer stream, after its first call), thread (one idle timer stream per thread), before (the
-# start event before the thread's first call); several processes each, CUPTI vs events over the traced repeats.
+# ran late. Each configuration under three placements (diagnostic SS_TIMER): shared (every thread's start event on
+# one idle timer stream, after its first call: the placement until 2026-11-30), thread (one idle timer stream per
+# thread: the default since, so SS_TIMER=thread is the default's run), before (the start event before the thread's
+# first call); several processes each, CUPTI vs events over the traced repeats.
 # Usage: tests/gpu/timer_threads.sh BUILD_DIR [REPEATS]; writes $OUT/timer-threads.txt.
 set -u
 bin=$1/streamscope
