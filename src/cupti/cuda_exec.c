@@ -184,12 +184,7 @@ static void exec_plan(struct cuda_exec *x)
 		free(steps);
 	}
 	/* Start events: at each thread's first GPU op, before or after its call as planner_start_before says. */
-	for (int t = 0; t < x->nthreads; t++)
-		for (size_t k = 0; k < x->th[t].nops; k++)
-			if (planner_gpu_op(ops->op[x->th[t].ops[k]].kind)) {
-				x->start_at[x->th[t].ops[k]] = t;
-				break;
-			}
+	planner_start_events(ops, x->nthreads, x->start_at);
 	/* Stop events. */
 	x->stop_on_legacy = !x->workers && !x->e->nonblocking;
 	if (x->stop_on_legacy) {

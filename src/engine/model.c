@@ -962,14 +962,7 @@ static void model_plan_timing(struct model *m)
 
 	m->start_after = xcalloc(ops->n + 1, sizeof *m->start_after);
 	m->stop_after = xcalloc(ops->n + 1, sizeof *m->stop_after);
-	for (size_t i = 0; i < ops->n; i++)
-		m->start_after[i] = -1;
-	for (int h = 0; h < m->nhosts; h++)
-		for (size_t k = 0; k < m->host[h].nops; k++)
-			if (planner_gpu_op(ops->op[m->host[h].ops[k]].kind)) {
-				m->start_after[m->host[h].ops[k]] = h;
-				break;
-			}
+	planner_start_events(ops, m->nhosts, m->start_after);
 	m->stop_legacy = m->e->threads <= 1 && !m->e->nonblocking;
 	for (int k = 0; k < nkeys; k++)
 		last[k] = -1;

@@ -394,6 +394,22 @@ bool planner_gpu_op(int kind)
 	return kind >= 0 && kind <= SS_OP_EVENT_RECORD;
 }
 
+void planner_start_events(const struct ss_oplist *ops, int nthreads, int *start_at)
+{
+	bool *seen = xcalloc((size_t)(nthreads > 0 ? nthreads : 1), sizeof *seen);
+
+	for (size_t i = 0; i < ops->n; i++) {
+		int t = ops->op[i].thread > 0 && ops->op[i].thread < nthreads ? ops->op[i].thread : 0;
+
+		start_at[i] = -1;
+		if (planner_gpu_op(ops->op[i].kind) && !seen[t]) {
+			seen[t] = true;
+			start_at[i] = t;
+		}
+	}
+	free(seen);
+}
+
 bool planner_start_before(const struct ss_experiment *e, const struct ss_op *op)
 {
 	switch (op->kind) {

@@ -73,5 +73,9 @@ bool planner_gpu_op(int kind);
  * pageable copy stages its data through pinned memory inside its call (tests/data/h200/pageable-start). The CUDA
  * backend and the model both place their timers by it. */
 bool planner_start_before(const struct ss_experiment *e, const struct ss_op *op);
+/* planner_start_events says which op each issuing thread's run-timer start event goes with: its first GPU op.
+ * start_at[0..ops->n) gets that thread's index at those ops, -1 elsewhere; ops of a thread outside 0..nthreads-1
+ * count as thread 0's. The CUDA backend, the model and validate place the start events by it. */
+void planner_start_events(const struct ss_oplist *ops, int nthreads, int *start_at);
 
 #endif

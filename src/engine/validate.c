@@ -80,21 +80,16 @@ static bool validate_timer_before(const struct ss_validate_row *r)
 {
 	struct ss_experiment e;
 	struct ss_oplist ops;
-	bool before = false, *seen;
+	bool before = false;
+	int *start_at;
 
 	validate_experiment(r, &e);
 	planner_build(&e, &ops);
-	seen = xcalloc((size_t)(e.threads > 1 ? e.threads : 1) + 1, sizeof *seen);
-	for (size_t i = 0; i < ops.n && !before; i++) {
-		const struct ss_op *op = &ops.op[i];
-		int t = op->thread >= 0 && op->thread < e.threads ? op->thread : 0;
-
-		if (!planner_gpu_op(op->kind) || seen[t]) /* not the thread's first GPU op */
-			continue;
-		seen[t] = true;
-		before = planner_start_before(&e, op);
-	}
-	free(seen);
+	start_at = xcalloc(ops.n + 1, sizeof *start_at);
+	planner_start_events(&ops, e.threads, start_at);
+	for (size_t i = 0; i < ops.n && !before; i++)
+		before = start_at[i] >= 0 && planner_start_before(&e, &ops.op[i]);
+	free(start_at);
 	planner_free(&ops);
 	return before;
 }

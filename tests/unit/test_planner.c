@@ -659,6 +659,34 @@ static void test_list_events_threads_prefetch(void **state)
 	check_list(&e, w, sizeof w / sizeof w[0], 4, 4);
 }
 
+/* Each thread's start event goes with its first GPU op: in the list above, thread 0's legacy-stream event record
+ * (the first op) and thread 1's first prefetch (the fifth); counted as one thread, only the first op. */
+static void test_start_events(void **state)
+{
+	struct ss_experiment e;
+	struct ss_oplist ops;
+	int start_at[16];
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_DECRYPT);
+	e.streams = 2;
+	e.threads = 2;
+	e.elements = 5;
+	e.chunks = 4;
+	e.hostmem = SS_MEM_MANAGED_PREFETCH;
+	e.defstream = SS_DS_EVENT_TIMER;
+	e.sync = SS_SYNC_EVENTS;
+	planner_build(&e, &ops);
+	assert_int_equal(ops.n, 16);
+	planner_start_events(&ops, 2, start_at);
+	for (size_t i = 0; i < ops.n; i++)
+		assert_int_equal(start_at[i], i == 0 ? 0 : i == 4 ? 1 : -1);
+	planner_start_events(&ops, 1, start_at);
+	for (size_t i = 0; i < ops.n; i++)
+		assert_int_equal(start_at[i], i == 0 ? 0 : -1);
+	planner_free(&ops);
+}
+
 /* hyperq with 2 streams, one device sync: two dependent spin kernels per stream; depth-first issues each stream's
  * pair in turn, breadth-first all first kernels then all second ones (with a legacy-stream kernel between the two
  * phases). The kernels' count field is not checked: planner.h says iterations, planner.c writes 1. */
@@ -967,6 +995,7 @@ int main(void)
 		cmocka_unit_test(test_chunk_tails_in_oplist),
 		cmocka_unit_test(test_expected_records),
 		cmocka_unit_test(test_start_before),
+		cmocka_unit_test(test_start_events),
 		cmocka_unit_test(test_op_describe),
 		cmocka_unit_test(test_op_kind_names),
 	};
