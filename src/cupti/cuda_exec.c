@@ -648,8 +648,9 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 	/* Several issuing threads record their start events on timer streams of their own: on one shared stream, 32
 	 * threads made hyperq's CUPTI span +1.9% longer than its cudaEvent makespan, on their own +0.4%
 	 * (tests/data/h200/timer-threads; diagnostic SS_TIMER=shared keeps the one stream). */
-	x->timer_before = (v = getenv("SS_TIMER")) != NULL && strcmp(v, "before") == 0;
-	if (x->workers && !((v = getenv("SS_TIMER")) != NULL && strcmp(v, "shared") == 0)) {
+	v = getenv("SS_TIMER");
+	x->timer_before = v != NULL && strcmp(v, "before") == 0;
+	if (x->workers && !(v != NULL && strcmp(v, "shared") == 0)) {
 		x->timers = xcalloc((size_t)x->nthreads, sizeof *x->timers);
 		for (int i = 0; i < x->nthreads; i++)
 			if ((err = cudaStreamCreateWithFlags(&x->timers[i], cudaStreamNonBlocking)) != cudaSuccess) {
