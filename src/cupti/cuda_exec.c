@@ -646,7 +646,7 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 	x->br_idle = xcalloc(x->nbr + 1, sizeof *x->br_idle);
 	x->br_always = (v = getenv("SS_BRACKETS")) != NULL && strcmp(v, "always") == 0;
 	/* Several issuing threads record their start events on timer streams of their own: on one shared stream, 32
-	 * threads made hyperq's CUPTI span +1.9% longer than its cudaEvent makespan, on their own +0.4%
+	 * threads made hyperq's CUPTI span +1.3..+6.6% longer than its cudaEvent makespan, on their own +0.4..+1.1%
 	 * (tests/data/h200/timer-threads; diagnostic SS_TIMER=shared keeps the one stream). */
 	v = getenv("SS_TIMER");
 	x->timer_before = v != NULL && strcmp(v, "before") == 0;
