@@ -17,6 +17,7 @@
 #include "engine/predict.h"
 #include "engine/planner.h"
 #include "engine/runner.h"
+#include "engine/sigexit.h"
 #include "engine/sweep.h"
 #include "engine/units.h"
 #include "engine/xalloc.h"
@@ -762,6 +763,7 @@ static const struct cli_command cli_commands[] = {
 
 int cli_main(int argc, char **argv)
 {
+	sigexit_install();
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
 		fputs(cli_usage, stdout);
 		return CLI_OK;

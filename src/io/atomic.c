@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sigexit.h"
 #include "xalloc.h"
 
 /* Buffer of the export streams: big writes are what makes a 1M-interval JSON fast. */
@@ -55,6 +56,8 @@ static mode_t atomic_umask(void)
 
 static void atomic_release(struct atomic_file *af)
 {
+	sigexit_remove_path(af->slot);
+	af->slot = -1;
 	free(af->path);
 	free(af->tmp);
 	af->path = af->tmp = NULL;
@@ -69,6 +72,7 @@ int atomic_open(struct atomic_file *af, const char *path, char **cause)
 
 	memset(af, 0, sizeof *af);
 	af->fd = -1;
+	af->slot = -1;
 	if (path == NULL || *path == '\0') {
 		*cause = xasprintf("cannot write: empty file name");
 		return -1;
@@ -83,6 +87,8 @@ int atomic_open(struct atomic_file *af, const char *path, char **cause)
 	free(dir);
 	free(base);
 	af->fd = mkostemp(af->tmp, O_CLOEXEC);
+	if (af->fd >= 0)
+		af->slot = sigexit_add_path(af->tmp);
 	if (af->fd < 0) {
 		*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
 		atomic_release(af);

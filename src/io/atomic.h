@@ -12,6 +12,7 @@ struct atomic_file {
 	char *tmp;  /* temporary path, same directory (so rename is atomic) */
 	int fd;     /* open on tmp; -1 once closed */
 	FILE *fp;   /* buffered stream over fd */
+	int slot;   /* tmp's sigexit slot: a signal that ends the process removes it; -1 when none */
 };
 
 /* atomic_open creates the temporary file for path and opens af->fp on it (writers that need a path, like

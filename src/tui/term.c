@@ -7,10 +7,36 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "palette.h"
+#include "sigexit.h"
 #include "xalloc.h"
+
+/* term_cap appends terminfo capability name to buf (of size len) when the terminal has it. */
+static void term_cap(char *buf, size_t len, const char *name)
+{
+	const char *s = tigetstr(name);
+
+	if (s != NULL && s != (char *)-1 && strlen(buf) + strlen(s) < len)
+		strcat(buf, s);
+}
+
+/* term_register tells sigexit how to give the terminal back from a signal handler: the modes saved before curses
+ * started (tio), and the sequences that end what curses turned on (mouse reports, keypad mode, attributes, the
+ * hidden cursor, the alternate screen). */
+static void term_register(const struct termios *tio)
+{
+	char seq[256] = "\033[?1006l\033[?1000l\033[?1002l\033[?1003l";
+
+	term_cap(seq, sizeof seq, "rmkx");
+	term_cap(seq, sizeof seq, "sgr0");
+	term_cap(seq, sizeof seq, "cnorm");
+	term_cap(seq, sizeof seq, "rmcup");
+	term_cap(seq, sizeof seq, "cnorm");
+	sigexit_set_terminal(STDOUT_FILENO, tio, seq);
+}
 
 /* term_attr converts grid and scheme attributes into curses ones. */
 static attr_t term_attr(unsigned a)
@@ -31,6 +57,8 @@ static attr_t term_attr(unsigned a)
 int term_start(struct ss_term *t, bool ascii, char **cause)
 {
 	const char *cs;
+	struct termios tio;
+	bool have_tio;
 
 	memset(t, 0, sizeof *t);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -39,6 +67,7 @@ int term_start(struct ss_term *t, bool ascii, char **cause)
 		              "text output");
 		return -1;
 	}
+	have_tio = tcgetattr(STDIN_FILENO, &tio) == 0;
 	setlocale(LC_ALL, "");
 	cs = nl_langinfo(CODESET);
 	t->utf8 = !ascii && cs != NULL && strcmp(cs, "UTF-8") == 0;
@@ -72,6 +101,8 @@ int term_start(struct ss_term *t, bool ascii, char **cause)
 	mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	grid_init(&t->shown, 0, 0);
 	t->full = true;
+	if (have_tio)
+		term_register(&tio);
 	return 0;
 }
 
@@ -80,6 +111,7 @@ void term_stop(struct ss_term *t)
 	if (t == NULL || !t->started)
 		return;
 	t->started = false;
+	sigexit_set_terminal(-1, NULL, NULL);
 	mousemask(0, NULL);
 	curs_set(1);
 	endwin();

@@ -22,6 +22,7 @@
 #include "layout.h"
 #include "palette.h"
 #include "session.h"
+#include "sigexit.h"
 #include "term.h"
 #include "tui_screen.h"
 #include "view.h"
@@ -52,14 +53,8 @@ struct tui {
 	bool layout_ok;
 };
 
-static volatile sig_atomic_t tui_signal;
 static struct tui *tui_current; /* for the fatal hook */
 static int tui_stderr = -1;     /* the real stderr while the screen is ours (fd 2 then goes to /dev/null) */
-
-static void tui_on_signal(int sig)
-{
-	tui_signal = sig;
-}
 
 /* tui_quiet points stderr at /dev/null while curses owns the screen, so that nothing (a runner child's driver
  * warnings, a library's diagnostics) writes over it; runs report their errors through the runner's pipe.
@@ -644,7 +639,6 @@ static void tui_wait(struct tui *t)
 int tui_main(const struct tui_options *o)
 {
 	struct tui t;
-	struct sigaction sa;
 	char *cause = NULL;
 	int rc = 0;
 
@@ -661,12 +655,8 @@ int tui_main(const struct tui_options *o)
 	tui_current = &t;
 	xalloc_set_fatal_hook(tui_fatal_hook);
 	tui_quiet();
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = tui_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	tui_signal = 0;
+	sigexit_install();
+	sigexit_catch(true);
 	t.gl = glyphs_get(!t.term.utf8);
 	grid_init(&t.grid, 0, 0);
 	t.grid.ascii = !t.term.utf8;
@@ -674,7 +664,7 @@ int tui_main(const struct tui_options *o)
 	if (o->file == NULL && o->backend != NULL)
 		session_request(&t.ses, &o->exp);
 	t.dirty = true;
-	while (!t.quit && tui_signal == 0) {
+	while (!t.quit && sigexit_pending() == 0) {
 		double now = tui_clock();
 		struct ss_mouse m;
 		int k;
@@ -698,15 +688,14 @@ int tui_main(const struct tui_options *o)
 				tui_action(&t, keys_action(k));
 		}
 	}
-	if (tui_signal != 0)
-		rc = 128 + tui_signal;
+	if (sigexit_pending() != 0)
+		rc = 128 + sigexit_pending();
 	session_free(&t.ses);
 	term_stop(&t.term);
 	tui_loud();
 	xalloc_set_fatal_hook(NULL);
 	tui_current = NULL;
 	grid_free(&t.grid);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	sigexit_catch(false);
 	return rc;
 }
