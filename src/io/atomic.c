@@ -1,10 +1,14 @@
-/* atomic.c: write to a temporary name in the same directory, fsync, rename; remove the temporary on failure. */
+/* atomic.c: write to a temporary name in the directory of the file replaced, fsync, rename; remove the temporary on
+ * failure. A symbolic link at the path is followed (its target is replaced, the link stays) and an existing file
+ * keeps its mode; a file the user may not write is refused, not replaced. */
 #include "atomic.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +19,8 @@
 
 /* Buffer of the export streams: big writes are what makes a 1M-interval JSON fast. */
 #define ATOMIC_BUFSIZE (1u << 20)
+/* Symbolic links followed from an export's path to the file it replaces (as the kernel's MAXSYMLINKS). */
+#define ATOMIC_MAX_LINKS 40
 
 /* atomic_dirname returns a new string with the directory part of path ("." when none). */
 static char *atomic_dirname(const char *path)
@@ -59,16 +65,105 @@ static void atomic_release(struct atomic_file *af)
 	sigexit_remove_path(af->slot);
 	af->slot = -1;
 	free(af->path);
+	free(af->shown);
 	free(af->tmp);
-	af->path = af->tmp = NULL;
+	af->path = af->shown = af->tmp = NULL;
 	af->fp = NULL;
 	af->fd = -1;
 }
 
+/* atomic_target follows path through the symbolic links at its last component (a chain of them; a relative one
+ * against the directory of its link) to the file an export replaces. Returns a new string, or NULL with *cause
+ * naming path for a loop or an unreadable link. */
+static char *atomic_target(const char *path, char **cause)
+{
+	char *cur = xstrdup(path);
+
+	for (int i = 0; i < ATOMIC_MAX_LINKS; i++) {
+		char buf[PATH_MAX], *next, *dir;
+		struct stat st;
+		ssize_t n;
+
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		n = readlink(cur, buf, sizeof buf - 1);
+		if (n < 0) {
+			*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
+			free(cur);
+			return NULL;
+		}
+		buf[n] = '\0';
+		if (buf[0] == '/') {
+			next = xstrdup(buf);
+		} else {
+			dir = atomic_dirname(cur);
+			next = xasprintf("%s/%s", dir, buf);
+			free(dir);
+		}
+		free(cur);
+		cur = next;
+	}
+	*cause = xasprintf("cannot write %s: too many levels of symbolic links", path);
+	free(cur);
+	return NULL;
+}
+
+/* atomic_check_target checks that target (path resolved by atomic_target) can be replaced: an existing target is
+ * a regular file the user may write (*st filled, *exists set), and its directory exists and is writable. -1 with
+ * *cause naming path (and the link's target when they differ). */
+static int atomic_check_target(const char *path, const char *target, struct stat *st, bool *exists, char **cause)
+{
+	char *link = strcmp(path, target) != 0 ? xasprintf(" (a link to %s)", target) : xstrdup("");
+	char *dir = atomic_dirname(target);
+	struct stat dst;
+	int rc = -1;
+
+	*exists = stat(target, st) == 0;
+	if (*exists && S_ISDIR(st->st_mode))
+		*cause = xasprintf("cannot write %s%s: is a directory", path, link);
+	else if (*exists && !S_ISREG(st->st_mode))
+		*cause = xasprintf("cannot write %s%s: not a regular file (an export replaces the file at its path)",
+		                   path, link);
+	else if (*exists && access(target, W_OK) != 0)
+		*cause = xasprintf("cannot write %s%s: the file is read-only (mode %04o); make it writable or remove "
+		                   "it first",
+		                   path, link, (unsigned)(st->st_mode & 07777));
+	else if (stat(dir, &dst) != 0)
+		*cause = xasprintf("cannot write %s%s: directory %s: %s", path, link, dir, strerror(errno));
+	else if (!S_ISDIR(dst.st_mode))
+		*cause = xasprintf("cannot write %s%s: %s: %s", path, link, dir, strerror(ENOTDIR));
+	else if (access(dir, W_OK | X_OK) != 0)
+		*cause = xasprintf("cannot write %s%s: directory %s is not writable", path, link, dir);
+	else
+		rc = 0;
+	free(dir);
+	free(link);
+	return rc;
+}
+
+int atomic_check(const char *path, char **cause)
+{
+	struct stat st;
+	bool exists;
+	char *target;
+	int rc;
+
+	if (path == NULL || *path == '\0') {
+		*cause = xasprintf("cannot write: empty file name");
+		return -1;
+	}
+	if ((target = atomic_target(path, cause)) == NULL)
+		return -1;
+	rc = atomic_check_target(path, target, &st, &exists, cause);
+	free(target);
+	return rc;
+}
+
 int atomic_open(struct atomic_file *af, const char *path, char **cause)
 {
-	char *dir, *base;
+	char *dir, *base, *target;
 	struct stat st;
+	bool exists;
 
 	memset(af, 0, sizeof *af);
 	af->fd = -1;
@@ -77,12 +172,14 @@ int atomic_open(struct atomic_file *af, const char *path, char **cause)
 		*cause = xasprintf("cannot write: empty file name");
 		return -1;
 	}
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		*cause = xasprintf("cannot write %s: is a directory", path);
+	if ((target = atomic_target(path, cause)) == NULL)
+		return -1;
+	if (atomic_check_target(path, target, &st, &exists, cause) != 0) {
+		free(target);
 		return -1;
 	}
-	dir = atomic_dirname(path);
-	base = atomic_basename(path);
+	dir = atomic_dirname(target);
+	base = atomic_basename(target);
 	af->tmp = xasprintf("%s/.%s.tmp-XXXXXX", dir, base);
 	free(dir);
 	free(base);
@@ -91,20 +188,29 @@ int atomic_open(struct atomic_file *af, const char *path, char **cause)
 		af->slot = sigexit_add_path(af->tmp);
 	if (af->fd < 0) {
 		*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
+		free(target);
 		atomic_release(af);
 		return -1;
 	}
-	(void)fchmod(af->fd, 0666 & ~atomic_umask());
+	if (exists) {
+		/* the replacement keeps the file's group (where the user may) and its mode */
+		(void)fchown(af->fd, (uid_t)-1, st.st_gid);
+		(void)fchmod(af->fd, st.st_mode & 07777);
+	} else {
+		(void)fchmod(af->fd, 0666 & ~atomic_umask());
+	}
 	af->fp = fdopen(af->fd, "w");
 	if (af->fp == NULL) {
 		*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
 		close(af->fd);
 		unlink(af->tmp);
+		free(target);
 		atomic_release(af);
 		return -1;
 	}
 	setvbuf(af->fp, NULL, _IOFBF, ATOMIC_BUFSIZE);
-	af->path = xstrdup(path);
+	af->path = target;
+	af->shown = xstrdup(path);
 	return 0;
 }
 
@@ -128,7 +234,7 @@ int atomic_commit(struct atomic_file *af, char **cause)
 	if (err == 0 && rename(af->tmp, af->path) != 0)
 		err = errno;
 	if (err != 0) {
-		*cause = xasprintf("cannot write %s: %s", af->path, strerror(err));
+		*cause = xasprintf("cannot write %s: %s", af->shown, strerror(err));
 		unlink(af->tmp);
 		atomic_release(af);
 		return -1;

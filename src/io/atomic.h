@@ -8,16 +8,24 @@
 
 /* A file being written under a temporary name in the directory of its final path. */
 struct atomic_file {
-	char *path; /* final path */
-	char *tmp;  /* temporary path, same directory (so rename is atomic) */
-	int fd;     /* open on tmp; -1 once closed */
-	FILE *fp;   /* buffered stream over fd */
-	int slot;   /* tmp's sigexit slot: a signal that ends the process removes it; -1 when none */
+	char *path;  /* final path: the caller's, or the file its symbolic links lead to */
+	char *shown; /* the path as the caller named it, for errors */
+	char *tmp;   /* temporary path, same directory (so rename is atomic) */
+	int fd;      /* open on tmp; -1 once closed */
+	FILE *fp;    /* buffered stream over fd */
+	int slot;    /* tmp's sigexit slot: a signal that ends the process removes it; -1 when none */
 };
 
+/* atomic_check says, before any work, whether atomic_open could write path: it is not a directory nor another
+ * non-regular file, an existing file is writable by the user (a read-only one is refused, never replaced), and the
+ * directory that will hold it exists and is writable; a symbolic link is judged by its target (and the target's
+ * directory). Returns 0, or -1 with *cause naming path and what is wrong. Nothing is created. */
+int atomic_check(const char *path, char **cause);
 /* atomic_open creates the temporary file for path and opens af->fp on it (writers that need a path, like
- * SQLite, may open af->tmp themselves and leave af->fp unused). Returns 0, or -1 with *cause naming path and
- * the reason; af then holds nothing. */
+ * SQLite, may open af->tmp themselves and leave af->fp unused). A symbolic link at path is followed: the temporary
+ * file goes next to its target, which the commit replaces (the link stays a link). An existing file's mode (and
+ * group, where the user may set it) carry over to the replacement; a new one gets 0666 less the umask. It refuses
+ * what atomic_check refuses. Returns 0, or -1 with *cause naming path and the reason; af then holds nothing. */
 int atomic_open(struct atomic_file *af, const char *path, char **cause);
 /* atomic_commit flushes, fsyncs and closes the temporary file and renames it over af->path. On any failure the
  * temporary file is removed and -1 returned with *cause. af is released either way. */
