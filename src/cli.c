@@ -125,7 +125,8 @@ static int cli_number(const char *opt, const char *s, long long lo, long long hi
 	if (allow_suffix && *end != '\0' && end[1] == '\0') {
 		int shift = *end == 'k' || *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : -1;
 
-		if (shift < 0 || v > (hi >> shift))
+		/* a negative value is refused before the shift, which would be undefined for it */
+		if (shift < 0 || v < 0 || v > (hi >> shift))
 			goto bad;
 		v <<= shift;
 		end++;

@@ -247,6 +247,10 @@ static void test_other_ranges(void **state)
 	expect_error(2, ARGS("run", "--chunks", "-1"), "--chunks", NULL);
 	expect_error(2, ARGS("run", "--elements", "1T"), "--elements", "k, M or G", NULL);
 	expect_error(2, ARGS("run", "--elements", "0"), "--elements", NULL);
+	/* negative values with a suffix: one line, no undefined shift (UBSan in the sanitizer build) */
+	expect_error(2, ARGS("run", "--elements", "-1k"), "--elements", "'-1k'", NULL);
+	expect_error(2, ARGS("run", "--work", "-1M"), "--work", "'-1M'", NULL);
+	expect_error(2, ARGS("ops", "--elements", "-3G"), "--elements", "'-3G'", NULL);
 }
 
 /* On a machine without a GPU (or a build without CUDA), forcing the CUDA backend is a one-line exit 3. */
