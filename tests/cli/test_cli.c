@@ -13,10 +13,13 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SS_BINARY
@@ -586,6 +589,81 @@ static void test_run_model_export(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* The entry of dir whose name starts with prefix, copied into name; false when none. */
+static bool find_entry(const char *dir, const char *prefix, char *name, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	bool found = false;
+
+	assert_non_null(d);
+	while (!found && (de = readdir(d)) != NULL)
+		if (strncmp(de->d_name, prefix, strlen(prefix)) == 0) {
+			snprintf(name, len, "%s", de->d_name);
+			found = true;
+		}
+	closedir(d);
+	return found;
+}
+
+/* A signal that ends the process during a large export (150 MB of JSON) removes the export's temporary file, and
+ * the process dies of that signal. SIGINT is ignored in the background jobs of a non-interactive shell, so the
+ * child is started here with every signal at its default. */
+static void expect_signal_cleanup(int sig)
+{
+	char dir[] = "/tmp/ss-cli-signal-XXXXXX", tmp[256];
+	const char *argv[] = {SS_BINARY, "run", "--backend", "model", "--streams", "128", "--chunks", "65536",
+			      "--export", "big.json", NULL};
+	struct timespec pause = {0, 200000};
+	bool seen = false;
+	pid_t pid;
+	int st;
+
+	assert_non_null(mkdtemp(dir));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (chdir(dir) != 0)
+			_exit(126);
+		unsetenv("STREAMSCOPE_PROFILE");
+		execv(SS_BINARY, (char *const *)argv);
+		_exit(127);
+	}
+	/* the temporary file appears once the run is done and the export begins: a few seconds at most */
+	for (int i = 0; i < 600000 && !seen; i++) {
+		seen = find_entry(dir, ".big.json.tmp-", tmp, sizeof tmp);
+		if (!seen && waitpid(pid, &st, WNOHANG) == pid)
+			fail_msg("the export ended before its temporary file was seen (status %d)", st);
+		if (!seen)
+			nanosleep(&pause, NULL);
+	}
+	assert_true(seen);
+	assert_int_equal(kill(pid, sig), 0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	if (WIFSIGNALED(st) && WTERMSIG(st) != sig)
+		fail_msg("died of signal %d, want %d", WTERMSIG(st), sig);
+	if (!WIFSIGNALED(st))
+		fail_msg("exited %d, want death by signal %d (the export finished first?)", WEXITSTATUS(st), sig);
+	if (find_entry(dir, ".big.json.tmp-", tmp, sizeof tmp))
+		fail_msg("signal %d left %s/%s", sig, dir, tmp);
+	assert_int_equal(other_files(dir, NULL), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static void test_signal_export_cleanup(void **state)
+{
+	(void)state;
+	expect_signal_cleanup(SIGINT);
+	expect_signal_cleanup(SIGTERM);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest usage[] = {
@@ -606,6 +684,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_sweep_model_both),
 		cmocka_unit_test(test_run_model_export),
 		cmocka_unit_test(test_validate_check_files),
+		cmocka_unit_test(test_signal_export_cleanup),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;
