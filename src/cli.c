@@ -1,6 +1,7 @@
 /* cli.c: subcommand dispatch, experiment options, the run and sweep summaries (text and JSON). */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include "backends.h"
 #include "cli_export.h"
 #include "engine/analysis.h"
+#include "engine/model.h"
 #include "engine/predict.h"
 #include "engine/planner.h"
 #include "engine/runner.h"
@@ -85,7 +87,8 @@ static const char cli_usage[] =
 	"  --threads N         host threads: 1, or the stream count (one per stream)\n"
 	"  --repeat R          timed repeats 1..1000     --warmup W   untimed runs 0..100\n"
 	"  --backend B         auto|cuda|model (auto: the GPU when there is one, else the model)\n"
-	"  --profile FILE      model calibration profile (default: the H200 profile)\n"
+	"  --profile FILE      model calibration profile (default: the H200 profile); the model's results are\n"
+	"                      labelled by the file's name; a file that does not parse or is empty: exit 2\n"
 	"  --prefetch-events[=auto|on|off]\n"
 	"                      GPU: time each cudaMemPrefetchAsync with cudaEvents on its stream, so prefetches\n"
 	"                      are on the timeline (CUPTI records none). The events slow the traced run where\n"
@@ -110,6 +113,68 @@ int cli_error(int code, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return code;
+}
+
+/* cli_getopt_what describes in buf the option getopt_long stopped at with c ('?' or ':'), as getopt would name it:
+ * a short option by its letter (optopt; argv[optind - 1] is not it inside a group like -xh), a long one by the
+ * name the user typed (without "=value"), or by its full name when it matched one. */
+static void cli_getopt_what(int c, char **argv, const struct option *longopts, char *buf, size_t len)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	const struct option *lo = NULL;
+	size_t n = 0, matches = 0;
+
+	if (strncmp(arg, "--", 2) == 0) {
+		n = strcspn(arg + 2, "=");
+		for (const struct option *o = longopts; o->name != NULL; o++)
+			if (strncmp(o->name, arg + 2, n) == 0 && (optopt == 0 || o->val == optopt)) {
+				/* an exact name wins over the longer ones it is a prefix of */
+				if (lo == NULL || strlen(o->name) == n)
+					lo = o;
+				matches++;
+			}
+	}
+	if (lo != NULL && optopt != 0) {
+		snprintf(buf, len, c == ':' ? "option '--%s' needs a value" : "option '--%s' takes no value", lo->name);
+	} else if (strncmp(arg, "--", 2) == 0 && optopt == 0 && matches > 1) {
+		size_t k = (size_t)snprintf(buf, len, "option '--%.*s' is ambiguous:", (int)n, arg + 2);
+
+		for (const struct option *o = longopts; o->name != NULL && k < len; o++)
+			if (strncmp(o->name, arg + 2, n) == 0)
+				k += (size_t)snprintf(buf + k, len - k, " --%s", o->name);
+	} else if (strncmp(arg, "--", 2) == 0 && optopt == 0) {
+		snprintf(buf, len, "unknown option '--%.*s'", (int)n, arg + 2);
+	} else if (isprint(optopt)) {
+		snprintf(buf, len, c == ':' ? "option '-%c' needs a value" : "unknown option '-%c'", optopt);
+	} else {
+		snprintf(buf, len, "unknown option (byte 0x%02x)", (unsigned)optopt & 0xff);
+	}
+}
+
+int cli_getopt_error(const char *cmd, int c, char **argv, const struct option *longopts)
+{
+	char what[256];
+
+	cli_getopt_what(c, argv, longopts, what, sizeof what);
+	if (strcmp(cmd, "tui") == 0)
+		return cli_error(CLI_USAGE, "%s (see streamscope --help)", what);
+	return cli_error(CLI_USAGE, "%s: %s (see streamscope %s --help)", cmd, what, cmd);
+}
+
+int cli_profile_load(const char *path, struct ss_profile *p)
+{
+	char *cause = NULL;
+	const char *base = strrchr(path, '/');
+
+	if (profile_load(p, path, &cause) != 0) {
+		cli_error(CLI_USAGE, "--profile: %s", cause);
+		free(cause);
+		return CLI_USAGE;
+	}
+	/* labels ("MODEL (x profile)") name the file, not the device a built-in default describes */
+	base = base != NULL && base[1] != '\0' ? base + 1 : path;
+	snprintf(p->name, sizeof p->name, "%s", base);
+	return CLI_OK;
 }
 
 /* Parses an integer option value in [lo, hi] with an optional k/M/G binary suffix when allow_suffix. */
@@ -313,11 +378,8 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 		case 'h':
 			fputs(cli_usage, stdout);
 			exit(CLI_OK);
-		case ':':
-			return cli_error(CLI_USAGE, "option %s needs a value (see streamscope --help)", argv[optind - 1]);
 		default:
-			return cli_error(CLI_USAGE, "unknown option '%s' for '%s' (see streamscope --help)", argv[optind - 1],
-					       cmd);
+			return cli_getopt_error(cmd, c, argv, cli_long);
 		}
 	}
 	if (strcmp(cmd, "view") == 0 && optind < argc)
@@ -341,10 +403,17 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 		free(cause);
 		return CLI_USAGE;
 	}
+	if (o->profile != NULL) {
+		struct ss_profile p;
+
+		if (cli_profile_load(o->profile, &p) != 0)
+			return CLI_USAGE;
+		model_set_profile(&p);
+	}
 	return CLI_OK;
 }
 
-/* Picks the backend of o, printing the note (model fallback) to stderr unless quiet. NULL + *code on failure. */
+/* Picks the backend of o, printing the note (model fallback) to stderr. NULL + *code on failure. */
 static const struct ss_backend *cli_backend(const struct cli_opts *o, int *code)
 {
 	char note[BACKENDS_NOTE_MAX];
@@ -358,8 +427,6 @@ static const struct ss_backend *cli_backend(const struct cli_opts *o, int *code)
 	}
 	if (note[0] != '\0')
 		fprintf(stderr, "streamscope: %s\n", note);
-	if (o->profile != NULL)
-		setenv("STREAMSCOPE_PROFILE", o->profile, 1);
 	return b;
 }
 

@@ -5,6 +5,9 @@
 #include <stdbool.h>
 
 #include "engine/experiment.h"
+#include "engine/profile.h"
+
+struct option;
 
 /* Exit codes. */
 #define CLI_OK 0
@@ -29,6 +32,14 @@ struct cli_opts {
 
 /* cli_error prints "streamscope: <message>" as one line on stderr and returns code (for `return cli_error(...)`). */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* cli_getopt_error prints the one line for getopt_long's error c ('?' or ':') in the options of cmd, in getopt's
+ * words ("unknown option '-x'", "option '--json' takes no value", "option '--streams' needs a value", an
+ * ambiguous abbreviation with its candidates) and returns CLI_USAGE. longopts is the table getopt_long had. */
+int cli_getopt_error(const char *cmd, int c, char **argv, const struct option *longopts);
+/* cli_profile_load reads the model profile of --profile path into p, labelled by the file's name (p->name), for
+ * the model's results. A file that cannot be read, does not parse or is empty is a usage error: one line naming
+ * the file and what is wrong, CLI_USAGE. 0 on success. */
+int cli_profile_load(const char *path, struct ss_profile *p);
 /* cli_main runs the program; returns the exit status. */
 int cli_main(int argc, char **argv);
 /* cli_parse parses experiment options of cmd ("run", "sweep", "ops", "tui", ...) from argv[optind..]. Returns 0, or

@@ -75,9 +75,10 @@ static const struct ss_backend *cm_backend(const char *name, int *code)
 static int cm_model_profile(const char *path, struct ss_profile *p)
 {
 	char *cause = NULL;
-	int rc = path != NULL ? profile_load(p, path, &cause) : profile_default(p, &cause);
 
-	if (rc != 0) {
+	if (path != NULL)
+		return cli_profile_load(path, p) == 0 ? 0 : -1;
+	if (profile_default(p, &cause) != 0) {
 		cli_error(CLI_USAGE, "%s", cause);
 		free(cause);
 		return -1;
@@ -116,12 +117,8 @@ int cli_calibrate(int argc, char **argv)
 		case 'h':
 			fputs(cm_calibrate_usage, stdout);
 			return CLI_OK;
-		case ':':
-			return cli_error(CLI_USAGE, "calibrate: %s needs a value (see calibrate --help)",
-			                 argv[optind - 1]);
 		default:
-			return cli_error(CLI_USAGE, "calibrate: unknown option '%s' (see calibrate --help)",
-			                 argv[optind - 1]);
+			return cli_getopt_error("calibrate", c, argv, longopts);
 		}
 	}
 	if (optind < argc)
@@ -427,12 +424,8 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 		case 'h':
 			fputs(cm_validate_usage, stdout);
 			return CLI_OK;
-		case ':':
-			return cli_error(CLI_USAGE, "validate: %s needs a value (see validate --help)",
-			                 argv[optind - 1]);
 		default:
-			return cli_error(CLI_USAGE, "validate: unknown option '%s' (see validate --help)",
-			                 argv[optind - 1]);
+			return cli_getopt_error("validate", c, argv, longopts);
 		}
 	}
 	if (optind < argc)

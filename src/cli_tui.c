@@ -40,8 +40,6 @@ int cli_tui(int argc, char **argv)
 		free(cause);
 		return rc;
 	}
-	if (o.profile != NULL)
-		setenv("STREAMSCOPE_PROFILE", o.profile, 1);
 	t.exp = o.exp;
 	t.ascii = o.ascii;
 	return tui_main(&t);

@@ -297,7 +297,7 @@ static char *trim(char *s)
 
 /* parse_line handles one line: comments and blank lines are ignored; "key = value [measured|estimate]" sets a
  * value. Returns 0, or -1 with *cause naming origin and line. */
-static int parse_line(struct ss_profile *p, char *line, const char *origin, int lineno, char **cause)
+static int parse_line(struct ss_profile *p, char *line, const char *origin, int lineno, char **cause, int *keys)
 {
 	char *hash = strchr(line, '#'), *eq, *key, *val, *tag, *end;
 	double v;
@@ -326,6 +326,7 @@ static int parse_line(struct ss_profile *p, char *line, const char *origin, int 
 			return -1;
 		}
 		memcpy(dst, val, strlen(val) + 1);
+		(*keys)++;
 		return 0;
 	}
 	k = profile_key_find(key);
@@ -357,13 +358,14 @@ static int parse_line(struct ss_profile *p, char *line, const char *origin, int 
 		return -1;
 	}
 	profile_set(p, k, v, prov);
+	(*keys)++;
 	return 0;
 }
 
 int profile_parse(struct ss_profile *p, const char *text, const char *origin, char **cause)
 {
 	char *copy = xstrdup(text), *line = copy, *nl;
-	int lineno = 0, rc = 0;
+	int lineno = 0, rc = 0, keys = 0;
 
 	profile_builtin(p);
 	snprintf(p->source, sizeof p->source, "%s", origin);
@@ -371,10 +373,16 @@ int profile_parse(struct ss_profile *p, const char *text, const char *origin, ch
 		nl = strchr(line, '\n');
 		if (nl != NULL)
 			*nl = '\0';
-		rc = parse_line(p, line, origin, ++lineno, cause);
+		rc = parse_line(p, line, origin, ++lineno, cause, &keys);
 		line = nl != NULL ? nl + 1 : NULL;
 	}
 	free(copy);
+	if (rc == 0 && keys == 0) {
+		/* nothing but the built-in values would be left: not a profile (e.g. /dev/null, an empty file) */
+		*cause =
+		    xasprintf("%s: no keys: an empty profile (the format: key = value, see data/profiles/)", origin);
+		return -1;
+	}
 	return rc;
 }
 

@@ -13,8 +13,17 @@
 int sweep_parse_counts(const char *s, int *counts, int *n, char **cause)
 {
 	const char *p = s;
+	int items = 1;
 
 	*n = 0;
+	/* the length first: a list too long is that, whatever its items hold */
+	for (const char *c = s; *c != '\0'; c++)
+		items += *c == ',';
+	if (items > SS_SWEEP_MAX_COUNTS) {
+		*cause = xasprintf("invalid stream list: %d counts, at most %d (ascending, each 1..%d)", items,
+				   SS_SWEEP_MAX_COUNTS, SS_MAX_STREAMS);
+		return -1;
+	}
 	while (*p != '\0') {
 		char *end;
 		long v;
@@ -27,8 +36,9 @@ int sweep_parse_counts(const char *s, int *counts, int *n, char **cause)
 					   s, SS_MAX_STREAMS);
 			return -1;
 		}
-		if (*n >= SS_SWEEP_MAX_COUNTS || (*n > 0 && v <= counts[*n - 1])) {
-			*cause = xasprintf("invalid stream list '%s': at most %d ascending counts", s, SS_SWEEP_MAX_COUNTS);
+		if (*n > 0 && v <= counts[*n - 1]) {
+			*cause = xasprintf("invalid stream list '%s': %ld after %d, the counts must be ascending", s, v,
+					   counts[*n - 1]);
 			return -1;
 		}
 		counts[(*n)++] = (int)v;

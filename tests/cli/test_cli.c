@@ -201,6 +201,80 @@ static void test_unknown_command_and_options(void **state)
 	expect_error(2, ARGS("run", "extra"), "'extra'", NULL);
 }
 
+/* Option errors in getopt's words, naming the option the user typed, in every parser of the CLI. */
+static void test_option_messages(void **state)
+{
+	struct cli_out o;
+
+	(void)state;
+	expect_error(2, ARGS("run", "-xh"), "unknown option '-x'", NULL);
+	run_cli(&o, ARGS("run", "-xh"));
+	assert_null(strstr(o.err, "'run'"));
+	cli_out_free(&o);
+	expect_error(2, ARGS("run", "--json", "-xh"), "unknown option '-x'", NULL);
+	expect_error(2, ARGS("run", "--json=1"), "option '--json' takes no value", NULL);
+	expect_error(2, ARGS("run", "--js=1"), "option '--json' takes no value", NULL);
+	expect_error(2, ARGS("sweep", "--streams"), "option '--streams' needs a value", NULL);
+	expect_error(2, ARGS("run", "--stream", "4"), "'--stream' is ambiguous", "--streams", "--stream-flags", NULL);
+	expect_error(2, ARGS("run", "--bogus=3"), "unknown option '--bogus'", NULL);
+	expect_error(2, ARGS("calibrate", "-xh"), "calibrate", "unknown option '-x'", NULL);
+	expect_error(2, ARGS("calibrate", "-o"), "option '-o' needs a value", NULL);
+	expect_error(2, ARGS("calibrate", "--output"), "option '--output' needs a value", NULL);
+	expect_error(2, ARGS("validate", "--quick=yes"), "validate", "option '--quick' takes no value", NULL);
+	expect_error(2, ARGS("validate", "--csv"), "option '--csv' needs a value", NULL);
+}
+
+/* A sweep list longer than the limit says so, whatever its items hold. */
+static void test_sweep_list_length(void **state)
+{
+	char list[1024], *p = list;
+
+	(void)state;
+	for (int i = 1; i <= 129; i++)
+		p += sprintf(p, "%s%d", i > 1 ? "," : "", i);
+	expect_error(2, ARGS("sweep", "--streams", list), "129 counts, at most 32", NULL);
+	p = list;
+	for (int i = 0; i < 129; i++)
+		p += sprintf(p, "%s0", i ? "," : "");
+	expect_error(2, ARGS("sweep", "--streams", list), "129 counts, at most 32", NULL);
+}
+
+/* Writes text to dir/name and returns the path in buf. */
+static const char *put_file(const char *dir, const char *name, const char *text, char *buf, size_t len)
+{
+	FILE *f;
+
+	snprintf(buf, len, "%s/%s", dir, name);
+	f = fopen(buf, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* A --profile that cannot be read, does not parse or is empty is a usage error (2, not the 3 of CUDA) naming the
+ * file, before any run; in every command that takes one. */
+static void test_profile_errors(void **state)
+{
+	char dir[] = "/tmp/ss-cli-profile-XXXXXX", bad[160], empty[160];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put_file(dir, "bad.profile", "copy.h2d.bw_gbs = 55\nno.such.key = 1\n", bad, sizeof bad);
+	put_file(dir, "empty.profile", "# nothing here\n", empty, sizeof empty);
+	expect_error(2, ARGS("run", "--backend", "model", "--profile", bad), bad, ":2: unknown key 'no.such.key'",
+		     NULL);
+	expect_error(2, ARGS("run", "--backend", "model", "--profile", "/dev/null"), "/dev/null", "empty", NULL);
+	expect_error(2, ARGS("run", "--profile", empty), empty, "empty", NULL);
+	expect_error(2, ARGS("run", "--profile", "/no/such.profile"), "/no/such.profile", "No such file", NULL);
+	expect_error(2, ARGS("sweep", "--backend", "model", "--profile", bad), "unknown key", NULL);
+	expect_error(2, ARGS("validate", "--backend", "model", "--profile", "/dev/null"), "/dev/null", "empty", NULL);
+	expect_error(2, ARGS("calibrate", "--backend", "model", "--profile", empty), "empty", NULL);
+	unlink(bad);
+	unlink(empty);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_streams_range(void **state)
 {
 	(void)state;
@@ -464,6 +538,33 @@ static void test_sweep_model_both(void **state)
 	cli_out_free(&o);
 }
 
+/* A profile loaded with --profile labels the model's results by its file, not as the built-in H200 profile. */
+static void test_profile_label(void **state)
+{
+	char dir[] = "/tmp/ss-cli-label-XXXXXX", path[160];
+	struct cli_out o;
+	json_t *j;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put_file(dir, "mine.profile", "name = H200\ncopy.h2d.bw_gbs = 40 measured\n", path, sizeof path);
+	run_cli(&o, ARGS("run", "--backend", "model", "--profile", path));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.out, "MODEL (mine.profile profile)"));
+	assert_null(strstr(o.out, "H200 profile"));
+	cli_out_free(&o);
+	run_cli(&o, ARGS("sweep", "--backend", "model", "--streams", "1,2", "--json", "--profile", path));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	j = parse_json(&o);
+	assert_string_equal(json_string_value(json_object_get(j, "device")), "MODEL (mine.profile profile)");
+	json_decref(j);
+	cli_out_free(&o);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* Files in dir other than keep (NULL: none): an export must leave no temporary or partial file behind. */
 static int other_files(const char *dir, const char *keep)
 {
@@ -670,6 +771,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_unknown_command_and_options),
+		cmocka_unit_test(test_option_messages),
+		cmocka_unit_test(test_sweep_list_length),
+		cmocka_unit_test(test_profile_errors),
 		cmocka_unit_test(test_streams_range),
 		cmocka_unit_test(test_enum_values),
 		cmocka_unit_test(test_sweep_order_one_line),
@@ -685,6 +789,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_run_model_export),
 		cmocka_unit_test(test_validate_check_files),
 		cmocka_unit_test(test_signal_export_cleanup),
+		cmocka_unit_test(test_profile_label),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;

@@ -118,6 +118,9 @@ static void test_parse_errors(void **state)
 		{"device.max_kernels = -3\n", "out of range"},
 		{"name =\n", "t:1: name must be 1..31 characters"},
 		{"name = 0123456789012345678901234567890123\n", "name must be 1..31 characters"},
+		/* no key at all is not a profile: it would be the built-in one under another name */
+		{"", "t: no keys"},
+		{"# a comment\n\n  \n", "t: no keys"},
 	};
 	struct ss_profile p;
 

@@ -53,7 +53,7 @@ static void test_parse_counts(void **state)
 	static const int one[] = {8};
 	static const int odd[] = {3, 5, 127};
 	int many[SS_SWEEP_MAX_COUNTS];
-	char list[256] = "", *p = list;
+	char list[512] = "", *p = list;
 
 	(void)state;
 	expect_counts("1,2,4,8,16,32,64,128", all, 8);
@@ -68,6 +68,13 @@ static void test_parse_counts(void **state)
 	/* one more is too many */
 	sprintf(p, ",%d", SS_SWEEP_MAX_COUNTS + 1);
 	expect_bad_counts(list, "at most 32");
+	expect_bad_counts(list, "33 counts");
+	/* a 129-entry list is refused for its length, even where its items are out of range too */
+	p = list;
+	for (int i = 0; i < 129; i++)
+		p += sprintf(p, "%s0", i ? "," : "");
+	expect_bad_counts(list, "129 counts, at most 32");
+	expect_bad_counts("4,4", "4 after 4");
 
 	expect_bad_counts("", "empty");
 	expect_bad_counts("0", "1..128");
