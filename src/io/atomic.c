@@ -8,6 +8,8 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +164,7 @@ int atomic_check(const char *path, char **cause)
 int atomic_open(struct atomic_file *af, const char *path, char **cause)
 {
 	char *dir, *base, *target;
+	sigset_t ending, was;
 	struct stat st;
 	bool exists;
 
@@ -183,9 +186,17 @@ int atomic_open(struct atomic_file *af, const char *path, char **cause)
 	af->tmp = xasprintf("%s/.%s.tmp-XXXXXX", dir, base);
 	free(dir);
 	free(base);
+	/* no ending signal between the file's creation and its registration: it would be left behind */
+	sigemptyset(&ending);
+	sigaddset(&ending, SIGHUP);
+	sigaddset(&ending, SIGINT);
+	sigaddset(&ending, SIGQUIT);
+	sigaddset(&ending, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &ending, &was);
 	af->fd = mkostemp(af->tmp, O_CLOEXEC);
 	if (af->fd >= 0)
 		af->slot = sigexit_add_path(af->tmp);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 	if (af->fd < 0) {
 		*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
 		free(target);
