@@ -4,6 +4,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,20 @@
 #include "import_chrome.h"
 #include "import_sqlite.h"
 #include "xalloc.h"
+
+/* The tests' hook (import_set_hook). */
+static import_hook_fn *import_hook;
+
+void import_set_hook(import_hook_fn *fn)
+{
+	import_hook = fn;
+}
+
+void import_opened(const char *path)
+{
+	if (import_hook != NULL)
+		import_hook(path);
+}
 
 void import_begin(struct ss_timeline *t)
 {
@@ -140,6 +156,103 @@ void import_finish(struct ss_timeline *t, const char *path)
 	}
 	snprintf(t->backend, sizeof t->backend, "file");
 	snprintf(t->source, sizeof t->source, "%s", path);
+}
+
+/* import_changed fills *cause for a file that is no longer what st said when it was opened. Returns -1. */
+static int import_changed(int fd, const char *path, const struct stat *st, char **cause)
+{
+	struct stat now;
+
+	if (fstat(fd, &now) == 0 && now.st_size != st->st_size)
+		*cause = xasprintf("%s: changed while it was read (%lld bytes when opened, then %lld)", path,
+		                   (long long)st->st_size, (long long)now.st_size);
+	else
+		*cause = xasprintf("%s: changed while it was read (modified after it was opened)", path);
+	return -1;
+}
+
+/* import_same says whether fd still has the size and modification time st says. */
+static bool import_same(int fd, const struct stat *st)
+{
+	struct stat now;
+
+	return fstat(fd, &now) == 0 && now.st_size == st->st_size && now.st_mtim.tv_sec == st->st_mtim.tv_sec &&
+	       now.st_mtim.tv_nsec == st->st_mtim.tv_nsec;
+}
+
+int import_unchanged(int fd, const char *path, const struct stat *st, char **cause)
+{
+	return import_same(fd, st) ? 0 : import_changed(fd, path, st, cause);
+}
+
+/* import_read_fd reads up to n bytes of fd into buf, fewer only at the end of the file. The count, or -1 with
+ * errno. */
+static ssize_t import_read_fd(int fd, unsigned char *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		/* at most 1 GiB a call: Linux moves less than 2 GiB at once anyway */
+		ssize_t r = read(fd, buf + got, n - got < (1u << 30) ? n - got : (1u << 30));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+int import_read(const char *path, char **buf, size_t *len, char **cause)
+{
+	struct stat st;
+	ssize_t got;
+	char *b;
+	int fd;
+
+	*buf = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		*cause = xasprintf("%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	/* not xmalloc: a file too big for memory is the user's to hear of, not a fatal error */
+	b = (uintmax_t)st.st_size < SIZE_MAX ? malloc((size_t)st.st_size + 1) : NULL;
+	if (b == NULL) {
+		*cause = xasprintf("%s: %lld bytes: too big to read into memory", path, (long long)st.st_size);
+		close(fd);
+		return -1;
+	}
+	import_opened(path);
+	/* a byte more than its size: a file that grew is seen too */
+	got = import_read_fd(fd, (unsigned char *)b, (size_t)st.st_size + 1);
+	if (got < 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if ((size_t)got != (size_t)st.st_size || !import_same(fd, &st)) {
+		import_changed(fd, path, &st, cause);
+		goto fail;
+	}
+	close(fd);
+	b[got] = '\0';
+	*buf = b;
+	*len = (size_t)got;
+	return 0;
+
+fail:
+	close(fd);
+	free(b);
+	return -1;
 }
 
 static int import_file_sniff(const char *path, struct ss_timeline *t, char **cause);

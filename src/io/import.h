@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "timeline.h"
 
@@ -33,5 +34,22 @@ void import_finish(struct ss_timeline *t, const char *path);
 int import_oneline(char *cause);
 /* import_strip_version turns "cudaMemcpyAsync_v3020" into "cudaMemcpyAsync" in place. */
 void import_strip_version(char *name);
+
+/* import_read reads the whole regular file at path into *buf (malloc'd, with a NUL after its *len bytes; the caller
+ * frees it), read rather than mapped: a file that shrinks under a mapping kills the reader with SIGBUS. A file
+ * that changes while it is read (another size than when opened, or a newer modification time after) is -1 with
+ * *cause "path: changed while it was read ..."; other failures -1 with *cause naming path. */
+int import_read(const char *path, char **buf, size_t *len, char **cause);
+/* import_unchanged checks that fd, the file at path that fstat described as st when it was opened, still has that
+ * size and modification time: 0, else -1 with *cause as import_read's. */
+int import_unchanged(int fd, const char *path, const struct stat *st, char **cause);
+
+/* For tests: a function the importers call once a file is open, before its content is read (a test shrinks or
+ * rewrites the file there, to see the change reported). */
+typedef void import_hook_fn(const char *path);
+/* import_set_hook sets it (NULL: none, the default). */
+void import_set_hook(import_hook_fn *fn);
+/* import_opened calls it, for an importer that has just opened path. */
+void import_opened(const char *path);
 
 #endif

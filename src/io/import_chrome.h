@@ -8,8 +8,8 @@
 
 #include "timeline.h"
 
-/* import_chrome reads the Chrome trace at path (mapped read-only) into t, cleared first. 0, or -1 with *cause
- * naming the file and the problem. */
+/* import_chrome reads the Chrome trace at path (read into memory: import_read) into t, cleared first. 0, or -1 with
+ * *cause naming the file and the problem. */
 int import_chrome(const char *path, struct ss_timeline *t, char **cause);
 /* import_chrome_buffer parses len bytes of JSON (need not be NUL-terminated); name labels messages and
  * t->source. Same contract as import_chrome. */
