@@ -1367,6 +1367,19 @@ static size_t chrome_parse_next_flow(const struct chrome_parse *p, size_t q, siz
 	return *s < *f ? *s : *f;
 }
 
+/* chrome_parse_between says whether the bytes before at are a ',' then blanks that hold a raw newline. No string
+ * holds a raw newline, so yajl's lexer is then between tokens at at, and the ',' was one of its own. */
+static bool chrome_parse_between(const struct chrome_parse *p, size_t at)
+{
+	size_t q = at;
+
+	if (at > p->len)
+		return false;
+	while (q > 0 && chrome_parse_blank(p->base[q - 1]))
+		q--;
+	return q > 0 && p->base[q - 1] == ',' && memchr(p->base + q, '\n', at - q) != NULL;
+}
+
 int chrome_parse_feed(struct chrome_parse *p, size_t from, size_t to)
 {
 	size_t pos = from, q = from, s = SIZE_MAX, f = SIZE_MAX;
@@ -1380,6 +1393,12 @@ int chrome_parse_feed(struct chrome_parse *p, size_t from, size_t to)
 
 		if (a >= to)
 			break;
+		/* yajl's input is cut only between tokens: a token cut in two makes yajl place an error in it at the
+		 * start of the second piece, not where the sequential parse puts it */
+		if (!chrome_parse_between(p, a)) {
+			q = a + 1;
+			continue;
+		}
 		/* yajl reads up to the flow event; when it then stands between events, flat ones go around it */
 		if (chrome_parse_yajl(p, pos, a) != 0)
 			return -1;
@@ -1441,14 +1460,9 @@ int chrome_parse_slice(struct chrome_parse *p, size_t from, size_t to)
 
 bool chrome_parse_clean(const struct chrome_parse *p, size_t at)
 {
-	size_t q = at;
-
-	if (p->cause != NULL || !p->in_events || p->depth != p->ad || at > p->len)
+	if (p->cause != NULL || !p->in_events || p->depth != p->ad)
 		return false;
-	while (q > 0 && chrome_parse_blank(p->base[q - 1]))
-		q--;
-	/* the blanks must hold a raw newline: then the lexer is between tokens at at, and the ',' was one */
-	return q > 0 && p->base[q - 1] == ',' && memchr(p->base + q, '\n', at - q) != NULL;
+	return chrome_parse_between(p, at);
 }
 
 size_t chrome_parse_events(const struct chrome_parse *p)

@@ -1,0 +1,140 @@
+/* test_import_agree.c: the Chrome importer's ways of reading a trace (all through yajl; going around yajl for flat
+ * flow events; in slices on worker threads) give the same result, or the same message to the byte: for the input
+ * where the two parsers once put an error at bytes 8 and 9, and for every input of the fuzz corpus. */
+/* cmocka needs these first, in this order */
+/* clang-format off */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include "io/import_chrome.h"
+#include "io_fixture.h"
+
+/* The ways of reading, as the fuzz target tries them. */
+enum agree_way { WAY_YAJL, WAY_AROUND, WAY_SLICES, WAY_COUNT };
+
+static const char *const agree_way_name[WAY_COUNT] = {"through yajl", "around yajl", "in slices"};
+
+/* agree_import reads len bytes the given way; returns the result, t filled or *cause set. */
+static int agree_import(const char *buf, size_t len, enum agree_way way, struct ss_timeline *t, char **cause)
+{
+	struct import_chrome_tuning tuning = {.threads = 1, .yajl_only = way == WAY_YAJL};
+	int rc;
+
+	if (way == WAY_SLICES)
+		tuning = (struct import_chrome_tuning){.threads = 3, .min_bytes = 1, .slice_bytes = 1 + len % 61};
+	import_chrome_tune(&tuning);
+	timeline_init(t);
+	*cause = NULL;
+	rc = import_chrome_buffer(buf, len, "in.json", t, cause);
+	import_chrome_tune(NULL);
+	return rc;
+}
+
+/* agree_check reads len bytes every way and fails unless all agree; returns the first way's cause (NULL when it
+ * imported), for the caller to look at and free. */
+static char *agree_check(const char *what, const char *buf, size_t len)
+{
+	struct ss_timeline first;
+	char *first_cause;
+	int first_rc = agree_import(buf, len, WAY_YAJL, &first, &first_cause);
+
+	for (int way = WAY_AROUND; way < WAY_COUNT; way++) {
+		struct ss_timeline t;
+		char *cause;
+		int rc = agree_import(buf, len, (enum agree_way)way, &t, &cause);
+
+		if (rc != first_rc)
+			fail_msg("%s: %s gives %d (%s), %s %d (%s)", what, agree_way_name[0], first_rc,
+			         first_cause ? first_cause : "", agree_way_name[way], rc, cause ? cause : "");
+		if (rc != 0 && strcmp(cause, first_cause) != 0)
+			fail_msg("%s: %s says \"%s\", %s \"%s\"", what, agree_way_name[0], first_cause,
+			         agree_way_name[way], cause);
+		if (rc == 0) {
+			assert_int_equal(t.n, first.n);
+			assert_int_equal(t.names.n, first.names.n);
+			if (t.n > 0 && memcmp(t.rec, first.rec, t.n * sizeof *t.rec) != 0)
+				fail_msg("%s: the records differ %s and %s", what, agree_way_name[0],
+				         agree_way_name[way]);
+		}
+		free(cause);
+		timeline_free(&t);
+	}
+	timeline_free(&first);
+	return first_cause;
+}
+
+/* found by fuzz_import_chrome: yajl given the input cut inside the token "7" (at the flow event after it) put the
+ * error at the start of the second piece, byte 9, where read in one piece it says byte 8, the token's own */
+static void test_token_cut(void **state)
+{
+	static const char in[] = "[\n{\"\":\"\"7{\"ph\":\"s\"";
+	char *cause;
+
+	(void)state;
+	assert_int_equal(sizeof in - 1, 18);
+	cause = agree_check("token-cut", in, sizeof in - 1);
+	assert_non_null(cause);
+	if (strstr(cause, "at byte 8:") == NULL)
+		fail_msg("cause \"%s\" does not name byte 8", cause);
+	free(cause);
+}
+
+/* the same input and others like it, the cut token a number, a string or a literal, after a flow event's line */
+static void test_token_cut_variants(void **state)
+{
+	static const char *const in[] = {
+	    "[\n{\"\":\"\"7{\"ph\":\"s\"",          "[\n{\"ph\":\"s\",\"id\":1},\n{\"a\":12{\"ph\":\"f\"}]",
+	    "[\n{\"a\":\"x\"\"y{\"ph\":\"s\"}\"}]", "[\n{\"a\":tru{\"ph\":\"s\"}]",
+	    "[\n{\"a\":1.5e{\"ph\":\"s\"}]",        "{\"traceEvents\":[\n{\"a\":1}2{\"ph\":\"f\"}]}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+		free(agree_check(in[i], in[i], strlen(in[i])));
+}
+
+/* every input of the committed fuzz corpus */
+static void test_corpus(void **state)
+{
+	char *dir = fx_data("../fuzz/corpus/import_chrome");
+	struct dirent *de;
+	size_t files = 0;
+	DIR *d;
+
+	(void)state;
+	d = opendir(dir);
+	if (d == NULL)
+		fail_msg("%s: cannot open", dir);
+	while ((de = readdir(d)) != NULL) {
+		char path[1024];
+		size_t len = 0;
+		char *buf;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		buf = fx_read(path, &len);
+		assert_non_null(buf);
+		free(agree_check(de->d_name, buf, len));
+		free(buf);
+		files++;
+	}
+	closedir(d);
+	assert_true(files >= 9);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_token_cut),
+	    cmocka_unit_test(test_token_cut_variants),
+	    cmocka_unit_test(test_corpus),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
