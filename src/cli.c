@@ -28,7 +28,31 @@
 enum {
 	OPT_PRESET = 256, OPT_STREAMS, OPT_CHUNKS, OPT_ELEMENTS, OPT_WORK, OPT_ORDER, OPT_SYNC, OPT_DEFSTREAM,
 	OPT_STREAM_FLAGS, OPT_HOSTMEM, OPT_CONNECTIONS, OPT_THREADS, OPT_REPEAT, OPT_WARMUP, OPT_BACKEND, OPT_JSON,
-	OPT_EXPORT, OPT_ASCII, OPT_PROFILE, OPT_QUICK, OPT_PREFETCH_EVENTS,
+	OPT_EXPORT, OPT_ASCII, OPT_PROFILE, OPT_QUICK, OPT_PREFETCH_EVENTS, OPT_OUTPUT,
+};
+
+/* An option's bit in the table of which command takes it (-o is OPT_OUTPUT). */
+#define CLI_BIT(opt) (1u << ((opt) - OPT_PRESET))
+/* The options that describe the experiment. */
+#define CLI_EXPERIMENT                                                                                                 \
+	(CLI_BIT(OPT_PRESET) | CLI_BIT(OPT_STREAMS) | CLI_BIT(OPT_CHUNKS) | CLI_BIT(OPT_ELEMENTS) | CLI_BIT(OPT_WORK) |  \
+	 CLI_BIT(OPT_ORDER) | CLI_BIT(OPT_SYNC) | CLI_BIT(OPT_DEFSTREAM) | CLI_BIT(OPT_STREAM_FLAGS) |                  \
+	 CLI_BIT(OPT_HOSTMEM) | CLI_BIT(OPT_CONNECTIONS) | CLI_BIT(OPT_THREADS) | CLI_BIT(OPT_REPEAT) |                 \
+	 CLI_BIT(OPT_WARMUP) | CLI_BIT(OPT_PREFETCH_EVENTS))
+
+/* The options one command of cli_parse takes; any other is refused in one line, never silently ignored. */
+struct cli_takes {
+	const char *cmd;
+	unsigned opts;
+};
+
+static const struct cli_takes cli_takes[] = {
+	{"run", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_JSON) | CLI_BIT(OPT_EXPORT)},
+	{"sweep", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_JSON)},
+	{"ops", (CLI_EXPERIMENT & ~(CLI_BIT(OPT_REPEAT) | CLI_BIT(OPT_WARMUP))) | CLI_BIT(OPT_JSON)},
+	{"tui", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_ASCII)},
+	{"view", CLI_BIT(OPT_EXPORT) | CLI_BIT(OPT_ASCII)},
+	{"bench", CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_QUICK) | CLI_BIT(OPT_OUTPUT)},
 };
 
 static const struct option cli_long[] = {
@@ -96,10 +120,22 @@ static const char cli_usage[] =
 	"                      default) turns them on only where every stream has a queue of its own (streams <=\n"
 	"                      --connections), up to 8 streams; bare: on\n"
 	"Output options:\n"
-	"  --json              machine-readable output\n"
+	"  --json              machine-readable output (JSON on stdout)\n"
 	"  --export FILE       write the timeline: .json (Chrome/Perfetto), .sqlite, .csv, .svg, .txt\n"
 	"  --ascii             TUI: ASCII glyphs only\n"
 	"  -h, --help          this help      --version   the version\n"
+	"\n"
+	"\n"
+	"Which command takes which options (any other is refused, exit 2):\n"
+	"  run        the experiment options, --backend, --profile, --json, --export FILE\n"
+	"  sweep      the experiment options (--streams a list, --order also both), --backend, --profile, --json;\n"
+	"             no --export: a sweep has a timeline per point (export one with run --streams N)\n"
+	"  ops        the experiment options but --repeat and --warmup (the op list is one run's); --json prints\n"
+	"             the op list as JSON\n"
+	"  (none)     the experiment options, --backend, --profile, --ascii\n"
+	"  view FILE  --export OUT (convert, no TUI) or --ascii\n"
+	"  bench      --backend, --profile, --quick, -o DIR (every timeline and summary.json)\n"
+	"  calibrate, validate, record: see streamscope COMMAND --help\n"
 	"\n"
 	"Exit status: 0 ok, 1 a check or export failed, 2 usage error, 3 CUDA/CUPTI failure.\n";
 
@@ -234,8 +270,51 @@ static bool cli_dir_writable(const char *path)
 	return access(dir[0] ? dir : "/", W_OK | X_OK) == 0;
 }
 
+/* cli_takes_opts is the set of options cmd takes (every option for a command the table does not list). */
+static unsigned cli_takes_opts(const char *cmd)
+{
+	for (size_t i = 0; i < sizeof cli_takes / sizeof cli_takes[0]; i++)
+		if (strcmp(cli_takes[i].cmd, cmd) == 0)
+			return cli_takes[i].opts;
+	return ~0u;
+}
+
+/* cli_refuse prints the line refusing option opt in cmd, with why where a reason helps, and returns CLI_USAGE. */
+static int cli_refuse(const char *cmd, int opt)
+{
+	const char *why = NULL, *name = "-o";
+	char where[32];
+
+	for (const struct option *lo = cli_long; lo->name != NULL; lo++)
+		if (lo->val == opt)
+			name = lo->name;
+	if (strcmp(cmd, "sweep") == 0 && opt == OPT_EXPORT)
+		why = "a sweep has a timeline per point; export one with 'streamscope run --streams N --export FILE'";
+	else if (strcmp(cmd, "run") == 0 && opt == OPT_OUTPUT)
+		why = "the timeline goes to --export FILE, the summary to stdout";
+	else if (strcmp(cmd, "ops") == 0 && (opt == OPT_REPEAT || opt == OPT_WARMUP))
+		why = "the op list is that of one run, whatever the repeats";
+	else if (strcmp(cmd, "ops") == 0)
+		why = "the op list is planned, not run: no backend, no timeline (--json prints it as JSON)";
+	else if (strcmp(cmd, "view") == 0 && (CLI_BIT(opt) & CLI_EXPERIMENT) != 0)
+		why = "a trace's experiment is the one it recorded";
+	else if (strcmp(cmd, "view") == 0)
+		why = "view takes --export FILE (convert) or --ascii (the TUI)";
+	else if (strcmp(cmd, "bench") == 0 && (CLI_BIT(opt) & CLI_EXPERIMENT) != 0)
+		why = "bench runs its own fixed experiments";
+	else if (strcmp(cmd, "bench") == 0)
+		why = "-o DIR keeps every timeline and summary.json";
+	snprintf(where, sizeof where, strcmp(cmd, "tui") == 0 ? "the TUI" : "'%s'", cmd);
+	if (why != NULL)
+		return cli_error(CLI_USAGE, "option '%s%s' does not apply to %s: %s", opt == OPT_OUTPUT ? "" : "--",
+				 opt == OPT_OUTPUT ? "-o" : name, where, why);
+	return cli_error(CLI_USAGE, "option '%s%s' does not apply to %s (see streamscope --help)",
+			 opt == OPT_OUTPUT ? "" : "--", opt == OPT_OUTPUT ? "-o" : name, where);
+}
+
 int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 {
+	unsigned takes = cli_takes_opts(cmd);
 	const char *preset = NULL;
 	long long v;
 	int c, e = 0;
@@ -254,6 +333,8 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 			preset = argv[i] + 9;
 	}
 	experiment_preset(&o->exp, SS_PRESET_KERNEL_TRANSFER);
+	if (preset != NULL && (takes & CLI_BIT(OPT_PRESET)) == 0)
+		return cli_refuse(cmd, OPT_PRESET);
 	if (preset != NULL) {
 		if (cli_enum("--preset", preset, experiment_preset_parse, "preset", &e) != 0)
 			return CLI_USAGE;
@@ -262,6 +343,10 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", cli_long, NULL)) != -1) {
+		int opt = c == 'o' ? OPT_OUTPUT : c;
+
+		if (opt >= OPT_PRESET && opt <= OPT_OUTPUT && (takes & CLI_BIT(opt)) == 0)
+			return cli_refuse(cmd, opt);
 		switch (c) {
 		case OPT_PRESET:
 			break;
@@ -384,6 +469,9 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 	}
 	if (strcmp(cmd, "view") == 0 && optind < argc)
 		o->file = argv[optind++];
+	if (strcmp(cmd, "view") == 0 && o->export_path != NULL && o->ascii)
+		return cli_error(CLI_USAGE, "option '--ascii' does not apply to 'view' with --export: it converts the "
+					    "trace without opening the TUI");
 	if (optind < argc)
 		return cli_error(CLI_USAGE, "unexpected argument '%s' for '%s' (see streamscope --help)", argv[optind], cmd);
 	/* --threads N > 1 means one thread per stream; the stream count decides N. */
@@ -789,6 +877,46 @@ static int cli_sweep(int argc, char **argv)
 	return rc;
 }
 
+/* cli_json_ops is the op list of e as JSON: the experiment, the counts, and one object per op in issue order with
+ * the fields of struct ss_op (stream a number, or "legacy" / "per-thread"; chunk, buffer and event null where the op
+ * has none) and the line `ops` prints for it. */
+static json_t *cli_json_ops(const struct ss_experiment *e, const struct ss_oplist *ops)
+{
+	static const char *const bufname[3] = {"x", "y", "z"};
+	json_t *root = json_object(), *arr = json_array();
+	char line[256];
+
+	json_object_set_new(root, "experiment", cli_json_experiment(e));
+	json_object_set_new(root, "operations", json_integer((json_int_t)ops->n));
+	json_object_set_new(root, "chunks", json_integer(ops->nchunks));
+	json_object_set_new(root, "events", json_integer(ops->nevents));
+	json_object_set_new(root, "elem_size", json_integer(ops->elem_size));
+	for (size_t i = 0; i < ops->n; i++) {
+		const struct ss_op *op = &ops->op[i];
+		json_t *j = json_object();
+
+		planner_op_describe(ops, op, line, sizeof line);
+		json_object_set_new(j, "id", json_integer(op->id));
+		json_object_set_new(j, "kind", json_string(planner_op_kind_name(op->kind)));
+		json_object_set_new(j, "thread", json_integer(op->thread));
+		json_object_set_new(j, "stream", op->stream >= 0                    ? json_integer(op->stream)
+						 : op->stream == SS_STREAM_LEGACY     ? json_string("legacy")
+						 : op->stream == SS_STREAM_PER_THREAD ? json_string("per-thread")
+										      : json_null());
+		json_object_set_new(j, "chunk", op->chunk >= 0 ? json_integer(op->chunk) : json_null());
+		json_object_set_new(j, "buffer",
+				    op->buffer >= 0 && op->buffer < 3 ? json_string(bufname[op->buffer]) : json_null());
+		json_object_set_new(j, "event", op->event >= 0 ? json_integer(op->event) : json_null());
+		json_object_set_new(j, "offset", json_integer((json_int_t)op->offset));
+		json_object_set_new(j, "count", json_integer((json_int_t)op->count));
+		json_object_set_new(j, "bytes", json_integer((json_int_t)planner_op_bytes(ops, op)));
+		json_object_set_new(j, "text", json_string(line));
+		json_array_append_new(arr, j);
+	}
+	json_object_set_new(root, "ops", arr);
+	return root;
+}
+
 static int cli_ops(int argc, char **argv)
 {
 	struct cli_opts o;
@@ -800,6 +928,11 @@ static int cli_ops(int argc, char **argv)
 		return rc;
 	experiment_describe(&o.exp, desc, sizeof desc);
 	planner_build(&o.exp, &ops);
+	if (o.json) {
+		rc = cli_json_print(cli_json_ops(&o.exp, &ops));
+		planner_free(&ops);
+		return rc;
+	}
 	printf("# %s\n# %zu operations, %d chunks, %d events\n", desc, ops.n, ops.nchunks, ops.nevents);
 	for (size_t i = 0; i < ops.n; i++) {
 		planner_op_describe(&ops, &ops.op[i], line, sizeof line);

@@ -27,8 +27,10 @@ enum { CM_BACKEND = 256, CM_PROFILE, CM_CSV, CM_QUICK, CM_CHECK, CM_RESUME, CM_P
 static const char cm_calibrate_usage[] =
     "usage: streamscope calibrate [-o FILE] [--backend cuda|model] [--profile FILE]\n"
     "  Runs measurement experiments on the GPU (copies over sizes, kernels, call costs, concurrency) and fits the\n"
-    "  model's profile. -o FILE writes it there (e.g. data/profiles/h200.profile), else it goes to stdout.\n"
-    "  --backend model calibrates the model on itself (a self-test; --profile picks the model's profile).\n";
+    "  model's profile. -o FILE writes it there (e.g. data/profiles/h200.profile; checked before the run), else it\n"
+    "  goes to stdout.\n"
+    "  --backend model calibrates the model on itself (a self-test; --profile, only then, picks the model's\n"
+    "  profile).\n";
 
 static const char cm_validate_usage[] =
     "usage: streamscope validate [--csv FILE] [--quick] [--resume] [--backend cuda|model] [--profile FILE]\n"
@@ -41,7 +43,8 @@ static const char cm_validate_usage[] =
     "  event calls; a few seconds), keeps them on the CSV's '# host:' line and reports the model with them as\n"
     "  well; it measures them again after the matrix ('# host-after:'): the host's speed moves, and that line\n"
     "  says how far it did meanwhile.\n"
-    "  --check FILE compares the current model with a measured CSV, no GPU needed. Several files (repeated\n"
+    "  --check FILE compares the current model with a measured CSV, no GPU needed (--csv, --quick, --resume and\n"
+    "  --backend, which run the matrix, do not apply then). Several files (repeated\n"
     "  --check, or a comma list) are measurements of the same matrix: each row is held to the median of its\n"
     "  measurements, and the spread column is theirs ((max - min) / median; n is their count). The model with\n"
     "  each file's own host line is reported apart (the median of those predictions per row).\n"
@@ -123,6 +126,9 @@ int cli_calibrate(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error(CLI_USAGE, "calibrate: unexpected argument '%s'", argv[optind]);
+	if (profile != NULL && strcmp(backend, "model") != 0)
+		return cli_error(CLI_USAGE, "calibrate: option '--profile' applies to --backend model only (the model's "
+		                            "profile); a GPU calibration measures its own");
 	if (strcmp(backend, "model") == 0) {
 		if (cm_model_profile(profile, &mp) != 0)
 			return CLI_USAGE;
@@ -378,6 +384,7 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 	    {NULL, 0, NULL, 0},
 	};
 	const char *csv = NULL, *backend = "cuda", *profile = NULL;
+	const char *matrix_opt = NULL; /* an option that runs the matrix, which --check does not */
 	bool quick = false, resume = false;
 	bool resumed = false; /* --resume kept measured rows: a host line measured now would not be theirs */
 	struct cm_filter filter;
@@ -395,9 +402,11 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 		switch (c) {
 		case CM_CSV:
 			csv = optarg;
+			matrix_opt = "--csv";
 			break;
 		case CM_QUICK:
 			quick = true;
+			matrix_opt = "--quick";
 			break;
 		case CM_CHECK:
 			if (cm_check_add(ck, optarg) != 0)
@@ -405,9 +414,11 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 			break;
 		case CM_RESUME:
 			resume = true;
+			matrix_opt = "--resume";
 			break;
 		case CM_BACKEND:
 			backend = optarg;
+			matrix_opt = "--backend";
 			break;
 		case CM_PROFILE:
 			profile = optarg;
@@ -430,6 +441,9 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 	}
 	if (optind < argc)
 		return cli_error(CLI_USAGE, "validate: unexpected argument '%s'", argv[optind]);
+	if (ck->npath > 0 && matrix_opt != NULL)
+		return cli_error(CLI_USAGE, "validate: option '%s' does not apply with --check (it compares measured "
+		                            "files, no matrix is run)", matrix_opt);
 	if (resume && csv == NULL)
 		return cli_error(CLI_USAGE, "validate: --resume needs --csv FILE");
 	if (cm_model_profile(profile, &p) != 0)

@@ -340,6 +340,104 @@ static void test_cuda_unavailable(void **state)
 	expect_error(2, ARGS("run", "--backend", "cuda", "--streams", "0"), "1..128", NULL);
 }
 
+static json_t *parse_json(const struct cli_out *o);
+
+/* Every option a command takes does something there; any other is refused in one line naming the option and
+ * the command (exit 2), before any work: nothing is run, nothing written. */
+static void test_options_refused(void **state)
+{
+	static const struct {
+		const char *args[6];
+		const char *opt, *cmd;
+	} refused[] = {
+		{{"run", "--ascii"}, "'--ascii'", "'run'"},
+		{{"run", "--quick"}, "'--quick'", "'run'"},
+		{{"run", "-o", "out.txt"}, "'-o'", "--export"},
+		{{"run", "--output", "out.txt"}, "'-o'", "'run'"},
+		{{"sweep", "--export", "s.json"}, "'--export'", "timeline per point"},
+		{{"sweep", "--ascii"}, "'--ascii'", "'sweep'"},
+		{{"sweep", "--quick"}, "'--quick'", "'sweep'"},
+		{{"sweep", "-o", "x"}, "'-o'", "'sweep'"},
+		{{"ops", "--export", "o.json"}, "'--export'", "'ops'"},
+		{{"ops", "--repeat", "5"}, "'--repeat'", "'ops'"},
+		{{"ops", "--warmup", "2"}, "'--warmup'", "'ops'"},
+		{{"ops", "--backend", "model"}, "'--backend'", "'ops'"},
+		{{"ops", "--profile", "p.profile"}, "'--profile'", "'ops'"},
+		{{"ops", "--ascii"}, "'--ascii'", "'ops'"},
+		{{"ops", "--quick"}, "'--quick'", "'ops'"},
+		{{"ops", "-o", "x"}, "'-o'", "'ops'"},
+		{{"--json"}, "'--json'", "the TUI"},
+		{{"--streams", "4", "--export", "t.json"}, "'--export'", "the TUI"},
+		{{"--quick"}, "'--quick'", "the TUI"},
+		{{"-o", "x"}, "'-o'", "the TUI"},
+		{{"view", "t.json", "--streams", "4"}, "'--streams'", "'view'"},
+		{{"view", "t.json", "--preset", "hyperq"}, "'--preset'", "'view'"},
+		{{"view", "t.json", "--repeat", "2"}, "'--repeat'", "'view'"},
+		{{"view", "t.json", "--prefetch-events"}, "'--prefetch-events'", "'view'"},
+		{{"view", "t.json", "--backend", "model"}, "'--backend'", "'view'"},
+		{{"view", "t.json", "--profile", "p"}, "'--profile'", "'view'"},
+		{{"view", "t.json", "--json"}, "'--json'", "'view'"},
+		{{"view", "t.json", "--quick"}, "'--quick'", "'view'"},
+		{{"view", "t.json", "-o", "x"}, "'-o'", "'view'"},
+		{{"view", "t.json", "--export", "t.txt", "--ascii"}, "'--ascii'", "'view'"},
+		{{"bench", "--streams", "2"}, "'--streams'", "'bench'"},
+		{{"bench", "--preset", "hyperq"}, "'--preset'", "'bench'"},
+		{{"bench", "--order", "breadth"}, "'--order'", "'bench'"},
+		{{"bench", "--repeat", "2"}, "'--repeat'", "'bench'"},
+		{{"bench", "--prefetch-events=on"}, "'--prefetch-events'", "'bench'"},
+		{{"bench", "--json"}, "'--json'", "'bench'"},
+		{{"bench", "--export", "b.json"}, "'--export'", "'bench'"},
+		{{"bench", "--ascii"}, "'--ascii'", "'bench'"},
+		{{"calibrate", "--profile", "p.profile"}, "'--profile'", "--backend model"},
+		{{"validate", "--check", "v.csv", "--csv", "o.csv"}, "'--csv'", "--check"},
+		{{"validate", "--check", "v.csv", "--quick"}, "'--quick'", "--check"},
+		{{"validate", "--check", "v.csv", "--resume"}, "'--resume'", "--check"},
+		{{"validate", "--check", "v.csv", "--backend", "model"}, "'--backend'", "--check"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+		expect_error(2, refused[i].args, refused[i].opt, refused[i].cmd, NULL);
+}
+
+/* ops --json: the op list as JSON, one object per op in issue order, the same ops as the text. */
+static void test_ops_json(void **state)
+{
+	struct cli_out o;
+	json_t *j, *ops, *op;
+	size_t kernels = 0, i;
+
+	(void)state;
+	run_cli(&o, ARGS("ops", "--json", "--streams", "3", "--elements", "10", "--chunks", "4", "--sync", "reverse"));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_int_equal(o.nerr, 0);
+	j = parse_json(&o);
+	assert_int_equal(json_integer_value(json_object_get(j, "operations")), 19);
+	assert_int_equal(json_integer_value(json_object_get(j, "chunks")), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "experiment"), "streams")), 3);
+	ops = json_object_get(j, "ops");
+	assert_int_equal(json_array_size(ops), 19);
+	json_array_foreach(ops, i, op) {
+		assert_int_equal(json_integer_value(json_object_get(op, "id")), (json_int_t)i + 1);
+		kernels += strcmp(json_string_value(json_object_get(op, "kind")), "kernel launch") == 0;
+	}
+	assert_int_equal(kernels, 4);
+	op = json_array_get(ops, 0);
+	assert_string_equal(json_string_value(json_object_get(op, "kind")), "cudaMemcpyAsync H2D");
+	assert_string_equal(json_string_value(json_object_get(op, "buffer")), "x");
+	assert_int_equal(json_integer_value(json_object_get(op, "stream")), 0);
+	assert_int_equal(json_integer_value(json_object_get(op, "offset")), 0);
+	assert_int_equal(json_integer_value(json_object_get(op, "count")), 3);
+	assert_int_equal(json_integer_value(json_object_get(op, "bytes")), 12);
+	assert_true(json_is_null(json_object_get(op, "event")));
+	op = json_array_get(ops, 18);
+	assert_string_equal(json_string_value(json_object_get(op, "text")), "#19 t0 s0         cudaStreamSynchronize");
+	assert_true(json_is_null(json_object_get(op, "chunk")));
+	json_decref(j);
+	cli_out_free(&o);
+}
+
 /* The op list needs no backend. */
 static void test_ops(void **state)
 {
@@ -780,6 +878,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_other_ranges),
 		cmocka_unit_test(test_cuda_unavailable),
 		cmocka_unit_test(test_ops),
+		cmocka_unit_test(test_options_refused),
+		cmocka_unit_test(test_ops_json),
 	};
 	const struct CMUnitTest model[] = {
 		cmocka_unit_test(test_run_model_json),
