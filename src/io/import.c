@@ -264,7 +264,14 @@ int import_file(const char *path, struct ss_timeline *t, char **cause)
 	return import_oneline(*cause);
 }
 
-/* import_file_sniff is import_file before its cause is made one line. */
+/* import_blank says whether ch is white space JSON allows between tokens. */
+static bool import_blank(unsigned char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/* import_file_sniff is import_file before its cause is made one line. The first block tells SQLite's header; white
+ * space before JSON is read past block by block, however long it is. */
 static int import_file_sniff(const char *path, struct ss_timeline *t, char **cause)
 {
 	unsigned char head[4096];
@@ -289,30 +296,45 @@ static int import_file_sniff(const char *path, struct ss_timeline *t, char **cau
 		close(fd);
 		return -1;
 	}
-	got = read(fd, head, sizeof head);
-	close(fd);
-	if (got < 0) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
+	got = import_read_fd(fd, head, sizeof head);
+	if (got <= 0) {
+		if (got < 0)
+			*cause = xasprintf("%s: %s", path, strerror(errno));
+		else
+			*cause = xasprintf("%s: empty file (expected SQLite or Chrome trace JSON)", path);
+		close(fd);
 		return -1;
 	}
-	if (got == 0) {
-		*cause = xasprintf("%s: empty file (expected SQLite or Chrome trace JSON)", path);
-		return -1;
-	}
-	if ((size_t)got >= 16 && memcmp(head, "SQLite format 3", 16) == 0)
+	if ((size_t)got >= 16 && memcmp(head, "SQLite format 3", 16) == 0) {
+		close(fd);
 		return import_sqlite(path, t, cause);
-	if ((size_t)got >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
-		i = 3;
-	while (i < (size_t)got && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
-		i++;
-	if (i < (size_t)got && (head[i] == '{' || head[i] == '['))
-		return import_chrome(path, t, cause);
-	if (i == (size_t)got && (off_t)got == st.st_size) {
-		*cause = xasprintf("%s: only white space (expected SQLite or Chrome trace JSON)", path);
-		return -1;
 	}
 	if ((size_t)got < 16 && memcmp(head, "SQLite format 3", (size_t)got) == 0) {
 		*cause = xasprintf("%s: truncated SQLite file (%zd bytes)", path, got);
+		close(fd);
+		return -1;
+	}
+	if ((size_t)got >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	for (;;) {
+		while (i < (size_t)got && import_blank(head[i]))
+			i++;
+		/* a short block is the end of the file */
+		if (i < (size_t)got || (size_t)got < sizeof head)
+			break;
+		got = import_read_fd(fd, head, sizeof head);
+		if (got < 0) {
+			*cause = xasprintf("%s: %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		i = 0;
+	}
+	close(fd);
+	if (i < (size_t)got && (head[i] == '{' || head[i] == '['))
+		return import_chrome(path, t, cause);
+	if (i == (size_t)got) {
+		*cause = xasprintf("%s: only white space (expected SQLite or Chrome trace JSON)", path);
 		return -1;
 	}
 	*cause = xasprintf("%s: unrecognised format (expected streamscope or Nsight Systems SQLite, or Chrome trace "
