@@ -23,6 +23,7 @@
 #include "engine/sweep.h"
 #include "engine/units.h"
 #include "engine/xalloc.h"
+#include "io/atomic.h"
 #include "io/export.h"
 
 enum {
@@ -255,21 +256,6 @@ static int cli_enum(const char *opt, const char *s, int (*parse)(const char *), 
 	return 0;
 }
 
-/* Whether the directory that would hold path exists and is writable (checked before a run, not after it). */
-static bool cli_dir_writable(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char dir[4096];
-
-	if (slash == NULL)
-		return access(".", W_OK | X_OK) == 0;
-	if ((size_t)(slash - path) >= sizeof dir)
-		return false;
-	memcpy(dir, path, (size_t)(slash - path));
-	dir[slash - path] = '\0';
-	return access(dir[0] ? dir : "/", W_OK | X_OK) == 0;
-}
-
 /* cli_takes_opts is the set of options cmd takes (every option for a command the table does not list). */
 static unsigned cli_takes_opts(const char *cmd)
 {
@@ -483,9 +469,12 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 	if (o->export_path != NULL && export_format_of(o->export_path) < 0)
 		return cli_error(CLI_USAGE, "cannot export to '%s': unknown extension, valid are %s", o->export_path,
 				       SS_EXPORT_EXTENSIONS);
-	if (o->export_path != NULL && !cli_dir_writable(o->export_path))
-		return cli_error(CLI_USAGE, "cannot export to '%s': its directory does not exist or is not writable",
-				 o->export_path);
+	/* checked before any work: a run that cannot be kept is not started */
+	if (o->export_path != NULL && atomic_check(o->export_path, &cause) != 0) {
+		cli_error(CLI_USAGE, "--export: %s", cause);
+		free(cause);
+		return CLI_USAGE;
+	}
 	if (experiment_validate(&o->exp, &cause) != 0) {
 		cli_error(CLI_USAGE, "%s", cause);
 		free(cause);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "backends.h"
 #include "cli.h"
@@ -21,6 +22,7 @@
 #include "engine/sweep.h"
 #include "engine/units.h"
 #include "engine/xalloc.h"
+#include "io/atomic.h"
 
 /* The state of one bench session. */
 struct bench {
@@ -413,6 +415,23 @@ static void bench_default_stream(struct bench *bn)
 	timeline_free(&tl);
 }
 
+/* bench_dir makes dir (its parent must exist) or takes the directory there, which must be writable. 0, or
+ * CLI_USAGE after one line naming dir and what is wrong. */
+static int bench_dir(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return cli_error(CLI_USAGE, "-o: cannot create %s: %s", dir, strerror(errno));
+	if (stat(dir, &st) != 0)
+		return cli_error(CLI_USAGE, "-o: %s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return cli_error(CLI_USAGE, "-o: %s is not a directory (bench -o DIR keeps a trace per run there)", dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return cli_error(CLI_USAGE, "-o: directory %s is not writable", dir);
+	return CLI_OK;
+}
+
 int cli_bench(int argc, char **argv)
 {
 	struct cli_opts o;
@@ -421,6 +440,9 @@ int cli_bench(int argc, char **argv)
 	int rc;
 
 	if ((rc = cli_parse("bench", argc, argv, &o)) != 0)
+		return rc;
+	/* -o DIR is made (or found) and checked before the first run */
+	if (o.out != NULL && (rc = bench_dir(o.out)) != 0)
 		return rc;
 	memset(&bn, 0, sizeof bn);
 	{
@@ -437,10 +459,6 @@ int cli_bench(int argc, char **argv)
 			fprintf(stderr, "streamscope: %s\n", note);
 	}
 	bn.dir = o.out;
-	if (bn.dir != NULL && mkdir(bn.dir, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "streamscope: cannot create %s: %s\n", bn.dir, strerror(errno));
-		return CLI_FAIL;
-	}
 	bn.checks = json_array();
 	bn.runs = json_array();
 	bench_presets(&bn);
@@ -454,9 +472,14 @@ int cli_bench(int argc, char **argv)
 			 bn.checks, "runs", bn.runs, "failed", bn.failed);
 	if (bn.dir != NULL) {
 		char *path = xasprintf("%s/summary.json", bn.dir);
+		char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER), *cause = NULL;
 
-		if (json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
-			fprintf(stderr, "streamscope: cannot write %s\n", path);
+		if (text == NULL || atomic_write_text(path, text, &cause) != 0) {
+			fprintf(stderr, "streamscope: %s\n", cause != NULL ? cause : "cannot format summary.json");
+			free(cause);
+			bn.failed++;
+		}
+		free(text);
 		free(path);
 	}
 	json_decref(root);

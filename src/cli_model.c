@@ -18,6 +18,7 @@
 #include "engine/profile.h"
 #include "engine/validate.h"
 #include "engine/xalloc.h"
+#include "io/atomic.h"
 
 /* The most measured CSVs validate --check compares with. */
 #define CM_CHECK_MAX 32
@@ -129,6 +130,12 @@ int cli_calibrate(int argc, char **argv)
 	if (profile != NULL && strcmp(backend, "model") != 0)
 		return cli_error(CLI_USAGE, "calibrate: option '--profile' applies to --backend model only (the model's "
 		                            "profile); a GPU calibration measures its own");
+	/* the output is checked before the calibration, which takes minutes */
+	if (out != NULL && atomic_check(out, &cause) != 0) {
+		cli_error(CLI_USAGE, "calibrate: -o: %s", cause);
+		free(cause);
+		return CLI_USAGE;
+	}
 	if (strcmp(backend, "model") == 0) {
 		if (cm_model_profile(profile, &mp) != 0)
 			return CLI_USAGE;
@@ -144,7 +151,11 @@ int cli_calibrate(int argc, char **argv)
 		return CLI_CUDA;
 	}
 	if (out != NULL) {
-		if (profile_save(&p, out, &cause) != 0) {
+		char *text = profile_format(&p);
+		int rc = atomic_write_text(out, text, &cause);
+
+		free(text);
+		if (rc != 0) {
 			cli_error(CLI_FAIL, "calibrate: %s", cause);
 			free(cause);
 			return CLI_FAIL;
@@ -328,6 +339,20 @@ too_many:
 
 static int cm_validate(int argc, char **argv, struct cm_checks *ck);
 
+/* cm_write_csv writes s's CSV to path through io/atomic; -1 after printing why. */
+static int cm_write_csv(const char *path, const struct ss_validate_set *s)
+{
+	char *text = validate_format_csv(s), *cause = NULL;
+	int rc = atomic_write_text(path, text, &cause);
+
+	free(text);
+	if (rc != 0) {
+		cli_error(CLI_FAIL, "validate: %s", cause);
+		free(cause);
+	}
+	return rc;
+}
+
 /* cm_host_probe measures this host's call costs on b (calibrate_host): before the matrix into s->host, which the
  * matrix's model uses and its CSV keeps; after it (after) into s->host_after, with how far launch and copy costs
  * moved meanwhile. -1 after printing why. */
@@ -446,6 +471,12 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 		                            "files, no matrix is run)", matrix_opt);
 	if (resume && csv == NULL)
 		return cli_error(CLI_USAGE, "validate: --resume needs --csv FILE");
+	/* the CSV is checked before the matrix, which takes minutes */
+	if (csv != NULL && atomic_check(csv, &cause) != 0) {
+		cli_error(CLI_USAGE, "validate: --csv: %s", cause);
+		free(cause);
+		return CLI_USAGE;
+	}
 	if (cm_model_profile(profile, &p) != 0)
 		return CLI_USAGE;
 	if (ck->npath > 0) {
@@ -511,9 +542,7 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 			validate_free(&s);
 			return code;
 		}
-		if (csv != NULL && validate_write_csv(csv, &s, &cause) != 0) {
-			cli_error(CLI_FAIL, "validate: %s", cause);
-			free(cause);
+		if (csv != NULL && cm_write_csv(csv, &s) != 0) {
 			validate_free(&s);
 			return CLI_FAIL;
 		}
@@ -526,9 +555,7 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 	/* again, for the rows' own call costs measured now */
 	if (validate_model(&p, &s, &cause) != 0)
 		goto fail_model;
-	if (csv != NULL && validate_write_csv(csv, &s, &cause) != 0) {
-		cli_error(CLI_FAIL, "validate: %s", cause);
-		free(cause);
+	if (csv != NULL && cm_write_csv(csv, &s) != 0) {
 		validate_free(&s);
 		return CLI_FAIL;
 	}

@@ -463,32 +463,6 @@ char *profile_format(const struct ss_profile *p)
 	return out;
 }
 
-int profile_save(const struct ss_profile *p, const char *path, char **cause)
-{
-	char *text = profile_format(p), *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	int ok;
-
-	if (f == NULL) {
-		*cause = xasprintf("cannot write %s: %s", tmp, strerror(errno));
-		goto fail;
-	}
-	ok = fputs(text, f) >= 0;
-	ok = (fclose(f) == 0) && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		goto fail;
-	}
-	free(text);
-	free(tmp);
-	return 0;
-fail:
-	free(text);
-	free(tmp);
-	return -1;
-}
-
 /* exe_dir writes the directory of the running executable into buf; false when unknown. */
 static bool exe_dir(char *buf, size_t len)
 {

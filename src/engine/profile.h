@@ -96,10 +96,9 @@ int profile_default(struct ss_profile *p, char **cause);
 int profile_load(struct ss_profile *p, const char *path, char **cause);
 /* profile_parse is profile_load on text in memory; origin names it in errors. */
 int profile_parse(struct ss_profile *p, const char *text, const char *origin, char **cause);
-/* profile_format returns the file text of p (caller frees). */
+/* profile_format returns the file text of p (caller frees); the engine writes no file: the CLI writes it through
+ * io/atomic. */
 char *profile_format(const struct ss_profile *p);
-/* profile_save writes p to path through a temporary file and a rename. -1 and *cause on failure. */
-int profile_save(const struct ss_profile *p, const char *path, char **cause);
 
 /* Keys by index 0..profile_key_count()-1. */
 int profile_key_count(void);

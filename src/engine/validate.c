@@ -426,17 +426,14 @@ bool validate_passes(const struct ss_validate_stats *st)
 	       st->pageable_agree == st->pageable_checked;
 }
 
-int validate_write_csv(const char *path, const struct ss_validate_set *s, char **cause)
+char *validate_format_csv(const struct ss_validate_set *s)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	bool ok;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
 
-	if (f == NULL) {
-		*cause = xasprintf("cannot write %s: %s", tmp, strerror(errno));
-		free(tmp);
-		return -1;
-	}
+	if (f == NULL)
+		xfatal(1, "out of memory");
 	fprintf(f, "# device: %s\n", s->device[0] ? s->device : "unknown");
 	if (s->host[0] != '\0')
 		fprintf(f, "# host: %s\n", s->host);
@@ -451,16 +448,8 @@ int validate_write_csv(const char *path, const struct ss_validate_set *s, char *
 		        r->measured_untraced ? 1 : 0, (unsigned long long)r->model_ns, r->measured_overlap,
 		        r->model_overlap, r->measured_cross, r->model_cross, r->calls[0] ? r->calls : "-");
 	}
-	ok = !ferror(f);
-	ok = fclose(f) == 0 && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
+	fclose(f);
+	return out;
 }
 
 /* validate_costs_copy checks a list of call costs read from a file (a host line, a row's calls) and copies it

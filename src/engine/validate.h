@@ -104,11 +104,12 @@ int validate_host_apply(const char *host, struct ss_profile *p, char **cause);
 long validate_find(const struct ss_validate_set *s, const struct ss_validate_row *r);
 
 /* CSV: "# device: NAME", optionally "# host: LINE" and "# host-after: LINE", the timer line ("# timer: ..."), then
- * a header line, one row per line. Writing goes through a temporary file and a rename; reading checks the header
- * and every field, -1 with *cause naming line and field. A file without the timer line was measured with the run
+ * a header line, one row per line. validate_format_csv returns the file's text (caller frees; the engine writes no
+ * file: the CLI writes it through io/atomic); reading checks the header and every field, -1 with *cause naming
+ * line and field. A file without the timer line was measured with the run
  * timer started after every first call: reading leaves out its rows whose timer now starts before one (managed
  * prefetch and pageable: planner_start_before). */
-int validate_write_csv(const char *path, const struct ss_validate_set *s, char **cause);
+char *validate_format_csv(const struct ss_validate_set *s);
 int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause);
 /* validate_read_csvs reads n measured CSVs of the same device into s, one row per experiment (the union of their
  * rows, in the first file's order): measured_ns is the median of the row's measurements (the mean of the middle two

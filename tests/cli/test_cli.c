@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -663,6 +664,16 @@ static void test_profile_label(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* Creates an empty file at path; 0 or -1. */
+static int make_empty(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+
+	if (fd < 0)
+		return -1;
+	return close(fd);
+}
+
 /* Files in dir other than keep (NULL: none): an export must leave no temporary or partial file behind. */
 static int other_files(const char *dir, const char *keep)
 {
@@ -863,6 +874,90 @@ static void test_signal_export_cleanup(void **state)
 	expect_signal_cleanup(SIGTERM);
 }
 
+/* Every output is checked before any work, and errors name the user's path: a directory, a link to one, a missing
+ * directory; for run and view --export, calibrate -o, validate --csv and bench -o DIR. Nothing is run (stdout
+ * stays empty), nothing is left behind. */
+static void test_outputs_checked_first(void **state)
+{
+	char dir[] = "/tmp/ss-cli-out-XXXXXX", adir[160], link[160], trace[160], file[160], missing[160];
+	struct cli_out o;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(adir, sizeof adir, "%s/adir.json", dir);
+	assert_int_equal(mkdir(adir, 0755), 0);
+	snprintf(link, sizeof link, "%s/link.json", dir);
+	assert_int_equal(symlink("adir.json", link), 0);
+	snprintf(missing, sizeof missing, "%s/no/such/p.txt", dir);
+	expect_error(2, ARGS("run", "--backend", "model", "--export", adir), adir, "is a directory", NULL);
+	expect_error(2, ARGS("run", "--backend", "model", "--export", link), link, "is a directory", NULL);
+	expect_error(2, ARGS("run", "--backend", "model", "--export", missing), missing, "No such file", NULL);
+	expect_error(2, ARGS("calibrate", "--backend", "model", "-o", missing), missing, NULL);
+	run_cli(&o, ARGS("calibrate", "--backend", "model", "-o", missing));
+	assert_null(strstr(o.err, ".tmp"));
+	cli_out_free(&o);
+	expect_error(2, ARGS("calibrate", "--backend", "model", "-o", adir), adir, "is a directory", NULL);
+	expect_error(2, ARGS("validate", "--backend", "model", "--quick", "--preset", "hyperq", "--csv", missing),
+		     missing, NULL);
+	expect_error(2, ARGS("validate", "--backend", "model", "--quick", "--preset", "hyperq", "--csv", link), link,
+		     "is a directory", NULL);
+	/* view FILE --export: the trace is not even read */
+	snprintf(trace, sizeof trace, "%s/t.json", dir);
+	run_cli(&o, ARGS("run", "--backend", "model", "--streams", "2", "--export", trace));
+	assert_int_equal(o.status, 0);
+	cli_out_free(&o);
+	expect_error(2, ARGS("view", trace, "--export", adir), adir, "is a directory", NULL);
+	/* bench -o DIR: a file there, or a parent that does not exist */
+	snprintf(file, sizeof file, "%s/afile", dir);
+	assert_int_equal(make_empty(file), 0);
+	expect_error(2, ARGS("bench", "--backend", "model", "--quick", "-o", file), file, "not a directory", NULL);
+	expect_error(2, ARGS("bench", "--backend", "model", "--quick", "-o", missing), missing, NULL);
+	assert_int_equal(unlink(file), 0);
+	assert_int_equal(unlink(trace), 0);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(rmdir(adir), 0);
+	assert_int_equal(other_files(dir, NULL), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* calibrate -o and validate --csv write through io/atomic: a link at the path stays a link, its target gets the
+ * file, an existing file keeps its mode, and no temporary file is left next to it. */
+static void test_outputs_written_in_place(void **state)
+{
+	char dir[] = "/tmp/ss-cli-place-XXXXXX", target[160], link[160], csv[160];
+	struct cli_out o;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(target, sizeof target, "%s/h.profile", dir);
+	snprintf(link, sizeof link, "%s/link.profile", dir);
+	assert_int_equal(make_empty(target), 0);
+	assert_int_equal(chmod(target, 0640), 0);
+	assert_int_equal(symlink("h.profile", link), 0);
+	run_cli(&o, ARGS("calibrate", "--backend", "model", "-o", link));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	cli_out_free(&o);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(stat(target, &st), 0);
+	assert_true(st.st_size > 100);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	snprintf(csv, sizeof csv, "%s/v.csv", dir);
+	run_cli(&o, ARGS("validate", "--backend", "model", "--quick", "--preset", "hyperq", "--csv", csv));
+	if (o.status != 0 && o.status != 1)
+		fail_msg("exit %d: %s", o.status, o.err);
+	cli_out_free(&o);
+	assert_int_equal(stat(csv, &st), 0);
+	assert_true(st.st_size > 100);
+	assert_int_equal(other_files(dir, NULL), 3);
+	unlink(csv);
+	unlink(link);
+	unlink(target);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest usage[] = {
@@ -890,6 +985,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_validate_check_files),
 		cmocka_unit_test(test_signal_export_cleanup),
 		cmocka_unit_test(test_profile_label),
+		cmocka_unit_test(test_outputs_checked_first),
+		cmocka_unit_test(test_outputs_written_in_place),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine/profile.h"
+#include "io/atomic.h"
 
 static enum ss_prov prov_of(const struct ss_profile *p, const char *key)
 {
@@ -160,7 +161,17 @@ static void test_partial_file(void **state)
 	assert_int_equal(prov_of(&p, "copy.h2d.bw_gbs"), SS_PROV_MEASURED);
 }
 
-/* save writes through a rename; load reads it back; a missing file and a directory are errors. */
+/* save_profile writes p's text to path as the CLI does (io/atomic). 0 or -1 with *cause. */
+static int save_profile(const struct ss_profile *p, const char *path, char **cause)
+{
+	char *text = profile_format(p);
+	int rc = atomic_write_text(path, text, cause);
+
+	free(text);
+	return rc;
+}
+
+/* the formatted text written and loaded back; a missing file and a directory are errors. */
 static void test_files(void **state)
 {
 	char dir[] = "/tmp/ss_profile_XXXXXX", path[64], *cause = NULL;
@@ -171,7 +182,7 @@ static void test_files(void **state)
 	snprintf(path, sizeof path, "%s/x.profile", dir);
 	profile_builtin(&p);
 	p.launch_ns = 4321;
-	assert_int_equal(profile_save(&p, path, &cause), 0);
+	assert_int_equal(save_profile(&p, path, &cause), 0);
 	assert_int_equal(profile_load(&q, path, &cause), 0);
 	assert_true(q.launch_ns == 4321);
 	assert_string_equal(q.source, path);
@@ -186,7 +197,7 @@ static void test_files(void **state)
 	cause = NULL;
 	unsetenv("STREAMSCOPE_PROFILE");
 	snprintf(path, sizeof path, "%s/missing/x.profile", dir);
-	assert_int_equal(profile_save(&p, path, &cause), -1);
+	assert_int_equal(save_profile(&p, path, &cause), -1);
 	assert_non_null(cause);
 	free(cause);
 	rmdir(dir);

@@ -18,6 +18,7 @@
 #include "engine/experiment.h"
 #include "engine/profile.h"
 #include "engine/validate.h"
+#include "io/atomic.h"
 
 static const char *source_dir(void)
 {
@@ -101,6 +102,16 @@ static const char *const matrix_csv[] = {
  * -14.7% to -9.8%. The host-bound rows on 8 queues run slower than on one queue in every measurement; the
  * model now has the part of that the call records show (api.copy_queues_ns, api.switch_queues_ns) and the copies'
  * own slowdown (copy.queues_slow, tests/data/h200/queue-penalty). */
+/* write_csv writes s's CSV text to path as the CLI does (io/atomic). 0 or -1 with *cause. */
+static int write_csv(const char *path, const struct ss_validate_set *s, char **cause)
+{
+	char *text = validate_format_csv(s);
+	int rc = atomic_write_text(path, text, cause);
+
+	free(text);
+	return rc;
+}
+
 static void test_h200_matrix(void **state)
 {
 	char path[sizeof matrix_csv / sizeof matrix_csv[0]][1024], prof[1024], *cause = NULL;
@@ -305,7 +316,7 @@ static void test_csv(void **state)
 	push(&s, r);
 	push(&s, row(SS_PRESET_PAGEABLE, 1, SS_ORDER_DEPTH, 8, 0, 5));
 	snprintf(s.device, sizeof s.device, "NVIDIA H200");
-	assert_int_equal(validate_write_csv(path, &s, &cause), 0);
+	assert_int_equal(write_csv(path, &s, &cause), 0);
 	assert_int_equal(validate_read_csv(path, &t, &cause), 0);
 	assert_string_equal(t.device, "NVIDIA H200");
 	assert_int_equal(t.n, 2);
@@ -401,7 +412,7 @@ static void test_csvs(void **state)
 		if (k == 2)
 			push(&f, row(SS_PRESET_HYPERQ, 4, SS_ORDER_DEPTH, 1, 777, 0)); /* only here */
 		snprintf(f.device, sizeof f.device, "NVIDIA H200");
-		assert_int_equal(validate_write_csv(path[k], &f, &cause), 0);
+		assert_int_equal(write_csv(path[k], &f, &cause), 0);
 		validate_free(&f);
 	}
 	assert_int_equal(validate_read_csvs(paths, 3, NULL, &t, &cause), 0);
@@ -479,10 +490,10 @@ static void test_host_line(void **state)
 	assert_int_equal(validate_model(&p, &f, &cause), 0);
 	assert_int_equal(f.row[0].model_probe_ns, slow_host);
 	snprintf(path[0], sizeof path[0], "%s/slow.csv", dir);
-	assert_int_equal(validate_write_csv(path[0], &f, &cause), 0);
+	assert_int_equal(write_csv(path[0], &f, &cause), 0);
 	f.host[0] = f.host_after[0] = '\0';
 	snprintf(path[1], sizeof path[1], "%s/plain.csv", dir);
-	assert_int_equal(validate_write_csv(path[1], &f, &cause), 0);
+	assert_int_equal(write_csv(path[1], &f, &cause), 0);
 	validate_free(&f);
 	assert_int_equal(validate_read_csv(path[0], &t, &cause), 0);
 	assert_non_null(strstr(t.host, "api.launch_ns="));
@@ -509,7 +520,7 @@ static void test_host_line(void **state)
 	memset(&f, 0, sizeof f);
 	push(&f, row(SS_PRESET_HYPERQ, 32, SS_ORDER_BREADTH, 8, 1000000, 0));
 	snprintf(f.row[0].calls, sizeof f.row[0].calls, "api.launch_ns=%.0f;host.gap_ns=0", 3 * p.api_launch_ns);
-	assert_int_equal(validate_write_csv(path[1], &f, &cause), 0);
+	assert_int_equal(write_csv(path[1], &f, &cause), 0);
 	validate_free(&f);
 	assert_int_equal(validate_read_csvs(paths + 1, 1, &p, &t, &cause), 0);
 	assert_non_null(strstr(t.row[0].calls, "api.launch_ns="));
