@@ -91,7 +91,9 @@ void sigexit_install(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = sigexit_handler;
 	sigfillset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
+	/* no SA_RESTART: a read the loop is blocked in (curses reading the rest of an escape sequence) must return
+	 * EINTR so that the loop sees the flag */
+	sa.sa_flags = 0;
 	sigexit_owner = getpid();
 	for (int k = 0; k < 2; k++) {
 		const int *sigs = k == 0 ? sigexit_ending : sigexit_fatal;

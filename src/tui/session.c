@@ -30,10 +30,11 @@ bool session_same(const struct ss_experiment *a, const struct ss_experiment *b)
 	       a->prefetch_events == b->prefetch_events;
 }
 
-static struct ss_run *session_run_new(const struct ss_experiment *e, const char *backend)
+static struct ss_run *session_run_new(struct ss_session *s, const struct ss_experiment *e, const char *backend)
 {
 	struct ss_run *r = xcalloc(1, sizeof *r);
 
+	r->id = ++s->next_id;
 	if (e != NULL)
 		r->exp = *e;
 	timeline_init(&r->tl);
@@ -72,7 +73,7 @@ void session_init(struct ss_session *s, const struct ss_backend *b, const struct
 	s->runner.fd = -1;
 	timeline_init(&s->scratch);
 	if (file != NULL) {
-		struct ss_run *r = session_run_new(NULL, NULL);
+		struct ss_run *r = session_run_new(s, NULL, NULL);
 
 		/* a view of the caller's timeline, not a copy: a big trace costs its records once (the index sorts
 		 * its own record numbers, the analysis needs no order) */
@@ -212,7 +213,7 @@ static unsigned session_schedule(struct ss_session *s)
 		return 0;
 	if (s->want) {
 		s->want = false;
-		s->capture = session_run_new(&s->want_exp, s->backend->name);
+		s->capture = session_run_new(s, &s->want_exp, s->backend->name);
 		if (!session_launch(s, JOB_MAIN, &s->want_exp)) {
 			session_run_free(s->capture);
 			s->capture = NULL;
@@ -288,6 +289,7 @@ static unsigned session_finish(struct ss_session *s, double now)
 		snprintf(r->tl.device, sizeof r->tl.device, "%s", rn->res.device);
 		timeline_sort(&r->tl);
 		session_index(r, now);
+		r->id = ++s->next_id; /* sorted: its record numbers changed */
 		analysis_timeline(&r->tl, &r->an);
 		analysis_observer(&r->an, &r->res);
 		r->done = true;

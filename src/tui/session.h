@@ -18,6 +18,7 @@
 
 /* One run: its experiment, records, their index and analysis. */
 struct ss_run {
+	uint64_t id; /* new whenever records are renumbered: a capture that finished (and sorted) gets a new one */
 	struct ss_experiment exp;
 	bool file; /* an opened trace: exp is meaningless, tl is the caller's (borrowed, read only) */
 	struct ss_timeline tl;
@@ -77,6 +78,7 @@ struct ss_session {
 	size_t retry_point;
 	struct ss_experiment retry_exp;
 	char message[320]; /* the last failure or notice */
+	uint64_t next_id;  /* the last run id given out */
 };
 
 /* session_init prepares s for backend b (may be NULL when file is given). file (may be NULL): an opened trace

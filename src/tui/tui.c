@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "control.h"
 #include "export.h"
 #include "gantt.h"
 #include "glyphs.h"
@@ -38,12 +39,7 @@ struct tui {
 	struct ss_grid grid;
 	const struct ss_glyphs *gl;
 	struct ss_session ses;
-	struct ss_gantt_view gv;
-	bool follow;       /* the window fits the whole run until the user zooms or pans */
-	bool compact_auto; /* compact lanes chosen by size, not by the user */
-	bool help;
-	bool sweep; /* the sweep view is open */
-	bool quit;
+	struct ss_control ctl; /* window, scroll, selection, overlays */
 	char message[384];
 	int message_role;
 	double message_until; /* 0: until replaced */
@@ -159,9 +155,9 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 		v->pinned = (struct ss_view_run){&pin->tl, &pin->lanes, &pin->an, &pin->exp};
 		v->stats.pinned = &pin->an;
 	}
-	v->gv = t->gv;
-	v->help = t->help;
-	v->sweep = t->sweep && t->ses.have_sweep ? &t->ses.sweep : NULL;
+	v->gv = t->ctl.gv;
+	v->help = t->ctl.help;
+	v->sweep = t->ctl.sweep && t->ses.have_sweep ? &t->ses.sweep : NULL;
 	v->sweep_running = session_sweep_running(&t->ses);
 	if (t->message[0]) {
 		v->message = t->message;
@@ -169,245 +165,46 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 	}
 }
 
-/* tui_fit_window sets the window to cover the shown run and the pinned one. */
-static void tui_fit_window(struct tui *t, int width)
+/* tui_input describes the session's runs to the controls, with the layout of a cols x rows frame (recomputed, so
+ * that a pin or a sweep since the last frame is taken into account). */
+static void tui_input(struct tui *t, struct ss_control_input *in, int cols, int rows)
 {
-	const struct ss_lanes *l[2] = {NULL, NULL};
-	struct ss_run *run = session_view(&t->ses), *pin = t->ses.pinned;
-	double lo = 0, hi = 0;
-	bool any = false;
+	struct ss_run *run = session_view(&t->ses);
+	struct ss_view v;
+	char *cause = NULL;
 
-	l[0] = run != NULL ? &run->lanes : NULL;
-	l[1] = pin != NULL ? &pin->lanes : NULL;
-	for (int i = 0; i < 2; i++) {
-		double t0, span;
-
-		if (l[i] == NULL || !l[i]->have_span)
-			continue;
-		gantt_fit(l[i], width, &t0, &span);
-		if (!any || t0 < lo)
-			lo = t0;
-		if (!any || t0 + span > hi)
-			hi = t0 + span;
-		any = true;
-	}
-	if (!any) {
-		gantt_fit(l[0] != NULL   ? l[0]
-		          : l[1] != NULL ? l[1]
-		                         : &(struct ss_lanes){0},
-		          width, &t->gv.t0, &t->gv.span);
-		return;
-	}
-	t->gv.t0 = lo;
-	t->gv.span = hi - lo;
+	memset(in, 0, sizeof *in);
+	in->run = run != NULL ? &run->lanes : NULL;
+	in->run_id = run != NULL ? run->id : 0;
+	in->pinned = t->ses.pinned != NULL ? &t->ses.pinned->lanes : NULL;
+	in->exp = session_experiment(&t->ses);
+	in->file = t->o->file != NULL;
+	memset(&v, 0, sizeof v);
+	v.pinned.tl = t->ses.pinned != NULL ? &t->ses.pinned->tl : NULL;
+	v.sweep = t->ctl.sweep && t->ses.have_sweep ? &t->ses.sweep : NULL;
+	t->layout_ok = view_layout(&v, cols, rows, &t->layout, &cause) == 0;
+	free(cause);
+	in->layout = t->layout_ok ? &t->layout : NULL;
 }
 
-/* tui_frame draws one frame: layout, window, view, and the terminal update. */
+/* tui_frame draws one frame: the controls made consistent with the runs, the view, the terminal update. */
 static void tui_frame(struct tui *t)
 {
+	struct ss_control_input in;
 	struct ss_view v;
-	char pending[320], *cause = NULL;
+	char pending[320];
 	int cols, rows;
-	struct ss_run *run = session_view(&t->ses);
 
 	term_size(&t->term, &cols, &rows);
 	if (t->grid.w != cols || t->grid.h != rows)
 		grid_resize(&t->grid, cols, rows);
+	tui_input(t, &in, cols, rows);
+	control_sync(&t->ctl, &in);
 	tui_view(t, &v, pending, sizeof pending);
-	t->layout_ok = view_layout(&v, cols, rows, &t->layout, &cause) == 0;
-	free(cause);
-	if (t->layout_ok) {
-		int width = t->layout.plot[0].w, n, height = t->layout.plot[v.pinned.tl != NULL ? 1 : 0].h;
-		const struct ss_lanes *l = run != NULL             ? &run->lanes
-		                           : t->ses.pinned != NULL ? &t->ses.pinned->lanes
-		                                                   : NULL;
-
-		if (t->follow || t->gv.span <= 0)
-			tui_fit_window(t, width);
-		if (l != NULL) {
-			gantt_clamp(l, width, &t->gv.t0, &t->gv.span);
-			if (t->compact_auto) {
-				lanes_get(l, false, &n);
-				t->gv.compact = n > height;
-			}
-			lanes_get(l, t->gv.compact, &n);
-			if (t->gv.top > n - height)
-				t->gv.top = n - height;
-			if (t->gv.top < 0)
-				t->gv.top = 0;
-		}
-		v.gv = t->gv;
-	}
 	view_draw(&t->grid, &v);
 	term_draw(&t->term, &t->grid);
 	t->dirty = false;
 	t->last_frame = tui_clock();
-}
-
-/* tui_change applies an experiment key: a new experiment is validated and requested. */
-static void tui_change(struct tui *t, enum ss_action act)
-{
-	const struct ss_experiment *cur = session_experiment(&t->ses);
-	struct ss_experiment e;
-	char *cause = NULL;
-
-	if (cur == NULL)
-		return;
-	e = *cur;
-	switch (act) {
-	case ACT_ORDER:
-		e.order = e.order == SS_ORDER_DEPTH ? SS_ORDER_BREADTH : SS_ORDER_DEPTH;
-		break;
-	case ACT_SYNC:
-		e.sync = (e.sync + 1) % SS_SYNC_COUNT;
-		break;
-	case ACT_DEFSTREAM:
-		e.defstream = (e.defstream + 1) % SS_DS_COUNT;
-		break;
-	case ACT_HOSTMEM:
-		e.hostmem = (e.hostmem + 1) % SS_MEM_COUNT;
-		break;
-	case ACT_QUEUES: {
-		int q = 1;
-
-		while (q <= e.connections)
-			q *= 2;
-		e.connections = q > SS_MAX_CONNECTIONS ? 1 : q;
-		break;
-	}
-	case ACT_THREADS:
-		e.threads = e.threads == 1 ? e.streams : 1;
-		break;
-	case ACT_PREFETCH_EVENTS:
-		e.prefetch_events = (e.prefetch_events + 1) % SS_PFE_COUNT; /* auto, on, off */
-		break;
-	case ACT_PRESET: {
-		enum ss_pfevents pe = e.prefetch_events; /* a capture option, not the preset's: kept */
-
-		experiment_preset(&e, (e.preset + 1) % SS_PRESET_COUNT);
-		e.prefetch_events = pe;
-		break;
-	}
-	case ACT_STREAMS_UP:
-	case ACT_STREAMS_DOWN:
-	case ACT_STREAMS_DOUBLE:
-	case ACT_STREAMS_HALVE: {
-		int n = act == ACT_STREAMS_UP       ? e.streams + 1
-		        : act == ACT_STREAMS_DOWN   ? e.streams - 1
-		        : act == ACT_STREAMS_DOUBLE ? e.streams * 2
-		                                    : e.streams / 2;
-
-		if (n < 1 || n > SS_MAX_STREAMS) {
-			tui_say(t, SS_ROLE_WARN, "streams stay within 1..%d", SS_MAX_STREAMS);
-			return;
-		}
-		if (e.threads > 1)
-			e.threads = n;
-		if (e.chunks > 0 && e.chunks < n)
-			e.chunks = n;
-		e.streams = n;
-		break;
-	}
-	default:
-		break;
-	}
-	if (experiment_validate(&e, &cause) != 0) {
-		tui_say(t, SS_ROLE_WARN, "%s", cause);
-		free(cause);
-		return;
-	}
-	session_request(&t->ses, &e);
-	t->message[0] = '\0';
-	t->dirty = true;
-}
-
-/* tui_lanes returns the lanes of the shown run (NULL when none) and their count in the current form. */
-static const struct ss_lane *tui_lanes(struct tui *t, const struct ss_lanes **l, int *n)
-{
-	struct ss_run *run = session_view(&t->ses);
-
-	*n = 0;
-	*l = run != NULL ? &run->lanes : NULL;
-	return run != NULL ? lanes_get(&run->lanes, t->gv.compact, n) : NULL;
-}
-
-/* tui_reveal pans and scrolls so that the selected interval is on screen. */
-static void tui_reveal(struct tui *t)
-{
-	const struct ss_lanes *l;
-	int n, lane, height;
-	const struct ss_record *r;
-
-	tui_lanes(t, &l, &n);
-	if (l == NULL || t->gv.sel == UINT32_MAX || !t->layout_ok)
-		return;
-	r = &l->tl->rec[t->gv.sel];
-	if ((double)r->end < t->gv.t0 || (double)r->start > t->gv.t0 + t->gv.span) {
-		t->gv.t0 = ((double)r->start + (double)r->end) / 2 - t->gv.span / 2;
-		t->follow = false;
-	}
-	lane = lanes_find(l, t->gv.compact, t->gv.sel);
-	height = t->layout.plot[t->ses.pinned != NULL ? 1 : 0].h;
-	if (lane >= 0 && lane < t->gv.top)
-		t->gv.top = lane;
-	if (lane >= 0 && lane >= t->gv.top + height)
-		t->gv.top = lane - height + 1;
-}
-
-/* tui_select moves the selection along its lane (dir +-1) or to the next non-empty lane (dlane +-1). */
-static void tui_select(struct tui *t, int dir, int dlane)
-{
-	const struct ss_lanes *l;
-	int n, lane;
-	const struct ss_lane *ln = tui_lanes(t, &l, &n);
-	uint32_t r = UINT32_MAX;
-
-	if (ln == NULL || n == 0)
-		return;
-	lane = t->gv.sel != UINT32_MAX ? lanes_find(l, t->gv.compact, t->gv.sel) : -1;
-	if (lane < 0) {
-		/* nothing selected: the first interval in view, from the top lane down */
-		for (int i = t->gv.top; i < n && r == UINT32_MAX; i++)
-			r = lanes_near(l, &ln[i], t->gv.t0);
-	} else if (dlane != 0) {
-		double x = ((double)l->tl->rec[t->gv.sel].start + (double)l->tl->rec[t->gv.sel].end) / 2;
-
-		for (int i = lane + dlane; i >= 0 && i < n && r == UINT32_MAX; i += dlane)
-			r = lanes_near(l, &ln[i], x);
-	} else {
-		r = lanes_step(l, &ln[lane], t->gv.sel, dir);
-	}
-	if (r == UINT32_MAX)
-		return;
-	t->gv.sel = r;
-	tui_reveal(t);
-}
-
-/* tui_zoom scales the window by f around time x. */
-static void tui_zoom(struct tui *t, double f, double x)
-{
-	double frac = t->gv.span > 0 ? (x - t->gv.t0) / t->gv.span : 0.5;
-
-	t->gv.span *= f;
-	t->gv.t0 = x - frac * t->gv.span;
-	t->follow = false;
-}
-
-/* tui_zoom_centre is where keyboard zooms keep still: the selection when it is in view, else the middle. */
-static double tui_zoom_centre(struct tui *t)
-{
-	const struct ss_lanes *l;
-	int n;
-
-	tui_lanes(t, &l, &n);
-	if (l != NULL && t->gv.sel != UINT32_MAX) {
-		const struct ss_record *r = &l->tl->rec[t->gv.sel];
-		double c = ((double)r->start + (double)r->end) / 2;
-
-		if (c >= t->gv.t0 && c <= t->gv.t0 + t->gv.span)
-			return c;
-	}
-	return t->gv.t0 + t->gv.span / 2;
 }
 
 /* tui_export writes a snapshot of what is shown. */
@@ -425,8 +222,8 @@ static void tui_export(struct tui *t)
 	in.t = &run->tl;
 	in.a = &run->an;
 	in.e = run->file ? NULL : &run->exp;
-	in.t0 = t->gv.t0 > 0 ? (uint64_t)t->gv.t0 : 0;
-	in.t1 = (uint64_t)(t->gv.t0 + t->gv.span);
+	in.t0 = t->ctl.gv.t0 > 0 ? (uint64_t)t->ctl.gv.t0 : 0;
+	in.t1 = (uint64_t)(t->ctl.gv.t0 + t->ctl.gv.span);
 	text = tui_screen_text(&t->grid);
 	ansi = tui_screen_ansi(&t->grid);
 	in.screen_text = text;
@@ -441,164 +238,6 @@ static void tui_export(struct tui *t)
 	free(ansi);
 }
 
-/* tui_mouse handles a click (select) or a wheel turn (zoom around the pointer) on the Gantt. */
-static void tui_mouse(struct tui *t, const struct ss_mouse *m)
-{
-	struct ss_rect plot;
-	struct ss_run *run = session_view(&t->ses);
-	int lane;
-
-	if (t->help) {
-		t->help = false;
-		return;
-	}
-	if (!t->layout_ok || t->sweep || run == NULL)
-		return;
-	plot = t->layout.plot[t->ses.pinned != NULL ? 1 : 0];
-	if (m->what == MOUSE_WHEEL_UP || m->what == MOUSE_WHEEL_DOWN) {
-		struct ss_rect a = t->layout.plot[0];
-		double x;
-
-		if (m->x < a.x || m->x >= a.x + a.w)
-			return;
-		x = t->gv.t0 + (m->x - a.x + 0.5) * t->gv.span / a.w;
-		tui_zoom(t, m->what == MOUSE_WHEEL_UP ? 1 / 1.5 : 1.5, x);
-		return;
-	}
-	if (m->what != MOUSE_CLICK)
-		return;
-	if (m->x >= plot.x && m->x < plot.x + plot.w && m->y >= plot.y && m->y < plot.y + plot.h) {
-		uint32_t r = gantt_pick(&run->lanes, plot, &t->gv, m->x, m->y, &lane);
-
-		t->gv.sel = r;
-	}
-}
-
-/* tui_action does what a key's action says. */
-static void tui_action(struct tui *t, enum ss_action act)
-{
-	const struct ss_lanes *l;
-	int n, page = t->layout_ok ? t->layout.plot[t->ses.pinned != NULL ? 1 : 0].h : 10;
-
-	if (t->help) {
-		/* the help overlay takes any key to close, like less */
-		t->help = false;
-		return;
-	}
-	if (keys_experiment(act) && t->o->file != NULL) {
-		tui_say(t, SS_ROLE_WARN, "viewing a file: the experiment keys are off");
-		return;
-	}
-	tui_lanes(t, &l, &n);
-	switch (act) {
-	case ACT_QUIT:
-		t->quit = true;
-		break;
-	case ACT_HELP:
-		t->help = true;
-		break;
-	case ACT_CLOSE:
-		if (t->sweep)
-			t->sweep = false;
-		else
-			t->gv.sel = UINT32_MAX;
-		break;
-	case ACT_ORDER:
-	case ACT_SYNC:
-	case ACT_DEFSTREAM:
-	case ACT_HOSTMEM:
-	case ACT_QUEUES:
-	case ACT_THREADS:
-	case ACT_PREFETCH_EVENTS:
-	case ACT_PRESET:
-	case ACT_STREAMS_UP:
-	case ACT_STREAMS_DOWN:
-	case ACT_STREAMS_DOUBLE:
-	case ACT_STREAMS_HALVE:
-	case ACT_RERUN:
-		tui_change(t, act);
-		break;
-	case ACT_PAN_LEFT:
-	case ACT_PAN_RIGHT:
-	case ACT_PAGE_LEFT:
-	case ACT_PAGE_RIGHT:
-		t->gv.t0 += (act == ACT_PAN_LEFT || act == ACT_PAGE_LEFT ? -1 : 1) *
-		            (act == ACT_PAN_LEFT || act == ACT_PAN_RIGHT ? t->gv.span / 8 : t->gv.span * 0.9);
-		t->follow = false;
-		break;
-	case ACT_START:
-	case ACT_END:
-		if (l != NULL && l->have_span)
-			t->gv.t0 = act == ACT_START ? (double)l->t0 : (double)l->t1 - t->gv.span * 0.95;
-		t->follow = false;
-		break;
-	case ACT_ZOOM_IN:
-	case ACT_ZOOM_OUT:
-		tui_zoom(t, act == ACT_ZOOM_IN ? 0.5 : 2.0, tui_zoom_centre(t));
-		break;
-	case ACT_FIT:
-		t->follow = true;
-		break;
-	case ACT_SCROLL_UP:
-		t->gv.top--;
-		break;
-	case ACT_SCROLL_DOWN:
-		t->gv.top++;
-		break;
-	case ACT_PAGE_UP:
-		t->gv.top -= page;
-		break;
-	case ACT_PAGE_DOWN:
-		t->gv.top += page;
-		break;
-	case ACT_NEXT:
-	case ACT_PREV:
-		tui_select(t, act == ACT_NEXT ? 1 : -1, 0);
-		break;
-	case ACT_LANE_DOWN:
-	case ACT_LANE_UP:
-		tui_select(t, 0, act == ACT_LANE_DOWN ? 1 : -1);
-		break;
-	case ACT_ZOOM_SEL:
-		if (l != NULL && t->gv.sel != UINT32_MAX) {
-			const struct ss_record *r = &l->tl->rec[t->gv.sel];
-			double d = (double)(r->end - r->start);
-
-			if (d < 100)
-				d = 100;
-			t->gv.t0 = (double)r->start - d * 0.25;
-			t->gv.span = d * 1.5;
-			t->follow = false;
-		}
-		break;
-	case ACT_PIN:
-		if (session_pin(&t->ses))
-			tui_say(t, SS_ROLE_HIGHLIGHT, "pinned as A: the next run shows beneath as B (p unpins)");
-		else if (t->ses.pinned == NULL)
-			tui_say(t, SS_ROLE_TEXT, "unpinned");
-		t->gv.sel = UINT32_MAX;
-		break;
-	case ACT_SWEEP:
-		t->sweep = !t->sweep;
-		if (t->sweep && session_experiment(&t->ses) != NULL)
-			session_sweep(&t->ses, session_experiment(&t->ses));
-		break;
-	case ACT_EXPORT:
-		tui_export(t);
-		break;
-	case ACT_COMPACT:
-		t->gv.compact = !t->gv.compact;
-		t->compact_auto = false;
-		t->gv.top = 0;
-		break;
-	case ACT_REDRAW:
-		term_invalidate(&t->term);
-		break;
-	default:
-		break;
-	}
-}
-
 /* tui_session handles what the session reports. */
 static void tui_session(struct tui *t, unsigned ch)
 {
@@ -606,12 +245,54 @@ static void tui_session(struct tui *t, unsigned ch)
 		return;
 	t->dirty = true;
 	if (ch & SES_SHOWN) {
-		t->gv.sel = UINT32_MAX;
+		/* the selection went with the run it belonged to: control_sync sees the new run id */
 		if (t->message_role != SS_ROLE_WARN)
 			t->message[0] = '\0';
 	}
 	if (ch & SES_FAILED)
 		tui_say(t, SS_ROLE_WARN, "%s", t->ses.message);
+}
+
+/* tui_key carries out what a key or a mouse event does: the controls' part, then its effect on the session. */
+static void tui_key(struct tui *t, int k, const struct ss_mouse *m)
+{
+	struct ss_control_input in;
+	struct ss_experiment e;
+	enum ss_control_effect eff = CONTROL_NONE;
+	int cols, rows;
+
+	term_size(&t->term, &cols, &rows);
+	tui_input(t, &in, cols, rows);
+	if (k == KEYS_MOUSE)
+		control_mouse(&t->ctl, &in, m);
+	else
+		eff = control_action(&t->ctl, &in, keys_action(k), &e);
+	if (t->ctl.message[0])
+		tui_say(t, t->ctl.message_role, "%s", t->ctl.message);
+	switch (eff) {
+	case CONTROL_RUN:
+		session_request(&t->ses, &e);
+		t->message[0] = '\0';
+		break;
+	case CONTROL_PIN: {
+		bool had = t->ses.pinned != NULL;
+
+		control_pinned(&t->ctl, session_pin(&t->ses), had);
+		tui_say(t, t->ctl.message_role, "%s", t->ctl.message);
+		break;
+	}
+	case CONTROL_SWEEP:
+		session_sweep(&t->ses, session_experiment(&t->ses));
+		break;
+	case CONTROL_EXPORT:
+		tui_export(t);
+		break;
+	case CONTROL_REDRAW:
+		term_invalidate(&t->term);
+		break;
+	case CONTROL_NONE:
+		break;
+	}
 }
 
 /* tui_wait sleeps until a key, runner output, a signal or the next frame is due. */
@@ -644,9 +325,7 @@ int tui_main(const struct tui_options *o)
 
 	memset(&t, 0, sizeof t);
 	t.o = o;
-	t.follow = true;
-	t.compact_auto = true;
-	t.gv.sel = UINT32_MAX;
+	control_init(&t.ctl);
 	if (term_start(&t.term, o->ascii, &cause) != 0) {
 		fprintf(stderr, "streamscope: %s\n", cause);
 		free(cause);
@@ -664,7 +343,7 @@ int tui_main(const struct tui_options *o)
 	if (o->file == NULL && o->backend != NULL)
 		session_request(&t.ses, &o->exp);
 	t.dirty = true;
-	while (!t.quit && sigexit_pending() == 0) {
+	while (!t.ctl.quit && sigexit_pending() == 0) {
 		double now = tui_clock();
 		struct ss_mouse m;
 		int k;
@@ -678,14 +357,12 @@ int tui_main(const struct tui_options *o)
 		if (t.dirty && now - t.last_frame >= TUI_FRAME_S)
 			tui_frame(&t);
 		tui_wait(&t);
-		while (!t.quit && (k = term_key(&t.term, &m)) != -1) {
+		while (!t.ctl.quit && (k = term_key(&t.term, &m)) != -1) {
 			t.dirty = true;
 			if (k == KEYS_RESIZE)
 				term_invalidate(&t.term);
-			else if (k == KEYS_MOUSE)
-				tui_mouse(&t, &m);
 			else
-				tui_action(&t, keys_action(k));
+				tui_key(&t, k, &m);
 		}
 	}
 	if (sigexit_pending() != 0)

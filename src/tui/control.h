@@ -1,0 +1,66 @@
+/* control.h: what the keys and the mouse do to the view, as a pure state machine: window, lane scroll, selection,
+ * compact mode and the overlays. It never runs anything: a key that needs the session (re-run, pin, sweep,
+ * export) comes back as an effect for the caller to carry out. No curses, no clock, no processes, so a fuzzer can
+ * drive it with any sequence of keys, sizes and runs. */
+#ifndef SS_CONTROL_H
+#define SS_CONTROL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "experiment.h"
+#include "gantt.h"
+#include "keys.h"
+#include "lanes.h"
+#include "layout.h"
+
+/* What the controls act on: the runs on screen as the session holds them now. */
+struct ss_control_input {
+	const struct ss_lanes *run;      /* the shown run's index (B of an A/B), NULL when none */
+	uint64_t run_id;                 /* which run that is (another id: another run, its records renumbered) */
+	const struct ss_lanes *pinned;   /* A of an A/B, NULL when none */
+	const struct ss_experiment *exp; /* what experiment keys change, NULL when nothing can run */
+	bool file;                       /* viewing a file: the experiment keys are off */
+	const struct ss_layout *layout;  /* the frame's layout, NULL when the terminal is too small */
+};
+
+/* What a key asks of the caller. */
+enum ss_control_effect {
+	CONTROL_NONE = 0,
+	CONTROL_RUN,    /* run the experiment written to *exp */
+	CONTROL_PIN,    /* pin the shown run or unpin; then call control_pinned */
+	CONTROL_SWEEP,  /* start (or keep) the sweep of the current experiment: the sweep view opened */
+	CONTROL_EXPORT, /* write a snapshot of the window */
+	CONTROL_REDRAW, /* repaint the whole terminal */
+};
+
+/* The controls' state. gv.sel is always a record of the run control_sync last saw, or UINT32_MAX. */
+struct ss_control {
+	struct ss_gantt_view gv;
+	bool follow;       /* the window fits the runs until the user zooms or pans */
+	bool compact_auto; /* compact lanes chosen by size, not by the user */
+	bool help;         /* the help overlay is open */
+	bool sweep;        /* the sweep view is open */
+	bool quit;
+	uint64_t run_id;   /* the run the selection belongs to */
+	char message[160]; /* a notice for the status line, set by the last action ("" when none) */
+	int message_role;  /* its enum ss_role: SS_ROLE_WARN stays, the others fade */
+};
+
+/* control_init: window fitted, nothing selected, compact by size. */
+void control_init(struct ss_control *c);
+/* control_sync makes c consistent with in: the selection is dropped when the run changed or does not hold it;
+ * with a layout, the window is fitted (while following) and clamped, compact mode is chosen (when automatic) and
+ * the lane scroll kept within the lanes. Called before every frame and by control_action and control_mouse. */
+void control_sync(struct ss_control *c, const struct ss_control_input *in);
+/* control_action applies act. c->message is cleared, then set when the action has something to say. Returns the
+ * effect the caller must carry out; CONTROL_RUN writes the new, validated experiment to *exp. */
+enum ss_control_effect control_action(struct ss_control *c, const struct ss_control_input *in, enum ss_action act,
+                                      struct ss_experiment *exp);
+/* control_mouse applies a click (select) or a wheel turn (zoom around the pointer). */
+void control_mouse(struct ss_control *c, const struct ss_control_input *in, const struct ss_mouse *m);
+/* control_pinned tells c what CONTROL_PIN did (pinned: something is pinned now; had: something was pinned
+ * before): the selection is dropped and the status line says so. */
+void control_pinned(struct ss_control *c, bool pinned, bool had);
+
+#endif
