@@ -441,9 +441,6 @@ int cli_bench(int argc, char **argv)
 
 	if ((rc = cli_parse("bench", argc, argv, &o)) != 0)
 		return rc;
-	/* -o DIR is made (or found) and checked before the first run */
-	if (o.out != NULL && (rc = bench_dir(o.out)) != 0)
-		return rc;
 	memset(&bn, 0, sizeof bn);
 	{
 		char note[BACKENDS_NOTE_MAX];
@@ -458,6 +455,9 @@ int cli_bench(int argc, char **argv)
 		if (note[0] != '\0')
 			fprintf(stderr, "streamscope: %s\n", note);
 	}
+	/* -o DIR is made (or found) and checked before the first run */
+	if (o.out != NULL && (rc = bench_dir(o.out)) != 0)
+		return rc;
 	bn.dir = o.out;
 	bn.checks = json_array();
 	bn.runs = json_array();
