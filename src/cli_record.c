@@ -138,6 +138,7 @@ int cli_record(int argc, char **argv)
 #else /* SS_HAVE_CUDA */
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <link.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -651,6 +652,126 @@ static void cli_record_exec(struct cli_record_state *st, int wfd, int errfd, con
 	_exit(127);
 }
 
+/* Copies s to out (len bytes) with control characters written as \r, \t or \xNN: a name as the user should see it. */
+static void cli_record_visible(const char *s, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (; *s != '\0' && n + 5 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\r')
+			n += (size_t)snprintf(out + n, len - n, "\\r");
+		else if (c == '\t')
+			n += (size_t)snprintf(out + n, len - n, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			n += (size_t)snprintf(out + n, len - n, "\\x%02x", c);
+		else
+			out[n++] = (char)c;
+	}
+	out[n] = '\0';
+}
+
+/* The file execvp ran for name: name itself when it has a '/', else the first regular file of that name in $PATH
+ * (execvp's default path when unset; an empty entry is the current directory). A new string, NULL when none. */
+static char *cli_record_which(const char *name)
+{
+	const char *path = getenv("PATH");
+	char defpath[256];
+	struct stat sb;
+
+	if (strchr(name, '/') != NULL)
+		return stat(name, &sb) == 0 ? xstrdup(name) : NULL;
+	if (path == NULL) {
+		if (confstr(_CS_PATH, defpath, sizeof defpath) == 0)
+			snprintf(defpath, sizeof defpath, "/bin:/usr/bin");
+		path = defpath;
+	}
+	for (const char *p = path;;) {
+		const char *end = strchr(p, ':');
+		int len = end != NULL ? (int)(end - p) : (int)strlen(p);
+		char *cand = len == 0 ? xasprintf("./%s", name) : xasprintf("%.*s/%s", len, p, name);
+
+		if (stat(cand, &sb) == 0 && S_ISREG(sb.st_mode))
+			return cand;
+		free(cand);
+		if (end == NULL)
+			return NULL;
+		p = end + 1;
+	}
+}
+
+/* The program loader (PT_INTERP) the 64-bit ELF file open on fd names, into out; -1 when it is no such file or names
+ * none. */
+static int cli_record_elf_interp(int fd, char *out, size_t len)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+
+	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof ph)
+		return -1;
+	for (int i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph)) != (ssize_t)sizeof ph)
+			return -1;
+		if (ph.p_type != PT_INTERP)
+			continue;
+		if (ph.p_filesz == 0 || ph.p_filesz >= len ||
+		    pread(fd, out, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz)
+			return -1;
+		out[ph.p_filesz] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+/* Why exec said ENOENT for name, as one line (a new string): the program is not there (no such file, or not in
+ * $PATH), or it is, and what it needs is not: the interpreter its #! line names, or the program loader of an ELF
+ * binary (one built for another system). The kernel says ENOENT in each case without saying which file. */
+static char *cli_record_enoent(const char *name)
+{
+	char *file = cli_record_which(name), *shown, *msg, head[PATH_MAX + 8], need[PATH_MAX], vis[PATH_MAX * 4 + 8];
+	struct stat sb;
+	ssize_t n = 0;
+	int fd;
+
+	if (file == NULL)
+		return strchr(name, '/') != NULL ? xasprintf("cannot run '%s': no such file", name)
+		                                 : xasprintf("cannot run '%s': no such program in PATH", name);
+	shown = strcmp(file, name) == 0 ? xasprintf("'%s'", name) : xasprintf("'%s' (%s)", name, file);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		n = pread(fd, head, sizeof head - 1, 0);
+	head[n > 0 ? n : 0] = '\0';
+	if (n > 2 && head[0] == '#' && head[1] == '!') {
+		/* the kernel's reading: blanks, then the interpreter up to a blank or the line's end ('\r' included) */
+		char *p = head + 2 + strspn(head + 2, " \t");
+
+		p[strcspn(p, " \t\n")] = '\0';
+		cli_record_visible(p, vis, sizeof vis);
+		if (*p == '\0')
+			msg = xasprintf("cannot run %s: its #! line names no interpreter", shown);
+		else if (stat(p, &sb) != 0)
+			msg = xasprintf(
+			    "cannot run %s: its interpreter '%s' (on its #! line) does not exist%s", shown, vis,
+			    strchr(p, '\r') != NULL ? "; the line ends in a carriage return (DOS line endings)" : "");
+		else
+			msg = xasprintf("cannot run %s: its interpreter '%s' (on its #! line) cannot be started: %s",
+			                shown, vis, strerror(ENOENT));
+	} else if (fd >= 0 && cli_record_elf_interp(fd, need, sizeof need) == 0 && stat(need, &sb) != 0) {
+		cli_record_visible(need, vis, sizeof vis);
+		msg = xasprintf("cannot run %s: its program loader '%s' does not exist (a binary for another system?)",
+		                shown, vis);
+	} else {
+		msg = xasprintf("cannot run %s: %s", shown, strerror(ENOENT));
+	}
+	if (fd >= 0)
+		close(fd);
+	free(shown);
+	free(file);
+	return msg;
+}
+
 /* Starts PROGRAM. Returns 0, or the exit status to return (127, 126, 3) after printing why. */
 static int cli_record_start(struct cli_record_state *st, const char *logpath)
 {
@@ -698,8 +819,15 @@ static int cli_record_start(struct cli_record_state *st, const char *logpath)
 		close(pfd[0]);
 		while (waitpid(st->pid, NULL, 0) < 0 && errno == EINTR)
 			;
+		if (e == ENOENT) {
+			char *why = cli_record_enoent(st->o->argv[0]);
+
+			fprintf(stderr, "streamscope: record: %s\n", why);
+			free(why);
+			return 127;
+		}
 		fprintf(stderr, "streamscope: record: cannot run '%s': %s\n", st->o->argv[0], strerror(e));
-		return e == ENOENT ? 127 : 126;
+		return 126;
 	}
 	cli_record_add_source(st, st->pid, pfd[0]);
 	return 0;

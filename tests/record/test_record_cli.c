@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -223,6 +224,119 @@ static void test_missing_and_not_executable(void **state)
 	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", path, NULL});
 	assert_int_equal(o.code, 126);
 	assert_contains(o.err, "Permission denied");
+	rmtree(dir);
+}
+
+/* Writes an executable file path with content text. */
+static void write_script(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* Copies /bin/true to path with its program loader (PT_INTERP) renamed /nonexistent/ld.so: a binary for another
+ * system. false when /bin/true is no 64-bit ELF file with a loader. */
+static bool foreign_binary(const char *path)
+{
+	static char data[4 << 20];
+	FILE *f = fopen("/bin/true", "rb");
+	size_t n;
+	Elf64_Ehdr eh;
+	bool done = false;
+
+	if (f == NULL)
+		return false;
+	n = fread(data, 1, sizeof data, f);
+	fclose(f);
+	if (n < sizeof eh)
+		return false;
+	memcpy(&eh, data, sizeof eh);
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		return false;
+	for (int i = 0; i < eh.e_phnum && !done; i++) {
+		Elf64_Phdr ph;
+
+		if (eh.e_phoff + (i + 1) * sizeof ph > n)
+			return false;
+		memcpy(&ph, data + eh.e_phoff + i * sizeof ph, sizeof ph);
+		if (ph.p_type == PT_INTERP && ph.p_filesz > strlen("/nonexistent/ld.so") &&
+		    ph.p_offset + ph.p_filesz <= n) {
+			memset(data + ph.p_offset, 0, ph.p_filesz);
+			memcpy(data + ph.p_offset, "/nonexistent/ld.so", strlen("/nonexistent/ld.so"));
+			done = true;
+		}
+	}
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+	return done;
+}
+
+/* A script whose interpreter is missing: the kernel says ENOENT for a file that exists; the message names the
+ * script and its interpreter, found by path and through PATH; a program that is not there is named as missing
+ * from PATH. */
+static void test_missing_interpreter(void **state)
+{
+	char dir[64], path[128], crlf[128], want[256], *oldpath, *newpath;
+	struct run_out o;
+
+	(void)state;
+	tmpdir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/myscript", dir);
+	write_script(path, "#!/nonexistent/interp -x\necho hello\n");
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", path, NULL});
+	assert_int_equal(o.code, 127);
+	snprintf(want, sizeof want, "cannot run '%s': its interpreter '/nonexistent/interp'", path);
+	assert_contains(o.err, want);
+	assert_contains(o.err, "does not exist");
+	assert_int_equal(lines(o.err), 1);
+	/* found through PATH: the message says which file it ran */
+	oldpath = getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL;
+	newpath = malloc(strlen(dir) + (oldpath != NULL ? strlen(oldpath) : 0) + 2);
+	assert_non_null(newpath);
+	sprintf(newpath, "%s:%s", dir, oldpath != NULL ? oldpath : "/usr/bin:/bin");
+	setenv("PATH", newpath, 1);
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", "myscript", NULL});
+	if (oldpath != NULL)
+		setenv("PATH", oldpath, 1);
+	else
+		unsetenv("PATH");
+	free(oldpath);
+	free(newpath);
+	assert_int_equal(o.code, 127);
+	snprintf(want, sizeof want, "cannot run 'myscript' (%s): its interpreter '/nonexistent/interp'", path);
+	assert_contains(o.err, want);
+	/* DOS line endings: the interpreter's name ends in a carriage return */
+	snprintf(crlf, sizeof crlf, "%s/dos", dir);
+	write_script(crlf, "#!/bin/sh\r\necho hello\r\n");
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", crlf, NULL});
+	assert_int_equal(o.code, 127);
+	assert_contains(o.err, "its interpreter '/bin/sh\\r'");
+	assert_contains(o.err, "carriage return");
+	/* an ELF binary whose program loader is missing */
+	snprintf(crlf, sizeof crlf, "%s/foreign", dir);
+	if (foreign_binary(crlf)) {
+		run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", crlf, NULL});
+		assert_int_equal(o.code, 127);
+		snprintf(want, sizeof want, "cannot run '%s': its program loader '/nonexistent/ld.so' does not exist",
+		         crlf);
+		assert_contains(o.err, want);
+	}
+	/* the program itself is missing */
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", "no-such-program-in-path", NULL});
+	assert_int_equal(o.code, 127);
+	assert_contains(o.err, "cannot run 'no-such-program-in-path': no such program in PATH");
+	assert_int_equal(lines(o.err), 1);
+	snprintf(want, sizeof want, "%s/absent", dir);
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", want, NULL});
+	assert_int_equal(o.code, 127);
+	assert_contains(o.err, "no such file");
 	rmtree(dir);
 }
 
@@ -606,6 +720,7 @@ int main(void)
 		cmocka_unit_test(test_no_cuda),
 #else
 		cmocka_unit_test(test_missing_and_not_executable),
+		cmocka_unit_test(test_missing_interpreter),
 		cmocka_unit_test(test_not_cuda),
 		cmocka_unit_test(test_killed_and_sigterm),
 		cmocka_unit_test(test_harness_trace),
