@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -60,8 +61,9 @@ static const char cli_record_usage[] =
 	"PROGRAM's stdin, stdout and stderr are its own. Records reach streamscope every 500 ms and at exit: if PROGRAM\n"
 	"crashes or is killed, what arrived is kept and the trace is marked incomplete.\n"
 	"Exit status: PROGRAM's own (128+N when signal N killed it); 127 PROGRAM not found, 126 not executable;\n"
-	"1 PROGRAM succeeded but the trace could not be written; 2 usage error; 3 no CUDA/CUPTI in this build, the\n"
-	"injection library is missing, or CUPTI could not be set up in a PROGRAM that succeeded.\n";
+	"1 PROGRAM succeeded but the trace could not be written; 2 usage error, or FILE (or FILE.log for --live)\n"
+	"cannot be written, checked before PROGRAM starts; 3 no CUDA/CUPTI in this build, the injection library is\n"
+	"missing, or CUPTI could not be set up in a PROGRAM that succeeded.\n";
 
 /* Prints one usage-error line and returns CLI_USAGE. */
 static int cli_record_usage_error(const char *what, const char *arg)
@@ -1106,6 +1108,72 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 	return 0;
 }
 
+/* Checks that directory dir can take a new file for path (the user's name, for the message): it exists, is a
+ * directory and a file can be created in it, tried with a probe file that is removed at once (the only test that
+ * sees read-only mounts, ACLs and deleted working directories as the real write will). 0, or -1 with *cause. */
+static int cli_record_check_dir(const char *path, const char *dir, char **cause)
+{
+	struct stat sb;
+	char *probe;
+	int fd;
+
+	if (stat(dir, &sb) != 0) {
+		if (errno == ENOENT)
+			*cause = xasprintf("cannot write '%s': the directory '%s' does not exist", path, dir);
+		else if (errno == ENOTDIR)
+			*cause = xasprintf("cannot write '%s': a part of '%s' is not a directory", path, dir);
+		else
+			*cause = xasprintf("cannot write '%s': cannot reach the directory '%s': %s", path, dir,
+			                   strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		*cause = xasprintf("cannot write '%s': '%s' is not a directory", path, dir);
+		return -1;
+	}
+	probe = xasprintf("%s/.streamscope-probe-XXXXXX", dir);
+	fd = mkostemp(probe, O_CLOEXEC);
+	if (fd < 0) {
+		*cause = xasprintf("cannot write '%s': cannot create a file in '%s': %s", path, dir, strerror(errno));
+		free(probe);
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
+	free(probe);
+	return 0;
+}
+
+/* Checks, before PROGRAM starts, that record can write path the way it will (the trace through export_file: a
+ * temporary file in path's directory renamed over path; the --live log: opened in place): path is not a directory
+ * nor an existing file the user may not write, and its directory (and a symlink's target's) can take a new file.
+ * A small check of record's own; the other subcommands check their outputs in src/cli.c. 0, or -1 with *cause
+ * naming path and what is wrong. */
+static int cli_record_check_output(const char *path, char **cause)
+{
+	struct stat sb;
+	char *copy, *real = NULL;
+	int rc;
+
+	if (stat(path, &sb) == 0) {
+		if (S_ISDIR(sb.st_mode)) {
+			*cause = xasprintf("cannot write '%s': it is a directory", path);
+			return -1;
+		}
+		if (access(path, W_OK) != 0) {
+			*cause = xasprintf("cannot write '%s': %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	copy = xstrdup(path);
+	rc = cli_record_check_dir(path, dirname(copy), cause);
+	free(copy);
+	if (rc == 0 && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && (real = realpath(path, NULL)) != NULL)
+		rc = cli_record_check_dir(path, dirname(real), cause);
+	free(real);
+	return rc;
+}
+
 /* The default trace name in the current directory. */
 static void cli_record_default_name(char *buf, size_t len)
 {
@@ -1134,16 +1202,28 @@ int cli_record(int argc, char **argv)
 	}
 	cli_record_default_name(defname, sizeof defname);
 	out = o.out != NULL ? o.out : defname;
+	if (o.live)
+		logpath = xasprintf("%s.log", out);
+	{
+		char *cause = NULL;
+
+		if (cli_record_check_output(out, &cause) != 0 ||
+		    (logpath != NULL && cli_record_check_output(logpath, &cause) != 0)) {
+			fprintf(stderr, "streamscope: record: %s\n", cause);
+			free(cause);
+			free(logpath);
+			return CLI_USAGE;
+		}
+	}
 	memset(&st, 0, sizeof st);
 	st.o = &o;
 	st.listen_fd = -1;
 	timeline_init(&st.tl);
 	if (pipe2(cli_record_wake, O_CLOEXEC | O_NONBLOCK) != 0) {
 		fprintf(stderr, "streamscope: record: cannot create a pipe: %s\n", strerror(errno));
+		free(logpath);
 		return CLI_FAIL;
 	}
-	if (o.live)
-		logpath = xasprintf("%s.log", out);
 	cli_record_signals(true);
 	rc = cli_record_start(&st, logpath);
 	if (rc != 0)

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,6 +338,144 @@ static void test_missing_interpreter(void **state)
 	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", want, NULL});
 	assert_int_equal(o.code, 127);
 	assert_contains(o.err, "no such file");
+	rmtree(dir);
+}
+
+/* Every output record writes is checked before the program starts: the program (which would leave a marker)
+ * never runs, the error names the user's path and what is wrong, exit 2. */
+static void test_output_checked_first(void **state)
+{
+	char dir[64], marker[128], cmd[256], path[160], sub[128];
+	struct run_out o;
+
+	(void)state;
+	tmpdir(dir, sizeof dir);
+	snprintf(marker, sizeof marker, "%s/ran", dir);
+	snprintf(cmd, sizeof cmd, "touch %s", marker);
+	run(NULL, &o,
+	    (const char *const[]){SS_BINARY, "record", "-o", "/nonexistent/dir/x.sqlite", "--", "/bin/sh", "-c", cmd,
+	                          NULL});
+	assert_int_equal(o.code, 2);
+	assert_contains(o.err, "cannot write '/nonexistent/dir/x.sqlite': the directory '/nonexistent/dir' does "
+	                       "not exist");
+	assert_int_equal(lines(o.err), 1);
+	assert_int_not_equal(access(marker, F_OK), 0);
+	/* a path under a regular file */
+	snprintf(path, sizeof path, "%s/file.sqlite/x.sqlite", dir);
+	snprintf(sub, sizeof sub, "%s/file.sqlite", dir);
+	write_script(sub, "");
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "-o", path, "--", "/bin/sh", "-c", cmd, NULL});
+	assert_int_equal(o.code, 2);
+	assert_contains(o.err, path);
+	assert_contains(o.err, "is not a directory");
+	assert_int_not_equal(access(marker, F_OK), 0);
+	/* the path is a directory */
+	snprintf(path, sizeof path, "%s/d.sqlite", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "-o", path, "--", "/bin/sh", "-c", cmd, NULL});
+	assert_int_equal(o.code, 2);
+	assert_contains(o.err, path);
+	assert_contains(o.err, "is a directory");
+	assert_int_not_equal(access(marker, F_OK), 0);
+	/* the default name, in a directory that has gone */
+	snprintf(sub, sizeof sub, "%s/gone", dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	{
+		pid_t pid = fork();
+		int status;
+
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			int fd = open("/dev/null", O_WRONLY);
+
+			if (chdir(sub) != 0 || rmdir(sub) != 0)
+				_exit(99);
+			dup2(fd, 2);
+			execl(SS_BINARY, SS_BINARY, "record", "--", "/bin/sh", "-c", cmd, (char *)NULL);
+			_exit(98);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 2);
+		assert_int_not_equal(access(marker, F_OK), 0);
+	}
+	/* nothing was left in the directory besides what the test made */
+	assert_int_equal(entries(dir), 2);
+	rmdir(path);
+	rmtree(dir);
+}
+
+static double now_s(void);
+
+/* --live writes the program's output to FILE.log: that is checked before the program starts too. streamscope's
+ * stderr is a pipe (the view needs only stdin and stdout to be the terminal): a pty's master may lose what the
+ * child wrote just before it exited. */
+static void test_live_log_checked_first(void **state)
+{
+	char dir[64], path[128], log[160], marker[128], cmd[256], buf[4096], skip[4096];
+	struct winsize ws = {24, 80, 0, 0};
+	size_t n = 0;
+	int fd, pe[2], status = 0;
+	double t0 = now_s();
+	bool ended = false;
+	pid_t pid;
+
+	(void)state;
+	tmpdir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/live.sqlite", dir);
+	snprintf(log, sizeof log, "%s.log", path);
+	snprintf(marker, sizeof marker, "%s/ran", dir);
+	snprintf(cmd, sizeof cmd, "touch %s", marker);
+	assert_int_equal(mkdir(log, 0755), 0);
+	assert_int_equal(pipe(pe), 0);
+	pid = forkpty(&fd, NULL, NULL, &ws);
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		setenv("TERM", "xterm-256color", 1);
+		dup2(pe[1], 2);
+		close(pe[0]);
+		close(pe[1]);
+		execl(SS_BINARY, SS_BINARY, "record", "--live", "-o", path, "--", "/bin/sh", "-c", cmd, (char *)NULL);
+		_exit(98);
+	}
+	close(pe[1]);
+	while (!ended && now_s() - t0 < 10) { /* stderr to its end; the terminal drained (a view would draw) */
+		struct pollfd p[2] = {{pe[0], POLLIN, 0}, {fd, POLLIN, 0}};
+		ssize_t r;
+
+		if (poll(p, 2, 100) <= 0)
+			continue;
+		if (p[1].revents & POLLIN)
+			(void)!read(fd, skip, sizeof skip);
+		if (!(p[0].revents & (POLLIN | POLLHUP)))
+			continue;
+		r = read(pe[0], n < sizeof buf - 1 ? buf + n : skip,
+		         n < sizeof buf - 1 ? sizeof buf - 1 - n : sizeof skip);
+		if (r <= 0)
+			ended = true;
+		else if (n < sizeof buf - 1)
+			n += (size_t)r;
+	}
+	buf[n] = '\0';
+	close(pe[0]);
+	while (now_s() - t0 < 10 && waitpid(pid, &status, WNOHANG) != pid)
+		usleep(10000);
+	if (now_s() - t0 >= 10) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		close(fd);
+		rmdir(log);
+		rmtree(dir);
+		fail_msg("streamscope record --live still running after 10 s (the program ran); stderr:\n%s", buf);
+	}
+	close(fd);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 2);
+	assert_contains(buf, log);
+	assert_contains(buf, "is a directory");
+	assert_int_equal(lines(buf), 1);
+	assert_int_not_equal(access(marker, F_OK), 0);
+	rmdir(log);
 	rmtree(dir);
 }
 
@@ -721,6 +860,8 @@ int main(void)
 #else
 		cmocka_unit_test(test_missing_and_not_executable),
 		cmocka_unit_test(test_missing_interpreter),
+		cmocka_unit_test(test_output_checked_first),
+		cmocka_unit_test(test_live_log_checked_first),
 		cmocka_unit_test(test_not_cuda),
 		cmocka_unit_test(test_killed_and_sigterm),
 		cmocka_unit_test(test_harness_trace),
