@@ -76,26 +76,28 @@ void control_sync(struct ss_control *c, const struct ss_control_input *in)
 {
 	const struct ss_lanes *l = control_lanes(in);
 	struct ss_rect plot = control_plot(in);
-	int n;
+	int n = 0;
 
 	if (in->run_id != c->run_id || in->run == NULL || (c->gv.sel != UINT32_MAX && c->gv.sel >= in->run->indexed)) {
 		c->gv.sel = UINT32_MAX;
 		c->run_id = in->run_id;
 	}
-	if (in->layout == NULL || in->layout->plot[0].w <= 0)
-		return;
-	if (c->follow || !(c->gv.span > 0))
-		control_fit(c, in, in->layout->plot[0].w);
-	if (l == NULL)
-		return;
-	gantt_clamp(l, in->layout->plot[0].w, &c->gv.t0, &c->gv.span);
-	if (c->compact_auto) {
-		lanes_get(l, false, &n);
-		c->gv.compact = n > plot.h;
+	if (in->layout != NULL && in->layout->plot[0].w > 0) {
+		if (c->follow || !(c->gv.span > 0))
+			control_fit(c, in, in->layout->plot[0].w);
+		if (l != NULL) {
+			gantt_clamp(l, in->layout->plot[0].w, &c->gv.t0, &c->gv.span);
+			if (c->compact_auto) {
+				lanes_get(l, false, &n);
+				c->gv.compact = n > plot.h;
+			}
+		}
 	}
-	lanes_get(l, c->gv.compact, &n);
-	if (c->gv.top > n - plot.h)
-		c->gv.top = n - plot.h;
+	/* the lane scroll: the last page shows a full plot; without a layout, at most the last lane */
+	if (l != NULL)
+		lanes_get(l, c->gv.compact, &n);
+	if (c->gv.top > n - (plot.h > 0 ? plot.h : 1))
+		c->gv.top = n - (plot.h > 0 ? plot.h : 1);
 	if (c->gv.top < 0)
 		c->gv.top = 0;
 }
