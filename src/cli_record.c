@@ -15,7 +15,9 @@
  * "legacy" and "per-thread" lanes.
  *
  * Signals: SIGINT and SIGQUIT from the terminal reach PROGRAM (same process group); the parent only notes them
- * (and stops waiting for --children stragglers). SIGTERM and SIGHUP are passed on to PROGRAM. */
+ * (and stops waiting for --children stragglers). SIGTERM and SIGHUP are passed on to PROGRAM (with SIGCONT when it
+ * is stopped). Job control: Ctrl-Z stops both (same process group); when PROGRAM stops by itself, the parent says
+ * so and stops too, as a shell's job does, and continues PROGRAM when it is continued (cli_record_stopped). */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -63,7 +65,9 @@ static const char cli_record_usage[] =
 	"Exit status: PROGRAM's own (128+N when signal N killed it); 127 PROGRAM not found, 126 not executable;\n"
 	"1 PROGRAM succeeded but the trace could not be written; 2 usage error, or FILE (or FILE.log for --live)\n"
 	"cannot be written, checked before PROGRAM starts; 3 no CUDA/CUPTI in this build, the injection library is\n"
-	"missing, or CUPTI could not be set up in a PROGRAM that succeeded.\n";
+	"missing, or CUPTI could not be set up in a PROGRAM that succeeded.\n"
+	"If PROGRAM stops itself (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU), streamscope says so and stops too, as a shell's\n"
+	"job does; continued, it continues PROGRAM.\n";
 
 /* Prints one usage-error line and returns CLI_USAGE. */
 static int cli_record_usage_error(const char *what, const char *arg)
@@ -183,6 +187,7 @@ struct cli_record_state {
 	pid_t pid;       /* PROGRAM */
 	int status;      /* its wait status once exited */
 	bool exited;
+	bool stopped;    /* PROGRAM's last change was a stop */
 	int listen_fd;   /* --children socket, -1 otherwise */
 	char sockdir[80];
 	char sockpath[96];
@@ -520,15 +525,76 @@ static void cli_record_wait(struct cli_record_state *st, int ms)
 		;
 }
 
-/* Checks whether PROGRAM has exited (and reaps it). */
+/* Whether streamscope runs under a job-control shell, one that will see it stop and continue it: such a shell
+ * gives each job a process group of its own in the shell's session, on a controlling terminal, and waits for it
+ * with WUNTRACED. So: a controlling terminal, and a parent in the same session but in another process group.
+ * Otherwise (the child of a non-interactive shell, an orphaned process group, a session with no terminal, a parent
+ * that has exited) nobody would continue a stopped streamscope: SIGSTOP would stop it for good (the kernel only
+ * discards SIGTSTP, SIGTTIN and SIGTTOU in an orphaned group). */
+static bool cli_record_job_control(void)
+{
+	pid_t parent = getppid();
+	int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return getsid(parent) == getsid(0) && getpgid(parent) != getpgrp();
+}
+
+/* PROGRAM was stopped by signal sig: pass the stop on as a shell's job would. Says so in one line on stderr, then
+ * under job control stops streamscope with the same signal (SIGSTOP stays SIGSTOP), so that the shell shows the
+ * job stopped as it would PROGRAM alone; once streamscope is continued (fg, bg, kill -CONT), it sends SIGCONT to
+ * PROGRAM (which fg has continued already; kill -CONT of streamscope alone has not) and goes on waiting. With
+ * --live it stops with SIGTSTP whatever PROGRAM's signal, and prints nothing: the screen is curses', whose SIGTSTP
+ * handler gives the terminal back before stopping and redraws after. Not under job control (see
+ * cli_record_job_control) streamscope does not stop (nobody would continue it): it says how to continue PROGRAM and
+ * keeps waiting; PROGRAM stays stopped until someone continues it. Either way the status PROGRAM ends with is
+ * passed back as before. */
+static void cli_record_stopped(struct cli_record_state *st, int sig)
+{
+	bool jc = cli_record_job_control();
+	const char *abbrev = sigabbrev_np(sig);
+
+	st->stopped = true;
+	if (!st->o->live || !jc) {
+		fprintf(stderr, "streamscope: record: %s (pid %ld) was stopped by SIG%s (%s); ", st->o->argv[0],
+		        (long)st->pid, abbrev != NULL ? abbrev : "?", strsignal(sig));
+		if (jc)
+			fprintf(stderr, "stopping streamscope too (fg or bg continues both)\n");
+		else
+			fprintf(stderr,
+			        "streamscope is not under job control and keeps waiting (continue the program with "
+			        "kill -CONT %ld)\n",
+			        (long)st->pid);
+		fflush(stderr);
+	}
+	if (!jc)
+		return;
+	raise(st->o->live ? SIGTSTP : sig);
+	kill(st->pid, SIGCONT);
+}
+
+/* Checks whether PROGRAM has exited (and reaps it), stopped or been continued. Of the changes waitpid reports, the
+ * last counts: after a Ctrl-Z that stopped streamscope and PROGRAM alike and the fg that continued both, PROGRAM's
+ * stop is followed by its continuation and nothing is passed on. */
 static void cli_record_reap(struct cli_record_state *st)
 {
-	int status;
+	int status, stop = 0;
 
-	if (!st->exited && waitpid(st->pid, &status, WNOHANG) == st->pid) {
-		st->exited = true;
-		st->status = status;
+	while (!st->exited && waitpid(st->pid, &status, WNOHANG | WUNTRACED | WCONTINUED) == st->pid) {
+		if (WIFSTOPPED(status)) {
+			stop = WSTOPSIG(status);
+		} else if (WIFCONTINUED(status)) {
+			stop = 0;
+			st->stopped = false;
+		} else {
+			st->exited = true;
+			st->status = status;
+		}
 	}
+	if (!st->exited && stop != 0)
+		cli_record_stopped(st, stop);
 }
 
 /* Whether any source is still being read. */
@@ -578,6 +644,8 @@ static bool cli_record_live_poll(void *ctx, int wait_ms)
 	cli_record_wait(st, wait_ms);
 	if (cli_record_forward != 0 && !st->exited) {
 		kill(st->pid, cli_record_forward);
+		if (st->stopped)
+			kill(st->pid, SIGCONT); /* as a shell's kill does: a stopped program would not see the signal */
 		cli_record_forward = 0;
 	}
 	cli_record_pump(st);
