@@ -228,6 +228,20 @@ static void test_missing_and_not_executable(void **state)
 	rmtree(dir);
 }
 
+/* A new string, printf-style. */
+static char *xasprintf_test(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	assert_true(n >= 0);
+	return s;
+}
+
 /* Writes an executable file path with content text. */
 static void write_script(const char *path, const char *text)
 {
@@ -299,9 +313,7 @@ static void test_missing_interpreter(void **state)
 	assert_int_equal(lines(o.err), 1);
 	/* found through PATH: the message says which file it ran */
 	oldpath = getenv("PATH") != NULL ? strdup(getenv("PATH")) : NULL;
-	newpath = malloc(strlen(dir) + (oldpath != NULL ? strlen(oldpath) : 0) + 2);
-	assert_non_null(newpath);
-	sprintf(newpath, "%s:%s", dir, oldpath != NULL ? oldpath : "/usr/bin:/bin");
+	newpath = xasprintf_test("%s:%s", dir, oldpath != NULL ? oldpath : "/usr/bin:/bin");
 	setenv("PATH", newpath, 1);
 	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", "myscript", NULL});
 	if (oldpath != NULL)
