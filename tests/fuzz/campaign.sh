@@ -1,10 +1,10 @@
 #!/bin/sh
 # campaign.sh: long fuzz campaigns. Builds every libFuzzer target tests/fuzz/CMakeLists.txt defines (clang, ASan +
 # UBSan; the targets are found from the build's target list, so a new fuzz_*.c there needs no edit here), runs each
-# in turn from its committed corpus tests/fuzz/corpus/<name> (fuzz_<name>) for a time or a number of executions,
-# then merges what it found into that corpus, minimised: libFuzzer -merge=1 of the corpus and the new inputs into an
-# empty folder keeps the smallest set with all their coverage; the hand-named seeds (anything not named by its SHA-1,
-# as libFuzzer names its inputs) are always kept. Prints per target: executions, exec/s, coverage (cov and ft from
+# in turn from its committed corpus tests/fuzz/corpus/<name> (fuzz_<name>) and what earlier campaigns found
+# ($build/fuzz-corpus/<name>) for a time or a number of executions, then merges what it found into the committed
+# corpus, minimised (libFuzzer -merge=1 into an empty folder: the smallest set with all the edges covered; the
+# hand-named seeds, anything not named by its SHA-1 as libFuzzer names inputs, are always kept). Prints per target: executions, exec/s, coverage (cov and ft from
 # libFuzzer's final stats), corpus files and size before and after, crashes. A crash, leak, timeout or out-of-memory
 # fails the script; its input is kept as $build/fuzz-artifacts/fuzz_<name>-crash-<sha1> (or leak-, timeout-,
 # oom-): fix the bug and commit the input to the corpus under a name that says what it found.
@@ -86,33 +86,55 @@ corpus_files() {
 	find "$1" -type f | wc -l | tr -d ' '
 }
 corpus_kb() {
-	du -sk "$1" | cut -f1
+	du -sk --apparent-size "$1" | cut -f1
 }
 
-# minimise merges the new inputs in $3 into the corpus $2 of fuzzer $1, minimised. Nonzero when the merge failed
-# (the corpus is then left as it was).
-minimise() {
-	bin=$1 corpus=$2 new=$3
-	merged=$(mktemp -d)
-	if ! "$bin" -merge=1 -timeout=10 -rss_limit_mb=4096 "$merged" "$corpus" "$new" >"$merged.log" 2>&1; then
-		tail -5 "$merged.log" >&2
-		rm -rf "$merged" "$merged.log"
+# merge_into merges the inputs of the folders after $3 into the empty folder $3 with fuzzer $1 and the options $2:
+# the smallest set with all their features. Nonzero when the merge failed.
+merge_into() {
+	bin=$1 flags=$2 out=$3
+	shift 3
+	# shellcheck disable=SC2086 # flags: options, split
+	if ! "$bin" -merge=1 $flags -timeout=10 -rss_limit_mb=4096 "$out" "$@" >"$out.log" 2>&1; then
+		tail -5 "$out.log" >&2
+		rm -f "$out.log"
 		return 1
 	fi
+	rm -f "$out.log"
+}
+
+# refill empties folder $1 and moves the files of folder $2 into it, removing $2.
+refill() {
+	find "$1" -type f -delete
+	find "$2" -type f -exec mv {} "$1/" \;
+	rm -rf "$2"
+}
+
+# minimise keeps the committed corpus $2 and the campaign's own corpus $3 of fuzzer $1 minimised: $3 becomes the
+# smallest set with all the features of both (coverage with hit counts: what the next campaign starts from), $2 the
+# smallest with all their edges (-use_counters=0: a few hundred small files, not thousands), plus its hand-named
+# seeds, always kept. Nonzero when a merge failed (the folders are then left as they were).
+minimise() {
+	bin=$1 corpus=$2 work=$3
+	full=$(mktemp -d)
+	edges=$(mktemp -d)
+	if ! merge_into "$bin" "" "$full" "$work" "$corpus" ||
+		! merge_into "$bin" -use_counters=0 "$edges" "$full" "$corpus"; then
+		rm -rf "$full" "$edges"
+		return 1
+	fi
+	refill "$work" "$full"
 	for f in "$corpus"/*; do
 		[ -f "$f" ] || continue
 		name=${f##*/}
 		if printf '%s\n' "$name" | grep -Eqx '[0-9a-f]{40}'; then
 			rm -f "$f" # a unit of an earlier campaign: back below if still needed
 		else
-			rm -f "$merged/$(sha1sum "$f" | cut -c1-40)" # a named seed, kept under its name
+			rm -f "$edges/$(sha1sum "$f" | cut -c1-40)" # a named seed, kept under its name
 		fi
 	done
-	for f in "$merged"/*; do
-		[ -f "$f" ] && cp "$f" "$corpus/"
-	done
-	rm -rf "$merged" "$merged.log"
-	return 0
+	find "$edges" -type f -exec mv {} "$corpus/" \;
+	rm -rf "$edges"
 }
 
 status=0
@@ -121,7 +143,12 @@ for target in $targets; do
 	bin=$build/tests/fuzz/$target
 	corpus=$root/tests/fuzz/corpus/$name
 	mkdir -p "$corpus"
-	scratch=$(mktemp -d)
+	if [ "$merge" -eq 1 ]; then
+		work=$build/fuzz-corpus/$name # kept from campaign to campaign
+		mkdir -p "$work"
+	else
+		work=$(mktemp -d)
+	fi
 	log=$logs/$target-$(date +%Y%m%d-%H%M%S)-$$.log
 	files0=$(corpus_files "$corpus")
 	kb0=$(corpus_kb "$corpus")
@@ -137,7 +164,7 @@ for target in $targets; do
 	rc=0
 	# shellcheck disable=SC2086 # SS_FUZZ_FLAGS: options, split
 	"$bin" "$limit" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$arts/$target-" \
-		${SS_FUZZ_FLAGS:-} "$scratch" "$corpus" >"$log" 2>&1 || rc=$?
+		${SS_FUZZ_FLAGS:-} "$work" "$corpus" >"$log" 2>&1 || rc=$?
 	took=$(($(date +%s) - start))
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
@@ -148,11 +175,12 @@ for target in $targets; do
 	if [ "$rc" -ne 0 ] && [ "$crashes" -eq 0 ]; then
 		crashes=1 # died without an artifact: the log says why
 	fi
-	if [ "$merge" -eq 1 ] && ! minimise "$bin" "$corpus" "$scratch"; then
+	if [ "$merge" -eq 0 ]; then
+		rm -rf "$work"
+	elif ! minimise "$bin" "$corpus" "$work"; then
 		echo "$target: merge into $corpus FAILED" >&2
 		status=1
 	fi
-	rm -rf "$scratch"
 	files1=$(corpus_files "$corpus")
 	kb1=$(corpus_kb "$corpus")
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${execs:-0}" "$took" \
