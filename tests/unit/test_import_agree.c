@@ -100,17 +100,19 @@ static void test_token_cut_variants(void **state)
 /* every input of the committed fuzz corpus */
 static void test_corpus(void **state)
 {
-	char *dir = fx_data("../fuzz/corpus/import_chrome");
+	const char *src = getenv("SS_SOURCE_DIR") != NULL ? getenv("SS_SOURCE_DIR") : SS_SOURCE_DIR;
 	struct dirent *de;
 	size_t files = 0;
+	char dir[1024];
 	DIR *d;
 
 	(void)state;
+	snprintf(dir, sizeof dir, "%s/tests/fuzz/corpus/import_chrome", src);
 	d = opendir(dir);
 	if (d == NULL)
 		fail_msg("%s: cannot open", dir);
 	while ((de = readdir(d)) != NULL) {
-		char path[1024];
+		char path[sizeof dir + 256];
 		size_t len = 0;
 		char *buf;
 
@@ -125,7 +127,6 @@ static void test_corpus(void **state)
 	}
 	closedir(d);
 	assert_true(files >= 9);
-	free(dir);
 }
 
 int main(void)
