@@ -70,27 +70,64 @@ static void test_scroll_select(void **state)
 	}
 }
 
-/* A selection made on a run streaming in must not outlive it: pin, re-run, select (Tab), re-run, zoom to the
- * selection (z) dereferenced the replaced capture. Five times, as the crash came every time. */
+/* harden_shown waits until the screen shows text, quiet or not. */
+static void harden_shown(struct e2e *t, const char *text)
+{
+	double start = e2e_now();
+
+	while (e2e_find(t, text, 0, NULL) < 0) {
+		if (!e2e_pump(t, 10) || e2e_now() - start > E2E_MAX_MS) {
+			e2e_dump(t);
+			fail_msg("the screen never showed '%s'", text);
+		}
+	}
+}
+
+/* harden_streaming waits until the header says a run is streaming in and has records. */
+static void harden_streaming(struct e2e *t)
+{
+	double start = e2e_now();
+	char row[4096];
+
+	for (;;) {
+		char *p;
+
+		e2e_pump(t, 10);
+		e2e_row(t, 0, row, sizeof row);
+		if (strstr(row, "running") != NULL && (p = strstr(row, " records")) != NULL) {
+			while (p > row && p[-1] >= '0' && p[-1] <= '9')
+				p--;
+			if (atol(p) > 0)
+				return;
+		}
+		if (e2e_now() - start > E2E_MAX_MS) {
+			e2e_dump(t);
+			fail_msg("no run streamed in");
+		}
+	}
+}
+
+/* A selection made on a run streaming in must not outlive it: pin, re-run, select (Tab) while the capture streams
+ * in, re-run, zoom to the selection (z) dereferenced the replaced capture. The runs are long (65536 chunks, four
+ * repeats) so that the capture is still streaming when Tab comes; three times. */
 static void test_selection_rerun(void **state)
 {
-	static const char *const args[] = {"--backend", "model", "--streams", "128", NULL};
+	static const char *const args[] = {"--backend", "model",    "--streams", "128", "--chunks",
+	                                   "65536",     "--repeat", "4",         NULL};
 
 	(void)state;
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 3; i++) {
 		struct e2e t;
-		double until;
 
 		e2e_start(&t, 120, 40, args, NULL);
 		e2e_settle(&t);
 		e2e_keys(&t, "p");
 		e2e_wait(&t, "pinned as A");
 		e2e_keys(&t, "r");
-		until = e2e_now() + 150 + 50 * i; /* some records of the new capture arrived */
-		while (e2e_now() < until)
-			e2e_pump(&t, 10);
-		e2e_keys(&t, "\tr");
-		e2e_keys(&t, "z\r");
+		harden_streaming(&t);
+		e2e_keys(&t, "\t");
+		harden_shown(&t, "selected"); /* while the capture streams in: the screen is never quiet then */
+		e2e_keys(&t, "rz");
 		e2e_wait(&t, NULL);
 		harden_alive(&t, "Tab, r, z on a capture");
 		e2e_settle(&t);
