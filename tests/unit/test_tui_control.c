@@ -1,0 +1,190 @@
+/* test_tui_control.c: the controls' state machine on a hand-built timeline: the lane scroll never leaves the
+ * lanes (PgUp and Up then Tab once selected from lane -1), a selection belongs to its run (a capture replaced or
+ * finished drops it), experiment keys give their experiment back as an effect, and a too small terminal keeps
+ * everything within bounds. */
+#include "test_tui_util.h"
+#include "tui/control.h"
+#include "tui/lanes.h"
+
+/* A run for the controls: a timeline, its index and an id. */
+struct run {
+	struct ss_timeline tl;
+	struct ss_lanes lanes;
+};
+
+static void run_init(struct run *r)
+{
+	tui_fixture(&r->tl);
+	lanes_init(&r->lanes);
+	lanes_build(&r->lanes, &r->tl);
+}
+
+static void run_free(struct run *r)
+{
+	lanes_free(&r->lanes);
+	timeline_free(&r->tl);
+}
+
+/* input describes run r (id) at cols x rows to the controls; layout receives the layout. */
+static void input(struct ss_control_input *in, struct run *r, uint64_t id, int cols, int rows, struct ss_layout *layout,
+                  const struct ss_experiment *exp)
+{
+	struct ss_layout_opts o = {cols, rows, false};
+	char *cause = NULL;
+
+	memset(in, 0, sizeof *in);
+	in->run = r != NULL ? &r->lanes : NULL;
+	in->run_id = id;
+	in->exp = exp;
+	in->layout = layout_compute(&o, layout, &cause) == 0 ? layout : NULL;
+	free(cause);
+}
+
+/* Up, PgUp (any number) then Tab, S-Tab, j or k: the scroll stays at 0 and the selection is a record of the run
+ * on a lane in view. */
+static void test_scroll_then_select(void **state)
+{
+	static const enum ss_action up[] = {ACT_SCROLL_UP, ACT_PAGE_UP};
+	static const enum ss_action sel[] = {ACT_NEXT, ACT_PREV, ACT_LANE_DOWN, ACT_LANE_UP};
+	struct ss_layout layout;
+	struct run r;
+
+	(void)state;
+	run_init(&r);
+	for (size_t u = 0; u < 2; u++)
+		for (size_t s = 0; s < 4; s++)
+			for (int times = 1; times <= 3; times++) {
+				struct ss_control c;
+				struct ss_control_input in;
+				struct ss_experiment e;
+
+				control_init(&c);
+				input(&in, &r, 1, 120, 40, &layout, NULL);
+				control_sync(&c, &in);
+				for (int i = 0; i < times; i++) {
+					assert_int_equal(control_action(&c, &in, up[u], &e), CONTROL_NONE);
+					assert_int_equal(c.gv.top, 0);
+				}
+				control_action(&c, &in, sel[s], &e);
+				assert_int_equal(c.gv.top, 0);
+				if (sel[s] == ACT_NEXT || sel[s] == ACT_PREV) {
+					assert_int_not_equal(c.gv.sel, UINT32_MAX);
+					assert_true(c.gv.sel < r.lanes.indexed);
+					assert_true(lanes_find(&r.lanes, c.gv.compact, c.gv.sel) >= 0);
+				}
+			}
+	run_free(&r);
+}
+
+/* A selection on a capture is dropped when another run (another id) is shown, when the capture finished (its
+ * records renumbered: a new id), and when the run holds fewer records than the selected index. */
+static void test_selection_follows_run(void **state)
+{
+	struct ss_layout layout;
+	struct ss_control c;
+	struct ss_control_input in;
+	struct ss_experiment e;
+	struct run a, b;
+
+	(void)state;
+	run_init(&a);
+	timeline_init(&b.tl);
+	lanes_init(&b.lanes);
+	lanes_build(&b.lanes, &b.tl);
+	control_init(&c);
+	input(&in, &a, 7, 120, 40, &layout, NULL);
+	control_action(&c, &in, ACT_NEXT, &e);
+	assert_int_not_equal(c.gv.sel, UINT32_MAX);
+	/* the same run: kept */
+	control_sync(&c, &in);
+	assert_int_not_equal(c.gv.sel, UINT32_MAX);
+	/* replaced by an empty capture: z must not reach its records */
+	input(&in, &b, 8, 120, 40, &layout, NULL);
+	assert_int_equal(control_action(&c, &in, ACT_ZOOM_SEL, &e), CONTROL_NONE);
+	assert_int_equal(c.gv.sel, UINT32_MAX);
+	/* the first run again, under a new id (finished and sorted) */
+	input(&in, &a, 7, 120, 40, &layout, NULL);
+	control_action(&c, &in, ACT_NEXT, &e);
+	assert_int_not_equal(c.gv.sel, UINT32_MAX);
+	input(&in, &a, 9, 120, 40, &layout, NULL);
+	control_sync(&c, &in);
+	assert_int_equal(c.gv.sel, UINT32_MAX);
+	/* nothing shown */
+	control_action(&c, &in, ACT_NEXT, &e);
+	input(&in, NULL, 0, 120, 40, &layout, NULL);
+	control_action(&c, &in, ACT_ZOOM_IN, &e);
+	assert_int_equal(c.gv.sel, UINT32_MAX);
+	run_free(&a);
+	run_free(&b);
+}
+
+/* Below the minimum size there is no layout: the scroll still stays within the lanes, keys still work, and a
+ * click hits nothing. */
+static void test_too_small(void **state)
+{
+	struct ss_layout layout;
+	struct ss_control c;
+	struct ss_control_input in;
+	struct ss_experiment e;
+	struct ss_mouse m = {5, 5, MOUSE_CLICK};
+	struct run r;
+	int n;
+
+	(void)state;
+	run_init(&r);
+	control_init(&c);
+	input(&in, &r, 1, 30, 8, &layout, NULL);
+	assert_null(in.layout);
+	for (int i = 0; i < 50; i++)
+		control_action(&c, &in, ACT_PAGE_DOWN, &e);
+	lanes_get(&r.lanes, c.gv.compact, &n);
+	assert_true(c.gv.top >= 0 && c.gv.top < n);
+	for (int i = 0; i < 50; i++)
+		control_action(&c, &in, ACT_PAGE_UP, &e);
+	assert_int_equal(c.gv.top, 0);
+	control_mouse(&c, &in, &m);
+	assert_int_equal(c.gv.sel, UINT32_MAX);
+	run_free(&r);
+}
+
+/* Experiment keys give the changed experiment back; a file turns them off with a notice; a change that is not
+ * valid says why and asks for nothing. */
+static void test_experiment_keys(void **state)
+{
+	struct ss_layout layout;
+	struct ss_control c;
+	struct ss_control_input in;
+	struct ss_experiment base, e;
+	struct run r;
+
+	(void)state;
+	run_init(&r);
+	experiment_preset(&base, SS_PRESET_KERNEL_TRANSFER);
+	control_init(&c);
+	input(&in, &r, 1, 120, 40, &layout, &base);
+	assert_int_equal(control_action(&c, &in, ACT_ORDER, &e), CONTROL_RUN);
+	assert_int_not_equal(e.order, base.order);
+	assert_int_equal(control_action(&c, &in, ACT_STREAMS_DOUBLE, &e), CONTROL_RUN);
+	assert_int_equal(e.streams, base.streams * 2);
+	base.streams = SS_MAX_STREAMS;
+	assert_int_equal(control_action(&c, &in, ACT_STREAMS_UP, &e), CONTROL_NONE);
+	assert_non_null(strstr(c.message, "streams stay within"));
+	in.file = true;
+	in.exp = NULL;
+	assert_int_equal(control_action(&c, &in, ACT_ORDER, &e), CONTROL_NONE);
+	assert_non_null(strstr(c.message, "viewing a file"));
+	assert_int_equal(control_action(&c, &in, ACT_PIN, &e), CONTROL_NONE);
+	run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_scroll_then_select),
+	    cmocka_unit_test(test_selection_follows_run),
+	    cmocka_unit_test(test_too_small),
+	    cmocka_unit_test(test_experiment_keys),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
