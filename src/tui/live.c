@@ -33,16 +33,16 @@ struct live {
 	struct ss_grid grid;
 	const struct ss_glyphs *gl;
 	struct ss_lanes lanes;
-	size_t indexed;         /* records the lanes cover */
-	double built_at, cost;  /* when the lanes were last built and what that took (s) */
+	size_t indexed;        /* records the lanes cover */
+	double built_at, cost; /* when the lanes were last built and what that took (s) */
 	struct ss_gantt_view gv;
-	bool follow;            /* the window fits the whole recording until the user zooms or pans */
+	bool follow; /* the window fits the whole recording until the user zooms or pans */
 	bool compact_auto;
 	bool help;
-	bool over;              /* the recording ended: the timeline is final */
-	struct ss_analysis an;  /* valid when over */
+	bool over;             /* the recording ended: the timeline is final */
+	struct ss_analysis an; /* valid when over */
 	bool quit;
-	char progress[200];     /* the header's state while recording */
+	char progress[200]; /* the header's state while recording */
 	char message[200];
 	struct ss_layout layout;
 	bool layout_ok;
@@ -160,7 +160,7 @@ static void live_action(struct live *lv, enum ss_action act)
 	case ACT_PAGE_LEFT:
 	case ACT_PAGE_RIGHT:
 		lv->gv.t0 += (act == ACT_PAN_LEFT || act == ACT_PAGE_LEFT ? -1 : 1) *
-			     (act == ACT_PAN_LEFT || act == ACT_PAN_RIGHT ? lv->gv.span / 8 : lv->gv.span * 0.9);
+		             (act == ACT_PAN_LEFT || act == ACT_PAN_RIGHT ? lv->gv.span / 8 : lv->gv.span * 0.9);
 		lv->follow = false;
 		break;
 	case ACT_START:
@@ -254,6 +254,9 @@ int live_run(struct ss_timeline *tl, live_poll_fn poll_fn, void *ctx, const char
 		}
 		if (poll(&pfd, 1, lv.over && !dirty ? 1000 : LIVE_FRAME_MS) < 0 && errno != EINTR)
 			usleep(10000);
+		/* the terminal hung up: the view closes and the recording goes on without it */
+		if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
+			lv.quit = true;
 		while (!lv.quit && (k = term_key(&lv.term, &m)) != -1) {
 			dirty = true;
 			if (k == KEYS_RESIZE)

@@ -47,6 +47,7 @@ struct tui {
 	double last_frame;
 	struct ss_layout layout;
 	bool layout_ok;
+	bool hangup; /* the terminal is gone: the loop ends as if SIGHUP came */
 };
 
 static struct tui *tui_current; /* for the fatal hook */
@@ -295,7 +296,8 @@ static void tui_key(struct tui *t, int k, const struct ss_mouse *m)
 	}
 }
 
-/* tui_wait sleeps until a key, runner output, a signal or the next frame is due. */
+/* tui_wait sleeps until a key, runner output, a signal or the next frame is due; a terminal that hung up sets
+ * t->hangup. */
 static void tui_wait(struct tui *t)
 {
 	struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {session_fd(&t->ses), POLLIN, 0}};
@@ -315,6 +317,9 @@ static void tui_wait(struct tui *t)
 		nfd = 1;
 	if (poll(pfd, (nfds_t)nfd, timeout) < 0 && errno != EINTR)
 		usleep(10000);
+	/* the terminal hung up (its other end closed): nothing can be read or shown any more */
+	if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+		t->hangup = true;
 }
 
 int tui_main(const struct tui_options *o)
@@ -343,7 +348,7 @@ int tui_main(const struct tui_options *o)
 	if (o->file == NULL && o->backend != NULL)
 		session_request(&t.ses, &o->exp);
 	t.dirty = true;
-	while (!t.ctl.quit && sigexit_pending() == 0) {
+	while (!t.ctl.quit && !t.hangup && sigexit_pending() == 0) {
 		double now = tui_clock();
 		struct ss_mouse m;
 		int k;
@@ -367,6 +372,8 @@ int tui_main(const struct tui_options *o)
 	}
 	if (sigexit_pending() != 0)
 		rc = 128 + sigexit_pending();
+	else if (t.hangup)
+		rc = 128 + SIGHUP;
 	session_free(&t.ses);
 	term_stop(&t.term);
 	tui_loud();
