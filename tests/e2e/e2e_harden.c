@@ -364,10 +364,11 @@ static void monkey_run(const char *const *args, long n, uint64_t seed)
 		if (i % 500 == 0 || i == n)
 			monkey_check(&t, seed, i);
 	}
-	/* q closes an overlay first, and a tiny terminal shows only the notice: make it big, then q until it ends */
+	/* q closes an overlay first, and a tiny terminal shows only the notice: make it big, then q until it ends (the
+	 * sanitizers' leak check at exit takes a while on a big heap: up to 30 s) */
 	e2e_resize(&t, 120, 40);
-	for (int i = 0; i < 10 && !t.exited; i++) {
-		double until = e2e_now() + 500;
+	for (int i = 0; i < 16 && !t.exited; i++) {
+		double until = e2e_now() + (i < 8 ? 500 : 4000);
 
 		e2e_keys(&t, i % 2 ? "\033" : "q");
 		while (e2e_now() < until && !t.exited)
