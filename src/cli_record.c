@@ -200,12 +200,15 @@ struct cli_record_state {
 
 /* Signals the parent saw; the handlers only record them (and wake the loop through the self-pipe). */
 static volatile sig_atomic_t cli_record_interrupted, cli_record_forward;
+static volatile sig_atomic_t cli_record_ending; /* any of them came: the live view closes once the recording is over */
 static int cli_record_wake[2] = {-1, -1};
 
 static void cli_record_on_signal(int sig)
 {
 	int saved = errno;
 
+	if (sig != SIGCHLD)
+		cli_record_ending = 1;
 	if (sig == SIGINT || sig == SIGQUIT)
 		cli_record_interrupted = 1;
 	else if (sig == SIGTERM || sig == SIGHUP)
@@ -216,18 +219,30 @@ static void cli_record_on_signal(int sig)
 	errno = saved;
 }
 
-/* Installs (on) or removes the parent's handlers for SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP. */
+/* Installs (on) the parent's handlers for SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP (an ignored one stays ignored,
+ * and so it is for PROGRAM: nohup streamscope record ...), or puts back (off) the actions they replaced (sigexit's:
+ * a signal after the recording still cleans up on its way out). */
 static void cli_record_signals(bool on)
 {
 	static const int sigs[] = {SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+	static struct sigaction old[sizeof sigs / sizeof *sigs];
+	static bool saved;
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on ? cli_record_on_signal : SIG_DFL;
+	sa.sa_handler = cli_record_on_signal;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+		if (on) {
+			sigaction(sigs[i], NULL, &old[i]);
+			if (old[i].sa_handler != SIG_IGN || sigs[i] == SIGCHLD) /* nohup's SIGHUP stays ignored */
+				sigaction(sigs[i], &sa, NULL);
+		} else if (saved) {
+			sigaction(sigs[i], &old[i], NULL);
+		}
+	}
+	saved = on;
 }
 
 static uint64_t cli_record_now_ms(void)
@@ -1299,7 +1314,7 @@ int cli_record(int argc, char **argv)
 	if (o.live) {
 		char *cause = NULL;
 
-		if (live_run(&st.tl, cli_record_live_poll, &st, o.argv[0], &cause) != 0) {
+		if (live_run(&st.tl, cli_record_live_poll, &st, o.argv[0], &cli_record_ending, &cause) != 0) {
 			fprintf(stderr, "streamscope: record: no live view (%s); recording goes on\n", cause);
 			free(cause);
 		} else if (!st.done) {

@@ -206,7 +206,8 @@ static void live_action(struct live *lv, enum ss_action act)
 	}
 }
 
-int live_run(struct ss_timeline *tl, live_poll_fn poll_fn, void *ctx, const char *title, char **cause)
+int live_run(struct ss_timeline *tl, live_poll_fn poll_fn, void *ctx, const char *title,
+             const volatile sig_atomic_t *stop, char **cause)
 {
 	struct live lv;
 	double last_frame = 0;
@@ -256,6 +257,8 @@ int live_run(struct ss_timeline *tl, live_poll_fn poll_fn, void *ctx, const char
 			usleep(10000);
 		/* the terminal hung up: the view closes and the recording goes on without it */
 		if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
+			lv.quit = true;
+		if (stop != NULL && *stop && lv.over)
 			lv.quit = true;
 		while (!lv.quit && (k = term_key(&lv.term, &m)) != -1) {
 			dirty = true;

@@ -3,6 +3,7 @@
 #ifndef SS_LIVE_H
 #define SS_LIVE_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "timeline.h"
@@ -14,8 +15,11 @@ typedef bool (*live_poll_fn)(void *ctx, int wait_ms);
 /* live_run shows tl while poll fills it: the Gantt follows the recording (f fits again after zooming or panning),
  * the status line counts records. When poll reports the end, the view stays until q. q before the end leaves the
  * view at once (the caller goes on recording without it). The timeline's records are only read, between calls of
- * poll; tl->device names the device once known. Returns 0, or -1 with *cause (one line) when the terminal cannot be
+ * poll; tl->device names the device once known. stop (may be NULL) is a flag the caller's signal handlers set: once
+ * it is set and the recording is over, the view closes as q would (a SIGTERM, SIGHUP or Ctrl-C ends it too); a
+ * terminal that hangs up closes it at once. Returns 0, or -1 with *cause (one line) when the terminal cannot be
  * used: nothing was drawn and the terminal is untouched. */
-int live_run(struct ss_timeline *tl, live_poll_fn poll, void *ctx, const char *title, char **cause);
+int live_run(struct ss_timeline *tl, live_poll_fn poll, void *ctx, const char *title, const volatile sig_atomic_t *stop,
+             char **cause);
 
 #endif

@@ -260,11 +260,43 @@ static void test_hangup_live(void **state)
 	}
 	st = harden_hangup(&t);
 	signal(SIGHUP, SIG_DFL);
-	/* the program's own status, passed back: the hangup reached its process group too (record gives the program
-	 * SIGHUP's default action), so it died of SIGHUP; it made no CUDA call, so there is no trace to write */
+	/* the program's own status, passed back: it ignores SIGHUP as record does, so the hangup did not end it; it
+	 * made no CUDA call, so there is no trace to write */
 	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 128 + SIGHUP);
+	assert_int_equal(WEXITSTATUS(st), 0);
 	e2e_free(&t);
+}
+
+/* SIGTERM, SIGHUP and SIGQUIT end record's live view after the recording ended (it waited for q for ever), with
+ * the terminal restored and the program's status passed back. */
+static void test_live_signals(void **state)
+{
+	static const int sigs[] = {SIGTERM, SIGHUP, SIGQUIT};
+	static const char *const rec[] = {"record", "--live", "-o", "live.sqlite", "--", "sh", "-c", "exit 3", NULL};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+		struct e2e t;
+		int st;
+
+		double start;
+
+		e2e_start(&t, 100, 30, rec, NULL);
+		start = e2e_now();
+		while (e2e_find(&t, "ended", 0, NULL) < 0 && e2e_find(&t, "needs CUDA", 0, NULL) < 0 &&
+		       e2e_now() - start < E2E_MAX_MS)
+			e2e_pump(&t, 20);
+		if (e2e_find(&t, "needs CUDA", 0, NULL) >= 0) { /* a build without CUDA has no record */
+			e2e_free(&t);
+			skip();
+		}
+		kill(t.pid, sigs[i]);
+		st = e2e_finish(&t);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 3);
+		e2e_restored(&t);
+		e2e_free(&t);
+	}
 }
 
 /* The monkey's random numbers: xorshift64*, reproducible from its seed. */
@@ -417,7 +449,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_scroll_select),  cmocka_unit_test(test_selection_rerun),
 	    cmocka_unit_test(test_ending_signals), cmocka_unit_test(test_fatal_signals),
 	    cmocka_unit_test(test_hangup),         cmocka_unit_test(test_hangup_live),
-	    cmocka_unit_test(test_monkey),
+	    cmocka_unit_test(test_live_signals),   cmocka_unit_test(test_monkey),
 	};
 	char filter[64];
 
