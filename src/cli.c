@@ -53,6 +53,7 @@ static const struct cli_takes cli_takes[] = {
 	{"ops", (CLI_EXPERIMENT & ~(CLI_BIT(OPT_REPEAT) | CLI_BIT(OPT_WARMUP))) | CLI_BIT(OPT_JSON)},
 	{"tui", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_ASCII)},
 	{"view", CLI_BIT(OPT_EXPORT) | CLI_BIT(OPT_ASCII)},
+	{"stats", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_JSON)},
 	{"bench", CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_QUICK) | CLI_BIT(OPT_OUTPUT)},
 };
 
@@ -92,6 +93,8 @@ static const char cli_usage[] =
 	"  sweep              run an experiment over stream counts (time, speedup, ideal bound)\n"
 	"  ops                print the op list (the exact CUDA calls) of an experiment\n"
 	"  view FILE          open a trace (streamscope SQLite/JSON, Nsight Systems SQLite) in the TUI\n"
+	"  stats [FILE]       per-kernel and per-copy-kind summaries (as nsys stats) of a trace, or without FILE of\n"
+	"                     a run of the experiment the options describe (streamscope stats --help)\n"
 	"  calibrate          measure the GPU and write a model profile (-o FILE)\n"
 	"  validate           compare the model with the GPU over the preset matrix\n"
 	"  bench              run the GPU acceptance checks and print the numbers\n"
@@ -135,6 +138,7 @@ static const char cli_usage[] =
 	"             the op list as JSON\n"
 	"  (none)     the experiment options, --backend, --profile, --ascii\n"
 	"  view FILE  --export OUT (convert, no TUI) or --ascii\n"
+	"  stats      FILE and --json; without FILE the experiment options, --backend, --profile, --json\n"
 	"  bench      --backend, --profile, --quick, -o DIR (every timeline and summary.json)\n"
 	"  calibrate, validate, record: see streamscope COMMAND --help\n"
 	"\n"
@@ -303,7 +307,8 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 	unsigned takes = cli_takes_opts(cmd);
 	const char *preset = NULL;
 	long long v;
-	int c, e = 0;
+	int c, e = 0, given_first = 0;
+	unsigned given = 0;
 	bool threads_per_stream = false;
 	char *cause = NULL;
 
@@ -333,6 +338,10 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 
 		if (opt >= OPT_PRESET && opt <= OPT_OUTPUT && (takes & CLI_BIT(opt)) == 0)
 			return cli_refuse(cmd, opt);
+		if (opt >= OPT_PRESET && opt <= OPT_OUTPUT && opt != OPT_JSON && given_first == 0)
+			given_first = opt;
+		if (opt >= OPT_PRESET && opt <= OPT_OUTPUT)
+			given |= CLI_BIT(opt);
 		switch (c) {
 		case OPT_PRESET:
 			break;
@@ -453,8 +462,18 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 			return cli_getopt_error(cmd, c, argv, cli_long);
 		}
 	}
-	if (strcmp(cmd, "view") == 0 && optind < argc)
+	if ((strcmp(cmd, "view") == 0 || strcmp(cmd, "stats") == 0) && optind < argc)
 		o->file = argv[optind++];
+	/* stats FILE summarises the trace; the experiment options are for stats without FILE, which runs one */
+	if (strcmp(cmd, "stats") == 0 && o->file != NULL && (given & ~CLI_BIT(OPT_JSON)) != 0) {
+		for (const struct option *lo = cli_long; lo->name != NULL; lo++)
+			if (lo->val == given_first)
+				return cli_error(
+				    CLI_USAGE,
+				    "option '--%s' does not apply to 'stats FILE': a trace's experiment is the "
+				    "one it recorded (without FILE, stats runs the experiment the options describe)",
+				    lo->name);
+	}
 	if (strcmp(cmd, "view") == 0 && o->export_path != NULL && o->ascii)
 		return cli_error(CLI_USAGE, "option '--ascii' does not apply to 'view' with --export: it converts the "
 					    "trace without opening the TUI");
@@ -934,6 +953,7 @@ static int cli_ops(int argc, char **argv)
 /* Subcommands implemented in their own files. */
 int cli_tui(int argc, char **argv);
 int cli_view(int argc, char **argv);
+int cli_stats(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_bench(int argc, char **argv);
@@ -947,8 +967,9 @@ struct cli_command {
 
 static const struct cli_command cli_commands[] = {
 	{"run", cli_run},         {"sweep", cli_sweep},         {"ops", cli_ops},
-	{"view", cli_view},       {"calibrate", cli_calibrate}, {"validate", cli_validate},
-	{"bench", cli_bench},     {"record", cli_record},       {NULL, NULL},
+	{"view", cli_view},       {"stats", cli_stats},         {"calibrate", cli_calibrate},
+	{"validate", cli_validate}, {"bench", cli_bench},       {"record", cli_record},
+	{NULL, NULL},
 };
 
 int cli_main(int argc, char **argv)
@@ -967,7 +988,7 @@ int cli_main(int argc, char **argv)
 	for (const struct cli_command *c = cli_commands; c->name != NULL; c++)
 		if (strcmp(argv[1], c->name) == 0)
 			return c->fn(argc - 1, argv + 1);
-	return cli_error(CLI_USAGE, "unknown command '%s': valid is run, sweep, ops, view, calibrate, validate, bench, "
-			       "record (or none for the TUI; see --help)",
+	return cli_error(CLI_USAGE, "unknown command '%s': valid is run, sweep, ops, view, stats, calibrate, validate, "
+			       "bench, record (or none for the TUI; see --help)",
 			       argv[1]);
 }

@@ -42,6 +42,11 @@ char *units_rate(uint64_t bytes, uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+const char *units_plural(unsigned long long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 uint64_t units_tick(uint64_t span, int target)
 {
 	uint64_t step = 1;

@@ -11,6 +11,8 @@ char *units_time(uint64_t ns, char *buf, size_t len);
 char *units_bytes(uint64_t bytes, char *buf, size_t len);
 /* units_rate writes bytes per ns as "55.1 GB/s" (decimal GB, as PCIe is quoted); "-" when ns is 0. */
 char *units_rate(uint64_t bytes, uint64_t ns, char *buf, size_t len);
+/* units_plural is one when n is 1, else many: "%llu %s" of a count reads "1 chunk", "0 chunks", "2 chunks". */
+const char *units_plural(unsigned long long n, const char *one, const char *many);
 /* units_tick picks a "nice" axis step (1, 2, 5 x 10^k ns) so that span/step is about target ticks. */
 uint64_t units_tick(uint64_t span, int target);
 

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -958,35 +959,220 @@ static void test_outputs_written_in_place(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* A row of a stats --json table: the object whose "name" is name; fails when there is none. */
+static json_t *stats_row(json_t *j, const char *table, const char *name)
+{
+	json_t *rows = json_object_get(j, table), *r;
+	size_t i;
+
+	assert_true(json_is_array(rows));
+	json_array_foreach(rows, i, r)
+	{
+		const char *n = json_string_value(json_object_get(r, "name"));
+
+		if (n != NULL && strcmp(n, name) == 0)
+			return r;
+	}
+	fail_msg("stats --json: no %s row named '%s'", table, name);
+	return NULL;
+}
+
+/* The line of text holding fragment, its offset in s (fails when none). */
+static size_t line_of(const char *s, const char *fragment)
+{
+	const char *p = strstr(s, fragment);
+
+	if (p == NULL)
+		fail_msg("output lacks '%s':\n%s", fragment, s);
+	return (size_t)(p - s);
+}
+
+/* stats FILE on the real nsys exports (tests/data/nsys): the rows and numbers the files' own tables give (worked out
+ * with python3's sqlite3 on CUPTI_ACTIVITY_KIND_KERNEL and CUPTI_ACTIVITY_KIND_MEMCPY), in text and in JSON, sorted
+ * by total time; singular counts read as such. */
+static void test_stats_nsys(void **state)
+{
+	struct cli_out o;
+	json_t *j, *r;
+
+	(void)state;
+	run_cli(&o, ARGS("stats", SS_SOURCE_DIR "/tests/data/nsys/rtx4060ti-4streams.sqlite"));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_int_equal(o.nerr, 0);
+	assert_non_null(strstr(o.out, "NVIDIA GeForce RTX 4060 Ti"));
+	assert_non_null(strstr(o.out, "4 launches of 1 kernel,"));
+	assert_non_null(strstr(o.out, "12 operations"));
+	line_of(o.out, "add_parallel");
+	/* HtoD (61.3 ms in all) above DtoH (30.3 ms) */
+	assert_true(line_of(o.out, "HtoD (pinned)") < line_of(o.out, "DtoH (pinned)"));
+	assert_non_null(strstr(o.out, "61.32 ms"));
+	cli_out_free(&o);
+
+	run_cli(&o, ARGS("stats", "--json", SS_SOURCE_DIR "/tests/data/nsys/rtx4060ti-4streams.sqlite"));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	j = parse_json(&o);
+	assert_int_equal(json_array_size(json_object_get(j, "kernels")), 1);
+	assert_int_equal(json_array_size(json_object_get(j, "copies")), 2);
+	assert_int_equal(num(j, "kernel_count"), 4);
+	assert_int_equal(num(j, "copy_count"), 12);
+	r = stats_row(j, "kernels", "add_parallel");
+	assert_int_equal(num(r, "count"), 4);
+	assert_int_equal(num(r, "total_ns"), 536542);
+	assert_int_equal(num(r, "min_ns"), 133752);
+	assert_int_equal(num(r, "max_ns"), 134327);
+	assert_true(num(r, "time_percent") == 100.0);
+	r = json_array_get(json_object_get(j, "copies"), 0);
+	assert_string_equal(json_string_value(json_object_get(r, "name")), "HtoD (pinned)");
+	assert_string_equal(json_string_value(json_object_get(r, "kind")), "HtoD");
+	assert_string_equal(json_string_value(json_object_get(r, "memory")), "pinned");
+	assert_int_equal(num(r, "count"), 8);
+	assert_int_equal(num(r, "total_ns"), 61322687);
+	assert_int_equal(num(r, "min_ns"), 7661204);
+	assert_int_equal(num(r, "max_ns"), 7675379);
+	assert_int_equal(num(r, "bytes"), 800000000);
+	assert_true(fabs(num(r, "bandwidth_gbs") - 800000000.0 / 61322687.0) < 1e-6);
+	r = stats_row(j, "copies", "DtoH (pinned)");
+	assert_int_equal(num(r, "count"), 4);
+	assert_int_equal(num(r, "total_ns"), 30323492);
+	assert_int_equal(num(r, "bytes"), 400000000);
+	json_decref(j);
+	cli_out_free(&o);
+
+	/* one launch of one kernel, and pageable copies */
+	run_cli(&o, ARGS("stats", SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "1 launch of 1 kernel,"));
+	assert_non_null(strstr(o.out, "2 operations"));
+	assert_true(line_of(o.out, "HtoD (pageable)") < line_of(o.out, "DtoH (pageable)"));
+	line_of(o.out, "reduce_baseline");
+	cli_out_free(&o);
+	run_cli(&o, ARGS("stats", SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite", "--json"));
+	assert_int_equal(o.status, 0);
+	j = parse_json(&o);
+	r = stats_row(j, "kernels", "reduce_baseline");
+	assert_int_equal(num(r, "count"), 1);
+	assert_int_equal(num(r, "total_ns"), 1042014582);
+	assert_true(num(r, "stddev_ns") == 0.0);
+	r = stats_row(j, "copies", "HtoD (pageable)");
+	assert_int_equal(num(r, "total_ns"), 8614971);
+	assert_int_equal(num(r, "bytes"), 102400000);
+	json_decref(j);
+	cli_out_free(&o);
+}
+
+/* stats FILE refuses the experiment options (its experiment is the one recorded) and what it does not take, and
+ * a file it cannot open is exit 1 in one line. */
+static void test_stats_refused(void **state)
+{
+	const char *f = SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite";
+
+	(void)state;
+	expect_error(2, ARGS("stats", f, "--streams", "2"), "'--streams'", "'stats FILE'", NULL);
+	expect_error(2, ARGS("stats", "--json", "--backend", "model", f), "'--backend'", "'stats FILE'", NULL);
+	expect_error(2, ARGS("stats", f, "--export", "x.json"), "'--export'", "'stats'", NULL);
+	expect_error(2, ARGS("stats", f, "--ascii"), "'--ascii'", "'stats'", NULL);
+	expect_error(2, ARGS("stats", f, f), "unexpected argument", NULL);
+	expect_error(1, ARGS("stats", "/nonexistent/trace.sqlite"), "/nonexistent/trace.sqlite", NULL);
+}
+
+/* stats without FILE runs the experiment (here on the model: MODELLED) and summarises it; its exports, our SQLite
+ * and Chrome JSON, give the same rows back through stats FILE. */
+static void test_stats_model(void **state)
+{
+	char dir[] = "/tmp/ss-cli-stats-XXXXXX", sq[128], js[128];
+	const char *files[2] = {sq, js};
+	struct cli_out o;
+	json_t *j, *f, *r, *rf;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sq, sizeof sq, "%s/t.sqlite", dir);
+	snprintf(js, sizeof js, "%s/t.json", dir);
+	run_cli(&o, ARGS("stats", "--backend", "model"));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.out, "MODELLED"));
+	assert_non_null(strstr(o.out, "8 launches of 1 kernel,"));
+	assert_non_null(strstr(o.out, "24 operations"));
+	cli_out_free(&o);
+	run_cli(&o, ARGS("stats", "--backend", "model", "--json"));
+	assert_int_equal(o.status, 0);
+	j = parse_json(&o);
+	cli_out_free(&o);
+	assert_true(json_is_true(json_object_get(j, "modelled")));
+	assert_true(json_is_null(json_object_get(j, "file")));
+	assert_int_equal(num(j, "kernel_count"), 8);
+	assert_int_equal(num(j, "copy_count"), 24);
+	r = json_array_get(json_object_get(j, "copies"), 0);
+	assert_string_equal(json_string_value(json_object_get(r, "kind")), "HtoD");
+	assert_string_equal(json_string_value(json_object_get(r, "memory")), "pinned");
+	assert_int_equal(num(r, "count"), 16);
+	assert_int_equal(num(r, "bytes"), 2 * 4194304 * 4);
+
+	run_cli(&o, ARGS("run", "--backend", "model", "--export", sq));
+	assert_int_equal(o.status, 0);
+	cli_out_free(&o);
+	run_cli(&o, ARGS("run", "--backend", "model", "--export", js));
+	assert_int_equal(o.status, 0);
+	cli_out_free(&o);
+	for (int i = 0; i < 2; i++) {
+		run_cli(&o, ARGS("stats", files[i], "--json"));
+		if (o.status != 0)
+			fail_msg("stats %s: exit %d: %s", files[i], o.status, o.err);
+		f = parse_json(&o);
+		cli_out_free(&o);
+		assert_int_equal(num(f, "kernel_count"), 8);
+		assert_int_equal(num(f, "copy_count"), 24);
+		for (size_t k = 0; k < 2; k++) {
+			const char *table = k == 0 ? "kernels" : "copies";
+
+			assert_int_equal(json_array_size(json_object_get(f, table)),
+			                 json_array_size(json_object_get(j, table)));
+			for (size_t n = 0; n < json_array_size(json_object_get(j, table)); n++) {
+				r = json_array_get(json_object_get(j, table), n);
+				rf = stats_row(f, table, json_string_value(json_object_get(r, "name")));
+				assert_int_equal(num(rf, "count"), num(r, "count"));
+				/* the Chrome JSON keeps times in us with 3 decimals: 1 ns per record */
+				assert_true(fabs(num(rf, "total_ns") - num(r, "total_ns")) <= num(r, "count"));
+			}
+		}
+		json_decref(f);
+	}
+	json_decref(j);
+	assert_int_equal(unlink(sq), 0);
+	assert_int_equal(unlink(js), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest usage[] = {
-		cmocka_unit_test(test_help),
-		cmocka_unit_test(test_version),
-		cmocka_unit_test(test_unknown_command_and_options),
-		cmocka_unit_test(test_option_messages),
-		cmocka_unit_test(test_sweep_list_length),
-		cmocka_unit_test(test_profile_errors),
-		cmocka_unit_test(test_streams_range),
-		cmocka_unit_test(test_enum_values),
-		cmocka_unit_test(test_sweep_order_one_line),
-		cmocka_unit_test(test_other_ranges),
-		cmocka_unit_test(test_cuda_unavailable),
-		cmocka_unit_test(test_ops),
-		cmocka_unit_test(test_options_refused),
-		cmocka_unit_test(test_ops_json),
+	    cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_version),
+	    cmocka_unit_test(test_unknown_command_and_options),
+	    cmocka_unit_test(test_option_messages),
+	    cmocka_unit_test(test_sweep_list_length),
+	    cmocka_unit_test(test_profile_errors),
+	    cmocka_unit_test(test_streams_range),
+	    cmocka_unit_test(test_enum_values),
+	    cmocka_unit_test(test_sweep_order_one_line),
+	    cmocka_unit_test(test_other_ranges),
+	    cmocka_unit_test(test_cuda_unavailable),
+	    cmocka_unit_test(test_ops),
+	    cmocka_unit_test(test_options_refused),
+	    cmocka_unit_test(test_ops_json),
+	    cmocka_unit_test(test_stats_nsys),
+	    cmocka_unit_test(test_stats_refused),
 	};
 	const struct CMUnitTest model[] = {
-		cmocka_unit_test(test_run_model_json),
-		cmocka_unit_test(test_run_model_text),
-		cmocka_unit_test(test_run_auto_falls_back),
-		cmocka_unit_test(test_sweep_model_both),
-		cmocka_unit_test(test_run_model_export),
-		cmocka_unit_test(test_validate_check_files),
-		cmocka_unit_test(test_signal_export_cleanup),
-		cmocka_unit_test(test_profile_label),
-		cmocka_unit_test(test_outputs_checked_first),
-		cmocka_unit_test(test_outputs_written_in_place),
+	    cmocka_unit_test(test_run_model_json),        cmocka_unit_test(test_run_model_text),
+	    cmocka_unit_test(test_run_auto_falls_back),   cmocka_unit_test(test_sweep_model_both),
+	    cmocka_unit_test(test_run_model_export),      cmocka_unit_test(test_validate_check_files),
+	    cmocka_unit_test(test_signal_export_cleanup), cmocka_unit_test(test_profile_label),
+	    cmocka_unit_test(test_outputs_checked_first), cmocka_unit_test(test_outputs_written_in_place),
+	    cmocka_unit_test(test_stats_model),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;
