@@ -125,7 +125,8 @@ static const char cli_usage[] =
 	"                      --connections), up to 8 streams; bare: on\n"
 	"Output options:\n"
 	"  --json              machine-readable output (JSON on stdout)\n"
-	"  --export FILE       write the timeline: .json (Chrome/Perfetto), .sqlite, .csv, .svg, .txt\n"
+	"  --export FILE       write the timeline: .json (Chrome/Perfetto), .sqlite, .csv, .svg, .txt; give it\n"
+	"                      again for more files (up to 8, each written; the same file twice: exit 2)\n"
 	"  --ascii             TUI: ASCII glyphs only\n"
 	"  -h, --help          this help      --version   the version\n"
 	"\n"
@@ -433,7 +434,13 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 			o->json = true;
 			break;
 		case OPT_EXPORT:
-			o->export_path = optarg;
+			if (o->nexports == CLI_MAX_EXPORTS)
+				return cli_error(CLI_USAGE, "--export: at most %d files", CLI_MAX_EXPORTS);
+			for (int i = 0; i < o->nexports; i++)
+				if (strcmp(o->exports[i], optarg) == 0)
+					return cli_error(CLI_USAGE, "--export '%s' is given twice", optarg);
+			o->exports[o->nexports++] = optarg;
+			o->export_path = o->exports[0];
 			break;
 		case OPT_ASCII:
 			o->ascii = true;
@@ -485,14 +492,16 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 				       o->exp.streams);
 	if (threads_per_stream && strcmp(cmd, "sweep") == 0)
 		o->exp.threads = o->exp.streams;
-	if (o->export_path != NULL && export_format_of(o->export_path) < 0)
-		return cli_error(CLI_USAGE, "cannot export to '%s': unknown extension, valid are %s", o->export_path,
-				       SS_EXPORT_EXTENSIONS);
-	/* checked before any work: a run that cannot be kept is not started */
-	if (o->export_path != NULL && atomic_check(o->export_path, &cause) != 0) {
-		cli_error(CLI_USAGE, "--export: %s", cause);
-		free(cause);
-		return CLI_USAGE;
+	for (int i = 0; i < o->nexports; i++) {
+		if (export_format_of(o->exports[i]) < 0)
+			return cli_error(CLI_USAGE, "cannot export to '%s': unknown extension, valid are %s",
+					 o->exports[i], SS_EXPORT_EXTENSIONS);
+		/* checked before any work: a run that cannot be kept is not started */
+		if (atomic_check(o->exports[i], &cause) != 0) {
+			cli_error(CLI_USAGE, "--export: %s", cause);
+			free(cause);
+			return CLI_USAGE;
+		}
 	}
 	if (experiment_validate(&o->exp, &cause) != 0) {
 		cli_error(CLI_USAGE, "%s", cause);
@@ -772,8 +781,8 @@ static int cli_run(int argc, char **argv)
 	} else {
 		cli_print_run(&o.exp, &tl, &res, &a, expected, &pr);
 	}
-	if (rc == 0 && o.export_path != NULL)
-		rc = cli_export_timeline(o.export_path, &tl, &a, &o.exp);
+	if (rc == 0)
+		rc = cli_export_all(o.exports, o.nexports, &tl, &a, &o.exp);
 	timeline_free(&tl);
 	return rc;
 }

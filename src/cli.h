@@ -15,12 +15,17 @@ struct option;
 #define CLI_USAGE 2 /* invalid command line */
 #define CLI_CUDA 3  /* CUDA/CUPTI failure, no device */
 
+/* --export FILE may be given this many times (each file is written). */
+#define CLI_MAX_EXPORTS 8
+
 /* Options common to the experiment commands (run, sweep, ops, the TUI). */
 struct cli_opts {
 	struct ss_experiment exp;
 	const char *backend;     /* "auto", "cuda", "model" */
 	bool json;
-	const char *export_path; /* --export FILE */
+	const char *export_path; /* the first --export FILE (NULL: none) */
+	const char *exports[CLI_MAX_EXPORTS]; /* every --export FILE, in order: each is written */
+	int nexports;
 	const char *counts;      /* sweep: --streams list */
 	bool both_orders;        /* sweep: --order both */
 	bool ascii;              /* TUI: force ASCII glyphs */

@@ -30,3 +30,17 @@ int cli_export_timeline(const char *path, const struct ss_timeline *tl, const st
 	}
 	return CLI_OK;
 }
+
+int cli_export_all(const char *const *paths, int n, const struct ss_timeline *tl, const struct ss_analysis *a,
+		   const struct ss_experiment *e)
+{
+	int rc = CLI_OK;
+
+	for (int i = 0; i < n; i++) {
+		int r = cli_export_timeline(paths[i], tl, a, e);
+
+		if (rc == CLI_OK)
+			rc = r;
+	}
+	return rc;
+}

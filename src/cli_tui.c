@@ -72,7 +72,7 @@ int cli_view(int argc, char **argv)
 		struct ss_analysis a;
 
 		analysis_timeline(&tl, &a);
-		rc = cli_export_timeline(o.export_path, &tl, &a, NULL);
+		rc = cli_export_all(o.exports, o.nexports, &tl, &a, NULL);
 		timeline_free(&tl);
 		return rc;
 	}

@@ -959,6 +959,64 @@ static void test_outputs_written_in_place(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* Several --export options write every file (it wrote only the last); the same file twice, or more than 8, is
+ * refused before any work, nothing written. view FILE converts to several files the same way. */
+static void test_export_several(void **state)
+{
+	char dir[] = "/tmp/ss-cli-exports-XXXXXX", p[4][128], many[9][128];
+	const char *args[32];
+	struct cli_out o;
+	json_error_t err;
+	json_t *j;
+	struct stat st;
+	size_t n = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p[0], sizeof p[0], "%s/a.json", dir);
+	snprintf(p[1], sizeof p[1], "%s/b.sqlite", dir);
+	snprintf(p[2], sizeof p[2], "%s/c.csv", dir);
+	snprintf(p[3], sizeof p[3], "%s/d.svg", dir);
+	run_cli(&o, ARGS("run", "--backend", "model", "--export", p[0], "--export", p[1], "--export", p[2]));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	cli_out_free(&o);
+	j = json_load_file(p[0], 0, &err);
+	if (j == NULL)
+		fail_msg("%s: %s", p[0], err.text);
+	json_decref(j);
+	for (int i = 1; i < 3; i++) {
+		if (stat(p[i], &st) != 0 || st.st_size == 0)
+			fail_msg("%s was not written", p[i]);
+		assert_int_equal(unlink(p[i]), 0);
+	}
+	assert_int_equal(unlink(p[0]), 0);
+
+	run_cli(&o, ARGS("view", SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite", "--export", p[3], "--export",
+			 p[2]));
+	assert_int_equal(o.status, 0);
+	cli_out_free(&o);
+	assert_int_equal(access(p[3], F_OK), 0);
+	assert_int_equal(access(p[2], F_OK), 0);
+	assert_int_equal(unlink(p[2]), 0);
+	assert_int_equal(unlink(p[3]), 0);
+
+	expect_error(2, ARGS("run", "--backend", "model", "--export", p[0], "--export", p[1], "--export", p[0]), p[0],
+		     "twice", NULL);
+	args[n++] = "run";
+	args[n++] = "--backend";
+	args[n++] = "model";
+	for (int i = 0; i < 9; i++) {
+		snprintf(many[i], sizeof many[i], "%s/t%d.csv", dir, i);
+		args[n++] = "--export";
+		args[n++] = many[i];
+	}
+	args[n] = NULL;
+	expect_error(2, args, "at most 8", NULL);
+	assert_int_equal(other_files(dir, NULL), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* A row of a stats --json table: the object whose "name" is name; fails when there is none. */
 static json_t *stats_row(json_t *j, const char *table, const char *name)
 {
@@ -1149,30 +1207,36 @@ static void test_stats_model(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest usage[] = {
-	    cmocka_unit_test(test_help),
-	    cmocka_unit_test(test_version),
-	    cmocka_unit_test(test_unknown_command_and_options),
-	    cmocka_unit_test(test_option_messages),
-	    cmocka_unit_test(test_sweep_list_length),
-	    cmocka_unit_test(test_profile_errors),
-	    cmocka_unit_test(test_streams_range),
-	    cmocka_unit_test(test_enum_values),
-	    cmocka_unit_test(test_sweep_order_one_line),
-	    cmocka_unit_test(test_other_ranges),
-	    cmocka_unit_test(test_cuda_unavailable),
-	    cmocka_unit_test(test_ops),
-	    cmocka_unit_test(test_options_refused),
-	    cmocka_unit_test(test_ops_json),
-	    cmocka_unit_test(test_stats_nsys),
-	    cmocka_unit_test(test_stats_refused),
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_unknown_command_and_options),
+		cmocka_unit_test(test_option_messages),
+		cmocka_unit_test(test_sweep_list_length),
+		cmocka_unit_test(test_profile_errors),
+		cmocka_unit_test(test_streams_range),
+		cmocka_unit_test(test_enum_values),
+		cmocka_unit_test(test_sweep_order_one_line),
+		cmocka_unit_test(test_other_ranges),
+		cmocka_unit_test(test_cuda_unavailable),
+		cmocka_unit_test(test_ops),
+		cmocka_unit_test(test_options_refused),
+		cmocka_unit_test(test_ops_json),
+		cmocka_unit_test(test_stats_nsys),
+		cmocka_unit_test(test_stats_refused),
 	};
 	const struct CMUnitTest model[] = {
-	    cmocka_unit_test(test_run_model_json),        cmocka_unit_test(test_run_model_text),
-	    cmocka_unit_test(test_run_auto_falls_back),   cmocka_unit_test(test_sweep_model_both),
-	    cmocka_unit_test(test_run_model_export),      cmocka_unit_test(test_validate_check_files),
-	    cmocka_unit_test(test_signal_export_cleanup), cmocka_unit_test(test_profile_label),
-	    cmocka_unit_test(test_outputs_checked_first), cmocka_unit_test(test_outputs_written_in_place),
-	    cmocka_unit_test(test_stats_model),
+		cmocka_unit_test(test_run_model_json),
+		cmocka_unit_test(test_run_model_text),
+		cmocka_unit_test(test_run_auto_falls_back),
+		cmocka_unit_test(test_sweep_model_both),
+		cmocka_unit_test(test_run_model_export),
+		cmocka_unit_test(test_validate_check_files),
+		cmocka_unit_test(test_signal_export_cleanup),
+		cmocka_unit_test(test_profile_label),
+		cmocka_unit_test(test_outputs_checked_first),
+		cmocka_unit_test(test_outputs_written_in_place),
+		cmocka_unit_test(test_stats_model),
+		cmocka_unit_test(test_export_several),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;
