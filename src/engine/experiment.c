@@ -206,7 +206,8 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 	bool on = experiment_prefetch_events(e);
 
 	if (e->chunks > 0 && e->chunks != e->streams)
-		snprintf(chunks, sizeof chunks, compact ? " %dch" : " %d chunks", e->chunks);
+		snprintf(chunks, sizeof chunks, compact ? " %dch%.0s" : " %d chunk%s", e->chunks,
+			 e->chunks == 1 ? "" : "s");
 	if (experiment_pfe_shown(e))
 		snprintf(pfe, sizeof pfe, compact ? " ev:%s%s" : " (prefetch events %s%s)",
 			 experiment_pfevents_name(e->prefetch_events),
@@ -230,6 +231,47 @@ void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)
 void experiment_describe_compact(const struct ss_experiment *e, char *buf, size_t len)
 {
 	experiment_describe_as(e, true, buf, len);
+}
+
+/* experiment_field copies field i (0-based) of a full description (fields are separated by two blanks) into out;
+ * false when there is no such field. */
+static bool experiment_field(const char *desc, int i, char *out, size_t len)
+{
+	const char *p = desc, *end;
+
+	for (; i > 0; i--) {
+		if ((p = strstr(p, "  ")) == NULL)
+			return false;
+		p += 2;
+	}
+	end = strstr(p, "  ");
+	snprintf(out, len, "%.*s", (int)(end != NULL ? (size_t)(end - p) : strlen(p)), p);
+	return true;
+}
+
+int experiment_changes(const struct ss_experiment *from, const struct ss_experiment *to, const char *tag, char *buf,
+                       size_t len)
+{
+	char a[320], b[320], fa[96], fb[96];
+	size_t used = 0;
+	int n = 0;
+
+	experiment_describe(from, a, sizeof a);
+	experiment_describe(to, b, sizeof b);
+	buf[0] = '\0';
+	for (int i = 0; experiment_field(b, i, fb, sizeof fb); i++) {
+		int w;
+
+		if (experiment_field(a, i, fa, sizeof fa) && strcmp(fa, fb) == 0)
+			continue;
+		w = tag != NULL ? snprintf(buf + used, len - used, "%s%s (%s: %s)", n ? ", " : "", fb, tag, fa)
+		                : snprintf(buf + used, len - used, "%s%s", n ? ", " : "", fb);
+		n++;
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+	return n;
 }
 
 double experiment_queues_f(const struct ss_experiment *e)

@@ -119,6 +119,11 @@ void experiment_describe(const struct ss_experiment *e, char *buf, size_t len);
 /* experiment_describe_compact writes the same in short fields, for narrow screens ("kernel-transfer 8s depth
  * sync:stream ds:none pinned 8q 1t"). */
 void experiment_describe_compact(const struct ss_experiment *e, char *buf, size_t len);
+/* experiment_changes writes the fields of experiment_describe in which to differs from from, in to's words and
+ * separated by ", " ("breadth-first, 16 streams"); with tag, each is followed by from's word ("1 queue (A: 8
+ * queues)"). Returns how many fields differ: 0 (buf "") when the descriptions are the same. */
+int experiment_changes(const struct ss_experiment *from, const struct ss_experiment *to, const char *tag, char *buf,
+                       size_t len);
 /* experiment_io_arrays: how many host arrays are copied in (H2D) and out (D2H) per chunk (0 for copy-less kernels). */
 void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outputs);
 

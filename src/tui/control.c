@@ -42,7 +42,7 @@ static const struct ss_lanes *control_lanes(const struct ss_control_input *in)
 	return in->run != NULL ? in->run : in->pinned;
 }
 
-/* control_fit sets the window to cover the shown run and the pinned one. */
+/* control_fit sets the window to cover the shown run and the pinned one: their GPU work, or all (fit_all). */
 static void control_fit(struct ss_control *c, const struct ss_control_input *in, int width)
 {
 	const struct ss_lanes *l[2] = {in->run, in->pinned};
@@ -54,7 +54,10 @@ static void control_fit(struct ss_control *c, const struct ss_control_input *in,
 
 		if (l[i] == NULL || !l[i]->have_span)
 			continue;
-		gantt_fit(l[i], width, &t0, &span);
+		if (c->fit_all)
+			gantt_fit(l[i], width, &t0, &span);
+		else
+			gantt_fit_work(l[i], width, &t0, &span);
 		if (!any || t0 < lo)
 			lo = t0;
 		if (!any || t0 + span > hi)
@@ -301,7 +304,10 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 	case ACT_STREAMS_DOUBLE:
 	case ACT_STREAMS_HALVE:
 	case ACT_RERUN:
-		return control_change(c, in, act, exp) ? CONTROL_RUN : CONTROL_NONE;
+		if (!control_change(c, in, act, exp))
+			return CONTROL_NONE;
+		c->follow = true; /* the new run is fitted, unless the user zooms or pans before it lands */
+		return CONTROL_RUN;
 	case ACT_PAN_LEFT:
 	case ACT_PAN_RIGHT:
 	case ACT_PAGE_LEFT:
@@ -321,7 +327,9 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		control_zoom(c, act == ACT_ZOOM_IN ? 0.5 : 2.0, control_zoom_centre(c, in));
 		break;
 	case ACT_FIT:
+	case ACT_FIT_ALL:
 		c->follow = true;
+		c->fit_all = act == ACT_FIT_ALL;
 		break;
 	case ACT_SCROLL_UP:
 	case ACT_SCROLL_DOWN:

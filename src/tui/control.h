@@ -37,7 +37,8 @@ enum ss_control_effect {
 /* The controls' state. gv.sel is always a record of the run control_sync last saw, or UINT32_MAX. */
 struct ss_control {
 	struct ss_gantt_view gv;
-	bool follow;       /* the window fits the runs until the user zooms or pans */
+	bool follow;       /* the window fits the runs until the user zooms or pans (a re-run asked for fits again) */
+	bool fit_all;      /* fitting covers everything (F), not only the GPU's work (f) */
 	bool compact_auto; /* compact lanes chosen by size, not by the user */
 	bool help;         /* the help overlay is open */
 	bool sweep;        /* the sweep view is open */

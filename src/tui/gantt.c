@@ -223,6 +223,23 @@ void gantt_fit(const struct ss_lanes *l, int width, double *t0, double *span)
 	*span = len * width / (width - 1);
 }
 
+void gantt_fit_work(const struct ss_lanes *l, int width, double *t0, double *span)
+{
+	double all, work;
+
+	gantt_fit(l, width, t0, span);
+	if (!l->have_gpu_span)
+		return;
+	all = (double)(l->t1 - l->t0);
+	work = (double)(l->gpu_t1 - l->gpu_t0);
+	if (work < width)
+		work = width;
+	if (all <= work * 1.5)
+		return;
+	*t0 = (double)l->gpu_t0 - work * 0.02;
+	*span = work * 1.04;
+}
+
 void gantt_clamp(const struct ss_lanes *l, int width, double *t0, double *span)
 {
 	double ft0, fspan;

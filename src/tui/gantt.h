@@ -29,6 +29,10 @@ uint32_t gantt_pick(const struct ss_lanes *l, struct ss_rect plot, const struct 
                     int *lane);
 /* gantt_fit sets the window to the whole timeline (and a one-cell margin) for a plot width cells wide. */
 void gantt_fit(const struct ss_lanes *l, int width, double *t0, double *span);
+/* gantt_fit_work sets the window to the work: the GPU's records with a 2% margin each side, where the host's alone
+ * (set-up calls before, tear-down after) would make the whole timeline more than half as long again; else as
+ * gantt_fit. A real program's trace opens on its kernels and copies, not on its start-up. */
+void gantt_fit_work(const struct ss_lanes *l, int width, double *t0, double *span);
 /* gantt_clamp keeps a window sane: span between width ns (1 ns a cell) and twice the fitted span; a window as wide
  * as the run or wider starts with it, a narrower one keeps at least 1/8 of itself on the run. */
 void gantt_clamp(const struct ss_lanes *l, int width, double *t0, double *span);

@@ -13,6 +13,7 @@ struct ss_glyphs {
 	uint32_t tick;       /* a tick on the time axis */
 	uint32_t axis;       /* the time axis line */
 	uint32_t up, down;   /* more lanes above / below */
+	uint32_t left, right; /* more of the timeline before / after the window (the axis' ends) */
 	uint32_t pin;        /* marks the pinned (A) timeline */
 	uint32_t shade;      /* progress bar background */
 	bool braille;        /* plots use braille dots (2x4 per cell) */

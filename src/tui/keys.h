@@ -53,7 +53,8 @@ enum ss_action {
 	ACT_END,   /* pan to the end */
 	ACT_ZOOM_IN,
 	ACT_ZOOM_OUT,
-	ACT_FIT,
+	ACT_FIT,     /* fit the work: the GPU's records */
+	ACT_FIT_ALL, /* fit everything, host-only spans too */
 	ACT_SCROLL_UP, /* lanes */
 	ACT_SCROLL_DOWN,
 	ACT_PAGE_UP,

@@ -26,6 +26,7 @@
 #include "sigexit.h"
 #include "term.h"
 #include "tui_screen.h"
+#include "units.h"
 #include "view.h"
 #include "xalloc.h"
 
@@ -47,7 +48,10 @@ struct tui {
 	double last_frame;
 	struct ss_layout layout;
 	bool layout_ok;
-	bool hangup; /* the terminal is gone: the loop ends as if SIGHUP came */
+	bool hangup;                   /* the terminal is gone: the loop ends as if SIGHUP came */
+	struct ss_experiment prev_exp; /* the run shown before the last one: what a re-run is compared with */
+	uint64_t prev_ns;
+	bool have_prev;
 };
 
 static struct tui *tui_current; /* for the fatal hook */
@@ -239,6 +243,28 @@ static void tui_export(struct tui *t)
 	free(ansi);
 }
 
+/* tui_rerun says what the run just shown changed: its settings that differ from the run shown before it, and the
+ * makespans ("re-ran breadth-first: 814 us -> 790 us (-2.9%)"), and that the window stayed where the user put it. */
+static void tui_rerun(struct tui *t)
+{
+	const struct ss_run *r = t->ses.shown;
+	char what[200], a[24], b[24];
+
+	if (r == NULL || r->file || !r->done)
+		return;
+	if (t->have_prev) {
+		if (experiment_changes(&t->prev_exp, &r->exp, NULL, what, sizeof what) == 0)
+			snprintf(what, sizeof what, "as before");
+		tui_say(t, SS_ROLE_HIGHLIGHT, "re-ran %s: %s -> %s (%+.1f%%)%s", what,
+		        units_time(t->prev_ns, a, sizeof a), units_time(r->an.makespan_ns, b, sizeof b),
+		        t->prev_ns > 0 ? ((double)r->an.makespan_ns / (double)t->prev_ns - 1.0) * 100.0 : 0.0,
+		        t->ctl.follow ? "" : "  view held where you zoomed: f fits the new run");
+	}
+	t->prev_exp = r->exp;
+	t->prev_ns = r->an.makespan_ns;
+	t->have_prev = true;
+}
+
 /* tui_session handles what the session reports. */
 static void tui_session(struct tui *t, unsigned ch)
 {
@@ -249,6 +275,7 @@ static void tui_session(struct tui *t, unsigned ch)
 		/* the selection went with the run it belonged to: control_sync sees the new run id */
 		if (t->message_role != SS_ROLE_WARN)
 			t->message[0] = '\0';
+		tui_rerun(t);
 	}
 	if (ch & SES_FAILED)
 		tui_say(t, SS_ROLE_WARN, "%s", t->ses.message);

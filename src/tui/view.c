@@ -275,15 +275,44 @@ static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_vi
 	            SS_ROLE_DIM, 0);
 }
 
-/* view_status draws the last row: a message, or the main keys. */
+/* view_lanes is the index the window is over: the shown run's, else the pinned one's (NULL when none). */
+static const struct ss_lanes *view_lanes(const struct ss_view *v)
+{
+	return v->run.lanes != NULL ? v->run.lanes : v->pinned.lanes;
+}
+
+/* view_outside tells which ends of the timeline lie outside the window: *before, *after; and whether the GPU's
+ * work is all inside it (*work_in). False when there is no timeline. */
+static bool view_outside(const struct ss_view *v, bool *before, bool *after, bool *work_in)
+{
+	const struct ss_lanes *l = view_lanes(v);
+	double w0 = v->gv.t0, w1 = v->gv.t0 + v->gv.span;
+
+	if (l == NULL || !l->have_span || !(v->gv.span > 0))
+		return false;
+	*before = (double)l->t0 < w0;
+	*after = (double)l->t1 > w1;
+	*work_in = !l->have_gpu_span || ((double)l->gpu_t0 >= w0 && (double)l->gpu_t1 <= w1);
+	return true;
+}
+
+/* view_status draws the last row: a message, or what part of the timeline is shown; then the main keys. */
 static void view_status(struct ss_grid *g, struct ss_rect r, const struct ss_view *v)
 {
-	char keys[160];
+	char keys[160], part[96], a[24], b[24];
 	int x = r.x;
+	bool before, after, work_in;
 
 	grid_fill(g, r, ' ', SS_ROLE_TEXT, GRID_REVERSE);
 	if (v->message != NULL && v->message[0]) {
 		x += grid_puts(g, x, r.y, r.w, v->message, v->message_role, GRID_REVERSE | GRID_BOLD);
+		x += 2;
+	} else if (v->sweep == NULL && view_outside(v, &before, &after, &work_in) && (before || after)) {
+		const struct ss_lanes *l = view_lanes(v);
+
+		snprintf(part, sizeof part, "showing %s of %s: %s", units_time((uint64_t)v->gv.span, a, sizeof a),
+		         units_time(l->t1 - l->t0, b, sizeof b), work_in ? "F fits all" : "f fits");
+		x += grid_puts(g, x, r.y, r.w, part, SS_ROLE_HIGHLIGHT, GRID_REVERSE | GRID_BOLD);
 		x += 2;
 	}
 	/* as many of the main keys as fit, the most important first */
@@ -348,6 +377,18 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 			view_gantt(g, l.labels[0], l.plot[0], &v->run, &v->gv, v);
 		}
 		axis_draw(g, l.axis, v->gv.t0, v->gv.span, v->gl);
+		{
+			bool before, after, work_in;
+
+			/* the axis' ends say where the timeline goes on beyond the window */
+			if (view_outside(v, &before, &after, &work_in)) {
+				if (before)
+					grid_set(g, l.axis.x, l.axis.y, v->gl->left, SS_ROLE_HIGHLIGHT, GRID_BOLD);
+				if (after)
+					grid_set(g, l.axis.x + l.axis.w - 1, l.axis.y, v->gl->right, SS_ROLE_HIGHLIGHT,
+					         GRID_BOLD);
+			}
+		}
 		grid_fill(g, (struct ss_rect){l.corner.x, l.corner.y, l.corner.w, 1}, v->gl->axis, SS_ROLE_AXIS, 0);
 		grid_set(g, l.corner.x + l.corner.w - 1, l.corner.y, v->gl->box[4], SS_ROLE_AXIS, 0);
 		grid_printf(g, l.corner.x, l.corner.y + 1, l.corner.w - 1, SS_ROLE_DIM, 0, "%*s", l.corner.w - 2,

@@ -520,14 +520,95 @@ static void test_view(void **state)
 	e2e_free(&t);
 }
 
+/* e2e_bar_cells is how many columns lie between the first and the last bar glyph of rows from..to-1 (right of
+ * the label separator): how much of the plot the bars spread over. */
+static int e2e_bar_cells(struct e2e *t, int from, int to)
+{
+	int lo = t->cols, hi = -1;
+
+	for (int y = from; y < to; y++)
+		for (int x = 11; x < t->cols; x++) {
+			uint32_t c = e2e_char(t, x, y);
+
+			if (c >= 0x2588 && c <= 0x258F) {
+				lo = x < lo ? x : lo;
+				hi = x > hi ? x : hi;
+			}
+		}
+	return hi >= lo ? hi - lo + 1 : 0;
+}
+
+/* A real Nsight Systems export opens on its GPU work, not on 200 ms of host set-up calls: the stream lanes show bars
+ * over many columns, the status line says how much of the recording is shown and that F fits it all, the axis' right
+ * end marks the rest; F fits everything (the lanes shrink to a few columns), f comes back. */
+static void test_view_nsys(void **state)
+{
+	struct e2e t;
+	char file[1024];
+	const char *src = getenv("SS_SOURCE_DIR");
+	const char *args[] = {"view", file, NULL};
+	int work, all, host;
+
+	(void)state;
+	snprintf(file, sizeof file, "%s/tests/data/nsys/rtx4060ti-4streams.sqlite", src ? src : ".");
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_wait(&t, "makespan");
+	host = e2e_find(&t, "host", 2, NULL);
+	assert_true(host >= 2);
+	work = e2e_bar_cells(&t, host + 1, e2e_find(&t, "time", 0, NULL) - 1);
+	assert_true(work > 60);
+	assert_true(e2e_find(&t, "F fits all", 0, NULL) == t.rows - 1);
+	e2e_keys(&t, "F");
+	e2e_wait_gone(&t, "F fits all");
+	all = e2e_bar_cells(&t, host + 1, e2e_find(&t, "time", 0, NULL) - 1);
+	if (all >= work / 4)
+		e2e_dump(&t);
+	assert_true(all < work / 4);
+	e2e_keys(&t, "f");
+	e2e_wait(&t, "F fits all");
+	/* Home and End as terminals send them outside the terminfo entry: keys, not Esc (which would drop the
+	 * selection) */
+	e2e_keys(&t, "\t");
+	e2e_wait(&t, "selected");
+	e2e_keys(&t, "\033[1~");
+	e2e_wait(&t, NULL);
+	e2e_keys(&t, "\033[4~");
+	e2e_wait(&t, NULL);
+	e2e_keys(&t, "\033[H");
+	e2e_wait(&t, NULL);
+	assert_true(e2e_find(&t, "selected", 0, NULL) > 0);
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
+/* After a re-run the status line says what changed and by how much; o on the default experiment. */
+static void test_rerun_note(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", NULL};
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	e2e_keys(&t, "o");
+	e2e_wait(&t, "re-ran breadth-first: ");
+	assert_true(e2e_find(&t, " us -> ", 0, NULL) == t.rows - 1);
+	/* zoomed in while a longer run (more streams) runs: the window is held and the status line says so */
+	e2e_keys(&t, ">zz");
+	e2e_wait(&t, "view held");
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_start),   cmocka_unit_test(test_order),     cmocka_unit_test(test_resize),
-	    cmocka_unit_test(test_mouse),   cmocka_unit_test(test_keyselect), cmocka_unit_test(test_help),
-	    cmocka_unit_test(test_ab),      cmocka_unit_test(test_sweep),     cmocka_unit_test(test_export),
-	    cmocka_unit_test(test_signal),  cmocka_unit_test(test_ascii),     cmocka_unit_test(test_nocolor),
-	    cmocka_unit_test(test_schemes), cmocka_unit_test(test_view),      cmocka_unit_test(test_prefetch),
+	    cmocka_unit_test(test_start),     cmocka_unit_test(test_order),      cmocka_unit_test(test_resize),
+	    cmocka_unit_test(test_mouse),     cmocka_unit_test(test_keyselect),  cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_ab),        cmocka_unit_test(test_sweep),      cmocka_unit_test(test_export),
+	    cmocka_unit_test(test_signal),    cmocka_unit_test(test_ascii),      cmocka_unit_test(test_nocolor),
+	    cmocka_unit_test(test_schemes),   cmocka_unit_test(test_view),       cmocka_unit_test(test_prefetch),
+	    cmocka_unit_test(test_view_nsys), cmocka_unit_test(test_rerun_note),
 	};
 	char filter[64];
 

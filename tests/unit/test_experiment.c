@@ -1,11 +1,10 @@
 /* test_experiment.c: presets' defaults as the issue states them, validation ranges and their messages, name tables,
  * the one-line description. */
+#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +92,7 @@ static void test_preset_hyperq(void **state)
 	experiment_preset(&e, SS_PRESET_HYPERQ);
 	assert_int_equal(e.kernel, SS_KERNEL_SPIN);
 	assert_int_equal(e.streams, 32);
-	assert_int_equal(e.connections, 1); /* one hardware queue shows the false dependencies */
+	assert_int_equal(e.connections, 1);  /* one hardware queue shows the false dependencies */
 	experiment_io_arrays(&e, &in, &out); /* short kernels, no copies */
 	assert_int_equal(in, 0);
 	assert_int_equal(out, 0);
@@ -243,7 +242,7 @@ static void test_validate_other_ranges(void **state)
 	e.order = SS_ORDER_COUNT;
 	expect_invalid(&e, "invalid", NULL);
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
-	e.sync = (enum ss_sync)-1;
+	e.sync = (enum ss_sync) - 1;
 	expect_invalid(&e, "invalid", NULL);
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
 	e.hostmem = SS_MEM_COUNT;
@@ -252,7 +251,7 @@ static void test_validate_other_ranges(void **state)
 
 /* A name table: name(i) parses back to i, case-insensitively; unknown names and out-of-range values. */
 static void check_table(const char *which, int count, const char *(*name)(int), int (*parse)(const char *),
-			const char *const *want)
+                        const char *const *want)
 {
 	char upper[64];
 
@@ -276,8 +275,8 @@ static void check_table(const char *which, int count, const char *(*name)(int), 
 
 static void test_names_round_trip(void **state)
 {
-	static const char *const presets[] = {"kernel-transfer", "decrypt", "hyperq", "default-stream",
-					      "sync-order", "managed", "pageable"};
+	static const char *const presets[] = {"kernel-transfer", "decrypt", "hyperq",  "default-stream",
+	                                      "sync-order",      "managed", "pageable"};
 	static const char *const orders[] = {"depth", "breadth"};
 	static const char *const syncs[] = {"stream", "reverse", "device", "events"};
 	static const char *const ds[] = {"none", "legacy-op", "event-timer", "per-thread"};
@@ -299,7 +298,7 @@ static void test_valid_lists(void **state)
 {
 	(void)state;
 	assert_string_equal(experiment_valid_list("preset"),
-			    "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable");
+	                    "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable");
 	assert_string_equal(experiment_valid_list("order"), "depth|breadth");
 	assert_string_equal(experiment_valid_list("sync"), "stream|reverse|device|events");
 	assert_string_equal(experiment_valid_list("default-stream"), "none|legacy-op|event-timer|per-thread");
@@ -318,7 +317,7 @@ static void test_describe(void **state)
 	e.connections = 8;
 	experiment_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "kernel-transfer  8 streams  depth-first  sync stream  default-stream none  pinned  "
-				 "8 queues  1 thread");
+	                         "8 queues  1 thread");
 
 	experiment_preset(&e, SS_PRESET_HYPERQ);
 	e.streams = 1;
@@ -332,7 +331,7 @@ static void test_describe(void **state)
 	e.threads = 1;
 	experiment_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "hyperq  1 stream 3 chunks  breadth-first  sync events  default-stream per-thread "
-				 "non-blocking  managed-attach  1 queue  1 thread");
+	                         "non-blocking  managed-attach  1 queue  1 thread");
 
 	experiment_preset(&e, SS_PRESET_DECRYPT);
 	e.streams = 4;
@@ -340,8 +339,9 @@ static void test_describe(void **state)
 	e.chunks = 4; /* as many chunks as streams: not mentioned */
 	e.connections = 32;
 	experiment_describe(&e, buf, sizeof buf);
-	assert_string_equal(buf, "decrypt  4 streams  depth-first  sync stream  default-stream none  pinned  32 queues  "
-				 "4 threads");
+	assert_string_equal(buf,
+	                    "decrypt  4 streams  depth-first  sync stream  default-stream none  pinned  32 queues  "
+	                    "4 threads");
 
 	/* truncation stays terminated */
 	experiment_describe(&e, buf, 8);
@@ -351,21 +351,21 @@ static void test_describe(void **state)
 	experiment_preset(&e, SS_PRESET_MANAGED);
 	experiment_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "managed  8 streams  depth-first  sync stream  default-stream none  managed-prefetch "
-				 "(prefetch events auto: on)  8 queues  1 thread");
+	                         "(prefetch events auto: on)  8 queues  1 thread");
 	e.connections = 4;
 	experiment_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "managed  8 streams  depth-first  sync stream  default-stream none  managed-prefetch "
-				 "(prefetch events auto: off)  4 queues  1 thread");
+	                         "(prefetch events auto: off)  4 queues  1 thread");
 	e.prefetch_events = SS_PFE_ON;
 	experiment_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "managed  8 streams  depth-first  sync stream  default-stream none  managed-prefetch "
-				 "(prefetch events on)  4 queues  1 thread");
+	                         "(prefetch events on)  4 queues  1 thread");
 	/* set by hand, it is said with any host memory */
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
 	e.prefetch_events = SS_PFE_OFF;
 	experiment_describe(&e, buf, sizeof buf);
 	assert_string_equal(buf, "kernel-transfer  8 streams  depth-first  sync stream  default-stream none  pinned "
-				 "(prefetch events off)  8 queues  1 thread");
+	                         "(prefetch events off)  8 queues  1 thread");
 }
 
 /* The compact description: the same fields, short, and every preset's defaults fit an 80-column header. */
@@ -400,6 +400,29 @@ static void test_describe_compact(void **state)
 /* AUTO times prefetches exactly where every stream has a hardware queue of its own, up to 8 streams; ON and OFF
  * are what they say;
  * a value out of range is refused by validation. */
+/* experiment_changes names the settings that differ, in the new experiment's words, with the old one's after a tag. */
+static void test_changes(void **state)
+{
+	struct ss_experiment a, b;
+	char buf[256];
+
+	(void)state;
+	experiment_preset(&a, SS_PRESET_KERNEL_TRANSFER);
+	b = a;
+	assert_int_equal(experiment_changes(&a, &b, NULL, buf, sizeof buf), 0);
+	assert_string_equal(buf, "");
+	b.order = SS_ORDER_BREADTH;
+	assert_int_equal(experiment_changes(&a, &b, NULL, buf, sizeof buf), 1);
+	assert_string_equal(buf, "breadth-first");
+	b.connections = 1;
+	b.streams = 16;
+	assert_int_equal(experiment_changes(&a, &b, "A", buf, sizeof buf), 3);
+	assert_string_equal(buf, "16 streams (A: 8 streams), breadth-first (A: depth-first), 1 queue (A: 8 queues)");
+	/* a buffer too small is cut, never overrun */
+	assert_int_equal(experiment_changes(&a, &b, "A", buf, 10), 1);
+	assert_true(strlen(buf) < 10);
+}
+
 static void test_prefetch_events(void **state)
 {
 	struct ss_experiment e;
@@ -435,19 +458,20 @@ static void test_prefetch_events(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_preset_kernel_transfer),
-		cmocka_unit_test(test_prefetch_events),
-		cmocka_unit_test(test_describe_compact),
-		cmocka_unit_test(test_preset_decrypt),
-		cmocka_unit_test(test_preset_hyperq),
-		cmocka_unit_test(test_preset_variants),
-		cmocka_unit_test(test_validate_streams),
-		cmocka_unit_test(test_validate_connections),
-		cmocka_unit_test(test_validate_threads),
-		cmocka_unit_test(test_validate_other_ranges),
-		cmocka_unit_test(test_names_round_trip),
-		cmocka_unit_test(test_valid_lists),
-		cmocka_unit_test(test_describe),
+	    cmocka_unit_test(test_preset_kernel_transfer),
+	    cmocka_unit_test(test_prefetch_events),
+	    cmocka_unit_test(test_changes),
+	    cmocka_unit_test(test_describe_compact),
+	    cmocka_unit_test(test_preset_decrypt),
+	    cmocka_unit_test(test_preset_hyperq),
+	    cmocka_unit_test(test_preset_variants),
+	    cmocka_unit_test(test_validate_streams),
+	    cmocka_unit_test(test_validate_connections),
+	    cmocka_unit_test(test_validate_threads),
+	    cmocka_unit_test(test_validate_other_ranges),
+	    cmocka_unit_test(test_names_round_trip),
+	    cmocka_unit_test(test_valid_lists),
+	    cmocka_unit_test(test_describe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

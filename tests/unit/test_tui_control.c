@@ -177,13 +177,50 @@ static void test_experiment_keys(void **state)
 	run_free(&r);
 }
 
+/* A trace whose host calls run long before and after its GPU work opens on the work (f), F fits everything, and a
+ * run asked for after a zoom is fitted again unless the user zooms before it lands. */
+static void test_fit_work(void **state)
+{
+	struct ss_layout layout;
+	struct ss_control c;
+	struct ss_control_input in;
+	struct ss_experiment base, e;
+	struct run r;
+
+	(void)state;
+	run_init(&r);
+	/* start-up and tear-down calls far from the fixture's work (which ends by 500 us) */
+	tui_add(&r.tl, SS_KIND_API, SS_STREAM_HOST, 0, 1 * US, 0, 0, "cuInit");
+	tui_add(&r.tl, SS_KIND_API, SS_STREAM_HOST, 20000 * US, 20001 * US, 0, 0, "cudaFree");
+	timeline_sort(&r.tl);
+	lanes_build(&r.lanes, &r.tl);
+	assert_true(r.lanes.have_gpu_span);
+	experiment_preset(&base, SS_PRESET_KERNEL_TRANSFER);
+	control_init(&c);
+	input(&in, &r, 1, 120, 40, &layout, &base);
+	control_sync(&c, &in);
+	assert_true(c.gv.t0 <= (double)r.lanes.gpu_t0 && c.gv.t0 + c.gv.span >= (double)r.lanes.gpu_t1);
+	assert_true(c.gv.span < (double)(r.lanes.gpu_t1 - r.lanes.gpu_t0) * 1.1);
+	control_action(&c, &in, ACT_FIT_ALL, &e);
+	assert_true(c.gv.t0 <= (double)r.lanes.t0 && c.gv.t0 + c.gv.span >= (double)r.lanes.t1);
+	control_action(&c, &in, ACT_FIT, &e);
+	assert_true(c.gv.span < (double)(r.lanes.t1 - r.lanes.t0) / 10);
+	/* zoomed, then a re-run: fitted again; zoomed while it runs: held */
+	control_action(&c, &in, ACT_ZOOM_IN, &e);
+	assert_false(c.follow);
+	assert_int_equal(control_action(&c, &in, ACT_ORDER, &e), CONTROL_RUN);
+	assert_true(c.follow);
+	control_action(&c, &in, ACT_ZOOM_IN, &e);
+	assert_false(c.follow);
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_scroll_then_select),
-	    cmocka_unit_test(test_selection_follows_run),
-	    cmocka_unit_test(test_too_small),
-	    cmocka_unit_test(test_experiment_keys),
+	    cmocka_unit_test(test_scroll_then_select), cmocka_unit_test(test_selection_follows_run),
+	    cmocka_unit_test(test_too_small),          cmocka_unit_test(test_experiment_keys),
+	    cmocka_unit_test(test_fit_work),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
