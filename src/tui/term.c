@@ -5,6 +5,7 @@
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -36,6 +37,26 @@ static void term_register(const struct termios *tio)
 	term_cap(seq, sizeof seq, "rmcup");
 	term_cap(seq, sizeof seq, "cnorm");
 	sigexit_set_terminal(STDOUT_FILENO, tio, seq);
+}
+
+/* term_keys teaches curses the sequences terminals send for Home, End, the page keys, shift-tab and shift-arrows
+ * that the terminfo entry may not list (xterm's "ESC [ H", the VT220 "ESC [ 1 ~", rxvt's "ESC [ 7 ~"), so that they
+ * arrive as keys and not as Esc, '[', 'H'. A sequence the entry already binds keeps its binding. */
+static void term_keys(void)
+{
+	static const struct {
+		const char *seq;
+		int key;
+	} extra[] = {
+	    {"\033[H", KEY_HOME},     {"\033[F", KEY_END},    {"\033OH", KEY_HOME},  {"\033OF", KEY_END},
+	    {"\033[1~", KEY_HOME},    {"\033[4~", KEY_END},   {"\033[7~", KEY_HOME}, {"\033[8~", KEY_END},
+	    {"\033[5~", KEY_PPAGE},   {"\033[6~", KEY_NPAGE}, {"\033[Z", KEY_BTAB},  {"\033[1;2C", KEY_SRIGHT},
+	    {"\033[1;2D", KEY_SLEFT},
+	};
+
+	for (size_t i = 0; i < sizeof extra / sizeof *extra; i++)
+		if (key_defined(extra[i].seq) == 0)
+			define_key(extra[i].seq, extra[i].key);
 }
 
 /* term_attr converts grid and scheme attributes into curses ones. */
@@ -83,6 +104,7 @@ int term_start(struct ss_term *t, bool ascii, char **cause)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	term_keys();
 	nodelay(stdscr, TRUE);
 	intrflush(stdscr, FALSE);
 	curs_set(0);
@@ -176,6 +198,25 @@ void term_draw(struct ss_term *t, const struct ss_grid *g)
 	doupdate();
 }
 
+/* term_getch is getch with the ending signals held back for its duration: curses takes a poll interrupted by a
+ * signal for input ready and then blocks in read until a key comes, so that a SIGTERM landing inside getch would
+ * not be seen until the next key. Held back, the signal arrives right after, outside curses. */
+static int term_getch(void)
+{
+	sigset_t hold, old;
+	int k;
+
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGQUIT);
+	sigaddset(&hold, SIGTERM);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	k = getch();
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return k;
+}
+
 int term_key(struct ss_term *t, struct ss_mouse *m)
 {
 	int k;
@@ -183,7 +224,7 @@ int term_key(struct ss_term *t, struct ss_mouse *m)
 
 	if (!t->started)
 		return -1;
-	k = getch();
+	k = term_getch();
 	switch (k) {
 	case ERR:
 		return -1;
