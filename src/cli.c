@@ -950,7 +950,8 @@ static int cli_ops(int argc, char **argv)
 		planner_free(&ops);
 		return rc;
 	}
-	printf("# %s\n# %zu operations, %d chunks, %d events\n", desc, ops.n, ops.nchunks, ops.nevents);
+	printf("# %s\n# %zu operation%s, %d chunk%s, %d event%s\n", desc, ops.n, ops.n == 1 ? "" : "s", ops.nchunks,
+	       ops.nchunks == 1 ? "" : "s", ops.nevents, ops.nevents == 1 ? "" : "s");
 	for (size_t i = 0; i < ops.n; i++) {
 		planner_op_describe(&ops, &ops.op[i], line, sizeof line);
 		printf("%s\n", line);

@@ -140,8 +140,9 @@ static void bench_presets(struct bench *bn)
 		counts_ok = bench_counts_ok(&a, exp) && res.dropped == 0;
 		timed = bench_event_timed(&tl);
 		if (timed > 0)
-			snprintf(timed_note, sizeof timed_note, " (%zu prefetches timed with cudaEvents: CUPTI records none)",
-				 timed);
+			snprintf(timed_note, sizeof timed_note,
+				 " (%zu prefetch%s timed with cudaEvents: CUPTI records none)", timed,
+				 timed == 1 ? "" : "es");
 		bench_check(bn, tag, counts_ok,
 			    json_pack("{s:I, s:I, s:I, s:I, s:I}", "H2D", (json_int_t)a.counts[SS_KIND_H2D], "KER",
 				      (json_int_t)a.counts[SS_KIND_KERNEL], "D2H", (json_int_t)a.counts[SS_KIND_D2H],
@@ -261,8 +262,8 @@ static void bench_sweep(struct bench *bn, bool quick)
 	bench_check(bn, "sweep-records", bad_counts == 0 && dropped == 0 && npoints > 0,
 		    json_pack("{s:I, s:I, s:I}", "points", (json_int_t)npoints, "bad_counts", (json_int_t)bad_counts,
 			      "dropped", (json_int_t)dropped),
-		    "%zu points: per-kind counts equal the op list in %zu, dropped records %llu", npoints,
-		    npoints - bad_counts, (unsigned long long)dropped);
+		    "%zu point%s: per-kind counts equal the op list in %zu, dropped records %llu", npoints,
+		    npoints == 1 ? "" : "s", npoints - bad_counts, (unsigned long long)dropped);
 	if (!bn->modelled)
 		bench_check(bn, "sweep-observer", worst_overhead >= 0,
 			    json_pack("{s:f}", "worst_overhead", worst_overhead),
@@ -275,9 +276,10 @@ static void bench_sweep(struct bench *bn, bool quick)
 				      experiment_order_name(best->order), "connections", best_queues, "time_ns",
 				      (json_int_t)best->a.used_ns, "bound_ns", (json_int_t)best->a.bound_ns, "gap",
 				      best->a.gap),
-			    "best %d streams %s-first on %d queue%s %s vs ideal bound %s: gap %+.1f%% (target <= 10%%); "
-			    "its H2D engine alone was busy %s against the bound's h = %s (one-stream H2D)",
-			    best->streams, experiment_order_name(best->order), best_queues, best_queues == 1 ? "" : "s",
+			    "best %d stream%s %s-first on %d queue%s %s vs ideal bound %s: gap %+.1f%% (target <= "
+			    "10%%); its H2D engine alone was busy %s against the bound's h = %s (one-stream H2D)",
+			    best->streams, best->streams == 1 ? "" : "s", experiment_order_name(best->order), best_queues,
+			    best_queues == 1 ? "" : "s",
 			    units_time(best->a.used_ns, b1, sizeof b1),
 			    units_time(best->a.bound_ns, b2, sizeof b2), 100.0 * best->a.gap,
 			    units_time(best->a.eng[SS_ENG_H2D].busy_ns, b3, sizeof b3),
@@ -385,9 +387,10 @@ static void bench_hyperq(struct bench *bn)
 	bench_check(bn, "hyperq-1queue", t[1] > 0 && (double)t[0] / (double)t[1] >= 1.5,
 		    json_pack("{s:I, s:I, s:i, s:i}", "depth_ns", (json_int_t)t[0], "breadth_ns", (json_int_t)t[1],
 			      "depth_concurrency", conc[0], "breadth_concurrency", conc[1]),
-		    "depth %s (max %d concurrent kernels) vs breadth %s (max %d): depth/breadth %.2fx (target: visibly "
-		    "different, >= 1.5x)",
-		    units_time(t[0], b1, sizeof b1), conc[0], units_time(t[1], b2, sizeof b2), conc[1],
+		    "depth %s (max %d concurrent kernel%s) vs breadth %s (max %d): depth/breadth %.2fx (target: "
+		    "visibly different, >= 1.5x)",
+		    units_time(t[0], b1, sizeof b1), conc[0], conc[0] == 1 ? "" : "s", units_time(t[1], b2, sizeof b2),
+		    conc[1],
 		    t[1] ? (double)t[0] / (double)t[1] : 0.0);
 }
 
@@ -409,9 +412,9 @@ static void bench_default_stream(struct bench *bn)
 	bench_check(bn, "default-stream", nlegacy > 0 && across == 0 && conc == 1,
 		    json_pack("{s:I, s:I, s:i}", "legacy_ops", (json_int_t)nlegacy, "overlapping", (json_int_t)across,
 			      "max_kernel_concurrency", conc),
-		    "%zu legacy-stream ops, %zu stream intervals overlap them, max concurrent kernels of distinct "
+		    "%zu legacy-stream op%s, %zu stream interval%s overlap%s them, max concurrent kernels of distinct "
 		    "streams %d (target 0 and 1)",
-		    nlegacy, across, conc);
+		    nlegacy, nlegacy == 1 ? "" : "s", across, across == 1 ? "" : "s", across == 1 ? "s" : "", conc);
 	timeline_free(&tl);
 }
 

@@ -266,17 +266,18 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 	}
 	validate_stats(s, &st);
 	pass = validate_passes(&st);
-	printf("\nmodel (%s profile) vs %s%s%s, %zu rows compared\n", p->name, s->device[0] ? s->device : "the GPU",
+	printf("\nmodel (%s profile) vs %s%s%s, %zu row%s compared\n", p->name, s->device[0] ? s->device : "the GPU",
 	       measured_modelled ? " (MODELLED reference)" : "",
-	       multi ? " (the median of each row's measurements)" : "", st.n);
+	       multi ? " (the median of each row's measurements)" : "", st.n, st.n == 1 ? "" : "s");
 	if (st.n > 0) {
 		const struct ss_validate_row *w = &s->row[st.worst_row];
 
 		printf(
-		    "makespan error: median %.1f%% (target <= %.0f%%), worst %.1f%% (target <= %.0f%%: %s %d streams "
-		    "%s, %d queues)\n",
+		    "makespan error: median %.1f%% (target <= %.0f%%), worst %.1f%% (target <= %.0f%%: %s %d stream%s "
+		    "%s, %d queue%s)\n",
 		    100 * st.median_err, 100 * SS_VALIDATE_MEDIAN_MAX, 100 * st.worst_err, 100 * SS_VALIDATE_WORST_MAX,
-		    experiment_preset_name(w->preset), w->streams, experiment_order_name(w->order), w->connections);
+		    experiment_preset_name(w->preset), w->streams, w->streams == 1 ? "" : "s",
+		    experiment_order_name(w->order), w->connections, w->connections == 1 ? "" : "s");
 	}
 	if (multi)
 		printf("rows off by more than %.0f%%: %zu; off by more than %.0f%% and their own spread: %zu\n",
@@ -284,19 +285,22 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 	if (st.probe_n > 0) {
 		const struct ss_validate_row *w = &s->row[st.probe_worst_row];
 
-		printf("with each matrix's host probe over the profile (%zu rows; its '# host:' line, taken before the "
-		       "matrix): median %.1f%%, worst %.1f%% (%s %d streams %s, %d queues)\n",
-		       st.probe_n, 100 * st.probe_median_err, 100 * st.probe_worst_err, experiment_preset_name(w->preset),
-		       w->streams, experiment_order_name(w->order), w->connections);
+		printf("with each matrix's host probe over the profile (%zu row%s; its '# host:' line, taken before "
+		       "the matrix): median %.1f%%, worst %.1f%% (%s %d stream%s %s, %d queue%s)\n",
+		       st.probe_n, st.probe_n == 1 ? "" : "s", 100 * st.probe_median_err, 100 * st.probe_worst_err,
+		       experiment_preset_name(w->preset), w->streams, w->streams == 1 ? "" : "s",
+		       experiment_order_name(w->order), w->connections, w->connections == 1 ? "" : "s");
 	}
 	if (st.own_n > 0) {
 		const struct ss_validate_row *w = &s->row[st.own_worst_row];
 
-		printf("with each run's own call costs (%zu rows; the host's speed as it was in that run, not a prediction): "
-		       "median %.1f%%, worst %.1f%% (%s %d streams %s, %d queues), %zu rows off by more than %.0f%%\n",
-		       st.own_n, 100 * st.own_median_err, 100 * st.own_worst_err, experiment_preset_name(w->preset),
-		       w->streams, experiment_order_name(w->order), w->connections, st.own_beyond_worst,
-		       100 * SS_VALIDATE_WORST_MAX);
+		printf("with each run's own call costs (%zu row%s; the host's speed as it was in that run, not a "
+		       "prediction): median %.1f%%, worst %.1f%% (%s %d stream%s %s, %d queue%s), %zu row%s off by "
+		       "more than %.0f%%\n",
+		       st.own_n, st.own_n == 1 ? "" : "s", 100 * st.own_median_err, 100 * st.own_worst_err,
+		       experiment_preset_name(w->preset), w->streams, w->streams == 1 ? "" : "s",
+		       experiment_order_name(w->order), w->connections, w->connections == 1 ? "" : "s",
+		       st.own_beyond_worst, st.own_beyond_worst == 1 ? "" : "s", 100 * SS_VALIDATE_WORST_MAX);
 	}
 	printf("faster order agrees: %zu/%zu   default-stream op serialises in both: %zu/%zu   pageable overlap "
 	       "agrees: %zu/%zu\n",
@@ -530,14 +534,14 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 
 		if (r->measured_ns > 0 || !cm_filter_keeps(&filter, r))
 			continue;
-		fprintf(stderr, "validate %zu/%zu: %s %d streams %s-first, %d queue%s\n", i + 1, s.n,
-		        experiment_preset_name(r->preset), r->streams, experiment_order_name(r->order), r->connections,
-		        r->connections == 1 ? "" : "s");
+		fprintf(stderr, "validate %zu/%zu: %s %d stream%s %s-first, %d queue%s\n", i + 1, s.n,
+		        experiment_preset_name(r->preset), r->streams, r->streams == 1 ? "" : "s",
+		        experiment_order_name(r->order), r->connections, r->connections == 1 ? "" : "s");
 		code = validate_measure(b, &p, &s, i, &cause);
 		measured_now++;
 		if (code != 0) {
-			cli_error(code, "validate: %s %d streams: %s", experiment_preset_name(r->preset), r->streams,
-			          cause);
+			cli_error(code, "validate: %s %d stream%s: %s", experiment_preset_name(r->preset), r->streams,
+			          r->streams == 1 ? "" : "s", cause);
 			free(cause);
 			validate_free(&s);
 			return code;

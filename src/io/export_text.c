@@ -154,8 +154,9 @@ static void text_write(FILE *f, const struct ss_export_input *in)
 	else
 		fprintf(f, "%-12s -\n", "speedup");
 	if (a->have_bound)
-		fprintf(f, "%-12s %s for %d chunks (h %s, k %s, d %s); gap %+.1f%%\n", "bound",
-		        units_time(a->bound_ns, b1, sizeof b1), a->n, units_time(a->h_ns, b2, sizeof b2),
+		fprintf(f, "%-12s %s for %d chunk%s (h %s, k %s, d %s); gap %+.1f%%\n", "bound",
+		        units_time(a->bound_ns, b1, sizeof b1), a->n, a->n == 1 ? "" : "s",
+		        units_time(a->h_ns, b2, sizeof b2),
 		        units_time(a->k_ns, b3, sizeof b3), units_time(a->d_ns, b4, sizeof b4), a->gap * 100.0);
 	else
 		fprintf(f, "%-12s -\n", "bound");

@@ -1017,6 +1017,49 @@ static void test_export_several(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* A count of 1 reads in the singular wherever the CLI prints one ("1 chunks" in the experiment's description, the
+ * op list's header and the text export's bound). */
+static void test_singular_counts(void **state)
+{
+	char dir[] = "/tmp/ss-cli-plural-XXXXXX", txt[128];
+	struct cli_out o;
+	FILE *f;
+	char buf[8192];
+	size_t n;
+
+	(void)state;
+	run_cli(&o, ARGS("ops", "--streams", "1"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "  1 stream  "));
+	assert_non_null(strstr(o.out, "  1 thread"));
+	assert_non_null(strstr(o.out, "# 5 operations, 1 chunk, 0 events\n"));
+	cli_out_free(&o);
+	run_cli(&o, ARGS("ops", "--chunks", "1"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "8 streams 1 chunk  "));
+	assert_null(strstr(o.out, "1 chunks"));
+	cli_out_free(&o);
+	run_cli(&o, ARGS("ops", "--chunks", "2", "--streams", "1"));
+	assert_non_null(strstr(o.out, "1 stream 2 chunks  "));
+	assert_non_null(strstr(o.out, ", 2 chunks, "));
+	cli_out_free(&o);
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(txt, sizeof txt, "%s/one.txt", dir);
+	run_cli(&o, ARGS("run", "--backend", "model", "--streams", "1", "--export", txt));
+	assert_int_equal(o.status, 0);
+	cli_out_free(&o);
+	f = fopen(txt, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	if (strstr(buf, " for 1 chunk (") == NULL)
+		fail_msg("the text export's bound lacks 'for 1 chunk (':\n%s", buf);
+	assert_int_equal(unlink(txt), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* A row of a stats --json table: the object whose "name" is name; fails when there is none. */
 static json_t *stats_row(json_t *j, const char *table, const char *name)
 {
@@ -1237,6 +1280,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_outputs_written_in_place),
 		cmocka_unit_test(test_stats_model),
 		cmocka_unit_test(test_export_several),
+		cmocka_unit_test(test_singular_counts),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;

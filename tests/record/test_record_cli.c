@@ -566,13 +566,14 @@ static void test_harness_trace(void **state)
 	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "-o", path, "--", SS_HARNESS, "ok", NULL});
 	assert_int_equal(o.code, 0);
 	assert_contains(o.out, "record_harness: ok done");
-	assert_contains(o.err, "on Harness GPU: 11 records: 5 kernels, 1 H2D, 0 D2H, 0 D2D, 0 memsets, 1 NVTX ranges, "
-			       "3 API calls, 1 syncs; 2 dropped");
-	assert_contains(o.err, "s0 blocking (CUPTI id 13: 1 kernels, 1 copies)");
-	assert_contains(o.err, "s1 non-blocking (CUPTI id 14: 1 kernels, 0 copies)");
+	/* a count of 1 reads in the singular ("1 kernels", "1 syncs" once) */
+	assert_contains(o.err, "on Harness GPU: 11 records: 5 kernels, 1 H2D, 0 D2H, 0 D2D, 0 memsets, 1 NVTX range, "
+			       "3 API calls, 1 sync; 2 dropped");
+	assert_contains(o.err, "s0 blocking (CUPTI id 13: 1 kernel, 1 copy)");
+	assert_contains(o.err, "s1 non-blocking (CUPTI id 14: 1 kernel, 0 copies)");
 	assert_contains(o.err, "s2 blocking (CUPTI id 15");
-	assert_contains(o.err, "legacy default (CUPTI id 7: 1 kernels");
-	assert_contains(o.err, "per-thread default (CUPTI id 20: 1 kernels");
+	assert_contains(o.err, "legacy default (CUPTI id 7: 1 kernel,");
+	assert_contains(o.err, "per-thread default (CUPTI id 20: 1 kernel,");
 	assert_contains(o.err, "trace written to");
 	open_trace(path, &t);
 	assert_int_equal(t.n, 11);

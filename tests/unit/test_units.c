@@ -1,4 +1,4 @@
-/* test_units.c: formatting of times, sizes and rates; axis tick selection. */
+/* test_units.c: formatting of times, sizes and rates; axis tick selection; plurals of counts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -160,6 +160,16 @@ static void test_tick_properties(void **state)
 	}
 }
 
+/* The noun of a count: singular for exactly 1. */
+static void test_plural(void **state)
+{
+	(void)state;
+	assert_string_equal(units_plural(1, "chunk", "chunks"), "chunk");
+	assert_string_equal(units_plural(0, "chunk", "chunks"), "chunks");
+	assert_string_equal(units_plural(2, "launch", "launches"), "launches");
+	assert_string_equal(units_plural(1ull << 40, "copy", "copies"), "copies");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +180,7 @@ int main(void)
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_tick_examples),
 		cmocka_unit_test(test_tick_properties),
+		cmocka_unit_test(test_plural),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
