@@ -686,11 +686,9 @@ static bool cli_record_live_poll(void *ctx, int wait_ms)
 		return st->done = true;
 	}
 	if (!st->noted && now - st->exit_ms >= 2000 && st->o->children && !st->o->live) {
-		int left = cli_record_open_count(st);
-
-		fprintf(stderr, "streamscope: %s exited; waiting for %d recorded child process%s (Ctrl-C stops "
+		fprintf(stderr, "streamscope: %s exited; waiting for %d recorded child process(es) (Ctrl-C stops "
 				"waiting)\n",
-			st->o->argv[0], left, left == 1 ? "" : "es");
+			st->o->argv[0], cli_record_open_count(st));
 		st->noted = true;
 	}
 	return false;
@@ -920,54 +918,6 @@ static int cli_record_start(struct cli_record_state *st, const char *logpath)
 	return 0;
 }
 
-/* Compares (correlation, thread) pairs by correlation. */
-static int cli_record_cmp_pair(const void *a, const void *b)
-{
-	const uint32_t *x = a, *y = b;
-
-	return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
-/* SYNC records carry no thread: give them the OS thread of the API call they belong to (same correlation id). */
-static void cli_record_sync_threads(struct ss_timeline *t)
-{
-	uint32_t *pairs = NULL;
-	size_t n = 0;
-
-	for (size_t i = 0; i < t->n; i++)
-		n += t->rec[i].kind == SS_KIND_API && t->rec[i].correlation != 0;
-	if (n == 0)
-		return;
-	pairs = xreallocarray(NULL, n, 2 * sizeof *pairs);
-	n = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->rec[i].kind == SS_KIND_API && t->rec[i].correlation != 0) {
-			pairs[2 * n] = t->rec[i].correlation;
-			pairs[2 * n + 1] = t->rec[i].thread;
-			n++;
-		}
-	}
-	qsort(pairs, n, 2 * sizeof *pairs, cli_record_cmp_pair);
-	for (size_t i = 0; i < t->n; i++) {
-		struct ss_record *r = &t->rec[i];
-		uint32_t key[2] = {r->correlation, 0};
-		const uint32_t *hit;
-
-		if (r->kind != SS_KIND_SYNC || r->thread != 0 || r->correlation == 0)
-			continue;
-		hit = bsearch(key, pairs, n, 2 * sizeof *pairs, cli_record_cmp_pair);
-		if (hit != NULL)
-			r->thread = hit[1];
-	}
-	free(pairs);
-}
-
-/* The plural ending of a count's noun: "" for 1, else "s" ("1 kernel", "2 kernels"). */
-static const char *cli_record_s(size_t n)
-{
-	return n == 1 ? "" : "s";
-}
-
 /* The words for a stream kind letter. */
 static const char *cli_record_kind_name(char k)
 {
@@ -1026,8 +976,7 @@ static void cli_record_print_streams(const struct cli_record_state *st)
 		if (st->o->children && g < st->nstreams)
 			fprintf(stderr, ", pid %ld", (long)st->spid[g]);
 		if (have[g])
-			fprintf(stderr, ": %zu kernel%s, %zu cop%s", ker[g], cli_record_s(ker[g]), cpy[g],
-				cpy[g] == 1 ? "y" : "ies");
+			fprintf(stderr, ": %zu kernels, %zu copies", ker[g], cpy[g]);
 		fprintf(stderr, ")%s", g + 1 < ngroups ? ";" : "");
 	}
 	fputc('\n', stderr);
@@ -1163,7 +1112,7 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 		return 0;
 	}
 	timeline_sort(t);
-	cli_record_sync_threads(t);
+	timeline_sync_threads(t);
 	if (timeline_span(t, (1u << SS_KIND_COUNT) - 1, &t0, &t1))
 		timeline_rebase(t, t0);
 	cli_record_compact(st);
@@ -1173,19 +1122,14 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 	snprintf(t->backend, sizeof t->backend, "cuda");
 	snprintf(t->device, sizeof t->device, "%s", device != NULL ? device : "CUDA device");
 	ranges = timeline_count(t, SS_KIND_MARKER);
-	{
-		size_t nk = timeline_count(t, SS_KIND_KERNEL), nm = timeline_count(t, SS_KIND_MEMSET);
-		size_t na = timeline_count(t, SS_KIND_API), ns = timeline_count(t, SS_KIND_SYNC);
-
-		fprintf(stderr,
-			"streamscope: recorded %s (%d process%s) on %s: %zu record%s: %zu kernel%s, %zu H2D, %zu D2H, "
-			"%zu D2D, %zu memset%s, %zu NVTX range%s, %zu API call%s, %zu sync%s; %llu dropped%s\n",
-			st->o->argv[0], loaded, loaded == 1 ? "" : "es", t->device, t->n, cli_record_s(t->n), nk,
-			cli_record_s(nk), timeline_count(t, SS_KIND_H2D), timeline_count(t, SS_KIND_D2H),
-			timeline_count(t, SS_KIND_D2D), nm, cli_record_s(nm), ranges, cli_record_s(ranges), na,
-			cli_record_s(na), ns, cli_record_s(ns), (unsigned long long)t->dropped,
-			t->incomplete ? "; INCOMPLETE" : "");
-	}
+	fprintf(stderr,
+		"streamscope: recorded %s (%d process%s) on %s: %zu records: %zu kernels, %zu H2D, %zu D2H, %zu D2D, "
+		"%zu memsets, %zu NVTX ranges, %zu API calls, %zu syncs; %llu dropped%s\n",
+		st->o->argv[0], loaded, loaded == 1 ? "" : "es", t->device, t->n, timeline_count(t, SS_KIND_KERNEL),
+		timeline_count(t, SS_KIND_H2D), timeline_count(t, SS_KIND_D2H), timeline_count(t, SS_KIND_D2D),
+		timeline_count(t, SS_KIND_MEMSET), ranges, timeline_count(t, SS_KIND_API),
+		timeline_count(t, SS_KIND_SYNC), (unsigned long long)t->dropped,
+		t->incomplete ? "; INCOMPLETE" : "");
 	cli_record_print_streams(st);
 	if (t->incomplete)
 		fprintf(stderr, "streamscope: %s %s before its recording ended: the trace holds what was delivered "
@@ -1316,6 +1260,7 @@ int cli_record(int argc, char **argv)
 	st.o = &o;
 	st.listen_fd = -1;
 	timeline_init(&st.tl);
+	st.tl.stream_ids = true; /* the program's own streams: the live view and the trace name them by CUPTI id */
 	if (pipe2(cli_record_wake, O_CLOEXEC | O_NONBLOCK) != 0) {
 		fprintf(stderr, "streamscope: record: cannot create a pipe: %s\n", strerror(errno));
 		free(logpath);

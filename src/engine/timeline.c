@@ -124,6 +124,47 @@ void timeline_sort(struct ss_timeline *t)
 		qsort(t->rec, t->n, sizeof *t->rec, timeline_cmp);
 }
 
+/* timeline_cmp_pair compares (correlation, thread) pairs by correlation. */
+static int timeline_cmp_pair(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+void timeline_sync_threads(struct ss_timeline *t)
+{
+	uint32_t *pairs = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		n += t->rec[i].kind == SS_KIND_API && t->rec[i].correlation != 0;
+	if (n == 0)
+		return;
+	pairs = xreallocarray(NULL, n, 2 * sizeof *pairs);
+	n = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->rec[i].kind == SS_KIND_API && t->rec[i].correlation != 0) {
+			pairs[2 * n] = t->rec[i].correlation;
+			pairs[2 * n + 1] = t->rec[i].thread;
+			n++;
+		}
+	}
+	qsort(pairs, n, 2 * sizeof *pairs, timeline_cmp_pair);
+	for (size_t i = 0; i < t->n; i++) {
+		struct ss_record *r = &t->rec[i];
+		uint32_t key[2] = {r->correlation, 0};
+		const uint32_t *hit;
+
+		if (r->kind != SS_KIND_SYNC || r->thread != 0 || r->correlation == 0)
+			continue;
+		hit = bsearch(key, pairs, n, 2 * sizeof *pairs, timeline_cmp_pair);
+		if (hit != NULL)
+			r->thread = hit[1];
+	}
+	free(pairs);
+}
+
 /* Widens the span [*lo, *hi] by r when r's kind matches kind_mask. */
 static void timeline_span_add(const struct ss_record *r, unsigned kind_mask, uint64_t *lo, uint64_t *hi)
 {

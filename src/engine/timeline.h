@@ -37,6 +37,8 @@ struct ss_timeline {
 	char source[256];      /* file path for opened traces, "" otherwise */
 	struct ss_stream_info *stream_info; /* [index], nstream_info entries (see timeline_set_stream) */
 	int nstream_info;
+	bool stream_ids; /* the streams are a program's own (recorded or imported traces): views name them by their
+	                    raw id ("Stream 13"); false for experiments, whose streams are s0..s127 */
 };
 
 void timeline_init(struct ss_timeline *t);
@@ -75,6 +77,9 @@ const struct ss_stream_info *timeline_stream(const struct ss_timeline *t, int in
  * ("nb", "blk", "leg", "ptd"; "" for unknown). */
 const char *timeline_stream_kind_name(int kind);
 const char *timeline_stream_kind_tag(int kind);
+/* timeline_sync_threads gives SYNC records that carry no thread (0: CUPTI's and nsys's carry none) the OS thread
+ * of the API call they belong to (the one of the same correlation id), so that they sit on that thread's lane. */
+void timeline_sync_threads(struct ss_timeline *t);
 /* timeline_copy makes dst an independent copy of src (dst must be initialised or freed). */
 void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src);
 

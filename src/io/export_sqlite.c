@@ -477,7 +477,8 @@ static int export_sqlite_labels(struct export_sqlite_ctx *c, const struct ss_exp
 	    export_sqlite_meta(c, "STREAMSCOPE_META", "label", label) != 0 ||
 	    export_sqlite_meta(c, "STREAMSCOPE_META", "device", t->device) != 0 ||
 	    export_sqlite_meta(c, "STREAMSCOPE_META", "source", t->source) != 0 ||
-	    export_sqlite_meta(c, "STREAMSCOPE_META", "incomplete", t->incomplete ? "1" : "0") != 0)
+	    export_sqlite_meta(c, "STREAMSCOPE_META", "incomplete", t->incomplete ? "1" : "0") != 0 ||
+	    export_sqlite_meta(c, "STREAMSCOPE_META", "streamIds", t->stream_ids ? "1" : "0") != 0)
 		return -1;
 	snprintf(num, sizeof num, "%d", t->nstreams);
 	if (export_sqlite_meta(c, "STREAMSCOPE_META", "nstreams", num) != 0)

@@ -39,6 +39,7 @@ void import_begin(struct ss_timeline *t)
 	t->incomplete = false;
 	t->dropped = 0;
 	snprintf(t->backend, sizeof t->backend, "file");
+	t->stream_ids = true; /* a trace's streams are its program's; streamscope's own experiment files say so */
 	t->device[0] = '\0';
 	t->source[0] = '\0';
 }

@@ -653,6 +653,21 @@ static void import_sqlite_labels(struct import_sqlite_ctx *c, struct ss_timeline
 		t->incomplete = strcmp(v, "1") == 0;
 		free(v);
 	}
+	/* how its streams are named: files before the entry name a recording's by id, an experiment's s0.. */
+	if ((v = import_sqlite_meta_get(c, "streamIds")) != NULL) {
+		t->stream_ids = strcmp(v, "1") == 0;
+		free(v);
+	} else {
+		uint64_t experiments = 0;
+		char *cause = NULL, **keep = c->cause;
+
+		c->cause = &cause;
+		if (import_sqlite_has_table(c, "STREAMSCOPE_EXPERIMENT") &&
+		    import_sqlite_count(c, "STREAMSCOPE_EXPERIMENT", &experiments) == 0)
+			t->stream_ids = experiments == 0;
+		free(cause);
+		c->cause = keep;
+	}
 }
 
 /* import_sqlite_stream_flags reads TARGET_INFO_CUDA_STREAM (Nsight Systems and ours) into flags: streamId ->
@@ -801,10 +816,12 @@ int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
 			goto fail;
 	import_sqlite_labels(&c, t, own);
 	idmap_init(&flags);
-	if (own) /* STREAMSCOPE_STREAM, not the flags: older streamscope files wrote guessed ones */
+	if (own) { /* STREAMSCOPE_STREAM, not the flags: older streamscope files wrote guessed ones */
 		import_sqlite_own_streams(&c, t);
-	else
+	} else {
 		import_sqlite_stream_flags(&c, &flags);
+		timeline_sync_threads(t); /* nsys's sync records have no thread: their API call's */
+	}
 	sqlite3_finalize(c.string);
 	idmap_free(&c.names);
 	sqlite3_close(c.db);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout.h"
 #include "palette.h"
 #include "xalloc.h"
 
@@ -19,6 +20,9 @@
 #define LANES_MAX_STREAM 4096
 /* Threads with NVTX ranges that get a lane of their own; further threads' ranges stay on the host lane. */
 #define LANES_MAX_NVTX 64
+/* Host threads that get a host lane of their own (when there are two or more); further threads' calls share the
+ * "host rest" lane. */
+#define LANES_MAX_HOST 64
 
 /* The kinds each lane kind draws, in rising priority. */
 static const struct {
@@ -46,6 +50,7 @@ void lanes_free(struct ss_lanes *l)
 	free(l->lane[0]);
 	free(l->lane[1]);
 	free(l->nvtx_tid);
+	free(l->host_tid);
 	lanes_init(l);
 }
 
@@ -70,6 +75,28 @@ static int lanes_nvtx_group(const struct ss_lanes *l, uint32_t tid)
 	return lo < l->nnvtx && l->nvtx_tid[lo] == tid ? LANES_GROUP_STREAM + l->nstream_groups + lo : -1;
 }
 
+/* lanes_tid_find returns the position of tid in the rising list tid[0..n), -1 when absent. */
+static int lanes_tid_find(const uint32_t *tid, int n, uint32_t x)
+{
+	int lo = 0, hi = n;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (tid[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && tid[lo] == x ? lo : -1;
+}
+
+/* lanes_host_group0 is the first host-thread group (after the streams and the NVTX threads). */
+static int lanes_host_group0(const struct ss_lanes *l)
+{
+	return LANES_GROUP_STREAM + l->nstream_groups + l->nnvtx;
+}
+
 /* lanes_group maps a record to its group. */
 static int lanes_group(const struct ss_lanes *l, const struct ss_record *r)
 {
@@ -79,8 +106,11 @@ static int lanes_group(const struct ss_lanes *l, const struct ss_record *r)
 		if (g >= 0)
 			return g;
 	}
-	if (lanes_host_kind(r->kind))
-		return LANES_GROUP_HOST;
+	if (lanes_host_kind(r->kind)) {
+		int k = l->nhost > 0 ? lanes_tid_find(l->host_tid, l->nhost, r->thread) : -1;
+
+		return k >= 0 ? lanes_host_group0(l) + k : LANES_GROUP_HOST;
+	}
 	if (r->stream >= 0 && r->stream < l->nstream_groups)
 		return LANES_GROUP_STREAM + r->stream;
 	if (r->stream == SS_STREAM_LEGACY)
@@ -96,7 +126,7 @@ static int32_t lanes_group_stream(const struct ss_lanes *l, int g)
 	                                                    SS_STREAM_UNKNOWN};
 
 	if (g >= LANES_GROUP_STREAM + l->nstream_groups)
-		return SS_STREAM_HOST; /* an NVTX thread */
+		return SS_STREAM_HOST; /* an NVTX or a host thread */
 	return g < LANES_GROUP_STREAM ? special[g] : g - LANES_GROUP_STREAM;
 }
 
@@ -106,6 +136,30 @@ static bool lanes_group_has(const struct ss_lanes *l, int g, int lk)
 	for (int i = 0; i < lanes_kinds[lk].n; i++)
 		if (l->tracks[g * SS_KIND_COUNT + lanes_kinds[lk].kind[i]].n > 0)
 			return true;
+	return false;
+}
+
+/* lanes_raw_id finds the raw id of stream group g: its first GPU record's (what the program called it), else the
+ * stream table's si. False when neither knows one. */
+static bool lanes_raw_id(const struct ss_lanes *l, int g, const struct ss_stream_info *si, uint32_t *id)
+{
+	static const int gpu[] = {SS_KIND_H2D, SS_KIND_D2H, SS_KIND_D2D, SS_KIND_MEMSET, SS_KIND_KERNEL};
+	uint32_t best = UINT32_MAX;
+
+	for (size_t i = 0; i < sizeof gpu / sizeof gpu[0]; i++) {
+		const struct ss_track *t = &l->tracks[g * SS_KIND_COUNT + gpu[i]];
+
+		if (t->n > 0 && t->idx[0] < best)
+			best = t->idx[0];
+	}
+	if (best != UINT32_MAX) {
+		*id = l->tl->rec[best].raw_stream;
+		return true;
+	}
+	if (si != NULL && si->raw_id != 0) {
+		*id = si->raw_id;
+		return true;
+	}
 	return false;
 }
 
@@ -128,9 +182,15 @@ static void lanes_push(struct ss_lanes *l, int f, int *cap, int g, int lk, bool 
 		const struct ss_stream_info *si = timeline_stream(l->tl, ln->stream);
 
 		ln->skind = si != NULL ? si->kind : SS_SKIND_UNKNOWN;
+		ln->by_id = l->tl->stream_ids && lanes_raw_id(l, g, si, &ln->raw_id);
 	}
 	if (lk == LANE_NVTX)
 		ln->thread = l->nvtx_tid[g - LANES_GROUP_STREAM - l->nstream_groups];
+	if (lk == LANE_HOST && g >= lanes_host_group0(l)) {
+		ln->host_thread = true;
+		ln->thread = l->host_tid[g - lanes_host_group0(l)];
+	}
+	ln->host_rest = lk == LANE_HOST && g == LANES_GROUP_HOST && l->nhost > 0;
 	for (int i = 0; i < lanes_kinds[lk].n; i++) {
 		int k = lanes_kinds[lk].kind[i];
 
@@ -149,7 +209,7 @@ static void lanes_layout(struct ss_lanes *l)
 	bool any[LANE_KIND_COUNT] = {false};
 	static const int order[] = {LANES_GROUP_HOST,   -2, LANES_GROUP_LEGACY, -1, LANES_GROUP_PER_THREAD,
 	                            LANES_GROUP_UNKNOWN};
-	int nvtx0 = LANES_GROUP_STREAM + l->nstream_groups;
+	int nvtx0 = LANES_GROUP_STREAM + l->nstream_groups, host0 = lanes_host_group0(l);
 
 	for (int g = LANES_GROUP_STREAM; g < nvtx0; g++)
 		for (int lk = LANE_H2D; lk <= LANE_D2H; lk++)
@@ -157,7 +217,7 @@ static void lanes_layout(struct ss_lanes *l)
 	any[LANE_KER] = true;
 	for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
 		int g0 = order[o] == -1 ? LANES_GROUP_STREAM : order[o] == -2 ? nvtx0 : order[o];
-		int g1 = order[o] == -1 ? nvtx0 : order[o] == -2 ? l->ngroups : order[o] + 1;
+		int g1 = order[o] == -1 ? nvtx0 : order[o] == -2 ? host0 : order[o] + 1;
 
 		for (int g = g0; g < g1; g++) {
 			bool stream = g >= LANES_GROUP_STREAM, first = true;
@@ -168,6 +228,11 @@ static void lanes_layout(struct ss_lanes *l)
 				continue;
 			}
 			if (g == LANES_GROUP_HOST) {
+				/* one lane per host thread, then the threads past LANES_MAX_HOST together */
+				for (int k = 0; k < l->nhost; k++) {
+					lanes_push(l, 0, &cap[0], lanes_host_group0(l) + k, LANE_HOST, true);
+					lanes_push(l, 1, &cap[1], lanes_host_group0(l) + k, LANE_HOST, true);
+				}
 				if (lanes_group_has(l, g, LANE_HOST)) {
 					lanes_push(l, 0, &cap[0], g, LANE_HOST, true);
 					lanes_push(l, 1, &cap[1], g, LANE_HOST, true);
@@ -219,6 +284,36 @@ static void lanes_find_nvtx(struct ss_lanes *l, const struct ss_timeline *tl)
 		qsort(l->nvtx_tid, (size_t)l->nnvtx, sizeof *l->nvtx_tid, lanes_cmp_tid);
 }
 
+/* lanes_find_hosts lists the OS threads of the host's API calls, rising, at most LANES_MAX_HOST (the first met);
+ * none when there is only one (the single "host" lane). A sync wait goes to its thread's lane, to "host rest" when
+ * its thread made no API call. */
+static void lanes_find_hosts(struct ss_lanes *l, const struct ss_timeline *tl)
+{
+	uint32_t last = 0;
+	bool have_last = false;
+
+	for (size_t i = 0; i < tl->n; i++) {
+		uint32_t tid = tl->rec[i].thread;
+		int k;
+
+		if (tl->rec[i].kind != SS_KIND_API || (have_last && tid == last))
+			continue;
+		for (k = 0; k < l->nhost && l->host_tid[k] != tid; k++)
+			;
+		last = tid;
+		have_last = true;
+		if (k < l->nhost || l->nhost == LANES_MAX_HOST)
+			continue;
+		if (l->host_tid == NULL)
+			l->host_tid = xcalloc(LANES_MAX_HOST, sizeof *l->host_tid);
+		l->host_tid[l->nhost++] = tid;
+	}
+	if (l->nhost > 1)
+		qsort(l->host_tid, (size_t)l->nhost, sizeof *l->host_tid, lanes_cmp_tid);
+	else
+		l->nhost = 0;
+}
+
 void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 {
 	int maxs = tl->nstreams - 1;
@@ -231,13 +326,15 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 		    !lanes_host_kind(tl->rec[i].kind))
 			maxs = tl->rec[i].stream;
 	lanes_find_nvtx(l, tl);
+	lanes_find_hosts(l, tl);
+	l->wide = tl->stream_ids; /* "13 nb" */
 	for (int s = 0; s <= maxs && !l->wide; s++) {
 		const struct ss_stream_info *si = timeline_stream(tl, s);
 
 		l->wide = si != NULL && si->kind != SS_SKIND_UNKNOWN;
 	}
 	l->nstream_groups = maxs + 1;
-	l->ngroups = LANES_GROUP_STREAM + l->nstream_groups + l->nnvtx;
+	l->ngroups = LANES_GROUP_STREAM + l->nstream_groups + l->nnvtx + l->nhost;
 	l->tracks = xcalloc((size_t)l->ngroups * SS_KIND_COUNT, sizeof *l->tracks);
 	for (size_t i = 0; i < tl->n; i++) {
 		const struct ss_record *r = &tl->rec[i];
@@ -250,13 +347,6 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 		if (!l->have_span || r->end > l->t1)
 			l->t1 = r->end;
 		l->have_span = true;
-		if (r->kind < SS_KIND_COUNT && (SS_GPU_KINDS & SS_KIND_BIT(r->kind))) {
-			if (!l->have_gpu_span || r->start < l->gpu_t0)
-				l->gpu_t0 = r->start;
-			if (!l->have_gpu_span || r->end > l->gpu_t1)
-				l->gpu_t1 = r->end;
-			l->have_gpu_span = true;
-		}
 	}
 	l->bytes = (size_t)l->ngroups * SS_KIND_COUNT * sizeof *l->tracks;
 	for (int i = 0; i < l->ngroups * SS_KIND_COUNT; i++) {
@@ -267,12 +357,51 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 	l->bytes += (size_t)(l->nlane[0] + l->nlane[1]) * sizeof(struct ss_lane);
 	if (l->nvtx_tid != NULL)
 		l->bytes += LANES_MAX_NVTX * sizeof *l->nvtx_tid;
+	if (l->host_tid != NULL)
+		l->bytes += LANES_MAX_HOST * sizeof *l->host_tid;
 }
 
 const struct ss_lane *lanes_get(const struct ss_lanes *l, bool compact, int *n)
 {
 	*n = l->nlane[compact ? 1 : 0];
 	return l->lane[compact ? 1 : 0];
+}
+
+/* lanes_id_name writes the name of a stream that goes by its raw id into name[len], in at most w columns: the
+ * first that fits of "Stream 13 nb", "13 nb", "Stream 13", "13 n", "13", "~4567" (the id's last digits). */
+static void lanes_id_name(const struct ss_lane *ln, int w, char *name, size_t len)
+{
+	const char *tag = ln->skind != SS_SKIND_UNKNOWN ? timeline_stream_kind_tag(ln->skind) : "";
+	char cand[6][24];
+	int n = 0;
+
+	if (*tag != '\0') {
+		snprintf(cand[n++], sizeof cand[0], "Stream %u %s", ln->raw_id, tag);
+		snprintf(cand[n++], sizeof cand[0], "%u %s", ln->raw_id, tag);
+	}
+	snprintf(cand[n++], sizeof cand[0], "Stream %u", ln->raw_id);
+	if (*tag != '\0')
+		snprintf(cand[n++], sizeof cand[0], "%u %c", ln->raw_id, tag[0]);
+	snprintf(cand[n++], sizeof cand[0], "%u", ln->raw_id);
+	for (int i = 0; i < n; i++)
+		if (strlen(cand[i]) <= (size_t)w) {
+			snprintf(name, len, "%s", cand[i]);
+			return;
+		}
+	snprintf(name, len, "~%s", cand[n - 1] + strlen(cand[n - 1]) - (w > 1 ? w - 1 : 1));
+}
+
+/* lanes_tid_label writes "PREFIX t812", or "PREFIX ~4567" with the last digits of a long thread id, so that the
+ * label fits the label column. */
+static void lanes_tid_label(const char *prefix, uint32_t tid, char *buf, size_t len)
+{
+	char num[16];
+
+	snprintf(num, sizeof num, "%u", tid);
+	if (strlen(num) > 4)
+		snprintf(buf, len, "%s ~%s", prefix, num + strlen(num) - 4);
+	else
+		snprintf(buf, len, "%s t%s", prefix, num);
 }
 
 void lanes_label(const struct ss_lane *ln, char *buf, size_t len)
@@ -282,17 +411,16 @@ void lanes_label(const struct ss_lane *ln, char *buf, size_t len)
 	int w = ln->wide ? 6 : 4;
 
 	if (ln->kind == LANE_NVTX) {
-		/* "NVTX t812"; a long thread id keeps its last digits ("NVTX ~4567") to fit the label column */
-		snprintf(name, sizeof name, "%u", ln->thread);
-		if (strlen(name) > 4)
-			snprintf(buf, len, "NVTX ~%s", name + strlen(name) - 4);
-		else
-			snprintf(buf, len, "NVTX t%s", name);
+		lanes_tid_label("NVTX", ln->thread, buf, len);
+		return;
+	}
+	if (ln->kind == LANE_HOST && ln->host_thread) {
+		lanes_tid_label("host", ln->thread, buf, len);
 		return;
 	}
 	switch (ln->stream) {
 	case SS_STREAM_HOST:
-		snprintf(name, sizeof name, "host");
+		snprintf(name, sizeof name, "%s", ln->host_rest ? "host rest" : "host");
 		break;
 	case SS_STREAM_LEGACY:
 		snprintf(name, sizeof name, "legacy");
@@ -304,6 +432,11 @@ void lanes_label(const struct ss_lane *ln, char *buf, size_t len)
 		snprintf(name, sizeof name, "other");
 		break;
 	default:
+		if (ln->by_id) {
+			/* the compact row has the label column to itself (10 columns); the others share it */
+			lanes_id_name(ln, ln->kind == LANE_STREAM ? LAYOUT_LABEL_COLS - 1 : w, name, sizeof name);
+			break;
+		}
 		snprintf(name, sizeof name, "s%d", (int)ln->stream);
 		if (ln->skind != SS_SKIND_UNKNOWN) {
 			/* the kind's tag ("s3 nb", "s3 blk"); its first letter when the full tag does not fit */
@@ -427,13 +560,18 @@ int lanes_role(const struct ss_record *r)
 
 uint32_t lanes_api_of(const struct ss_lanes *l, uint32_t r)
 {
-	const struct ss_track *t = &l->tracks[LANES_GROUP_HOST * SS_KIND_COUNT + SS_KIND_API];
 	uint32_t corr;
 
 	if (r >= l->indexed || l->tl->rec[r].kind == SS_KIND_API || (corr = l->tl->rec[r].correlation) == 0)
 		return UINT32_MAX;
-	for (size_t i = 0; i < t->n; i++)
-		if (l->tl->rec[t->idx[i]].correlation == corr)
-			return t->idx[i];
+	/* the shared host group, then every host thread's */
+	for (int k = -1; k < l->nhost; k++) {
+		int g = k < 0 ? LANES_GROUP_HOST : lanes_host_group0(l) + k;
+		const struct ss_track *t = &l->tracks[g * SS_KIND_COUNT + SS_KIND_API];
+
+		for (size_t i = 0; i < t->n; i++)
+			if (l->tl->rec[t->idx[i]].correlation == corr)
+				return t->idx[i];
+	}
 	return UINT32_MAX;
 }

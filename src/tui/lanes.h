@@ -34,8 +34,12 @@ struct ss_lane {
 	bool overlap;    /* the tracks overlap each other (host: a wait inside its API call):
 	                    a cell is as busy as its busiest track, not their sum */
 	uint8_t skind;   /* the stream's enum ss_stream_kind (stream lanes) */
-	bool wide;       /* some stream of the timeline has a kind: names take 6 columns ("s0 nb ") */
-	uint32_t thread; /* LANE_NVTX: the OS thread id */
+	bool wide;       /* a stream of the timeline has a kind, or streams go by id: names take 6 columns ("s0 nb ") */
+	uint32_t thread; /* LANE_NVTX, and LANE_HOST when host_thread: the OS thread id */
+	bool by_id;      /* a stream of a program's own (timeline stream_ids): named by raw_id ("Stream 13", "13 nb") */
+	uint32_t raw_id; /* by_id: the stream's raw id */
+	bool host_thread; /* LANE_HOST of one OS thread ("host t812"): the timeline has calls from several */
+	bool host_rest;   /* LANE_HOST of the threads past those with a lane of their own ("host rest") */
 };
 
 /* The index of one timeline. The timeline must outlive it; its records may be appended to (the index covers
@@ -43,18 +47,18 @@ struct ss_lane {
 struct ss_lanes {
 	const struct ss_timeline *tl;
 	size_t indexed;     /* records covered */
-	int ngroups;        /* 4 special groups (host, legacy, per-thread, unknown) + streams + NVTX threads */
+	int ngroups; /* 4 special groups (host, legacy, per-thread, unknown) + streams + NVTX threads + host threads */
 	int nstream_groups; /* stream groups (group LANES_GROUP_STREAM + s) */
 	uint32_t *nvtx_tid; /* threads with NVTX ranges, rising: group LANES_GROUP_STREAM + nstream_groups + k */
 	int nnvtx;
+	uint32_t *host_tid; /* threads of the host's calls when two or more, rising: group after the NVTX ones + k */
+	int nhost;          /* 0: one host lane for every call */
 	bool wide;               /* some stream has a known kind: stream names take 6 columns */
 	struct ss_track *tracks; /* ngroups * SS_KIND_COUNT */
 	struct ss_lane *lane[2]; /* [0] expanded, [1] compact */
 	int nlane[2];
 	bool have_span;
 	uint64_t t0, t1; /* earliest start and latest end over the indexed records */
-	bool have_gpu_span;
-	uint64_t gpu_t0, gpu_t1; /* the same over the GPU's records (copies, memsets, kernels): the work */
 	size_t bytes;    /* heap memory of the index */
 };
 
@@ -66,7 +70,8 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl);
 /* lanes_get returns the lanes of one form (compact false: expanded) and their count. */
 const struct ss_lane *lanes_get(const struct ss_lanes *l, bool compact, int *n);
 /* lanes_label writes a lane's label ("host", "s3   H2D", "     KER", "legacy", "s3", "NVTX t812"; with stream
- * kinds "s3 nb  H2D", "s3 blk" ...) into buf. */
+ * kinds "s3 nb  H2D", "s3 blk" ...; streams by id "13 nb  H2D", "Stream 13"; host threads "host t812",
+ * "host ~4567", "host rest") into buf. */
 void lanes_label(const struct ss_lane *ln, char *buf, size_t len);
 /* lanes_find returns the lane (index in the form) that holds record r, -1 when none. */
 int lanes_find(const struct ss_lanes *l, bool compact, uint32_t r);

@@ -1,0 +1,246 @@
+/* test_tui_lanes.c: lanes named as the user knows them: the streams of recorded and imported traces by their CUPTI
+ * id and kind ("13 blk H2D", "Stream 15"), experiments' by index (s0..); one host lane per OS thread, as Nsight
+ * Systems draws them, for traces and for experiments with several host threads. */
+/* cmocka (through test_tui_util.h) before io_fixture.h */
+/* clang-format off */
+#include "test_tui_util.h"
+#include "io_fixture.h"
+/* clang-format on */
+
+#include "engine/model.h"
+#include "engine/profile.h"
+#include "engine/runner.h"
+#include "io/export.h"
+#include "io/import.h"
+#include "tui/lanes.h"
+
+/* label_of writes the label of lane i of one form. */
+static const char *label_of(const struct ss_lanes *l, bool compact, int i, char *buf, size_t len)
+{
+	int n;
+	const struct ss_lane *ln = lanes_get(l, compact, &n);
+
+	assert_true(i < n);
+	lanes_label(&ln[i], buf, len);
+	return buf;
+}
+
+/* first_lane returns the index of the first lane of stream s in one form, -1 when none. */
+static int first_lane(const struct ss_lanes *l, bool compact, int32_t s)
+{
+	int n;
+	const struct ss_lane *ln = lanes_get(l, compact, &n);
+
+	for (int i = 0; i < n; i++)
+		if (ln[i].stream == s && ln[i].first)
+			return i;
+	return -1;
+}
+
+/* host_lanes counts the host lanes of the expanded form. */
+static int host_lanes(const struct ss_lanes *l)
+{
+	int n, k = 0;
+	const struct ss_lane *ln = lanes_get(l, false, &n);
+
+	for (int i = 0; i < n; i++)
+		k += ln[i].kind == LANE_HOST;
+	return k;
+}
+
+/* A trace's streams go by their raw id (the fixture's are 13, 14, 15), with the kind where known; an experiment's
+ * by index. */
+static void test_stream_ids(void **state)
+{
+	struct ss_timeline t;
+	struct ss_lanes l;
+	char buf[32];
+
+	(void)state;
+	tui_fixture(&t);
+	timeline_set_stream(&t, 0, 13, SS_SKIND_BLOCKING);
+	timeline_set_stream(&t, 1, 14, SS_SKIND_NONBLOCKING);
+	lanes_init(&l);
+	lanes_build(&l, &t);
+	assert_string_equal(label_of(&l, false, first_lane(&l, false, 0), buf, sizeof buf), "s0 blk H2D");
+	assert_string_equal(label_of(&l, true, first_lane(&l, true, 2), buf, sizeof buf), "s2");
+	t.stream_ids = true;
+	lanes_build(&l, &t);
+	assert_string_equal(label_of(&l, false, first_lane(&l, false, 0), buf, sizeof buf), "13 blk H2D");
+	assert_string_equal(label_of(&l, false, first_lane(&l, false, 0) + 1, buf, sizeof buf), "       KER");
+	assert_string_equal(label_of(&l, false, first_lane(&l, false, 1), buf, sizeof buf), "14 nb  H2D");
+	assert_string_equal(label_of(&l, false, first_lane(&l, false, 2), buf, sizeof buf), "15     H2D");
+	assert_string_equal(label_of(&l, true, first_lane(&l, true, 0), buf, sizeof buf), "13 blk");
+	assert_string_equal(label_of(&l, true, first_lane(&l, true, 1), buf, sizeof buf), "14 nb");
+	assert_string_equal(label_of(&l, true, first_lane(&l, true, 2), buf, sizeof buf), "Stream 15");
+	/* the special lanes keep their names */
+	assert_string_equal(label_of(&l, false, 0, buf, sizeof buf), "host");
+	assert_string_equal(label_of(&l, false, first_lane(&l, false, SS_STREAM_LEGACY), buf, sizeof buf),
+	                    "legacy KER");
+	/* an id too long for the column keeps its last digits */
+	for (size_t i = 0; i < t.n; i++)
+		if (t.rec[i].stream == 2)
+			t.rec[i].raw_stream = 1234567;
+	lanes_build(&l, &t);
+	assert_string_equal(label_of(&l, false, first_lane(&l, false, 2), buf, sizeof buf), "~34567 H2D");
+	assert_string_equal(label_of(&l, true, first_lane(&l, true, 2), buf, sizeof buf), "1234567");
+	lanes_free(&l);
+	timeline_free(&t);
+}
+
+/* A real Nsight Systems export: its streams 13..16 (created blocking) are labelled so. */
+static void test_stream_ids_nsys(void **state)
+{
+	char *path = fx_data("nsys/rtx4060ti-4streams.sqlite"), *cause = NULL, buf[32];
+	struct ss_timeline t;
+	struct ss_lanes l;
+
+	(void)state;
+	timeline_init(&t);
+	if (import_file(path, &t, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_true(t.stream_ids);
+	lanes_init(&l);
+	lanes_build(&l, &t);
+	for (int s = 0; s < 4; s++) {
+		char want[16];
+
+		snprintf(want, sizeof want, "%d blk", 13 + s);
+		assert_string_equal(label_of(&l, true, first_lane(&l, true, s), buf, sizeof buf), want);
+		snprintf(want, sizeof want, "%d blk H2D", 13 + s);
+		assert_string_equal(label_of(&l, false, first_lane(&l, false, s), buf, sizeof buf), want);
+	}
+	/* one host thread: one host lane */
+	assert_int_equal(host_lanes(&l), 1);
+	assert_string_equal(label_of(&l, false, 0, buf, sizeof buf), "host");
+	lanes_free(&l);
+	timeline_free(&t);
+	free(path);
+}
+
+/* How streams are named survives streamscope's own SQLite files: a recording's by id, an experiment's by index. */
+static void test_stream_ids_roundtrip(void **state)
+{
+	char *dir = fx_tmpdir(), *path, *cause = NULL;
+	struct ss_timeline t, back;
+	struct ss_export_input in;
+
+	(void)state;
+	path = malloc(strlen(dir) + 16);
+	sprintf(path, "%s/t.sqlite", dir);
+	tui_fixture(&t);
+	timeline_init(&back);
+	for (int ids = 0; ids < 2; ids++) {
+		t.stream_ids = ids;
+		memset(&in, 0, sizeof in);
+		in.t = &t;
+		if (export_file(path, &in, &cause) != 0 || import_file(path, &back, &cause) != 0)
+			fail_msg("%s", cause);
+		assert_int_equal(back.stream_ids, ids);
+	}
+	timeline_free(&back);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+	free(path);
+}
+
+/* add_host appends a host record of thread tid. */
+static void add_host(struct ss_timeline *t, int kind, uint32_t tid, uint64_t s, uint64_t e, uint32_t corr,
+                     const char *name)
+{
+	struct ss_record *r;
+
+	tui_add(t, kind, SS_STREAM_HOST, s, e, 0, corr, name);
+	r = &t->rec[t->n - 1];
+	r->thread = tid;
+}
+
+/* Calls of two OS threads: a host lane each, in rising thread id order, holding that thread's calls only; the
+ * kernel's API call is found on its thread's lane. */
+static void test_host_threads(void **state)
+{
+	struct ss_timeline t;
+	struct ss_lanes l;
+	const struct ss_lane *ln;
+	char buf[32];
+	int n;
+
+	(void)state;
+	timeline_init(&t);
+	t.nstreams = 1;
+	add_host(&t, SS_KIND_API, 123456, 0, 10 * US, 1, "cudaMemcpyAsync");
+	add_host(&t, SS_KIND_API, 812, 2 * US, 5 * US, 2, "cudaLaunchKernel");
+	add_host(&t, SS_KIND_API, 812, 20 * US, 90 * US, 3, "cudaStreamSynchronize");
+	add_host(&t, SS_KIND_SYNC, 812, 21 * US, 89 * US, 3, "");
+	tui_add(&t, SS_KIND_H2D, 0, 5 * US, 15 * US, 1 << 20, 1, "");
+	tui_add(&t, SS_KIND_KERNEL, 0, 16 * US, 80 * US, 0, 2, "k");
+	lanes_init(&l);
+	lanes_build(&l, &t);
+	ln = lanes_get(&l, false, &n);
+	assert_int_equal(host_lanes(&l), 2);
+	assert_int_equal(ln[0].kind, LANE_HOST);
+	assert_int_equal(ln[1].kind, LANE_HOST);
+	assert_string_equal(label_of(&l, false, 0, buf, sizeof buf), "host t812");
+	assert_string_equal(label_of(&l, false, 1, buf, sizeof buf), "host ~3456");
+	assert_string_equal(label_of(&l, true, 1, buf, sizeof buf), "host ~3456");
+	assert_int_equal(lanes_find(&l, false, 0), 1); /* thread 123456's call */
+	assert_int_equal(lanes_find(&l, false, 1), 0);
+	assert_int_equal(lanes_find(&l, false, 3), 0); /* 812's sync wait */
+	assert_int_equal(lanes_step(&l, &ln[0], UINT32_MAX, 1), 1);
+	assert_int_equal(lanes_step(&l, &ln[1], UINT32_MAX, 1), 0);
+	assert_int_equal(lanes_step(&l, &ln[1], 0, 1), UINT32_MAX);
+	assert_int_equal(lanes_api_of(&l, 5), 1); /* the kernel's launch, on 812's lane */
+	assert_int_equal(lanes_api_of(&l, 4), 0);
+	/* one thread: the one "host" lane as before */
+	for (size_t i = 0; i < t.n; i++)
+		t.rec[i].thread = t.rec[i].stream == SS_STREAM_HOST ? 812 : 0;
+	lanes_build(&l, &t);
+	assert_int_equal(host_lanes(&l), 1);
+	assert_string_equal(label_of(&l, false, 0, buf, sizeof buf), "host");
+	lanes_free(&l);
+	timeline_free(&t);
+}
+
+/* An experiment with --threads N (the model backend, through the runner): N host lanes, "host t0".. */
+static void test_model_threads(void **state)
+{
+	struct ss_experiment e;
+	struct ss_timeline tl;
+	struct ss_run_result res;
+	struct ss_profile p;
+	struct ss_lanes l;
+	char *cause = NULL, buf[32], want[24];
+
+	(void)state;
+	profile_builtin(&p);
+	model_set_profile(&p);
+	timeline_init(&tl);
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.threads = e.streams;
+	if (runner_run(&model_backend, &e, &tl, &res, &cause) != 0)
+		fail_msg("runner: %s", cause);
+	assert_false(tl.stream_ids);
+	lanes_init(&l);
+	lanes_build(&l, &tl);
+	assert_int_equal(host_lanes(&l), e.streams);
+	for (int i = 0; i < e.streams; i++) {
+		snprintf(want, sizeof want, "host t%d", i);
+		assert_string_equal(label_of(&l, false, i, buf, sizeof buf), want);
+	}
+	assert_string_equal(label_of(&l, true, first_lane(&l, true, 0), buf, sizeof buf), "s0 blk");
+	lanes_free(&l);
+	model_set_profile(NULL);
+	timeline_free(&tl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_stream_ids),           cmocka_unit_test(test_stream_ids_nsys),
+	    cmocka_unit_test(test_stream_ids_roundtrip), cmocka_unit_test(test_host_threads),
+	    cmocka_unit_test(test_model_threads),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
