@@ -1060,6 +1060,76 @@ static void test_singular_counts(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* Removes the files of the flat directory dir, then dir. */
+static void remove_flat_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[512];
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		assert_int_equal(unlink(path), 0);
+	}
+	closedir(d);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* bench on the model runs no GPU check: no line says PASS or FAIL, each check says MODELLED and "not a GPU check",
+ * the last line says no GPU check ran, and the exit status is 3 (not 0: nothing passed on a GPU); summary.json has
+ * no verdicts ("pass" null) but whether the model was within each target. */
+static void test_bench_model_not_gpu(void **state)
+{
+	char dir[] = "/tmp/ss-cli-bench-XXXXXX", path[160];
+	struct cli_out o;
+	json_error_t err;
+	json_t *j, *c;
+	const char *line, *last = NULL;
+	size_t i, checks = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	run_cli(&o, ARGS("bench", "--backend", "model", "--quick", "-o", dir));
+	if (o.status != 3)
+		fail_msg("exit %d, want 3; stderr: %s", o.status, o.err);
+	for (line = o.out; *line != '\0'; line = strchr(line, '\n') + 1) {
+		if (strncmp(line, "PASS", 4) == 0 || strncmp(line, "FAIL", 4) == 0)
+			fail_msg("a modelled check reads as a GPU verdict: %.*s", (int)strcspn(line, "\n"), line);
+		if (strncmp(line, "MODELLED ", 9) == 0) {
+			checks++;
+			const char *note = strstr(line, "(not a GPU check; ");
+
+			if (note == NULL || note > strchr(line, '\n'))
+				fail_msg("check line without 'not a GPU check': %.*s", (int)strcspn(line, "\n"), line);
+		}
+		if (line[0] != '\n')
+			last = line;
+		if (strchr(line, '\n') == NULL)
+			break;
+	}
+	assert_true(checks >= 10);
+	assert_non_null(last);
+	assert_int_equal(strncmp(last, "no GPU check ran: ", 18), 0);
+	cli_out_free(&o);
+
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	j = json_load_file(path, 0, &err);
+	if (j == NULL)
+		fail_msg("%s: %s", path, err.text);
+	assert_true(json_is_true(json_object_get(j, "modelled")));
+	assert_true(json_is_false(json_object_get(j, "gpu_checks")));
+	assert_int_equal(json_array_size(json_object_get(j, "checks")), checks);
+	json_array_foreach(json_object_get(j, "checks"), i, c) {
+		assert_true(json_is_null(json_object_get(c, "pass")));
+		assert_true(json_is_boolean(json_object_get(c, "model_within_target")));
+	}
+	json_decref(j);
+	remove_flat_dir(dir);
+}
+
 /* A row of a stats --json table: the object whose "name" is name; fails when there is none. */
 static json_t *stats_row(json_t *j, const char *table, const char *name)
 {
@@ -1281,6 +1351,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stats_model),
 		cmocka_unit_test(test_export_several),
 		cmocka_unit_test(test_singular_counts),
+		cmocka_unit_test(test_bench_model_not_gpu),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;
