@@ -686,9 +686,11 @@ static bool cli_record_live_poll(void *ctx, int wait_ms)
 		return st->done = true;
 	}
 	if (!st->noted && now - st->exit_ms >= 2000 && st->o->children && !st->o->live) {
-		fprintf(stderr, "streamscope: %s exited; waiting for %d recorded child process(es) (Ctrl-C stops "
+		int left = cli_record_open_count(st);
+
+		fprintf(stderr, "streamscope: %s exited; waiting for %d recorded child process%s (Ctrl-C stops "
 				"waiting)\n",
-			st->o->argv[0], cli_record_open_count(st));
+			st->o->argv[0], left, left == 1 ? "" : "es");
 		st->noted = true;
 	}
 	return false;
@@ -918,6 +920,12 @@ static int cli_record_start(struct cli_record_state *st, const char *logpath)
 	return 0;
 }
 
+/* The plural ending of a count's noun: "" for 1, else "s" ("1 kernel", "2 kernels"). */
+static const char *cli_record_s(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 /* The words for a stream kind letter. */
 static const char *cli_record_kind_name(char k)
 {
@@ -976,7 +984,8 @@ static void cli_record_print_streams(const struct cli_record_state *st)
 		if (st->o->children && g < st->nstreams)
 			fprintf(stderr, ", pid %ld", (long)st->spid[g]);
 		if (have[g])
-			fprintf(stderr, ": %zu kernels, %zu copies", ker[g], cpy[g]);
+			fprintf(stderr, ": %zu kernel%s, %zu cop%s", ker[g], cli_record_s(ker[g]), cpy[g],
+				cpy[g] == 1 ? "y" : "ies");
 		fprintf(stderr, ")%s", g + 1 < ngroups ? ";" : "");
 	}
 	fputc('\n', stderr);
@@ -1122,14 +1131,19 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 	snprintf(t->backend, sizeof t->backend, "cuda");
 	snprintf(t->device, sizeof t->device, "%s", device != NULL ? device : "CUDA device");
 	ranges = timeline_count(t, SS_KIND_MARKER);
-	fprintf(stderr,
-		"streamscope: recorded %s (%d process%s) on %s: %zu records: %zu kernels, %zu H2D, %zu D2H, %zu D2D, "
-		"%zu memsets, %zu NVTX ranges, %zu API calls, %zu syncs; %llu dropped%s\n",
-		st->o->argv[0], loaded, loaded == 1 ? "" : "es", t->device, t->n, timeline_count(t, SS_KIND_KERNEL),
-		timeline_count(t, SS_KIND_H2D), timeline_count(t, SS_KIND_D2H), timeline_count(t, SS_KIND_D2D),
-		timeline_count(t, SS_KIND_MEMSET), ranges, timeline_count(t, SS_KIND_API),
-		timeline_count(t, SS_KIND_SYNC), (unsigned long long)t->dropped,
-		t->incomplete ? "; INCOMPLETE" : "");
+	{
+		size_t nk = timeline_count(t, SS_KIND_KERNEL), nm = timeline_count(t, SS_KIND_MEMSET);
+		size_t na = timeline_count(t, SS_KIND_API), ns = timeline_count(t, SS_KIND_SYNC);
+
+		fprintf(stderr,
+			"streamscope: recorded %s (%d process%s) on %s: %zu record%s: %zu kernel%s, %zu H2D, %zu D2H, "
+			"%zu D2D, %zu memset%s, %zu NVTX range%s, %zu API call%s, %zu sync%s; %llu dropped%s\n",
+			st->o->argv[0], loaded, loaded == 1 ? "" : "es", t->device, t->n, cli_record_s(t->n), nk,
+			cli_record_s(nk), timeline_count(t, SS_KIND_H2D), timeline_count(t, SS_KIND_D2H),
+			timeline_count(t, SS_KIND_D2D), nm, cli_record_s(nm), ranges, cli_record_s(ranges), na,
+			cli_record_s(na), ns, cli_record_s(ns), (unsigned long long)t->dropped,
+			t->incomplete ? "; INCOMPLETE" : "");
+	}
 	cli_record_print_streams(st);
 	if (t->incomplete)
 		fprintf(stderr, "streamscope: %s %s before its recording ended: the trace holds what was delivered "

@@ -347,6 +347,13 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 		if (!l->have_span || r->end > l->t1)
 			l->t1 = r->end;
 		l->have_span = true;
+		if (r->kind < SS_KIND_COUNT && (SS_GPU_KINDS & SS_KIND_BIT(r->kind))) {
+			if (!l->have_gpu_span || r->start < l->gpu_t0)
+				l->gpu_t0 = r->start;
+			if (!l->have_gpu_span || r->end > l->gpu_t1)
+				l->gpu_t1 = r->end;
+			l->have_gpu_span = true;
+		}
 	}
 	l->bytes = (size_t)l->ngroups * SS_KIND_COUNT * sizeof *l->tracks;
 	for (int i = 0; i < l->ngroups * SS_KIND_COUNT; i++) {

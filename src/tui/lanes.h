@@ -59,6 +59,8 @@ struct ss_lanes {
 	int nlane[2];
 	bool have_span;
 	uint64_t t0, t1; /* earliest start and latest end over the indexed records */
+	bool have_gpu_span;
+	uint64_t gpu_t0, gpu_t1; /* the same over the GPU's records (copies, memsets, kernels): the work */
 	size_t bytes;    /* heap memory of the index */
 };
 
