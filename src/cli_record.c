@@ -1109,11 +1109,13 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 	*nothing = t->n == 0;
 	if (t->n == 0) {
 		if (errors == 0 && loaded == 0)
-			fprintf(stderr, "streamscope: nothing recorded: %s %s and never initialised CUDA (not a CUDA "
-					"program, or CUDA failed to start%s)\n",
-				st->o->argv[0], what,
-				st->o->children ? "" : "; only the launched process is recorded, --children adds the CUDA "
-						       "processes it starts");
+			/* CUDA loads the library when it initialises: a program that never did made no CUDA call
+			 * (or its CUDA failed before it started, which the program's own errors say) */
+			fprintf(stderr, "streamscope: nothing recorded: %s made no CUDA calls%s (CUDA was never "
+					"initialised) and %s; no trace written%s\n",
+				st->o->argv[0], st->o->children ? ", nor did the processes it started" : "", what,
+				st->o->children ? "" : " (only the launched process is recorded: --children adds the "
+						       "CUDA processes it starts)");
 		else if (errors == 0)
 			fprintf(stderr, "streamscope: nothing recorded: %s %s; CUDA started but no GPU work or API call "
 					"arrived%s; no trace written\n",

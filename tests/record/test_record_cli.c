@@ -498,17 +498,25 @@ static void test_not_cuda(void **state)
 
 	(void)state;
 	tmpdir(dir, sizeof dir);
+	/* the program's own status, and one line that says it made no CUDA calls and no trace was written */
 	run(dir, &o, (const char *const[]){SS_BINARY, "record", "--", "/bin/true", NULL});
 	assert_int_equal(o.code, 0);
-	assert_contains(o.err, "nothing recorded");
-	assert_contains(o.err, "never initialised CUDA");
+	assert_contains(o.err, "nothing recorded: /bin/true made no CUDA calls (CUDA was never initialised) and exited "
+			       "with status 0; no trace written");
 	assert_int_equal(lines(o.err), 1);
 	assert_int_equal(entries(dir), 0); /* no trace */
 	run(dir, &o, (const char *const[]){SS_BINARY, "record", "--", "/bin/false", NULL});
 	assert_int_equal(o.code, 1);
+	assert_contains(o.err, "/bin/false made no CUDA calls");
+	assert_contains(o.err, "exited with status 1; no trace written");
 	run(dir, &o, (const char *const[]){SS_BINARY, "record", "--", "/bin/sh", "-c", "exit 7", NULL});
 	assert_int_equal(o.code, 7);
 	assert_contains(o.err, "exited with status 7");
+	run(dir, &o, (const char *const[]){SS_BINARY, "record", "--children", "--", "/bin/true", NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.err, "made no CUDA calls, nor did the processes it started");
+	assert_int_equal(lines(o.err), 1);
+	assert_int_equal(entries(dir), 0);
 	/* PROGRAM's options after the first non-option are its own, even without "--" */
 	run(dir, &o, (const char *const[]){SS_BINARY, "record", "/bin/echo", "-o", "hello", NULL});
 	assert_int_equal(o.code, 0);
