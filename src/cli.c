@@ -575,7 +575,7 @@ static int cli_run_pair(const struct ss_backend *b, const struct ss_experiment *
 		analysis_observer(&a1, &res1);
 	}
 	planner_build(e, &ops);
-	analysis_compare(a, &a1, ops.nchunks, a->used_ns, a1.used_ns);
+	analysis_compare(a, &a1, ops.nchunks, a->used_ns, a1.used_ns, planner_work_ratio(e, &one));
 	planner_free(&ops);
 	timeline_free(&tl1);
 	return CLI_OK;
@@ -654,10 +654,14 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 		       100.0 * a->overhead_q1, 100.0 * a->overhead_q3, res->repeats);
 	cli_print_prediction(pr, a->have_overhead ? a->untraced_ns : a->makespan_ns);
 	printf("overlap (>= 2 engines)  %.1f%%\n", 100.0 * a->overlap);
-	if (a->have_speedup)
-		printf("speedup vs 1 stream     %.2fx\n", a->speedup);
+	if (a->have_speedup && a->work > 1.001)
+		printf("speedup vs serial       %.2fx  (the same work on 1 stream: %.0f x the 1-stream run, which does "
+		       "1/%.0f of it)\n",
+		       a->speedup, a->work, a->work);
+	else if (a->have_speedup)
+		printf("speedup vs serial       %.2fx  (the same work on 1 stream)\n", a->speedup);
 	else
-		printf("speedup vs 1 stream     -\n");
+		printf("speedup vs serial       -\n");
 	if (a->have_bound)
 		printf("ideal pipeline bound    %s  (n=%d, h=%s k=%s d=%s)  gap %+.1f%%\n",
 		       units_time(a->bound_ns, b1, sizeof b1), a->n, units_time(a->h_ns, b2, sizeof b2),
@@ -695,6 +699,8 @@ static void cli_json_analysis(json_t *o, const struct ss_analysis *a)
 	json_object_set_new(o, "tracing_overhead_q3", a->have_spread ? json_real(a->overhead_q3) : json_null());
 	json_object_set_new(o, "overlap", json_real(a->overlap));
 	json_object_set_new(o, "speedup", a->have_speedup ? json_real(a->speedup) : json_null());
+	/* speedup compares the same work issued serially on one stream: work x the 1-stream run's makespan */
+	json_object_set_new(o, "speedup_work", a->have_speedup ? json_real(a->work) : json_null());
 	json_object_set_new(o, "bound_ns", a->have_bound ? json_integer((json_int_t)a->bound_ns) : json_null());
 	json_object_set_new(o, "gap", a->have_bound ? json_real(a->gap) : json_null());
 	for (int i = 0; i < SS_ENG_COUNT; i++) {

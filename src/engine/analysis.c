@@ -1,6 +1,7 @@
 /* analysis.c: makespan, busy time per engine, overlap and the ideal pipeline bound of a timeline. */
 #include "analysis.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,16 +172,22 @@ uint64_t analysis_bound(uint64_t h, uint64_t k, uint64_t d, int n)
 }
 
 void analysis_compare(struct ss_analysis *a, const struct ss_analysis *one, int n, uint64_t makespan,
-		      uint64_t one_makespan)
+                      uint64_t one_makespan, double work)
 {
+	if (!(work > 0))
+		work = 1.0;
+	a->work = work;
 	a->have_speedup = makespan > 0 && one_makespan > 0;
-	a->speedup = a->have_speedup ? (double)one_makespan / (double)makespan : 0.0;
-	a->h_ns = one->eng[SS_ENG_H2D].busy_ns;
-	a->k_ns = one->eng[SS_ENG_COMPUTE].busy_ns;
-	a->d_ns = one->eng[SS_ENG_D2H].busy_ns;
+	a->speedup = a->have_speedup ? (double)one_makespan * work / (double)makespan : 0.0;
+	a->h_ns = (uint64_t)llround((double)one->eng[SS_ENG_H2D].busy_ns * work);
+	a->k_ns = (uint64_t)llround((double)one->eng[SS_ENG_COMPUTE].busy_ns * work);
+	a->d_ns = (uint64_t)llround((double)one->eng[SS_ENG_D2H].busy_ns * work);
 	a->n = n;
-	/* no bound from phase totals the 1-stream run's timeline lacks (its copies were not recorded) */
-	a->have_bound = n >= 1 && a->h_ns + a->k_ns + a->d_ns > 0 && makespan > 0 && !one->span_short;
+	/* no bound from phase totals the 1-stream run's timeline lacks (its copies were not recorded); none either
+	 * where the streams do work of their own rather than chunks of one data set (the pipeline bound is over chunks)
+	 */
+	a->have_bound =
+	    n >= 1 && a->h_ns + a->k_ns + a->d_ns > 0 && makespan > 0 && !one->span_short && fabs(work - 1.0) < 1e-9;
 	if (a->have_bound) {
 		a->bound_ns = analysis_bound(a->h_ns, a->k_ns, a->d_ns, n);
 		a->gap = (double)makespan / (double)a->bound_ns - 1.0;

@@ -29,7 +29,8 @@ struct ss_analysis {
 	uint64_t counts[SS_KIND_COUNT];
 	/* comparison with the 1-stream run (analysis_compare) */
 	bool have_speedup;
-	double speedup;               /* one-stream makespan / this makespan */
+	double speedup;               /* the same work on one stream, serially / this makespan */
+	double work;                  /* how many times the one-stream run's work this run does (hyperq: streams) */
 	bool have_bound;
 	uint64_t bound_ns;            /* ideal pipeline bound T(n) */
 	double gap;                   /* makespan / bound - 1 */
@@ -63,10 +64,13 @@ int analysis_engine_of(int kind);
 /* analysis_bound is the ideal pipeline time for n equal chunks: (h+k+d)/n + (n-1)/n * max(h,k,d). */
 uint64_t analysis_bound(uint64_t h, uint64_t k, uint64_t d, int n);
 /* analysis_compare fills speedup, bound and gap of a against the one-stream analysis one. makespan and
- * one_makespan are the makespans to compare (CUPTI's, or the untraced ones when tracing overhead > 1%). No bound
- * when one's span is short (its h and d are not on its timeline). */
+ * one_makespan are the makespans to compare (CUPTI's, or the untraced ones when tracing overhead > 1%). work is how
+ * many times one's work a does (planner_work_ratio): the one-stream times are scaled by it, so that speedup and
+ * bound compare the same work (issued serially on one stream: work x one's time). No bound when one's span is short
+ * (its h and d are not on its timeline), nor when work is not 1 (the pipeline bound is over chunks of one data
+ * set, and such streams do work of their own). */
 void analysis_compare(struct ss_analysis *a, const struct ss_analysis *one, int n, uint64_t makespan,
-		      uint64_t one_makespan);
+		      uint64_t one_makespan, double work);
 /* analysis_union_ns: length of the union of [start,end) intervals of records matching kind_mask on stream
  * (stream = INT32_MIN for all streams). */
 uint64_t analysis_union_ns(const struct ss_timeline *t, unsigned kind_mask, int32_t stream);

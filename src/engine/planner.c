@@ -12,9 +12,9 @@
 enum { PLANNER_X = 0, PLANNER_Y = 1, PLANNER_Z = 2 };
 
 static const char *const planner_kind_names[SS_OP_COUNT] = {
-	"cudaMemcpyAsync H2D", "cudaMemcpyAsync D2H", "kernel launch", "cudaStreamAttachMemAsync",
-	"cudaMemPrefetchAsync H2D", "cudaMemPrefetchAsync D2H", "cudaEventRecord", "cudaEventSynchronize",
-	"cudaStreamSynchronize", "cudaDeviceSynchronize",
+    "cudaMemcpyAsync H2D",      "cudaMemcpyAsync D2H",      "kernel launch",   "cudaStreamAttachMemAsync",
+    "cudaMemPrefetchAsync H2D", "cudaMemPrefetchAsync D2H", "cudaEventRecord", "cudaEventSynchronize",
+    "cudaStreamSynchronize",    "cudaDeviceSynchronize",
 };
 
 /* Planning state: the list being built and the experiment it follows. */
@@ -105,7 +105,8 @@ static void planner_inputs(struct planner_ctx *p, int c)
 		return;
 	}
 	for (int b = 0; b < inputs; b++) {
-		struct ss_op *op = planner_push(p, e->hostmem == SS_MEM_MANAGED_PREFETCH ? SS_OP_PREFETCH_H2D : SS_OP_H2D, s);
+		struct ss_op *op =
+		    planner_push(p, e->hostmem == SS_MEM_MANAGED_PREFETCH ? SS_OP_PREFETCH_H2D : SS_OP_H2D, s);
 		op->buffer = (int8_t)b;
 		op->chunk = (int16_t)c;
 		op->offset = off;
@@ -316,6 +317,40 @@ size_t planner_count_kind(const struct ss_oplist *ops, int kind)
 	return n;
 }
 
+/* planner_work sums the kernels' counts of ops (kernels true) or the copies' bytes. */
+static double planner_work(const struct ss_oplist *ops, bool kernels)
+{
+	double w = 0;
+
+	for (size_t i = 0; i < ops->n; i++) {
+		const struct ss_op *op = &ops->op[i];
+
+		if (kernels && op->kind == SS_OP_KERNEL)
+			w += (double)op->count;
+		else if (!kernels && (op->kind == SS_OP_H2D || op->kind == SS_OP_D2H))
+			w += (double)planner_op_bytes(ops, op);
+	}
+	return w;
+}
+
+double planner_work_ratio(const struct ss_experiment *e, const struct ss_experiment *ref)
+{
+	struct ss_oplist a, b;
+	double wa, wb;
+
+	planner_build(e, &a);
+	planner_build(ref, &b);
+	wa = planner_work(&a, true);
+	wb = planner_work(&b, true);
+	if (wa == 0 || wb == 0) {
+		wa = planner_work(&a, false);
+		wb = planner_work(&b, false);
+	}
+	planner_free(&a);
+	planner_free(&b);
+	return wa > 0 && wb > 0 ? wa / wb : 1.0;
+}
+
 void planner_expected_records(const struct ss_oplist *ops, bool prefetches, size_t counts[SS_KIND_COUNT])
 {
 	memset(counts, 0, SS_KIND_COUNT * sizeof counts[0]);
@@ -368,20 +403,21 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 	case SS_OP_PREFETCH_D2H:
 	case SS_OP_ATTACH:
 		snprintf(buf, len, "#%u t%d %-10s %s %c[%llu+%llu] %.2f MiB", op->id, op->thread, st,
-			 planner_op_kind_name(op->kind), op->buffer >= 0 && op->buffer < 3 ? bufname[op->buffer] : '?',
-			 (unsigned long long)op->offset, (unsigned long long)op->count, (double)bytes / (1 << 20));
+		         planner_op_kind_name(op->kind), op->buffer >= 0 && op->buffer < 3 ? bufname[op->buffer] : '?',
+		         (unsigned long long)op->offset, (unsigned long long)op->count, (double)bytes / (1 << 20));
 		break;
 	case SS_OP_KERNEL:
 		if (op->stream < 0)
-			snprintf(buf, len, "#%u t%d %-10s kernel launch (interfering, 1 block)", op->id, op->thread, st);
+			snprintf(buf, len, "#%u t%d %-10s kernel launch (interfering, 1 block)", op->id, op->thread,
+			         st);
 		else
 			snprintf(buf, len, "#%u t%d %-10s kernel launch [%llu+%llu]", op->id, op->thread, st,
-				 (unsigned long long)op->offset, (unsigned long long)op->count);
+			         (unsigned long long)op->offset, (unsigned long long)op->count);
 		break;
 	case SS_OP_EVENT_RECORD:
 	case SS_OP_EVENT_SYNC:
 		snprintf(buf, len, "#%u t%d %-10s %s(ev%d)", op->id, op->thread, st, planner_op_kind_name(op->kind),
-			 op->event);
+		         op->event);
 		break;
 	default:
 		snprintf(buf, len, "#%u t%d %-10s %s", op->id, op->thread, st, planner_op_kind_name(op->kind));

@@ -21,7 +21,7 @@ int sweep_parse_counts(const char *s, int *counts, int *n, char **cause)
 		items += *c == ',';
 	if (items > SS_SWEEP_MAX_COUNTS) {
 		*cause = xasprintf("invalid stream list: %d counts, at most %d (ascending, each 1..%d)", items,
-				   SS_SWEEP_MAX_COUNTS, SS_MAX_STREAMS);
+		                   SS_SWEEP_MAX_COUNTS, SS_MAX_STREAMS);
 		return -1;
 	}
 	while (*p != '\0') {
@@ -32,13 +32,14 @@ int sweep_parse_counts(const char *s, int *counts, int *n, char **cause)
 		v = strtol(p, &end, 10);
 		if (end == p || errno != 0 || v < 1 || v > SS_MAX_STREAMS || (*end != ',' && *end != '\0') ||
 		    (*end == ',' && end[1] == '\0')) {
-			*cause = xasprintf("invalid stream list '%s': valid is comma-separated counts 1..%d, e.g. 1,2,4,8",
-					   s, SS_MAX_STREAMS);
+			*cause =
+			    xasprintf("invalid stream list '%s': valid is comma-separated counts 1..%d, e.g. 1,2,4,8",
+			              s, SS_MAX_STREAMS);
 			return -1;
 		}
 		if (*n > 0 && v <= counts[*n - 1]) {
 			*cause = xasprintf("invalid stream list '%s': %ld after %d, the counts must be ascending", s, v,
-					   counts[*n - 1]);
+			                   counts[*n - 1]);
 			return -1;
 		}
 		counts[(*n)++] = (int)v;
@@ -52,7 +53,7 @@ int sweep_parse_counts(const char *s, int *counts, int *n, char **cause)
 }
 
 void sweep_init(struct ss_sweep *s, const struct ss_experiment *base, const int *counts, int ncounts,
-		const enum ss_order *orders, int norders)
+                const enum ss_order *orders, int norders)
 {
 	memset(s, 0, sizeof *s);
 	s->base = *base;
@@ -104,20 +105,22 @@ static void sweep_compare(struct ss_sweep *s, int o)
 		return;
 	for (int i = 0; i < s->ncounts; i++) {
 		struct ss_sweep_point *p = &s->pt[(size_t)o * (size_t)s->ncounts + (size_t)i];
-		struct ss_experiment e;
+		struct ss_experiment e, re;
 		struct ss_oplist ops;
 
 		if (!p->done || p->failed)
 			continue;
 		sweep_experiment(s, p, &e);
+		sweep_experiment(s, ref, &re);
 		planner_build(&e, &ops);
-		analysis_compare(&p->a, &ref->a, ops.nchunks, p->a.used_ns, ref->a.used_ns);
+		analysis_compare(&p->a, &ref->a, ops.nchunks, p->a.used_ns, ref->a.used_ns,
+		                 planner_work_ratio(&e, &re));
 		planner_free(&ops);
 	}
 }
 
 void sweep_done(struct ss_sweep *s, size_t index, const struct ss_timeline *tl, const struct ss_run_result *res,
-		const char *error)
+                const char *error)
 {
 	struct ss_sweep_point *p;
 	struct ss_experiment e;
@@ -169,7 +172,7 @@ void sweep_free(struct ss_sweep *s)
 }
 
 int sweep_run(struct ss_sweep *s, const struct ss_backend *b, void (*progress)(const struct ss_sweep *, size_t),
-	      char **cause)
+              char **cause)
 {
 	struct ss_experiment e;
 	size_t idx;

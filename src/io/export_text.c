@@ -150,7 +150,7 @@ static void text_write(FILE *f, const struct ss_export_input *in)
 	fprintf(f, "%-12s %12s %8s\n", "overlap", units_time(a->overlap_ns, b1, sizeof b1),
 	        text_pct(a->makespan_ns > 0, a->overlap, b2, sizeof b2));
 	if (a->have_speedup)
-		fprintf(f, "%-12s %.2fx vs 1 stream\n", "speedup", a->speedup);
+		fprintf(f, "%-12s %.2fx vs the same work serially on 1 stream\n", "speedup", a->speedup);
 	else
 		fprintf(f, "%-12s -\n", "speedup");
 	if (a->have_bound)

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "predict.h"
 #include "planner.h"
+#include "predict.h"
 #include "xalloc.h"
 
 static const int session_counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
@@ -149,7 +149,8 @@ static bool session_compare(struct ss_session *s, struct ss_run *r)
 	if ((b = session_base_find(s, &r->exp)) == NULL || b->failed)
 		return false;
 	planner_build(&r->exp, &ops);
-	analysis_compare(&r->an, &b->an, ops.nchunks, r->an.used_ns, b->an.used_ns);
+	analysis_compare(&r->an, &b->an, ops.nchunks, r->an.used_ns, b->an.used_ns,
+	                 planner_work_ratio(&r->exp, &b->exp));
 	planner_free(&ops);
 	r->compared = true;
 	return true;

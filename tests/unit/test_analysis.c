@@ -1,26 +1,27 @@
 /* test_analysis.c: makespan, busy unions, utilisation, overlap, the ideal pipeline bound, speedup/gap and the
  * observer effect, on hand-made timelines with answers worked out by hand (and one brute-force oracle). */
+#include <cmocka.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
-
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/analysis.h"
 #include "engine/backend.h"
+#include "engine/experiment.h"
+#include "engine/planner.h"
 #include "engine/timeline.h"
 
 #define EPS 1e-12
 /* cmocka 1.1's float comparison is single precision; this one is double. */
-#define assert_near(a, b, eps)                                                                             \
-	do {                                                                                               \
-		double a_ = (a), b_ = (b);                                                                 \
-		if (!(fabs(a_ - b_) <= (eps)))                                                             \
-			fail_msg("%s = %.17g, want %.17g (+-%g)", #a, a_, b_, (double)(eps));             \
+#define assert_near(a, b, eps)                                                                                         \
+	do {                                                                                                           \
+		double a_ = (a), b_ = (b);                                                                             \
+		if (!(fabs(a_ - b_) <= (eps)))                                                                         \
+			fail_msg("%s = %.17g, want %.17g (+-%g)", #a, a_, b_, (double)(eps));                          \
 	} while (0)
 
 static void add(struct ss_timeline *t, int kind, int stream, uint64_t start, uint64_t end, uint64_t bytes)
@@ -317,10 +318,10 @@ static void test_bound(void **state)
 	assert_int_equal(analysis_bound(300, 300, 300, 3), 500);
 	assert_int_equal(analysis_bound(300, 300, 300, 4), 450);
 	assert_int_equal(analysis_bound(100, 400, 200, 1), 700);
-	assert_int_equal(analysis_bound(100, 400, 200, 2), 550);  /* 350 + 200 */
-	assert_int_equal(analysis_bound(100, 400, 200, 4), 475);  /* 175 + 300 */
-	assert_int_equal(analysis_bound(900, 100, 200, 8), 938);  /* 150 + 787.5, rounded */
-	assert_int_equal(analysis_bound(0, 1000, 0, 10), 1000);   /* one phase only: no gain from streams */
+	assert_int_equal(analysis_bound(100, 400, 200, 2), 550); /* 350 + 200 */
+	assert_int_equal(analysis_bound(100, 400, 200, 4), 475); /* 175 + 300 */
+	assert_int_equal(analysis_bound(900, 100, 200, 8), 938); /* 150 + 787.5, rounded */
+	assert_int_equal(analysis_bound(0, 1000, 0, 10), 1000);  /* one phase only: no gain from streams */
 	for (int n = 1; n <= 128; n++) {
 		uint64_t x = 1000003; /* prime: most n do not divide it */
 		uint64_t want = (2 * x * (uint64_t)(n + 2) + (uint64_t)n) / (2 * (uint64_t)n);
@@ -331,7 +332,8 @@ static void test_bound(void **state)
 		assert_near(ratio, (double)(n + 2) / (3.0 * n), 1e-6);
 	}
 	/* the limit for many chunks is the largest phase */
-	assert_in_range(analysis_bound(1000000, 3000000, 2000000, 128), 3023438 - 1, 3023438 + 1); /* 46875 + 2976562.5 */
+	assert_in_range(analysis_bound(1000000, 3000000, 2000000, 128), 3023438 - 1,
+	                3023438 + 1); /* 46875 + 2976562.5 */
 }
 
 /* speedup = one-stream makespan / makespan; bound from the one-stream phase totals; gap = makespan / bound - 1. */
@@ -350,7 +352,7 @@ static void test_compare(void **state)
 
 	memset(&a, 0, sizeof a);
 	a.makespan_ns = 605;
-	analysis_compare(&a, &one, 4, 605, 1000);
+	analysis_compare(&a, &one, 4, 605, 1000, 1.0);
 	assert_true(a.have_speedup);
 	assert_near(a.speedup, 1000.0 / 605.0, 1e-12);
 	assert_int_equal(a.h_ns, 300);
@@ -362,7 +364,7 @@ static void test_compare(void **state)
 	assert_near(a.gap, 0.1, 1e-12);
 
 	/* the one-stream run against itself: speedup 1, bound = serial time, gap 0 */
-	analysis_compare(&one, &one, 1, 1000, 1000);
+	analysis_compare(&one, &one, 1, 1000, 1000, 1.0);
 	assert_near(one.speedup, 1.0, 0.0);
 	assert_int_equal(one.bound_ns, 1000);
 	assert_near(one.gap, 0.0, 1e-12);
@@ -370,7 +372,7 @@ static void test_compare(void **state)
 	/* the makespans passed in are what is compared (e.g. untraced ones), not the timeline's */
 	memset(&a, 0, sizeof a);
 	a.makespan_ns = 9999;
-	analysis_compare(&a, &one, 2, 500, 800);
+	analysis_compare(&a, &one, 2, 500, 800, 1.0);
 	assert_near(a.speedup, 1.6, 1e-12);
 	assert_int_equal(a.bound_ns, 700); /* 1000/2 + 1/2 * 400 */
 	assert_near(a.gap, 500.0 / 700.0 - 1.0, 1e-12);
@@ -378,21 +380,21 @@ static void test_compare(void **state)
 	/* a one-stream run whose span is short of work (its copies not recorded): a speedup, but no bound */
 	one.span_short = true;
 	memset(&a, 0, sizeof a);
-	analysis_compare(&a, &one, 4, 605, 1000);
+	analysis_compare(&a, &one, 4, 605, 1000, 1.0);
 	assert_true(a.have_speedup);
 	assert_false(a.have_bound);
 	one.span_short = false;
 
 	/* nothing to compare */
 	memset(&a, 0, sizeof a);
-	analysis_compare(&a, &one, 4, 0, 1000);
+	analysis_compare(&a, &one, 4, 0, 1000, 1.0);
 	assert_false(a.have_speedup);
 	assert_false(a.have_bound);
 	timeline_free(&t1);
 	timeline_init(&t1);
 	analysis_timeline(&t1, &one); /* an empty one-stream run: no phases, no bound */
 	memset(&a, 0, sizeof a);
-	analysis_compare(&a, &one, 4, 500, 1000);
+	analysis_compare(&a, &one, 4, 500, 1000, 1.0);
 	assert_true(a.have_speedup);
 	assert_false(a.have_bound);
 	timeline_free(&t1);
@@ -529,21 +531,49 @@ static void test_observer_exactly_one_percent(void **state)
 	assert_false(a.used_untraced);
 }
 
+/* Streams with work of their own (hyperq: each its kernels) are compared with that work issued serially: the
+ * one-stream run scaled by the work ratio, which the planner counts; no pipeline bound then. */
+static void test_compare_same_work(void **state)
+{
+	struct ss_analysis a, one;
+	struct ss_experiment e, ref;
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	memset(&one, 0, sizeof one);
+	one.eng[SS_ENG_COMPUTE].busy_ns = 100;
+	analysis_compare(&a, &one, 32, 500, 100, 32.0);
+	assert_true(a.have_speedup);
+	assert_near(a.speedup, 32.0 * 100 / 500, 1e-12);
+	assert_false(a.have_bound);
+	experiment_preset(&e, SS_PRESET_HYPERQ);
+	ref = e;
+	ref.streams = 1;
+	ref.threads = 1;
+	assert_near(planner_work_ratio(&e, &ref), (double)e.streams, 1e-9);
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	ref = e;
+	ref.streams = 1;
+	ref.chunks = 0;
+	assert_near(planner_work_ratio(&e, &ref), 1.0, 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_makespan_busy_overlap),
-		cmocka_unit_test(test_pageable_staging),
-		cmocka_unit_test(test_overlap_two_or_more),
-		cmocka_unit_test(test_touching_and_same_engine),
-		cmocka_unit_test(test_degenerate),
-		cmocka_unit_test(test_engine_of),
-		cmocka_unit_test(test_union_per_stream),
-		cmocka_unit_test(test_random_against_brute_force),
-		cmocka_unit_test(test_bound),
-		cmocka_unit_test(test_compare),
-		cmocka_unit_test(test_observer),
-		cmocka_unit_test(test_observer_exactly_one_percent),
+	    cmocka_unit_test(test_compare_same_work),
+	    cmocka_unit_test(test_makespan_busy_overlap),
+	    cmocka_unit_test(test_pageable_staging),
+	    cmocka_unit_test(test_overlap_two_or_more),
+	    cmocka_unit_test(test_touching_and_same_engine),
+	    cmocka_unit_test(test_degenerate),
+	    cmocka_unit_test(test_engine_of),
+	    cmocka_unit_test(test_union_per_stream),
+	    cmocka_unit_test(test_random_against_brute_force),
+	    cmocka_unit_test(test_bound),
+	    cmocka_unit_test(test_compare),
+	    cmocka_unit_test(test_observer),
+	    cmocka_unit_test(test_observer_exactly_one_percent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

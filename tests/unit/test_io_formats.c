@@ -400,7 +400,7 @@ static void test_text(void **state)
 	text = export_to_string(export_text, &in, "t.txt", NULL);
 	assert_non_null(strstr(text, "MODELLED, NOT MEASURED"));
 	assert_non_null(strstr(text, "MODELLED: model run"));
-	assert_non_null(strstr(text, "2.00x vs 1 stream"));
+	assert_non_null(strstr(text, "2.00x vs the same work serially on 1 stream"));
 	free(text);
 	/* streams counted from the records when nstreams was never set */
 	t.nstreams = 0;

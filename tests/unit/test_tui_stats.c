@@ -40,7 +40,7 @@ static void test_values(void **state)
 	analysis_observer(&a, NULL);
 	one = a;
 	one.makespan_ns = one.used_ns = 2 * a.makespan_ns;
-	analysis_compare(&a, &one, 3, a.used_ns, one.used_ns);
+	analysis_compare(&a, &one, 3, a.used_ns, one.used_ns, 1.0);
 	s.an = &a;
 	s.have_dropped = true;
 	s.dropped = 2;
