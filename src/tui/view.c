@@ -106,7 +106,13 @@ static void view_title(struct ss_grid *g, struct ss_rect r, const char *tag, con
 		         units_time(b >= a ? b - a : a - b, t, sizeof t), ((double)b / (double)a - 1.0) * 100.0);
 		x += grid_puts(g, x, r.y, r.x + r.w - x, buf, SS_ROLE_HIGHLIGHT, GRID_BOLD);
 	}
-	if (run->exp != NULL) {
+	if (run->exp != NULL && other != NULL && other->exp != NULL) {
+		/* B: only what differs from A, so that it is never cut off by the settings they share */
+		if (experiment_changes(other->exp, run->exp, "A", buf, sizeof buf) == 0)
+			snprintf(buf, sizeof buf, "the same settings as A");
+		x += grid_puts(g, x, r.y, r.x + r.w - x, "  ", SS_ROLE_TEXT, 0);
+		grid_puts(g, x, r.y, r.x + r.w - x, buf, SS_ROLE_TEXT, GRID_BOLD);
+	} else if (run->exp != NULL) {
 		experiment_describe(run->exp, buf, sizeof buf);
 		x += grid_puts(g, x, r.y, r.x + r.w - x, "  ", SS_ROLE_DIM, 0);
 		grid_puts(g, x, r.y, r.x + r.w - x, buf, SS_ROLE_DIM, 0);
