@@ -1,11 +1,15 @@
 /* test_analysis.c: makespan, busy unions, utilisation, overlap, the ideal pipeline bound, speedup/gap and the
  * observer effect, on hand-made timelines with answers worked out by hand (and one brute-force oracle). */
-#include <cmocka.h>
-#include <math.h>
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,10 +1,14 @@
 /* test_experiment.c: presets' defaults as the issue states them, validation ranges and their messages, name tables,
  * the one-line description. */
-#include <cmocka.h>
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
