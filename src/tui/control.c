@@ -267,8 +267,8 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 
 	c->message[0] = '\0';
 	if (c->help) {
-		/* the help overlay takes any key to close, like less */
-		c->help = false;
+		/* the help overlay takes any key to close, like less; ? again turns to the legend */
+		c->help = act == ACT_HELP && c->help == CONTROL_HELP_KEYS ? CONTROL_HELP_LEGEND : 0;
 		return CONTROL_NONE;
 	}
 	if (keys_experiment(act) && in->file) {
@@ -283,7 +283,7 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		c->quit = true;
 		break;
 	case ACT_HELP:
-		c->help = true;
+		c->help = CONTROL_HELP_KEYS;
 		break;
 	case ACT_CLOSE:
 		if (c->sweep)
@@ -387,7 +387,7 @@ void control_mouse(struct ss_control *c, const struct ss_control_input *in, cons
 
 	c->message[0] = '\0';
 	if (c->help) {
-		c->help = false;
+		c->help = 0;
 		return;
 	}
 	control_sync(c, in);

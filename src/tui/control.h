@@ -24,6 +24,9 @@ struct ss_control_input {
 	const struct ss_layout *layout;  /* the frame's layout, NULL when the terminal is too small */
 };
 
+#define CONTROL_HELP_KEYS 1   /* the help overlay's first page: the keys */
+#define CONTROL_HELP_LEGEND 2 /* its second: what the lanes, tags, colours and stats mean */
+
 /* What a key asks of the caller. */
 enum ss_control_effect {
 	CONTROL_NONE = 0,
@@ -40,7 +43,7 @@ struct ss_control {
 	bool follow;       /* the window fits the runs until the user zooms or pans (a re-run asked for fits again) */
 	bool fit_all;      /* fitting covers everything (F), not only the GPU's work (f) */
 	bool compact_auto; /* compact lanes chosen by size, not by the user */
-	bool help;         /* the help overlay is open */
+	int help;          /* the help overlay: 0 closed, CONTROL_HELP_KEYS, CONTROL_HELP_LEGEND */
 	bool sweep;        /* the sweep view is open */
 	bool quit;
 	uint64_t run_id;   /* the run the selection belongs to */

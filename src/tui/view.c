@@ -276,9 +276,113 @@ static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_vi
 		grid_puts(g, x + 10, y, colw - 11, line[i].text, line[i].role, 0);
 	}
 	view_center(g, (struct ss_rect){r.x, r.y, r.w, r.h}, r.y + r.h - 2,
-	            v->source != NULL ? "viewing a file: experiment keys are off  -  ? or Esc closes"
-	                              : "? or Esc closes this help",
+	            v->source != NULL ? "viewing a file: experiment keys are off  -  ? the legend, any key closes"
+	                              : "? again: what the lanes, colours and stats mean  -  any key closes",
 	            SS_ROLE_DIM, 0);
+}
+
+/* One line of the legend: a name (drawn in role, or a swatch of it when swatch) and what it means (at most 24
+ * columns: two columns fit 80). */
+struct view_legend_line {
+	const char *name, *text;
+	int role;
+	bool swatch;
+};
+
+/* The legend's left column: the lanes, their tags and colours. */
+static const struct view_legend_line view_legend_lanes[] = {
+    {"Lanes", NULL, SS_ROLE_HIGHLIGHT, false},
+    {"host", "API calls, sync waits", SS_ROLE_TEXT, false},
+    {"host t812", "a lane per OS thread", SS_ROLE_TEXT, false},
+    {"H2D", "copy host -> device", SS_ROLE_H2D, true},
+    {"KER", "kernel", SS_ROLE_KERNEL, true},
+    {"D2H", "copy device -> host", SS_ROLE_D2H, true},
+    {"memset", "memset, D2D copy", SS_ROLE_MEMSET, true},
+    {"API", "host API call", SS_ROLE_API, true},
+    {"sync", "host waiting (sync)", SS_ROLE_SYNC, true},
+    {"legacy", "legacy default stream", SS_ROLE_DEFAULT_STREAM, true},
+    {"NVTX", "NVTX range of a thread", SS_ROLE_MARKER, true},
+    {"blk / nb", "blocking / non-blocking", SS_ROLE_TEXT, false},
+    {"ptds", "per-thread default", SS_ROLE_TEXT, false},
+    {"13 blk", "stream by its CUPTI id", SS_ROLE_TEXT, false},
+    {"c", "compact: row per stream", SS_ROLE_TEXT, false},
+};
+
+/* The right column: the stats panel's items. */
+static const struct view_legend_line view_legend_stats[] = {
+    {"Stats", NULL, SS_ROLE_HIGHLIGHT, false},
+    {"makespan", "first to last GPU work", SS_ROLE_TEXT, false},
+    {"speedup", "serial time / makespan", SS_ROLE_TEXT, false},
+    {"bound", "ideal n-chunk pipeline", SS_ROLE_TEXT, false},
+    {"gap", "makespan over bound", SS_ROLE_TEXT, false},
+    {"H2D util", "engine busy / makespan", SS_ROLE_TEXT, false},
+    {"overlap", "2+ engines busy / span", SS_ROLE_TEXT, false},
+    {"staging", "pageable host staging", SS_ROLE_TEXT, false},
+    {"dropped", "records CUPTI lost", SS_ROLE_TEXT, false},
+    {"trace ovh", "traced vs untraced", SS_ROLE_TEXT, false},
+    {"model", "model's makespan (GPU)", SS_ROLE_TEXT, false},
+    {"B / A", "B's makespan over A's", SS_ROLE_TEXT, false},
+};
+
+/* view_legend_column draws one column of the legend from row y of box r, at x, colw wide. */
+static void view_legend_column(struct ss_grid *g, struct ss_rect r, int x, int colw,
+                               const struct view_legend_line *line, int n, const struct ss_glyphs *gl)
+{
+	for (int i = 0; i < n && r.y + 1 + i < r.y + r.h - 2; i++) {
+		int y = r.y + 1 + i;
+
+		if (line[i].text == NULL) {
+			grid_puts(g, x, y, colw - 1, line[i].name, line[i].role, GRID_BOLD);
+			continue;
+		}
+		if (line[i].swatch) {
+			for (int k = 0; k < 3; k++)
+				grid_set(g, x + k, y, glyphs_bar(gl, 8, line[i].role), line[i].role, 0);
+			grid_puts(g, x + 4, y, 7, line[i].name, line[i].role, GRID_BOLD);
+		} else {
+			grid_puts(g, x, y, 11, line[i].name, SS_ROLE_HIGHLIGHT, 0);
+		}
+		grid_puts(g, x + 11, y, colw - 12, line[i].text, SS_ROLE_TEXT, 0);
+	}
+}
+
+/* view_legend draws the help's second page: what the lanes, their tags, the colours and the stats mean. */
+static void view_legend(struct ss_grid *g, struct ss_rect area, const struct ss_view *v)
+{
+	int nl = (int)(sizeof view_legend_lanes / sizeof *view_legend_lanes);
+	int ns = (int)(sizeof view_legend_stats / sizeof *view_legend_stats);
+	int rows = (nl > ns ? nl : ns) + 4, colw = (area.w - 4) / 2;
+	struct ss_rect r = area;
+
+	if (r.h > rows)
+		r.h = rows;
+	r.y = area.y + (area.h - r.h) / 2;
+	grid_box(g, r, v->gl->box, SS_ROLE_AXIS);
+	grid_puts(g, r.x + 2, r.y, r.w - 4, " streamscope legend ", SS_ROLE_TEXT, GRID_BOLD);
+	view_legend_column(g, r, r.x + 2, colw, view_legend_lanes, nl, v->gl);
+	view_legend_column(g, r, r.x + 2 + colw, colw, view_legend_stats, ns, v->gl);
+	view_center(g, r, r.y + r.h - 2, "any key closes", SS_ROLE_DIM, 0);
+}
+
+/* view_lanes is the index the window is over: the shown run's, else the pinned one's (NULL when none). */
+static const struct ss_lanes *view_lanes(const struct ss_view *v)
+{
+	return v->run.lanes != NULL ? v->run.lanes : v->pinned.lanes;
+}
+
+/* view_outside tells which ends of the timeline lie outside the window: *before, *after; and whether the GPU's
+ * work is all inside it (*work_in). False when there is no timeline. */
+static bool view_outside(const struct ss_view *v, bool *before, bool *after, bool *work_in)
+{
+	const struct ss_lanes *l = view_lanes(v);
+	double w0 = v->gv.t0, w1 = v->gv.t0 + v->gv.span;
+
+	if (l == NULL || !l->have_span || !(v->gv.span > 0))
+		return false;
+	*before = (double)l->t0 < w0;
+	*after = (double)l->t1 > w1;
+	*work_in = !l->have_gpu_span || ((double)l->gpu_t0 >= w0 && (double)l->gpu_t1 <= w1);
+	return true;
 }
 
 /* view_lanes is the index the window is over: the shown run's, else the pinned one's (NULL when none). */
@@ -403,7 +507,9 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 		if (v->gv.sel != UINT32_MAX)
 			view_detail(g, &l, v);
 	}
-	if (v->help)
+	if (v->help == 2)
+		view_legend(g, l.help, v);
+	else if (v->help)
 		view_help(g, l.help, v);
 	view_status(g, l.status, v);
 }

@@ -39,7 +39,7 @@ struct ss_view {
 	struct ss_view_run pinned; /* A of an A/B; tl NULL when nothing is pinned */
 	struct ss_gantt_view gv;   /* window, lanes scroll, selection (a record of run) */
 	struct ss_stats_in stats;
-	bool help;                    /* the help overlay is open */
+	int help;                     /* the help overlay: 0 closed, 1 the keys, 2 the legend */
 	const struct ss_sweep *sweep; /* the sweep view is open (NULL: closed) */
 	bool sweep_running;
 	const char *message; /* the status line's message, NULL for the keys */

@@ -215,12 +215,39 @@ static void test_fit_work(void **state)
 	run_free(&r);
 }
 
+/* ? opens the keys, ? again the legend, any other key closes either; a key that closes does nothing else. */
+static void test_help_pages(void **state)
+{
+	struct ss_layout layout;
+	struct ss_control c;
+	struct ss_control_input in;
+	struct ss_experiment e;
+	struct run r;
+
+	(void)state;
+	run_init(&r);
+	control_init(&c);
+	input(&in, &r, 1, 120, 40, &layout, NULL);
+	control_action(&c, &in, ACT_HELP, &e);
+	assert_int_equal(c.help, CONTROL_HELP_KEYS);
+	control_action(&c, &in, ACT_HELP, &e);
+	assert_int_equal(c.help, CONTROL_HELP_LEGEND);
+	control_action(&c, &in, ACT_HELP, &e);
+	assert_int_equal(c.help, 0);
+	control_action(&c, &in, ACT_HELP, &e);
+	assert_int_equal(control_action(&c, &in, ACT_QUIT, &e), CONTROL_NONE);
+	assert_int_equal(c.help, 0);
+	assert_false(c.quit);
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_scroll_then_select), cmocka_unit_test(test_selection_follows_run),
 	    cmocka_unit_test(test_too_small),          cmocka_unit_test(test_experiment_keys),
 	    cmocka_unit_test(test_fit_work),
+	    cmocka_unit_test(test_help_pages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -122,9 +122,39 @@ static void test_help(void **state)
 	assert_true(tui_find(&f.g, "streamscope keys") >= 1);
 	assert_true(tui_find(&f.g, "Experiment") >= 1);
 	assert_true(tui_find(&f.g, "General") >= 1);
-	assert_true(tui_find(&f.g, "? or Esc closes this help") >= 1);
+	assert_true(tui_find(&f.g, "any key closes") >= 1);
+	assert_true(tui_find(&f.g, "? again: what the lanes") >= 1);
 	assert_true(tui_find(&f.g, "toggle order, re-run") >= 1);
 	tui_golden(&f.g, "tui_screen_help_80x24", "the help overlay at 80x24");
+	fv_free(&f);
+}
+
+/* The help's second page, the legend: every lane tag, colour and stats item named and explained, whole at 80x24,
+ * and in ASCII only with --ascii. */
+static void test_legend(void **state)
+{
+	static const char *const names[] = {"host t812", "H2D", "KER", "D2H", "memset", "sync", "legacy", "NVTX",
+	                                    "blk / nb", "ptds", "compact", "makespan", "speedup", "bound", "gap",
+	                                    "H2D util", "overlap", "staging", "dropped", "trace ovh", "B / A"};
+	struct fixture_view f;
+
+	(void)state;
+	fv_init(&f, 80, 24, false);
+	f.v.help = 2;
+	view_draw(&f.g, &f.v);
+	assert_true(tui_find(&f.g, "streamscope legend") >= 1);
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		assert_true(tui_find(&f.g, names[i]) >= 1);
+	/* no explanation cut by the box: the longest ones end inside it */
+	assert_true(tui_find(&f.g, "compact: row per stream") >= 1);
+	assert_true(tui_find(&f.g, "model's makespan (GPU)") >= 1);
+	tui_golden(&f.g, "tui_screen_legend_80x24", "the legend at 80x24");
+	fv_free(&f);
+	fv_init(&f, 80, 24, true);
+	f.v.help = 2;
+	view_draw(&f.g, &f.v);
+	for (int i = 0; i < f.g.w * f.g.h; i++)
+		assert_true(f.g.cell[i].ch < 0x80);
 	fv_free(&f);
 }
 
@@ -274,7 +304,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_render_golden), cmocka_unit_test(test_detail),
-	    cmocka_unit_test(test_help),          cmocka_unit_test(test_ab),
+	    cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_legend),          cmocka_unit_test(test_ab),
 	    cmocka_unit_test(test_sweep),         cmocka_unit_test(test_empty),
 	    cmocka_unit_test(test_dumps),
 	};
