@@ -22,6 +22,22 @@ static int gantt_eighths(double busy, double cw)
 	return e > 8 ? 8 : e;
 }
 
+/* gantt_starts counts the intervals of lane ln starting in [a, b). */
+static size_t gantt_starts(const struct ss_lane *ln, const struct ss_record *rec, double a, double b)
+{
+	size_t n = 0;
+
+	for (int j = 0; j < ln->ntracks; j++)
+		n += track_lower_start(ln->track[j], rec, b) - track_lower_start(ln->track[j], rec, a);
+	return n;
+}
+
+/* gantt_density is the shade of a density cell e/8 busy. */
+static uint32_t gantt_density(const struct ss_glyphs *gl, int e)
+{
+	return e >= 8 ? gl->eighths[8] : gl->density[e <= 3 ? 0 : e <= 6 ? 1 : 2];
+}
+
 /* gantt_lane draws one lane across plot row y. Scratch: b ntracks * (w + 1) doubles, xs w + 1, cell and crole w. */
 static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const struct ss_lanes *l,
                        const struct ss_lane *ln, const struct ss_gantt_view *v, const struct ss_glyphs *gl, double *b,
@@ -69,6 +85,9 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 			role = SS_ROLE_HIGHLIGHT;
 			e = es > e ? es : e;
 		}
+		/* many intervals in the cell: how busy it is, not where in it */
+		if (e > 0 && role != SS_ROLE_HIGHLIGHT && gantt_starts(ln, rec, a, a + cw) >= GANTT_DENSE)
+			e = -e;
 		cell[c] = e;
 		crole[c] = role;
 	}
@@ -76,12 +95,16 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 		int e = cell[c];
 		bool opens;
 
-		if (e <= 0)
+		if (e < 0) {
+			grid_set(g, plot.x + c, y, gantt_density(gl, -e), crole[c], 0);
+			continue;
+		}
+		if (e == 0)
 			continue;
 		/* A part-filled cell opening a bar (empty before, busy after) holds the bar's start on its right:
 		 * the empty left part is drawn as a left block in reverse video, so both ends keep 1/8 precision.
 		 * The first column has no cell before it: look at its first eighth instead. */
-		opens = e < 8 && gl->utf8 && c + 1 < w && cell[c + 1] > 0 && (c > 0 ? cell[c - 1] == 0 : true);
+		opens = e < 8 && gl->utf8 && c + 1 < w && cell[c + 1] != 0 && (c > 0 ? cell[c - 1] == 0 : true);
 		if (opens && c == 0) {
 			double edge = 0;
 

@@ -1,6 +1,8 @@
 /* gantt.h: draws lanes as bars into a cell grid: per cell, the busy fraction of its time slice as a left eighth
  * block (sub-cell precision; a bar's first cell as the reverse-video complement, so that its start is precise
- * too) in the role of the track covering most of it. Pure: no curses. */
+ * too) in the role of the track covering most of it. A cell in which GANTT_DENSE or more intervals start shows its
+ * busy fraction as a shade instead (light, medium, dark, full), so that a lane of many small operations reads as
+ * how busy it is rather than as a row of slivers. Pure: no curses. */
 #ifndef SS_GANTT_H
 #define SS_GANTT_H
 
@@ -10,6 +12,8 @@
 #include "glyphs.h"
 #include "grid.h"
 #include "lanes.h"
+
+#define GANTT_DENSE 3 /* intervals starting in one cell that make it a density cell */
 
 /* The part of a timeline a Gantt shows. */
 struct ss_gantt_view {

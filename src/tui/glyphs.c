@@ -16,6 +16,7 @@ static const struct ss_glyphs glyphs_utf8 = {
     .right = 0x25B6,
     .pin = 0x25C6,
     .shade = 0x2591,
+    .density = {0x2591, 0x2592, 0x2593},
     .braille = true,
     .marks = {0x25CF, 0x25A0, 0x00B7, 0x2715},
 };
@@ -32,6 +33,7 @@ static const struct ss_glyphs glyphs_ascii = {
     .right = '>',
     .pin = '*',
     .shade = '.',
+    .density = {'.', ':', '='},
     .braille = false,
     .marks = {'*', '+', '.', 'x'},
 };

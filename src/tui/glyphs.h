@@ -16,6 +16,7 @@ struct ss_glyphs {
 	uint32_t left, right; /* more of the timeline before / after the window (the axis' ends) */
 	uint32_t pin;        /* marks the pinned (A) timeline */
 	uint32_t shade;      /* progress bar background */
+	uint32_t density[3]; /* a cell of many intervals, busy up to 3/8, 6/8, short of full (full: eighths[8]) */
 	bool braille;        /* plots use braille dots (2x4 per cell) */
 	uint32_t marks[4];   /* plot series markers when not braille */
 };

@@ -33,6 +33,43 @@ static int gantt_row_of(const struct ss_lanes *l, int kind)
 	return -1;
 }
 
+/* Cells in which many intervals start show how busy they are as shades, light to full; a cell of one or two
+ * keeps its eighth block; ASCII has its twins. */
+static void test_density(void **state)
+{
+	struct ss_timeline t;
+	struct ss_grid g;
+	struct ss_lanes l;
+	int y;
+
+	(void)state;
+	for (int ascii = 0; ascii < 2; ascii++) {
+		timeline_init(&t);
+		t.nstreams = 1;
+		for (int i = 0; i < 10; i++) /* cell 0: 10 kernels of 2 ns: 20% busy */
+			tui_add(&t, SS_KIND_KERNEL, 0, (uint64_t)i * 10, (uint64_t)i * 10 + 2, 0, 0, "k");
+		for (int i = 0; i < 5; i++) /* cell 1: 5 of 10 ns: half busy */
+			tui_add(&t, SS_KIND_KERNEL, 0, 100 + (uint64_t)i * 20, 110 + (uint64_t)i * 20, 0, 0, "k");
+		for (int i = 0; i < 4; i++) /* cell 2: 4 of 23 ns: 92%, 7 eighths */
+			tui_add(&t, SS_KIND_KERNEL, 0, 200 + (uint64_t)i * 25, 223 + (uint64_t)i * 25, 0, 0, "k");
+		for (int i = 0; i < 4; i++) /* cell 3: 4 of 25 ns: full */
+			tui_add(&t, SS_KIND_KERNEL, 0, 300 + (uint64_t)i * 25, 325 + (uint64_t)i * 25, 0, 0, "k");
+		tui_add(&t, SS_KIND_KERNEL, 0, 500, 520, 0, 0, "k"); /* cell 5: two kernels, 40%: an eighth block */
+		tui_add(&t, SS_KIND_KERNEL, 0, 540, 560, 0, 0, "k");
+		gantt_one(&t, &g, &l, ascii, UINT32_MAX);
+		y = gantt_row_of(&l, SS_KIND_KERNEL);
+		assert_int_equal(grid_at(&g, 0, y)->ch, ascii ? '.' : 0x2591);
+		assert_int_equal(grid_at(&g, 1, y)->ch, ascii ? ':' : 0x2592);
+		assert_int_equal(grid_at(&g, 2, y)->ch, ascii ? '=' : 0x2593);
+		assert_int_equal(grid_at(&g, 3, y)->ch, glyphs_bar(glyphs_get(ascii), 8, SS_ROLE_KERNEL));
+		assert_int_equal(grid_at(&g, 5, y)->ch, glyphs_bar(glyphs_get(ascii), 3, SS_ROLE_KERNEL));
+		assert_int_equal(grid_at(&g, 0, y)->role, SS_ROLE_KERNEL);
+		grid_free(&g);
+		lanes_free(&l);
+		timeline_free(&t);
+	}
+}
+
 /* An interval ending 3/8 into a cell: full blocks, then the left three eighths block. */
 static void test_eighths(void **state)
 {
@@ -412,9 +449,10 @@ static void test_golden(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_eighths), cmocka_unit_test(test_roles),      cmocka_unit_test(test_selection),
-	    cmocka_unit_test(test_lanes),   cmocka_unit_test(test_navigation), cmocka_unit_test(test_pick),
-	    cmocka_unit_test(test_fit),     cmocka_unit_test(test_golden),     cmocka_unit_test(test_labels_nvtx),
+	    cmocka_unit_test(test_density),     cmocka_unit_test(test_eighths), cmocka_unit_test(test_roles),
+	    cmocka_unit_test(test_selection),   cmocka_unit_test(test_lanes),   cmocka_unit_test(test_navigation),
+	    cmocka_unit_test(test_pick),        cmocka_unit_test(test_fit),     cmocka_unit_test(test_golden),
+	    cmocka_unit_test(test_labels_nvtx),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
