@@ -34,7 +34,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "engine/streamsum.h"
 #include "engine/timeline.h"
+#include "engine/units.h"
 #include "engine/xalloc.h"
 #include "io/export.h"
 
@@ -181,7 +183,7 @@ struct cli_record_state {
 	struct cli_record_source src[CLI_RECORD_MAX_SOURCES];
 	int nsrc;
 	int nstreams;    /* timeline stream indices handed out */
-	char *kinds;     /* [index]: INJECT_STREAM_* letter ('?' until known) */
+	char *kinds;     /* [index]: enum ss_stream_kind (SS_SKIND_UNKNOWN until the library names it) */
 	pid_t *spid;     /* [index]: the process the stream belongs to */
 	int kcap;
 	pid_t pid;       /* PROGRAM */
@@ -409,7 +411,7 @@ static int32_t cli_record_global(struct cli_record_state *st, struct cli_record_
 			st->kinds = xrealloc(st->kinds, (size_t)st->kcap);
 			st->spid = xreallocarray(st->spid, (size_t)st->kcap, sizeof *st->spid);
 		}
-		st->kinds[st->nstreams] = INJECT_STREAM_UNKNOWN;
+		st->kinds[st->nstreams] = SS_SKIND_UNKNOWN;
 		st->spid[st->nstreams] = s->pid;
 		s->map = xreallocarray(s->map, (size_t)s->nmap + 1, sizeof *s->map);
 		s->map[s->nmap++] = st->nstreams++;
@@ -446,10 +448,8 @@ static void cli_record_rebase(struct cli_record_state *st, size_t from)
 	}
 }
 
-static int cli_record_skind(char k);
-
-/* Takes in what source s sent by the last poll: maps the new records' streams, rebases their times, reads the
- * stream table. */
+/* Takes in what source s sent by the last poll: maps the new records' streams, rebases their times, takes in its
+ * stream table entries (WIRE_STREAM frames, any number of streams). */
 static void cli_record_absorb(struct cli_record_state *st, struct cli_record_source *s, size_t before)
 {
 	const char *p = s->r.progress;
@@ -462,18 +462,19 @@ static void cli_record_absorb(struct cli_record_state *st, struct cli_record_sou
 	}
 	cli_record_rebase(st, before);
 	s->nrec += st->tl.n - before;
-	if (strncmp(p, INJECT_STREAMS_PREFIX, strlen(INJECT_STREAMS_PREFIX)) == 0) {
-		const char *k = p + strlen(INJECT_STREAMS_PREFIX);
-		int n = (int)strlen(k);
-
+	if (strncmp(p, INJECT_STREAMS_PREFIX, strlen(INJECT_STREAMS_PREFIX)) == 0)
 		s->loaded = true;
-		if (n > 0)
-			cli_record_global(st, s, n - 1);
-		for (int i = 0; i < n; i++) {
-			st->kinds[s->map[i]] = k[i];
-			timeline_set_stream(&st->tl, s->map[i], 0, cli_record_skind(k[i])); /* the live view's labels */
-		}
+	for (size_t i = 0; i < s->r.nstreams; i++) {
+		const struct wire_stream *ws = &s->r.streams[i];
+		int32_t g;
+
+		if (ws->index < 0 || ws->index >= SS_TIMELINE_MAX_STREAM_INFO || ws->kind >= SS_SKIND_COUNT)
+			continue; /* not the library's */
+		g = cli_record_global(st, s, ws->index);
+		st->kinds[g] = (char)ws->kind;
+		timeline_set_stream(&st->tl, g, ws->raw_id, (int)ws->kind); /* the live view's labels */
 	}
+	s->r.nstreams = 0;
 	if (s->r.finished && s->r.error != NULL)
 		s->error = true;
 	/* The library always names a device in its result: a result with one arrived. */
@@ -926,73 +927,77 @@ static const char *cli_record_s(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* The words for a stream kind letter. */
-static const char *cli_record_kind_name(char k)
+/* The pid of a lane's process for --children ("" otherwise), as ", pid N". */
+static void cli_record_lane_pid(const struct cli_record_state *st, int32_t stream, char *buf, size_t len)
 {
-	switch (k) {
-	case INJECT_STREAM_BLOCKING:
-		return "blocking";
-	case INJECT_STREAM_NONBLOCKING:
-		return "non-blocking";
-	case INJECT_STREAM_LEGACY:
-		return "legacy default";
-	case INJECT_STREAM_PER_THREAD:
-		return "per-thread default";
-	default:
-		return "kind unknown";
-	}
+	buf[0] = '\0';
+	if (st->o->children && stream >= 0 && stream < st->nstreams)
+		snprintf(buf, len, ", pid %ld", (long)st->spid[stream]);
 }
 
-/* Prints the stream table: index, kind, CUPTI id, kernels and copies; legacy and per-thread lanes too. */
-static void cli_record_print_streams(const struct cli_record_state *st)
+/* Most streams the summary names one by one; the rest are counted. */
+#define CLI_RECORD_TOP_STREAMS 8
+
+/* Prints the streams as a short table whatever their number (at most 4 + SS_SKIND_COUNT + CLI_RECORD_TOP_STREAMS
+ * lines): a line of counts by kind, busy time and GPU records per kind, then the busiest streams with their index,
+ * CUPTI id and work, and how many more there are. */
+static void cli_record_print_streams(const struct cli_record_state *st, const char *out)
 {
-	const struct ss_timeline *t = &st->tl;
-	int ngroups = st->nstreams + 2;
-	size_t *ker = xcalloc((size_t)ngroups, sizeof *ker), *cpy = xcalloc((size_t)ngroups, sizeof *cpy);
-	uint32_t *raw = xcalloc((size_t)ngroups, sizeof *raw);
-	bool *have = xcalloc((size_t)ngroups, sizeof *have);
+	static const int order[] = {SS_SKIND_BLOCKING, SS_SKIND_NONBLOCKING, SS_SKIND_LEGACY, SS_SKIND_PER_THREAD,
+	                            SS_SKIND_UNKNOWN};
+	struct ss_streamsum sum;
+	char busy[32], name[48], pid[32];
+	int shown = 0, top;
+	bool first = true;
 
-	for (size_t i = 0; i < t->n; i++) {
-		const struct ss_record *r = &t->rec[i];
-		int g = r->stream >= 0 && r->stream < st->nstreams ? r->stream
-			: r->stream == SS_STREAM_LEGACY		     ? st->nstreams
-			: r->stream == SS_STREAM_PER_THREAD	     ? st->nstreams + 1
-								     : -1;
+	streamsum_build(&st->tl, &sum);
+	fprintf(stderr, "streamscope: streams: %d (", sum.streams);
+	for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+		if (sum.kind[order[i]].streams == 0)
+			continue;
+		fprintf(stderr, "%s%d %s", first ? "" : ", ", sum.kind[order[i]].streams,
+		        timeline_stream_kind_name(order[i]));
+		first = false;
+	}
+	fprintf(stderr, ")\n");
+	if (sum.streams == 0) {
+		streamsum_free(&sum);
+		return;
+	}
+	fprintf(stderr, "  %-20s %7s %11s %9s\n", "kind", "streams", "busy", "records");
+	for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+		const struct ss_streamsum_kind *k = &sum.kind[order[i]];
 
-		if (g < 0 || r->kind >= SS_KIND_API)
+		if (k->streams == 0)
 			continue;
-		if (!have[g])
-			raw[g] = r->raw_stream;
-		have[g] = true;
-		if (r->kind == SS_KIND_KERNEL)
-			ker[g]++;
-		else if (r->kind != SS_KIND_MEMSET)
-			cpy[g]++;
+		fprintf(stderr, "  %-20s %7d %11s %9zu\n", timeline_stream_kind_name(order[i]), k->streams,
+		        units_time(k->busy, busy, sizeof busy), k->records);
 	}
-	fprintf(stderr, "streamscope: streams:");
-	for (int g = 0; g < ngroups; g++) {
-		if (g >= st->nstreams && !have[g])
-			continue;
-		if (g < st->nstreams)
-			fprintf(stderr, " s%d %s", g, cli_record_kind_name(st->kinds[g]));
+	top = sum.nlane < CLI_RECORD_TOP_STREAMS ? sum.nlane : CLI_RECORD_TOP_STREAMS;
+	if (top > 0)
+		fprintf(stderr, "  %-26s %-18s %11s  %s\n", top < sum.nlane ? "busiest streams" : "stream", "kind",
+		        "busy", "work");
+	for (int i = 0; i < top; i++) {
+		const struct ss_streamsum_stream *l = &sum.lane[i];
+		char memsets[32] = "";
+
+		cli_record_lane_pid(st, l->stream, pid, sizeof pid);
+		if (l->stream >= 0)
+			snprintf(name, sizeof name, "s%d (CUPTI id %u%s)", l->stream, l->raw_id, pid);
 		else
-			fprintf(stderr, " %s", g == st->nstreams ? "legacy default" : "per-thread default");
-		if (have[g])
-			fprintf(stderr, " (CUPTI id %u", raw[g]); /* per-thread: the first thread's */
-		else
-			fprintf(stderr, " (no GPU work");
-		if (st->o->children && g < st->nstreams)
-			fprintf(stderr, ", pid %ld", (long)st->spid[g]);
-		if (have[g])
-			fprintf(stderr, ": %zu kernel%s, %zu cop%s", ker[g], cli_record_s(ker[g]), cpy[g],
-				cpy[g] == 1 ? "y" : "ies");
-		fprintf(stderr, ")%s", g + 1 < ngroups ? ";" : "");
+			snprintf(name, sizeof name, "%s (CUPTI id %u)",
+			         l->stream == SS_STREAM_LEGACY ? "legacy" : "per-thread", l->raw_id);
+		if (l->memsets > 0)
+			snprintf(memsets, sizeof memsets, ", %zu memset%s", l->memsets, cli_record_s(l->memsets));
+		fprintf(stderr, "  %-26s %-18s %11s  %zu kernel%s, %zu cop%s%s\n", name,
+		        timeline_stream_kind_name(l->kind), units_time(l->busy, busy, sizeof busy), l->kernels,
+		        cli_record_s(l->kernels), l->copies, l->copies == 1 ? "y" : "ies", memsets);
+		shown++;
 	}
-	fputc('\n', stderr);
-	free(ker);
-	free(cpy);
-	free(raw);
-	free(have);
+	if (shown < sum.nlane)
+		fprintf(stderr, "  ... %d more stream%s with GPU work: streamscope view %s shows each on its lane\n",
+		        sum.nlane - shown, cli_record_s((size_t)(sum.nlane - shown)), out);
+	streamsum_free(&sum);
 }
 
 /* What happened to PROGRAM, as words ("exited with status 3", "was killed by signal 9 (Killed)"). */
@@ -1042,23 +1047,6 @@ static void cli_record_compact(struct cli_record_state *st)
 	free(used);
 }
 
-/* The timeline's kind of a stream kind letter. */
-static int cli_record_skind(char k)
-{
-	switch (k) {
-	case INJECT_STREAM_BLOCKING:
-		return SS_SKIND_BLOCKING;
-	case INJECT_STREAM_NONBLOCKING:
-		return SS_SKIND_NONBLOCKING;
-	case INJECT_STREAM_LEGACY:
-		return SS_SKIND_LEGACY;
-	case INJECT_STREAM_PER_THREAD:
-		return SS_SKIND_PER_THREAD;
-	default:
-		return SS_SKIND_UNKNOWN;
-	}
-}
-
 /* Labels the timeline's streams (after cli_record_compact): kind from the library's stream table, raw id from the
  * first GPU record of each (with --children, ids of different processes may coincide: the index tells them
  * apart). */
@@ -1078,7 +1066,7 @@ static void cli_record_label_streams(struct cli_record_state *st)
 	}
 	t->nstream_info = 0; /* the live view's labels used the indices before compaction */
 	for (int s = 0; s < st->nstreams; s++)
-		timeline_set_stream(t, s, raw[s], cli_record_skind(st->kinds[s]));
+		timeline_set_stream(t, s, raw[s], st->kinds[s]);
 	free(raw);
 	free(have);
 }
@@ -1146,7 +1134,7 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 			cli_record_s(na), ns, cli_record_s(ns), (unsigned long long)t->dropped,
 			t->incomplete ? "; INCOMPLETE" : "");
 	}
-	cli_record_print_streams(st);
+	cli_record_print_streams(st, out);
 	if (t->incomplete)
 		fprintf(stderr, "streamscope: %s %s before its recording ended: the trace holds what was delivered "
 				"until then and is marked incomplete\n",

@@ -93,6 +93,7 @@ void runner_attach(struct ss_runner *r, pid_t pid, int fd)
 	memset(r, 0, sizeof *r);
 	r->pid = pid;
 	r->fd = fd;
+	r->own_streams = true;
 	fcntl(r->fd, F_SETFL, fcntl(r->fd, F_GETFL) | O_NONBLOCK);
 	fcntl(r->fd, F_SETFD, FD_CLOEXEC);
 }
@@ -165,7 +166,16 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 				struct wire_stream ws;
 
 				memcpy(&ws, p, sizeof ws);
-				timeline_set_stream(tl, ws.index, ws.raw_id, (int)ws.kind); /* bad values: ignored */
+				if (r->own_streams) {
+					if (r->nstreams == r->streams_cap) {
+						r->streams_cap = r->streams_cap ? 2 * r->streams_cap : 64;
+						r->streams = xreallocarray(r->streams, r->streams_cap,
+									   sizeof *r->streams);
+					}
+					r->streams[r->nstreams++] = ws;
+				} else { /* bad values: ignored */
+					timeline_set_stream(tl, ws.index, ws.raw_id, (int)ws.kind);
+				}
 			}
 			break;
 		case WIRE_PROGRESS: {
@@ -291,6 +301,7 @@ void runner_free(struct ss_runner *r)
 	runner_cancel(r);
 	free(r->buf);
 	free(r->error);
+	free(r->streams);
 	memset(r, 0, sizeof *r);
 	r->pid = -1;
 	r->fd = -1;

@@ -9,6 +9,7 @@
 
 #include "backend.h"
 #include "timeline.h"
+#include "wire.h"
 
 /* A run in progress. */
 struct ss_runner {
@@ -22,9 +23,14 @@ struct ss_runner {
 	char progress[128];        /* latest progress line */
 	struct ss_run_result res;  /* valid when finished and code == 0 */
 	int status;                /* the child's wait status once reaped */
+	bool own_streams;          /* set by runner_attach: WIRE_STREAM frames name the sender's own stream indices
+	                              (the caller maps them), so they are kept in streams[], not applied to tl */
+	struct wire_stream *streams; /* own_streams: the frames since the caller last set nstreams to 0 */
+	size_t nstreams, streams_cap;
 };
 
-/* runner_attach reads the wire stream of an already started process pid (its write end elsewhere) from fd. */
+/* runner_attach reads the wire stream of an already started process pid (its write end elsewhere) from fd; its
+ * WIRE_STREAM frames are collected in r->streams (own_streams). */
 void runner_attach(struct ss_runner *r, pid_t pid, int fd);
 
 /* runner_start forks a child running b on e. Returns 0, or -1 with *cause. */

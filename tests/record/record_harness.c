@@ -7,6 +7,9 @@
  *
  * usage: record_harness MODE
  *   ok        a complete stream: 3 streams, legacy and per-thread work, API, SYNC, a marker; exit 0
+ *   many      a complete stream of 130 streams (65 blocking, 64 non-blocking, one "kind unknown"), each with its own
+ *             amount of work (stream i: i + 1 kernels of 1 us, and a copy on every tenth), the table sent in
+ *             pieces as the library sends it
  *   crash     part of a stream, then SIGSEGV (no core file)
  *   children  ok in this process, plus a child process (fork + exec of "child") that streams its own records
  *   child     (used by children) records on the --children socket only; nothing when there is none
@@ -68,6 +71,14 @@ static void harness_rec(struct wire_writer *w, int kind, int32_t stream, uint32_
 	wire_record(w, &r, name);
 }
 
+/* The kind the "many" mode gives stream j: even blocking, odd non-blocking, the last one unknown. */
+static int harness_many_kind(int j)
+{
+	if (j == 129)
+		return SS_SKIND_UNKNOWN;
+	return j % 2 ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING;
+}
+
 /* The stream of a complete small program; with result false it stops before the result. */
 static void harness_stream(struct wire_writer *w, bool result, uint32_t tid)
 {
@@ -86,11 +97,13 @@ static void harness_stream(struct wire_writer *w, bool result, uint32_t tid)
 	harness_rec(w, SS_KIND_API, SS_STREAM_HOST, 0, T0 + 8500, 1500, 9, tid, "cudaDeviceSynchronize");
 	harness_rec(w, SS_KIND_SYNC, SS_STREAM_HOST, UINT32_MAX, T0 + 8600, 1300, 9, 0, "cudaDeviceSynchronize");
 	harness_rec(w, SS_KIND_MARKER, SS_STREAM_HOST, 0, T0 + 900, 9500, 77, tid, "whole run");
-	wire_progress(w, "streams bn?");
+	wire_stream(w, 0, 13, SS_SKIND_BLOCKING);
+	wire_stream(w, 1, 14, SS_SKIND_NONBLOCKING);
+	wire_stream(w, 2, 15, SS_SKIND_UNKNOWN);
 	wire_flush(w);
 	if (!result)
 		return;
-	wire_progress(w, "streams bnb");
+	wire_stream(w, 2, 15, SS_SKIND_BLOCKING);
 	memset(&res, 0, sizeof res);
 	snprintf(res.device, sizeof res.device, "Harness GPU");
 	res.dropped = 2;
@@ -138,10 +151,39 @@ int main(int argc, char **argv)
 		printf("InitializeInjection=%d\n", init());
 		return 0;
 	}
+	if (strcmp(mode, "many") == 0) {
+		struct ss_run_result res;
+		uint32_t corr = 1;
+
+		if (harness_open(&w) != 0)
+			return 0;
+		wire_progress(&w, "streams ");
+		for (int i = 0; i < 130; i++) {
+			uint64_t t = T0 + 1000;
+
+			for (int k = 0; k <= i; k++, t += 2000)
+				harness_rec(&w, SS_KIND_KERNEL, i, 100 + (uint32_t)i, t, 1000, corr++, 0, "many");
+			if (i % 10 == 0)
+				harness_rec(&w, SS_KIND_H2D, i, 100 + (uint32_t)i, t, 500, corr++, 0, "Memcpy HtoD");
+			/* the table in pieces, as the library sends it after each buffer */
+			if (i % 40 == 39 || i == 129)
+				for (int j = i - i % 40; j <= i; j++)
+					wire_stream(&w, j, 100 + (uint32_t)j, harness_many_kind(j));
+		}
+		harness_rec(&w, SS_KIND_API, SS_STREAM_HOST, 0, T0 + 500, 100, 1, tid, "cudaLaunchKernel");
+		memset(&res, 0, sizeof res);
+		snprintf(res.device, sizeof res.device, "Harness GPU");
+		res.repeats = 1;
+		wire_result(&w, &res);
+		wire_close(&w);
+		printf("record_harness: many done\n");
+		return 0;
+	}
 	if (strcmp(mode, "child") == 0) {
 		if (harness_open(&w) != 0)
 			return 0;
-		wire_progress(&w, "streams n");
+		wire_progress(&w, "streams ");
+		wire_stream(&w, 0, 13, SS_SKIND_NONBLOCKING);
 		harness_rec(&w, SS_KIND_KERNEL, 0, 13, T0 + 3000, 1000, 1, 0, "child kernel");
 		harness_rec(&w, SS_KIND_API, SS_STREAM_HOST, 0, T0 + 2500, 100, 1, tid, "cudaLaunchKernel");
 		{

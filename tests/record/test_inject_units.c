@@ -1,22 +1,52 @@
 /* test_inject_units.c: the pure parts of the injection library: the stream table (indices in order of first
  * sight, kinds from STREAM records whatever order they arrive in, legacy and per-thread ids without an index, the
- * progress line and its limit) and the pairing of NVTX range halves (either order, nesting, instants, ranges
- * still open at exit, END halves without a START). */
+ * entries drained for the parent: new and changed ones, any number of streams) and the pairing of NVTX range halves
+ * (either order, nesting, instants, ranges still open at exit, END halves without a START). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "inject.h"
 #include "inject_markers.h"
 #include "inject_streams.h"
+#include "record.h"
 
 /* CUpti_ActivityStreamFlag values. */
 enum { FLAG_DEFAULT = 1, FLAG_NON_BLOCKING = 2, FLAG_NULL = 3 };
+
+/* What a drain emitted: one entry per index. */
+struct drained {
+	int n;
+	int index[512];
+	uint32_t id[512];
+	int skind[512];
+};
+
+static void drain_into(void *arg, int index, uint32_t id, int skind)
+{
+	struct drained *d = arg;
+
+	assert_true(d->n < 512);
+	d->index[d->n] = index;
+	d->id[d->n] = id;
+	d->skind[d->n] = skind;
+	d->n++;
+}
+
+/* The table as letters after INJECT_STREAMS_PREFIX ("streams bn?"), then drained of its changes (dirty cleared). */
+static void table(struct inject_streams *s, char *buf, size_t len)
+{
+	struct drained d = {0};
+
+	snprintf(buf, len, "%s%.*s", INJECT_STREAMS_PREFIX, s->n, s->kinds != NULL ? s->kinds : "");
+	inject_streams_drain(s, false, drain_into, &d);
+}
 
 static void test_streams_kinds_and_order(void **state)
 {
@@ -25,7 +55,7 @@ static void test_streams_kinds_and_order(void **state)
 
 	(void)state;
 	inject_streams_init(&s);
-	inject_streams_line(&s, line, sizeof line);
+	table(&s, line, sizeof line);
 	assert_string_equal(line, "streams ");
 	inject_streams_null(&s, 7);
 	inject_streams_created(&s, 13, FLAG_DEFAULT);
@@ -35,12 +65,12 @@ static void test_streams_kinds_and_order(void **state)
 	assert_int_equal(inject_streams_see(&s, 14), 1);
 	/* a GPU record of a stream whose STREAM record has not arrived: next index, kind unknown until it does */
 	assert_int_equal(inject_streams_see(&s, 15), 2);
-	inject_streams_line(&s, line, sizeof line);
+	table(&s, line, sizeof line);
 	assert_string_equal(line, "streams bn?");
 	assert_false(s.dirty);
 	inject_streams_created(&s, 15, FLAG_NON_BLOCKING);
 	assert_true(s.dirty);
-	inject_streams_line(&s, line, sizeof line);
+	table(&s, line, sizeof line);
 	assert_string_equal(line, "streams bnn");
 	/* a later STREAM record does not change a known kind, nor does seeing the stream again */
 	inject_streams_created(&s, 13, FLAG_NON_BLOCKING);
@@ -74,7 +104,7 @@ static void test_streams_null_and_per_thread(void **state)
 	/* one learnt after its work got an index keeps the index, with kind 'p' */
 	assert_int_equal(inject_streams_see(&s, 21), 1);
 	inject_streams_per_thread(&s, 21);
-	inject_streams_line(&s, line, sizeof line);
+	table(&s, line, sizeof line);
 	assert_string_equal(line, "streams lp");
 	inject_streams_free(&s);
 	/* the legacy stream's work arrived before its id was known: it keeps its index, labelled legacy */
@@ -83,27 +113,70 @@ static void test_streams_null_and_per_thread(void **state)
 	inject_streams_null(&s, 7);
 	assert_true(s.have_null);
 	assert_int_equal(inject_streams_see(&s, 7), 0);
-	inject_streams_line(&s, line, sizeof line);
+	table(&s, line, sizeof line);
 	assert_string_equal(line, "streams l");
 	inject_streams_free(&s);
 }
 
-static void test_streams_line_limit(void **state)
+/* 128 streams and more: every index reaches the parent with its kind (the progress line that carried the table
+ * held 112 letters, and the rest were "kind unknown"); only new or changed entries are sent again. */
+static void test_streams_drain_many(void **state)
 {
+	static struct drained d;
 	struct inject_streams s;
-	char line[128];
 
 	(void)state;
 	inject_streams_init(&s);
+	/* work of the last 28 streams arrives before their STREAM records (another thread's buffer) */
 	for (uint32_t id = 100; id < 400; id++)
-		inject_streams_created(&s, id, FLAG_DEFAULT);
+		if (id >= 372)
+			assert_int_equal(inject_streams_see(&s, id), (int)(id - 372));
+	for (uint32_t id = 100; id < 400; id++)
+		inject_streams_created(&s, id, id % 3 == 0 ? FLAG_NON_BLOCKING : FLAG_DEFAULT);
 	assert_int_equal(s.n, 300);
-	inject_streams_line(&s, line, sizeof line);
-	assert_int_equal(strlen(line), sizeof line - 1);
-	assert_int_equal(strncmp(line, INJECT_STREAMS_PREFIX, strlen(INJECT_STREAMS_PREFIX)), 0);
-	inject_streams_line(&s, line, 4);
-	assert_string_equal(line, "str");
+	memset(&d, 0, sizeof d);
+	inject_streams_drain(&s, false, drain_into, &d);
+	assert_false(s.dirty);
+	assert_int_equal(d.n, 300);
+	for (int i = 0; i < 300; i++) {
+		uint32_t id = i < 28 ? 372 + (uint32_t)i : 100 + (uint32_t)(i - 28);
+
+		assert_int_equal(d.index[i], i);
+		assert_int_equal(d.id[i], id);
+		assert_int_equal(d.skind[i], id % 3 == 0 ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
+	}
+	/* nothing changed: nothing sent */
+	memset(&d, 0, sizeof d);
+	inject_streams_drain(&s, false, drain_into, &d);
+	assert_int_equal(d.n, 0);
+	/* a new unknown stream, then its kind: sent each time, alone */
+	assert_int_equal(inject_streams_see(&s, 999), 300);
+	inject_streams_drain(&s, false, drain_into, &d);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.index[0], 300);
+	assert_int_equal(d.skind[0], SS_SKIND_UNKNOWN);
+	inject_streams_created(&s, 999, FLAG_NON_BLOCKING);
+	memset(&d, 0, sizeof d);
+	inject_streams_drain(&s, false, drain_into, &d);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.index[0], 300);
+	assert_int_equal(d.skind[0], SS_SKIND_NONBLOCKING);
+	/* at exit: everything again */
+	memset(&d, 0, sizeof d);
+	inject_streams_drain(&s, true, drain_into, &d);
+	assert_int_equal(d.n, 301);
 	inject_streams_free(&s);
+}
+
+static void test_streams_skind(void **state)
+{
+	(void)state;
+	assert_int_equal(inject_streams_skind(INJECT_STREAM_BLOCKING), SS_SKIND_BLOCKING);
+	assert_int_equal(inject_streams_skind(INJECT_STREAM_NONBLOCKING), SS_SKIND_NONBLOCKING);
+	assert_int_equal(inject_streams_skind(INJECT_STREAM_LEGACY), SS_SKIND_LEGACY);
+	assert_int_equal(inject_streams_skind(INJECT_STREAM_PER_THREAD), SS_SKIND_PER_THREAD);
+	assert_int_equal(inject_streams_skind(INJECT_STREAM_UNKNOWN), SS_SKIND_UNKNOWN);
+	assert_int_equal(inject_streams_skind('x'), SS_SKIND_UNKNOWN);
 }
 
 static void test_markers_push_pop(void **state)
@@ -184,8 +257,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_streams_kinds_and_order), cmocka_unit_test(test_streams_null_and_per_thread),
-		cmocka_unit_test(test_streams_line_limit),	cmocka_unit_test(test_markers_push_pop),
-		cmocka_unit_test(test_markers_end_first),	cmocka_unit_test(test_markers_close_at_exit),
+		cmocka_unit_test(test_streams_drain_many),	cmocka_unit_test(test_streams_skind),
+		cmocka_unit_test(test_markers_push_pop),	cmocka_unit_test(test_markers_end_first),
+		cmocka_unit_test(test_markers_close_at_exit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -577,11 +577,17 @@ static void test_harness_trace(void **state)
 	/* a count of 1 reads in the singular ("1 kernels", "1 syncs" once) */
 	assert_contains(o.err, "on Harness GPU: 11 records: 5 kernels, 1 H2D, 0 D2H, 0 D2D, 0 memsets, 1 NVTX range, "
 			       "3 API calls, 1 sync; 2 dropped");
-	assert_contains(o.err, "s0 blocking (CUPTI id 13: 1 kernel, 1 copy)");
-	assert_contains(o.err, "s1 non-blocking (CUPTI id 14: 1 kernel, 0 copies)");
-	assert_contains(o.err, "s2 blocking (CUPTI id 15");
-	assert_contains(o.err, "legacy default (CUPTI id 7: 1 kernel,");
-	assert_contains(o.err, "per-thread default (CUPTI id 20: 1 kernel,");
+	/* the streams as a table: kinds, then each stream (5 of them: no "more" line) */
+	assert_contains(o.err, "streamscope: streams: 5 (2 blocking, 1 non-blocking, 1 legacy default, 1 per-thread "
+			       "default)\n");
+	assert_contains(o.err, "  blocking                   2     4.00 us         3\n");
+	assert_contains(o.err, "  s0 (CUPTI id 13)           blocking               3.00 us  1 kernel, 1 copy\n");
+	assert_contains(o.err, "  s1 (CUPTI id 14)           non-blocking           1.00 us  1 kernel, 0 copies\n");
+	assert_contains(o.err, "  s2 (CUPTI id 15)           blocking");
+	assert_contains(o.err, "  legacy (CUPTI id 7)        legacy default         1.00 us  1 kernel, 0 copies\n");
+	assert_contains(o.err, "  per-thread (CUPTI id 20)   per-thread default");
+	assert_null(strstr(o.err, "kind unknown"));
+	assert_null(strstr(o.err, "more stream"));
 	assert_contains(o.err, "trace written to");
 	open_trace(path, &t);
 	assert_int_equal(t.n, 11);
@@ -626,6 +632,62 @@ static void test_harness_trace(void **state)
 	rmtree(dir);
 }
 
+/* 130 streams: every kind the library sent arrives (the table once went as one progress line of at most 112
+ * letters: the rest were "kind unknown"), in the trace and in a summary of at most 20 lines: kinds, then the 8
+ * busiest streams and how many more. */
+static void test_harness_many_streams(void **state)
+{
+	char dir[64], path[128];
+	struct run_out o;
+	struct ss_timeline t;
+	const char *from, *to;
+	int kinds[SS_SKIND_COUNT] = {0}, lines = 0;
+
+	(void)state;
+	tmpdir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/many.sqlite", dir);
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "-o", path, "--", SS_HARNESS, "many", NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.out, "record_harness: many done");
+	assert_contains(o.err, "streamscope: streams: 130 (65 blocking, 64 non-blocking, 1 kind unknown)\n");
+	assert_contains(o.err, "  blocking                  65 ");
+	assert_contains(o.err, "  non-blocking              64 ");
+	assert_contains(o.err, "  kind unknown               1      130 us       130\n");
+	assert_contains(o.err, "  busiest streams            kind                      busy  work\n");
+	/* stream i did i + 1 kernels of 1 us: the busiest is the last, then down */
+	assert_contains(o.err, "  busiest streams            kind                      busy  work\n"
+			       "  s129 (CUPTI id 229)        kind unknown            130 us  130 kernels, 0 copies\n"
+			       "  s128 (CUPTI id 228)        blocking                129 us  129 kernels, 0 copies\n"
+			       "  s127 (CUPTI id 227)        non-blocking            128 us  128 kernels, 0 copies\n");
+	assert_contains(o.err, "  s122 (CUPTI id 222)        blocking                123 us  123 kernels, 0 copies\n"
+			       "  ... 122 more streams with GPU work: streamscope view ");
+	assert_null(strstr(o.err, "s121 ("));
+	/* the summary from "recorded" to "trace written" fits a screen */
+	from = strstr(o.err, "streamscope: recorded");
+	to = strstr(o.err, "streamscope: trace written");
+	assert_non_null(from);
+	assert_non_null(to);
+	for (const char *p = from; p < to; p++)
+		lines += *p == '\n';
+	assert_true(lines <= 20);
+	assert_int_equal(lines, 1 + 1 + 1 + 3 + 1 + 8 + 1);
+	/* the trace carries each kind */
+	open_trace(path, &t);
+	assert_int_equal(t.nstreams, 130);
+	for (int s = 0; s < 130; s++) {
+		const struct ss_stream_info *si = timeline_stream(&t, s);
+
+		assert_non_null(si);
+		assert_int_equal(si->raw_id, 100 + s);
+		kinds[si->kind]++;
+		assert_int_equal(si->kind, s == 129 ? SS_SKIND_UNKNOWN : s % 2 ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
+	}
+	assert_int_equal(kinds[SS_SKIND_BLOCKING], 65);
+	assert_int_equal(kinds[SS_SKIND_NONBLOCKING], 64);
+	timeline_free(&t);
+	rmtree(dir);
+}
+
 static void test_harness_crash(void **state)
 {
 	char dir[64], path[128];
@@ -640,7 +702,10 @@ static void test_harness_crash(void **state)
 	assert_contains(o.err, "INCOMPLETE");
 	assert_contains(o.err, "was killed by signal 11");
 	assert_contains(o.err, "marked incomplete");
-	assert_contains(o.err, "s2 kind unknown"); /* the table as last sent: "bn?" */
+	/* the table as last sent: s2 not yet known */
+	assert_contains(o.err, "streamscope: streams: 5 (1 blocking, 1 non-blocking, 1 legacy default, 1 per-thread "
+			       "default, 1 kind unknown)\n");
+	assert_contains(o.err, "  s2 (CUPTI id 15)           kind unknown");
 	open_trace(path, &t);
 	assert_true(t.incomplete);
 	assert_int_equal(t.n, 11);
@@ -680,7 +745,7 @@ static void test_harness_children(void **state)
 	k0 = t.rec[find(&t, SS_KIND_KERNEL, "k0")].stream;
 	assert_int_not_equal(t.rec[ck].stream, k0);
 	assert_true((t.rec[ck].stream == 0 && k0 == 1) || (t.rec[ck].stream == 3 && k0 == 0));
-	snprintf(want, sizeof want, "s%d non-blocking (CUPTI id 13, pid", t.rec[ck].stream);
+	snprintf(want, sizeof want, "  s%d (CUPTI id 13, pid ", t.rec[ck].stream);
 	assert_non_null(timeline_stream(&t, t.rec[ck].stream));
 	assert_int_equal(timeline_stream(&t, t.rec[ck].stream)->kind, SS_SKIND_NONBLOCKING);
 	assert_contains(o.err, want);
@@ -886,6 +951,7 @@ int main(void)
 		cmocka_unit_test(test_not_cuda),
 		cmocka_unit_test(test_killed_and_sigterm),
 		cmocka_unit_test(test_harness_trace),
+		cmocka_unit_test(test_harness_many_streams),
 		cmocka_unit_test(test_harness_crash),
 		cmocka_unit_test(test_harness_children),
 		cmocka_unit_test(test_harness_pipe_held),

@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cuda.h>
+#include <cuda_runtime_api.h>
 #include <cupti.h>
 
 #include "cupti_convert.h"
@@ -212,15 +214,21 @@ static void inject_activity(const CUpti_Activity *a)
 	}
 }
 
-/* Sends the stream table when it changed. Lock held, channel open. */
+/* inject_streams_drain's receiver: one WIRE_STREAM frame per index. Lock held, channel open. */
+static void inject_emit_stream(void *arg, int index, uint32_t id, int skind)
+{
+	(void)arg;
+	wire_stream(&inj.w, index, id, skind);
+}
+
+/* Sends the indices of the stream table that are new or changed (force: every index). Lock held, channel
+ * open. */
 static void inject_send_streams(bool force)
 {
-	char line[128];
-
 	if (!force && !inj.streams.dirty)
 		return;
-	inject_streams_line(&inj.streams, line, sizeof line);
-	wire_progress(&inj.w, line);
+	inject_streams_drain(&inj.streams, force, inject_emit_stream, NULL);
+	wire_flush(&inj.w);
 }
 
 static void CUPTIAPI inject_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
@@ -261,6 +269,52 @@ static void inject_flush_forced(void)
 	cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
+/* When (domain, cbid) is a stream creation call: at its successful exit, notes the new stream's kind from the
+ * flags the program passed (CU_STREAM_NON_BLOCKING == cudaStreamNonBlocking == 1), under the CUPTI id of the
+ * stream, so that the kind is known before the stream's first record and whether or not CUPTI's STREAM record
+ * for it ever arrives. The runtime's calls and the driver's are both hooked (a runtime call that goes through the
+ * driver's entry point notes the same id twice, harmlessly). Returns whether cbid was a creation call. */
+static bool inject_created(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data)
+{
+	const CUpti_CallbackData *cb = data;
+	const void *p = cb->functionParams;
+	bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API, driver = domain == CUPTI_CB_DOMAIN_DRIVER_API;
+	CUstream *made; /* cudaStream_t and CUstream are one type */
+	unsigned flags = 0;
+	uint32_t id;
+
+	if (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020) {
+		made = ((const cudaStreamCreate_v3020_params *)p)->pStream;
+	} else if (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithFlags_v5000) {
+		made = ((const cudaStreamCreateWithFlags_v5000_params *)p)->pStream;
+		flags = ((const cudaStreamCreateWithFlags_v5000_params *)p)->flags;
+	} else if (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050) {
+		made = ((const cudaStreamCreateWithPriority_v5050_params *)p)->pStream;
+		flags = ((const cudaStreamCreateWithPriority_v5050_params *)p)->flags;
+	} else if (driver && cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamCreate) {
+		made = ((const cuStreamCreate_params *)p)->phStream;
+		flags = ((const cuStreamCreate_params *)p)->Flags;
+	} else if (driver && cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamCreateWithPriority) {
+		made = ((const cuStreamCreateWithPriority_params *)p)->phStream;
+		flags = ((const cuStreamCreateWithPriority_params *)p)->flags;
+	} else {
+		return false;
+	}
+	if (cb->callbackSite != CUPTI_API_EXIT || cb->functionReturnValue == NULL || cb->context == NULL ||
+	    made == NULL)
+		return true;
+	if (runtime && *(const cudaError_t *)cb->functionReturnValue != cudaSuccess)
+		return true;
+	if (driver && *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
+		return true;
+	if (*made != NULL && cuptiGetStreamIdEx(cb->context, *made, 0, &id) == CUPTI_SUCCESS) {
+		pthread_mutex_lock(&inj.lock);
+		inject_streams_created(&inj.streams, id, (flags & CU_STREAM_NON_BLOCKING) ? 2u : 1u);
+		pthread_mutex_unlock(&inj.lock);
+	}
+	return true;
+}
+
 static void CUPTIAPI inject_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
 				     const void *data)
 {
@@ -285,6 +339,8 @@ static void CUPTIAPI inject_callback(void *userdata, CUpti_CallbackDomain domain
 	}
 	if (getpid() != inj.pid)
 		return;
+	if (inject_created(domain, cbid, data))
+		return;
 	if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
 		const CUpti_ResourceData *rd = data;
 
@@ -308,7 +364,8 @@ static void CUPTIAPI inject_callback(void *userdata, CUpti_CallbackDomain domain
 }
 
 /* Subscribes to the calls above. Failure (another tool subscribed already: CUPTI allows one subscriber) only
- * loses the early flushes and the per-thread stream ids, so it is reported and recording goes on. */
+ * loses the early flushes, the per-thread stream ids and the kinds from creation calls (STREAM records still
+ * give those), so it is reported and recording goes on. */
 static void inject_subscribe(void)
 {
 	static const CUpti_CallbackId runtime_flush[] = {
@@ -321,6 +378,15 @@ static void inject_subscribe(void)
 		CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2,
 		CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset,
 		CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2,
+	};
+	static const CUpti_CallbackId runtime_create[] = {
+		CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020,
+		CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithFlags_v5000,
+		CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050,
+	};
+	static const CUpti_CallbackId driver_create[] = {
+		CUPTI_DRIVER_TRACE_CBID_cuStreamCreate,
+		CUPTI_DRIVER_TRACE_CBID_cuStreamCreateWithPriority,
 	};
 	const char *why = NULL;
 	CUptiResult rc;
@@ -338,6 +404,10 @@ static void inject_subscribe(void)
 		cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_flush[i]);
 	for (size_t i = 0; i < sizeof driver_flush / sizeof *driver_flush; i++)
 		cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_DRIVER_API, driver_flush[i]);
+	for (size_t i = 0; i < sizeof runtime_create / sizeof *runtime_create; i++)
+		cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_create[i]);
+	for (size_t i = 0; i < sizeof driver_create / sizeof *driver_create; i++)
+		cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_DRIVER_API, driver_create[i]);
 	cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
 	cuptiEnableCallback(1, inj.sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
 	/* The runtime's _ptsz/_ptds entry points are the calls that use the per-thread default stream. */
@@ -548,7 +618,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
 	}
 	inj.open = true;
 	pthread_mutex_lock(&inj.lock);
-	inject_send_streams(true); /* tells the parent that CUDA started in this process */
+	wire_progress(&inj.w, INJECT_STREAMS_PREFIX); /* tells the parent that CUDA started in this process */
 	pthread_mutex_unlock(&inj.lock);
 	inject_sigpipe_restore(&sp);
 	atexit(inject_atexit);

@@ -13,9 +13,12 @@
  * CUDA processes the program starts load the library and stay untraced.
  *
  * The stream a process writes is the wire format of src/engine/wire.h:
- *   WIRE_PROGRESS  "streams KINDS": sent once when the library starts (so the parent knows CUDA was initialised)
- *                  and whenever the stream table changes; KINDS has one letter per stream index of the process
- *                  (INJECT_STREAM_*), "" when there is none yet. Every such line holds the whole table.
+ *   WIRE_PROGRESS  "streams ": sent once when the library starts (so the parent knows CUDA was initialised).
+ *   WIRE_STREAM    what one stream index of the process is (index, CUPTI id, enum ss_stream_kind): sent for every
+ *                  index that is new or whose kind changed, after the records of the buffer that made it so, and
+ *                  for every index at exit. Indices count from 0 in the order the process's streams were first
+ *                  seen (creation call, STREAM record or first GPU record); kinds come from the flags of the
+ *                  creation call (cudaStreamCreate*, cuStreamCreate*) or from CUPTI's STREAM record.
  *   WIRE_RECORD    timeline records: GPU work on stream indices 0..n-1 in the order the process's streams were
  *                  first seen, SS_STREAM_LEGACY or SS_STREAM_PER_THREAD; host records (API, SYNC, MARKER) on
  *                  SS_STREAM_HOST with the OS thread id (SYNC records: 0); NVTX ranges as SS_KIND_MARKER.
@@ -33,17 +36,17 @@
 /* The file name of the library, looked up next to the streamscope binary. */
 #define INJECT_LIBRARY_NAME "libstreamscope_inject.so"
 
-/* The prefix of the stream-table progress line ("streams bn?"). */
+/* The progress line that says the library started in a process. */
 #define INJECT_STREAMS_PREFIX "streams "
 
-/* Stream kinds as letters of the progress line. */
+/* Stream kinds as letters of the library's stream table (inject_streams.h). */
 #define INJECT_STREAM_BLOCKING 'b'    /* created with cudaStreamDefault: waits for the legacy default stream */
 #define INJECT_STREAM_NONBLOCKING 'n' /* cudaStreamNonBlocking: exempt from legacy default stream ordering */
 #define INJECT_STREAM_LEGACY 'l'      /* a legacy default stream that has an index: a second context's, or the
 					 first one's when its work arrived before its id was known (the first
 					 context's is otherwise SS_STREAM_LEGACY) */
 #define INJECT_STREAM_PER_THREAD 'p'  /* a per-thread default stream learnt after it already had an index */
-#define INJECT_STREAM_UNKNOWN '?'     /* seen in GPU records, no STREAM record (yet) */
+#define INJECT_STREAM_UNKNOWN '?'     /* seen in GPU records, neither its creation nor its STREAM record (yet) */
 
 /* InitializeInjection is what CUDA calls after loading the library. It never calls CUDA. Returns 1 (success for
  * CUDA) even when this process records nothing, so the program always runs. */

@@ -1,11 +1,11 @@
 /* inject_streams.c: the stream table of a recorded process (see inject_streams.h). */
 #include "inject_streams.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "inject.h"
+#include "record.h"
 #include "xalloc.h"
 
 /* CUpti_ActivityStreamFlag values (CUPTI.md; kept here so the table stays free of CUPTI headers). */
@@ -22,6 +22,7 @@ void inject_streams_free(struct inject_streams *s)
 {
 	free(s->ids);
 	free(s->kinds);
+	free(s->sent);
 	free(s->per_thread);
 	memset(s, 0, sizeof *s);
 }
@@ -49,9 +50,11 @@ static int inject_streams_add(struct inject_streams *s, uint32_t id, char kind)
 		s->cap = s->cap ? s->cap * 2 : 16;
 		s->ids = xreallocarray(s->ids, (size_t)s->cap, sizeof *s->ids);
 		s->kinds = xreallocarray(s->kinds, (size_t)s->cap, sizeof *s->kinds);
+		s->sent = xreallocarray(s->sent, (size_t)s->cap, sizeof *s->sent);
 	}
 	s->ids[s->n] = id;
 	s->kinds[s->n] = kind;
+	s->sent[s->n] = '\0';
 	s->dirty = true;
 	return s->n++;
 }
@@ -139,20 +142,29 @@ int inject_streams_see(struct inject_streams *s, uint32_t id)
 	return inject_streams_add(s, id, INJECT_STREAM_UNKNOWN);
 }
 
-void inject_streams_line(struct inject_streams *s, char *buf, size_t len)
+int inject_streams_skind(char letter)
 {
-	size_t pre = strlen(INJECT_STREAMS_PREFIX), n;
-
-	if (len == 0)
-		return;
-	snprintf(buf, len, "%s", INJECT_STREAMS_PREFIX);
-	if (pre >= len) {
-		s->dirty = false;
-		return;
+	switch (letter) {
+	case INJECT_STREAM_BLOCKING:
+		return SS_SKIND_BLOCKING;
+	case INJECT_STREAM_NONBLOCKING:
+		return SS_SKIND_NONBLOCKING;
+	case INJECT_STREAM_LEGACY:
+		return SS_SKIND_LEGACY;
+	case INJECT_STREAM_PER_THREAD:
+		return SS_SKIND_PER_THREAD;
+	default:
+		return SS_SKIND_UNKNOWN;
 	}
-	n = (size_t)s->n < len - 1 - pre ? (size_t)s->n : len - 1 - pre;
-	if (n > 0)
-		memcpy(buf + pre, s->kinds, n);
-	buf[pre + n] = '\0';
+}
+
+void inject_streams_drain(struct inject_streams *s, bool all, inject_streams_emit_fn *emit, void *arg)
+{
+	for (int i = 0; i < s->n; i++) {
+		if (!all && s->sent[i] == s->kinds[i])
+			continue;
+		s->sent[i] = s->kinds[i];
+		emit(arg, i, s->ids[i], inject_streams_skind(s->kinds[i]));
+	}
 	s->dirty = false;
 }

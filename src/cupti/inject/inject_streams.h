@@ -1,6 +1,8 @@
 /* inject_streams.h: the stream table of one recorded process: which CUPTI stream id is the legacy default stream,
  * which are per-thread default streams, and the index and kind (INJECT_STREAM_*) of every other stream in the
- * order it was first seen. Pure C (no CUPTI): unit-tested without a GPU. */
+ * order it was first seen (by its creation call, its STREAM record or its first GPU record, whichever comes
+ * first). Pure C (no CUPTI): unit-tested without a GPU. The table has no size limit; it reaches the parent one
+ * index at a time (inject_streams_drain -> WIRE_STREAM frames). */
 #ifndef SS_INJECT_STREAMS_H
 #define SS_INJECT_STREAMS_H
 
@@ -15,12 +17,13 @@
 struct inject_streams {
 	uint32_t *ids;
 	char *kinds;
+	char *sent;           /* [i]: the kind last drained for index i, '\0' before its first drain */
 	int n, cap;
 	uint32_t *per_thread; /* ids of per-thread default streams */
 	int npt, ptcap;
 	bool have_null;
 	uint32_t null_id;     /* the legacy default stream of the first context */
-	bool dirty;           /* changed since inject_streams_line last ran */
+	bool dirty;           /* changed since inject_streams_drain last ran */
 };
 
 void inject_streams_init(struct inject_streams *s);
@@ -38,8 +41,13 @@ void inject_streams_created(struct inject_streams *s, uint32_t id, unsigned flag
 /* inject_streams_see returns the index of a stream id met in a GPU record, adding it (INJECT_STREAM_UNKNOWN)
  * when new; -1 for the legacy, per-thread and INJECT_STREAM_NONE ids, which have no index. */
 int inject_streams_see(struct inject_streams *s, uint32_t id);
-/* inject_streams_line writes the progress line (INJECT_STREAMS_PREFIX + one letter per index, cut to fit len)
- * and clears dirty. */
-void inject_streams_line(struct inject_streams *s, char *buf, size_t len);
+/* inject_streams_skind is the enum ss_stream_kind of an INJECT_STREAM_* letter (SS_SKIND_UNKNOWN for '?' and
+ * anything else). */
+int inject_streams_skind(char letter);
+/* The receiver of inject_streams_drain: one index, its CUPTI id and its enum ss_stream_kind. */
+typedef void inject_streams_emit_fn(void *arg, int index, uint32_t id, int skind);
+/* inject_streams_drain calls emit for every index that is new or whose kind changed since the last drain (with
+ * all: for every index), in index order, then clears dirty. */
+void inject_streams_drain(struct inject_streams *s, bool all, inject_streams_emit_fn *emit, void *arg);
 
 #endif
