@@ -61,11 +61,11 @@ d2d=$(rec "$out/record_run.err" D2D)
 check count-d2d "$([ "${d2d:-x}" = 0 ]; echo $?)" "no device-to-device copies issued, recorded ${d2d:-?}"
 say "streams: $(grep '^streamscope: streams:' "$out/record_run.err" | sed 's/^streamscope: streams: //')"
 sl=$(grep '^streamscope: streams:' "$out/record_run.err")
-nb=$(grep -o ' s[0-9]* blocking' <<<"$sl" | wc -l) nnb=$(grep -o ' s[0-9]* non-blocking' <<<"$sl" | wc -l)
-check stream-kinds "$([ "$nb" = 2 ] && [ "$nnb" = 2 ]; echo $?)" "2 blocking + 2 non-blocking streams labelled (got $nb + $nnb)"
-grep -q 'legacy default (CUPTI id [0-9]*: 1 kernels' <<<"$sl"
+nb=$(sed -n 's/.*[(,] *\([0-9][0-9]*\) blocking.*/\1/p' <<<"$sl") nnb=$(sed -n 's/.*[(,] *\([0-9][0-9]*\) non-blocking.*/\1/p' <<<"$sl")
+check stream-kinds "$([ "$nb" = 2 ] && [ "$nnb" = 2 ] && ! grep -q 'kind unknown' <<<"$sl"; echo $?)" "2 blocking + 2 non-blocking streams labelled, none unknown (got ${nb:-0} + ${nnb:-0})"
+grep -Eq '^  legacy \(CUPTI id [0-9]+\) +legacy default +[0-9.]+ [a-z]+  1 kernel,' "$out/record_run.err"
 check stream-legacy $? "the one legacy default-stream kernel on the legacy lane"
-grep -q 'per-thread default (CUPTI id [0-9]*: 1 kernels' <<<"$sl"
+grep -Eq '^  per-thread \(CUPTI id [0-9]+\) +per-thread default +[0-9.]+ [a-z]+  1 kernel,' "$out/record_run.err"
 check stream-per-thread $? "the helper thread's kernel on the per-thread default stream lane"
 if [ -s "$out/record.sqlite" ] && command -v python3 >/dev/null 2>&1; then
 	# the kinds the trace itself carries (STREAMSCOPE_STREAM.kind: 1 blocking, 2 non-blocking)
