@@ -87,6 +87,28 @@ static void sweep_experiment(const struct ss_sweep *s, const struct ss_sweep_poi
 		e->chunks = p->streams;
 }
 
+void sweep_point_experiment(const struct ss_sweep *s, size_t index, struct ss_experiment *e)
+{
+	sweep_experiment(s, &s->pt[index < s->n ? index : 0], e);
+}
+
+size_t sweep_best(const struct ss_sweep *s)
+{
+	size_t best = SIZE_MAX;
+	uint64_t t = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ss_sweep_point *p = &s->pt[i];
+		uint64_t pt = p->a.used_ns > 0 ? p->a.used_ns : p->a.makespan_ns;
+
+		if (p->done && !p->failed && pt > 0 && (best == SIZE_MAX || pt < t)) {
+			best = i;
+			t = pt;
+		}
+	}
+	return best;
+}
+
 bool sweep_next(struct ss_sweep *s, struct ss_experiment *e, size_t *index)
 {
 	if (s->next >= s->n)

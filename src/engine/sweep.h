@@ -53,6 +53,10 @@ void sweep_done(struct ss_sweep *s, size_t index, const struct ss_timeline *tl, 
 		const char *error);
 /* sweep_find returns the point for (streams, order) or NULL. */
 const struct ss_sweep_point *sweep_find(const struct ss_sweep *s, int streams, enum ss_order order);
+/* sweep_point_experiment is the experiment of point index (the base with its stream count and order). */
+void sweep_point_experiment(const struct ss_sweep *s, size_t index, struct ss_experiment *e);
+/* sweep_best is the index of the fastest point measured (its makespan as speedups use it), SIZE_MAX when none. */
+size_t sweep_best(const struct ss_sweep *s);
 /* sweep_progress: points done, out of s->n. */
 size_t sweep_progress(const struct ss_sweep *s);
 void sweep_free(struct ss_sweep *s);

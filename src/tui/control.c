@@ -258,9 +258,65 @@ static double control_zoom_centre(const struct ss_control *c, const struct ss_co
 	return c->gv.t0 + c->gv.span / 2;
 }
 
+/* control_sweep_key moves the sweep view's cursor (true: act was one of its keys; *eff what it asks for). */
+static bool control_sweep_key(struct ss_control *c, const struct ss_sweep *s, enum ss_action act,
+                              enum ss_control_effect *eff)
+{
+	int n = s->ncounts, i, o;
+
+	if (n <= 0 || s->n == 0)
+		return false;
+	if (c->sweep_cur >= s->n)
+		c->sweep_cur = 0;
+	i = (int)(c->sweep_cur % (size_t)n);
+	o = (int)(c->sweep_cur / (size_t)n);
+	switch (act) {
+	case ACT_PAN_LEFT:
+	case ACT_PAGE_LEFT:
+		i = i > 0 ? i - 1 : 0;
+		break;
+	case ACT_PAN_RIGHT:
+	case ACT_PAGE_RIGHT:
+		i = i + 1 < n ? i + 1 : n - 1;
+		break;
+	case ACT_START:
+		i = 0;
+		break;
+	case ACT_END:
+		i = n - 1;
+		break;
+	case ACT_SCROLL_UP:
+	case ACT_LANE_UP:
+	case ACT_PAGE_UP:
+		o = o > 0 ? o - 1 : 0;
+		break;
+	case ACT_SCROLL_DOWN:
+	case ACT_LANE_DOWN:
+	case ACT_PAGE_DOWN:
+		o = o + 1 < s->norders ? o + 1 : s->norders - 1;
+		break;
+	case ACT_NEXT:
+	case ACT_PREV: {
+		size_t k = act == ACT_NEXT ? (c->sweep_cur + 1) % s->n : (c->sweep_cur + s->n - 1) % s->n;
+
+		c->sweep_cur = k;
+		return true;
+	}
+	case ACT_ZOOM_SEL:
+		*eff = CONTROL_OPEN_POINT;
+		return true;
+	default:
+		return false;
+	}
+	c->sweep_cur = (size_t)o * (size_t)n + (size_t)i;
+	return true;
+}
+
 enum ss_control_effect control_action(struct ss_control *c, const struct ss_control_input *in, enum ss_action act,
                                       struct ss_experiment *exp)
 {
+	enum ss_control_effect eff = CONTROL_NONE;
+
 	const struct ss_lanes *l = in->run;
 	struct ss_rect plot;
 	int page;
@@ -276,6 +332,8 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		return CONTROL_NONE;
 	}
 	control_sync(c, in);
+	if (c->sweep && in->sweep != NULL && control_sweep_key(c, in->sweep, act, &eff))
+		return eff;
 	plot = control_plot(in);
 	page = plot.h > 0 ? plot.h : 10;
 	switch (act) {

@@ -13,6 +13,7 @@
 #include "keys.h"
 #include "lanes.h"
 #include "layout.h"
+#include "sweep.h"
 
 /* What the controls act on: the runs on screen as the session holds them now. */
 struct ss_control_input {
@@ -22,6 +23,7 @@ struct ss_control_input {
 	const struct ss_experiment *exp; /* what experiment keys change, NULL when nothing can run */
 	bool file;                       /* viewing a file: the experiment keys are off */
 	const struct ss_layout *layout;  /* the frame's layout, NULL when the terminal is too small */
+	const struct ss_sweep *sweep;    /* the sweep the sweep view shows, NULL when none */
 };
 
 #define CONTROL_HELP_KEYS 1   /* the help overlay's first page: the keys */
@@ -35,6 +37,7 @@ enum ss_control_effect {
 	CONTROL_SWEEP,  /* start (or keep) the sweep of the current experiment: the sweep view opened */
 	CONTROL_EXPORT, /* write a snapshot of the window */
 	CONTROL_REDRAW, /* repaint the whole terminal */
+	CONTROL_OPEN_POINT, /* show the timeline of sweep point sweep_cur (the sweep view closes when it can) */
 };
 
 /* The controls' state. gv.sel is always a record of the run control_sync last saw, or UINT32_MAX. */
@@ -45,6 +48,7 @@ struct ss_control {
 	bool compact_auto; /* compact lanes chosen by size, not by the user */
 	int help;          /* the help overlay: 0 closed, CONTROL_HELP_KEYS, CONTROL_HELP_LEGEND */
 	bool sweep;        /* the sweep view is open */
+	size_t sweep_cur;  /* the sweep point under the cursor (order-major, as the sweep's points) */
 	bool quit;
 	uint64_t run_id;   /* the run the selection belongs to */
 	char message[160]; /* a notice for the status line, set by the last action ("" when none) */

@@ -89,6 +89,11 @@ bool keys_experiment(enum ss_action act)
 	return false;
 }
 
+const char *keys_status_sweep(void)
+{
+	return "Enter open the point  Left Right point  Up Down order  Esc close  ? help  q quit";
+}
+
 const char *keys_status(bool file)
 {
 	if (file)

@@ -101,5 +101,7 @@ const char *keys_group_name(enum ss_keygroup g);
 bool keys_experiment(enum ss_action act);
 /* keys_status is the one-line summary of the main keys for the status line. */
 const char *keys_status(bool file);
+/* keys_status_sweep is the same for the sweep view: only the keys that work there. */
+const char *keys_status_sweep(void);
 
 #endif

@@ -88,6 +88,17 @@ void session_init(struct ss_session *s, const struct ss_backend *b, const struct
 	}
 }
 
+/* session_sweep_free frees the sweep and its points' timelines. */
+static void session_sweep_free(struct ss_session *s)
+{
+	for (size_t i = 0; s->sweep_tl != NULL && i < s->sweep.n; i++)
+		timeline_free(&s->sweep_tl[i]);
+	free(s->sweep_tl);
+	s->sweep_tl = NULL;
+	sweep_free(&s->sweep);
+	s->have_sweep = false;
+}
+
 void session_free(struct ss_session *s)
 {
 	if (s->job != JOB_NONE)
@@ -97,7 +108,7 @@ void session_free(struct ss_session *s)
 	session_run_free(s->pinned);
 	timeline_free(&s->scratch);
 	if (s->have_sweep)
-		sweep_free(&s->sweep);
+		session_sweep_free(s);
 	memset(s, 0, sizeof *s);
 }
 
@@ -327,6 +338,14 @@ static unsigned session_finish(struct ss_session *s, double now)
 		} else {
 			timeline_sort(&s->scratch);
 			sweep_done(&s->sweep, s->job_point, &s->scratch, &rn->res, NULL);
+			if (s->sweep_tl != NULL && s->job_point < s->sweep.n) {
+				timeline_free(&s->sweep_tl[s->job_point]);
+				timeline_copy(&s->sweep_tl[s->job_point], &s->scratch);
+				s->sweep_tl[s->job_point].modelled = rn->res.modelled;
+				s->sweep_tl[s->job_point].dropped = rn->res.dropped;
+				snprintf(s->sweep_tl[s->job_point].device, sizeof s->sweep_tl[s->job_point].device,
+				         "%s", rn->res.device);
+			}
 		}
 		ch |= SES_SWEEP;
 		break;
@@ -437,11 +456,38 @@ void session_sweep(struct ss_session *s, const struct ss_experiment *e)
 		if (s->job == JOB_SWEEP)
 			session_stop(s);
 		s->retry = false;
-		sweep_free(&s->sweep);
+		session_sweep_free(s);
 	}
 	sweep_init(&s->sweep, e, session_counts, (int)(sizeof session_counts / sizeof session_counts[0]), orders, 2);
+	s->sweep_tl = xcalloc(s->sweep.n, sizeof *s->sweep_tl);
+	for (size_t i = 0; i < s->sweep.n; i++)
+		timeline_init(&s->sweep_tl[i]);
 	s->have_sweep = true;
 	session_schedule(s);
+}
+
+bool session_open_point(struct ss_session *s, size_t index)
+{
+	const struct ss_sweep_point *p;
+	struct ss_experiment e;
+	struct ss_run *r;
+
+	if (!s->have_sweep || s->sweep_tl == NULL || index >= s->sweep.n)
+		return false;
+	p = &s->sweep.pt[index];
+	if (!p->done || p->failed)
+		return false;
+	sweep_point_experiment(&s->sweep, index, &e);
+	r = session_run_new(s, &e, s->backend != NULL ? s->backend->name : NULL);
+	timeline_free(&r->tl);
+	timeline_copy(&r->tl, &s->sweep_tl[index]);
+	session_index(r, 0);
+	r->an = p->a;
+	r->done = true;
+	r->compared = true;
+	session_run_free(s->shown);
+	s->shown = r;
+	return true;
 }
 
 bool session_sweep_running(const struct ss_session *s)

@@ -74,6 +74,7 @@ struct ss_session {
 	int nbase, base_next; /* entries, and the one replaced next */
 	struct ss_sweep sweep;
 	bool have_sweep;
+	struct ss_timeline *sweep_tl; /* [sweep.n]: each measured point's timeline (for session_open_point) */
 	bool retry; /* a cancelled sweep point to run again */
 	size_t retry_point;
 	struct ss_experiment retry_exp;
@@ -106,6 +107,10 @@ bool session_pin(struct ss_session *s);
 /* session_sweep starts a sweep of e over 1, 2, 4 .. 128 streams for both orders, unless one of the same base
  * experiment exists (then it is kept, finished or not). */
 void session_sweep(struct ss_session *s, const struct ss_experiment *e);
+/* session_open_point shows the timeline of sweep point index as the run on screen (with the point's analysis,
+ * compared with the sweep's 1-stream point), in place of the shown run. False when the point has not been
+ * measured. */
+bool session_open_point(struct ss_session *s, size_t index);
 /* session_sweep_running tells whether sweep points remain. */
 bool session_sweep_running(const struct ss_session *s);
 /* session_same tells whether two experiments are the same in every field. */

@@ -62,10 +62,11 @@ static void sweepview_progress(struct ss_grid *g, struct ss_rect r, const struct
 }
 
 /* sweepview_table draws the numbers: a row per count when side, else a column per count. */
-static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, const struct ss_sweep *s,
+static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, const struct ss_sweep *s, size_t cursor,
                             const struct ss_glyphs *gl)
 {
 	char buf[32];
+	size_t best = sweep_best(s);
 
 	if (r.w <= 2 || r.h <= 1)
 		return;
@@ -85,12 +86,15 @@ static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, cons
 
 			x += grid_printf(g, x, y, 5, SS_ROLE_TEXT, 0, "%4d ", s->counts[i]);
 			for (int o = 0; o < s->norders; o++) {
-				double t = sweepview_time(&s->pt[(size_t)o * s->ncounts + i]);
+				size_t k = (size_t)o * s->ncounts + i;
+				double t = sweepview_time(&s->pt[k]);
 
-				snprintf(buf, sizeof buf, "%8s ",
-				         t < 0 ? "-" : units_time((uint64_t)t, (char[24]){0}, 24));
+				snprintf(buf, sizeof buf, "%8s%s",
+				         t < 0 ? "-" : units_time((uint64_t)t, (char[24]){0}, 24),
+				         k == best ? "*" : " ");
 				x += grid_puts(g, x, y, r.x + r.w - x, buf,
-				               t < 0 ? SS_ROLE_DIM : sweepview_order_role(s->orders[o]), 0);
+				               t < 0 ? SS_ROLE_DIM : sweepview_order_role(s->orders[o]),
+				               (k == cursor ? GRID_REVERSE : 0) | (k == best ? GRID_BOLD : 0));
 			}
 			if (bound) {
 				double b = sweepview_bound(s, i);
@@ -118,18 +122,45 @@ static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, cons
 
 			grid_printf(g, x, r.y + 1, cw - 1, SS_ROLE_TEXT, 0, "%*d", cw - 1, s->counts[i]);
 			for (int o = 0; o < s->norders && o + 2 < r.h; o++) {
-				double t = sweepview_time(&s->pt[(size_t)o * s->ncounts + i]);
+				size_t k = (size_t)o * s->ncounts + i;
+				double t = sweepview_time(&s->pt[k]);
 
-				snprintf(buf, sizeof buf, "%*s", cw - 1,
-				         t < 0 ? "-" : units_time((uint64_t)t, (char[24]){0}, 24));
-				grid_puts(g, x, r.y + 2 + o, cw - 1, buf, t < 0 ? SS_ROLE_DIM : SS_ROLE_TEXT, 0);
+				snprintf(buf, sizeof buf, "%*s%s", cw - 2,
+				         t < 0 ? "-" : units_time((uint64_t)t, (char[24]){0}, 24),
+				         k == best ? "*" : " ");
+				grid_puts(g, x, r.y + 2 + o, cw - 1, buf, t < 0 ? SS_ROLE_DIM : SS_ROLE_TEXT,
+				          (k == cursor ? GRID_REVERSE : 0) | (k == best ? GRID_BOLD : 0));
 			}
 		}
 	}
 }
 
+/* sweepview_caption writes the chart's second row: the point under the cursor and the best one (unless a failure
+ * is shown there). */
+static void sweepview_caption(struct ss_grid *g, struct ss_rect r, const struct ss_sweep *s, size_t cursor)
+{
+	char buf[256], a[24], b[24];
+	size_t best = sweep_best(s);
+	const struct ss_sweep_point *c = cursor < s->n ? &s->pt[cursor] : NULL, *bp = best < s->n ? &s->pt[best] : NULL;
+	const struct ss_cell *first = grid_at(g, r.x, r.y + 1);
+
+	if (first != NULL && first->role == SS_ROLE_WARN)
+		return;
+	if (c == NULL)
+		return;
+	snprintf(buf, sizeof buf, "> %d stream%s %s-first %s", c->streams, c->streams == 1 ? "" : "s",
+	         experiment_order_name(c->order),
+	         sweepview_time(c) < 0 ? "(not yet)" : units_time((uint64_t)sweepview_time(c), a, sizeof a));
+	if (bp != NULL)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "   best* %d stream%s %s-first %s", bp->streams,
+		         bp->streams == 1 ? "" : "s", experiment_order_name(bp->order),
+		         units_time((uint64_t)sweepview_time(bp), b, sizeof b));
+	snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "   Enter opens it");
+	grid_puts(g, r.x, r.y + 1, r.w, buf, SS_ROLE_HIGHLIGHT, 0);
+}
+
 void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect table, bool side, const struct ss_sweep *s,
-                    bool running, const struct ss_glyphs *gl)
+                    bool running, size_t cursor, const struct ss_glyphs *gl)
 {
 	double x[SS_SWEEP_MAX_COUNTS], y[3][SS_SWEEP_MAX_COUNTS];
 	struct ss_series ser[3];
@@ -138,6 +169,7 @@ void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect tabl
 
 	grid_fill(g, chart, ' ', SS_ROLE_TEXT, 0);
 	sweepview_progress(g, chart, s, running, gl);
+	sweepview_caption(g, chart, s, cursor);
 	for (int i = 0; i < s->ncounts; i++) {
 		x[i] = s->counts[i];
 		y[2][i] = sweepview_bound(s, i);
@@ -167,5 +199,5 @@ void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect tabl
 
 		plot_draw(g, (struct ss_rect){chart.x, chart.y + 2, chart.w, chart.h - 2}, &ax, order, ns, gl);
 	}
-	sweepview_table(g, table, side, s, gl);
+	sweepview_table(g, table, side, s, cursor, gl);
 }

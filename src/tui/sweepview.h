@@ -4,15 +4,18 @@
 #define SS_SWEEPVIEW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "glyphs.h"
 #include "grid.h"
 #include "sweep.h"
 
 /* sweepview_draw draws the plot of s into chart and its table into table (a side panel when side, else a few
- * rows under the chart). running: a point is being measured now. */
+ * rows under the chart). running: a point is being measured now. cursor: the point the cursor is on (reverse video
+ * in the table, named on the chart's second row with the best point), SIZE_MAX for none; the fastest point is
+ * marked '*'. */
 void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect table, bool side, const struct ss_sweep *s,
-                    bool running, const struct ss_glyphs *gl);
+                    bool running, size_t cursor, const struct ss_glyphs *gl);
 /* sweepview_time is the time the view plots for a point (the makespan speedups use), -1 when not measured. */
 double sweepview_time(const struct ss_sweep_point *p);
 

@@ -40,6 +40,7 @@ static void term_register(const struct termios *tio)
 }
 
 /* term_keys teaches curses the sequences terminals send for Home, End, the page keys, shift-tab and shift-arrows
+ * and the arrows, in both cursor modes,
  * that the terminfo entry may not list (xterm's "ESC [ H", the VT220 "ESC [ 1 ~", rxvt's "ESC [ 7 ~"), so that they
  * arrive as keys and not as Esc, '[', 'H'. A sequence the entry already binds keeps its binding. */
 static void term_keys(void)
@@ -51,7 +52,9 @@ static void term_keys(void)
 	    {"\033[H", KEY_HOME},     {"\033[F", KEY_END},    {"\033OH", KEY_HOME},  {"\033OF", KEY_END},
 	    {"\033[1~", KEY_HOME},    {"\033[4~", KEY_END},   {"\033[7~", KEY_HOME}, {"\033[8~", KEY_END},
 	    {"\033[5~", KEY_PPAGE},   {"\033[6~", KEY_NPAGE}, {"\033[Z", KEY_BTAB},  {"\033[1;2C", KEY_SRIGHT},
-	    {"\033[1;2D", KEY_SLEFT},
+	    {"\033[1;2D", KEY_SLEFT}, {"\033[A", KEY_UP},     {"\033[B", KEY_DOWN},  {"\033[C", KEY_RIGHT},
+	    {"\033[D", KEY_LEFT},     {"\033OA", KEY_UP},     {"\033OB", KEY_DOWN},  {"\033OC", KEY_RIGHT},
+	    {"\033OD", KEY_LEFT},
 	};
 
 	for (size_t i = 0; i < sizeof extra / sizeof *extra; i++)

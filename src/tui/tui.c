@@ -163,6 +163,7 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 	v->gv = t->ctl.gv;
 	v->help = t->ctl.help;
 	v->sweep = t->ctl.sweep && t->ses.have_sweep ? &t->ses.sweep : NULL;
+	v->sweep_cursor = t->ctl.sweep_cur;
 	v->sweep_running = session_sweep_running(&t->ses);
 	if (t->message[0]) {
 		v->message = t->message;
@@ -184,6 +185,7 @@ static void tui_input(struct tui *t, struct ss_control_input *in, int cols, int 
 	in->pinned = t->ses.pinned != NULL ? &t->ses.pinned->lanes : NULL;
 	in->exp = session_experiment(&t->ses);
 	in->file = t->o->file != NULL;
+	in->sweep = t->ses.have_sweep ? &t->ses.sweep : NULL;
 	memset(&v, 0, sizeof v);
 	v.pinned.tl = t->ses.pinned != NULL ? &t->ses.pinned->tl : NULL;
 	v.sweep = t->ctl.sweep && t->ses.have_sweep ? &t->ses.sweep : NULL;
@@ -318,6 +320,21 @@ static void tui_key(struct tui *t, int k, const struct ss_mouse *m)
 	case CONTROL_REDRAW:
 		term_invalidate(&t->term);
 		break;
+	case CONTROL_OPEN_POINT: {
+		struct ss_experiment pe;
+		char what[320];
+
+		if (!session_open_point(&t->ses, t->ctl.sweep_cur)) {
+			tui_say(t, SS_ROLE_WARN, "that point has not been measured yet");
+			break;
+		}
+		sweep_point_experiment(&t->ses.sweep, t->ctl.sweep_cur, &pe);
+		experiment_describe(&pe, what, sizeof what);
+		t->ctl.sweep = false;
+		t->ctl.follow = true;
+		tui_say(t, SS_ROLE_HIGHLIGHT, "the sweep's %s (p pins it for A/B, s goes back)", what);
+		break;
+	}
 	case CONTROL_NONE:
 		break;
 	}

@@ -426,7 +426,7 @@ static void view_status(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 		x += 2;
 	}
 	/* as many of the main keys as fit, the most important first */
-	snprintf(keys, sizeof keys, "%s", keys_status(v->source != NULL));
+	snprintf(keys, sizeof keys, "%s", v->sweep != NULL ? keys_status_sweep() : keys_status(v->source != NULL));
 	while (x + grid_text_width(keys) > r.x + r.w) {
 		char *cut = NULL;
 
@@ -473,7 +473,7 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 	}
 	view_header(g, l.header, v);
 	if (v->sweep != NULL) {
-		sweepview_draw(g, l.chart, l.stats, l.stats_side, v->sweep, v->sweep_running, v->gl);
+		sweepview_draw(g, l.chart, l.stats, l.stats_side, v->sweep, v->sweep_running, v->sweep_cursor, v->gl);
 	} else {
 		if (v->pinned.tl != NULL) {
 			struct ss_gantt_view a = v->gv;

@@ -41,6 +41,7 @@ struct ss_view {
 	struct ss_stats_in stats;
 	int help;                     /* the help overlay: 0 closed, 1 the keys, 2 the legend */
 	const struct ss_sweep *sweep; /* the sweep view is open (NULL: closed) */
+	size_t sweep_cursor;          /* the sweep point the cursor is on */
 	bool sweep_running;
 	const char *message; /* the status line's message, NULL for the keys */
 	int message_role;

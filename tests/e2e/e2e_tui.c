@@ -360,6 +360,19 @@ static void test_sweep(void **state)
 		e2e_row(&t, y, row, sizeof row);
 		assert_null(strstr(row + x, " - ")); /* both orders measured */
 	}
+	/* the fastest point is marked, the status line names only the keys that work here, the cursor moves and
+	 * Enter opens its point's timeline */
+	assert_true(e2e_find(&t, "best* ", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "Enter open the point", 0, NULL) == t.rows - 1);
+	assert_true(e2e_find(&t, "o order", 0, NULL) < 0);
+	e2e_keys(&t, "\033[C\033[C\033[B");
+	e2e_wait(&t, "> 4 streams breadth-first");
+	e2e_keys(&t, "\r");
+	e2e_wait(&t, "the sweep's kernel-transfer  4 streams  breadth-first");
+	assert_true(e2e_find(&t, "s3 ", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "s4 ", 0, NULL) < 0);
+	e2e_keys(&t, "s");
+	e2e_wait(&t, "Sweep: time vs streams");
 	e2e_keys(&t, "s");
 	e2e_wait_gone(&t, "Sweep: time vs streams");
 	e2e_quit(&t);

@@ -241,13 +241,55 @@ static void test_help_pages(void **state)
 	run_free(&r);
 }
 
+/* In the sweep view the arrows move a cursor over the points (left/right: stream counts, up/down: orders) within the
+ * sweep, Tab walks all of them, Enter asks to open the point under it. */
+static void test_sweep_cursor(void **state)
+{
+	static const int counts[] = {1, 2, 4, 8};
+	static const enum ss_order orders[] = {SS_ORDER_DEPTH, SS_ORDER_BREADTH};
+	struct ss_layout layout;
+	struct ss_control c;
+	struct ss_control_input in;
+	struct ss_experiment base, e;
+	struct ss_sweep sw;
+	struct run r;
+
+	(void)state;
+	run_init(&r);
+	experiment_preset(&base, SS_PRESET_KERNEL_TRANSFER);
+	sweep_init(&sw, &base, counts, 4, orders, 2);
+	control_init(&c);
+	input(&in, &r, 1, 120, 40, &layout, &base);
+	in.sweep = &sw;
+	assert_int_equal(control_action(&c, &in, ACT_SWEEP, &e), CONTROL_SWEEP);
+	for (int i = 0; i < 6; i++)
+		control_action(&c, &in, ACT_PAN_RIGHT, &e);
+	assert_int_equal(c.sweep_cur, 3);
+	control_action(&c, &in, ACT_SCROLL_DOWN, &e);
+	control_action(&c, &in, ACT_SCROLL_DOWN, &e);
+	assert_int_equal(c.sweep_cur, 7);
+	control_action(&c, &in, ACT_START, &e);
+	assert_int_equal(c.sweep_cur, 4);
+	control_action(&c, &in, ACT_NEXT, &e);
+	assert_int_equal(c.sweep_cur, 5);
+	control_action(&c, &in, ACT_SCROLL_UP, &e);
+	assert_int_equal(c.sweep_cur, 1);
+	assert_int_equal(control_action(&c, &in, ACT_ZOOM_SEL, &e), CONTROL_OPEN_POINT);
+	/* the Gantt's own keys are not the cursor's: the window did not move */
+	assert_true(c.follow);
+	control_action(&c, &in, ACT_CLOSE, &e);
+	assert_false(c.sweep);
+	sweep_free(&sw);
+	run_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_scroll_then_select), cmocka_unit_test(test_selection_follows_run),
 	    cmocka_unit_test(test_too_small),          cmocka_unit_test(test_experiment_keys),
-	    cmocka_unit_test(test_fit_work),
-	    cmocka_unit_test(test_help_pages),
+	    cmocka_unit_test(test_fit_work),           cmocka_unit_test(test_help_pages),
+	    cmocka_unit_test(test_sweep_cursor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
