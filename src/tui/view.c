@@ -385,27 +385,6 @@ static bool view_outside(const struct ss_view *v, bool *before, bool *after, boo
 	return true;
 }
 
-/* view_lanes is the index the window is over: the shown run's, else the pinned one's (NULL when none). */
-static const struct ss_lanes *view_lanes(const struct ss_view *v)
-{
-	return v->run.lanes != NULL ? v->run.lanes : v->pinned.lanes;
-}
-
-/* view_outside tells which ends of the timeline lie outside the window: *before, *after; and whether the GPU's
- * work is all inside it (*work_in). False when there is no timeline. */
-static bool view_outside(const struct ss_view *v, bool *before, bool *after, bool *work_in)
-{
-	const struct ss_lanes *l = view_lanes(v);
-	double w0 = v->gv.t0, w1 = v->gv.t0 + v->gv.span;
-
-	if (l == NULL || !l->have_span || !(v->gv.span > 0))
-		return false;
-	*before = (double)l->t0 < w0;
-	*after = (double)l->t1 > w1;
-	*work_in = !l->have_gpu_span || ((double)l->gpu_t0 >= w0 && (double)l->gpu_t1 <= w1);
-	return true;
-}
-
 /* view_status draws the last row: a message, or what part of the timeline is shown; then the main keys. */
 static void view_status(struct ss_grid *g, struct ss_rect r, const struct ss_view *v)
 {
