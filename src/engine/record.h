@@ -58,6 +58,20 @@ struct ss_record {
 	uint16_t reserved;
 };
 
+/* One kernel's launch configuration, kept beside the records so that struct ss_record stays 48 bytes. It belongs
+ * to the kernel record with the same correlation id and raw stream id (the key: CUPTI and nsys give every launch a
+ * correlation id unique in its process; the stream tells apart most launches of processes merged in one trace).
+ * Present means known: fields are as CUPTI reports them, 0 included. */
+struct ss_launch {
+	uint32_t correlation;  /* key: the kernel record's correlation */
+	uint32_t raw_stream;   /* key: the kernel record's raw_stream */
+	uint32_t grid[3];      /* blocks per grid, x y z */
+	uint32_t block[3];     /* threads per block, x y z */
+	uint32_t registers;    /* registers per thread */
+	uint32_t static_smem;  /* static shared memory per block, bytes */
+	uint32_t dynamic_smem; /* dynamic shared memory per block, bytes */
+};
+
 /* record_cmp is the timeline's order: start, then end, then kind, then correlation (-1, 0, 1). */
 int record_cmp(const struct ss_record *x, const struct ss_record *y);
 /* record_kind_name returns a short fixed name ("H2D", "KER", ...) for a kind; "?" for unknown. */

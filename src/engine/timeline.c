@@ -55,6 +55,7 @@ void timeline_free(struct ss_timeline *t)
 {
 	free(t->rec);
 	free(t->stream_info);
+	free(t->launch);
 	timeline_strtab_free(&t->names);
 	memset(t, 0, sizeof *t);
 }
@@ -69,6 +70,8 @@ void timeline_clear(struct ss_timeline *t)
 	t->dropped = 0;
 	t->incomplete = false;
 	t->nstream_info = 0;
+	t->nlaunch = 0;
+	t->launch_unsorted = false;
 }
 
 uint32_t timeline_intern(struct ss_timeline *t, const char *s)
@@ -118,10 +121,23 @@ static int timeline_cmp(const void *a, const void *b)
 	return record_cmp(a, b);
 }
 
+/* timeline_launch_cmp orders launch entries by (correlation, raw_stream). */
+static int timeline_launch_cmp(const void *a, const void *b)
+{
+	const struct ss_launch *x = a, *y = b;
+
+	if (x->correlation != y->correlation)
+		return x->correlation < y->correlation ? -1 : 1;
+	return x->raw_stream < y->raw_stream ? -1 : x->raw_stream > y->raw_stream;
+}
+
 void timeline_sort(struct ss_timeline *t)
 {
 	if (t->n > 1)
 		qsort(t->rec, t->n, sizeof *t->rec, timeline_cmp);
+	if (t->launch_unsorted)
+		qsort(t->launch, t->nlaunch, sizeof *t->launch, timeline_launch_cmp);
+	t->launch_unsorted = false;
 }
 
 /* timeline_cmp_pair compares (correlation, thread) pairs by correlation. */
@@ -163,6 +179,42 @@ void timeline_sync_threads(struct ss_timeline *t)
 			r->thread = hit[1];
 	}
 	free(pairs);
+}
+
+void timeline_add_launch(struct ss_timeline *t, const struct ss_launch *l)
+{
+	if (t->nlaunch == t->launch_cap) {
+		t->launch_cap = t->launch_cap == 0 ? 64 : t->launch_cap * 2;
+		t->launch = xreallocarray(t->launch, t->launch_cap, sizeof *t->launch);
+	}
+	/* launches arrive in correlation order from one process: kept sorted without a sort then */
+	if (t->nlaunch > 0 && timeline_launch_cmp(&t->launch[t->nlaunch - 1], l) > 0)
+		t->launch_unsorted = true;
+	t->launch[t->nlaunch++] = *l;
+}
+
+const struct ss_launch *timeline_launch(const struct ss_timeline *t, const struct ss_record *r)
+{
+	struct ss_launch key = {.correlation = r->correlation, .raw_stream = r->raw_stream};
+	size_t lo = 0, hi = t->nlaunch;
+
+	if (r->kind != SS_KIND_KERNEL || t->nlaunch == 0)
+		return NULL;
+	if (t->launch_unsorted) {
+		for (size_t i = 0; i < t->nlaunch; i++)
+			if (timeline_launch_cmp(&t->launch[i], &key) == 0)
+				return &t->launch[i];
+		return NULL;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (timeline_launch_cmp(&t->launch[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nlaunch && timeline_launch_cmp(&t->launch[lo], &key) == 0 ? &t->launch[lo] : NULL;
 }
 
 /* Widens the span [*lo, *hi] by r when r's kind matches kind_mask. */
@@ -273,6 +325,12 @@ void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src)
 	if (src->nstream_info > 0) {
 		dst->stream_info = xreallocarray(NULL, (size_t)src->nstream_info, sizeof *dst->stream_info);
 		memcpy(dst->stream_info, src->stream_info, (size_t)src->nstream_info * sizeof *dst->stream_info);
+	}
+	dst->launch = NULL;
+	dst->launch_cap = src->nlaunch;
+	if (src->nlaunch > 0) {
+		dst->launch = xreallocarray(NULL, src->nlaunch, sizeof *dst->launch);
+		memcpy(dst->launch, src->launch, src->nlaunch * sizeof *dst->launch);
 	}
 	st = &dst->names;
 	st->str = xreallocarray(NULL, src->names.cap, sizeof *st->str);

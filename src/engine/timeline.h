@@ -39,6 +39,9 @@ struct ss_timeline {
 	int nstream_info;
 	bool stream_ids; /* the streams are a program's own (recorded or imported traces): views name them by their
 	                    raw id ("Stream 13"); false for experiments, whose streams are s0..s127 */
+	struct ss_launch *launch; /* kernels' launch details, nlaunch entries (timeline_add_launch) */
+	size_t nlaunch, launch_cap;
+	bool launch_unsorted; /* launch is not in key order (lookups scan) until timeline_sort */
 };
 
 void timeline_init(struct ss_timeline *t);
@@ -51,7 +54,7 @@ uint32_t timeline_intern(struct ss_timeline *t, const char *s);
 const char *timeline_name(const struct ss_timeline *t, uint32_t id);
 /* timeline_add appends a copy of r (aborts on out of memory) and returns it. */
 struct ss_record *timeline_add(struct ss_timeline *t, const struct ss_record *r);
-/* timeline_sort orders records by (start, end). */
+/* timeline_sort orders records by (start, end), and the launch table by its key. */
 void timeline_sort(struct ss_timeline *t);
 /* timeline_span gives the earliest start and latest end over records matching kind_mask (bit per ss_kind);
  * returns false when none match. */
@@ -80,6 +83,12 @@ const char *timeline_stream_kind_tag(int kind);
 /* timeline_sync_threads gives SYNC records that carry no thread (0: CUPTI's and nsys's carry none) the OS thread
  * of the API call they belong to (the one of the same correlation id), so that they sit on that thread's lane. */
 void timeline_sync_threads(struct ss_timeline *t);
+/* timeline_add_launch records the launch details of the kernel keyed by l->correlation and l->raw_stream
+ * (aborts on out of memory); of entries with the same key, lookups find one. */
+void timeline_add_launch(struct ss_timeline *t, const struct ss_launch *l);
+/* timeline_launch returns the launch details of kernel record r, NULL when the timeline has none for it (r not a
+ * kernel, or its trace did not say). O(log n) once sorted (timeline_sort), O(n) before. */
+const struct ss_launch *timeline_launch(const struct ss_timeline *t, const struct ss_record *r);
 /* timeline_copy makes dst an independent copy of src (dst must be initialised or freed). */
 void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src);
 

@@ -2,8 +2,9 @@
  *
  * Tables and columns are named as `nsys export --type sqlite` names them, so SQL written for nsys reports runs on
  * ours: CUPTI_ACTIVITY_KIND_{MEMCPY,MEMSET,KERNEL,RUNTIME,SYNCHRONIZATION}, NVTX_EVENTS, StringIds, the ENUM_*
- * tables they reference, TARGET_INFO_GPU, TARGET_INFO_CUDA_STREAM and META_DATA_EXPORT. Columns we cannot know
- * (grid sizes, registers) hold 0 where nsys declares them NOT NULL and NULL otherwise. Each activity table has a
+ * tables they reference, TARGET_INFO_GPU, TARGET_INFO_CUDA_STREAM and META_DATA_EXPORT. Kernels' launch details
+ * (grid, block, registers, shared memory) come from the timeline's launch table. Columns we cannot know hold 0
+ * where nsys declares them NOT NULL and NULL otherwise. Each activity table has a
  * few extra columns prefixed "ss" (kind, experiment stream index, thread, flags, and name/bytes/stream/
  * correlation where nsys has no column for them) so that streamscope reads its own files back exactly; nsys
  * queries ignore them. The experiment, the backend (measured or modelled) and the analysis go to
@@ -170,7 +171,7 @@ static const struct export_sqlite_ins export_sqlite_ins[INS_COUNT] = {
                     " mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ, blockX, blockY,"
                     " blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId,"
                     " sharedMemoryExecuted, sharedMemoryLimitConfig, ssKind, ssStream, ssThread, ssFlags, ssBytes",
-                    "(?, ?, 0, 1, ?, ?, 0, ?, ?, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ?, 0, 0, ?, ?, ?, ?, ?)",
+                    "(?, ?, 0, 1, ?, ?, 0, ?, ?, NULL, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, 0, 0, ?, ?, ?, ?, ?)",
                     -1},
     [INS_RUNTIME] =
         {"CUPTI_ACTIVITY_KIND_RUNTIME",
@@ -189,7 +190,7 @@ static const struct export_sqlite_ins export_sqlite_ins[INS_COUNT] = {
 
 /* Rows per multi-row INSERT: one statement execution carries this many records. */
 #define EXPORT_SQLITE_BATCH 64
-#define EXPORT_SQLITE_MAXP 16
+#define EXPORT_SQLITE_MAXP 24
 
 /* One row's parameters, in the order of its template's '?'. */
 struct export_sqlite_row {
@@ -374,13 +375,25 @@ static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_tim
 		*v++ = (sqlite3_int64)r->bytes;
 		*v++ = (r->flags & SS_REC_MANAGED) ? MEMKIND_MANAGED : MEMKIND_DEVICE;
 		break;
-	case INS_KERNEL:
+	case INS_KERNEL: {
+		/* the launch where the timeline knows it; else 0, as nsys's NOT NULL columns need (no launch has a
+		 * 0 grid or block: import reads those rows as unknown) */
+		const struct ss_launch *l = timeline_launch(t, r);
+
 		*v++ = r->raw_stream;
 		*v++ = r->correlation;
 		*v++ = r->name; /* demangledName */
 		*v++ = r->name; /* shortName */
+		*v++ = l != NULL ? l->registers : 0;
+		for (int i = 0; i < 3; i++)
+			*v++ = l != NULL ? l->grid[i] : 0;
+		for (int i = 0; i < 3; i++)
+			*v++ = l != NULL ? l->block[i] : 0;
+		*v++ = l != NULL ? l->static_smem : 0;
+		*v++ = l != NULL ? l->dynamic_smem : 0;
 		*v++ = (sqlite3_int64)++ * grid_id;
 		break;
+	}
 	case INS_RUNTIME:
 		*v++ = r->thread & 0xffffffu; /* globalTid: the tid in nsys's low 24 bits */
 		*v++ = r->correlation;

@@ -133,6 +133,9 @@ enum {
 /* Marks a StringIds id that the file does not define (the row's inline text, if any, names it). */
 #define IMPORT_SQLITE_NO_STRING UINT32_MAX
 
+/* Memory kind ids named in copy names (nsys numbers 0..7). */
+#define IMPORT_SQLITE_MEM_KINDS 16
+
 /* An import in progress. */
 struct import_sqlite_ctx {
 	sqlite3 *db;
@@ -144,6 +147,7 @@ struct import_sqlite_ctx {
 	sqlite3_stmt *string; /* SELECT value FROM StringIds WHERE id = ?1 */
 	struct idmap names;   /* StringIds id -> timeline name id (or IMPORT_SQLITE_NO_STRING), per table */
 	int mem_pageable, mem_pinned, mem_managed, mem_managed_static; /* ENUM_CUDA_MEM_KIND ids */
+	const char *mem_name[IMPORT_SQLITE_MEM_KINDS]; /* ENUM_CUDA_MEM_KIND id -> "Pinned", ...; NULL: not known */
 };
 
 static int import_sqlite_fail(struct import_sqlite_ctx *c, const char *what)
@@ -250,12 +254,29 @@ static const char *import_sqlite_first(struct import_sqlite_ctx *c, const char *
  * 4 = managed; older or other exports may differ, so the table wins when present). */
 static void import_sqlite_mem_kinds(struct import_sqlite_ctx *c)
 {
+	/* the words CUPTI's copy names use (cupti_convert), by the suffix of the enum's name */
+	static const struct {
+		const char *suffix, *name;
+	} words[] = {{"_PAGEABLE", "Pageable"}, {"_PINNED", "Pinned"},  {"_DEVICE_STATIC", "Device Static"},
+	             {"_DEVICE", "Device"},     {"_ARRAY", "Array"},    {"_MANAGED_STATIC", "Managed Static"},
+	             {"_MANAGED", "Managed"},   {"_UNKNOWN", "Unknown"}};
 	sqlite3_stmt *st = NULL;
 
 	c->mem_pageable = 0;
 	c->mem_pinned = 1;
 	c->mem_managed = 4;
 	c->mem_managed_static = 6;
+	for (int i = 0; i < IMPORT_SQLITE_MEM_KINDS; i++)
+		c->mem_name[i] = NULL;
+	/* nsys's numbering, where the file has no ENUM_CUDA_MEM_KIND */
+	c->mem_name[0] = "Pageable";
+	c->mem_name[1] = "Pinned";
+	c->mem_name[2] = "Device";
+	c->mem_name[3] = "Array";
+	c->mem_name[4] = "Managed";
+	c->mem_name[5] = "Device Static";
+	c->mem_name[6] = "Managed Static";
+	c->mem_name[7] = "Unknown";
 	if (!import_sqlite_has_table(c, "ENUM_CUDA_MEM_KIND") ||
 	    sqlite3_prepare_v2(c->db, "SELECT id, name FROM ENUM_CUDA_MEM_KIND", -1, &st, NULL) != SQLITE_OK) {
 		sqlite3_finalize(st);
@@ -269,7 +290,12 @@ static void import_sqlite_mem_kinds(struct import_sqlite_ctx *c)
 		if (name == NULL)
 			continue;
 		len = strlen(name);
-#define ENDS(s) (len >= sizeof(s) - 1 && strcmp(name + len - (sizeof(s) - 1), s) == 0)
+#define ENDS(s) (len >= strlen(s) && strcmp(name + len - strlen(s), s) == 0)
+		for (size_t i = 0; i < sizeof words / sizeof words[0] && id >= 0 && id < IMPORT_SQLITE_MEM_KINDS; i++)
+			if (ENDS(words[i].suffix)) {
+				c->mem_name[id] = words[i].name;
+				break;
+			}
 		if (ENDS("_PAGEABLE"))
 			c->mem_pageable = id;
 		else if (ENDS("_PINNED"))
@@ -298,6 +324,38 @@ static unsigned import_sqlite_mem_flags(const struct import_sqlite_ctx *c, sqlit
 	if (k == c->mem_managed || k == c->mem_managed_static)
 		return SS_REC_MANAGED;
 	return 0;
+}
+
+/* import_sqlite_mem_name names the memory kind in column col of st ("Pinned"), NULL when it is not known. */
+static const char *import_sqlite_mem_name(const struct import_sqlite_ctx *c, sqlite3_stmt *st, const int *type, int col)
+{
+	sqlite3_int64 k;
+
+	if (type[col] != SQLITE_INTEGER)
+		return NULL;
+	k = sqlite3_column_int64(st, col);
+	return k >= 0 && k < IMPORT_SQLITE_MEM_KINDS ? c->mem_name[k] : NULL;
+}
+
+/* import_sqlite_copy_name names a copy or memset of a foreign file, whose rows have no name, as CUPTI's records
+ * are named (cupti_convert): "Memcpy HtoD (Pinned -> Device)", "Memset (Device)"; copy is its copyKind. */
+static void import_sqlite_copy_name(const struct import_sqlite_ctx *c, sqlite3_stmt *st, const int *type, bool memset,
+                                    sqlite3_int64 copy, char *buf, size_t len)
+{
+	static const char *const dir[] = {"",     "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD",
+	                                  "DtoA", "DtoD", "HtoH", "PtoP", "HtoD", "DtoH", "DtoD"};
+	const char *a = import_sqlite_mem_name(c, st, type, COL_MEM1);
+	const char *b = import_sqlite_mem_name(c, st, type, COL_MEM2);
+	const char *d = copy > 0 && copy < (sqlite3_int64)(sizeof dir / sizeof dir[0]) ? dir[copy] : "";
+
+	if (memset && a != NULL)
+		snprintf(buf, len, "Memset (%s)", a);
+	else if (memset)
+		snprintf(buf, len, "Memset");
+	else if (a != NULL && b != NULL)
+		snprintf(buf, len, "Memcpy%s%s (%s -> %s)", *d ? " " : "", d, a, b);
+	else
+		snprintf(buf, len, "Memcpy%s%s", *d ? " " : "", d);
 }
 
 /* import_sqlite_copy_kind maps a CUPTI copyKind to a record kind (and MANAGED for unified-memory copies). */
@@ -557,6 +615,12 @@ static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_
 			goto fail;
 		if (r.name == 0 && tb->kind == SS_KIND_SYNC && !own)
 			r.name = timeline_intern(t, import_sqlite_sync_label(type_value));
+		if (r.name == 0 && (tb->kind == -1 || tb->kind == SS_KIND_MEMSET) && !own) {
+			char copy[96];
+
+			import_sqlite_copy_name(c, st, type, tb->kind == SS_KIND_MEMSET, type_value, copy, sizeof copy);
+			r.name = timeline_intern(t, copy);
+		}
 		timeline_add(t, &r);
 	}
 	if (rc != SQLITE_DONE) {
@@ -738,6 +802,65 @@ static void import_sqlite_apply_flags(struct ss_timeline *t, struct idmap *flags
 	}
 }
 
+/* import_sqlite_launches reads the kernels' launch details (grid, block, registers, shared memory: Nsight Systems'
+ * columns, which streamscope writes too) into t's launch table, keyed as the kernel records are (correlationId,
+ * streamId). Optional: a table without the columns adds nothing; a row whose values are not integers of 32 bits,
+ * or whose grid or block is 0 (no launch has one: streamscope writes 0 where it did not know), is skipped. Read in
+ * key order, so that the table needs no sort. */
+static void import_sqlite_launches(struct import_sqlite_ctx *c, struct ss_timeline *t)
+{
+	static const char *const col[] = {"correlationId",
+	                                  "streamId",
+	                                  "gridX",
+	                                  "gridY",
+	                                  "gridZ",
+	                                  "blockX",
+	                                  "blockY",
+	                                  "blockZ",
+	                                  "registersPerThread",
+	                                  "staticSharedMemory",
+	                                  "dynamicSharedMemory"};
+	const char *table = "CUPTI_ACTIVITY_KIND_KERNEL";
+	sqlite3_stmt *st = NULL;
+
+	if (!import_sqlite_has_table(c, table))
+		return;
+	for (size_t i = 0; i < sizeof col / sizeof col[0]; i++)
+		if (!import_sqlite_has_column(c, table, col[i]))
+			return;
+	if (sqlite3_prepare_v2(c->db,
+	                       "SELECT correlationId, streamId, gridX, gridY, gridZ, blockX, blockY, blockZ,"
+	                       " registersPerThread, staticSharedMemory, dynamicSharedMemory"
+	                       " FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY correlationId, streamId",
+	                       -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return;
+	}
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		uint32_t v[11];
+		struct ss_launch l;
+		bool ok = true;
+
+		for (int i = 0; i < 11 && ok; i++) {
+			sqlite3_int64 x = sqlite3_column_int64(st, i);
+
+			ok = sqlite3_column_type(st, i) == SQLITE_INTEGER && x >= 0 && x <= UINT32_MAX;
+			v[i] = (uint32_t)x;
+		}
+		if (!ok || v[2] == 0 || v[5] == 0)
+			continue;
+		l = (struct ss_launch){.correlation = v[0],
+		                       .raw_stream = v[1],
+		                       .grid = {v[2], v[3], v[4]},
+		                       .block = {v[5], v[6], v[7]},
+		                       .registers = v[8],
+		                       .static_smem = v[9],
+		                       .dynamic_smem = v[10]};
+		timeline_add_launch(t, &l);
+	}
+	sqlite3_finalize(st);
+}
+
 /* import_sqlite_watch opens c's file a second time, so that import_sqlite_changed can tell at the end whether it
  * changed while SQLite read it (SQLite, trusting an immutable file, would read zeros or half a table). */
 static void import_sqlite_watch(struct import_sqlite_ctx *c)
@@ -815,6 +938,7 @@ int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
 		if (present[i] && import_sqlite_table(&c, &import_sqlite_tables[i], t) != 0)
 			goto fail;
 	import_sqlite_labels(&c, t, own);
+	import_sqlite_launches(&c, t);
 	idmap_init(&flags);
 	if (own) { /* STREAMSCOPE_STREAM, not the flags: older streamscope files wrote guessed ones */
 		import_sqlite_own_streams(&c, t);

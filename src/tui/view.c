@@ -119,11 +119,39 @@ static void view_title(struct ss_grid *g, struct ss_rect r, const char *tag, con
 	}
 }
 
+/* view_memory names the memory a copy or memset of rec moves from and to, as CUPTI's memory kinds do ("pinned ->
+ * device", "device -> pageable", "device" for a memset): the host side from the record's flags, "host" when they do
+ * not say. */
+static void view_memory(const struct ss_record *rec, char *buf, size_t len)
+{
+	const char *host = rec->flags & SS_REC_PAGEABLE  ? "pageable"
+	                   : rec->flags & SS_REC_PINNED  ? "pinned"
+	                   : rec->flags & SS_REC_MANAGED ? "managed"
+	                                                 : "host";
+	const char *dev = rec->flags & SS_REC_MANAGED ? "managed" : "device";
+
+	switch (rec->kind) {
+	case SS_KIND_H2D:
+		snprintf(buf, len, "%s -> device", host);
+		break;
+	case SS_KIND_D2H:
+		snprintf(buf, len, "device -> %s", host);
+		break;
+	case SS_KIND_D2D:
+		snprintf(buf, len, "%s -> %s", dev, dev);
+		break;
+	default:
+		snprintf(buf, len, "%s", dev);
+		break;
+	}
+}
+
 int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[12], char (*value)[64], int max)
 {
 	const struct ss_record *rec;
+	const struct ss_launch *launch;
 	const char *name;
-	char t[32], d[32];
+	char t[32], d[32], mem[40];
 	uint32_t api;
 	int n = 0;
 	bool copy;
@@ -158,7 +186,13 @@ int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[1
 		if (rec->stream >= 0) {
 			const struct ss_stream_info *si = timeline_stream(run->tl, rec->stream);
 
-			if (si != NULL && si->kind != SS_SKIND_UNKNOWN)
+			/* a program's own streams go by their id, as the lanes name them */
+			if (run->tl->stream_ids && si != NULL && si->kind != SS_SKIND_UNKNOWN)
+				LINE("stream", "Stream %u, %s (s%d)", rec->raw_stream,
+				     timeline_stream_kind_name(si->kind), (int)rec->stream);
+			else if (run->tl->stream_ids)
+				LINE("stream", "Stream %u (s%d)", rec->raw_stream, (int)rec->stream);
+			else if (si != NULL && si->kind != SS_SKIND_UNKNOWN)
 				LINE("stream", "s%d (id %u) %s", (int)rec->stream, rec->raw_stream,
 				     timeline_stream_kind_name(si->kind));
 			else
@@ -167,14 +201,28 @@ int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[1
 			LINE("stream", "other (id %u)", rec->raw_stream);
 		break;
 	}
-	LINE("engine", "%s%s%s%s%s", record_kind_name(rec->kind), rec->flags & SS_REC_PAGEABLE ? " pageable" : "",
-	     rec->flags & SS_REC_PINNED ? " pinned" : "", rec->flags & SS_REC_MANAGED ? " managed" : "",
+	/* a copy's memory kinds ("H2D pinned -> device"), else the flags that apply */
+	if (copy)
+		view_memory(rec, mem, sizeof mem);
+	else
+		snprintf(mem, sizeof mem, "%s%s%s", rec->flags & SS_REC_PAGEABLE ? " pageable" : "",
+		         rec->flags & SS_REC_PINNED ? " pinned" : "", rec->flags & SS_REC_MANAGED ? " managed" : "");
+	LINE("engine", "%s%s%s%s", record_kind_name(rec->kind), copy ? " " : "", mem,
 	     rec->flags & SS_REC_EVENT_TIMED ? " (timed by cudaEvents)" : "");
 	LINE("start", "%s", units_time(rec->start, t, sizeof t));
 	LINE("duration", "%s", units_time(rec->end - rec->start, t, sizeof t));
-	LINE("bytes", "%s", copy && rec->bytes > 0 ? units_bytes(rec->bytes, t, sizeof t) : "-");
-	LINE("bandwidth", "%s",
-	     copy && rec->bytes > 0 ? units_rate(rec->bytes, rec->end - rec->start, t, sizeof t) : "-");
+	/* a kernel whose trace has its launch: that in place of bytes moved, which a kernel has none of */
+	launch = timeline_launch(run->tl, rec);
+	if (launch != NULL) {
+		LINE("launch", "grid %ux%ux%u block %ux%ux%u", launch->grid[0], launch->grid[1], launch->grid[2],
+		     launch->block[0], launch->block[1], launch->block[2]);
+		LINE("regs/smem", "%u/thread, smem %s + %s dyn", launch->registers,
+		     units_bytes(launch->static_smem, t, sizeof t), units_bytes(launch->dynamic_smem, d, sizeof d));
+	} else {
+		LINE("bytes", "%s", copy && rec->bytes > 0 ? units_bytes(rec->bytes, t, sizeof t) : "-");
+		LINE("bandwidth", "%s",
+		     copy && rec->bytes > 0 ? units_rate(rec->bytes, rec->end - rec->start, t, sizeof t) : "-");
+	}
 	name = timeline_name(run->tl, rec->name);
 	LINE("name", "%s", name[0] ? name : "-");
 	api = lanes_api_of(run->lanes, r);
