@@ -327,6 +327,11 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		c->help = act == ACT_HELP && c->help == CONTROL_HELP_KEYS ? CONTROL_HELP_LEGEND : 0;
 		return CONTROL_NONE;
 	}
+	if (c->summary) {
+		/* the summary panel too */
+		c->summary = false;
+		return CONTROL_NONE;
+	}
 	if (keys_experiment(act) && in->file) {
 		control_say(c, SS_ROLE_WARN, "viewing a file: the experiment keys are off");
 		return CONTROL_NONE;
@@ -423,6 +428,11 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		return c->sweep && in->exp != NULL ? CONTROL_SWEEP : CONTROL_NONE;
 	case ACT_EXPORT:
 		return CONTROL_EXPORT;
+	case ACT_SUMMARY:
+		c->summary = in->run != NULL;
+		if (!c->summary)
+			control_say(c, SS_ROLE_WARN, "nothing to summarise yet");
+		break;
 	case ACT_COMPACT:
 		c->gv.compact = !c->gv.compact;
 		c->compact_auto = false;
@@ -444,8 +454,9 @@ void control_mouse(struct ss_control *c, const struct ss_control_input *in, cons
 	int lane;
 
 	c->message[0] = '\0';
-	if (c->help) {
+	if (c->help || c->summary) {
 		c->help = 0;
+		c->summary = false;
 		return;
 	}
 	control_sync(c, in);

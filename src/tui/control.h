@@ -48,6 +48,7 @@ struct ss_control {
 	bool compact_auto; /* compact lanes chosen by size, not by the user */
 	int help;          /* the help overlay: 0 closed, CONTROL_HELP_KEYS, CONTROL_HELP_LEGEND */
 	bool sweep;        /* the sweep view is open */
+	bool summary;      /* the kernel and copy summary panel is open */
 	size_t sweep_cur;  /* the sweep point under the cursor (order-major, as the sweep's points) */
 	bool quit;
 	uint64_t run_id;   /* the run the selection belongs to */

@@ -49,6 +49,7 @@ static const struct ss_key keys_map[] = {
     {'p', ACT_PIN, "p", "A/B: pin, compare next", KG_VIEWS, true},
     {'s', ACT_SWEEP, "s", "sweep 1..128 streams", KG_VIEWS, true},
     {'c', ACT_COMPACT, "c", "compact: a row per stream", KG_VIEWS, false},
+    {'S', ACT_SUMMARY, "S", "kernel / copy summary", KG_VIEWS, false},
     {'e', ACT_EXPORT, "e", "export a snapshot", KG_VIEWS, false},
     {'?', ACT_HELP, "? F1", "this help", KG_GENERAL, false},
     {KEYS_F1, ACT_HELP, NULL, NULL, KG_GENERAL, false},

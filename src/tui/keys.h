@@ -68,6 +68,7 @@ enum ss_action {
 	ACT_SWEEP,    /* sweep view */
 	ACT_EXPORT,   /* snapshot */
 	ACT_COMPACT,  /* one row per stream, or H2D/KER/D2H lanes */
+	ACT_SUMMARY,  /* the kernel and copy summary panel (as nsys stats) */
 	ACT_REDRAW,
 	ACT_COUNT
 };

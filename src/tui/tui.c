@@ -48,7 +48,10 @@ struct tui {
 	double last_frame;
 	struct ss_layout layout;
 	bool layout_ok;
-	bool hangup;                   /* the terminal is gone: the loop ends as if SIGHUP came */
+	bool hangup;           /* the terminal is gone: the loop ends as if SIGHUP came */
+	struct ss_summary sum; /* the summary panel's rows, of the run with id sum_id */
+	uint64_t sum_id;
+	size_t sum_n;                  /* and that many records */
 	struct ss_experiment prev_exp; /* the run shown before the last one: what a re-run is compared with */
 	uint64_t prev_ns;
 	bool have_prev;
@@ -164,6 +167,15 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 	v->help = t->ctl.help;
 	v->sweep = t->ctl.sweep && t->ses.have_sweep ? &t->ses.sweep : NULL;
 	v->sweep_cursor = t->ctl.sweep_cur;
+	if (t->ctl.summary && run != NULL) {
+		if (t->sum_id != run->id || t->sum_n != run->tl.n) {
+			summary_free(&t->sum);
+			summary_build(&run->tl, &t->sum);
+			t->sum_id = run->id;
+			t->sum_n = run->tl.n;
+		}
+		v->summary = &t->sum;
+	}
 	v->sweep_running = session_sweep_running(&t->ses);
 	if (t->message[0]) {
 		v->message = t->message;
@@ -419,6 +431,7 @@ int tui_main(const struct tui_options *o)
 	else if (t.hangup)
 		rc = 128 + SIGHUP;
 	session_free(&t.ses);
+	summary_free(&t.sum);
 	term_stop(&t.term);
 	tui_loud();
 	xalloc_set_fatal_hook(NULL);

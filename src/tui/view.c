@@ -433,6 +433,61 @@ static bool view_outside(const struct ss_view *v, bool *before, bool *after, boo
 	return true;
 }
 
+/* view_summary draws the summary panel: the run's GPU time by kernel name, then by copy kind, as `nsys stats`
+ * reports them (cuda_gpu_kern_sum, cuda_gpu_mem_time_sum), as many rows of each as fit. */
+static void view_summary(struct ss_grid *g, struct ss_rect area, const struct ss_view *v)
+{
+	const struct ss_summary *s = v->summary;
+	const struct ss_timeline *tl = v->run.tl;
+	char a[16], b[16], c[16], d[16], e[16], f[16];
+	struct ss_rect r = area;
+	int y, rows, kr, cr;
+
+	if (tl == NULL)
+		return;
+	rows = r.h - 7; /* box, two headers, a blank, the footer */
+	cr = (int)s->ncopy < rows / 2 ? (int)s->ncopy : rows / 2;
+	kr = rows - cr < (int)s->nkern ? rows - cr : (int)s->nkern;
+	if (cr < rows - kr && (int)s->ncopy > cr)
+		cr = rows - kr < (int)s->ncopy ? rows - kr : (int)s->ncopy;
+	r.h = kr + cr + 7 < area.h ? kr + cr + 7 : area.h;
+	r.y = area.y + (area.h - r.h) / 2;
+	grid_box(g, r, v->gl->box, SS_ROLE_AXIS);
+	grid_puts(g, r.x + 2, r.y, r.w - 4, " GPU time by kernel and by copy (as nsys stats) ", SS_ROLE_TEXT,
+	          GRID_BOLD);
+	y = r.y + 1;
+	grid_printf(g, r.x + 2, y++, r.w - 4, SS_ROLE_HIGHLIGHT, GRID_BOLD, "%6s %9s %7s %9s %9s %9s %9s  %s", "time%",
+	            "total", "count", "avg", "med", "min", "max", s->nkern ? "kernel" : "kernel (none)");
+	for (int i = 0; i < kr; i++, y++) {
+		const struct ss_summary_row *k = &s->kern[i];
+
+		grid_printf(g, r.x + 2, y, r.w - 4, SS_ROLE_KERNEL, 0, "%5.1f%% %9s %7llu %9s %9s %9s %9s  %s",
+		            k->percent, units_time(k->total_ns, a, sizeof a), (unsigned long long)k->count,
+		            units_time((uint64_t)k->avg_ns, b, sizeof b),
+		            units_time((uint64_t)k->median_ns, c, sizeof c), units_time(k->min_ns, d, sizeof d),
+		            units_time(k->max_ns, e, sizeof e), summary_row_name(tl, k));
+	}
+	y++;
+	grid_printf(g, r.x + 2, y++, r.w - 4, SS_ROLE_HIGHLIGHT, GRID_BOLD, "%6s %9s %7s %9s %9s %9s %9s  %s", "time%",
+	            "total", "count", "avg", "bytes", "GB/s", "max", s->ncopy ? "copy" : "copy (none)");
+	for (int i = 0; i < cr; i++, y++) {
+		const struct ss_summary_row *k = &s->copy[i];
+
+		grid_printf(g, r.x + 2, y, r.w - 4,
+		            k->kind == SS_KIND_D2H   ? SS_ROLE_D2H
+		            : k->kind == SS_KIND_H2D ? SS_ROLE_H2D
+		                                     : SS_ROLE_MEMSET,
+		            0, "%5.1f%% %9s %7llu %9s %9s %9.1f %9s  %s", k->percent,
+		            units_time(k->total_ns, a, sizeof a), (unsigned long long)k->count,
+		            units_time((uint64_t)k->avg_ns, b, sizeof b), units_bytes(k->bytes, c, sizeof c),
+		            summary_bandwidth(k), units_time(k->max_ns, f, sizeof f), summary_row_name(tl, k));
+	}
+	view_center(g, r, r.y + r.h - 2,
+	            kr < (int)s->nkern || cr < (int)s->ncopy ? "more rows: streamscope stats FILE  -  any key closes"
+	                                                     : "streamscope stats FILE prints it  -  any key closes",
+	            SS_ROLE_DIM, 0);
+}
+
 /* view_status draws the last row: a message, or what part of the timeline is shown; then the main keys. */
 static void view_status(struct ss_grid *g, struct ss_rect r, const struct ss_view *v)
 {
@@ -534,6 +589,8 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 		if (v->gv.sel != UINT32_MAX)
 			view_detail(g, &l, v);
 	}
+	if (v->summary != NULL && v->sweep == NULL)
+		view_summary(g, l.help, v);
 	if (v->help == 2)
 		view_legend(g, l.help, v);
 	else if (v->help)

@@ -14,6 +14,7 @@
 #include "lanes.h"
 #include "layout.h"
 #include "stats.h"
+#include "summary.h"
 #include "sweep.h"
 
 /* One timeline as the screen shows it. */
@@ -40,6 +41,7 @@ struct ss_view {
 	struct ss_gantt_view gv;   /* window, lanes scroll, selection (a record of run) */
 	struct ss_stats_in stats;
 	int help;                     /* the help overlay: 0 closed, 1 the keys, 2 the legend */
+	const struct ss_summary *summary; /* the summary panel of run's timeline is open (NULL: closed) */
 	const struct ss_sweep *sweep; /* the sweep view is open (NULL: closed) */
 	size_t sweep_cursor;          /* the sweep point the cursor is on */
 	bool sweep_running;

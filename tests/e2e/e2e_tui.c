@@ -590,6 +590,14 @@ static void test_view_nsys(void **state)
 	e2e_keys(&t, "\033[H");
 	e2e_wait(&t, NULL);
 	assert_true(e2e_find(&t, "selected", 0, NULL) > 0);
+	/* S: the summary panel as nsys stats gives it: the kernel by name, the copies by kind with bandwidth */
+	e2e_keys(&t, "S");
+	e2e_wait(&t, "GPU time by kernel and by copy");
+	assert_true(e2e_find(&t, "add_parallel", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "HtoD (pinned)", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "61.32 ms", 0, NULL) > 0);
+	e2e_keys(&t, "x");
+	e2e_wait_gone(&t, "GPU time by kernel and by copy");
 	e2e_quit(&t);
 	e2e_free(&t);
 }

@@ -238,6 +238,16 @@ static void test_help_pages(void **state)
 	assert_int_equal(control_action(&c, &in, ACT_QUIT, &e), CONTROL_NONE);
 	assert_int_equal(c.help, 0);
 	assert_false(c.quit);
+	/* the summary panel: S opens it over a run, any key closes it */
+	control_action(&c, &in, ACT_SUMMARY, &e);
+	assert_true(c.summary);
+	control_action(&c, &in, ACT_ZOOM_IN, &e);
+	assert_false(c.summary);
+	assert_true(c.follow);
+	in.run = NULL;
+	control_action(&c, &in, ACT_SUMMARY, &e);
+	assert_false(c.summary);
+	assert_non_null(strstr(c.message, "nothing to summarise"));
 	run_free(&r);
 }
 
