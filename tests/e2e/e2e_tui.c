@@ -570,6 +570,9 @@ static void test_view_nsys(void **state)
 	assert_true(host >= 2);
 	work = e2e_bar_cells(&t, host + 1, e2e_find(&t, "time", 0, NULL) - 1);
 	assert_true(work > 60);
+	/* the streams as the program and nsys know them: CUPTI ids 13..16, with their kind */
+	assert_true(e2e_find(&t, "13 blk H2D", 0, NULL) > host);
+	assert_true(e2e_find(&t, "16 blk H2D", 0, NULL) > host);
 	assert_true(e2e_find(&t, "F fits all", 0, NULL) == t.rows - 1);
 	e2e_keys(&t, "F");
 	e2e_wait_gone(&t, "F fits all");
