@@ -193,6 +193,8 @@ static void cuda_backend_deliver(struct cuda_exec *x, const struct cupti_capture
 		if (sink != NULL && sink->record != NULL)
 			sink->record(sink->ctx, &r, b->rec[i].name);
 	}
+	for (size_t i = 0; i < b->nlaunch && sink != NULL && sink->launch != NULL; i++)
+		sink->launch(sink->ctx, &b->launch[i]);
 }
 
 static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,

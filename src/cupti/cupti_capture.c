@@ -505,6 +505,7 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 		free(b->rec[i].name);
 	b->n = 0;
 	b->nevents = 0;
+	b->nlaunch = 0;
 	b->dropped = b->unsupported = b->early = b->hidden = 0;
 	for (; h != NULL; h = next) {
 		uint8_t *buf = (uint8_t *)h + CAPTURE_HEADER;
@@ -547,8 +548,18 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 				b->unsupported++;
 			else if (st == CUPTI_CONVERT_RECORD && r.start < t0)
 				b->early++;
-			else if (st == CUPTI_CONVERT_RECORD)
+			else if (st == CUPTI_CONVERT_RECORD) {
+				struct ss_launch l;
+
 				capture_push(b, &r, name);
+				if (r.kind == SS_KIND_KERNEL && cupti_convert_launch(a, &l)) {
+					if (b->nlaunch == b->launch_cap) {
+						b->launch_cap = b->launch_cap == 0 ? 256 : b->launch_cap * 2;
+						b->launch = xreallocarray(b->launch, b->launch_cap, sizeof *b->launch);
+					}
+					b->launch[b->nlaunch++] = l;
+				}
+			}
 		}
 		free(h);
 		if (rc != CUPTI_ERROR_MAX_LIMIT_REACHED) {
@@ -633,5 +644,6 @@ void cupti_capture_batch_free(struct cupti_capture_batch *b)
 		free(b->rec[i].name);
 	free(b->rec);
 	free(b->events);
+	free(b->launch);
 	memset(b, 0, sizeof *b);
 }

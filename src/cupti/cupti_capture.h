@@ -29,6 +29,8 @@ struct cupti_capture_batch {
 	struct cupti_capture_rec *rec;
 	size_t n, cap;
 	struct cupti_capture_event *events; /* tagged events that came with a device timestamp (event_times) */
+	struct ss_launch *launch;           /* the kernels' launch details (cupti_convert_launch), nlaunch of them */
+	size_t nlaunch, launch_cap;
 	size_t nevents;
 	uint64_t dropped;     /* records CUPTI reported dropped, plus intervals that arrived without timestamps */
 	uint64_t unsupported; /* intervals of kinds streamscope has no kind for (host-to-host copies...) */

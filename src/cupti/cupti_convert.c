@@ -23,6 +23,11 @@ _Static_assert(sizeof(CUpti_ActivityKernel10) == 216, "CUpti_ActivityKernel10 ch
 _Static_assert(offsetof(CUpti_ActivityKernel10, correlationId) == 92, "CUpti_ActivityKernel10.correlationId moved");
 _Static_assert(offsetof(CUpti_ActivityKernel10, name) == 104, "CUpti_ActivityKernel10.name moved");
 _Static_assert(offsetof(CUpti_ActivityKernel10, channelID) == 168, "CUpti_ActivityKernel10.channelID moved");
+_Static_assert(offsetof(CUpti_ActivityKernel10, gridX) == 52, "CUpti_ActivityKernel10.gridX moved");
+_Static_assert(offsetof(CUpti_ActivityKernel10, dynamicSharedMemory) == 80,
+               "CUpti_ActivityKernel10.dynamicSharedMemory moved");
+_Static_assert(offsetof(CUpti_ActivityKernel10, registersPerThread) == 6,
+               "CUpti_ActivityKernel10.registersPerThread moved");
 _Static_assert(sizeof(CUpti_ActivityAPI) == 40, "CUpti_ActivityAPI changed");
 _Static_assert(sizeof(CUpti_ActivitySynchronization2) == 56, "CUpti_ActivitySynchronization2 changed");
 _Static_assert(offsetof(CUpti_ActivitySynchronization2, streamId) == 32, "Synchronization2.streamId moved");
@@ -320,6 +325,29 @@ static int cupti_convert_marker(const CUpti_ActivityMarker2 *m, struct ss_record
 		return CUPTI_CONVERT_MARKER_START;
 	}
 	return CUPTI_CONVERT_SKIP;
+}
+
+bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l)
+{
+	const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)a;
+
+	if (a->kind != CUPTI_ACTIVITY_KIND_KERNEL && a->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+		return false;
+	if (k->gridX <= 0 || k->gridY <= 0 || k->gridZ <= 0 || k->blockX <= 0 || k->blockY <= 0 || k->blockZ <= 0)
+		return false;
+	memset(l, 0, sizeof *l);
+	l->correlation = k->correlationId;
+	l->raw_stream = k->streamId;
+	l->grid[0] = (uint32_t)k->gridX;
+	l->grid[1] = (uint32_t)k->gridY;
+	l->grid[2] = (uint32_t)k->gridZ;
+	l->block[0] = (uint32_t)k->blockX;
+	l->block[1] = (uint32_t)k->blockY;
+	l->block[2] = (uint32_t)k->blockZ;
+	l->registers = k->registersPerThread;
+	l->static_smem = k->staticSharedMemory > 0 ? (uint32_t)k->staticSharedMemory : 0;
+	l->dynamic_smem = k->dynamicSharedMemory > 0 ? (uint32_t)k->dynamicSharedMemory : 0;
+	return true;
 }
 
 int cupti_convert(const CUpti_Activity *a, const struct cupti_convert_map *map, struct ss_record *r, char *name,

@@ -50,4 +50,10 @@ int cupti_convert_stream(const struct cupti_convert_map *map, uint32_t id);
 int cupti_convert(const CUpti_Activity *a, const struct cupti_convert_map *map, struct ss_record *r, char *name,
 		  size_t len);
 
+/* cupti_convert_launch fills *l with the launch details of kernel record a (CONCURRENT_KERNEL or KERNEL, CUPTI
+ * 13.0's Kernel10): grid, block, registers per thread, static and dynamic shared memory, keyed by its correlation
+ * and stream ids as cupti_convert's record is. False (and *l untouched) for every other record, and for a kernel
+ * whose grid or block CUPTI gave as 0 or negative (not a launch configuration). */
+bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l);
+
 #endif

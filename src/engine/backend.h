@@ -19,6 +19,8 @@ struct ss_sink {
 	void (*progress)(void *ctx, const char *msg);
 	/* stream: stream index is the backend's raw_id and of kind (enum ss_stream_kind); may be NULL. */
 	void (*stream)(void *ctx, int index, uint32_t raw_id, int kind);
+	/* launch: a kernel's launch details (timeline_add_launch); may be NULL. */
+	void (*launch)(void *ctx, const struct ss_launch *l);
 };
 
 /* What a run measured besides the records. Optional values carry validity flags. */

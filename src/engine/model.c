@@ -1214,7 +1214,7 @@ int model_timeline(const struct ss_experiment *e, const struct ss_profile *p, st
 {
 	struct ss_oplist ops;
 	struct ss_run_result local;
-	struct ss_sink sink = {tl, model_tl_record, NULL, model_tl_stream};
+	struct ss_sink sink = {tl, model_tl_record, NULL, model_tl_stream, NULL};
 	int rc;
 
 	if (experiment_validate(e, cause) != 0)

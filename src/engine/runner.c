@@ -50,6 +50,11 @@ static void runner_sink_stream(void *ctx, int index, uint32_t raw_id, int kind)
 	wire_stream(ctx, index, raw_id, kind);
 }
 
+static void runner_sink_launch(void *ctx, const struct ss_launch *l)
+{
+	wire_launch(ctx, l);
+}
+
 /* The child's whole life: set the environment CUDA reads at context creation, run, report, exit. */
 static void runner_child_main(int fd, pid_t parent, const struct ss_backend *b, const struct ss_experiment *e)
 {
@@ -77,6 +82,7 @@ static void runner_child_main(int fd, pid_t parent, const struct ss_backend *b, 
 	sink.record = runner_sink_record;
 	sink.progress = runner_sink_progress;
 	sink.stream = runner_sink_stream;
+	sink.launch = runner_sink_launch;
 	planner_build(e, &ops);
 	if (b->run(e, &ops, &sink, &res, &cause) != 0) {
 		wire_error(&c, 3, cause ? cause : "the backend failed without saying why");
@@ -159,6 +165,14 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 				name[n] = '\0';
 				rec.name = timeline_intern(tl, name);
 				timeline_add(tl, &rec);
+			}
+			break;
+		case WIRE_LAUNCH:
+			if (h.len == sizeof(struct ss_launch)) {
+				struct ss_launch l;
+
+				memcpy(&l, p, sizeof l);
+				timeline_add_launch(tl, &l);
 			}
 			break;
 		case WIRE_STREAM:

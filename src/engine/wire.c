@@ -42,6 +42,11 @@ void wire_stream(struct wire_writer *w, int index, uint32_t raw_id, int kind)
 	wire_send(w, WIRE_STREAM, &s, sizeof s, NULL, 0);
 }
 
+void wire_launch(struct wire_writer *w, const struct ss_launch *l)
+{
+	wire_send(w, WIRE_LAUNCH, l, sizeof *l, NULL, 0);
+}
+
 void wire_progress(struct wire_writer *w, const char *msg)
 {
 	wire_send(w, WIRE_PROGRESS, msg, strnlen(msg, 120), NULL, 0);

@@ -17,6 +17,7 @@ enum wire_type {
 	WIRE_RESULT = 3,   /* struct ss_run_result: the capture ended normally */
 	WIRE_ERROR = 4,    /* int32 exit code, then text */
 	WIRE_STREAM = 5,   /* struct wire_stream: what one stream index is */
+	WIRE_LAUNCH = 6,   /* struct ss_launch: a kernel's launch details (the kernel's record comes before it) */
 };
 
 /* The payload of WIRE_STREAM. */
@@ -38,6 +39,8 @@ int wire_open(struct wire_writer *w, int fd);
 void wire_record(struct wire_writer *w, const struct ss_record *r, const char *name);
 /* wire_stream writes what stream index is (raw id, enum ss_stream_kind). */
 void wire_stream(struct wire_writer *w, int index, uint32_t raw_id, int kind);
+/* wire_launch writes a kernel's launch details. */
+void wire_launch(struct wire_writer *w, const struct ss_launch *l);
 /* wire_progress writes a progress line and flushes. */
 void wire_progress(struct wire_writer *w, const char *msg);
 /* wire_result writes the final result and flushes. */

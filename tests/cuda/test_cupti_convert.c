@@ -221,6 +221,60 @@ static void test_kernel(void **state)
 	assert_string_equal(name, "a_rath");
 }
 
+/* A kernel's launch details as the H200's CUPTI 13.0 writes them (Kernel10), keyed as its record is; other records
+ * and kernels without a launch configuration give none. */
+static void test_kernel_launch(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityKernel10 a;
+	CUpti_ActivityMemcpy6 c = test_memcpy(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PINNED,
+	                                      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 14);
+	struct ss_launch l;
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	a.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+	a.start = 5000;
+	a.end = 9000;
+	a.streamId = 14;
+	a.correlationId = 99;
+	a.name = "ss_add";
+	a.gridX = 1056;
+	a.gridY = 2;
+	a.gridZ = 3;
+	a.blockX = 256;
+	a.blockY = 4;
+	a.blockZ = 1;
+	a.registersPerThread = 40;
+	a.staticSharedMemory = 2048;
+	a.dynamicSharedMemory = 49152;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_true(cupti_convert_launch((CUpti_Activity *)&a, &l));
+	assert_int_equal(l.correlation, r.correlation);
+	assert_int_equal(l.raw_stream, r.raw_stream);
+	assert_int_equal(l.correlation, 99);
+	assert_int_equal(l.raw_stream, 14);
+	assert_int_equal(l.grid[0], 1056);
+	assert_int_equal(l.grid[1], 2);
+	assert_int_equal(l.grid[2], 3);
+	assert_int_equal(l.block[0], 256);
+	assert_int_equal(l.block[1], 4);
+	assert_int_equal(l.block[2], 1);
+	assert_int_equal(l.registers, 40);
+	assert_int_equal(l.static_smem, 2048);
+	assert_int_equal(l.dynamic_smem, 49152);
+	a.kind = CUPTI_ACTIVITY_KIND_KERNEL; /* the serialising kind: the same layout */
+	assert_true(cupti_convert_launch((CUpti_Activity *)&a, &l));
+	assert_int_equal(l.grid[0], 1056);
+	a.blockZ = 0; /* not a launch configuration */
+	memset(&l, 0xab, sizeof l);
+	assert_false(cupti_convert_launch((CUpti_Activity *)&a, &l));
+	assert_int_equal(l.correlation, 0xabababab);
+	assert_false(cupti_convert_launch((CUpti_Activity *)&c, &l));
+}
+
 static void test_api(void **state)
 {
 	struct cupti_convert_map m = test_map();
@@ -425,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_memcpy_unknown_stream_zero_time),
 		cmocka_unit_test(test_memset),
 		cmocka_unit_test(test_kernel),
+		cmocka_unit_test(test_kernel_launch),
 		cmocka_unit_test(test_api),
 		cmocka_unit_test(test_sync),
 		cmocka_unit_test(test_overhead),

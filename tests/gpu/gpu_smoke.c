@@ -203,7 +203,7 @@ int main(int argc, char **argv)
 	struct ss_oplist ops;
 	struct ss_run_result res;
 	struct smoke cap = {0};
-	struct ss_sink sink = {&cap, smoke_record, smoke_progress, NULL};
+	struct ss_sink sink = {&cap, smoke_record, smoke_progress, NULL, NULL};
 	size_t expect[SS_KIND_COUNT], got[SS_KIND_COUNT] = {0}, unknown = 0, wrong_stream = 0, dup = 0, ngpu = 0;
 	size_t migrations[SS_KIND_COUNT] = {0};
 	uint64_t migrated = 0;

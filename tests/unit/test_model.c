@@ -373,7 +373,7 @@ static void test_determinism(void **state)
 		struct ss_experiment e;
 		struct ss_oplist ops;
 		struct keep a = {0}, b = {0};
-		struct ss_sink sa = {&a, keep_record, NULL, NULL}, sb = {&b, keep_record, NULL, NULL};
+		struct ss_sink sa = {&a, keep_record, NULL, NULL, NULL}, sb = {&b, keep_record, NULL, NULL, NULL};
 		struct ss_run_result ra, rb;
 		char *cause = NULL;
 
@@ -594,7 +594,7 @@ static void test_kernel_capacity(void **state)
 	kernels_first(&ops, &first);
 	for (int cap = 4; cap <= 128; cap *= 32) {
 		struct keep k = {0};
-		struct ss_sink sink = {&k, keep_record, NULL, NULL};
+		struct ss_sink sink = {&k, keep_record, NULL, NULL, NULL};
 		struct ss_run_result res;
 		char *cause = NULL;
 		int most = 0;
@@ -645,7 +645,7 @@ static void hand_run(const struct ss_oplist *ops, const struct ss_profile *p, in
 		     struct keep *k)
 {
 	struct ss_experiment e;
-	struct ss_sink sink = {k, keep_record, NULL, NULL};
+	struct ss_sink sink = {k, keep_record, NULL, NULL, NULL};
 	struct ss_run_result res;
 	char *cause = NULL;
 
@@ -770,7 +770,7 @@ static void test_fault_overlap(void **state)
 	hand_op(&ops, SS_OP_STREAM_SYNC, 0, 0);
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		struct keep k = {0};
-		struct ss_sink sink = {&k, keep_record, NULL, NULL};
+		struct ss_sink sink = {&k, keep_record, NULL, NULL, NULL};
 		struct ss_run_result res;
 		char *cause = NULL;
 		uint64_t start = 0, end;

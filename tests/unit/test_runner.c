@@ -126,6 +126,18 @@ static int rich_run(const struct ss_experiment *e, const struct ss_oplist *ops, 
 		sink->stream(sink->ctx, s, 100u + (uint32_t)s, s % 2 ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
 	sink->stream(sink->ctx, -3, 7, SS_SKIND_BLOCKING);
 	sink->stream(sink->ctx, 1, 101, 77); /* an unknown kind: the label stays, the kind is unknown */
+	/* a kernel's launch details */
+	{
+		struct ss_launch l = {.correlation = 4242,
+		                      .raw_stream = 101,
+		                      .grid = {64, 2, 1},
+		                      .block = {128, 1, 1},
+		                      .registers = 32,
+		                      .static_smem = 512,
+		                      .dynamic_smem = 4096};
+
+		sink->launch(sink->ctx, &l);
+	}
 	sink->progress(sink->ctx, "done");
 	snprintf(res->device, sizeof res->device, "TESTDEV");
 	res->modelled = false;
@@ -294,6 +306,20 @@ static void test_records_arrive_intact(void **state)
 		assert_non_null(si);
 		assert_int_equal(si->raw_id, 100 + s);
 		assert_int_equal(si->kind, s == 1 ? SS_SKIND_UNKNOWN : s % 2 ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
+	}
+	/* launch details from WIRE_LAUNCH frames */
+	assert_int_equal(tl.nlaunch, 1);
+	{
+		struct ss_record k = {.kind = SS_KIND_KERNEL, .correlation = 4242, .raw_stream = 101};
+		const struct ss_launch *l = timeline_launch(&tl, &k);
+
+		assert_non_null(l);
+		assert_int_equal(l->grid[0], 64);
+		assert_int_equal(l->grid[1], 2);
+		assert_int_equal(l->block[0], 128);
+		assert_int_equal(l->registers, 32);
+		assert_int_equal(l->static_smem, 512);
+		assert_int_equal(l->dynamic_smem, 4096);
 	}
 	/* labels and result */
 	assert_int_equal(tl.nstreams, 6);

@@ -154,6 +154,7 @@ static void inject_activity(const CUpti_Activity *a)
 	struct cupti_convert_map map;
 	struct ss_record r;
 	struct inject_marker_out mo;
+	struct ss_launch launch;
 	char name[512];
 	int st;
 
@@ -190,6 +191,8 @@ static void inject_activity(const CUpti_Activity *a)
 				r.stream = i;
 		}
 		wire_record(&inj.w, &r, name);
+		if (r.kind == SS_KIND_KERNEL && cupti_convert_launch(a, &launch))
+			wire_launch(&inj.w, &launch);
 		break;
 	case CUPTI_CONVERT_MARKER_START:
 		if (((const CUpti_ActivityMarker2 *)a)->flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {
