@@ -3,11 +3,18 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "palette.h"
+#include "units.h"
 #include "xalloc.h"
+
+/* A bar's name is written inside it when the bar has this many full cells more than the name is long. */
+#define GANTT_NAME_MARGIN 2
+/* Tracks with more intervals than this per column in the window get no names (no bar can hold one). */
+#define GANTT_NAME_DENSITY 2
 
 /* gantt_eighths converts a busy fraction of a cell into eighths; anything busy shows at least one. */
 static int gantt_eighths(double busy, double cw)
@@ -123,6 +130,75 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 	}
 }
 
+/* gantt_bar_name writes what bar r shows inside it into buf (ASCII only: cells hold one character each): a kernel's
+ * or a call's name up to its argument list, a copy's direction and size ("H2D 8 MiB"); "" when it has none. */
+static void gantt_bar_name(const struct ss_timeline *tl, const struct ss_record *r, char *buf, size_t len)
+{
+	char size[32], *p;
+	const char *name = timeline_name(tl, r->name);
+	size_t n = 0;
+
+	if (len == 0)
+		return;
+	if ((r->kind == SS_KIND_H2D || r->kind == SS_KIND_D2H || r->kind == SS_KIND_D2D || r->kind == SS_KIND_MEMSET) &&
+	    r->bytes > 0) {
+		units_bytes(r->bytes, size, sizeof size);
+		if ((p = strstr(size, ".0 ")) != NULL) /* "8.0 MiB" -> "8 MiB" */
+			memmove(p, p + 2, strlen(p + 2) + 1);
+		snprintf(buf, len, "%s %s", r->kind == SS_KIND_MEMSET ? "memset" : record_kind_name(r->kind), size);
+		return;
+	}
+	for (; name[n] != '\0' && name[n] != '(' && n + 1 < len; n++)
+		buf[n] = name[n] >= 0x20 && name[n] < 0x7f ? name[n] : '?';
+	buf[n] = '\0';
+}
+
+/* gantt_names writes the names of lane ln's bars over them on plot row y, where a bar's full cells (cell[c] == 8
+ * in the role of the bar's track, as gantt_lane drew them) hold the name and GANTT_NAME_MARGIN more: left-aligned
+ * after one cell, in reverse video so that the text reads on the bar's colour. The selected bar, density cells and
+ * names already written (an enclosing range's) are left as they are. */
+static void gantt_names(struct ss_grid *g, struct ss_rect plot, int y, const struct ss_lanes *l,
+                        const struct ss_lane *ln, const struct ss_gantt_view *v, const int *cell, const int *crole)
+{
+	const struct ss_record *rec = l->tl->rec;
+	double cw = v->span / plot.w, t1 = v->t0 + v->span;
+	char name[128];
+
+	for (int j = 0; j < ln->ntracks; j++) {
+		const struct ss_track *t = ln->track[j];
+		size_t p0 = track_lower_start(t, rec, v->t0), p1 = track_lower_start(t, rec, t1);
+
+		if (t->n == 0 || p1 - p0 > (size_t)plot.w * GANTT_NAME_DENSITY)
+			continue;
+		for (size_t p = p0 > 0 ? p0 - 1 : 0; p < p1; p++) {
+			uint32_t i = t->idx[p];
+			double s = fmax((double)rec[i].start, v->t0), e = fmin((double)rec[i].end, t1);
+			int c0, c1, len, ok = 1;
+
+			if (e <= s || i == v->sel)
+				continue;
+			c0 = (int)ceil((s - v->t0) / cw);
+			c1 = (int)floor((e - v->t0) / cw);
+			if (c1 > plot.w)
+				c1 = plot.w;
+			if (c1 - c0 < GANTT_NAME_MARGIN + 1)
+				continue;
+			gantt_bar_name(l->tl, &rec[i], name, sizeof name);
+			len = (int)strlen(name);
+			if (len == 0 || c1 - c0 < len + GANTT_NAME_MARGIN)
+				continue;
+			/* the bar's own full cells, and no name written there yet (a nested range's) */
+			for (int c = c0; c < c0 + len + GANTT_NAME_MARGIN && ok; c++)
+				ok = cell[c] == 8 && crole[c] == ln->role[j] && grid_at(g, plot.x + c, y)->attr == 0;
+			if (!ok)
+				continue;
+			for (int k = 0; k < len; k++)
+				grid_set(g, plot.x + c0 + 1 + k, y, (uint32_t)(unsigned char)name[k], crole[c0],
+				         GRID_REVERSE);
+		}
+	}
+}
+
 /* gantt_label draws a lane's label: the stream name in text, the engine in its colour, and the separator. */
 static void gantt_label(struct ss_grid *g, struct ss_rect labels, int y, const struct ss_lane *ln,
                         const struct ss_glyphs *gl)
@@ -166,6 +242,7 @@ void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, c
 		gantt_label(g, labels, plot.y + row, &lane[top + row], gl);
 		gantt_lane(g, plot, plot.y + row, l, &lane[top + row], v, gl, b,
 		           &b[(size_t)LANE_MAX_TRACKS * (size_t)(plot.w + 1)], cell, cell + plot.w);
+		gantt_names(g, plot, plot.y + row, l, &lane[top + row], v, cell, cell + plot.w);
 	}
 	for (int row = n - top; row < plot.h && labels.w > 0; row++)
 		grid_set(g, labels.x + labels.w - 1, plot.y + row, gl->box[1], SS_ROLE_AXIS, 0);
