@@ -206,6 +206,46 @@ static void test_roundtrip(void **state)
 	free(src);
 }
 
+/* The H200's recordings (tests/data/h200/record-launch): every kernel of `streamscope record -- record_app` and of
+ * the CUDA backend's default experiment has its launch as CUPTI reported it: 2048x1x1 blocks of 256x1x1, 16
+ * registers, no shared memory. */
+static void test_h200(void **state)
+{
+	static const char *const files[] = {"h200/record-launch/rec.sqlite", "h200/record-launch/run.sqlite"};
+	static const size_t kernels[] = {354, 8};
+	struct ss_timeline t;
+	char *cause = NULL;
+
+	(void)state;
+	timeline_init(&t);
+	for (int f = 0; f < 2; f++) {
+		char *path = fx_data(files[f]);
+		size_t n = 0;
+
+		if (import_file(path, &t, &cause) != 0)
+			fail_msg("%s", cause);
+		for (size_t i = 0; i < t.n; i++) {
+			const struct ss_launch *l;
+
+			if (t.rec[i].kind != SS_KIND_KERNEL)
+				continue;
+			n++;
+			l = timeline_launch(&t, &t.rec[i]);
+			assert_non_null(l);
+			assert_int_equal(l->grid[0], 2048);
+			assert_int_equal(l->grid[1] * l->grid[2], 1);
+			assert_int_equal(l->block[0], 256);
+			assert_int_equal(l->block[1] * l->block[2], 1);
+			assert_int_equal(l->registers, 16);
+			assert_int_equal(l->static_smem + l->dynamic_smem, 0);
+		}
+		assert_int_equal(n, kernels[f]);
+		assert_int_equal(t.nlaunch, kernels[f]);
+		free(path);
+	}
+	timeline_free(&t);
+}
+
 /* detail finds the value of label in the detail lines of record r, NULL when there is no such line. */
 static const char *detail(const struct ss_timeline *t, const struct ss_lanes *l, long r, const char *label,
                           char (*lab)[12], char (*val)[64])
@@ -328,7 +368,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_table),  cmocka_unit_test(test_nsys),       cmocka_unit_test(test_roundtrip),
-	    cmocka_unit_test(test_detail), cmocka_unit_test(test_copy_names),
+	    cmocka_unit_test(test_detail), cmocka_unit_test(test_copy_names), cmocka_unit_test(test_h200),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
