@@ -1,9 +1,10 @@
 /* sigexit.c: cleanup on the way out of a signal; see sigexit.h. The handler calls only async-signal-safe
- * functions (getpid, unlink, write, tcsetattr, sigaction, raise) and reads only what was fully written before a
+ * functions (getpid, unlink, write, tcsetattr, fcntl, sigaction, raise) and reads only what was fully written before a
  * slot was marked used. */
 #include "sigexit.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <string.h>
@@ -30,6 +31,7 @@ static struct termios sigexit_term_tio;
 static char sigexit_term_seq[256];
 static size_t sigexit_term_len;
 static volatile sig_atomic_t sigexit_have_term;
+static int sigexit_in_fd = -1, sigexit_in_flags;
 
 static bool sigexit_is_ending(int sig)
 {
@@ -61,6 +63,8 @@ static void sigexit_cleanup_safe(void)
 			off += (size_t)n;
 		}
 		(void)tcsetattr(sigexit_term_fd, TCSANOW, &sigexit_term_tio);
+		if (sigexit_in_fd >= 0)
+			(void)fcntl(sigexit_in_fd, F_SETFL, sigexit_in_flags);
 	}
 }
 
@@ -134,7 +138,7 @@ void sigexit_remove_path(int slot)
 		sigexit_paths[slot].used = 0;
 }
 
-void sigexit_set_terminal(int fd, const void *tio, const char *restore)
+void sigexit_set_terminal(int fd, const void *tio, const char *restore, int in_fd, int in_flags)
 {
 	size_t len = restore != NULL ? strlen(restore) : 0;
 
@@ -147,6 +151,8 @@ void sigexit_set_terminal(int fd, const void *tio, const char *restore)
 	sigexit_term_len = len;
 	memcpy(&sigexit_term_tio, tio, sizeof sigexit_term_tio);
 	sigexit_term_fd = fd;
+	sigexit_in_fd = in_fd;
+	sigexit_in_flags = in_flags;
 	sigexit_have_term = 1;
 }
 

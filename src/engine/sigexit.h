@@ -23,9 +23,10 @@ int sigexit_add_path(const char *path);
 /* sigexit_remove_path forgets slot (a negative slot is ignored). */
 void sigexit_remove_path(int slot);
 /* sigexit_set_terminal registers how to put the terminal on fd back: its saved termios (opaque, sizeof struct
- * termios bytes) and an escape sequence to write (leave the alternate screen, show the cursor, mouse off).
+ * termios bytes), an escape sequence to write (leave the alternate screen, show the cursor, mouse off), and the
+ * file status flags of the input descriptor in_fd (-1: none) to set again (the TUI reads it non-blocking).
  * tio NULL forgets the terminal. */
-void sigexit_set_terminal(int fd, const void *tio, const char *restore);
+void sigexit_set_terminal(int fd, const void *tio, const char *restore, int in_fd, int in_flags);
 /* sigexit_catch(true) turns the ending signals into a flag (sigexit_pending) for a loop that exits on its own;
  * sigexit_catch(false) makes them end the process again, and clears the flag. */
 void sigexit_catch(bool flag);

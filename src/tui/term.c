@@ -3,6 +3,7 @@
 #include "term.h"
 
 #include <curses.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -27,7 +28,7 @@ static void term_cap(char *buf, size_t len, const char *name)
 /* term_register tells sigexit how to give the terminal back from a signal handler: the modes saved before curses
  * started (tio), and the sequences that end what curses turned on (mouse reports, keypad mode, attributes, the
  * hidden cursor, the alternate screen). */
-static void term_register(const struct termios *tio)
+static void term_register(const struct termios *tio, int in_flags)
 {
 	char seq[256] = "\033[?1006l\033[?1000l\033[?1002l\033[?1003l";
 
@@ -36,7 +37,7 @@ static void term_register(const struct termios *tio)
 	term_cap(seq, sizeof seq, "cnorm");
 	term_cap(seq, sizeof seq, "rmcup");
 	term_cap(seq, sizeof seq, "cnorm");
-	sigexit_set_terminal(STDOUT_FILENO, tio, seq);
+	sigexit_set_terminal(STDOUT_FILENO, tio, seq, STDIN_FILENO, in_flags);
 }
 
 /* term_keys teaches curses the sequences terminals send for Home, End, the page keys, shift-tab and shift-arrows
@@ -126,8 +127,13 @@ int term_start(struct ss_term *t, bool ascii, char **cause)
 	mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	grid_init(&t->shown, 0, 0);
 	t->full = true;
+	/* Input non-blocking: curses reads the rest of an escape sequence (a mouse report) with a blocking read, which
+	 * could wait for ever for a byte the terminal never sends; then a read returns nothing and getch gives up. */
+	t->in_flags = fcntl(STDIN_FILENO, F_GETFL);
+	if (t->in_flags != -1)
+		(void)fcntl(STDIN_FILENO, F_SETFL, t->in_flags | O_NONBLOCK);
 	if (have_tio)
-		term_register(&tio);
+		term_register(&tio, t->in_flags);
 	return 0;
 }
 
@@ -136,7 +142,9 @@ void term_stop(struct ss_term *t)
 	if (t == NULL || !t->started)
 		return;
 	t->started = false;
-	sigexit_set_terminal(-1, NULL, NULL);
+	sigexit_set_terminal(-1, NULL, NULL, -1, 0);
+	if (t->in_flags != -1)
+		(void)fcntl(STDIN_FILENO, F_SETFL, t->in_flags);
 	mousemask(0, NULL);
 	curs_set(1);
 	endwin();

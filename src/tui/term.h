@@ -16,6 +16,7 @@ struct ss_term {
 	enum ss_scheme scheme;
 	struct ss_grid shown; /* what the screen shows now, for diff-only updates */
 	bool full;            /* the next draw repaints every cell */
+	int in_flags;         /* stdin's file status flags before term_start (-1: unknown), put back by term_stop */
 };
 
 /* term_start takes over the terminal: locale, curses on stdin/stdout, alternate screen, colours (256 -> 8 -> none,
