@@ -603,6 +603,14 @@ static void test_view_nsys(void **state)
 	e2e_wait_gone(&t, "GPU time by kernel and by copy");
 	e2e_quit(&t);
 	e2e_free(&t);
+	/* the other export's first screen: its one long kernel named inside its bar, its legacy stream by id */
+	snprintf(file, sizeof file, "%s/tests/data/nsys/rtx3060-1stream.sqlite", src ? src : ".");
+	e2e_start(&t, 120, 30, args, NULL);
+	e2e_wait(&t, "makespan");
+	assert_true(e2e_find(&t, "reduce_baseline", 2, NULL) > 2);
+	assert_true(e2e_find(&t, "7 leg  H2D", 2, NULL) > 2);
+	e2e_quit(&t);
+	e2e_free(&t);
 }
 
 /* After a re-run the status line says what changed and by how much; o on the default experiment. */
