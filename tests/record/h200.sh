@@ -158,7 +158,8 @@ if command -v tmux >/dev/null 2>&1; then
 	tmux kill-session -t ssview 2>/dev/null
 	say "view screen of record.sqlite: view.txt / view.ansi ($(grep -c . "$out/view.txt" 2>/dev/null) non-empty rows)"
 	# lane labels: the streams' kinds, and one NVTX lane per thread with ranges (main and helper)
-	vb=$(grep -c '^s[0-9]* blk' "$out/view.txt" 2>/dev/null) vn=$(grep -c '^s[0-9]* nb ' "$out/view.txt" 2>/dev/null)
+	# (a recorded trace's streams go by their CUPTI id: "13 blk H2D"; experiments' by index: "s0 blk")
+	vb=$(grep -cE '^(s|~)?[0-9]+ +blk' "$out/view.txt" 2>/dev/null) vn=$(grep -cE '^(s|~)?[0-9]+ +nb ' "$out/view.txt" 2>/dev/null)
 	vt=$(grep -c '^NVTX [t~]' "$out/view.txt" 2>/dev/null)
 	check view-labels "$([ "${vb:-0}" = 2 ] && [ "${vn:-0}" = 2 ] && [ "${vt:-0}" = 2 ]; echo $?)" "view lanes: $vb blk + $vn nb stream labels, $vt NVTX thread lanes (want 2, 2, 2)"
 else
