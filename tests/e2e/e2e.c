@@ -447,3 +447,20 @@ void e2e_quit(struct e2e *t)
 	assert_int_equal(WEXITSTATUS(st), 0);
 	e2e_restored(t);
 }
+
+int e2e_main(int argc, char **argv, const char *prog, const struct CMUnitTest *tests, size_t n)
+{
+	char filter[64];
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s STREAMSCOPE [SCENARIO]\n", prog);
+		return 2;
+	}
+	e2e_binary = argv[1];
+	signal(SIGPIPE, SIG_IGN);
+	if (argc > 2) {
+		snprintf(filter, sizeof filter, "test_%s", argv[2]);
+		cmocka_set_test_filter(filter);
+	}
+	return _cmocka_run_group_tests(prog, tests, n, NULL, NULL);
+}

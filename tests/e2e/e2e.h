@@ -78,6 +78,11 @@ void e2e_free(struct e2e *t);
 /* e2e_restored checks that the program left the terminal as it found it: main screen, cursor visible, mouse
  * reports off, echo and canonical mode on. */
 void e2e_restored(struct e2e *t);
+struct CMUnitTest;
+/* e2e_main runs a test program's scenarios: argv[1] is the binary under test (e2e_binary), argv[2] (optional) the
+ * one scenario to run (test_<name>); prog names the program in its usage line. Returns cmocka's status, 2 on
+ * usage errors. */
+int e2e_main(int argc, char **argv, const char *prog, const struct CMUnitTest *tests, size_t n);
 /* e2e_quit presses q and checks a clean exit: status 0 and the terminal restored (e2e_restored). */
 void e2e_quit(struct e2e *t);
 

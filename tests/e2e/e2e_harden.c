@@ -451,17 +451,6 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_hangup),         cmocka_unit_test(test_hangup_live),
 	    cmocka_unit_test(test_live_signals),   cmocka_unit_test(test_monkey),
 	};
-	char filter[64];
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: e2e_harden STREAMSCOPE [SCENARIO]\n");
-		return 2;
-	}
-	e2e_binary = argv[1];
-	signal(SIGPIPE, SIG_IGN);
-	if (argc > 2) {
-		snprintf(filter, sizeof filter, "test_%s", argv[2]);
-		cmocka_set_test_filter(filter);
-	}
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return e2e_main(argc, argv, "e2e_harden", tests, sizeof tests / sizeof tests[0]);
 }

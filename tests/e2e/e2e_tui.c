@@ -642,17 +642,6 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_schemes),   cmocka_unit_test(test_view),       cmocka_unit_test(test_prefetch),
 	    cmocka_unit_test(test_view_nsys), cmocka_unit_test(test_rerun_note),
 	};
-	char filter[64];
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: e2e_tui STREAMSCOPE [SCENARIO]\n");
-		return 2;
-	}
-	e2e_binary = argv[1];
-	signal(SIGPIPE, SIG_IGN);
-	if (argc > 2) {
-		snprintf(filter, sizeof filter, "test_%s", argv[2]);
-		cmocka_set_test_filter(filter);
-	}
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return e2e_main(argc, argv, "e2e_tui", tests, sizeof tests / sizeof tests[0]);
 }
