@@ -1,10 +1,11 @@
 /* fuzz_tui.c: libFuzzer target for the TUI's state machine and drawing. The input is a program of events: keys
  * (every action), mouse events anywhere, resizes (tiny sizes included), records streaming into a capture, a capture
  * finishing (sorted: its records renumbered) and taking the screen, re-runs replacing the capture, pins and unpins,
- * and frames. A small session here does what src/tui/session.c does with its runs (no runner processes), the
- * controls (control.c) act on it, and every frame is drawn (view.c) into a cell grid. ASan and UBSan catch what
- * goes out of bounds; the invariants the controls promise are checked after every event and abort when broken:
- * the selection is a record of the shown run or none, the lane scroll within the lanes, the window finite. */
+ * sweep points finishing or failing (the sweep view's cursor, and its points opened as the run shown), and frames. A
+ * small session here does what src/tui/session.c does with its runs (no runner processes), the controls (control.c) act
+ * on it, and every frame is drawn (view.c) into a cell grid. ASan and UBSan catch what goes out of bounds; the
+ * invariants the controls promise are checked after every event and abort when broken: the selection is a record of the
+ * shown run or none, the lane scroll within the lanes, the window finite. */
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,7 +14,9 @@
 #include <string.h>
 
 #include "engine/analysis.h"
+#include "engine/backend.h"
 #include "engine/experiment.h"
+#include "engine/sweep.h"
 #include "engine/timeline.h"
 #include "tui/control.h"
 #include "tui/glyphs.h"
@@ -48,6 +51,8 @@ struct fz_world {
 	int cols, rows;
 	struct ss_grid grid;
 	bool ascii;
+	struct ss_sweep sweep;   /* 1, 2, 4, 8 streams in both orders */
+	struct ss_timeline *ptl; /* [sweep.n]: each finished point's timeline */
 };
 
 /* The bytes still to read; reading past the end gives zeros. */
@@ -151,9 +156,11 @@ static void fz_control_input(struct fz_world *w, struct ss_control_input *ci)
 	ci->file = w->file;
 	memset(&v, 0, sizeof v);
 	v.pinned.tl = w->pinned != NULL ? &w->pinned->tl : NULL;
+	v.sweep = w->ctl.sweep && !w->file ? &w->sweep : NULL;
 	w->layout_ok = view_layout(&v, w->cols, w->rows, &w->layout, &cause) == 0;
 	free(cause);
 	ci->layout = w->layout_ok ? &w->layout : NULL;
+	ci->sweep = w->file ? NULL : &w->sweep;
 }
 
 /* fz_check aborts when the controls broke a promise. */
@@ -163,6 +170,8 @@ static void fz_check(const struct fz_world *w, const struct ss_control_input *ci
 	struct fz_run *run = fz_view(w);
 
 	if (gv->sel != UINT32_MAX && (run == NULL || gv->sel >= run->lanes.indexed))
+		abort();
+	if (w->ctl.sweep_cur >= w->sweep.n)
 		abort();
 	if (gv->top < 0)
 		abort();
@@ -211,11 +220,56 @@ static void fz_frame(struct fz_world *w)
 	}
 	v.gv = w->ctl.gv;
 	v.help = w->ctl.help;
+	v.sweep = w->ctl.sweep && !w->file ? &w->sweep : NULL;
+	v.sweep_cursor = w->ctl.sweep_cur;
+	v.sweep_running = true;
 	v.message = w->ctl.message[0] ? w->ctl.message : NULL;
 	v.message_role = w->ctl.message_role;
 	if (w->grid.w != w->cols || w->grid.h != w->rows)
 		grid_resize(&w->grid, w->cols, w->rows);
 	view_draw(&w->grid, &v);
+}
+
+/* fz_sweep_point finishes sweep point index with records from the input, or fails it. */
+static void fz_sweep_point(struct fz_world *w, size_t index, struct fz_input *in)
+{
+	struct fz_run *r;
+	struct ss_run_result res;
+
+	if (index >= w->sweep.n)
+		return;
+	if (fz_byte(in) % 8 == 0) {
+		sweep_done(&w->sweep, index, NULL, NULL, "the fuzzer failed it");
+		return;
+	}
+	r = fz_run_new(w);
+	fz_records(w, r, in);
+	timeline_sort(&r->tl);
+	memset(&res, 0, sizeof res);
+	res.modelled = true;
+	sweep_done(&w->sweep, index, &r->tl, &res, NULL);
+	timeline_free(&w->ptl[index]);
+	timeline_copy(&w->ptl[index], &r->tl);
+	fz_run_free(r);
+}
+
+/* fz_open_point does what session_open_point does: the point's timeline becomes the run shown. */
+static void fz_open_point(struct fz_world *w, size_t index)
+{
+	struct fz_run *r;
+
+	if (index >= w->sweep.n || !w->sweep.pt[index].done || w->sweep.pt[index].failed)
+		return;
+	r = fz_run_new(w);
+	timeline_free(&r->tl);
+	timeline_copy(&r->tl, &w->ptl[index]);
+	lanes_build(&r->lanes, &r->tl);
+	r->an = w->sweep.pt[index].a;
+	r->done = true;
+	sweep_point_experiment(&w->sweep, index, &r->exp);
+	fz_run_free(w->shown);
+	w->shown = r;
+	w->ctl.sweep = false;
 }
 
 /* fz_pin does what session_pin does. */
@@ -252,6 +306,9 @@ static void fz_effect(struct fz_world *w, enum ss_control_effect eff, const stru
 		control_pinned(&w->ctl, fz_pin(w), had);
 		break;
 	}
+	case CONTROL_OPEN_POINT:
+		fz_open_point(w, w->ctl.sweep_cur);
+		break;
 	default:
 		break;
 	}
@@ -272,6 +329,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	w.rows = 40;
 	experiment_preset(&w.last, SS_PRESET_KERNEL_TRANSFER);
 	w.last.streams = w.nstreams;
+	{
+		static const int counts[] = {1, 2, 4, 8};
+		static const enum ss_order orders[] = {SS_ORDER_DEPTH, SS_ORDER_BREADTH};
+
+		sweep_init(&w.sweep, &w.last, counts, 4, orders, 2);
+		w.ptl = calloc(w.sweep.n, sizeof *w.ptl);
+		if (w.ptl == NULL)
+			abort();
+		for (size_t i = 0; i < w.sweep.n; i++)
+			timeline_init(&w.ptl[i]);
+	}
 	grid_init(&w.grid, w.cols, w.rows);
 	control_init(&w.ctl);
 	/* the first run: a trace opened, or the first capture */
@@ -304,6 +372,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else if (op < 215) {
 			if (w.capture != NULL)
 				fz_records(&w, w.capture, &in);
+		} else if (op < 222) {
+			fz_sweep_point(&w, fz_byte(&in) % w.sweep.n, &in);
 		} else if (op < 230) {
 			if (w.capture != NULL) {
 				fz_finish(&w, w.capture);
@@ -322,6 +392,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_run_free(w.shown);
 	fz_run_free(w.capture);
 	fz_run_free(w.pinned);
+	for (size_t i = 0; i < w.sweep.n; i++)
+		timeline_free(&w.ptl[i]);
+	free(w.ptl);
+	sweep_free(&w.sweep);
 	grid_free(&w.grid);
 	return 0;
 }
