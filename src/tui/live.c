@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "control.h"
 #include "gantt.h"
 #include "glyphs.h"
 #include "grid.h"
@@ -35,13 +36,11 @@ struct live {
 	struct ss_lanes lanes;
 	size_t indexed;        /* records the lanes cover */
 	double built_at, cost; /* when the lanes were last built and what that took (s) */
-	struct ss_gantt_view gv;
-	bool follow; /* the window fits the whole recording until the user zooms or pans */
-	bool compact_auto;
-	bool help;
+	struct ss_control ctl; /* window, scroll, selection, overlays: the TUI's controls */
 	bool over;             /* the recording ended: the timeline is final */
 	struct ss_analysis an; /* valid when over */
-	bool quit;
+	struct ss_summary sum; /* the summary panel's rows, over sum_n records */
+	size_t sum_n;
 	char progress[200]; /* the header's state while recording */
 	char message[200];
 	struct ss_layout layout;
@@ -80,16 +79,35 @@ static void live_index(struct live *lv, bool force)
 	lv->cost = lv->built_at - now;
 }
 
-static void live_frame(struct live *lv)
+/* live_input describes the recording to the controls at cols x rows. Its records keep their numbers while it
+ * grows, so it is one run throughout; nothing can be re-run. */
+static void live_input(struct live *lv, struct ss_control_input *in, int cols, int rows)
 {
 	struct ss_view v;
 	char *cause = NULL;
+
+	memset(in, 0, sizeof *in);
+	in->run = &lv->lanes;
+	in->run_id = 1;
+	in->file = true;
+	memset(&v, 0, sizeof v);
+	lv->layout_ok = view_layout(&v, cols, rows, &lv->layout, &cause) == 0;
+	free(cause);
+	in->layout = lv->layout_ok ? &lv->layout : NULL;
+}
+
+static void live_frame(struct live *lv)
+{
+	struct ss_control_input in;
+	struct ss_view v;
 	int cols, rows;
 
 	term_size(&lv->term, &cols, &rows);
 	if (lv->grid.w != cols || lv->grid.h != rows)
 		grid_resize(&lv->grid, cols, rows);
 	snprintf(lv->progress, sizeof lv->progress, "recording %s", lv->title);
+	live_input(lv, &in, cols, rows);
+	control_sync(&lv->ctl, &in);
 	memset(&v, 0, sizeof v);
 	v.gl = lv->gl;
 	v.device = lv->tl->device[0] ? lv->tl->device : NULL;
@@ -102,108 +120,44 @@ static void live_frame(struct live *lv)
 	v.stats.measured = lv->over;
 	v.stats.have_dropped = lv->over;
 	v.stats.dropped = lv->tl->dropped;
-	v.help = lv->help;
-	if (lv->message[0]) {
-		v.message = lv->message;
-		v.message_role = SS_ROLE_HIGHLIGHT;
-	}
-	lv->layout_ok = view_layout(&v, cols, rows, &lv->layout, &cause) == 0;
-	free(cause);
-	if (lv->layout_ok) {
-		int width = lv->layout.plot[0].w, height = lv->layout.plot[0].h, n;
-		double t0, span;
-
-		if (lv->follow || lv->gv.span <= 0) {
-			gantt_fit(&lv->lanes, width, &t0, &span);
-			lv->gv.t0 = t0;
-			lv->gv.span = span;
+	v.help = lv->ctl.help;
+	if (lv->ctl.summary) {
+		if (lv->sum_n != lv->indexed) {
+			summary_free(&lv->sum);
+			summary_build(lv->tl, &lv->sum);
+			lv->sum_n = lv->indexed;
 		}
-		gantt_clamp(&lv->lanes, width, &lv->gv.t0, &lv->gv.span);
-		if (lv->compact_auto) {
-			lanes_get(&lv->lanes, false, &n);
-			lv->gv.compact = n > height;
-		}
-		lanes_get(&lv->lanes, lv->gv.compact, &n);
-		if (lv->gv.top > n - height)
-			lv->gv.top = n - height;
-		if (lv->gv.top < 0)
-			lv->gv.top = 0;
+		v.summary = &lv->sum;
 	}
-	v.gv = lv->gv;
+	if (lv->ctl.message[0] || lv->message[0]) {
+		v.message = lv->ctl.message[0] ? lv->ctl.message : lv->message;
+		v.message_role = lv->ctl.message[0] ? lv->ctl.message_role : SS_ROLE_HIGHLIGHT;
+	}
+	v.gv = lv->ctl.gv;
 	view_draw(&lv->grid, &v);
 	term_draw(&lv->term, &lv->grid);
 }
 
-/* Does what a key's action says; the experiment keys mean nothing here. */
-static void live_action(struct live *lv, enum ss_action act)
+/* live_key does what a key or a mouse event does: the TUI's controls, but the experiment keys mean nothing here. */
+static void live_key(struct live *lv, int k, const struct ss_mouse *m)
 {
-	int page = lv->layout_ok ? lv->layout.plot[0].h : 10;
+	struct ss_control_input in;
+	struct ss_experiment e;
+	int cols, rows;
 
-	if (lv->help) {
-		lv->help = false;
+	term_size(&lv->term, &cols, &rows);
+	live_input(lv, &in, cols, rows);
+	lv->message[0] = '\0';
+	if (k == KEYS_MOUSE) {
+		control_mouse(&lv->ctl, &in, m);
 		return;
 	}
-	if (keys_experiment(act)) {
+	if (!lv->ctl.help && !lv->ctl.summary && keys_experiment(keys_action(k))) {
 		snprintf(lv->message, sizeof lv->message, "recording a program: the experiment keys are off");
 		return;
 	}
-	lv->message[0] = '\0';
-	switch (act) {
-	case ACT_QUIT:
-		lv->quit = true;
-		break;
-	case ACT_HELP:
-		lv->help = true;
-		break;
-	case ACT_PAN_LEFT:
-	case ACT_PAN_RIGHT:
-	case ACT_PAGE_LEFT:
-	case ACT_PAGE_RIGHT:
-		lv->gv.t0 += (act == ACT_PAN_LEFT || act == ACT_PAGE_LEFT ? -1 : 1) *
-		             (act == ACT_PAN_LEFT || act == ACT_PAN_RIGHT ? lv->gv.span / 8 : lv->gv.span * 0.9);
-		lv->follow = false;
-		break;
-	case ACT_START:
-	case ACT_END:
-		if (lv->lanes.have_span)
-			lv->gv.t0 = act == ACT_START ? (double)lv->lanes.t0 : (double)lv->lanes.t1 - lv->gv.span * 0.95;
-		lv->follow = false;
-		break;
-	case ACT_ZOOM_IN:
-	case ACT_ZOOM_OUT: {
-		double c = lv->gv.t0 + lv->gv.span / 2;
-
-		lv->gv.span *= act == ACT_ZOOM_IN ? 0.5 : 2.0;
-		lv->gv.t0 = c - lv->gv.span / 2;
-		lv->follow = false;
-		break;
-	}
-	case ACT_FIT:
-		lv->follow = true;
-		break;
-	case ACT_SCROLL_UP:
-		lv->gv.top--;
-		break;
-	case ACT_SCROLL_DOWN:
-		lv->gv.top++;
-		break;
-	case ACT_PAGE_UP:
-		lv->gv.top -= page;
-		break;
-	case ACT_PAGE_DOWN:
-		lv->gv.top += page;
-		break;
-	case ACT_COMPACT:
-		lv->gv.compact = !lv->gv.compact;
-		lv->compact_auto = false;
-		lv->gv.top = 0;
-		break;
-	case ACT_REDRAW:
+	if (control_action(&lv->ctl, &in, keys_action(k), &e) == CONTROL_REDRAW)
 		term_invalidate(&lv->term);
-		break;
-	default:
-		break;
-	}
 }
 
 int live_run(struct ss_timeline *tl, live_poll_fn poll_fn, void *ctx, const char *title,
@@ -216,9 +170,7 @@ int live_run(struct ss_timeline *tl, live_poll_fn poll_fn, void *ctx, const char
 	memset(&lv, 0, sizeof lv);
 	lv.tl = tl;
 	lv.title = title;
-	lv.follow = true;
-	lv.compact_auto = true;
-	lv.gv.sel = UINT32_MAX;
+	control_init(&lv.ctl);
 	if (term_start(&lv.term, false, cause) != 0)
 		return -1;
 	live_current = &lv;
@@ -227,7 +179,7 @@ int live_run(struct ss_timeline *tl, live_poll_fn poll_fn, void *ctx, const char
 	grid_init(&lv.grid, 0, 0);
 	lv.grid.ascii = !lv.term.utf8;
 	lanes_init(&lv.lanes);
-	while (!lv.quit) {
+	while (!lv.ctl.quit) {
 		struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
 		struct ss_mouse m;
 		double now;
@@ -257,15 +209,15 @@ int live_run(struct ss_timeline *tl, live_poll_fn poll_fn, void *ctx, const char
 			usleep(10000);
 		/* the terminal hung up: the view closes and the recording goes on without it */
 		if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
-			lv.quit = true;
+			lv.ctl.quit = true;
 		if (stop != NULL && *stop && lv.over)
-			lv.quit = true;
-		while (!lv.quit && (k = term_key(&lv.term, &m)) != -1) {
+			lv.ctl.quit = true;
+		while (!lv.ctl.quit && (k = term_key(&lv.term, &m)) != -1) {
 			dirty = true;
 			if (k == KEYS_RESIZE)
 				term_invalidate(&lv.term);
-			else if (k != KEYS_MOUSE)
-				live_action(&lv, keys_action(k));
+			else
+				live_key(&lv, k, &m);
 		}
 	}
 	term_stop(&lv.term);
@@ -273,5 +225,6 @@ int live_run(struct ss_timeline *tl, live_poll_fn poll_fn, void *ctx, const char
 	live_current = NULL;
 	grid_free(&lv.grid);
 	lanes_free(&lv.lanes);
+	summary_free(&lv.sum);
 	return 0;
 }
