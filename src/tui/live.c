@@ -112,6 +112,7 @@ static void live_frame(struct live *lv)
 	v.gl = lv->gl;
 	v.device = lv->tl->device[0] ? lv->tl->device : NULL;
 	v.backend = "cuda";
+	v.no_experiment = true;
 	v.running = !lv->over;
 	v.progress = lv->progress;
 	v.live_records = lv->tl->n;

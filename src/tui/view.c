@@ -297,7 +297,8 @@ static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_vi
 			prev = (int)k[i].group;
 		}
 		line[nlines++] = (struct view_help_line){
-		    k[i].name, k[i].help, v->source != NULL && k[i].experiment ? SS_ROLE_DIM : SS_ROLE_TEXT, 0};
+		    k[i].name, k[i].help,
+		    (v->source != NULL || v->no_experiment) && k[i].experiment ? SS_ROLE_DIM : SS_ROLE_TEXT, 0};
 	}
 	line[nlines++] = (struct view_help_line){"Mouse", "click select, wheel zoom", SS_ROLE_TEXT, 0};
 	ncol = nlines + 4 <= area.h ? 1 : 2;
@@ -324,8 +325,9 @@ static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_vi
 		grid_puts(g, x + 10, y, colw - 11, line[i].text, line[i].role, 0);
 	}
 	view_center(g, (struct ss_rect){r.x, r.y, r.w, r.h}, r.y + r.h - 2,
-	            v->source != NULL ? "viewing a file: experiment keys are off  -  ? the legend, any key closes"
-	                              : "? again: what the lanes, colours and stats mean  -  any key closes",
+	            v->source != NULL || v->no_experiment
+	                ? "experiment keys are off here  -  ? the legend, any key closes"
+	                : "? again: what the lanes, colours and stats mean  -  any key closes",
 	            SS_ROLE_DIM, 0);
 }
 
@@ -508,7 +510,8 @@ static void view_status(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 		x += 2;
 	}
 	/* as many of the main keys as fit, the most important first */
-	snprintf(keys, sizeof keys, "%s", v->sweep != NULL ? keys_status_sweep() : keys_status(v->source != NULL));
+	snprintf(keys, sizeof keys, "%s",
+	         v->sweep != NULL ? keys_status_sweep() : keys_status(v->source != NULL || v->no_experiment));
 	while (x + grid_text_width(keys) > r.x + r.w) {
 		char *cut = NULL;
 

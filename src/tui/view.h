@@ -32,6 +32,7 @@ struct ss_view {
 	bool modelled;             /* the header labels the run as MODEL */
 	const char *backend;       /* "cuda", "model", "file" */
 	const char *source;        /* view mode: the file shown; NULL otherwise */
+	bool no_experiment;        /* the experiment keys are off (a file, a recording): help and status say so */
 	const char *pending;       /* a run of another experiment in progress: its one-liner; NULL when none */
 	bool running;              /* a run is in progress (the shown one or pending) */
 	const char *progress;      /* the runner's latest progress line, may be NULL */
