@@ -1,6 +1,6 @@
 /* stats.h: the stats panel: what analysis.h computed, drawn as label/value items; "-" for what is not known. */
-#ifndef SS_STATS_H
-#define SS_STATS_H
+#ifndef SS_TUI_STATS_H
+#define SS_TUI_STATS_H
 
 #include <stdbool.h>
 #include <stddef.h>
