@@ -4,9 +4,9 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +16,8 @@
 #include "cli_export.h"
 #include "engine/analysis.h"
 #include "engine/model.h"
-#include "engine/predict.h"
 #include "engine/planner.h"
+#include "engine/predict.h"
 #include "engine/runner.h"
 #include "engine/sigexit.h"
 #include "engine/sweep.h"
@@ -27,19 +27,38 @@
 #include "io/export.h"
 
 enum {
-	OPT_PRESET = 256, OPT_STREAMS, OPT_CHUNKS, OPT_ELEMENTS, OPT_WORK, OPT_ORDER, OPT_SYNC, OPT_DEFSTREAM,
-	OPT_STREAM_FLAGS, OPT_HOSTMEM, OPT_CONNECTIONS, OPT_THREADS, OPT_REPEAT, OPT_WARMUP, OPT_BACKEND, OPT_JSON,
-	OPT_EXPORT, OPT_ASCII, OPT_PROFILE, OPT_QUICK, OPT_PREFETCH_EVENTS, OPT_OUTPUT,
+	OPT_PRESET = 256,
+	OPT_STREAMS,
+	OPT_CHUNKS,
+	OPT_ELEMENTS,
+	OPT_WORK,
+	OPT_ORDER,
+	OPT_SYNC,
+	OPT_DEFSTREAM,
+	OPT_STREAM_FLAGS,
+	OPT_HOSTMEM,
+	OPT_CONNECTIONS,
+	OPT_THREADS,
+	OPT_REPEAT,
+	OPT_WARMUP,
+	OPT_BACKEND,
+	OPT_JSON,
+	OPT_EXPORT,
+	OPT_ASCII,
+	OPT_PROFILE,
+	OPT_QUICK,
+	OPT_PREFETCH_EVENTS,
+	OPT_OUTPUT,
 };
 
 /* An option's bit in the table of which command takes it (-o is OPT_OUTPUT). */
-#define CLI_BIT(opt) (1u << ((opt) - OPT_PRESET))
+#define CLI_BIT(opt) (1u << ((opt)-OPT_PRESET))
 /* The options that describe the experiment. */
 #define CLI_EXPERIMENT                                                                                                 \
-	(CLI_BIT(OPT_PRESET) | CLI_BIT(OPT_STREAMS) | CLI_BIT(OPT_CHUNKS) | CLI_BIT(OPT_ELEMENTS) | CLI_BIT(OPT_WORK) |  \
-	 CLI_BIT(OPT_ORDER) | CLI_BIT(OPT_SYNC) | CLI_BIT(OPT_DEFSTREAM) | CLI_BIT(OPT_STREAM_FLAGS) |                  \
-	 CLI_BIT(OPT_HOSTMEM) | CLI_BIT(OPT_CONNECTIONS) | CLI_BIT(OPT_THREADS) | CLI_BIT(OPT_REPEAT) |                 \
-	 CLI_BIT(OPT_WARMUP) | CLI_BIT(OPT_PREFETCH_EVENTS))
+	(CLI_BIT(OPT_PRESET) | CLI_BIT(OPT_STREAMS) | CLI_BIT(OPT_CHUNKS) | CLI_BIT(OPT_ELEMENTS) |                    \
+	 CLI_BIT(OPT_WORK) | CLI_BIT(OPT_ORDER) | CLI_BIT(OPT_SYNC) | CLI_BIT(OPT_DEFSTREAM) |                         \
+	 CLI_BIT(OPT_STREAM_FLAGS) | CLI_BIT(OPT_HOSTMEM) | CLI_BIT(OPT_CONNECTIONS) | CLI_BIT(OPT_THREADS) |          \
+	 CLI_BIT(OPT_REPEAT) | CLI_BIT(OPT_WARMUP) | CLI_BIT(OPT_PREFETCH_EVENTS))
 
 /* The options one command of cli_parse takes; any other is refused in one line, never silently ignored. */
 struct cli_takes {
@@ -48,104 +67,104 @@ struct cli_takes {
 };
 
 static const struct cli_takes cli_takes[] = {
-	{"run", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_JSON) | CLI_BIT(OPT_EXPORT)},
-	{"sweep", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_JSON)},
-	{"ops", (CLI_EXPERIMENT & ~(CLI_BIT(OPT_REPEAT) | CLI_BIT(OPT_WARMUP))) | CLI_BIT(OPT_JSON)},
-	{"tui", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_ASCII)},
-	{"view", CLI_BIT(OPT_EXPORT) | CLI_BIT(OPT_ASCII)},
-	{"stats", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_JSON)},
-	{"bench", CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_QUICK) | CLI_BIT(OPT_OUTPUT)},
+    {"run", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_JSON) | CLI_BIT(OPT_EXPORT)},
+    {"sweep", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_JSON)},
+    {"ops", (CLI_EXPERIMENT & ~(CLI_BIT(OPT_REPEAT) | CLI_BIT(OPT_WARMUP))) | CLI_BIT(OPT_JSON)},
+    {"tui", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_ASCII)},
+    {"view", CLI_BIT(OPT_EXPORT) | CLI_BIT(OPT_ASCII)},
+    {"stats", CLI_EXPERIMENT | CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_JSON)},
+    {"bench", CLI_BIT(OPT_BACKEND) | CLI_BIT(OPT_PROFILE) | CLI_BIT(OPT_QUICK) | CLI_BIT(OPT_OUTPUT)},
 };
 
 static const struct option cli_long[] = {
-	{"preset", required_argument, NULL, OPT_PRESET},
-	{"streams", required_argument, NULL, OPT_STREAMS},
-	{"chunks", required_argument, NULL, OPT_CHUNKS},
-	{"elements", required_argument, NULL, OPT_ELEMENTS},
-	{"work", required_argument, NULL, OPT_WORK},
-	{"order", required_argument, NULL, OPT_ORDER},
-	{"sync", required_argument, NULL, OPT_SYNC},
-	{"default-stream", required_argument, NULL, OPT_DEFSTREAM},
-	{"stream-flags", required_argument, NULL, OPT_STREAM_FLAGS},
-	{"host-mem", required_argument, NULL, OPT_HOSTMEM},
-	{"connections", required_argument, NULL, OPT_CONNECTIONS},
-	{"threads", required_argument, NULL, OPT_THREADS},
-	{"repeat", required_argument, NULL, OPT_REPEAT},
-	{"warmup", required_argument, NULL, OPT_WARMUP},
-	{"backend", required_argument, NULL, OPT_BACKEND},
-	{"json", no_argument, NULL, OPT_JSON},
-	{"export", required_argument, NULL, OPT_EXPORT},
-	{"ascii", no_argument, NULL, OPT_ASCII},
-	{"profile", required_argument, NULL, OPT_PROFILE},
-	{"quick", no_argument, NULL, OPT_QUICK},
-	{"prefetch-events", optional_argument, NULL, OPT_PREFETCH_EVENTS},
-	{"output", required_argument, NULL, 'o'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+    {"preset", required_argument, NULL, OPT_PRESET},
+    {"streams", required_argument, NULL, OPT_STREAMS},
+    {"chunks", required_argument, NULL, OPT_CHUNKS},
+    {"elements", required_argument, NULL, OPT_ELEMENTS},
+    {"work", required_argument, NULL, OPT_WORK},
+    {"order", required_argument, NULL, OPT_ORDER},
+    {"sync", required_argument, NULL, OPT_SYNC},
+    {"default-stream", required_argument, NULL, OPT_DEFSTREAM},
+    {"stream-flags", required_argument, NULL, OPT_STREAM_FLAGS},
+    {"host-mem", required_argument, NULL, OPT_HOSTMEM},
+    {"connections", required_argument, NULL, OPT_CONNECTIONS},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"export", required_argument, NULL, OPT_EXPORT},
+    {"ascii", no_argument, NULL, OPT_ASCII},
+    {"profile", required_argument, NULL, OPT_PROFILE},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"prefetch-events", optional_argument, NULL, OPT_PREFETCH_EVENTS},
+    {"output", required_argument, NULL, 'o'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 static const char cli_usage[] =
-	"usage: streamscope [COMMAND] [OPTIONS]\n"
-	"\n"
-	"Commands:\n"
-	"  (none)             open the interactive timeline (TUI) on the default experiment\n"
-	"  run                run one experiment and print its summary\n"
-	"  sweep              run an experiment over stream counts (time, speedup, ideal bound)\n"
-	"  ops                print the op list (the exact CUDA calls) of an experiment\n"
-	"  view FILE          open a trace (streamscope SQLite/JSON, Nsight Systems SQLite) in the TUI\n"
-	"  stats [FILE]       per-kernel and per-copy-kind summaries (as nsys stats) of a trace, or without FILE of\n"
-	"                     a run of the experiment the options describe (streamscope stats --help)\n"
-	"  calibrate          measure the GPU and write a model profile (-o FILE)\n"
-	"  validate           compare the model with the GPU over the preset matrix\n"
-	"  bench              run the GPU acceptance checks and print the numbers (on the model: MODELLED, no\n"
-	"                     GPU check, exit 3)\n"
-	"  record -- APP ...  record any CUDA program's timeline\n"
-	"\n"
-	"Experiment options:\n"
-	"  --preset P          kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable\n"
-	"  --streams N         1..128 (sweep: a list, e.g. 1,2,4,8,16,32,64,128)\n"
-	"  --chunks N          cut the data into N chunks (default: one per stream; the last chunk is shorter)\n"
-	"  --elements N        data set size in elements (suffixes k, M, G are powers of two)\n"
-	"  --work N            kernel work per element (add: inner repeats; decrypt: rounds; spin: iterations)\n"
-	"  --order O           depth|breadth (sweep: also both)\n"
-	"  --sync S            stream|reverse|device|events\n"
-	"  --default-stream D  none|legacy-op|event-timer|per-thread\n"
-	"  --stream-flags F    blocking|nonblocking\n"
-	"  --host-mem M        pinned|pageable|managed-attach|managed-prefetch\n"
-	"  --connections N     hardware queues, CUDA_DEVICE_MAX_CONNECTIONS 1..32\n"
-	"  --threads N         host threads: 1, or the stream count (one per stream)\n"
-	"  --repeat R          timed repeats 1..1000     --warmup W   untimed runs 0..100\n"
-	"  --backend B         auto|cuda|model (auto: the GPU when there is one, else the model)\n"
-	"  --profile FILE      model calibration profile (default: the H200 profile); the model's results are\n"
-	"                      labelled by the file's name; a file that does not parse or is empty: exit 2\n"
-	"  --prefetch-events[=auto|on|off]\n"
-	"                      GPU: time each cudaMemPrefetchAsync with cudaEvents on its stream, so prefetches\n"
-	"                      are on the timeline (CUPTI records none). The events slow the traced run where\n"
-	"                      streams share a hardware queue (the summary shows by how much), so auto (the\n"
-	"                      default) turns them on only where every stream has a queue of its own (streams <=\n"
-	"                      --connections), up to 8 streams; bare: on\n"
-	"Output options:\n"
-	"  --json              machine-readable output (JSON on stdout)\n"
-	"  --export FILE       write the timeline: .json (Chrome/Perfetto), .sqlite, .csv, .svg, .txt; give it\n"
-	"                      again for more files (up to 8, each written; the same file twice: exit 2)\n"
-	"  --ascii             TUI: ASCII glyphs only\n"
-	"  -h, --help          this help      --version   the version\n"
-	"\n"
-	"\n"
-	"Which command takes which options (any other is refused, exit 2):\n"
-	"  run        the experiment options, --backend, --profile, --json, --export FILE\n"
-	"  sweep      the experiment options (--streams a list, --order also both), --backend, --profile, --json;\n"
-	"             no --export: a sweep has a timeline per point (export one with run --streams N)\n"
-	"  ops        the experiment options but --repeat and --warmup (the op list is one run's); --json prints\n"
-	"             the op list as JSON\n"
-	"  (none)     the experiment options, --backend, --profile, --ascii\n"
-	"  view FILE  --export OUT (convert, no TUI) or --ascii\n"
-	"  stats      FILE and --json; without FILE the experiment options, --backend, --profile, --json\n"
-	"  bench      --backend, --profile, --quick, -o DIR (every timeline and summary.json); on the model each\n"
-	"             check says MODELLED (not a GPU check) and bench exits 3: no GPU check ran\n"
-	"  calibrate, validate, record: see streamscope COMMAND --help\n"
-	"\n"
-	"Exit status: 0 ok, 1 a check or export failed, 2 usage error, 3 CUDA/CUPTI failure.\n";
+    "usage: streamscope [COMMAND] [OPTIONS]\n"
+    "\n"
+    "Commands:\n"
+    "  (none)             open the interactive timeline (TUI) on the default experiment\n"
+    "  run                run one experiment and print its summary\n"
+    "  sweep              run an experiment over stream counts (time, speedup, ideal bound)\n"
+    "  ops                print the op list (the exact CUDA calls) of an experiment\n"
+    "  view FILE          open a trace (streamscope SQLite/JSON, Nsight Systems SQLite) in the TUI\n"
+    "  stats [FILE]       per-kernel and per-copy-kind summaries (as nsys stats) of a trace, or without FILE of\n"
+    "                     a run of the experiment the options describe (streamscope stats --help)\n"
+    "  calibrate          measure the GPU and write a model profile (-o FILE)\n"
+    "  validate           compare the model with the GPU over the preset matrix\n"
+    "  bench              run the GPU acceptance checks and print the numbers (on the model: MODELLED, no\n"
+    "                     GPU check, exit 3)\n"
+    "  record -- APP ...  record any CUDA program's timeline\n"
+    "\n"
+    "Experiment options:\n"
+    "  --preset P          kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable\n"
+    "  --streams N         1..128 (sweep: a list, e.g. 1,2,4,8,16,32,64,128)\n"
+    "  --chunks N          cut the data into N chunks (default: one per stream; the last chunk is shorter)\n"
+    "  --elements N        data set size in elements (suffixes k, M, G are powers of two)\n"
+    "  --work N            kernel work per element (add: inner repeats; decrypt: rounds; spin: iterations)\n"
+    "  --order O           depth|breadth (sweep: also both)\n"
+    "  --sync S            stream|reverse|device|events\n"
+    "  --default-stream D  none|legacy-op|event-timer|per-thread\n"
+    "  --stream-flags F    blocking|nonblocking\n"
+    "  --host-mem M        pinned|pageable|managed-attach|managed-prefetch\n"
+    "  --connections N     hardware queues, CUDA_DEVICE_MAX_CONNECTIONS 1..32\n"
+    "  --threads N         host threads: 1, or the stream count (one per stream)\n"
+    "  --repeat R          timed repeats 1..1000     --warmup W   untimed runs 0..100\n"
+    "  --backend B         auto|cuda|model (auto: the GPU when there is one, else the model)\n"
+    "  --profile FILE      model calibration profile (default: the H200 profile); the model's results are\n"
+    "                      labelled by the file's name; a file that does not parse or is empty: exit 2\n"
+    "  --prefetch-events[=auto|on|off]\n"
+    "                      GPU: time each cudaMemPrefetchAsync with cudaEvents on its stream, so prefetches\n"
+    "                      are on the timeline (CUPTI records none). The events slow the traced run where\n"
+    "                      streams share a hardware queue (the summary shows by how much), so auto (the\n"
+    "                      default) turns them on only where every stream has a queue of its own (streams <=\n"
+    "                      --connections), up to 8 streams; bare: on\n"
+    "Output options:\n"
+    "  --json              machine-readable output (JSON on stdout)\n"
+    "  --export FILE       write the timeline: .json (Chrome/Perfetto), .sqlite, .csv, .svg, .txt; give it\n"
+    "                      again for more files (up to 8, each written; the same file twice: exit 2)\n"
+    "  --ascii             TUI: ASCII glyphs only\n"
+    "  -h, --help          this help      --version   the version\n"
+    "\n"
+    "\n"
+    "Which command takes which options (any other is refused, exit 2):\n"
+    "  run        the experiment options, --backend, --profile, --json, --export FILE\n"
+    "  sweep      the experiment options (--streams a list, --order also both), --backend, --profile, --json;\n"
+    "             no --export: a sweep has a timeline per point (export one with run --streams N)\n"
+    "  ops        the experiment options but --repeat and --warmup (the op list is one run's); --json prints\n"
+    "             the op list as JSON\n"
+    "  (none)     the experiment options, --backend, --profile, --ascii\n"
+    "  view FILE  --export OUT (convert, no TUI) or --ascii\n"
+    "  stats      FILE and --json; without FILE the experiment options, --backend, --profile, --json\n"
+    "  bench      --backend, --profile, --quick, -o DIR (every timeline and summary.json); on the model each\n"
+    "             check says MODELLED (not a GPU check) and bench exits 3: no GPU check ran\n"
+    "  calibrate, validate, record: see streamscope COMMAND --help\n"
+    "\n"
+    "Exit status: 0 ok, 1 a check or export failed, 2 usage error, 3 CUDA/CUPTI failure.\n";
 
 int cli_error(int code, const char *fmt, ...)
 {
@@ -246,7 +265,7 @@ static int cli_number(const char *opt, const char *s, long long lo, long long hi
 	return 0;
 bad:
 	cli_error(CLI_USAGE, "invalid %s '%s': valid is an integer %lld..%lld%s", opt, s, lo, hi,
-			allow_suffix ? " (suffix k, M or G allowed)" : "");
+	          allow_suffix ? " (suffix k, M or G allowed)" : "");
 	return -1;
 }
 
@@ -300,9 +319,9 @@ static int cli_refuse(const char *cmd, int opt)
 	snprintf(where, sizeof where, strcmp(cmd, "tui") == 0 ? "the TUI" : "'%s'", cmd);
 	if (why != NULL)
 		return cli_error(CLI_USAGE, "option '%s%s' does not apply to %s: %s", opt == OPT_OUTPUT ? "" : "--",
-				 opt == OPT_OUTPUT ? "-o" : name, where, why);
+		                 opt == OPT_OUTPUT ? "-o" : name, where, why);
 	return cli_error(CLI_USAGE, "option '%s%s' does not apply to %s (see streamscope --help)",
-			 opt == OPT_OUTPUT ? "" : "--", opt == OPT_OUTPUT ? "-o" : name, where);
+	                 opt == OPT_OUTPUT ? "" : "--", opt == OPT_OUTPUT ? "-o" : name, where);
 }
 
 int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
@@ -378,7 +397,8 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 				break;
 			}
 			if (strcmp(cmd, "sweep") == 0 && experiment_order_parse(optarg) < 0)
-				return cli_error(CLI_USAGE, "invalid --order '%s': valid is depth|breadth|both", optarg);
+				return cli_error(CLI_USAGE, "invalid --order '%s': valid is depth|breadth|both",
+				                 optarg);
 			if (cli_enum("--order", optarg, experiment_order_parse, "order", &e) != 0)
 				return CLI_USAGE;
 			o->exp.order = (enum ss_order)e;
@@ -399,7 +419,8 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 			else if (strcmp(optarg, "nonblocking") == 0 || strcmp(optarg, "non-blocking") == 0)
 				o->exp.nonblocking = true;
 			else
-				return cli_error(CLI_USAGE, "invalid --stream-flags '%s': valid is blocking|nonblocking", optarg);
+				return cli_error(CLI_USAGE,
+				                 "invalid --stream-flags '%s': valid is blocking|nonblocking", optarg);
 			break;
 		case OPT_HOSTMEM:
 			if (cli_enum("--host-mem", optarg, experiment_hostmem_parse, "host-mem", &e) != 0)
@@ -457,7 +478,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 			if (optarg == NULL)
 				e = SS_PFE_ON;
 			else if (cli_enum("--prefetch-events", optarg, experiment_pfevents_parse, "prefetch-events",
-					  &e) != 0)
+			                  &e) != 0)
 				return CLI_USAGE;
 			o->exp.prefetch_events = (enum ss_pfevents)e;
 			break;
@@ -485,19 +506,20 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli_opts *o)
 	}
 	if (strcmp(cmd, "view") == 0 && o->export_path != NULL && o->ascii)
 		return cli_error(CLI_USAGE, "option '--ascii' does not apply to 'view' with --export: it converts the "
-					    "trace without opening the TUI");
+		                            "trace without opening the TUI");
 	if (optind < argc)
-		return cli_error(CLI_USAGE, "unexpected argument '%s' for '%s' (see streamscope --help)", argv[optind], cmd);
+		return cli_error(CLI_USAGE, "unexpected argument '%s' for '%s' (see streamscope --help)", argv[optind],
+		                 cmd);
 	/* --threads N > 1 means one thread per stream; the stream count decides N. */
 	if (threads_per_stream && o->exp.threads != o->exp.streams && strcmp(cmd, "sweep") != 0)
 		return cli_error(CLI_USAGE, "invalid --threads %d: valid is 1 or the stream count (%d)", o->exp.threads,
-				       o->exp.streams);
+		                 o->exp.streams);
 	if (threads_per_stream && strcmp(cmd, "sweep") == 0)
 		o->exp.threads = o->exp.streams;
 	for (int i = 0; i < o->nexports; i++) {
 		if (export_format_of(o->exports[i]) < 0)
 			return cli_error(CLI_USAGE, "cannot export to '%s': unknown extension, valid are %s",
-					 o->exports[i], SS_EXPORT_EXTENSIONS);
+			                 o->exports[i], SS_EXPORT_EXTENSIONS);
 		/* checked before any work: a run that cannot be kept is not started */
 		if (atomic_check(o->exports[i], &cause) != 0) {
 			cli_error(CLI_USAGE, "--export: %s", cause);
@@ -539,7 +561,7 @@ static const struct ss_backend *cli_backend(const struct cli_opts *o, int *code)
 
 /* Runs e and, for speedup and the bound, its 1-stream twin; fills tl, res and a. Returns an exit code. */
 static int cli_run_pair(const struct ss_backend *b, const struct ss_experiment *e, struct ss_timeline *tl,
-			struct ss_run_result *res, struct ss_analysis *a)
+                        struct ss_run_result *res, struct ss_analysis *a)
 {
 	struct ss_experiment one = *e;
 	struct ss_timeline tl1;
@@ -607,7 +629,7 @@ static void cli_print_prediction(const struct ss_prediction *pr, uint64_t measur
 
 /* Prints the human summary of one run. */
 static void cli_print_run(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_run_result *res,
-			  const struct ss_analysis *a, const size_t *expected, const struct ss_prediction *pr)
+                          const struct ss_analysis *a, const size_t *expected, const struct ss_prediction *pr)
 {
 	char desc[256], b1[32], b2[32], b3[32];
 	const char *label = res->modelled ? "MODELLED" : "measured";
@@ -624,22 +646,24 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 		       i == SS_ENG_COMPUTE ? "-" : units_bytes(s->bytes, b2, sizeof b2),
 		       i == SS_ENG_COMPUTE ? "-" : units_rate(s->bytes, s->sum_ns, b3, sizeof b3));
 	}
-	printf("\nmakespan (%s)        %s", res->modelled ? "model" : "CUPTI", units_time(a->makespan_ns, b1, sizeof b1));
+	printf("\nmakespan (%s)        %s", res->modelled ? "model" : "CUPTI",
+	       units_time(a->makespan_ns, b1, sizeof b1));
 	if (a->staging_ns > 0)
 		printf("   (%s of it host staging inside pageable copies' calls, beyond the GPU records)",
 		       units_time(a->staging_ns, b2, sizeof b2));
 	printf("\n");
 	if (a->have_events)
-		printf("makespan (cudaEvent)    %s   CUPTI vs events %+.2f%%\n", units_time(a->events_ns, b1, sizeof b1),
-		       100.0 * a->cupti_vs_events);
+		printf("makespan (cudaEvent)    %s   CUPTI vs events %+.2f%%\n",
+		       units_time(a->events_ns, b1, sizeof b1), 100.0 * a->cupti_vs_events);
 	if (a->have_events && a->have_events_median && res->repeats > 1)
 		printf("                        CUPTI vs events over %d traced repeats: median %+.2f%%\n", res->repeats,
 		       100.0 * a->cupti_vs_events_median);
 	if (a->have_events && a->cupti_vs_events < -0.01 && e->hostmem == SS_MEM_MANAGED_ATTACH)
-		printf("                        (managed memory: CUPTI records no migrations, its span holds the kernels "
-		       "only)\n");
+		printf(
+		    "                        (managed memory: CUPTI records no migrations, its span holds the kernels "
+		    "only)\n");
 	else if (a->have_events && a->cupti_vs_events < -0.01 && e->hostmem == SS_MEM_MANAGED_PREFETCH &&
-		 !res->prefetch_records)
+	         !res->prefetch_records)
 		printf("                        (CUPTI records no prefetches, its span holds the kernels only; "
 		       "--prefetch-events=on times them)\n");
 	if (a->have_overhead)
@@ -648,7 +672,7 @@ static void cli_print_run(const struct ss_experiment *e, const struct ss_timelin
 		       100.0 * a->overhead,
 		       a->span_short      ? "  (CUPTI's span misses work: speedup and bound use untraced makespans)"
 		       : a->used_untraced ? "  (> 1%: speedup and bound use untraced makespans)"
-					  : "");
+		                          : "");
 	if (a->have_overhead && a->have_spread)
 		printf("overhead per repeat     %+.2f%% .. %+.2f%%  (quartiles of %d traced/untraced pairs, ABBA)\n",
 		       100.0 * a->overhead_q1, 100.0 * a->overhead_q3, res->repeats);
@@ -690,11 +714,12 @@ static void cli_json_analysis(json_t *o, const struct ss_analysis *a)
 	json_object_set_new(o, "span_short", json_boolean(a->span_short));
 	json_object_set_new(o, "events_ns", a->have_events ? json_integer((json_int_t)a->events_ns) : json_null());
 	json_object_set_new(o, "traced_ns", a->have_overhead ? json_integer((json_int_t)a->traced_ns) : json_null());
-	json_object_set_new(o, "untraced_ns", a->have_overhead ? json_integer((json_int_t)a->untraced_ns) : json_null());
+	json_object_set_new(o, "untraced_ns",
+	                    a->have_overhead ? json_integer((json_int_t)a->untraced_ns) : json_null());
 	json_object_set_new(o, "tracing_overhead", a->have_overhead ? json_real(a->overhead) : json_null());
 	json_object_set_new(o, "cupti_vs_events", a->have_events ? json_real(a->cupti_vs_events) : json_null());
 	json_object_set_new(o, "cupti_vs_events_median",
-			    a->have_events_median ? json_real(a->cupti_vs_events_median) : json_null());
+	                    a->have_events_median ? json_real(a->cupti_vs_events_median) : json_null());
 	json_object_set_new(o, "tracing_overhead_q1", a->have_spread ? json_real(a->overhead_q1) : json_null());
 	json_object_set_new(o, "tracing_overhead_q3", a->have_spread ? json_real(a->overhead_q3) : json_null());
 	json_object_set_new(o, "overlap", json_real(a->overlap));
@@ -719,15 +744,14 @@ static void cli_json_analysis(json_t *o, const struct ss_analysis *a)
 static json_t *cli_json_experiment(const struct ss_experiment *e)
 {
 	return json_pack("{s:s, s:s, s:i, s:i, s:I, s:i, s:s, s:s, s:s, s:b, s:s, s:i, s:i, s:i, s:i, s:s, s:b}",
-			 "preset",
-			 experiment_preset_name(e->preset), "kernel", experiment_kernel_name(e->kernel), "streams",
-			 e->streams, "chunks", e->chunks, "elements", (json_int_t)e->elements, "work", (int)e->work,
-			 "order", experiment_order_name(e->order), "sync", experiment_sync_name(e->sync),
-			 "default_stream", experiment_defstream_name(e->defstream), "nonblocking", e->nonblocking,
-			 "host_mem", experiment_hostmem_name(e->hostmem), "connections", e->connections, "threads",
-			 e->threads, "repeat", e->repeat, "warmup", e->warmup, "prefetch_events",
-			 experiment_pfevents_name(e->prefetch_events), "prefetch_events_on",
-			 experiment_prefetch_events(e));
+	                 "preset", experiment_preset_name(e->preset), "kernel", experiment_kernel_name(e->kernel),
+	                 "streams", e->streams, "chunks", e->chunks, "elements", (json_int_t)e->elements, "work",
+	                 (int)e->work, "order", experiment_order_name(e->order), "sync", experiment_sync_name(e->sync),
+	                 "default_stream", experiment_defstream_name(e->defstream), "nonblocking", e->nonblocking,
+	                 "host_mem", experiment_hostmem_name(e->hostmem), "connections", e->connections, "threads",
+	                 e->threads, "repeat", e->repeat, "warmup", e->warmup, "prefetch_events",
+	                 experiment_pfevents_name(e->prefetch_events), "prefetch_events_on",
+	                 experiment_prefetch_events(e));
 }
 
 static int cli_json_print(json_t *root)
@@ -777,14 +801,16 @@ static int cli_run(int argc, char **argv)
 		for (int k = 0; k < SS_KIND_COUNT; k++)
 			json_object_set_new(counts, record_kind_name(k), json_integer((json_int_t)a.counts[k]));
 		json_object_set_new(root, "counts", counts);
-		json_object_set_new(root, "expected", json_pack("{s:I, s:I, s:I}", "H2D", (json_int_t)expected[SS_KIND_H2D],
-								"KER", (json_int_t)expected[SS_KIND_KERNEL], "D2H",
-								(json_int_t)expected[SS_KIND_D2H]));
+		json_object_set_new(root, "expected",
+		                    json_pack("{s:I, s:I, s:I}", "H2D", (json_int_t)expected[SS_KIND_H2D], "KER",
+		                              (json_int_t)expected[SS_KIND_KERNEL], "D2H",
+		                              (json_int_t)expected[SS_KIND_D2H]));
 		json_object_set_new(root, "dropped", json_integer((json_int_t)res.dropped));
 		json_object_set_new(root, "verified", res.modelled ? json_null() : json_boolean(res.verified));
-		json_object_set_new(root, "predicted_ns", pr.have ? json_integer((json_int_t)pr.profile_ns) : json_null());
+		json_object_set_new(root, "predicted_ns",
+		                    pr.have ? json_integer((json_int_t)pr.profile_ns) : json_null());
 		json_object_set_new(root, "predicted_own_calls_ns",
-				    pr.have_calls ? json_integer((json_int_t)pr.calls_ns) : json_null());
+		                    pr.have_calls ? json_integer((json_int_t)pr.calls_ns) : json_null());
 		rc = cli_json_print(root);
 	} else {
 		cli_print_run(&o.exp, &tl, &res, &a, expected, &pr);
@@ -801,7 +827,7 @@ static void cli_sweep_progress(const struct ss_sweep *s, size_t idx)
 	if (!isatty(STDERR_FILENO))
 		return;
 	fprintf(stderr, "\r  sweep %zu/%zu: %d stream%s %s-first   ", sweep_progress(s), s->n, s->pt[idx].streams,
-		s->pt[idx].streams == 1 ? "" : "s", experiment_order_name(s->pt[idx].order));
+	        s->pt[idx].streams == 1 ? "" : "s", experiment_order_name(s->pt[idx].order));
 	if (sweep_progress(s) == s->n)
 		fputs("\r\033[K", stderr);
 	fflush(stderr);
@@ -840,7 +866,8 @@ static void cli_print_sweep(const struct ss_sweep *s)
 		printf("\n");
 	}
 	if (!s->modelled)
-		printf("\ntime is the CUPTI makespan, or the untraced cudaEvent makespan where tracing overhead > 1%%\n");
+		printf(
+		    "\ntime is the CUPTI makespan, or the untraced cudaEvent makespan where tracing overhead > 1%%\n");
 }
 
 static int cli_sweep(int argc, char **argv)
@@ -884,12 +911,14 @@ static int cli_sweep(int argc, char **argv)
 			json_object_set_new(p, "order", json_string(experiment_order_name(s.pt[i].order)));
 			cli_json_analysis(p, &s.pt[i].a);
 			for (int k = 0; k < SS_KIND_COUNT; k++)
-				json_object_set_new(counts_o, record_kind_name(k), json_integer((json_int_t)s.pt[i].a.counts[k]));
+				json_object_set_new(counts_o, record_kind_name(k),
+				                    json_integer((json_int_t)s.pt[i].a.counts[k]));
 			json_object_set_new(p, "counts", counts_o);
 			json_object_set_new(p, "expected",
-					    json_pack("{s:I, s:I, s:I}", "H2D", (json_int_t)s.pt[i].counts_expected[SS_KIND_H2D],
-						      "KER", (json_int_t)s.pt[i].counts_expected[SS_KIND_KERNEL], "D2H",
-						      (json_int_t)s.pt[i].counts_expected[SS_KIND_D2H]));
+			                    json_pack("{s:I, s:I, s:I}", "H2D",
+			                              (json_int_t)s.pt[i].counts_expected[SS_KIND_H2D], "KER",
+			                              (json_int_t)s.pt[i].counts_expected[SS_KIND_KERNEL], "D2H",
+			                              (json_int_t)s.pt[i].counts_expected[SS_KIND_D2H]));
 			json_object_set_new(p, "dropped", json_integer((json_int_t)s.pt[i].dropped));
 			json_array_append_new(pts, p);
 		}
@@ -924,13 +953,14 @@ static json_t *cli_json_ops(const struct ss_experiment *e, const struct ss_oplis
 		json_object_set_new(j, "id", json_integer(op->id));
 		json_object_set_new(j, "kind", json_string(planner_op_kind_name(op->kind)));
 		json_object_set_new(j, "thread", json_integer(op->thread));
-		json_object_set_new(j, "stream", op->stream >= 0                    ? json_integer(op->stream)
-						 : op->stream == SS_STREAM_LEGACY     ? json_string("legacy")
-						 : op->stream == SS_STREAM_PER_THREAD ? json_string("per-thread")
-										      : json_null());
+		json_object_set_new(j, "stream",
+		                    op->stream >= 0                      ? json_integer(op->stream)
+		                    : op->stream == SS_STREAM_LEGACY     ? json_string("legacy")
+		                    : op->stream == SS_STREAM_PER_THREAD ? json_string("per-thread")
+		                                                         : json_null());
 		json_object_set_new(j, "chunk", op->chunk >= 0 ? json_integer(op->chunk) : json_null());
 		json_object_set_new(j, "buffer",
-				    op->buffer >= 0 && op->buffer < 3 ? json_string(bufname[op->buffer]) : json_null());
+		                    op->buffer >= 0 && op->buffer < 3 ? json_string(bufname[op->buffer]) : json_null());
 		json_object_set_new(j, "event", op->event >= 0 ? json_integer(op->event) : json_null());
 		json_object_set_new(j, "offset", json_integer((json_int_t)op->offset));
 		json_object_set_new(j, "count", json_integer((json_int_t)op->count));
@@ -984,16 +1014,18 @@ struct cli_command {
 };
 
 static const struct cli_command cli_commands[] = {
-	{"run", cli_run},         {"sweep", cli_sweep},         {"ops", cli_ops},
-	{"view", cli_view},       {"stats", cli_stats},         {"calibrate", cli_calibrate},
-	{"validate", cli_validate}, {"bench", cli_bench},       {"record", cli_record},
-	{NULL, NULL},
+    {"run", cli_run},           {"sweep", cli_sweep},
+    {"ops", cli_ops},           {"view", cli_view},
+    {"stats", cli_stats},       {"calibrate", cli_calibrate},
+    {"validate", cli_validate}, {"bench", cli_bench},
+    {"record", cli_record},     {NULL, NULL},
 };
 
 int cli_main(int argc, char **argv)
 {
 	sigexit_install();
-	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
+	if (argc >= 2 &&
+	    (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)) {
 		fputs(cli_usage, stdout);
 		return CLI_OK;
 	}
@@ -1006,7 +1038,8 @@ int cli_main(int argc, char **argv)
 	for (const struct cli_command *c = cli_commands; c->name != NULL; c++)
 		if (strcmp(argv[1], c->name) == 0)
 			return c->fn(argc - 1, argv + 1);
-	return cli_error(CLI_USAGE, "unknown command '%s': valid is run, sweep, ops, view, stats, calibrate, validate, "
-			       "bench, record (or none for the TUI; see --help)",
-			       argv[1]);
+	return cli_error(CLI_USAGE,
+	                 "unknown command '%s': valid is run, sweep, ops, view, stats, calibrate, validate, "
+	                 "bench, record (or none for the TUI; see --help)",
+	                 argv[1]);
 }

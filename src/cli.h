@@ -21,18 +21,18 @@ struct option;
 /* Options common to the experiment commands (run, sweep, ops, the TUI). */
 struct cli_opts {
 	struct ss_experiment exp;
-	const char *backend;     /* "auto", "cuda", "model" */
+	const char *backend; /* "auto", "cuda", "model" */
 	bool json;
-	const char *export_path; /* the first --export FILE (NULL: none) */
+	const char *export_path;              /* the first --export FILE (NULL: none) */
 	const char *exports[CLI_MAX_EXPORTS]; /* every --export FILE, in order: each is written */
 	int nexports;
-	const char *counts;      /* sweep: --streams list */
-	bool both_orders;        /* sweep: --order both */
-	bool ascii;              /* TUI: force ASCII glyphs */
-	const char *profile;     /* model: --profile FILE */
-	const char *out;         /* -o FILE (calibrate, bench) */
-	bool quick;              /* validate/bench: a smaller matrix */
-	const char *file;        /* view: the trace to open */
+	const char *counts;  /* sweep: --streams list */
+	bool both_orders;    /* sweep: --order both */
+	bool ascii;          /* TUI: force ASCII glyphs */
+	const char *profile; /* model: --profile FILE */
+	const char *out;     /* -o FILE (calibrate, bench) */
+	bool quick;          /* validate/bench: a smaller matrix */
+	const char *file;    /* view: the trace to open */
 };
 
 /* cli_error prints "streamscope: <message>" as one line on stderr and returns code (for `return cli_error(...)`). */

@@ -32,17 +32,17 @@
 /* The state of one bench session. */
 struct bench {
 	const struct ss_backend *b;
-	const char *dir;  /* artefact directory or NULL */
-	json_t *checks;   /* array of check objects */
-	json_t *runs;     /* array of run summaries */
-	int failed;       /* GPU checks that failed, and runs that failed on either backend */
+	const char *dir;                       /* artefact directory or NULL */
+	json_t *checks;                        /* array of check objects */
+	json_t *runs;                          /* array of run summaries */
+	int failed;                            /* GPU checks that failed, and runs that failed on either backend */
 	int modelled_checks, modelled_outside; /* on the model: checks made, and those outside their target */
 	bool modelled;
 };
 
 /* Records one check's verdict and prints it. */
 static void bench_check(struct bench *bn, const char *name, bool pass, json_t *data, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 static void bench_check(struct bench *bn, const char *name, bool pass, json_t *data, const char *fmt, ...)
 {
 	char line[512];
@@ -88,7 +88,7 @@ static size_t bench_event_timed(const struct ss_timeline *tl)
 
 /* Runs e once; fills tl (caller frees), res, a and expected. Saves the trace as DIR/<tag>.sqlite. 0 or exit code. */
 static int bench_run(struct bench *bn, const struct ss_experiment *e, const char *tag, struct ss_timeline *tl,
-		     struct ss_run_result *res, struct ss_analysis *a, size_t *expected)
+                     struct ss_run_result *res, struct ss_analysis *a, size_t *expected)
 {
 	struct ss_oplist ops;
 	char *cause = NULL;
@@ -110,15 +110,14 @@ static int bench_run(struct bench *bn, const struct ss_experiment *e, const char
 	planner_free(&ops);
 	if (bn->dir != NULL) {
 		char *path = xasprintf("%s/%s.sqlite", bn->dir, tag);
-		json_t *run = json_pack("{s:s, s:s, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "tag", tag,
-					"preset", experiment_preset_name(e->preset), "streams", e->streams, "order",
-					experiment_order_name(e->order), "makespan_ns", (json_int_t)a->makespan_ns,
-					"events_ns", (json_int_t)res->events_ns_of_captured, "traced_ns",
-					(json_int_t)res->traced_ns, "untraced_ns", (json_int_t)res->untraced_ns, "H2D",
-					(json_int_t)a->counts[SS_KIND_H2D], "KER", (json_int_t)a->counts[SS_KIND_KERNEL],
-					"D2H", (json_int_t)a->counts[SS_KIND_D2H], "event_timed",
-					(json_int_t)bench_event_timed(tl), "dropped", (json_int_t)res->dropped,
-					"overlap_ns", (json_int_t)a->overlap_ns, "verified", res->verified);
+		json_t *run = json_pack(
+		    "{s:s, s:s, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "tag", tag, "preset",
+		    experiment_preset_name(e->preset), "streams", e->streams, "order", experiment_order_name(e->order),
+		    "makespan_ns", (json_int_t)a->makespan_ns, "events_ns", (json_int_t)res->events_ns_of_captured,
+		    "traced_ns", (json_int_t)res->traced_ns, "untraced_ns", (json_int_t)res->untraced_ns, "H2D",
+		    (json_int_t)a->counts[SS_KIND_H2D], "KER", (json_int_t)a->counts[SS_KIND_KERNEL], "D2H",
+		    (json_int_t)a->counts[SS_KIND_D2H], "event_timed", (json_int_t)bench_event_timed(tl), "dropped",
+		    (json_int_t)res->dropped, "overlap_ns", (json_int_t)a->overlap_ns, "verified", res->verified);
 
 		json_array_append_new(bn->runs, run);
 		cli_export_timeline(path, tl, a, e);
@@ -155,44 +154,47 @@ static void bench_presets(struct bench *bn)
 		timed = bench_event_timed(&tl);
 		if (timed > 0)
 			snprintf(timed_note, sizeof timed_note,
-				 " (%zu prefetch%s timed with cudaEvents: CUPTI records none)", timed,
-				 timed == 1 ? "" : "es");
+			         " (%zu prefetch%s timed with cudaEvents: CUPTI records none)", timed,
+			         timed == 1 ? "" : "es");
 		bench_check(bn, tag, counts_ok,
-			    json_pack("{s:I, s:I, s:I, s:I, s:I}", "H2D", (json_int_t)a.counts[SS_KIND_H2D], "KER",
-				      (json_int_t)a.counts[SS_KIND_KERNEL], "D2H", (json_int_t)a.counts[SS_KIND_D2H],
-				      "event_timed", (json_int_t)timed, "dropped", (json_int_t)res.dropped),
-			    "records H2D %llu/%zu KER %llu/%zu D2H %llu/%zu%s dropped %llu, verified %s",
-			    (unsigned long long)a.counts[SS_KIND_H2D], exp[SS_KIND_H2D],
-			    (unsigned long long)a.counts[SS_KIND_KERNEL], exp[SS_KIND_KERNEL],
-			    (unsigned long long)a.counts[SS_KIND_D2H], exp[SS_KIND_D2H], timed_note,
-			    (unsigned long long)res.dropped,
-			    res.modelled ? "-" : res.verified ? "yes" : "NO");
+		            json_pack("{s:I, s:I, s:I, s:I, s:I}", "H2D", (json_int_t)a.counts[SS_KIND_H2D], "KER",
+		                      (json_int_t)a.counts[SS_KIND_KERNEL], "D2H", (json_int_t)a.counts[SS_KIND_D2H],
+		                      "event_timed", (json_int_t)timed, "dropped", (json_int_t)res.dropped),
+		            "records H2D %llu/%zu KER %llu/%zu D2H %llu/%zu%s dropped %llu, verified %s",
+		            (unsigned long long)a.counts[SS_KIND_H2D], exp[SS_KIND_H2D],
+		            (unsigned long long)a.counts[SS_KIND_KERNEL], exp[SS_KIND_KERNEL],
+		            (unsigned long long)a.counts[SS_KIND_D2H], exp[SS_KIND_D2H], timed_note,
+		            (unsigned long long)res.dropped,
+		            res.modelled   ? "-"
+		            : res.verified ? "yes"
+		                           : "NO");
 		if (!res.modelled) {
 			/* judged on the median over every traced repeat; the kept (exported) run is shown too */
 			ev = a.have_events_median ? a.cupti_vs_events_median : a.cupti_vs_events;
 			ev_ok = a.have_events && ev < 0.01 && ev > -0.01;
 			snprintf(tag, sizeof tag, "cupti-vs-events-%s", experiment_preset_name(p));
-			bench_check(bn, tag, ev_ok,
-				    json_pack("{s:I, s:I, s:f}", "cupti_ns", (json_int_t)a.makespan_ns, "events_ns",
-					      (json_int_t)a.events_ns, "median", ev),
-				    "median over %d repeats %+.2f%%; kept run: CUPTI%s %s vs cudaEvent %s: %+.2f%% (target "
-				    "within 1%%)",
-				    res.repeats, 100.0 * ev,
-				    timed > 0                          ? " with the event-timed prefetches"
-				    : e.hostmem == SS_MEM_PAGEABLE ? " with the pageable calls' host staging"
-				                                       : "",
-				    units_time(a.makespan_ns, b1, sizeof b1),
-				    units_time(a.events_ns, b2, sizeof b2), 100.0 * a.cupti_vs_events);
+			bench_check(
+			    bn, tag, ev_ok,
+			    json_pack("{s:I, s:I, s:f}", "cupti_ns", (json_int_t)a.makespan_ns, "events_ns",
+			              (json_int_t)a.events_ns, "median", ev),
+			    "median over %d repeats %+.2f%%; kept run: CUPTI%s %s vs cudaEvent %s: %+.2f%% (target "
+			    "within 1%%)",
+			    res.repeats, 100.0 * ev,
+			    timed > 0                      ? " with the event-timed prefetches"
+			    : e.hostmem == SS_MEM_PAGEABLE ? " with the pageable calls' host staging"
+			                                   : "",
+			    units_time(a.makespan_ns, b1, sizeof b1), units_time(a.events_ns, b2, sizeof b2),
+			    100.0 * a.cupti_vs_events);
 			/* within 1% either way: a traced run faster than its twin is noise, not a pass */
 			obs_ok = a.have_overhead && fabs(a.overhead) <= 0.01;
 			snprintf(tag, sizeof tag, "observer-%s", experiment_preset_name(p));
 			bench_check(bn, tag, obs_ok,
-				    json_pack("{s:I, s:I, s:f, s:f}", "traced_ns", (json_int_t)a.traced_ns, "untraced_ns",
-					      (json_int_t)a.untraced_ns, "pair_q1", a.overhead_q1, "pair_q3",
-					      a.overhead_q3),
-				    "traced %s vs untraced %s: %+.2f%%, pairs %+.2f%%..%+.2f%% (target within 1%%)",
-				    units_time(a.traced_ns, b1, sizeof b1), units_time(a.untraced_ns, b3, sizeof b3),
-				    100.0 * a.overhead, 100.0 * a.overhead_q1, 100.0 * a.overhead_q3);
+			            json_pack("{s:I, s:I, s:f, s:f}", "traced_ns", (json_int_t)a.traced_ns,
+			                      "untraced_ns", (json_int_t)a.untraced_ns, "pair_q1", a.overhead_q1,
+			                      "pair_q3", a.overhead_q3),
+			            "traced %s vs untraced %s: %+.2f%%, pairs %+.2f%%..%+.2f%% (target within 1%%)",
+			            units_time(a.traced_ns, b1, sizeof b1), units_time(a.untraced_ns, b3, sizeof b3),
+			            100.0 * a.overhead, 100.0 * a.overhead_q1, 100.0 * a.overhead_q3);
 		}
 		timeline_free(&tl);
 	}
@@ -229,8 +231,10 @@ static void bench_sweep(struct bench *bn, bool quick)
 		base.connections = queues[q];
 		base.repeat = BENCH_SWEEP_REPEATS;
 		sweep_init(&s[q], &base, counts, ncounts, orders, 2);
-		printf("\nsweep kernel-transfer, both orders, %d hardware queue%s (time = CUPTI makespan; traced vs untraced "
-		       "cudaEvent\nmakespans, medians of %d each; speedup and gap use the untraced makespans where the overhead "
+		printf("\nsweep kernel-transfer, both orders, %d hardware queue%s (time = CUPTI makespan; traced vs "
+		       "untraced "
+		       "cudaEvent\nmakespans, medians of %d each; speedup and gap use the untraced makespans where the "
+		       "overhead "
 		       "exceeds 1%%, as\nprinted at the end)\n",
 		       queues[q], queues[q] == 1 ? "" : "s", BENCH_SWEEP_REPEATS);
 		printf("%8s %8s %12s %12s %12s %9s %8s %10s\n", "order", "streams", "time", "traced", "untraced",
@@ -244,8 +248,8 @@ static void bench_sweep(struct bench *bn, bool quick)
 			const struct ss_sweep_point *p;
 
 			/* the 8-queue points keep the names of the first benches' */
-			snprintf(tag, sizeof tag, "sweep-%s%s-%03d", q == 0 ? "" : "1q-", experiment_order_name(e.order),
-			         e.streams);
+			snprintf(tag, sizeof tag, "sweep-%s%s-%03d", q == 0 ? "" : "1q-",
+			         experiment_order_name(e.order), e.streams);
 			if (bench_run(bn, &e, tag, &tl, &res, &a, exp) != 0) {
 				sweep_done(&s[q], idx, NULL, NULL, "failed");
 				continue;
@@ -274,30 +278,29 @@ static void bench_sweep(struct bench *bn, bool quick)
 			}
 	}
 	bench_check(bn, "sweep-records", bad_counts == 0 && dropped == 0 && npoints > 0,
-		    json_pack("{s:I, s:I, s:I}", "points", (json_int_t)npoints, "bad_counts", (json_int_t)bad_counts,
-			      "dropped", (json_int_t)dropped),
-		    "%zu point%s: per-kind counts equal the op list in %zu, dropped records %llu", npoints,
-		    npoints == 1 ? "" : "s", npoints - bad_counts, (unsigned long long)dropped);
+	            json_pack("{s:I, s:I, s:I}", "points", (json_int_t)npoints, "bad_counts", (json_int_t)bad_counts,
+	                      "dropped", (json_int_t)dropped),
+	            "%zu point%s: per-kind counts equal the op list in %zu, dropped records %llu", npoints,
+	            npoints == 1 ? "" : "s", npoints - bad_counts, (unsigned long long)dropped);
 	if (!bn->modelled)
-		bench_check(bn, "sweep-observer", worst_overhead >= 0,
-			    json_pack("{s:f}", "worst_overhead", worst_overhead),
-			    "worst traced vs untraced over the sweeps %+.2f%% (reported per point above; the 1%% target "
-			    "applies at default stream counts)",
-			    100.0 * worst_overhead);
+		bench_check(
+		    bn, "sweep-observer", worst_overhead >= 0, json_pack("{s:f}", "worst_overhead", worst_overhead),
+		    "worst traced vs untraced over the sweeps %+.2f%% (reported per point above; the 1%% target "
+		    "applies at default stream counts)",
+		    100.0 * worst_overhead);
 	if (best != NULL && best->a.have_bound)
 		bench_check(bn, "best-vs-bound", best->a.gap <= 0.10,
-			    json_pack("{s:i, s:s, s:i, s:I, s:I, s:f}", "streams", best->streams, "order",
-				      experiment_order_name(best->order), "connections", best_queues, "time_ns",
-				      (json_int_t)best->a.used_ns, "bound_ns", (json_int_t)best->a.bound_ns, "gap",
-				      best->a.gap),
-			    "best %d stream%s %s-first on %d queue%s %s vs ideal bound %s: gap %+.1f%% (target <= "
-			    "10%%); its H2D engine alone was busy %s against the bound's h = %s (one-stream H2D)",
-			    best->streams, best->streams == 1 ? "" : "s", experiment_order_name(best->order), best_queues,
-			    best_queues == 1 ? "" : "s",
-			    units_time(best->a.used_ns, b1, sizeof b1),
-			    units_time(best->a.bound_ns, b2, sizeof b2), 100.0 * best->a.gap,
-			    units_time(best->a.eng[SS_ENG_H2D].busy_ns, b3, sizeof b3),
-			    units_time(best->a.h_ns, b4, sizeof b4));
+		            json_pack("{s:i, s:s, s:i, s:I, s:I, s:f}", "streams", best->streams, "order",
+		                      experiment_order_name(best->order), "connections", best_queues, "time_ns",
+		                      (json_int_t)best->a.used_ns, "bound_ns", (json_int_t)best->a.bound_ns, "gap",
+		                      best->a.gap),
+		            "best %d stream%s %s-first on %d queue%s %s vs ideal bound %s: gap %+.1f%% (target <= "
+		            "10%%); its H2D engine alone was busy %s against the bound's h = %s (one-stream H2D)",
+		            best->streams, best->streams == 1 ? "" : "s", experiment_order_name(best->order),
+		            best_queues, best_queues == 1 ? "" : "s", units_time(best->a.used_ns, b1, sizeof b1),
+		            units_time(best->a.bound_ns, b2, sizeof b2), 100.0 * best->a.gap,
+		            units_time(best->a.eng[SS_ENG_H2D].busy_ns, b3, sizeof b3),
+		            units_time(best->a.h_ns, b4, sizeof b4));
 	sweep_free(&s[0]);
 	sweep_free(&s[1]);
 }
@@ -330,18 +333,21 @@ static void bench_prefetch_events(struct bench *bn)
 	nprefetch = planner_count_kind(&ops, SS_OP_PREFETCH_H2D) + planner_count_kind(&ops, SS_OP_PREFETCH_D2H);
 	planner_free(&ops);
 	ok = res.prefetch_records && bench_counts_ok(&a, exp) && res.dropped == 0 && timed == nprefetch;
-	bench_check(bn, "managed-prefetch-events-32", ok,
-		    json_pack("{s:I, s:I, s:I, s:I, s:f, s:f}", "H2D", (json_int_t)a.counts[SS_KIND_H2D], "D2H",
-			      (json_int_t)a.counts[SS_KIND_D2H], "event_timed", (json_int_t)timed, "dropped",
-			      (json_int_t)res.dropped, "timeline_vs_events", a.have_events_median ? a.cupti_vs_events_median : 0.0,
-			      "overhead", a.have_overhead ? a.overhead : 0.0),
-		    "records H2D %llu/%zu D2H %llu/%zu (%zu of %zu prefetches timed with cudaEvents), dropped %llu; timeline vs "
-		    "cudaEvent median %+.2f%% (kept run %s vs %s); traced %s vs untraced %s: %+.2f%% (informational)",
-		    (unsigned long long)a.counts[SS_KIND_H2D], exp[SS_KIND_H2D], (unsigned long long)a.counts[SS_KIND_D2H],
-		    exp[SS_KIND_D2H], timed, nprefetch, (unsigned long long)res.dropped,
-		    100.0 * (a.have_events_median ? a.cupti_vs_events_median : a.cupti_vs_events),
-		    units_time(a.makespan_ns, b1, sizeof b1), units_time(a.events_ns, b2, sizeof b2),
-		    units_time(a.traced_ns, b3, sizeof b3), units_time(a.untraced_ns, b4, sizeof b4), 100.0 * a.overhead);
+	bench_check(
+	    bn, "managed-prefetch-events-32", ok,
+	    json_pack("{s:I, s:I, s:I, s:I, s:f, s:f}", "H2D", (json_int_t)a.counts[SS_KIND_H2D], "D2H",
+	              (json_int_t)a.counts[SS_KIND_D2H], "event_timed", (json_int_t)timed, "dropped",
+	              (json_int_t)res.dropped, "timeline_vs_events",
+	              a.have_events_median ? a.cupti_vs_events_median : 0.0, "overhead",
+	              a.have_overhead ? a.overhead : 0.0),
+	    "records H2D %llu/%zu D2H %llu/%zu (%zu of %zu prefetches timed with cudaEvents), dropped %llu; timeline "
+	    "vs "
+	    "cudaEvent median %+.2f%% (kept run %s vs %s); traced %s vs untraced %s: %+.2f%% (informational)",
+	    (unsigned long long)a.counts[SS_KIND_H2D], exp[SS_KIND_H2D], (unsigned long long)a.counts[SS_KIND_D2H],
+	    exp[SS_KIND_D2H], timed, nprefetch, (unsigned long long)res.dropped,
+	    100.0 * (a.have_events_median ? a.cupti_vs_events_median : a.cupti_vs_events),
+	    units_time(a.makespan_ns, b1, sizeof b1), units_time(a.events_ns, b2, sizeof b2),
+	    units_time(a.traced_ns, b3, sizeof b3), units_time(a.untraced_ns, b4, sizeof b4), 100.0 * a.overhead);
 	timeline_free(&tl);
 }
 
@@ -367,10 +373,11 @@ static void bench_bandwidth(struct bench *bn)
 	for (int d = 0; d < 2; d++) {
 		double gbs = best[d] ? (double)bytes[d] / (double)best[d] : 0.0;
 
-		bench_check(bn, d == 0 ? "pinned-h2d-bandwidth" : "pinned-d2h-bandwidth", gbs >= 50.0,
-			    json_pack("{s:I, s:I, s:f}", "bytes", (json_int_t)bytes[d], "ns", (json_int_t)best[d], "gbs", gbs),
-			    "%.1f GB/s (%llu bytes in %llu ns; target >= 50 GB/s)", gbs, (unsigned long long)bytes[d],
-			    (unsigned long long)best[d]);
+		bench_check(
+		    bn, d == 0 ? "pinned-h2d-bandwidth" : "pinned-d2h-bandwidth", gbs >= 50.0,
+		    json_pack("{s:I, s:I, s:f}", "bytes", (json_int_t)bytes[d], "ns", (json_int_t)best[d], "gbs", gbs),
+		    "%.1f GB/s (%llu bytes in %llu ns; target >= 50 GB/s)", gbs, (unsigned long long)bytes[d],
+		    (unsigned long long)best[d]);
 	}
 	timeline_free(&tl);
 }
@@ -392,20 +399,20 @@ static void bench_hyperq(struct bench *bn)
 		experiment_preset(&e, SS_PRESET_HYPERQ);
 		e.connections = 1;
 		e.order = o == 0 ? SS_ORDER_DEPTH : SS_ORDER_BREADTH;
-		if (bench_run(bn, &e, o == 0 ? "hyperq-1queue-depth" : "hyperq-1queue-breadth", &tl, &res, &a, exp) != 0)
+		if (bench_run(bn, &e, o == 0 ? "hyperq-1queue-depth" : "hyperq-1queue-breadth", &tl, &res, &a, exp) !=
+		    0)
 			return;
 		t[o] = a.makespan_ns;
 		conc[o] = analysis_kernel_concurrency(&tl);
 		timeline_free(&tl);
 	}
 	bench_check(bn, "hyperq-1queue", t[1] > 0 && (double)t[0] / (double)t[1] >= 1.5,
-		    json_pack("{s:I, s:I, s:i, s:i}", "depth_ns", (json_int_t)t[0], "breadth_ns", (json_int_t)t[1],
-			      "depth_concurrency", conc[0], "breadth_concurrency", conc[1]),
-		    "depth %s (max %d concurrent kernel%s) vs breadth %s (max %d): depth/breadth %.2fx (target: "
-		    "visibly different, >= 1.5x)",
-		    units_time(t[0], b1, sizeof b1), conc[0], conc[0] == 1 ? "" : "s", units_time(t[1], b2, sizeof b2),
-		    conc[1],
-		    t[1] ? (double)t[0] / (double)t[1] : 0.0);
+	            json_pack("{s:I, s:I, s:i, s:i}", "depth_ns", (json_int_t)t[0], "breadth_ns", (json_int_t)t[1],
+	                      "depth_concurrency", conc[0], "breadth_concurrency", conc[1]),
+	            "depth %s (max %d concurrent kernel%s) vs breadth %s (max %d): depth/breadth %.2fx (target: "
+	            "visibly different, >= 1.5x)",
+	            units_time(t[0], b1, sizeof b1), conc[0], conc[0] == 1 ? "" : "s", units_time(t[1], b2, sizeof b2),
+	            conc[1], t[1] ? (double)t[0] / (double)t[1] : 0.0);
 }
 
 /* Check 5: a legacy default-stream operation serialises the streams. */
@@ -424,11 +431,11 @@ static void bench_default_stream(struct bench *bn)
 	across = analysis_across_legacy(&tl, &nlegacy);
 	conc = analysis_kernel_concurrency(&tl);
 	bench_check(bn, "default-stream", nlegacy > 0 && across == 0 && conc == 1,
-		    json_pack("{s:I, s:I, s:i}", "legacy_ops", (json_int_t)nlegacy, "overlapping", (json_int_t)across,
-			      "max_kernel_concurrency", conc),
-		    "%zu legacy-stream op%s, %zu stream interval%s overlap%s them, max concurrent kernels of distinct "
-		    "streams %d (target 0 and 1)",
-		    nlegacy, nlegacy == 1 ? "" : "s", across, across == 1 ? "" : "s", across == 1 ? "s" : "", conc);
+	            json_pack("{s:I, s:I, s:i}", "legacy_ops", (json_int_t)nlegacy, "overlapping", (json_int_t)across,
+	                      "max_kernel_concurrency", conc),
+	            "%zu legacy-stream op%s, %zu stream interval%s overlap%s them, max concurrent kernels of distinct "
+	            "streams %d (target 0 and 1)",
+	            nlegacy, nlegacy == 1 ? "" : "s", across, across == 1 ? "" : "s", across == 1 ? "s" : "", conc);
 	timeline_free(&tl);
 }
 
@@ -443,7 +450,8 @@ static int bench_dir(const char *dir)
 	if (stat(dir, &st) != 0)
 		return cli_error(CLI_USAGE, "-o: %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return cli_error(CLI_USAGE, "-o: %s is not a directory (bench -o DIR keeps a trace per run there)", dir);
+		return cli_error(CLI_USAGE, "-o: %s is not a directory (bench -o DIR keeps a trace per run there)",
+		                 dir);
 	if (access(dir, W_OK | X_OK) != 0)
 		return cli_error(CLI_USAGE, "-o: directory %s is not writable", dir);
 	return CLI_OK;
@@ -491,8 +499,8 @@ int cli_bench(int argc, char **argv)
 		       bn.modelled_outside == 1 ? "" : "s", bn.failed, bn.failed == 1 ? "" : "s");
 	else
 		printf("\n%d check%s failed\n", bn.failed, bn.failed == 1 ? "" : "s");
-	root = json_pack("{s:s, s:b, s:b, s:o, s:o, s:i}", "backend", bn.b->name, "modelled", bn.modelled,
-			 "gpu_checks", !bn.modelled, "checks", bn.checks, "runs", bn.runs, "failed", bn.failed);
+	root = json_pack("{s:s, s:b, s:b, s:o, s:o, s:i}", "backend", bn.b->name, "modelled", bn.modelled, "gpu_checks",
+	                 !bn.modelled, "checks", bn.checks, "runs", bn.runs, "failed", bn.failed);
 	if (bn.dir != NULL) {
 		char *path = xasprintf("%s/summary.json", bn.dir);
 		char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER), *cause = NULL;

@@ -9,14 +9,14 @@
 #include "io/export.h"
 
 int cli_export_timeline(const char *path, const struct ss_timeline *tl, const struct ss_analysis *a,
-			const struct ss_experiment *e)
+                        const struct ss_experiment *e)
 {
 	struct ss_export_input in;
 	char *cause = NULL;
 
 	if (export_format_of(path) < 0) {
 		fprintf(stderr, "streamscope: cannot export to '%s': unknown extension, valid are %s\n", path,
-			SS_EXPORT_EXTENSIONS);
+		        SS_EXPORT_EXTENSIONS);
 		return CLI_USAGE;
 	}
 	memset(&in, 0, sizeof in);
@@ -32,7 +32,7 @@ int cli_export_timeline(const char *path, const struct ss_timeline *tl, const st
 }
 
 int cli_export_all(const char *const *paths, int n, const struct ss_timeline *tl, const struct ss_analysis *a,
-		   const struct ss_experiment *e)
+                   const struct ss_experiment *e)
 {
 	int rc = CLI_OK;
 

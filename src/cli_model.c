@@ -128,8 +128,9 @@ int cli_calibrate(int argc, char **argv)
 	if (optind < argc)
 		return cli_error(CLI_USAGE, "calibrate: unexpected argument '%s'", argv[optind]);
 	if (profile != NULL && strcmp(backend, "model") != 0)
-		return cli_error(CLI_USAGE, "calibrate: option '--profile' applies to --backend model only (the model's "
-		                            "profile); a GPU calibration measures its own");
+		return cli_error(CLI_USAGE,
+		                 "calibrate: option '--profile' applies to --backend model only (the model's "
+		                 "profile); a GPU calibration measures its own");
 	/* the output is checked before the calibration, which takes minutes */
 	if (out != NULL && atomic_check(out, &cause) != 0) {
 		cli_error(CLI_USAGE, "calibrate: -o: %s", cause);
@@ -261,7 +262,8 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 		if (multi)
 			printf(" %7.1f%% %3d", 100 * r->measured_spread, r->measured_n);
 		if (r->model_own_ns > 0)
-			printf(" %+9.1f%%", 100.0 * ((double)r->model_own_ns - (double)r->measured_ns) / (double)r->measured_ns);
+			printf(" %+9.1f%%",
+			       100.0 * ((double)r->model_own_ns - (double)r->measured_ns) / (double)r->measured_ns);
 		putchar('\n');
 	}
 	validate_stats(s, &st);
@@ -365,8 +367,9 @@ static int cm_host_probe(const struct ss_backend *b, const struct ss_profile *p,
 	struct ss_profile h = *p, before = *p;
 	char *line = after ? s->host_after : s->host, *cause = NULL;
 
-	fprintf(stderr, after ? "validate: measuring this host's call costs again (how far they moved during the matrix)\n"
-	                      : "validate: measuring this host's call costs first (a second prediction uses them)\n");
+	fprintf(stderr,
+	        after ? "validate: measuring this host's call costs again (how far they moved during the matrix)\n"
+	              : "validate: measuring this host's call costs first (a second prediction uses them)\n");
 	if (calibrate_host(b, &h, cm_progress, &cause) != 0) {
 		cli_error(CLI_CUDA, "validate: host call costs: %s", cause);
 		free(cause);
@@ -375,8 +378,10 @@ static int cm_host_probe(const struct ss_backend *b, const struct ss_profile *p,
 	validate_host_format(&h, line, sizeof s->host);
 	fprintf(stderr, "validate: host call costs %s(ns): %s\n", after ? "after the matrix " : "", line);
 	if (after && validate_host_apply(s->host, &before, &cause) == 0)
-		fprintf(stderr, "validate: during the matrix launches went from %.2f to %.2f us (%+.0f%%), copies from %.2f "
-		        "to %.2f us (%+.0f%%)\n", before.api_launch_ns / 1e3, h.api_launch_ns / 1e3,
+		fprintf(stderr,
+		        "validate: during the matrix launches went from %.2f to %.2f us (%+.0f%%), copies from %.2f "
+		        "to %.2f us (%+.0f%%)\n",
+		        before.api_launch_ns / 1e3, h.api_launch_ns / 1e3,
 		        before.api_launch_ns > 0 ? 100 * (h.api_launch_ns / before.api_launch_ns - 1) : 0.0,
 		        before.api_copy_ns / 1e3, h.api_copy_ns / 1e3,
 		        before.api_copy_ns > 0 ? 100 * (h.api_copy_ns / before.api_copy_ns - 1) : 0.0);
@@ -471,8 +476,10 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 	if (optind < argc)
 		return cli_error(CLI_USAGE, "validate: unexpected argument '%s'", argv[optind]);
 	if (ck->npath > 0 && matrix_opt != NULL)
-		return cli_error(CLI_USAGE, "validate: option '%s' does not apply with --check (it compares measured "
-		                            "files, no matrix is run)", matrix_opt);
+		return cli_error(CLI_USAGE,
+		                 "validate: option '%s' does not apply with --check (it compares measured "
+		                 "files, no matrix is run)",
+		                 matrix_opt);
 	if (resume && csv == NULL)
 		return cli_error(CLI_USAGE, "validate: --resume needs --csv FILE");
 	/* the CSV is checked before the matrix, which takes minutes */

@@ -45,37 +45,37 @@ struct cli_record_opts {
 	const char *out; /* -o; NULL: streamscope-record-<time>.sqlite */
 	bool live;
 	bool children;
-	char **argv;     /* PROGRAM and its arguments, NULL-terminated */
+	char **argv; /* PROGRAM and its arguments, NULL-terminated */
 };
 
 static const char cli_record_usage[] =
-	"usage: streamscope record [-o FILE] [--live] [--children] [--] PROGRAM [ARGS...]\n"
-	"\n"
-	"Runs PROGRAM with CUPTI tracing injected (no rebuild, no code change) and writes its stream timeline:\n"
-	"kernels, copies, memsets, runtime API calls, synchronisation and NVTX ranges, per stream (legacy default,\n"
-	"per-thread default, blocking, non-blocking). Open the trace with 'streamscope view FILE'.\n"
-	"\n"
-	"  -o, --output FILE  the trace (default streamscope-record-YYYYMMDD-HHMMSS.sqlite);\n"
-	"                     the format follows the extension: " SS_EXPORT_EXTENSIONS "\n"
-	"  --live             show the Gantt while PROGRAM runs (PROGRAM's output then goes to FILE.log)\n"
-	"  --children         also record the CUDA processes PROGRAM starts; by default only PROGRAM itself is\n"
-	"                     recorded\n"
-	"  -h, --help         this help\n"
-	"\n"
-	"PROGRAM's stdin, stdout and stderr are its own. Records reach streamscope every 500 ms and at exit: if PROGRAM\n"
-	"crashes or is killed, what arrived is kept and the trace is marked incomplete.\n"
-	"Exit status: PROGRAM's own (128+N when signal N killed it); 127 PROGRAM not found, 126 not executable;\n"
-	"1 PROGRAM succeeded but the trace could not be written; 2 usage error, or FILE (or FILE.log for --live)\n"
-	"cannot be written, checked before PROGRAM starts; 3 no CUDA/CUPTI in this build, the injection library is\n"
-	"missing, or CUPTI could not be set up in a PROGRAM that succeeded.\n"
-	"If PROGRAM stops itself (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU), streamscope says so and stops too, as a shell's\n"
-	"job does; continued, it continues PROGRAM.\n";
+    "usage: streamscope record [-o FILE] [--live] [--children] [--] PROGRAM [ARGS...]\n"
+    "\n"
+    "Runs PROGRAM with CUPTI tracing injected (no rebuild, no code change) and writes its stream timeline:\n"
+    "kernels, copies, memsets, runtime API calls, synchronisation and NVTX ranges, per stream (legacy default,\n"
+    "per-thread default, blocking, non-blocking). Open the trace with 'streamscope view FILE'.\n"
+    "\n"
+    "  -o, --output FILE  the trace (default streamscope-record-YYYYMMDD-HHMMSS.sqlite);\n"
+    "                     the format follows the extension: " SS_EXPORT_EXTENSIONS "\n"
+    "  --live             show the Gantt while PROGRAM runs (PROGRAM's output then goes to FILE.log)\n"
+    "  --children         also record the CUDA processes PROGRAM starts; by default only PROGRAM itself is\n"
+    "                     recorded\n"
+    "  -h, --help         this help\n"
+    "\n"
+    "PROGRAM's stdin, stdout and stderr are its own. Records reach streamscope every 500 ms and at exit: if PROGRAM\n"
+    "crashes or is killed, what arrived is kept and the trace is marked incomplete.\n"
+    "Exit status: PROGRAM's own (128+N when signal N killed it); 127 PROGRAM not found, 126 not executable;\n"
+    "1 PROGRAM succeeded but the trace could not be written; 2 usage error, or FILE (or FILE.log for --live)\n"
+    "cannot be written, checked before PROGRAM starts; 3 no CUDA/CUPTI in this build, the injection library is\n"
+    "missing, or CUPTI could not be set up in a PROGRAM that succeeded.\n"
+    "If PROGRAM stops itself (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU), streamscope says so and stops too, as a shell's\n"
+    "job does; continued, it continues PROGRAM.\n";
 
 /* Prints one usage-error line and returns CLI_USAGE. */
 static int cli_record_usage_error(const char *what, const char *arg)
 {
 	fprintf(stderr, "streamscope: record: %s%s%s%s (see streamscope record --help)\n", what, arg ? " '" : "",
-		arg ? arg : "", arg ? "'" : "");
+	        arg ? arg : "", arg ? "'" : "");
 	return CLI_USAGE;
 }
 
@@ -84,11 +84,11 @@ static int cli_record_usage_error(const char *what, const char *arg)
 static int cli_record_parse(int argc, char **argv, struct cli_record_opts *o)
 {
 	static const struct option longopts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"live", no_argument, NULL, 'l'},
-		{"children", no_argument, NULL, 'c'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"output", required_argument, NULL, 'o'},
+	    {"live", no_argument, NULL, 'l'},
+	    {"children", no_argument, NULL, 'c'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -117,12 +117,12 @@ static int cli_record_parse(int argc, char **argv, struct cli_record_opts *o)
 	}
 	if (optind >= argc)
 		return cli_record_usage_error("no program given: streamscope record [-o FILE] -- PROGRAM [ARGS...]",
-					      NULL);
+		                              NULL);
 	if (argv[optind][0] == '\0')
 		return cli_record_usage_error("the program name is empty", NULL);
 	if (o->out != NULL && export_format_of(o->out) < 0) {
 		fprintf(stderr, "streamscope: record: cannot write '%s': unknown extension, valid are %s\n", o->out,
-			SS_EXPORT_EXTENSIONS);
+		        SS_EXPORT_EXTENSIONS);
 		return CLI_USAGE;
 	}
 	o->argv = argv + optind;
@@ -139,7 +139,7 @@ int cli_record(int argc, char **argv)
 	if (rc != 0)
 		return rc < 0 ? CLI_OK : rc;
 	fprintf(stderr, "streamscope: record needs CUDA and CUPTI, and this build has neither (rebuild where the CUDA "
-			"toolkit is installed)\n");
+	                "toolkit is installed)\n");
 	return CLI_CUDA;
 }
 
@@ -167,13 +167,13 @@ int cli_record(int argc, char **argv)
 struct cli_record_source {
 	struct ss_runner r;
 	pid_t pid;
-	bool open;      /* still reading */
-	bool loaded;    /* the library started in it (the first streams line arrived) */
-	bool result;    /* its stream ended with a result: complete */
-	bool error;     /* CUPTI could not be set up (WIRE_ERROR) */
-	int32_t *map;   /* local stream index -> timeline stream index */
+	bool open;    /* still reading */
+	bool loaded;  /* the library started in it (the first streams line arrived) */
+	bool result;  /* its stream ended with a result: complete */
+	bool error;   /* CUPTI could not be set up (WIRE_ERROR) */
+	int32_t *map; /* local stream index -> timeline stream index */
 	int nmap;
-	size_t nrec;    /* records it sent */
+	size_t nrec; /* records it sent */
 };
 
 /* Everything one recording holds. */
@@ -182,22 +182,22 @@ struct cli_record_state {
 	struct ss_timeline tl;
 	struct cli_record_source src[CLI_RECORD_MAX_SOURCES];
 	int nsrc;
-	int nstreams;    /* timeline stream indices handed out */
-	char *kinds;     /* [index]: enum ss_stream_kind (SS_SKIND_UNKNOWN until the library names it) */
-	pid_t *spid;     /* [index]: the process the stream belongs to */
+	int nstreams; /* timeline stream indices handed out */
+	char *kinds;  /* [index]: enum ss_stream_kind (SS_SKIND_UNKNOWN until the library names it) */
+	pid_t *spid;  /* [index]: the process the stream belongs to */
 	int kcap;
-	pid_t pid;       /* PROGRAM */
-	int status;      /* its wait status once exited */
+	pid_t pid;  /* PROGRAM */
+	int status; /* its wait status once exited */
 	bool exited;
-	bool stopped;    /* PROGRAM's last change was a stop */
-	int listen_fd;   /* --children socket, -1 otherwise */
+	bool stopped;  /* PROGRAM's last change was a stop */
+	int listen_fd; /* --children socket, -1 otherwise */
 	char sockdir[80];
 	char sockpath[96];
 	bool have_base;
-	uint64_t base;   /* CUPTI time of the earliest record so far: the timeline's 0 */
+	uint64_t base;    /* CUPTI time of the earliest record so far: the timeline's 0 */
 	uint64_t exit_ms; /* when PROGRAM exited (monotonic ms) */
-	bool noted;      /* the "waiting for children" note was printed */
-	bool done;       /* the recording is over */
+	bool noted;       /* the "waiting for children" note was printed */
+	bool done;        /* the recording is over */
 };
 
 /* Signals the parent saw; the handlers only record them (and wake the loop through the self-pipe). */
@@ -282,8 +282,8 @@ static int cli_record_find_library(char *out, size_t len, char **cause)
 	if (env != NULL && *env != '\0') {
 		real = realpath(env, NULL);
 		if (real == NULL || access(real, R_OK) != 0) {
-			*cause = xasprintf("the injection library STREAMSCOPE_INJECT names ('%s') cannot be read: %s", env,
-					   strerror(errno));
+			*cause = xasprintf("the injection library STREAMSCOPE_INJECT names ('%s') cannot be read: %s",
+			                   env, strerror(errno));
 			free(real);
 			return -1;
 		}
@@ -304,8 +304,8 @@ static int cli_record_find_library(char *out, size_t len, char **cause)
 		free(real);
 	}
 	*cause = xasprintf("cannot find the injection library %s next to the streamscope binary (%s) or in "
-			   "../lib/streamscope; set STREAMSCOPE_INJECT to its path",
-			   INJECT_LIBRARY_NAME, *dir ? dir : "unknown directory");
+	                   "../lib/streamscope; set STREAMSCOPE_INJECT to its path",
+	                   INJECT_LIBRARY_NAME, *dir ? dir : "unknown directory");
 	return -1;
 }
 
@@ -352,7 +352,7 @@ static int cli_record_listen(struct cli_record_state *st, char **cause)
 	const char *tmp = getenv("TMPDIR");
 
 	snprintf(st->sockdir, sizeof st->sockdir, "%s/streamscope-XXXXXX",
-		 tmp != NULL && *tmp != '\0' && strlen(tmp) < 40 ? tmp : "/tmp");
+	         tmp != NULL && *tmp != '\0' && strlen(tmp) < 40 ? tmp : "/tmp");
 	if (mkdtemp(st->sockdir) == NULL) {
 		*cause = xasprintf("cannot create a directory for the --children socket: %s", strerror(errno));
 		st->sockdir[0] = '\0';
@@ -689,9 +689,10 @@ static bool cli_record_live_poll(void *ctx, int wait_ms)
 	if (!st->noted && now - st->exit_ms >= 2000 && st->o->children && !st->o->live) {
 		int left = cli_record_open_count(st);
 
-		fprintf(stderr, "streamscope: %s exited; waiting for %d recorded child process%s (Ctrl-C stops "
-				"waiting)\n",
-			st->o->argv[0], left, left == 1 ? "" : "es");
+		fprintf(stderr,
+		        "streamscope: %s exited; waiting for %d recorded child process%s (Ctrl-C stops "
+		        "waiting)\n",
+		        st->o->argv[0], left, left == 1 ? "" : "es");
 		st->noted = true;
 	}
 	return false;
@@ -699,7 +700,7 @@ static bool cli_record_live_poll(void *ctx, int wait_ms)
 
 /* The child side of the fork: environment, output, exec. Reports an exec failure's errno on errfd. */
 static void cli_record_exec(struct cli_record_state *st, int wfd, int errfd, const char *library, const char *cupti,
-			    const char *logpath)
+                            const char *logpath)
 {
 	char num[32];
 	sigset_t none;
@@ -875,7 +876,7 @@ static int cli_record_start(struct cli_record_state *st, const char *logpath)
 	}
 	if (cli_record_find_cupti(library, cupti) != 0)
 		fprintf(stderr, "streamscope: record: libcupti.so not found (set STREAMSCOPE_CUPTI): NVTX ranges will "
-				"not be recorded\n");
+		                "not be recorded\n");
 	if (st->o->children && cli_record_listen(st, &cause) != 0) {
 		fprintf(stderr, "streamscope: record: %s\n", cause);
 		free(cause);
@@ -1005,7 +1006,7 @@ static void cli_record_describe(int status, char *buf, size_t len)
 {
 	if (WIFSIGNALED(status))
 		snprintf(buf, len, "was killed by signal %d (%s)%s", WTERMSIG(status), strsignal(WTERMSIG(status)),
-			 WCOREDUMP(status) ? ", core dumped" : "");
+		         WCOREDUMP(status) ? ", core dumped" : "");
 	else if (WIFEXITED(status))
 		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
 	else
@@ -1099,15 +1100,18 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 		if (errors == 0 && loaded == 0)
 			/* CUDA loads the library when it initialises: a program that never did made no CUDA call
 			 * (or its CUDA failed before it started, which the program's own errors say) */
-			fprintf(stderr, "streamscope: nothing recorded: %s made no CUDA calls%s (CUDA was never "
-					"initialised) and %s; no trace written%s\n",
-				st->o->argv[0], st->o->children ? ", nor did the processes it started" : "", what,
-				st->o->children ? "" : " (only the launched process is recorded: --children adds the "
-						       "CUDA processes it starts)");
+			fprintf(stderr,
+			        "streamscope: nothing recorded: %s made no CUDA calls%s (CUDA was never "
+			        "initialised) and %s; no trace written%s\n",
+			        st->o->argv[0], st->o->children ? ", nor did the processes it started" : "", what,
+			        st->o->children ? ""
+			                        : " (only the launched process is recorded: --children adds the "
+			                          "CUDA processes it starts)");
 		else if (errors == 0)
-			fprintf(stderr, "streamscope: nothing recorded: %s %s; CUDA started but no GPU work or API call "
-					"arrived%s; no trace written\n",
-				st->o->argv[0], what, complete < loaded ? " (it ended before the first delivery)" : "");
+			fprintf(stderr,
+			        "streamscope: nothing recorded: %s %s; CUDA started but no GPU work or API call "
+			        "arrived%s; no trace written\n",
+			        st->o->argv[0], what, complete < loaded ? " (it ended before the first delivery)" : "");
 		return 0;
 	}
 	timeline_sort(t);
@@ -1126,23 +1130,24 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 		size_t na = timeline_count(t, SS_KIND_API), ns = timeline_count(t, SS_KIND_SYNC);
 
 		fprintf(stderr,
-			"streamscope: recorded %s (%d process%s) on %s: %zu record%s: %zu kernel%s, %zu H2D, %zu D2H, "
-			"%zu D2D, %zu memset%s, %zu NVTX range%s, %zu API call%s, %zu sync%s; %llu dropped%s\n",
-			st->o->argv[0], loaded, loaded == 1 ? "" : "es", t->device, t->n, cli_record_s(t->n), nk,
-			cli_record_s(nk), timeline_count(t, SS_KIND_H2D), timeline_count(t, SS_KIND_D2H),
-			timeline_count(t, SS_KIND_D2D), nm, cli_record_s(nm), ranges, cli_record_s(ranges), na,
-			cli_record_s(na), ns, cli_record_s(ns), (unsigned long long)t->dropped,
-			t->incomplete ? "; INCOMPLETE" : "");
+		        "streamscope: recorded %s (%d process%s) on %s: %zu record%s: %zu kernel%s, %zu H2D, %zu D2H, "
+		        "%zu D2D, %zu memset%s, %zu NVTX range%s, %zu API call%s, %zu sync%s; %llu dropped%s\n",
+		        st->o->argv[0], loaded, loaded == 1 ? "" : "es", t->device, t->n, cli_record_s(t->n), nk,
+		        cli_record_s(nk), timeline_count(t, SS_KIND_H2D), timeline_count(t, SS_KIND_D2H),
+		        timeline_count(t, SS_KIND_D2D), nm, cli_record_s(nm), ranges, cli_record_s(ranges), na,
+		        cli_record_s(na), ns, cli_record_s(ns), (unsigned long long)t->dropped,
+		        t->incomplete ? "; INCOMPLETE" : "");
 	}
 	cli_record_print_streams(st, out);
 	if (t->incomplete)
-		fprintf(stderr, "streamscope: %s %s before its recording ended: the trace holds what was delivered "
-				"until then and is marked incomplete\n",
-			st->o->argv[0], what);
+		fprintf(stderr,
+		        "streamscope: %s %s before its recording ended: the trace holds what was delivered "
+		        "until then and is marked incomplete\n",
+		        st->o->argv[0], what);
 	memset(&in, 0, sizeof in);
 	in.t = t;
 	snprintf(label, sizeof label, "measured: CUDA+CUPTI on %s, recorded %s%s", t->device, st->o->argv[0],
-		 t->incomplete ? " (incomplete)" : "");
+	         t->incomplete ? " (incomplete)" : "");
 	in.label = label;
 	if (export_file(out, &in, &cause) != 0) {
 		fprintf(stderr, "streamscope: record: %s\n", cause);
@@ -1242,7 +1247,7 @@ int cli_record(int argc, char **argv)
 		return rc < 0 ? CLI_OK : rc;
 	if (o.live && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "streamscope: record --live needs a terminal (stdin and stdout); without --live the "
-				"trace is written all the same\n");
+		                "trace is written all the same\n");
 		return CLI_USAGE;
 	}
 	cli_record_default_name(defname, sizeof defname);
@@ -1282,7 +1287,7 @@ int cli_record(int argc, char **argv)
 			free(cause);
 		} else if (!st.done) {
 			fprintf(stderr, "streamscope: record: live view closed; recording %s goes on until it exits\n",
-				o.argv[0]);
+			        o.argv[0]);
 		}
 	}
 	cli_record_loop(&st); /* returns at once when the live view saw the end */

@@ -15,7 +15,7 @@ static int cli_tui_check_terminal(void)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "streamscope: the interactive timeline needs a terminal (stdin and stdout); "
-				"for scripts use 'streamscope run' or 'streamscope sweep'\n");
+		                "for scripts use 'streamscope run' or 'streamscope sweep'\n");
 		return CLI_USAGE;
 	}
 	return CLI_OK;
@@ -57,7 +57,7 @@ int cli_view(int argc, char **argv)
 		return rc;
 	if (o.file == NULL) {
 		fprintf(stderr, "streamscope: view needs a file: streamscope view FILE (.sqlite, .json, Nsight Systems "
-				"SQLite export)\n");
+		                "SQLite export)\n");
 		return CLI_USAGE;
 	}
 	timeline_init(&tl);

@@ -2,12 +2,11 @@
  * records of the last traced run delivered to the sink (see backend.h). Runs in a fresh child per experiment. */
 #include "cuda_backend.h"
 
+#include <cuda_runtime_api.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cuda_runtime_api.h>
 
 #include "cuda_exec.h"
 #include "cupti_capture.h"
@@ -16,7 +15,7 @@
 #include "xalloc.h"
 
 static void cuda_backend_progress(const struct ss_sink *sink, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 /* cuda_backend_progress sends one formatted progress line to the sink, if it takes them. */
 static void cuda_backend_progress(const struct ss_sink *sink, const char *fmt, ...)
@@ -115,8 +114,8 @@ static int cuda_backend_check_env(const struct ss_experiment *e, char **cause)
 
 	if (v == NULL || atoi(v) != e->connections) {
 		*cause = xasprintf("CUDA_DEVICE_MAX_CONNECTIONS is %s, the experiment asks for %d hardware queue%s "
-				   "(it must be set before CUDA initialises)",
-				   v == NULL ? "unset" : v, e->connections, e->connections == 1 ? "" : "s");
+		                   "(it must be set before CUDA initialises)",
+		                   v == NULL ? "unset" : v, e->connections, e->connections == 1 ? "" : "s");
 		return -1;
 	}
 	return 0;
@@ -141,7 +140,7 @@ static int cuda_backend_thread_index(void *arg, uint32_t os_thread)
 /* Adds to b, the run just collected, the records CUPTI does not make: the prefetches, timed with events around
  * them and placed by the kernels beside them (bracket.h). *br says how that went. Returns 0, or -1 with *cause. */
 static int cuda_backend_brackets(struct cuda_exec *x, const struct ss_oplist *ops, const struct cupti_convert_map *map,
-				 struct cupti_capture_batch *b, struct bracket_result *br, char **cause)
+                                 struct cupti_capture_batch *b, struct bracket_result *br, char **cause)
 {
 	struct bracket_time *bt = NULL;
 	struct cupti_capture_rec *add = NULL;
@@ -154,7 +153,7 @@ static int cuda_backend_brackets(struct cuda_exec *x, const struct ss_oplist *op
 	if (nbt == 0)
 		return 0;
 	rc = bracket_records(ops, bt, nbt, b->rec, b->n, cuda_backend_thread_index, x, map->ids, map->nids, &add, &nadd,
-			     br, cause);
+	                     br, cause);
 	free(bt);
 	if (rc < 0)
 		return -1;
@@ -179,7 +178,7 @@ static bool cuda_backend_has_brackets(const struct ss_oplist *ops)
 
 /* Hand the kept batch to the sink: times relative to t0, host records' threads as issuing-thread indices. */
 static void cuda_backend_deliver(struct cuda_exec *x, const struct cupti_capture_batch *b, uint64_t t0,
-				 const struct ss_sink *sink)
+                                 const struct ss_sink *sink)
 {
 	for (size_t i = 0; i < b->n; i++) {
 		struct ss_record r = b->rec[i].r;
@@ -198,7 +197,7 @@ static void cuda_backend_deliver(struct cuda_exec *x, const struct cupti_capture
 }
 
 static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-			    struct ss_run_result *res, char **cause)
+                            struct ss_run_result *res, char **cause)
 {
 	struct cuda_exec *x = NULL;
 	struct cupti_capture_batch batch = {0};
@@ -273,10 +272,11 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		*cause = xasprintf("CUPTI gave no id for the legacy default stream (no CONTEXT record)");
 		goto out;
 	}
-	cuda_backend_progress(sink, "legacy stream id %u (context record%s), %u (cuptiGetStreamIdEx%s); "
-			      "per-thread stream ids known for %d of %d threads",
-			      null_ctx, have_ctx ? "" : " missing", null_query, have_query ? "" : " failed",
-			      cuda_exec_per_thread_ids(x), e->threads > 1 ? e->threads : 1);
+	cuda_backend_progress(sink,
+	                      "legacy stream id %u (context record%s), %u (cuptiGetStreamIdEx%s); "
+	                      "per-thread stream ids known for %d of %d threads",
+	                      null_ctx, have_ctx ? "" : " missing", null_query, have_query ? "" : " failed",
+	                      cuda_exec_per_thread_ids(x), e->threads > 1 ? e->threads : 1);
 
 	for (int w = 0; w < e->warmup; w++) {
 		cuda_backend_progress(sink, "warm-up %d/%d", w + 1, e->warmup);
@@ -304,36 +304,41 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		if (!untraced_first && cuda_exec_run(x, false, &tu, &untraced[r], cause) < 0)
 			goto out;
 		cuda_backend_progress(sink, "repeat %d/%d: traced %.1f us, untraced %.1f us", r + 1, e->repeat,
-				      (double)traced[r] / 1e3, (double)untraced[r] / 1e3);
+		                      (double)traced[r] / 1e3, (double)untraced[r] / 1e3);
 	}
 	if (br.added > 0) {
 		/* progress lines hold 127 characters */
-		cuda_backend_progress(sink, "%zu prefetches timed with cudaEvents (CUPTI records none), %zu linked to "
-				      "calls, %zu idle-stream ones start at their call",
-				      br.added, br.matched, br.from_call + br.no_start);
+		cuda_backend_progress(sink,
+		                      "%zu prefetches timed with cudaEvents (CUPTI records none), %zu linked to "
+		                      "calls, %zu idle-stream ones start at their call",
+		                      br.added, br.matched, br.from_call + br.no_start);
 		if (br.samples > 0)
-			cuda_backend_progress(sink, "clock offset: median of %zu CUPTI event times (%+.1f..%+.1f us), "
-					      "%+.1f us off the middle of %zu kernels' %.1f us bounds%s",
-					      br.samples, br.spread_lo_ns / 1e3, br.spread_hi_ns / 1e3,
-					      br.shift_ns / 1e3, br.anchors, br.width_ns / 1e3,
-					      br.clamped ? ", clamped" : "");
+			cuda_backend_progress(sink,
+			                      "clock offset: median of %zu CUPTI event times (%+.1f..%+.1f us), "
+			                      "%+.1f us off the middle of %zu kernels' %.1f us bounds%s",
+			                      br.samples, br.spread_lo_ns / 1e3, br.spread_hi_ns / 1e3,
+			                      br.shift_ns / 1e3, br.anchors, br.width_ns / 1e3,
+			                      br.clamped ? ", clamped" : "");
 		else
-			cuda_backend_progress(sink, "clock offset: the middle of %zu kernels' bounds, %.1f us wide "
-					      "(no CUPTI event times)",
-					      br.anchors, br.width_ns / 1e3);
+			cuda_backend_progress(sink,
+			                      "clock offset: the middle of %zu kernels' bounds, %.1f us wide "
+			                      "(no CUPTI event times)",
+			                      br.anchors, br.width_ns / 1e3);
 	} else if (cuda_backend_has_brackets(ops) && experiment_prefetch_events(e)) {
 		cuda_backend_progress(sink, "prefetches left off the timeline: no kernel beside their timing events");
 	} else if (cuda_backend_has_brackets(ops)) {
 		cuda_backend_progress(sink, "prefetches not on the timeline: CUPTI records none (--prefetch-events=on "
-				      "times them, costly where streams share a queue)");
+		                            "times them, costly where streams share a queue)");
 	}
-	cuda_backend_progress(sink, "captured %zu records (%llu hidden timing calls, %llu before the run, "
-			      "%llu unsupported, %llu dropped)",
-			      batch.n, (unsigned long long)batch.hidden, (unsigned long long)batch.early,
-			      (unsigned long long)unsupported, (unsigned long long)dropped);
+	cuda_backend_progress(sink,
+	                      "captured %zu records (%llu hidden timing calls, %llu before the run, "
+	                      "%llu unsupported, %llu dropped)",
+	                      batch.n, (unsigned long long)batch.hidden, (unsigned long long)batch.early,
+	                      (unsigned long long)unsupported, (unsigned long long)dropped);
 	if (sink != NULL && sink->stream != NULL)
 		for (int s = 0; s < map.nids; s++)
-			sink->stream(sink->ctx, s, map.ids[s], e->nonblocking ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
+			sink->stream(sink->ctx, s, map.ids[s],
+			             e->nonblocking ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
 	cuda_backend_deliver(x, &batch, kept_t0, sink);
 	res->modelled = false;
 	res->repeats = e->repeat;
@@ -361,8 +366,8 @@ out:
 }
 
 const struct ss_backend cuda_backend = {
-	.name = "cuda",
-	.modelled = false,
-	.available = cuda_backend_available,
-	.run = cuda_backend_run,
+    .name = "cuda",
+    .modelled = false,
+    .available = cuda_backend_available,
+    .run = cuda_backend_run,
 };

@@ -1,14 +1,13 @@
 /* cupti_capture.c: CUPTI Activity API buffers and the parked queue (see cupti_capture.h). */
 #include "cupti_capture.h"
 
+#include <cupti.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cupti.h>
 
 #include "xalloc.h"
 
@@ -31,38 +30,42 @@ static struct {
 	pthread_mutex_t lock;
 	struct capture_header *head, *tail; /* parked, in completion order */
 	bool registered, tracing, have_null;
-	bool migrations;                    /* UNIFIED_MEMORY_COUNTER goes with the tracing kinds */
-	bool event_times;                   /* CUDA_EVENT (with device timestamps) goes with the tracing kinds */
+	bool migrations;  /* UNIFIED_MEMORY_COUNTER goes with the tracing kinds */
+	bool event_times; /* CUDA_EVENT (with device timestamps) goes with the tracing kinds */
 	uint32_t null_stream;
 	char *api_names[2][CAPTURE_API_NAMES];
 } capture = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* The kinds of a traced run. CONCURRENT_KERNEL, never KERNEL: KERNEL serialises kernels. */
 static const CUpti_ActivityKind capture_kinds[] = {
-	CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,	   CUPTI_ACTIVITY_KIND_MEMSET,
-	CUPTI_ACTIVITY_KIND_RUNTIME,	       CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_OVERHEAD,
-	CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+    CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMSET,
+    CUPTI_ACTIVITY_KIND_RUNTIME,
+    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+    CUPTI_ACTIVITY_KIND_OVERHEAD,
+    CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
 };
 
 /* The CUPTI entry points streamscope calls, resolved from libcupti at run time (cupti_capture_load), so that the
  * program starts, and says what is missing, on a machine without CUPTI. */
-#define CAPTURE_API(X)                                                                                             \
-	X(cuptiActivityConfigureUnifiedMemoryCounter)                                                              \
-	X(cuptiActivityDisable)                                                                                    \
-	X(cuptiActivityEnable)                                                                                     \
-	X(cuptiActivityEnableAllSyncRecords)                                                                       \
-	X(cuptiActivityEnableCudaEventDeviceTimestamps)                                                            \
-	X(cuptiActivityFlushAll)                                                                                   \
-	X(cuptiActivityGetNextRecord)                                                                              \
-	X(cuptiActivityGetNumDroppedRecords)                                                                       \
-	X(cuptiActivityPopExternalCorrelationId)                                                                   \
-	X(cuptiActivityPushExternalCorrelationId)                                                                  \
-	X(cuptiActivityRegisterCallbacks)                                                                          \
-	X(cuptiActivitySetAttribute)                                                                               \
-	X(cuptiGetCallbackName)                                                                                    \
-	X(cuptiGetResultString)                                                                                    \
-	X(cuptiGetStreamIdEx)                                                                                      \
-	X(cuptiGetTimestamp)                                                                                       \
+#define CAPTURE_API(X)                                                                                                 \
+	X(cuptiActivityConfigureUnifiedMemoryCounter)                                                                  \
+	X(cuptiActivityDisable)                                                                                        \
+	X(cuptiActivityEnable)                                                                                         \
+	X(cuptiActivityEnableAllSyncRecords)                                                                           \
+	X(cuptiActivityEnableCudaEventDeviceTimestamps)                                                                \
+	X(cuptiActivityFlushAll)                                                                                       \
+	X(cuptiActivityGetNextRecord)                                                                                  \
+	X(cuptiActivityGetNumDroppedRecords)                                                                           \
+	X(cuptiActivityPopExternalCorrelationId)                                                                       \
+	X(cuptiActivityPushExternalCorrelationId)                                                                      \
+	X(cuptiActivityRegisterCallbacks)                                                                              \
+	X(cuptiActivitySetAttribute)                                                                                   \
+	X(cuptiGetCallbackName)                                                                                        \
+	X(cuptiGetResultString)                                                                                        \
+	X(cuptiGetStreamIdEx)                                                                                          \
+	X(cuptiGetTimestamp)                                                                                           \
 	X(cuptiGetVersion)
 
 /* The resolved entry points; lib is NULL until cupti_capture_load succeeds. */
@@ -76,9 +79,9 @@ static struct {
 /* Where libcupti is looked for after the dynamic linker's own search (LD_LIBRARY_PATH, the program's run path):
  * the CUDA toolkit's usual places. */
 static const char *const capture_lib_dirs[] = {
-	"/usr/local/cuda/targets/x86_64-linux/lib",
-	"/usr/local/cuda/extras/CUPTI/lib64",
-	"/usr/local/cuda/lib64",
+    "/usr/local/cuda/targets/x86_64-linux/lib",
+    "/usr/local/cuda/extras/CUPTI/lib64",
+    "/usr/local/cuda/lib64",
 };
 
 int cupti_capture_load(char **cause)
@@ -100,23 +103,23 @@ int cupti_capture_load(char **cause)
 	}
 	if (lib == NULL) {
 		*cause = xasprintf("CUPTI unavailable: %s; install the CUDA toolkit's CUPTI or set LD_LIBRARY_PATH to "
-				   "the folder holding %s (valid without CUPTI: --backend model)",
-				   first, forced != NULL ? forced : CAPTURE_LIB);
+		                   "the folder holding %s (valid without CUPTI: --backend model)",
+		                   first, forced != NULL ? forced : CAPTURE_LIB);
 		return -1;
 	}
-#define CAPTURE_API_RESOLVE(f)                                                                                     \
-	if ((*(void **)&api.f = dlsym(lib, #f)) == NULL) {                                                          \
-		*cause = xasprintf("CUPTI unusable: %s has no %s (streamscope needs CUPTI %d.x)",                    \
-				   forced != NULL ? forced : CAPTURE_LIB, #f, CUPTI_API_VERSION / 10000);         \
-		dlclose(lib);                                                                                      \
-		return -1;                                                                                         \
+#define CAPTURE_API_RESOLVE(f)                                                                                         \
+	if ((*(void **)&api.f = dlsym(lib, #f)) == NULL) {                                                             \
+		*cause = xasprintf("CUPTI unusable: %s has no %s (streamscope needs CUPTI %d.x)",                      \
+		                   forced != NULL ? forced : CAPTURE_LIB, #f, CUPTI_API_VERSION / 10000);              \
+		dlclose(lib);                                                                                          \
+		return -1;                                                                                             \
 	}
 	CAPTURE_API(CAPTURE_API_RESOLVE)
 #undef CAPTURE_API_RESOLVE
 	/* the record layouts streamscope reads are those of its CUPTI major version */
 	if (api.cuptiGetVersion(&version) != CUPTI_SUCCESS || version / 10000 != CUPTI_API_VERSION / 10000) {
 		*cause = xasprintf("CUPTI unusable: %s reports API version %u, streamscope was built for %d.x",
-				   forced != NULL ? forced : CAPTURE_LIB, version, CUPTI_API_VERSION / 10000);
+		                   forced != NULL ? forced : CAPTURE_LIB, version, CUPTI_API_VERSION / 10000);
 		dlclose(lib);
 		return -1;
 	}
@@ -128,7 +131,8 @@ int cupti_capture_stream_id(void *ctx, void *stream, bool per_thread, uint32_t *
 {
 	if (api.lib == NULL)
 		return -1;
-	return api.cuptiGetStreamIdEx((CUcontext)ctx, (CUstream)stream, per_thread ? 1 : 0, id) == CUPTI_SUCCESS ? 0 : -1;
+	return api.cuptiGetStreamIdEx((CUcontext)ctx, (CUstream)stream, per_thread ? 1 : 0, id) == CUPTI_SUCCESS ? 0
+	                                                                                                         : -1;
 }
 
 int cupti_capture_error(const char *call, int result, char **cause)
@@ -295,7 +299,7 @@ static bool capture_kind_wanted(CUpti_ActivityKind kind)
 {
 	const char *only = getenv("SS_CUPTI_ONLY");
 	bool gpu = kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || kind == CUPTI_ACTIVITY_KIND_MEMCPY ||
-		   kind == CUPTI_ACTIVITY_KIND_MEMSET;
+	           kind == CUPTI_ACTIVITY_KIND_MEMSET;
 
 	if (only == NULL || kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)
 		return true;
@@ -437,7 +441,7 @@ static int capture_cmp_kv(const void *a, const void *b)
 
 /* b->events: each tag whose cudaEventRecord call (same correlation id) has a device timestamp. */
 static void capture_join_events(struct cupti_capture_batch *b, struct capture_kv *tags, size_t ntags,
-				struct capture_kv *times, size_t ntimes)
+                                struct capture_kv *times, size_t ntimes)
 {
 	qsort(times, ntimes, sizeof *times, capture_cmp_kv);
 	b->events = xreallocarray(b->events, ntags + 1, sizeof *b->events);
@@ -491,8 +495,7 @@ static void capture_fixup(struct cupti_capture_batch *b, const uint64_t *hidden,
 	free(pairs);
 }
 
-int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, struct cupti_capture_batch *b,
-			  char **cause)
+int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, struct cupti_capture_batch *b, char **cause)
 {
 	struct capture_header *h = capture_take(), *next;
 	uint64_t *hidden = NULL;
@@ -522,7 +525,8 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 				continue;
 			}
 			if (a->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
-				const CUpti_ActivityExternalCorrelation *x = (const CUpti_ActivityExternalCorrelation *)a;
+				const CUpti_ActivityExternalCorrelation *x =
+				    (const CUpti_ActivityExternalCorrelation *)a;
 				if (x->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 &&
 				    x->externalId == CAPTURE_HIDE_ID) {
 					if (nhidden == hcap) {

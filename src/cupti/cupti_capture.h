@@ -75,7 +75,7 @@ int cupti_capture_flush(char **cause);
  * started before t0, and adds CUPTI's dropped-record count to b->dropped. SYNC records get the OS thread id of
  * the API call they belong to. Frees the parked buffers. Returns 0, or -1 with *cause. */
 int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, struct cupti_capture_batch *b,
-			  char **cause);
+                          char **cause);
 /* cupti_capture_null_stream gives the legacy default stream id from the last CONTEXT record collected. */
 bool cupti_capture_null_stream(uint32_t *id);
 /* cupti_capture_api_name names a runtime or driver API call ("cudaMemcpyAsync"); a cupti_convert_map hook. */

@@ -1,11 +1,10 @@
 /* cupti_convert.c: CUPTI 13.0 activity records -> struct ss_record. Pure data conversion (see cupti_convert.h). */
 #include "cupti_convert.h"
 
-#include <stdio.h>
-#include <string.h>
-
 #include <cupti_callbacks.h>
 #include <cupti_version.h>
+#include <stdio.h>
+#include <string.h>
 
 /* The record layouts below are those CUPTI 13.0 writes (Memcpy6, Memset4, Kernel10, API, Synchronization2,
  * Overhead3, Marker2; CUPTI.md). Later toolkits move on (13.2 Kernel11, 13.4 Memcpy7): review this file first. */
@@ -74,7 +73,7 @@ int cupti_convert_stream(const struct cupti_convert_map *map, uint32_t id)
 
 /* A GPU interval's common fields. Returns CUPTI_CONVERT_NO_TIME when CUPTI lost the timestamps. */
 static int cupti_convert_gpu(const struct cupti_convert_map *map, struct ss_record *r, int kind, uint64_t start,
-			     uint64_t end, uint32_t stream, uint32_t correlation, uint32_t channel)
+                             uint64_t end, uint32_t stream, uint32_t correlation, uint32_t channel)
 {
 	r->kind = (uint8_t)kind;
 	r->start = start;
@@ -87,7 +86,7 @@ static int cupti_convert_gpu(const struct cupti_convert_map *map, struct ss_reco
 }
 
 static int cupti_convert_memcpy(const CUpti_ActivityMemcpy6 *m, const struct cupti_convert_map *map,
-				struct ss_record *r, char *name, size_t len)
+                                struct ss_record *r, char *name, size_t len)
 {
 	int kind;
 	const char *dir;
@@ -126,12 +125,12 @@ static int cupti_convert_memcpy(const CUpti_ActivityMemcpy6 *m, const struct cup
 		r->flags |= SS_REC_ASYNC;
 	r->bytes = m->bytes;
 	snprintf(name, len, "Memcpy %s (%s -> %s)", dir, cupti_convert_memory_name(m->srcKind),
-		 cupti_convert_memory_name(m->dstKind));
+	         cupti_convert_memory_name(m->dstKind));
 	return cupti_convert_gpu(map, r, kind, m->start, m->end, m->streamId, m->correlationId, m->channelID);
 }
 
 static int cupti_convert_memset(const CUpti_ActivityMemset4 *m, const struct cupti_convert_map *map,
-				struct ss_record *r, char *name, size_t len)
+                                struct ss_record *r, char *name, size_t len)
 {
 	if (m->flags & CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC)
 		r->flags |= SS_REC_ASYNC;
@@ -139,20 +138,18 @@ static int cupti_convert_memset(const CUpti_ActivityMemset4 *m, const struct cup
 		r->flags |= SS_REC_MANAGED;
 	r->bytes = m->bytes;
 	snprintf(name, len, "Memset (%s)", cupti_convert_memory_name(m->memoryKind));
-	return cupti_convert_gpu(map, r, SS_KIND_MEMSET, m->start, m->end, m->streamId, m->correlationId,
-				 m->channelID);
+	return cupti_convert_gpu(map, r, SS_KIND_MEMSET, m->start, m->end, m->streamId, m->correlationId, m->channelID);
 }
 
 static int cupti_convert_kernel(const CUpti_ActivityKernel10 *k, const struct cupti_convert_map *map,
-				struct ss_record *r, char *name, size_t len)
+                                struct ss_record *r, char *name, size_t len)
 {
 	snprintf(name, len, "%s", k->name != NULL ? k->name : "kernel");
-	return cupti_convert_gpu(map, r, SS_KIND_KERNEL, k->start, k->end, k->streamId, k->correlationId,
-				 k->channelID);
+	return cupti_convert_gpu(map, r, SS_KIND_KERNEL, k->start, k->end, k->streamId, k->correlationId, k->channelID);
 }
 
 static int cupti_convert_api(const CUpti_ActivityAPI *a, const struct cupti_convert_map *map, struct ss_record *r,
-			     char *name, size_t len)
+                             char *name, size_t len)
 {
 	int domain = a->kind == CUPTI_ACTIVITY_KIND_DRIVER ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API;
 	const char *api = map->api_name != NULL ? map->api_name(map->api_arg, domain, a->cbid) : NULL;
@@ -161,7 +158,7 @@ static int cupti_convert_api(const CUpti_ActivityAPI *a, const struct cupti_conv
 		snprintf(name, len, "%s", api);
 	else
 		snprintf(name, len, "%s API #%u", domain == CUPTI_CB_DOMAIN_DRIVER_API ? "driver" : "runtime",
-			 (unsigned)a->cbid);
+		         (unsigned)a->cbid);
 	r->kind = SS_KIND_API;
 	r->start = a->start;
 	r->end = a->end < a->start ? a->start : a->end;
@@ -189,7 +186,7 @@ static void cupti_convert_stream_label(const struct cupti_convert_map *map, uint
 }
 
 static int cupti_convert_sync(const CUpti_ActivitySynchronization2 *s, const struct cupti_convert_map *map,
-			      struct ss_record *r, char *name, size_t len)
+                              struct ss_record *r, char *name, size_t len)
 {
 	char label[32];
 
@@ -254,8 +251,8 @@ static int cupti_convert_overhead(const CUpti_ActivityOverhead3 *o, struct ss_re
 	r->end = o->end < o->start ? o->start : o->end;
 	r->stream = SS_STREAM_HOST;
 	r->thread = o->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || o->objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS
-			    ? o->objectId.pt.threadId
-			    : 0;
+	                ? o->objectId.pt.threadId
+	                : 0;
 	r->correlation = o->correlationId;
 	return o->start == 0 && o->end == 0 ? CUPTI_CONVERT_NO_TIME : CUPTI_CONVERT_RECORD;
 }
@@ -282,7 +279,7 @@ static const char *cupti_convert_migration_cause(unsigned cause)
  * API call: the driver moves managed memory in pieces, and these carry no correlation id. Other counters (page
  * faults, thrashing...) are not intervals of ours. */
 static int cupti_convert_migration(const CUpti_ActivityUnifiedMemoryCounter3 *u, const struct cupti_convert_map *map,
-				   struct ss_record *r, char *name, size_t len)
+                                   struct ss_record *r, char *name, size_t len)
 {
 	int kind;
 	const char *dir;
@@ -316,8 +313,8 @@ static int cupti_convert_marker(const CUpti_ActivityMarker2 *m, struct ss_record
 	r->stream = SS_STREAM_HOST;
 	r->correlation = m->id;
 	r->thread = m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || m->objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS
-			    ? m->objectId.pt.threadId
-			    : 0;
+	                ? m->objectId.pt.threadId
+	                : 0;
 	if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_END)
 		return CUPTI_CONVERT_MARKER_END;
 	if (m->flags & (CUPTI_ACTIVITY_FLAG_MARKER_START | CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS)) {
@@ -351,7 +348,7 @@ bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l)
 }
 
 int cupti_convert(const CUpti_Activity *a, const struct cupti_convert_map *map, struct ss_record *r, char *name,
-		  size_t len)
+                  size_t len)
 {
 	memset(r, 0, sizeof *r);
 	if (len > 0)

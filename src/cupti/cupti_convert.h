@@ -3,11 +3,10 @@
 #ifndef SS_CUPTI_CONVERT_H
 #define SS_CUPTI_CONVERT_H
 
+#include <cupti_activity.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include <cupti_activity.h>
 
 #include "record.h"
 
@@ -23,7 +22,7 @@ enum cupti_convert_status {
 
 /* How CUPTI stream ids map to the experiment's streams, and how API records are named. */
 struct cupti_convert_map {
-	const uint32_t *ids;        /* ids[i]: CUPTI stream id of experiment stream i */
+	const uint32_t *ids; /* ids[i]: CUPTI stream id of experiment stream i */
 	int nids;
 	bool have_null;
 	uint32_t null_stream;       /* the context's legacy default stream (Context3.nullStreamId) */
@@ -48,7 +47,7 @@ int cupti_convert_stream(const struct cupti_convert_map *map, uint32_t id);
  * byte transfers) become H2D/D2H/D2D intervals flagged SS_REC_MANAGED with no correlation id: they are pieces of
  * prefetches or page faults, not one record per API call. Returns an enum cupti_convert_status. */
 int cupti_convert(const CUpti_Activity *a, const struct cupti_convert_map *map, struct ss_record *r, char *name,
-		  size_t len);
+                  size_t len);
 
 /* cupti_convert_launch fills *l with the launch details of kernel record a (CONCURRENT_KERNEL or KERNEL, CUPTI
  * 13.0's Kernel10): grid, block, registers per thread, static and dynamic shared memory, keyed by its correlation

@@ -21,35 +21,36 @@ struct ss_engine_stats {
 
 /* The analysis of one timeline; optional values carry validity flags (views print "-" when not valid). */
 struct ss_analysis {
-	uint64_t t0, t1, makespan_ns; /* span of the work: GPU records and pageable copies' calls (timeline_work_span) */
-	uint64_t staging_ns;          /* of makespan_ns: pageable copies' host staging outside the GPU records' span */
+	uint64_t t0, t1,
+	    makespan_ns;     /* span of the work: GPU records and pageable copies' calls (timeline_work_span) */
+	uint64_t staging_ns; /* of makespan_ns: pageable copies' host staging outside the GPU records' span */
 	struct ss_engine_stats eng[SS_ENG_COUNT];
-	uint64_t overlap_ns;          /* time with two or more engines busy */
-	double overlap;               /* overlap_ns / makespan */
+	uint64_t overlap_ns; /* time with two or more engines busy */
+	double overlap;      /* overlap_ns / makespan */
 	uint64_t counts[SS_KIND_COUNT];
 	/* comparison with the 1-stream run (analysis_compare) */
 	bool have_speedup;
-	double speedup;               /* the same work on one stream, serially / this makespan */
-	double work;                  /* how many times the one-stream run's work this run does (hyperq: streams) */
+	double speedup; /* the same work on one stream, serially / this makespan */
+	double work;    /* how many times the one-stream run's work this run does (hyperq: streams) */
 	bool have_bound;
-	uint64_t bound_ns;            /* ideal pipeline bound T(n) */
-	double gap;                   /* makespan / bound - 1 */
-	uint64_t h_ns, k_ns, d_ns;    /* one-stream phase totals the bound used */
-	int n;                        /* chunks the bound used */
+	uint64_t bound_ns;         /* ideal pipeline bound T(n) */
+	double gap;                /* makespan / bound - 1 */
+	uint64_t h_ns, k_ns, d_ns; /* one-stream phase totals the bound used */
+	int n;                     /* chunks the bound used */
 	/* observer effect (analysis_observer) */
 	bool have_events;
-	uint64_t events_ns;           /* cudaEvent makespan of the captured run */
-	double cupti_vs_events;       /* makespan_ns / events_ns - 1 */
-	bool have_events_median;      /* cupti_vs_events_median is known (a GPU run) */
+	uint64_t events_ns;            /* cudaEvent makespan of the captured run */
+	double cupti_vs_events;        /* makespan_ns / events_ns - 1 */
+	bool have_events_median;       /* cupti_vs_events_median is known (a GPU run) */
 	double cupti_vs_events_median; /* the same ratio's median over every traced repeat */
 	bool have_overhead;
 	uint64_t traced_ns, untraced_ns; /* cudaEvent makespans, traced and untraced twin (medians) */
-	double overhead;              /* traced / untraced - 1 */
-	bool have_spread;             /* the quartiles below are known (>= 4 repeats) */
+	double overhead;                 /* traced / untraced - 1 */
+	bool have_spread;                /* the quartiles below are known (>= 4 repeats) */
 	double overhead_q1, overhead_q3; /* quartiles of the per-repeat pairs' traced / untraced - 1 */
-	bool used_untraced;           /* overhead > 1%, or span_short: speedups and bounds use untraced makespans */
-	bool span_short;              /* the run's CUPTI span misses work CUPTI does not record (ss_run_result) */
-	uint64_t used_ns;             /* the makespan speedups and bounds use */
+	bool used_untraced;              /* overhead > 1%, or span_short: speedups and bounds use untraced makespans */
+	bool span_short;                 /* the run's CUPTI span misses work CUPTI does not record (ss_run_result) */
+	uint64_t used_ns;                /* the makespan speedups and bounds use */
 };
 
 struct ss_run_result;
@@ -70,7 +71,7 @@ uint64_t analysis_bound(uint64_t h, uint64_t k, uint64_t d, int n);
  * (its h and d are not on its timeline), nor when work is not 1 (the pipeline bound is over chunks of one data
  * set, and such streams do work of their own). */
 void analysis_compare(struct ss_analysis *a, const struct ss_analysis *one, int n, uint64_t makespan,
-		      uint64_t one_makespan, double work);
+                      uint64_t one_makespan, double work);
 /* analysis_union_ns: length of the union of [start,end) intervals of records matching kind_mask on stream
  * (stream = INT32_MIN for all streams). */
 uint64_t analysis_union_ns(const struct ss_timeline *t, unsigned kind_mask, int32_t stream);

@@ -25,10 +25,10 @@ struct ss_sink {
 
 /* What a run measured besides the records. Optional values carry validity flags. */
 struct ss_run_result {
-	char device[96];          /* device name ("NVIDIA H200", "MODEL (H200 profile)") */
-	bool modelled;            /* results come from the model */
-	uint64_t traced_ns;       /* makespan from cudaEvents around the traced run (median of repeats) */
-	uint64_t untraced_ns;     /* same for the untraced twin; valid if have_untraced */
+	char device[96];      /* device name ("NVIDIA H200", "MODEL (H200 profile)") */
+	bool modelled;        /* results come from the model */
+	uint64_t traced_ns;   /* makespan from cudaEvents around the traced run (median of repeats) */
+	uint64_t untraced_ns; /* same for the untraced twin; valid if have_untraced */
 	bool have_untraced;
 	/* the spread of the observer effect: quartiles of traced/untraced - 1 over the repeats' ABBA pairs (nearest
 	 * rank); valid if have_spread (at least 4 repeats) */
@@ -38,11 +38,11 @@ struct ss_run_result {
 	double cupti_vs_events_median;
 	bool have_cupti_vs_events;
 	uint64_t events_ns_of_captured; /* cudaEvent makespan of the run whose records were delivered */
-	uint64_t dropped;         /* records CUPTI reported dropped */
-	bool verified;            /* the kernels' results were checked on the host and were right */
-	bool prefetch_records;    /* the timeline has a record per prefetch (model: always; CUDA: --prefetch-events) */
-	bool span_short;          /* CUPTI recorded none of some of the GPU's work (prefetches without their timing
-				     events, managed-attach migrations): the traced span misses it */
+	uint64_t dropped;               /* records CUPTI reported dropped */
+	bool verified;                  /* the kernels' results were checked on the host and were right */
+	bool prefetch_records; /* the timeline has a record per prefetch (model: always; CUDA: --prefetch-events) */
+	bool span_short;       /* CUPTI recorded none of some of the GPU's work (prefetches without their timing
+	                          events, managed-attach migrations): the traced span misses it */
 	int repeats;
 };
 
@@ -56,7 +56,7 @@ struct ss_backend {
 	/* run: run e (ops = planner_build(e)) once per repeat after warm-ups, delivering the records of the last
 	 * traced repeat to sink with times relative to that repeat's start. */
 	int (*run)(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-		   struct ss_run_result *res, char **cause);
+	           struct ss_run_result *res, char **cause);
 };
 
 /* The model backend (src/engine/model.c). */

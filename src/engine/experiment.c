@@ -8,14 +8,13 @@
 #include "xalloc.h"
 
 static const char *const experiment_preset_names[SS_PRESET_COUNT] = {
-	"kernel-transfer", "decrypt", "hyperq", "default-stream", "sync-order", "managed", "pageable",
+    "kernel-transfer", "decrypt", "hyperq", "default-stream", "sync-order", "managed", "pageable",
 };
 static const char *const experiment_order_names[SS_ORDER_COUNT] = {"depth", "breadth"};
 static const char *const experiment_sync_names[SS_SYNC_COUNT] = {"stream", "reverse", "device", "events"};
-static const char *const experiment_defstream_names[SS_DS_COUNT] = {"none", "legacy-op", "event-timer",
-								     "per-thread"};
+static const char *const experiment_defstream_names[SS_DS_COUNT] = {"none", "legacy-op", "event-timer", "per-thread"};
 static const char *const experiment_hostmem_names[SS_MEM_COUNT] = {"pinned", "pageable", "managed-attach",
-								   "managed-prefetch"};
+                                                                   "managed-prefetch"};
 static const char *const experiment_kernel_names[SS_KERNEL_COUNT] = {"add", "decrypt", "spin"};
 static const char *const experiment_pfevents_names[SS_PFE_COUNT] = {"auto", "on", "off"};
 
@@ -35,19 +34,58 @@ static const char *experiment_name(const char *const *names, int n, int i)
 	return i >= 0 && i < n ? names[i] : "?";
 }
 
-const char *experiment_preset_name(int p) { return experiment_name(experiment_preset_names, SS_PRESET_COUNT, p); }
-int experiment_preset_parse(const char *s) { return experiment_lookup(experiment_preset_names, SS_PRESET_COUNT, s); }
-const char *experiment_order_name(int o) { return experiment_name(experiment_order_names, SS_ORDER_COUNT, o); }
-int experiment_order_parse(const char *s) { return experiment_lookup(experiment_order_names, SS_ORDER_COUNT, s); }
-const char *experiment_sync_name(int s) { return experiment_name(experiment_sync_names, SS_SYNC_COUNT, s); }
-int experiment_sync_parse(const char *s) { return experiment_lookup(experiment_sync_names, SS_SYNC_COUNT, s); }
-const char *experiment_defstream_name(int d) { return experiment_name(experiment_defstream_names, SS_DS_COUNT, d); }
-int experiment_defstream_parse(const char *s) { return experiment_lookup(experiment_defstream_names, SS_DS_COUNT, s); }
-const char *experiment_hostmem_name(int m) { return experiment_name(experiment_hostmem_names, SS_MEM_COUNT, m); }
-int experiment_hostmem_parse(const char *s) { return experiment_lookup(experiment_hostmem_names, SS_MEM_COUNT, s); }
-const char *experiment_kernel_name(int k) { return experiment_name(experiment_kernel_names, SS_KERNEL_COUNT, k); }
-const char *experiment_pfevents_name(int m) { return experiment_name(experiment_pfevents_names, SS_PFE_COUNT, m); }
-int experiment_pfevents_parse(const char *s) { return experiment_lookup(experiment_pfevents_names, SS_PFE_COUNT, s); }
+const char *experiment_preset_name(int p)
+{
+	return experiment_name(experiment_preset_names, SS_PRESET_COUNT, p);
+}
+int experiment_preset_parse(const char *s)
+{
+	return experiment_lookup(experiment_preset_names, SS_PRESET_COUNT, s);
+}
+const char *experiment_order_name(int o)
+{
+	return experiment_name(experiment_order_names, SS_ORDER_COUNT, o);
+}
+int experiment_order_parse(const char *s)
+{
+	return experiment_lookup(experiment_order_names, SS_ORDER_COUNT, s);
+}
+const char *experiment_sync_name(int s)
+{
+	return experiment_name(experiment_sync_names, SS_SYNC_COUNT, s);
+}
+int experiment_sync_parse(const char *s)
+{
+	return experiment_lookup(experiment_sync_names, SS_SYNC_COUNT, s);
+}
+const char *experiment_defstream_name(int d)
+{
+	return experiment_name(experiment_defstream_names, SS_DS_COUNT, d);
+}
+int experiment_defstream_parse(const char *s)
+{
+	return experiment_lookup(experiment_defstream_names, SS_DS_COUNT, s);
+}
+const char *experiment_hostmem_name(int m)
+{
+	return experiment_name(experiment_hostmem_names, SS_MEM_COUNT, m);
+}
+int experiment_hostmem_parse(const char *s)
+{
+	return experiment_lookup(experiment_hostmem_names, SS_MEM_COUNT, s);
+}
+const char *experiment_kernel_name(int k)
+{
+	return experiment_name(experiment_kernel_names, SS_KERNEL_COUNT, k);
+}
+const char *experiment_pfevents_name(int m)
+{
+	return experiment_name(experiment_pfevents_names, SS_PFE_COUNT, m);
+}
+int experiment_pfevents_parse(const char *s)
+{
+	return experiment_lookup(experiment_pfevents_names, SS_PFE_COUNT, s);
+}
 
 const char *experiment_valid_list(const char *which)
 {
@@ -124,12 +162,12 @@ int experiment_validate(const struct ss_experiment *e, char **cause)
 	}
 	if (e->connections < 1 || e->connections > SS_MAX_CONNECTIONS) {
 		*cause = xasprintf("invalid hardware queue count %d: valid is 1..%d (CUDA_DEVICE_MAX_CONNECTIONS)",
-				   e->connections, SS_MAX_CONNECTIONS);
+		                   e->connections, SS_MAX_CONNECTIONS);
 		return -1;
 	}
 	if (e->threads != 1 && e->threads != e->streams) {
 		*cause = xasprintf("invalid host thread count %d: valid is 1 or the stream count (%d)", e->threads,
-				   e->streams);
+		                   e->streams);
 		return -1;
 	}
 	if (e->repeat < 1 || e->repeat > 1000) {
@@ -207,20 +245,21 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 
 	if (e->chunks > 0 && e->chunks != e->streams)
 		snprintf(chunks, sizeof chunks, compact ? " %dch%.0s" : " %d chunk%s", e->chunks,
-			 e->chunks == 1 ? "" : "s");
+		         e->chunks == 1 ? "" : "s");
 	if (experiment_pfe_shown(e))
 		snprintf(pfe, sizeof pfe, compact ? " ev:%s%s" : " (prefetch events %s%s)",
-			 experiment_pfevents_name(e->prefetch_events),
-			 e->prefetch_events != SS_PFE_AUTO ? ""
-			 : compact			   ? (on ? "/on" : "/off")
-							   : (on ? ": on" : ": off"));
+		         experiment_pfevents_name(e->prefetch_events),
+		         e->prefetch_events != SS_PFE_AUTO ? ""
+		         : compact                         ? (on ? "/on" : "/off")
+		                                           : (on ? ": on" : ": off"));
 	snprintf(buf, len,
-		 compact ? "%s %ds%.0s%s %s sync:%s ds:%s%s %s%s %dq%.0s %dt%.0s"
-			 : "%s  %d stream%s%s  %s-first  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
-		 experiment_preset_name(e->preset), e->streams, e->streams == 1 ? "" : "s", chunks,
-		 experiment_order_name(e->order), experiment_sync_name(e->sync), experiment_defstream_name(e->defstream),
-		 e->nonblocking ? (compact ? " nb" : " non-blocking") : "", experiment_hostmem_name(e->hostmem), pfe,
-		 e->connections, e->connections == 1 ? "" : "s", e->threads, e->threads == 1 ? "" : "s");
+	         compact ? "%s %ds%.0s%s %s sync:%s ds:%s%s %s%s %dq%.0s %dt%.0s"
+	                 : "%s  %d stream%s%s  %s-first  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
+	         experiment_preset_name(e->preset), e->streams, e->streams == 1 ? "" : "s", chunks,
+	         experiment_order_name(e->order), experiment_sync_name(e->sync),
+	         experiment_defstream_name(e->defstream), e->nonblocking ? (compact ? " nb" : " non-blocking") : "",
+	         experiment_hostmem_name(e->hostmem), pfe, e->connections, e->connections == 1 ? "" : "s", e->threads,
+	         e->threads == 1 ? "" : "s");
 }
 
 void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)

@@ -36,10 +36,10 @@ enum ss_defstream {
 
 /* Host memory of the copies' host side. */
 enum ss_hostmem {
-	SS_MEM_PINNED = 0,      /* cudaMallocHost */
-	SS_MEM_PAGEABLE,        /* malloc */
-	SS_MEM_MANAGED_ATTACH,  /* cudaMallocManaged, cudaStreamAttachMemAsync per stream, kernels touch it */
-	SS_MEM_MANAGED_PREFETCH,/* cudaMallocManaged with cudaMemPrefetchAsync to device and back */
+	SS_MEM_PINNED = 0,       /* cudaMallocHost */
+	SS_MEM_PAGEABLE,         /* malloc */
+	SS_MEM_MANAGED_ATTACH,   /* cudaMallocManaged, cudaStreamAttachMemAsync per stream, kernels touch it */
+	SS_MEM_MANAGED_PREFETCH, /* cudaMallocManaged with cudaMemPrefetchAsync to device and back */
 	SS_MEM_COUNT
 };
 
@@ -69,9 +69,9 @@ enum ss_preset {
  * too, and the traced run slows down (tests/data/h200/prefetch-events: +94% at 8 streams on 1 queue). */
 enum ss_pfevents {
 	SS_PFE_AUTO, /* on where every stream has a hardware queue of its own (streams <= queues), up to
-			SS_PFE_AUTO_MAX_STREAMS streams: at the managed preset's 8 streams on 8 queues the cost
-			stayed within the run-to-run noise in every H200 measurement, at 32 on 32 queues it was
-			+4.5..+11% (8 runs) */
+	                SS_PFE_AUTO_MAX_STREAMS streams: at the managed preset's 8 streams on 8 queues the cost
+	                stayed within the run-to-run noise in every H200 measurement, at 32 on 32 queues it was
+	                +4.5..+11% (8 runs) */
 	SS_PFE_ON,
 	SS_PFE_OFF,
 	SS_PFE_COUNT
@@ -83,24 +83,24 @@ enum ss_pfevents {
 struct ss_experiment {
 	enum ss_preset preset;
 	enum ss_kernel kernel;
-	int streams;              /* 1..SS_MAX_STREAMS */
-	uint64_t elements;        /* total elements of the data set */
-	int chunks;               /* chunks the data is cut into (ceil division, last shorter); 0 = one per stream;
-				     chunk c goes to stream c % streams */
-	uint32_t elem_size;       /* bytes per element (4 for float, 8 for uint64) */
-	uint32_t work;            /* kernel work per element (inner repeats / rounds / spin iterations) */
+	int streams;        /* 1..SS_MAX_STREAMS */
+	uint64_t elements;  /* total elements of the data set */
+	int chunks;         /* chunks the data is cut into (ceil division, last shorter); 0 = one per stream;
+	                       chunk c goes to stream c % streams */
+	uint32_t elem_size; /* bytes per element (4 for float, 8 for uint64) */
+	uint32_t work;      /* kernel work per element (inner repeats / rounds / spin iterations) */
 	enum ss_order order;
 	enum ss_sync sync;
 	enum ss_defstream defstream;
-	bool nonblocking;         /* streams created with cudaStreamNonBlocking */
+	bool nonblocking; /* streams created with cudaStreamNonBlocking */
 	enum ss_hostmem hostmem;
-	int connections;          /* CUDA_DEVICE_MAX_CONNECTIONS 1..32 */
-	int threads;              /* 1, or == streams (one host thread per stream) */
-	int repeat;               /* timed repeats >= 1 */
-	int warmup;               /* untimed warm-up runs >= 0 */
+	int connections;                  /* CUDA_DEVICE_MAX_CONNECTIONS 1..32 */
+	int threads;                      /* 1, or == streams (one host thread per stream) */
+	int repeat;                       /* timed repeats >= 1 */
+	int warmup;                       /* untimed warm-up runs >= 0 */
 	enum ss_pfevents prefetch_events; /* capture: whether the CUDA backend times prefetches with cudaEvents
-					     in traced runs (experiment_prefetch_events); the model shows them
-					     either way */
+	                                     in traced runs (experiment_prefetch_events); the model shows them
+	                                     either way */
 };
 
 /* experiment_preset fills e with the preset's defaults. */

@@ -60,7 +60,7 @@ struct model_item {
 	size_t dep0, ndeps; /* legacy items: tails of the blocking streams at issue, in model.deps */
 	int rec_kind;       /* ss_kind of its record, -1 for none */
 	uint8_t flags;
-	bool prefetch;      /* a cudaMemPrefetchAsync (its record is named so) */
+	bool prefetch; /* a cudaMemPrefetchAsync (its record is named so) */
 	uint64_t bytes;
 	int queue;      /* hardware queue it waits in */
 	double visible; /* the GPU sees it (host call returned + launch latency) */
@@ -423,7 +423,6 @@ static void model_host_return(struct model *m, int h, double end)
 	ht->t += m->p->host_gap_ns;
 }
 
-
 /* model_issue performs host h's next call at its time ht->t. */
 static void model_issue(struct model *m, int h)
 {
@@ -650,14 +649,14 @@ static void model_complete(struct model *m, int i)
 	if (it->rec_kind >= 0) {
 		const char *name = it->rec_kind == SS_KIND_KERNEL ? model_kernel_name(m->e, op)
 		                   : it->rec_kind == SS_KIND_H2D
-		                       ? (it->prefetch                 ? "Prefetch HtoD (Managed -> Device)"
-		                          : it->flags & SS_REC_PAGEABLE  ? "Memcpy HtoD (Pageable -> Device)"
-		                          : it->flags & SS_REC_MANAGED ? "Memcpy HtoD (Managed -> Device)"
-		                                                       : "Memcpy HtoD (Pinned -> Device)")
-		                       : (it->prefetch                 ? "Prefetch DtoH (Device -> Managed)"
-		                          : it->flags & SS_REC_PAGEABLE  ? "Memcpy DtoH (Device -> Pageable)"
-		                          : it->flags & SS_REC_MANAGED ? "Memcpy DtoH (Device -> Managed)"
-		                                                       : "Memcpy DtoH (Device -> Pinned)");
+		                       ? (it->prefetch                  ? "Prefetch HtoD (Managed -> Device)"
+		                          : it->flags & SS_REC_PAGEABLE ? "Memcpy HtoD (Pageable -> Device)"
+		                          : it->flags & SS_REC_MANAGED  ? "Memcpy HtoD (Managed -> Device)"
+		                                                        : "Memcpy HtoD (Pinned -> Device)")
+		                       : (it->prefetch                  ? "Prefetch DtoH (Device -> Managed)"
+		                          : it->flags & SS_REC_PAGEABLE ? "Memcpy DtoH (Device -> Pageable)"
+		                          : it->flags & SS_REC_MANAGED  ? "Memcpy DtoH (Device -> Managed)"
+		                                                        : "Memcpy DtoH (Device -> Pinned)");
 		model_emit(m, it->rec_kind, it->start, it->end, op, m->slot[it->slot].stream, m->slot[it->slot].raw,
 		           it->engine <= MODEL_D2H ? (uint32_t)it->engine : 0, it->flags, it->bytes, name);
 	}

@@ -10,24 +10,24 @@
 
 /* One operation kind of the op list; each maps to one CUDA runtime call. */
 enum ss_op_kind {
-	SS_OP_H2D = 0,        /* cudaMemcpyAsync host->device of buffer[offset, offset+count) */
-	SS_OP_D2H,            /* cudaMemcpyAsync device->host */
-	SS_OP_KERNEL,         /* kernel launch over elements [offset, offset+count) (SPIN: count = iterations) */
-	SS_OP_ATTACH,         /* cudaStreamAttachMemAsync of the chunk's managed allocation to the stream */
-	SS_OP_PREFETCH_H2D,   /* cudaMemPrefetchAsync of managed memory to the device */
-	SS_OP_PREFETCH_D2H,   /* cudaMemPrefetchAsync of managed memory to the host */
-	SS_OP_EVENT_RECORD,   /* cudaEventRecord(event, stream) */
-	SS_OP_EVENT_SYNC,     /* cudaEventSynchronize(event) */
-	SS_OP_STREAM_SYNC,    /* cudaStreamSynchronize(stream) */
-	SS_OP_DEVICE_SYNC,    /* cudaDeviceSynchronize() */
+	SS_OP_H2D = 0,      /* cudaMemcpyAsync host->device of buffer[offset, offset+count) */
+	SS_OP_D2H,          /* cudaMemcpyAsync device->host */
+	SS_OP_KERNEL,       /* kernel launch over elements [offset, offset+count) (SPIN: count = iterations) */
+	SS_OP_ATTACH,       /* cudaStreamAttachMemAsync of the chunk's managed allocation to the stream */
+	SS_OP_PREFETCH_H2D, /* cudaMemPrefetchAsync of managed memory to the device */
+	SS_OP_PREFETCH_D2H, /* cudaMemPrefetchAsync of managed memory to the host */
+	SS_OP_EVENT_RECORD, /* cudaEventRecord(event, stream) */
+	SS_OP_EVENT_SYNC,   /* cudaEventSynchronize(event) */
+	SS_OP_STREAM_SYNC,  /* cudaStreamSynchronize(stream) */
+	SS_OP_DEVICE_SYNC,  /* cudaDeviceSynchronize() */
 	SS_OP_COUNT
 };
 
 /* One operation. stream is an experiment stream index or SS_STREAM_LEGACY / SS_STREAM_PER_THREAD. */
 struct ss_op {
-	uint32_t id;     /* 1-based position; the model uses it as correlation id */
-	uint8_t kind;    /* enum ss_op_kind */
-	int8_t buffer;   /* host/device array: 0 = x (or data), 1 = y, 2 = z; -1 = none */
+	uint32_t id;   /* 1-based position; the model uses it as correlation id */
+	uint8_t kind;  /* enum ss_op_kind */
+	int8_t buffer; /* host/device array: 0 = x (or data), 1 = y, 2 = z; -1 = none */
 	int16_t stream;
 	int16_t thread;  /* host thread that issues it (0 when experiment.threads == 1) */
 	int16_t chunk;   /* chunk index, -1 for non-chunk operations */
@@ -40,8 +40,8 @@ struct ss_op {
 struct ss_oplist {
 	struct ss_op *op;
 	size_t n, cap;
-	int nevents;   /* events the ops refer to */
-	int nbuffers;  /* arrays used (x, y, z) */
+	int nevents;  /* events the ops refer to */
+	int nbuffers; /* arrays used (x, y, z) */
 	int nchunks;
 	uint32_t elem_size;
 };

@@ -76,7 +76,8 @@ static const struct profile_key profile_keys[] = {
      "cudaMemPrefetchAsync to the device: bandwidth alone (prefetches and faulting kernels share the migration)",
      "below pinned copies"},
     {"managed.prefetch_latency_ns", D(prefetch_latency_ns), 0, 1e8, 20000, E,
-     "cudaMemPrefetchAsync to the device: fixed cost, done inside the migration the other prefetches and faulting kernels "
+     "cudaMemPrefetchAsync to the device: fixed cost, done inside the migration the other prefetches and faulting "
+     "kernels "
      "share",
      "page table work; held inside the shared migration: the H200 managed trace at 32 streams "
      "(tests/data/h200/probes/managed-32.sqlite) runs its kernels 221 us..4.21 ms, as long as the migration's bytes "
@@ -133,21 +134,18 @@ static const struct profile_key profile_keys[] = {
     {"gpu.dep_copy_queues_ns", D(dep_copy_queues_ns), 0, 1e8, 4300, M,
      "added to gpu.dep_copy_ns x (1 - 1/q) with q hardware queues in use",
      "kernel -> D2H gaps of the same run: 6.8 us"},
-    {"api.copy_ns", D(api_copy_ns), 0, 1e8, 2648, M,
-     "cudaMemcpyAsync host cost (untraced)",
+    {"api.copy_ns", D(api_copy_ns), 0, 1e8, 2648, M, "cudaMemcpyAsync host cost (untraced)",
      "median of the 46 H200 measurements made with calibrate's reduction: the smoke timelines, five "
      "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
      "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
      "runs (validate-queues/probes) (ns, untraced): 1370..3807, the 20 taken before api.copy_queues_ns "
      "(with 8 queues) less 7/8 of it"},
-    {"api.launch_ns", D(api_launch_ns), 0, 1e8, 5035, M,
-     "cudaLaunchKernel host cost (untraced)",
+    {"api.launch_ns", D(api_launch_ns), 0, 1e8, 5035, M, "cudaLaunchKernel host cost (untraced)",
      "median of the 46 H200 measurements made with calibrate's reduction: the smoke timelines, five "
      "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
      "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
      "runs (validate-queues/probes) (ns, untraced): 3095..7214"},
-    {"api.event_ns", D(api_event_ns), 0, 1e8, 707, M,
-     "cudaEventRecord host cost (untraced)",
+    {"api.event_ns", D(api_event_ns), 0, 1e8, 707, M, "cudaEventRecord host cost (untraced)",
      "median of the 46 H200 measurements made with calibrate's reduction: the smoke timelines, five "
      "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
      "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "

@@ -56,15 +56,15 @@ struct ss_profile {
 	double dep_copy_ns;   /* the same for copies and other stream work */
 	/* added to dep_kernel_ns / dep_copy_ns x (1 - 1/q) with q hardware queues in use */
 	double dep_kernel_queues_ns, dep_copy_queues_ns;
-	double copy_gap_ns;     /* a copy engine idles this long between two copies */
-	double copy_switch_ns;  /* ... and this much more when the next copy comes from another hardware queue */
+	double copy_gap_ns;      /* a copy engine idles this long between two copies */
+	double copy_switch_ns;   /* ... and this much more when the next copy comes from another hardware queue */
 	double copy_queues_slow; /* copies take this fraction longer x (1 - 1/q) with q hardware queues in use */
-	double api_copy_ns;     /* cudaMemcpyAsync (pinned) host cost, one hardware queue in use */
-	double api_launch_ns;   /* cudaLaunchKernel host cost */
-	double api_event_ns;    /* cudaEventRecord host cost */
-	double api_sync_ns;     /* a sync call that has nothing to wait for */
-	double api_attach_ns;   /* cudaStreamAttachMemAsync host cost */
-	double api_prefetch_ns; /* cudaMemPrefetchAsync host cost */
+	double api_copy_ns;      /* cudaMemcpyAsync (pinned) host cost, one hardware queue in use */
+	double api_launch_ns;    /* cudaLaunchKernel host cost */
+	double api_event_ns;     /* cudaEventRecord host cost */
+	double api_sync_ns;      /* a sync call that has nothing to wait for */
+	double api_attach_ns;    /* cudaStreamAttachMemAsync host cost */
+	double api_prefetch_ns;  /* cudaMemPrefetchAsync host cost */
 	/* extra costs: a call that puts work on another stream than the thread's last one (a prefetch to the device
 	 * doing so: api_prefetch_switch_ns more), a launch whose stream's previous work is a copy (the driver makes the
 	 * compute queue wait for the copy engine) */

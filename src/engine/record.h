@@ -25,11 +25,11 @@ enum ss_kind {
 
 /* What kind of stream a stream index is. Order is stable: it is written to files (STREAMSCOPE_STREAM.kind). */
 enum ss_stream_kind {
-	SS_SKIND_UNKNOWN = 0,  /* not known (foreign traces, streams seen before their creation record) */
-	SS_SKIND_BLOCKING,     /* created with cudaStreamDefault: synchronises with the legacy default stream */
-	SS_SKIND_NONBLOCKING,  /* cudaStreamNonBlocking: exempt from legacy default stream ordering */
-	SS_SKIND_LEGACY,       /* a legacy default stream that has an index (a second context's) */
-	SS_SKIND_PER_THREAD,   /* a per-thread default stream that has an index */
+	SS_SKIND_UNKNOWN = 0, /* not known (foreign traces, streams seen before their creation record) */
+	SS_SKIND_BLOCKING,    /* created with cudaStreamDefault: synchronises with the legacy default stream */
+	SS_SKIND_NONBLOCKING, /* cudaStreamNonBlocking: exempt from legacy default stream ordering */
+	SS_SKIND_LEGACY,      /* a legacy default stream that has an index (a second context's) */
+	SS_SKIND_PER_THREAD,  /* a per-thread default stream that has an index */
 	SS_SKIND_COUNT
 };
 
@@ -39,8 +39,9 @@ enum ss_stream_kind {
 #define SS_REC_ASYNC 0x04u    /* issued with an asynchronous API */
 #define SS_REC_MODELLED 0x08u /* produced by the model, not measured */
 #define SS_REC_PINNED 0x10u   /* copy from/to pinned host memory */
-#define SS_REC_EVENT_TIMED 0x20u /* timed with cudaEvents around the call on its stream, not by CUPTI (prefetches,
-                                  * which CUPTI does not record), placed on CUPTI's clock by the kernels beside them */
+#define SS_REC_EVENT_TIMED                                                                                             \
+	0x20u /* timed with cudaEvents around the call on its stream, not by CUPTI (prefetches,                        \
+	       * which CUPTI does not record), placed on CUPTI's clock by the kernels beside them */
 
 /* One interval on the timeline: 48 bytes. Times are ns in one timebase per timeline. The name is an index into
  * the timeline's string table (0 = no name). correlation links GPU work to the API call that issued it. */

@@ -65,7 +65,7 @@ static void runner_child_main(int fd, pid_t parent, const struct ss_backend *b, 
 	char *cause = NULL, env[16];
 
 	signal(SIGPIPE, SIG_DFL);
-	signal(SIGINT, SIG_IGN); /* the parent decides when a run stops... */
+	signal(SIGINT, SIG_IGN);          /* the parent decides when a run stops... */
 	prctl(PR_SET_PDEATHSIG, SIGKILL); /* ...and a run never outlives its parent */
 	if (getppid() != parent)
 		_exit(3); /* the parent died before prctl took effect */
@@ -183,8 +183,8 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 				if (r->own_streams) {
 					if (r->nstreams == r->streams_cap) {
 						r->streams_cap = r->streams_cap ? 2 * r->streams_cap : 64;
-						r->streams = xreallocarray(r->streams, r->streams_cap,
-									   sizeof *r->streams);
+						r->streams =
+						    xreallocarray(r->streams, r->streams_cap, sizeof *r->streams);
 					}
 					r->streams[r->nstreams++] = ws;
 				} else { /* bad values: ignored */
@@ -246,10 +246,10 @@ static void runner_reap(struct ss_runner *r)
 			free(r->error);
 			if (WIFSIGNALED(status))
 				r->error = xasprintf("the runner process crashed (signal %d: %s)", WTERMSIG(status),
-						     strsignal(WTERMSIG(status)));
+				                     strsignal(WTERMSIG(status)));
 			else
 				r->error = xasprintf("the runner process exited with status %d without a result",
-						     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+				                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		}
 	}
 	r->pid = -1;
@@ -322,7 +322,7 @@ void runner_free(struct ss_runner *r)
 }
 
 int runner_run(const struct ss_backend *b, const struct ss_experiment *e, struct ss_timeline *tl,
-	       struct ss_run_result *res, char **cause)
+               struct ss_run_result *res, char **cause)
 {
 	struct ss_runner r;
 	int code;
@@ -391,6 +391,6 @@ int runner_probe(const struct ss_backend *b, char *device, size_t len, char **ca
 		*cause = xstrdup(buf + 1);
 	else
 		*cause = xasprintf("the %s backend probe crashed (%s)", b->name,
-				   WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer");
+		                   WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer");
 	return -1;
 }

@@ -13,18 +13,18 @@
 
 /* A run in progress. */
 struct ss_runner {
-	pid_t pid;                 /* child, -1 when none */
-	int fd;                    /* read end of the pipe, -1 when closed */
-	unsigned char *buf;        /* partial message bytes */
+	pid_t pid;          /* child, -1 when none */
+	int fd;             /* read end of the pipe, -1 when closed */
+	unsigned char *buf; /* partial message bytes */
 	size_t len, cap;
-	bool finished;             /* the child sent its result or error and exited */
-	int code;                  /* 0 ok; 2 usage; 3 CUDA/CUPTI failure or crash */
-	char *error;               /* one line when code != 0 */
-	char progress[128];        /* latest progress line */
-	struct ss_run_result res;  /* valid when finished and code == 0 */
-	int status;                /* the child's wait status once reaped */
-	bool own_streams;          /* set by runner_attach: WIRE_STREAM frames name the sender's own stream indices
-	                              (the caller maps them), so they are kept in streams[], not applied to tl */
+	bool finished;               /* the child sent its result or error and exited */
+	int code;                    /* 0 ok; 2 usage; 3 CUDA/CUPTI failure or crash */
+	char *error;                 /* one line when code != 0 */
+	char progress[128];          /* latest progress line */
+	struct ss_run_result res;    /* valid when finished and code == 0 */
+	int status;                  /* the child's wait status once reaped */
+	bool own_streams;            /* set by runner_attach: WIRE_STREAM frames name the sender's own stream indices
+	                                (the caller maps them), so they are kept in streams[], not applied to tl */
 	struct wire_stream *streams; /* own_streams: the frames since the caller last set nstreams to 0 */
 	size_t nstreams, streams_cap;
 };
@@ -46,7 +46,7 @@ void runner_free(struct ss_runner *r);
 /* runner_run runs b on e to completion: fills tl (rebased, sorted) and res. Returns 0, or the exit code (2, 3)
  * with *cause. */
 int runner_run(const struct ss_backend *b, const struct ss_experiment *e, struct ss_timeline *tl,
-	       struct ss_run_result *res, char **cause);
+               struct ss_run_result *res, char **cause);
 /* runner_probe asks b->available in a child (CUDA never initialised in this process). 0 when available. */
 int runner_probe(const struct ss_backend *b, char *device, size_t len, char **cause);
 

@@ -17,10 +17,10 @@
 struct ss_sweep_point {
 	int streams;
 	enum ss_order order;
-	bool done;             /* ran (successfully or not) */
-	bool failed;           /* ran and failed: error holds why */
+	bool done;   /* ran (successfully or not) */
+	bool failed; /* ran and failed: error holds why */
 	char error[160];
-	struct ss_analysis a;  /* analysis with observer fields, speedup and bound against the 1-stream point */
+	struct ss_analysis a; /* analysis with observer fields, speedup and bound against the 1-stream point */
 	uint64_t dropped;
 	bool verified;
 	size_t counts_expected[SS_KIND_COUNT];
@@ -36,7 +36,7 @@ struct ss_sweep {
 	int norders;
 	struct ss_sweep_point *pt;
 	size_t n;
-	size_t next;           /* next point to hand out */
+	size_t next; /* next point to hand out */
 	bool modelled;
 	char device[96];
 };
@@ -45,12 +45,12 @@ struct ss_sweep {
 int sweep_parse_counts(const char *s, int *counts, int *n, char **cause);
 /* sweep_init prepares a sweep of base over counts (1 is added when missing) and orders. */
 void sweep_init(struct ss_sweep *s, const struct ss_experiment *base, const int *counts, int ncounts,
-		const enum ss_order *orders, int norders);
+                const enum ss_order *orders, int norders);
 /* sweep_next hands out the next point's experiment and index; false when all were handed out. */
 bool sweep_next(struct ss_sweep *s, struct ss_experiment *e, size_t *index);
 /* sweep_done records a finished point's timeline and result (res NULL with error for a failure). */
 void sweep_done(struct ss_sweep *s, size_t index, const struct ss_timeline *tl, const struct ss_run_result *res,
-		const char *error);
+                const char *error);
 /* sweep_find returns the point for (streams, order) or NULL. */
 const struct ss_sweep_point *sweep_find(const struct ss_sweep *s, int streams, enum ss_order order);
 /* sweep_point_experiment is the experiment of point index (the base with its stream count and order). */
@@ -63,6 +63,6 @@ void sweep_free(struct ss_sweep *s);
 /* sweep_run runs every point with b through the runner (blocking); progress (may be NULL) is told each point.
  * Returns 0 when every point ran; the exit code (2/3) of the first failure otherwise, with *cause. */
 int sweep_run(struct ss_sweep *s, const struct ss_backend *b, void (*progress)(const struct ss_sweep *, size_t),
-	      char **cause);
+              char **cause);
 
 #endif

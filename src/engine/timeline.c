@@ -367,8 +367,8 @@ const struct ss_stream_info *timeline_stream(const struct ss_timeline *t, int in
 
 const char *timeline_stream_kind_name(int kind)
 {
-	static const char *const name[SS_SKIND_COUNT] = {"kind unknown", "blocking", "non-blocking",
-	                                                 "legacy default", "per-thread default"};
+	static const char *const name[SS_SKIND_COUNT] = {"kind unknown", "blocking", "non-blocking", "legacy default",
+	                                                 "per-thread default"};
 
 	return kind >= 0 && kind < SS_SKIND_COUNT ? name[kind] : name[0];
 }

@@ -10,8 +10,8 @@
 
 /* Interned strings: index 0 is the empty string; ids are stable for the timeline's life. */
 struct ss_strtab {
-	char **str;     /* str[id] */
-	uint32_t n;     /* number of ids in use, including 0 */
+	char **str; /* str[id] */
+	uint32_t n; /* number of ids in use, including 0 */
 	uint32_t cap;
 	uint32_t *hash; /* open-addressing table of ids (0 = empty slot) */
 	uint32_t hcap;  /* power of two */
@@ -28,13 +28,13 @@ struct ss_timeline {
 	struct ss_record *rec; /* records in arrival order until timeline_sort */
 	size_t n, cap;
 	struct ss_strtab names;
-	int nstreams;          /* experiment streams 0..nstreams-1 (0 for foreign traces: derived by timeline_finish) */
-	bool modelled;         /* true when produced by the model backend */
-	bool incomplete;       /* capture ended early (crash, kill) */
-	uint64_t dropped;      /* records the capture reported lost */
-	char backend[16];      /* "cuda", "model", "file" */
-	char device[96];       /* device name, or "MODEL (H200 profile)" */
-	char source[256];      /* file path for opened traces, "" otherwise */
+	int nstreams;     /* experiment streams 0..nstreams-1 (0 for foreign traces: derived by timeline_finish) */
+	bool modelled;    /* true when produced by the model backend */
+	bool incomplete;  /* capture ended early (crash, kill) */
+	uint64_t dropped; /* records the capture reported lost */
+	char backend[16]; /* "cuda", "model", "file" */
+	char device[96];  /* device name, or "MODEL (H200 profile)" */
+	char source[256]; /* file path for opened traces, "" otherwise */
 	struct ss_stream_info *stream_info; /* [index], nstream_info entries (see timeline_set_stream) */
 	int nstream_info;
 	bool stream_ids; /* the streams are a program's own (recorded or imported traces): views name them by their
@@ -95,7 +95,8 @@ void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src);
 #define SS_TIMELINE_MAX_STREAM_INFO 65536
 
 #define SS_KIND_BIT(k) (1u << (k))
-#define SS_GPU_KINDS (SS_KIND_BIT(SS_KIND_H2D) | SS_KIND_BIT(SS_KIND_D2H) | SS_KIND_BIT(SS_KIND_D2D) | \
-		      SS_KIND_BIT(SS_KIND_MEMSET) | SS_KIND_BIT(SS_KIND_KERNEL))
+#define SS_GPU_KINDS                                                                                                   \
+	(SS_KIND_BIT(SS_KIND_H2D) | SS_KIND_BIT(SS_KIND_D2H) | SS_KIND_BIT(SS_KIND_D2D) |                              \
+	 SS_KIND_BIT(SS_KIND_MEMSET) | SS_KIND_BIT(SS_KIND_KERNEL))
 
 #endif

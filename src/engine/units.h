@@ -5,7 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* units_time writes ns with a unit that keeps 3-4 significant digits: "850 ns", "12.3 us", "4.567 ms", "1.20 s", "12.3 s". */
+/* units_time writes ns with a unit that keeps 3-4 significant digits: "850 ns", "12.3 us", "4.567 ms", "1.20 s", "12.3
+ * s". */
 char *units_time(uint64_t ns, char *buf, size_t len);
 /* units_bytes writes "512 B", "16.0 MiB", "1.00 GiB". */
 char *units_bytes(uint64_t bytes, char *buf, size_t len);

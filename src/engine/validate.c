@@ -158,8 +158,8 @@ int validate_measure(const struct ss_backend *gpu, const struct ss_profile *p, s
 
 /* The profile keys of the host's side that a matrix's host line may carry (what calibrate_host measures). */
 static const char *const validate_host_keys[] = {
-    "api.copy_ns",  "api.copy_queues_ns",    "api.launch_ns", "api.switch_ns", "api.switch_queues_ns",
-    "api.launch_wait_ns", "api.event_ns", "api.trace_overhead_ns", "host.gap_ns",
+    "api.copy_ns",        "api.copy_queues_ns", "api.launch_ns",         "api.switch_ns", "api.switch_queues_ns",
+    "api.launch_wait_ns", "api.event_ns",       "api.trace_overhead_ns", "host.gap_ns",
 };
 
 /* The keys a row's own run may show: the call durations calibrate_calls measures (not host.gap_ns, which one run's
@@ -268,8 +268,10 @@ int validate_host_apply(const char *host, struct ss_profile *p, char **cause)
 			break;
 		}
 		*eq = '\0';
-		if ((strncmp(tok, "api.", 4) != 0 && strncmp(tok, "host.", 5) != 0) || (k = profile_key_find(tok)) < 0) {
-			*cause = xasprintf("'%s' is not a host-cost key (valid: the profile's api.* and host.* keys)", tok);
+		if ((strncmp(tok, "api.", 4) != 0 && strncmp(tok, "host.", 5) != 0) ||
+		    (k = profile_key_find(tok)) < 0) {
+			*cause =
+			    xasprintf("'%s' is not a host-cost key (valid: the profile's api.* and host.* keys)", tok);
 			rc = -1;
 			break;
 		}
@@ -394,9 +396,9 @@ void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *s
 			validate_err_push(r->model_probe_ns, r, i, probe, &st->probe_n, &st->probe_worst_err,
 			                  &st->probe_worst_row);
 		if (r->model_own_ns > 0)
-			st->own_beyond_worst += validate_err_push(r->model_own_ns, r, i, own, &st->own_n,
-			                                          &st->own_worst_err, &st->own_worst_row) >
-			                        SS_VALIDATE_WORST_MAX;
+			st->own_beyond_worst +=
+			    validate_err_push(r->model_own_ns, r, i, own, &st->own_n, &st->own_worst_err,
+			                      &st->own_worst_row) > SS_VALIDATE_WORST_MAX;
 		if (r->measured_cross >= 0) {
 			st->serial_checked++;
 			st->serial_agree += (r->measured_cross == 0) == (r->model_cross == 0);
@@ -471,8 +473,7 @@ static int validate_costs_copy(char *dst, size_t len, const char *text, char **w
 
 /* validate_parse_row reads one CSV line of nf fields (11: files before the calls column; 12) into r; -1 with
  * *cause naming the bad field. */
-static int validate_parse_row(char *line, int nf, struct ss_validate_row *r, const char *path, int lineno,
-                              char **cause)
+static int validate_parse_row(char *line, int nf, struct ss_validate_row *r, const char *path, int lineno, char **cause)
 {
 	static const char *const fields[] = {"preset",        "streams",           "order",      "connections",
 	                                     "measured_ns",   "measured_untraced", "model_ns",   "measured_overlap",
@@ -581,9 +582,10 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 			bool after = strncmp(line, "# host-after: ", 14) == 0;
 			char *why = NULL;
 
-			if (validate_costs_copy(after ? s->host_after : s->host, sizeof s->host, line + (after ? 14 : 8),
-			                        &why) != 0) {
-				*cause = xasprintf("%s:%d: bad host%s line: %s", path, lineno, after ? "-after" : "", why);
+			if (validate_costs_copy(after ? s->host_after : s->host, sizeof s->host,
+			                        line + (after ? 14 : 8), &why) != 0) {
+				*cause =
+				    xasprintf("%s:%d: bad host%s line: %s", path, lineno, after ? "-after" : "", why);
 				free(why);
 				goto fail;
 			}
@@ -704,7 +706,8 @@ int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profi
 			for (size_t k = 0; k < c; k++)
 				if (m[k].r->model_own_ns > 0)
 					model[no++] = (double)m[k].r->model_own_ns / (double)m[k].r->measured_ns;
-			r->model_own_ns = no > 0 ? (uint64_t)llround(stats_median(model, no) * (double)r->measured_ns) : 0;
+			r->model_own_ns =
+			    no > 0 ? (uint64_t)llround(stats_median(model, no) * (double)r->measured_ns) : 0;
 			/* with each matrix's host probe: the files that had one */
 			no = 0;
 			for (size_t k = 0; k < c; k++)

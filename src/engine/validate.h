@@ -33,10 +33,10 @@ struct ss_validate_row {
 	                       -1 when the run has no legacy-stream GPU record */
 	int model_cross;
 	int measured_n; /* measurements the row's measured columns stand for (validate_read_csvs); 0 unmeasured */
-	double measured_spread; /* (max - min) / median of those measurements; 0 for one */
+	double measured_spread;            /* (max - min) / median of those measurements; 0 for one */
 	char calls[SS_VALIDATE_CALLS_MAX]; /* the call costs the row's own traced run showed ("api.launch_ns=5100;..."),
 	                                      calibrate_calls; empty when not measured */
-	uint64_t model_own_ns; /* modelled makespan with those call costs over the host probe's; 0 without them */
+	uint64_t model_own_ns;   /* modelled makespan with those call costs over the host probe's; 0 without them */
 	uint64_t model_probe_ns; /* modelled with the matrix's host probe (its host line) over the profile; 0 without */
 };
 
@@ -65,11 +65,11 @@ struct ss_validate_stats {
 	                                      faster order */
 	size_t beyond_worst;               /* rows more than SS_VALIDATE_WORST_MAX off */
 	size_t beyond_spread; /* rows off by more than SS_VALIDATE_WORST_MAX and their own measured spread */
-	size_t serial_checked, serial_agree;     /* legacy op: serialised (no record across it) in both or neither */
-	size_t own_n;                            /* rows modelled with their own runs' call costs as well */
-	double own_median_err, own_worst_err;    /* their errors (model_own_ns against measured_ns) */
+	size_t serial_checked, serial_agree;  /* legacy op: serialised (no record across it) in both or neither */
+	size_t own_n;                         /* rows modelled with their own runs' call costs as well */
+	double own_median_err, own_worst_err; /* their errors (model_own_ns against measured_ns) */
 	size_t own_worst_row, own_beyond_worst;
-	size_t probe_n;                          /* rows modelled with their matrices' host probes as well */
+	size_t probe_n;                           /* rows modelled with their matrices' host probes as well */
 	double probe_median_err, probe_worst_err; /* their errors (model_probe_ns against measured_ns) */
 	size_t probe_worst_row;
 	size_t pageable_checked, pageable_agree; /* pageable: overlap below 5% in both or neither (or within 0.05) */
@@ -117,8 +117,8 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
  * legacy-stream columns are those of the measurement at or just below the median. Unmeasured rows (measured_ns 0)
  * count as absent. With a profile p, each file's rows are also modelled (validate_model: with p; with p and that
  * file's host line; with its own calls), and a row's model columns are the medians over the files that measured it
- * (model_overlap and model_cross from the file at the measured median). s->host is left empty (each file's host line applies to its own rows only). -1 with *cause when a file cannot
- * be read or modelled. */
+ * (model_overlap and model_cross from the file at the measured median). s->host is left empty (each file's host line
+ * applies to its own rows only). -1 with *cause when a file cannot be read or modelled. */
 int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profile *p, struct ss_validate_set *s,
                        char **cause);
 void validate_free(struct ss_validate_set *s);

@@ -135,7 +135,8 @@ static void text_write(FILE *f, const struct ss_export_input *in)
 
 	fprintf(f, "\n%-12s %s", "makespan", a->makespan_ns > 0 ? units_time(a->makespan_ns, b1, sizeof b1) : "-");
 	if (a->staging_ns > 0)
-		fprintf(f, "  (%s of it host staging inside pageable copies' calls)", units_time(a->staging_ns, b1, sizeof b1));
+		fprintf(f, "  (%s of it host staging inside pageable copies' calls)",
+		        units_time(a->staging_ns, b1, sizeof b1));
 	fprintf(f, "\n");
 	fprintf(f, "%-12s %12s %8s %8s %12s %12s\n", "engine", "busy", "util", "count", "bytes", "bandwidth");
 	for (int e = 0; e < SS_ENG_COUNT; e++) {
@@ -156,8 +157,8 @@ static void text_write(FILE *f, const struct ss_export_input *in)
 	if (a->have_bound)
 		fprintf(f, "%-12s %s for %d chunk%s (h %s, k %s, d %s); gap %+.1f%%\n", "bound",
 		        units_time(a->bound_ns, b1, sizeof b1), a->n, a->n == 1 ? "" : "s",
-		        units_time(a->h_ns, b2, sizeof b2),
-		        units_time(a->k_ns, b3, sizeof b3), units_time(a->d_ns, b4, sizeof b4), a->gap * 100.0);
+		        units_time(a->h_ns, b2, sizeof b2), units_time(a->k_ns, b3, sizeof b3),
+		        units_time(a->d_ns, b4, sizeof b4), a->gap * 100.0);
 	else
 		fprintf(f, "%-12s -\n", "bound");
 	if (a->have_overhead)

@@ -32,11 +32,11 @@ struct ss_control_input {
 /* What a key asks of the caller. */
 enum ss_control_effect {
 	CONTROL_NONE = 0,
-	CONTROL_RUN,    /* run the experiment written to *exp */
-	CONTROL_PIN,    /* pin the shown run or unpin; then call control_pinned */
-	CONTROL_SWEEP,  /* start (or keep) the sweep of the current experiment: the sweep view opened */
-	CONTROL_EXPORT, /* write a snapshot of the window */
-	CONTROL_REDRAW, /* repaint the whole terminal */
+	CONTROL_RUN,        /* run the experiment written to *exp */
+	CONTROL_PIN,        /* pin the shown run or unpin; then call control_pinned */
+	CONTROL_SWEEP,      /* start (or keep) the sweep of the current experiment: the sweep view opened */
+	CONTROL_EXPORT,     /* write a snapshot of the window */
+	CONTROL_REDRAW,     /* repaint the whole terminal */
 	CONTROL_OPEN_POINT, /* show the timeline of sweep point sweep_cur (the sweep view closes when it can) */
 };
 

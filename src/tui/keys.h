@@ -31,15 +31,15 @@ enum ss_action {
 	ACT_NONE = 0,
 	ACT_QUIT,
 	ACT_HELP,
-	ACT_CLOSE,     /* close the overlay or clear the selection */
-	ACT_ORDER,     /* toggle depth/breadth issue order and re-run */
-	ACT_SYNC,      /* cycle the sync order */
-	ACT_DEFSTREAM, /* cycle default-stream interference */
-	ACT_HOSTMEM,   /* cycle host memory */
-	ACT_QUEUES,    /* cycle hardware queues 1,2,4,8,16,32 */
-	ACT_THREADS,   /* one host thread, or one per stream */
+	ACT_CLOSE,           /* close the overlay or clear the selection */
+	ACT_ORDER,           /* toggle depth/breadth issue order and re-run */
+	ACT_SYNC,            /* cycle the sync order */
+	ACT_DEFSTREAM,       /* cycle default-stream interference */
+	ACT_HOSTMEM,         /* cycle host memory */
+	ACT_QUEUES,          /* cycle hardware queues 1,2,4,8,16,32 */
+	ACT_THREADS,         /* one host thread, or one per stream */
 	ACT_PREFETCH_EVENTS, /* time prefetches with cudaEvents (GPU) or not */
-	ACT_PRESET,    /* cycle presets */
+	ACT_PRESET,          /* cycle presets */
 	ACT_STREAMS_UP,
 	ACT_STREAMS_DOWN,
 	ACT_STREAMS_DOUBLE,
@@ -53,8 +53,8 @@ enum ss_action {
 	ACT_END,   /* pan to the end */
 	ACT_ZOOM_IN,
 	ACT_ZOOM_OUT,
-	ACT_FIT,     /* fit the work: the GPU's records */
-	ACT_FIT_ALL, /* fit everything, host-only spans too */
+	ACT_FIT,       /* fit the work: the GPU's records */
+	ACT_FIT_ALL,   /* fit everything, host-only spans too */
 	ACT_SCROLL_UP, /* lanes */
 	ACT_SCROLL_DOWN,
 	ACT_PAGE_UP,

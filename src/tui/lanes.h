@@ -46,14 +46,14 @@ struct ss_lane {
  * the first `indexed` of them until rebuilt). */
 struct ss_lanes {
 	const struct ss_timeline *tl;
-	size_t indexed;     /* records covered */
+	size_t indexed; /* records covered */
 	int ngroups; /* 4 special groups (host, legacy, per-thread, unknown) + streams + NVTX threads + host threads */
 	int nstream_groups; /* stream groups (group LANES_GROUP_STREAM + s) */
 	uint32_t *nvtx_tid; /* threads with NVTX ranges, rising: group LANES_GROUP_STREAM + nstream_groups + k */
 	int nnvtx;
 	uint32_t *host_tid; /* threads of the host's calls when two or more, rising: group after the NVTX ones + k */
 	int nhost;          /* 0: one host lane for every call */
-	bool wide;               /* some stream has a known kind: stream names take 6 columns */
+	bool wide;          /* some stream has a known kind: stream names take 6 columns */
 	struct ss_track *tracks; /* ngroups * SS_KIND_COUNT */
 	struct ss_lane *lane[2]; /* [0] expanded, [1] compact */
 	int nlane[2];
@@ -61,7 +61,7 @@ struct ss_lanes {
 	uint64_t t0, t1; /* earliest start and latest end over the indexed records */
 	bool have_gpu_span;
 	uint64_t gpu_t0, gpu_t1; /* the same over the GPU's records (copies, memsets, kernels): the work */
-	size_t bytes;    /* heap memory of the index */
+	size_t bytes;            /* heap memory of the index */
 };
 
 void lanes_init(struct ss_lanes *l);

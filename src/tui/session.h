@@ -75,7 +75,7 @@ struct ss_session {
 	struct ss_sweep sweep;
 	bool have_sweep;
 	struct ss_timeline *sweep_tl; /* [sweep.n]: each measured point's timeline (for session_open_point) */
-	bool retry; /* a cancelled sweep point to run again */
+	bool retry;                   /* a cancelled sweep point to run again */
 	size_t retry_point;
 	struct ss_experiment retry_exp;
 	char message[320]; /* the last failure or notice */

@@ -41,10 +41,10 @@ struct ss_view {
 	struct ss_view_run pinned; /* A of an A/B; tl NULL when nothing is pinned */
 	struct ss_gantt_view gv;   /* window, lanes scroll, selection (a record of run) */
 	struct ss_stats_in stats;
-	int help;                     /* the help overlay: 0 closed, 1 the keys, 2 the legend */
+	int help;                         /* the help overlay: 0 closed, 1 the keys, 2 the legend */
 	const struct ss_summary *summary; /* the summary panel of run's timeline is open (NULL: closed) */
-	const struct ss_sweep *sweep; /* the sweep view is open (NULL: closed) */
-	size_t sweep_cursor;          /* the sweep point the cursor is on */
+	const struct ss_sweep *sweep;     /* the sweep view is open (NULL: closed) */
+	size_t sweep_cursor;              /* the sweep point the cursor is on */
 	bool sweep_running;
 	const char *message; /* the status line's message, NULL for the keys */
 	int message_role;

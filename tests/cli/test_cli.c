@@ -2,11 +2,14 @@
  * list, and the JSON of `run` and `sweep` parsed back with jansson.
  *
  * Groups (argv[1]): "usage" needs no backend; "model" runs experiments on the model backend. No argument: both. */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,8 +17,12 @@
 #include <jansson.h>
 #include <math.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,7 +156,7 @@ static void expect_error(int code, const char *const *args, ...)
 		fail_msg("%s: exit %d, want %d; stderr: %s", args[0], o.status, code, o.err);
 	if (count_lines(o.err) != 1 || strncmp(o.err, "streamscope: ", 13) != 0)
 		fail_msg("%s %s: want one stderr line 'streamscope: ...', got:\n%s", args[0], args[1] ? args[1] : "",
-			 o.err);
+		         o.err);
 	if (o.nout != 0)
 		fail_msg("%s: unexpected stdout: %s", args[0], o.out);
 	va_start(ap, args);
@@ -165,7 +172,7 @@ static void expect_error(int code, const char *const *args, ...)
 static void test_help(void **state)
 {
 	const char *const *cases[] = {ARGS("--help"), ARGS("-h"), ARGS("help"), ARGS("run", "--help"),
-				      ARGS("sweep", "-h")};
+	                              ARGS("sweep", "-h")};
 	struct cli_out o;
 
 	(void)state;
@@ -265,7 +272,7 @@ static void test_profile_errors(void **state)
 	put_file(dir, "bad.profile", "copy.h2d.bw_gbs = 55\nno.such.key = 1\n", bad, sizeof bad);
 	put_file(dir, "empty.profile", "# nothing here\n", empty, sizeof empty);
 	expect_error(2, ARGS("run", "--backend", "model", "--profile", bad), bad, ":2: unknown key 'no.such.key'",
-		     NULL);
+	             NULL);
 	expect_error(2, ARGS("run", "--backend", "model", "--profile", "/dev/null"), "/dev/null", "empty", NULL);
 	expect_error(2, ARGS("run", "--profile", empty), empty, "empty", NULL);
 	expect_error(2, ARGS("run", "--profile", "/no/such.profile"), "/no/such.profile", "No such file", NULL);
@@ -297,10 +304,10 @@ static void test_enum_values(void **state)
 	expect_error(2, ARGS("run", "--order", "sideways"), "'sideways'", "depth|breadth", NULL);
 	expect_error(2, ARGS("run", "--sync", "sometimes"), "'sometimes'", "stream|reverse|device|events", NULL);
 	expect_error(2, ARGS("run", "--host-mem", "swap"), "'swap'", "pinned|pageable|managed-attach|managed-prefetch",
-		     NULL);
+	             NULL);
 	expect_error(2, ARGS("run", "--default-stream", "maybe"), "none|legacy-op|event-timer|per-thread", NULL);
 	expect_error(2, ARGS("run", "--preset", "nope"),
-		     "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable", NULL);
+	             "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable", NULL);
 	expect_error(2, ARGS("ops", "--stream-flags", "sticky"), "blocking|nonblocking", NULL);
 	expect_error(2, ARGS("run", "--prefetch-events=maybe"), "'maybe'", "auto|on|off", NULL);
 	expect_error(2, ARGS("run", "--backend", "gpu"), "'gpu'", "auto|cuda|model", NULL);
@@ -352,49 +359,49 @@ static void test_options_refused(void **state)
 		const char *args[6];
 		const char *opt, *cmd;
 	} refused[] = {
-		{{"run", "--ascii"}, "'--ascii'", "'run'"},
-		{{"run", "--quick"}, "'--quick'", "'run'"},
-		{{"run", "-o", "out.txt"}, "'-o'", "--export"},
-		{{"run", "--output", "out.txt"}, "'-o'", "'run'"},
-		{{"sweep", "--export", "s.json"}, "'--export'", "timeline per point"},
-		{{"sweep", "--ascii"}, "'--ascii'", "'sweep'"},
-		{{"sweep", "--quick"}, "'--quick'", "'sweep'"},
-		{{"sweep", "-o", "x"}, "'-o'", "'sweep'"},
-		{{"ops", "--export", "o.json"}, "'--export'", "'ops'"},
-		{{"ops", "--repeat", "5"}, "'--repeat'", "'ops'"},
-		{{"ops", "--warmup", "2"}, "'--warmup'", "'ops'"},
-		{{"ops", "--backend", "model"}, "'--backend'", "'ops'"},
-		{{"ops", "--profile", "p.profile"}, "'--profile'", "'ops'"},
-		{{"ops", "--ascii"}, "'--ascii'", "'ops'"},
-		{{"ops", "--quick"}, "'--quick'", "'ops'"},
-		{{"ops", "-o", "x"}, "'-o'", "'ops'"},
-		{{"--json"}, "'--json'", "the TUI"},
-		{{"--streams", "4", "--export", "t.json"}, "'--export'", "the TUI"},
-		{{"--quick"}, "'--quick'", "the TUI"},
-		{{"-o", "x"}, "'-o'", "the TUI"},
-		{{"view", "t.json", "--streams", "4"}, "'--streams'", "'view'"},
-		{{"view", "t.json", "--preset", "hyperq"}, "'--preset'", "'view'"},
-		{{"view", "t.json", "--repeat", "2"}, "'--repeat'", "'view'"},
-		{{"view", "t.json", "--prefetch-events"}, "'--prefetch-events'", "'view'"},
-		{{"view", "t.json", "--backend", "model"}, "'--backend'", "'view'"},
-		{{"view", "t.json", "--profile", "p"}, "'--profile'", "'view'"},
-		{{"view", "t.json", "--json"}, "'--json'", "'view'"},
-		{{"view", "t.json", "--quick"}, "'--quick'", "'view'"},
-		{{"view", "t.json", "-o", "x"}, "'-o'", "'view'"},
-		{{"view", "t.json", "--export", "t.txt", "--ascii"}, "'--ascii'", "'view'"},
-		{{"bench", "--streams", "2"}, "'--streams'", "'bench'"},
-		{{"bench", "--preset", "hyperq"}, "'--preset'", "'bench'"},
-		{{"bench", "--order", "breadth"}, "'--order'", "'bench'"},
-		{{"bench", "--repeat", "2"}, "'--repeat'", "'bench'"},
-		{{"bench", "--prefetch-events=on"}, "'--prefetch-events'", "'bench'"},
-		{{"bench", "--json"}, "'--json'", "'bench'"},
-		{{"bench", "--export", "b.json"}, "'--export'", "'bench'"},
-		{{"bench", "--ascii"}, "'--ascii'", "'bench'"},
-		{{"calibrate", "--profile", "p.profile"}, "'--profile'", "--backend model"},
-		{{"validate", "--check", "v.csv", "--csv", "o.csv"}, "'--csv'", "--check"},
-		{{"validate", "--check", "v.csv", "--quick"}, "'--quick'", "--check"},
-		{{"validate", "--check", "v.csv", "--resume"}, "'--resume'", "--check"},
-		{{"validate", "--check", "v.csv", "--backend", "model"}, "'--backend'", "--check"},
+	    {{"run", "--ascii"}, "'--ascii'", "'run'"},
+	    {{"run", "--quick"}, "'--quick'", "'run'"},
+	    {{"run", "-o", "out.txt"}, "'-o'", "--export"},
+	    {{"run", "--output", "out.txt"}, "'-o'", "'run'"},
+	    {{"sweep", "--export", "s.json"}, "'--export'", "timeline per point"},
+	    {{"sweep", "--ascii"}, "'--ascii'", "'sweep'"},
+	    {{"sweep", "--quick"}, "'--quick'", "'sweep'"},
+	    {{"sweep", "-o", "x"}, "'-o'", "'sweep'"},
+	    {{"ops", "--export", "o.json"}, "'--export'", "'ops'"},
+	    {{"ops", "--repeat", "5"}, "'--repeat'", "'ops'"},
+	    {{"ops", "--warmup", "2"}, "'--warmup'", "'ops'"},
+	    {{"ops", "--backend", "model"}, "'--backend'", "'ops'"},
+	    {{"ops", "--profile", "p.profile"}, "'--profile'", "'ops'"},
+	    {{"ops", "--ascii"}, "'--ascii'", "'ops'"},
+	    {{"ops", "--quick"}, "'--quick'", "'ops'"},
+	    {{"ops", "-o", "x"}, "'-o'", "'ops'"},
+	    {{"--json"}, "'--json'", "the TUI"},
+	    {{"--streams", "4", "--export", "t.json"}, "'--export'", "the TUI"},
+	    {{"--quick"}, "'--quick'", "the TUI"},
+	    {{"-o", "x"}, "'-o'", "the TUI"},
+	    {{"view", "t.json", "--streams", "4"}, "'--streams'", "'view'"},
+	    {{"view", "t.json", "--preset", "hyperq"}, "'--preset'", "'view'"},
+	    {{"view", "t.json", "--repeat", "2"}, "'--repeat'", "'view'"},
+	    {{"view", "t.json", "--prefetch-events"}, "'--prefetch-events'", "'view'"},
+	    {{"view", "t.json", "--backend", "model"}, "'--backend'", "'view'"},
+	    {{"view", "t.json", "--profile", "p"}, "'--profile'", "'view'"},
+	    {{"view", "t.json", "--json"}, "'--json'", "'view'"},
+	    {{"view", "t.json", "--quick"}, "'--quick'", "'view'"},
+	    {{"view", "t.json", "-o", "x"}, "'-o'", "'view'"},
+	    {{"view", "t.json", "--export", "t.txt", "--ascii"}, "'--ascii'", "'view'"},
+	    {{"bench", "--streams", "2"}, "'--streams'", "'bench'"},
+	    {{"bench", "--preset", "hyperq"}, "'--preset'", "'bench'"},
+	    {{"bench", "--order", "breadth"}, "'--order'", "'bench'"},
+	    {{"bench", "--repeat", "2"}, "'--repeat'", "'bench'"},
+	    {{"bench", "--prefetch-events=on"}, "'--prefetch-events'", "'bench'"},
+	    {{"bench", "--json"}, "'--json'", "'bench'"},
+	    {{"bench", "--export", "b.json"}, "'--export'", "'bench'"},
+	    {{"bench", "--ascii"}, "'--ascii'", "'bench'"},
+	    {{"calibrate", "--profile", "p.profile"}, "'--profile'", "--backend model"},
+	    {{"validate", "--check", "v.csv", "--csv", "o.csv"}, "'--csv'", "--check"},
+	    {{"validate", "--check", "v.csv", "--quick"}, "'--quick'", "--check"},
+	    {{"validate", "--check", "v.csv", "--resume"}, "'--resume'", "--check"},
+	    {{"validate", "--check", "v.csv", "--backend", "model"}, "'--backend'", "--check"},
 	};
 
 	(void)state;
@@ -420,7 +427,8 @@ static void test_ops_json(void **state)
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "experiment"), "streams")), 3);
 	ops = json_object_get(j, "ops");
 	assert_int_equal(json_array_size(ops), 19);
-	json_array_foreach(ops, i, op) {
+	json_array_foreach(ops, i, op)
+	{
 		assert_int_equal(json_integer_value(json_object_get(op, "id")), (json_int_t)i + 1);
 		kernels += strcmp(json_string_value(json_object_get(op, "kind")), "kernel launch") == 0;
 	}
@@ -478,7 +486,7 @@ static void test_ops(void **state)
 
 	/* options reach the planner: 3 streams, 10 elements in 4 chunks, breadth, reverse sync */
 	run_cli(&o, ARGS("ops", "--streams", "3", "--elements", "10", "--chunks", "4", "--order", "breadth", "--sync",
-			 "reverse"));
+	                 "reverse"));
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, "# 19 operations, 4 chunks, 0 events\n"));
 	assert_non_null(strstr(o.out, "x[9+1]"));
@@ -552,7 +560,7 @@ static void test_run_model_json(void **state)
 	assert_true(num(json_object_get(eng, "compute"), "busy_ns") > 0);
 	assert_true(num(json_object_get(eng, "D2H"), "busy_ns") > 0);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(eng, "H2D"), "bytes")),
-			 2 * 4194304 * 4); /* x and y, 2^22 floats each */
+	                 2 * 4194304 * 4); /* x and y, 2^22 floats each */
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(eng, "D2H"), "bytes")), 4194304 * 4);
 	json_decref(j);
 	cli_out_free(&o);
@@ -620,9 +628,9 @@ static void test_sweep_model_both(void **state)
 		if (counts[i % 8] == 1)
 			assert_true(num(p, "speedup") == 1.0); /* the reference of its order */
 		assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "expected"), "KER")),
-				 counts[i % 8]);
+		                 counts[i % 8]);
 		assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "counts"), "KER")),
-				 counts[i % 8]);
+		                 counts[i % 8]);
 	}
 	json_decref(j);
 	cli_out_free(&o);
@@ -761,7 +769,8 @@ static void test_run_model_export(void **state)
 		fail_msg("%s is not JSON: %s (line %d)", path, err.text, err.line);
 	ev = json_object_get(j, "traceEvents");
 	assert_true(json_is_array(ev));
-	json_array_foreach(ev, i, e) {
+	json_array_foreach(ev, i, e)
+	{
 		const char *ph = json_string_value(json_object_get(e, "ph"));
 		const char *kind = json_string_value(json_object_get(json_object_get(e, "args"), "ss_kind"));
 
@@ -823,8 +832,8 @@ static bool find_entry(const char *dir, const char *prefix, char *name, size_t l
 static void expect_signal_cleanup(int sig)
 {
 	char dir[] = "/tmp/ss-cli-signal-XXXXXX", tmp[256];
-	const char *argv[] = {SS_BINARY, "run", "--backend", "model", "--streams", "128", "--chunks", "65536",
-			      "--export", "big.json", NULL};
+	const char *argv[] = {SS_BINARY,  "run",   "--backend", "model",    "--streams", "128",
+	                      "--chunks", "65536", "--export",  "big.json", NULL};
 	struct timespec pause = {0, 200000};
 	bool seen = false;
 	pid_t pid;
@@ -899,9 +908,9 @@ static void test_outputs_checked_first(void **state)
 	cli_out_free(&o);
 	expect_error(2, ARGS("calibrate", "--backend", "model", "-o", adir), adir, "is a directory", NULL);
 	expect_error(2, ARGS("validate", "--backend", "model", "--quick", "--preset", "hyperq", "--csv", missing),
-		     missing, NULL);
+	             missing, NULL);
 	expect_error(2, ARGS("validate", "--backend", "model", "--quick", "--preset", "hyperq", "--csv", link), link,
-		     "is a directory", NULL);
+	             "is a directory", NULL);
 	/* view FILE --export: the trace is not even read */
 	snprintf(trace, sizeof trace, "%s/t.json", dir);
 	run_cli(&o, ARGS("run", "--backend", "model", "--streams", "2", "--export", trace));
@@ -993,7 +1002,7 @@ static void test_export_several(void **state)
 	assert_int_equal(unlink(p[0]), 0);
 
 	run_cli(&o, ARGS("view", SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite", "--export", p[3], "--export",
-			 p[2]));
+	                 p[2]));
 	assert_int_equal(o.status, 0);
 	cli_out_free(&o);
 	assert_int_equal(access(p[3], F_OK), 0);
@@ -1002,7 +1011,7 @@ static void test_export_several(void **state)
 	assert_int_equal(unlink(p[3]), 0);
 
 	expect_error(2, ARGS("run", "--backend", "model", "--export", p[0], "--export", p[1], "--export", p[0]), p[0],
-		     "twice", NULL);
+	             "twice", NULL);
 	args[n++] = "run";
 	args[n++] = "--backend";
 	args[n++] = "model";
@@ -1122,7 +1131,8 @@ static void test_bench_model_not_gpu(void **state)
 	assert_true(json_is_true(json_object_get(j, "modelled")));
 	assert_true(json_is_false(json_object_get(j, "gpu_checks")));
 	assert_int_equal(json_array_size(json_object_get(j, "checks")), checks);
-	json_array_foreach(json_object_get(j, "checks"), i, c) {
+	json_array_foreach(json_object_get(j, "checks"), i, c)
+	{
 		assert_true(json_is_null(json_object_get(c, "pass")));
 		assert_true(json_is_boolean(json_object_get(c, "model_within_target")));
 	}
@@ -1320,38 +1330,31 @@ static void test_stats_model(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest usage[] = {
-		cmocka_unit_test(test_help),
-		cmocka_unit_test(test_version),
-		cmocka_unit_test(test_unknown_command_and_options),
-		cmocka_unit_test(test_option_messages),
-		cmocka_unit_test(test_sweep_list_length),
-		cmocka_unit_test(test_profile_errors),
-		cmocka_unit_test(test_streams_range),
-		cmocka_unit_test(test_enum_values),
-		cmocka_unit_test(test_sweep_order_one_line),
-		cmocka_unit_test(test_other_ranges),
-		cmocka_unit_test(test_cuda_unavailable),
-		cmocka_unit_test(test_ops),
-		cmocka_unit_test(test_options_refused),
-		cmocka_unit_test(test_ops_json),
-		cmocka_unit_test(test_stats_nsys),
-		cmocka_unit_test(test_stats_refused),
+	    cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_version),
+	    cmocka_unit_test(test_unknown_command_and_options),
+	    cmocka_unit_test(test_option_messages),
+	    cmocka_unit_test(test_sweep_list_length),
+	    cmocka_unit_test(test_profile_errors),
+	    cmocka_unit_test(test_streams_range),
+	    cmocka_unit_test(test_enum_values),
+	    cmocka_unit_test(test_sweep_order_one_line),
+	    cmocka_unit_test(test_other_ranges),
+	    cmocka_unit_test(test_cuda_unavailable),
+	    cmocka_unit_test(test_ops),
+	    cmocka_unit_test(test_options_refused),
+	    cmocka_unit_test(test_ops_json),
+	    cmocka_unit_test(test_stats_nsys),
+	    cmocka_unit_test(test_stats_refused),
 	};
 	const struct CMUnitTest model[] = {
-		cmocka_unit_test(test_run_model_json),
-		cmocka_unit_test(test_run_model_text),
-		cmocka_unit_test(test_run_auto_falls_back),
-		cmocka_unit_test(test_sweep_model_both),
-		cmocka_unit_test(test_run_model_export),
-		cmocka_unit_test(test_validate_check_files),
-		cmocka_unit_test(test_signal_export_cleanup),
-		cmocka_unit_test(test_profile_label),
-		cmocka_unit_test(test_outputs_checked_first),
-		cmocka_unit_test(test_outputs_written_in_place),
-		cmocka_unit_test(test_stats_model),
-		cmocka_unit_test(test_export_several),
-		cmocka_unit_test(test_singular_counts),
-		cmocka_unit_test(test_bench_model_not_gpu),
+	    cmocka_unit_test(test_run_model_json),        cmocka_unit_test(test_run_model_text),
+	    cmocka_unit_test(test_run_auto_falls_back),   cmocka_unit_test(test_sweep_model_both),
+	    cmocka_unit_test(test_run_model_export),      cmocka_unit_test(test_validate_check_files),
+	    cmocka_unit_test(test_signal_export_cleanup), cmocka_unit_test(test_profile_label),
+	    cmocka_unit_test(test_outputs_checked_first), cmocka_unit_test(test_outputs_written_in_place),
+	    cmocka_unit_test(test_stats_model),           cmocka_unit_test(test_export_several),
+	    cmocka_unit_test(test_singular_counts),       cmocka_unit_test(test_bench_model_not_gpu),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;

@@ -1,12 +1,19 @@
 /* test_cupti_convert.c: cupti_convert on hand-filled CUPTI 13.0 records (no GPU needed). */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <cupti_callbacks.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-
-#include <cmocka.h>
-#include <cupti_callbacks.h>
 
 #include "cupti_convert.h"
 
@@ -25,13 +32,13 @@ static const char *test_api_name(void *arg, int domain, uint32_t cbid)
 static struct cupti_convert_map test_map(void)
 {
 	struct cupti_convert_map m = {
-		.ids = test_ids,
-		.nids = 3,
-		.have_null = true,
-		.null_stream = 7,
-		.per_thread = test_per_thread,
-		.nper_thread = 2,
-		.api_name = test_api_name,
+	    .ids = test_ids,
+	    .nids = 3,
+	    .have_null = true,
+	    .null_stream = 7,
+	    .per_thread = test_per_thread,
+	    .nper_thread = 2,
+	    .api_name = test_api_name,
 	};
 	return m;
 }
@@ -75,7 +82,7 @@ static void test_memcpy_pinned_h2d(void **state)
 {
 	struct cupti_convert_map m = test_map();
 	CUpti_ActivityMemcpy6 a = test_memcpy(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PINNED,
-					      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 14);
+	                                      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 14);
 	struct ss_record r;
 	char name[128];
 
@@ -98,7 +105,7 @@ static void test_memcpy_pageable_d2h(void **state)
 {
 	struct cupti_convert_map m = test_map();
 	CUpti_ActivityMemcpy6 a = test_memcpy(CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
-					      CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE, 7);
+	                                      CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE, 7);
 	struct ss_record r;
 	char name[128];
 
@@ -116,7 +123,7 @@ static void test_memcpy_managed_d2d_and_unsupported(void **state)
 {
 	struct cupti_convert_map m = test_map();
 	CUpti_ActivityMemcpy6 a = test_memcpy(CUPTI_ACTIVITY_MEMCPY_KIND_DTOD, CUPTI_ACTIVITY_MEMORY_KIND_MANAGED,
-					      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 21);
+	                                      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 21);
 	struct ss_record r;
 	char name[128];
 
@@ -138,7 +145,7 @@ static void test_memcpy_unknown_stream_zero_time(void **state)
 {
 	struct cupti_convert_map m = test_map();
 	CUpti_ActivityMemcpy6 a = test_memcpy(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE,
-					      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 4242);
+	                                      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 4242);
 	struct ss_record r;
 	char name[128];
 
@@ -472,20 +479,20 @@ static void test_skipped_kinds(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stream_map),
-		cmocka_unit_test(test_memcpy_pinned_h2d),
-		cmocka_unit_test(test_memcpy_pageable_d2h),
-		cmocka_unit_test(test_memcpy_managed_d2d_and_unsupported),
-		cmocka_unit_test(test_memcpy_unknown_stream_zero_time),
-		cmocka_unit_test(test_memset),
-		cmocka_unit_test(test_kernel),
-		cmocka_unit_test(test_kernel_launch),
-		cmocka_unit_test(test_api),
-		cmocka_unit_test(test_sync),
-		cmocka_unit_test(test_overhead),
-		cmocka_unit_test(test_marker),
-		cmocka_unit_test(test_migration),
-		cmocka_unit_test(test_skipped_kinds),
+	    cmocka_unit_test(test_stream_map),
+	    cmocka_unit_test(test_memcpy_pinned_h2d),
+	    cmocka_unit_test(test_memcpy_pageable_d2h),
+	    cmocka_unit_test(test_memcpy_managed_d2d_and_unsupported),
+	    cmocka_unit_test(test_memcpy_unknown_stream_zero_time),
+	    cmocka_unit_test(test_memset),
+	    cmocka_unit_test(test_kernel),
+	    cmocka_unit_test(test_kernel_launch),
+	    cmocka_unit_test(test_api),
+	    cmocka_unit_test(test_sync),
+	    cmocka_unit_test(test_overhead),
+	    cmocka_unit_test(test_marker),
+	    cmocka_unit_test(test_migration),
+	    cmocka_unit_test(test_skipped_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

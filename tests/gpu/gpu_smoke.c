@@ -139,8 +139,8 @@ static void smoke_dump(const struct smoke *s, const char *path)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ss_record *r = &s->rec[i];
 		fprintf(f, "%s\t%d\t%u\t%u\t%llu\t%llu\t%llu\t%u\t%u\t%s\n", record_kind_name(r->kind), r->stream,
-			r->raw_stream, r->thread, (unsigned long long)r->start, (unsigned long long)r->end,
-			(unsigned long long)r->bytes, r->correlation, r->flags, s->name[i]);
+		        r->raw_stream, r->thread, (unsigned long long)r->start, (unsigned long long)r->end,
+		        (unsigned long long)r->bytes, r->correlation, r->flags, s->name[i]);
 	}
 	fclose(f);
 }
@@ -156,7 +156,8 @@ static void smoke_spin_breadth(struct ss_oplist *ops)
 		for (size_t i = 0; i < ops->n; i++) {
 			const struct ss_op *op = &ops->op[i];
 			bool spin = op->kind == SS_OP_KERNEL && op->chunk >= 0;
-			if ((pass < 2 && spin && op->offset == (uint64_t)pass) || (pass == 2 && (!spin || op->offset > 1)))
+			if ((pass < 2 && spin && op->offset == (uint64_t)pass) ||
+			    (pass == 2 && (!spin || op->offset > 1)))
 				v[m++] = *op;
 		}
 	for (size_t i = 0; i < m; i++)
@@ -189,15 +190,23 @@ static int smoke_parse_name(const char *opt, int v, const char *which, const cha
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"preset", required_argument, NULL, 'p'},	  {"streams", required_argument, NULL, 's'},
-		{"order", required_argument, NULL, 'o'},	  {"sync", required_argument, NULL, 'y'},
-		{"default-stream", required_argument, NULL, 'd'}, {"host-mem", required_argument, NULL, 'm'},
-		{"connections", required_argument, NULL, 'c'},	  {"threads", required_argument, NULL, 't'},
-		{"chunks", required_argument, NULL, 'k'},	  {"elements", required_argument, NULL, 'n'},
-		{"work", required_argument, NULL, 'w'},		  {"repeat", required_argument, NULL, 'r'},
-		{"warmup", required_argument, NULL, 'u'},	  {"nonblocking", no_argument, NULL, 'b'},
-		{"dump", required_argument, NULL, 'f'},		  {"spin-breadth", no_argument, NULL, 'S'},
-		{NULL, 0, NULL, 0},
+	    {"preset", required_argument, NULL, 'p'},
+	    {"streams", required_argument, NULL, 's'},
+	    {"order", required_argument, NULL, 'o'},
+	    {"sync", required_argument, NULL, 'y'},
+	    {"default-stream", required_argument, NULL, 'd'},
+	    {"host-mem", required_argument, NULL, 'm'},
+	    {"connections", required_argument, NULL, 'c'},
+	    {"threads", required_argument, NULL, 't'},
+	    {"chunks", required_argument, NULL, 'k'},
+	    {"elements", required_argument, NULL, 'n'},
+	    {"work", required_argument, NULL, 'w'},
+	    {"repeat", required_argument, NULL, 'r'},
+	    {"warmup", required_argument, NULL, 'u'},
+	    {"nonblocking", no_argument, NULL, 'b'},
+	    {"dump", required_argument, NULL, 'f'},
+	    {"spin-breadth", no_argument, NULL, 'S'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct ss_experiment e;
 	struct ss_oplist ops;
@@ -216,7 +225,8 @@ int main(int argc, char **argv)
 	/* The preset first (its defaults), then the options over it. */
 	for (int i = 1; i + 1 < argc; i++)
 		if (strcmp(argv[i], "--preset") == 0)
-			preset = smoke_parse_name("preset", experiment_preset_parse(argv[i + 1]), "preset", argv[i + 1]);
+			preset =
+			    smoke_parse_name("preset", experiment_preset_parse(argv[i + 1]), "preset", argv[i + 1]);
 	experiment_preset(&e, (enum ss_preset)preset);
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -233,7 +243,7 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			e.defstream = smoke_parse_name("default-stream", experiment_defstream_parse(optarg),
-						       "default-stream", optarg);
+			                               "default-stream", optarg);
 			break;
 		case 'm':
 			e.hostmem = smoke_parse_name("host-mem", experiment_hostmem_parse(optarg), "host-mem", optarg);
@@ -303,8 +313,9 @@ int main(int argc, char **argv)
 			const struct ss_op *op = &ops.op[i];
 			if (op->kind != SS_OP_H2D && op->kind != SS_OP_D2H && op->kind != SS_OP_KERNEL)
 				continue;
-			want_stream[op->stream >= 0 ? op->stream : op->stream == SS_STREAM_LEGACY ? e.streams
-												   : e.streams + 1]++;
+			want_stream[op->stream >= 0                  ? op->stream
+			            : op->stream == SS_STREAM_LEGACY ? e.streams
+			                                             : e.streams + 1]++;
 		}
 		for (size_t i = 0; i < cap.n; i++) {
 			const struct ss_record *r = &cap.rec[i];
@@ -335,7 +346,7 @@ int main(int argc, char **argv)
 		}
 		for (int s = 0; s < e.streams + 2; s++)
 			wrong_stream += got_stream[s] > want_stream[s] ? got_stream[s] - want_stream[s]
-								       : want_stream[s] - got_stream[s];
+			                                               : want_stream[s] - got_stream[s];
 		qsort(corr, ngpu, sizeof *corr, smoke_cmp_u32);
 		for (size_t i = 1; i < ngpu; i++)
 			dup += corr[i] == corr[i - 1];
@@ -349,7 +360,8 @@ int main(int argc, char **argv)
 		if (gpu) {
 			printf(" expected %zu%s\n", expect[k], got[k] == expect[k] ? "" : "  MISMATCH");
 			if (got[k] != expect[k] && fail[0] == '\0')
-				snprintf(fail, sizeof fail, "%s count %zu != %zu", record_kind_name(k), got[k], expect[k]);
+				snprintf(fail, sizeof fail, "%s count %zu != %zu", record_kind_name(k), got[k],
+				         expect[k]);
 		}
 	}
 	printf("migrations H2D %zu D2H %zu bytes %llu\n", migrations[SS_KIND_H2D], migrations[SS_KIND_D2H],
@@ -358,7 +370,7 @@ int main(int argc, char **argv)
 	       wrong_stream);
 	if ((dup || unknown || wrong_stream) && fail[0] == '\0')
 		snprintf(fail, sizeof fail, "attribution: %zu duplicates, %zu unknown streams, %zu off-stream", dup,
-			 unknown, wrong_stream);
+		         unknown, wrong_stream);
 	{
 		/* Host records' threads should be issuing-thread indices (0..threads-1) once mapped. */
 		uint32_t tmax = 0;
@@ -381,15 +393,17 @@ int main(int argc, char **argv)
 	if (ngpu > 0) {
 		uint64_t cupti = t1 - t0;
 		double d = res.events_ns_of_captured ? 100.0 * ((double)res.events_ns_of_captured - (double)cupti) /
-							       (double)res.events_ns_of_captured
-						     : 0;
+		                                           (double)res.events_ns_of_captured
+		                                     : 0;
 		printf("makespan_cupti_ns %llu\n", (unsigned long long)cupti);
-		printf("makespan_events_ns %llu (same run) diff %.2f%%\n", (unsigned long long)res.events_ns_of_captured, d);
+		printf("makespan_events_ns %llu (same run) diff %.2f%%\n",
+		       (unsigned long long)res.events_ns_of_captured, d);
 		printf("first_gpu_start_after_t0_ns %llu\n", (unsigned long long)t0);
 	}
 	printf("traced_ns %llu untraced_ns %llu overhead %.2f%% repeats %d\n", (unsigned long long)res.traced_ns,
 	       (unsigned long long)res.untraced_ns,
-	       res.untraced_ns ? 100.0 * ((double)res.traced_ns - (double)res.untraced_ns) / (double)res.untraced_ns : 0,
+	       res.untraced_ns ? 100.0 * ((double)res.traced_ns - (double)res.untraced_ns) / (double)res.untraced_ns
+	                       : 0,
 	       res.repeats);
 
 	/* Engines. */

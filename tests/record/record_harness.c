@@ -55,7 +55,7 @@ static int harness_channel(void)
 }
 
 static void harness_rec(struct wire_writer *w, int kind, int32_t stream, uint32_t raw, uint64_t start, uint64_t len,
-			uint32_t corr, uint32_t thread, const char *name)
+                        uint32_t corr, uint32_t thread, const char *name)
 {
 	struct ss_record r;
 
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 
 	if (strcmp(mode, "env") == 0) {
 		const char *vars[] = {"CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH", "STREAMSCOPE_FD",
-				      "STREAMSCOPE_PID", "STREAMSCOPE_SOCK", "STREAMSCOPE_FLUSH_MS"};
+		                      "STREAMSCOPE_PID",       "STREAMSCOPE_SOCK",      "STREAMSCOPE_FLUSH_MS"};
 		const char *fd = getenv("STREAMSCOPE_FD");
 
 		for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
@@ -145,7 +145,7 @@ int main(int argc, char **argv)
 
 		if (init == NULL) {
 			fprintf(stderr, "record_harness: cannot load the injection library '%s': %s\n", lib ? lib : "",
-				dlerror());
+			        dlerror());
 			return 10;
 		}
 		printf("InitializeInjection=%d\n", init());

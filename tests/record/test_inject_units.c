@@ -2,12 +2,19 @@
  * sight, kinds from STREAM records whatever order they arrive in, legacy and per-thread ids without an index, the
  * entries drained for the parent: new and changed ones, any number of streams) and the pairing of NVTX range halves
  * (either order, nesting, instants, ranges still open at exit, END halves without a START). */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,10 +263,10 @@ static void test_markers_close_at_exit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_streams_kinds_and_order), cmocka_unit_test(test_streams_null_and_per_thread),
-		cmocka_unit_test(test_streams_drain_many),	cmocka_unit_test(test_streams_skind),
-		cmocka_unit_test(test_markers_push_pop),	cmocka_unit_test(test_markers_end_first),
-		cmocka_unit_test(test_markers_close_at_exit),
+	    cmocka_unit_test(test_streams_kinds_and_order), cmocka_unit_test(test_streams_null_and_per_thread),
+	    cmocka_unit_test(test_streams_drain_many),      cmocka_unit_test(test_streams_skind),
+	    cmocka_unit_test(test_markers_push_pop),        cmocka_unit_test(test_markers_end_first),
+	    cmocka_unit_test(test_markers_close_at_exit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

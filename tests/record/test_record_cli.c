@@ -6,11 +6,14 @@
  * trace's records, stream indices and kinds, rebased times, SYNC threads, dropped count and device; a crash
  * (incomplete trace, 139); --children; a grandchild holding the pipe after the program exits (no hang); the
  * environment the program gets; and the real library's set-up as CUDA would call it. */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <dirent.h>
 #include <elf.h>
@@ -18,8 +21,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +40,7 @@
 
 /* What one run of the binary gave. */
 struct run_out {
-	int code;      /* exit status, 128 + signal when killed */
+	int code; /* exit status, 128 + signal when killed */
 	char out[16384];
 	char err[16384];
 	double seconds;
@@ -103,14 +110,14 @@ static void run(const char *cwd, struct run_out *o, const char *const *argv)
 	o->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	if (getenv("TEST_VERBOSE") != NULL)
 		fprintf(stderr, "[%s -> %d]\nstdout: %s\nstderr: %s\n", argv[2] ? argv[2] : "", o->code, o->out,
-			o->err);
+		        o->err);
 }
 
 /* Asserts that haystack contains needle, showing both when not. */
-#define assert_contains(haystack, needle)                                                                 \
-	do {                                                                                              \
-		if (strstr((haystack), (needle)) == NULL)                                                 \
-			fail_msg("expected \"%s\" in:\n%s", (needle), (haystack));                        \
+#define assert_contains(haystack, needle)                                                                              \
+	do {                                                                                                           \
+		if (strstr((haystack), (needle)) == NULL)                                                              \
+			fail_msg("expected \"%s\" in:\n%s", (needle), (haystack));                                     \
 	} while (0)
 
 /* Counts the newlines of s. */
@@ -502,7 +509,7 @@ static void test_not_cuda(void **state)
 	run(dir, &o, (const char *const[]){SS_BINARY, "record", "--", "/bin/true", NULL});
 	assert_int_equal(o.code, 0);
 	assert_contains(o.err, "nothing recorded: /bin/true made no CUDA calls (CUDA was never initialised) and exited "
-			       "with status 0; no trace written");
+	                       "with status 0; no trace written");
 	assert_int_equal(lines(o.err), 1);
 	assert_int_equal(entries(dir), 0); /* no trace */
 	run(dir, &o, (const char *const[]){SS_BINARY, "record", "--", "/bin/false", NULL});
@@ -535,7 +542,9 @@ static void test_killed_and_sigterm(void **state)
 	assert_contains(o.err, "killed by signal 9");
 	/* SIGTERM to streamscope goes on to the program; its background sleep keeps the pipe open, which must not
 	 * keep streamscope waiting for long */
-	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", "/bin/sh", "-c", "sleep 3 >/dev/null 2>&1 & kill -TERM $PPID; wait", NULL});
+	run(NULL, &o,
+	    (const char *const[]){SS_BINARY, "record", "--", "/bin/sh", "-c",
+	                          "sleep 3 >/dev/null 2>&1 & kill -TERM $PPID; wait", NULL});
 	assert_int_equal(o.code, 143);
 	assert_contains(o.err, "killed by signal 15");
 	assert_true(o.seconds < 2.9);
@@ -576,10 +585,10 @@ static void test_harness_trace(void **state)
 	assert_contains(o.out, "record_harness: ok done");
 	/* a count of 1 reads in the singular ("1 kernels", "1 syncs" once) */
 	assert_contains(o.err, "on Harness GPU: 11 records: 5 kernels, 1 H2D, 0 D2H, 0 D2D, 0 memsets, 1 NVTX range, "
-			       "3 API calls, 1 sync; 2 dropped");
+	                       "3 API calls, 1 sync; 2 dropped");
 	/* the streams as a table: kinds, then each stream (5 of them: no "more" line) */
 	assert_contains(o.err, "streamscope: streams: 5 (2 blocking, 1 non-blocking, 1 legacy default, 1 per-thread "
-			       "default)\n");
+	                       "default)\n");
 	assert_contains(o.err, "  blocking                   2     4.00 us         3\n");
 	assert_contains(o.err, "  s0 (CUPTI id 13)           blocking               3.00 us  1 kernel, 1 copy\n");
 	assert_contains(o.err, "  s1 (CUPTI id 14)           non-blocking           1.00 us  1 kernel, 0 copies\n");
@@ -656,11 +665,11 @@ static void test_harness_many_streams(void **state)
 	assert_contains(o.err, "  busiest streams            kind                      busy  work\n");
 	/* stream i did i + 1 kernels of 1 us: the busiest is the last, then down */
 	assert_contains(o.err, "  busiest streams            kind                      busy  work\n"
-			       "  s129 (CUPTI id 229)        kind unknown            130 us  130 kernels, 0 copies\n"
-			       "  s128 (CUPTI id 228)        blocking                129 us  129 kernels, 0 copies\n"
-			       "  s127 (CUPTI id 227)        non-blocking            128 us  128 kernels, 0 copies\n");
+	                       "  s129 (CUPTI id 229)        kind unknown            130 us  130 kernels, 0 copies\n"
+	                       "  s128 (CUPTI id 228)        blocking                129 us  129 kernels, 0 copies\n"
+	                       "  s127 (CUPTI id 227)        non-blocking            128 us  128 kernels, 0 copies\n");
 	assert_contains(o.err, "  s122 (CUPTI id 222)        blocking                123 us  123 kernels, 0 copies\n"
-			       "  ... 122 more streams with GPU work: streamscope view ");
+	                       "  ... 122 more streams with GPU work: streamscope view ");
 	assert_null(strstr(o.err, "s121 ("));
 	/* the summary from "recorded" to "trace written" fits a screen */
 	from = strstr(o.err, "streamscope: recorded");
@@ -680,7 +689,9 @@ static void test_harness_many_streams(void **state)
 		assert_non_null(si);
 		assert_int_equal(si->raw_id, 100 + s);
 		kinds[si->kind]++;
-		assert_int_equal(si->kind, s == 129 ? SS_SKIND_UNKNOWN : s % 2 ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
+		assert_int_equal(si->kind, s == 129 ? SS_SKIND_UNKNOWN
+		                           : s % 2  ? SS_SKIND_NONBLOCKING
+		                                    : SS_SKIND_BLOCKING);
 	}
 	assert_int_equal(kinds[SS_SKIND_BLOCKING], 65);
 	assert_int_equal(kinds[SS_SKIND_NONBLOCKING], 64);
@@ -704,7 +715,7 @@ static void test_harness_crash(void **state)
 	assert_contains(o.err, "marked incomplete");
 	/* the table as last sent: s2 not yet known */
 	assert_contains(o.err, "streamscope: streams: 5 (1 blocking, 1 non-blocking, 1 legacy default, 1 per-thread "
-			       "default, 1 kind unknown)\n");
+	                       "default, 1 kind unknown)\n");
 	assert_contains(o.err, "  s2 (CUPTI id 15)           kind unknown");
 	open_trace(path, &t);
 	assert_true(t.incomplete);
@@ -928,7 +939,7 @@ static void test_default_name(void **state)
 	d = opendir(dir);
 	while ((e = readdir(d)) != NULL)
 		found += strncmp(e->d_name, "streamscope-record-", 19) == 0 &&
-			 strcmp(e->d_name + strlen(e->d_name) - 7, ".sqlite") == 0;
+		         strcmp(e->d_name + strlen(e->d_name) - 7, ".sqlite") == 0;
 	closedir(d);
 	assert_int_equal(found, 1);
 	assert_int_equal(entries(dir), 1); /* nothing else: no temporary file left */
@@ -940,25 +951,25 @@ static void test_default_name(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_usage),
+	    cmocka_unit_test(test_usage),
 #ifndef SS_RECORD_HAVE_CUDA
-		cmocka_unit_test(test_no_cuda),
+	    cmocka_unit_test(test_no_cuda),
 #else
-		cmocka_unit_test(test_missing_and_not_executable),
-		cmocka_unit_test(test_missing_interpreter),
-		cmocka_unit_test(test_output_checked_first),
-		cmocka_unit_test(test_live_log_checked_first),
-		cmocka_unit_test(test_not_cuda),
-		cmocka_unit_test(test_killed_and_sigterm),
-		cmocka_unit_test(test_harness_trace),
-		cmocka_unit_test(test_harness_many_streams),
-		cmocka_unit_test(test_harness_crash),
-		cmocka_unit_test(test_harness_children),
-		cmocka_unit_test(test_harness_pipe_held),
-		cmocka_unit_test(test_environment),
-		cmocka_unit_test(test_real_library),
-		cmocka_unit_test(test_live),
-		cmocka_unit_test(test_default_name),
+	    cmocka_unit_test(test_missing_and_not_executable),
+	    cmocka_unit_test(test_missing_interpreter),
+	    cmocka_unit_test(test_output_checked_first),
+	    cmocka_unit_test(test_live_log_checked_first),
+	    cmocka_unit_test(test_not_cuda),
+	    cmocka_unit_test(test_killed_and_sigterm),
+	    cmocka_unit_test(test_harness_trace),
+	    cmocka_unit_test(test_harness_many_streams),
+	    cmocka_unit_test(test_harness_crash),
+	    cmocka_unit_test(test_harness_children),
+	    cmocka_unit_test(test_harness_pipe_held),
+	    cmocka_unit_test(test_environment),
+	    cmocka_unit_test(test_real_library),
+	    cmocka_unit_test(test_live),
+	    cmocka_unit_test(test_default_name),
 #endif
 	};
 

@@ -345,10 +345,10 @@ int main(void)
 {
 #ifdef SS_RECORD_HAVE_CUDA
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stop_no_job_control),
-		cmocka_unit_test(test_stop_no_terminal),
-		cmocka_unit_test(test_stop_job_control_sigstop),
-		cmocka_unit_test(test_stop_job_control_sigtstp),
+	    cmocka_unit_test(test_stop_no_job_control),
+	    cmocka_unit_test(test_stop_no_terminal),
+	    cmocka_unit_test(test_stop_job_control_sigstop),
+	    cmocka_unit_test(test_stop_job_control_sigtstp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,13 +2,20 @@
  * (n+2)/(3n) on ideal engines, the false dependencies of one hardware queue, the legacy default stream's
  * serialisation, chunk tails, determinism and record counts, and each mechanism of managed memory and of the copy
  * engines on hand-made op lists. */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +46,8 @@ static void ideal_profile(struct ss_profile *p)
 	p->launch_ns = 0;
 	p->dep_kernel_ns = p->dep_copy_ns = p->copy_gap_ns = p->copy_switch_ns = 0;
 	p->copy_queues_slow = 0;
-	p->api_copy_ns = p->api_launch_ns = p->api_event_ns = p->api_sync_ns = p->api_attach_ns = p->api_prefetch_ns = 0;
+	p->api_copy_ns = p->api_launch_ns = p->api_event_ns = p->api_sync_ns = p->api_attach_ns = p->api_prefetch_ns =
+	    0;
 	p->sync_wake_ns = 0;
 	p->api_switch_ns = p->api_launch_wait_ns = p->api_launch_prefetch_wait_ns = 0;
 	p->dep_kernel_queues_ns = p->dep_copy_queues_ns = 0;
@@ -58,7 +66,7 @@ static void ideal_experiment(struct ss_experiment *e, int streams, enum ss_order
 }
 
 static void run_model(const struct ss_experiment *e, const struct ss_profile *p, struct ss_timeline *tl,
-		      struct ss_run_result *res)
+                      struct ss_run_result *res)
 {
 	char *cause = NULL;
 
@@ -97,7 +105,7 @@ static void test_ideal_ratio(void **state)
 			t = makespan(&e, &p);
 			if (t * 3 * (uint64_t)n != one * (uint64_t)(n + 2))
 				fail_msg("%d streams %s: %llu ns, expected %llu", n, experiment_order_name(o),
-					 (unsigned long long)t, (unsigned long long)(PHASE * (n + 2) / n));
+				         (unsigned long long)t, (unsigned long long)(PHASE * (n + 2) / n));
 			assert_int_equal(t, PHASE * (uint64_t)(n + 2) / (uint64_t)n);
 			assert_int_equal(t, analysis_bound(PHASE, PHASE, PHASE, n));
 		}
@@ -409,50 +417,54 @@ static void test_record_counts(void **state)
 	profile_builtin(&p);
 	timeline_init(&tl);
 	for (int pr = 0; pr < SS_PRESET_COUNT; pr++)
-	for (size_t si = 0; si < sizeof streams / sizeof streams[0]; si++)
-	for (int o = 0; o < SS_ORDER_COUNT; o++)
-	for (int sy = 0; sy < SS_SYNC_COUNT; sy++)
-	for (int ds = 0; ds < SS_DS_COUNT; ds++)
-	for (int th = 0; th < 2; th++) {
-		struct ss_experiment e;
-		struct ss_oplist ops;
-		struct ss_run_result res;
-		size_t want[SS_KIND_COUNT], nsync = 0;
+		for (size_t si = 0; si < sizeof streams / sizeof streams[0]; si++)
+			for (int o = 0; o < SS_ORDER_COUNT; o++)
+				for (int sy = 0; sy < SS_SYNC_COUNT; sy++)
+					for (int ds = 0; ds < SS_DS_COUNT; ds++)
+						for (int th = 0; th < 2; th++) {
+							struct ss_experiment e;
+							struct ss_oplist ops;
+							struct ss_run_result res;
+							size_t want[SS_KIND_COUNT], nsync = 0;
 
-		experiment_preset(&e, pr);
-		e.streams = streams[si];
-		e.order = o;
-		e.sync = sy;
-		e.defstream = ds;
-		e.threads = th ? e.streams : 1;
-		e.connections = 1 + (int)si * 7;
-		run_model(&e, &p, &tl, &res);
-		planner_build(&e, &ops);
-		planner_expected_records(&ops, res.prefetch_records, want);
-		for (int k = 0; k < SS_KIND_COUNT; k++)
-			if (SS_GPU_KINDS & SS_KIND_BIT(k))
-				assert_int_equal(timeline_count(&tl, k), want[k]);
-		assert_int_equal(timeline_count(&tl, SS_KIND_API), ops.n);
-		for (size_t i = 0; i < ops.n; i++)
-			nsync += ops.op[i].kind >= SS_OP_EVENT_SYNC;
-		assert_int_equal(timeline_count(&tl, SS_KIND_SYNC), nsync);
-		for (size_t i = 0; i < tl.n; i++) {
-			const struct ss_record *r = &tl.rec[i];
+							experiment_preset(&e, pr);
+							e.streams = streams[si];
+							e.order = o;
+							e.sync = sy;
+							e.defstream = ds;
+							e.threads = th ? e.streams : 1;
+							e.connections = 1 + (int)si * 7;
+							run_model(&e, &p, &tl, &res);
+							planner_build(&e, &ops);
+							planner_expected_records(&ops, res.prefetch_records, want);
+							for (int k = 0; k < SS_KIND_COUNT; k++)
+								if (SS_GPU_KINDS & SS_KIND_BIT(k))
+									assert_int_equal(timeline_count(&tl, k),
+									                 want[k]);
+							assert_int_equal(timeline_count(&tl, SS_KIND_API), ops.n);
+							for (size_t i = 0; i < ops.n; i++)
+								nsync += ops.op[i].kind >= SS_OP_EVENT_SYNC;
+							assert_int_equal(timeline_count(&tl, SS_KIND_SYNC), nsync);
+							for (size_t i = 0; i < tl.n; i++) {
+								const struct ss_record *r = &tl.rec[i];
 
-			assert_true(r->flags & SS_REC_MODELLED);
-			assert_true(r->correlation >= 1 && r->correlation <= ops.n);
-			assert_true(r->end >= r->start);
-			if (SS_GPU_KINDS & SS_KIND_BIT(r->kind))
-				assert_int_equal(r->stream, ops.op[r->correlation - 1].stream);
-			else
-				assert_int_equal(r->stream, SS_STREAM_HOST);
-		}
-		assert_true(res.modelled);
-		assert_true(tl.modelled);
-		assert_string_equal(res.device, "MODEL (H200 profile)");
-		assert_false(res.have_untraced);
-		planner_free(&ops);
-	}
+								assert_true(r->flags & SS_REC_MODELLED);
+								assert_true(r->correlation >= 1 &&
+								            r->correlation <= ops.n);
+								assert_true(r->end >= r->start);
+								if (SS_GPU_KINDS & SS_KIND_BIT(r->kind))
+									assert_int_equal(
+									    r->stream,
+									    ops.op[r->correlation - 1].stream);
+								else
+									assert_int_equal(r->stream, SS_STREAM_HOST);
+							}
+							assert_true(res.modelled);
+							assert_true(tl.modelled);
+							assert_string_equal(res.device, "MODEL (H200 profile)");
+							assert_false(res.have_untraced);
+							planner_free(&ops);
+						}
 	timeline_free(&tl);
 }
 
@@ -642,7 +654,7 @@ static void hand_op(struct ss_oplist *ops, int kind, int stream, uint64_t count)
 
 /* hand_run models ops (kernel-transfer on 2 streams, managed-prefetch memory unless told otherwise) into k. */
 static void hand_run(const struct ss_oplist *ops, const struct ss_profile *p, int connections, enum ss_hostmem mem,
-		     struct keep *k)
+                     struct keep *k)
 {
 	struct ss_experiment e;
 	struct ss_sink sink = {k, keep_record, NULL, NULL, NULL};
@@ -882,23 +894,23 @@ static void test_backend_runner(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ideal_ratio),
-		cmocka_unit_test(test_one_queue_false_dependency),
-		cmocka_unit_test(test_hyperq),
-		cmocka_unit_test(test_hyperq_builtin),
-		cmocka_unit_test(test_default_stream),
-		cmocka_unit_test(test_chunk_tails),
-		cmocka_unit_test(test_determinism),
-		cmocka_unit_test(test_record_counts),
-		cmocka_unit_test(test_copy_engines),
-		cmocka_unit_test(test_pageable),
-		cmocka_unit_test(test_sync_order),
-		cmocka_unit_test(test_kernel_capacity),
-		cmocka_unit_test(test_managed_migrations),
-		cmocka_unit_test(test_fault_overlap),
-		cmocka_unit_test(test_prefetch_wait),
-		cmocka_unit_test(test_copy_switch),
-		cmocka_unit_test(test_backend_runner),
+	    cmocka_unit_test(test_ideal_ratio),
+	    cmocka_unit_test(test_one_queue_false_dependency),
+	    cmocka_unit_test(test_hyperq),
+	    cmocka_unit_test(test_hyperq_builtin),
+	    cmocka_unit_test(test_default_stream),
+	    cmocka_unit_test(test_chunk_tails),
+	    cmocka_unit_test(test_determinism),
+	    cmocka_unit_test(test_record_counts),
+	    cmocka_unit_test(test_copy_engines),
+	    cmocka_unit_test(test_pageable),
+	    cmocka_unit_test(test_sync_order),
+	    cmocka_unit_test(test_kernel_capacity),
+	    cmocka_unit_test(test_managed_migrations),
+	    cmocka_unit_test(test_fault_overlap),
+	    cmocka_unit_test(test_prefetch_wait),
+	    cmocka_unit_test(test_copy_switch),
+	    cmocka_unit_test(test_backend_runner),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,12 +1,19 @@
 /* test_profile.c: the calibration profile: built-in H200 values and their provenance, the text format round trip,
  * every parse error, files, the default lookup and the committed data/profiles/h200.profile. */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,17 +56,54 @@ static void test_builtin(void **state)
 	/* measured: H200.md's facts and what the H200 smoke run's timelines show (tests/data/h200/gpu_smoke);
 	 * everything else is an estimate until the H200 calibration lands */
 	static const char *const measured[] = {
-		"copy.h2d.bw_gbs", "copy.h2d.latency_ns", "copy.d2h.bw_gbs", "copy.d2h.latency_ns",
-		"copy.both_gbs", "copy.both_h2d_share", "pageable.h2d.bw_gbs",
-		"pageable.h2d.stage_gbs", "pageable.d2h.bw_gbs", "pageable.d2h.stage_gbs", "managed.attach_gbs",
-		"kernel.add.ns_per_unit", "kernel.add.ns_per_elem", "kernel.decrypt.ns_per_unit",
-		"kernel.spin.ns_per_unit", "kernel.min_ns", "launch.latency_ns", "api.copy_ns", "api.launch_ns",
-		"api.event_ns", "api.sync_ns", "api.attach_ns", "api.prefetch_ns", "api.trace_overhead_ns", "sync.wake_ns",
-		"host.gap_ns", "gpu.copy_queues", "device.sms", "gpu.dep_kernel_ns", "gpu.dep_copy_ns",
-		"gpu.dep_kernel_queues_ns", "gpu.dep_copy_queues_ns", "api.switch_ns", "api.launch_wait_ns", "api.prefetch_switch_ns", "managed.fault_gbs",
-		"kernel.add.saturation", "kernel.decrypt.ns_per_elem", "kernel.decrypt.saturation", "device.max_kernels",
-		"copy.switch_ns", "copy.queues_slow", "managed.prefetch_host_gbs", "managed.prefetch_wait_ns", "api.launch_prefetch_wait_ns",
-		"api.copy_queues_ns", "api.switch_queues_ns", "copy.gap_ns",
+	    "copy.h2d.bw_gbs",
+	    "copy.h2d.latency_ns",
+	    "copy.d2h.bw_gbs",
+	    "copy.d2h.latency_ns",
+	    "copy.both_gbs",
+	    "copy.both_h2d_share",
+	    "pageable.h2d.bw_gbs",
+	    "pageable.h2d.stage_gbs",
+	    "pageable.d2h.bw_gbs",
+	    "pageable.d2h.stage_gbs",
+	    "managed.attach_gbs",
+	    "kernel.add.ns_per_unit",
+	    "kernel.add.ns_per_elem",
+	    "kernel.decrypt.ns_per_unit",
+	    "kernel.spin.ns_per_unit",
+	    "kernel.min_ns",
+	    "launch.latency_ns",
+	    "api.copy_ns",
+	    "api.launch_ns",
+	    "api.event_ns",
+	    "api.sync_ns",
+	    "api.attach_ns",
+	    "api.prefetch_ns",
+	    "api.trace_overhead_ns",
+	    "sync.wake_ns",
+	    "host.gap_ns",
+	    "gpu.copy_queues",
+	    "device.sms",
+	    "gpu.dep_kernel_ns",
+	    "gpu.dep_copy_ns",
+	    "gpu.dep_kernel_queues_ns",
+	    "gpu.dep_copy_queues_ns",
+	    "api.switch_ns",
+	    "api.launch_wait_ns",
+	    "api.prefetch_switch_ns",
+	    "managed.fault_gbs",
+	    "kernel.add.saturation",
+	    "kernel.decrypt.ns_per_elem",
+	    "kernel.decrypt.saturation",
+	    "device.max_kernels",
+	    "copy.switch_ns",
+	    "copy.queues_slow",
+	    "managed.prefetch_host_gbs",
+	    "managed.prefetch_wait_ns",
+	    "api.launch_prefetch_wait_ns",
+	    "api.copy_queues_ns",
+	    "api.switch_queues_ns",
+	    "copy.gap_ns",
 	};
 	for (int k = 0; k < profile_key_count(); k++) {
 		bool is = false;
@@ -111,17 +155,18 @@ static void test_parse_errors(void **state)
 	static const struct {
 		const char *text, *frag;
 	} bad[] = {
-		{"copy.h2d.bw_gbs 55\n", "t:1: expected key = value"},
-		{"# ok\ncopy.h2d.bw = 55\n", "t:2: unknown key 'copy.h2d.bw'"},
-		{"copy.h2d.bw_gbs = fast\n", "t:1: copy.h2d.bw_gbs: 'fast' is not a number"},
-		{"copy.h2d.bw_gbs = 0\n", "copy.h2d.bw_gbs = 0 is out of range"},
-		{"copy.h2d.bw_gbs = 55 guessed\n", "expected 'measured', 'fitted' or 'estimate' after the value, not 'guessed'"},
-		{"device.max_kernels = -3\n", "out of range"},
-		{"name =\n", "t:1: name must be 1..31 characters"},
-		{"name = 0123456789012345678901234567890123\n", "name must be 1..31 characters"},
-		/* no key at all is not a profile: it would be the built-in one under another name */
-		{"", "t: no keys"},
-		{"# a comment\n\n  \n", "t: no keys"},
+	    {"copy.h2d.bw_gbs 55\n", "t:1: expected key = value"},
+	    {"# ok\ncopy.h2d.bw = 55\n", "t:2: unknown key 'copy.h2d.bw'"},
+	    {"copy.h2d.bw_gbs = fast\n", "t:1: copy.h2d.bw_gbs: 'fast' is not a number"},
+	    {"copy.h2d.bw_gbs = 0\n", "copy.h2d.bw_gbs = 0 is out of range"},
+	    {"copy.h2d.bw_gbs = 55 guessed\n",
+	     "expected 'measured', 'fitted' or 'estimate' after the value, not 'guessed'"},
+	    {"device.max_kernels = -3\n", "out of range"},
+	    {"name =\n", "t:1: name must be 1..31 characters"},
+	    {"name = 0123456789012345678901234567890123\n", "name must be 1..31 characters"},
+	    /* no key at all is not a profile: it would be the built-in one under another name */
+	    {"", "t: no keys"},
+	    {"# a comment\n\n  \n", "t: no keys"},
 	};
 	struct ss_profile p;
 
@@ -147,10 +192,11 @@ static void test_partial_file(void **state)
 
 	(void)state;
 	profile_builtin(&b);
-	assert_int_equal(profile_parse(&p, "\n  # a comment\nname = T\n copy.d2h.bw_gbs =  40.5  measured # ok\n"
-					   "kernel.min_ns = 10\n",
-				       "t", &cause),
-			 0);
+	assert_int_equal(profile_parse(&p,
+	                               "\n  # a comment\nname = T\n copy.d2h.bw_gbs =  40.5  measured # ok\n"
+	                               "kernel.min_ns = 10\n",
+	                               "t", &cause),
+	                 0);
 	assert_string_equal(p.name, "T");
 	assert_string_equal(p.source, "t");
 	assert_true(p.d2h.bw_gbs == 40.5);
@@ -227,8 +273,8 @@ static void test_committed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_builtin),      cmocka_unit_test(test_round_trip), cmocka_unit_test(test_parse_errors),
-		cmocka_unit_test(test_partial_file), cmocka_unit_test(test_files),      cmocka_unit_test(test_committed),
+	    cmocka_unit_test(test_builtin),      cmocka_unit_test(test_round_trip), cmocka_unit_test(test_parse_errors),
+	    cmocka_unit_test(test_partial_file), cmocka_unit_test(test_files),      cmocka_unit_test(test_committed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

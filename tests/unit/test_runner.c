@@ -1,15 +1,22 @@
 /* test_runner.c: the runner child and its pipe, with test backends defined here: records arrive intact with their
  * names, progress arrives while the child runs, failures and crashes become exit code 3 with one line,
  * CUDA_DEVICE_MAX_CONNECTIONS is set in the child only, cancel, and the availability probe. */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <errno.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +108,7 @@ static int crash_available(char *device, size_t len, char **cause)
 
 /* Reports the hardware queue variable it sees, then NREC records in reverse time order, then a result. */
 static int rich_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-		    struct ss_run_result *res, char **cause)
+                    struct ss_run_result *res, char **cause)
 {
 	const char *env = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
 	char name[512];
@@ -152,7 +159,7 @@ static int rich_run(const struct ss_experiment *e, const struct ss_oplist *ops, 
 }
 
 static int fail_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-		    struct ss_run_result *res, char **cause)
+                    struct ss_run_result *res, char **cause)
 {
 	struct ss_record r;
 
@@ -166,7 +173,7 @@ static int fail_run(const struct ss_experiment *e, const struct ss_oplist *ops, 
 }
 
 static int quiet_fail_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-			  struct ss_run_result *res, char **cause)
+                          struct ss_run_result *res, char **cause)
 {
 	(void)e;
 	(void)ops;
@@ -177,7 +184,7 @@ static int quiet_fail_run(const struct ss_experiment *e, const struct ss_oplist 
 }
 
 static int crash_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-		     struct ss_run_result *res, char **cause)
+                     struct ss_run_result *res, char **cause)
 {
 	struct ss_record r;
 
@@ -193,7 +200,7 @@ static int crash_run(const struct ss_experiment *e, const struct ss_oplist *ops,
 }
 
 static int exit_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-		    struct ss_run_result *res, char **cause)
+                    struct ss_run_result *res, char **cause)
 {
 	(void)e;
 	(void)ops;
@@ -205,7 +212,7 @@ static int exit_run(const struct ss_experiment *e, const struct ss_oplist *ops, 
 
 /* Says where it is, waits for the parent's byte on the gate, then delivers one record. */
 static int gate_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-		    struct ss_run_result *res, char **cause)
+                    struct ss_run_result *res, char **cause)
 {
 	struct ss_record r;
 	char c;
@@ -226,7 +233,7 @@ static int gate_run(const struct ss_experiment *e, const struct ss_oplist *ops, 
 	return 0;
 }
 
-#define BACKEND(var, nm, avail, fn)                                                                        \
+#define BACKEND(var, nm, avail, fn)                                                                                    \
 	static const struct ss_backend var = {.name = nm, .modelled = false, .available = avail, .run = fn}
 
 BACKEND(rich_backend, "test", ok_available, rich_run);
@@ -305,7 +312,9 @@ static void test_records_arrive_intact(void **state)
 
 		assert_non_null(si);
 		assert_int_equal(si->raw_id, 100 + s);
-		assert_int_equal(si->kind, s == 1 ? SS_SKIND_UNKNOWN : s % 2 ? SS_SKIND_NONBLOCKING : SS_SKIND_BLOCKING);
+		assert_int_equal(si->kind, s == 1  ? SS_SKIND_UNKNOWN
+		                           : s % 2 ? SS_SKIND_NONBLOCKING
+		                                   : SS_SKIND_BLOCKING);
 	}
 	/* launch details from WIRE_LAUNCH frames */
 	assert_int_equal(tl.nlaunch, 1);
@@ -700,9 +709,9 @@ static void test_attach_malformed_error_frame(void **state)
 		runner_attach(&r, writer, fds[0]);
 		runner_poll(&r, &tl, true);
 		_exit(r.finished && r.code == 3 && r.error != NULL &&
-				      strcmp(r.error, "the capture process reported an error without text") == 0
-			      ? 0
-			      : 2);
+		              strcmp(r.error, "the capture process reported an error without text") == 0
+		          ? 0
+		          : 2);
 	}
 	close(fds[0]);
 	assert_int_equal(waitpid(reader, &status, 0), reader);
@@ -711,23 +720,23 @@ static void test_attach_malformed_error_frame(void **state)
 		fail_msg("the reader crashed on a truncated error frame (signal %d)", WTERMSIG(status));
 	if (WEXITSTATUS(status) != 0)
 		fail_msg("the reader exited with status %d on a truncated error frame instead of reporting it",
-			 WEXITSTATUS(status));
+		         WEXITSTATUS(status));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_records_arrive_intact),
-		cmocka_unit_test(test_connections_env_in_child),
-		cmocka_unit_test(test_failure_with_cause),
-		cmocka_unit_test(test_crash),
-		cmocka_unit_test(test_invalid_experiment),
-		cmocka_unit_test(test_progress_live),
-		cmocka_unit_test(test_progress_then_crash),
-		cmocka_unit_test(test_cancel),
-		cmocka_unit_test(test_probe),
-		cmocka_unit_test(test_attach),
-		cmocka_unit_test(test_attach_malformed_error_frame),
+	    cmocka_unit_test(test_records_arrive_intact),
+	    cmocka_unit_test(test_connections_env_in_child),
+	    cmocka_unit_test(test_failure_with_cause),
+	    cmocka_unit_test(test_crash),
+	    cmocka_unit_test(test_invalid_experiment),
+	    cmocka_unit_test(test_progress_live),
+	    cmocka_unit_test(test_progress_then_crash),
+	    cmocka_unit_test(test_cancel),
+	    cmocka_unit_test(test_probe),
+	    cmocka_unit_test(test_attach),
+	    cmocka_unit_test(test_attach_malformed_error_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,24 +1,31 @@
 /* test_sweep.c: stream-count lists, the points of a sweep (1 prepended, order-major), speedup and bound against
  * each order's 1-stream point from hand-made timelines, failures, and whole sweeps through the runner with test
  * backends defined here. */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/sweep.h"
 
-#define assert_near(a, b, eps)                                                                             \
-	do {                                                                                               \
-		double a_ = (a), b_ = (b);                                                                 \
-		if (!(fabs(a_ - b_) <= (eps)))                                                             \
-			fail_msg("%s = %.17g, want %.17g (+-%g)", #a, a_, b_, (double)(eps));             \
+#define assert_near(a, b, eps)                                                                                         \
+	do {                                                                                                           \
+		double a_ = (a), b_ = (b);                                                                             \
+		if (!(fabs(a_ - b_) <= (eps)))                                                                         \
+			fail_msg("%s = %.17g, want %.17g (+-%g)", #a, a_, b_, (double)(eps));                          \
 	} while (0)
 
 static void expect_counts(const char *s, const int *want, int nwant)
@@ -98,8 +105,8 @@ static void test_init_points(void **state)
 	static const enum ss_order both[] = {SS_ORDER_DEPTH, SS_ORDER_BREADTH};
 	static const enum ss_order breadth[] = {SS_ORDER_BREADTH};
 	static const int want_streams[] = {1, 2, 4, 1, 2, 4};
-	static const enum ss_order want_order[] = {SS_ORDER_DEPTH, SS_ORDER_DEPTH, SS_ORDER_DEPTH,
-						   SS_ORDER_BREADTH, SS_ORDER_BREADTH, SS_ORDER_BREADTH};
+	static const enum ss_order want_order[] = {SS_ORDER_DEPTH,   SS_ORDER_DEPTH,   SS_ORDER_DEPTH,
+	                                           SS_ORDER_BREADTH, SS_ORDER_BREADTH, SS_ORDER_BREADTH};
 
 	(void)state;
 	experiment_preset(&base, SS_PRESET_KERNEL_TRANSFER);
@@ -172,8 +179,7 @@ static void test_next_experiments(void **state)
 }
 
 /* A timeline of one H2D, one kernel and one D2H interval per triple. */
-static void make_tl(struct ss_timeline *t, uint64_t h0, uint64_t h1, uint64_t k0, uint64_t k1, uint64_t d0,
-		    uint64_t d1)
+static void make_tl(struct ss_timeline *t, uint64_t h0, uint64_t h1, uint64_t k0, uint64_t k1, uint64_t d0, uint64_t d1)
 {
 	struct ss_record r;
 
@@ -327,7 +333,7 @@ static int linear_available(char *device, size_t len, char **cause)
 }
 
 static int linear_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
-		      struct ss_run_result *res, char **cause)
+                      struct ss_run_result *res, char **cause)
 {
 	uint64_t t = 1200000 / (uint64_t)e->streams;
 	struct ss_record r;
@@ -356,10 +362,10 @@ static int linear_run(const struct ss_experiment *e, const struct ss_oplist *ops
 }
 
 static const struct ss_backend linear_backend = {
-	.name = "linear",
-	.modelled = true,
-	.available = linear_available,
-	.run = linear_run,
+    .name = "linear",
+    .modelled = true,
+    .available = linear_available,
+    .run = linear_run,
 };
 
 static size_t progress_calls[16];
@@ -403,7 +409,7 @@ static void test_run_through_runner(void **state)
 		assert_near(p->a.speedup, n, 1e-9);
 		/* bound = 400 us * (n+2)/n; gap = 3/(n+2) - 1 */
 		assert_in_range(p->a.bound_ns, (uint64_t)(400000.0 * (n + 2) / n) - 1,
-				(uint64_t)(400000.0 * (n + 2) / n) + 1);
+		                (uint64_t)(400000.0 * (n + 2) / n) + 1);
 		assert_near(p->a.gap, 3.0 / (n + 2) - 1.0, 1e-5);
 	}
 	sweep_free(&s);
@@ -428,12 +434,9 @@ static void test_run_through_runner(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_counts),
-		cmocka_unit_test(test_init_points),
-		cmocka_unit_test(test_next_experiments),
-		cmocka_unit_test(test_done_speedup_bound),
-		cmocka_unit_test(test_failed_reference),
-		cmocka_unit_test(test_run_through_runner),
+	    cmocka_unit_test(test_parse_counts),     cmocka_unit_test(test_init_points),
+	    cmocka_unit_test(test_next_experiments), cmocka_unit_test(test_done_speedup_bound),
+	    cmocka_unit_test(test_failed_reference), cmocka_unit_test(test_run_through_runner),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -133,9 +133,10 @@ static void test_help(void **state)
  * and in ASCII only with --ascii. */
 static void test_legend(void **state)
 {
-	static const char *const names[] = {"host t812", "H2D", "KER", "D2H", "memset", "sync", "legacy", "NVTX",
-	                                    "blk / nb", "ptds", "compact", "makespan", "speedup", "bound", "gap",
-	                                    "H2D util", "overlap", "staging", "dropped", "trace ovh", "B / A"};
+	static const char *const names[] = {"host t812", "H2D",       "KER",      "D2H",      "memset",  "sync",
+	                                    "legacy",    "NVTX",      "blk / nb", "ptds",     "compact", "makespan",
+	                                    "speedup",   "bound",     "gap",      "H2D util", "overlap", "staging",
+	                                    "dropped",   "trace ovh", "B / A"};
 	struct fixture_view f;
 
 	(void)state;
@@ -303,11 +304,9 @@ static void test_dumps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_render_golden), cmocka_unit_test(test_detail),
-	    cmocka_unit_test(test_help),
-	    cmocka_unit_test(test_legend),          cmocka_unit_test(test_ab),
-	    cmocka_unit_test(test_sweep),         cmocka_unit_test(test_empty),
-	    cmocka_unit_test(test_dumps),
+	    cmocka_unit_test(test_render_golden), cmocka_unit_test(test_detail), cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_legend),        cmocka_unit_test(test_ab),     cmocka_unit_test(test_sweep),
+	    cmocka_unit_test(test_empty),         cmocka_unit_test(test_dumps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,11 +1,18 @@
 /* test_units.c: formatting of times, sizes and rates; axis tick selection; plurals of counts. */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "engine/units.h"
@@ -72,7 +79,7 @@ static void test_bytes(void **state)
 	expect_bytes(1024, "1.0 KiB");
 	expect_bytes(1536, "1.5 KiB");
 	expect_bytes(1048576, "1.0 MiB");
-	expect_bytes(16777216, "16.0 MiB");  /* 2^22 floats */
+	expect_bytes(16777216, "16.0 MiB");   /* 2^22 floats */
 	expect_bytes(536870912, "512.0 MiB"); /* 2^26 uint64 */
 	expect_bytes(1073741824, "1.00 GiB");
 	expect_bytes(3758096384ull, "3.50 GiB");
@@ -89,8 +96,8 @@ static void expect_rate(uint64_t bytes, uint64_t ns, const char *want)
 static void test_rate(void **state)
 {
 	(void)state;
-	expect_rate(55100, 1000, "55.1 GB/s");          /* bytes per ns = GB/s (decimal) */
-	expect_rate(268435456, 5000000, "53.7 GB/s");   /* 256 MiB in 5 ms */
+	expect_rate(55100, 1000, "55.1 GB/s");        /* bytes per ns = GB/s (decimal) */
+	expect_rate(268435456, 5000000, "53.7 GB/s"); /* 256 MiB in 5 ms */
 	expect_rate(16777216, 1000000, "16.8 GB/s");
 	expect_rate(0, 5, "0.0 GB/s");
 	expect_rate(12345, 0, "-");
@@ -145,14 +152,14 @@ static void test_tick_properties(void **state)
 			uint64_t step = units_tick(span, target), prev = 0;
 
 			if (!is_nice(step, &prev))
-				fail_msg("units_tick(%llu, %d) = %llu is not 1/2/5 x 10^k", (unsigned long long)span, target,
-					 (unsigned long long)step);
+				fail_msg("units_tick(%llu, %d) = %llu is not 1/2/5 x 10^k", (unsigned long long)span,
+				         target, (unsigned long long)step);
 			if (span / step > (uint64_t)target)
 				fail_msg("units_tick(%llu, %d) = %llu gives too many ticks", (unsigned long long)span,
-					 target, (unsigned long long)step);
+				         target, (unsigned long long)step);
 			if (prev != 0 && span / prev <= (uint64_t)target)
-				fail_msg("units_tick(%llu, %d) = %llu but %llu is enough", (unsigned long long)span, target,
-					 (unsigned long long)step, (unsigned long long)prev);
+				fail_msg("units_tick(%llu, %d) = %llu but %llu is enough", (unsigned long long)span,
+				         target, (unsigned long long)step, (unsigned long long)prev);
 		}
 		span = span * 7 / 5 + 3; /* 1 .. beyond 10^19 in 400 steps would overflow: stop at 10^18 */
 		if (span > 1000000000000000000ull)
@@ -173,14 +180,14 @@ static void test_plural(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_time),
-		cmocka_unit_test(test_time_seconds_as_documented),
-		cmocka_unit_test(test_time_truncates),
-		cmocka_unit_test(test_bytes),
-		cmocka_unit_test(test_rate),
-		cmocka_unit_test(test_tick_examples),
-		cmocka_unit_test(test_tick_properties),
-		cmocka_unit_test(test_plural),
+	    cmocka_unit_test(test_time),
+	    cmocka_unit_test(test_time_seconds_as_documented),
+	    cmocka_unit_test(test_time_truncates),
+	    cmocka_unit_test(test_bytes),
+	    cmocka_unit_test(test_rate),
+	    cmocka_unit_test(test_tick_examples),
+	    cmocka_unit_test(test_tick_properties),
+	    cmocka_unit_test(test_plural),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,13 +3,20 @@
  * every effect beyond the measurements' noise in the same direction), plus the
  * validation machinery on hand-made rows: the matrix, the CSV round trip and its errors, host lines, the statistics
  * and direction checks. */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,41 +44,41 @@ static const char *source_dir(void)
  * and validate_read_csv leaves out those rows of the older files, timed from after it. Other H200 runs
  * (bench sweeps and checks, observer) are not pooled: they are not the same experiment run by validate. */
 static const char *const matrix_csv[] = {
-	"tests/data/h200/validate.csv",
-	"tests/data/h200/validate-repeat/validate-r2.csv",
-	"tests/data/h200/validate-repeat/validate-r3.csv",
-	"tests/data/h200/validate-repeat/validate-mp1.csv",
-	"tests/data/h200/validate-repeat/validate-mp2.csv",
-	"tests/data/h200/validate-host/validate-h1.csv",
-	"tests/data/h200/validate-host/validate-h2.csv",
-	"tests/data/h200/validate-host/validate-h3.csv",
-	"tests/data/h200/validate-host/validate-h4.csv",
-	"tests/data/h200/validate-host/validate-h5.csv",
-	"tests/data/h200/validate-host/validate-h6.csv",
-	"tests/data/h200/host-probe/new-1.csv",
-	"tests/data/h200/host-probe/new-2.csv",
-	"tests/data/h200/host-probe/new-3.csv",
-	"tests/data/h200/host-probe/old-1.csv",
-	"tests/data/h200/host-probe/old-2.csv",
-	"tests/data/h200/host-probe/old-3.csv",
-	"tests/data/h200/validate-queues/validate-h7.csv",
-	"tests/data/h200/validate-queues/validate-h8.csv",
-	"tests/data/h200/validate-queues/validate-h9.csv",
-	"tests/data/h200/validate-queues/validate-h10.csv",
-	"tests/data/h200/validate-queues/validate-h11.csv",
-	"tests/data/h200/validate-queues/validate-h12.csv",
-	"tests/data/h200/validate-queues/validate-h13.csv",
-	"tests/data/h200/validate-timer/validate-t1.csv",
-	"tests/data/h200/validate-timer/validate-t2.csv",
-	"tests/data/h200/validate-timer/validate-t3.csv",
-	"tests/data/h200/validate-timer/validate-t4.csv",
-	"tests/data/h200/validate-timer/validate-t5.csv",
-	"tests/data/h200/validate-timer/validate-t6.csv",
-	"tests/data/h200/validate-timer/validate-t7.csv",
-	"tests/data/h200/validate-timer/validate-t8.csv",
-	"tests/data/h200/validate-timer/validate-t10.csv",
-	"tests/data/h200/validate-timer/validate-t11.csv",
-	"tests/data/h200/validate-timer/validate-t12.csv",
+    "tests/data/h200/validate.csv",
+    "tests/data/h200/validate-repeat/validate-r2.csv",
+    "tests/data/h200/validate-repeat/validate-r3.csv",
+    "tests/data/h200/validate-repeat/validate-mp1.csv",
+    "tests/data/h200/validate-repeat/validate-mp2.csv",
+    "tests/data/h200/validate-host/validate-h1.csv",
+    "tests/data/h200/validate-host/validate-h2.csv",
+    "tests/data/h200/validate-host/validate-h3.csv",
+    "tests/data/h200/validate-host/validate-h4.csv",
+    "tests/data/h200/validate-host/validate-h5.csv",
+    "tests/data/h200/validate-host/validate-h6.csv",
+    "tests/data/h200/host-probe/new-1.csv",
+    "tests/data/h200/host-probe/new-2.csv",
+    "tests/data/h200/host-probe/new-3.csv",
+    "tests/data/h200/host-probe/old-1.csv",
+    "tests/data/h200/host-probe/old-2.csv",
+    "tests/data/h200/host-probe/old-3.csv",
+    "tests/data/h200/validate-queues/validate-h7.csv",
+    "tests/data/h200/validate-queues/validate-h8.csv",
+    "tests/data/h200/validate-queues/validate-h9.csv",
+    "tests/data/h200/validate-queues/validate-h10.csv",
+    "tests/data/h200/validate-queues/validate-h11.csv",
+    "tests/data/h200/validate-queues/validate-h12.csv",
+    "tests/data/h200/validate-queues/validate-h13.csv",
+    "tests/data/h200/validate-timer/validate-t1.csv",
+    "tests/data/h200/validate-timer/validate-t2.csv",
+    "tests/data/h200/validate-timer/validate-t3.csv",
+    "tests/data/h200/validate-timer/validate-t4.csv",
+    "tests/data/h200/validate-timer/validate-t5.csv",
+    "tests/data/h200/validate-timer/validate-t6.csv",
+    "tests/data/h200/validate-timer/validate-t7.csv",
+    "tests/data/h200/validate-timer/validate-t8.csv",
+    "tests/data/h200/validate-timer/validate-t10.csv",
+    "tests/data/h200/validate-timer/validate-t11.csv",
+    "tests/data/h200/validate-timer/validate-t12.csv",
 };
 
 /* The model's numbers against those medians, committed so that a change that loses ground fails (ratchets): rows
@@ -142,11 +149,11 @@ static void test_h200_matrix(void **state)
 		const struct ss_validate_row *r = &s.row[i];
 		double err = fabs((double)r->model_ns - (double)r->measured_ns) / (double)r->measured_ns;
 
-		assert_int_equal(r->measured_n,
-		                 r->preset == SS_PRESET_DECRYPT                                      ? 1
-		                 : r->preset == SS_PRESET_MANAGED || r->preset == SS_PRESET_PAGEABLE ? 11
-		                 : r->preset == SS_PRESET_HYPERQ || r->preset == SS_PRESET_SYNC_ORDER ? 22
-		                                                                                     : 16);
+		assert_int_equal(r->measured_n, r->preset == SS_PRESET_DECRYPT                                      ? 1
+		                                : r->preset == SS_PRESET_MANAGED || r->preset == SS_PRESET_PAGEABLE ? 11
+		                                : r->preset == SS_PRESET_HYPERQ || r->preset == SS_PRESET_SYNC_ORDER
+		                                    ? 22
+		                                    : 16);
 		if (err > SS_VALIDATE_WORST_MAX)
 			print_message("beyond 15%%: %s %d %s %dq: model %.3f ms, H200 median %.3f ms (%+.1f%%), its %d "
 			              "measurements spread %.1f%%\n",
@@ -178,16 +185,16 @@ static void test_h200_matrix(void **state)
 	assert_true(st.beyond_worst <= RATCHET_BEYOND_WORST);
 	assert_true(st.order_checked >= RATCHET_ORDER_CHECKED);
 	/* The decomposition: the rows whose runs kept their own call costs (h4..h6: kernel-transfer, hyperq and
-	 * sync-order; the other presets' calls wait or, pageable, show no cost of their own), modelled with them, against the same measurements
-	 * (the median of the paired ratios): the GPU side of the model with the host's speed as it was, within 15%
-	 * everywhere (11.8% at worst, sync-order 128 streams depth-first on 8 queues). */
+	 * sync-order; the other presets' calls wait or, pageable, show no cost of their own), modelled with them,
+	 * against the same measurements (the median of the paired ratios): the GPU side of the model with the host's
+	 * speed as it was, within 15% everywhere (11.8% at worst, sync-order 128 streams depth-first on 8 queues). */
 	print_message("with each matrix's host probe: %zu rows, median %.2f%%, worst %.2f%%\n", st.probe_n,
 	              100 * st.probe_median_err, 100 * st.probe_worst_err);
 	assert_int_equal(st.probe_n, 6 * 8 * 2 * 2); /* every preset but decrypt was measured with a probe */
-	print_message("with each run's own call costs: %zu rows, median %.2f%%, worst %.2f%% (%s %d %s %dq)\n", st.own_n,
-	              100 * st.own_median_err, 100 * st.own_worst_err, experiment_preset_name(s.row[st.own_worst_row].preset),
-	              s.row[st.own_worst_row].streams, experiment_order_name(s.row[st.own_worst_row].order),
-	              s.row[st.own_worst_row].connections);
+	print_message("with each run's own call costs: %zu rows, median %.2f%%, worst %.2f%% (%s %d %s %dq)\n",
+	              st.own_n, 100 * st.own_median_err, 100 * st.own_worst_err,
+	              experiment_preset_name(s.row[st.own_worst_row].preset), s.row[st.own_worst_row].streams,
+	              experiment_order_name(s.row[st.own_worst_row].order), s.row[st.own_worst_row].connections);
 	assert_int_equal(st.own_n, 3 * 8 * 2 * 2);
 	assert_true(st.own_median_err <= SS_VALIDATE_MEDIAN_MAX);
 	assert_true(st.own_worst_err <= SS_VALIDATE_WORST_MAX);
@@ -352,20 +359,20 @@ static void test_csv(void **state)
 	static const struct {
 		const char *text, *frag;
 	} bad[] = {
-		{"preset,streams\n", "expected the header"},
-		{"", "no header line"},
-		{"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"
-		 "measured_cross,model_cross\nwarp,1,depth,8,1,0,1,0,0,-1,-1\n",
-		 ":2: bad preset 'warp'"},
-		{"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"
-		 "measured_cross,model_cross\ndecrypt,129,depth,8,1,0,1,0,0,-1,-1\n",
-		 ":2: bad streams '129'"},
-		{"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"
-		 "measured_cross,model_cross\ndecrypt,1,depth,8,1,0,1\n",
-		 "expected 11 comma-separated fields"},
-		{"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"
-		 "measured_cross,model_cross\ndecrypt,1,depth,8,-5,0,1,0,0,-1,-1\n",
-		 "bad measured_ns '-5'"},
+	    {"preset,streams\n", "expected the header"},
+	    {"", "no header line"},
+	    {"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"
+	     "measured_cross,model_cross\nwarp,1,depth,8,1,0,1,0,0,-1,-1\n",
+	     ":2: bad preset 'warp'"},
+	    {"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"
+	     "measured_cross,model_cross\ndecrypt,129,depth,8,1,0,1,0,0,-1,-1\n",
+	     ":2: bad streams '129'"},
+	    {"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"
+	     "measured_cross,model_cross\ndecrypt,1,depth,8,1,0,1\n",
+	     "expected 11 comma-separated fields"},
+	    {"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"
+	     "measured_cross,model_cross\ndecrypt,1,depth,8,-5,0,1,0,0,-1,-1\n",
+	     "bad measured_ns '-5'"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct ss_validate_set u = {0};
@@ -599,9 +606,9 @@ static void test_model_self(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_h200_matrix), cmocka_unit_test(test_matrix),     cmocka_unit_test(test_stats),
-		cmocka_unit_test(test_csv),         cmocka_unit_test(test_csvs),       cmocka_unit_test(test_model_self),
-		cmocka_unit_test(test_host_line),
+	    cmocka_unit_test(test_h200_matrix), cmocka_unit_test(test_matrix), cmocka_unit_test(test_stats),
+	    cmocka_unit_test(test_csv),         cmocka_unit_test(test_csvs),   cmocka_unit_test(test_model_self),
+	    cmocka_unit_test(test_host_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,9 @@
  * while calling into CUPTI's flush (the flush delivers buffers on the calling thread). */
 #include "inject.h"
 
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -25,10 +28,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cuda.h>
-#include <cuda_runtime_api.h>
-#include <cupti.h>
-
 #include "cupti_convert.h"
 #include "inject_markers.h"
 #include "inject_streams.h"
@@ -41,17 +40,17 @@
 struct inject_state {
 	pthread_mutex_t lock;
 	struct wire_writer w;
-	bool open;       /* the channel is usable: records are converted and written */
-	pid_t pid;       /* the process that opened the channel (a fork()ed copy must not write) */
+	bool open; /* the channel is usable: records are converted and written */
+	pid_t pid; /* the process that opened the channel (a fork()ed copy must not write) */
 	struct inject_streams streams;
 	struct inject_markers markers;
 	char device[96];
-	uint64_t dropped;  /* records CUPTI reported dropped */
-	uint64_t no_time;  /* intervals whose timestamps CUPTI could not collect */
+	uint64_t dropped; /* records CUPTI reported dropped */
+	uint64_t no_time; /* intervals whose timestamps CUPTI could not collect */
 	uint64_t unsupported;
-	uint64_t last_time; /* latest timestamp seen, for ranges still open at exit */
+	uint64_t last_time;                             /* latest timestamp seen, for ranges still open at exit */
 	char *api_names[CUPTI_RUNTIME_TRACE_CBID_SIZE]; /* runtime API names without "_v3020" */
-	bool *ptsz;         /* [cbid]: runtime calls that use the per-thread default stream */
+	bool *ptsz; /* [cbid]: runtime calls that use the per-thread default stream */
 	CUpti_SubscriberHandle sub;
 	bool subscribed;
 	/* the flushing thread */
@@ -62,8 +61,8 @@ struct inject_state {
 };
 
 static struct inject_state inj = {
-	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.wake = PTHREAD_COND_INITIALIZER,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .wake = PTHREAD_COND_INITIALIZER,
 };
 
 /* Whether this thread already reported its per-thread default stream. */
@@ -241,8 +240,7 @@ static void CUPTIAPI inject_buffer_requested(uint8_t **buffer, size_t *size, siz
 	*max_records = 0;
 }
 
-static void CUPTIAPI inject_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
-					     size_t valid)
+static void CUPTIAPI inject_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid)
 {
 	struct inject_sigpipe sp;
 	CUpti_Activity *a = NULL;
@@ -319,7 +317,7 @@ static bool inject_created(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, c
 }
 
 static void CUPTIAPI inject_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-				     const void *data)
+                                     const void *data)
 {
 	uint32_t id;
 
@@ -372,24 +370,24 @@ static void CUPTIAPI inject_callback(void *userdata, CUpti_CallbackDomain domain
 static void inject_subscribe(void)
 {
 	static const CUpti_CallbackId runtime_flush[] = {
-		CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020,
-		CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
+	    CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020,
+	    CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
 	};
 	static const CUpti_CallbackId driver_flush[] = {
-		CUPTI_DRIVER_TRACE_CBID_cuProfilerStop,
-		CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy,
-		CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2,
-		CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset,
-		CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2,
+	    CUPTI_DRIVER_TRACE_CBID_cuProfilerStop,
+	    CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy,
+	    CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2,
+	    CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset,
+	    CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2,
 	};
 	static const CUpti_CallbackId runtime_create[] = {
-		CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020,
-		CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithFlags_v5000,
-		CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050,
+	    CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020,
+	    CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithFlags_v5000,
+	    CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050,
 	};
 	static const CUpti_CallbackId driver_create[] = {
-		CUPTI_DRIVER_TRACE_CBID_cuStreamCreate,
-		CUPTI_DRIVER_TRACE_CBID_cuStreamCreateWithPriority,
+	    CUPTI_DRIVER_TRACE_CBID_cuStreamCreate,
+	    CUPTI_DRIVER_TRACE_CBID_cuStreamCreateWithPriority,
 	};
 	const char *why = NULL;
 	CUptiResult rc;
@@ -397,9 +395,10 @@ static void inject_subscribe(void)
 	rc = cuptiSubscribe(&inj.sub, inject_callback, NULL);
 	if (rc != CUPTI_SUCCESS) {
 		cuptiGetResultString(rc, &why);
-		fprintf(stderr, "streamscope: recording without flushes before cudaDeviceReset/cudaProfilerStop and "
-				"without per-thread stream ids: cuptiSubscribe: %s\n",
-			why ? why : "failed");
+		fprintf(stderr,
+		        "streamscope: recording without flushes before cudaDeviceReset/cudaProfilerStop and "
+		        "without per-thread stream ids: cuptiSubscribe: %s\n",
+		        why ? why : "failed");
 		return;
 	}
 	inj.subscribed = true;
@@ -556,13 +555,12 @@ static int inject_enable(CUpti_ActivityKind kind, bool required, char *why, size
 static int inject_setup(char *why, size_t len)
 {
 	static const CUpti_ActivityKind required[] = {
-		CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-		CUPTI_ACTIVITY_KIND_MEMSET,	       CUPTI_ACTIVITY_KIND_RUNTIME,
-		CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+	    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,          CUPTI_ACTIVITY_KIND_MEMSET,
+	    CUPTI_ACTIVITY_KIND_RUNTIME,           CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
 	};
 	static const CUpti_ActivityKind optional[] = {
-		CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_MARKER_DATA, CUPTI_ACTIVITY_KIND_NAME,
-		CUPTI_ACTIVITY_KIND_STREAM, CUPTI_ACTIVITY_KIND_CONTEXT,     CUPTI_ACTIVITY_KIND_DEVICE,
+	    CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_MARKER_DATA, CUPTI_ACTIVITY_KIND_NAME,
+	    CUPTI_ACTIVITY_KIND_STREAM, CUPTI_ACTIVITY_KIND_CONTEXT,     CUPTI_ACTIVITY_KIND_DEVICE,
 	};
 	const char *s = NULL;
 	CUptiResult rc;

@@ -44,11 +44,12 @@
 /* Stream kinds as letters of the library's stream table (inject_streams.h). */
 #define INJECT_STREAM_BLOCKING 'b'    /* created with cudaStreamDefault: waits for the legacy default stream */
 #define INJECT_STREAM_NONBLOCKING 'n' /* cudaStreamNonBlocking: exempt from legacy default stream ordering */
-#define INJECT_STREAM_LEGACY 'l'      /* a legacy default stream that has an index: a second context's, or the
-					 first one's when its work arrived before its id was known (the first
-					 context's is otherwise SS_STREAM_LEGACY) */
-#define INJECT_STREAM_PER_THREAD 'p'  /* a per-thread default stream learnt after it already had an index */
-#define INJECT_STREAM_UNKNOWN '?'     /* seen in GPU records, neither its creation nor its STREAM record (yet) */
+#define INJECT_STREAM_LEGACY                                                                                           \
+	'l'                          /* a legacy default stream that has an index: a second context's, or the          \
+	                                first one's when its work arrived before its id was known (the first           \
+	                                context's is otherwise SS_STREAM_LEGACY) */
+#define INJECT_STREAM_PER_THREAD 'p' /* a per-thread default stream learnt after it already had an index */
+#define INJECT_STREAM_UNKNOWN '?'    /* seen in GPU records, neither its creation nor its STREAM record (yet) */
 
 /* InitializeInjection is what CUDA calls after loading the library. It never calls CUDA. Returns 1 (success for
  * CUDA) even when this process records nothing, so the program always runs. */

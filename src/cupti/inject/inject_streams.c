@@ -120,9 +120,9 @@ void inject_streams_created(struct inject_streams *s, uint32_t id, unsigned flag
 			inject_streams_set(s, i, INJECT_STREAM_PER_THREAD);
 		return;
 	}
-	kind = flag == INJECT_FLAG_DEFAULT	   ? INJECT_STREAM_BLOCKING
+	kind = flag == INJECT_FLAG_DEFAULT        ? INJECT_STREAM_BLOCKING
 	       : flag == INJECT_FLAG_NON_BLOCKING ? INJECT_STREAM_NONBLOCKING
-						   : INJECT_STREAM_UNKNOWN;
+	                                          : INJECT_STREAM_UNKNOWN;
 	i = inject_streams_index(s, id);
 	if (i < 0)
 		inject_streams_add(s, id, kind);
