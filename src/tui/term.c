@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -209,25 +208,6 @@ void term_draw(struct ss_term *t, const struct ss_grid *g)
 	doupdate();
 }
 
-/* term_getch is getch with the ending signals held back for its duration: curses takes a poll interrupted by a
- * signal for input ready and then blocks in read until a key comes, so that a SIGTERM landing inside getch would
- * not be seen until the next key. Held back, the signal arrives right after, outside curses. */
-static int term_getch(void)
-{
-	sigset_t hold, old;
-	int k;
-
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGHUP);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGQUIT);
-	sigaddset(&hold, SIGTERM);
-	sigprocmask(SIG_BLOCK, &hold, &old);
-	k = getch();
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return k;
-}
-
 int term_key(struct ss_term *t, struct ss_mouse *m)
 {
 	int k;
@@ -235,7 +215,7 @@ int term_key(struct ss_term *t, struct ss_mouse *m)
 
 	if (!t->started)
 		return -1;
-	k = term_getch();
+	k = getch();
 	switch (k) {
 	case ERR:
 		return -1;
