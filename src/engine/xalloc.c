@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sigexit.h"
+
 static void (*xalloc_hook)(void);
 
 void xalloc_set_fatal_hook(void (*hook)(void))
@@ -23,6 +25,7 @@ void xfatal(int status, const char *fmt, ...)
 		xalloc_hook = NULL;
 		hook();
 	}
+	sigexit_cleanup(); /* the temporary files of exports in progress */
 	fputs("streamscope: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
