@@ -597,7 +597,7 @@ static int cli_run_pair(const struct ss_backend *b, const struct ss_experiment *
 		analysis_observer(&a1, &res1);
 	}
 	planner_build(e, &ops);
-	analysis_compare(a, &a1, ops.nchunks, a->used_ns, a1.used_ns, planner_work_ratio(e, &one));
+	analysis_compare(a, &a1, ops.nchunks, a->used_ns, a1.used_ns, planner_work_ratio(&ops, &one));
 	planner_free(&ops);
 	timeline_free(&tl1);
 	return CLI_OK;

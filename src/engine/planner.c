@@ -333,20 +333,18 @@ static double planner_work(const struct ss_oplist *ops, bool kernels)
 	return w;
 }
 
-double planner_work_ratio(const struct ss_experiment *e, const struct ss_experiment *ref)
+double planner_work_ratio(const struct ss_oplist *ops, const struct ss_experiment *ref)
 {
-	struct ss_oplist a, b;
+	struct ss_oplist b;
 	double wa, wb;
 
-	planner_build(e, &a);
 	planner_build(ref, &b);
-	wa = planner_work(&a, true);
+	wa = planner_work(ops, true);
 	wb = planner_work(&b, true);
 	if (wa == 0 || wb == 0) {
-		wa = planner_work(&a, false);
+		wa = planner_work(ops, false);
 		wb = planner_work(&b, false);
 	}
-	planner_free(&a);
 	planner_free(&b);
 	return wa > 0 && wb > 0 ? wa / wb : 1.0;
 }

@@ -55,11 +55,12 @@ void planner_chunk(uint64_t elements, int chunks, int c, uint64_t *offset, uint6
 uint64_t planner_op_bytes(const struct ss_oplist *ops, const struct ss_op *op);
 /* planner_count_kind counts ops of one kind. */
 size_t planner_count_kind(const struct ss_oplist *ops, int kind);
-/* planner_work_ratio is how many times ref's work e does: the sum of the kernels' element (or spin iteration)
- * counts of e's op list over ref's (the copies' bytes where neither has a kernel); 1 when ref does none. A preset
+/* planner_work_ratio is how many times ref's work the op list ops does: the sum of the kernels' element (or spin
+ * iteration) counts of ops over those of ref's op list (the copies' bytes where either has no kernel); 1 when ref
+ * does none. A preset
  * that cuts one data set among its streams does the same work on 1 stream (1); hyperq gives each stream kernels of
  * its own (32 streams: 32). */
-double planner_work_ratio(const struct ss_experiment *e, const struct ss_experiment *ref);
+double planner_work_ratio(const struct ss_oplist *ops, const struct ss_experiment *ref);
 /* planner_op_describe writes one line like "s3 cudaMemcpyAsync H2D x[1048576+524288] 2.0 MiB". */
 void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, char *buf, size_t len);
 const char *planner_op_kind_name(int kind);

@@ -136,7 +136,7 @@ static void sweep_compare(struct ss_sweep *s, int o)
 		sweep_experiment(s, ref, &re);
 		planner_build(&e, &ops);
 		analysis_compare(&p->a, &ref->a, ops.nchunks, p->a.used_ns, ref->a.used_ns,
-		                 planner_work_ratio(&e, &re));
+		                 planner_work_ratio(&ops, &re));
 		planner_free(&ops);
 	}
 }

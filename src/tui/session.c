@@ -160,8 +160,7 @@ static bool session_compare(struct ss_session *s, struct ss_run *r)
 	if ((b = session_base_find(s, &r->exp)) == NULL || b->failed)
 		return false;
 	planner_build(&r->exp, &ops);
-	analysis_compare(&r->an, &b->an, ops.nchunks, r->an.used_ns, b->an.used_ns,
-	                 planner_work_ratio(&r->exp, &b->exp));
+	analysis_compare(&r->an, &b->an, ops.nchunks, r->an.used_ns, b->an.used_ns, planner_work_ratio(&ops, &b->exp));
 	planner_free(&ops);
 	r->compared = true;
 	return true;

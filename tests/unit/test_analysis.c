@@ -541,6 +541,7 @@ static void test_compare_same_work(void **state)
 {
 	struct ss_analysis a, one;
 	struct ss_experiment e, ref;
+	struct ss_oplist ops;
 
 	(void)state;
 	memset(&a, 0, sizeof a);
@@ -554,12 +555,16 @@ static void test_compare_same_work(void **state)
 	ref = e;
 	ref.streams = 1;
 	ref.threads = 1;
-	assert_near(planner_work_ratio(&e, &ref), (double)e.streams, 1e-9);
+	planner_build(&e, &ops);
+	assert_near(planner_work_ratio(&ops, &ref), (double)e.streams, 1e-9);
+	planner_free(&ops);
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
 	ref = e;
 	ref.streams = 1;
 	ref.chunks = 0;
-	assert_near(planner_work_ratio(&e, &ref), 1.0, 1e-9);
+	planner_build(&e, &ops);
+	assert_near(planner_work_ratio(&ops, &ref), 1.0, 1e-9);
+	planner_free(&ops);
 }
 
 int main(void)
