@@ -20,12 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/timeline.h"
-#include "io/export.h"
-#include "io/export_chrome.h"
-#include "io/export_sqlite.h"
-#include "io/import.h"
-#include "io/import_chrome.h"
+#include "core/timeline.h"
+#include "io/export/export.h"
+#include "io/export/export_chrome.h"
+#include "io/export/export_sqlite.h"
+#include "io/import/import.h"
+#include "io/import/import_chrome.h"
 
 static double now(void)
 {

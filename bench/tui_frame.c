@@ -18,9 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/analysis.h"
-#include "engine/experiment.h"
-#include "engine/timeline.h"
+#include "core/analysis.h"
+#include "core/experiment.h"
+#include "core/timeline.h"
 #include "tui/gantt.h"
 #include "tui/lanes.h"
 #include "tui/term.h"

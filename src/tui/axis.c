@@ -1,11 +1,11 @@
 /* axis.c: the time axis. */
-#include "axis.h"
+#include "tui/axis.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "palette.h"
+#include "core/palette.h"
 
 double axis_step(double span, int width, int min_cells)
 {

@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
-#include "glyphs.h"
-#include "grid.h"
+#include "tui/glyphs.h"
+#include "tui/grid.h"
 
 /* axis_draw draws the axis of the window [t0, t0 + span) ns over r: row 0 the line and its ticks, row 1 the
  * labels, each starting under its tick; labels never overlap and never leave r. */

@@ -1,12 +1,12 @@
 /* control.c: the keys' and the mouse's effect on the view; see control.h. */
-#include "control.h"
+#include "tui/control.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "palette.h"
+#include "core/palette.h"
 
 /* control_say sets the status line's notice. */
 static void control_say(struct ss_control *c, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

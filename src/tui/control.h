@@ -8,12 +8,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "experiment.h"
-#include "gantt.h"
-#include "keys.h"
-#include "lanes.h"
-#include "layout.h"
-#include "sweep.h"
+#include "core/experiment.h"
+#include "tui/gantt.h"
+#include "tui/keys.h"
+#include "tui/lanes.h"
+#include "tui/layout.h"
+#include "run/sweep.h"
 
 /* What the controls act on: the runs on screen as the session holds them now. */
 struct ss_control_input {

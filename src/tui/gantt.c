@@ -1,5 +1,5 @@
 /* gantt.c: lanes to cells. */
-#include "gantt.h"
+#include "tui/gantt.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "palette.h"
-#include "units.h"
-#include "xalloc.h"
+#include "core/palette.h"
+#include "core/units.h"
+#include "core/xalloc.h"
 
 /* A bar's name is written inside it when the bar has this many full cells more than the name is long. */
 #define GANTT_NAME_MARGIN 2

@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "glyphs.h"
-#include "grid.h"
-#include "lanes.h"
+#include "tui/glyphs.h"
+#include "tui/grid.h"
+#include "tui/lanes.h"
 
 #define GANTT_DENSE 3 /* intervals starting in one cell that make it a density cell */
 

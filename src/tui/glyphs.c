@@ -1,7 +1,7 @@
 /* glyphs.c: the UTF-8 glyph table and its ASCII twin. */
-#include "glyphs.h"
+#include "tui/glyphs.h"
 
-#include "palette.h"
+#include "core/palette.h"
 
 static const struct ss_glyphs glyphs_utf8 = {
     .utf8 = true,

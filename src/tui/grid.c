@@ -1,5 +1,5 @@
 /* grid.c: the cell grid every view draws into. */
-#include "grid.h"
+#include "tui/grid.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "palette.h"
-#include "xalloc.h"
+#include "core/palette.h"
+#include "core/xalloc.h"
 
 void grid_init(struct ss_grid *g, int w, int h)
 {

@@ -1,5 +1,5 @@
 /* keys.c: the key map (htop/less-like) and its help text. */
-#include "keys.h"
+#include "tui/keys.h"
 
 #include <stddef.h>
 

@@ -1,14 +1,14 @@
 /* lanes.c: tracks per (stream, kind) and the Gantt lanes over them. */
-#include "lanes.h"
+#include "tui/lanes.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
-#include "palette.h"
-#include "xalloc.h"
+#include "tui/layout.h"
+#include "core/palette.h"
+#include "core/xalloc.h"
 
 /* Groups before the streams; stream s is group LANES_GROUP_STREAM + s. */
 #define LANES_GROUP_HOST 0

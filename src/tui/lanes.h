@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "timeline.h"
-#include "track.h"
+#include "core/timeline.h"
+#include "tui/track.h"
 
 /* What one lane shows. */
 enum ss_lane_kind {

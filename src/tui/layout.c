@@ -1,9 +1,9 @@
 /* layout.c: screen rectangles. */
-#include "layout.h"
+#include "tui/layout.h"
 
 #include <string.h>
 
-#include "xalloc.h"
+#include "core/xalloc.h"
 
 int layout_compute(const struct ss_layout_opts *o, struct ss_layout *l, char **cause)
 {

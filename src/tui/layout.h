@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "grid.h"
+#include "tui/grid.h"
 
 #define LAYOUT_MIN_COLS 80
 #define LAYOUT_MIN_ROWS 24

@@ -1,7 +1,7 @@
 /* live.c: the Gantt of a recording while it runs (see live.h). A small loop of its own over the TUI's public
  * modules (term, grid, lanes, gantt, view, keys): the experiment session of tui.c has no place for a program that
  * streams records from outside. */
-#include "live.h"
+#include "tui/live.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,17 +12,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "control.h"
-#include "gantt.h"
-#include "glyphs.h"
-#include "grid.h"
-#include "keys.h"
-#include "lanes.h"
-#include "palette.h"
-#include "term.h"
-#include "view.h"
-#include "xalloc.h"
+#include "core/analysis.h"
+#include "tui/control.h"
+#include "tui/gantt.h"
+#include "tui/glyphs.h"
+#include "tui/grid.h"
+#include "tui/keys.h"
+#include "tui/lanes.h"
+#include "core/palette.h"
+#include "tui/term.h"
+#include "tui/view.h"
+#include "core/xalloc.h"
 
 #define LIVE_FRAME_MS 33 /* about 30 frames a second while records arrive */
 

@@ -6,7 +6,7 @@
 #include <signal.h>
 #include <stdbool.h>
 
-#include "timeline.h"
+#include "core/timeline.h"
 
 /* live_poll_fn moves what arrived into the timeline, waiting up to wait_ms for it; true once the recording is over
  * (the timeline then grows no more). */

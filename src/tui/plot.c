@@ -1,5 +1,5 @@
 /* plot.c: braille / ASCII line plots. */
-#include "plot.h"
+#include "tui/plot.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "axis.h"
-#include "palette.h"
-#include "units.h"
-#include "xalloc.h"
+#include "tui/axis.h"
+#include "core/palette.h"
+#include "core/units.h"
+#include "core/xalloc.h"
 
 #define PLOT_YLABEL 10 /* columns of y labels, the axis line included */
 

@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "glyphs.h"
-#include "grid.h"
+#include "tui/glyphs.h"
+#include "tui/grid.h"
 
 /* One curve: n points with x ascending; points with y < 0 are missing. */
 struct ss_series {

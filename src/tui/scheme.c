@@ -1,10 +1,10 @@
 /* scheme.c: role -> colour and attributes, per terminal capability (256 -> 8 -> none). */
-#include "scheme.h"
+#include "tui/scheme.h"
 
 #include <stddef.h>
 
-#include "grid.h"
-#include "palette.h"
+#include "tui/grid.h"
+#include "core/palette.h"
 
 /* Roles whose text keeps the terminal's own foreground, so light and dark themes both read well. */
 static bool scheme_default_fg(int role)

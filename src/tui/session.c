@@ -1,14 +1,14 @@
 /* session.c: runs, their baselines and the sweep, one runner child at a time. */
-#include "session.h"
+#include "tui/session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "planner.h"
-#include "predict.h"
-#include "xalloc.h"
+#include "core/planner.h"
+#include "model/predict.h"
+#include "core/xalloc.h"
 
 static const int session_counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
 

@@ -8,13 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis.h"
-#include "backend.h"
-#include "experiment.h"
-#include "lanes.h"
-#include "runner.h"
-#include "sweep.h"
-#include "timeline.h"
+#include "core/analysis.h"
+#include "core/backend.h"
+#include "core/experiment.h"
+#include "tui/lanes.h"
+#include "run/runner.h"
+#include "run/sweep.h"
+#include "core/timeline.h"
 
 /* One run: its experiment, records, their index and analysis. */
 struct ss_run {

@@ -1,12 +1,12 @@
 /* sweepview.c: the sweep plot and table. */
-#include "sweepview.h"
+#include "tui/sweepview.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "palette.h"
-#include "plot.h"
-#include "units.h"
+#include "core/palette.h"
+#include "tui/plot.h"
+#include "core/units.h"
 
 double sweepview_time(const struct ss_sweep_point *p)
 {

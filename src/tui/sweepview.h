@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "glyphs.h"
-#include "grid.h"
-#include "sweep.h"
+#include "tui/glyphs.h"
+#include "tui/grid.h"
+#include "run/sweep.h"
 
 /* sweepview_draw draws the plot of s into chart and its table into table (a side panel when side, else a few
  * rows under the chart). running: a point is being measured now. cursor: the point the cursor is on (reverse video

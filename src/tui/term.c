@@ -1,6 +1,6 @@
 /* term.c: curses output and input. */
 #define NCURSES_WIDECHAR 1
-#include "term.h"
+#include "tui/term.h"
 
 #include <curses.h>
 #include <fcntl.h>
@@ -11,9 +11,9 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "palette.h"
-#include "sigexit.h"
-#include "xalloc.h"
+#include "core/palette.h"
+#include "core/sigexit.h"
+#include "core/xalloc.h"
 
 /* term_cap appends terminfo capability name to buf (of size len) when the terminal has it. */
 static void term_cap(char *buf, size_t len, const char *name)

@@ -5,9 +5,9 @@
 
 #include <stdbool.h>
 
-#include "grid.h"
-#include "keys.h"
-#include "scheme.h"
+#include "tui/grid.h"
+#include "tui/keys.h"
+#include "tui/scheme.h"
 
 /* The terminal's state. */
 struct ss_term {

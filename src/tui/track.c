@@ -1,11 +1,11 @@
 /* track.c: sorted interval tracks with a block index for busy-time queries. */
-#include "track.h"
+#include "tui/track.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xalloc.h"
+#include "core/xalloc.h"
 
 void track_init(struct ss_track *t)
 {

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "record.h"
+#include "core/record.h"
 
 /* Intervals per block of the index; a query scans at most one block. */
 #define TRACK_BLOCK 16

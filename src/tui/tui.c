@@ -1,6 +1,6 @@
 /* tui.c: the event loop: keys and mouse, the session's runs, and a frame at most every 1/30 s while something
  * changes. Signal handlers only set flags; resize arrives as KEYS_RESIZE. */
-#include "tui.h"
+#include "tui/tui.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,21 +14,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "control.h"
-#include "export.h"
-#include "gantt.h"
-#include "glyphs.h"
-#include "grid.h"
-#include "keys.h"
-#include "layout.h"
-#include "palette.h"
-#include "session.h"
-#include "sigexit.h"
-#include "term.h"
-#include "tui_screen.h"
-#include "units.h"
-#include "view.h"
-#include "xalloc.h"
+#include "tui/control.h"
+#include "io/export/export.h"
+#include "tui/gantt.h"
+#include "tui/glyphs.h"
+#include "tui/grid.h"
+#include "tui/keys.h"
+#include "tui/layout.h"
+#include "core/palette.h"
+#include "tui/session.h"
+#include "core/sigexit.h"
+#include "tui/term.h"
+#include "tui/tui_screen.h"
+#include "core/units.h"
+#include "tui/view.h"
+#include "core/xalloc.h"
 
 #define TUI_FRAME_S (1.0 / 30.0) /* at most 30 frames a second, at least 20 while a run streams in */
 #define TUI_INFO_S 6.0           /* how long a notice stays in the status line */

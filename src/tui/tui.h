@@ -4,9 +4,9 @@
 
 #include <stdbool.h>
 
-#include "backend.h"
-#include "experiment.h"
-#include "timeline.h"
+#include "core/backend.h"
+#include "core/experiment.h"
+#include "core/timeline.h"
 
 /* What the CLI asks of the TUI. */
 struct tui_options {

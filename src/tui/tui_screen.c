@@ -1,16 +1,16 @@
 /* tui_screen.c: text and ANSI dumps of the cell grid, and a terminal-less render. */
-#include "tui_screen.h"
+#include "tui/tui_screen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "lanes.h"
-#include "palette.h"
-#include "scheme.h"
-#include "view.h"
-#include "xalloc.h"
+#include "core/analysis.h"
+#include "tui/lanes.h"
+#include "core/palette.h"
+#include "tui/scheme.h"
+#include "tui/view.h"
+#include "core/xalloc.h"
 
 /* A growing output buffer (one append buffer per dump). */
 struct tui_buf {

@@ -5,9 +5,9 @@
 
 #include <stdbool.h>
 
-#include "experiment.h"
-#include "grid.h"
-#include "timeline.h"
+#include "core/experiment.h"
+#include "tui/grid.h"
+#include "core/timeline.h"
 
 /* tui_screen_text returns g as UTF-8 text, a line per row with trailing blanks trimmed (caller frees). */
 char *tui_screen_text(const struct ss_grid *g);

@@ -1,16 +1,16 @@
 /* view.c: composes a frame: header, Gantt(s), axis, stats, status line and the overlays. */
-#include "view.h"
+#include "tui/view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "axis.h"
-#include "keys.h"
-#include "palette.h"
-#include "sweepview.h"
-#include "units.h"
-#include "xalloc.h"
+#include "tui/axis.h"
+#include "tui/keys.h"
+#include "core/palette.h"
+#include "tui/sweepview.h"
+#include "core/units.h"
+#include "core/xalloc.h"
 
 int view_layout(const struct ss_view *v, int cols, int rows, struct ss_layout *l, char **cause)
 {

@@ -6,16 +6,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis.h"
-#include "experiment.h"
-#include "gantt.h"
-#include "glyphs.h"
-#include "grid.h"
-#include "lanes.h"
-#include "layout.h"
-#include "stats.h"
-#include "summary.h"
-#include "sweep.h"
+#include "core/analysis.h"
+#include "core/experiment.h"
+#include "tui/gantt.h"
+#include "tui/glyphs.h"
+#include "tui/grid.h"
+#include "tui/lanes.h"
+#include "tui/layout.h"
+#include "tui/statsview.h"
+#include "core/summary.h"
+#include "run/sweep.h"
 
 /* One timeline as the screen shows it. */
 struct ss_view_run {

@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "bracket.h"
-#include "experiment.h"
-#include "planner.h"
+#include "cuda/bracket.h"
+#include "core/experiment.h"
+#include "core/planner.h"
 
 #define OFFSET 5000000000.0 /* CUPTI ns at event time 0 */
 #define TID 777u            /* the issuing thread's OS id */

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cupti_convert.h"
+#include "cuda/cupti_convert.h"
 
 /* Experiment streams 0..2 have CUPTI ids 13, 14, 15; the legacy stream is 7; per-thread default streams 21, 22. */
 static const uint32_t test_ids[] = {13, 14, 15};

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "cupti_capture.h"
+#include "cuda/cupti_capture.h"
 
 /* A library that is not there: the line names it and says what to do; nothing is loaded. */
 static void test_missing(void **state)

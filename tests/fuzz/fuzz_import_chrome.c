@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/timeline.h"
-#include "io/import_chrome.h"
+#include "core/timeline.h"
+#include "io/import/import_chrome.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/timeline.h"
-#include "io/import.h"
+#include "core/timeline.h"
+#include "io/import/import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/analysis.h"
-#include "engine/backend.h"
-#include "engine/experiment.h"
-#include "engine/sweep.h"
-#include "engine/timeline.h"
+#include "core/analysis.h"
+#include "core/backend.h"
+#include "core/experiment.h"
+#include "run/sweep.h"
+#include "core/timeline.h"
 #include "tui/control.h"
 #include "tui/glyphs.h"
 #include "tui/grid.h"

@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_backend.h"
-#include "experiment.h"
-#include "planner.h"
-#include "record.h"
-#include "xalloc.h"
+#include "cuda/cuda_backend.h"
+#include "core/experiment.h"
+#include "core/planner.h"
+#include "core/record.h"
+#include "core/xalloc.h"
 
 /* What the sink collected: the records and their names. */
 struct smoke {

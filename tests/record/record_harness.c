@@ -29,7 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "engine/wire.h"
+#include "core/wire.h"
 
 /* Times like CUPTI's (ns since the epoch). */
 #define T0 1764400000000000000ull

@@ -35,8 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/timeline.h"
-#include "io/import.h"
+#include "core/timeline.h"
+#include "io/import/import.h"
 
 /* What one run of the binary gave. */
 struct run_out {

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/timeline.h"
-#include "io/import.h"
+#include "core/timeline.h"
+#include "io/import/import.h"
 
 #define DATA SS_SOURCE_DIR "/tests/data/h200/record/"
 

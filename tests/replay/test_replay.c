@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "engine/analysis.h"
-#include "engine/planner.h"
-#include "engine/timeline.h"
-#include "io/import.h"
+#include "core/analysis.h"
+#include "core/planner.h"
+#include "core/timeline.h"
+#include "io/import/import.h"
 
 static const char *replay_dir;
 static json_t *replay_summary;

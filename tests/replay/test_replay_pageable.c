@@ -15,11 +15,11 @@
 
 #include <cmocka.h>
 
-#include "engine/analysis.h"
-#include "engine/experiment.h"
-#include "engine/planner.h"
-#include "engine/timeline.h"
-#include "io/import.h"
+#include "core/analysis.h"
+#include "core/experiment.h"
+#include "core/planner.h"
+#include "core/timeline.h"
+#include "io/import/import.h"
 #include "replay_db.h"
 
 static const char *replay_dir;

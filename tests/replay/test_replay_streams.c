@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/timeline.h"
-#include "io/import.h"
+#include "core/timeline.h"
+#include "io/import/import.h"
 
 static const char *replay_dir;
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine/timeline.h"
+#include "core/timeline.h"
 
 /* fx_names holds awkward but valid UTF-8 names: quotes, commas, newlines, XML specials, non-ASCII. */
 static const char *const fx_names[] = {

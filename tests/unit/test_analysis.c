@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/analysis.h"
-#include "engine/backend.h"
-#include "engine/experiment.h"
-#include "engine/planner.h"
-#include "engine/timeline.h"
+#include "core/analysis.h"
+#include "core/backend.h"
+#include "core/experiment.h"
+#include "core/planner.h"
+#include "core/timeline.h"
 
 #define EPS 1e-12
 /* cmocka 1.1's float comparison is single precision; this one is double. */

@@ -27,7 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "io/atomic.h"
+#include "core/atomic.h"
 
 /* The scratch directory of one test and the paths in it. */
 struct scratch {

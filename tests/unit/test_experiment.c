@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/experiment.h"
+#include "core/experiment.h"
 
 /* Validates e and expects a rejection whose message contains each of the given fragments (NULL-terminated). */
 static void expect_invalid(const struct ss_experiment *e, ...)

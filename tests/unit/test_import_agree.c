@@ -10,7 +10,7 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "io/import_chrome.h"
+#include "io/import/import_chrome.h"
 #include "io_fixture.h"
 
 /* The ways of reading, as the fuzz target tries them. */

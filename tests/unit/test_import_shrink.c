@@ -13,9 +13,9 @@
 
 #include <fcntl.h>
 
-#include "io/export.h"
-#include "io/import.h"
-#include "io/import_chrome.h"
+#include "io/export/export.h"
+#include "io/import/import.h"
+#include "io/import/import_chrome.h"
 #include "io_fixture.h"
 
 /* What the hook does to the file. */

@@ -10,8 +10,8 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "io/export.h"
-#include "io/import.h"
+#include "io/export/export.h"
+#include "io/import/import.h"
 #include "io_fixture.h"
 
 /* sniff_write writes dir/name: the BOM when bom, n blanks (cycling through the four JSON allows), then body. */

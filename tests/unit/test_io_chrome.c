@@ -16,11 +16,11 @@
 #include <jansson.h>
 #include <math.h>
 
-#include "io/chrome_parse.h"
-#include "io/export.h"
-#include "io/export_chrome.h"
-#include "io/import.h"
-#include "io/import_chrome.h"
+#include "io/import/chrome_parse.h"
+#include "io/export/export.h"
+#include "io/export/export_chrome.h"
+#include "io/import/import.h"
+#include "io/import/import_chrome.h"
 #include "io_fixture.h"
 
 static json_t *export_and_load(struct ss_timeline *t, const char *dir)

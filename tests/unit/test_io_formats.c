@@ -14,13 +14,13 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include "engine/analysis.h"
-#include "engine/palette.h"
-#include "io/escape.h"
-#include "io/export.h"
-#include "io/export_csv.h"
-#include "io/export_svg.h"
-#include "io/export_text.h"
+#include "core/analysis.h"
+#include "core/palette.h"
+#include "io/export/escape.h"
+#include "io/export/export.h"
+#include "io/export/export_csv.h"
+#include "io/export/export_svg.h"
+#include "io/export/export_text.h"
 #include "io_fixture.h"
 
 /* One parsed CSV file: rows of fields. */

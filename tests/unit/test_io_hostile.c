@@ -12,9 +12,9 @@
 
 #include <sqlite3.h>
 
-#include "io/export.h"
-#include "io/export_sqlite.h"
-#include "io/import.h"
+#include "io/export/export.h"
+#include "io/export/export_sqlite.h"
+#include "io/import/import.h"
 #include "io_fixture.h"
 
 /* expect_fail imports path and checks the failure: -1, the path and want in the one-line cause, t empty. */

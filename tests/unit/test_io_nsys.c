@@ -13,9 +13,9 @@
 
 #include <sqlite3.h>
 
-#include "io/export.h"
-#include "io/export_sqlite.h"
-#include "io/import.h"
+#include "io/export/export.h"
+#include "io/export/export_sqlite.h"
+#include "io/import/import.h"
 #include "io_fixture.h"
 
 static size_t count_kind(const struct ss_timeline *t, int kind)

@@ -15,12 +15,12 @@
 #include <signal.h>
 #include <sys/resource.h>
 
-#include "engine/experiment.h"
-#include "io/export.h"
-#include "io/export_chrome.h"
-#include "io/export_sqlite.h"
-#include "io/import.h"
-#include "io/import_sqlite.h"
+#include "core/experiment.h"
+#include "io/export/export.h"
+#include "io/export/export_chrome.h"
+#include "io/export/export_sqlite.h"
+#include "io/import/import.h"
+#include "io/import/import_sqlite.h"
 #include "io_fixture.h"
 
 /* roundtrip exports t to dir/name, imports it and checks the records and labels. */

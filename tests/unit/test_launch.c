@@ -10,8 +10,8 @@
 
 #include <sqlite3.h>
 
-#include "io/export.h"
-#include "io/import.h"
+#include "io/export/export.h"
+#include "io/import/import.h"
 #include "tui/lanes.h"
 #include "tui/view.h"
 

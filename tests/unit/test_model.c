@@ -20,12 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/analysis.h"
-#include "engine/model.h"
-#include "engine/planner.h"
-#include "engine/profile.h"
-#include "engine/runner.h"
-#include "engine/timeline.h"
+#include "core/analysis.h"
+#include "model/model.h"
+#include "core/planner.h"
+#include "model/profile.h"
+#include "run/runner.h"
+#include "core/timeline.h"
 
 /* One phase of the ideal test in ns: 2^22 floats = 16 MiB per array. */
 #define PHASE 16777216ull

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/calibrate.h"
-#include "engine/model.h"
-#include "engine/profile.h"
-#include "engine/timeline.h"
-#include "engine/experiment.h"
+#include "model/calibrate.h"
+#include "model/model.h"
+#include "model/profile.h"
+#include "core/timeline.h"
+#include "core/experiment.h"
 
 /* A profile unlike the built-in one in every value calibrate measures. */
 static void truth_profile(struct ss_profile *p)

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/experiment.h"
-#include "engine/planner.h"
+#include "core/experiment.h"
+#include "core/planner.h"
 
 /* A failed structural check names the experiment it failed for. */
 #define CHECK(cond)                                                                                        \

@@ -9,11 +9,11 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "engine/experiment.h"
-#include "engine/model.h"
-#include "engine/predict.h"
-#include "engine/profile.h"
-#include "engine/timeline.h"
+#include "core/experiment.h"
+#include "model/model.h"
+#include "model/predict.h"
+#include "model/profile.h"
+#include "core/timeline.h"
 
 /* hyperq breadth-first is bound by its launches: taken as a traced GPU run, its call records are CUPTI's cost per
  * call shorter than the profile's launch cost would make them, so the prediction with the run's calls is faster,

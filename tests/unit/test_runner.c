@@ -24,8 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "engine/runner.h"
-#include "engine/wire.h"
+#include "run/runner.h"
+#include "core/wire.h"
 
 enum { NREC = 6000 };
 

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "engine/stats.h"
+#include "core/stats.h"
 
 /* Odd and even counts, unsorted input, and no samples. */
 static void test_median(void **state)

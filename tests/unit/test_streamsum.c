@@ -13,8 +13,8 @@
 
 #include <string.h>
 
-#include "engine/streamsum.h"
-#include "engine/timeline.h"
+#include "core/streamsum.h"
+#include "core/timeline.h"
 
 static void add(struct ss_timeline *t, int kind, int32_t stream, uint32_t raw, uint64_t start, uint64_t end)
 {

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/summary.h"
-#include "engine/timeline.h"
-#include "io/import.h"
+#include "core/summary.h"
+#include "core/timeline.h"
+#include "io/import/import.h"
 
 static void add(struct ss_timeline *t, int kind, const char *name, uint64_t start, uint64_t dur, uint64_t bytes,
                 unsigned flags)

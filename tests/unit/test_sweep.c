@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/sweep.h"
+#include "run/sweep.h"
 
 #define assert_near(a, b, eps)                                                                                         \
 	do {                                                                                                           \

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/record.h"
-#include "engine/timeline.h"
+#include "core/record.h"
+#include "core/timeline.h"
 
 static struct ss_record rec(int kind, int stream, uint64_t start, uint64_t end)
 {

@@ -7,7 +7,7 @@
 #include "io_fixture.h"
 /* clang-format on */
 
-#include "io/import.h"
+#include "io/import/import.h"
 #include "tui/gantt.h"
 #include "tui/glyphs.h"
 #include "tui/lanes.h"

@@ -1,7 +1,7 @@
 /* test_tui_screen.c: whole screens as the TUI draws them (golden cell snapshots: plain, ASCII, wide, with a
  * selection, help, A/B, sweep) and the text / ANSI dumps made from the cell grid. */
-#include "engine/analysis.h"
-#include "engine/sweep.h"
+#include "core/analysis.h"
+#include "run/sweep.h"
 #include "test_tui_util.h"
 #include "tui/gantt.h"
 #include "tui/lanes.h"

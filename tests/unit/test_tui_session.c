@@ -6,8 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/backend.h"
-#include "engine/model.h"
+#include "core/backend.h"
+#include "model/model.h"
 #include "test_tui_util.h"
 #include "tui/session.h"
 

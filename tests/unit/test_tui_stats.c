@@ -1,8 +1,8 @@
 /* test_tui_stats.c: the stats panel: "-" for what is not known, the numbers of the analysis, A/B and model items. */
-#include "engine/analysis.h"
+#include "core/analysis.h"
 #include "test_tui_util.h"
 #include "tui/glyphs.h"
-#include "tui/stats.h"
+#include "tui/statsview.h"
 
 static const struct ss_stat_item *item(const struct ss_stat_item *it, int n, const char *label)
 {

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/palette.h"
-#include "engine/timeline.h"
+#include "core/palette.h"
+#include "core/timeline.h"
 #include "tui/grid.h"
 
 #define US 1000ull

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "engine/units.h"
+#include "core/units.h"
 
 static void expect_time(uint64_t ns, const char *want)
 {

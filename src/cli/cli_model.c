@@ -1,0 +1,585 @@
+/* cli_model.c: `streamscope calibrate` (measure the GPU, write a model profile) and `streamscope validate` (the
+ * model against the GPU over the preset matrix). */
+#include "cli/cli_model.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/backends.h"
+#include "cli/cli.h"
+#include "model/calibrate.h"
+#include "model/model.h"
+#include "model/profile.h"
+#include "model/validate.h"
+#include "core/xalloc.h"
+#include "core/atomic.h"
+
+/* The most measured CSVs validate --check compares with. */
+#define CM_CHECK_MAX 32
+
+enum { CM_BACKEND = 256, CM_PROFILE, CM_CSV, CM_QUICK, CM_CHECK, CM_RESUME, CM_PRESET, CM_STREAMS, CM_CONNECTIONS };
+
+static const char cm_calibrate_usage[] =
+    "usage: streamscope calibrate [-o FILE] [--backend cuda|model] [--profile FILE]\n"
+    "  Runs measurement experiments on the GPU (copies over sizes, kernels, call costs, concurrency) and fits the\n"
+    "  model's profile. -o FILE writes it there (e.g. data/profiles/h200.profile; checked before the run), else it\n"
+    "  goes to stdout.\n"
+    "  --backend model calibrates the model on itself (a self-test; --profile, only then, picks the model's\n"
+    "  profile).\n";
+
+static const char cm_validate_usage[] =
+    "usage: streamscope validate [--csv FILE] [--quick] [--resume] [--backend cuda|model] [--profile FILE]\n"
+    "                            [--preset LIST] [--streams LIST] [--connections LIST]\n"
+    "       streamscope validate --check FILE[,FILE...] [--check FILE...] [--profile FILE] [--preset LIST] ...\n"
+    "  Runs the preset matrix (every preset x streams 1..128 x both orders x 1 and 8 hardware queues) on the GPU\n"
+    "  and on the model and compares makespans and the direction of each effect. --csv FILE writes the rows there\n"
+    "  (after every row); --resume keeps the measured rows FILE already has; --quick: streams 1 and 8 only.\n"
+    "  MODELLED is the model with the profile. On a GPU it first measures this host's call costs (launch, copy,\n"
+    "  event calls; a few seconds), keeps them on the CSV's '# host:' line and reports the model with them as\n"
+    "  well; it measures them again after the matrix ('# host-after:'): the host's speed moves, and that line\n"
+    "  says how far it did meanwhile.\n"
+    "  --check FILE compares the current model with a measured CSV, no GPU needed (--csv, --quick, --resume and\n"
+    "  --backend, which run the matrix, do not apply then). Several files (repeated\n"
+    "  --check, or a comma list) are measurements of the same matrix: each row is held to the median of its\n"
+    "  measurements, and the spread column is theirs ((max - min) / median; n is their count). The model with\n"
+    "  each file's own host line is reported apart (the median of those predictions per row).\n"
+    "  Exit status: 0 targets met (median <= 5%, worst <= 15%, every direction agrees), 1 not met, 2 usage, 3 GPU.\n";
+
+static void cm_progress(const char *msg)
+{
+	fprintf(stderr, "%s\n", msg);
+}
+
+/* cm_backend finds the backend to measure on; cuda is probed. NULL after printing why (code in *code). */
+static const struct ss_backend *cm_backend(const char *name, int *code)
+{
+	char note[BACKENDS_NOTE_MAX];
+	char *cause = NULL;
+	const struct ss_backend *b;
+
+	if (strcmp(name, "cuda") != 0 && strcmp(name, "model") != 0) {
+		*code = cli_error(CLI_USAGE, "invalid --backend '%s': valid is cuda|model", name);
+		return NULL;
+	}
+	b = backends_pick(name, note, sizeof note, code, &cause);
+	if (b == NULL) {
+		cli_error(*code, "%s", cause);
+		free(cause);
+	}
+	return b;
+}
+
+/* cm_model_profile loads the model's profile: FILE, or the default. */
+static int cm_model_profile(const char *path, struct ss_profile *p)
+{
+	char *cause = NULL;
+
+	if (path != NULL)
+		return cli_profile_load(path, p) == 0 ? 0 : -1;
+	if (profile_default(p, &cause) != 0) {
+		cli_error(CLI_USAGE, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_calibrate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"output", required_argument, NULL, 'o'},
+	    {"backend", required_argument, NULL, CM_BACKEND},
+	    {"profile", required_argument, NULL, CM_PROFILE},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *out = NULL, *backend = "cuda", *profile = NULL;
+	const struct ss_backend *b;
+	struct ss_profile p, mp;
+	char *cause = NULL;
+	int c, code = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case CM_BACKEND:
+			backend = optarg;
+			break;
+		case CM_PROFILE:
+			profile = optarg;
+			break;
+		case 'h':
+			fputs(cm_calibrate_usage, stdout);
+			return CLI_OK;
+		default:
+			return cli_getopt_error("calibrate", c, argv, longopts);
+		}
+	}
+	if (optind < argc)
+		return cli_error(CLI_USAGE, "calibrate: unexpected argument '%s'", argv[optind]);
+	if (profile != NULL && strcmp(backend, "model") != 0)
+		return cli_error(CLI_USAGE,
+		                 "calibrate: option '--profile' applies to --backend model only (the model's "
+		                 "profile); a GPU calibration measures its own");
+	/* the output is checked before the calibration, which takes minutes */
+	if (out != NULL && atomic_check(out, &cause) != 0) {
+		cli_error(CLI_USAGE, "calibrate: -o: %s", cause);
+		free(cause);
+		return CLI_USAGE;
+	}
+	if (strcmp(backend, "model") == 0) {
+		if (cm_model_profile(profile, &mp) != 0)
+			return CLI_USAGE;
+		model_set_profile(&mp);
+		fprintf(stderr, "calibrating the MODEL on itself (%s profile): a self-test, not a measurement\n",
+		        mp.name);
+	}
+	if ((b = cm_backend(backend, &code)) == NULL)
+		return code;
+	if (calibrate_run(b, &p, cm_progress, &cause) != 0) {
+		cli_error(CLI_CUDA, "calibrate: %s", cause);
+		free(cause);
+		return CLI_CUDA;
+	}
+	if (out != NULL) {
+		char *text = profile_format(&p);
+		int rc = atomic_write_text(out, text, &cause);
+
+		free(text);
+		if (rc != 0) {
+			cli_error(CLI_FAIL, "calibrate: %s", cause);
+			free(cause);
+			return CLI_FAIL;
+		}
+		fprintf(stderr, "profile of %s written to %s\n", p.device, out);
+	} else {
+		char *text = profile_format(&p);
+
+		fputs(text, stdout);
+		free(text);
+	}
+	return CLI_OK;
+}
+
+/* The matrix filters of validate: comma-separated lists; an empty filter keeps everything. */
+struct cm_filter {
+	bool preset[SS_PRESET_COUNT], any_preset;
+	bool streams[SS_MAX_STREAMS + 1], any_streams;
+	bool conns[SS_MAX_CONNECTIONS + 1], any_conns;
+};
+
+/* cm_list parses "a,b,c" with one callback per item; -1 after printing the bad item. */
+static int cm_list(const char *opt, const char *list, struct cm_filter *f)
+{
+	char *copy = xstrdup(list), *save = NULL, *tok, *end;
+	int rc = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(opt, "--preset") == 0) {
+			int p = experiment_preset_parse(tok);
+
+			if (p < 0)
+				rc = cli_error(CLI_USAGE, "invalid --preset '%s': valid is %s", tok,
+				               experiment_valid_list("preset"));
+			else
+				f->preset[p] = f->any_preset = true;
+			continue;
+		}
+		long v = strtol(tok, &end, 10);
+		long hi = strcmp(opt, "--streams") == 0 ? SS_MAX_STREAMS : SS_MAX_CONNECTIONS;
+
+		if (end == tok || *end != '\0' || v < 1 || v > hi)
+			rc = cli_error(CLI_USAGE, "invalid %s '%s': valid is a list of 1..%ld", opt, tok, hi);
+		else if (hi == SS_MAX_STREAMS)
+			f->streams[v] = f->any_streams = true;
+		else
+			f->conns[v] = f->any_conns = true;
+	}
+	free(copy);
+	return rc == 0 ? 0 : -1;
+}
+
+/* cm_filter_keeps: whether row r passes the --preset / --streams / --connections filter f. */
+static bool cm_filter_keeps(const struct cm_filter *f, const struct ss_validate_row *r)
+{
+	return !((f->any_preset && !f->preset[r->preset]) || (f->any_streams && !f->streams[r->streams]) ||
+	         (f->any_conns && !f->conns[r->connections]));
+}
+
+static void cm_filter_apply(const struct cm_filter *f, struct ss_validate_set *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (cm_filter_keeps(f, &s->row[i]))
+			s->row[k++] = s->row[i];
+	s->n = k;
+}
+
+/* cm_report prints the rows and the verdict; returns the exit status. */
+static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p, bool measured_modelled)
+{
+	struct ss_validate_stats st;
+	bool pass;
+
+	bool multi = false, own = false;
+
+	for (size_t i = 0; i < s->n; i++) {
+		multi = multi || s->row[i].measured_n > 1;
+		own = own || s->row[i].model_own_ns > 0;
+	}
+	printf("%-16s %4s %-8s %5s %14s %14s %8s", "preset", "n", "order", "queues",
+	       measured_modelled ? "MODELLED(ref)"
+	       : multi           ? "median"
+	                         : "measured",
+	       "MODELLED", "error");
+	if (multi)
+		printf(" %8s %3s", "spread", "n");
+	if (own)
+		printf(" %10s", "own calls");
+	putchar('\n');
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ss_validate_row *r = &s->row[i];
+
+		if (r->measured_ns == 0) {
+			printf("%-16s %4d %-8s %5d %14s %11.3f ms %8s\n", experiment_preset_name(r->preset), r->streams,
+			       experiment_order_name(r->order), r->connections, "-", r->model_ns / 1e6, "-");
+			continue;
+		}
+		printf("%-16s %4d %-8s %5d %11.3f ms %11.3f ms %+7.1f%%", experiment_preset_name(r->preset), r->streams,
+		       experiment_order_name(r->order), r->connections, r->measured_ns / 1e6, r->model_ns / 1e6,
+		       100.0 * ((double)r->model_ns - (double)r->measured_ns) / (double)r->measured_ns);
+		if (multi)
+			printf(" %7.1f%% %3d", 100 * r->measured_spread, r->measured_n);
+		if (r->model_own_ns > 0)
+			printf(" %+9.1f%%",
+			       100.0 * ((double)r->model_own_ns - (double)r->measured_ns) / (double)r->measured_ns);
+		putchar('\n');
+	}
+	validate_stats(s, &st);
+	pass = validate_passes(&st);
+	printf("\nmodel (%s profile) vs %s%s%s, %zu row%s compared\n", p->name, s->device[0] ? s->device : "the GPU",
+	       measured_modelled ? " (MODELLED reference)" : "",
+	       multi ? " (the median of each row's measurements)" : "", st.n, st.n == 1 ? "" : "s");
+	if (st.n > 0) {
+		const struct ss_validate_row *w = &s->row[st.worst_row];
+
+		printf(
+		    "makespan error: median %.1f%% (target <= %.0f%%), worst %.1f%% (target <= %.0f%%: %s %d stream%s "
+		    "%s, %d queue%s)\n",
+		    100 * st.median_err, 100 * SS_VALIDATE_MEDIAN_MAX, 100 * st.worst_err, 100 * SS_VALIDATE_WORST_MAX,
+		    experiment_preset_name(w->preset), w->streams, w->streams == 1 ? "" : "s",
+		    experiment_order_name(w->order), w->connections, w->connections == 1 ? "" : "s");
+	}
+	if (multi)
+		printf("rows off by more than %.0f%%: %zu; off by more than %.0f%% and their own spread: %zu\n",
+		       100 * SS_VALIDATE_WORST_MAX, st.beyond_worst, 100 * SS_VALIDATE_WORST_MAX, st.beyond_spread);
+	if (st.probe_n > 0) {
+		const struct ss_validate_row *w = &s->row[st.probe_worst_row];
+
+		printf("with each matrix's host probe over the profile (%zu row%s; its '# host:' line, taken before "
+		       "the matrix): median %.1f%%, worst %.1f%% (%s %d stream%s %s, %d queue%s)\n",
+		       st.probe_n, st.probe_n == 1 ? "" : "s", 100 * st.probe_median_err, 100 * st.probe_worst_err,
+		       experiment_preset_name(w->preset), w->streams, w->streams == 1 ? "" : "s",
+		       experiment_order_name(w->order), w->connections, w->connections == 1 ? "" : "s");
+	}
+	if (st.own_n > 0) {
+		const struct ss_validate_row *w = &s->row[st.own_worst_row];
+
+		printf("with each run's own call costs (%zu row%s; the host's speed as it was in that run, not a "
+		       "prediction): median %.1f%%, worst %.1f%% (%s %d stream%s %s, %d queue%s), %zu row%s off by "
+		       "more than %.0f%%\n",
+		       st.own_n, st.own_n == 1 ? "" : "s", 100 * st.own_median_err, 100 * st.own_worst_err,
+		       experiment_preset_name(w->preset), w->streams, w->streams == 1 ? "" : "s",
+		       experiment_order_name(w->order), w->connections, w->connections == 1 ? "" : "s",
+		       st.own_beyond_worst, st.own_beyond_worst == 1 ? "" : "s", 100 * SS_VALIDATE_WORST_MAX);
+	}
+	printf("faster order agrees: %zu/%zu   default-stream op serialises in both: %zu/%zu   pageable overlap "
+	       "agrees: %zu/%zu\n",
+	       st.order_agree, st.order_checked, st.serial_agree, st.serial_checked, st.pageable_agree,
+	       st.pageable_checked);
+	printf("targets %s\n", pass ? "MET" : "NOT MET");
+	return pass ? CLI_OK : CLI_FAIL;
+}
+
+/* The measured CSVs of validate --check: the option values (comma lists, split in place) and the paths in them. */
+struct cm_checks {
+	char *list[CM_CHECK_MAX];
+	const char *path[CM_CHECK_MAX];
+	size_t nlist, npath;
+};
+
+/* cm_check_add adds the comma list of one --check; -1 after printing why. */
+static int cm_check_add(struct cm_checks *ck, const char *arg)
+{
+	char *save = NULL, *tok;
+	size_t before = ck->npath;
+
+	if (ck->nlist == CM_CHECK_MAX)
+		goto too_many;
+	ck->list[ck->nlist] = xstrdup(arg);
+	for (tok = strtok_r(ck->list[ck->nlist++], ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		if (ck->npath == CM_CHECK_MAX)
+			goto too_many;
+		ck->path[ck->npath++] = tok;
+	}
+	if (ck->npath == before) {
+		cli_error(CLI_USAGE, "validate: --check needs a file name");
+		return -1;
+	}
+	return 0;
+too_many:
+	cli_error(CLI_USAGE, "validate: at most %d --check files", CM_CHECK_MAX);
+	return -1;
+}
+
+static int cm_validate(int argc, char **argv, struct cm_checks *ck);
+
+/* cm_write_csv writes s's CSV to path through io/atomic; -1 after printing why. */
+static int cm_write_csv(const char *path, const struct ss_validate_set *s)
+{
+	char *text = validate_format_csv(s), *cause = NULL;
+	int rc = atomic_write_text(path, text, &cause);
+
+	free(text);
+	if (rc != 0) {
+		cli_error(CLI_FAIL, "validate: %s", cause);
+		free(cause);
+	}
+	return rc;
+}
+
+/* cm_host_probe measures this host's call costs on b (calibrate_host): before the matrix into s->host, which the
+ * matrix's model uses and its CSV keeps; after it (after) into s->host_after, with how far launch and copy costs
+ * moved meanwhile. -1 after printing why. */
+static int cm_host_probe(const struct ss_backend *b, const struct ss_profile *p, struct ss_validate_set *s, bool after)
+{
+	struct ss_profile h = *p, before = *p;
+	char *line = after ? s->host_after : s->host, *cause = NULL;
+
+	fprintf(stderr,
+	        after ? "validate: measuring this host's call costs again (how far they moved during the matrix)\n"
+	              : "validate: measuring this host's call costs first (a second prediction uses them)\n");
+	if (calibrate_host(b, &h, cm_progress, &cause) != 0) {
+		cli_error(CLI_CUDA, "validate: host call costs: %s", cause);
+		free(cause);
+		return -1;
+	}
+	validate_host_format(&h, line, sizeof s->host);
+	fprintf(stderr, "validate: host call costs %s(ns): %s\n", after ? "after the matrix " : "", line);
+	if (after && validate_host_apply(s->host, &before, &cause) == 0)
+		fprintf(stderr,
+		        "validate: during the matrix launches went from %.2f to %.2f us (%+.0f%%), copies from %.2f "
+		        "to %.2f us (%+.0f%%)\n",
+		        before.api_launch_ns / 1e3, h.api_launch_ns / 1e3,
+		        before.api_launch_ns > 0 ? 100 * (h.api_launch_ns / before.api_launch_ns - 1) : 0.0,
+		        before.api_copy_ns / 1e3, h.api_copy_ns / 1e3,
+		        before.api_copy_ns > 0 ? 100 * (h.api_copy_ns / before.api_copy_ns - 1) : 0.0);
+	free(cause);
+	return 0;
+}
+
+int cli_validate(int argc, char **argv)
+{
+	struct cm_checks ck;
+	int code;
+
+	memset(&ck, 0, sizeof ck);
+	code = cm_validate(argc, argv, &ck);
+	for (size_t i = 0; i < ck.nlist; i++)
+		free(ck.list[i]);
+	return code;
+}
+
+/* cm_validate is validate with its --check files kept in ck (freed by the caller). */
+static int cm_validate(int argc, char **argv, struct cm_checks *ck)
+{
+	static const struct option longopts[] = {
+	    {"csv", required_argument, NULL, CM_CSV},
+	    {"quick", no_argument, NULL, CM_QUICK},
+	    {"check", required_argument, NULL, CM_CHECK},
+	    {"resume", no_argument, NULL, CM_RESUME},
+	    {"backend", required_argument, NULL, CM_BACKEND},
+	    {"profile", required_argument, NULL, CM_PROFILE},
+	    {"preset", required_argument, NULL, CM_PRESET},
+	    {"streams", required_argument, NULL, CM_STREAMS},
+	    {"connections", required_argument, NULL, CM_CONNECTIONS},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *csv = NULL, *backend = "cuda", *profile = NULL;
+	const char *matrix_opt = NULL; /* an option that runs the matrix, which --check does not */
+	bool quick = false, resume = false;
+	bool resumed = false; /* --resume kept measured rows: a host line measured now would not be theirs */
+	struct cm_filter filter;
+	struct ss_validate_set s = {0};
+	struct ss_profile p;
+	const struct ss_backend *b;
+	char *cause = NULL;
+	int c, code = 0;
+	size_t measured_now = 0;
+
+	memset(&filter, 0, sizeof filter);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case CM_CSV:
+			csv = optarg;
+			matrix_opt = "--csv";
+			break;
+		case CM_QUICK:
+			quick = true;
+			matrix_opt = "--quick";
+			break;
+		case CM_CHECK:
+			if (cm_check_add(ck, optarg) != 0)
+				return CLI_USAGE;
+			break;
+		case CM_RESUME:
+			resume = true;
+			matrix_opt = "--resume";
+			break;
+		case CM_BACKEND:
+			backend = optarg;
+			matrix_opt = "--backend";
+			break;
+		case CM_PROFILE:
+			profile = optarg;
+			break;
+		case CM_PRESET:
+		case CM_STREAMS:
+		case CM_CONNECTIONS:
+			if (cm_list(c == CM_PRESET    ? "--preset"
+			            : c == CM_STREAMS ? "--streams"
+			                              : "--connections",
+			            optarg, &filter) != 0)
+				return CLI_USAGE;
+			break;
+		case 'h':
+			fputs(cm_validate_usage, stdout);
+			return CLI_OK;
+		default:
+			return cli_getopt_error("validate", c, argv, longopts);
+		}
+	}
+	if (optind < argc)
+		return cli_error(CLI_USAGE, "validate: unexpected argument '%s'", argv[optind]);
+	if (ck->npath > 0 && matrix_opt != NULL)
+		return cli_error(CLI_USAGE,
+		                 "validate: option '%s' does not apply with --check (it compares measured "
+		                 "files, no matrix is run)",
+		                 matrix_opt);
+	if (resume && csv == NULL)
+		return cli_error(CLI_USAGE, "validate: --resume needs --csv FILE");
+	/* the CSV is checked before the matrix, which takes minutes */
+	if (csv != NULL && atomic_check(csv, &cause) != 0) {
+		cli_error(CLI_USAGE, "validate: --csv: %s", cause);
+		free(cause);
+		return CLI_USAGE;
+	}
+	if (cm_model_profile(profile, &p) != 0)
+		return CLI_USAGE;
+	if (ck->npath > 0) {
+		if (validate_read_csvs(ck->path, ck->npath, &p, &s, &cause) != 0) {
+			cli_error(CLI_USAGE, "validate: %s", cause);
+			free(cause);
+			validate_free(&s);
+			return CLI_USAGE;
+		}
+		cm_filter_apply(&filter, &s);
+		goto report;
+	}
+	if (strcmp(backend, "model") == 0)
+		model_set_profile(&p);
+	if ((b = cm_backend(backend, &code)) == NULL)
+		return code;
+	validate_matrix(quick, &s);
+	/* With --resume the file keeps every row it has; the filter only picks the rows measured now. */
+	if (!resume)
+		cm_filter_apply(&filter, &s);
+	if (resume && access(csv, R_OK) == 0) {
+		struct ss_validate_set old = {0};
+
+		if (validate_read_csv(csv, &old, &cause) != 0) {
+			cli_error(CLI_USAGE, "validate: --resume: %s", cause);
+			free(cause);
+			validate_free(&s);
+			return CLI_USAGE;
+		}
+		for (size_t i = 0; i < old.n; i++) {
+			long j = validate_find(&s, &old.row[i]);
+
+			if (j >= 0 && old.row[i].measured_ns > 0) {
+				s.row[j] = old.row[i];
+				resumed = true;
+			}
+		}
+		snprintf(s.device, sizeof s.device, "%s", old.device);
+		snprintf(s.host, sizeof s.host, "%s", old.host);
+		validate_free(&old);
+	}
+	/* the host line stands for every row of the file: measured once, before the first row */
+	if (!b->modelled && s.host[0] == '\0' && !resumed && cm_host_probe(b, &p, &s, false) != 0) {
+		validate_free(&s);
+		return CLI_CUDA;
+	}
+	if (validate_model(&p, &s, &cause) != 0)
+		goto fail_model;
+	for (size_t i = 0; i < s.n; i++) {
+		struct ss_validate_row *r = &s.row[i];
+
+		if (r->measured_ns > 0 || !cm_filter_keeps(&filter, r))
+			continue;
+		fprintf(stderr, "validate %zu/%zu: %s %d stream%s %s-first, %d queue%s\n", i + 1, s.n,
+		        experiment_preset_name(r->preset), r->streams, r->streams == 1 ? "" : "s",
+		        experiment_order_name(r->order), r->connections, r->connections == 1 ? "" : "s");
+		code = validate_measure(b, &p, &s, i, &cause);
+		measured_now++;
+		if (code != 0) {
+			cli_error(code, "validate: %s %d stream%s: %s", experiment_preset_name(r->preset), r->streams,
+			          r->streams == 1 ? "" : "s", cause);
+			free(cause);
+			validate_free(&s);
+			return code;
+		}
+		if (csv != NULL && cm_write_csv(csv, &s) != 0) {
+			validate_free(&s);
+			return CLI_FAIL;
+		}
+	}
+	/* the host's costs again, after the rows that were measured now */
+	if (!b->modelled && measured_now > 0 && cm_host_probe(b, &p, &s, true) != 0) {
+		validate_free(&s);
+		return CLI_CUDA;
+	}
+	/* again, for the rows' own call costs measured now */
+	if (validate_model(&p, &s, &cause) != 0)
+		goto fail_model;
+	if (csv != NULL && cm_write_csv(csv, &s) != 0) {
+		validate_free(&s);
+		return CLI_FAIL;
+	}
+	code = cm_report(&s, &p, b->modelled);
+	validate_free(&s);
+	return code;
+report:
+	code = cm_report(&s, &p, false);
+	validate_free(&s);
+	return code;
+fail_model:
+	cli_error(CLI_FAIL, "validate: %s", cause);
+	free(cause);
+	validate_free(&s);
+	return CLI_FAIL;
+}

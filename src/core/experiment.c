@@ -1,0 +1,321 @@
+/* experiment.c: presets, validation, names and the one-line description of an experiment. */
+#include "core/experiment.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/xalloc.h"
+
+static const char *const experiment_preset_names[SS_PRESET_COUNT] = {
+    "kernel-transfer", "decrypt", "hyperq", "default-stream", "sync-order", "managed", "pageable",
+};
+static const char *const experiment_order_names[SS_ORDER_COUNT] = {"depth", "breadth"};
+static const char *const experiment_sync_names[SS_SYNC_COUNT] = {"stream", "reverse", "device", "events"};
+static const char *const experiment_defstream_names[SS_DS_COUNT] = {"none", "legacy-op", "event-timer", "per-thread"};
+static const char *const experiment_hostmem_names[SS_MEM_COUNT] = {"pinned", "pageable", "managed-attach",
+                                                                   "managed-prefetch"};
+static const char *const experiment_kernel_names[SS_KERNEL_COUNT] = {"add", "decrypt", "spin"};
+static const char *const experiment_pfevents_names[SS_PFE_COUNT] = {"auto", "on", "off"};
+
+/* Look s up in a name table; -1 when absent. */
+static int experiment_lookup(const char *const *names, int n, const char *s)
+{
+	if (s == NULL)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (strcasecmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+static const char *experiment_name(const char *const *names, int n, int i)
+{
+	return i >= 0 && i < n ? names[i] : "?";
+}
+
+const char *experiment_preset_name(int p)
+{
+	return experiment_name(experiment_preset_names, SS_PRESET_COUNT, p);
+}
+int experiment_preset_parse(const char *s)
+{
+	return experiment_lookup(experiment_preset_names, SS_PRESET_COUNT, s);
+}
+const char *experiment_order_name(int o)
+{
+	return experiment_name(experiment_order_names, SS_ORDER_COUNT, o);
+}
+int experiment_order_parse(const char *s)
+{
+	return experiment_lookup(experiment_order_names, SS_ORDER_COUNT, s);
+}
+const char *experiment_sync_name(int s)
+{
+	return experiment_name(experiment_sync_names, SS_SYNC_COUNT, s);
+}
+int experiment_sync_parse(const char *s)
+{
+	return experiment_lookup(experiment_sync_names, SS_SYNC_COUNT, s);
+}
+const char *experiment_defstream_name(int d)
+{
+	return experiment_name(experiment_defstream_names, SS_DS_COUNT, d);
+}
+int experiment_defstream_parse(const char *s)
+{
+	return experiment_lookup(experiment_defstream_names, SS_DS_COUNT, s);
+}
+const char *experiment_hostmem_name(int m)
+{
+	return experiment_name(experiment_hostmem_names, SS_MEM_COUNT, m);
+}
+int experiment_hostmem_parse(const char *s)
+{
+	return experiment_lookup(experiment_hostmem_names, SS_MEM_COUNT, s);
+}
+const char *experiment_kernel_name(int k)
+{
+	return experiment_name(experiment_kernel_names, SS_KERNEL_COUNT, k);
+}
+const char *experiment_pfevents_name(int m)
+{
+	return experiment_name(experiment_pfevents_names, SS_PFE_COUNT, m);
+}
+int experiment_pfevents_parse(const char *s)
+{
+	return experiment_lookup(experiment_pfevents_names, SS_PFE_COUNT, s);
+}
+
+const char *experiment_valid_list(const char *which)
+{
+	if (strcmp(which, "preset") == 0)
+		return "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable";
+	if (strcmp(which, "order") == 0)
+		return "depth|breadth";
+	if (strcmp(which, "sync") == 0)
+		return "stream|reverse|device|events";
+	if (strcmp(which, "default-stream") == 0)
+		return "none|legacy-op|event-timer|per-thread";
+	if (strcmp(which, "host-mem") == 0)
+		return "pinned|pageable|managed-attach|managed-prefetch";
+	if (strcmp(which, "prefetch-events") == 0)
+		return "auto|on|off";
+	return "";
+}
+
+void experiment_preset(struct ss_experiment *e, enum ss_preset p)
+{
+	memset(e, 0, sizeof *e);
+	e->preset = p;
+	e->kernel = SS_KERNEL_ADD;
+	e->streams = 8;
+	e->elements = 1u << 22;
+	e->elem_size = 4;
+	e->work = 400;
+	e->order = SS_ORDER_DEPTH;
+	e->sync = SS_SYNC_STREAM;
+	e->defstream = SS_DS_NONE;
+	e->hostmem = SS_MEM_PINNED;
+	e->connections = 8;
+	e->threads = 1;
+	e->repeat = 3;
+	e->warmup = 1;
+	switch (p) {
+	case SS_PRESET_DECRYPT:
+		e->kernel = SS_KERNEL_DECRYPT;
+		e->elements = 1u << 26;
+		e->elem_size = 8;
+		e->work = 1u << 10;
+		break;
+	case SS_PRESET_HYPERQ:
+		/* Two dependent single-block spin kernels per stream; one hardware queue shows false dependencies. */
+		e->kernel = SS_KERNEL_SPIN;
+		e->streams = 32;
+		e->elements = 1;
+		e->elem_size = 4;
+		e->work = 50000; /* spin iterations per kernel: ~0.11 ms on the H200 (200000 took 449 us) */
+		e->connections = 1;
+		break;
+	case SS_PRESET_DEFAULT_STREAM:
+		e->defstream = SS_DS_LEGACY_OP;
+		break;
+	case SS_PRESET_SYNC_ORDER:
+		e->sync = SS_SYNC_REVERSE;
+		break;
+	case SS_PRESET_MANAGED:
+		e->hostmem = SS_MEM_MANAGED_PREFETCH;
+		break;
+	case SS_PRESET_PAGEABLE:
+		e->hostmem = SS_MEM_PAGEABLE;
+		break;
+	default:
+		break;
+	}
+}
+
+int experiment_validate(const struct ss_experiment *e, char **cause)
+{
+	if (e->streams < 1 || e->streams > SS_MAX_STREAMS) {
+		*cause = xasprintf("invalid stream count %d: valid is 1..%d", e->streams, SS_MAX_STREAMS);
+		return -1;
+	}
+	if (e->connections < 1 || e->connections > SS_MAX_CONNECTIONS) {
+		*cause = xasprintf("invalid hardware queue count %d: valid is 1..%d (CUDA_DEVICE_MAX_CONNECTIONS)",
+		                   e->connections, SS_MAX_CONNECTIONS);
+		return -1;
+	}
+	if (e->threads != 1 && e->threads != e->streams) {
+		*cause = xasprintf("invalid host thread count %d: valid is 1 or the stream count (%d)", e->threads,
+		                   e->streams);
+		return -1;
+	}
+	if (e->repeat < 1 || e->repeat > 1000) {
+		*cause = xasprintf("invalid repeat count %d: valid is 1..1000", e->repeat);
+		return -1;
+	}
+	if (e->warmup < 0 || e->warmup > 100) {
+		*cause = xasprintf("invalid warm-up count %d: valid is 0..100", e->warmup);
+		return -1;
+	}
+	if (e->elements < 1 || e->elements > (1ull << 34)) {
+		*cause = xasprintf("invalid size %llu elements: valid is 1..2^34", (unsigned long long)e->elements);
+		return -1;
+	}
+	if (e->chunks < 0 || e->chunks > 65536) {
+		*cause = xasprintf("invalid chunk count %d: valid is 0 (one per stream) or 1..65536", e->chunks);
+		return -1;
+	}
+	if (e->work < 1 || e->work > 100000000u) {
+		*cause = xasprintf("invalid kernel work %u: valid is 1..100000000", e->work);
+		return -1;
+	}
+	if ((unsigned)e->order >= SS_ORDER_COUNT || (unsigned)e->sync >= SS_SYNC_COUNT ||
+	    (unsigned)e->defstream >= SS_DS_COUNT || (unsigned)e->hostmem >= SS_MEM_COUNT ||
+	    (unsigned)e->kernel >= SS_KERNEL_COUNT || (unsigned)e->preset >= SS_PRESET_COUNT ||
+	    (unsigned)e->prefetch_events >= SS_PFE_COUNT) {
+		*cause = xasprintf("invalid experiment option value");
+		return -1;
+	}
+	if (e->elem_size != 4 && e->elem_size != 8) {
+		*cause = xasprintf("invalid element size %u: valid is 4 or 8", e->elem_size);
+		return -1;
+	}
+	return 0;
+}
+
+void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outputs)
+{
+	switch (e->kernel) {
+	case SS_KERNEL_ADD:
+		*inputs = 2;
+		*outputs = 1;
+		break;
+	case SS_KERNEL_DECRYPT:
+		*inputs = 1;
+		*outputs = 1;
+		break;
+	default:
+		*inputs = 0;
+		*outputs = 0;
+		break;
+	}
+}
+
+/* Whether the prefetch-events mode is worth saying: always next to managed-prefetch memory, elsewhere when set by
+ * hand. */
+static bool experiment_pfe_shown(const struct ss_experiment *e)
+{
+	return e->hostmem == SS_MEM_MANAGED_PREFETCH || e->prefetch_events != SS_PFE_AUTO;
+}
+
+bool experiment_prefetch_events(const struct ss_experiment *e)
+{
+	if (e->prefetch_events == SS_PFE_AUTO)
+		return e->streams <= e->connections && e->streams <= SS_PFE_AUTO_MAX_STREAMS;
+	return e->prefetch_events == SS_PFE_ON;
+}
+
+/* experiment_describe_as writes e's description in full words or in short ones: both forms take the same fields
+ * in the same order (the short one drops the plurals with "%.0s"). */
+static void experiment_describe_as(const struct ss_experiment *e, bool compact, char *buf, size_t len)
+{
+	char chunks[32] = "", pfe[48] = "";
+	bool on = experiment_prefetch_events(e);
+
+	if (e->chunks > 0 && e->chunks != e->streams)
+		snprintf(chunks, sizeof chunks, compact ? " %dch%.0s" : " %d chunk%s", e->chunks,
+		         e->chunks == 1 ? "" : "s");
+	if (experiment_pfe_shown(e))
+		snprintf(pfe, sizeof pfe, compact ? " ev:%s%s" : " (prefetch events %s%s)",
+		         experiment_pfevents_name(e->prefetch_events),
+		         e->prefetch_events != SS_PFE_AUTO ? ""
+		         : compact                         ? (on ? "/on" : "/off")
+		                                           : (on ? ": on" : ": off"));
+	snprintf(buf, len,
+	         compact ? "%s %ds%.0s%s %s sync:%s ds:%s%s %s%s %dq%.0s %dt%.0s"
+	                 : "%s  %d stream%s%s  %s-first  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
+	         experiment_preset_name(e->preset), e->streams, e->streams == 1 ? "" : "s", chunks,
+	         experiment_order_name(e->order), experiment_sync_name(e->sync),
+	         experiment_defstream_name(e->defstream), e->nonblocking ? (compact ? " nb" : " non-blocking") : "",
+	         experiment_hostmem_name(e->hostmem), pfe, e->connections, e->connections == 1 ? "" : "s", e->threads,
+	         e->threads == 1 ? "" : "s");
+}
+
+void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)
+{
+	experiment_describe_as(e, false, buf, len);
+}
+
+void experiment_describe_compact(const struct ss_experiment *e, char *buf, size_t len)
+{
+	experiment_describe_as(e, true, buf, len);
+}
+
+/* experiment_field copies field i (0-based) of a full description (fields are separated by two blanks) into out;
+ * false when there is no such field. */
+static bool experiment_field(const char *desc, int i, char *out, size_t len)
+{
+	const char *p = desc, *end;
+
+	for (; i > 0; i--) {
+		if ((p = strstr(p, "  ")) == NULL)
+			return false;
+		p += 2;
+	}
+	end = strstr(p, "  ");
+	snprintf(out, len, "%.*s", (int)(end != NULL ? (size_t)(end - p) : strlen(p)), p);
+	return true;
+}
+
+int experiment_changes(const struct ss_experiment *from, const struct ss_experiment *to, const char *tag, char *buf,
+                       size_t len)
+{
+	char a[320], b[320], fa[96], fb[96];
+	size_t used = 0;
+	int n = 0;
+
+	experiment_describe(from, a, sizeof a);
+	experiment_describe(to, b, sizeof b);
+	buf[0] = '\0';
+	for (int i = 0; experiment_field(b, i, fb, sizeof fb); i++) {
+		int w;
+
+		if (experiment_field(a, i, fa, sizeof fa) && strcmp(fa, fb) == 0)
+			continue;
+		w = tag != NULL ? snprintf(buf + used, len - used, "%s%s (%s: %s)", n ? ", " : "", fb, tag, fa)
+		                : snprintf(buf + used, len - used, "%s%s", n ? ", " : "", fb);
+		n++;
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+	return n;
+}
+
+double experiment_queues_f(const struct ss_experiment *e)
+{
+	int q = e->streams < e->connections ? e->streams : e->connections;
+
+	return q > 1 ? 1.0 - 1.0 / q : 0.0;
+}

@@ -1,0 +1,459 @@
+/* planner.c: experiment -> op list. The op list is the single source of truth for what a backend issues. */
+#include "core/planner.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+
+/* Buffers of the kernel-transfer layout: x and y in, z out. Decrypt uses buffer 0 in and out. */
+enum { PLANNER_X = 0, PLANNER_Y = 1, PLANNER_Z = 2 };
+
+static const char *const planner_kind_names[SS_OP_COUNT] = {
+    "cudaMemcpyAsync H2D",      "cudaMemcpyAsync D2H",      "kernel launch",   "cudaStreamAttachMemAsync",
+    "cudaMemPrefetchAsync H2D", "cudaMemPrefetchAsync D2H", "cudaEventRecord", "cudaEventSynchronize",
+    "cudaStreamSynchronize",    "cudaDeviceSynchronize",
+};
+
+/* Planning state: the list being built and the experiment it follows. */
+struct planner_ctx {
+	const struct ss_experiment *e;
+	struct ss_oplist *ops;
+};
+
+const char *planner_op_kind_name(int kind)
+{
+	if (kind < 0 || kind >= SS_OP_COUNT)
+		return "?";
+	return planner_kind_names[kind];
+}
+
+void planner_chunk(uint64_t elements, int chunks, int c, uint64_t *offset, uint64_t *count)
+{
+	uint64_t size = (elements + (uint64_t)chunks - 1) / (uint64_t)chunks;
+	uint64_t off = size * (uint64_t)c;
+
+	if (off >= elements) {
+		*offset = elements;
+		*count = 0;
+		return;
+	}
+	*offset = off;
+	*count = elements - off < size ? elements - off : size;
+}
+
+static struct ss_op *planner_push(struct planner_ctx *p, int kind, int stream)
+{
+	struct ss_oplist *ops = p->ops;
+	struct ss_op *op;
+
+	if (ops->n == ops->cap) {
+		ops->cap = ops->cap == 0 ? 64 : ops->cap * 2;
+		ops->op = xreallocarray(ops->op, ops->cap, sizeof *ops->op);
+	}
+	op = &ops->op[ops->n++];
+	memset(op, 0, sizeof *op);
+	op->id = (uint32_t)ops->n;
+	op->kind = (uint8_t)kind;
+	op->stream = (int16_t)stream;
+	op->buffer = -1;
+	op->chunk = -1;
+	op->event = -1;
+	/* One host thread per stream when asked; default-stream work and global syncs stay on thread 0. */
+	op->thread = (int16_t)(p->e->threads > 1 && stream >= 0 ? stream : 0);
+	return op;
+}
+
+static int planner_chunk_stream(const struct ss_experiment *e, int c)
+{
+	return c % e->streams;
+}
+
+/* Whether chunk c has any operation (a tail chunk can be empty). */
+static bool planner_chunk_has_work(const struct planner_ctx *p, int c)
+{
+	uint64_t off, cnt;
+
+	if (p->e->kernel == SS_KERNEL_SPIN)
+		return true;
+	planner_chunk(p->e->elements, p->ops->nchunks, c, &off, &cnt);
+	return cnt > 0;
+}
+
+/* The copies into the device for chunk c: H2D copies, managed attaches or prefetches. */
+static void planner_inputs(struct planner_ctx *p, int c)
+{
+	const struct ss_experiment *e = p->e;
+	int inputs, outputs, s = planner_chunk_stream(e, c);
+	uint64_t off, cnt;
+
+	experiment_io_arrays(e, &inputs, &outputs);
+	planner_chunk(e->elements, p->ops->nchunks, c, &off, &cnt);
+	if (cnt == 0)
+		return;
+	if (e->hostmem == SS_MEM_MANAGED_ATTACH) {
+		/* Attach every array of the chunk to its stream (its own managed allocation per chunk). */
+		for (int b = 0; b < inputs + (e->kernel == SS_KERNEL_ADD ? outputs : 0); b++) {
+			struct ss_op *op = planner_push(p, SS_OP_ATTACH, s);
+			op->buffer = (int8_t)b;
+			op->chunk = (int16_t)c;
+			op->offset = off;
+			op->count = cnt;
+		}
+		return;
+	}
+	for (int b = 0; b < inputs; b++) {
+		struct ss_op *op =
+		    planner_push(p, e->hostmem == SS_MEM_MANAGED_PREFETCH ? SS_OP_PREFETCH_H2D : SS_OP_H2D, s);
+		op->buffer = (int8_t)b;
+		op->chunk = (int16_t)c;
+		op->offset = off;
+		op->count = cnt;
+	}
+}
+
+/* The kernels of chunk c. hyperq has two dependent spin kernels per stream: `which` picks the first (0), the second
+ * (1) or both in turn (-1, depth-first). */
+static void planner_kernels(struct planner_ctx *p, int c, int which)
+{
+	const struct ss_experiment *e = p->e;
+	int s = planner_chunk_stream(e, c);
+	uint64_t off, cnt;
+
+	if (e->kernel == SS_KERNEL_SPIN) {
+		for (int k = 0; k < 2; k++) {
+			struct ss_op *op;
+
+			if (which >= 0 && k != which)
+				continue;
+			op = planner_push(p, SS_OP_KERNEL, s);
+			op->chunk = (int16_t)c;
+			op->offset = (uint64_t)k;
+			op->count = 1;
+		}
+		return;
+	}
+	if (which == 1)
+		return;
+	planner_chunk(e->elements, p->ops->nchunks, c, &off, &cnt);
+	if (cnt == 0)
+		return;
+	struct ss_op *op = planner_push(p, SS_OP_KERNEL, s);
+	op->chunk = (int16_t)c;
+	op->buffer = e->kernel == SS_KERNEL_ADD ? PLANNER_Z : PLANNER_X;
+	op->offset = off;
+	op->count = cnt;
+}
+
+/* The copies back for chunk c. */
+static void planner_outputs(struct planner_ctx *p, int c)
+{
+	const struct ss_experiment *e = p->e;
+	int inputs, outputs, s = planner_chunk_stream(e, c);
+	uint64_t off, cnt;
+
+	experiment_io_arrays(e, &inputs, &outputs);
+	planner_chunk(e->elements, p->ops->nchunks, c, &off, &cnt);
+	if (cnt == 0 || outputs == 0 || e->hostmem == SS_MEM_MANAGED_ATTACH)
+		return;
+	struct ss_op *op = planner_push(p, e->hostmem == SS_MEM_MANAGED_PREFETCH ? SS_OP_PREFETCH_D2H : SS_OP_D2H, s);
+	op->buffer = e->kernel == SS_KERNEL_ADD ? PLANNER_Z : PLANNER_X;
+	op->chunk = (int16_t)c;
+	op->offset = off;
+	op->count = cnt;
+}
+
+/* The interfering default-stream operation placed between the streams' work. */
+static void planner_interfere(struct planner_ctx *p)
+{
+	struct ss_op *op;
+
+	switch (p->e->defstream) {
+	case SS_DS_LEGACY_OP:
+		op = planner_push(p, SS_OP_KERNEL, SS_STREAM_LEGACY);
+		op->count = 1;
+		break;
+	case SS_DS_PER_THREAD:
+		op = planner_push(p, SS_OP_KERNEL, SS_STREAM_PER_THREAD);
+		op->count = 1;
+		break;
+	case SS_DS_EVENT_TIMER:
+		op = planner_push(p, SS_OP_EVENT_RECORD, SS_STREAM_LEGACY);
+		op->event = p->ops->nevents++;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The host's wait for everything, in the experiment's sync order. */
+static void planner_sync(struct planner_ctx *p)
+{
+	const struct ss_experiment *e = p->e;
+	int n = e->streams;
+	struct ss_op *op;
+
+	switch (e->sync) {
+	case SS_SYNC_DEVICE:
+		planner_push(p, SS_OP_DEVICE_SYNC, SS_STREAM_HOST);
+		break;
+	case SS_SYNC_EVENTS: {
+		int first = p->ops->nevents;
+		for (int s = 0; s < n; s++) {
+			op = planner_push(p, SS_OP_EVENT_RECORD, s);
+			op->event = p->ops->nevents++;
+		}
+		for (int s = 0; s < n; s++) {
+			op = planner_push(p, SS_OP_EVENT_SYNC, s);
+			op->event = first + s;
+		}
+		break;
+	}
+	case SS_SYNC_REVERSE:
+		for (int s = n - 1; s >= 0; s--)
+			planner_push(p, SS_OP_STREAM_SYNC, s);
+		break;
+	default:
+		for (int s = 0; s < n; s++)
+			planner_push(p, SS_OP_STREAM_SYNC, s);
+		break;
+	}
+	if (e->defstream == SS_DS_EVENT_TIMER) {
+		/* The host timer reads its last event. */
+		op = planner_push(p, SS_OP_EVENT_SYNC, SS_STREAM_LEGACY);
+		op->event = p->ops->nevents - 1 - (e->sync == SS_SYNC_EVENTS ? n : 0);
+	}
+}
+
+void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
+{
+	struct planner_ctx p = {e, ops};
+	int inputs, outputs;
+
+	memset(ops, 0, sizeof *ops);
+	ops->nchunks = e->kernel == SS_KERNEL_SPIN || e->chunks <= 0 ? e->streams : e->chunks;
+	ops->elem_size = e->elem_size;
+	experiment_io_arrays(e, &inputs, &outputs);
+	ops->nbuffers = e->kernel == SS_KERNEL_ADD ? 3 : 1;
+	if (e->defstream == SS_DS_EVENT_TIMER)
+		planner_interfere(&p); /* the timer's start */
+	if (e->order == SS_ORDER_DEPTH) {
+		bool any = false;
+
+		for (int c = 0; c < ops->nchunks; c++) {
+			size_t before = ops->n;
+
+			/* the interfering op goes between two chunks' work, never before the first or after the last */
+			if (any && e->defstream != SS_DS_EVENT_TIMER && planner_chunk_has_work(&p, c))
+				planner_interfere(&p);
+			planner_inputs(&p, c);
+			planner_kernels(&p, c, -1);
+			planner_outputs(&p, c);
+			any = any || ops->n > before;
+		}
+		if (e->defstream == SS_DS_EVENT_TIMER)
+			planner_interfere(&p);
+	} else {
+		/* breadth-first phases: all inputs, the kernels (hyperq: all first kernels, then all second ones), all
+		 * outputs; the interfering op goes between two non-empty phases */
+		int nphases = e->kernel == SS_KERNEL_SPIN ? 2 : 3;
+		bool any = false;
+
+		for (int ph = 0; ph < nphases; ph++) {
+			size_t before = ops->n, mark = ops->n;
+
+			if (any && e->defstream != SS_DS_EVENT_TIMER) {
+				planner_interfere(&p);
+				mark = ops->n;
+			}
+			for (int c = 0; c < ops->nchunks; c++) {
+				if (e->kernel == SS_KERNEL_SPIN)
+					planner_kernels(&p, c, ph);
+				else if (ph == 0)
+					planner_inputs(&p, c);
+				else if (ph == 1)
+					planner_kernels(&p, c, 0);
+				else
+					planner_outputs(&p, c);
+			}
+			if (ops->n == mark)
+				ops->n = before; /* an empty phase: take the interfering op back */
+			else if (e->defstream == SS_DS_EVENT_TIMER)
+				planner_interfere(&p); /* the timer's lap after each phase */
+			any = any || ops->n > before;
+		}
+	}
+	planner_sync(&p);
+}
+
+void planner_free(struct ss_oplist *ops)
+{
+	free(ops->op);
+	memset(ops, 0, sizeof *ops);
+}
+
+uint64_t planner_op_bytes(const struct ss_oplist *ops, const struct ss_op *op)
+{
+	switch (op->kind) {
+	case SS_OP_H2D:
+	case SS_OP_D2H:
+	case SS_OP_PREFETCH_H2D:
+	case SS_OP_PREFETCH_D2H:
+	case SS_OP_ATTACH:
+		return op->count * ops->elem_size;
+	default:
+		return 0;
+	}
+}
+
+size_t planner_count_kind(const struct ss_oplist *ops, int kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ops->n; i++)
+		n += ops->op[i].kind == kind;
+	return n;
+}
+
+/* planner_work sums the kernels' counts of ops (kernels true) or the copies' bytes. */
+static double planner_work(const struct ss_oplist *ops, bool kernels)
+{
+	double w = 0;
+
+	for (size_t i = 0; i < ops->n; i++) {
+		const struct ss_op *op = &ops->op[i];
+
+		if (kernels && op->kind == SS_OP_KERNEL)
+			w += (double)op->count;
+		else if (!kernels && (op->kind == SS_OP_H2D || op->kind == SS_OP_D2H))
+			w += (double)planner_op_bytes(ops, op);
+	}
+	return w;
+}
+
+double planner_work_ratio(const struct ss_oplist *ops, const struct ss_experiment *ref)
+{
+	struct ss_oplist b;
+	double wa, wb;
+
+	planner_build(ref, &b);
+	wa = planner_work(ops, true);
+	wb = planner_work(&b, true);
+	if (wa == 0 || wb == 0) {
+		wa = planner_work(ops, false);
+		wb = planner_work(&b, false);
+	}
+	planner_free(&b);
+	return wa > 0 && wb > 0 ? wa / wb : 1.0;
+}
+
+void planner_expected_records(const struct ss_oplist *ops, bool prefetches, size_t counts[SS_KIND_COUNT])
+{
+	memset(counts, 0, SS_KIND_COUNT * sizeof counts[0]);
+	for (size_t i = 0; i < ops->n; i++) {
+		switch (ops->op[i].kind) {
+		case SS_OP_PREFETCH_H2D:
+			counts[SS_KIND_H2D] += prefetches;
+			break;
+		case SS_OP_PREFETCH_D2H:
+			counts[SS_KIND_D2H] += prefetches;
+			break;
+		case SS_OP_H2D:
+			counts[SS_KIND_H2D]++;
+			break;
+		case SS_OP_D2H:
+			counts[SS_KIND_D2H]++;
+			break;
+		case SS_OP_KERNEL:
+			counts[SS_KIND_KERNEL]++;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static void planner_stream_label(int stream, char *buf, size_t len)
+{
+	if (stream >= 0)
+		snprintf(buf, len, "s%d", stream);
+	else if (stream == SS_STREAM_LEGACY)
+		snprintf(buf, len, "legacy");
+	else if (stream == SS_STREAM_PER_THREAD)
+		snprintf(buf, len, "per-thread");
+	else
+		snprintf(buf, len, "host");
+}
+
+void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, char *buf, size_t len)
+{
+	static const char bufname[3] = {'x', 'y', 'z'};
+	char st[16];
+	uint64_t bytes = planner_op_bytes(ops, op);
+
+	planner_stream_label(op->stream, st, sizeof st);
+	switch (op->kind) {
+	case SS_OP_H2D:
+	case SS_OP_D2H:
+	case SS_OP_PREFETCH_H2D:
+	case SS_OP_PREFETCH_D2H:
+	case SS_OP_ATTACH:
+		snprintf(buf, len, "#%u t%d %-10s %s %c[%llu+%llu] %.2f MiB", op->id, op->thread, st,
+		         planner_op_kind_name(op->kind), op->buffer >= 0 && op->buffer < 3 ? bufname[op->buffer] : '?',
+		         (unsigned long long)op->offset, (unsigned long long)op->count, (double)bytes / (1 << 20));
+		break;
+	case SS_OP_KERNEL:
+		if (op->stream < 0)
+			snprintf(buf, len, "#%u t%d %-10s kernel launch (interfering, 1 block)", op->id, op->thread,
+			         st);
+		else
+			snprintf(buf, len, "#%u t%d %-10s kernel launch [%llu+%llu]", op->id, op->thread, st,
+			         (unsigned long long)op->offset, (unsigned long long)op->count);
+		break;
+	case SS_OP_EVENT_RECORD:
+	case SS_OP_EVENT_SYNC:
+		snprintf(buf, len, "#%u t%d %-10s %s(ev%d)", op->id, op->thread, st, planner_op_kind_name(op->kind),
+		         op->event);
+		break;
+	default:
+		snprintf(buf, len, "#%u t%d %-10s %s", op->id, op->thread, st, planner_op_kind_name(op->kind));
+		break;
+	}
+}
+
+bool planner_gpu_op(int kind)
+{
+	return kind >= 0 && kind <= SS_OP_EVENT_RECORD;
+}
+
+void planner_start_events(const struct ss_oplist *ops, int nthreads, int *start_at)
+{
+	bool *seen = xcalloc((size_t)(nthreads > 0 ? nthreads : 1), sizeof *seen);
+
+	for (size_t i = 0; i < ops->n; i++) {
+		int t = ops->op[i].thread > 0 && ops->op[i].thread < nthreads ? ops->op[i].thread : 0;
+
+		start_at[i] = -1;
+		if (planner_gpu_op(ops->op[i].kind) && !seen[t]) {
+			seen[t] = true;
+			start_at[i] = t;
+		}
+	}
+	free(seen);
+}
+
+bool planner_start_before(const struct ss_experiment *e, const struct ss_op *op)
+{
+	switch (op->kind) {
+	case SS_OP_PREFETCH_H2D:
+	case SS_OP_PREFETCH_D2H:
+		return true;
+	case SS_OP_H2D:
+	case SS_OP_D2H:
+		return e->hostmem == SS_MEM_PAGEABLE;
+	default:
+		return false;
+	}
+}

@@ -1,0 +1,87 @@
+/* planner.h: turns an experiment into the exact sequence of CUDA operations to issue (the op list). */
+#ifndef SS_PLANNER_H
+#define SS_PLANNER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/experiment.h"
+#include "core/record.h"
+
+/* One operation kind of the op list; each maps to one CUDA runtime call. */
+enum ss_op_kind {
+	SS_OP_H2D = 0,      /* cudaMemcpyAsync host->device of buffer[offset, offset+count) */
+	SS_OP_D2H,          /* cudaMemcpyAsync device->host */
+	SS_OP_KERNEL,       /* kernel launch over elements [offset, offset+count) (SPIN: count = iterations) */
+	SS_OP_ATTACH,       /* cudaStreamAttachMemAsync of the chunk's managed allocation to the stream */
+	SS_OP_PREFETCH_H2D, /* cudaMemPrefetchAsync of managed memory to the device */
+	SS_OP_PREFETCH_D2H, /* cudaMemPrefetchAsync of managed memory to the host */
+	SS_OP_EVENT_RECORD, /* cudaEventRecord(event, stream) */
+	SS_OP_EVENT_SYNC,   /* cudaEventSynchronize(event) */
+	SS_OP_STREAM_SYNC,  /* cudaStreamSynchronize(stream) */
+	SS_OP_DEVICE_SYNC,  /* cudaDeviceSynchronize() */
+	SS_OP_COUNT
+};
+
+/* One operation. stream is an experiment stream index or SS_STREAM_LEGACY / SS_STREAM_PER_THREAD. */
+struct ss_op {
+	uint32_t id;   /* 1-based position; the model uses it as correlation id */
+	uint8_t kind;  /* enum ss_op_kind */
+	int8_t buffer; /* host/device array: 0 = x (or data), 1 = y, 2 = z; -1 = none */
+	int16_t stream;
+	int16_t thread;  /* host thread that issues it (0 when experiment.threads == 1) */
+	int16_t chunk;   /* chunk index, -1 for non-chunk operations */
+	int32_t event;   /* event index for EVENT_* ops, -1 otherwise */
+	uint64_t offset; /* first element */
+	uint64_t count;  /* elements (bytes = count * elem_size) */
+};
+
+/* The op list: ops in host issue order (per thread, ops of one thread keep their relative order). */
+struct ss_oplist {
+	struct ss_op *op;
+	size_t n, cap;
+	int nevents;  /* events the ops refer to */
+	int nbuffers; /* arrays used (x, y, z) */
+	int nchunks;
+	uint32_t elem_size;
+};
+
+/* planner_build fills ops for e (validated). Deterministic: same experiment, same list. */
+void planner_build(const struct ss_experiment *e, struct ss_oplist *ops);
+void planner_free(struct ss_oplist *ops);
+/* planner_chunk gives chunk c's first element and length (ceil division; the last chunk shorter, maybe 0). */
+void planner_chunk(uint64_t elements, int chunks, int c, uint64_t *offset, uint64_t *count);
+/* planner_op_bytes is the bytes an op moves (copies, prefetches), 0 otherwise. */
+uint64_t planner_op_bytes(const struct ss_oplist *ops, const struct ss_op *op);
+/* planner_count_kind counts ops of one kind. */
+size_t planner_count_kind(const struct ss_oplist *ops, int kind);
+/* planner_work_ratio is how many times ref's work the op list ops does: the sum of the kernels' element (or spin
+ * iteration) counts of ops over those of ref's op list (the copies' bytes where either has no kernel); 1 when ref
+ * does none. A preset
+ * that cuts one data set among its streams does the same work on 1 stream (1); hyperq gives each stream kernels of
+ * its own (32 streams: 32). */
+double planner_work_ratio(const struct ss_oplist *ops, const struct ss_experiment *ref);
+/* planner_op_describe writes one line like "s3 cudaMemcpyAsync H2D x[1048576+524288] 2.0 MiB". */
+void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, char *buf, size_t len);
+const char *planner_op_kind_name(int kind);
+/* planner_expected_records: how many GPU timeline records of each ss_kind the op list must produce when
+ * captured (copies -> H2D/D2H, kernels -> KERNEL; prefetches -> H2D/D2H when prefetches, the run result's
+ * prefetch_records: CUPTI records none, the CUDA backend times them with events on request, the model always
+ * emits them). */
+void planner_expected_records(const struct ss_oplist *ops, bool prefetches, size_t counts[SS_KIND_COUNT]);
+/* planner_gpu_op says whether ops of kind put work on a stream (copies, kernels, attaches, prefetches, event
+ * records), as against host calls that wait (synchronisations): what the run timer brackets. */
+bool planner_gpu_op(int kind);
+/* planner_start_before says where a host thread's run timer starts when op (of experiment e) is the thread's first
+ * GPU op: before its call (true) or right after it (false, the usual place: the GPU reads the event just after the
+ * op was submitted). Before, for calls that do the op's work while they run: a prefetch on an idle stream migrates
+ * inside its call (tests/data/h200/prefetch-start: 64 MiB, the call took 1.22 ms of a 1.44 ms migration), and a
+ * pageable copy stages its data through pinned memory inside its call (tests/data/h200/pageable-start). The CUDA
+ * backend and the model both place their timers by it. */
+bool planner_start_before(const struct ss_experiment *e, const struct ss_op *op);
+/* planner_start_events says which op each issuing thread's run-timer start event goes with: its first GPU op.
+ * start_at[0..ops->n) gets that thread's index at those ops, -1 elsewhere; ops of a thread outside 0..nthreads-1
+ * count as thread 0's. The CUDA backend, the model and validate place the start events by it. */
+void planner_start_events(const struct ss_oplist *ops, int nthreads, int *start_at);
+
+#endif

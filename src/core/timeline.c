@@ -1,0 +1,381 @@
+/* timeline.c: the record array and its interned string table. */
+#include "core/timeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+
+/* FNV-1a: cheap and good enough for kernel names. */
+static uint32_t timeline_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static void timeline_strtab_rehash(struct ss_strtab *st, uint32_t hcap)
+{
+	free(st->hash);
+	st->hash = xcalloc(hcap, sizeof *st->hash);
+	st->hcap = hcap;
+	for (uint32_t id = 1; id < st->n; id++) {
+		uint32_t i = timeline_hash(st->str[id]) & (hcap - 1);
+
+		while (st->hash[i] != 0)
+			i = (i + 1) & (hcap - 1);
+		st->hash[i] = id;
+	}
+}
+
+void timeline_init(struct ss_timeline *t)
+{
+	memset(t, 0, sizeof *t);
+	t->names.str = xcalloc(16, sizeof *t->names.str);
+	t->names.cap = 16;
+	t->names.str[0] = xstrdup("");
+	t->names.n = 1;
+	timeline_strtab_rehash(&t->names, 64);
+}
+
+static void timeline_strtab_free(struct ss_strtab *st)
+{
+	for (uint32_t i = 0; i < st->n; i++)
+		free(st->str[i]);
+	free(st->str);
+	free(st->hash);
+	memset(st, 0, sizeof *st);
+}
+
+void timeline_free(struct ss_timeline *t)
+{
+	free(t->rec);
+	free(t->stream_info);
+	free(t->launch);
+	timeline_strtab_free(&t->names);
+	memset(t, 0, sizeof *t);
+}
+
+void timeline_clear(struct ss_timeline *t)
+{
+	t->n = 0;
+	for (uint32_t i = 1; i < t->names.n; i++)
+		free(t->names.str[i]);
+	t->names.n = 1;
+	memset(t->names.hash, 0, t->names.hcap * sizeof *t->names.hash);
+	t->dropped = 0;
+	t->incomplete = false;
+	t->nstream_info = 0;
+	t->nlaunch = 0;
+	t->launch_unsorted = false;
+}
+
+uint32_t timeline_intern(struct ss_timeline *t, const char *s)
+{
+	struct ss_strtab *st = &t->names;
+	uint32_t i;
+
+	if (s == NULL || *s == '\0')
+		return 0;
+	i = timeline_hash(s) & (st->hcap - 1);
+	while (st->hash[i] != 0) {
+		if (strcmp(st->str[st->hash[i]], s) == 0)
+			return st->hash[i];
+		i = (i + 1) & (st->hcap - 1);
+	}
+	if (st->n == st->cap) {
+		st->cap *= 2;
+		st->str = xreallocarray(st->str, st->cap, sizeof *st->str);
+	}
+	st->str[st->n] = xstrdup(s);
+	st->hash[i] = st->n;
+	st->n++;
+	if (st->n * 2 > st->hcap)
+		timeline_strtab_rehash(st, st->hcap * 2);
+	return st->n - 1;
+}
+
+const char *timeline_name(const struct ss_timeline *t, uint32_t id)
+{
+	if (id >= t->names.n)
+		return "";
+	return t->names.str[id];
+}
+
+struct ss_record *timeline_add(struct ss_timeline *t, const struct ss_record *r)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap == 0 ? 1024 : t->cap * 2;
+		t->rec = xreallocarray(t->rec, t->cap, sizeof *t->rec);
+	}
+	t->rec[t->n] = *r;
+	return &t->rec[t->n++];
+}
+
+static int timeline_cmp(const void *a, const void *b)
+{
+	return record_cmp(a, b);
+}
+
+/* timeline_launch_cmp orders launch entries by (correlation, raw_stream). */
+static int timeline_launch_cmp(const void *a, const void *b)
+{
+	const struct ss_launch *x = a, *y = b;
+
+	if (x->correlation != y->correlation)
+		return x->correlation < y->correlation ? -1 : 1;
+	return x->raw_stream < y->raw_stream ? -1 : x->raw_stream > y->raw_stream;
+}
+
+void timeline_sort(struct ss_timeline *t)
+{
+	if (t->n > 1)
+		qsort(t->rec, t->n, sizeof *t->rec, timeline_cmp);
+	if (t->launch_unsorted)
+		qsort(t->launch, t->nlaunch, sizeof *t->launch, timeline_launch_cmp);
+	t->launch_unsorted = false;
+}
+
+/* timeline_cmp_pair compares (correlation, thread) pairs by correlation. */
+static int timeline_cmp_pair(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+void timeline_sync_threads(struct ss_timeline *t)
+{
+	uint32_t *pairs = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		n += t->rec[i].kind == SS_KIND_API && t->rec[i].correlation != 0;
+	if (n == 0)
+		return;
+	pairs = xreallocarray(NULL, n, 2 * sizeof *pairs);
+	n = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->rec[i].kind == SS_KIND_API && t->rec[i].correlation != 0) {
+			pairs[2 * n] = t->rec[i].correlation;
+			pairs[2 * n + 1] = t->rec[i].thread;
+			n++;
+		}
+	}
+	qsort(pairs, n, 2 * sizeof *pairs, timeline_cmp_pair);
+	for (size_t i = 0; i < t->n; i++) {
+		struct ss_record *r = &t->rec[i];
+		uint32_t key[2] = {r->correlation, 0};
+		const uint32_t *hit;
+
+		if (r->kind != SS_KIND_SYNC || r->thread != 0 || r->correlation == 0)
+			continue;
+		hit = bsearch(key, pairs, n, 2 * sizeof *pairs, timeline_cmp_pair);
+		if (hit != NULL)
+			r->thread = hit[1];
+	}
+	free(pairs);
+}
+
+void timeline_add_launch(struct ss_timeline *t, const struct ss_launch *l)
+{
+	if (t->nlaunch == t->launch_cap) {
+		t->launch_cap = t->launch_cap == 0 ? 64 : t->launch_cap * 2;
+		t->launch = xreallocarray(t->launch, t->launch_cap, sizeof *t->launch);
+	}
+	/* launches arrive in correlation order from one process: kept sorted without a sort then */
+	if (t->nlaunch > 0 && timeline_launch_cmp(&t->launch[t->nlaunch - 1], l) > 0)
+		t->launch_unsorted = true;
+	t->launch[t->nlaunch++] = *l;
+}
+
+const struct ss_launch *timeline_launch(const struct ss_timeline *t, const struct ss_record *r)
+{
+	struct ss_launch key = {.correlation = r->correlation, .raw_stream = r->raw_stream};
+	size_t lo = 0, hi = t->nlaunch;
+
+	if (r->kind != SS_KIND_KERNEL || t->nlaunch == 0)
+		return NULL;
+	if (t->launch_unsorted) {
+		for (size_t i = 0; i < t->nlaunch; i++)
+			if (timeline_launch_cmp(&t->launch[i], &key) == 0)
+				return &t->launch[i];
+		return NULL;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (timeline_launch_cmp(&t->launch[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nlaunch && timeline_launch_cmp(&t->launch[lo], &key) == 0 ? &t->launch[lo] : NULL;
+}
+
+/* Widens the span [*lo, *hi] by r when r's kind matches kind_mask. */
+static void timeline_span_add(const struct ss_record *r, unsigned kind_mask, uint64_t *lo, uint64_t *hi)
+{
+	if (r->kind >= SS_KIND_COUNT || !(kind_mask & SS_KIND_BIT(r->kind)))
+		return;
+	if (r->start < *lo)
+		*lo = r->start;
+	if (r->end > *hi)
+		*hi = r->end;
+}
+
+bool timeline_span(const struct ss_timeline *t, unsigned kind_mask, uint64_t *t0, uint64_t *t1)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		timeline_span_add(&t->rec[i], kind_mask, &lo, &hi);
+	if (lo == UINT64_MAX)
+		return false;
+	*t0 = lo;
+	*t1 = hi;
+	return true;
+}
+
+static int timeline_u32_cmp(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+bool timeline_work_span(const struct ss_record *rec, size_t n, uint64_t *t0, uint64_t *t1)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	uint32_t *pageable = NULL;
+	size_t np = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_record *r = &rec[i];
+
+		timeline_span_add(r, SS_GPU_KINDS, &lo, &hi);
+		if ((r->kind == SS_KIND_H2D || r->kind == SS_KIND_D2H) && (r->flags & SS_REC_PAGEABLE) &&
+		    r->correlation != 0) {
+			if (pageable == NULL)
+				pageable = xreallocarray(NULL, n, sizeof *pageable);
+			pageable[np++] = r->correlation;
+		}
+	}
+	if (lo == UINT64_MAX) {
+		free(pageable);
+		return false;
+	}
+	if (np > 0) {
+		qsort(pageable, np, sizeof *pageable, timeline_u32_cmp);
+		for (size_t i = 0; i < n; i++)
+			if (rec[i].kind == SS_KIND_API && rec[i].correlation != 0 &&
+			    bsearch(&rec[i].correlation, pageable, np, sizeof *pageable, timeline_u32_cmp) != NULL)
+				timeline_span_add(&rec[i], SS_KIND_BIT(SS_KIND_API), &lo, &hi);
+	}
+	free(pageable);
+	*t0 = lo;
+	*t1 = hi;
+	return true;
+}
+
+size_t timeline_count(const struct ss_timeline *t, int kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		n += t->rec[i].kind == kind;
+	return n;
+}
+
+void timeline_rebase(struct ss_timeline *t, uint64_t t0)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct ss_record *r = &t->rec[i];
+
+		r->start = r->start > t0 ? r->start - t0 : 0;
+		r->end = r->end > t0 ? r->end - t0 : 0;
+	}
+}
+
+void timeline_finish(struct ss_timeline *t)
+{
+	int max = -1;
+
+	if (t->nstreams > 0)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].stream > max)
+			max = t->rec[i].stream;
+	t->nstreams = max + 1;
+}
+
+void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src)
+{
+	struct ss_strtab *st;
+
+	*dst = *src;
+	dst->rec = xreallocarray(NULL, src->cap ? src->cap : 1, sizeof *dst->rec);
+	if (src->n > 0)
+		memcpy(dst->rec, src->rec, src->n * sizeof *dst->rec);
+	dst->stream_info = NULL;
+	if (src->nstream_info > 0) {
+		dst->stream_info = xreallocarray(NULL, (size_t)src->nstream_info, sizeof *dst->stream_info);
+		memcpy(dst->stream_info, src->stream_info, (size_t)src->nstream_info * sizeof *dst->stream_info);
+	}
+	dst->launch = NULL;
+	dst->launch_cap = src->nlaunch;
+	if (src->nlaunch > 0) {
+		dst->launch = xreallocarray(NULL, src->nlaunch, sizeof *dst->launch);
+		memcpy(dst->launch, src->launch, src->nlaunch * sizeof *dst->launch);
+	}
+	st = &dst->names;
+	st->str = xreallocarray(NULL, src->names.cap, sizeof *st->str);
+	for (uint32_t i = 0; i < src->names.n; i++)
+		st->str[i] = xstrdup(src->names.str[i]);
+	st->hash = xreallocarray(NULL, src->names.hcap, sizeof *st->hash);
+	memcpy(st->hash, src->names.hash, src->names.hcap * sizeof *st->hash);
+}
+
+void timeline_set_stream(struct ss_timeline *t, int index, uint32_t raw_id, int kind)
+{
+	if (index < 0 || index >= SS_TIMELINE_MAX_STREAM_INFO)
+		return;
+	if (index >= t->nstream_info) {
+		/* grown to exactly what is asked: streams are few, and a cleared table keeps its memory */
+		t->stream_info = xreallocarray(t->stream_info, (size_t)index + 1, sizeof *t->stream_info);
+		memset(&t->stream_info[t->nstream_info], 0,
+		       (size_t)(index + 1 - t->nstream_info) * sizeof *t->stream_info);
+		t->nstream_info = index + 1;
+	}
+	t->stream_info[index].raw_id = raw_id;
+	t->stream_info[index].kind =
+	    (uint8_t)(kind > SS_SKIND_UNKNOWN && kind < SS_SKIND_COUNT ? kind : SS_SKIND_UNKNOWN);
+}
+
+const struct ss_stream_info *timeline_stream(const struct ss_timeline *t, int index)
+{
+	if (index < 0 || index >= t->nstream_info)
+		return NULL;
+	if (t->stream_info[index].raw_id == 0 && t->stream_info[index].kind == SS_SKIND_UNKNOWN)
+		return NULL;
+	return &t->stream_info[index];
+}
+
+const char *timeline_stream_kind_name(int kind)
+{
+	static const char *const name[SS_SKIND_COUNT] = {"kind unknown", "blocking", "non-blocking", "legacy default",
+	                                                 "per-thread default"};
+
+	return kind >= 0 && kind < SS_SKIND_COUNT ? name[kind] : name[0];
+}
+
+const char *timeline_stream_kind_tag(int kind)
+{
+	static const char *const tag[SS_SKIND_COUNT] = {"", "blk", "nb", "leg", "ptd"};
+
+	return kind >= 0 && kind < SS_SKIND_COUNT ? tag[kind] : tag[0];
+}

@@ -1,0 +1,102 @@
+/* timeline.h: a growable array of records plus their interned names and the run's labels. */
+#ifndef SS_TIMELINE_H
+#define SS_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/record.h"
+
+/* Interned strings: index 0 is the empty string; ids are stable for the timeline's life. */
+struct ss_strtab {
+	char **str; /* str[id] */
+	uint32_t n; /* number of ids in use, including 0 */
+	uint32_t cap;
+	uint32_t *hash; /* open-addressing table of ids (0 = empty slot) */
+	uint32_t hcap;  /* power of two */
+};
+
+/* What a timeline knows of one stream index: 8 bytes per stream, nothing per record. */
+struct ss_stream_info {
+	uint32_t raw_id; /* the backend's own id (CUPTI streamId); 0 when not known */
+	uint8_t kind;    /* enum ss_stream_kind */
+};
+
+/* A captured or modelled run, or an opened trace file. */
+struct ss_timeline {
+	struct ss_record *rec; /* records in arrival order until timeline_sort */
+	size_t n, cap;
+	struct ss_strtab names;
+	int nstreams;     /* experiment streams 0..nstreams-1 (0 for foreign traces: derived by timeline_finish) */
+	bool modelled;    /* true when produced by the model backend */
+	bool incomplete;  /* capture ended early (crash, kill) */
+	uint64_t dropped; /* records the capture reported lost */
+	char backend[16]; /* "cuda", "model", "file" */
+	char device[96];  /* device name, or "MODEL (H200 profile)" */
+	char source[256]; /* file path for opened traces, "" otherwise */
+	struct ss_stream_info *stream_info; /* [index], nstream_info entries (see timeline_set_stream) */
+	int nstream_info;
+	bool stream_ids; /* the streams are a program's own (recorded or imported traces): views name them by their
+	                    raw id ("Stream 13"); false for experiments, whose streams are s0..s127 */
+	struct ss_launch *launch; /* kernels' launch details, nlaunch entries (timeline_add_launch) */
+	size_t nlaunch, launch_cap;
+	bool launch_unsorted; /* launch is not in key order (lookups scan) until timeline_sort */
+};
+
+void timeline_init(struct ss_timeline *t);
+void timeline_free(struct ss_timeline *t);
+/* timeline_clear empties records, names and the stream table but keeps labels and capacity. */
+void timeline_clear(struct ss_timeline *t);
+/* timeline_intern returns the id of s (adding it if new); NULL or "" give 0. */
+uint32_t timeline_intern(struct ss_timeline *t, const char *s);
+/* timeline_name returns the string of id, "" when out of range. */
+const char *timeline_name(const struct ss_timeline *t, uint32_t id);
+/* timeline_add appends a copy of r (aborts on out of memory) and returns it. */
+struct ss_record *timeline_add(struct ss_timeline *t, const struct ss_record *r);
+/* timeline_sort orders records by (start, end), and the launch table by its key. */
+void timeline_sort(struct ss_timeline *t);
+/* timeline_span gives the earliest start and latest end over records matching kind_mask (bit per ss_kind);
+ * returns false when none match. */
+bool timeline_span(const struct ss_timeline *t, unsigned kind_mask, uint64_t *t0, uint64_t *t1);
+/* timeline_work_span gives the span of the run's work in rec[0..n): its GPU intervals, widened to the calls of
+ * pageable copies (API records whose correlation is a pageable copy's). Such a call stages the data through pinned
+ * memory on the host: before the DMA starts (H2D) and after it ends (D2H, whose call returns when the data is in
+ * place). That is work of the copy that CUPTI's copy record leaves out and the run's cudaEvent timer counts. It is
+ * the makespan analysis reports. Returns false when rec has no GPU interval. */
+bool timeline_work_span(const struct ss_record *rec, size_t n, uint64_t *t0, uint64_t *t1);
+/* timeline_count counts records of one kind. */
+size_t timeline_count(const struct ss_timeline *t, int kind);
+/* timeline_rebase subtracts t0 from every timestamp (records before t0 are clamped to 0). */
+void timeline_rebase(struct ss_timeline *t, uint64_t t0);
+/* timeline_finish derives nstreams when it is 0 (max stream index + 1). */
+void timeline_finish(struct ss_timeline *t);
+/* timeline_set_stream labels stream index (0..SS_TIMELINE_MAX_STREAM_INFO-1, others ignored) with its raw id and
+ * kind (enum ss_stream_kind; out of range = unknown), growing the table; indices in between stay unknown. */
+void timeline_set_stream(struct ss_timeline *t, int index, uint32_t raw_id, int kind);
+/* timeline_stream returns what is known of stream index, NULL when nothing (negative, unlabelled, out of range). */
+const struct ss_stream_info *timeline_stream(const struct ss_timeline *t, int index);
+/* timeline_stream_kind_name names a kind in words ("non-blocking"), timeline_stream_kind_tag in a short ASCII tag
+ * ("nb", "blk", "leg", "ptd"; "" for unknown). */
+const char *timeline_stream_kind_name(int kind);
+const char *timeline_stream_kind_tag(int kind);
+/* timeline_sync_threads gives SYNC records that carry no thread (0: CUPTI's and nsys's carry none) the OS thread
+ * of the API call they belong to (the one of the same correlation id), so that they sit on that thread's lane. */
+void timeline_sync_threads(struct ss_timeline *t);
+/* timeline_add_launch records the launch details of the kernel keyed by l->correlation and l->raw_stream
+ * (aborts on out of memory); of entries with the same key, lookups find one. */
+void timeline_add_launch(struct ss_timeline *t, const struct ss_launch *l);
+/* timeline_launch returns the launch details of kernel record r, NULL when the timeline has none for it (r not a
+ * kernel, or its trace did not say). O(log n) once sorted (timeline_sort), O(n) before. */
+const struct ss_launch *timeline_launch(const struct ss_timeline *t, const struct ss_record *r);
+/* timeline_copy makes dst an independent copy of src (dst must be initialised or freed). */
+void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src);
+
+#define SS_TIMELINE_MAX_STREAM_INFO 65536
+
+#define SS_KIND_BIT(k) (1u << (k))
+#define SS_GPU_KINDS                                                                                                   \
+	(SS_KIND_BIT(SS_KIND_H2D) | SS_KIND_BIT(SS_KIND_D2H) | SS_KIND_BIT(SS_KIND_D2D) |                              \
+	 SS_KIND_BIT(SS_KIND_MEMSET) | SS_KIND_BIT(SS_KIND_KERNEL))
+
+#endif

@@ -1,0 +1,53 @@
+/* wire.h: the message stream a capturing process writes and a viewer reads (runner children, the injection
+ * library of `streamscope record`): {uint32 type, uint32 length, payload} frames. */
+#ifndef SS_WIRE_H
+#define SS_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/backend.h"
+#include "core/record.h"
+
+enum wire_type {
+	WIRE_RECORD = 1,   /* struct ss_record, then the name bytes */
+	WIRE_PROGRESS = 2, /* text */
+	WIRE_RESULT = 3,   /* struct ss_run_result: the capture ended normally */
+	WIRE_ERROR = 4,    /* int32 exit code, then text */
+	WIRE_STREAM = 5,   /* struct wire_stream: what one stream index is */
+	WIRE_LAUNCH = 6,   /* struct ss_launch: a kernel's launch details (the kernel's record comes before it) */
+};
+
+/* The payload of WIRE_STREAM. */
+struct wire_stream {
+	int32_t index;   /* stream index 0..n-1 */
+	uint32_t raw_id; /* the backend's own id (CUPTI streamId) */
+	uint32_t kind;   /* enum ss_stream_kind */
+};
+
+/* The writing side: a buffered stream on a pipe or socket. */
+struct wire_writer {
+	FILE *out;
+	bool broken; /* a write failed (the reader went away); later writes are dropped */
+};
+
+/* wire_open wraps fd for writing; -1 if fdopen fails. */
+int wire_open(struct wire_writer *w, int fd);
+/* wire_record writes one record with its name (NULL = none). */
+void wire_record(struct wire_writer *w, const struct ss_record *r, const char *name);
+/* wire_stream writes what stream index is (raw id, enum ss_stream_kind). */
+void wire_stream(struct wire_writer *w, int index, uint32_t raw_id, int kind);
+/* wire_launch writes a kernel's launch details. */
+void wire_launch(struct wire_writer *w, const struct ss_launch *l);
+/* wire_progress writes a progress line and flushes. */
+void wire_progress(struct wire_writer *w, const char *msg);
+/* wire_result writes the final result and flushes. */
+void wire_result(struct wire_writer *w, const struct ss_run_result *res);
+/* wire_error writes an error with the exit code it implies and flushes. */
+void wire_error(struct wire_writer *w, int code, const char *msg);
+void wire_flush(struct wire_writer *w);
+void wire_close(struct wire_writer *w);
+
+#endif

@@ -1,0 +1,380 @@
+/* cupti_convert.c: CUPTI 13.0 activity records -> struct ss_record. Pure data conversion (see cupti_convert.h). */
+#include "cuda/cupti_convert.h"
+
+#include <cupti_callbacks.h>
+#include <cupti_version.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The record layouts below are those CUPTI 13.0 writes (Memcpy6, Memset4, Kernel10, API, Synchronization2,
+ * Overhead3, Marker2; CUPTI.md). Later toolkits move on (13.2 Kernel11, 13.4 Memcpy7): review this file first. */
+#if !defined(CUPTI_API_VERSION) || CUPTI_API_VERSION < 130000 || CUPTI_API_VERSION >= 130100
+#error "cupti_convert.c reads the activity records of CUPTI 13.0 (CUPTI_API_VERSION 1300xx); check the layouts"
+#endif
+
+_Static_assert(sizeof(CUpti_ActivityMemcpy6) == 96, "CUpti_ActivityMemcpy6 changed");
+_Static_assert(offsetof(CUpti_ActivityMemcpy6, bytes) == 8, "CUpti_ActivityMemcpy6.bytes moved");
+_Static_assert(offsetof(CUpti_ActivityMemcpy6, streamId) == 40, "CUpti_ActivityMemcpy6.streamId moved");
+_Static_assert(offsetof(CUpti_ActivityMemcpy6, channelID) == 76, "CUpti_ActivityMemcpy6.channelID moved");
+_Static_assert(sizeof(CUpti_ActivityMemset4) == 88, "CUpti_ActivityMemset4 changed");
+_Static_assert(offsetof(CUpti_ActivityMemset4, memoryKind) == 50, "CUpti_ActivityMemset4.memoryKind moved");
+_Static_assert(sizeof(CUpti_ActivityKernel10) == 216, "CUpti_ActivityKernel10 changed");
+_Static_assert(offsetof(CUpti_ActivityKernel10, correlationId) == 92, "CUpti_ActivityKernel10.correlationId moved");
+_Static_assert(offsetof(CUpti_ActivityKernel10, name) == 104, "CUpti_ActivityKernel10.name moved");
+_Static_assert(offsetof(CUpti_ActivityKernel10, channelID) == 168, "CUpti_ActivityKernel10.channelID moved");
+_Static_assert(offsetof(CUpti_ActivityKernel10, gridX) == 52, "CUpti_ActivityKernel10.gridX moved");
+_Static_assert(offsetof(CUpti_ActivityKernel10, dynamicSharedMemory) == 80,
+               "CUpti_ActivityKernel10.dynamicSharedMemory moved");
+_Static_assert(offsetof(CUpti_ActivityKernel10, registersPerThread) == 6,
+               "CUpti_ActivityKernel10.registersPerThread moved");
+_Static_assert(sizeof(CUpti_ActivityAPI) == 40, "CUpti_ActivityAPI changed");
+_Static_assert(sizeof(CUpti_ActivitySynchronization2) == 56, "CUpti_ActivitySynchronization2 changed");
+_Static_assert(offsetof(CUpti_ActivitySynchronization2, streamId) == 32, "Synchronization2.streamId moved");
+_Static_assert(sizeof(CUpti_ActivityOverhead3) == 56, "CUpti_ActivityOverhead3 changed");
+_Static_assert(sizeof(CUpti_ActivityMarker2) == 56, "CUpti_ActivityMarker2 changed");
+_Static_assert(sizeof(CUpti_ActivityUnifiedMemoryCounter3) == 104, "CUpti_ActivityUnifiedMemoryCounter3 changed");
+_Static_assert(offsetof(CUpti_ActivityUnifiedMemoryCounter3, streamId) == 48, "UnifiedMemoryCounter3.streamId moved");
+
+/* CUPTI's memory kinds as shown in copy names. */
+static const char *cupti_convert_memory_name(unsigned kind)
+{
+	switch (kind) {
+	case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE:
+		return "Pageable";
+	case CUPTI_ACTIVITY_MEMORY_KIND_PINNED:
+		return "Pinned";
+	case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE:
+		return "Device";
+	case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY:
+		return "Array";
+	case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED:
+		return "Managed";
+	case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC:
+		return "Device Static";
+	case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC:
+		return "Managed Static";
+	default:
+		return "Unknown";
+	}
+}
+
+int cupti_convert_stream(const struct cupti_convert_map *map, uint32_t id)
+{
+	for (int i = 0; i < map->nids; i++)
+		if (map->ids[i] == id)
+			return i;
+	if (map->have_null && id == map->null_stream)
+		return SS_STREAM_LEGACY;
+	for (int i = 0; i < map->nper_thread; i++)
+		if (map->per_thread[i] == id)
+			return SS_STREAM_PER_THREAD;
+	return SS_STREAM_UNKNOWN;
+}
+
+/* A GPU interval's common fields. Returns CUPTI_CONVERT_NO_TIME when CUPTI lost the timestamps. */
+static int cupti_convert_gpu(const struct cupti_convert_map *map, struct ss_record *r, int kind, uint64_t start,
+                             uint64_t end, uint32_t stream, uint32_t correlation, uint32_t channel)
+{
+	r->kind = (uint8_t)kind;
+	r->start = start;
+	r->end = end < start ? start : end;
+	r->raw_stream = stream;
+	r->stream = cupti_convert_stream(map, stream);
+	r->correlation = correlation;
+	r->thread = channel;
+	return start == 0 && end == 0 ? CUPTI_CONVERT_NO_TIME : CUPTI_CONVERT_RECORD;
+}
+
+static int cupti_convert_memcpy(const CUpti_ActivityMemcpy6 *m, const struct cupti_convert_map *map,
+                                struct ss_record *r, char *name, size_t len)
+{
+	int kind;
+	const char *dir;
+
+	switch (m->copyKind) {
+	case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+	case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
+		kind = SS_KIND_H2D;
+		dir = "HtoD";
+		break;
+	case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+	case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
+		kind = SS_KIND_D2H;
+		dir = "DtoH";
+		break;
+	case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+	case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
+	case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
+	case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
+	case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+		kind = SS_KIND_D2D;
+		dir = "DtoD";
+		break;
+	default:
+		return CUPTI_CONVERT_UNSUPPORTED; /* host-to-host or unknown: no engine of ours */
+	}
+	if (m->srcKind == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE || m->dstKind == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE)
+		r->flags |= SS_REC_PAGEABLE;
+	if (m->srcKind == CUPTI_ACTIVITY_MEMORY_KIND_PINNED || m->dstKind == CUPTI_ACTIVITY_MEMORY_KIND_PINNED)
+		r->flags |= SS_REC_PINNED;
+	if (m->srcKind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED || m->dstKind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED ||
+	    m->srcKind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC ||
+	    m->dstKind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC)
+		r->flags |= SS_REC_MANAGED;
+	if (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC)
+		r->flags |= SS_REC_ASYNC;
+	r->bytes = m->bytes;
+	snprintf(name, len, "Memcpy %s (%s -> %s)", dir, cupti_convert_memory_name(m->srcKind),
+	         cupti_convert_memory_name(m->dstKind));
+	return cupti_convert_gpu(map, r, kind, m->start, m->end, m->streamId, m->correlationId, m->channelID);
+}
+
+static int cupti_convert_memset(const CUpti_ActivityMemset4 *m, const struct cupti_convert_map *map,
+                                struct ss_record *r, char *name, size_t len)
+{
+	if (m->flags & CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC)
+		r->flags |= SS_REC_ASYNC;
+	if (m->memoryKind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED)
+		r->flags |= SS_REC_MANAGED;
+	r->bytes = m->bytes;
+	snprintf(name, len, "Memset (%s)", cupti_convert_memory_name(m->memoryKind));
+	return cupti_convert_gpu(map, r, SS_KIND_MEMSET, m->start, m->end, m->streamId, m->correlationId, m->channelID);
+}
+
+static int cupti_convert_kernel(const CUpti_ActivityKernel10 *k, const struct cupti_convert_map *map,
+                                struct ss_record *r, char *name, size_t len)
+{
+	snprintf(name, len, "%s", k->name != NULL ? k->name : "kernel");
+	return cupti_convert_gpu(map, r, SS_KIND_KERNEL, k->start, k->end, k->streamId, k->correlationId, k->channelID);
+}
+
+static int cupti_convert_api(const CUpti_ActivityAPI *a, const struct cupti_convert_map *map, struct ss_record *r,
+                             char *name, size_t len)
+{
+	int domain = a->kind == CUPTI_ACTIVITY_KIND_DRIVER ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API;
+	const char *api = map->api_name != NULL ? map->api_name(map->api_arg, domain, a->cbid) : NULL;
+
+	if (api != NULL)
+		snprintf(name, len, "%s", api);
+	else
+		snprintf(name, len, "%s API #%u", domain == CUPTI_CB_DOMAIN_DRIVER_API ? "driver" : "runtime",
+		         (unsigned)a->cbid);
+	r->kind = SS_KIND_API;
+	r->start = a->start;
+	r->end = a->end < a->start ? a->start : a->end;
+	r->stream = SS_STREAM_HOST;
+	r->thread = a->threadId;
+	r->correlation = a->correlationId;
+	return a->start == 0 && a->end == 0 ? CUPTI_CONVERT_NO_TIME : CUPTI_CONVERT_RECORD;
+}
+
+/* A label for the stream a host record waited on: "s3", "legacy", "per-thread", "all", "stream 17". */
+static void cupti_convert_stream_label(const struct cupti_convert_map *map, uint32_t id, char *buf, size_t len)
+{
+	int s = cupti_convert_stream(map, id);
+
+	if (s >= 0)
+		snprintf(buf, len, "s%d", s);
+	else if (s == SS_STREAM_LEGACY)
+		snprintf(buf, len, "legacy");
+	else if (s == SS_STREAM_PER_THREAD)
+		snprintf(buf, len, "per-thread");
+	else if (id == UINT32_MAX)
+		snprintf(buf, len, "all");
+	else
+		snprintf(buf, len, "stream %u", (unsigned)id);
+}
+
+static int cupti_convert_sync(const CUpti_ActivitySynchronization2 *s, const struct cupti_convert_map *map,
+                              struct ss_record *r, char *name, size_t len)
+{
+	char label[32];
+
+	cupti_convert_stream_label(map, s->streamId, label, sizeof label);
+	switch (s->type) {
+	case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE:
+		snprintf(name, len, "cudaEventSynchronize");
+		break;
+	case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT:
+		snprintf(name, len, "cudaStreamWaitEvent (%s)", label);
+		break;
+	case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE:
+		snprintf(name, len, "cudaStreamSynchronize (%s)", label);
+		break;
+	case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE:
+		snprintf(name, len, "cudaDeviceSynchronize");
+		break;
+	default:
+		snprintf(name, len, "synchronization");
+		break;
+	}
+	r->kind = SS_KIND_SYNC;
+	r->start = s->start;
+	r->end = s->end < s->start ? s->start : s->end;
+	r->stream = SS_STREAM_HOST;
+	r->raw_stream = s->streamId;
+	r->correlation = s->correlationId;
+	return s->start == 0 && s->end == 0 ? CUPTI_CONVERT_NO_TIME : CUPTI_CONVERT_RECORD;
+}
+
+static const char *cupti_convert_overhead_name(unsigned kind)
+{
+	switch (kind) {
+	case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+		return "driver compiler";
+	case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
+		return "buffer flush";
+	case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
+		return "instrumentation";
+	case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
+		return "resource";
+	case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+		return "module loading";
+	case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+		return "lazy function loading";
+	case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+		return "command buffer full";
+	case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+		return "activity buffer request";
+	case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT:
+		return "unified memory init";
+	default:
+		return "unknown";
+	}
+}
+
+static int cupti_convert_overhead(const CUpti_ActivityOverhead3 *o, struct ss_record *r, char *name, size_t len)
+{
+	snprintf(name, len, "CUPTI overhead: %s", cupti_convert_overhead_name(o->overheadKind));
+	r->kind = SS_KIND_API;
+	r->start = o->start;
+	r->end = o->end < o->start ? o->start : o->end;
+	r->stream = SS_STREAM_HOST;
+	r->thread = o->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || o->objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS
+	                ? o->objectId.pt.threadId
+	                : 0;
+	r->correlation = o->correlationId;
+	return o->start == 0 && o->end == 0 ? CUPTI_CONVERT_NO_TIME : CUPTI_CONVERT_RECORD;
+}
+
+static const char *cupti_convert_migration_cause(unsigned cause)
+{
+	switch (cause) {
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER:
+		return "user";
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE:
+		return "coherence";
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH:
+		return "prefetch";
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION:
+		return "eviction";
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS:
+		return "access counters";
+	default:
+		return "unknown";
+	}
+}
+
+/* A unified-memory migration (prefetch or fault driven): a copy-engine interval flagged MANAGED. Not one record per
+ * API call: the driver moves managed memory in pieces, and these carry no correlation id. Other counters (page
+ * faults, thrashing...) are not intervals of ours. */
+static int cupti_convert_migration(const CUpti_ActivityUnifiedMemoryCounter3 *u, const struct cupti_convert_map *map,
+                                   struct ss_record *r, char *name, size_t len)
+{
+	int kind;
+	const char *dir;
+
+	switch (u->counterKind) {
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
+		kind = SS_KIND_H2D;
+		dir = "HtoD";
+		break;
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
+		kind = SS_KIND_D2H;
+		dir = "DtoH";
+		break;
+	case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD:
+		kind = SS_KIND_D2D;
+		dir = "DtoD";
+		break;
+	default:
+		return CUPTI_CONVERT_SKIP;
+	}
+	r->flags = SS_REC_MANAGED;
+	r->bytes = u->value;
+	snprintf(name, len, "Unified memory %s (%s)", dir, cupti_convert_migration_cause(u->flags));
+	return cupti_convert_gpu(map, r, kind, u->start, u->end, u->streamId, 0, 0);
+}
+
+static int cupti_convert_marker(const CUpti_ActivityMarker2 *m, struct ss_record *r, char *name, size_t len)
+{
+	r->kind = SS_KIND_MARKER;
+	r->start = r->end = m->timestamp;
+	r->stream = SS_STREAM_HOST;
+	r->correlation = m->id;
+	r->thread = m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || m->objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS
+	                ? m->objectId.pt.threadId
+	                : 0;
+	if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_END)
+		return CUPTI_CONVERT_MARKER_END;
+	if (m->flags & (CUPTI_ACTIVITY_FLAG_MARKER_START | CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS)) {
+		snprintf(name, len, "%s", m->name != NULL ? m->name : "");
+		return CUPTI_CONVERT_MARKER_START;
+	}
+	return CUPTI_CONVERT_SKIP;
+}
+
+bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l)
+{
+	const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)a;
+
+	if (a->kind != CUPTI_ACTIVITY_KIND_KERNEL && a->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+		return false;
+	if (k->gridX <= 0 || k->gridY <= 0 || k->gridZ <= 0 || k->blockX <= 0 || k->blockY <= 0 || k->blockZ <= 0)
+		return false;
+	memset(l, 0, sizeof *l);
+	l->correlation = k->correlationId;
+	l->raw_stream = k->streamId;
+	l->grid[0] = (uint32_t)k->gridX;
+	l->grid[1] = (uint32_t)k->gridY;
+	l->grid[2] = (uint32_t)k->gridZ;
+	l->block[0] = (uint32_t)k->blockX;
+	l->block[1] = (uint32_t)k->blockY;
+	l->block[2] = (uint32_t)k->blockZ;
+	l->registers = k->registersPerThread;
+	l->static_smem = k->staticSharedMemory > 0 ? (uint32_t)k->staticSharedMemory : 0;
+	l->dynamic_smem = k->dynamicSharedMemory > 0 ? (uint32_t)k->dynamicSharedMemory : 0;
+	return true;
+}
+
+int cupti_convert(const CUpti_Activity *a, const struct cupti_convert_map *map, struct ss_record *r, char *name,
+                  size_t len)
+{
+	memset(r, 0, sizeof *r);
+	if (len > 0)
+		name[0] = '\0';
+	switch (a->kind) {
+	case CUPTI_ACTIVITY_KIND_MEMCPY:
+		return cupti_convert_memcpy((const CUpti_ActivityMemcpy6 *)a, map, r, name, len);
+	case CUPTI_ACTIVITY_KIND_MEMSET:
+		return cupti_convert_memset((const CUpti_ActivityMemset4 *)a, map, r, name, len);
+	case CUPTI_ACTIVITY_KIND_KERNEL:
+	case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+		return cupti_convert_kernel((const CUpti_ActivityKernel10 *)a, map, r, name, len);
+	case CUPTI_ACTIVITY_KIND_RUNTIME:
+	case CUPTI_ACTIVITY_KIND_DRIVER:
+		return cupti_convert_api((const CUpti_ActivityAPI *)a, map, r, name, len);
+	case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+		return cupti_convert_sync((const CUpti_ActivitySynchronization2 *)a, map, r, name, len);
+	case CUPTI_ACTIVITY_KIND_OVERHEAD:
+		return cupti_convert_overhead((const CUpti_ActivityOverhead3 *)a, r, name, len);
+	case CUPTI_ACTIVITY_KIND_MARKER:
+		return cupti_convert_marker((const CUpti_ActivityMarker2 *)a, r, name, len);
+	case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
+		return cupti_convert_migration((const CUpti_ActivityUnifiedMemoryCounter3 *)a, map, r, name, len);
+	case CUPTI_ACTIVITY_KIND_MEMCPY2:
+		return CUPTI_CONVERT_UNSUPPORTED; /* peer copies: not issued by streamscope */
+	default:
+		return CUPTI_CONVERT_SKIP;
+	}
+}

@@ -1,0 +1,58 @@
+/* cupti_convert.h: one CUPTI 13.0 activity record -> one streamscope timeline record. Pure: no CUPTI or CUDA calls,
+ * no experiment code, so the CUPTI injection library of `streamscope record` can use it as well. */
+#ifndef SS_CUPTI_CONVERT_H
+#define SS_CUPTI_CONVERT_H
+
+#include <cupti_activity.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/record.h"
+
+/* What cupti_convert made of a record. */
+enum cupti_convert_status {
+	CUPTI_CONVERT_RECORD = 0,   /* *r and name hold an interval */
+	CUPTI_CONVERT_SKIP,         /* not a timeline interval (context, stream, device records...) */
+	CUPTI_CONVERT_NO_TIME,      /* an interval whose timestamps CUPTI could not collect (start == end == 0) */
+	CUPTI_CONVERT_UNSUPPORTED,  /* an interval kind streamscope has no kind for (host-to-host copy...) */
+	CUPTI_CONVERT_MARKER_START, /* the opening half of an NVTX range: start = end = its time, correlation = id */
+	CUPTI_CONVERT_MARKER_END,   /* the closing half: start = end = its time, correlation = id, no name */
+};
+
+/* How CUPTI stream ids map to the experiment's streams, and how API records are named. */
+struct cupti_convert_map {
+	const uint32_t *ids; /* ids[i]: CUPTI stream id of experiment stream i */
+	int nids;
+	bool have_null;
+	uint32_t null_stream;       /* the context's legacy default stream (Context3.nullStreamId) */
+	const uint32_t *per_thread; /* CUPTI ids of per-thread default streams */
+	int nper_thread;
+	/* api_name: the name of an API call of a CUpti_CallbackDomain (runtime or driver), NULL when unknown; the hook
+	 * may be NULL (then records are named "runtime API #cbid"). */
+	const char *(*api_name)(void *arg, int domain, uint32_t cbid);
+	void *api_arg;
+};
+
+/* cupti_convert_stream maps a CUPTI stream id: an experiment stream index, SS_STREAM_LEGACY, SS_STREAM_PER_THREAD
+ * or SS_STREAM_UNKNOWN. */
+int cupti_convert_stream(const struct cupti_convert_map *map, uint32_t id);
+
+/* cupti_convert turns activity a into *r (times in CUPTI's timebase, ns) and its name (written to name[len], ""
+ * when none). Copies: kind from copyKind, PAGEABLE/PINNED/MANAGED flags from srcKind/dstKind, ASYNC from the
+ * record's flags, copy channel in r->thread, CUPTI stream in r->raw_stream. Kernels and memsets keep their channel
+ * in r->thread too. Host records (API, SYNC, overhead) go to SS_STREAM_HOST with the OS thread id in r->thread
+ * (0 for SYNC records, which carry none: match them to their API record by correlation id). CUPTI overhead
+ * records become SS_KIND_API intervals named "CUPTI overhead: ...". Unified-memory migrations (UNIFIED_MEMORY_COUNTER
+ * byte transfers) become H2D/D2H/D2D intervals flagged SS_REC_MANAGED with no correlation id: they are pieces of
+ * prefetches or page faults, not one record per API call. Returns an enum cupti_convert_status. */
+int cupti_convert(const CUpti_Activity *a, const struct cupti_convert_map *map, struct ss_record *r, char *name,
+                  size_t len);
+
+/* cupti_convert_launch fills *l with the launch details of kernel record a (CONCURRENT_KERNEL or KERNEL, CUPTI
+ * 13.0's Kernel10): grid, block, registers per thread, static and dynamic shared memory, keyed by its correlation
+ * and stream ids as cupti_convert's record is. False (and *l untouched) for every other record, and for a kernel
+ * whose grid or block CUPTI gave as 0 or negative (not a launch configuration). */
+bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l);
+
+#endif

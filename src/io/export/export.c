@@ -1,0 +1,277 @@
+/* export.c: format by extension, snapshots, and the labels and windows every exporter shares. */
+#include "io/export/export.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "core/atomic.h"
+#include "io/export/export_chrome.h"
+#include "io/export/export_csv.h"
+#include "io/export/export_sqlite.h"
+#include "io/export/export_svg.h"
+#include "io/export/export_text.h"
+#include "core/xalloc.h"
+
+/* One accepted extension. */
+struct export_ext {
+	const char *ext;
+	enum ss_export_format format;
+};
+
+static const struct export_ext export_exts[] = {
+    {".sqlite", SS_EXPORT_SQLITE}, {".db", SS_EXPORT_SQLITE}, {".sqlite3", SS_EXPORT_SQLITE},
+    {".json", SS_EXPORT_CHROME},   {".csv", SS_EXPORT_CSV},   {".svg", SS_EXPORT_SVG},
+    {".txt", SS_EXPORT_TEXT},
+};
+
+static int (*const export_writers[SS_EXPORT_COUNT])(const char *, const struct ss_export_input *, char **) = {
+    [SS_EXPORT_SQLITE] = export_sqlite, [SS_EXPORT_CHROME] = export_chrome, [SS_EXPORT_CSV] = export_csv,
+    [SS_EXPORT_SVG] = export_svg,       [SS_EXPORT_TEXT] = export_text,
+};
+
+int export_format_of(const char *path)
+{
+	const char *slash, *dot;
+
+	if (path == NULL)
+		return -1;
+	slash = strrchr(path, '/');
+	dot = strrchr(slash != NULL ? slash : path, '.');
+	if (dot == NULL)
+		return -1;
+	for (size_t i = 0; i < sizeof export_exts / sizeof export_exts[0]; i++)
+		if (strcasecmp(dot, export_exts[i].ext) == 0)
+			return (int)export_exts[i].format;
+	return -1;
+}
+
+int export_file(const char *path, const struct ss_export_input *in, char **cause)
+{
+	int f = export_format_of(path);
+
+	if (f < 0) {
+		const char *slash = strrchr(path != NULL ? path : "", '/');
+		const char *dot = strrchr(slash != NULL ? slash : (path != NULL ? path : ""), '.');
+
+		if (dot == NULL)
+			*cause = xasprintf("cannot export to %s: no file extension (valid: %s)",
+			                   path != NULL ? path : "", SS_EXPORT_EXTENSIONS);
+		else
+			*cause = xasprintf("cannot export to %s: unknown extension \"%s\" (valid: %s)", path, dot,
+			                   SS_EXPORT_EXTENSIONS);
+		return -1;
+	}
+	return export_writers[f](path, in, cause);
+}
+
+static const char *export_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
+void export_label(const struct ss_export_input *in, char *buf, size_t len)
+{
+	const struct ss_timeline *t = in->t;
+
+	if (in->label != NULL && *in->label != '\0') {
+		if (t->modelled && strstr(in->label, "MODELLED") == NULL)
+			snprintf(buf, len, "MODELLED: %s", in->label);
+		else
+			snprintf(buf, len, "%s", in->label);
+		return;
+	}
+	if (t->modelled)
+		snprintf(buf, len, "MODELLED: %s", *t->device != '\0' ? t->device : "model backend");
+	else if (strcmp(t->backend, "file") == 0)
+		snprintf(buf, len, "measured: trace file %s%s%s", export_basename(t->source),
+		         *t->device != '\0' ? " from " : "", t->device);
+	else if (strcmp(t->backend, "cuda") == 0)
+		snprintf(buf, len, "measured: CUDA+CUPTI on %s", *t->device != '\0' ? t->device : "unknown device");
+	else
+		snprintf(buf, len, "measured: %s%s%s", *t->backend != '\0' ? t->backend : "unknown backend",
+		         *t->device != '\0' ? " on " : "", t->device);
+}
+
+void export_title(const struct ss_export_input *in, char *buf, size_t len)
+{
+	if (in->e != NULL)
+		experiment_describe(in->e, buf, len);
+	else if (*in->t->source != '\0')
+		snprintf(buf, len, "%s", export_basename(in->t->source));
+	else if (*in->t->device != '\0')
+		snprintf(buf, len, "%s", in->t->device);
+	else
+		snprintf(buf, len, "timeline");
+}
+
+const struct ss_analysis *export_analysis(const struct ss_export_input *in, struct ss_analysis *tmp)
+{
+	if (in->a != NULL)
+		return in->a;
+	analysis_timeline(in->t, tmp);
+	analysis_observer(tmp, NULL);
+	return tmp;
+}
+
+void export_window(const struct ss_export_input *in, uint64_t *t0, uint64_t *t1)
+{
+	if (in->t1 > in->t0) {
+		*t0 = in->t0;
+		*t1 = in->t1;
+		return;
+	}
+	/* the run's work (timeline_work_span: GPU records, and pageable copies' calls), with a little room either side;
+	 * host calls outside it (allocations, set-up) are cut off */
+	if (timeline_work_span(in->t->rec, in->t->n, t0, t1)) {
+		uint64_t pad = (*t1 - *t0) / 50;
+
+		*t0 = *t0 > pad ? *t0 - pad : 0;
+		*t1 = *t1 + pad;
+	} else if (!timeline_span(in->t, ~0u, t0, t1)) {
+		*t0 = 0;
+		*t1 = 1;
+	}
+	if (*t1 <= *t0)
+		*t1 = *t0 + 1;
+}
+
+const char *export_stream_label(int32_t stream, char *buf, size_t len)
+{
+	switch (stream) {
+	case SS_STREAM_HOST:
+		snprintf(buf, len, "host");
+		break;
+	case SS_STREAM_LEGACY:
+		snprintf(buf, len, "legacy");
+		break;
+	case SS_STREAM_PER_THREAD:
+		snprintf(buf, len, "per-thread");
+		break;
+	default:
+		if (stream >= 0)
+			snprintf(buf, len, "s%d", (int)stream);
+		else
+			snprintf(buf, len, "unknown");
+	}
+	return buf;
+}
+
+const char *export_stream_title(const struct ss_timeline *t, int32_t stream, char *buf, size_t len)
+{
+	const struct ss_stream_info *si = timeline_stream(t, stream);
+	char label[24];
+
+	export_stream_label(stream, label, sizeof label);
+	if (si == NULL)
+		snprintf(buf, len, "%s", label);
+	else if (si->kind == SS_SKIND_UNKNOWN)
+		snprintf(buf, len, "%s (id %u)", label, si->raw_id);
+	else
+		snprintf(buf, len, "%s %s (id %u)", label, timeline_stream_kind_name(si->kind), si->raw_id);
+	return buf;
+}
+
+/* export_slug copies s into buf keeping [A-Za-z0-9._-] and turning runs of anything else into one '-'. */
+static void export_slug(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+	bool dash = false;
+
+	for (; *s != '\0' && n + 2 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (isalnum(c) || c == '.' || c == '_' || c == '-') {
+			buf[n++] = (char)c;
+			dash = false;
+		} else if (!dash && n > 0) {
+			buf[n++] = '-';
+			dash = true;
+		}
+	}
+	while (n > 0 && buf[n - 1] == '-')
+		n--;
+	buf[n] = '\0';
+}
+
+void export_dir_name(const struct ss_export_input *in, long long now, char *buf, size_t len)
+{
+	char when[32] = "00000000-000000", what[320], slug[64];
+	time_t tt = (time_t)now;
+	struct tm tm;
+
+	if (localtime_r(&tt, &tm) != NULL)
+		strftime(when, sizeof when, "%Y%m%d-%H%M%S", &tm);
+	if (in->e != NULL) {
+		snprintf(what, sizeof what, "%s-%ds-%s", experiment_preset_name(in->e->preset), in->e->streams,
+		         experiment_order_name(in->e->order));
+	} else if (*in->t->source != '\0') {
+		char *dot;
+
+		snprintf(what, sizeof what, "%s", export_basename(in->t->source));
+		dot = strrchr(what, '.');
+		if (dot != NULL && dot != what)
+			*dot = '\0';
+	} else {
+		snprintf(what, sizeof what, "trace");
+	}
+	export_slug(what, slug, sizeof slug);
+	snprintf(buf, len, "streamscope-%s-%s%s", when, *slug != '\0' ? slug : "trace",
+	         in->t->modelled ? "-model" : "");
+}
+
+int export_snapshot(const char *parent_dir, const struct ss_export_input *in, const char *screen_text,
+                    const char *screen_ansi, char *out_dir, size_t out_len, char **cause)
+{
+	static const struct {
+		const char *name;
+		enum ss_export_format format;
+	} files[] = {
+	    {"trace.sqlite", SS_EXPORT_SQLITE}, {"trace.json", SS_EXPORT_CHROME}, {"intervals.csv", SS_EXPORT_CSV},
+	    {"gantt.svg", SS_EXPORT_SVG},       {"summary.txt", SS_EXPORT_TEXT},
+	};
+	struct ss_export_input local = *in;
+	struct ss_analysis tmp;
+	struct atomic_dir ad;
+	char name[256];
+
+	if (atomic_dir_open(&ad, parent_dir, cause) != 0)
+		return -1;
+	local.a = export_analysis(in, &tmp);
+	local.screen_text = NULL; /* summary.txt is the summary; the screen goes to screen.txt */
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *path = xasprintf("%s/%s", ad.tmp, files[i].name);
+		int rc = export_writers[files[i].format](path, &local, cause);
+
+		free(path);
+		if (rc != 0)
+			goto fail;
+	}
+	if (screen_text != NULL) {
+		char *path = xasprintf("%s/screen.txt", ad.tmp);
+		int rc = atomic_write_text(path, screen_text, cause);
+
+		free(path);
+		if (rc != 0)
+			goto fail;
+	}
+	if (screen_ansi != NULL) {
+		char *path = xasprintf("%s/screen.ansi", ad.tmp);
+		int rc = atomic_write_text(path, screen_ansi, cause);
+
+		free(path);
+		if (rc != 0)
+			goto fail;
+	}
+	export_dir_name(in, (long long)time(NULL), name, sizeof name);
+	return atomic_dir_commit(&ad, name, out_dir, out_len, cause);
+
+fail:
+	atomic_dir_abort(&ad);
+	return -1;
+}

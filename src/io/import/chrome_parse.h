@@ -1,0 +1,83 @@
+/* chrome_parse.h: Chrome trace JSON read by yajl's SAX parser (callbacks, no DOM) into compact interval events.
+ *
+ * A parser reads either a whole document ({"traceEvents": [...], ...} or a bare array of events) fed in pieces in
+ * order, or one slice of an events array (a run of whole events, each followed by a ','), for parsing slices of a
+ * big file on several threads. It checks the structure the way Chrome does and reports the first problem as one
+ * line naming the file (truncated, invalid JSON at byte N, not a Chrome trace, absurd numbers, ...). What needs
+ * the events in file order (B/E stacks, track numbering, the timeline's string table) is left to the caller:
+ * events are handed to it one by one as they end, or collected for it. */
+#ifndef SS_CHROME_PARSE_H
+#define SS_CHROME_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/timeline.h"
+
+/* Timestamps are held as CHROME_BIAS + ns until the end, so foreign traces may have negative ones. */
+#define CHROME_BIAS (1ull << 62)
+/* Containers nested deeper than this are refused (yajl itself has no limit). */
+#define CHROME_MAX_DEPTH 64
+
+/* One X, B or E event as read, before the order-dependent work. */
+struct chrome_ev {
+	struct ss_record r; /* X: start and end; B: start; E: start is its time. name: a parser-local id */
+	uint64_t track;     /* foreign GPU-side X or B: key of its (pid, tid) or (pid, args.stream) track */
+	uint64_t stack;     /* B and E: key of the (pid, tid) stack that B/E pairs nest on */
+	uint32_t ordinal;   /* its number among the events this parser read (1 = the first) */
+	char ph;            /* 'X', 'B' or 'E' */
+	bool gpu;           /* foreign GPU-side: stream SS_STREAM_PENDING, raw_stream to be its track's ordinal */
+};
+
+/* What the top-level "otherData" (or "metadata") object said. */
+struct chrome_other {
+	bool own; /* its generator is streamscope */
+	bool modelled, incomplete;
+	int nstreams; /* 0 when not given */
+	uint64_t dropped;
+	char device[96];
+};
+
+struct chrome_parse;
+
+/* chrome_parse_emit_fn takes one event in file order; returns 0, or -1 with *cause (one line naming the file). */
+typedef int chrome_parse_emit_fn(void *arg, struct chrome_parse *p, const struct chrome_ev *ev, char **cause);
+
+/* chrome_parse_new makes a parser over the len bytes at buf (the whole file, kept by the caller; name labels
+ * messages). slice: it reads one slice of the events array (chrome_parse_slice), else a whole document
+ * (chrome_parse_feed, chrome_parse_finish). emit: called for each event as it ends; NULL collects them. */
+struct chrome_parse *chrome_parse_new(const char *buf, size_t len, const char *name, bool slice,
+                                      chrome_parse_emit_fn *emit, void *arg);
+void chrome_parse_free(struct chrome_parse *p);
+/* chrome_parse_feed reads bytes [from, to) of a document; the pieces fed follow each other, or skip only over
+ * slices read by other parsers, from a point where chrome_parse_clean was true to one where it is again.
+ * 0, or -1 with the problem in chrome_parse_cause. */
+int chrome_parse_feed(struct chrome_parse *p, size_t from, size_t to);
+/* chrome_parse_fast says whether flat events that are not intervals (the s/f flow events of our own exports), when
+ * they follow each other one per line, are checked and counted without yajl (the default: the result is the
+ * same, the time is not). */
+void chrome_parse_fast(struct chrome_parse *p, bool on);
+/* chrome_parse_finish ends a document after its last byte: 0, or -1 (truncated, ...). */
+int chrome_parse_finish(struct chrome_parse *p);
+/* chrome_parse_slice reads bytes [from, to) as a run of events, as if after a ',' in the events array. 0 when they
+ * parsed and the slice ended right after a ',' between events (so the next slice may start at to), else -1. Its
+ * yajl parser is freed: what is left is the events and their names. */
+int chrome_parse_slice(struct chrome_parse *p, size_t from, size_t to);
+/* chrome_parse_clean says whether a document parser that has read up to at stands in the events array right
+ * after the ',' that ends an event, with only blanks since: the point a slice may be skipped from. */
+bool chrome_parse_clean(const struct chrome_parse *p, size_t at);
+/* chrome_parse_events is the number of events started so far (the current one's number while it is read);
+ * chrome_parse_skip_events adds n events read by a slice parser in its place. */
+size_t chrome_parse_events(const struct chrome_parse *p);
+void chrome_parse_skip_events(struct chrome_parse *p, size_t n);
+/* chrome_parse_collected returns the events a parser with no emit function collected, *n of them. */
+const struct chrome_ev *chrome_parse_collected(const struct chrome_parse *p, size_t *n);
+/* chrome_parse_name maps a parser-local name id to t's string table (interning on first use; 0 stays 0). */
+uint32_t chrome_parse_name(struct chrome_parse *p, uint32_t local, struct ss_timeline *t);
+/* chrome_parse_other returns what otherData said (all zero when the document had none). */
+const struct chrome_other *chrome_parse_other(const struct chrome_parse *p);
+/* chrome_parse_cause hands over the one-line message of the last failure (the caller frees it), or NULL. */
+char *chrome_parse_cause(struct chrome_parse *p);
+
+#endif

@@ -1,7 +1,0 @@
-/* main.c: streamscope's entry point. */
-#include "cli.h"
-
-int main(int argc, char **argv)
-{
-	return cli_main(argc, argv);
-}

@@ -1,0 +1,500 @@
+/* profile.c: the calibration profile: key table, built-in H200 values, text file load/save. */
+#include "model/profile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+
+/* How a key's value is stored in struct ss_profile. */
+enum key_type { KEY_DOUBLE, KEY_INT };
+
+/* One key of the file format: where it lives, its range, its built-in H200 value and why that value. */
+struct profile_key {
+	const char *name;
+	size_t off;
+	enum key_type type;
+	double min, max;
+	double builtin;
+	enum ss_prov prov;
+	const char *desc; /* what the value is, written as the line's comment */
+	const char *why;  /* where the built-in value comes from, added while the value is the built-in one */
+};
+
+#define D(field) offsetof(struct ss_profile, field), KEY_DOUBLE
+#define I(field) offsetof(struct ss_profile, field), KEY_INT
+#define M SS_PROV_MEASURED
+#define E SS_PROV_ESTIMATE
+
+/* The built-in values: "measured" marks shared/H200.md facts and values read off the H200 smoke run's timelines
+ * (tests/data/h200/gpu_smoke/run3_*, traced); everything else is an estimate until `streamscope calibrate` has run on
+ * the H200 and its profile is committed. */
+static const struct profile_key profile_keys[] = {
+    {"copy.h2d.bw_gbs", D(h2d.bw_gbs), 0.01, 10000, 55.4, M, "pinned H2D bandwidth",
+     "fit of H2D copies alone, 128 KiB..1 GiB, in the smoke timelines"},
+    {"copy.h2d.latency_ns", D(h2d.latency_ns), 0, 1e7, 2700, M, "pinned H2D fixed cost per copy", "same fit"},
+    {"copy.d2h.bw_gbs", D(d2h.bw_gbs), 0.01, 10000, 55.5, M, "pinned D2H bandwidth",
+     "fit of D2H copies alone, 128 KiB..1 GiB, in the smoke timelines"},
+    {"copy.d2h.latency_ns", D(d2h.latency_ns), 0, 1e7, 1800, M, "pinned D2H fixed cost per copy", "same fit"},
+    {"copy.gap_ns", D(copy_gap_ns), 0, 1e8, 497, M, "a copy engine's idle time between two queued copies (untraced)",
+     "calibrate's back-to-back probe (one stream, 512 H2D then 256 D2H copies of 256 KiB, untraced) ran 6.084-6.100 "
+     "ms in 4 H200 runs (tests/data/h200/copy-gap); this profile's other keys match their median with 497 ns (the "
+     "three calibrations' own profiles, with copy latencies 0.7-1.1 us lower, with 956-1168 ns); traced copies are "
+     "1.4 us apart, CUPTI's timestamping included"},
+    {"copy.switch_ns", D(copy_switch_ns), 0, 1e8, 300, M,
+     "extra idle time of a copy engine when its next copy comes from another hardware queue",
+     "bench sweeps, 16..128 streams: back-to-back copies from another queue end 0.3 us later than from the same "
+     "queue (median of 12 direction x order x stream-count cells)"},
+    {"copy.queues_slow", D(copy_queues_slow), 0, 1, 0.049, M,
+     "copies take this fraction longer x (1 - 1/q) with q hardware queues in use",
+     "median of 4 calibrate runs on the H200 (tests/data/h200/queue-penalty/calibrate): 0.048, 0.036, 0.059, "
+     "0.050; queue-penalty's 4 MiB copies: H2D 5.5%, D2H 3.3% slower on 8 queues"},
+    {"copy.both_gbs", D(both_gbs), 0.01, 20000, 100.5, M, "H2D + D2H together when both directions run",
+     "copies overlapped by the other direction in the smoke timelines: 49.9 + 46.5 = 96.4 on 8 queues, x (1 + "
+     "7/8 copy.queues_slow) for one (H200.md: 101 at 1 GiB; the 4 calibrate runs of copy.queues_slow: 102.5-105.5)"},
+    {"copy.both_h2d_share", D(both_h2d_share), 0.01, 0.99, 0.518, M, "H2D's share of copy.both_gbs", "same copies"},
+    {"pageable.h2d.bw_gbs", D(pageable_h2d.bw_gbs), 0.01, 10000, 14.25, M, "pageable H2D DMA bandwidth",
+     "2 MiB pageable copies in the H200 timelines, paced by the host's staging: 106 us in the smoke run, 189 us in "
+     "the bench run (medians); their mean, 147 us (the runs between measure the 8-stream preset 5.2-6.5 ms against "
+     "4.9 and 7.2)"},
+    {"pageable.h2d.latency_ns", D(pageable_h2d.latency_ns), 0, 1e8, 0, E, "pageable H2D DMA fixed cost", "none seen"},
+    {"pageable.h2d.stage_gbs", D(pageable_h2d_stage_gbs), 0.01, 10000, 15.6, M,
+     "host copy into the staging buffer, ahead of the DMA",
+     "the DMA starts 92 us (smoke run) and 176 us (bench run) into a 2 MiB call (medians); their mean, 134 us"},
+    {"pageable.d2h.bw_gbs", D(pageable_d2h.bw_gbs), 0.01, 10000, 51.0, M, "pageable D2H DMA bandwidth",
+     "2 MiB pageable copies in the smoke timelines: ~41 us"},
+    {"pageable.d2h.latency_ns", D(pageable_d2h.latency_ns), 0, 1e8, 0, E, "pageable D2H DMA fixed cost", "none seen"},
+    {"pageable.d2h.stage_gbs", D(pageable_d2h_stage_gbs), 0.01, 10000, 15.0, M,
+     "host copy out of the staging buffer, after the DMA", "a 2 MiB call returns ~140 us after its DMA"},
+    {"managed.prefetch_gbs", D(prefetch_gbs), 0.01, 10000, 40.0, E,
+     "cudaMemPrefetchAsync to the device: bandwidth alone (prefetches and faulting kernels share the migration)",
+     "below pinned copies"},
+    {"managed.prefetch_latency_ns", D(prefetch_latency_ns), 0, 1e8, 20000, E,
+     "cudaMemPrefetchAsync to the device: fixed cost, done inside the migration the other prefetches and faulting "
+     "kernels "
+     "share",
+     "page table work; held inside the shared migration: the H200 managed trace at 32 streams "
+     "(tests/data/h200/probes/managed-32.sqlite) runs its kernels 221 us..4.21 ms, as long as the migration's bytes "
+     "(3.0 ms) plus the 64 prefetches' fixed costs (1.3 ms) end to end"},
+    {"managed.prefetch_host_gbs", D(prefetch_host_gbs), 0.01, 10000, 10.8, M,
+     "cudaMemPrefetchAsync to the host: bandwidth (one prefetch at a time; its fixed cost is in "
+     "managed.prefetch_wait_ns)",
+     "H200 managed timelines (bench preset-managed, smoke preset-managed and managed-prefetch-breadth): a 2 MiB "
+     "prefetch to the host queued behind another ends 194 us after it (median of 5: 165-219 us)"},
+    {"managed.prefetch_wait_ns", D(prefetch_wait_ns), 0, 1e8, 51200, M,
+     "a prefetch waiting on its stream's earlier work starts this much later than a copy would",
+     "same timelines: the sync of a prefetch to the host right behind its kernel returns 256 us after the kernel "
+     "(median of 19: 242-315 us), less the 194 us transfer, sync.wake_ns and gpu.dep_copy_* with 8 queues"},
+    {"managed.fault_gbs", D(fault_gbs), 0.01, 10000, 7.64, M,
+     "on-demand migration of managed memory kernels write unprefetched, alone (shared with the prefetches to the "
+     "device and other faulting kernels)",
+     "H200 calibrate (tests/data/h200/calibrate): managed kernels' durations less their compute"},
+    {"managed.attach_gbs", D(attach_gbs), 0.01, 10000, 31.5, M,
+     "a launch migrating its chunk's attached managed memory (host-synchronous)",
+     "cudaLaunchKernel takes ~200 us for 3 x 2 MiB attached in the smoke timelines"},
+    {"managed.attach_latency_ns", D(attach_latency_ns), 0, 1e8, 0, E, "fixed cost of that migration", "none seen"},
+    {"kernel.add.ns_per_unit", D(kernel[SS_KERNEL_ADD].ns_per_unit), 1e-12, 1e6, 2.645e-4, M,
+     "add: ns per element x repeat, whole device", "work 400 vs 800 on 2^22 elements in the smoke log"},
+    {"kernel.add.ns_per_elem", D(kernel[SS_KERNEL_ADD].ns_per_elem), 0, 1e6, 2.2e-3, M,
+     "add: ns per element besides the repeats, whole device", "intercept of the same runs less kernel.min_ns"},
+    {"kernel.add.saturation", D(kernel[SS_KERNEL_ADD].saturation), 1, 1e10, 67471, M,
+     "add: launch size (elements) from which it is throughput-bound",
+     "H200 calibrate: add kernels of 1024 and 4096 elements"},
+    {"kernel.decrypt.ns_per_unit", D(kernel[SS_KERNEL_DECRYPT].ns_per_unit), 1e-12, 1e6, 7.93e-4, M,
+     "decrypt: ns per entry x round, whole device", "decrypt preset in the smoke log: 54.5 ms of kernels"},
+    {"kernel.decrypt.ns_per_elem", D(kernel[SS_KERNEL_DECRYPT].ns_per_elem), 0, 1e6, 1.663e-3, M,
+     "decrypt: ns per entry besides the rounds, whole device", "H200 calibrate: intercept of the work scan"},
+    {"kernel.decrypt.saturation", D(kernel[SS_KERNEL_DECRYPT].saturation), 1, 1e10, 45934, M,
+     "decrypt: launch size (entries) from which it is throughput-bound",
+     "H200 calibrate: decrypt kernels of 256 and 1024 entries"},
+    {"kernel.spin.ns_per_unit", D(kernel[SS_KERNEL_SPIN].ns_per_unit), 1e-12, 1e6, 2.24, M,
+     "spin: ns per iteration of its one-thread block", "449.5 us for 200000 iterations in the smoke timelines"},
+    {"kernel.spin.ns_per_elem", D(kernel[SS_KERNEL_SPIN].ns_per_elem), 0, 1e6, 0, E, "spin: unused", "none"},
+    {"kernel.spin.saturation", D(kernel[SS_KERNEL_SPIN].saturation), 1, 1e10, 4224, E,
+     "spin: one-thread blocks running at once", "132 SMs x 32 blocks"},
+    {"kernel.min_ns", D(kernel_min_ns), 0, 1e8, 700, M, "fixed part of every kernel's duration",
+     "the one-thread default-stream kernels in the smoke timelines: 672 ns"},
+    {"launch.latency_ns", D(launch_ns), 0, 1e8, 2250, M, "call returned -> idle GPU starts the work",
+     "first op of each smoke run"},
+    {"gpu.dep_kernel_ns", D(dep_kernel_ns), 0, 1e8, 5200, M,
+     "a kernel waiting on another engine's or queue's work starts this long after it (one queue in use)",
+     "H2D -> kernel gaps in the smoke sweeps with 1 and 2 streams: 5.5, 5.1 us"},
+    {"gpu.dep_copy_ns", D(dep_copy_ns), 0, 1e8, 3000, M,
+     "a copy (or event) waiting on another engine's or queue's work starts this long after it (one queue in use)",
+     "kernel -> D2H gap in the smoke sweep with 1 stream: 2.9 us"},
+    {"gpu.dep_kernel_queues_ns", D(dep_kernel_queues_ns), 0, 1e8, 2700, M,
+     "added to gpu.dep_kernel_ns x (1 - 1/q) with q hardware queues in use (the GPU serves more queues in turn)",
+     "H2D -> kernel gaps of the smoke default-stream run (8 streams on 8 queues, serialised, no engine busy): 7.6 us"},
+    {"gpu.dep_copy_queues_ns", D(dep_copy_queues_ns), 0, 1e8, 4300, M,
+     "added to gpu.dep_copy_ns x (1 - 1/q) with q hardware queues in use",
+     "kernel -> D2H gaps of the same run: 6.8 us"},
+    {"api.copy_ns", D(api_copy_ns), 0, 1e8, 2648, M, "cudaMemcpyAsync host cost (untraced)",
+     "median of the 46 H200 measurements made with calibrate's reduction: the smoke timelines, five "
+     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
+     "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
+     "runs (validate-queues/probes) (ns, untraced): 1370..3807, the 20 taken before api.copy_queues_ns "
+     "(with 8 queues) less 7/8 of it"},
+    {"api.launch_ns", D(api_launch_ns), 0, 1e8, 5035, M, "cudaLaunchKernel host cost (untraced)",
+     "median of the 46 H200 measurements made with calibrate's reduction: the smoke timelines, five "
+     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
+     "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
+     "runs (validate-queues/probes) (ns, untraced): 3095..7214"},
+    {"api.event_ns", D(api_event_ns), 0, 1e8, 707, M, "cudaEventRecord host cost (untraced)",
+     "median of the 46 H200 measurements made with calibrate's reduction: the smoke timelines, five "
+     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
+     "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
+     "runs (validate-queues/probes) (ns, untraced): 136..1746"},
+    {"api.sync_ns", D(api_sync_ns), 0, 1e8, 1400, M, "sync call with nothing to wait for (untraced)",
+     "shortest cudaStreamSynchronize of the 16..128-stream smoke timelines (2.3 us traced), less "
+     "api.trace_overhead_ns"},
+    {"api.attach_ns", D(api_attach_ns), 0, 1e8, 170, M, "cudaStreamAttachMemAsync host cost (untraced)",
+     "median 1.07 us traced in the smoke timelines, less api.trace_overhead_ns"},
+    {"api.prefetch_ns", D(api_prefetch_ns), 0, 1e8, 7900, M, "cudaMemPrefetchAsync host cost (untraced)",
+     "prefetches after a call on their own stream in the three H200 managed timelines (bench preset-managed, smoke "
+     "preset-managed and managed-prefetch-breadth): 12.1 us to the device, 5.5 us to the host traced (means of 24 "
+     "each: the costs add up and their distributions are skewed), averaged, less api.trace_overhead_ns"},
+    {"api.switch_ns", D(api_switch_ns), 0, 1e8, 280, M,
+     "extra cost of a call on another stream than the thread's previous call",
+     "median of the 45 H200 measurements made with calibrate's reduction: the smoke timelines, five "
+     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
+     "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
+     "runs (validate-queues/probes) (ns, untraced): 0..540, the 19 taken before api.switch_queues_ns (with "
+     "8 queues) less 7/8 of it"},
+    {"api.copy_queues_ns", D(api_copy_queues_ns), 0, 1e8, 386, M,
+     "added to api.copy_ns x (1 - 1/q) with q hardware queues in use (the driver feeds more channels)",
+     "median of the 26 H200 measurements of it (calibrate's one-queue twin of its tracing run: the validate-h7..h9 "
+     "host probes before and after, 8 probe runs, four calibrate runs; tests/data/h200/validate-queues): 0..2585 ns; "
+     "the validation rows' own copy calls agree (8 vs 1 queue, 9 matrices: +0.36 us median)"},
+    {"api.switch_queues_ns", D(api_switch_queues_ns), 0, 1e8, 142, M,
+     "added to api.switch_ns x (1 - 1/q) with q hardware queues in use",
+     "median of the same 26 measurements: 0..628 ns; the rows' own switches: +0.15 us on 8 queues"},
+    {"api.prefetch_switch_ns", D(api_prefetch_switch_ns), 0, 1e8, 46700, M,
+     "extra cost of a cudaMemPrefetchAsync to the device on another stream than the thread's previous call",
+     "same timelines, both orders: such prefetches 56.0 us traced (mean of 21, median 46.9), less "
+     "api.trace_overhead_ns, api.prefetch_ns and api.switch_ns"},
+    {"api.launch_wait_ns", D(api_launch_wait_ns), 0, 1e8, 82, M,
+     "extra cost of a launch whose stream's previous work is a copy (compute waits for a copy engine)",
+     "median of the 45 H200 measurements made with calibrate's reduction: the smoke timelines, five "
+     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
+     "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
+     "runs (validate-queues/probes) (ns, untraced): 0..2800"},
+    {"api.launch_prefetch_wait_ns", D(api_launch_prefetch_wait_ns), 0, 1e8, 6700, M,
+     "extra cost of a launch whose stream's previous work is a prefetch to the device",
+     "bench and smoke managed timelines, depth-first: such launches 10.9 us traced (mean of 14, median 9.1; each "
+     "run's first launch left out, a one-time cost), less api.trace_overhead_ns and api.launch_ns"},
+    {"api.trace_overhead_ns", D(trace_ns), 0, 1e8, 900, M,
+     "CUPTI's cost per traced call: traced minus untraced makespan per call (api.* are untraced costs)",
+     "bench sweeps at 64 and 128 streams, both orders: 0.65-1.0 us, median 0.9"},
+    {"sync.wake_ns", D(sync_wake_ns), 0, 1e8, 3750, M, "work done -> waiting host call returns",
+     "cudaStreamSynchronize after its stream's last record in the smoke timelines"},
+    {"host.gap_ns", D(host_gap_ns), 0, 1e8, 300, M, "a host thread's own time between two calls",
+     "gaps between consecutive calls in the smoke timelines (traced)"},
+    {"host.thread_start_ns", D(thread_start_ns), 0, 1e9, 20000, E, "stagger between host threads' first calls",
+     "pthread_create"},
+    {"gpu.copy_queues", I(copy_queues), 0, 1, 1, M,
+     "1: copies queue per direction apart from kernels (a waiting copy holds up only copies); 0: one queue for all",
+     "validate.csv: kernel-transfer depth-first with 1 queue overlaps copies and kernels as much as with 8 "
+     "(0.70 vs 0.66 at 8 streams), where one shared queue would allow only D2H/H2D overlap"},
+    {"device.sms", I(sms), 1, 100000, 132, M, "streaming multiprocessors (informational)", "H200, H200.md"},
+    {"device.max_kernels", I(max_kernels), 1, 100000, 128, M, "kernels running at once",
+     "H200 calibrate: 128 concurrent one-element kernels (compute capability 9.0: 128)"},
+};
+
+#undef D
+#undef I
+#undef M
+#undef E
+
+#define NKEYS ((int)(sizeof(profile_keys) / sizeof(profile_keys[0])))
+_Static_assert(sizeof(profile_keys) / sizeof(profile_keys[0]) <= SS_PROFILE_MAX_KEYS, "raise SS_PROFILE_MAX_KEYS");
+
+int profile_key_count(void)
+{
+	return NKEYS;
+}
+
+const char *profile_key_name(int i)
+{
+	return i >= 0 && i < NKEYS ? profile_keys[i].name : "";
+}
+
+int profile_key_find(const char *key)
+{
+	for (int i = 0; i < NKEYS; i++)
+		if (strcmp(profile_keys[i].name, key) == 0)
+			return i;
+	return -1;
+}
+
+double profile_get(const struct ss_profile *p, int i)
+{
+	const char *base = (const char *)p;
+
+	if (i < 0 || i >= NKEYS)
+		return 0;
+	if (profile_keys[i].type == KEY_INT)
+		return *(const int *)(base + profile_keys[i].off);
+	return *(const double *)(base + profile_keys[i].off);
+}
+
+void profile_set(struct ss_profile *p, int i, double v, enum ss_prov prov)
+{
+	char *base = (char *)p;
+
+	if (i < 0 || i >= NKEYS)
+		return;
+	if (profile_keys[i].type == KEY_INT)
+		*(int *)(base + profile_keys[i].off) = (int)lround(v);
+	else
+		*(double *)(base + profile_keys[i].off) = v;
+	p->prov[i] = (unsigned char)prov;
+}
+
+void profile_builtin(struct ss_profile *p)
+{
+	memset(p, 0, sizeof *p);
+	snprintf(p->name, sizeof p->name, "H200");
+	snprintf(p->device, sizeof p->device, "NVIDIA H200");
+	snprintf(p->source, sizeof p->source, "built-in");
+	for (int i = 0; i < NKEYS; i++)
+		profile_set(p, i, profile_keys[i].builtin, profile_keys[i].prov);
+}
+
+int profile_validate(const struct ss_profile *p, char **cause)
+{
+	for (int i = 0; i < NKEYS; i++) {
+		double v = profile_get(p, i);
+
+		if (!isfinite(v) || v < profile_keys[i].min || v > profile_keys[i].max) {
+			*cause = xasprintf("profile key %s = %g is out of range (%g..%g)", profile_keys[i].name, v,
+			                   profile_keys[i].min, profile_keys[i].max);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* trim strips leading and trailing white space in place and returns the start. */
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* parse_line handles one line: comments and blank lines are ignored; "key = value [measured|estimate]" sets a
+ * value. Returns 0, or -1 with *cause naming origin and line. */
+static int parse_line(struct ss_profile *p, char *line, const char *origin, int lineno, char **cause, int *keys)
+{
+	char *hash = strchr(line, '#'), *eq, *key, *val, *tag, *end;
+	double v;
+	int k;
+	enum ss_prov prov;
+
+	if (hash != NULL)
+		*hash = '\0';
+	line = trim(line);
+	if (*line == '\0')
+		return 0;
+	eq = strchr(line, '=');
+	if (eq == NULL) {
+		*cause = xasprintf("%s:%d: expected key = value", origin, lineno);
+		return -1;
+	}
+	*eq = '\0';
+	key = trim(line);
+	val = trim(eq + 1);
+	if (strcmp(key, "name") == 0 || strcmp(key, "device") == 0) {
+		char *dst = strcmp(key, "name") == 0 ? p->name : p->device;
+		size_t len = strcmp(key, "name") == 0 ? sizeof p->name : sizeof p->device;
+
+		if (*val == '\0' || strlen(val) >= len) {
+			*cause = xasprintf("%s:%d: %s must be 1..%zu characters", origin, lineno, key, len - 1);
+			return -1;
+		}
+		memcpy(dst, val, strlen(val) + 1);
+		(*keys)++;
+		return 0;
+	}
+	k = profile_key_find(key);
+	if (k < 0) {
+		*cause = xasprintf("%s:%d: unknown key '%s'", origin, lineno, key);
+		return -1;
+	}
+	errno = 0;
+	v = strtod(val, &end);
+	if (end == val || errno != 0) {
+		*cause = xasprintf("%s:%d: %s: '%s' is not a number", origin, lineno, key, val);
+		return -1;
+	}
+	tag = trim(end);
+	if (*tag == '\0' || strcmp(tag, "estimate") == 0)
+		prov = SS_PROV_ESTIMATE;
+	else if (strcmp(tag, "measured") == 0)
+		prov = SS_PROV_MEASURED;
+	else if (strcmp(tag, "fitted") == 0)
+		prov = SS_PROV_FITTED;
+	else {
+		*cause = xasprintf("%s:%d: %s: expected 'measured', 'fitted' or 'estimate' after the value, not '%s'",
+		                   origin, lineno, key, tag);
+		return -1;
+	}
+	if (!isfinite(v) || v < profile_keys[k].min || v > profile_keys[k].max) {
+		*cause = xasprintf("%s:%d: %s = %g is out of range (%g..%g)", origin, lineno, key, v,
+		                   profile_keys[k].min, profile_keys[k].max);
+		return -1;
+	}
+	profile_set(p, k, v, prov);
+	(*keys)++;
+	return 0;
+}
+
+int profile_parse(struct ss_profile *p, const char *text, const char *origin, char **cause)
+{
+	char *copy = xstrdup(text), *line = copy, *nl;
+	int lineno = 0, rc = 0, keys = 0;
+
+	profile_builtin(p);
+	snprintf(p->source, sizeof p->source, "%s", origin);
+	while (line != NULL && rc == 0) {
+		nl = strchr(line, '\n');
+		if (nl != NULL)
+			*nl = '\0';
+		rc = parse_line(p, line, origin, ++lineno, cause, &keys);
+		line = nl != NULL ? nl + 1 : NULL;
+	}
+	free(copy);
+	if (rc == 0 && keys == 0) {
+		/* nothing but the built-in values would be left: not a profile (e.g. /dev/null, an empty file) */
+		*cause =
+		    xasprintf("%s: no keys: an empty profile (the format: key = value, see data/profiles/)", origin);
+		return -1;
+	}
+	return rc;
+}
+
+int profile_load(struct ss_profile *p, const char *path, char **cause)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0, cap = 0, got;
+	int rc;
+
+	if (f == NULL) {
+		*cause = xasprintf("cannot open profile %s: %s", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			if (cap > (1u << 20)) {
+				fclose(f);
+				free(text);
+				*cause = xasprintf("profile %s is larger than 1 MiB", path);
+				return -1;
+			}
+			text = xrealloc(text, cap);
+		}
+		got = fread(text + len, 1, cap - len - 1, f);
+		len += got;
+	} while (got > 0);
+	if (ferror(f)) {
+		fclose(f);
+		free(text);
+		*cause = xasprintf("cannot read profile %s", path);
+		return -1;
+	}
+	fclose(f);
+	text[len] = '\0';
+	rc = profile_parse(p, text, path, cause);
+	free(text);
+	return rc;
+}
+
+char *profile_format(const struct ss_profile *p)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	if (f == NULL)
+		xfatal(1, "out of memory");
+	fprintf(
+	    f,
+	    "# streamscope calibration profile: the model's engine speeds and costs of one GPU.\n"
+	    "# key = value [measured|fitted|estimate]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.\n"
+	    "# 'measured': from `streamscope calibrate` or a measurement on the device; 'fitted': chosen so the model\n"
+	    "# matches measured makespans; 'estimate': not measured.\n");
+	if (strcmp(p->source, "built-in") == 0)
+		fprintf(f,
+		        "# source: built-in values (measured: shared/H200.md and tests/data/h200/gpu_smoke/run3; the "
+		        "rest estimates)\n");
+	else if (p->source[0] != '\0')
+		fprintf(f, "# source: %s\n", p->source);
+	fprintf(f, "name = %s\ndevice = %s\n", p->name, p->device);
+	for (int i = 0; i < NKEYS; i++) {
+		char num[64];
+		int n;
+
+		snprintf(num, sizeof num, "%.10g", profile_get(p, i));
+		n = fprintf(f, "%s = %s %s", profile_keys[i].name, num,
+		            p->prov[i] == SS_PROV_MEASURED ? "measured"
+		            : p->prov[i] == SS_PROV_FITTED ? "fitted"
+		                                           : "estimate");
+		fprintf(f, "%*s# %s", n < 44 ? 44 - n : 1, "", profile_keys[i].desc);
+		if (profile_get(p, i) == profile_keys[i].builtin)
+			fprintf(f, " (built-in: %s)", profile_keys[i].why);
+		fputc('\n', f);
+	}
+	fclose(f);
+	return out;
+}
+
+/* exe_dir writes the directory of the running executable into buf; false when unknown. */
+static bool exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash == NULL)
+		return false;
+	*slash = '\0';
+	return true;
+}
+
+int profile_default(struct ss_profile *p, char **cause)
+{
+	const char *env = getenv("STREAMSCOPE_PROFILE");
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+	static const char *const rel[] = {"/data/profiles/h200.profile", "/../data/profiles/h200.profile",
+	                                  "/../../data/profiles/h200.profile"};
+
+	if (env != NULL && *env != '\0')
+		return profile_load(p, env, cause);
+	if (access("data/profiles/h200.profile", R_OK) == 0)
+		return profile_load(p, "data/profiles/h200.profile", cause);
+	if (exe_dir(dir, sizeof dir)) {
+		for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+			snprintf(path, sizeof path, "%s%s", dir, rel[i]);
+			if (access(path, R_OK) == 0)
+				return profile_load(p, path, cause);
+		}
+	}
+	profile_builtin(p);
+	return 0;
+}
