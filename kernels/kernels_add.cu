@@ -1,12 +1,12 @@
 /* kernels_add.cu: z = x + y with a tunable amount of arithmetic per element (the kernel-transfer preset). */
-#include "kernels.h"
-
 #include <cuda_runtime.h>
+
+#include "kernels.h"
 
 /* Each repeat of the inner statement is KERNELS_ADD_OPS_PER_WORK dependent FMAs v = v * 0 + s. Without fast-math
  * the compiler cannot fold v * 0 (v could be inf or NaN), so the chain stays; for finite s it ends exactly at s. */
 extern "C" __global__ void ss_add(const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ z,
-				  uint64_t n, uint32_t work)
+                                  uint64_t n, uint32_t work)
 {
 	uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
 
@@ -33,7 +33,7 @@ extern "C" int kernels_add_launch(const float *x, const float *y, float *z, uint
 		return (int)cudaErrorInvalidConfiguration;
 	void *args[] = {(void *)&x, (void *)&y, (void *)&z, (void *)&n, (void *)&work};
 	return (int)cudaLaunchKernel((const void *)ss_add, dim3((unsigned)blocks), dim3(threads), args, 0,
-				     (cudaStream_t)stream);
+	                             (cudaStream_t)stream);
 }
 
 extern "C" void kernels_add_fill(float *x, float *y, uint64_t first, uint64_t n)

@@ -1,10 +1,10 @@
 /* kernels_decrypt.cu: an invertible 64-bit permutation applied `rounds` times on the host, undone on the GPU
  * (the decrypt preset). */
-#include "kernels.h"
-
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <unistd.h>
+
+#include "kernels.h"
 
 #define DECRYPT_MUL 0x9e3779b97f4a7c15ull /* odd: invertible modulo 2^64 */
 #define DECRYPT_ADD 0x632be59bd9b4e019ull
@@ -64,7 +64,7 @@ extern "C" int kernels_decrypt_launch(const uint64_t *in, uint64_t *out, uint64_
 	uint64_t inv = decrypt_inverse(DECRYPT_MUL);
 	void *args[] = {(void *)&in, (void *)&out, (void *)&n, (void *)&rounds, (void *)&inv};
 	return (int)cudaLaunchKernel((const void *)ss_decrypt, dim3((unsigned)blocks), dim3(threads), args, 0,
-				     (cudaStream_t)stream);
+	                             (cudaStream_t)stream);
 }
 
 extern "C" void kernels_decrypt_host(const uint64_t *in, uint64_t *out, uint64_t n, uint32_t rounds)

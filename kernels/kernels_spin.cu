@@ -1,7 +1,7 @@
 /* kernels_spin.cu: short single-block kernels (hyperq) and the small interfering default-stream kernel. */
-#include "kernels.h"
-
 #include <cuda_runtime.h>
+
+#include "kernels.h"
 
 #define SPIN_A 1664525u
 #define SPIN_C 1013904223u

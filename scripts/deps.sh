@@ -3,7 +3,7 @@
 set -eu
 need="cmake make gcc pkg-config libncurses-dev libsqlite3-dev libjansson-dev libyajl-dev"
 if [ "${1:-}" = "--test" ]; then
-	need="$need libcmocka-dev libvterm-dev clang libclang-rt-dev"
+	need="$need libcmocka-dev libvterm-dev clang libclang-rt-dev clang-format python3"
 fi
 missing=""
 for p in $need; do

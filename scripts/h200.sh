@@ -35,7 +35,7 @@ if has presets; then
 fi
 if has managed; then
 	# prefetches timed with cudaEvents and placed by the kernels beside them (--prefetch-events,
-	# src/cupti/bracket.c): the preset at 1, 8 and 32 streams in both orders, and at 8 on one hardware queue;
+	# src/cuda/bracket.c): the preset at 1, 8 and 32 streams in both orders, and at 8 on one hardware queue;
 	# SS_VERBOSE shows the placement bounds; then what the events cost (tests/gpu/brackets.sh)
 	for n in 1 8 32; do
 		for o in depth breadth; do

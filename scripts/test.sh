@@ -1,9 +1,12 @@
 #!/bin/sh
 # Builds streamscope with -Werror and runs every test: unit, CLI, end-to-end TUI (libvterm), replay of the H200 data;
-# then the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, then a short fuzz run of each importer.
+# then the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, then a short fuzz run of each fuzz target.
+# First the two checks of the house: the layers (tools/layout-check) and the formatting (tools/format-check).
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh --test
+tools/layout-check
+tools/format-check
 jobs=$(nproc)
 cmake -S . -B build-test -DSS_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-test -j"$jobs"

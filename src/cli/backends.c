@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/runner.h"
 #include "core/xalloc.h"
+#include "model/model.h"
+#include "run/runner.h"
 
 #ifdef SS_HAVE_CUDA
 extern const struct ss_backend cuda_backend;
@@ -14,10 +15,10 @@ extern const struct ss_backend cuda_backend;
 
 static const struct ss_backend *const backends_table[] = {
 #ifdef SS_HAVE_CUDA
-	&cuda_backend,
+    &cuda_backend,
 #endif
-	&model_backend,
-	NULL,
+    &model_backend,
+    NULL,
 };
 
 const char *backends_list(void)
@@ -50,7 +51,7 @@ const struct ss_backend *backends_pick(const char *name, char *note, size_t len,
 		if (cuda == NULL) {
 			*code = 3;
 			*cause = xasprintf("--backend cuda: this streamscope was built without CUDA (valid here: %s)",
-					   backends_list());
+			                   backends_list());
 			return NULL;
 		}
 		if (runner_probe(cuda, device, sizeof device, &why) != 0) {
@@ -69,7 +70,7 @@ const struct ss_backend *backends_pick(const char *name, char *note, size_t len,
 	if (cuda != NULL && runner_probe(cuda, device, sizeof device, &why) == 0)
 		return cuda;
 	snprintf(note, len, "%s: using the model backend, results are MODELLED",
-		 cuda == NULL ? "built without CUDA" : (why ? why : "no CUDA device"));
+	         cuda == NULL ? "built without CUDA" : (why ? why : "no CUDA device"));
 	free(why);
 	return backends_find("model");
 }

@@ -1,6 +1,6 @@
 /* backends.h: the explicit table of backends and how the program picks one. */
-#ifndef SS_BACKENDS_H
-#define SS_BACKENDS_H
+#ifndef SS_CLI_BACKENDS_H
+#define SS_CLI_BACKENDS_H
 
 #include <stddef.h>
 

@@ -15,16 +15,16 @@
 #include "cli/backends.h"
 #include "cli/cli_export.h"
 #include "core/analysis.h"
-#include "model/model.h"
+#include "core/atomic.h"
 #include "core/planner.h"
-#include "model/predict.h"
-#include "run/runner.h"
 #include "core/sigexit.h"
-#include "run/sweep.h"
 #include "core/units.h"
 #include "core/xalloc.h"
-#include "core/atomic.h"
 #include "io/export/export.h"
+#include "model/model.h"
+#include "model/predict.h"
+#include "run/runner.h"
+#include "run/sweep.h"
 
 enum {
 	OPT_PRESET = 256,

@@ -1,19 +1,14 @@
 /* cli.h: the command line: subcommands, experiment options, summaries. */
-#ifndef SS_CLI_H
-#define SS_CLI_H
+#ifndef SS_CLI_CLI_H
+#define SS_CLI_CLI_H
 
 #include <stdbool.h>
 
+#include "cli/status.h"
 #include "core/experiment.h"
 #include "model/profile.h"
 
 struct option;
-
-/* Exit codes. */
-#define CLI_OK 0
-#define CLI_FAIL 1  /* a check or export failed */
-#define CLI_USAGE 2 /* invalid command line */
-#define CLI_CUDA 3  /* CUDA/CUPTI failure, no device */
 
 /* --export FILE may be given this many times (each file is written). */
 #define CLI_MAX_EXPORTS 8

@@ -22,12 +22,12 @@
 #include "cli/cli.h"
 #include "cli/cli_export.h"
 #include "core/analysis.h"
+#include "core/atomic.h"
 #include "core/planner.h"
-#include "run/runner.h"
-#include "run/sweep.h"
 #include "core/units.h"
 #include "core/xalloc.h"
-#include "core/atomic.h"
+#include "run/runner.h"
+#include "run/sweep.h"
 
 /* The state of one bench session. */
 struct bench {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/status.h"
 #include "io/export/export.h"
 
 int cli_export_timeline(const char *path, const struct ss_timeline *tl, const struct ss_analysis *a,

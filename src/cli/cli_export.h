@@ -1,6 +1,6 @@
 /* cli_export.h: the CLI's --export and the saving of run artefacts. */
-#ifndef SS_CLI_EXPORT_H
-#define SS_CLI_EXPORT_H
+#ifndef SS_CLI_CLI_EXPORT_H
+#define SS_CLI_CLI_EXPORT_H
 
 #include "core/analysis.h"
 #include "core/experiment.h"

@@ -13,12 +13,12 @@
 
 #include "cli/backends.h"
 #include "cli/cli.h"
+#include "core/atomic.h"
+#include "core/xalloc.h"
 #include "model/calibrate.h"
 #include "model/model.h"
 #include "model/profile.h"
 #include "model/validate.h"
-#include "core/xalloc.h"
-#include "core/atomic.h"
 
 /* The most measured CSVs validate --check compares with. */
 #define CM_CHECK_MAX 32

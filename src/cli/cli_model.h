@@ -1,6 +1,6 @@
 /* cli_model.h: the model's subcommands: `streamscope calibrate` and `streamscope validate`. */
-#ifndef SS_CLI_MODEL_H
-#define SS_CLI_MODEL_H
+#ifndef SS_CLI_CLI_MODEL_H
+#define SS_CLI_CLI_MODEL_H
 
 /* cli_calibrate: streamscope calibrate [-o FILE] [--backend cuda|model] [--profile FILE]. Measures the GPU and
  * writes the profile to FILE (through a temporary file), or to stdout. argv[0] is "calibrate". Returns the exit

@@ -1,5 +1,5 @@
 /* cli_record.c: `streamscope record [-o FILE] [--live] [--children] [--] PROGRAM [ARGS...]`: the stream timeline
- * of any CUDA program, captured by the CUPTI injection library (src/cupti/inject, contract in inject.h).
+ * of any CUDA program, captured by the CUPTI injection library (src/record, contract in contract.h).
  *
  * The parent forks and execs PROGRAM with CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH and a pipe (STREAMSCOPE_FD,
  * valid in PROGRAM's pid only). PROGRAM's stdin, stdout and stderr are its own. The parent reads the wire stream
@@ -153,7 +153,7 @@ int cli_record(int argc, char **argv)
 #include <sys/un.h>
 #include <sys/wait.h>
 
-#include "record/inject.h"
+#include "record/contract.h"
 #include "run/runner.h"
 #include "tui/live.h"
 
@@ -1197,7 +1197,7 @@ static int cli_record_check_dir(const char *path, const char *dir, char **cause)
 /* Checks, before PROGRAM starts, that record can write path the way it will (the trace through export_file: a
  * temporary file in path's directory renamed over path; the --live log: opened in place): path is not a directory
  * nor an existing file the user may not write, and its directory (and a symlink's target's) can take a new file.
- * A small check of record's own; the other subcommands check their outputs in src/cli.c. 0, or -1 with *cause
+ * A small check of record's own; the other subcommands check their outputs in src/cli/cli.c. 0, or -1 with *cause
  * naming path and what is wrong. */
 static int cli_record_check_output(const char *path, char **cause)
 {

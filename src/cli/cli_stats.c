@@ -9,10 +9,10 @@
 
 #include "cli/backends.h"
 #include "cli/cli.h"
-#include "run/runner.h"
 #include "core/summary.h"
 #include "core/units.h"
 #include "io/import/import.h"
+#include "run/runner.h"
 
 static const char cli_stats_usage[] =
     "usage: streamscope stats FILE [--json]\n"

@@ -1,6 +1,6 @@
 /* analysis.h: what a timeline says about overlap: makespan, engine busy time, overlap, ideal pipeline bound. */
-#ifndef SS_ANALYSIS_H
-#define SS_ANALYSIS_H
+#ifndef SS_CORE_ANALYSIS_H
+#define SS_CORE_ANALYSIS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* atomic.h: files and directories written under a temporary name and renamed into place, so a failed export
  * never leaves half a file behind. */
-#ifndef SS_ATOMIC_H
-#define SS_ATOMIC_H
+#ifndef SS_CORE_ATOMIC_H
+#define SS_CORE_ATOMIC_H
 
 #include <stddef.h>
 #include <stdio.h>

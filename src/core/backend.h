@@ -1,6 +1,6 @@
 /* backend.h: the interface every backend (CUDA+CUPTI, model) implements; the rest of the program sees only this. */
-#ifndef SS_BACKEND_H
-#define SS_BACKEND_H
+#ifndef SS_CORE_BACKEND_H
+#define SS_CORE_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,8 +58,5 @@ struct ss_backend {
 	int (*run)(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
 	           struct ss_run_result *res, char **cause);
 };
-
-/* The model backend (src/engine/model.c). */
-extern const struct ss_backend model_backend;
 
 #endif

@@ -1,6 +1,6 @@
 /* experiment.h: an overlap experiment as plain data, its presets, and parsing/printing of its options. */
-#ifndef SS_EXPERIMENT_H
-#define SS_EXPERIMENT_H
+#ifndef SS_CORE_EXPERIMENT_H
+#define SS_CORE_EXPERIMENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -64,7 +64,7 @@ enum ss_preset {
 };
 
 /* Whether the CUDA backend times each cudaMemPrefetchAsync with two cudaEvents on its stream in traced runs
- * (src/cupti/bracket.h), since CUPTI records none. That puts prefetches on the timeline, but an event after a
+ * (src/cuda/bracket.h), since CUPTI records none. That puts prefetches on the timeline, but an event after a
  * prefetch makes its hardware queue wait for the migration: where streams share a queue, the other streams wait
  * too, and the traced run slows down (tests/data/h200/prefetch-events: +94% at 8 streams on 1 queue). */
 enum ss_pfevents {

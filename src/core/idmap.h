@@ -1,6 +1,6 @@
 /* idmap.h: a hash map from 64-bit ids (stream ids, track keys, correlation ids) to 32-bit values. */
-#ifndef SS_IDMAP_H
-#define SS_IDMAP_H
+#ifndef SS_CORE_IDMAP_H
+#define SS_CORE_IDMAP_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* planner.h: turns an experiment into the exact sequence of CUDA operations to issue (the op list). */
-#ifndef SS_PLANNER_H
-#define SS_PLANNER_H
+#ifndef SS_CORE_PLANNER_H
+#define SS_CORE_PLANNER_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
 #include <strings.h>
 
 static const char *const record_kind_names[SS_KIND_COUNT] = {
-	"H2D", "D2H", "D2D", "MEMSET", "KER", "API", "SYNC", "NVTX",
+    "H2D", "D2H", "D2D", "MEMSET", "KER", "API", "SYNC", "NVTX",
 };
 
 const char *record_kind_name(int kind)

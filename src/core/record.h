@@ -1,6 +1,6 @@
 /* record.h: the timeline record, the one data type every stage of streamscope consumes. */
-#ifndef SS_RECORD_H
-#define SS_RECORD_H
+#ifndef SS_CORE_RECORD_H
+#define SS_CORE_RECORD_H
 
 #include <stdint.h>
 

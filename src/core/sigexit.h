@@ -8,8 +8,8 @@
  * - fatal signals (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL): always clean up and re-raise.
  * Only the process that called sigexit_install cleans up: a forked child (a runner) that inherits the handlers
  * dies of the signal as if none were installed. */
-#ifndef SS_SIGEXIT_H
-#define SS_SIGEXIT_H
+#ifndef SS_CORE_SIGEXIT_H
+#define SS_CORE_SIGEXIT_H
 
 #include <stdbool.h>
 

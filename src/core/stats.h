@@ -1,7 +1,7 @@
 /* stats.h: order statistics of samples (medians and quartiles), shared by calibration, validation and the CUDA
  * backend's repeats. */
-#ifndef SS_STATS_H
-#define SS_STATS_H
+#ifndef SS_CORE_STATS_H
+#define SS_CORE_STATS_H
 
 #include <stddef.h>
 

@@ -1,8 +1,8 @@
 /* streamsum.h: the streams of a recorded timeline in a few rows, for record's end-of-record summary: one row per
  * stream kind (streams, busy time, GPU records) and the streams ranked by busy time, so that the summary stays a
  * short table whatever the number of streams. Pure: no printing. */
-#ifndef SS_STREAMSUM_H
-#define SS_STREAMSUM_H
+#ifndef SS_CORE_STREAMSUM_H
+#define SS_CORE_STREAMSUM_H
 
 #include <stddef.h>
 #include <stdint.h>

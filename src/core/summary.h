@@ -6,8 +6,8 @@
  * Durations are end - start of each GPU record (ns). Rows are sorted by total time, descending (as nsys sorts),
  * ties by name. A time percentage is the row's share of its table's total: kernels of all kernel time, copies of
  * all copy and memset time. */
-#ifndef SS_SUMMARY_H
-#define SS_SUMMARY_H
+#ifndef SS_CORE_SUMMARY_H
+#define SS_CORE_SUMMARY_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,7 @@
 /* timeline.c: the record array and its interned string table. */
 #include "core/timeline.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -378,4 +379,40 @@ const char *timeline_stream_kind_tag(int kind)
 	static const char *const tag[SS_SKIND_COUNT] = {"", "blk", "nb", "leg", "ptd"};
 
 	return kind >= 0 && kind < SS_SKIND_COUNT ? tag[kind] : tag[0];
+}
+
+const char *timeline_stream_label(int32_t stream, char *buf, size_t len)
+{
+	switch (stream) {
+	case SS_STREAM_HOST:
+		snprintf(buf, len, "host");
+		break;
+	case SS_STREAM_LEGACY:
+		snprintf(buf, len, "legacy");
+		break;
+	case SS_STREAM_PER_THREAD:
+		snprintf(buf, len, "per-thread");
+		break;
+	default:
+		if (stream >= 0)
+			snprintf(buf, len, "s%d", (int)stream);
+		else
+			snprintf(buf, len, "unknown");
+	}
+	return buf;
+}
+
+const char *timeline_stream_title(const struct ss_timeline *t, int32_t stream, char *buf, size_t len)
+{
+	const struct ss_stream_info *si = timeline_stream(t, stream);
+	char label[24];
+
+	timeline_stream_label(stream, label, sizeof label);
+	if (si == NULL)
+		snprintf(buf, len, "%s", label);
+	else if (si->kind == SS_SKIND_UNKNOWN)
+		snprintf(buf, len, "%s (id %u)", label, si->raw_id);
+	else
+		snprintf(buf, len, "%s %s (id %u)", label, timeline_stream_kind_name(si->kind), si->raw_id);
+	return buf;
 }

@@ -1,6 +1,6 @@
 /* timeline.h: a growable array of records plus their interned names and the run's labels. */
-#ifndef SS_TIMELINE_H
-#define SS_TIMELINE_H
+#ifndef SS_CORE_TIMELINE_H
+#define SS_CORE_TIMELINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -80,6 +80,10 @@ const struct ss_stream_info *timeline_stream(const struct ss_timeline *t, int in
  * ("nb", "blk", "leg", "ptd"; "" for unknown). */
 const char *timeline_stream_kind_name(int kind);
 const char *timeline_stream_kind_tag(int kind);
+/* timeline_stream_label writes "s3", "legacy", "per-thread", "host" or "unknown" for a record's stream. */
+const char *timeline_stream_label(int32_t stream, char *buf, size_t len);
+/* timeline_stream_title is timeline_stream_label plus what t's stream table knows of it: "s3 non-blocking (id 14)". */
+const char *timeline_stream_title(const struct ss_timeline *t, int32_t stream, char *buf, size_t len);
 /* timeline_sync_threads gives SYNC records that carry no thread (0: CUPTI's and nsys's carry none) the OS thread
  * of the API call they belong to (the one of the same correlation id), so that they sit on that thread's lane. */
 void timeline_sync_threads(struct ss_timeline *t);

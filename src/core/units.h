@@ -1,6 +1,6 @@
 /* units.h: human formatting of times, sizes and rates, shared by every view. */
-#ifndef SS_UNITS_H
-#define SS_UNITS_H
+#ifndef SS_CORE_UNITS_H
+#define SS_CORE_UNITS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* wire.h: the message stream a capturing process writes and a viewer reads (runner children, the injection
  * library of `streamscope record`): {uint32 type, uint32 length, payload} frames. */
-#ifndef SS_WIRE_H
-#define SS_WIRE_H
+#ifndef SS_CORE_WIRE_H
+#define SS_CORE_WIRE_H
 
 #include <stdbool.h>
 #include <stddef.h>

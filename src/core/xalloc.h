@@ -1,6 +1,6 @@
 /* xalloc.h: allocation wrappers that abort with a message (after the registered cleanup) on failure. */
-#ifndef SS_XALLOC_H
-#define SS_XALLOC_H
+#ifndef SS_CORE_XALLOC_H
+#define SS_CORE_XALLOC_H
 
 #include <stddef.h>
 

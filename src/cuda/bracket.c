@@ -25,7 +25,7 @@ static int bracket_cmp_start(const void *a, const void *b)
 /* The records of in that are kernels on stream s (want_api false) or calls named BRACKET_API_NAME of op-list thread
  * s (want_api true), in start order, into *v (caller frees). */
 static size_t bracket_pick(const struct cupti_capture_rec *in, size_t nin, bool want_api, int s,
-			   int (*thread_index)(void *arg, uint32_t os_thread), void *arg, const struct ss_record ***v)
+                           int (*thread_index)(void *arg, uint32_t os_thread), void *arg, const struct ss_record ***v)
 {
 	const struct ss_record **p = xreallocarray(NULL, nin + 1, sizeof *p);
 	size_t n = 0;
@@ -35,8 +35,8 @@ static size_t bracket_pick(const struct cupti_capture_rec *in, size_t nin, bool 
 		if (!want_api && r->kind == SS_KIND_KERNEL && r->stream == s)
 			p[n++] = r;
 		else if (want_api && r->kind == SS_KIND_API && in[i].name != NULL &&
-			 strcmp(in[i].name, BRACKET_API_NAME) == 0 && thread_index != NULL &&
-			 thread_index(arg, r->thread) == s)
+		         strcmp(in[i].name, BRACKET_API_NAME) == 0 && thread_index != NULL &&
+		         thread_index(arg, r->thread) == s)
 			p[n++] = r;
 	}
 	qsort(p, n, sizeof *p, bracket_cmp_start);
@@ -48,7 +48,7 @@ static size_t bracket_pick(const struct cupti_capture_rec *in, size_t nin, bool 
  * nearest bracketing event before it and ends before the nearest one after it. A stream whose kernel records do
  * not pair one to one with its kernel ops gives none. */
 static void bracket_bound(const struct ss_oplist *ops, const long *br, const struct bracket_time *bt, int s,
-			  const struct cupti_capture_rec *in, size_t nin, double *lo, double *hi, size_t *anchors)
+                          const struct cupti_capture_rec *in, size_t nin, double *lo, double *hi, size_t *anchors)
 {
 	const struct ss_record **k;
 	size_t nk = bracket_pick(in, nin, false, s, NULL, NULL, &k), kth = 0, nops = 0;
@@ -98,7 +98,7 @@ static int bracket_cmp_double(const void *a, const void *b)
  * agree to a microsecond; a few events after a migration came up to 36 us later in CUPTI's time on the H200, hence
  * the median. */
 static size_t bracket_cupti_offsets(const struct bracket_time *bt, size_t nbt, double *median, double *omin,
-				    double *omax)
+                                    double *omax)
 {
 	double *o = xcalloc(2 * nbt + 1, sizeof *o);
 	size_t n = 0;
@@ -120,9 +120,9 @@ static size_t bracket_cupti_offsets(const struct bracket_time *bt, size_t nbt, d
 }
 
 int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, size_t nbt,
-		    const struct cupti_capture_rec *in, size_t nin, int (*thread_index)(void *arg, uint32_t os_thread),
-		    void *arg, const uint32_t *raw_ids, int nids, struct cupti_capture_rec **out, size_t *nout,
-		    struct bracket_result *res, char **cause)
+                    const struct cupti_capture_rec *in, size_t nin, int (*thread_index)(void *arg, uint32_t os_thread),
+                    void *arg, const uint32_t *raw_ids, int nids, struct cupti_capture_rec **out, size_t *nout,
+                    struct bracket_result *res, char **cause)
 {
 	long *br = xreallocarray(NULL, ops->n + 1, sizeof *br);
 	const struct ss_record **call; /* per bracket: its API call, NULL when not found */
@@ -142,9 +142,10 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 	for (size_t b = 0; b < nbt; b++) {
 		if (bt[b].op >= ops->n || !bracket_wanted(ops->op[bt[b].op].kind) || br[bt[b].op] >= 0 ||
 		    ops->op[bt[b].op].stream < 0 || !(bt[b].idle || bt[b].after_ms >= bt[b].before_ms)) {
-			*cause = xasprintf("event-timed op %zu of %zu is not a prefetch on an experiment stream, is timed "
-					   "twice, or ends before it starts",
-					   bt[b].op, ops->n);
+			*cause =
+			    xasprintf("event-timed op %zu of %zu is not a prefetch on an experiment stream, is timed "
+			              "twice, or ends before it starts",
+			              bt[b].op, ops->n);
 			free(br);
 			return -1;
 		}
@@ -192,7 +193,6 @@ int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, 
 		struct cupti_capture_rec *c = &(*out)[b];
 		double t1 = off + bt[b].after_ms * 1e6, t0 = off + bt[b].before_ms * 1e6;
 		bool h2d = op->kind == SS_OP_PREFETCH_H2D;
-
 
 		if (bt[b].idle && call[b] != NULL) {
 			t0 = (double)call[b]->start;

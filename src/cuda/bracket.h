@@ -9,15 +9,15 @@
  * kernel between two bracketing events bounds the offset from both sides. Where CUPTI gives its own timestamps of
  * the events (CUDA_EVENT records), each of them measures the offset: the median of those, inside the bounds, is
  * taken; without them the middle of the bounds. */
-#ifndef SS_BRACKET_H
-#define SS_BRACKET_H
+#ifndef SS_CUDA_BRACKET_H
+#define SS_CUDA_BRACKET_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuda/cupti_capture.h"
 #include "core/planner.h"
+#include "cuda/cupti_capture.h"
 
 /* One bracketed op of the last traced run: the times of its events, ms after the run's reference event. */
 struct bracket_time {
@@ -25,10 +25,10 @@ struct bracket_time {
 	double before_ms; /* event recorded on the op's stream just before it (not when idle) */
 	double after_ms;  /* event recorded just after it */
 	bool idle;        /* the stream had nothing left to do at the call, so no event went before the op (one there
-			     would hold back a migration the driver starts during the call): the op starts with its
-			     call, whose API record gives the time */
+	                     would hold back a migration the driver starts during the call): the op starts with its
+	                     call, whose API record gives the time */
 	uint64_t before_ns, after_ns; /* the same events' GPU times from CUPTI (CUDA_EVENT device timestamps), in
-					 CUPTI's clock; 0 when not known */
+	                                 CUPTI's clock; 0 when not known */
 };
 
 /* How the placement went. */
@@ -59,9 +59,9 @@ bool bracket_wanted(int kind);
  * raw_ids[s] is stream s's CUPTI id (nids of them). Returns 0 (also when nothing could be placed: see res), -1
  * with *cause when the brackets do not fit the op list. */
 int bracket_records(const struct ss_oplist *ops, const struct bracket_time *bt, size_t nbt,
-		    const struct cupti_capture_rec *in, size_t nin, int (*thread_index)(void *arg, uint32_t os_thread),
-		    void *arg, const uint32_t *raw_ids, int nids, struct cupti_capture_rec **out, size_t *nout,
-		    struct bracket_result *res, char **cause);
+                    const struct cupti_capture_rec *in, size_t nin, int (*thread_index)(void *arg, uint32_t os_thread),
+                    void *arg, const uint32_t *raw_ids, int nids, struct cupti_capture_rec **out, size_t *nout,
+                    struct bracket_result *res, char **cause);
 /* bracket_free frees what bracket_records made. */
 void bracket_free(struct cupti_capture_rec *rec, size_t n);
 

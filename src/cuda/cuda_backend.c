@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/cuda_exec.h"
-#include "cuda/cupti_capture.h"
 #include "core/stats.h"
 #include "core/timeline.h"
 #include "core/xalloc.h"
+#include "cuda/cuda_exec.h"
+#include "cuda/cupti_capture.h"
 
 static void cuda_backend_progress(const struct ss_sink *sink, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

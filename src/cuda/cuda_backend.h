@@ -7,8 +7,8 @@
  * op. Environment: CUDA_DEVICE_MAX_CONNECTIONS must equal experiment.connections (set by the runner);
  * SS_CUPTI_MIGRATIONS=1 adds unified-memory migrations for managed experiments (H2D/D2H flagged SS_REC_MANAGED,
  * correlation 0, not one per op: leave them out of op-count checks). */
-#ifndef SS_CUDA_BACKEND_H
-#define SS_CUDA_BACKEND_H
+#ifndef SS_CUDA_CUDA_BACKEND_H
+#define SS_CUDA_CUDA_BACKEND_H
 
 #include "core/backend.h"
 

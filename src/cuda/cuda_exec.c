@@ -12,6 +12,7 @@
  * timeline (cupti_capture_hide_*). */
 #include "cuda/cuda_exec.h"
 
+#include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +20,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <cuda_runtime_api.h>
-
+#include "core/xalloc.h"
 #include "cuda/bracket.h"
 #include "cuda/cupti_capture.h"
 #include "kernels.h"
-#include "core/xalloc.h"
 
-#define EXEC_BUFFERS 3          /* x, y, z (planner.h) */
-#define EXEC_SEED 0x13572468u   /* first spin slot's seed; slot i starts at EXEC_SEED + i */
+#define EXEC_BUFFERS 3                 /* x, y, z (planner.h) */
+#define EXEC_SEED 0x13572468u          /* first spin slot's seed; slot i starts at EXEC_SEED + i */
 #define EXEC_MEM_MARGIN (256ull << 20) /* device memory left free for the context, CUPTI and the driver */
 
 /* One host thread that issues ops: its op indices, identity, and what went wrong in it. */
@@ -37,45 +36,45 @@ struct exec_thread {
 	pthread_t handle;
 	bool started;
 	size_t *ops, nops;
-	uint32_t os_tid, pthread_id;     /* gettid() and pthread_self(), either may be CUPTI's threadId */
-	uint32_t per_thread_id;          /* CUPTI id of this thread's per-thread default stream */
+	uint32_t os_tid, pthread_id; /* gettid() and pthread_self(), either may be CUPTI's threadId */
+	uint32_t per_thread_id;      /* CUPTI id of this thread's per-thread default stream */
 	bool have_per_thread;
-	char *cause;                     /* first error of this thread in the current phase */
-	unsigned seen;                   /* last generation this thread ran */
+	char *cause;   /* first error of this thread in the current phase */
+	unsigned seen; /* last generation this thread ran */
 };
 
 /* Everything a run needs, made once by cuda_exec_setup. */
 struct cuda_exec {
 	const struct ss_experiment *e;
 	const struct ss_oplist *ops;
-	uint64_t n;                      /* elements */
-	size_t es;                       /* element size */
+	uint64_t n; /* elements */
+	size_t es;  /* element size */
 	int nstreams;
 	cudaStream_t *streams;
 	uint32_t *stream_ids;
-	uint32_t *per_thread_ids;        /* CUPTI ids of the issuing threads' per-thread default streams */
+	uint32_t *per_thread_ids; /* CUPTI ids of the issuing threads' per-thread default streams */
 	int nper_thread;
-	cudaEvent_t *events;             /* the op list's events */
+	cudaEvent_t *events; /* the op list's events */
 	int nevents;
-	cudaEvent_t *start;              /* per issuing thread */
-	cudaStream_t timer;              /* non-blocking, idle: where the start events go (one issuing thread) */
-	cudaStream_t *timers;            /* with several issuing threads, one such stream each (exec_timer); NULL */
-	bool timer_before;               /* diagnostic SS_TIMER=before: every start event before its thread's first call */
-	cudaEvent_t *stop;               /* per stop point */
+	cudaEvent_t *start;   /* per issuing thread */
+	cudaStream_t timer;   /* non-blocking, idle: where the start events go (one issuing thread) */
+	cudaStream_t *timers; /* with several issuing threads, one such stream each (exec_timer); NULL */
+	bool timer_before;    /* diagnostic SS_TIMER=before: every start event before its thread's first call */
+	cudaEvent_t *stop;    /* per stop point */
 	int nstop;
-	int *start_at;                   /* per op: thread whose start event goes with it (exec_plan), -1 */
-	int *stop_after;                 /* per op: stop event recorded right after it, -1 */
-	bool stop_on_legacy;             /* the single stop event goes on the legacy stream */
-	long *br_of_op;                  /* per op: its bracket (bracket.h: ops CUPTI does not record), -1 */
+	int *start_at;       /* per op: thread whose start event goes with it (exec_plan), -1 */
+	int *stop_after;     /* per op: stop event recorded right after it, -1 */
+	bool stop_on_legacy; /* the single stop event goes on the legacy stream */
+	long *br_of_op;      /* per op: its bracket (bracket.h: ops CUPTI does not record), -1 */
 	size_t nbr;
-	cudaEvent_t *br_ev;              /* per bracket: the events before (2k) and after (2k + 1) its op */
-	bool *br_idle;                   /* per bracket: its stream was idle at the call, no event before it */
-	bool br_always;                  /* diagnostic SS_BRACKETS=always: an event before every bracketed op */
-	bool traced_now;                 /* the current run is traced: brackets go in if prefetch events are on */
-	int *slot;                       /* per op: result slot of spin and touch kernels, -1 */
-	uint32_t *expect;                /* per slot: value after a run */
-	uint32_t *seeds;                 /* per slot: value before a run */
-	uint32_t *d_slots;               /* device slots */
+	cudaEvent_t *br_ev; /* per bracket: the events before (2k) and after (2k + 1) its op */
+	bool *br_idle;      /* per bracket: its stream was idle at the call, no event before it */
+	bool br_always;     /* diagnostic SS_BRACKETS=always: an event before every bracketed op */
+	bool traced_now;    /* the current run is traced: brackets go in if prefetch events are on */
+	int *slot;          /* per op: result slot of spin and touch kernels, -1 */
+	uint32_t *expect;   /* per slot: value after a run */
+	uint32_t *seeds;    /* per slot: value before a run */
+	uint32_t *d_slots;  /* device slots */
 	int nslots;
 	/* memory: dev[b] one array per buffer (device or managed), or chunk_mem[b][c] one managed allocation per chunk
 	 * (managed-attach); host_in[b] / host_out[b] the host sides of H2D / D2H copies. */
@@ -83,19 +82,19 @@ struct cuda_exec {
 	void *dev[EXEC_BUFFERS];
 	void **chunk_mem[EXEC_BUFFERS];
 	void *host_in[EXEC_BUFFERS], *host_out[EXEC_BUFFERS];
-	void *golden;                    /* decrypt on managed memory: the encrypted input, copied in before each run */
-	void *d_prime, *h_prime;         /* a few bytes each side for priming (see exec_prime) */
+	void *golden;            /* decrypt on managed memory: the encrypted input, copied in before each run */
+	void *d_prime, *h_prime; /* a few bytes each side for priming (see exec_prime) */
 	int nbuf;
 	/* host threads */
 	int nthreads;
 	struct exec_thread *th;
-	bool workers;                    /* threads run as pthreads (e->threads > 1) */
+	bool workers; /* threads run as pthreads (e->threads > 1) */
 	pthread_mutex_t lock;
 	pthread_cond_t go, done;
 	unsigned gen;
 	int pending;
 	bool quit;
-	bool priming;                    /* the workers' current phase primes instead of issuing */
+	bool priming; /* the workers' current phase primes instead of issuing */
 	bool have_null, have_null_query;
 	uint32_t null_stream, null_query;
 };
@@ -106,11 +105,11 @@ static int exec_cuda_error(const char *call, cudaError_t err, char **cause)
 	return -1;
 }
 
-#define EXEC_CHECK(call, expr)                                                                                 \
-	do {                                                                                                   \
-		cudaError_t exec_err_ = (expr);                                                                \
-		if (exec_err_ != cudaSuccess)                                                                  \
-			return exec_cuda_error(call, exec_err_, cause);                                        \
+#define EXEC_CHECK(call, expr)                                                                                         \
+	do {                                                                                                           \
+		cudaError_t exec_err_ = (expr);                                                                        \
+		if (exec_err_ != cudaSuccess)                                                                          \
+			return exec_cuda_error(call, exec_err_, cause);                                                \
 	} while (0)
 
 static cudaStream_t exec_stream(const struct cuda_exec *x, int stream)
@@ -267,8 +266,8 @@ static int exec_alloc(struct cuda_exec *x, char **cause)
 				planner_chunk(x->n, x->ops->nchunks, c, &off, &cnt);
 				/* Host-attached until the op list attaches it to its stream. */
 				EXEC_CHECK("cudaMallocManaged",
-					   cudaMallocManaged(&x->chunk_mem[b][c], cnt > 0 ? cnt * x->es : x->es,
-							     cudaMemAttachHost));
+				           cudaMallocManaged(&x->chunk_mem[b][c], cnt > 0 ? cnt * x->es : x->es,
+				                             cudaMemAttachHost));
 			}
 		} else if (x->managed) {
 			EXEC_CHECK("cudaMallocManaged", cudaMallocManaged(&x->dev[b], bytes, cudaMemAttachGlobal));
@@ -280,7 +279,7 @@ static int exec_alloc(struct cuda_exec *x, char **cause)
 	for (int b = 0; b < EXEC_BUFFERS; b++) {
 		if ((in[b] || out[b]) && b >= x->nbuf) {
 			*cause = xasprintf("op list copies array %d, but the %s kernel has %d arrays", b,
-					   experiment_kernel_name(e->kernel), x->nbuf);
+			                   experiment_kernel_name(e->kernel), x->nbuf);
 			return -1;
 		}
 		if (in[b] && exec_host_alloc(x, &x->host_in[b], bytes, cause) < 0)
@@ -321,7 +320,7 @@ static int exec_init_data(struct cuda_exec *x, const struct ss_sink *progress, c
 		if (progress != NULL && progress->progress != NULL) {
 			char msg[96];
 			snprintf(msg, sizeof msg, "encrypting %llu elements, %u rounds, on the host",
-				 (unsigned long long)x->n, e->work);
+			         (unsigned long long)x->n, e->work);
 			progress->progress(progress->ctx, msg);
 		}
 		if (x->managed) {
@@ -385,7 +384,7 @@ static bool exec_stream_id(CUstream s, uint8_t per_thread, uint32_t *id)
 	if (cupti_capture_stream_id(NULL, s, per_thread != 0, id) == 0)
 		return true;
 	if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, CUDART_VERSION, cudaEnableDefault, &q) !=
-		    cudaSuccess ||
+	        cudaSuccess ||
 	    q != cudaDriverEntryPointSuccess || fn == NULL)
 		return false;
 	get_ctx = (CUresult(*)(CUcontext *))fn;
@@ -402,8 +401,8 @@ static int exec_thread_setup(struct exec_thread *t, char **cause)
 	EXEC_CHECK("cudaSetDevice", cudaSetDevice(0));
 	EXEC_CHECK("cudaStreamQuery(cudaStreamPerThread)", cudaStreamQuery(cudaStreamPerThread));
 	t->have_per_thread = exec_stream_id(NULL, 1, &t->per_thread_id) ||
-			     exec_stream_id(CU_STREAM_PER_THREAD, 1, &t->per_thread_id) ||
-			     exec_stream_id(CU_STREAM_PER_THREAD, 0, &t->per_thread_id);
+	                     exec_stream_id(CU_STREAM_PER_THREAD, 1, &t->per_thread_id) ||
+	                     exec_stream_id(CU_STREAM_PER_THREAD, 0, &t->per_thread_id);
 	return 0;
 }
 
@@ -537,16 +536,16 @@ static int exec_check_memory(struct cuda_exec *x, const char *device, char **cau
 	EXEC_CHECK("cudaMemGetInfo", cudaMemGetInfo(&free_b, &total));
 	if (need + EXEC_MEM_MARGIN > free_b) {
 		*cause = xasprintf("the experiment needs %.2f GiB of device memory (%d arrays of %llu x %zu bytes), "
-				   "%.2f GiB of %.2f GiB are free on %s",
-				   (double)need / (1ull << 30), x->nbuf, (unsigned long long)x->n, x->es,
-				   (double)free_b / (1ull << 30), (double)total / (1ull << 30), device);
+		                   "%.2f GiB of %.2f GiB are free on %s",
+		                   (double)need / (1ull << 30), x->nbuf, (unsigned long long)x->n, x->es,
+		                   (double)free_b / (1ull << 30), (double)total / (1ull << 30), device);
 		return -1;
 	}
 	return 0;
 }
 
 int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const struct ss_oplist *ops,
-		    const struct ss_sink *progress, char *device, size_t len, char **cause)
+                    const struct ss_sink *progress, char *device, size_t len, char **cause)
 {
 	struct cuda_exec *x = xcalloc(1, sizeof *x);
 	struct cudaDeviceProp prop;
@@ -576,9 +575,10 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 	pthread_cond_init(&x->go, NULL);
 	pthread_cond_init(&x->done, NULL);
 	x->nbuf = e->kernel == SS_KERNEL_ADD ? 3 : e->kernel == SS_KERNEL_DECRYPT ? 1 : 0;
-	if ((e->kernel == SS_KERNEL_ADD && e->elem_size != 4) || (e->kernel == SS_KERNEL_DECRYPT && e->elem_size != 8)) {
+	if ((e->kernel == SS_KERNEL_ADD && e->elem_size != 4) ||
+	    (e->kernel == SS_KERNEL_DECRYPT && e->elem_size != 8)) {
 		*cause = xasprintf("the %s kernel works on %d-byte elements, not %u", experiment_kernel_name(e->kernel),
-				   e->kernel == SS_KERNEL_ADD ? 4 : 8, e->elem_size);
+		                   e->kernel == SS_KERNEL_ADD ? 4 : 8, e->elem_size);
 		goto fail;
 	}
 	exec_plan(x);
@@ -599,7 +599,8 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 	}
 	snprintf(device, len, "%s", prop.name);
 	if (x->managed && !prop.concurrentManagedAccess) {
-		*cause = xasprintf("%s lacks concurrent managed access, which managed-memory experiments need", prop.name);
+		*cause =
+		    xasprintf("%s lacks concurrent managed access, which managed-memory experiments need", prop.name);
 		goto fail;
 	}
 	if (exec_check_memory(x, prop.name, cause) < 0 || exec_alloc(x, cause) < 0 ||
@@ -609,7 +610,8 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 	x->streams = xcalloc((size_t)x->nstreams, sizeof *x->streams);
 	x->stream_ids = xcalloc((size_t)x->nstreams, sizeof *x->stream_ids);
 	for (int s = 0; s < x->nstreams; s++) {
-		err = cudaStreamCreateWithFlags(&x->streams[s], e->nonblocking ? cudaStreamNonBlocking : cudaStreamDefault);
+		err = cudaStreamCreateWithFlags(&x->streams[s],
+		                                e->nonblocking ? cudaStreamNonBlocking : cudaStreamDefault);
 		if (err != cudaSuccess) {
 			exec_cuda_error("cudaStreamCreateWithFlags", err, cause);
 			goto fail;
@@ -619,7 +621,8 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 			goto fail;
 		}
 	}
-	x->have_null_query = exec_stream_id(NULL, 0, &x->null_query) || exec_stream_id(CU_STREAM_LEGACY, 0, &x->null_query);
+	x->have_null_query =
+	    exec_stream_id(NULL, 0, &x->null_query) || exec_stream_id(CU_STREAM_LEGACY, 0, &x->null_query);
 	x->events = xcalloc((size_t)x->nevents + 1, sizeof *x->events);
 	for (int i = 0; i < x->nevents; i++)
 		if ((err = cudaEventCreate(&x->events[i])) != cudaSuccess) {
@@ -695,13 +698,13 @@ static cudaError_t exec_kernel(struct exec_thread *t, const struct ss_op *op, si
 		return (cudaError_t)kernels_touch_launch(x->d_slots + x->slot[i], op->id, st);
 	switch (x->e->kernel) {
 	case SS_KERNEL_ADD:
-		return (cudaError_t)kernels_add_launch((const float *)exec_ptr(x, 0, c, op->offset),
-						       (const float *)exec_ptr(x, 1, c, op->offset),
-						       (float *)exec_ptr(x, 2, c, op->offset), op->count, x->e->work, st);
+		return (cudaError_t)kernels_add_launch(
+		    (const float *)exec_ptr(x, 0, c, op->offset), (const float *)exec_ptr(x, 1, c, op->offset),
+		    (float *)exec_ptr(x, 2, c, op->offset), op->count, x->e->work, st);
 	case SS_KERNEL_DECRYPT:
 		return (cudaError_t)kernels_decrypt_launch((const uint64_t *)exec_ptr(x, 0, c, op->offset),
-							   (uint64_t *)exec_ptr(x, 0, c, op->offset), op->count,
-							   x->e->work, st);
+		                                           (uint64_t *)exec_ptr(x, 0, c, op->offset), op->count,
+		                                           x->e->work, st);
 	default:
 		return (cudaError_t)kernels_spin_launch(x->d_slots + x->slot[i], x->e->work, st);
 	}
@@ -772,13 +775,13 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 	switch (op->kind) {
 	case SS_OP_H2D:
 		err = cudaMemcpyAsync(exec_ptr(x, op->buffer, op->chunk, op->offset),
-				      (char *)x->host_in[op->buffer] + op->offset * x->es, bytes, cudaMemcpyHostToDevice,
-				      st);
+		                      (char *)x->host_in[op->buffer] + op->offset * x->es, bytes,
+		                      cudaMemcpyHostToDevice, st);
 		break;
 	case SS_OP_D2H:
-		err = cudaMemcpyAsync((char *)x->host_out[op->buffer] + op->offset * x->es,
-				      exec_ptr(x, op->buffer, op->chunk, op->offset), bytes, cudaMemcpyDeviceToHost,
-				      st);
+		err =
+		    cudaMemcpyAsync((char *)x->host_out[op->buffer] + op->offset * x->es,
+		                    exec_ptr(x, op->buffer, op->chunk, op->offset), bytes, cudaMemcpyDeviceToHost, st);
 		break;
 	case SS_OP_KERNEL:
 		err = exec_kernel(t, op, i, st);
@@ -786,7 +789,7 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 	case SS_OP_ATTACH:
 		if (!x->per_chunk || op->buffer < 0 || op->buffer >= x->nbuf || op->chunk < 0) {
 			*cause = xasprintf("cudaStreamAttachMemAsync needs one managed allocation per chunk "
-					   "(host memory managed-attach)");
+			                   "(host memory managed-attach)");
 			return -1;
 		}
 		err = cudaStreamAttachMemAsync(st, x->chunk_mem[op->buffer][op->chunk], 0, cudaMemAttachSingle);
@@ -847,8 +850,9 @@ static int exec_reset(struct cuda_exec *x, char **cause)
 				memset(x->host_out[b], 0xff, (size_t)x->n * x->es);
 	}
 	if (x->nslots > 0)
-		EXEC_CHECK("cudaMemcpy (reset slots)", cudaMemcpy(x->d_slots, x->seeds, (size_t)x->nslots * sizeof *x->seeds,
-								  cudaMemcpyHostToDevice));
+		EXEC_CHECK(
+		    "cudaMemcpy (reset slots)",
+		    cudaMemcpy(x->d_slots, x->seeds, (size_t)x->nslots * sizeof *x->seeds, cudaMemcpyHostToDevice));
 	EXEC_CHECK("cudaDeviceSynchronize", cudaDeviceSynchronize());
 	return 0;
 }
@@ -867,10 +871,10 @@ static int exec_verify(struct cuda_exec *x, char **cause)
 		for (int s = 0; s < x->nslots; s++)
 			if (got[s] != x->expect[s]) {
 				*cause = xasprintf("kernel check failed: %s slot %d holds %#x, expected %#x",
-						   s < (x->e->kernel == SS_KERNEL_SPIN ? x->ops->nchunks : 0)
-							   ? "spin"
-							   : "default-stream kernel",
-						   s, got[s], x->expect[s]);
+				                   s < (x->e->kernel == SS_KERNEL_SPIN ? x->ops->nchunks : 0)
+				                       ? "spin"
+				                       : "default-stream kernel",
+				                   s, got[s], x->expect[s]);
 				free(got);
 				return -1;
 			}
@@ -890,7 +894,7 @@ static int exec_verify(struct cuda_exec *x, char **cause)
 			}
 			if (kernels_add_verify(xs, ys, zs, cnt, &bad) < 0) {
 				*cause = xasprintf("kernel check failed: add z[%llu] = %g, expected %g + %g",
-						   (unsigned long long)(off + bad), zs[bad], xs[bad], ys[bad]);
+				                   (unsigned long long)(off + bad), zs[bad], xs[bad], ys[bad]);
 				return -1;
 			}
 		} else if (x->e->kernel == SS_KERNEL_DECRYPT) {
@@ -901,7 +905,7 @@ static int exec_verify(struct cuda_exec *x, char **cause)
 			}
 			if (kernels_decrypt_verify(d, off, cnt, &bad) < 0) {
 				*cause = xasprintf("kernel check failed: decrypt[%llu] = %#llx, expected the identity",
-						   (unsigned long long)(off + bad), (unsigned long long)d[bad]);
+				                   (unsigned long long)(off + bad), (unsigned long long)d[bad]);
 				return -1;
 			}
 		}
@@ -1023,7 +1027,7 @@ static uint64_t exec_event_time(const struct cupti_capture_event *ev, size_t nev
 }
 
 int cuda_exec_brackets(const struct cuda_exec *x, const struct cupti_capture_event *ev, size_t nev,
-		       struct bracket_time **bt, size_t *n, char **cause)
+                       struct bracket_time **bt, size_t *n, char **cause)
 {
 	int ref = exec_ref(x);
 	float ms[2];

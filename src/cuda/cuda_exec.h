@@ -1,17 +1,17 @@
 /* cuda_exec.h: the CUDA side of one backend run: device, memory, streams, events and host threads set up once,
  * then the op list issued exactly, as often as asked, each run timed with cudaEvents and its results verified. */
-#ifndef SS_CUDA_EXEC_H
-#define SS_CUDA_EXEC_H
+#ifndef SS_CUDA_CUDA_EXEC_H
+#define SS_CUDA_CUDA_EXEC_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/backend.h"
-#include "cuda/bracket.h"
-#include "cuda/cupti_convert.h"
 #include "core/experiment.h"
 #include "core/planner.h"
+#include "cuda/bracket.h"
+#include "cuda/cupti_convert.h"
 
 struct cuda_exec;
 
@@ -20,7 +20,7 @@ struct cuda_exec;
  * thread when e->threads > 1, and learns the CUPTI ids of every stream. device gets the device name. progress
  * (may be NULL) hears about slow steps. Returns 0, or -1 with *cause (*xp is then NULL). */
 int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const struct ss_oplist *ops,
-		    const struct ss_sink *progress, char *device, size_t len, char **cause);
+                    const struct ss_sink *progress, char *device, size_t len, char **cause);
 /* cuda_exec_run issues the op list once: outputs are reset and every issuing thread primed first; with traced,
  * CUPTI's tracing kinds are on from before the priming (whose records start before t0) until the device is idle
  * again; without, they stay off. *t0 is CUPTI's timestamp taken just before the first op. *events_ns is the
@@ -32,7 +32,7 @@ int cuda_exec_run(struct cuda_exec *x, bool traced, uint64_t *t0, uint64_t *even
  * of them) has them, into *bt (*n of them, caller frees; none when the op list has no such op). Returns 0, or -1
  * with *cause. */
 int cuda_exec_brackets(const struct cuda_exec *x, const struct cupti_capture_event *ev, size_t nev,
-		       struct bracket_time **bt, size_t *n, char **cause);
+                       struct bracket_time **bt, size_t *n, char **cause);
 /* cuda_exec_bracket_tag: the capture tag (cupti_capture_tag_begin) of bracket k's event before (side 0) or after
  * (side 1) its op, under which a batch with CUPTI's event times holds that event's GPU time. */
 uint64_t cuda_exec_bracket_tag(long k, int side);

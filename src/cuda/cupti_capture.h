@@ -1,15 +1,15 @@
 /* cupti_capture.h: the CUPTI Activity API session of one process: buffers, enabling the tracing kinds, flushing,
  * and turning what arrived into converted records. CUPTI's callbacks are process-wide, so this module is too
  * (one session per process, used from one thread at a time except for CUPTI's own callbacks). */
-#ifndef SS_CUPTI_CAPTURE_H
-#define SS_CUPTI_CAPTURE_H
+#ifndef SS_CUDA_CUPTI_CAPTURE_H
+#define SS_CUDA_CUPTI_CAPTURE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuda/cupti_convert.h"
 #include "core/record.h"
+#include "cuda/cupti_convert.h"
 
 /* One converted record and its name (owned by the batch). */
 struct cupti_capture_rec {

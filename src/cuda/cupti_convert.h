@@ -1,7 +1,7 @@
 /* cupti_convert.h: one CUPTI 13.0 activity record -> one streamscope timeline record. Pure: no CUPTI or CUDA calls,
  * no experiment code, so the CUPTI injection library of `streamscope record` can use it as well. */
-#ifndef SS_CUPTI_CONVERT_H
-#define SS_CUPTI_CONVERT_H
+#ifndef SS_CUDA_CUPTI_CONVERT_H
+#define SS_CUDA_CUPTI_CONVERT_H
 
 #include <cupti_activity.h>
 #include <stdbool.h>

@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
 #include "core/planner.h"
 #include "core/stats.h"
-#include "run/runner.h"
 #include "core/timeline.h"
 #include "core/xalloc.h"
+#include "model/model.h"
+#include "run/runner.h"
 
 /* A growable array of samples. */
 struct cal_vec {
@@ -61,10 +61,11 @@ struct cal {
 	 * most (f_many: their 1 - 1/q) */
 	struct cal_vec call[CAL_CALLS], one[CAL_CALLS];
 	double f_many[CAL_CALLS];
-	double dep_base[2];             /* gpu.dep_kernel_ns and gpu.dep_copy_ns as measured with one stream */
-	int steps;                      /* experiments this calibration runs, for the progress lines */
-	bool event_raw, sync_raw; /* api.event_ns, api.sync_ns hold traced durations measured here (cal_calls adjusts) */
-	double event_f;           /* 1 - 1/q of the run that measured api.event_ns */
+	double dep_base[2]; /* gpu.dep_kernel_ns and gpu.dep_copy_ns as measured with one stream */
+	int steps;          /* experiments this calibration runs, for the progress lines */
+	bool event_raw,
+	    sync_raw;   /* api.event_ns, api.sync_ns hold traced durations measured here (cal_calls adjusts) */
+	double event_f; /* 1 - 1/q of the run that measured api.event_ns */
 };
 
 #define CAL_STEPS 42
@@ -213,7 +214,8 @@ static void cal_call_samples(const struct cal_run *r, struct cal *c)
 		after_prefetch = sprev != NULL && sprev->kind == SS_OP_PREFETCH_H2D;
 		if (op->kind == SS_OP_H2D || op->kind == SS_OP_D2H) {
 			if (r->e.hostmem == SS_MEM_PINNED)
-				cal_queued_push(c, sw ? CAL_COPY_SWITCH : CAL_COPY_SAME, f, (double)(api->end - api->start));
+				cal_queued_push(c, sw ? CAL_COPY_SWITCH : CAL_COPY_SAME, f,
+				                (double)(api->end - api->start));
 		} else if (op->kind == SS_OP_KERNEL && r->e.hostmem != SS_MEM_MANAGED_ATTACH) {
 			if (after_copy && !sw)
 				vec_push(&call[CAL_LAUNCH_WAIT], (double)(api->end - api->start));
@@ -777,7 +779,8 @@ static int cal_both(struct cal *c, char **cause)
 		}
 		alone = t1 - t0 - covered;
 		if (covered >= 0.3 * (t1 - t0))
-			vec_push(&rate[a->kind == SS_KIND_D2H], ((double)a->bytes * slow - cp->bw_gbs * alone) / covered);
+			vec_push(&rate[a->kind == SS_KIND_D2H],
+			         ((double)a->bytes * slow - cp->bw_gbs * alone) / covered);
 	}
 	cal_api_samples(&r, "cudaStreamSynchronize", &sync);
 	if (sync.n > 1) {
@@ -986,14 +989,17 @@ static int cal_copy_gap(struct cal *c, char **cause)
 	if (cal_solve1(&p, &e, measured, k, &g, 0, 20000, cause) != 0 || (t = model_makespan(&e, &p, cause)) == 0)
 		return -1;
 	if (c->progress != NULL) {
-		snprintf(msg, sizeof msg, "calibrate: copies back to back: untraced makespan %.0f ns; copy.gap_ns %.0f makes "
-		         "the model's %llu ns", measured, g, (unsigned long long)t);
+		snprintf(msg, sizeof msg,
+		         "calibrate: copies back to back: untraced makespan %.0f ns; copy.gap_ns %.0f makes "
+		         "the model's %llu ns",
+		         measured, g, (unsigned long long)t);
 		c->progress(msg);
 	}
 	if (fabs((double)t - measured) > 0.02 * measured) {
 		if (c->progress != NULL)
-			c->progress("calibrate: the model could not match the back-to-back copies within 2%; copy.gap_ns "
-			            "not measured");
+			c->progress(
+			    "calibrate: the model could not match the back-to-back copies within 2%; copy.gap_ns "
+			    "not measured");
 		return 0;
 	}
 	cal_set(c, "copy.gap_ns", g);
@@ -1267,8 +1273,8 @@ static void cal_calls(struct cal *c)
 		cal_set(c, "api.launch_ns", fmax(0.0, launch - c->trace));
 	/* cal_events' event records each go to another stream (and queue) than the call before */
 	if (c->event_raw)
-		cal_set(c, "api.event_ns", fmax(0.0, c->out->api_event_ns - c->trace -
-		                                         (isfinite(sw) ? sw + c->event_f * sq : 0)));
+		cal_set(c, "api.event_ns",
+		        fmax(0.0, c->out->api_event_ns - c->trace - (isfinite(sw) ? sw + c->event_f * sq : 0)));
 	if (c->sync_raw)
 		cal_set(c, "api.sync_ns", fmax(0.0, c->out->api_sync_ns - c->trace));
 	c->event_raw = c->sync_raw = false;
@@ -1297,9 +1303,9 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	    cal_kernel(&c, SS_PRESET_KERNEL_TRANSFER, 1u << 22, add_works, 5, 1u << 12, 400, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_DECRYPT, 1u << 20, decrypt_works, 3, 1u << 10, 256, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_HYPERQ, 1, spin_works, 3, 0, 0, cause) != 0 || cal_pageable(&c, cause) != 0 ||
-	    cal_copy_slow(&c, cause) != 0 || cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 || cal_capacity(&c, cause) != 0 ||
-	    cal_queues(&c, cause) != 0 || cal_trace(&c, cause) != 0 || cal_managed(&c, cause) != 0 ||
-	    cal_copy_queues(&c, cause) != 0 || cal_copy_gap(&c, cause) != 0)
+	    cal_copy_slow(&c, cause) != 0 || cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 ||
+	    cal_capacity(&c, cause) != 0 || cal_queues(&c, cause) != 0 || cal_trace(&c, cause) != 0 ||
+	    cal_managed(&c, cause) != 0 || cal_copy_queues(&c, cause) != 0 || cal_copy_gap(&c, cause) != 0)
 		goto fail;
 	cal_name(out);
 	cal_calls_free(&c); /* runs after cal_calls (cal_copy_queues) still add samples */

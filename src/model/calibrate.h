@@ -1,12 +1,12 @@
 /* calibrate.h: measures what the model needs on a backend (through runner_run) and fits a profile to it. */
-#ifndef SS_CALIBRATE_H
-#define SS_CALIBRATE_H
+#ifndef SS_MODEL_CALIBRATE_H
+#define SS_MODEL_CALIBRATE_H
 
 #include <stdbool.h>
 
 #include "core/backend.h"
-#include "model/profile.h"
 #include "core/timeline.h"
+#include "model/profile.h"
 
 /* calibrate_run runs the measurement experiments on gpu and fits out: pinned and pageable copy latency and
  * bandwidth (least squares over sizes), the combined bandwidth of both directions, each kernel's speed and

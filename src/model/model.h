@@ -1,11 +1,14 @@
 /* model.h: the model backend: a deterministic discrete-event model of a GPU's engines that turns an op list into
  * the timeline records the CUDA backend would capture, every one flagged SS_REC_MODELLED. */
-#ifndef SS_MODEL_H
-#define SS_MODEL_H
+#ifndef SS_MODEL_MODEL_H
+#define SS_MODEL_MODEL_H
 
 #include "core/backend.h"
-#include "model/profile.h"
 #include "core/timeline.h"
+#include "model/profile.h"
+
+/* The model backend: the calibrated model of the engines (model.c). */
+extern const struct ss_backend model_backend;
 
 /* model_set_profile makes model_backend use a copy of p from now on (also in runner children forked later);
  * NULL goes back to profile_default(). */

@@ -1,7 +1,7 @@
 /* profile.h: the model's calibration profile (engine speeds and costs of one GPU), its built-in H200 default and
  * its small text file format ("key = value [measured|estimate]  # comment"). */
-#ifndef SS_PROFILE_H
-#define SS_PROFILE_H
+#ifndef SS_MODEL_PROFILE_H
+#define SS_MODEL_PROFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>

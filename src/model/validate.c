@@ -9,13 +9,13 @@
 #include <unistd.h>
 
 #include "core/analysis.h"
-#include "model/calibrate.h"
-#include "model/model.h"
 #include "core/planner.h"
-#include "run/runner.h"
 #include "core/stats.h"
 #include "core/timeline.h"
 #include "core/xalloc.h"
+#include "model/calibrate.h"
+#include "model/model.h"
+#include "run/runner.h"
 
 #define VALIDATE_HEADER_V1                                                                                             \
 	"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"      \

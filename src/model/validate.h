@@ -1,6 +1,6 @@
 /* validate.h: the model against a GPU over the preset matrix: makespan errors and the direction of each effect. */
-#ifndef SS_VALIDATE_H
-#define SS_VALIDATE_H
+#ifndef SS_MODEL_VALIDATE_H
+#define SS_MODEL_VALIDATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

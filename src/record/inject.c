@@ -1,4 +1,4 @@
-/* inject.c: the CUPTI injection library of `streamscope record` (contract in inject.h).
+/* inject.c: the CUPTI injection library of `streamscope record` (contract in contract.h).
  *
  * Life of a recorded process: CUDA calls InitializeInjection while the program initialises CUDA. It picks the
  * channel (its own STREAMSCOPE_FD, or the --children socket), enables the activity kinds, subscribes to the calls
@@ -10,8 +10,6 @@
  * Threads: CUPTI delivers buffers on any thread (per-thread activity buffers are on by default in 13.0) and the
  * subscriber callback runs on the program's threads, so all state below is under one mutex, which is never held
  * while calling into CUPTI's flush (the flush delivers buffers on the calling thread). */
-#include "record/inject.h"
-
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
@@ -28,10 +26,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/wire.h"
 #include "cuda/cupti_convert.h"
+#include "record/contract.h"
 #include "record/inject_markers.h"
 #include "record/inject_streams.h"
-#include "core/wire.h"
 
 /* Size of one activity buffer handed to CUPTI. */
 #define INJECT_BUFFER_SIZE (4u << 20)

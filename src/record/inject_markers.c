@@ -58,7 +58,7 @@ static void inject_markers_take(struct inject_markers *m, struct inject_marker *
 }
 
 bool inject_markers_start(struct inject_markers *m, uint32_t id, uint64_t t, uint32_t thread, const char *name,
-			  struct inject_marker_out *out)
+                          struct inject_marker_out *out)
 {
 	struct inject_marker *p = inject_markers_find(m, id);
 

@@ -1,8 +1,8 @@
 /* inject_markers.h: pairs the two halves CUPTI delivers for each NVTX range (a START record with the name, an END
  * record with the same id) into one SS_KIND_MARKER interval on the host lane of the thread that opened it. The
  * halves may arrive in either order (a start/end range can end on another thread, in another buffer). Pure C. */
-#ifndef SS_INJECT_MARKERS_H
-#define SS_INJECT_MARKERS_H
+#ifndef SS_RECORD_INJECT_MARKERS_H
+#define SS_RECORD_INJECT_MARKERS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,7 +36,7 @@ void inject_markers_init(struct inject_markers *m);
 void inject_markers_free(struct inject_markers *m);
 /* inject_markers_start notes the opening half. Returns true and fills *out when the END half was already there. */
 bool inject_markers_start(struct inject_markers *m, uint32_t id, uint64_t t, uint32_t thread, const char *name,
-			  struct inject_marker_out *out);
+                          struct inject_marker_out *out);
 /* inject_markers_end notes the closing half. Returns true and fills *out when the START half was already there. */
 bool inject_markers_end(struct inject_markers *m, uint32_t id, uint64_t t, struct inject_marker_out *out);
 /* inject_markers_instant makes the zero-length record of an nvtxMark. */

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/inject.h"
 #include "core/record.h"
 #include "core/xalloc.h"
+#include "record/contract.h"
 
 /* CUpti_ActivityStreamFlag values (CUPTI.md; kept here so the table stays free of CUPTI headers). */
 #define INJECT_FLAG_DEFAULT 1

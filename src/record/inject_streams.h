@@ -3,8 +3,8 @@
  * order it was first seen (by its creation call, its STREAM record or its first GPU record, whichever comes
  * first). Pure C (no CUPTI): unit-tested without a GPU. The table has no size limit; it reaches the parent one
  * index at a time (inject_streams_drain -> WIRE_STREAM frames). */
-#ifndef SS_INJECT_STREAMS_H
-#define SS_INJECT_STREAMS_H
+#ifndef SS_RECORD_INJECT_STREAMS_H
+#define SS_RECORD_INJECT_STREAMS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* runner.h: runs a backend's experiment in a child process (a fresh CUDA context per run, so
  * CUDA_DEVICE_MAX_CONNECTIONS takes effect) and streams its records back over a pipe. */
-#ifndef SS_RUNNER_H
-#define SS_RUNNER_H
+#ifndef SS_RUN_RUNNER_H
+#define SS_RUN_RUNNER_H
 
 #include <stdbool.h>
 #include <stddef.h>

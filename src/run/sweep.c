@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/planner.h"
-#include "run/runner.h"
 #include "core/xalloc.h"
+#include "run/runner.h"
 
 int sweep_parse_counts(const char *s, int *counts, int *n, char **cause)
 {

@@ -1,7 +1,7 @@
 /* sweep.h: time vs stream count for one or both issue orders, run point by point (the CLI blocks, the TUI
  * runs each point in the background). */
-#ifndef SS_SWEEP_H
-#define SS_SWEEP_H
+#ifndef SS_RUN_SWEEP_H
+#define SS_RUN_SWEEP_H
 
 #include <stdbool.h>
 #include <stddef.h>

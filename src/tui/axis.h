@@ -1,6 +1,6 @@
 /* axis.h: the time axis under the Gantt: ticks at 1/2/5 steps, labels whose unit follows the zoom. */
-#ifndef SS_AXIS_H
-#define SS_AXIS_H
+#ifndef SS_TUI_AXIS_H
+#define SS_TUI_AXIS_H
 
 #include <stddef.h>
 

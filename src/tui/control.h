@@ -2,18 +2,18 @@
  * compact mode and the overlays. It never runs anything: a key that needs the session (re-run, pin, sweep,
  * export) comes back as an effect for the caller to carry out. No curses, no clock, no processes, so a fuzzer can
  * drive it with any sequence of keys, sizes and runs. */
-#ifndef SS_CONTROL_H
-#define SS_CONTROL_H
+#ifndef SS_TUI_CONTROL_H
+#define SS_TUI_CONTROL_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "core/experiment.h"
+#include "run/sweep.h"
 #include "tui/gantt.h"
 #include "tui/keys.h"
 #include "tui/lanes.h"
 #include "tui/layout.h"
-#include "run/sweep.h"
 
 /* What the controls act on: the runs on screen as the session holds them now. */
 struct ss_control_input {

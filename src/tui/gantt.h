@@ -3,8 +3,8 @@
  * too) in the role of the track covering most of it. A cell in which GANTT_DENSE or more intervals start shows its
  * busy fraction as a shade instead (light, medium, dark, full), so that a lane of many small operations reads as
  * how busy it is rather than as a row of slivers. Pure: no curses. */
-#ifndef SS_GANTT_H
-#define SS_GANTT_H
+#ifndef SS_TUI_GANTT_H
+#define SS_TUI_GANTT_H
 
 #include <stdbool.h>
 #include <stdint.h>

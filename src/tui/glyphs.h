@@ -1,6 +1,6 @@
 /* glyphs.h: the characters the TUI draws with: a table for UTF-8 terminals and its ASCII twin, chosen once. */
-#ifndef SS_GLYPHS_H
-#define SS_GLYPHS_H
+#ifndef SS_TUI_GLYPHS_H
+#define SS_TUI_GLYPHS_H
 
 #include <stdbool.h>
 #include <stdint.h>

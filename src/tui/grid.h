@@ -1,6 +1,6 @@
 /* grid.h: a grid of cells (glyph + semantic role + attributes): what every view draws into, without curses. */
-#ifndef SS_GRID_H
-#define SS_GRID_H
+#ifndef SS_TUI_GRID_H
+#define SS_TUI_GRID_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* keys.h: the key map: one table drives both the dispatch and the help overlay, so they cannot disagree. */
-#ifndef SS_KEYS_H
-#define SS_KEYS_H
+#ifndef SS_TUI_KEYS_H
+#define SS_TUI_KEYS_H
 
 #include <stdbool.h>
 

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/layout.h"
 #include "core/palette.h"
 #include "core/xalloc.h"
+#include "tui/layout.h"
 
 /* Groups before the streams; stream s is group LANES_GROUP_STREAM + s. */
 #define LANES_GROUP_HOST 0

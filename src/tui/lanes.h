@@ -1,7 +1,7 @@
 /* lanes.h: the Gantt's rows for one timeline: a track per (stream, kind) and the lanes that draw them, in the
  * expanded form (H2D / KER / D2H per stream) and the compact one (one row per stream). */
-#ifndef SS_LANES_H
-#define SS_LANES_H
+#ifndef SS_TUI_LANES_H
+#define SS_TUI_LANES_H
 
 #include <stdbool.h>
 #include <stddef.h>

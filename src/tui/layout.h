@@ -1,6 +1,6 @@
 /* layout.h: the screen's rectangles as a pure function of the terminal size and the view options. */
-#ifndef SS_LAYOUT_H
-#define SS_LAYOUT_H
+#ifndef SS_TUI_LAYOUT_H
+#define SS_TUI_LAYOUT_H
 
 #include <stdbool.h>
 

@@ -13,16 +13,16 @@
 #include <unistd.h>
 
 #include "core/analysis.h"
+#include "core/palette.h"
+#include "core/xalloc.h"
 #include "tui/control.h"
 #include "tui/gantt.h"
 #include "tui/glyphs.h"
 #include "tui/grid.h"
 #include "tui/keys.h"
 #include "tui/lanes.h"
-#include "core/palette.h"
 #include "tui/term.h"
 #include "tui/view.h"
-#include "core/xalloc.h"
 
 #define LIVE_FRAME_MS 33 /* about 30 frames a second while records arrive */
 

@@ -1,7 +1,7 @@
 /* live.h: the Gantt of a recording while it runs (`streamscope record --live`): the TUI's public pieces (terminal,
  * lanes, view) over a timeline that grows. Added for `record` by its author; the TUI's own loop is in tui.c. */
-#ifndef SS_LIVE_H
-#define SS_LIVE_H
+#ifndef SS_TUI_LIVE_H
+#define SS_TUI_LIVE_H
 
 #include <signal.h>
 #include <stdbool.h>

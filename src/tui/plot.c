@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/axis.h"
 #include "core/palette.h"
 #include "core/units.h"
 #include "core/xalloc.h"
+#include "tui/axis.h"
 
 #define PLOT_YLABEL 10 /* columns of y labels, the axis line included */
 

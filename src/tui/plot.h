@@ -1,6 +1,6 @@
 /* plot.h: line plots in the terminal: braille dots (2x4 per cell) in UTF-8, marker characters in ASCII. */
-#ifndef SS_PLOT_H
-#define SS_PLOT_H
+#ifndef SS_TUI_PLOT_H
+#define SS_TUI_PLOT_H
 
 #include <stdbool.h>
 

@@ -3,8 +3,8 @@
 
 #include <stddef.h>
 
-#include "tui/grid.h"
 #include "core/palette.h"
+#include "tui/grid.h"
 
 /* Roles whose text keeps the terminal's own foreground, so light and dark themes both read well. */
 static bool scheme_default_fg(int role)

@@ -1,6 +1,6 @@
 /* scheme.h: how each semantic role looks on a 256-colour, an 8-colour and a monochrome terminal. */
-#ifndef SS_SCHEME_H
-#define SS_SCHEME_H
+#ifndef SS_TUI_SCHEME_H
+#define SS_TUI_SCHEME_H
 
 #include <stdbool.h>
 

@@ -7,8 +7,8 @@
 #include <time.h>
 
 #include "core/planner.h"
-#include "model/predict.h"
 #include "core/xalloc.h"
+#include "model/predict.h"
 
 static const int session_counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
 

@@ -1,8 +1,8 @@
 /* session.h: the runs behind the TUI: the run shown, the one being captured, the pinned one (A/B), the one-stream
  * baselines that speedups and bounds need, the model's prediction and the sweep. One runner child at a time (runs
  * must not disturb each other on the GPU); nothing here blocks. No curses: the loop in tui.c drives it. */
-#ifndef SS_SESSION_H
-#define SS_SESSION_H
+#ifndef SS_TUI_SESSION_H
+#define SS_TUI_SESSION_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -11,10 +11,10 @@
 #include "core/analysis.h"
 #include "core/backend.h"
 #include "core/experiment.h"
-#include "tui/lanes.h"
+#include "core/timeline.h"
 #include "run/runner.h"
 #include "run/sweep.h"
-#include "core/timeline.h"
+#include "tui/lanes.h"
 
 /* One run: its experiment, records, their index and analysis. */
 struct ss_run {

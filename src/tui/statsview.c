@@ -1,4 +1,4 @@
-/* stats.c: the stats panel. */
+/* statsview.c: the stats panel. */
 #include "tui/statsview.h"
 
 #include <stdio.h>
@@ -30,7 +30,7 @@ static void stats_signed_time(uint64_t a, uint64_t b, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", b >= a ? "+" : "-", t);
 }
 
-int stats_items(const struct ss_stats_in *s, struct ss_stat_item *it)
+int statsview_items(const struct ss_stats_in *s, struct ss_stat_item *it)
 {
 	const struct ss_analysis *a = s->an;
 	bool ok = a != NULL && a->makespan_ns > 0;
@@ -84,13 +84,16 @@ int stats_items(const struct ss_stats_in *s, struct ss_stat_item *it)
 		          SS_ROLE_TEXT, 0);
 		/* the model models the program as it runs untraced: against the untraced makespan when timed */
 		if (ok && s->have_predicted && s->predicted_ns > 0)
-			snprintf(v, sizeof v, "%+.1f%%",
-			         ((double)(a->have_overhead ? a->untraced_ns : a->makespan_ns) / (double)s->predicted_ns -
-			          1.0) * 100.0);
+			snprintf(
+			    v, sizeof v, "%+.1f%%",
+			    ((double)(a->have_overhead ? a->untraced_ns : a->makespan_ns) / (double)s->predicted_ns -
+			     1.0) *
+			        100.0);
 		stats_add(it, &n, "vs model", ok && s->have_predicted && s->predicted_ns > 0 ? v : NULL, SS_ROLE_TEXT,
 		          0);
 		stats_add(it, &n, "model+calls",
-		          s->have_predicted_calls ? units_time(s->predicted_calls_ns, v, sizeof v) : NULL, SS_ROLE_TEXT, 0);
+		          s->have_predicted_calls ? units_time(s->predicted_calls_ns, v, sizeof v) : NULL, SS_ROLE_TEXT,
+		          0);
 		if (ok && a->have_overhead)
 			snprintf(v, sizeof v, "%+.1f%%", a->overhead * 100.0);
 		stats_add(it, &n, "trace ovh", ok && a->have_overhead ? v : NULL, SS_ROLE_TEXT, 0);
@@ -109,10 +112,11 @@ static void stats_item(struct ss_grid *g, int x, int y, int w, const struct ss_s
 	grid_puts(g, x + w - vw, y, vw, it->value, it->role, it->attr);
 }
 
-void stats_draw(struct ss_grid *g, struct ss_rect r, bool side, const struct ss_stats_in *s, const struct ss_glyphs *gl)
+void statsview_draw(struct ss_grid *g, struct ss_rect r, bool side, const struct ss_stats_in *s,
+                    const struct ss_glyphs *gl)
 {
 	struct ss_stat_item it[STATS_MAX_ITEMS];
-	int n = stats_items(s, it);
+	int n = statsview_items(s, it);
 
 	if (r.w <= 2 || r.h <= 1)
 		return;

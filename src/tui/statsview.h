@@ -1,6 +1,6 @@
-/* stats.h: the stats panel: what analysis.h computed, drawn as label/value items; "-" for what is not known. */
-#ifndef SS_TUI_STATS_H
-#define SS_TUI_STATS_H
+/* statsview.h: the stats panel: what analysis.h computed, drawn as label/value items; "-" for what is not known. */
+#ifndef SS_TUI_STATSVIEW_H
+#define SS_TUI_STATSVIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,11 +33,11 @@ struct ss_stat_item {
 
 #define STATS_MAX_ITEMS 17
 
-/* stats_items lists the panel's items in priority order into it (room for STATS_MAX_ITEMS); returns how many. */
-int stats_items(const struct ss_stats_in *s, struct ss_stat_item *it);
-/* stats_draw draws the panel into r: one item per row with a rule on the left when side, else a titled rule
+/* statsview_items lists the panel's items in priority order into it (room for STATS_MAX_ITEMS); returns how many. */
+int statsview_items(const struct ss_stats_in *s, struct ss_stat_item *it);
+/* statsview_draw draws the panel into r: one item per row with a rule on the left when side, else a titled rule
  * then the items in as many columns as fit. Items that do not fit are left out, the last ones first. */
-void stats_draw(struct ss_grid *g, struct ss_rect r, bool side, const struct ss_stats_in *s,
-                const struct ss_glyphs *gl);
+void statsview_draw(struct ss_grid *g, struct ss_rect r, bool side, const struct ss_stats_in *s,
+                    const struct ss_glyphs *gl);
 
 #endif

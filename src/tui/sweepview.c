@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "core/palette.h"
-#include "tui/plot.h"
 #include "core/units.h"
+#include "tui/plot.h"
 
 double sweepview_time(const struct ss_sweep_point *p)
 {

@@ -1,14 +1,14 @@
 /* sweepview.h: the sweep view: time vs stream count for both issue orders with the ideal bound, as a plot and a
  * table, with the sweep's progress. */
-#ifndef SS_SWEEPVIEW_H
-#define SS_SWEEPVIEW_H
+#ifndef SS_TUI_SWEEPVIEW_H
+#define SS_TUI_SWEEPVIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "run/sweep.h"
 #include "tui/glyphs.h"
 #include "tui/grid.h"
-#include "run/sweep.h"
 
 /* sweepview_draw draws the plot of s into chart and its table into table (a side panel when side, else a few
  * rows under the chart). running: a point is being measured now. cursor: the point the cursor is on (reverse video

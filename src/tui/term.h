@@ -1,7 +1,7 @@
 /* term.h: the terminal, through ncursesw: the only module that includes curses. It shows cell grids (writing
  * only the cells that changed), reads keys and mouse events, and restores the terminal on every way out. */
-#ifndef SS_TERM_H
-#define SS_TERM_H
+#ifndef SS_TUI_TERM_H
+#define SS_TUI_TERM_H
 
 #include <stdbool.h>
 

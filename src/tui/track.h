@@ -1,7 +1,7 @@
 /* track.h: the intervals of one kind on one lane, sorted by start and indexed so that the busy time before any
  * instant costs a binary search plus one block scan: frames never walk every interval. */
-#ifndef SS_TRACK_H
-#define SS_TRACK_H
+#ifndef SS_TUI_TRACK_H
+#define SS_TUI_TRACK_H
 
 #include <stdbool.h>
 #include <stddef.h>

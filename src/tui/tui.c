@@ -14,21 +14,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tui/control.h"
+#include "core/palette.h"
+#include "core/sigexit.h"
+#include "core/units.h"
+#include "core/xalloc.h"
 #include "io/export/export.h"
+#include "tui/control.h"
 #include "tui/gantt.h"
 #include "tui/glyphs.h"
 #include "tui/grid.h"
 #include "tui/keys.h"
 #include "tui/layout.h"
-#include "core/palette.h"
 #include "tui/session.h"
-#include "core/sigexit.h"
 #include "tui/term.h"
 #include "tui/tui_screen.h"
-#include "core/units.h"
 #include "tui/view.h"
-#include "core/xalloc.h"
 
 #define TUI_FRAME_S (1.0 / 30.0) /* at most 30 frames a second, at least 20 while a run streams in */
 #define TUI_INFO_S 6.0           /* how long a notice stays in the status line */

@@ -1,6 +1,6 @@
 /* tui.h: the interactive terminal UI: a live Gantt of the experiment's H2D / KER / D2H per stream, driven by keys. */
-#ifndef SS_TUI_H
-#define SS_TUI_H
+#ifndef SS_TUI_TUI_H
+#define SS_TUI_TUI_H
 
 #include <stdbool.h>
 

@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "core/analysis.h"
-#include "tui/lanes.h"
 #include "core/palette.h"
+#include "core/xalloc.h"
+#include "tui/lanes.h"
 #include "tui/scheme.h"
 #include "tui/view.h"
-#include "core/xalloc.h"
 
 /* A growing output buffer (one append buffer per dump). */
 struct tui_buf {

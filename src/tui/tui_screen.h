@@ -1,13 +1,13 @@
 /* tui_screen.h: screen dumps from the cell grid (plain text, ANSI text) and a one-shot render of a timeline as
  * the TUI shows it, for exports and the CLI. Pure: no curses, no terminal needed. */
-#ifndef SS_TUI_SCREEN_H
-#define SS_TUI_SCREEN_H
+#ifndef SS_TUI_TUI_SCREEN_H
+#define SS_TUI_TUI_SCREEN_H
 
 #include <stdbool.h>
 
 #include "core/experiment.h"
-#include "tui/grid.h"
 #include "core/timeline.h"
+#include "tui/grid.h"
 
 /* tui_screen_text returns g as UTF-8 text, a line per row with trailing blanks trimmed (caller frees). */
 char *tui_screen_text(const struct ss_grid *g);

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/axis.h"
-#include "tui/keys.h"
 #include "core/palette.h"
-#include "tui/sweepview.h"
 #include "core/units.h"
 #include "core/xalloc.h"
+#include "tui/axis.h"
+#include "tui/keys.h"
+#include "tui/sweepview.h"
 
 int view_layout(const struct ss_view *v, int cols, int rows, struct ss_layout *l, char **cause)
 {
@@ -588,7 +588,7 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 		grid_set(g, l.corner.x + l.corner.w - 1, l.corner.y, v->gl->box[4], SS_ROLE_AXIS, 0);
 		grid_printf(g, l.corner.x, l.corner.y + 1, l.corner.w - 1, SS_ROLE_DIM, 0, "%*s", l.corner.w - 2,
 		            "time");
-		stats_draw(g, l.stats, l.stats_side, &v->stats, v->gl);
+		statsview_draw(g, l.stats, l.stats_side, &v->stats, v->gl);
 		if (v->gv.sel != UINT32_MAX)
 			view_detail(g, &l, v);
 	}

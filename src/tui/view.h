@@ -1,21 +1,21 @@
 /* view.h: one frame of the TUI as plain data, and the function that draws it into a cell grid. The view only
  * places what the model computed (htop's Meter: values vs draw); it includes no curses. */
-#ifndef SS_VIEW_H
-#define SS_VIEW_H
+#ifndef SS_TUI_VIEW_H
+#define SS_TUI_VIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "core/analysis.h"
 #include "core/experiment.h"
+#include "core/summary.h"
+#include "run/sweep.h"
 #include "tui/gantt.h"
 #include "tui/glyphs.h"
 #include "tui/grid.h"
 #include "tui/lanes.h"
 #include "tui/layout.h"
 #include "tui/statsview.h"
-#include "core/summary.h"
-#include "run/sweep.h"
 
 /* One timeline as the screen shows it. */
 struct ss_view_run {

@@ -1,17 +1,24 @@
 /* test_bracket.c: event-timed prefetch records (bracket.c) on hand-made event times and CUPTI records with a known
  * clock offset: the offset found from the kernels' bounds, the records' kinds, bytes, streams and correlation ids,
  * and what happens without kernels or with brackets that do not fit the op list. No GPU needed. */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include <cmocka.h>
-
-#include "cuda/bracket.h"
 #include "core/experiment.h"
 #include "core/planner.h"
+#include "cuda/bracket.h"
 
 #define OFFSET 5000000000.0 /* CUPTI ns at event time 0 */
 #define TID 777u            /* the issuing thread's OS id */
@@ -62,13 +69,13 @@ static void run_records(struct cupti_capture_rec *in, size_t *nin, int nkernels,
 		in[(*nin)++] = rec(SS_KIND_KERNEL, 1, OFFSET + 601000, OFFSET + 700000, 7, "ss_add");
 	for (uint32_t k = 0; k < ncalls; k++)
 		in[(*nin)++] = rec(SS_KIND_API, -1, OFFSET - 100000 + k * 1000, OFFSET - 99500 + k * 1000, 101 + k,
-				   "cudaMemPrefetchAsync");
+		                   "cudaMemPrefetchAsync");
 }
 
 /* bracket_records with the test's thread mapper and stream ids, which must succeed. */
 static void place(const struct ss_oplist *ops, const struct bracket_time *bt, size_t nbt,
-		  const struct cupti_capture_rec *in, size_t nin, struct cupti_capture_rec **out, size_t *nout,
-		  struct bracket_result *res)
+                  const struct cupti_capture_rec *in, size_t nin, struct cupti_capture_rec **out, size_t *nout,
+                  struct bracket_result *res)
 {
 	char *cause = NULL;
 
@@ -80,7 +87,7 @@ static void place(const struct ss_oplist *ops, const struct bracket_time *bt, si
 static size_t brackets(const struct ss_oplist *ops, struct bracket_time *bt)
 {
 	static const double times[2][3][2] = {{{0.000, 0.100}, {0.100, 0.200}, {0.302, 0.400}},
-					      {{0.400, 0.500}, {0.500, 0.600}, {0.7005, 0.800}}};
+	                                      {{0.400, 0.500}, {0.500, 0.600}, {0.7005, 0.800}}};
 	int seen[2] = {0, 0};
 	size_t n = 0;
 
@@ -125,7 +132,8 @@ static void test_offset_and_records(void **state)
 		double want0 = OFFSET + 250 + bt[b].before_ms * 1e6;
 
 		assert_true((double)out[b].r.start > want0 - 1 && (double)out[b].r.start < want0 + 1);
-		assert_int_equal(out[b].r.end - out[b].r.start, (uint64_t)((bt[b].after_ms - bt[b].before_ms) * 1e6 + 0.5));
+		assert_int_equal(out[b].r.end - out[b].r.start,
+		                 (uint64_t)((bt[b].after_ms - bt[b].before_ms) * 1e6 + 0.5));
 		assert_int_equal(out[b].r.kind, op->kind == SS_OP_PREFETCH_H2D ? SS_KIND_H2D : SS_KIND_D2H);
 		assert_int_equal(out[b].r.bytes, planner_op_bytes(&ops, op));
 		assert_int_equal(out[b].r.stream, op->stream);
@@ -133,7 +141,7 @@ static void test_offset_and_records(void **state)
 		assert_int_equal(out[b].r.flags, SS_REC_MANAGED | SS_REC_ASYNC | SS_REC_EVENT_TIMED);
 		assert_int_equal(out[b].r.correlation, 101 + b); /* depth-first: the b-th prefetch issued */
 		assert_string_equal(out[b].name, op->kind == SS_OP_PREFETCH_H2D ? "Prefetch HtoD (Managed -> Device)"
-										 : "Prefetch DtoH (Device -> Managed)");
+		                                                                : "Prefetch DtoH (Device -> Managed)");
 	}
 	bracket_free(out, nout);
 	planner_free(&ops);
@@ -307,9 +315,9 @@ static void test_bad_brackets(void **state)
 			b2[1].op = b2[0].op;
 		else
 			b2[2].after_ms = b2[2].before_ms - 0.001;
-		assert_int_equal(bracket_records(&ops, b2, nbt, NULL, 0, test_thread_index, NULL, raw_ids, 2, &out, &nout,
-						 &res, &cause),
-				 -1);
+		assert_int_equal(bracket_records(&ops, b2, nbt, NULL, 0, test_thread_index, NULL, raw_ids, 2, &out,
+		                                 &nout, &res, &cause),
+		                 -1);
 		assert_non_null(cause);
 		assert_non_null(strstr(cause, "event-timed op"));
 		free(cause);
@@ -322,11 +330,9 @@ static void test_bad_brackets(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_offset_and_records),
-		cmocka_unit_test(test_idle),
-		cmocka_unit_test(test_cupti_offset),
-		cmocka_unit_test(test_unplaced_and_unmatched),
-		cmocka_unit_test(test_bad_brackets),
+	    cmocka_unit_test(test_offset_and_records), cmocka_unit_test(test_idle),
+	    cmocka_unit_test(test_cupti_offset),       cmocka_unit_test(test_unplaced_and_unmatched),
+	    cmocka_unit_test(test_bad_brackets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,13 +1,20 @@
 /* test_cupti_load.c: libcupti is loaded at run time, so a machine without it gets one line, not a loader error.
  * Needs the CUDA toolkit's CUPTI (CI has it) but no GPU: cuptiGetVersion works without a device. */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cmocka.h>
 
 #include "cuda/cupti_capture.h"
 
@@ -58,9 +65,9 @@ static void test_found(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_missing),
-		cmocka_unit_test(test_not_cupti),
-		cmocka_unit_test(test_found),
+	    cmocka_unit_test(test_missing),
+	    cmocka_unit_test(test_not_cupti),
+	    cmocka_unit_test(test_found),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,12 +1,19 @@
 /* test_kernels_host.c: the kernels' host-side references and checks (no GPU: nothing here launches a kernel). */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cmocka.h>
 
 #include "kernels.h"
 
@@ -81,9 +88,9 @@ static void test_decrypt_roundtrip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_spin_expect),
-		cmocka_unit_test(test_add_fill_verify),
-		cmocka_unit_test(test_decrypt_roundtrip),
+	    cmocka_unit_test(test_spin_expect),
+	    cmocka_unit_test(test_add_fill_verify),
+	    cmocka_unit_test(test_decrypt_roundtrip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# brackets.sh: what timing the prefetches with events (--prefetch-events, src/cupti/bracket.c) costs the traced
+# brackets.sh: what timing the prefetches with events (--prefetch-events, src/cuda/bracket.c) costs the traced
 # run of the managed preset: traced vs untraced makespan with --prefetch-events and without, in configurations
 # where it might matter. Usage: tests/gpu/brackets.sh BUILD_DIR [REPEATS]; writes $OUT/brackets.txt.
 set -u

@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda/cuda_backend.h"
 #include "core/experiment.h"
 #include "core/planner.h"
 #include "core/record.h"
 #include "core/xalloc.h"
+#include "cuda/cuda_backend.h"
 
 /* What the sink collected: the records and their names. */
 struct smoke {

@@ -11,12 +11,11 @@
  * If idle e1 - e0 is about gated e1 - e0 while the idle call took a good part of it, the migration ran inside the
  * call; if it is about the call plus the gated time, it ran after. Prints one line per measurement and medians.
  * Usage: prefetch_probe [REPEATS] (default 9). Exit 3 on a CUDA error. */
+#include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <cuda_runtime_api.h>
 
 #include "kernels.h"
 
@@ -78,7 +77,8 @@ int main(int argc, char **argv)
 
 		probe_check(cudaMallocManaged((void **)&buf, sizes[z], cudaMemAttachGlobal), "cudaMallocManaged");
 		for (int gated = 0; gated <= 1; gated++) {
-			double *call = malloc(sizeof(double) * (size_t)reps), *span = malloc(sizeof(double) * (size_t)reps);
+			double *call = malloc(sizeof(double) * (size_t)reps),
+			       *span = malloc(sizeof(double) * (size_t)reps);
 			double *after = malloc(sizeof(double) * (size_t)reps);
 
 			if (call == NULL || span == NULL || after == NULL)
@@ -91,7 +91,8 @@ int main(int argc, char **argv)
 				probe_check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
 				memset(buf, r & 0xff, sizes[z]);
 				if (gated)
-					probe_check((cudaError_t)kernels_spin_launch(slot, PROBE_SPIN_ITER, s), "spin launch");
+					probe_check((cudaError_t)kernels_spin_launch(slot, PROBE_SPIN_ITER, s),
+					            "spin launch");
 				probe_check(cudaEventRecord(e0, s), "cudaEventRecord");
 				t0 = probe_now_us();
 				probe_check(cudaMemPrefetchAsync(buf, sizes[z], dev, 0, s), "prefetch to device");
@@ -107,10 +108,12 @@ int main(int argc, char **argv)
 				span[r] = ms * 1e3;
 				probe_check(cudaEventElapsedTime(&ms, ea, e1), "cudaEventElapsedTime");
 				after[r] = ms * 1e3;
-				printf("%5zu MiB %-5s rep %2d: call %8.1f us  e1-e0 %8.1f us  e1-(event after call) %8.1f us\n",
+				printf("%5zu MiB %-5s rep %2d: call %8.1f us  e1-e0 %8.1f us  e1-(event after call) "
+				       "%8.1f us\n",
 				       sizes[z] >> 20, gated ? "gated" : "idle", r, call[r], span[r], after[r]);
 			}
-			printf("%5zu MiB %-5s median of %d: call %8.1f us  e1-e0 %8.1f us  e1-(event after call) %8.1f us\n",
+			printf("%5zu MiB %-5s median of %d: call %8.1f us  e1-e0 %8.1f us  e1-(event after call) %8.1f "
+			       "us\n",
 			       sizes[z] >> 20, gated ? "gated" : "idle", reps, probe_median(call, reps),
 			       probe_median(span, reps), probe_median(after, reps));
 			fflush(stdout);

@@ -17,18 +17,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cuda_runtime.h>
 #include <thread>
 
-#include <cuda_runtime.h>
-
-#define CHECK(call)                                                                                        \
-	do {                                                                                               \
-		cudaError_t err_ = (call);                                                                 \
-		if (err_ != cudaSuccess) {                                                                 \
-			fprintf(stderr, "many_ops_app: %s: %s (%s:%d)\n", #call, cudaGetErrorString(err_), \
-			        __FILE__, __LINE__);                                                       \
-			exit(2);                                                                           \
-		}                                                                                          \
+#define CHECK(call)                                                                                                    \
+	do {                                                                                                           \
+		cudaError_t err_ = (call);                                                                             \
+		if (err_ != cudaSuccess) {                                                                             \
+			fprintf(stderr, "many_ops_app: %s: %s (%s:%d)\n", #call, cudaGetErrorString(err_), __FILE__,   \
+			        __LINE__);                                                                             \
+			exit(2);                                                                                       \
+		}                                                                                                      \
 	} while (0)
 
 #define STREAMS 32
@@ -77,7 +76,8 @@ int main(int argc, char **argv)
 		else if (i + 1 < argc && strcmp(argv[i], "--pause-ms") == 0)
 			pause_ms = (int)many_ops_arg("--pause-ms", argv[++i], 0, 60000);
 		else {
-			fprintf(stderr, "usage: many_ops_app [--rounds N] [--passes N] [--elements N] [--pause-ms M]\n");
+			fprintf(stderr,
+			        "usage: many_ops_app [--rounds N] [--passes N] [--elements N] [--pause-ms M]\n");
 			return 64;
 		}
 	}
@@ -129,10 +129,11 @@ int main(int argc, char **argv)
 
 					if (h_out[k] != want) {
 						if (bad < 10)
-							fprintf(stderr,
-							        "many_ops_app: pass %d stream %d round %d element %d: %u, "
-							        "want %u\n",
-							        p, i, r, e, h_out[k], want);
+							fprintf(
+							    stderr,
+							    "many_ops_app: pass %d stream %d round %d element %d: %u, "
+							    "want %u\n",
+							    p, i, r, e, h_out[k], want);
 						bad++;
 					}
 				}

@@ -21,20 +21,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
 #include <thread>
 #include <vector>
 
-#include <cuda_runtime.h>
-#include <nvtx3/nvToolsExt.h>
-
-#define CHECK(call)                                                                                      \
-	do {                                                                                             \
-		cudaError_t err_ = (call);                                                               \
-		if (err_ != cudaSuccess) {                                                               \
-			fprintf(stderr, "record_app: %s: %s (%s:%d)\n", #call, cudaGetErrorString(err_), \
-				__FILE__, __LINE__);                                                     \
-			exit(2);                                                                         \
-		}                                                                                        \
+#define CHECK(call)                                                                                                    \
+	do {                                                                                                           \
+		cudaError_t err_ = (call);                                                                             \
+		if (err_ != cudaSuccess) {                                                                             \
+			fprintf(stderr, "record_app: %s: %s (%s:%d)\n", #call, cudaGetErrorString(err_), __FILE__,     \
+			        __LINE__);                                                                             \
+			exit(2);                                                                                       \
+		}                                                                                                      \
 	} while (0)
 
 /* The hash every element goes through: the same on host and device, integer only, so results compare exactly. */
@@ -188,11 +187,11 @@ int main(int argc, char **argv)
 				size_t off = ((size_t)k * chunks + c) * chunk;
 
 				CHECK(cudaMemcpyAsync(d_in + off, h_in + off, chunk * sizeof(uint32_t),
-						      cudaMemcpyHostToDevice, s[k]));
+				                      cudaMemcpyHostToDevice, s[k]));
 				record_app_hash<<<grid, block, 0, s[k]>>>(d_in + off, d_out + off, chunk, work);
 				CHECK(cudaGetLastError());
 				CHECK(cudaMemcpyAsync(h_out + off, d_out + off, chunk * sizeof(uint32_t),
-						      cudaMemcpyDeviceToHost, s[k]));
+				                      cudaMemcpyDeviceToHost, s[k]));
 				h2d++;
 				kernels++;
 				d2h++;
@@ -217,8 +216,9 @@ int main(int argc, char **argv)
 
 				if (h_out[i] != record_app_mix(record_app_input(i, it), work)) {
 					if (ok)
-						fprintf(stderr, "record_app: wrong result at element %zu of iteration %d\n", i,
-							it);
+						fprintf(stderr,
+						        "record_app: wrong result at element %zu of iteration %d\n", i,
+						        it);
 					ok = false;
 				}
 				if (j >= chunk - 1)

@@ -1,6 +1,6 @@
 /* record_harness.c: a program for the CI tests of `streamscope record` on machines without a GPU. It stands in
  * for what only a GPU run produces: it writes, on the channel the injection library would use (STREAMSCOPE_FD in
- * the launched pid, else the --children socket), a wire stream shaped like the library's (src/cupti/inject/inject.h),
+ * the launched pid, else the --children socket), a wire stream shaped like the library's (src/record/contract.h),
  * with the engine's own wire writer, so that the parent's handling (stream indices and kinds, times, SYNC threads,
  * incomplete traces, children, exit statuses) is tested end to end. It is a test double, named as one: the real
  * library is exercised by mode "inject" (and, with a GPU, by tests/record/h200.sh).

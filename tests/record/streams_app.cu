@@ -23,31 +23,29 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
-
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <vector>
 
-#define CHECK(call)                                                                                      \
-	do {                                                                                             \
-		cudaError_t err_ = (call);                                                               \
-		if (err_ != cudaSuccess) {                                                               \
-			fprintf(stderr, "streams_app: %s: %s (%s:%d)\n", #call, cudaGetErrorString(err_), \
-			        __FILE__, __LINE__);                                                     \
-			exit(2);                                                                         \
-		}                                                                                        \
+#define CHECK(call)                                                                                                    \
+	do {                                                                                                           \
+		cudaError_t err_ = (call);                                                                             \
+		if (err_ != cudaSuccess) {                                                                             \
+			fprintf(stderr, "streams_app: %s: %s (%s:%d)\n", #call, cudaGetErrorString(err_), __FILE__,    \
+			        __LINE__);                                                                             \
+			exit(2);                                                                                       \
+		}                                                                                                      \
 	} while (0)
 
-#define CHECK_CU(call)                                                                                        \
-	do {                                                                                                  \
-		CUresult err_ = (call);                                                                       \
-		if (err_ != CUDA_SUCCESS) {                                                                   \
-			const char *s_ = NULL;                                                                \
-			cuGetErrorString(err_, &s_);                                                          \
-			fprintf(stderr, "streams_app: %s: %s (%s:%d)\n", #call, s_ ? s_ : "?", __FILE__,        \
-			        __LINE__);                                                                    \
-			exit(2);                                                                              \
-		}                                                                                             \
+#define CHECK_CU(call)                                                                                                 \
+	do {                                                                                                           \
+		CUresult err_ = (call);                                                                                \
+		if (err_ != CUDA_SUCCESS) {                                                                            \
+			const char *s_ = NULL;                                                                         \
+			cuGetErrorString(err_, &s_);                                                                   \
+			fprintf(stderr, "streams_app: %s: %s (%s:%d)\n", #call, s_ ? s_ : "?", __FILE__, __LINE__);    \
+			exit(2);                                                                                       \
+		}                                                                                                      \
 	} while (0)
 
 #define STREAMS 128
@@ -209,8 +207,8 @@ int main(int argc, char **argv)
 
 			if (h_out[g] != streams_app_mix(h_in[g], work * 64)) {
 				if (bad < 10)
-					fprintf(stderr, "streams_app: stream %d element %zu: %u, want %u\n", i, k, h_out[g],
-					        streams_app_mix(h_in[g], work * 64));
+					fprintf(stderr, "streams_app: stream %d element %zu: %u, want %u\n", i, k,
+					        h_out[g], streams_app_mix(h_in[g], work * 64));
 				bad++;
 			}
 		}

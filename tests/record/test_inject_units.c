@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/inject.h"
+#include "core/record.h"
+#include "record/contract.h"
 #include "record/inject_markers.h"
 #include "record/inject_streams.h"
-#include "core/record.h"
 
 /* CUpti_ActivityStreamFlag values. */
 enum { FLAG_DEFAULT = 1, FLAG_NON_BLOCKING = 2, FLAG_NULL = 3 };

@@ -2,14 +2,21 @@
  * tests/data/h200/record/ with the program's own output (record_run.out: the RECORD_APP line of what it issued)
  * and streamscope's summary (record_run.err). Opened as `streamscope view` opens it (import_file), it must hold
  * exactly the kernels, copies, memsets and NVTX ranges the program issued, on its four streams (two blocking, two
- * non-blocking, labelled so in the trace), the legacy default stream and the helper thread's per-thread default stream, complete and with
- * nothing dropped. Skipped (with a message) until the files are committed. */
+ * non-blocking, labelled so in the trace), the legacy default stream and the helper thread's per-thread default stream,
+ * complete and with nothing dropped. Skipped (with a message) until the files are committed. */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +91,7 @@ static void test_h200_trace(void **state)
 	(void)state;
 	if (access(DATA "record.sqlite", R_OK) != 0) {
 		print_message("tests/data/h200/record/record.sqlite is not committed yet (tests/record/h200.sh writes "
-			      "it on the H200): skipped\n");
+		              "it on the H200): skipped\n");
 		skip();
 	}
 	out = slurp(DATA "record_run.out");
@@ -167,7 +174,7 @@ static void test_h200_trace(void **state)
 	assert_true(t.rec[main_mark].end > t.rec[main_mark].start);
 	for (size_t i = 0; i < t.n; i++)
 		hashes += t.rec[i].kind == SS_KIND_KERNEL &&
-			  strstr(timeline_name(&t, t.rec[i].name), "record_app_hash") != NULL;
+		          strstr(timeline_name(&t, t.rec[i].name), "record_app_hash") != NULL;
 	assert_int_equal(hashes, (size_t)h2d); /* one hash kernel per chunk, names kept (mangled or not) */
 	timeline_free(&t);
 	free(out);
@@ -177,7 +184,7 @@ static void test_h200_trace(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_h200_trace),
+	    cmocka_unit_test(test_h200_trace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

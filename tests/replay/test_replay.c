@@ -4,6 +4,15 @@
  * Here every trace is imported again and analysed: the counts and makespans must be exactly what the H200 run
  * reported, and the acceptance claims (counts = op list, zero drops, bandwidth, serialisation by the legacy
  * stream, hyperq depth vs breadth) must hold on the recorded intervals themselves. */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
 #include <jansson.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,8 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#include <cmocka.h>
 
 #include "core/analysis.h"
 #include "core/planner.h"
@@ -123,7 +130,7 @@ static void test_counts_equal_op_list(void **state)
 		planner_expected_records(&ops, timed != NULL && json_integer_value(timed) > 0, exp);
 		if (timed != NULL && json_integer_value(timed) > 0)
 			assert_int_equal(json_integer_value(timed), planner_count_kind(&ops, SS_OP_PREFETCH_H2D) +
-								       planner_count_kind(&ops, SS_OP_PREFETCH_D2H));
+			                                                planner_count_kind(&ops, SS_OP_PREFETCH_D2H));
 		planner_free(&ops);
 		assert_int_equal(exp[SS_KIND_H2D], json_integer_value(json_object_get(r, "H2D")));
 		assert_int_equal(exp[SS_KIND_KERNEL], json_integer_value(json_object_get(r, "KER")));
@@ -179,7 +186,7 @@ static void test_cupti_vs_events(void **state)
 		assert_true(json_is_real(median));
 		if (!(json_real_value(median) < 0.01 && json_real_value(median) > -0.01))
 			fail_msg("%s: CUPTI vs events median %+.2f%% over the repeats", tag,
-				 100.0 * json_real_value(median));
+			         100.0 * json_real_value(median));
 	}
 }
 
@@ -233,9 +240,9 @@ static void test_hyperq_orders_differ(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_runs_match_summary),  cmocka_unit_test(test_counts_equal_op_list),
-		cmocka_unit_test(test_cupti_vs_events),     cmocka_unit_test(test_bandwidth),
-		cmocka_unit_test(test_default_stream_serialises), cmocka_unit_test(test_hyperq_orders_differ),
+	    cmocka_unit_test(test_runs_match_summary),        cmocka_unit_test(test_counts_equal_op_list),
+	    cmocka_unit_test(test_cupti_vs_events),           cmocka_unit_test(test_bandwidth),
+	    cmocka_unit_test(test_default_stream_serialises), cmocka_unit_test(test_hyperq_orders_differ),
 	};
 	char path[1024];
 	struct stat st;

@@ -5,6 +5,15 @@
  * (timeline_work_span) is the one the H200 run stored and within 1% of the cudaEvent makespan of the same run; the
  * copy records alone would not be (their span is short by the staging: more than 1% up to 32 streams); the span
  * starts with a pageable H2D's call and ends with a pageable D2H's call. */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,8 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#include <cmocka.h>
 
 #include "core/analysis.h"
 #include "core/experiment.h"
@@ -74,13 +81,13 @@ static void test_pageable_span(void **state)
 		assert_int_equal(a.makespan_ns, cupti);
 		if (!(replay_rel(a.makespan_ns, events) < 0.01 && replay_rel(a.makespan_ns, events) > -0.01))
 			fail_msg("%d streams: span %llu ns vs cudaEvent %lld ns", replay_streams[k],
-				 (unsigned long long)a.makespan_ns, events);
+			         (unsigned long long)a.makespan_ns, events);
 		/* the copy and kernel records alone start later and end earlier */
 		assert_true(timeline_span(&t, SS_GPU_KINDS, &g0, &g1));
 		assert_true(g0 > a.t0 && g1 < a.t1);
 		if (replay_streams[k] <= 32 && replay_rel(g1 - g0, events) > -0.01)
 			fail_msg("%d streams: the copy records' span %llu ns is within 1%% of the cudaEvent %lld ns",
-				 replay_streams[k], (unsigned long long)(g1 - g0), events);
+			         replay_streams[k], (unsigned long long)(g1 - g0), events);
 		/* the span's ends are calls of pageable copies: the first an H2D's, the last a D2H's */
 		for (size_t i = 0; i < t.n; i++) {
 			const struct ss_record *r = &t.rec[i];
@@ -102,7 +109,7 @@ static void test_pageable_span(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pageable_span),
+	    cmocka_unit_test(test_pageable_span),
 	};
 	struct stat st;
 

@@ -4,6 +4,15 @@
  * prefetches to the device end before the stream's kernel starts, the one back to the host starts after it ends.
  * For the final code's runs also: the timeline's span is the stored CUPTI makespan, within 1% of the cudaEvent
  * makespan of the same run. */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,8 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#include <cmocka.h>
 
 #include "core/experiment.h"
 #include "core/planner.h"
@@ -29,15 +36,18 @@ static const struct {
 	enum ss_order order;
 	int connections;
 } replay_runs[] = {
-	{"managed-1-depth", 1, SS_ORDER_DEPTH, 8},     {"managed-1-breadth", 1, SS_ORDER_BREADTH, 8},
-	{"managed-8-depth", 8, SS_ORDER_DEPTH, 8},     {"managed-8-breadth", 8, SS_ORDER_BREADTH, 8},
-	{"managed-32-depth", 32, SS_ORDER_DEPTH, 8},   {"managed-32-breadth", 32, SS_ORDER_BREADTH, 8},
-	{"managed-8-1q", 8, SS_ORDER_DEPTH, 1},
-	/* the final code (2026-11-30): no event before a prefetch on an idle stream, the clock offset from CUPTI's
-	 * event timestamps */
-	{"managed-8-depth-final", 8, SS_ORDER_DEPTH, 8},
-	{"managed-8-breadth-final", 8, SS_ORDER_BREADTH, 8},
-	{"managed-32-32q-final", 32, SS_ORDER_DEPTH, 32},
+    {"managed-1-depth", 1, SS_ORDER_DEPTH, 8},
+    {"managed-1-breadth", 1, SS_ORDER_BREADTH, 8},
+    {"managed-8-depth", 8, SS_ORDER_DEPTH, 8},
+    {"managed-8-breadth", 8, SS_ORDER_BREADTH, 8},
+    {"managed-32-depth", 32, SS_ORDER_DEPTH, 8},
+    {"managed-32-breadth", 32, SS_ORDER_BREADTH, 8},
+    {"managed-8-1q", 8, SS_ORDER_DEPTH, 1},
+    /* the final code (2026-11-30): no event before a prefetch on an idle stream, the clock offset from CUPTI's
+     * event timestamps */
+    {"managed-8-depth-final", 8, SS_ORDER_DEPTH, 8},
+    {"managed-8-breadth-final", 8, SS_ORDER_BREADTH, 8},
+    {"managed-32-32q-final", 32, SS_ORDER_DEPTH, 32},
 };
 
 /* The API record with correlation id c, NULL when none. */
@@ -126,7 +136,7 @@ static void test_prefetches(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_prefetches),
+	    cmocka_unit_test(test_prefetches),
 	};
 	struct stat st;
 

@@ -16,6 +16,7 @@
 #include "io/export/export.h"
 #include "io/import/import.h"
 #include "io/import/import_chrome.h"
+#include "io/import/importer.h"
 #include "io_fixture.h"
 
 /* What the hook does to the file. */
@@ -78,10 +79,10 @@ static void shrink_expect(const char *dir, const char *name, enum shrink_change 
 	shrink_export(dir, name, n, path, sizeof path);
 	shrink_change = change;
 	shrink_calls = 0;
-	import_set_hook(shrink_hook);
+	importer_set_hook(shrink_hook);
 	timeline_init(&t);
 	rc = import_file(path, &t, &cause);
-	import_set_hook(NULL);
+	importer_set_hook(NULL);
 	assert_int_equal(shrink_calls, 1);
 	if (change == CHANGE_NONE) {
 		if (rc != 0)

@@ -16,9 +16,9 @@
 #include <jansson.h>
 #include <math.h>
 
-#include "io/import/chrome_parse.h"
 #include "io/export/export.h"
 #include "io/export/export_chrome.h"
+#include "io/import/chrome_parse.h"
 #include "io/import/import.h"
 #include "io/import/import_chrome.h"
 #include "io_fixture.h"

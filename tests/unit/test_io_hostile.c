@@ -287,13 +287,12 @@ static void test_stream_kinds_hostile(void **state)
 	timeline_free(&t);
 	/* ours: STREAMSCOPE_STREAM rows out of range or of unknown kind */
 	snprintf(path, sizeof path, "%s/own.sqlite", dir);
-	make_db(path,
-	        "CREATE TABLE STREAMSCOPE_META (name TEXT, value TEXT);"
-	        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT);"
-	        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 30);"
-	        "CREATE TABLE STREAMSCOPE_STREAM (ssStream, streamId, kind, kindName);"
-	        "INSERT INTO STREAMSCOPE_STREAM VALUES (0, 30, 7, 'x'), (-5, 1, 1, ''), (99999999, 1, 1, ''),"
-	        " ('a', 1, 1, ''), (1, -3, 1, ''), (2, 31, 2, NULL);");
+	make_db(path, "CREATE TABLE STREAMSCOPE_META (name TEXT, value TEXT);"
+	              "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT);"
+	              "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 30);"
+	              "CREATE TABLE STREAMSCOPE_STREAM (ssStream, streamId, kind, kindName);"
+	              "INSERT INTO STREAMSCOPE_STREAM VALUES (0, 30, 7, 'x'), (-5, 1, 1, ''), (99999999, 1, 1, ''),"
+	              " ('a', 1, 1, ''), (1, -3, 1, ''), (2, 31, 2, NULL);");
 	timeline_init(&t);
 	if (import_file(path, &t, &cause) != 0)
 		fail_msg("%s", cause);

@@ -21,11 +21,11 @@
 #include <string.h>
 
 #include "core/analysis.h"
-#include "model/model.h"
 #include "core/planner.h"
+#include "core/timeline.h"
+#include "model/model.h"
 #include "model/profile.h"
 #include "run/runner.h"
-#include "core/timeline.h"
 
 /* One phase of the ideal test in ns: 2^22 floats = 16 MiB per array. */
 #define PHASE 16777216ull

@@ -1,22 +1,29 @@
 /* test_model_calibrate.c: calibrating the model on the model gives back the model's own profile. The calibration
  * runs every measurement experiment through runner_run, as on a GPU, and fits the profile from the timelines. */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/experiment.h"
+#include "core/timeline.h"
 #include "model/calibrate.h"
 #include "model/model.h"
 #include "model/profile.h"
-#include "core/timeline.h"
-#include "core/experiment.h"
 
 /* A profile unlike the built-in one in every value calibrate measures. */
 static void truth_profile(struct ss_profile *p)
@@ -73,9 +80,13 @@ static void test_round_trip(void **state)
 	 * none), the thread stagger threads; the SM count is informational; prefetches to the host leave no records
 	 * and calibrate's managed runs end in one device sync, so their pace and the wait before them come from the
 	 * H200 timelines (profile.c) */
-	static const char *const unmeasured[] = {"kernel.spin.saturation", "kernel.spin.ns_per_elem",
-						 "api.trace_overhead_ns", "host.thread_start_ns", "device.sms",
-						 "managed.prefetch_host_gbs", "managed.prefetch_wait_ns"};
+	static const char *const unmeasured[] = {"kernel.spin.saturation",
+	                                         "kernel.spin.ns_per_elem",
+	                                         "api.trace_overhead_ns",
+	                                         "host.thread_start_ns",
+	                                         "device.sms",
+	                                         "managed.prefetch_host_gbs",
+	                                         "managed.prefetch_wait_ns"};
 
 	(void)state;
 	truth_profile(&truth);
@@ -112,9 +123,9 @@ static void test_round_trip(void **state)
  * given as it was (here the built-in one, whose host costs all differ from the truth's). */
 static void test_host_round_trip(void **state)
 {
-	static const char *const host[] = {"api.copy_ns",        "api.copy_queues_ns", "api.launch_ns",
-	                                   "api.switch_ns",      "api.switch_queues_ns", "api.launch_wait_ns",
-	                                   "api.event_ns",       "host.gap_ns"};
+	static const char *const host[] = {"api.copy_ns",   "api.copy_queues_ns",   "api.launch_ns",
+	                                   "api.switch_ns", "api.switch_queues_ns", "api.launch_wait_ns",
+	                                   "api.event_ns",  "host.gap_ns"};
 	struct ss_profile truth, got, builtin;
 	char *cause = NULL;
 
@@ -241,10 +252,10 @@ static void test_prefetch_unseen(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_host_round_trip),
-		cmocka_unit_test(test_calls_one_run),
-		cmocka_unit_test(test_prefetch_unseen),
+	    cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_host_round_trip),
+	    cmocka_unit_test(test_calls_one_run),
+	    cmocka_unit_test(test_prefetch_unseen),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

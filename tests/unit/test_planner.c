@@ -1,12 +1,19 @@
 /* test_planner.c: the op list of every option combination (structural invariants), exact small lists written out
  * by hand, chunking with tails, expected record counts and the one-line description of each op kind. */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +22,10 @@
 #include "core/planner.h"
 
 /* A failed structural check names the experiment it failed for. */
-#define CHECK(cond)                                                                                        \
-	do {                                                                                               \
-		if (!(cond))                                                                               \
-			fail_msg("%s: check failed at line %d: %s", label, __LINE__, #cond);              \
+#define CHECK(cond)                                                                                                    \
+	do {                                                                                                           \
+		if (!(cond))                                                                                           \
+			fail_msg("%s: check failed at line %d: %s", label, __LINE__, #cond);                           \
 	} while (0)
 
 /* Chunk c of elements cut into chunks pieces, computed here independently of planner_chunk. */
@@ -41,19 +48,40 @@ static uint64_t ref_chunk_offset(uint64_t elements, int chunks, int c)
 
 /* Host arrays copied in and out per chunk, and arrays in managed memory, by kernel (from the issue's presets:
  * z = x + y moves x, y in and z out; decrypt moves its one array in and out; spin kernels move nothing). */
-static int ref_inputs(int kernel) { return kernel == SS_KERNEL_ADD ? 2 : kernel == SS_KERNEL_DECRYPT ? 1 : 0; }
-static int ref_outputs(int kernel) { return kernel == SS_KERNEL_SPIN ? 0 : 1; }
-static int ref_arrays(int kernel) { return kernel == SS_KERNEL_ADD ? 3 : kernel == SS_KERNEL_DECRYPT ? 1 : 0; }
+static int ref_inputs(int kernel)
+{
+	return kernel == SS_KERNEL_ADD ? 2 : kernel == SS_KERNEL_DECRYPT ? 1 : 0;
+}
+static int ref_outputs(int kernel)
+{
+	return kernel == SS_KERNEL_SPIN ? 0 : 1;
+}
+static int ref_arrays(int kernel)
+{
+	return kernel == SS_KERNEL_ADD ? 3 : kernel == SS_KERNEL_DECRYPT ? 1 : 0;
+}
 /* The array the kernel writes and the D2H copies back: z for add, the data array for decrypt. */
-static int ref_out_buffer(int kernel) { return kernel == SS_KERNEL_ADD ? 2 : 0; }
+static int ref_out_buffer(int kernel)
+{
+	return kernel == SS_KERNEL_ADD ? 2 : 0;
+}
 
-static bool is_input(int k) { return k == SS_OP_H2D || k == SS_OP_ATTACH || k == SS_OP_PREFETCH_H2D; }
-static bool is_output(int k) { return k == SS_OP_D2H || k == SS_OP_PREFETCH_D2H; }
+static bool is_input(int k)
+{
+	return k == SS_OP_H2D || k == SS_OP_ATTACH || k == SS_OP_PREFETCH_H2D;
+}
+static bool is_output(int k)
+{
+	return k == SS_OP_D2H || k == SS_OP_PREFETCH_D2H;
+}
 static bool is_work(const struct ss_op *op)
 {
 	return op->stream >= 0 && (is_input(op->kind) || is_output(op->kind) || op->kind == SS_OP_KERNEL);
 }
-static int phase_of(int k) { return is_input(k) ? 0 : k == SS_OP_KERNEL ? 1 : 2; }
+static int phase_of(int k)
+{
+	return is_input(k) ? 0 : k == SS_OP_KERNEL ? 1 : 2;
+}
 static bool is_interfering(const struct ss_op *op)
 {
 	return op->stream == SS_STREAM_LEGACY || op->stream == SS_STREAM_PER_THREAD;
@@ -316,7 +344,7 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 			} else if (op->kind == SS_OP_EVENT_RECORD && op->stream >= 0) {
 				CHECK(e->sync == SS_SYNC_EVENTS);
 				CHECK(op->stream == rec_next);
-				CHECK(sync_next == 0); /* all records before the first wait */
+				CHECK(sync_next == 0);                     /* all records before the first wait */
 				CHECK(i + 1 > last_of_stream[op->stream]); /* after all of its stream's work */
 				if (rec_next == 0)
 					first_stream_event = op->event;
@@ -393,37 +421,45 @@ static void test_every_combination(void **state)
 						for (int hm = 0; hm < SS_MEM_COUNT; hm++)
 							for (int th = 0; th < 2; th++)
 								for (int ch = 0; ch < 3; ch++) {
-		struct ss_experiment e;
-		char label[256];
+									struct ss_experiment e;
+									char label[256];
 
-		experiment_preset(&e, (enum ss_preset)p);
-		if (stream_cases[sc] != 0)
-			e.streams = stream_cases[sc];
-		e.order = (enum ss_order)o;
-		e.sync = (enum ss_sync)sy;
-		e.defstream = (enum ss_defstream)ds;
-		e.hostmem = (enum ss_hostmem)hm;
-		e.threads = th ? e.streams : 1;
-		e.nonblocking = (p + ds) % 2;
-		switch (ch) {
-		case 0: /* one chunk per stream */
-			e.chunks = 0;
-			break;
-		case 1: /* more chunks than streams, uneven: the last chunk is shorter */
-			e.chunks = 2 * e.streams + 1;
-			break;
-		default: /* tiny data: 5 elements in 4 chunks are 2, 2, 1 and an empty one */
-			e.elements = 5;
-			e.chunks = 4;
-			break;
-		}
-		snprintf(label, sizeof label, "%s streams=%d order=%s sync=%s ds=%s mem=%s threads=%d chunks=%d el=%llu",
-			 experiment_preset_name(p), e.streams, experiment_order_name(o), experiment_sync_name(sy),
-			 experiment_defstream_name(ds), experiment_hostmem_name(hm), e.threads, e.chunks,
-			 (unsigned long long)e.elements);
-		build_and_check(&e, label);
-		built++;
-	}
+									experiment_preset(&e, (enum ss_preset)p);
+									if (stream_cases[sc] != 0)
+										e.streams = stream_cases[sc];
+									e.order = (enum ss_order)o;
+									e.sync = (enum ss_sync)sy;
+									e.defstream = (enum ss_defstream)ds;
+									e.hostmem = (enum ss_hostmem)hm;
+									e.threads = th ? e.streams : 1;
+									e.nonblocking = (p + ds) % 2;
+									switch (ch) {
+									case 0: /* one chunk per stream */
+										e.chunks = 0;
+										break;
+									case 1: /* more chunks than streams, uneven: the
+									           last chunk is shorter */
+										e.chunks = 2 * e.streams + 1;
+										break;
+									default: /* tiny data: 5 elements in 4 chunks
+									            are 2, 2, 1 and an empty one */
+										e.elements = 5;
+										e.chunks = 4;
+										break;
+									}
+									snprintf(label, sizeof label,
+									         "%s streams=%d order=%s sync=%s ds=%s "
+									         "mem=%s threads=%d chunks=%d el=%llu",
+									         experiment_preset_name(p), e.streams,
+									         experiment_order_name(o),
+									         experiment_sync_name(sy),
+									         experiment_defstream_name(ds),
+									         experiment_hostmem_name(hm), e.threads,
+									         e.chunks,
+									         (unsigned long long)e.elements);
+									build_and_check(&e, label);
+									built++;
+								}
 	assert_int_equal(built, 7 * 3 * 2 * 4 * 4 * 4 * 2 * 3);
 }
 
@@ -505,17 +541,20 @@ static void test_interference_between_work(void **state)
 						if (is_interfering(&ops.op[i])) {
 							ninterf++;
 							if (i < first_work || i > last_work) {
-								print_message("%s %s %s streams=%d chunks=%d: interfering op #%zu "
-									      "is not between work (work is #%zu..#%zu)\n",
-									      experiment_preset_name(p), experiment_order_name(o),
-									      experiment_defstream_name(ds), e.streams, e.chunks,
-									      i + 1, first_work + 1, last_work + 1);
+								print_message(
+								    "%s %s %s streams=%d chunks=%d: interfering op "
+								    "#%zu "
+								    "is not between work (work is #%zu..#%zu)\n",
+								    experiment_preset_name(p), experiment_order_name(o),
+								    experiment_defstream_name(ds), e.streams, e.chunks,
+								    i + 1, first_work + 1, last_work + 1);
 								bad++;
 							}
 						}
 					if (ninterf == 0) {
-						print_message("%s %s %s: no interfering op\n", experiment_preset_name(p),
-							      experiment_order_name(o), experiment_defstream_name(ds));
+						print_message("%s %s %s: no interfering op\n",
+						              experiment_preset_name(p), experiment_order_name(o),
+						              experiment_defstream_name(ds));
 						bad++;
 					}
 					planner_free(&ops);
@@ -546,12 +585,13 @@ static void check_list(const struct ss_experiment *e, const struct want *w, size
 		if (op->kind != w[i].kind || op->stream != w[i].stream || op->thread != w[i].thread ||
 		    op->chunk != w[i].chunk || op->buffer != w[i].buffer || op->event != w[i].event ||
 		    op->offset != w[i].offset || (w[i].count != UINT64_MAX && op->count != w[i].count))
-			fail_msg("op #%zu: got kind %s stream %d thread %d chunk %d buffer %d event %d [%llu+%llu], want "
-				 "kind %s stream %d thread %d chunk %d buffer %d event %d [%llu+%llu]",
-				 i + 1, planner_op_kind_name(op->kind), op->stream, op->thread, op->chunk, op->buffer,
-				 op->event, (unsigned long long)op->offset, (unsigned long long)op->count,
-				 planner_op_kind_name(w[i].kind), w[i].stream, w[i].thread, w[i].chunk, w[i].buffer,
-				 w[i].event, (unsigned long long)w[i].offset, (unsigned long long)w[i].count);
+			fail_msg(
+			    "op #%zu: got kind %s stream %d thread %d chunk %d buffer %d event %d [%llu+%llu], want "
+			    "kind %s stream %d thread %d chunk %d buffer %d event %d [%llu+%llu]",
+			    i + 1, planner_op_kind_name(op->kind), op->stream, op->thread, op->chunk, op->buffer,
+			    op->event, (unsigned long long)op->offset, (unsigned long long)op->count,
+			    planner_op_kind_name(w[i].kind), w[i].stream, w[i].thread, w[i].chunk, w[i].buffer,
+			    w[i].event, (unsigned long long)w[i].offset, (unsigned long long)w[i].count);
 		assert_int_equal(op->id, i + 1);
 	}
 	planner_free(&ops);
@@ -564,16 +604,16 @@ static void test_list_depth_small(void **state)
 {
 	struct ss_experiment e;
 	static const struct want w[] = {
-		{SS_OP_H2D, 0, 0, 0, X, -1, 0, 5},
-		{SS_OP_H2D, 0, 0, 0, Y, -1, 0, 5},
-		{SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 5},
-		{SS_OP_D2H, 0, 0, 0, Z, -1, 0, 5},
-		{SS_OP_H2D, 1, 0, 1, X, -1, 5, 5},
-		{SS_OP_H2D, 1, 0, 1, Y, -1, 5, 5},
-		{SS_OP_KERNEL, 1, 0, 1, Z, -1, 5, 5},
-		{SS_OP_D2H, 1, 0, 1, Z, -1, 5, 5},
-		{SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
-		{SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 5},
+	    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 5},
+	    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 5},
+	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 5},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 5, 5},
+	    {SS_OP_H2D, 1, 0, 1, Y, -1, 5, 5},
+	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 5, 5},
+	    {SS_OP_D2H, 1, 0, 1, Z, -1, 5, 5},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
 	};
 
 	(void)state;
@@ -589,27 +629,27 @@ static void test_list_breadth_tail_legacy(void **state)
 {
 	struct ss_experiment e;
 	static const struct want w[] = {
-		{SS_OP_H2D, 0, 0, 0, X, -1, 0, 3},
-		{SS_OP_H2D, 0, 0, 0, Y, -1, 0, 3},
-		{SS_OP_H2D, 1, 0, 1, X, -1, 3, 3},
-		{SS_OP_H2D, 1, 0, 1, Y, -1, 3, 3},
-		{SS_OP_H2D, 2, 0, 2, X, -1, 6, 3},
-		{SS_OP_H2D, 2, 0, 2, Y, -1, 6, 3},
-		{SS_OP_H2D, 0, 0, 3, X, -1, 9, 1},
-		{SS_OP_H2D, 0, 0, 3, Y, -1, 9, 1},
-		{SS_OP_KERNEL, L, 0, -1, NONE, -1, 0, 1},
-		{SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 3},
-		{SS_OP_KERNEL, 1, 0, 1, Z, -1, 3, 3},
-		{SS_OP_KERNEL, 2, 0, 2, Z, -1, 6, 3},
-		{SS_OP_KERNEL, 0, 0, 3, Z, -1, 9, 1},
-		{SS_OP_KERNEL, L, 0, -1, NONE, -1, 0, 1},
-		{SS_OP_D2H, 0, 0, 0, Z, -1, 0, 3},
-		{SS_OP_D2H, 1, 0, 1, Z, -1, 3, 3},
-		{SS_OP_D2H, 2, 0, 2, Z, -1, 6, 3},
-		{SS_OP_D2H, 0, 0, 3, Z, -1, 9, 1},
-		{SS_OP_STREAM_SYNC, 2, 0, -1, NONE, -1, 0, 0},
-		{SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
-		{SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 3},
+	    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 3},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 3, 3},
+	    {SS_OP_H2D, 1, 0, 1, Y, -1, 3, 3},
+	    {SS_OP_H2D, 2, 0, 2, X, -1, 6, 3},
+	    {SS_OP_H2D, 2, 0, 2, Y, -1, 6, 3},
+	    {SS_OP_H2D, 0, 0, 3, X, -1, 9, 1},
+	    {SS_OP_H2D, 0, 0, 3, Y, -1, 9, 1},
+	    {SS_OP_KERNEL, L, 0, -1, NONE, -1, 0, 1},
+	    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 3},
+	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 3, 3},
+	    {SS_OP_KERNEL, 2, 0, 2, Z, -1, 6, 3},
+	    {SS_OP_KERNEL, 0, 0, 3, Z, -1, 9, 1},
+	    {SS_OP_KERNEL, L, 0, -1, NONE, -1, 0, 1},
+	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 3},
+	    {SS_OP_D2H, 1, 0, 1, Z, -1, 3, 3},
+	    {SS_OP_D2H, 2, 0, 2, Z, -1, 6, 3},
+	    {SS_OP_D2H, 0, 0, 3, Z, -1, 9, 1},
+	    {SS_OP_STREAM_SYNC, 2, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
 	};
 
 	(void)state;
@@ -629,22 +669,14 @@ static void test_list_events_threads_prefetch(void **state)
 {
 	struct ss_experiment e;
 	static const struct want w[] = {
-		{SS_OP_EVENT_RECORD, L, 0, -1, NONE, 0, 0, 0},
-		{SS_OP_PREFETCH_H2D, 0, 0, 0, X, -1, 0, 2},
-		{SS_OP_KERNEL, 0, 0, 0, X, -1, 0, 2},
-		{SS_OP_PREFETCH_D2H, 0, 0, 0, X, -1, 0, 2},
-		{SS_OP_PREFETCH_H2D, 1, 1, 1, X, -1, 2, 2},
-		{SS_OP_KERNEL, 1, 1, 1, X, -1, 2, 2},
-		{SS_OP_PREFETCH_D2H, 1, 1, 1, X, -1, 2, 2},
-		{SS_OP_PREFETCH_H2D, 0, 0, 2, X, -1, 4, 1},
-		{SS_OP_KERNEL, 0, 0, 2, X, -1, 4, 1},
-		{SS_OP_PREFETCH_D2H, 0, 0, 2, X, -1, 4, 1},
-		{SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0},
-		{SS_OP_EVENT_RECORD, 0, 0, -1, NONE, 2, 0, 0},
-		{SS_OP_EVENT_RECORD, 1, 1, -1, NONE, 3, 0, 0},
-		{SS_OP_EVENT_SYNC, 0, 0, -1, NONE, 2, 0, 0},
-		{SS_OP_EVENT_SYNC, 1, 1, -1, NONE, 3, 0, 0},
-		{SS_OP_EVENT_SYNC, L, 0, -1, NONE, 1, 0, 0},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 0, 0, 0}, {SS_OP_PREFETCH_H2D, 0, 0, 0, X, -1, 0, 2},
+	    {SS_OP_KERNEL, 0, 0, 0, X, -1, 0, 2},          {SS_OP_PREFETCH_D2H, 0, 0, 0, X, -1, 0, 2},
+	    {SS_OP_PREFETCH_H2D, 1, 1, 1, X, -1, 2, 2},    {SS_OP_KERNEL, 1, 1, 1, X, -1, 2, 2},
+	    {SS_OP_PREFETCH_D2H, 1, 1, 1, X, -1, 2, 2},    {SS_OP_PREFETCH_H2D, 0, 0, 2, X, -1, 4, 1},
+	    {SS_OP_KERNEL, 0, 0, 2, X, -1, 4, 1},          {SS_OP_PREFETCH_D2H, 0, 0, 2, X, -1, 4, 1},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0}, {SS_OP_EVENT_RECORD, 0, 0, -1, NONE, 2, 0, 0},
+	    {SS_OP_EVENT_RECORD, 1, 1, -1, NONE, 3, 0, 0}, {SS_OP_EVENT_SYNC, 0, 0, -1, NONE, 2, 0, 0},
+	    {SS_OP_EVENT_SYNC, 1, 1, -1, NONE, 3, 0, 0},   {SS_OP_EVENT_SYNC, L, 0, -1, NONE, 1, 0, 0},
 	};
 
 	(void)state;
@@ -694,19 +726,14 @@ static void test_list_hyperq_small(void **state)
 {
 	struct ss_experiment e;
 	static const struct want depth[] = {
-		{SS_OP_KERNEL, 0, 0, 0, NONE, -1, 0, UINT64_MAX},
-		{SS_OP_KERNEL, 0, 0, 0, NONE, -1, 1, UINT64_MAX},
-		{SS_OP_KERNEL, 1, 0, 1, NONE, -1, 0, UINT64_MAX},
-		{SS_OP_KERNEL, 1, 0, 1, NONE, -1, 1, UINT64_MAX},
-		{SS_OP_DEVICE_SYNC, H, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_KERNEL, 0, 0, 0, NONE, -1, 0, UINT64_MAX}, {SS_OP_KERNEL, 0, 0, 0, NONE, -1, 1, UINT64_MAX},
+	    {SS_OP_KERNEL, 1, 0, 1, NONE, -1, 0, UINT64_MAX}, {SS_OP_KERNEL, 1, 0, 1, NONE, -1, 1, UINT64_MAX},
+	    {SS_OP_DEVICE_SYNC, H, 0, -1, NONE, -1, 0, 0},
 	};
 	static const struct want breadth[] = {
-		{SS_OP_KERNEL, 0, 0, 0, NONE, -1, 0, UINT64_MAX},
-		{SS_OP_KERNEL, 1, 0, 1, NONE, -1, 0, UINT64_MAX},
-		{SS_OP_KERNEL, L, 0, -1, NONE, -1, 0, 1},
-		{SS_OP_KERNEL, 0, 0, 0, NONE, -1, 1, UINT64_MAX},
-		{SS_OP_KERNEL, 1, 0, 1, NONE, -1, 1, UINT64_MAX},
-		{SS_OP_DEVICE_SYNC, H, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_KERNEL, 0, 0, 0, NONE, -1, 0, UINT64_MAX}, {SS_OP_KERNEL, 1, 0, 1, NONE, -1, 0, UINT64_MAX},
+	    {SS_OP_KERNEL, L, 0, -1, NONE, -1, 0, 1},         {SS_OP_KERNEL, 0, 0, 0, NONE, -1, 1, UINT64_MAX},
+	    {SS_OP_KERNEL, 1, 0, 1, NONE, -1, 1, UINT64_MAX}, {SS_OP_DEVICE_SYNC, H, 0, -1, NONE, -1, 0, 0},
 	};
 
 	(void)state;
@@ -724,15 +751,11 @@ static void test_list_managed_attach(void **state)
 {
 	struct ss_experiment e;
 	static const struct want w[] = {
-		{SS_OP_ATTACH, 0, 0, 0, X, -1, 0, 4},
-		{SS_OP_ATTACH, 0, 0, 0, Y, -1, 0, 4},
-		{SS_OP_ATTACH, 0, 0, 0, Z, -1, 0, 4},
-		{SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 4},
-		{SS_OP_ATTACH, 1, 0, 1, X, -1, 4, 3},
-		{SS_OP_ATTACH, 1, 0, 1, Y, -1, 4, 3},
-		{SS_OP_ATTACH, 1, 0, 1, Z, -1, 4, 3},
-		{SS_OP_KERNEL, 1, 0, 1, Z, -1, 4, 3},
-		{SS_OP_DEVICE_SYNC, H, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_ATTACH, 0, 0, 0, X, -1, 0, 4},          {SS_OP_ATTACH, 0, 0, 0, Y, -1, 0, 4},
+	    {SS_OP_ATTACH, 0, 0, 0, Z, -1, 0, 4},          {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 4},
+	    {SS_OP_ATTACH, 1, 0, 1, X, -1, 4, 3},          {SS_OP_ATTACH, 1, 0, 1, Y, -1, 4, 3},
+	    {SS_OP_ATTACH, 1, 0, 1, Z, -1, 4, 3},          {SS_OP_KERNEL, 1, 0, 1, Z, -1, 4, 3},
+	    {SS_OP_DEVICE_SYNC, H, 0, -1, NONE, -1, 0, 0},
 	};
 
 	(void)state;
@@ -888,8 +911,8 @@ static void test_start_before(void **state)
 			            ((k == SS_OP_H2D || k == SS_OP_D2H) && memory[m] == SS_MEM_PAGEABLE);
 
 			op.kind = (uint8_t)k;
-			assert_int_equal(planner_gpu_op(k), k != SS_OP_EVENT_SYNC && k != SS_OP_STREAM_SYNC &&
-			                                        k != SS_OP_DEVICE_SYNC);
+			assert_int_equal(planner_gpu_op(k),
+			                 k != SS_OP_EVENT_SYNC && k != SS_OP_STREAM_SYNC && k != SS_OP_DEVICE_SYNC);
 			if (planner_start_before(&e, &op) != want)
 				fail_msg("op kind %s, host memory %d: start before %d", planner_op_kind_name(k),
 				         memory[m], !want);
@@ -983,21 +1006,21 @@ static void test_op_kind_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_combination),
-		cmocka_unit_test(test_hyperq_breadth_interleaves),
-		cmocka_unit_test(test_interference_between_work),
-		cmocka_unit_test(test_list_depth_small),
-		cmocka_unit_test(test_list_breadth_tail_legacy),
-		cmocka_unit_test(test_list_events_threads_prefetch),
-		cmocka_unit_test(test_list_hyperq_small),
-		cmocka_unit_test(test_list_managed_attach),
-		cmocka_unit_test(test_chunk_tails),
-		cmocka_unit_test(test_chunk_tails_in_oplist),
-		cmocka_unit_test(test_expected_records),
-		cmocka_unit_test(test_start_before),
-		cmocka_unit_test(test_start_events),
-		cmocka_unit_test(test_op_describe),
-		cmocka_unit_test(test_op_kind_names),
+	    cmocka_unit_test(test_every_combination),
+	    cmocka_unit_test(test_hyperq_breadth_interleaves),
+	    cmocka_unit_test(test_interference_between_work),
+	    cmocka_unit_test(test_list_depth_small),
+	    cmocka_unit_test(test_list_breadth_tail_legacy),
+	    cmocka_unit_test(test_list_events_threads_prefetch),
+	    cmocka_unit_test(test_list_hyperq_small),
+	    cmocka_unit_test(test_list_managed_attach),
+	    cmocka_unit_test(test_chunk_tails),
+	    cmocka_unit_test(test_chunk_tails_in_oplist),
+	    cmocka_unit_test(test_expected_records),
+	    cmocka_unit_test(test_start_before),
+	    cmocka_unit_test(test_start_events),
+	    cmocka_unit_test(test_op_describe),
+	    cmocka_unit_test(test_op_kind_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

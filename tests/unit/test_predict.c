@@ -1,19 +1,26 @@
 /* test_predict.c: the model's prediction of a measured run, with the profile and with the run's own call costs,
  * on a run whose call records are known (the model's own timeline, whose calls cost exactly the profile's). */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "core/experiment.h"
+#include "core/timeline.h"
 #include "model/model.h"
 #include "model/predict.h"
 #include "model/profile.h"
-#include "core/timeline.h"
 
 /* hyperq breadth-first is bound by its launches: taken as a traced GPU run, its call records are CUPTI's cost per
  * call shorter than the profile's launch cost would make them, so the prediction with the run's calls is faster,
@@ -59,7 +66,7 @@ static void test_predict_run(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_predict_run),
+	    cmocka_unit_test(test_predict_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/profile.h"
 #include "core/atomic.h"
+#include "model/profile.h"
 
 static enum ss_prov prov_of(const struct ss_profile *p, const char *key)
 {

@@ -24,8 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/runner.h"
 #include "core/wire.h"
+#include "run/runner.h"
 
 enum { NREC = 6000 };
 

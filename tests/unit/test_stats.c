@@ -1,11 +1,18 @@
 /* test_stats.c: medians and quantiles of samples, with hand-computed answers. */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include <cmocka.h>
 
 #include "core/stats.h"
 
@@ -40,8 +47,8 @@ static void test_rank(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_median),
-		cmocka_unit_test(test_rank),
+	    cmocka_unit_test(test_median),
+	    cmocka_unit_test(test_rank),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,11 +1,18 @@
 /* test_timeline.c: interning (dedupe, many names through rehashes), records, sort, span, count, rebase, finish,
  * clear and copy independence. */
+/* cmocka.h needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+// clang-format on
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -367,7 +374,7 @@ static void test_stream_table(void **state)
 	assert_null(timeline_stream(&t, -1));
 	timeline_set_stream(&t, 2, 14, SS_SKIND_NONBLOCKING);
 	timeline_set_stream(&t, 0, 13, SS_SKIND_BLOCKING);
-	timeline_set_stream(&t, -2, 7, SS_SKIND_LEGACY);       /* ignored */
+	timeline_set_stream(&t, -2, 7, SS_SKIND_LEGACY);        /* ignored */
 	timeline_set_stream(&t, 1 << 20, 9, SS_SKIND_BLOCKING); /* ignored */
 	timeline_set_stream(&t, 3, 15, 99);                     /* out of range kind: unknown */
 	assert_int_equal(t.nstream_info, 4);
@@ -416,18 +423,12 @@ static void test_record_kind_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_intern_dedupe),
-		cmocka_unit_test(test_intern_many),
-		cmocka_unit_test(test_add_and_grow),
-		cmocka_unit_test(test_sort),
-		cmocka_unit_test(test_span_and_count),
-		cmocka_unit_test(test_work_span),
-		cmocka_unit_test(test_rebase),
-		cmocka_unit_test(test_finish),
-		cmocka_unit_test(test_clear),
-		cmocka_unit_test(test_copy_independent),
-		cmocka_unit_test(test_stream_table),
-		cmocka_unit_test(test_record_kind_names),
+	    cmocka_unit_test(test_intern_dedupe),  cmocka_unit_test(test_intern_many),
+	    cmocka_unit_test(test_add_and_grow),   cmocka_unit_test(test_sort),
+	    cmocka_unit_test(test_span_and_count), cmocka_unit_test(test_work_span),
+	    cmocka_unit_test(test_rebase),         cmocka_unit_test(test_finish),
+	    cmocka_unit_test(test_clear),          cmocka_unit_test(test_copy_independent),
+	    cmocka_unit_test(test_stream_table),   cmocka_unit_test(test_record_kind_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,11 +7,11 @@
 #include "io_fixture.h"
 /* clang-format on */
 
+#include "io/export/export.h"
+#include "io/import/import.h"
 #include "model/model.h"
 #include "model/profile.h"
 #include "run/runner.h"
-#include "io/export/export.h"
-#include "io/import/import.h"
 #include "tui/lanes.h"
 
 /* label_of writes the label of lane i of one form. */

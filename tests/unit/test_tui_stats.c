@@ -16,7 +16,7 @@ static void test_unknown(void **state)
 {
 	struct ss_stats_in s = {0};
 	struct ss_stat_item it[STATS_MAX_ITEMS];
-	int n = stats_items(&s, it);
+	int n = statsview_items(&s, it);
 
 	(void)state;
 	assert_int_equal(n, 9);
@@ -44,7 +44,7 @@ static void test_values(void **state)
 	s.an = &a;
 	s.have_dropped = true;
 	s.dropped = 2;
-	n = stats_items(&s, it);
+	n = statsview_items(&s, it);
 	assert_string_equal(item(it, n, "makespan")->value, "363 us");
 	assert_string_equal(item(it, n, "speedup")->value, "2.00x");
 	assert_string_not_equal(item(it, n, "bound")->value, "-");
@@ -55,20 +55,20 @@ static void test_values(void **state)
 	assert_null(item(it, n, "model"));
 	assert_null(item(it, n, "staging")); /* only where pageable copies' calls widen the makespan */
 	a.staging_ns = 12500;
-	n = stats_items(&s, it);
+	n = statsview_items(&s, it);
 	assert_string_equal(item(it, n, "staging")->value, "12.5 us");
 	a.staging_ns = 0;
 	/* on a GPU: the model's prediction against the measurement */
 	s.measured = true;
 	s.have_predicted = true;
 	s.predicted_ns = 330000;
-	n = stats_items(&s, it);
+	n = statsview_items(&s, it);
 	assert_string_equal(item(it, n, "model")->value, "330 us");
 	assert_string_equal(item(it, n, "vs model")->value, "+10.0%");
 	assert_string_equal(item(it, n, "model+calls")->value, "-");
 	s.have_predicted_calls = true;
 	s.predicted_calls_ns = 355000;
-	n = stats_items(&s, it);
+	n = statsview_items(&s, it);
 	assert_string_equal(item(it, n, "model+calls")->value, "355 us");
 	assert_string_equal(item(it, n, "trace ovh")->value, "-");
 	/* with an untraced twin, the model is held to the untraced makespan (the program as it runs untraced) */
@@ -76,20 +76,20 @@ static void test_values(void **state)
 	a.traced_ns = a.makespan_ns;
 	a.untraced_ns = 346500;
 	a.overhead = (double)a.traced_ns / (double)a.untraced_ns - 1.0;
-	n = stats_items(&s, it);
+	n = statsview_items(&s, it);
 	assert_string_equal(item(it, n, "vs model")->value, "+5.0%");
 	assert_string_not_equal(item(it, n, "trace ovh")->value, "-");
 	a.have_overhead = false;
 	/* A/B */
 	one.makespan_ns = 410000;
 	s.pinned = &one;
-	n = stats_items(&s, it);
+	n = statsview_items(&s, it);
 	assert_string_equal(item(it, n, "A pinned")->value, "410 us");
 	assert_string_equal(item(it, n, "B - A")->value, "-47.0 us");
 	assert_string_equal(item(it, n, "B / A")->value, "-11.5%");
 	assert_true(n <= STATS_MAX_ITEMS);
 	a.staging_ns = 1000; /* every item at once still fits */
-	n = stats_items(&s, it);
+	n = statsview_items(&s, it);
 	assert_int_equal(n, STATS_MAX_ITEMS);
 	assert_non_null(item(it, n, "trace ovh"));
 	timeline_free(&t);
@@ -103,7 +103,7 @@ static void test_draw(void **state)
 
 	(void)state;
 	grid_init(&g, 100, 12);
-	stats_draw(&g, (struct ss_rect){10, 2, 80, 4}, false, &s, glyphs_get(false));
+	statsview_draw(&g, (struct ss_rect){10, 2, 80, 4}, false, &s, glyphs_get(false));
 	assert_int_equal(tui_find(&g, "Stats"), 2);
 	assert_int_equal(tui_find(&g, "makespan"), 3);
 	assert_int_equal(tui_find(&g, "speedup"), 4);
@@ -114,7 +114,7 @@ static void test_draw(void **state)
 				assert_int_equal(grid_at(&g, x, y)->ch, ' ');
 	grid_free(&g);
 	grid_init(&g, 40, 20);
-	stats_draw(&g, (struct ss_rect){8, 0, 32, 20}, true, &s, glyphs_get(true));
+	statsview_draw(&g, (struct ss_rect){8, 0, 32, 20}, true, &s, glyphs_get(true));
 	assert_int_equal(tui_find(&g, "makespan"), 1);
 	assert_int_equal(tui_find(&g, "dropped"), 9);
 	assert_int_equal(grid_at(&g, 8, 5)->ch, '|');

@@ -22,10 +22,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/atomic.h"
 #include "core/experiment.h"
 #include "model/profile.h"
 #include "model/validate.h"
-#include "core/atomic.h"
 
 static const char *source_dir(void)
 {

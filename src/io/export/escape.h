@@ -1,6 +1,6 @@
 /* escape.h: writing arbitrary bytes (kernel names, file names) safely into JSON, XML and CSV. */
-#ifndef SS_ESCAPE_H
-#define SS_ESCAPE_H
+#ifndef SS_IO_EXPORT_ESCAPE_H
+#define SS_IO_EXPORT_ESCAPE_H
 
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-/* export.c: format by extension, snapshots, and the labels and windows every exporter shares. */
+/* export.c: the format chosen by file extension, and whole-screen snapshots. */
 #include "io/export/export.h"
 
 #include <ctype.h>
@@ -9,12 +9,12 @@
 #include <time.h>
 
 #include "core/atomic.h"
+#include "core/xalloc.h"
 #include "io/export/export_chrome.h"
 #include "io/export/export_csv.h"
 #include "io/export/export_sqlite.h"
 #include "io/export/export_svg.h"
 #include "io/export/export_text.h"
-#include "core/xalloc.h"
 
 /* One accepted extension. */
 struct export_ext {
@@ -73,108 +73,6 @@ static const char *export_basename(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return slash != NULL ? slash + 1 : path;
-}
-
-void export_label(const struct ss_export_input *in, char *buf, size_t len)
-{
-	const struct ss_timeline *t = in->t;
-
-	if (in->label != NULL && *in->label != '\0') {
-		if (t->modelled && strstr(in->label, "MODELLED") == NULL)
-			snprintf(buf, len, "MODELLED: %s", in->label);
-		else
-			snprintf(buf, len, "%s", in->label);
-		return;
-	}
-	if (t->modelled)
-		snprintf(buf, len, "MODELLED: %s", *t->device != '\0' ? t->device : "model backend");
-	else if (strcmp(t->backend, "file") == 0)
-		snprintf(buf, len, "measured: trace file %s%s%s", export_basename(t->source),
-		         *t->device != '\0' ? " from " : "", t->device);
-	else if (strcmp(t->backend, "cuda") == 0)
-		snprintf(buf, len, "measured: CUDA+CUPTI on %s", *t->device != '\0' ? t->device : "unknown device");
-	else
-		snprintf(buf, len, "measured: %s%s%s", *t->backend != '\0' ? t->backend : "unknown backend",
-		         *t->device != '\0' ? " on " : "", t->device);
-}
-
-void export_title(const struct ss_export_input *in, char *buf, size_t len)
-{
-	if (in->e != NULL)
-		experiment_describe(in->e, buf, len);
-	else if (*in->t->source != '\0')
-		snprintf(buf, len, "%s", export_basename(in->t->source));
-	else if (*in->t->device != '\0')
-		snprintf(buf, len, "%s", in->t->device);
-	else
-		snprintf(buf, len, "timeline");
-}
-
-const struct ss_analysis *export_analysis(const struct ss_export_input *in, struct ss_analysis *tmp)
-{
-	if (in->a != NULL)
-		return in->a;
-	analysis_timeline(in->t, tmp);
-	analysis_observer(tmp, NULL);
-	return tmp;
-}
-
-void export_window(const struct ss_export_input *in, uint64_t *t0, uint64_t *t1)
-{
-	if (in->t1 > in->t0) {
-		*t0 = in->t0;
-		*t1 = in->t1;
-		return;
-	}
-	/* the run's work (timeline_work_span: GPU records, and pageable copies' calls), with a little room either side;
-	 * host calls outside it (allocations, set-up) are cut off */
-	if (timeline_work_span(in->t->rec, in->t->n, t0, t1)) {
-		uint64_t pad = (*t1 - *t0) / 50;
-
-		*t0 = *t0 > pad ? *t0 - pad : 0;
-		*t1 = *t1 + pad;
-	} else if (!timeline_span(in->t, ~0u, t0, t1)) {
-		*t0 = 0;
-		*t1 = 1;
-	}
-	if (*t1 <= *t0)
-		*t1 = *t0 + 1;
-}
-
-const char *export_stream_label(int32_t stream, char *buf, size_t len)
-{
-	switch (stream) {
-	case SS_STREAM_HOST:
-		snprintf(buf, len, "host");
-		break;
-	case SS_STREAM_LEGACY:
-		snprintf(buf, len, "legacy");
-		break;
-	case SS_STREAM_PER_THREAD:
-		snprintf(buf, len, "per-thread");
-		break;
-	default:
-		if (stream >= 0)
-			snprintf(buf, len, "s%d", (int)stream);
-		else
-			snprintf(buf, len, "unknown");
-	}
-	return buf;
-}
-
-const char *export_stream_title(const struct ss_timeline *t, int32_t stream, char *buf, size_t len)
-{
-	const struct ss_stream_info *si = timeline_stream(t, stream);
-	char label[24];
-
-	export_stream_label(stream, label, sizeof label);
-	if (si == NULL)
-		snprintf(buf, len, "%s", label);
-	else if (si->kind == SS_SKIND_UNKNOWN)
-		snprintf(buf, len, "%s (id %u)", label, si->raw_id);
-	else
-		snprintf(buf, len, "%s %s (id %u)", label, timeline_stream_kind_name(si->kind), si->raw_id);
-	return buf;
 }
 
 /* export_slug copies s into buf keeping [A-Za-z0-9._-] and turning runs of anything else into one '-'. */
@@ -242,7 +140,7 @@ int export_snapshot(const char *parent_dir, const struct ss_export_input *in, co
 
 	if (atomic_dir_open(&ad, parent_dir, cause) != 0)
 		return -1;
-	local.a = export_analysis(in, &tmp);
+	local.a = export_input_analysis(in, &tmp);
 	local.screen_text = NULL; /* summary.txt is the summary; the screen goes to screen.txt */
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		char *path = xasprintf("%s/%s", ad.tmp, files[i].name);

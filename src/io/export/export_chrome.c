@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "core/atomic.h"
-#include "io/export/escape.h"
 #include "core/idmap.h"
 #include "core/palette.h"
 #include "core/xalloc.h"
+#include "io/export/escape.h"
 
 #define CHROME_PID_HOST 1
 #define CHROME_PID_LEGACY 2
@@ -277,11 +277,11 @@ static void chrome_other_data(FILE *f, const struct ss_export_input *in)
 {
 	const struct ss_timeline *t = in->t;
 	struct ss_analysis tmp;
-	const struct ss_analysis *a = export_analysis(in, &tmp);
+	const struct ss_analysis *a = export_input_analysis(in, &tmp);
 	char label[512], title[512];
 
-	export_label(in, label, sizeof label);
-	export_title(in, title, sizeof title);
+	export_input_label(in, label, sizeof label);
+	export_input_title(in, title, sizeof title);
 	fputs("\"otherData\":{\"generator\":\"streamscope " SS_VERSION "\",\"format\":1,\"backend\":\"", f);
 	escape_json(f, t->backend);
 	fprintf(f, "\",\"measurement\":\"%s\",\"modelled\":%s,\"label\":\"", t->modelled ? "MODELLED" : "measured",
@@ -316,7 +316,7 @@ int export_chrome(const char *path, const struct ss_export_input *in, char **cau
 	f = af.fp;
 	o.f = f;
 	o.first = true;
-	export_label(in, label, sizeof label);
+	export_input_label(in, label, sizeof label);
 	fputs("{\"displayTimeUnit\":\"ns\",\n", f);
 	chrome_other_data(f, in);
 	fputs("\"traceEvents\":[\n", f);

@@ -16,12 +16,8 @@ static void csv_flags(FILE *f, unsigned flags)
 	static const struct {
 		unsigned bit;
 		const char *name;
-	} names[] = {{SS_REC_PAGEABLE, "pageable"},
-	             {SS_REC_PINNED, "pinned"},
-	             {SS_REC_MANAGED, "managed"},
-	             {SS_REC_ASYNC, "async"},
-	             {SS_REC_MODELLED, "modelled"},
-	             {SS_REC_EVENT_TIMED, "event-timed"}};
+	} names[] = {{SS_REC_PAGEABLE, "pageable"}, {SS_REC_PINNED, "pinned"},     {SS_REC_MANAGED, "managed"},
+	             {SS_REC_ASYNC, "async"},       {SS_REC_MODELLED, "modelled"}, {SS_REC_EVENT_TIMED, "event-timed"}};
 	bool any = false;
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -54,7 +50,7 @@ int export_csv(const char *path, const struct ss_export_input *in, char **cause)
 		if (r->kind >= SS_KIND_COUNT)
 			continue;
 		fprintf(f, "%d,%s,%" PRIu32 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", (int)r->stream,
-		        export_stream_label(r->stream, label, sizeof label), r->raw_stream, record_kind_name(r->kind),
+		        timeline_stream_label(r->stream, label, sizeof label), r->raw_stream, record_kind_name(r->kind),
 		        r->start, r->end, dur, r->bytes);
 		if (r->bytes > 0 && dur > 0)
 			fprintf(f, "%.3f", (double)r->bytes / (double)dur);

@@ -478,7 +478,7 @@ static int export_sqlite_labels(struct export_sqlite_ctx *c, const struct ss_exp
 
 	if (gmtime_r(&now, &tm) != NULL)
 		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-	export_label(in, label, sizeof label);
+	export_input_label(in, label, sizeof label);
 	if (export_sqlite_meta(c, "META_DATA_EXPORT", "EXPORT_PRODUCT_NAME", "streamscope") != 0 ||
 	    export_sqlite_meta(c, "META_DATA_EXPORT", "EXPORT_PRODUCT_VERSION", SS_VERSION) != 0 ||
 	    export_sqlite_meta(c, "META_DATA_EXPORT", "EXPORT_TIME_UTC", when) != 0)
@@ -623,7 +623,7 @@ static int export_sqlite_experiment(struct export_sqlite_ctx *c, const struct ss
 static int export_sqlite_analysis(struct export_sqlite_ctx *c, const struct ss_export_input *in)
 {
 	struct ss_analysis tmp;
-	const struct ss_analysis *a = export_analysis(in, &tmp);
+	const struct ss_analysis *a = export_input_analysis(in, &tmp);
 	sqlite3_stmt *st = NULL;
 	char label[512];
 	int rc, k = 1;
@@ -634,7 +634,7 @@ static int export_sqlite_analysis(struct export_sqlite_ctx *c, const struct ss_e
 	        " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
 	        -1, &st, NULL) != SQLITE_OK)
 		return export_sqlite_fail(c, "prepare");
-	export_label(in, label, sizeof label);
+	export_input_label(in, label, sizeof label);
 	sqlite3_bind_text(st, k++, in->t->backend, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, k++, in->t->modelled);
 	sqlite3_bind_text(st, k++, label, -1, SQLITE_STATIC);

@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "core/atomic.h"
-#include "io/export/escape.h"
 #include "core/palette.h"
 #include "core/units.h"
 #include "core/xalloc.h"
+#include "io/export/escape.h"
 
 #define SVG_WIDTH 1200
 #define SVG_LEFT 120
@@ -192,7 +192,7 @@ static void svg_layout_make(struct svg_layout *l, const struct ss_export_input *
 	l->rows_bottom = y;
 	l->x0 = SVG_LEFT;
 	l->plot_w = SVG_WIDTH - SVG_LEFT - SVG_RIGHT;
-	export_window(in, &l->w0, &l->w1);
+	export_input_window(in, &l->w0, &l->w1);
 }
 
 static double svg_x(const struct svg_layout *l, uint64_t t)
@@ -383,13 +383,13 @@ static void svg_labels(FILE *f, const struct svg_layout *l, const struct ss_time
 		bottom = l->lane_y[l->row_streams + g * SVG_LANES + SVG_LANES - 1] + l->lane_h;
 		fprintf(f, "<rect x=\"%.0f\" y=\"%d\" width=\"%.0f\" height=\"%d\" fill=\"%s\"/>\n", l->x0, top,
 		        l->plot_w, bottom - top, g % 2 ? "#1f1f1f" : "#242424");
-		export_stream_label(id, label, sizeof label);
+		timeline_stream_label(id, label, sizeof label);
 		if (si != NULL && si->kind != SS_SKIND_UNKNOWN) {
 			size_t n = strlen(label);
 
 			snprintf(label + n, sizeof label - n, " %s", timeline_stream_kind_tag(si->kind));
 		}
-		export_stream_title(t, id, title, sizeof title);
+		timeline_stream_title(t, id, title, sizeof title);
 		if (l->lane_h >= 6 || g % 4 == 0)
 			fprintf(f, "<text x=\"8\" y=\"%d\" class=\"row%s\">%s<title>%s</title></text>\n",
 			        (top + bottom) / 2 + 4, s >= l->nstreams ? " legacy" : "", label, title);
@@ -477,11 +477,11 @@ static void svg_legend(FILE *f, const struct ss_timeline *t, int y)
 static void svg_header(FILE *f, const struct ss_export_input *in, const struct svg_layout *l)
 {
 	struct ss_analysis tmp;
-	const struct ss_analysis *a = export_analysis(in, &tmp);
+	const struct ss_analysis *a = export_input_analysis(in, &tmp);
 	char title[512], label[512], b1[32], b2[32], b3[32];
 
-	export_title(in, title, sizeof title);
-	export_label(in, label, sizeof label);
+	export_input_title(in, title, sizeof title);
+	export_input_label(in, label, sizeof label);
 	fputs("<text x=\"12\" y=\"24\" class=\"title\">streamscope: ", f);
 	escape_xml(f, title);
 	fputs("</text>\n", f);

@@ -89,12 +89,12 @@ static void text_streams(FILE *f, const struct ss_timeline *t)
 			continue;
 		if (total == 0) {
 			fprintf(f, "%-10s %6s %12s %6s %12s %6s %12s %12s %12s  %s\n",
-			        export_stream_label(id, label, sizeof label), "0", "-", "0", "-", "0", "-", "-", "-",
+			        timeline_stream_label(id, label, sizeof label), "0", "-", "0", "-", "0", "-", "-", "-",
 			        kind);
 			continue;
 		}
 		fprintf(f, "%-10s %6" PRIu64 " %12s %6" PRIu64 " %12s %6" PRIu64 " %12s %12s %12s  %s\n",
-		        export_stream_label(id, label, sizeof label), s[i].count[SS_KIND_H2D],
+		        timeline_stream_label(id, label, sizeof label), s[i].count[SS_KIND_H2D],
 		        units_time(s[i].ns[SS_KIND_H2D], a, sizeof a), s[i].count[SS_KIND_KERNEL],
 		        units_time(s[i].ns[SS_KIND_KERNEL], b, sizeof b), s[i].count[SS_KIND_D2H],
 		        units_time(s[i].ns[SS_KIND_D2H], c, sizeof c), units_time(s[i].first, d, sizeof d),
@@ -108,14 +108,14 @@ static void text_write(FILE *f, const struct ss_export_input *in)
 {
 	const struct ss_timeline *t = in->t;
 	struct ss_analysis tmp;
-	const struct ss_analysis *a = export_analysis(in, &tmp);
+	const struct ss_analysis *a = export_input_analysis(in, &tmp);
 	static const char *const eng_names[SS_ENG_COUNT] = {"H2D", "compute", "D2H"};
 	char label[512], title[512], b1[32], b2[32], b3[32], b4[32];
 	uint64_t w0, w1;
 
-	export_label(in, label, sizeof label);
-	export_title(in, title, sizeof title);
-	export_window(in, &w0, &w1);
+	export_input_label(in, label, sizeof label);
+	export_input_title(in, title, sizeof title);
+	export_input_window(in, &w0, &w1);
 	fprintf(f, "streamscope %s summary%s\n", SS_VERSION, t->modelled ? "  ***  MODELLED, NOT MEASURED  ***" : "");
 	fprintf(f, "%-12s %s\n", "experiment", title);
 	fprintf(f, "%-12s %s\n", "backend", label);

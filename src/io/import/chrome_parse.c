@@ -32,8 +32,8 @@
 #include <yajl/yajl_parse.h>
 
 #include "core/idmap.h"
-#include "io/import/import.h"
 #include "core/xalloc.h"
+#include "io/import/importer.h"
 
 /* |ns| beyond this is absurd (about 73 years). */
 #define CHROME_MAX_NS (1ll << 61)

@@ -6,8 +6,8 @@
  * line naming the file (truncated, invalid JSON at byte N, not a Chrome trace, absurd numbers, ...). What needs
  * the events in file order (B/E stacks, track numbering, the timeline's string table) is left to the caller:
  * events are handed to it one by one as they end, or collected for it. */
-#ifndef SS_CHROME_PARSE_H
-#define SS_CHROME_PARSE_H
+#ifndef SS_IO_IMPORT_CHROME_PARSE_H
+#define SS_IO_IMPORT_CHROME_PARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>

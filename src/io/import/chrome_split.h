@@ -1,7 +1,7 @@
 /* chrome_split.h: where the events array of a big Chrome trace may be cut, so that slices of it are parsed on
  * several threads. */
-#ifndef SS_CHROME_SPLIT_H
-#define SS_CHROME_SPLIT_H
+#ifndef SS_IO_IMPORT_CHROME_SPLIT_H
+#define SS_IO_IMPORT_CHROME_SPLIT_H
 
 #include <stddef.h>
 

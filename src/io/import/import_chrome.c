@@ -1,7 +1,7 @@
 /* import_chrome.c: Chrome trace JSON into a timeline.
  *
  * A trace is either {"traceEvents": [...], ...} or a bare array of events (whose closing ']' may be missing, as
- * Chrome allows). The file is read into memory (import_read; not mapped, so that a file that shrinks meanwhile is a
+ * Chrome allows). The file is read into memory (importer_read; not mapped, so that a file that shrinks meanwhile is a
  * message, not SIGBUS: the copy costs about 20% of a big file's opening, the peak memory is the same) and parsed by
  * chrome_parse (yajl's SAX parser, no DOM: memory stays at what the timeline needs). Here is the work that needs the
  * events in file order: B/E pairs nest per (pid, tid); GPU-side tracks of a foreign trace are numbered in order of
@@ -26,11 +26,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/idmap.h"
+#include "core/xalloc.h"
 #include "io/import/chrome_parse.h"
 #include "io/import/chrome_split.h"
-#include "core/idmap.h"
-#include "io/import/import.h"
-#include "core/xalloc.h"
+#include "io/import/importer.h"
 
 /* Defaults of the parallel parse (import_chrome_tune). */
 #define CHROME_MAX_THREADS 8
@@ -379,14 +379,14 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 	*cause = NULL;
 	chrome_slices_used = 0;
 	memset(&other, 0, sizeof other);
-	import_begin(t);
+	importer_begin(t);
 	idmap_init(&c.track_of);
 	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
 		start = 3;
 	while (start < len && (buf[start] == ' ' || buf[start] == '\t' || buf[start] == '\n' || buf[start] == '\r'))
 		start++;
 	/* a guess at the record count from the size keeps the array from doubling far past its need */
-	import_reserve(t, len / 160 + 16);
+	importer_reserve(t, len / 160 + 16);
 	if (start >= len) {
 		*cause = xasprintf("%s: empty file (expected Chrome trace JSON)", name);
 		rc = -1;
@@ -404,8 +404,8 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 	}
 	chrome_free(&c);
 	if (rc != 0) {
-		import_begin(t);
-		return import_oneline(*cause);
+		importer_begin(t);
+		return importer_oneline(*cause);
 	}
 	if (other.own) {
 		timeline_rebase(t, CHROME_BIAS);
@@ -422,7 +422,7 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 	t->incomplete = other.own && other.incomplete;
 	t->dropped = other.own ? other.dropped : 0;
 	snprintf(t->device, sizeof t->device, "%s", other.device);
-	import_finish(t, name);
+	importer_finish(t, name);
 	if (other.own && other.nstreams > t->nstreams)
 		t->nstreams = other.nstreams;
 	return 0;
@@ -434,13 +434,13 @@ int import_chrome(const char *path, struct ss_timeline *t, char **cause)
 	char *buf;
 	int rc;
 
-	import_begin(t);
-	if (import_read(path, &buf, &len, cause) != 0)
-		return import_oneline(*cause);
+	importer_begin(t);
+	if (importer_read(path, &buf, &len, cause) != 0)
+		return importer_oneline(*cause);
 	if (len == 0) {
 		free(buf);
 		*cause = xasprintf("%s: empty file (expected Chrome trace JSON)", path);
-		return import_oneline(*cause);
+		return importer_oneline(*cause);
 	}
 	rc = import_chrome_buffer(buf, len, path, t, cause);
 	free(buf);

@@ -1,14 +1,14 @@
 /* import_chrome.h: Chrome trace JSON (streamscope's own and foreign: X events, B/E pairs, M metadata), read with
  * yajl, on several threads when the file is big. */
-#ifndef SS_IMPORT_CHROME_H
-#define SS_IMPORT_CHROME_H
+#ifndef SS_IO_IMPORT_IMPORT_CHROME_H
+#define SS_IO_IMPORT_IMPORT_CHROME_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "core/timeline.h"
 
-/* import_chrome reads the Chrome trace at path (read into memory: import_read) into t, cleared first. 0, or -1 with
+/* import_chrome reads the Chrome trace at path (read into memory: importer_read) into t, cleared first. 0, or -1 with
  * *cause naming the file and the problem. */
 int import_chrome(const char *path, struct ss_timeline *t, char **cause);
 /* import_chrome_buffer parses len bytes of JSON (need not be NUL-terminated); name labels messages and

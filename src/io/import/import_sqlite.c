@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "core/idmap.h"
-#include "io/import/import.h"
 #include "core/xalloc.h"
+#include "io/import/importer.h"
 
 /* Longest string or blob SQLite hands us from a hostile file. */
 #define IMPORT_SQLITE_MAX_LENGTH (16 * 1024 * 1024)
@@ -483,7 +483,7 @@ static int import_sqlite_name(struct import_sqlite_ctx *c, sqlite3_stmt *st, con
 				}
 				if (strip) {
 					snprintf(buf, sizeof buf, "%s", text);
-					import_strip_version(buf);
+					importer_strip_version(buf);
 					text = buf;
 				}
 				*id = timeline_intern(t, text);
@@ -785,7 +785,7 @@ static void import_sqlite_own_streams(struct import_sqlite_ctx *c, struct ss_tim
 	sqlite3_finalize(st);
 }
 
-/* import_sqlite_apply_flags labels the stream indices import_finish gave with the kind their raw id's
+/* import_sqlite_apply_flags labels the stream indices importer_finish gave with the kind their raw id's
  * TARGET_INFO_CUDA_STREAM flag says (foreign files; flags is empty for streamscope's own). */
 static void import_sqlite_apply_flags(struct ss_timeline *t, struct idmap *flags)
 {
@@ -881,7 +881,7 @@ static bool import_sqlite_changed(struct import_sqlite_ctx *c)
 
 	if (c->fd < 0)
 		return false;
-	yes = import_unchanged(c->fd, c->path, &c->st, &changed) != 0;
+	yes = importer_unchanged(c->fd, c->path, &c->st, &changed) != 0;
 	if (yes) {
 		free(*c->cause);
 		*c->cause = changed;
@@ -899,12 +899,12 @@ int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
 	uint64_t total = 0;
 	int nstreams;
 
-	import_begin(t);
+	importer_begin(t);
 	*cause = NULL;
 	import_sqlite_watch(&c);
 	if (import_sqlite_open(&c) != 0)
 		goto fail;
-	import_opened(path);
+	importer_opened(path);
 	for (size_t i = 0; i < IMPORT_SQLITE_NTABLES; i++) {
 		present[i] = import_sqlite_has_table(&c, import_sqlite_tables[i].name);
 		any |= present[i];
@@ -933,7 +933,7 @@ int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
 		import_sqlite_fail(&c, "cannot read StringIds");
 		goto fail;
 	}
-	import_reserve(t, (size_t)total);
+	importer_reserve(t, (size_t)total);
 	for (size_t i = 0; i < IMPORT_SQLITE_NTABLES; i++)
 		if (present[i] && import_sqlite_table(&c, &import_sqlite_tables[i], t) != 0)
 			goto fail;
@@ -951,11 +951,11 @@ int import_sqlite(const char *path, struct ss_timeline *t, char **cause)
 	sqlite3_close(c.db);
 	if (import_sqlite_changed(&c)) {
 		idmap_free(&flags);
-		import_begin(t);
-		return import_oneline(*cause);
+		importer_begin(t);
+		return importer_oneline(*cause);
 	}
 	nstreams = t->nstreams;
-	import_finish(t, path);
+	importer_finish(t, path);
 	if (own && nstreams > t->nstreams)
 		t->nstreams = nstreams;
 	import_sqlite_apply_flags(t, &flags);
@@ -967,8 +967,8 @@ fail:
 	idmap_free(&c.names);
 	sqlite3_close(c.db);
 	import_sqlite_changed(&c); /* a file that changed: that is the message */
-	import_begin(t);
-	return import_oneline(*cause);
+	importer_begin(t);
+	return importer_oneline(*cause);
 }
 
 int import_sqlite_experiment(const char *path, struct ss_experiment *e, char **cause)

@@ -1,6 +1,6 @@
 /* import_sqlite.h: streamscope's own SQLite traces and Nsight Systems SQLite exports (any nsys version). */
-#ifndef SS_IMPORT_SQLITE_H
-#define SS_IMPORT_SQLITE_H
+#ifndef SS_IO_IMPORT_IMPORT_SQLITE_H
+#define SS_IO_IMPORT_IMPORT_SQLITE_H
 
 #include "core/experiment.h"
 #include "core/timeline.h"

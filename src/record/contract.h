@@ -1,5 +1,5 @@
-/* inject.h: the CUPTI injection library of `streamscope record` (libstreamscope_inject.so) and its contract with
- * the recording parent (src/cli_record.c). Plain C: no CUDA or CUPTI header, so the parent may include it.
+/* contract.h: the CUPTI injection library of `streamscope record` (libstreamscope_inject.so) and its contract with
+ * the recording parent (src/cli/cli_record.c). Plain C: no CUDA or CUPTI header, so the parent may include it.
  *
  * The parent runs the program with
  *   CUDA_INJECTION64_PATH  this library: CUDA loads it when the program initialises CUDA and calls
@@ -12,7 +12,7 @@
  * A process that has neither its own STREAMSCOPE_FD nor a STREAMSCOPE_SOCK records nothing: without --children,
  * CUDA processes the program starts load the library and stay untraced.
  *
- * The stream a process writes is the wire format of src/engine/wire.h:
+ * The stream a process writes is the wire format of src/core/wire.h:
  *   WIRE_PROGRESS  "streams ": sent once when the library starts (so the parent knows CUDA was initialised).
  *   WIRE_STREAM    what one stream index of the process is (index, CUPTI id, enum ss_stream_kind): sent for every
  *                  index that is new or whose kind changed, after the records of the buffer that made it so, and
@@ -27,8 +27,8 @@
  *   WIRE_ERROR     CUPTI could not be set up (code 3); nothing else follows.
  *   WIRE_RESULT    at the clean end (exit): device name and dropped record count. A stream that ends without
  *                  it was cut short (crash, kill, _exit). */
-#ifndef SS_INJECT_H
-#define SS_INJECT_H
+#ifndef SS_RECORD_CONTRACT_H
+#define SS_RECORD_CONTRACT_H
 
 #define INJECT_ENV_FD "STREAMSCOPE_FD"
 #define INJECT_ENV_PID "STREAMSCOPE_PID"
