@@ -1,0 +1,488 @@
+/* json_out.c: a JSON writer over yajl_gen.
+ *
+ * yajl keeps the grammar (separators, keys before values, nesting) and escapes strings; it prints through
+ * json_out_print into a buffer of ours, handed to the FILE in 64 KiB writes (or kept whole in memory). Printing
+ * ourselves is what lets json_out_break put a newline after a separator, which yajl cannot do. What yajl does not do
+ * is done before it sees the value: bytes that are not UTF-8 become U+FFFD (yajl_gen_validate_utf8 would only refuse
+ * the string), numbers are formatted here (integers without printf; doubles as jansson writes them, in the "C"
+ * notation whatever LC_NUMERIC says), and NaN and infinities, which JSON has no word for, become null. */
+#include "io/export/json_out.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_gen.h>
+
+#include "core/xalloc.h"
+#include "io/export/escape.h"
+
+/* What is buffered before a FILE gets it. */
+#define JSON_OUT_CHUNK (64u << 10)
+
+/* A document being written. */
+struct json_out {
+	yajl_gen g;
+	FILE *f;       /* NULL: in memory */
+	char *buf;     /* what is not yet in f (all of it in memory); NUL-terminated */
+	size_t n, cap; /* bytes in buf, its size less the NUL */
+	bool pretty;   /* yajl's beautifier prints the newlines */
+	bool brk;      /* json_out_break: a newline at the next print */
+	char last;     /* the last byte printed */
+	int depth;     /* containers open */
+	bool whole;    /* a top-level value was written */
+	int gen_err;   /* the first yajl_gen_status that was not ok */
+	int write_err; /* the first errno of a failed write */
+	char *tmp;     /* a string made valid */
+	size_t tmpcap;
+};
+
+/* json_out_put appends n bytes to the output: to the buffer, which goes to the FILE when full. */
+static void json_out_put(struct json_out *o, const char *s, size_t n)
+{
+	if (n == 0)
+		return;
+	o->last = s[n - 1];
+	if (o->n + n > o->cap) {
+		if (o->f != NULL) {
+			if (o->n > 0 && fwrite(o->buf, 1, o->n, o->f) != o->n && o->write_err == 0)
+				o->write_err = errno != 0 ? errno : EIO;
+			o->n = 0;
+			if (n > o->cap) {
+				if (fwrite(s, 1, n, o->f) != n && o->write_err == 0)
+					o->write_err = errno != 0 ? errno : EIO;
+				return;
+			}
+		} else {
+			while (o->n + n > o->cap)
+				o->cap *= 2;
+			o->buf = xrealloc(o->buf, o->cap + 1);
+		}
+	}
+	memcpy(o->buf + o->n, s, n);
+	o->n += n;
+	o->buf[o->n] = '\0';
+}
+
+/* json_out_print is yajl's print function. A pending break goes after the separator that starts this print (yajl
+ * prints a separator before the token that follows it), or before the print when it starts with none. */
+static void json_out_print(void *ctx, const char *s, size_t n)
+{
+	struct json_out *o = ctx;
+
+	if (n == 0)
+		return;
+	if (o->brk) {
+		o->brk = false;
+		if (s[0] == ',') {
+			json_out_put(o, ",\n", 2);
+			s++;
+			n--;
+		} else {
+			json_out_put(o, "\n", 1);
+		}
+	}
+	json_out_put(o, s, n);
+}
+
+/* yajl allocates through xalloc: out of memory aborts like everywhere else. */
+static void *json_out_malloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return xmalloc(n);
+}
+
+static void *json_out_realloc(void *ctx, void *ptr, size_t n)
+{
+	(void)ctx;
+	return xrealloc(ptr, n);
+}
+
+static void json_out_free_cb(void *ctx, void *ptr)
+{
+	(void)ctx;
+	free(ptr);
+}
+
+static yajl_alloc_funcs json_out_alloc = {json_out_malloc, json_out_realloc, json_out_free_cb, NULL};
+
+struct json_out *json_out_new(FILE *f, bool pretty)
+{
+	struct json_out *o = xcalloc(1, sizeof *o);
+
+	o->f = f;
+	o->pretty = pretty;
+	o->cap = f != NULL ? JSON_OUT_CHUNK : 256;
+	o->buf = xmalloc(o->cap + 1);
+	o->buf[0] = '\0';
+	o->g = yajl_gen_alloc(&json_out_alloc);
+	if (o->g == NULL)
+		xfatal(1, "out of memory (JSON generator)");
+	yajl_gen_config(o->g, yajl_gen_print_callback, json_out_print, o);
+	if (pretty) {
+		yajl_gen_config(o->g, yajl_gen_beautify, 1);
+		yajl_gen_config(o->g, yajl_gen_indent_string, "  ");
+	}
+	return o;
+}
+
+void json_out_free(struct json_out *o)
+{
+	if (o == NULL)
+		return;
+	yajl_gen_free(o->g);
+	free(o->buf);
+	free(o->tmp);
+	free(o);
+}
+
+/* json_out_status keeps the first failure of a yajl_gen call. */
+static void json_out_status(struct json_out *o, yajl_gen_status st)
+{
+	if (st != yajl_gen_status_ok && o->gen_err == 0)
+		o->gen_err = (int)st;
+}
+
+/* json_out_value notes that a value was written (at the top level: the document is whole). */
+static void json_out_value(struct json_out *o, yajl_gen_status st)
+{
+	json_out_status(o, st);
+	if (o->depth == 0 && st == yajl_gen_status_ok)
+		o->whole = true;
+}
+
+static const char *json_out_gen_error(int st)
+{
+	switch (st) {
+	case yajl_gen_keys_must_be_strings:
+		return "a value where a key belongs";
+	case yajl_max_depth_exceeded:
+		return "nested too deep";
+	case yajl_gen_in_error_state:
+		return "written after an error";
+	case yajl_gen_generation_complete:
+		return "a value after the end of the document";
+	case yajl_gen_invalid_number:
+		return "an invalid number";
+	default:
+		return "generator error";
+	}
+}
+
+int json_out_finish(struct json_out *o, char **cause)
+{
+	if (o->gen_err == 0 && (o->depth != 0 || !o->whole)) {
+		*cause = xasprintf("JSON output: %s", o->depth != 0 ? "a container left open" : "no value written");
+		return -1;
+	}
+	if (o->gen_err != 0) {
+		*cause = xasprintf("JSON output: %s", json_out_gen_error(o->gen_err));
+		return -1;
+	}
+	o->brk = false;
+	if (o->last != '\n')
+		json_out_put(o, "\n", 1);
+	if (o->f != NULL && o->n > 0) {
+		if (fwrite(o->buf, 1, o->n, o->f) != o->n && o->write_err == 0)
+			o->write_err = errno != 0 ? errno : EIO;
+		o->n = 0;
+	}
+	if (o->write_err != 0) {
+		*cause = xasprintf("JSON output: %s", strerror(o->write_err));
+		return -1;
+	}
+	return 0;
+}
+
+const char *json_out_text(const struct json_out *o, size_t *len)
+{
+	if (o->f != NULL)
+		return NULL;
+	*len = o->n;
+	return o->buf;
+}
+
+void json_out_map_begin(struct json_out *o)
+{
+	json_out_status(o, yajl_gen_map_open(o->g));
+	o->depth++;
+}
+
+void json_out_map_end(struct json_out *o)
+{
+	o->depth--;
+	json_out_value(o, yajl_gen_map_close(o->g));
+}
+
+void json_out_array_begin(struct json_out *o)
+{
+	json_out_status(o, yajl_gen_array_open(o->g));
+	o->depth++;
+}
+
+void json_out_array_end(struct json_out *o)
+{
+	o->depth--;
+	json_out_value(o, yajl_gen_array_close(o->g));
+}
+
+void json_out_break(struct json_out *o)
+{
+	if (!o->pretty)
+		o->brk = true;
+}
+
+/* json_out_utf8 returns the length of the valid UTF-8 sequence at s, of which avail bytes may be read; 0 when none
+ * starts there (escape_utf8_len reads up to 4 bytes, or to a NUL: a short tail is copied NUL-padded first). */
+static int json_out_utf8(const char *s, size_t avail)
+{
+	unsigned cp;
+
+	if (avail < 4) {
+		unsigned char tail[5] = {0};
+
+		memcpy(tail, s, avail);
+		return escape_utf8_len(tail, &cp);
+	}
+	return escape_utf8_len((const unsigned char *)s, &cp);
+}
+
+/* json_out_gen_str hands yajl the n bytes at s as a string, made valid UTF-8 first when they are not. */
+static yajl_gen_status json_out_gen_str(struct json_out *o, const char *s, size_t n)
+{
+	size_t i = 0, m = 0;
+
+	while (i < n && (unsigned char)s[i] < 0x80)
+		i++;
+	while (i < n) {
+		int k = (unsigned char)s[i] < 0x80 ? 1 : json_out_utf8(s + i, n - i);
+
+		if (k == 0)
+			break;
+		i += (size_t)k;
+	}
+	if (i == n)
+		return yajl_gen_string(o->g, (const unsigned char *)s, n);
+	/* a byte that starts no sequence: a copy with each such byte as U+FFFD (3 bytes) */
+	if (o->tmpcap < 3 * n) {
+		o->tmpcap = 3 * n;
+		o->tmp = xrealloc(o->tmp, o->tmpcap);
+	}
+	memcpy(o->tmp, s, i);
+	m = i;
+	while (i < n) {
+		int k = (unsigned char)s[i] < 0x80 ? 1 : json_out_utf8(s + i, n - i);
+
+		if (k == 0) {
+			memcpy(o->tmp + m, "\xef\xbf\xbd", 3);
+			m += 3;
+			i++;
+		} else {
+			memcpy(o->tmp + m, s + i, (size_t)k);
+			m += (size_t)k;
+			i += (size_t)k;
+		}
+	}
+	return yajl_gen_string(o->g, (const unsigned char *)o->tmp, m);
+}
+
+void json_out_key(struct json_out *o, const char *key)
+{
+	json_out_status(o, json_out_gen_str(o, key, strlen(key)));
+}
+
+void json_out_strn(struct json_out *o, const char *s, size_t n)
+{
+	json_out_value(o, json_out_gen_str(o, s, n));
+}
+
+void json_out_str(struct json_out *o, const char *s)
+{
+	if (s == NULL)
+		json_out_null(o);
+	else
+		json_out_strn(o, s, strlen(s));
+}
+
+/* json_out_digits writes v in decimal, ending at end (exclusive); returns where it starts. */
+static char *json_out_digits(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	return end;
+}
+
+void json_out_uint(struct json_out *o, uint64_t v)
+{
+	char buf[24], *s = json_out_digits(buf + sizeof buf, v);
+
+	json_out_value(o, yajl_gen_number(o->g, s, (size_t)(buf + sizeof buf - s)));
+}
+
+void json_out_int(struct json_out *o, int64_t v)
+{
+	char buf[24], *s = json_out_digits(buf + sizeof buf, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+
+	if (v < 0)
+		*--s = '-';
+	json_out_value(o, yajl_gen_number(o->g, s, (size_t)(buf + sizeof buf - s)));
+}
+
+void json_out_decimal(struct json_out *o, uint64_t units, unsigned decimals)
+{
+	char buf[48], *end = buf + sizeof buf, *s = end;
+
+	if (decimals > 19)
+		decimals = 19;
+	for (unsigned i = 0; i < decimals; i++) {
+		*--s = (char)('0' + units % 10);
+		units /= 10;
+	}
+	if (decimals > 0)
+		*--s = '.';
+	s = json_out_digits(s, units);
+	json_out_value(o, yajl_gen_number(o->g, s, (size_t)(end - s)));
+}
+
+/* json_out_c_point turns what printf wrote for a number in the locale's notation into JSON's: a decimal point that
+ * is not '.' (a ',', or several bytes in some locales) becomes '.'. Returns the new length. */
+static size_t json_out_c_point(char *s, size_t n)
+{
+	size_t r = 0, w = 0;
+
+	while (r < n) {
+		char ch = s[r];
+
+		if ((ch >= '0' && ch <= '9') || ch == '-' || ch == '+' || ch == 'e' || ch == '.') {
+			s[w++] = s[r++];
+			continue;
+		}
+		s[w++] = '.';
+		while (r < n && !(s[r] >= '0' && s[r] <= '9') && s[r] != 'e')
+			r++;
+	}
+	s[w] = '\0';
+	return w;
+}
+
+/* json_out_number hands yajl a number printf wrote into buf (n bytes, or a failed snprintf: n < 0). */
+static void json_out_number(struct json_out *o, char *buf, size_t size, int n)
+{
+	size_t len;
+
+	if (n < 0 || (size_t)n >= size) {
+		json_out_status(o, yajl_gen_invalid_number);
+		return;
+	}
+	len = json_out_c_point(buf, (size_t)n);
+	json_out_value(o, yajl_gen_number(o->g, buf, len));
+}
+
+void json_out_double(struct json_out *o, double v, int digits)
+{
+	char buf[64], *e;
+	int n;
+
+	if (!isfinite(v)) {
+		json_out_null(o);
+		return;
+	}
+	digits = digits <= 0 ? 17 : digits > 17 ? 17 : digits;
+	n = snprintf(buf, sizeof buf, "%.*g", digits, v);
+	if (n < 0 || (size_t)n >= sizeof buf - 3) {
+		json_out_number(o, buf, sizeof buf, -1);
+		return;
+	}
+	n = (int)json_out_c_point(buf, (size_t)n);
+	if (strchr(buf, '.') == NULL && strchr(buf, 'e') == NULL) {
+		memcpy(buf + n, ".0", 3);
+		n += 2;
+	}
+	/* "1e+20" -> "1e20", "1e-05" -> "1e-5" */
+	if ((e = strchr(buf, 'e')) != NULL) {
+		char *w = e + 1, *r = e + 1;
+
+		if (*r == '+')
+			r++;
+		else if (*r == '-')
+			*w++ = *r++;
+		while (*r == '0' && r[1] != '\0')
+			r++;
+		memmove(w, r, strlen(r) + 1);
+		n = (int)strlen(buf);
+	}
+	json_out_number(o, buf, sizeof buf, n);
+}
+
+void json_out_fixed(struct json_out *o, double v, int decimals)
+{
+	char buf[384];
+
+	if (!isfinite(v)) {
+		json_out_null(o);
+		return;
+	}
+	decimals = decimals < 0 ? 0 : decimals > 30 ? 30 : decimals;
+	json_out_number(o, buf, sizeof buf, snprintf(buf, sizeof buf, "%.*f", decimals, v));
+}
+
+void json_out_bool(struct json_out *o, bool v)
+{
+	json_out_value(o, yajl_gen_bool(o->g, v));
+}
+
+void json_out_null(struct json_out *o)
+{
+	json_out_value(o, yajl_gen_null(o->g));
+}
+
+void json_out_key_str(struct json_out *o, const char *key, const char *s)
+{
+	json_out_key(o, key);
+	json_out_str(o, s);
+}
+
+void json_out_key_int(struct json_out *o, const char *key, int64_t v)
+{
+	json_out_key(o, key);
+	json_out_int(o, v);
+}
+
+void json_out_key_uint(struct json_out *o, const char *key, uint64_t v)
+{
+	json_out_key(o, key);
+	json_out_uint(o, v);
+}
+
+void json_out_key_decimal(struct json_out *o, const char *key, uint64_t units, unsigned decimals)
+{
+	json_out_key(o, key);
+	json_out_decimal(o, units, decimals);
+}
+
+void json_out_key_double(struct json_out *o, const char *key, double v, int digits)
+{
+	json_out_key(o, key);
+	json_out_double(o, v, digits);
+}
+
+void json_out_key_fixed(struct json_out *o, const char *key, double v, int decimals)
+{
+	json_out_key(o, key);
+	json_out_fixed(o, v, decimals);
+}
+
+void json_out_key_bool(struct json_out *o, const char *key, bool v)
+{
+	json_out_key(o, key);
+	json_out_bool(o, v);
+}
+
+void json_out_key_null(struct json_out *o, const char *key)
+{
+	json_out_key(o, key);
+	json_out_null(o);
+}
