@@ -1,7 +1,7 @@
-/* main.c: streamscope's entry point. */
-#include "cli/cli.h"
+/* main.c: streamscope's entry point: the command table runs it. */
+#include "cli/cmd.h"
 
 int main(int argc, char **argv)
 {
-	return cli_main(argc, argv);
+	return cmd_main(argc, argv);
 }

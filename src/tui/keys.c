@@ -101,3 +101,8 @@ const char *keys_status(bool file)
 		return "q quit  ? help  z/Z zoom  f fit  h/l pan  Tab select  c compact  e export";
 	return "q quit  ? help  o order  r rerun  z/Z zoom  f fit  Tab select  p pin  s sweep  e export";
 }
+
+const char *keys_mouse(void)
+{
+	return "click select, wheel zoom";
+}

@@ -100,6 +100,8 @@ const struct ss_key *keys_table(int *n);
 const char *keys_group_name(enum ss_keygroup g);
 /* keys_experiment tells whether act changes the experiment (disabled in view mode). */
 bool keys_experiment(enum ss_action act);
+/* keys_mouse says what the mouse does, for the help after the key table. */
+const char *keys_mouse(void);
 /* keys_status is the one-line summary of the main keys for the status line. */
 const char *keys_status(bool file);
 /* keys_status_sweep is the same for the sweep view: only the keys that work there. */

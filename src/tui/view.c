@@ -300,7 +300,7 @@ static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_vi
 		    k[i].name, k[i].help,
 		    (v->source != NULL || v->no_experiment) && k[i].experiment ? SS_ROLE_DIM : SS_ROLE_TEXT, 0};
 	}
-	line[nlines++] = (struct view_help_line){"Mouse", "click select, wheel zoom", SS_ROLE_TEXT, 0};
+	line[nlines++] = (struct view_help_line){"Mouse", keys_mouse(), SS_ROLE_TEXT, 0};
 	ncol = nlines + 4 <= area.h ? 1 : 2;
 	per = (nlines + ncol - 1) / ncol;
 	colw = ncol == 1 ? 48 : (area.w - 4) / 2;

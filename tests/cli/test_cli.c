@@ -171,8 +171,8 @@ static void expect_error(int code, const char *const *args, ...)
 
 static void test_help(void **state)
 {
-	const char *const *cases[] = {ARGS("--help"), ARGS("-h"), ARGS("help"), ARGS("run", "--help"),
-	                              ARGS("sweep", "-h")};
+	const char *const *cases[] = {ARGS("--help"),        ARGS("-h"),          ARGS("help"),
+	                              ARGS("run", "--help"), ARGS("sweep", "-h"), ARGS("help", "sweep")};
 	struct cli_out o;
 
 	(void)state;
@@ -180,11 +180,55 @@ static void test_help(void **state)
 		run_cli(&o, cases[i]);
 		assert_int_equal(o.status, 0);
 		assert_true(strncmp(o.out, "usage: streamscope", 18) == 0);
-		assert_non_null(strstr(o.out, "--streams N"));
+		assert_non_null(strstr(o.out, "--streams "));
 		assert_non_null(strstr(o.out, "1..128"));
 		assert_int_equal(o.nerr, 0);
 		cli_out_free(&o);
 	}
+}
+
+/* The help is made from the command table: every command `streamscope --help` lists has a help of its own that
+ * names it, lists -h, and every line fits an 80-column terminal. */
+static void test_help_every_command(void **state)
+{
+	static const char *const names[] = {"run",       "sweep",    "ops",   "view",   "stats",
+	                                    "calibrate", "validate", "bench", "record", "keys"};
+	struct cli_out top, o;
+
+	(void)state;
+	run_cli(&top, ARGS("--help"));
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char usage[64], listed[64];
+		const char *line;
+
+		snprintf(listed, sizeof listed, "\n  %s", names[i]);
+		if (strstr(top.out, listed) == NULL)
+			fail_msg("--help does not list '%s':\n%s", names[i], top.out);
+		run_cli(&o, ARGS(names[i], "--help"));
+		assert_int_equal(o.status, 0);
+		snprintf(usage, sizeof usage, "usage: streamscope %s", names[i]);
+		if (strncmp(o.out, usage, strlen(usage)) != 0)
+			fail_msg("%s --help starts: %.60s", names[i], o.out);
+		assert_non_null(strstr(o.out, "-h, --help"));
+		assert_non_null(strstr(o.out, "Exit status:"));
+		for (line = o.out; *line != '\0';) {
+			size_t n = strcspn(line, "\n");
+
+			if (n > 79)
+				fail_msg("%s --help: a line of %zu columns: %.*s", names[i], n, (int)n, line);
+			line += n + (line[n] == '\n');
+		}
+		cli_out_free(&o);
+	}
+	for (const char *line = top.out; *line != '\0';) {
+		size_t n = strcspn(line, "\n");
+
+		if (n > 79)
+			fail_msg("--help: a line of %zu columns: %.*s", n, (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	cli_out_free(&top);
+	expect_error(2, ARGS("help", "frobnicate"), "unknown command 'frobnicate'", NULL);
 }
 
 static void test_version(void **state)
@@ -1331,6 +1375,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest usage[] = {
 	    cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_help_every_command),
 	    cmocka_unit_test(test_version),
 	    cmocka_unit_test(test_unknown_command_and_options),
 	    cmocka_unit_test(test_option_messages),

@@ -1,4 +1,4 @@
-/* cli_bench.c: `streamscope bench`, the GPU acceptance checks of the foundation, re-runnable on any GPU.
+/* cmd_bench.c: `streamscope bench`, the GPU acceptance checks of the foundation, re-runnable on any GPU.
  *
  * Each check runs real experiments through the chosen backend and prints one line: PASS/FAIL, the numbers and the
  * target. With -o DIR the timelines (SQLite) and a summary.json are written there for replay on CI.
@@ -18,9 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/backends.h"
-#include "cli/cli.h"
-#include "cli/cli_export.h"
+#include "cli/cmd.h"
+#include "cli/expopts.h"
 #include "core/analysis.h"
 #include "core/atomic.h"
 #include "core/planner.h"
@@ -120,7 +119,7 @@ static int bench_run(struct bench *bn, const struct ss_experiment *e, const char
 		    (json_int_t)res->dropped, "overlap_ns", (json_int_t)a->overlap_ns, "verified", res->verified);
 
 		json_array_append_new(bn->runs, run);
-		cli_export_timeline(path, tl, a, e);
+		expopts_export_file(path, tl, a, e);
 		free(path);
 	}
 	return 0;
@@ -446,40 +445,30 @@ static int bench_dir(const char *dir)
 	struct stat st;
 
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-		return cli_error(CLI_USAGE, "-o: cannot create %s: %s", dir, strerror(errno));
+		return cmd_error(CLI_USAGE, "-o: cannot create %s: %s", dir, strerror(errno));
 	if (stat(dir, &st) != 0)
-		return cli_error(CLI_USAGE, "-o: %s: %s", dir, strerror(errno));
+		return cmd_error(CLI_USAGE, "-o: %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return cli_error(CLI_USAGE, "-o: %s is not a directory (bench -o DIR keeps a trace per run there)",
+		return cmd_error(CLI_USAGE, "-o: %s is not a directory (bench -o DIR keeps a trace per run there)",
 		                 dir);
 	if (access(dir, W_OK | X_OK) != 0)
-		return cli_error(CLI_USAGE, "-o: directory %s is not writable", dir);
+		return cmd_error(CLI_USAGE, "-o: directory %s is not writable", dir);
 	return CLI_OK;
 }
 
-int cli_bench(int argc, char **argv)
+/* cmd_bench_exec runs every check on the chosen backend and prints its verdict. */
+static int cmd_bench_exec(const struct cmd_args *args)
 {
-	struct cli_opts o;
+	struct expopts o;
 	struct bench bn;
 	json_t *root;
 	int rc;
 
-	if ((rc = cli_parse("bench", argc, argv, &o)) != 0)
+	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
 	memset(&bn, 0, sizeof bn);
-	{
-		char note[BACKENDS_NOTE_MAX];
-		char *cause = NULL;
-
-		bn.b = backends_pick(o.backend, note, sizeof note, &rc, &cause);
-		if (bn.b == NULL) {
-			fprintf(stderr, "streamscope: %s\n", cause);
-			free(cause);
-			return rc;
-		}
-		if (note[0] != '\0')
-			fprintf(stderr, "streamscope: %s\n", note);
-	}
+	if ((bn.b = expopts_backend(&o, &rc)) == NULL)
+		return rc;
 	/* -o DIR is made (or found) and checked before the first run */
 	if (o.out != NULL && (rc = bench_dir(o.out)) != 0)
 		return rc;
@@ -518,3 +507,30 @@ int cli_bench(int argc, char **argv)
 		return CLI_FAIL;
 	return bn.modelled ? CLI_CUDA : CLI_OK; /* modelled: no GPU check ran, none passed */
 }
+
+static const struct cmd_use cmd_bench_uses[] = {
+    {OPT_BACKEND, NULL, NULL},
+    {OPT_PROFILE, NULL, NULL},
+    {OPT_QUICK, NULL, "a shorter stream sweep"},
+    {OPT_OUTPUT, "DIR", "keep every run's timeline (SQLite) and summary.json in DIR (made if missing)"},
+    {OPT_NONE, NULL, NULL},
+};
+
+static const struct cmd_refusal cmd_bench_refusals[] = {
+    CMD_REFUSE_EXPERIMENT("bench runs its own fixed experiments"),
+    {OPT_NONE, "-o DIR keeps every timeline and summary.json"},
+    {OPT_NONE, NULL},
+};
+
+const struct cmd_entry cmd_bench_entry = {
+    .name = "bench",
+    .args = "",
+    .summary = "run the GPU acceptance checks and print the numbers (on the model: MODELLED, no GPU check,\n"
+               "exit 3)",
+    .uses = cmd_bench_uses,
+    .refusals = cmd_bench_refusals,
+    .help = "Each check runs real experiments and prints one line: PASS or FAIL, the numbers and the target. On\n"
+            "the model no GPU check runs: each line says MODELLED, with whether the model is within the target.",
+    .exits = "0 every GPU check passed, 1 a check or a run failed, 2 usage error, 3 no GPU check ran (the model)",
+    .exec = cmd_bench_exec,
+};

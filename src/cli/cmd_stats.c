@@ -1,4 +1,4 @@
-/* cli_stats.c: `streamscope stats [FILE]`: per-kernel and per-copy-kind summaries of a trace (any file `view`
+/* cmd_stats.c: `streamscope stats [FILE]`: per-kernel and per-copy-kind summaries of a trace (any file `view`
  * opens), or of a run of the experiment the options describe when no FILE is given, as `nsys stats` reports
  * cuda_gpu_kern_sum and cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum. The rows come from engine/summary. */
 #include <jansson.h>
@@ -7,39 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/backends.h"
-#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "cli/expopts.h"
 #include "core/summary.h"
 #include "core/units.h"
 #include "io/import/import.h"
 #include "run/runner.h"
 
-static const char cli_stats_usage[] =
-    "usage: streamscope stats FILE [--json]\n"
-    "       streamscope stats [EXPERIMENT OPTIONS] [--backend B] [--profile FILE] [--json]\n"
-    "\n"
-    "Per-kernel and per-copy-kind summaries, as 'nsys stats' reports cuda_gpu_kern_sum and cuda_gpu_mem_time_sum\n"
-    "(with cuda_gpu_mem_size_sum's bytes): kernels by name; copies by kind (HtoD, DtoH, DtoD, memset), pinned,\n"
-    "pageable and managed memory apart where the records say so. Each row: time %, total, count, average, median,\n"
-    "min, max, standard deviation of the durations (copies also their bytes and bandwidth), sorted by total time,\n"
-    "descending. Time % is the row's share of all kernel time, or of all copy and memset time.\n"
-    "\n"
-    "FILE is any trace 'view' opens (streamscope SQLite or JSON, Nsight Systems SQLite export). Without FILE, the\n"
-    "experiment the options describe is run (as 'streamscope run' runs it: the GPU, or the model, labelled\n"
-    "MODELLED) and its timeline summarised; with FILE those options are refused (exit 2).\n"
-    "\n"
-    "  --json   the same as JSON on stdout (times in ns; bandwidth in GB/s)\n"
-    "\n"
-    "Exit status: 0 ok, 1 the file cannot be read, 2 usage error, 3 CUDA/CUPTI failure.\n";
-
-/* cli_stats_ns is v rounded to whole ns, for units_time. */
-static uint64_t cli_stats_ns(double v)
+/* cmd_stats_ns is v rounded to whole ns, for units_time. */
+static uint64_t cmd_stats_ns(double v)
 {
 	return v > 0 && isfinite(v) ? (uint64_t)llround(v) : 0;
 }
 
 /* Prints one table of rows (kernels, or copies with their bytes and bandwidth). */
-static void cli_stats_table(const struct ss_timeline *t, const struct ss_summary_row *rows, size_t n, bool copies)
+static void cmd_stats_table(const struct ss_timeline *t, const struct ss_summary_row *rows, size_t n, bool copies)
 {
 	char b[8][32];
 
@@ -52,9 +34,9 @@ static void cli_stats_table(const struct ss_timeline *t, const struct ss_summary
 		const struct ss_summary_row *r = &rows[i];
 
 		printf("%6.1f%% %10s %8llu %10s %10s %10s %10s %10s", r->percent, units_time(r->total_ns, b[0], 32),
-		       (unsigned long long)r->count, units_time(cli_stats_ns(r->avg_ns), b[1], 32),
-		       units_time(cli_stats_ns(r->median_ns), b[2], 32), units_time(r->min_ns, b[3], 32),
-		       units_time(r->max_ns, b[4], 32), units_time(cli_stats_ns(r->stddev_ns), b[5], 32));
+		       (unsigned long long)r->count, units_time(cmd_stats_ns(r->avg_ns), b[1], 32),
+		       units_time(cmd_stats_ns(r->median_ns), b[2], 32), units_time(r->min_ns, b[3], 32),
+		       units_time(r->max_ns, b[4], 32), units_time(cmd_stats_ns(r->stddev_ns), b[5], 32));
 		if (copies)
 			printf(" %11s %11s", units_bytes(r->bytes, b[6], 32),
 			       units_rate(r->bytes, r->total_ns, b[7], 32));
@@ -63,7 +45,7 @@ static void cli_stats_table(const struct ss_timeline *t, const struct ss_summary
 }
 
 /* Prints the summary of t as text; what names the trace or the experiment. */
-static void cli_stats_print(const struct ss_timeline *t, const struct ss_summary *s, const char *what)
+static void cmd_stats_print(const struct ss_timeline *t, const struct ss_summary *s, const char *what)
 {
 	char b1[32], b2[32];
 	uint64_t bytes = 0;
@@ -77,17 +59,17 @@ static void cli_stats_print(const struct ss_timeline *t, const struct ss_summary
 	       (unsigned long long)s->kern_count, units_plural(s->kern_count, "launch", "launches"), s->nkern,
 	       units_plural(s->nkern, "kernel", "kernels"), units_time(s->kern_total_ns, b1, sizeof b1));
 	if (s->nkern > 0)
-		cli_stats_table(t, s->kern, s->nkern, false);
+		cmd_stats_table(t, s->kern, s->nkern, false);
 	printf("\nGPU copies and memsets: %llu %s, %s in all, %s (as nsys stats cuda_gpu_mem_time_sum and "
 	       "cuda_gpu_mem_size_sum)\n",
 	       (unsigned long long)s->copy_count, units_plural(s->copy_count, "operation", "operations"),
 	       units_time(s->copy_total_ns, b1, sizeof b1), units_bytes(bytes, b2, sizeof b2));
 	if (s->ncopy > 0)
-		cli_stats_table(t, s->copy, s->ncopy, true);
+		cmd_stats_table(t, s->copy, s->ncopy, true);
 }
 
 /* One row as JSON. */
-static json_t *cli_stats_json_row(const struct ss_timeline *t, const struct ss_summary_row *r)
+static json_t *cmd_stats_json_row(const struct ss_timeline *t, const struct ss_summary_row *r)
 {
 	json_t *o = json_object();
 	const char *mem = summary_mem_name(r->mem);
@@ -117,7 +99,7 @@ static json_t *cli_stats_json_row(const struct ss_timeline *t, const struct ss_s
 }
 
 /* Prints the summary of t as JSON; file is the trace's path, NULL for a run. 0 or CLI_FAIL. */
-static int cli_stats_json(const struct ss_timeline *t, const struct ss_summary *s, const char *file)
+static int cmd_stats_json(const struct ss_timeline *t, const struct ss_summary *s, const char *file)
 {
 	json_t *root = json_object(), *kern = json_array(), *copy = json_array();
 	int rc;
@@ -131,9 +113,9 @@ static int cli_stats_json(const struct ss_timeline *t, const struct ss_summary *
 	json_object_set_new(root, "copy_count", json_integer((json_int_t)s->copy_count));
 	json_object_set_new(root, "copy_total_ns", json_integer((json_int_t)s->copy_total_ns));
 	for (size_t i = 0; i < s->nkern; i++)
-		json_array_append_new(kern, cli_stats_json_row(t, &s->kern[i]));
+		json_array_append_new(kern, cmd_stats_json_row(t, &s->kern[i]));
 	for (size_t i = 0; i < s->ncopy; i++)
-		json_array_append_new(copy, cli_stats_json_row(t, &s->copy[i]));
+		json_array_append_new(copy, cmd_stats_json_row(t, &s->copy[i]));
 	json_object_set_new(root, "kernels", kern);
 	json_object_set_new(root, "copies", copy);
 	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
@@ -142,25 +124,20 @@ static int cli_stats_json(const struct ss_timeline *t, const struct ss_summary *
 	return rc == 0 ? CLI_OK : CLI_FAIL;
 }
 
-/* Runs the experiment of o on its backend into tl; a line of what it was goes to what. 0 or an exit code. */
-static int cli_stats_run(const struct cli_opts *o, struct ss_timeline *tl, char *what, size_t len)
+/* cmd_stats_run runs the experiment of o on its backend into tl; a line of what it was goes to what. 0 or an
+ * exit code. */
+static int cmd_stats_run(const struct expopts *o, struct ss_timeline *tl, char *what, size_t len)
 {
-	char note[BACKENDS_NOTE_MAX], desc[256];
+	char desc[256];
 	struct ss_run_result res;
 	char *cause = NULL;
 	const struct ss_backend *b;
 	int rc;
 
-	b = backends_pick(o->backend, note, sizeof note, &rc, &cause);
-	if (b == NULL) {
-		fprintf(stderr, "streamscope: %s\n", cause);
-		free(cause);
+	if ((b = expopts_backend(o, &rc)) == NULL)
 		return rc;
-	}
-	if (note[0] != '\0')
-		fprintf(stderr, "streamscope: %s\n", note);
 	if ((rc = runner_run(b, &o->exp, tl, &res, &cause)) != 0) {
-		fprintf(stderr, "streamscope: %s\n", cause);
+		cmd_error(rc, "%s", cause);
 		free(cause);
 		return rc;
 	}
@@ -172,40 +149,72 @@ static int cli_stats_run(const struct cli_opts *o, struct ss_timeline *tl, char 
 	return CLI_OK;
 }
 
-int cli_stats(int argc, char **argv)
+/* cmd_stats_exec summarises the trace FILE, or a run of the experiment the options describe. */
+static int cmd_stats_exec(const struct cmd_args *args)
 {
-	struct cli_opts o;
+	struct expopts o;
 	struct ss_timeline tl;
 	struct ss_summary s;
+	const char *file = args->npos > 0 ? args->pos[0] : NULL;
 	char what[512], *cause = NULL;
 	int rc;
 
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(cli_stats_usage, stdout);
-			return CLI_OK;
-		}
-	if ((rc = cli_parse("stats", argc, argv, &o)) != 0)
+	/* stats FILE summarises the trace; the experiment options are for stats without FILE, which runs one */
+	for (int i = 0; file != NULL && i < args->nitem; i++)
+		if (args->item[i].id != OPT_JSON)
+			return cmd_error(
+			    CLI_USAGE,
+			    "option '%s' does not apply to 'stats FILE': a trace's experiment is the one it "
+			    "recorded (without FILE, stats runs the experiment the options describe)",
+			    cmd_option_name(args->item[i].id));
+	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
 	timeline_init(&tl);
-	if (o.file != NULL) {
-		if (import_file(o.file, &tl, &cause) != 0) {
-			fprintf(stderr, "streamscope: %s\n", cause);
+	if (file != NULL) {
+		if (import_file(file, &tl, &cause) != 0) {
+			cmd_error(CLI_FAIL, "%s", cause);
 			free(cause);
 			timeline_free(&tl);
 			return CLI_FAIL;
 		}
-		snprintf(what, sizeof what, "trace %s", o.file);
-	} else if ((rc = cli_stats_run(&o, &tl, what, sizeof what)) != 0) {
+		snprintf(what, sizeof what, "trace %s", file);
+	} else if ((rc = cmd_stats_run(&o, &tl, what, sizeof what)) != 0) {
 		timeline_free(&tl);
 		return rc;
 	}
 	summary_build(&tl, &s);
 	if (o.json)
-		rc = cli_stats_json(&tl, &s, o.file);
+		rc = cmd_stats_json(&tl, &s, file);
 	else
-		cli_stats_print(&tl, &s, what);
+		cmd_stats_print(&tl, &s, what);
 	summary_free(&s);
 	timeline_free(&tl);
 	return rc;
 }
+
+static const struct cmd_use cmd_stats_uses[] = {
+    CMD_USES_EXPERIMENT,       {OPT_BACKEND, NULL, NULL},
+    {OPT_PROFILE, NULL, NULL}, {OPT_JSON, NULL, "the same as JSON on stdout (times in ns; bandwidth in GB/s)"},
+    {OPT_NONE, NULL, NULL},
+};
+
+const struct cmd_entry cmd_stats_entry = {
+    .name = "stats",
+    .args = "[FILE]",
+    .maxargs = 1,
+    .summary = "per-kernel and per-copy-kind summaries (as nsys stats) of a trace, or without FILE of a run\n"
+               "of the experiment the options describe",
+    .uses = cmd_stats_uses,
+    .help = "Per-kernel and per-copy-kind summaries, as 'nsys stats' reports cuda_gpu_kern_sum and\n"
+            "cuda_gpu_mem_time_sum (with cuda_gpu_mem_size_sum's bytes): kernels by name; copies by kind (HtoD,\n"
+            "DtoH, DtoD, memset), pinned, pageable and managed memory apart where the records say so. Each row:\n"
+            "time %, total, count, average, median, min, max, standard deviation of the durations (copies also\n"
+            "their bytes and bandwidth), sorted by total time, descending. Time % is the row's share of all\n"
+            "kernel time, or of all copy and memset time.\n"
+            "\n"
+            "FILE is any trace 'view' opens (streamscope SQLite or JSON, Nsight Systems SQLite export). Without\n"
+            "FILE, the experiment the options describe is run (as 'streamscope run' runs it: the GPU, or the\n"
+            "model, labelled MODELLED) and its timeline summarised; with FILE only --json applies.",
+    .exits = "0 ok, 1 the file cannot be read, 2 usage error, 3 CUDA/CUPTI failure",
+    .exec = cmd_stats_exec,
+};

@@ -1,4 +1,4 @@
-/* cli_record.c: `streamscope record [-o FILE] [--live] [--children] [--] PROGRAM [ARGS...]`: the stream timeline
+/* cmd_record.c: `streamscope record [-o FILE] [--live] [--children] [--] PROGRAM [ARGS...]`: the stream timeline
  * of any CUDA program, captured by the CUPTI injection library (src/record, contract in contract.h).
  *
  * The parent forks and execs PROGRAM with CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH and a pipe (STREAMSCOPE_FD,
@@ -17,10 +17,9 @@
  * Signals: SIGINT and SIGQUIT from the terminal reach PROGRAM (same process group); the parent only notes them
  * (and stops waiting for --children stragglers). SIGTERM and SIGHUP are passed on to PROGRAM (with SIGCONT when it
  * is stopped). Job control: Ctrl-Z stops both (same process group); when PROGRAM stops by itself, the parent says
- * so and stops too, as a shell's job does, and continues PROGRAM when it is continued (cli_record_stopped). */
+ * so and stops too, as a shell's job does, and continues PROGRAM when it is continued (cmd_record_stopped). */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -33,7 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/cmd.h"
 #include "core/streamsum.h"
 #include "core/timeline.h"
 #include "core/units.h"
@@ -41,103 +40,44 @@
 #include "io/export/export.h"
 
 /* Options of one `record` invocation. */
-struct cli_record_opts {
+struct cmd_record_opts {
 	const char *out; /* -o; NULL: streamscope-record-<time>.sqlite */
 	bool live;
 	bool children;
 	char **argv; /* PROGRAM and its arguments, NULL-terminated */
 };
 
-static const char cli_record_usage[] =
-    "usage: streamscope record [-o FILE] [--live] [--children] [--] PROGRAM [ARGS...]\n"
-    "\n"
-    "Runs PROGRAM with CUPTI tracing injected (no rebuild, no code change) and writes its stream timeline:\n"
-    "kernels, copies, memsets, runtime API calls, synchronisation and NVTX ranges, per stream (legacy default,\n"
-    "per-thread default, blocking, non-blocking). Open the trace with 'streamscope view FILE'.\n"
-    "\n"
-    "  -o, --output FILE  the trace (default streamscope-record-YYYYMMDD-HHMMSS.sqlite);\n"
-    "                     the format follows the extension: " SS_EXPORT_EXTENSIONS "\n"
-    "  --live             show the Gantt while PROGRAM runs (PROGRAM's output then goes to FILE.log)\n"
-    "  --children         also record the CUDA processes PROGRAM starts; by default only PROGRAM itself is\n"
-    "                     recorded\n"
-    "  -h, --help         this help\n"
-    "\n"
-    "PROGRAM's stdin, stdout and stderr are its own. Records reach streamscope every 500 ms and at exit: if PROGRAM\n"
-    "crashes or is killed, what arrived is kept and the trace is marked incomplete.\n"
-    "Exit status: PROGRAM's own (128+N when signal N killed it); 127 PROGRAM not found, 126 not executable;\n"
-    "1 PROGRAM succeeded but the trace could not be written; 2 usage error, or FILE (or FILE.log for --live)\n"
-    "cannot be written, checked before PROGRAM starts; 3 no CUDA/CUPTI in this build, the injection library is\n"
-    "missing, or CUPTI could not be set up in a PROGRAM that succeeded.\n"
-    "If PROGRAM stops itself (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU), streamscope says so and stops too, as a shell's\n"
-    "job does; continued, it continues PROGRAM.\n";
-
-/* Prints one usage-error line and returns CLI_USAGE. */
-static int cli_record_usage_error(const char *what, const char *arg)
+/* cmd_record_opts fills o from what cmd_parse found (its options stop at "--" or at PROGRAM: PROGRAM's own
+ * options follow it). Returns 0, or CLI_USAGE after one line. */
+static int cmd_record_opts(const struct cmd_args *a, struct cmd_record_opts *o)
 {
-	fprintf(stderr, "streamscope: record: %s%s%s%s (see streamscope record --help)\n", what, arg ? " '" : "",
-	        arg ? arg : "", arg ? "'" : "");
-	return CLI_USAGE;
-}
-
-/* Parses argv (argv[0] is "record"). Options stop at "--" or at the first non-option (PROGRAM's own options
- * follow it). Returns 0, CLI_USAGE after a message, or -1 after printing the help (exit 0). */
-static int cli_record_parse(int argc, char **argv, struct cli_record_opts *o)
-{
-	static const struct option longopts[] = {
-	    {"output", required_argument, NULL, 'o'},
-	    {"live", no_argument, NULL, 'l'},
-	    {"children", no_argument, NULL, 'c'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	int c;
-
 	memset(o, 0, sizeof *o);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'l':
-			o->live = true;
-			break;
-		case 'c':
-			o->children = true;
-			break;
-		case 'h':
-			fputs(cli_record_usage, stdout);
-			return -1;
-		case ':':
-			return cli_record_usage_error("option needs a value:", argv[optind - 1]);
-		default:
-			return cli_record_usage_error("unknown option", argv[optind - 1]);
-		}
-	}
-	if (optind >= argc)
-		return cli_record_usage_error("no program given: streamscope record [-o FILE] -- PROGRAM [ARGS...]",
-		                              NULL);
-	if (argv[optind][0] == '\0')
-		return cli_record_usage_error("the program name is empty", NULL);
-	if (o->out != NULL && export_format_of(o->out) < 0) {
-		fprintf(stderr, "streamscope: record: cannot write '%s': unknown extension, valid are %s\n", o->out,
-		        SS_EXPORT_EXTENSIONS);
-		return CLI_USAGE;
-	}
-	o->argv = argv + optind;
+	cmd_has(a, OPT_OUTPUT, &o->out);
+	o->live = cmd_has(a, OPT_LIVE, NULL);
+	o->children = cmd_has(a, OPT_CHILDREN, NULL);
+	if (a->npos == 0)
+		return cmd_error(CLI_USAGE,
+		                 "record: no program given: streamscope record [-o FILE] -- PROGRAM [ARGS...] "
+		                 "(see streamscope record --help)");
+	if (a->pos[0][0] == '\0')
+		return cmd_error(CLI_USAGE, "record: the program name is empty (see streamscope record --help)");
+	if (o->out != NULL && export_format_of(o->out) < 0)
+		return cmd_error(CLI_USAGE, "record: cannot write '%s': unknown extension, valid are %s", o->out,
+		                 SS_EXPORT_EXTENSIONS);
+	o->argv = a->pos;
 	return 0;
 }
 
 #ifndef SS_HAVE_CUDA
 
-int cli_record(int argc, char **argv)
+/* cmd_record_exec: without CUDA there is nothing to record with. */
+static int cmd_record_exec(const struct cmd_args *args)
 {
-	struct cli_record_opts o;
-	int rc = cli_record_parse(argc, argv, &o);
+	struct cmd_record_opts o;
+	int rc = cmd_record_opts(args, &o);
 
 	if (rc != 0)
-		return rc < 0 ? CLI_OK : rc;
+		return rc;
 	fprintf(stderr, "streamscope: record needs CUDA and CUPTI, and this build has neither (rebuild where the CUDA "
 	                "toolkit is installed)\n");
 	return CLI_CUDA;
@@ -159,12 +99,12 @@ int cli_record(int argc, char **argv)
 
 /* How long after PROGRAM exits its stream may stay open without a result: a process PROGRAM started that did not
  * exec a CUDA program may still hold the pipe; nothing more can come from PROGRAM itself. */
-#define CLI_RECORD_GRACE_MS 1000
+#define CMD_RECORD_GRACE_MS 1000
 /* Most processes --children follows at once. */
-#define CLI_RECORD_MAX_SOURCES 256
+#define CMD_RECORD_MAX_SOURCES 256
 
 /* One recorded process: its wire stream and how its stream indices map onto the timeline's. */
-struct cli_record_source {
+struct cmd_record_source {
 	struct ss_runner r;
 	pid_t pid;
 	bool open;    /* still reading */
@@ -177,10 +117,10 @@ struct cli_record_source {
 };
 
 /* Everything one recording holds. */
-struct cli_record_state {
-	struct cli_record_opts *o;
+struct cmd_record_state {
+	struct cmd_record_opts *o;
 	struct ss_timeline tl;
-	struct cli_record_source src[CLI_RECORD_MAX_SOURCES];
+	struct cmd_record_source src[CMD_RECORD_MAX_SOURCES];
 	int nsrc;
 	int nstreams; /* timeline stream indices handed out */
 	char *kinds;  /* [index]: enum ss_stream_kind (SS_SKIND_UNKNOWN until the library names it) */
@@ -201,21 +141,21 @@ struct cli_record_state {
 };
 
 /* Signals the parent saw; the handlers only record them (and wake the loop through the self-pipe). */
-static volatile sig_atomic_t cli_record_interrupted, cli_record_forward;
-static volatile sig_atomic_t cli_record_ending; /* any of them came: the live view closes once the recording is over */
-static int cli_record_wake[2] = {-1, -1};
+static volatile sig_atomic_t cmd_record_interrupted, cmd_record_forward;
+static volatile sig_atomic_t cmd_record_ending; /* any of them came: the live view closes once the recording is over */
+static int cmd_record_wake[2] = {-1, -1};
 
-static void cli_record_on_signal(int sig)
+static void cmd_record_on_signal(int sig)
 {
 	int saved = errno;
 
 	if (sig != SIGCHLD)
-		cli_record_ending = 1;
+		cmd_record_ending = 1;
 	if (sig == SIGINT || sig == SIGQUIT)
-		cli_record_interrupted = 1;
+		cmd_record_interrupted = 1;
 	else if (sig == SIGTERM || sig == SIGHUP)
-		cli_record_forward = sig;
-	if (cli_record_wake[1] >= 0 && write(cli_record_wake[1], "x", 1) < 0) {
+		cmd_record_forward = sig;
+	if (cmd_record_wake[1] >= 0 && write(cmd_record_wake[1], "x", 1) < 0) {
 		/* the pipe is full: the loop is awake anyway */
 	}
 	errno = saved;
@@ -224,7 +164,7 @@ static void cli_record_on_signal(int sig)
 /* Installs (on) the parent's handlers for SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP (an ignored one stays ignored,
  * and so it is for PROGRAM: nohup streamscope record ...), or puts back (off) the actions they replaced (sigexit's:
  * a signal after the recording still cleans up on its way out). */
-static void cli_record_signals(bool on)
+static void cmd_record_signals(bool on)
 {
 	static const int sigs[] = {SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP};
 	static struct sigaction old[sizeof sigs / sizeof *sigs];
@@ -232,7 +172,7 @@ static void cli_record_signals(bool on)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = cli_record_on_signal;
+	sa.sa_handler = cmd_record_on_signal;
 	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
@@ -247,7 +187,7 @@ static void cli_record_signals(bool on)
 	saved = on;
 }
 
-static uint64_t cli_record_now_ms(void)
+static uint64_t cmd_record_now_ms(void)
 {
 	struct timespec ts;
 
@@ -256,7 +196,7 @@ static uint64_t cli_record_now_ms(void)
 }
 
 /* The directory of the running streamscope binary, "" when /proc does not say. */
-static void cli_record_exe_dir(char *buf, size_t len)
+static void cmd_record_exe_dir(char *buf, size_t len)
 {
 	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
 	char *slash;
@@ -273,7 +213,7 @@ static void cli_record_exe_dir(char *buf, size_t len)
 
 /* Finds the injection library: $STREAMSCOPE_INJECT, else next to the binary, else ../lib/streamscope. Writes the
  * absolute path to out. 0, or -1 with *cause. */
-static int cli_record_find_library(char *out, size_t len, char **cause)
+static int cmd_record_find_library(char *out, size_t len, char **cause)
 {
 	const char *env = getenv("STREAMSCOPE_INJECT");
 	char dir[PATH_MAX], cand[2][PATH_MAX + 64];
@@ -291,7 +231,7 @@ static int cli_record_find_library(char *out, size_t len, char **cause)
 		free(real);
 		return 0;
 	}
-	cli_record_exe_dir(dir, sizeof dir);
+	cmd_record_exe_dir(dir, sizeof dir);
 	snprintf(cand[0], sizeof cand[0], "%s/%s", dir, INJECT_LIBRARY_NAME);
 	snprintf(cand[1], sizeof cand[1], "%s/../lib/streamscope/%s", dir, INJECT_LIBRARY_NAME);
 	for (int i = 0; i < 2; i++) {
@@ -310,7 +250,7 @@ static int cli_record_find_library(char *out, size_t len, char **cause)
 }
 
 /* dl_iterate_phdr visitor: copies the path of a loaded libcupti.so into data. */
-static int cli_record_cupti_visit(struct dl_phdr_info *info, size_t size, void *data)
+static int cmd_record_cupti_visit(struct dl_phdr_info *info, size_t size, void *data)
 {
 	const char *name = info->dlpi_name, *base;
 
@@ -326,7 +266,7 @@ static int cli_record_cupti_visit(struct dl_phdr_info *info, size_t size, void *
 
 /* The libcupti.so for NVTX_INJECTION64_PATH: $STREAMSCOPE_CUPTI, else the one this process or the injection
  * library loads (same rpath as the library's). 0 with the path, -1 when none is found. */
-static int cli_record_find_cupti(const char *library, char *out)
+static int cmd_record_find_cupti(const char *library, char *out)
 {
 	const char *env = getenv("STREAMSCOPE_CUPTI");
 	void *h;
@@ -336,17 +276,17 @@ static int cli_record_find_cupti(const char *library, char *out)
 		snprintf(out, PATH_MAX, "%s", env);
 		return 0;
 	}
-	if (dl_iterate_phdr(cli_record_cupti_visit, out) == 1)
+	if (dl_iterate_phdr(cmd_record_cupti_visit, out) == 1)
 		return 0;
 	/* Loading the library runs none of its code: it has no constructor; InitializeInjection is CUDA's to call. */
 	h = dlopen(library, RTLD_LAZY | RTLD_LOCAL);
-	if (h != NULL && dl_iterate_phdr(cli_record_cupti_visit, out) == 1)
+	if (h != NULL && dl_iterate_phdr(cmd_record_cupti_visit, out) == 1)
 		return 0;
 	return -1;
 }
 
 /* Opens the --children socket in a private directory. 0, or -1 with *cause. */
-static int cli_record_listen(struct cli_record_state *st, char **cause)
+static int cmd_record_listen(struct cmd_record_state *st, char **cause)
 {
 	struct sockaddr_un sa;
 	const char *tmp = getenv("TMPDIR");
@@ -371,7 +311,7 @@ static int cli_record_listen(struct cli_record_state *st, char **cause)
 	return 0;
 }
 
-static void cli_record_unlisten(struct cli_record_state *st)
+static void cmd_record_unlisten(struct cmd_record_state *st)
 {
 	if (st->listen_fd >= 0)
 		close(st->listen_fd);
@@ -384,11 +324,11 @@ static void cli_record_unlisten(struct cli_record_state *st)
 }
 
 /* Adds a source reading fd for process pid. */
-static struct cli_record_source *cli_record_add_source(struct cli_record_state *st, pid_t pid, int fd)
+static struct cmd_record_source *cmd_record_add_source(struct cmd_record_state *st, pid_t pid, int fd)
 {
-	struct cli_record_source *s;
+	struct cmd_record_source *s;
 
-	if (st->nsrc == CLI_RECORD_MAX_SOURCES) {
+	if (st->nsrc == CMD_RECORD_MAX_SOURCES) {
 		close(fd);
 		return NULL;
 	}
@@ -401,7 +341,7 @@ static struct cli_record_source *cli_record_add_source(struct cli_record_state *
 }
 
 /* The timeline index of local stream index local of source s, handing out new indices in order. */
-static int32_t cli_record_global(struct cli_record_state *st, struct cli_record_source *s, int32_t local)
+static int32_t cmd_record_global(struct cmd_record_state *st, struct cmd_record_source *s, int32_t local)
 {
 	if (local < 0)
 		return local;
@@ -422,7 +362,7 @@ static int32_t cli_record_global(struct cli_record_state *st, struct cli_record_
 /* Makes the records from index from on relative to the earliest record seen: when one starts before the current
  * base, everything before it moves up (rare: buffers of other threads arrive late). The live view needs small
  * times (doubles), the trace starts at 0 either way. */
-static void cli_record_rebase(struct cli_record_state *st, size_t from)
+static void cmd_record_rebase(struct cmd_record_state *st, size_t from)
 {
 	struct ss_timeline *t = &st->tl;
 
@@ -450,7 +390,7 @@ static void cli_record_rebase(struct cli_record_state *st, size_t from)
 
 /* Takes in what source s sent by the last poll: maps the new records' streams, rebases their times, takes in its
  * stream table entries (WIRE_STREAM frames, any number of streams). */
-static void cli_record_absorb(struct cli_record_state *st, struct cli_record_source *s, size_t before)
+static void cmd_record_absorb(struct cmd_record_state *st, struct cmd_record_source *s, size_t before)
 {
 	const char *p = s->r.progress;
 
@@ -458,9 +398,9 @@ static void cli_record_absorb(struct cli_record_state *st, struct cli_record_sou
 		struct ss_record *r = &st->tl.rec[i];
 
 		if (r->kind < SS_KIND_API && r->stream >= 0)
-			r->stream = cli_record_global(st, s, r->stream);
+			r->stream = cmd_record_global(st, s, r->stream);
 	}
-	cli_record_rebase(st, before);
+	cmd_record_rebase(st, before);
 	s->nrec += st->tl.n - before;
 	if (strncmp(p, INJECT_STREAMS_PREFIX, strlen(INJECT_STREAMS_PREFIX)) == 0)
 		s->loaded = true;
@@ -470,7 +410,7 @@ static void cli_record_absorb(struct cli_record_state *st, struct cli_record_sou
 
 		if (ws->index < 0 || ws->index >= SS_TIMELINE_MAX_STREAM_INFO || ws->kind >= SS_SKIND_COUNT)
 			continue; /* not the library's */
-		g = cli_record_global(st, s, ws->index);
+		g = cmd_record_global(st, s, ws->index);
 		st->kinds[g] = (char)ws->kind;
 		timeline_set_stream(&st->tl, g, ws->raw_id, (int)ws->kind); /* the live view's labels */
 	}
@@ -487,7 +427,7 @@ static void cli_record_absorb(struct cli_record_state *st, struct cli_record_sou
 }
 
 /* Stops reading source s. */
-static void cli_record_close_source(struct cli_record_source *s)
+static void cmd_record_close_source(struct cmd_record_source *s)
 {
 	if (s->r.fd >= 0)
 		close(s->r.fd);
@@ -496,19 +436,19 @@ static void cli_record_close_source(struct cli_record_source *s)
 }
 
 /* Reads every source that has data, and accepts --children connections. */
-static void cli_record_pump(struct cli_record_state *st)
+static void cmd_record_pump(struct cmd_record_state *st)
 {
 	for (int i = 0; i < st->nsrc; i++) {
-		struct cli_record_source *s = &st->src[i];
+		struct cmd_record_source *s = &st->src[i];
 		size_t before = st->tl.n;
 		int rc;
 
 		if (!s->open)
 			continue;
 		rc = runner_poll(&s->r, &st->tl, false);
-		cli_record_absorb(st, s, before);
+		cmd_record_absorb(st, s, before);
 		if (rc == 1 || s->error)
-			cli_record_close_source(s);
+			cmd_record_close_source(s);
 	}
 	while (st->listen_fd >= 0) {
 		struct ucred cred;
@@ -519,25 +459,25 @@ static void cli_record_pump(struct cli_record_state *st)
 			break;
 		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0)
 			cred.pid = 0;
-		cli_record_add_source(st, cred.pid, fd);
+		cmd_record_add_source(st, cred.pid, fd);
 	}
 }
 
 /* Waits up to ms for any source, the socket or a signal. */
-static void cli_record_wait(struct cli_record_state *st, int ms)
+static void cmd_record_wait(struct cmd_record_state *st, int ms)
 {
-	struct pollfd pfd[CLI_RECORD_MAX_SOURCES + 2];
+	struct pollfd pfd[CMD_RECORD_MAX_SOURCES + 2];
 	nfds_t n = 0;
 	char buf[64];
 
-	pfd[n++] = (struct pollfd){cli_record_wake[0], POLLIN, 0};
+	pfd[n++] = (struct pollfd){cmd_record_wake[0], POLLIN, 0};
 	if (st->listen_fd >= 0)
 		pfd[n++] = (struct pollfd){st->listen_fd, POLLIN, 0};
 	for (int i = 0; i < st->nsrc; i++)
 		if (st->src[i].open && st->src[i].r.fd >= 0)
 			pfd[n++] = (struct pollfd){st->src[i].r.fd, POLLIN, 0};
 	poll(pfd, n, ms);
-	while (read(cli_record_wake[0], buf, sizeof buf) > 0)
+	while (read(cmd_record_wake[0], buf, sizeof buf) > 0)
 		;
 }
 
@@ -547,7 +487,7 @@ static void cli_record_wait(struct cli_record_state *st, int ms)
  * Otherwise (the child of a non-interactive shell, an orphaned process group, a session with no terminal, a parent
  * that has exited) nobody would continue a stopped streamscope: SIGSTOP would stop it for good (the kernel only
  * discards SIGTSTP, SIGTTIN and SIGTTOU in an orphaned group). */
-static bool cli_record_job_control(void)
+static bool cmd_record_job_control(void)
 {
 	pid_t parent = getppid();
 	int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
@@ -564,12 +504,12 @@ static bool cli_record_job_control(void)
  * PROGRAM (which fg has continued already; kill -CONT of streamscope alone has not) and goes on waiting. With
  * --live it stops with SIGTSTP whatever PROGRAM's signal, and prints nothing: the screen is curses', whose SIGTSTP
  * handler gives the terminal back before stopping and redraws after. Not under job control (see
- * cli_record_job_control) streamscope does not stop (nobody would continue it): it says how to continue PROGRAM and
+ * cmd_record_job_control) streamscope does not stop (nobody would continue it): it says how to continue PROGRAM and
  * keeps waiting; PROGRAM stays stopped until someone continues it. Either way the status PROGRAM ends with is
  * passed back as before. */
-static void cli_record_stopped(struct cli_record_state *st, int sig)
+static void cmd_record_stopped(struct cmd_record_state *st, int sig)
 {
-	bool jc = cli_record_job_control();
+	bool jc = cmd_record_job_control();
 	const char *abbrev = sigabbrev_np(sig);
 
 	st->stopped = true;
@@ -594,7 +534,7 @@ static void cli_record_stopped(struct cli_record_state *st, int sig)
 /* Checks whether PROGRAM has exited (and reaps it), stopped or been continued. Of the changes waitpid reports, the
  * last counts: after a Ctrl-Z that stopped streamscope and PROGRAM alike and the fg that continued both, PROGRAM's
  * stop is followed by its continuation and nothing is passed on. */
-static void cli_record_reap(struct cli_record_state *st)
+static void cmd_record_reap(struct cmd_record_state *st)
 {
 	int status, stop = 0;
 
@@ -610,11 +550,11 @@ static void cli_record_reap(struct cli_record_state *st)
 		}
 	}
 	if (!st->exited && stop != 0)
-		cli_record_stopped(st, stop);
+		cmd_record_stopped(st, stop);
 }
 
 /* Whether any source is still being read. */
-static int cli_record_open_count(const struct cli_record_state *st)
+static int cmd_record_open_count(const struct cmd_record_state *st)
 {
 	int n = 0;
 
@@ -625,12 +565,12 @@ static int cli_record_open_count(const struct cli_record_state *st)
 
 /* Labels the timeline once the recording is over: incomplete when a process that started recording sent no
  * result; the dropped counts of those that did. */
-static void cli_record_mark(struct cli_record_state *st)
+static void cmd_record_mark(struct cmd_record_state *st)
 {
 	st->tl.incomplete = false;
 	st->tl.dropped = 0;
 	for (int i = 0; i < st->nsrc; i++) {
-		const struct cli_record_source *s = &st->src[i];
+		const struct cmd_record_source *s = &st->src[i];
 
 		if (s->loaded && !s->result)
 			st->tl.incomplete = true;
@@ -640,54 +580,54 @@ static void cli_record_mark(struct cli_record_state *st)
 }
 
 /* The live view's hook: reads what arrived and tells whether the recording is over. */
-static bool cli_record_live_poll(void *ctx, int wait_ms);
+static bool cmd_record_live_poll(void *ctx, int wait_ms);
 
 /* Runs until PROGRAM has exited and every stream has ended (or, for streams held open by other processes, a grace
  * period has passed; for --children stragglers, until they end or the user interrupts). */
-static void cli_record_loop(struct cli_record_state *st)
+static void cmd_record_loop(struct cmd_record_state *st)
 {
-	while (!cli_record_live_poll(st, 250))
+	while (!cmd_record_live_poll(st, 250))
 		;
 }
 
-static bool cli_record_live_poll(void *ctx, int wait_ms)
+static bool cmd_record_live_poll(void *ctx, int wait_ms)
 {
-	struct cli_record_state *st = ctx;
+	struct cmd_record_state *st = ctx;
 	uint64_t now;
 
 	if (st->done)
 		return true;
-	cli_record_wait(st, wait_ms);
-	if (cli_record_forward != 0 && !st->exited) {
-		kill(st->pid, cli_record_forward);
+	cmd_record_wait(st, wait_ms);
+	if (cmd_record_forward != 0 && !st->exited) {
+		kill(st->pid, cmd_record_forward);
 		if (st->stopped)
 			kill(st->pid, SIGCONT); /* as a shell's kill does: a stopped program would not see the signal */
-		cli_record_forward = 0;
+		cmd_record_forward = 0;
 	}
-	cli_record_pump(st);
+	cmd_record_pump(st);
 	if (!st->exited) {
-		cli_record_reap(st);
+		cmd_record_reap(st);
 		if (st->exited) {
-			st->exit_ms = cli_record_now_ms();
-			cli_record_pump(st); /* what it wrote just before exiting */
+			st->exit_ms = cmd_record_now_ms();
+			cmd_record_pump(st); /* what it wrote just before exiting */
 		}
 		return false;
 	}
-	now = cli_record_now_ms();
+	now = cmd_record_now_ms();
 	/* PROGRAM's own stream: complete with its result; nothing more can come once it has exited. */
-	if (st->nsrc > 0 && st->src[0].open && (st->src[0].result || now - st->exit_ms >= CLI_RECORD_GRACE_MS))
-		cli_record_close_source(&st->src[0]);
+	if (st->nsrc > 0 && st->src[0].open && (st->src[0].result || now - st->exit_ms >= CMD_RECORD_GRACE_MS))
+		cmd_record_close_source(&st->src[0]);
 	for (int i = 1; i < st->nsrc; i++)
 		if (st->src[i].open && st->src[i].result)
-			cli_record_close_source(&st->src[i]);
-	if (cli_record_open_count(st) == 0 || cli_record_interrupted) {
+			cmd_record_close_source(&st->src[i]);
+	if (cmd_record_open_count(st) == 0 || cmd_record_interrupted) {
 		for (int i = 0; i < st->nsrc; i++)
-			cli_record_close_source(&st->src[i]);
-		cli_record_mark(st);
+			cmd_record_close_source(&st->src[i]);
+		cmd_record_mark(st);
 		return st->done = true;
 	}
 	if (!st->noted && now - st->exit_ms >= 2000 && st->o->children && !st->o->live) {
-		int left = cli_record_open_count(st);
+		int left = cmd_record_open_count(st);
 
 		fprintf(stderr,
 		        "streamscope: %s exited; waiting for %d recorded child process%s (Ctrl-C stops "
@@ -699,8 +639,8 @@ static bool cli_record_live_poll(void *ctx, int wait_ms)
 }
 
 /* The child side of the fork: environment, output, exec. Reports an exec failure's errno on errfd. */
-static void cli_record_exec(struct cli_record_state *st, int wfd, int errfd, const char *library, const char *cupti,
-                            const char *logpath)
+static void cmd_record_exec_child(struct cmd_record_state *st, int wfd, int errfd, const char *library,
+                                  const char *cupti, const char *logpath)
 {
 	char num[32];
 	sigset_t none;
@@ -742,7 +682,7 @@ static void cli_record_exec(struct cli_record_state *st, int wfd, int errfd, con
 }
 
 /* Copies s to out (len bytes) with control characters written as \r, \t or \xNN: a name as the user should see it. */
-static void cli_record_visible(const char *s, char *out, size_t len)
+static void cmd_record_visible(const char *s, char *out, size_t len)
 {
 	size_t n = 0;
 
@@ -763,7 +703,7 @@ static void cli_record_visible(const char *s, char *out, size_t len)
 
 /* The file execvp ran for name: name itself when it has a '/', else the first regular file of that name in $PATH
  * (execvp's default path when unset; an empty entry is the current directory). A new string, NULL when none. */
-static char *cli_record_which(const char *name)
+static char *cmd_record_which(const char *name)
 {
 	const char *path = getenv("PATH");
 	char defpath[256];
@@ -792,7 +732,7 @@ static char *cli_record_which(const char *name)
 
 /* The program loader (PT_INTERP) the 64-bit ELF file open on fd names, into out; -1 when it is no such file or names
  * none. */
-static int cli_record_elf_interp(int fd, char *out, size_t len)
+static int cmd_record_elf_interp(int fd, char *out, size_t len)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
@@ -817,9 +757,9 @@ static int cli_record_elf_interp(int fd, char *out, size_t len)
 /* Why exec said ENOENT for name, as one line (a new string): the program is not there (no such file, or not in
  * $PATH), or it is, and what it needs is not: the interpreter its #! line names, or the program loader of an ELF
  * binary (one built for another system). The kernel says ENOENT in each case without saying which file. */
-static char *cli_record_enoent(const char *name)
+static char *cmd_record_enoent(const char *name)
 {
-	char *file = cli_record_which(name), *shown, *msg, head[PATH_MAX + 8], need[PATH_MAX], vis[PATH_MAX * 4 + 8];
+	char *file = cmd_record_which(name), *shown, *msg, head[PATH_MAX + 8], need[PATH_MAX], vis[PATH_MAX * 4 + 8];
 	struct stat sb;
 	ssize_t n = 0;
 	int fd;
@@ -837,7 +777,7 @@ static char *cli_record_enoent(const char *name)
 		char *p = head + 2 + strspn(head + 2, " \t");
 
 		p[strcspn(p, " \t\n")] = '\0';
-		cli_record_visible(p, vis, sizeof vis);
+		cmd_record_visible(p, vis, sizeof vis);
 		if (*p == '\0')
 			msg = xasprintf("cannot run %s: its #! line names no interpreter", shown);
 		else if (stat(p, &sb) != 0)
@@ -847,8 +787,8 @@ static char *cli_record_enoent(const char *name)
 		else
 			msg = xasprintf("cannot run %s: its interpreter '%s' (on its #! line) cannot be started: %s",
 			                shown, vis, strerror(ENOENT));
-	} else if (fd >= 0 && cli_record_elf_interp(fd, need, sizeof need) == 0 && stat(need, &sb) != 0) {
-		cli_record_visible(need, vis, sizeof vis);
+	} else if (fd >= 0 && cmd_record_elf_interp(fd, need, sizeof need) == 0 && stat(need, &sb) != 0) {
+		cmd_record_visible(need, vis, sizeof vis);
 		msg = xasprintf("cannot run %s: its program loader '%s' does not exist (a binary for another system?)",
 		                shown, vis);
 	} else {
@@ -862,22 +802,22 @@ static char *cli_record_enoent(const char *name)
 }
 
 /* Starts PROGRAM. Returns 0, or the exit status to return (127, 126, 3) after printing why. */
-static int cli_record_start(struct cli_record_state *st, const char *logpath)
+static int cmd_record_start(struct cmd_record_state *st, const char *logpath)
 {
 	char library[PATH_MAX], cupti[PATH_MAX];
 	char *cause = NULL;
 	int pfd[2], errp[2], e = 0;
 	ssize_t n;
 
-	if (cli_record_find_library(library, sizeof library, &cause) != 0) {
+	if (cmd_record_find_library(library, sizeof library, &cause) != 0) {
 		fprintf(stderr, "streamscope: record: %s\n", cause);
 		free(cause);
 		return CLI_CUDA;
 	}
-	if (cli_record_find_cupti(library, cupti) != 0)
+	if (cmd_record_find_cupti(library, cupti) != 0)
 		fprintf(stderr, "streamscope: record: libcupti.so not found (set STREAMSCOPE_CUPTI): NVTX ranges will "
 		                "not be recorded\n");
-	if (st->o->children && cli_record_listen(st, &cause) != 0) {
+	if (st->o->children && cmd_record_listen(st, &cause) != 0) {
 		fprintf(stderr, "streamscope: record: %s\n", cause);
 		free(cause);
 		return CLI_FAIL;
@@ -897,7 +837,7 @@ static int cli_record_start(struct cli_record_state *st, const char *logpath)
 		close(errp[0]);
 		if (st->listen_fd >= 0)
 			close(st->listen_fd);
-		cli_record_exec(st, pfd[1], errp[1], library, cupti, logpath);
+		cmd_record_exec_child(st, pfd[1], errp[1], library, cupti, logpath);
 	}
 	close(pfd[1]);
 	close(errp[1]);
@@ -909,7 +849,7 @@ static int cli_record_start(struct cli_record_state *st, const char *logpath)
 		while (waitpid(st->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		if (e == ENOENT) {
-			char *why = cli_record_enoent(st->o->argv[0]);
+			char *why = cmd_record_enoent(st->o->argv[0]);
 
 			fprintf(stderr, "streamscope: record: %s\n", why);
 			free(why);
@@ -918,18 +858,18 @@ static int cli_record_start(struct cli_record_state *st, const char *logpath)
 		fprintf(stderr, "streamscope: record: cannot run '%s': %s\n", st->o->argv[0], strerror(e));
 		return 126;
 	}
-	cli_record_add_source(st, st->pid, pfd[0]);
+	cmd_record_add_source(st, st->pid, pfd[0]);
 	return 0;
 }
 
 /* The plural ending of a count's noun: "" for 1, else "s" ("1 kernel", "2 kernels"). */
-static const char *cli_record_s(size_t n)
+static const char *cmd_record_s(size_t n)
 {
 	return n == 1 ? "" : "s";
 }
 
 /* The pid of a lane's process for --children ("" otherwise), as ", pid N". */
-static void cli_record_lane_pid(const struct cli_record_state *st, int32_t stream, char *buf, size_t len)
+static void cmd_record_lane_pid(const struct cmd_record_state *st, int32_t stream, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	if (st->o->children && stream >= 0 && stream < st->nstreams)
@@ -937,12 +877,12 @@ static void cli_record_lane_pid(const struct cli_record_state *st, int32_t strea
 }
 
 /* Most streams the summary names one by one; the rest are counted. */
-#define CLI_RECORD_TOP_STREAMS 8
+#define CMD_RECORD_TOP_STREAMS 8
 
-/* Prints the streams as a short table whatever their number (at most 4 + SS_SKIND_COUNT + CLI_RECORD_TOP_STREAMS
+/* Prints the streams as a short table whatever their number (at most 4 + SS_SKIND_COUNT + CMD_RECORD_TOP_STREAMS
  * lines): a line of counts by kind, busy time and GPU records per kind, then the busiest streams with their index,
  * CUPTI id and work, and how many more there are. */
-static void cli_record_print_streams(const struct cli_record_state *st, const char *out)
+static void cmd_record_print_streams(const struct cmd_record_state *st, const char *out)
 {
 	static const int order[] = {SS_SKIND_BLOCKING, SS_SKIND_NONBLOCKING, SS_SKIND_LEGACY, SS_SKIND_PER_THREAD,
 	                            SS_SKIND_UNKNOWN};
@@ -974,7 +914,7 @@ static void cli_record_print_streams(const struct cli_record_state *st, const ch
 		fprintf(stderr, "  %-20s %7d %11s %9zu\n", timeline_stream_kind_name(order[i]), k->streams,
 		        units_time(k->busy, busy, sizeof busy), k->records);
 	}
-	top = sum.nlane < CLI_RECORD_TOP_STREAMS ? sum.nlane : CLI_RECORD_TOP_STREAMS;
+	top = sum.nlane < CMD_RECORD_TOP_STREAMS ? sum.nlane : CMD_RECORD_TOP_STREAMS;
 	if (top > 0)
 		fprintf(stderr, "  %-26s %-18s %11s  %s\n", top < sum.nlane ? "busiest streams" : "stream", "kind",
 		        "busy", "work");
@@ -982,27 +922,27 @@ static void cli_record_print_streams(const struct cli_record_state *st, const ch
 		const struct ss_streamsum_stream *l = &sum.lane[i];
 		char memsets[32] = "";
 
-		cli_record_lane_pid(st, l->stream, pid, sizeof pid);
+		cmd_record_lane_pid(st, l->stream, pid, sizeof pid);
 		if (l->stream >= 0)
 			snprintf(name, sizeof name, "s%d (CUPTI id %u%s)", l->stream, l->raw_id, pid);
 		else
 			snprintf(name, sizeof name, "%s (CUPTI id %u)",
 			         l->stream == SS_STREAM_LEGACY ? "legacy" : "per-thread", l->raw_id);
 		if (l->memsets > 0)
-			snprintf(memsets, sizeof memsets, ", %zu memset%s", l->memsets, cli_record_s(l->memsets));
+			snprintf(memsets, sizeof memsets, ", %zu memset%s", l->memsets, cmd_record_s(l->memsets));
 		fprintf(stderr, "  %-26s %-18s %11s  %zu kernel%s, %zu cop%s%s\n", name,
 		        timeline_stream_kind_name(l->kind), units_time(l->busy, busy, sizeof busy), l->kernels,
-		        cli_record_s(l->kernels), l->copies, l->copies == 1 ? "y" : "ies", memsets);
+		        cmd_record_s(l->kernels), l->copies, l->copies == 1 ? "y" : "ies", memsets);
 		shown++;
 	}
 	if (shown < sum.nlane)
 		fprintf(stderr, "  ... %d more stream%s with GPU work: streamscope view %s shows each on its lane\n",
-		        sum.nlane - shown, cli_record_s((size_t)(sum.nlane - shown)), out);
+		        sum.nlane - shown, cmd_record_s((size_t)(sum.nlane - shown)), out);
 	streamsum_free(&sum);
 }
 
 /* What happened to PROGRAM, as words ("exited with status 3", "was killed by signal 9 (Killed)"). */
-static void cli_record_describe(int status, char *buf, size_t len)
+static void cmd_record_describe(int status, char *buf, size_t len)
 {
 	if (WIFSIGNALED(status))
 		snprintf(buf, len, "was killed by signal %d (%s)%s", WTERMSIG(status), strsignal(WTERMSIG(status)),
@@ -1015,7 +955,7 @@ static void cli_record_describe(int status, char *buf, size_t len)
 
 /* Drops the stream indices that carry no GPU work (streams CUDA or the program created but never used) and
  * renumbers the others 0..n-1 in their old order, so the view and the trace show the program's working streams. */
-static void cli_record_compact(struct cli_record_state *st)
+static void cmd_record_compact(struct cmd_record_state *st)
 {
 	struct ss_timeline *t = &st->tl;
 	int32_t *map = xcalloc((size_t)st->nstreams + 1, sizeof *map);
@@ -1048,10 +988,10 @@ static void cli_record_compact(struct cli_record_state *st)
 	free(used);
 }
 
-/* Labels the timeline's streams (after cli_record_compact): kind from the library's stream table, raw id from the
+/* Labels the timeline's streams (after cmd_record_compact): kind from the library's stream table, raw id from the
  * first GPU record of each (with --children, ids of different processes may coincide: the index tells them
  * apart). */
-static void cli_record_label_streams(struct cli_record_state *st)
+static void cmd_record_label_streams(struct cmd_record_state *st)
 {
 	struct ss_timeline *t = &st->tl;
 	uint32_t *raw = xcalloc((size_t)st->nstreams + 1, sizeof *raw);
@@ -1073,7 +1013,7 @@ static void cli_record_label_streams(struct cli_record_state *st)
 }
 
 /* Writes the trace and prints the summary. Returns 0, or CLI_FAIL when the trace could not be written. */
-static int cli_record_finish(struct cli_record_state *st, const char *out, int *nothing)
+static int cmd_record_finish(struct cmd_record_state *st, const char *out, int *nothing)
 {
 	struct ss_timeline *t = &st->tl;
 	struct ss_export_input in;
@@ -1084,7 +1024,7 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 	size_t ranges = 0;
 
 	for (int i = 0; i < st->nsrc; i++) {
-		const struct cli_record_source *s = &st->src[i];
+		const struct cmd_record_source *s = &st->src[i];
 
 		loaded += s->loaded;
 		complete += s->loaded && s->result;
@@ -1094,7 +1034,7 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 		if (s->error)
 			fprintf(stderr, "streamscope: recording failed: %s\n", s->r.error);
 	}
-	cli_record_describe(st->status, what, sizeof what);
+	cmd_record_describe(st->status, what, sizeof what);
 	*nothing = t->n == 0;
 	if (t->n == 0) {
 		if (errors == 0 && loaded == 0)
@@ -1118,10 +1058,10 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 	timeline_sync_threads(t);
 	if (timeline_span(t, (1u << SS_KIND_COUNT) - 1, &t0, &t1))
 		timeline_rebase(t, t0);
-	cli_record_compact(st);
+	cmd_record_compact(st);
 	t->nstreams = st->nstreams;
-	cli_record_label_streams(st);
-	cli_record_mark(st);
+	cmd_record_label_streams(st);
+	cmd_record_mark(st);
 	snprintf(t->backend, sizeof t->backend, "cuda");
 	snprintf(t->device, sizeof t->device, "%s", device != NULL ? device : "CUDA device");
 	ranges = timeline_count(t, SS_KIND_MARKER);
@@ -1132,13 +1072,13 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 		fprintf(stderr,
 		        "streamscope: recorded %s (%d process%s) on %s: %zu record%s: %zu kernel%s, %zu H2D, %zu D2H, "
 		        "%zu D2D, %zu memset%s, %zu NVTX range%s, %zu API call%s, %zu sync%s; %llu dropped%s\n",
-		        st->o->argv[0], loaded, loaded == 1 ? "" : "es", t->device, t->n, cli_record_s(t->n), nk,
-		        cli_record_s(nk), timeline_count(t, SS_KIND_H2D), timeline_count(t, SS_KIND_D2H),
-		        timeline_count(t, SS_KIND_D2D), nm, cli_record_s(nm), ranges, cli_record_s(ranges), na,
-		        cli_record_s(na), ns, cli_record_s(ns), (unsigned long long)t->dropped,
+		        st->o->argv[0], loaded, loaded == 1 ? "" : "es", t->device, t->n, cmd_record_s(t->n), nk,
+		        cmd_record_s(nk), timeline_count(t, SS_KIND_H2D), timeline_count(t, SS_KIND_D2H),
+		        timeline_count(t, SS_KIND_D2D), nm, cmd_record_s(nm), ranges, cmd_record_s(ranges), na,
+		        cmd_record_s(na), ns, cmd_record_s(ns), (unsigned long long)t->dropped,
 		        t->incomplete ? "; INCOMPLETE" : "");
 	}
-	cli_record_print_streams(st, out);
+	cmd_record_print_streams(st, out);
 	if (t->incomplete)
 		fprintf(stderr,
 		        "streamscope: %s %s before its recording ended: the trace holds what was delivered "
@@ -1161,7 +1101,7 @@ static int cli_record_finish(struct cli_record_state *st, const char *out, int *
 /* Checks that directory dir can take a new file for path (the user's name, for the message): it exists, is a
  * directory and a file can be created in it, tried with a probe file that is removed at once (the only test that
  * sees read-only mounts, ACLs and deleted working directories as the real write will). 0, or -1 with *cause. */
-static int cli_record_check_dir(const char *path, const char *dir, char **cause)
+static int cmd_record_check_dir(const char *path, const char *dir, char **cause)
 {
 	struct stat sb;
 	char *probe;
@@ -1199,7 +1139,7 @@ static int cli_record_check_dir(const char *path, const char *dir, char **cause)
  * nor an existing file the user may not write, and its directory (and a symlink's target's) can take a new file.
  * A small check of record's own; the other subcommands check their outputs in src/cli/cli.c. 0, or -1 with *cause
  * naming path and what is wrong. */
-static int cli_record_check_output(const char *path, char **cause)
+static int cmd_record_check_output(const char *path, char **cause)
 {
 	struct stat sb;
 	char *copy, *real = NULL;
@@ -1216,16 +1156,16 @@ static int cli_record_check_output(const char *path, char **cause)
 		}
 	}
 	copy = xstrdup(path);
-	rc = cli_record_check_dir(path, dirname(copy), cause);
+	rc = cmd_record_check_dir(path, dirname(copy), cause);
 	free(copy);
 	if (rc == 0 && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && (real = realpath(path, NULL)) != NULL)
-		rc = cli_record_check_dir(path, dirname(real), cause);
+		rc = cmd_record_check_dir(path, dirname(real), cause);
 	free(real);
 	return rc;
 }
 
 /* The default trace name in the current directory. */
-static void cli_record_default_name(char *buf, size_t len)
+static void cmd_record_default_name(char *buf, size_t len)
 {
 	time_t now = time(NULL);
 	struct tm tm;
@@ -1234,31 +1174,32 @@ static void cli_record_default_name(char *buf, size_t len)
 	strftime(buf, len, "streamscope-record-%Y%m%d-%H%M%S.sqlite", &tm);
 }
 
-int cli_record(int argc, char **argv)
+/* cmd_record_exec runs PROGRAM with the injection library and writes its trace; returns PROGRAM's status. */
+static int cmd_record_exec(const struct cmd_args *args)
 {
-	struct cli_record_opts o;
-	struct cli_record_state st;
+	struct cmd_record_opts o;
+	struct cmd_record_state st;
 	char defname[64], *logpath = NULL;
 	const char *out;
 	int rc, status = 0, nothing = 0;
 
-	rc = cli_record_parse(argc, argv, &o);
+	rc = cmd_record_opts(args, &o);
 	if (rc != 0)
-		return rc < 0 ? CLI_OK : rc;
+		return rc;
 	if (o.live && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "streamscope: record --live needs a terminal (stdin and stdout); without --live the "
 		                "trace is written all the same\n");
 		return CLI_USAGE;
 	}
-	cli_record_default_name(defname, sizeof defname);
+	cmd_record_default_name(defname, sizeof defname);
 	out = o.out != NULL ? o.out : defname;
 	if (o.live)
 		logpath = xasprintf("%s.log", out);
 	{
 		char *cause = NULL;
 
-		if (cli_record_check_output(out, &cause) != 0 ||
-		    (logpath != NULL && cli_record_check_output(logpath, &cause) != 0)) {
+		if (cmd_record_check_output(out, &cause) != 0 ||
+		    (logpath != NULL && cmd_record_check_output(logpath, &cause) != 0)) {
 			fprintf(stderr, "streamscope: record: %s\n", cause);
 			free(cause);
 			free(logpath);
@@ -1270,19 +1211,19 @@ int cli_record(int argc, char **argv)
 	st.listen_fd = -1;
 	timeline_init(&st.tl);
 	st.tl.stream_ids = true; /* the program's own streams: the live view and the trace name them by CUPTI id */
-	if (pipe2(cli_record_wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+	if (pipe2(cmd_record_wake, O_CLOEXEC | O_NONBLOCK) != 0) {
 		fprintf(stderr, "streamscope: record: cannot create a pipe: %s\n", strerror(errno));
 		free(logpath);
 		return CLI_FAIL;
 	}
-	cli_record_signals(true);
-	rc = cli_record_start(&st, logpath);
+	cmd_record_signals(true);
+	rc = cmd_record_start(&st, logpath);
 	if (rc != 0)
 		goto done;
 	if (o.live) {
 		char *cause = NULL;
 
-		if (live_run(&st.tl, cli_record_live_poll, &st, o.argv[0], &cli_record_ending, &cause) != 0) {
+		if (live_run(&st.tl, cmd_record_live_poll, &st, o.argv[0], &cmd_record_ending, &cause) != 0) {
 			fprintf(stderr, "streamscope: record: no live view (%s); recording goes on\n", cause);
 			free(cause);
 		} else if (!st.done) {
@@ -1290,8 +1231,8 @@ int cli_record(int argc, char **argv)
 			        o.argv[0]);
 		}
 	}
-	cli_record_loop(&st); /* returns at once when the live view saw the end */
-	rc = cli_record_finish(&st, out, &nothing);
+	cmd_record_loop(&st); /* returns at once when the live view saw the end */
+	rc = cmd_record_finish(&st, out, &nothing);
 	if (logpath != NULL)
 		fprintf(stderr, "streamscope: the output of %s is in %s\n", o.argv[0], logpath);
 	/* PROGRAM's status first: a shell's convention for signals. */
@@ -1305,8 +1246,8 @@ int cli_record(int argc, char **argv)
 	}
 	rc = status;
 done:
-	cli_record_signals(false);
-	cli_record_unlisten(&st);
+	cmd_record_signals(false);
+	cmd_record_unlisten(&st);
 	for (int i = 0; i < st.nsrc; i++) {
 		runner_free(&st.src[i].r);
 		free(st.src[i].map);
@@ -1315,10 +1256,44 @@ done:
 	free(st.spid);
 	free(logpath);
 	timeline_free(&st.tl);
-	close(cli_record_wake[0]);
-	close(cli_record_wake[1]);
-	cli_record_wake[0] = cli_record_wake[1] = -1;
+	close(cmd_record_wake[0]);
+	close(cmd_record_wake[1]);
+	cmd_record_wake[0] = cmd_record_wake[1] = -1;
 	return rc;
 }
 
 #endif /* SS_HAVE_CUDA */
+
+static const struct cmd_use cmd_record_uses[] = {
+    {OPT_OUTPUT, NULL,
+     "the trace (default streamscope-record-YYYYMMDD-HHMMSS.sqlite); the format follows the\n"
+     "extension: " SS_EXPORT_EXTENSIONS},
+    {OPT_LIVE, NULL, "show the Gantt while PROGRAM runs (PROGRAM's output then goes to FILE.log)"},
+    {OPT_CHILDREN, NULL,
+     "also record the CUDA processes PROGRAM starts; by default only PROGRAM itself is\n"
+     "recorded"},
+    {OPT_NONE, NULL, NULL},
+};
+
+const struct cmd_entry cmd_record_entry = {
+    .name = "record",
+    .args = "[--] PROGRAM [ARGS...]",
+    .maxargs = -1,
+    .flags = CMD_STOP_AT_ARG,
+    .summary = "record any CUDA program's timeline",
+    .uses = cmd_record_uses,
+    .help = "Runs PROGRAM with CUPTI tracing injected (no rebuild, no code change) and writes its stream\n"
+            "timeline: kernels, copies, memsets, runtime API calls, synchronisation and NVTX ranges, per stream\n"
+            "(legacy default, per-thread default, blocking, non-blocking). Open the trace with 'streamscope view\n"
+            "FILE'.\n"
+            "\n"
+            "PROGRAM's stdin, stdout and stderr are its own. Records reach streamscope every 500 ms and at exit:\n"
+            "if PROGRAM crashes or is killed, what arrived is kept and the trace is marked incomplete. If PROGRAM\n"
+            "stops itself (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU), streamscope says so and stops too, as a shell's\n"
+            "job does; continued, it continues PROGRAM.",
+    .exits = "PROGRAM's own (128+N when signal N killed it); 127 PROGRAM not found, 126 not executable; 1\n"
+             "PROGRAM succeeded but the trace could not be written; 2 usage error, or FILE (or FILE.log for\n"
+             "--live) cannot be written, checked before PROGRAM starts; 3 no CUDA/CUPTI in this build, the\n"
+             "injection library is missing, or CUPTI could not be set up in a PROGRAM that succeeded",
+    .exec = cmd_record_exec,
+};

@@ -1,9 +1,6 @@
-/* cli_model.c: `streamscope calibrate` (measure the GPU, write a model profile) and `streamscope validate` (the
- * model against the GPU over the preset matrix). */
-#include "cli/cli_model.h"
-
+/* cmd_validate.c: `streamscope validate`: the model against the GPU over the preset matrix, or against measured
+ * CSVs. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/backends.h"
-#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "cli/expopts.h"
 #include "core/atomic.h"
 #include "core/xalloc.h"
 #include "model/calibrate.h"
@@ -23,152 +20,9 @@
 /* The most measured CSVs validate --check compares with. */
 #define CM_CHECK_MAX 32
 
-enum { CM_BACKEND = 256, CM_PROFILE, CM_CSV, CM_QUICK, CM_CHECK, CM_RESUME, CM_PRESET, CM_STREAMS, CM_CONNECTIONS };
-
-static const char cm_calibrate_usage[] =
-    "usage: streamscope calibrate [-o FILE] [--backend cuda|model] [--profile FILE]\n"
-    "  Runs measurement experiments on the GPU (copies over sizes, kernels, call costs, concurrency) and fits the\n"
-    "  model's profile. -o FILE writes it there (e.g. data/profiles/h200.profile; checked before the run), else it\n"
-    "  goes to stdout.\n"
-    "  --backend model calibrates the model on itself (a self-test; --profile, only then, picks the model's\n"
-    "  profile).\n";
-
-static const char cm_validate_usage[] =
-    "usage: streamscope validate [--csv FILE] [--quick] [--resume] [--backend cuda|model] [--profile FILE]\n"
-    "                            [--preset LIST] [--streams LIST] [--connections LIST]\n"
-    "       streamscope validate --check FILE[,FILE...] [--check FILE...] [--profile FILE] [--preset LIST] ...\n"
-    "  Runs the preset matrix (every preset x streams 1..128 x both orders x 1 and 8 hardware queues) on the GPU\n"
-    "  and on the model and compares makespans and the direction of each effect. --csv FILE writes the rows there\n"
-    "  (after every row); --resume keeps the measured rows FILE already has; --quick: streams 1 and 8 only.\n"
-    "  MODELLED is the model with the profile. On a GPU it first measures this host's call costs (launch, copy,\n"
-    "  event calls; a few seconds), keeps them on the CSV's '# host:' line and reports the model with them as\n"
-    "  well; it measures them again after the matrix ('# host-after:'): the host's speed moves, and that line\n"
-    "  says how far it did meanwhile.\n"
-    "  --check FILE compares the current model with a measured CSV, no GPU needed (--csv, --quick, --resume and\n"
-    "  --backend, which run the matrix, do not apply then). Several files (repeated\n"
-    "  --check, or a comma list) are measurements of the same matrix: each row is held to the median of its\n"
-    "  measurements, and the spread column is theirs ((max - min) / median; n is their count). The model with\n"
-    "  each file's own host line is reported apart (the median of those predictions per row).\n"
-    "  Exit status: 0 targets met (median <= 5%, worst <= 15%, every direction agrees), 1 not met, 2 usage, 3 GPU.\n";
-
-static void cm_progress(const char *msg)
+static void cmd_validate_progress(const char *msg)
 {
 	fprintf(stderr, "%s\n", msg);
-}
-
-/* cm_backend finds the backend to measure on; cuda is probed. NULL after printing why (code in *code). */
-static const struct ss_backend *cm_backend(const char *name, int *code)
-{
-	char note[BACKENDS_NOTE_MAX];
-	char *cause = NULL;
-	const struct ss_backend *b;
-
-	if (strcmp(name, "cuda") != 0 && strcmp(name, "model") != 0) {
-		*code = cli_error(CLI_USAGE, "invalid --backend '%s': valid is cuda|model", name);
-		return NULL;
-	}
-	b = backends_pick(name, note, sizeof note, code, &cause);
-	if (b == NULL) {
-		cli_error(*code, "%s", cause);
-		free(cause);
-	}
-	return b;
-}
-
-/* cm_model_profile loads the model's profile: FILE, or the default. */
-static int cm_model_profile(const char *path, struct ss_profile *p)
-{
-	char *cause = NULL;
-
-	if (path != NULL)
-		return cli_profile_load(path, p) == 0 ? 0 : -1;
-	if (profile_default(p, &cause) != 0) {
-		cli_error(CLI_USAGE, "%s", cause);
-		free(cause);
-		return -1;
-	}
-	return 0;
-}
-
-int cli_calibrate(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-	    {"output", required_argument, NULL, 'o'},
-	    {"backend", required_argument, NULL, CM_BACKEND},
-	    {"profile", required_argument, NULL, CM_PROFILE},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *out = NULL, *backend = "cuda", *profile = NULL;
-	const struct ss_backend *b;
-	struct ss_profile p, mp;
-	char *cause = NULL;
-	int c, code = 0;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case CM_BACKEND:
-			backend = optarg;
-			break;
-		case CM_PROFILE:
-			profile = optarg;
-			break;
-		case 'h':
-			fputs(cm_calibrate_usage, stdout);
-			return CLI_OK;
-		default:
-			return cli_getopt_error("calibrate", c, argv, longopts);
-		}
-	}
-	if (optind < argc)
-		return cli_error(CLI_USAGE, "calibrate: unexpected argument '%s'", argv[optind]);
-	if (profile != NULL && strcmp(backend, "model") != 0)
-		return cli_error(CLI_USAGE,
-		                 "calibrate: option '--profile' applies to --backend model only (the model's "
-		                 "profile); a GPU calibration measures its own");
-	/* the output is checked before the calibration, which takes minutes */
-	if (out != NULL && atomic_check(out, &cause) != 0) {
-		cli_error(CLI_USAGE, "calibrate: -o: %s", cause);
-		free(cause);
-		return CLI_USAGE;
-	}
-	if (strcmp(backend, "model") == 0) {
-		if (cm_model_profile(profile, &mp) != 0)
-			return CLI_USAGE;
-		model_set_profile(&mp);
-		fprintf(stderr, "calibrating the MODEL on itself (%s profile): a self-test, not a measurement\n",
-		        mp.name);
-	}
-	if ((b = cm_backend(backend, &code)) == NULL)
-		return code;
-	if (calibrate_run(b, &p, cm_progress, &cause) != 0) {
-		cli_error(CLI_CUDA, "calibrate: %s", cause);
-		free(cause);
-		return CLI_CUDA;
-	}
-	if (out != NULL) {
-		char *text = profile_format(&p);
-		int rc = atomic_write_text(out, text, &cause);
-
-		free(text);
-		if (rc != 0) {
-			cli_error(CLI_FAIL, "calibrate: %s", cause);
-			free(cause);
-			return CLI_FAIL;
-		}
-		fprintf(stderr, "profile of %s written to %s\n", p.device, out);
-	} else {
-		char *text = profile_format(&p);
-
-		fputs(text, stdout);
-		free(text);
-	}
-	return CLI_OK;
 }
 
 /* The matrix filters of validate: comma-separated lists; an empty filter keeps everything. */
@@ -189,7 +43,7 @@ static int cm_list(const char *opt, const char *list, struct cm_filter *f)
 			int p = experiment_preset_parse(tok);
 
 			if (p < 0)
-				rc = cli_error(CLI_USAGE, "invalid --preset '%s': valid is %s", tok,
+				rc = cmd_error(CLI_USAGE, "invalid --preset '%s': valid is %s", tok,
 				               experiment_valid_list("preset"));
 			else
 				f->preset[p] = f->any_preset = true;
@@ -199,7 +53,7 @@ static int cm_list(const char *opt, const char *list, struct cm_filter *f)
 		long hi = strcmp(opt, "--streams") == 0 ? SS_MAX_STREAMS : SS_MAX_CONNECTIONS;
 
 		if (end == tok || *end != '\0' || v < 1 || v > hi)
-			rc = cli_error(CLI_USAGE, "invalid %s '%s': valid is a list of 1..%ld", opt, tok, hi);
+			rc = cmd_error(CLI_USAGE, "invalid %s '%s': valid is a list of 1..%ld", opt, tok, hi);
 		else if (hi == SS_MAX_STREAMS)
 			f->streams[v] = f->any_streams = true;
 		else
@@ -334,16 +188,16 @@ static int cm_check_add(struct cm_checks *ck, const char *arg)
 		ck->path[ck->npath++] = tok;
 	}
 	if (ck->npath == before) {
-		cli_error(CLI_USAGE, "validate: --check needs a file name");
+		cmd_error(CLI_USAGE, "validate: --check needs a file name");
 		return -1;
 	}
 	return 0;
 too_many:
-	cli_error(CLI_USAGE, "validate: at most %d --check files", CM_CHECK_MAX);
+	cmd_error(CLI_USAGE, "validate: at most %d --check files", CM_CHECK_MAX);
 	return -1;
 }
 
-static int cm_validate(int argc, char **argv, struct cm_checks *ck);
+static int cm_validate(const struct cmd_args *args, struct cm_checks *ck);
 
 /* cm_write_csv writes s's CSV to path through io/atomic; -1 after printing why. */
 static int cm_write_csv(const char *path, const struct ss_validate_set *s)
@@ -353,7 +207,7 @@ static int cm_write_csv(const char *path, const struct ss_validate_set *s)
 
 	free(text);
 	if (rc != 0) {
-		cli_error(CLI_FAIL, "validate: %s", cause);
+		cmd_error(CLI_FAIL, "validate: %s", cause);
 		free(cause);
 	}
 	return rc;
@@ -370,8 +224,8 @@ static int cm_host_probe(const struct ss_backend *b, const struct ss_profile *p,
 	fprintf(stderr,
 	        after ? "validate: measuring this host's call costs again (how far they moved during the matrix)\n"
 	              : "validate: measuring this host's call costs first (a second prediction uses them)\n");
-	if (calibrate_host(b, &h, cm_progress, &cause) != 0) {
-		cli_error(CLI_CUDA, "validate: host call costs: %s", cause);
+	if (calibrate_host(b, &h, cmd_validate_progress, &cause) != 0) {
+		cmd_error(CLI_CUDA, "validate: host call costs: %s", cause);
 		free(cause);
 		return -1;
 	}
@@ -389,34 +243,22 @@ static int cm_host_probe(const struct ss_backend *b, const struct ss_profile *p,
 	return 0;
 }
 
-int cli_validate(int argc, char **argv)
+/* cmd_validate_exec runs validate, then frees its --check lists. */
+static int cmd_validate_exec(const struct cmd_args *args)
 {
 	struct cm_checks ck;
 	int code;
 
 	memset(&ck, 0, sizeof ck);
-	code = cm_validate(argc, argv, &ck);
+	code = cm_validate(args, &ck);
 	for (size_t i = 0; i < ck.nlist; i++)
 		free(ck.list[i]);
 	return code;
 }
 
 /* cm_validate is validate with its --check files kept in ck (freed by the caller). */
-static int cm_validate(int argc, char **argv, struct cm_checks *ck)
+static int cm_validate(const struct cmd_args *args, struct cm_checks *ck)
 {
-	static const struct option longopts[] = {
-	    {"csv", required_argument, NULL, CM_CSV},
-	    {"quick", no_argument, NULL, CM_QUICK},
-	    {"check", required_argument, NULL, CM_CHECK},
-	    {"resume", no_argument, NULL, CM_RESUME},
-	    {"backend", required_argument, NULL, CM_BACKEND},
-	    {"profile", required_argument, NULL, CM_PROFILE},
-	    {"preset", required_argument, NULL, CM_PRESET},
-	    {"streams", required_argument, NULL, CM_STREAMS},
-	    {"connections", required_argument, NULL, CM_CONNECTIONS},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	const char *csv = NULL, *backend = "cuda", *profile = NULL;
 	const char *matrix_opt = NULL; /* an option that runs the matrix, which --check does not */
 	bool quick = false, resume = false;
@@ -426,73 +268,65 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 	struct ss_profile p;
 	const struct ss_backend *b;
 	char *cause = NULL;
-	int c, code = 0;
+	int code = 0;
 	size_t measured_now = 0;
 
 	memset(&filter, 0, sizeof filter);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case CM_CSV:
+	for (int i = 0; i < args->nitem; i++) {
+		const char *optarg = args->item[i].value;
+
+		switch (args->item[i].id) {
+		case OPT_CSV:
 			csv = optarg;
 			matrix_opt = "--csv";
 			break;
-		case CM_QUICK:
+		case OPT_QUICK:
 			quick = true;
 			matrix_opt = "--quick";
 			break;
-		case CM_CHECK:
+		case OPT_CHECK:
 			if (cm_check_add(ck, optarg) != 0)
 				return CLI_USAGE;
 			break;
-		case CM_RESUME:
+		case OPT_RESUME:
 			resume = true;
 			matrix_opt = "--resume";
 			break;
-		case CM_BACKEND:
+		case OPT_BACKEND:
 			backend = optarg;
 			matrix_opt = "--backend";
 			break;
-		case CM_PROFILE:
+		case OPT_PROFILE:
 			profile = optarg;
 			break;
-		case CM_PRESET:
-		case CM_STREAMS:
-		case CM_CONNECTIONS:
-			if (cm_list(c == CM_PRESET    ? "--preset"
-			            : c == CM_STREAMS ? "--streams"
-			                              : "--connections",
-			            optarg, &filter) != 0)
+		case OPT_PRESET:
+		case OPT_STREAMS:
+		case OPT_CONNECTIONS:
+			if (cm_list(cmd_option_name(args->item[i].id), optarg, &filter) != 0)
 				return CLI_USAGE;
 			break;
-		case 'h':
-			fputs(cm_validate_usage, stdout);
-			return CLI_OK;
 		default:
-			return cli_getopt_error("validate", c, argv, longopts);
+			break;
 		}
 	}
-	if (optind < argc)
-		return cli_error(CLI_USAGE, "validate: unexpected argument '%s'", argv[optind]);
 	if (ck->npath > 0 && matrix_opt != NULL)
-		return cli_error(CLI_USAGE,
+		return cmd_error(CLI_USAGE,
 		                 "validate: option '%s' does not apply with --check (it compares measured "
 		                 "files, no matrix is run)",
 		                 matrix_opt);
 	if (resume && csv == NULL)
-		return cli_error(CLI_USAGE, "validate: --resume needs --csv FILE");
+		return cmd_error(CLI_USAGE, "validate: --resume needs --csv FILE");
 	/* the CSV is checked before the matrix, which takes minutes */
 	if (csv != NULL && atomic_check(csv, &cause) != 0) {
-		cli_error(CLI_USAGE, "validate: --csv: %s", cause);
+		cmd_error(CLI_USAGE, "validate: --csv: %s", cause);
 		free(cause);
 		return CLI_USAGE;
 	}
-	if (cm_model_profile(profile, &p) != 0)
+	if (expopts_model_profile(profile, &p) != 0)
 		return CLI_USAGE;
 	if (ck->npath > 0) {
 		if (validate_read_csvs(ck->path, ck->npath, &p, &s, &cause) != 0) {
-			cli_error(CLI_USAGE, "validate: %s", cause);
+			cmd_error(CLI_USAGE, "validate: %s", cause);
 			free(cause);
 			validate_free(&s);
 			return CLI_USAGE;
@@ -502,7 +336,7 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 	}
 	if (strcmp(backend, "model") == 0)
 		model_set_profile(&p);
-	if ((b = cm_backend(backend, &code)) == NULL)
+	if ((b = expopts_measure_backend(backend, &code)) == NULL)
 		return code;
 	validate_matrix(quick, &s);
 	/* With --resume the file keeps every row it has; the filter only picks the rows measured now. */
@@ -512,7 +346,7 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 		struct ss_validate_set old = {0};
 
 		if (validate_read_csv(csv, &old, &cause) != 0) {
-			cli_error(CLI_USAGE, "validate: --resume: %s", cause);
+			cmd_error(CLI_USAGE, "validate: --resume: %s", cause);
 			free(cause);
 			validate_free(&s);
 			return CLI_USAGE;
@@ -547,7 +381,7 @@ static int cm_validate(int argc, char **argv, struct cm_checks *ck)
 		code = validate_measure(b, &p, &s, i, &cause);
 		measured_now++;
 		if (code != 0) {
-			cli_error(code, "validate: %s %d stream%s: %s", experiment_preset_name(r->preset), r->streams,
+			cmd_error(code, "validate: %s %d stream%s: %s", experiment_preset_name(r->preset), r->streams,
 			          r->streams == 1 ? "" : "s", cause);
 			free(cause);
 			validate_free(&s);
@@ -578,8 +412,41 @@ report:
 	validate_free(&s);
 	return code;
 fail_model:
-	cli_error(CLI_FAIL, "validate: %s", cause);
+	cmd_error(CLI_FAIL, "validate: %s", cause);
 	free(cause);
 	validate_free(&s);
 	return CLI_FAIL;
 }
+
+static const struct cmd_use cmd_validate_uses[] = {
+    {OPT_CSV, NULL, "write the rows to FILE (after every row)"},
+    {OPT_QUICK, NULL, "streams 1 and 8 only"},
+    {OPT_RESUME, NULL, "keep the measured rows FILE already has"},
+    {OPT_BACKEND, "cuda|model", "measure on the GPU (the default), or on the model (a self-test)"},
+    {OPT_PROFILE, NULL, "the model's profile (default: the H200 profile)"},
+    {OPT_PRESET, "LIST", "only these presets (comma list)"},
+    {OPT_STREAMS, "LIST", "only these stream counts (comma list, each 1..128)"},
+    {OPT_CONNECTIONS, "LIST", "only these hardware queue counts (comma list, each 1..32)"},
+    {OPT_CHECK, NULL, "compare the current model with measured CSVs, no GPU needed (repeatable)"},
+    {OPT_NONE, NULL, NULL},
+};
+
+const struct cmd_entry cmd_validate_entry = {
+    .name = "validate",
+    .args = "",
+    .summary = "compare the model with the GPU over the preset matrix (or with measured CSVs: --check)",
+    .uses = cmd_validate_uses,
+    .help = "Runs the preset matrix (every preset x streams 1..128 x both orders x 1 and 8 hardware queues) on\n"
+            "the GPU and on the model and compares makespans and the direction of each effect. MODELLED is the\n"
+            "model with the profile. On a GPU it first measures this host's call costs (launch, copy, event\n"
+            "calls; a few seconds), keeps them on the CSV's '# host:' line and reports the model with them as\n"
+            "well; it measures them again after the matrix ('# host-after:'): the host's speed moves, and that\n"
+            "line says how far it did meanwhile.\n"
+            "--check FILE compares the current model with a measured CSV (--csv, --quick, --resume and\n"
+            "--backend, which run the matrix, do not apply then). Several files (repeated --check, or a comma\n"
+            "list) are measurements of the same matrix: each row is held to the median of its measurements, and\n"
+            "the spread column is theirs ((max - min) / median; n is their count). The model with each file's\n"
+            "own host line is reported apart (the median of those predictions per row).",
+    .exits = "0 targets met (median <= 5%, worst <= 15%, every direction agrees), 1 not met, 2 usage, 3 GPU",
+    .exec = cmd_validate_exec,
+};

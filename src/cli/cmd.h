@@ -1,0 +1,161 @@
+/* cmd.h: the subcommands as data (tmux's cmd_entry): one const entry per command, listed in one table (cmd.c),
+ * one option parser over them, and the help made from the same entries, so that help and behaviour cannot drift. */
+#ifndef SS_CLI_CMD_H
+#define SS_CLI_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/status.h"
+
+/* Every option any command takes, each defined once in cmd.c's option table. */
+enum cmd_opt {
+	OPT_NONE = 0,
+	/* the experiment */
+	OPT_PRESET,
+	OPT_STREAMS,
+	OPT_CHUNKS,
+	OPT_ELEMENTS,
+	OPT_WORK,
+	OPT_ORDER,
+	OPT_SYNC,
+	OPT_DEFSTREAM,
+	OPT_STREAM_FLAGS,
+	OPT_HOSTMEM,
+	OPT_CONNECTIONS,
+	OPT_THREADS,
+	OPT_REPEAT,
+	OPT_WARMUP,
+	OPT_PREFETCH_EVENTS,
+	/* where it runs */
+	OPT_BACKEND,
+	OPT_PROFILE,
+	/* output */
+	OPT_JSON,
+	OPT_EXPORT,
+	OPT_ASCII,
+	OPT_OUTPUT,
+	/* one command's own */
+	OPT_QUICK,
+	OPT_CSV,
+	OPT_CHECK,
+	OPT_RESUME,
+	OPT_LIVE,
+	OPT_CHILDREN,
+	OPT_HELP,
+	OPT_COUNT
+};
+
+/* Whether an option takes a value. */
+enum cmd_arg {
+	CMD_ARG_NONE,
+	CMD_ARG_REQUIRED,
+	CMD_ARG_OPTIONAL /* --name or --name=VALUE, never a separate word */
+};
+
+/* One option: its names, its value, and the help every command shows unless it has words of its own. */
+struct cmd_option {
+	enum cmd_opt id;
+	const char *name;  /* the long name, without "--" */
+	char letter;       /* the short option's letter, 0 when none */
+	enum cmd_arg arg;  /* whether it takes a value */
+	const char *value; /* the value's name in help ("N", "FILE"); NULL for none */
+	const char *help;  /* one or more lines, without the option's name */
+};
+
+/* One option as a command takes it; value or help, when not NULL, replace the option's own for this command. */
+struct cmd_use {
+	enum cmd_opt id;
+	const char *value;
+	const char *help;
+};
+
+/* Why an option of another command does not apply to this one, where a reason helps the user. */
+struct cmd_refusal {
+	enum cmd_opt id; /* OPT_NONE: any option the command does not take and the list names no reason for */
+	const char *why;
+};
+
+/* One option as the parser found it, in command-line order. */
+struct cmd_item {
+	enum cmd_opt id;
+	const char *value; /* NULL when it has none */
+};
+
+/* What cmd_parse found on one command line. The strings point into argv. */
+struct cmd_args {
+	const struct cmd_entry *entry; /* the command */
+	struct cmd_item *item;         /* the options, in order */
+	int nitem;
+	char **pos; /* the positional arguments, in order (argv's own array: NULL-terminated) */
+	int npos;
+};
+
+/* The options of a command end at its first positional argument (record: PROGRAM's own options follow it). */
+#define CMD_STOP_AT_ARG 0x1
+
+/* One subcommand. */
+struct cmd_entry {
+	const char *name;                   /* "run"; "" for the default command, the TUI */
+	const char *args;                   /* its positional arguments in usage ("FILE", "[FILE]"); "" when none */
+	int minargs, maxargs;               /* how many positionals it accepts; maxargs -1: any number */
+	int flags;                          /* CMD_STOP_AT_ARG */
+	const char *summary;                /* one line in the command list of `streamscope --help` */
+	const struct cmd_use *uses;         /* its options, in help order; ends with OPT_NONE */
+	const struct cmd_refusal *refusals; /* reasons for options it does not take; ends with a NULL why; may be NULL */
+	const char *help;                   /* text after the options in `streamscope COMMAND --help`; may be NULL */
+	const char *exits;                  /* its exit statuses, one line; NULL: the usual 0, 1, 2, 3 */
+	int (*exec)(const struct cmd_args *args); /* runs the command; returns the exit status */
+};
+
+/* The experiment options, as a command's uses list them (the TUI, run, sweep, stats, ops). */
+#define CMD_USES_EXPERIMENT                                                                                          \
+	{OPT_PRESET, NULL, NULL}, {OPT_STREAMS, NULL, NULL}, {OPT_CHUNKS, NULL, NULL}, {OPT_ELEMENTS, NULL, NULL},    \
+	    {OPT_WORK, NULL, NULL}, {OPT_ORDER, NULL, NULL}, {OPT_SYNC, NULL, NULL}, {OPT_DEFSTREAM, NULL, NULL},     \
+	    {OPT_STREAM_FLAGS, NULL, NULL}, {OPT_HOSTMEM, NULL, NULL}, {OPT_CONNECTIONS, NULL, NULL},                 \
+	    {OPT_THREADS, NULL, NULL}, {OPT_REPEAT, NULL, NULL}, {OPT_WARMUP, NULL, NULL},                            \
+	{                                                                                                              \
+		OPT_PREFETCH_EVENTS, NULL, NULL                                                                        \
+	}
+
+/* The experiment options, in a command's refusals, all refused for the one reason why. */
+#define CMD_REFUSE_EXPERIMENT(why)                                                                                   \
+	{OPT_PRESET, why}, {OPT_STREAMS, why}, {OPT_CHUNKS, why}, {OPT_ELEMENTS, why}, {OPT_WORK, why},               \
+	    {OPT_ORDER, why}, {OPT_SYNC, why}, {OPT_DEFSTREAM, why}, {OPT_STREAM_FLAGS, why}, {OPT_HOSTMEM, why},     \
+	    {OPT_CONNECTIONS, why}, {OPT_THREADS, why}, {OPT_REPEAT, why}, {OPT_WARMUP, why},                         \
+	{                                                                                                              \
+		OPT_PREFETCH_EVENTS, why                                                                               \
+	}
+
+/* The commands, each defined in its own file (cmd_<name>.c). */
+extern const struct cmd_entry cmd_tui_entry, cmd_run_entry, cmd_sweep_entry, cmd_ops_entry, cmd_view_entry,
+    cmd_stats_entry, cmd_calibrate_entry, cmd_validate_entry, cmd_bench_entry, cmd_record_entry, cmd_keys_entry;
+
+/* cmd_main runs the program: finds the command argv[1] names (none, or an option first: the TUI), parses its
+ * options and runs it. --help, -h and `help [COMMAND]` print the help made from the table; --version the version.
+ * Returns the exit status. */
+int cmd_main(int argc, char **argv);
+
+/* cmd_parse parses argv (argv[0] is the command's name) against e's options. On success fills a (free it with
+ * cmd_args_free) and returns 0. Otherwise prints one line naming the problem and what is valid (getopt's words:
+ * "unknown option '-x'", "option '--json' takes no value", "option '--streams' needs a value", an ambiguous
+ * abbreviation with its candidates; an option of another command: that it does not apply here, and why) and
+ * returns CLI_USAGE; after printing e's help for -h or --help, returns -1 (exit 0). */
+int cmd_parse(const struct cmd_entry *e, int argc, char **argv, struct cmd_args *a);
+/* cmd_args_free releases what cmd_parse allocated in a. */
+void cmd_args_free(struct cmd_args *a);
+/* cmd_has reports whether option id was given, and its last value in *value (may be NULL). */
+bool cmd_has(const struct cmd_args *a, enum cmd_opt id, const char **value);
+/* cmd_option_name returns the option's name as a user types it: "--streams", or "-o" for one with only a letter. */
+const char *cmd_option_name(enum cmd_opt id);
+
+/* cmd_help prints the help of e to f: its usage line, summary, options (the command's words for them, else the
+ * option's) and help text; for the default command also the command list. */
+void cmd_help(const struct cmd_entry *e, FILE *f);
+
+/* cmd_error prints "streamscope: <message>" as one line on stderr and returns code (for `return cmd_error(...)`). */
+int cmd_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* cmd_refuse prints the line refusing option id in e (with e's reason for it, if any) and returns CLI_USAGE. */
+int cmd_refuse(const struct cmd_entry *e, enum cmd_opt id);
+
+#endif

@@ -1,0 +1,98 @@
+/* cmd_sweep.c: `streamscope sweep`: an experiment over a list of stream counts, in one or both issue orders. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cli/cmd.h"
+#include "cli/expopts.h"
+#include "cli/report.h"
+#include "run/sweep.h"
+
+/* cmd_sweep_progress shows the sweep's progress on stderr, only for a terminal. */
+static void cmd_sweep_progress(const struct ss_sweep *s, size_t idx)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\r  sweep %zu/%zu: %d stream%s %s-first   ", sweep_progress(s), s->n, s->pt[idx].streams,
+	        s->pt[idx].streams == 1 ? "" : "s", experiment_order_name(s->pt[idx].order));
+	if (sweep_progress(s) == s->n)
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+/* cmd_sweep_exec runs the sweep the options describe and prints its table. */
+static int cmd_sweep_exec(const struct cmd_args *args)
+{
+	struct expopts o;
+	const struct ss_backend *b;
+	struct ss_sweep s;
+	int counts[SS_SWEEP_MAX_COUNTS], ncounts, rc;
+	enum ss_order orders[2];
+	char *cause = NULL;
+
+	if ((rc = expopts_parse(args, &o)) != 0)
+		return rc;
+	if (sweep_parse_counts(o.counts ? o.counts : "1,2,4,8,16,32,64,128", counts, &ncounts, &cause) != 0) {
+		cmd_error(CLI_USAGE, "%s", cause);
+		free(cause);
+		return CLI_USAGE;
+	}
+	if ((b = expopts_backend(&o, &rc)) == NULL)
+		return rc;
+	orders[0] = o.both_orders ? SS_ORDER_DEPTH : o.exp.order;
+	orders[1] = SS_ORDER_BREADTH;
+	sweep_init(&s, &o.exp, counts, ncounts, orders, o.both_orders ? 2 : 1);
+	rc = sweep_run(&s, b, cmd_sweep_progress, &cause);
+	if (rc != 0) {
+		fprintf(stderr, "\n");
+		cmd_error(0, "%s", cause);
+		free(cause);
+		sweep_free(&s);
+		return rc;
+	}
+	if (o.json)
+		rc = report_sweep_json(&s);
+	else
+		report_sweep(&s);
+	sweep_free(&s);
+	return rc;
+}
+
+static const struct cmd_use cmd_sweep_uses[] = {
+    {OPT_PRESET, NULL, NULL},
+    {OPT_STREAMS, "LIST", "stream counts, each 1..128 (default 1,2,4,8,16,32,64,128; at most 32 of them)"},
+    {OPT_CHUNKS, NULL, NULL},
+    {OPT_ELEMENTS, NULL, NULL},
+    {OPT_WORK, NULL, NULL},
+    {OPT_ORDER, NULL, "depth|breadth|both (both: a column for each)"},
+    {OPT_SYNC, NULL, NULL},
+    {OPT_DEFSTREAM, NULL, NULL},
+    {OPT_STREAM_FLAGS, NULL, NULL},
+    {OPT_HOSTMEM, NULL, NULL},
+    {OPT_CONNECTIONS, NULL, NULL},
+    {OPT_THREADS, NULL, NULL},
+    {OPT_REPEAT, NULL, NULL},
+    {OPT_WARMUP, NULL, NULL},
+    {OPT_PREFETCH_EVENTS, NULL, NULL},
+    {OPT_BACKEND, NULL, NULL},
+    {OPT_PROFILE, NULL, NULL},
+    {OPT_JSON, NULL, NULL},
+    {OPT_NONE, NULL, NULL},
+};
+
+static const struct cmd_refusal cmd_sweep_refusals[] = {
+    {OPT_EXPORT, "a sweep has a timeline per point; export one with 'streamscope run --streams N --export FILE'"},
+    {OPT_NONE, NULL},
+};
+
+const struct cmd_entry cmd_sweep_entry = {
+    .name = "sweep",
+    .args = "",
+    .summary = "run an experiment over stream counts (time, speedup, ideal bound)",
+    .uses = cmd_sweep_uses,
+    .refusals = cmd_sweep_refusals,
+    .help = "Each point is a run of the experiment with that many streams (and one thread per stream with\n"
+            "--threads N > 1). Time is the CUPTI makespan, or the untraced cudaEvent makespan where tracing\n"
+            "overhead is over 1%.",
+    .exec = cmd_sweep_exec,
+};

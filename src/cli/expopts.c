@@ -1,0 +1,356 @@
+/* expopts.c: the experiment options (see expopts.h). */
+#include "cli/expopts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/backends.h"
+#include "core/atomic.h"
+#include "io/export/export.h"
+#include "model/model.h"
+
+/* expopts_number parses an integer option value in [lo, hi] with an optional k/M/G binary suffix when
+ * allow_suffix. 0, or -1 after printing the valid range. */
+static int expopts_number(const char *opt, const char *s, long long lo, long long hi, bool allow_suffix,
+                          long long *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || errno != 0)
+		goto bad;
+	if (allow_suffix && *end != '\0' && end[1] == '\0') {
+		int shift = *end == 'k' || *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : -1;
+
+		/* a negative value is refused before the shift, which would be undefined for it */
+		if (shift < 0 || v < 0 || v > (hi >> shift))
+			goto bad;
+		v <<= shift;
+		end++;
+	}
+	if (*end != '\0' || v < lo || v > hi)
+		goto bad;
+	*out = v;
+	return 0;
+bad:
+	cmd_error(CLI_USAGE, "invalid %s '%s': valid is an integer %lld..%lld%s", opt, s, lo, hi,
+	          allow_suffix ? " (suffix k, M or G allowed)" : "");
+	return -1;
+}
+
+/* expopts_enum looks s up with parse; -1 after printing the valid names (experiment_valid_list(which)). */
+static int expopts_enum(const char *opt, const char *s, int (*parse)(const char *), const char *which, int *out)
+{
+	int v = parse(s);
+
+	if (v < 0) {
+		cmd_error(CLI_USAGE, "invalid %s '%s': valid is %s", opt, s, experiment_valid_list(which));
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* expopts_apply applies one option of a sweep or not; 0, or -1 after printing why. */
+static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *it, bool *threads_per_stream)
+{
+	const char *v = it->value;
+	long long n;
+	int e = 0;
+
+	switch (it->id) {
+	case OPT_PRESET:
+		return 0; /* applied first, by expopts_parse */
+	case OPT_STREAMS:
+		if (sweep) {
+			o->counts = v;
+			return 0;
+		}
+		if (expopts_number("--streams", v, 1, SS_MAX_STREAMS, false, &n) != 0)
+			return -1;
+		o->exp.streams = (int)n;
+		return 0;
+	case OPT_CHUNKS:
+		if (expopts_number("--chunks", v, 0, 65536, false, &n) != 0)
+			return -1;
+		o->exp.chunks = (int)n;
+		return 0;
+	case OPT_ELEMENTS:
+		if (expopts_number("--elements", v, 1, 1ll << 34, true, &n) != 0)
+			return -1;
+		o->exp.elements = (uint64_t)n;
+		return 0;
+	case OPT_WORK:
+		if (expopts_number("--work", v, 1, 100000000, true, &n) != 0)
+			return -1;
+		o->exp.work = (uint32_t)n;
+		return 0;
+	case OPT_ORDER:
+		if (sweep && strcmp(v, "both") == 0) {
+			o->both_orders = true;
+			return 0;
+		}
+		if (sweep && experiment_order_parse(v) < 0) {
+			cmd_error(CLI_USAGE, "invalid --order '%s': valid is depth|breadth|both", v);
+			return -1;
+		}
+		if (expopts_enum("--order", v, experiment_order_parse, "order", &e) != 0)
+			return -1;
+		o->exp.order = (enum ss_order)e;
+		return 0;
+	case OPT_SYNC:
+		if (expopts_enum("--sync", v, experiment_sync_parse, "sync", &e) != 0)
+			return -1;
+		o->exp.sync = (enum ss_sync)e;
+		return 0;
+	case OPT_DEFSTREAM:
+		if (expopts_enum("--default-stream", v, experiment_defstream_parse, "default-stream", &e) != 0)
+			return -1;
+		o->exp.defstream = (enum ss_defstream)e;
+		return 0;
+	case OPT_STREAM_FLAGS:
+		if (strcmp(v, "blocking") == 0) {
+			o->exp.nonblocking = false;
+		} else if (strcmp(v, "nonblocking") == 0 || strcmp(v, "non-blocking") == 0) {
+			o->exp.nonblocking = true;
+		} else {
+			cmd_error(CLI_USAGE, "invalid --stream-flags '%s': valid is blocking|nonblocking", v);
+			return -1;
+		}
+		return 0;
+	case OPT_HOSTMEM:
+		if (expopts_enum("--host-mem", v, experiment_hostmem_parse, "host-mem", &e) != 0)
+			return -1;
+		o->exp.hostmem = (enum ss_hostmem)e;
+		return 0;
+	case OPT_CONNECTIONS:
+		if (expopts_number("--connections", v, 1, SS_MAX_CONNECTIONS, false, &n) != 0)
+			return -1;
+		o->exp.connections = (int)n;
+		return 0;
+	case OPT_THREADS:
+		if (expopts_number("--threads", v, 1, SS_MAX_STREAMS, false, &n) != 0)
+			return -1;
+		o->exp.threads = (int)n;
+		*threads_per_stream = n > 1;
+		return 0;
+	case OPT_REPEAT:
+		if (expopts_number("--repeat", v, 1, 1000, false, &n) != 0)
+			return -1;
+		o->exp.repeat = (int)n;
+		return 0;
+	case OPT_WARMUP:
+		if (expopts_number("--warmup", v, 0, 100, false, &n) != 0)
+			return -1;
+		o->exp.warmup = (int)n;
+		return 0;
+	case OPT_PREFETCH_EVENTS:
+		if (v == NULL)
+			e = SS_PFE_ON;
+		else if (expopts_enum("--prefetch-events", v, experiment_pfevents_parse, "prefetch-events", &e) != 0)
+			return -1;
+		o->exp.prefetch_events = (enum ss_pfevents)e;
+		return 0;
+	case OPT_BACKEND:
+		if (strcmp(v, "auto") != 0 && strcmp(v, "cuda") != 0 && strcmp(v, "model") != 0) {
+			cmd_error(CLI_USAGE, "invalid --backend '%s': valid is auto|cuda|model", v);
+			return -1;
+		}
+		o->backend = v;
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_EXPORT:
+		if (o->nexports == EXPOPTS_MAX_EXPORTS) {
+			cmd_error(CLI_USAGE, "--export: at most %d files", EXPOPTS_MAX_EXPORTS);
+			return -1;
+		}
+		for (int i = 0; i < o->nexports; i++)
+			if (strcmp(o->exports[i], v) == 0) {
+				cmd_error(CLI_USAGE, "--export '%s' is given twice", v);
+				return -1;
+			}
+		o->exports[o->nexports++] = v;
+		return 0;
+	case OPT_ASCII:
+		o->ascii = true;
+		return 0;
+	case OPT_PROFILE:
+		o->profile = v;
+		return 0;
+	case OPT_QUICK:
+		o->quick = true;
+		return 0;
+	case OPT_OUTPUT:
+		o->out = v;
+		return 0;
+	default:
+		/* a command's own option (record's, validate's): read by the command itself */
+		return 0;
+	}
+}
+
+int expopts_parse(const struct cmd_args *a, struct expopts *o)
+{
+	bool sweep = strcmp(a->entry->name, "sweep") == 0, threads_per_stream = false;
+	const char *preset = NULL;
+	char *cause = NULL;
+	int e = 0;
+
+	memset(o, 0, sizeof *o);
+	o->backend = "auto";
+	experiment_preset(&o->exp, SS_PRESET_KERNEL_TRANSFER);
+	if (cmd_has(a, OPT_PRESET, &preset)) {
+		if (expopts_enum("--preset", preset, experiment_preset_parse, "preset", &e) != 0)
+			return CLI_USAGE;
+		experiment_preset(&o->exp, (enum ss_preset)e);
+	}
+	for (int i = 0; i < a->nitem; i++)
+		if (expopts_apply(o, sweep, &a->item[i], &threads_per_stream) != 0)
+			return CLI_USAGE;
+	/* --threads N > 1 means one thread per stream; the stream count decides N. */
+	if (threads_per_stream && o->exp.threads != o->exp.streams && !sweep)
+		return cmd_error(CLI_USAGE, "invalid --threads %d: valid is 1 or the stream count (%d)", o->exp.threads,
+		                 o->exp.streams);
+	if (threads_per_stream && sweep)
+		o->exp.threads = o->exp.streams;
+	for (int i = 0; i < o->nexports; i++) {
+		if (export_format_of(o->exports[i]) < 0)
+			return cmd_error(CLI_USAGE, "cannot export to '%s': unknown extension, valid are %s",
+			                 o->exports[i], SS_EXPORT_EXTENSIONS);
+		/* checked before any work: a run that cannot be kept is not started */
+		if (atomic_check(o->exports[i], &cause) != 0) {
+			cmd_error(CLI_USAGE, "--export: %s", cause);
+			free(cause);
+			return CLI_USAGE;
+		}
+	}
+	if (experiment_validate(&o->exp, &cause) != 0) {
+		cmd_error(CLI_USAGE, "%s", cause);
+		free(cause);
+		return CLI_USAGE;
+	}
+	if (o->profile != NULL) {
+		struct ss_profile p;
+
+		if (expopts_profile_load(o->profile, &p) != 0)
+			return CLI_USAGE;
+		model_set_profile(&p);
+	}
+	return CLI_OK;
+}
+
+const struct ss_backend *expopts_backend(const struct expopts *o, int *code)
+{
+	char note[BACKENDS_NOTE_MAX];
+	char *cause = NULL;
+	const struct ss_backend *b = backends_pick(o->backend, note, sizeof note, code, &cause);
+
+	if (b == NULL) {
+		cmd_error(*code, "%s", cause);
+		free(cause);
+		return NULL;
+	}
+	if (note[0] != '\0')
+		cmd_error(0, "%s", note);
+	return b;
+}
+
+int expopts_profile_load(const char *path, struct ss_profile *p)
+{
+	char *cause = NULL;
+	const char *base = strrchr(path, '/');
+
+	if (profile_load(p, path, &cause) != 0) {
+		cmd_error(CLI_USAGE, "--profile: %s", cause);
+		free(cause);
+		return CLI_USAGE;
+	}
+	/* labels ("MODEL (x profile)") name the file, not the device a built-in default describes */
+	base = base != NULL && base[1] != '\0' ? base + 1 : path;
+	snprintf(p->name, sizeof p->name, "%s", base);
+	return CLI_OK;
+}
+
+int expopts_export_file(const char *path, const struct ss_timeline *tl, const struct ss_analysis *a,
+                        const struct ss_experiment *e)
+{
+	struct ss_export_input in;
+	char *cause = NULL;
+
+	if (export_format_of(path) < 0)
+		return cmd_error(CLI_USAGE, "cannot export to '%s': unknown extension, valid are %s", path,
+		                 SS_EXPORT_EXTENSIONS);
+	memset(&in, 0, sizeof in);
+	in.t = tl;
+	in.a = a;
+	in.e = e;
+	if (export_file(path, &in, &cause) != 0) {
+		cmd_error(CLI_FAIL, "%s", cause);
+		free(cause);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+/* expopts_export_all writes tl to every --export FILE of o with experiment e (NULL: none). */
+static int expopts_export_all(const struct expopts *o, const struct ss_timeline *tl, const struct ss_analysis *a,
+                              const struct ss_experiment *e)
+{
+	int rc = CLI_OK;
+
+	for (int i = 0; i < o->nexports; i++) {
+		int r = expopts_export_file(o->exports[i], tl, a, e);
+
+		if (rc == CLI_OK)
+			rc = r;
+	}
+	return rc;
+}
+
+int expopts_export(const struct expopts *o, const struct ss_timeline *tl, const struct ss_analysis *a)
+{
+	return expopts_export_all(o, tl, a, &o->exp);
+}
+
+int expopts_export_trace(const struct expopts *o, const struct ss_timeline *tl, const struct ss_analysis *a)
+{
+	return expopts_export_all(o, tl, a, NULL);
+}
+
+const struct ss_backend *expopts_measure_backend(const char *name, int *code)
+{
+	char note[BACKENDS_NOTE_MAX];
+	char *cause = NULL;
+	const struct ss_backend *b;
+
+	if (strcmp(name, "cuda") != 0 && strcmp(name, "model") != 0) {
+		*code = cmd_error(CLI_USAGE, "invalid --backend '%s': valid is cuda|model", name);
+		return NULL;
+	}
+	b = backends_pick(name, note, sizeof note, code, &cause);
+	if (b == NULL) {
+		cmd_error(*code, "%s", cause);
+		free(cause);
+	}
+	return b;
+}
+
+int expopts_model_profile(const char *path, struct ss_profile *p)
+{
+	char *cause = NULL;
+
+	if (path != NULL)
+		return expopts_profile_load(path, p) == 0 ? 0 : -1;
+	if (profile_default(p, &cause) != 0) {
+		cmd_error(CLI_USAGE, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}

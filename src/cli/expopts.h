@@ -1,0 +1,60 @@
+/* expopts.h: the options that describe an experiment and where it runs, shared by the TUI, run, sweep, ops, stats
+ * and bench: parsed from what cmd_parse found, checked, and turned into a backend. */
+#ifndef SS_CLI_EXPOPTS_H
+#define SS_CLI_EXPOPTS_H
+
+#include <stdbool.h>
+
+#include "cli/cmd.h"
+#include "core/analysis.h"
+#include "core/backend.h"
+#include "core/experiment.h"
+#include "core/timeline.h"
+#include "model/profile.h"
+
+/* --export FILE may be given this many times (each file is written). */
+#define EXPOPTS_MAX_EXPORTS 8
+
+/* The experiment and output options of one command line. */
+struct expopts {
+	struct ss_experiment exp;
+	const char *backend; /* "auto", "cuda", "model" */
+	bool json;
+	const char *exports[EXPOPTS_MAX_EXPORTS]; /* every --export FILE, in order: each is written */
+	int nexports;
+	const char *counts;  /* sweep: the --streams list */
+	bool both_orders;    /* sweep: --order both */
+	bool ascii;          /* the TUI: ASCII glyphs only */
+	const char *profile; /* the model: --profile FILE */
+	const char *out;     /* -o FILE or DIR */
+	bool quick;          /* bench: a smaller matrix */
+};
+
+/* expopts_parse fills o from the options in a (the preset first, wherever it was given, as it sets the defaults
+ * the others change), checks the experiment, that every --export can be written (before any work) and loads
+ * --profile into the model. Returns 0, or CLI_USAGE after one line naming the problem and what is valid. */
+int expopts_parse(const struct cmd_args *a, struct expopts *o);
+/* expopts_backend picks the backend o names, printing the note of a fallback to the model on stderr. NULL after
+ * printing why, with the exit status in *code. */
+const struct ss_backend *expopts_backend(const struct expopts *o, int *code);
+/* expopts_profile_load reads the model profile of --profile path into p, labelled by the file's name (p->name).
+ * A file that cannot be read, does not parse or is empty is a usage error: one line naming the file and what is
+ * wrong, CLI_USAGE. 0 on success. */
+int expopts_profile_load(const char *path, struct ss_profile *p);
+/* expopts_export_file writes tl to path in the format its extension names (e may be NULL). Prints one line on
+ * failure and returns CLI_FAIL (CLI_USAGE for an unknown extension); 0 on success. */
+int expopts_export_file(const char *path, const struct ss_timeline *tl, const struct ss_analysis *a,
+                        const struct ss_experiment *e);
+/* expopts_export writes tl to every --export FILE of o (as expopts_export_file, o's experiment), each one even
+ * when an earlier one failed. 0 when all were written, else the first failure's code. */
+int expopts_export(const struct expopts *o, const struct ss_timeline *tl, const struct ss_analysis *a);
+/* expopts_export_trace is expopts_export for an opened trace: no experiment of ours produced tl. */
+int expopts_export_trace(const struct expopts *o, const struct ss_timeline *tl, const struct ss_analysis *a);
+/* expopts_measure_backend finds the backend calibrate and validate measure on, "cuda" (probed) or "model". NULL
+ * after printing why, with the exit status in *code. */
+const struct ss_backend *expopts_measure_backend(const char *name, int *code);
+/* expopts_model_profile loads the model's profile: path (as expopts_profile_load), or the default when NULL. 0, or
+ * -1 after printing why. */
+int expopts_model_profile(const char *path, struct ss_profile *p);
+
+#endif
