@@ -1,7 +1,6 @@
 /* cmd_stats.c: `streamscope stats [FILE]`: per-kernel and per-copy-kind summaries of a trace (any file `view`
  * opens), or of a run of the experiment the options describe when no FILE is given, as `nsys stats` reports
  * cuda_gpu_kern_sum and cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum. The rows come from engine/summary. */
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 
 #include "cli/cmd.h"
 #include "cli/expopts.h"
+#include "cli/report.h"
 #include "core/summary.h"
 #include "core/units.h"
 #include "io/import/import.h"
@@ -68,60 +68,61 @@ static void cmd_stats_print(const struct ss_timeline *t, const struct ss_summary
 		cmd_stats_table(t, s->copy, s->ncopy, true);
 }
 
-/* One row as JSON. */
-static json_t *cmd_stats_json_row(const struct ss_timeline *t, const struct ss_summary_row *r)
-{
-	json_t *o = json_object();
-	const char *mem = summary_mem_name(r->mem);
+/* Real numbers in the JSON: ten significant digits. */
+#define CMD_STATS_DIGITS 10
 
-	json_object_set_new(o, "name", json_string(summary_row_name(t, r)));
+/* cmd_stats_json_row writes one row as a JSON object. */
+static void cmd_stats_json_row(struct json_out *o, const struct ss_timeline *t, const struct ss_summary_row *r)
+{
+	json_out_map_begin(o);
+	json_out_key_str(o, "name", summary_row_name(t, r));
 	if (r->kind != SS_KIND_KERNEL) {
-		json_object_set_new(o, "kind", json_string(summary_kind_name(r->kind)));
-		json_object_set_new(o, "memory", mem != NULL ? json_string(mem) : json_null());
+		json_out_key_str(o, "kind", summary_kind_name(r->kind));
+		json_out_key_str(o, "memory", summary_mem_name(r->mem));
 	}
-	json_object_set_new(o, "time_percent", json_real(r->percent));
-	json_object_set_new(o, "total_ns", json_integer((json_int_t)r->total_ns));
-	json_object_set_new(o, "count", json_integer((json_int_t)r->count));
-	json_object_set_new(o, "avg_ns", json_real(r->avg_ns));
-	json_object_set_new(o, "median_ns", json_real(r->median_ns));
-	json_object_set_new(o, "min_ns", json_integer((json_int_t)r->min_ns));
-	json_object_set_new(o, "max_ns", json_integer((json_int_t)r->max_ns));
-	json_object_set_new(o, "stddev_ns", json_real(r->stddev_ns));
+	json_out_key_double(o, "time_percent", r->percent, CMD_STATS_DIGITS);
+	json_out_key_uint(o, "total_ns", r->total_ns);
+	json_out_key_uint(o, "count", r->count);
+	json_out_key_double(o, "avg_ns", r->avg_ns, CMD_STATS_DIGITS);
+	json_out_key_double(o, "median_ns", r->median_ns, CMD_STATS_DIGITS);
+	json_out_key_uint(o, "min_ns", r->min_ns);
+	json_out_key_uint(o, "max_ns", r->max_ns);
+	json_out_key_double(o, "stddev_ns", r->stddev_ns, CMD_STATS_DIGITS);
 	if (r->kind != SS_KIND_KERNEL) {
-		json_object_set_new(o, "bytes", json_integer((json_int_t)r->bytes));
-		json_object_set_new(o, "bytes_avg", json_real(r->bytes_avg));
-		json_object_set_new(o, "bytes_median", json_real(r->bytes_median));
-		json_object_set_new(o, "bytes_min", json_integer((json_int_t)r->bytes_min));
-		json_object_set_new(o, "bytes_max", json_integer((json_int_t)r->bytes_max));
-		json_object_set_new(o, "bandwidth_gbs", json_real(summary_bandwidth(r)));
+		json_out_key_uint(o, "bytes", r->bytes);
+		json_out_key_double(o, "bytes_avg", r->bytes_avg, CMD_STATS_DIGITS);
+		json_out_key_double(o, "bytes_median", r->bytes_median, CMD_STATS_DIGITS);
+		json_out_key_uint(o, "bytes_min", r->bytes_min);
+		json_out_key_uint(o, "bytes_max", r->bytes_max);
+		json_out_key_double(o, "bandwidth_gbs", summary_bandwidth(r), CMD_STATS_DIGITS);
 	}
-	return o;
+	json_out_map_end(o);
 }
 
-/* Prints the summary of t as JSON; file is the trace's path, NULL for a run. 0 or CLI_FAIL. */
+/* cmd_stats_json prints the summary of t as JSON; file is the trace's path, NULL for a run. 0 or CLI_FAIL. */
 static int cmd_stats_json(const struct ss_timeline *t, const struct ss_summary *s, const char *file)
 {
-	json_t *root = json_object(), *kern = json_array(), *copy = json_array();
-	int rc;
+	struct json_out *o = report_json_begin();
 
-	json_object_set_new(root, "file", file != NULL ? json_string(file) : json_null());
-	json_object_set_new(root, "backend", json_string(t->backend));
-	json_object_set_new(root, "device", json_string(t->device));
-	json_object_set_new(root, "modelled", json_boolean(t->modelled));
-	json_object_set_new(root, "kernel_count", json_integer((json_int_t)s->kern_count));
-	json_object_set_new(root, "kernel_total_ns", json_integer((json_int_t)s->kern_total_ns));
-	json_object_set_new(root, "copy_count", json_integer((json_int_t)s->copy_count));
-	json_object_set_new(root, "copy_total_ns", json_integer((json_int_t)s->copy_total_ns));
+	json_out_key_str(o, "file", file);
+	json_out_key_str(o, "backend", t->backend);
+	json_out_key_str(o, "device", t->device);
+	json_out_key_bool(o, "modelled", t->modelled);
+	json_out_key_uint(o, "kernel_count", s->kern_count);
+	json_out_key_uint(o, "kernel_total_ns", s->kern_total_ns);
+	json_out_key_uint(o, "copy_count", s->copy_count);
+	json_out_key_uint(o, "copy_total_ns", s->copy_total_ns);
+	json_out_key(o, "kernels");
+	json_out_array_begin(o);
 	for (size_t i = 0; i < s->nkern; i++)
-		json_array_append_new(kern, cmd_stats_json_row(t, &s->kern[i]));
+		cmd_stats_json_row(o, t, &s->kern[i]);
+	json_out_array_end(o);
+	json_out_key(o, "copies");
+	json_out_array_begin(o);
 	for (size_t i = 0; i < s->ncopy; i++)
-		json_array_append_new(copy, cmd_stats_json_row(t, &s->copy[i]));
-	json_object_set_new(root, "kernels", kern);
-	json_object_set_new(root, "copies", copy);
-	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-	putchar('\n');
-	json_decref(root);
-	return rc == 0 ? CLI_OK : CLI_FAIL;
+		cmd_stats_json_row(o, t, &s->copy[i]);
+	json_out_array_end(o);
+	return report_json_end(o);
 }
 
 /* cmd_stats_run runs the experiment of o on its backend into tl; a line of what it was goes to what. 0 or an

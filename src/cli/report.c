@@ -1,7 +1,6 @@
 /* report.c: the summaries of run, sweep and ops, as text and as JSON (see report.h). */
 #include "cli/report.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 
 #include "cli/status.h"
 #include "core/units.h"
+#include "io/export/json_out.h"
 
 static const char *const report_engine_names[SS_ENG_COUNT] = {"H2D", "compute", "D2H"};
 
@@ -109,91 +109,6 @@ void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, con
 	printf("results verified        %s\n", res->modelled ? "- (modelled)" : res->verified ? "yes" : "NO");
 }
 
-/* Adds the analysis of a to a JSON object. */
-static void report_json_analysis(json_t *o, const struct ss_analysis *a)
-{
-	json_t *eng = json_object();
-
-	json_object_set_new(o, "makespan_ns", json_integer((json_int_t)a->makespan_ns));
-	json_object_set_new(o, "staging_ns", json_integer((json_int_t)a->staging_ns));
-	json_object_set_new(o, "used_makespan_ns", json_integer((json_int_t)a->used_ns));
-	json_object_set_new(o, "used_untraced", json_boolean(a->used_untraced));
-	json_object_set_new(o, "span_short", json_boolean(a->span_short));
-	json_object_set_new(o, "events_ns", a->have_events ? json_integer((json_int_t)a->events_ns) : json_null());
-	json_object_set_new(o, "traced_ns", a->have_overhead ? json_integer((json_int_t)a->traced_ns) : json_null());
-	json_object_set_new(o, "untraced_ns",
-	                    a->have_overhead ? json_integer((json_int_t)a->untraced_ns) : json_null());
-	json_object_set_new(o, "tracing_overhead", a->have_overhead ? json_real(a->overhead) : json_null());
-	json_object_set_new(o, "cupti_vs_events", a->have_events ? json_real(a->cupti_vs_events) : json_null());
-	json_object_set_new(o, "cupti_vs_events_median",
-	                    a->have_events_median ? json_real(a->cupti_vs_events_median) : json_null());
-	json_object_set_new(o, "tracing_overhead_q1", a->have_spread ? json_real(a->overhead_q1) : json_null());
-	json_object_set_new(o, "tracing_overhead_q3", a->have_spread ? json_real(a->overhead_q3) : json_null());
-	json_object_set_new(o, "overlap", json_real(a->overlap));
-	json_object_set_new(o, "speedup", a->have_speedup ? json_real(a->speedup) : json_null());
-	/* speedup compares the same work issued serially on one stream: work x the 1-stream run's makespan */
-	json_object_set_new(o, "speedup_work", a->have_speedup ? json_real(a->work) : json_null());
-	json_object_set_new(o, "bound_ns", a->have_bound ? json_integer((json_int_t)a->bound_ns) : json_null());
-	json_object_set_new(o, "gap", a->have_bound ? json_real(a->gap) : json_null());
-	for (int i = 0; i < SS_ENG_COUNT; i++) {
-		json_t *e = json_object();
-
-		json_object_set_new(e, "count", json_integer((json_int_t)a->eng[i].count));
-		json_object_set_new(e, "busy_ns", json_integer((json_int_t)a->eng[i].busy_ns));
-		json_object_set_new(e, "util", json_real(a->eng[i].util));
-		json_object_set_new(e, "bytes", json_integer((json_int_t)a->eng[i].bytes));
-		json_object_set_new(eng, report_engine_names[i], e);
-	}
-	json_object_set_new(o, "engines", eng);
-}
-
-/* The experiment as JSON. */
-static json_t *report_json_experiment(const struct ss_experiment *e)
-{
-	return json_pack("{s:s, s:s, s:i, s:i, s:I, s:i, s:s, s:s, s:s, s:b, s:s, s:i, s:i, s:i, s:i, s:s, s:b}",
-	                 "preset", experiment_preset_name(e->preset), "kernel", experiment_kernel_name(e->kernel),
-	                 "streams", e->streams, "chunks", e->chunks, "elements", (json_int_t)e->elements, "work",
-	                 (int)e->work, "order", experiment_order_name(e->order), "sync", experiment_sync_name(e->sync),
-	                 "default_stream", experiment_defstream_name(e->defstream), "nonblocking", e->nonblocking,
-	                 "host_mem", experiment_hostmem_name(e->hostmem), "connections", e->connections, "threads",
-	                 e->threads, "repeat", e->repeat, "warmup", e->warmup, "prefetch_events",
-	                 experiment_pfevents_name(e->prefetch_events), "prefetch_events_on",
-	                 experiment_prefetch_events(e));
-}
-
-static int report_json_print(json_t *root)
-{
-	int rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-
-	putchar('\n');
-	json_decref(root);
-	return rc == 0 ? CLI_OK : CLI_FAIL;
-}
-
-int report_run_json(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_run_result *res,
-                    const struct ss_analysis *a, const size_t *expected, const struct ss_prediction *pr)
-{
-	json_t *root = json_object(), *counts = json_object();
-
-	json_object_set_new(root, "experiment", report_json_experiment(e));
-	json_object_set_new(root, "backend", json_string(tl->backend));
-	json_object_set_new(root, "modelled", json_boolean(res->modelled));
-	json_object_set_new(root, "device", json_string(res->device));
-	report_json_analysis(root, a);
-	for (int k = 0; k < SS_KIND_COUNT; k++)
-		json_object_set_new(counts, record_kind_name(k), json_integer((json_int_t)a->counts[k]));
-	json_object_set_new(root, "counts", counts);
-	json_object_set_new(root, "expected",
-	                    json_pack("{s:I, s:I, s:I}", "H2D", (json_int_t)expected[SS_KIND_H2D], "KER",
-	                              (json_int_t)expected[SS_KIND_KERNEL], "D2H", (json_int_t)expected[SS_KIND_D2H]));
-	json_object_set_new(root, "dropped", json_integer((json_int_t)res->dropped));
-	json_object_set_new(root, "verified", res->modelled ? json_null() : json_boolean(res->verified));
-	json_object_set_new(root, "predicted_ns", pr->have ? json_integer((json_int_t)pr->profile_ns) : json_null());
-	json_object_set_new(root, "predicted_own_calls_ns",
-	                    pr->have_calls ? json_integer((json_int_t)pr->calls_ns) : json_null());
-	return report_json_print(root);
-}
-
 /* report_sweep prints the sweep table. */
 void report_sweep(const struct ss_sweep *s)
 {
@@ -232,82 +147,6 @@ void report_sweep(const struct ss_sweep *s)
 		    "\ntime is the CUPTI makespan, or the untraced cudaEvent makespan where tracing overhead > 1%%\n");
 }
 
-int report_sweep_json(const struct ss_sweep *s)
-{
-	const struct ss_experiment *e = &s->base;
-	json_t *root = json_object(), *pts = json_array();
-
-	json_object_set_new(root, "experiment", report_json_experiment(e));
-	json_object_set_new(root, "modelled", json_boolean(s->modelled));
-	json_object_set_new(root, "device", json_string(s->device));
-	for (size_t i = 0; i < s->n; i++) {
-		json_t *p = json_object(), *counts_o = json_object();
-
-		json_object_set_new(p, "streams", json_integer(s->pt[i].streams));
-		json_object_set_new(p, "order", json_string(experiment_order_name(s->pt[i].order)));
-		report_json_analysis(p, &s->pt[i].a);
-		for (int k = 0; k < SS_KIND_COUNT; k++)
-			json_object_set_new(counts_o, record_kind_name(k),
-			                    json_integer((json_int_t)s->pt[i].a.counts[k]));
-		json_object_set_new(p, "counts", counts_o);
-		json_object_set_new(p, "expected",
-		                    json_pack("{s:I, s:I, s:I}", "H2D",
-		                              (json_int_t)s->pt[i].counts_expected[SS_KIND_H2D], "KER",
-		                              (json_int_t)s->pt[i].counts_expected[SS_KIND_KERNEL], "D2H",
-		                              (json_int_t)s->pt[i].counts_expected[SS_KIND_D2H]));
-		json_object_set_new(p, "dropped", json_integer((json_int_t)s->pt[i].dropped));
-		json_array_append_new(pts, p);
-	}
-	json_object_set_new(root, "points", pts);
-	return report_json_print(root);
-}
-
-/* report_json_ops is the op list of e as JSON: the experiment, the counts, and one object per op in issue order with
- * the fields of struct ss_op (stream a number, or "legacy" / "per-thread"; chunk, buffer and event null where the op
- * has none) and the line `ops` prints for it. */
-static json_t *report_json_ops(const struct ss_experiment *e, const struct ss_oplist *ops)
-{
-	static const char *const bufname[3] = {"x", "y", "z"};
-	json_t *root = json_object(), *arr = json_array();
-	char line[256];
-
-	json_object_set_new(root, "experiment", report_json_experiment(e));
-	json_object_set_new(root, "operations", json_integer((json_int_t)ops->n));
-	json_object_set_new(root, "chunks", json_integer(ops->nchunks));
-	json_object_set_new(root, "events", json_integer(ops->nevents));
-	json_object_set_new(root, "elem_size", json_integer(ops->elem_size));
-	for (size_t i = 0; i < ops->n; i++) {
-		const struct ss_op *op = &ops->op[i];
-		json_t *j = json_object();
-
-		planner_op_describe(ops, op, line, sizeof line);
-		json_object_set_new(j, "id", json_integer(op->id));
-		json_object_set_new(j, "kind", json_string(planner_op_kind_name(op->kind)));
-		json_object_set_new(j, "thread", json_integer(op->thread));
-		json_object_set_new(j, "stream",
-		                    op->stream >= 0                      ? json_integer(op->stream)
-		                    : op->stream == SS_STREAM_LEGACY     ? json_string("legacy")
-		                    : op->stream == SS_STREAM_PER_THREAD ? json_string("per-thread")
-		                                                         : json_null());
-		json_object_set_new(j, "chunk", op->chunk >= 0 ? json_integer(op->chunk) : json_null());
-		json_object_set_new(j, "buffer",
-		                    op->buffer >= 0 && op->buffer < 3 ? json_string(bufname[op->buffer]) : json_null());
-		json_object_set_new(j, "event", op->event >= 0 ? json_integer(op->event) : json_null());
-		json_object_set_new(j, "offset", json_integer((json_int_t)op->offset));
-		json_object_set_new(j, "count", json_integer((json_int_t)op->count));
-		json_object_set_new(j, "bytes", json_integer((json_int_t)planner_op_bytes(ops, op)));
-		json_object_set_new(j, "text", json_string(line));
-		json_array_append_new(arr, j);
-	}
-	json_object_set_new(root, "ops", arr);
-	return root;
-}
-
-int report_ops_json(const struct ss_experiment *e, const struct ss_oplist *ops)
-{
-	return report_json_print(report_json_ops(e, ops));
-}
-
 void report_ops(const struct ss_experiment *e, const struct ss_oplist *ops)
 {
 	char line[256], desc[256];
@@ -319,4 +158,219 @@ void report_ops(const struct ss_experiment *e, const struct ss_oplist *ops)
 		planner_op_describe(ops, &ops->op[i], line, sizeof line);
 		printf("%s\n", line);
 	}
+}
+
+/* Real numbers in the JSON: six significant digits (makespans are integers in ns). */
+#define REPORT_DIGITS 6
+
+struct json_out *report_json_begin(void)
+{
+	struct json_out *o = json_out_new(stdout, true);
+
+	json_out_map_begin(o);
+	return o;
+}
+
+int report_json_end(struct json_out *o)
+{
+	char *cause = NULL;
+	int rc;
+
+	json_out_map_end(o);
+	rc = json_out_finish(o, &cause);
+	json_out_free(o);
+	if (rc != 0) {
+		fprintf(stderr, "streamscope: --json: %s\n", cause);
+		free(cause);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+/* report_json_key_ns writes key: v, or null when the value is not known (have false). */
+static void report_json_key_ns(struct json_out *o, const char *key, bool have, uint64_t v)
+{
+	if (have)
+		json_out_key_uint(o, key, v);
+	else
+		json_out_key_null(o, key);
+}
+
+/* report_json_key_real writes key: v with REPORT_DIGITS, or null when it is not known. */
+static void report_json_key_real(struct json_out *o, const char *key, bool have, double v)
+{
+	if (have)
+		json_out_key_double(o, key, v, REPORT_DIGITS);
+	else
+		json_out_key_null(o, key);
+}
+
+/* report_json_analysis writes the members of a's analysis into the open map. */
+static void report_json_analysis(struct json_out *o, const struct ss_analysis *a)
+{
+	json_out_key_uint(o, "makespan_ns", a->makespan_ns);
+	json_out_key_uint(o, "staging_ns", a->staging_ns);
+	json_out_key_uint(o, "used_makespan_ns", a->used_ns);
+	json_out_key_bool(o, "used_untraced", a->used_untraced);
+	json_out_key_bool(o, "span_short", a->span_short);
+	report_json_key_ns(o, "events_ns", a->have_events, a->events_ns);
+	report_json_key_ns(o, "traced_ns", a->have_overhead, a->traced_ns);
+	report_json_key_ns(o, "untraced_ns", a->have_overhead, a->untraced_ns);
+	report_json_key_real(o, "tracing_overhead", a->have_overhead, a->overhead);
+	report_json_key_real(o, "cupti_vs_events", a->have_events, a->cupti_vs_events);
+	report_json_key_real(o, "cupti_vs_events_median", a->have_events_median, a->cupti_vs_events_median);
+	report_json_key_real(o, "tracing_overhead_q1", a->have_spread, a->overhead_q1);
+	report_json_key_real(o, "tracing_overhead_q3", a->have_spread, a->overhead_q3);
+	json_out_key_double(o, "overlap", a->overlap, REPORT_DIGITS);
+	report_json_key_real(o, "speedup", a->have_speedup, a->speedup);
+	/* speedup compares the same work issued serially on one stream: work x the 1-stream run's makespan */
+	report_json_key_real(o, "speedup_work", a->have_speedup, a->work);
+	report_json_key_ns(o, "bound_ns", a->have_bound, a->bound_ns);
+	report_json_key_real(o, "gap", a->have_bound, a->gap);
+	json_out_key(o, "engines");
+	json_out_map_begin(o);
+	for (int i = 0; i < SS_ENG_COUNT; i++) {
+		json_out_key(o, report_engine_names[i]);
+		json_out_map_begin(o);
+		json_out_key_uint(o, "count", a->eng[i].count);
+		json_out_key_uint(o, "busy_ns", a->eng[i].busy_ns);
+		json_out_key_double(o, "util", a->eng[i].util, REPORT_DIGITS);
+		json_out_key_uint(o, "bytes", a->eng[i].bytes);
+		json_out_map_end(o);
+	}
+	json_out_map_end(o);
+}
+
+/* report_json_experiment writes key "experiment": e's parameters. */
+static void report_json_experiment(struct json_out *o, const struct ss_experiment *e)
+{
+	json_out_key(o, "experiment");
+	json_out_map_begin(o);
+	json_out_key_str(o, "preset", experiment_preset_name(e->preset));
+	json_out_key_str(o, "kernel", experiment_kernel_name(e->kernel));
+	json_out_key_int(o, "streams", e->streams);
+	json_out_key_int(o, "chunks", e->chunks);
+	json_out_key_uint(o, "elements", e->elements);
+	json_out_key_int(o, "work", (int)e->work);
+	json_out_key_str(o, "order", experiment_order_name(e->order));
+	json_out_key_str(o, "sync", experiment_sync_name(e->sync));
+	json_out_key_str(o, "default_stream", experiment_defstream_name(e->defstream));
+	json_out_key_bool(o, "nonblocking", e->nonblocking);
+	json_out_key_str(o, "host_mem", experiment_hostmem_name(e->hostmem));
+	json_out_key_int(o, "connections", e->connections);
+	json_out_key_int(o, "threads", e->threads);
+	json_out_key_int(o, "repeat", e->repeat);
+	json_out_key_int(o, "warmup", e->warmup);
+	json_out_key_str(o, "prefetch_events", experiment_pfevents_name(e->prefetch_events));
+	json_out_key_bool(o, "prefetch_events_on", experiment_prefetch_events(e));
+	json_out_map_end(o);
+}
+
+/* report_json_counts writes "counts" (every record kind) and "expected" (the copies and kernels the op list
+ * issued) of one run. */
+static void report_json_counts(struct json_out *o, const uint64_t *counts, const size_t *expected)
+{
+	json_out_key(o, "counts");
+	json_out_map_begin(o);
+	for (int k = 0; k < SS_KIND_COUNT; k++)
+		json_out_key_uint(o, record_kind_name(k), counts[k]);
+	json_out_map_end(o);
+	json_out_key(o, "expected");
+	json_out_map_begin(o);
+	json_out_key_uint(o, "H2D", expected[SS_KIND_H2D]);
+	json_out_key_uint(o, "KER", expected[SS_KIND_KERNEL]);
+	json_out_key_uint(o, "D2H", expected[SS_KIND_D2H]);
+	json_out_map_end(o);
+}
+
+int report_run_json(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_run_result *res,
+                    const struct ss_analysis *a, const size_t *expected, const struct ss_prediction *pr)
+{
+	struct json_out *o = report_json_begin();
+
+	report_json_experiment(o, e);
+	json_out_key_str(o, "backend", tl->backend);
+	json_out_key_bool(o, "modelled", res->modelled);
+	json_out_key_str(o, "device", res->device);
+	report_json_analysis(o, a);
+	report_json_counts(o, a->counts, expected);
+	json_out_key_uint(o, "dropped", res->dropped);
+	if (res->modelled)
+		json_out_key_null(o, "verified");
+	else
+		json_out_key_bool(o, "verified", res->verified);
+	report_json_key_ns(o, "predicted_ns", pr->have, pr->profile_ns);
+	report_json_key_ns(o, "predicted_own_calls_ns", pr->have_calls, pr->calls_ns);
+	return report_json_end(o);
+}
+
+int report_sweep_json(const struct ss_sweep *s)
+{
+	struct json_out *o = report_json_begin();
+
+	report_json_experiment(o, &s->base);
+	json_out_key_bool(o, "modelled", s->modelled);
+	json_out_key_str(o, "device", s->device);
+	json_out_key(o, "points");
+	json_out_array_begin(o);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ss_sweep_point *p = &s->pt[i];
+
+		json_out_map_begin(o);
+		json_out_key_int(o, "streams", p->streams);
+		json_out_key_str(o, "order", experiment_order_name(p->order));
+		report_json_analysis(o, &p->a);
+		report_json_counts(o, p->a.counts, p->counts_expected);
+		json_out_key_uint(o, "dropped", p->dropped);
+		json_out_map_end(o);
+	}
+	json_out_array_end(o);
+	return report_json_end(o);
+}
+
+int report_ops_json(const struct ss_experiment *e, const struct ss_oplist *ops)
+{
+	static const char *const bufname[3] = {"x", "y", "z"};
+	struct json_out *o = report_json_begin();
+	char line[256];
+
+	report_json_experiment(o, e);
+	json_out_key_uint(o, "operations", ops->n);
+	json_out_key_int(o, "chunks", ops->nchunks);
+	json_out_key_int(o, "events", ops->nevents);
+	json_out_key_int(o, "elem_size", ops->elem_size);
+	json_out_key(o, "ops");
+	json_out_array_begin(o);
+	for (size_t i = 0; i < ops->n; i++) {
+		const struct ss_op *op = &ops->op[i];
+
+		planner_op_describe(ops, op, line, sizeof line);
+		json_out_map_begin(o);
+		json_out_key_int(o, "id", op->id);
+		json_out_key_str(o, "kind", planner_op_kind_name(op->kind));
+		json_out_key_int(o, "thread", op->thread);
+		/* a stream index, or the default streams by name */
+		if (op->stream >= 0)
+			json_out_key_int(o, "stream", op->stream);
+		else
+			json_out_key_str(o, "stream", op->stream == SS_STREAM_LEGACY       ? "legacy"
+			                              : op->stream == SS_STREAM_PER_THREAD ? "per-thread"
+			                                                                   : NULL);
+		if (op->chunk >= 0)
+			json_out_key_int(o, "chunk", op->chunk);
+		else
+			json_out_key_null(o, "chunk");
+		json_out_key_str(o, "buffer", op->buffer >= 0 && op->buffer < 3 ? bufname[op->buffer] : NULL);
+		if (op->event >= 0)
+			json_out_key_int(o, "event", op->event);
+		else
+			json_out_key_null(o, "event");
+		json_out_key_uint(o, "offset", op->offset);
+		json_out_key_uint(o, "count", op->count);
+		json_out_key_uint(o, "bytes", planner_op_bytes(ops, op));
+		json_out_key_str(o, "text", line);
+		json_out_map_end(o);
+	}
+	json_out_array_end(o);
+	return report_json_end(o);
 }

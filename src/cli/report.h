@@ -9,6 +9,7 @@
 #include "core/experiment.h"
 #include "core/planner.h"
 #include "core/timeline.h"
+#include "io/export/json_out.h"
 #include "model/predict.h"
 #include "run/sweep.h"
 
@@ -29,5 +30,11 @@ void report_ops(const struct ss_experiment *e, const struct ss_oplist *ops);
 /* report_ops_json prints the op list as JSON: the experiment, the counts, and one object per op with the fields
  * of struct ss_op and its line. CLI_OK or CLI_FAIL. */
 int report_ops_json(const struct ss_experiment *e, const struct ss_oplist *ops);
+
+/* report_json_begin starts a --json document on stdout (pretty), its top map open. */
+struct json_out *report_json_begin(void);
+/* report_json_end closes the top map and the document and frees o. CLI_OK, or CLI_FAIL after one line when it
+ * could not be written. */
+int report_json_end(struct json_out *o);
 
 #endif
