@@ -32,9 +32,9 @@ struct profile_key {
 #define M SS_PROV_MEASURED
 #define E SS_PROV_ESTIMATE
 
-/* The built-in values: "measured" marks shared/H200.md facts and values read off the H200 smoke run's timelines
- * (tests/data/h200/gpu_smoke/run3_*, traced); everything else is an estimate until `streamscope calibrate` has run on
- * the H200 and its profile is committed. */
+/* The built-in values, each with where it comes from (its why, written beside a built-in value in a saved profile;
+ * docs/results.md names the data): "measured" marks values measured on the H200 (shared/H200.md's facts, the
+ * H200's timelines and calibrate runs), "estimate" values that were not. */
 static const struct profile_key profile_keys[] = {
     {"copy.h2d.bw_gbs", D(h2d.bw_gbs), 0.01, 10000, 55.4, M, "pinned H2D bandwidth",
      "fit of H2D copies alone, 128 KiB..1 GiB, in the smoke timelines"},
@@ -481,8 +481,10 @@ int profile_default(struct ss_profile *p, char **cause)
 {
 	const char *env = getenv("STREAMSCOPE_PROFILE");
 	char dir[PATH_MAX], path[PATH_MAX + 64];
-	static const char *const rel[] = {"/data/profiles/h200.profile", "/../data/profiles/h200.profile",
-	                                  "/../../data/profiles/h200.profile"};
+	/* relative to the binary: an installed prefix (P/bin -> P/share/streamscope/profiles, CMakeLists.txt's install
+	 * section), then the source tree's data/ from a binary in it or one or two folders below it (build trees) */
+	static const char *const rel[] = {"/../share/streamscope/profiles/h200.profile", "/data/profiles/h200.profile",
+	                                  "/../data/profiles/h200.profile", "/../../data/profiles/h200.profile"};
 
 	if (env != NULL && *env != '\0')
 		return profile_load(p, env, cause);
