@@ -66,12 +66,11 @@ enum ss_preset {
 /* Whether the CUDA backend times each cudaMemPrefetchAsync with two cudaEvents on its stream in traced runs
  * (src/cuda/bracket.h), since CUPTI records none. That puts prefetches on the timeline, but an event after a
  * prefetch makes its hardware queue wait for the migration: where streams share a queue, the other streams wait
- * too, and the traced run slows down (tests/data/h200/prefetch-events: +94% at 8 streams on 1 queue). */
+ * too, and the traced run slows down (what it costs on the H200: docs/results.md). */
 enum ss_pfevents {
 	SS_PFE_AUTO, /* on where every stream has a hardware queue of its own (streams <= queues), up to
-	                SS_PFE_AUTO_MAX_STREAMS streams: at the managed preset's 8 streams on 8 queues the cost
-	                stayed within the run-to-run noise in every H200 measurement, at 32 on 32 queues it was
-	                +4.5..+11% (8 runs) */
+	                SS_PFE_AUTO_MAX_STREAMS streams: the range where the events' cost stays within the
+	                run-to-run noise (docs/results.md) */
 	SS_PFE_ON,
 	SS_PFE_OFF,
 	SS_PFE_COUNT

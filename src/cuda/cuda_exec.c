@@ -2,8 +2,8 @@
  *
  * Timing with cudaEvents, kept out of the experiment's way: each issuing thread records a start event right after
  * issuing its first GPU operation, on a non-blocking stream kept idle for the purpose, so the event fires as
- * soon as the GPU reads it, just after that operation was submitted (recorded before it, the event also timed
- * the first call's launch latency: 12-20 us on the H200, 2% of a 0.8 ms run). A first op that is a prefetch gets
+ * soon as the GPU reads it, just after that operation was submitted (recorded before it, the event would also time
+ * the first call's launch latency, which is not the experiment's work). A first op that is a prefetch gets
  * its start event before it instead: its migration can begin while its call runs. With one thread and blocking
  * streams a single stop event goes on the legacy stream right after the last GPU operation: it waits for every
  * blocking stream (and the per-thread default stream), so it fires when the last work ends, and costs one call.
@@ -425,12 +425,11 @@ static cudaStream_t exec_timer(const struct cuda_exec *x, int t)
 	return x->timers != NULL ? x->timers[t] : x->timer;
 }
 
-/* Priming, before t0 in every run: the first traced calls after CUPTI's kinds are enabled pay one-time costs (on
- * the H200 the first cudaMemcpyAsync of a traced run took 330 us, the first launch 24 us, against 5 us later), which
- * is set-up, not the per-operation observer effect. So each issuing thread first makes one of each call it will
- * make (a 64-byte copy each way, a one-thread kernel, an event record, a hidden-call bracket) on the stream of its
- * first op, and waits for them. Done in untraced runs as well, so both twins start alike. Its records start
- * before t0 and are left out. */
+/* Priming, before t0 in every run: the first traced calls after CUPTI's kinds are enabled pay one-time costs
+ * (many times a later call's: docs/results.md), which is set-up, not the per-operation observer effect. So each
+ * issuing thread first makes one of each call it will make (a 64-byte copy each way, a one-thread kernel, an event
+ * record, a hidden-call bracket) on the stream of its first op, and waits for them. Done in untraced runs as well,
+ * so both twins start alike. Its records start before t0 and are left out. */
 static int exec_prime(struct exec_thread *t, char **cause)
 {
 	struct cuda_exec *x = t->x;
@@ -648,9 +647,9 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 	x->br_ev = xcalloc(2 * x->nbr + 1, sizeof *x->br_ev);
 	x->br_idle = xcalloc(x->nbr + 1, sizeof *x->br_idle);
 	x->br_always = (v = getenv("SS_BRACKETS")) != NULL && strcmp(v, "always") == 0;
-	/* Several issuing threads record their start events on timer streams of their own: on one shared stream, 32
-	 * threads made hyperq's CUPTI span +1.3..+6.6% longer than its cudaEvent makespan, on their own +0.4..+1.1%
-	 * (tests/data/h200/timer-threads; diagnostic SS_TIMER=shared keeps the one stream). */
+	/* Several issuing threads record their start events on timer streams of their own: on one shared stream the
+	 * cudaEvent makespan strays further from the CUPTI span (docs/results.md; diagnostic SS_TIMER=shared keeps the
+	 * one stream). */
 	v = getenv("SS_TIMER");
 	x->timer_before = v != NULL && strcmp(v, "before") == 0;
 	if (x->workers && !(v != NULL && strcmp(v, "shared") == 0)) {
@@ -713,8 +712,8 @@ static cudaError_t exec_kernel(struct exec_thread *t, const struct ss_op *op, si
 /* In traced runs, the event before (side 0) or after (side 1) op i when CUPTI has no record of it (bracket.h);
  * hidden from the captured calls like the other timing events. No event goes before an op whose stream is idle
  * (cudaStreamQuery): on an idle stream a prefetch starts migrating during its call, which an event in front of it
- * would hold back, and those events cost the traced run (tests/data/h200/prefetch-auto: 32 streams on 32 queues,
- * +10..+36% with them, +4.5..+11% without); the op's call gives its start instead (bracket_time.idle). */
+ * would hold back, and those events slow the traced run down (docs/results.md); the op's call gives its start
+ * instead (bracket_time.idle). */
 static cudaError_t exec_bracket(struct cuda_exec *x, size_t i, int side, cudaStream_t st)
 {
 	long k = x->br_of_op[i];
