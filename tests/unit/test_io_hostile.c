@@ -103,7 +103,7 @@ static void test_json(void **state)
 	          "truncated: traceEvents array not closed");
 	TEXT_FAIL(dir, "[{\"ph\":\"X\",\"ts\":1,\"dur\":1},{\"ph\":\"X\",\"ts\":1,\"du", "truncated JSON at byte");
 	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,,\"dur\":1}]}", "invalid JSON at byte 34");
-	/* found by fuzz_import_chrome: jansson's message quoted a newline from the input */
+	/* found by fuzz_import_chrome: a message that quoted a newline from the input */
 	TEXT_FAIL(dir, "[{\"ph\":\"X\",\"name\":\"n\\\n{\"ph\":\"M\",\"pid\":10}]", "invalid JSON");
 	/* deep nesting inside an event, inside the outer object, and as the whole file */
 	deep = malloc(2 * n + 64);

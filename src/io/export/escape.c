@@ -1,10 +1,8 @@
-/* escape.c: JSON, XML and CSV escaping with UTF-8 validation. */
+/* escape.c: XML and CSV escaping, and the UTF-8 check they and json_out share. */
 #include "io/export/escape.h"
 
 #include <stdint.h>
 #include <string.h>
-
-static const char escape_hex[] = "0123456789abcdef";
 
 int escape_utf8_len(const unsigned char *s, unsigned *cp)
 {
@@ -37,55 +35,6 @@ int escape_utf8_len(const unsigned char *s, unsigned *cp)
 		return 0;
 	*cp = v;
 	return n;
-}
-
-void escape_json(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str, *run = s;
-	unsigned cp;
-	int n;
-
-	if (s == NULL)
-		return;
-	while (*s != '\0') {
-		if (*s >= 0x20 && *s < 0x80 && *s != '"' && *s != '\\') {
-			s++;
-			continue;
-		}
-		if (s > run)
-			fwrite(run, 1, (size_t)(s - run), f);
-		if (*s == '"' || *s == '\\') {
-			fputc('\\', f);
-			fputc(*s, f);
-			s++;
-		} else if (*s < 0x20) {
-			switch (*s) {
-			case '\n':
-				fputs("\\n", f);
-				break;
-			case '\t':
-				fputs("\\t", f);
-				break;
-			case '\r':
-				fputs("\\r", f);
-				break;
-			default:
-				fputs("\\u00", f);
-				fputc(escape_hex[*s >> 4], f);
-				fputc(escape_hex[*s & 15], f);
-			}
-			s++;
-		} else if ((n = escape_utf8_len(s, &cp)) > 0) {
-			fwrite(s, 1, (size_t)n, f);
-			s += n;
-		} else {
-			fputs("\\ufffd", f);
-			s++;
-		}
-		run = s;
-	}
-	if (s > run)
-		fwrite(run, 1, (size_t)(s - run), f);
 }
 
 void escape_xml(FILE *f, const char *str)

@@ -8,10 +8,10 @@
  * arrow (s/f events, bound to the enclosing slices) to every GPU interval with its correlation id. Complete (X)
  * events carry args with the record's exact fields (ss_kind, stream, raw_stream, thread, flags, correlation,
  * bytes, bandwidth) so streamscope reads its own traces back exactly. The run's labels, including whether it was
- * modelled, go to the top-level "otherData". Written by streaming printf: 1M intervals take about a second. */
+ * modelled, go to the top-level "otherData". Written value by value through json_out (yajl_gen, no tree), one event
+ * a line (so that the importer can cut the events array at lines and parse it on threads). */
 #include "io/export/export_chrome.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,7 @@
 #include "core/idmap.h"
 #include "core/palette.h"
 #include "core/xalloc.h"
-#include "io/export/escape.h"
+#include "io/export/json_out.h"
 
 #define CHROME_PID_HOST 1
 #define CHROME_PID_LEGACY 2
@@ -30,18 +30,12 @@
 /* Host threads' tids: CHROME_TID_HOST + thread * 8 + kind, clear of the engine tids 1..5. */
 #define CHROME_TID_HOST 16
 
-/* The output stream and whether an event was written yet (events are separated, not terminated, by commas). */
-struct chrome_out {
-	FILE *f;
-	bool first;
-};
-
-/* chrome_begin starts an event: a separator unless it is the first, then "{". Returns the stream. */
-static FILE *chrome_begin(struct chrome_out *o)
+/* chrome_begin starts an event on a line of its own. */
+static void chrome_begin(struct json_out *o, const char *ph)
 {
-	fputs(o->first ? "{" : ",\n{", o->f);
-	o->first = false;
-	return o->f;
+	json_out_break(o);
+	json_out_map_begin(o);
+	json_out_key_str(o, "ph", ph);
 }
 
 static bool chrome_is_host_kind(int kind)
@@ -92,12 +86,6 @@ static int64_t chrome_tid(const struct ss_record *r)
 	return chrome_engine_tid(r->kind);
 }
 
-/* chrome_us writes ns as microseconds with three decimals: exact, and what "ts"/"dur" expect. */
-static void chrome_us(FILE *f, uint64_t ns)
-{
-	fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
-}
-
 static void chrome_process_name(const struct ss_timeline *t, int pid, char *buf, size_t len)
 {
 	const struct ss_stream_info *si =
@@ -142,12 +130,27 @@ static void chrome_thread_name(int pid, int64_t tid, char *buf, size_t len)
 	}
 }
 
+/* chrome_meta writes an M event of pid (and *tid when not NULL) whose args hold one string. */
+static void chrome_meta(struct json_out *o, int pid, const int64_t *tid, const char *name, const char *arg,
+                        const char *value)
+{
+	chrome_begin(o, "M");
+	json_out_key_int(o, "pid", pid);
+	if (tid != NULL)
+		json_out_key_int(o, "tid", *tid);
+	json_out_key_str(o, "name", name);
+	json_out_key(o, "args");
+	json_out_map_begin(o);
+	json_out_key_str(o, arg, value);
+	json_out_map_end(o);
+	json_out_map_end(o);
+}
+
 /* chrome_metadata writes the M events naming and ordering every process and thread that has records. */
-static void chrome_metadata(struct chrome_out *o, const struct ss_timeline *t, const char *measurement)
+static void chrome_metadata(struct json_out *o, const struct ss_timeline *t, const char *measurement)
 {
 	struct idmap procs, threads;
 	char name[96];
-	FILE *f;
 
 	idmap_init(&procs);
 	idmap_init(&threads);
@@ -165,35 +168,31 @@ static void chrome_metadata(struct chrome_out *o, const struct ss_timeline *t, c
 		if (!idmap_get(&procs, (uint64_t)pid, &dummy)) {
 			idmap_put(&procs, (uint64_t)pid, 1);
 			chrome_process_name(t, pid, name, sizeof name);
-			f = chrome_begin(o);
-			fprintf(f, "\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\",\"args\":{\"name\":\"", pid);
-			escape_json(f, name);
-			fputs("\"}}", f);
-			f = chrome_begin(o);
-			fprintf(f,
-			        "\"ph\":\"M\",\"pid\":%d,\"name\":\"process_sort_index\",\"args\":{\"sort_index\":%d}}",
-			        pid, pid);
-			f = chrome_begin(o);
-			fprintf(f, "\"ph\":\"M\",\"pid\":%d,\"name\":\"process_labels\",\"args\":{\"labels\":\"", pid);
-			escape_json(f, measurement);
-			fputs("\"}}", f);
+			chrome_meta(o, pid, NULL, "process_name", "name", name);
+			chrome_begin(o, "M");
+			json_out_key_int(o, "pid", pid);
+			json_out_key_str(o, "name", "process_sort_index");
+			json_out_key(o, "args");
+			json_out_map_begin(o);
+			json_out_key_int(o, "sort_index", pid);
+			json_out_map_end(o);
+			json_out_map_end(o);
+			chrome_meta(o, pid, NULL, "process_labels", "labels", measurement);
 		}
 		key = ((uint64_t)(uint32_t)pid << 32) ^ (uint64_t)tid;
 		if (!idmap_get(&threads, key, &dummy)) {
 			idmap_put(&threads, key, 1);
 			chrome_thread_name(pid, tid, name, sizeof name);
-			f = chrome_begin(o);
-			fprintf(f,
-			        "\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRId64
-			        ",\"name\":\"thread_name\",\"args\":{\"name\":\"",
-			        pid, tid);
-			escape_json(f, name);
-			fputs("\"}}", f);
-			f = chrome_begin(o);
-			fprintf(f,
-			        "\"ph\":\"M\",\"pid\":%d,\"tid\":%" PRId64
-			        ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%" PRId64 "}}",
-			        pid, tid, tid);
+			chrome_meta(o, pid, &tid, "thread_name", "name", name);
+			chrome_begin(o, "M");
+			json_out_key_int(o, "pid", pid);
+			json_out_key_int(o, "tid", tid);
+			json_out_key_str(o, "name", "thread_sort_index");
+			json_out_key(o, "args");
+			json_out_map_begin(o);
+			json_out_key_int(o, "sort_index", tid);
+			json_out_map_end(o);
+			json_out_map_end(o);
 		}
 	}
 	idmap_free(&procs);
@@ -201,41 +200,60 @@ static void chrome_metadata(struct chrome_out *o, const struct ss_timeline *t, c
 }
 
 /* chrome_event writes one X event with the record's fields in args. */
-static void chrome_event(struct chrome_out *o, const struct ss_timeline *t, const struct ss_record *r)
+static void chrome_event(struct json_out *o, const struct ss_timeline *t, const struct ss_record *r)
 {
-	const char *name = timeline_name(t, r->name);
+	const char *name = timeline_name(t, r->name), *kind = record_kind_name(r->kind);
 	uint64_t dur = r->end - r->start;
-	FILE *f = chrome_begin(o);
 
-	fprintf(f, "\"ph\":\"X\",\"pid\":%d,\"tid\":%" PRId64 ",\"ts\":", chrome_pid(r), chrome_tid(r));
-	chrome_us(f, r->start);
-	fputs(",\"dur\":", f);
-	chrome_us(f, dur);
-	fputs(",\"name\":\"", f);
-	escape_json(f, *name != '\0' ? name : record_kind_name(r->kind));
-	fprintf(f, "\",\"cat\":\"%s\",\"cname\":\"%s\",\"args\":{\"ss_kind\":\"%s\",\"stream\":%d",
-	        record_kind_name(r->kind), palette_chrome_cname(r->kind), record_kind_name(r->kind), (int)r->stream);
+	chrome_begin(o, "X");
+	json_out_key_int(o, "pid", chrome_pid(r));
+	json_out_key_int(o, "tid", chrome_tid(r));
+	json_out_key_decimal(o, "ts", r->start, 3); /* ns as us with three decimals: exact */
+	json_out_key_decimal(o, "dur", dur, 3);
+	json_out_key_str(o, "name", *name != '\0' ? name : kind);
+	json_out_key_str(o, "cat", kind);
+	json_out_key_str(o, "cname", palette_chrome_cname(r->kind));
+	json_out_key(o, "args");
+	json_out_map_begin(o);
+	json_out_key_str(o, "ss_kind", kind);
+	json_out_key_int(o, "stream", r->stream);
 	/* zero-valued fields are left out: they read back as 0 */
 	if (r->raw_stream != 0)
-		fprintf(f, ",\"raw_stream\":%" PRIu32, r->raw_stream);
+		json_out_key_uint(o, "raw_stream", r->raw_stream);
 	if (r->thread != 0)
-		fprintf(f, ",\"thread\":%" PRIu32, r->thread);
+		json_out_key_uint(o, "thread", r->thread);
 	if (r->flags != 0)
-		fprintf(f, ",\"flags\":%u", (unsigned)r->flags);
+		json_out_key_uint(o, "flags", r->flags);
 	if (r->correlation != 0)
-		fprintf(f, ",\"correlation\":%" PRIu32, r->correlation);
+		json_out_key_uint(o, "correlation", r->correlation);
 	if (r->bytes != 0) {
-		fprintf(f, ",\"bytes\":%" PRIu64, r->bytes);
+		json_out_key_uint(o, "bytes", r->bytes);
 		if (dur > 0)
-			fprintf(f, ",\"bandwidth_GBps\":%.3f", (double)r->bytes / (double)dur);
+			json_out_key_fixed(o, "bandwidth_GBps", (double)r->bytes / (double)dur, 3);
 	}
 	if (*name == '\0')
-		fputs(",\"unnamed\":1", f);
-	fputs("}}", f);
+		json_out_key_int(o, "unnamed", 1);
+	json_out_map_end(o);
+	json_out_map_end(o);
+}
+
+/* chrome_flow writes the s or f end of flow id at the middle of r. */
+static void chrome_flow(struct json_out *o, const char *ph, uint64_t id, const struct ss_record *r)
+{
+	chrome_begin(o, ph);
+	if (ph[0] == 'f')
+		json_out_key_str(o, "bp", "e");
+	json_out_key_uint(o, "id", id);
+	json_out_key_int(o, "pid", chrome_pid(r));
+	json_out_key_int(o, "tid", chrome_tid(r));
+	json_out_key_decimal(o, "ts", r->start + (r->end - r->start) / 2, 3);
+	json_out_key_str(o, "name", "launch");
+	json_out_key_str(o, "cat", "flow");
+	json_out_map_end(o);
 }
 
 /* chrome_flows writes an s/f pair from each API call to each GPU interval that has its correlation id. */
-static void chrome_flows(struct chrome_out *o, const struct ss_timeline *t)
+static void chrome_flows(struct json_out *o, const struct ss_timeline *t)
 {
 	struct idmap api;
 	uint64_t id = 0;
@@ -251,7 +269,6 @@ static void chrome_flows(struct chrome_out *o, const struct ss_timeline *t)
 	for (size_t i = 0; i < t->n && api.n > 0; i++) {
 		const struct ss_record *g = &t->rec[i], *a;
 		uint32_t ai;
-		FILE *f;
 
 		if (g->kind >= SS_KIND_COUNT || !(SS_GPU_KINDS & SS_KIND_BIT(g->kind)) || g->correlation == 0 ||
 		    !idmap_get(&api, g->correlation, &ai))
@@ -259,21 +276,14 @@ static void chrome_flows(struct chrome_out *o, const struct ss_timeline *t)
 		a = &t->rec[ai];
 		id++;
 		/* bind points inside the slices (their middles), so both ends attach to the enclosing slice */
-		f = chrome_begin(o);
-		fprintf(f, "\"ph\":\"s\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%" PRId64 ",\"ts\":", id, chrome_pid(a),
-		        chrome_tid(a));
-		chrome_us(f, a->start + (a->end - a->start) / 2);
-		fputs(",\"name\":\"launch\",\"cat\":\"flow\"}", f);
-		f = chrome_begin(o);
-		fprintf(f, "\"ph\":\"f\",\"bp\":\"e\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%" PRId64 ",\"ts\":", id,
-		        chrome_pid(g), chrome_tid(g));
-		chrome_us(f, g->start + (g->end - g->start) / 2);
-		fputs(",\"name\":\"launch\",\"cat\":\"flow\"}", f);
+		chrome_flow(o, "s", id, a);
+		chrome_flow(o, "f", id, g);
 	}
 	idmap_free(&api);
 }
 
-static void chrome_other_data(FILE *f, const struct ss_export_input *in)
+/* chrome_other_data writes the top-level "otherData": the run's labels and headline numbers. */
+static void chrome_other_data(struct json_out *o, const struct ss_export_input *in)
 {
 	const struct ss_timeline *t = in->t;
 	struct ss_analysis tmp;
@@ -282,49 +292,66 @@ static void chrome_other_data(FILE *f, const struct ss_export_input *in)
 
 	export_input_label(in, label, sizeof label);
 	export_input_title(in, title, sizeof title);
-	fputs("\"otherData\":{\"generator\":\"streamscope " SS_VERSION "\",\"format\":1,\"backend\":\"", f);
-	escape_json(f, t->backend);
-	fprintf(f, "\",\"measurement\":\"%s\",\"modelled\":%s,\"label\":\"", t->modelled ? "MODELLED" : "measured",
-	        t->modelled ? "true" : "false");
-	escape_json(f, label);
-	fputs("\",\"title\":\"", f);
-	escape_json(f, title);
-	fputs("\",\"device\":\"", f);
-	escape_json(f, t->device);
-	fputs("\",\"source\":\"", f);
-	escape_json(f, t->source);
-	fprintf(f, "\",\"nstreams\":%d,\"dropped\":%" PRIu64 ",\"incomplete\":%s,\"records\":%zu", t->nstreams,
-	        t->dropped, t->incomplete ? "true" : "false", t->n);
-	fprintf(f, ",\"makespan_ns\":%" PRIu64 ",\"overlap\":%.4f", a->makespan_ns, a->overlap);
+	json_out_key(o, "otherData");
+	json_out_map_begin(o);
+	json_out_key_str(o, "generator", "streamscope " SS_VERSION);
+	json_out_key_int(o, "format", 1);
+	json_out_key_str(o, "backend", t->backend);
+	json_out_key_str(o, "measurement", t->modelled ? "MODELLED" : "measured");
+	json_out_key_bool(o, "modelled", t->modelled);
+	json_out_key_str(o, "label", label);
+	json_out_key_str(o, "title", title);
+	json_out_key_str(o, "device", t->device);
+	json_out_key_str(o, "source", t->source);
+	json_out_key_int(o, "nstreams", t->nstreams);
+	json_out_key_uint(o, "dropped", t->dropped);
+	json_out_key_bool(o, "incomplete", t->incomplete);
+	json_out_key_uint(o, "records", t->n);
+	json_out_key_uint(o, "makespan_ns", a->makespan_ns);
+	json_out_key_fixed(o, "overlap", a->overlap, 4);
 	if (a->have_speedup)
-		fprintf(f, ",\"speedup\":%.4f", a->speedup);
+		json_out_key_fixed(o, "speedup", a->speedup, 4);
 	if (a->have_bound)
-		fprintf(f, ",\"bound_ns\":%" PRIu64, a->bound_ns);
-	fputs("},\n", f);
+		json_out_key_uint(o, "bound_ns", a->bound_ns);
+	json_out_map_end(o);
 }
 
 int export_chrome(const char *path, const struct ss_export_input *in, char **cause)
 {
 	const struct ss_timeline *t = in->t;
 	struct atomic_file af;
-	struct chrome_out o;
-	FILE *f;
-	char label[512];
+	struct json_out *o;
+	char label[512], *why = NULL;
+	int rc;
 
 	if (atomic_open(&af, path, cause) != 0)
 		return -1;
-	f = af.fp;
-	o.f = f;
-	o.first = true;
+	o = json_out_new(af.fp, false);
 	export_input_label(in, label, sizeof label);
-	fputs("{\"displayTimeUnit\":\"ns\",\n", f);
-	chrome_other_data(f, in);
-	fputs("\"traceEvents\":[\n", f);
-	chrome_metadata(&o, t, label);
+	json_out_map_begin(o);
+	json_out_key_str(o, "displayTimeUnit", "ns");
+	json_out_break(o);
+	chrome_other_data(o, in);
+	json_out_break(o);
+	json_out_key(o, "traceEvents");
+	json_out_array_begin(o);
+	chrome_metadata(o, t, label);
 	for (size_t i = 0; i < t->n; i++)
 		if (t->rec[i].kind < SS_KIND_COUNT)
-			chrome_event(&o, t, &t->rec[i]);
-	chrome_flows(&o, t);
-	fputs("\n]}\n", f);
+			chrome_event(o, t, &t->rec[i]);
+	chrome_flows(o, t);
+	json_out_break(o);
+	json_out_array_end(o);
+	json_out_map_end(o);
+	rc = json_out_finish(o, &why);
+	json_out_free(o);
+	/* a write that failed is atomic_commit's to report (with the path); anything else is a bug, said here */
+	if (rc != 0 && !ferror(af.fp)) {
+		*cause = xasprintf("cannot write %s: %s", path, why);
+		free(why);
+		atomic_abort(&af);
+		return -1;
+	}
+	free(why);
 	return atomic_commit(&af, cause);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_gen.h>
+#include <yajl/yajl_parse.h>
 
 #include "core/xalloc.h"
 #include "io/export/escape.h"
@@ -38,31 +39,49 @@ struct json_out {
 	size_t tmpcap;
 };
 
-/* json_out_put appends n bytes to the output: to the buffer, which goes to the FILE when full. */
-static void json_out_put(struct json_out *o, const char *s, size_t n)
+/* json_out_flush hands the buffer to the FILE. */
+static void json_out_flush(struct json_out *o)
 {
-	if (n == 0)
+	if (o->n == 0)
 		return;
-	o->last = s[n - 1];
-	if (o->n + n > o->cap) {
-		if (o->f != NULL) {
-			if (o->n > 0 && fwrite(o->buf, 1, o->n, o->f) != o->n && o->write_err == 0)
+	o->last = o->buf[o->n - 1];
+	if (fwrite(o->buf, 1, o->n, o->f) != o->n && o->write_err == 0)
+		o->write_err = errno != 0 ? errno : EIO;
+	o->n = 0;
+}
+
+/* json_out_put_slow appends n bytes that do not fit the buffer: the buffer goes to the FILE first (and bytes that
+ * would not fit an empty one go straight after it), or grows in memory. */
+static void json_out_put_slow(struct json_out *o, const char *s, size_t n)
+{
+	if (o->f != NULL) {
+		json_out_flush(o);
+		if (n > o->cap) {
+			o->last = s[n - 1];
+			if (fwrite(s, 1, n, o->f) != n && o->write_err == 0)
 				o->write_err = errno != 0 ? errno : EIO;
-			o->n = 0;
-			if (n > o->cap) {
-				if (fwrite(s, 1, n, o->f) != n && o->write_err == 0)
-					o->write_err = errno != 0 ? errno : EIO;
-				return;
-			}
-		} else {
-			while (o->n + n > o->cap)
-				o->cap *= 2;
-			o->buf = xrealloc(o->buf, o->cap + 1);
+			return;
 		}
+	} else {
+		while (o->n + n > o->cap)
+			o->cap *= 2;
+		o->buf = xrealloc(o->buf, o->cap + 1);
 	}
 	memcpy(o->buf + o->n, s, n);
 	o->n += n;
-	o->buf[o->n] = '\0';
+}
+
+/* json_out_put appends n bytes to the output. */
+static inline void json_out_put(struct json_out *o, const char *s, size_t n)
+{
+	if (o->n + n > o->cap) {
+		json_out_put_slow(o, s, n);
+	} else if (n == 1) {
+		o->buf[o->n++] = *s;
+	} else {
+		memcpy(o->buf + o->n, s, n);
+		o->n += n;
+	}
 }
 
 /* json_out_print is yajl's print function. A pending break goes after the separator that starts this print (yajl
@@ -181,13 +200,10 @@ int json_out_finish(struct json_out *o, char **cause)
 		return -1;
 	}
 	o->brk = false;
-	if (o->last != '\n')
+	if ((o->n > 0 ? o->buf[o->n - 1] : o->last) != '\n')
 		json_out_put(o, "\n", 1);
-	if (o->f != NULL && o->n > 0) {
-		if (fwrite(o->buf, 1, o->n, o->f) != o->n && o->write_err == 0)
-			o->write_err = errno != 0 ? errno : EIO;
-		o->n = 0;
-	}
+	if (o->f != NULL)
+		json_out_flush(o);
 	if (o->write_err != 0) {
 		*cause = xasprintf("JSON output: %s", strerror(o->write_err));
 		return -1;
@@ -195,10 +211,11 @@ int json_out_finish(struct json_out *o, char **cause)
 	return 0;
 }
 
-const char *json_out_text(const struct json_out *o, size_t *len)
+const char *json_out_text(struct json_out *o, size_t *len)
 {
 	if (o->f != NULL)
 		return NULL;
+	o->buf[o->n] = '\0';
 	*len = o->n;
 	return o->buf;
 }
@@ -287,9 +304,22 @@ static yajl_gen_status json_out_gen_str(struct json_out *o, const char *s, size_
 	return yajl_gen_string(o->g, (const unsigned char *)o->tmp, m);
 }
 
+/* json_out_gen_cstr is json_out_gen_str for a C string: plain ASCII, the common case, is measured and checked in one
+ * pass. */
+static yajl_gen_status json_out_gen_cstr(struct json_out *o, const char *s)
+{
+	size_t i = 0;
+
+	while ((unsigned char)(s[i] - 1) < 0x7f)
+		i++;
+	if (s[i] == '\0')
+		return yajl_gen_string(o->g, (const unsigned char *)s, i);
+	return json_out_gen_str(o, s, i + strlen(s + i));
+}
+
 void json_out_key(struct json_out *o, const char *key)
 {
-	json_out_status(o, json_out_gen_str(o, key, strlen(key)));
+	json_out_status(o, json_out_gen_cstr(o, key));
 }
 
 void json_out_strn(struct json_out *o, const char *s, size_t n)
@@ -302,7 +332,7 @@ void json_out_str(struct json_out *o, const char *s)
 	if (s == NULL)
 		json_out_null(o);
 	else
-		json_out_strn(o, s, strlen(s));
+		json_out_value(o, json_out_gen_cstr(o, s));
 }
 
 /* json_out_digits writes v in decimal, ending at end (exclusive); returns where it starts. */
@@ -485,4 +515,91 @@ void json_out_key_null(struct json_out *o, const char *key)
 {
 	json_out_key(o, key);
 	json_out_null(o);
+}
+
+/* json_out_embed's parser callbacks: each JSON event of the text becomes the same call on the document. */
+static int json_out_on_null(void *ctx)
+{
+	json_out_null(ctx);
+	return 1;
+}
+
+static int json_out_on_bool(void *ctx, int v)
+{
+	json_out_bool(ctx, v != 0);
+	return 1;
+}
+
+static int json_out_on_number(void *ctx, const char *s, size_t n)
+{
+	struct json_out *o = ctx;
+
+	/* yajl checked it is a JSON number: written as it was */
+	json_out_value(o, yajl_gen_number(o->g, s, n));
+	return 1;
+}
+
+static int json_out_on_string(void *ctx, const unsigned char *s, size_t n)
+{
+	json_out_strn(ctx, (const char *)s, n);
+	return 1;
+}
+
+static int json_out_on_map_begin(void *ctx)
+{
+	json_out_map_begin(ctx);
+	return 1;
+}
+
+static int json_out_on_key(void *ctx, const unsigned char *s, size_t n)
+{
+	struct json_out *o = ctx;
+
+	json_out_status(o, json_out_gen_str(o, (const char *)s, n));
+	return 1;
+}
+
+static int json_out_on_map_end(void *ctx)
+{
+	json_out_map_end(ctx);
+	return 1;
+}
+
+static int json_out_on_array_begin(void *ctx)
+{
+	json_out_array_begin(ctx);
+	return 1;
+}
+
+static int json_out_on_array_end(void *ctx)
+{
+	json_out_array_end(ctx);
+	return 1;
+}
+
+int json_out_embed(struct json_out *o, const char *text, size_t len)
+{
+	static const yajl_callbacks cb = {
+	    json_out_on_null,
+	    json_out_on_bool,
+	    NULL,
+	    NULL,
+	    json_out_on_number,
+	    json_out_on_string,
+	    json_out_on_map_begin,
+	    json_out_on_key,
+	    json_out_on_map_end,
+	    json_out_on_array_begin,
+	    json_out_on_array_end,
+	};
+	yajl_handle h = yajl_alloc(&cb, &json_out_alloc, o);
+	int rc = 0;
+
+	if (h == NULL)
+		xfatal(1, "out of memory (JSON parser)");
+	if (yajl_parse(h, (const unsigned char *)text, len) != yajl_status_ok ||
+	    yajl_complete_parse(h) != yajl_status_ok)
+		rc = -1;
+	yajl_free(h);
+	return rc;
 }

@@ -23,7 +23,7 @@ void json_out_free(struct json_out *o);
  * or write error). o is still to be freed. */
 int json_out_finish(struct json_out *o, char **cause);
 /* json_out_text returns what an in-memory document holds so far (NUL-terminated), *len bytes; NULL for a FILE. */
-const char *json_out_text(const struct json_out *o, size_t *len);
+const char *json_out_text(struct json_out *o, size_t *len);
 
 /* Containers. A map's members are a json_out_key (or a json_out_key_* shorthand) then a value. */
 void json_out_map_begin(struct json_out *o);
@@ -62,5 +62,9 @@ void json_out_key_double(struct json_out *o, const char *key, double v, int digi
 void json_out_key_fixed(struct json_out *o, const char *key, double v, int decimals);
 void json_out_key_bool(struct json_out *o, const char *key, bool v);
 void json_out_key_null(struct json_out *o, const char *key);
+
+/* json_out_embed writes the JSON value text (len bytes, e.g. an in-memory document's json_out_text) as the next
+ * value of o, re-indented to o's style. -1 when text is not one JSON value (what was written of it stays). */
+int json_out_embed(struct json_out *o, const char *text, size_t len);
 
 #endif
