@@ -37,7 +37,8 @@ static const struct cmd_option cmd_options[] = {
      "timeline (CUPTI records none). The events slow the traced run where streams share a hardware\n"
      "queue (the summary shows by how much), so auto (the default) turns them on only where every\n"
      "stream has a queue of its own (streams <= --connections), up to 8 streams; bare: on"},
-    {OPT_BACKEND, "backend", 0, CMD_ARG_REQUIRED, "B", "auto|cuda|model (auto: the GPU when there is one, else the model)"},
+    {OPT_BACKEND, "backend", 0, CMD_ARG_REQUIRED, "B",
+     "auto|cuda|model (auto: the GPU when there is one, else the model)"},
     {OPT_PROFILE, "profile", 0, CMD_ARG_REQUIRED, "FILE",
      "model calibration profile (default: the H200 profile); the model's results are labelled by the\n"
      "file's name; a file that does not parse or is empty: exit 2"},
@@ -58,7 +59,7 @@ static const struct cmd_option cmd_options[] = {
 
 /* The commands, in the order `streamscope --help` lists them; the default command (the TUI) first. */
 static const struct cmd_entry *const cmd_table[] = {
-    &cmd_tui_entry,      &cmd_run_entry,   &cmd_sweep_entry,  &cmd_ops_entry,    &cmd_view_entry, &cmd_stats_entry,
+    &cmd_tui_entry,       &cmd_run_entry,      &cmd_sweep_entry, &cmd_ops_entry,    &cmd_view_entry, &cmd_stats_entry,
     &cmd_calibrate_entry, &cmd_validate_entry, &cmd_bench_entry, &cmd_record_entry, &cmd_keys_entry,
 };
 #define CMD_NTABLE (sizeof cmd_table / sizeof cmd_table[0])
@@ -413,7 +414,8 @@ void cmd_help(const struct cmd_entry *e, FILE *f)
 			fprintf(f, "  %-20s", name);
 		cmd_help_text(f, c->summary, 22, 22);
 	}
-	fprintf(f, top ? "\nOptions (of the TUI; `streamscope COMMAND --help` shows a command's own):\n" : "\nOptions:\n");
+	fprintf(f,
+	        top ? "\nOptions (of the TUI; `streamscope COMMAND --help` shows a command's own):\n" : "\nOptions:\n");
 	for (const struct cmd_use *u = e->uses; u != NULL && u->id != OPT_NONE; u++)
 		cmd_help_option(f, u);
 	cmd_help_option(f, &help);
@@ -479,7 +481,8 @@ int cmd_main(int argc, char **argv)
 		return cmd_run(e, argc - 1, argv + 1);
 	for (size_t i = 0; i < CMD_NTABLE && k < sizeof names; i++)
 		if (*cmd_table[i]->name != '\0')
-			k += (size_t)snprintf(names + k, sizeof names - k, "%s%s", k > 0 ? ", " : "", cmd_table[i]->name);
+			k += (size_t)snprintf(names + k, sizeof names - k, "%s%s", k > 0 ? ", " : "",
+			                      cmd_table[i]->name);
 	return cmd_error(CLI_USAGE, "unknown command '%s': valid is %s (or none for the TUI; see streamscope --help)",
 	                 argv[1], names);
 }

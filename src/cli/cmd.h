@@ -96,33 +96,34 @@ struct cmd_args {
 
 /* One subcommand. */
 struct cmd_entry {
-	const char *name;                   /* "run"; "" for the default command, the TUI */
-	const char *args;                   /* its positional arguments in usage ("FILE", "[FILE]"); "" when none */
-	int minargs, maxargs;               /* how many positionals it accepts; maxargs -1: any number */
-	int flags;                          /* CMD_STOP_AT_ARG */
-	const char *summary;                /* one line in the command list of `streamscope --help` */
-	const struct cmd_use *uses;         /* its options, in help order; ends with OPT_NONE */
-	const struct cmd_refusal *refusals; /* reasons for options it does not take; ends with a NULL why; may be NULL */
-	const char *help;                   /* text after the options in `streamscope COMMAND --help`; may be NULL */
-	const char *exits;                  /* its exit statuses, one line; NULL: the usual 0, 1, 2, 3 */
+	const char *name;           /* "run"; "" for the default command, the TUI */
+	const char *args;           /* its positional arguments in usage ("FILE", "[FILE]"); "" when none */
+	int minargs, maxargs;       /* how many positionals it accepts; maxargs -1: any number */
+	int flags;                  /* CMD_STOP_AT_ARG */
+	const char *summary;        /* one line in the command list of `streamscope --help` */
+	const struct cmd_use *uses; /* its options, in help order; ends with OPT_NONE */
+	const struct cmd_refusal
+	    *refusals;     /* reasons for options it does not take; ends with a NULL why; may be NULL */
+	const char *help;  /* text after the options in `streamscope COMMAND --help`; may be NULL */
+	const char *exits; /* its exit statuses, one line; NULL: the usual 0, 1, 2, 3 */
 	int (*exec)(const struct cmd_args *args); /* runs the command; returns the exit status */
 };
 
 /* The experiment options, as a command's uses list them (the TUI, run, sweep, stats, ops). */
-#define CMD_USES_EXPERIMENT                                                                                          \
-	{OPT_PRESET, NULL, NULL}, {OPT_STREAMS, NULL, NULL}, {OPT_CHUNKS, NULL, NULL}, {OPT_ELEMENTS, NULL, NULL},    \
-	    {OPT_WORK, NULL, NULL}, {OPT_ORDER, NULL, NULL}, {OPT_SYNC, NULL, NULL}, {OPT_DEFSTREAM, NULL, NULL},     \
-	    {OPT_STREAM_FLAGS, NULL, NULL}, {OPT_HOSTMEM, NULL, NULL}, {OPT_CONNECTIONS, NULL, NULL},                 \
-	    {OPT_THREADS, NULL, NULL}, {OPT_REPEAT, NULL, NULL}, {OPT_WARMUP, NULL, NULL},                            \
+#define CMD_USES_EXPERIMENT                                                                                            \
+	{OPT_PRESET, NULL, NULL}, {OPT_STREAMS, NULL, NULL}, {OPT_CHUNKS, NULL, NULL}, {OPT_ELEMENTS, NULL, NULL},     \
+	    {OPT_WORK, NULL, NULL}, {OPT_ORDER, NULL, NULL}, {OPT_SYNC, NULL, NULL}, {OPT_DEFSTREAM, NULL, NULL},      \
+	    {OPT_STREAM_FLAGS, NULL, NULL}, {OPT_HOSTMEM, NULL, NULL}, {OPT_CONNECTIONS, NULL, NULL},                  \
+	    {OPT_THREADS, NULL, NULL}, {OPT_REPEAT, NULL, NULL}, {OPT_WARMUP, NULL, NULL},                             \
 	{                                                                                                              \
 		OPT_PREFETCH_EVENTS, NULL, NULL                                                                        \
 	}
 
 /* The experiment options, in a command's refusals, all refused for the one reason why. */
-#define CMD_REFUSE_EXPERIMENT(why)                                                                                   \
-	{OPT_PRESET, why}, {OPT_STREAMS, why}, {OPT_CHUNKS, why}, {OPT_ELEMENTS, why}, {OPT_WORK, why},               \
-	    {OPT_ORDER, why}, {OPT_SYNC, why}, {OPT_DEFSTREAM, why}, {OPT_STREAM_FLAGS, why}, {OPT_HOSTMEM, why},     \
-	    {OPT_CONNECTIONS, why}, {OPT_THREADS, why}, {OPT_REPEAT, why}, {OPT_WARMUP, why},                         \
+#define CMD_REFUSE_EXPERIMENT(why)                                                                                     \
+	{OPT_PRESET, why}, {OPT_STREAMS, why}, {OPT_CHUNKS, why}, {OPT_ELEMENTS, why}, {OPT_WORK, why},                \
+	    {OPT_ORDER, why}, {OPT_SYNC, why}, {OPT_DEFSTREAM, why}, {OPT_STREAM_FLAGS, why}, {OPT_HOSTMEM, why},      \
+	    {OPT_CONNECTIONS, why}, {OPT_THREADS, why}, {OPT_REPEAT, why}, {OPT_WARMUP, why},                          \
 	{                                                                                                              \
 		OPT_PREFETCH_EVENTS, why                                                                               \
 	}

@@ -73,10 +73,12 @@ static int cmd_calibrate_exec(const struct cmd_args *args)
 }
 
 static const struct cmd_use cmd_calibrate_uses[] = {
-    {OPT_OUTPUT, NULL, "write the profile to FILE (e.g. data/profiles/h200.profile; checked before the run),\n"
-                       "else it goes to stdout"},
-    {OPT_BACKEND, "cuda|model", "cuda (the default) measures the GPU; model calibrates the model on itself (a\n"
-                                "self-test)"},
+    {OPT_OUTPUT, NULL,
+     "write the profile to FILE (e.g. data/profiles/h200.profile; checked before the run),\n"
+     "else it goes to stdout"},
+    {OPT_BACKEND, "cuda|model",
+     "cuda (the default) measures the GPU; model calibrates the model on itself (a\n"
+     "self-test)"},
     {OPT_PROFILE, NULL, "with --backend model only: the model's profile"},
     {OPT_NONE, NULL, NULL},
 };

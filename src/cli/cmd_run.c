@@ -93,12 +93,8 @@ static int cmd_run_exec(const struct cmd_args *args)
 }
 
 static const struct cmd_use cmd_run_uses[] = {
-    CMD_USES_EXPERIMENT,
-    {OPT_BACKEND, NULL, NULL},
-    {OPT_PROFILE, NULL, NULL},
-    {OPT_JSON, NULL, NULL},
-    {OPT_EXPORT, NULL, NULL},
-    {OPT_NONE, NULL, NULL},
+    CMD_USES_EXPERIMENT,    {OPT_BACKEND, NULL, NULL}, {OPT_PROFILE, NULL, NULL},
+    {OPT_JSON, NULL, NULL}, {OPT_EXPORT, NULL, NULL},  {OPT_NONE, NULL, NULL},
 };
 
 static const struct cmd_refusal cmd_run_refusals[] = {

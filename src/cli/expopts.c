@@ -13,8 +13,7 @@
 
 /* expopts_number parses an integer option value in [lo, hi] with an optional k/M/G binary suffix when
  * allow_suffix. 0, or -1 after printing the valid range. */
-static int expopts_number(const char *opt, const char *s, long long lo, long long hi, bool allow_suffix,
-                          long long *out)
+static int expopts_number(const char *opt, const char *s, long long lo, long long hi, bool allow_suffix, long long *out)
 {
 	char *end;
 	long long v;

@@ -353,9 +353,10 @@ int report_ops_json(const struct ss_experiment *e, const struct ss_oplist *ops)
 		if (op->stream >= 0)
 			json_out_key_int(o, "stream", op->stream);
 		else
-			json_out_key_str(o, "stream", op->stream == SS_STREAM_LEGACY       ? "legacy"
-			                              : op->stream == SS_STREAM_PER_THREAD ? "per-thread"
-			                                                                   : NULL);
+			json_out_key_str(o, "stream",
+			                 op->stream == SS_STREAM_LEGACY       ? "legacy"
+			                 : op->stream == SS_STREAM_PER_THREAD ? "per-thread"
+			                                                      : NULL);
 		if (op->chunk >= 0)
 			json_out_key_int(o, "chunk", op->chunk);
 		else
