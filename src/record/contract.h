@@ -1,5 +1,6 @@
 /* contract.h: the CUPTI injection library of `streamscope record` (libstreamscope_inject.so) and its contract with
- * the recording parent (src/cli/cli_record.c). Plain C: no CUDA or CUPTI header, so the parent may include it.
+ * the recording parent (src/record/recorder.c, run by `streamscope record`). Plain C: no CUDA or CUPTI header, so the
+ * parent may include it.
  *
  * The parent runs the program with
  *   CUDA_INJECTION64_PATH  this library: CUDA loads it when the program initialises CUDA and calls
