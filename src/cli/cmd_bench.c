@@ -9,7 +9,6 @@
  * script reads a modelled bench as GPU checks passed. A run that fails is FAIL and exit 1 on either backend. In
  * summary.json a modelled check's "pass" is null and "model_within_target" says how the model did. */
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +24,7 @@
 #include "core/planner.h"
 #include "core/units.h"
 #include "core/xalloc.h"
+#include "io/export/json_out.h"
 #include "run/runner.h"
 #include "run/sweep.h"
 
@@ -32,17 +32,25 @@
 struct bench {
 	const struct ss_backend *b;
 	const char *dir;                       /* artefact directory or NULL */
-	json_t *checks;                        /* array of check objects */
-	json_t *runs;                          /* array of run summaries */
+	struct json_out *checks;               /* summary.json's "checks": an array in memory, one object a check */
+	struct json_out *runs;                 /* its "runs": one object a run */
 	int failed;                            /* GPU checks that failed, and runs that failed on either backend */
 	int modelled_checks, modelled_outside; /* on the model: checks made, and those outside their target */
 	bool modelled;
 };
 
-/* Records one check's verdict and prints it. */
-static void bench_check(struct bench *bn, const char *name, bool pass, json_t *data, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void bench_check(struct bench *bn, const char *name, bool pass, json_t *data, const char *fmt, ...)
+/* cmd_bench_data starts the next check's object in summary.json and returns where its numbers go; the caller
+ * writes them (json_out_key_*), then cmd_bench_check adds the verdict and ends the object. */
+static struct json_out *cmd_bench_data(struct bench *bn)
+{
+	json_out_map_begin(bn->checks);
+	return bn->checks;
+}
+
+/* cmd_bench_check records one check's verdict (ending the object cmd_bench_data began) and prints it. */
+static void cmd_bench_check(struct bench *bn, const char *name, bool pass, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void cmd_bench_check(struct bench *bn, const char *name, bool pass, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
@@ -60,23 +68,26 @@ static void bench_check(struct bench *bn, const char *name, bool pass, json_t *d
 		bn->failed += !pass;
 	}
 	fflush(stdout);
-	json_object_set_new(data, "check", json_string(name));
-	json_object_set_new(data, "pass", bn->modelled ? json_null() : json_boolean(pass));
-	if (bn->modelled)
-		json_object_set_new(data, "model_within_target", json_boolean(pass));
-	json_object_set_new(data, "text", json_string(line));
-	json_array_append_new(bn->checks, data);
+	json_out_key_str(bn->checks, "check", name);
+	if (bn->modelled) {
+		json_out_key_null(bn->checks, "pass");
+		json_out_key_bool(bn->checks, "model_within_target", pass);
+	} else {
+		json_out_key_bool(bn->checks, "pass", pass);
+	}
+	json_out_key_str(bn->checks, "text", line);
+	json_out_map_end(bn->checks);
 }
 
 /* Per-kind counts of a timeline against the op list's expectation; true when equal. */
-static bool bench_counts_ok(const struct ss_analysis *a, const size_t *expected)
+static bool cmd_bench_counts_ok(const struct ss_analysis *a, const size_t *expected)
 {
 	return a->counts[SS_KIND_H2D] == expected[SS_KIND_H2D] && a->counts[SS_KIND_D2H] == expected[SS_KIND_D2H] &&
 	       a->counts[SS_KIND_KERNEL] == expected[SS_KIND_KERNEL];
 }
 
 /* Records of tl timed with cudaEvents instead of CUPTI (prefetches: bracket.h). */
-static size_t bench_event_timed(const struct ss_timeline *tl)
+static size_t cmd_bench_event_timed(const struct ss_timeline *tl)
 {
 	size_t n = 0;
 
@@ -86,8 +97,8 @@ static size_t bench_event_timed(const struct ss_timeline *tl)
 }
 
 /* Runs e once; fills tl (caller frees), res, a and expected. Saves the trace as DIR/<tag>.sqlite. 0 or exit code. */
-static int bench_run(struct bench *bn, const struct ss_experiment *e, const char *tag, struct ss_timeline *tl,
-                     struct ss_run_result *res, struct ss_analysis *a, size_t *expected)
+static int cmd_bench_run(struct bench *bn, const struct ss_experiment *e, const char *tag, struct ss_timeline *tl,
+                         struct ss_run_result *res, struct ss_analysis *a, size_t *expected)
 {
 	struct ss_oplist ops;
 	char *cause = NULL;
@@ -109,16 +120,25 @@ static int bench_run(struct bench *bn, const struct ss_experiment *e, const char
 	planner_free(&ops);
 	if (bn->dir != NULL) {
 		char *path = xasprintf("%s/%s.sqlite", bn->dir, tag);
-		json_t *run = json_pack(
-		    "{s:s, s:s, s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "tag", tag, "preset",
-		    experiment_preset_name(e->preset), "streams", e->streams, "order", experiment_order_name(e->order),
-		    "makespan_ns", (json_int_t)a->makespan_ns, "events_ns", (json_int_t)res->events_ns_of_captured,
-		    "traced_ns", (json_int_t)res->traced_ns, "untraced_ns", (json_int_t)res->untraced_ns, "H2D",
-		    (json_int_t)a->counts[SS_KIND_H2D], "KER", (json_int_t)a->counts[SS_KIND_KERNEL], "D2H",
-		    (json_int_t)a->counts[SS_KIND_D2H], "event_timed", (json_int_t)bench_event_timed(tl), "dropped",
-		    (json_int_t)res->dropped, "overlap_ns", (json_int_t)a->overlap_ns, "verified", res->verified);
+		struct json_out *r = bn->runs;
 
-		json_array_append_new(bn->runs, run);
+		json_out_map_begin(r);
+		json_out_key_str(r, "tag", tag);
+		json_out_key_str(r, "preset", experiment_preset_name(e->preset));
+		json_out_key_int(r, "streams", e->streams);
+		json_out_key_str(r, "order", experiment_order_name(e->order));
+		json_out_key_uint(r, "makespan_ns", a->makespan_ns);
+		json_out_key_uint(r, "events_ns", res->events_ns_of_captured);
+		json_out_key_uint(r, "traced_ns", res->traced_ns);
+		json_out_key_uint(r, "untraced_ns", res->untraced_ns);
+		json_out_key_uint(r, "H2D", a->counts[SS_KIND_H2D]);
+		json_out_key_uint(r, "KER", a->counts[SS_KIND_KERNEL]);
+		json_out_key_uint(r, "D2H", a->counts[SS_KIND_D2H]);
+		json_out_key_uint(r, "event_timed", cmd_bench_event_timed(tl));
+		json_out_key_uint(r, "dropped", res->dropped);
+		json_out_key_uint(r, "overlap_ns", a->overlap_ns);
+		json_out_key_bool(r, "verified", res->verified);
+		json_out_map_end(r);
 		expopts_export_file(path, tl, a, e);
 		free(path);
 	}
@@ -130,7 +150,7 @@ static int bench_run(struct bench *bn, const struct ss_experiment *e, const char
 #define BENCH_PRESET_REPEATS 15
 
 /* Check 1: every preset at its default stream count: counts, drops, CUPTI vs events, observer effect. */
-static void bench_presets(struct bench *bn)
+static void cmd_bench_presets(struct bench *bn)
 {
 	for (int p = 0; p < SS_PRESET_COUNT; p++) {
 		struct ss_experiment e;
@@ -147,53 +167,71 @@ static void bench_presets(struct bench *bn)
 		experiment_preset(&e, (enum ss_preset)p);
 		e.repeat = BENCH_PRESET_REPEATS;
 		snprintf(tag, sizeof tag, "preset-%s", experiment_preset_name(p));
-		if (bench_run(bn, &e, tag, &tl, &res, &a, exp) != 0)
+		if (cmd_bench_run(bn, &e, tag, &tl, &res, &a, exp) != 0)
 			continue;
-		counts_ok = bench_counts_ok(&a, exp) && res.dropped == 0;
-		timed = bench_event_timed(&tl);
+		counts_ok = cmd_bench_counts_ok(&a, exp) && res.dropped == 0;
+		timed = cmd_bench_event_timed(&tl);
 		if (timed > 0)
 			snprintf(timed_note, sizeof timed_note,
 			         " (%zu prefetch%s timed with cudaEvents: CUPTI records none)", timed,
 			         timed == 1 ? "" : "es");
-		bench_check(bn, tag, counts_ok,
-		            json_pack("{s:I, s:I, s:I, s:I, s:I}", "H2D", (json_int_t)a.counts[SS_KIND_H2D], "KER",
-		                      (json_int_t)a.counts[SS_KIND_KERNEL], "D2H", (json_int_t)a.counts[SS_KIND_D2H],
-		                      "event_timed", (json_int_t)timed, "dropped", (json_int_t)res.dropped),
-		            "records H2D %llu/%zu KER %llu/%zu D2H %llu/%zu%s dropped %llu, verified %s",
-		            (unsigned long long)a.counts[SS_KIND_H2D], exp[SS_KIND_H2D],
-		            (unsigned long long)a.counts[SS_KIND_KERNEL], exp[SS_KIND_KERNEL],
-		            (unsigned long long)a.counts[SS_KIND_D2H], exp[SS_KIND_D2H], timed_note,
-		            (unsigned long long)res.dropped,
-		            res.modelled   ? "-"
-		            : res.verified ? "yes"
-		                           : "NO");
+		{
+			struct json_out *jd = cmd_bench_data(bn);
+
+			json_out_key_int(jd, "H2D", (int64_t)a.counts[SS_KIND_H2D]);
+			json_out_key_int(jd, "KER", (int64_t)a.counts[SS_KIND_KERNEL]);
+			json_out_key_int(jd, "D2H", (int64_t)a.counts[SS_KIND_D2H]);
+			json_out_key_int(jd, "event_timed", (int64_t)timed);
+			json_out_key_int(jd, "dropped", (int64_t)res.dropped);
+			cmd_bench_check(bn, tag, counts_ok,
+			                "records H2D %llu/%zu KER %llu/%zu D2H %llu/%zu%s dropped %llu, verified %s",
+			                (unsigned long long)a.counts[SS_KIND_H2D], exp[SS_KIND_H2D],
+			                (unsigned long long)a.counts[SS_KIND_KERNEL], exp[SS_KIND_KERNEL],
+			                (unsigned long long)a.counts[SS_KIND_D2H], exp[SS_KIND_D2H], timed_note,
+			                (unsigned long long)res.dropped,
+			                res.modelled   ? "-"
+			                : res.verified ? "yes"
+			                               : "NO");
+		}
 		if (!res.modelled) {
 			/* judged on the median over every traced repeat; the kept (exported) run is shown too */
 			ev = a.have_events_median ? a.cupti_vs_events_median : a.cupti_vs_events;
 			ev_ok = a.have_events && ev < 0.01 && ev > -0.01;
 			snprintf(tag, sizeof tag, "cupti-vs-events-%s", experiment_preset_name(p));
-			bench_check(
-			    bn, tag, ev_ok,
-			    json_pack("{s:I, s:I, s:f}", "cupti_ns", (json_int_t)a.makespan_ns, "events_ns",
-			              (json_int_t)a.events_ns, "median", ev),
-			    "median over %d repeats %+.2f%%; kept run: CUPTI%s %s vs cudaEvent %s: %+.2f%% (target "
-			    "within 1%%)",
-			    res.repeats, 100.0 * ev,
-			    timed > 0                      ? " with the event-timed prefetches"
-			    : e.hostmem == SS_MEM_PAGEABLE ? " with the pageable calls' host staging"
-			                                   : "",
-			    units_time(a.makespan_ns, b1, sizeof b1), units_time(a.events_ns, b2, sizeof b2),
-			    100.0 * a.cupti_vs_events);
+			{
+				struct json_out *jd = cmd_bench_data(bn);
+
+				json_out_key_int(jd, "cupti_ns", (int64_t)a.makespan_ns);
+				json_out_key_int(jd, "events_ns", (int64_t)a.events_ns);
+				json_out_key_double(jd, "median", ev, 0);
+				cmd_bench_check(bn, tag, ev_ok,
+				                "median over %d repeats %+.2f%%; kept run: CUPTI%s %s vs cudaEvent %s: "
+				                "%+.2f%% (target "
+				                "within 1%%)",
+				                res.repeats, 100.0 * ev,
+				                timed > 0 ? " with the event-timed prefetches"
+				                : e.hostmem == SS_MEM_PAGEABLE
+				                    ? " with the pageable calls' host staging"
+				                    : "",
+				                units_time(a.makespan_ns, b1, sizeof b1),
+				                units_time(a.events_ns, b2, sizeof b2), 100.0 * a.cupti_vs_events);
+			}
 			/* within 1% either way: a traced run faster than its twin is noise, not a pass */
 			obs_ok = a.have_overhead && fabs(a.overhead) <= 0.01;
 			snprintf(tag, sizeof tag, "observer-%s", experiment_preset_name(p));
-			bench_check(bn, tag, obs_ok,
-			            json_pack("{s:I, s:I, s:f, s:f}", "traced_ns", (json_int_t)a.traced_ns,
-			                      "untraced_ns", (json_int_t)a.untraced_ns, "pair_q1", a.overhead_q1,
-			                      "pair_q3", a.overhead_q3),
-			            "traced %s vs untraced %s: %+.2f%%, pairs %+.2f%%..%+.2f%% (target within 1%%)",
-			            units_time(a.traced_ns, b1, sizeof b1), units_time(a.untraced_ns, b3, sizeof b3),
-			            100.0 * a.overhead, 100.0 * a.overhead_q1, 100.0 * a.overhead_q3);
+			{
+				struct json_out *jd = cmd_bench_data(bn);
+
+				json_out_key_int(jd, "traced_ns", (int64_t)a.traced_ns);
+				json_out_key_int(jd, "untraced_ns", (int64_t)a.untraced_ns);
+				json_out_key_double(jd, "pair_q1", a.overhead_q1, 0);
+				json_out_key_double(jd, "pair_q3", a.overhead_q3, 0);
+				cmd_bench_check(
+				    bn, tag, obs_ok,
+				    "traced %s vs untraced %s: %+.2f%%, pairs %+.2f%%..%+.2f%% (target within 1%%)",
+				    units_time(a.traced_ns, b1, sizeof b1), units_time(a.untraced_ns, b3, sizeof b3),
+				    100.0 * a.overhead, 100.0 * a.overhead_q1, 100.0 * a.overhead_q3);
+			}
 		}
 		timeline_free(&tl);
 	}
@@ -207,7 +245,7 @@ static void bench_presets(struct bench *bn)
 /* Check 2: the 1..128 sweep of kernel-transfer in both orders, on the preset's 8 hardware queues and on one:
  * counts, drops, observer effect per point, and the best configuration of the two sweeps against its ideal bound
  * (each point's bound from the one-stream run of its own order and queue count). */
-static void bench_sweep(struct bench *bn, bool quick)
+static void cmd_bench_sweep(struct bench *bn, bool quick)
 {
 	static const int full[] = {1, 2, 4, 8, 16, 32, 64, 128};
 	static const int small[] = {1, 2, 4, 8};
@@ -249,13 +287,13 @@ static void bench_sweep(struct bench *bn, bool quick)
 			/* the 8-queue points keep the names of the first benches' */
 			snprintf(tag, sizeof tag, "sweep-%s%s-%03d", q == 0 ? "" : "1q-",
 			         experiment_order_name(e.order), e.streams);
-			if (bench_run(bn, &e, tag, &tl, &res, &a, exp) != 0) {
+			if (cmd_bench_run(bn, &e, tag, &tl, &res, &a, exp) != 0) {
 				sweep_done(&s[q], idx, NULL, NULL, "failed");
 				continue;
 			}
 			sweep_done(&s[q], idx, &tl, &res, NULL);
 			p = &s[q].pt[idx];
-			bad_counts += !bench_counts_ok(&a, exp);
+			bad_counts += !cmd_bench_counts_ok(&a, exp);
 			dropped += res.dropped;
 			npoints++;
 			if (a.have_overhead && a.overhead > worst_overhead)
@@ -276,30 +314,44 @@ static void bench_sweep(struct bench *bn, bool quick)
 				best_queues = queues[q];
 			}
 	}
-	bench_check(bn, "sweep-records", bad_counts == 0 && dropped == 0 && npoints > 0,
-	            json_pack("{s:I, s:I, s:I}", "points", (json_int_t)npoints, "bad_counts", (json_int_t)bad_counts,
-	                      "dropped", (json_int_t)dropped),
-	            "%zu point%s: per-kind counts equal the op list in %zu, dropped records %llu", npoints,
-	            npoints == 1 ? "" : "s", npoints - bad_counts, (unsigned long long)dropped);
-	if (!bn->modelled)
-		bench_check(
-		    bn, "sweep-observer", worst_overhead >= 0, json_pack("{s:f}", "worst_overhead", worst_overhead),
+	{
+		struct json_out *jd = cmd_bench_data(bn);
+
+		json_out_key_int(jd, "points", (int64_t)npoints);
+		json_out_key_int(jd, "bad_counts", (int64_t)bad_counts);
+		json_out_key_int(jd, "dropped", (int64_t)dropped);
+		cmd_bench_check(bn, "sweep-records", bad_counts == 0 && dropped == 0 && npoints > 0,
+		                "%zu point%s: per-kind counts equal the op list in %zu, dropped records %llu", npoints,
+		                npoints == 1 ? "" : "s", npoints - bad_counts, (unsigned long long)dropped);
+	}
+	if (!bn->modelled) {
+		struct json_out *jd = cmd_bench_data(bn);
+
+		json_out_key_double(jd, "worst_overhead", worst_overhead, 0);
+		cmd_bench_check(
+		    bn, "sweep-observer", worst_overhead >= 0,
 		    "worst traced vs untraced over the sweeps %+.2f%% (reported per point above; the 1%% target "
 		    "applies at default stream counts)",
 		    100.0 * worst_overhead);
-	if (best != NULL && best->a.have_bound)
-		bench_check(bn, "best-vs-bound", best->a.gap <= 0.10,
-		            json_pack("{s:i, s:s, s:i, s:I, s:I, s:f}", "streams", best->streams, "order",
-		                      experiment_order_name(best->order), "connections", best_queues, "time_ns",
-		                      (json_int_t)best->a.used_ns, "bound_ns", (json_int_t)best->a.bound_ns, "gap",
-		                      best->a.gap),
-		            "best %d stream%s %s-first on %d queue%s %s vs ideal bound %s: gap %+.1f%% (target <= "
-		            "10%%); its H2D engine alone was busy %s against the bound's h = %s (one-stream H2D)",
-		            best->streams, best->streams == 1 ? "" : "s", experiment_order_name(best->order),
-		            best_queues, best_queues == 1 ? "" : "s", units_time(best->a.used_ns, b1, sizeof b1),
-		            units_time(best->a.bound_ns, b2, sizeof b2), 100.0 * best->a.gap,
-		            units_time(best->a.eng[SS_ENG_H2D].busy_ns, b3, sizeof b3),
-		            units_time(best->a.h_ns, b4, sizeof b4));
+	}
+	if (best != NULL && best->a.have_bound) {
+		struct json_out *jd = cmd_bench_data(bn);
+
+		json_out_key_int(jd, "streams", best->streams);
+		json_out_key_str(jd, "order", experiment_order_name(best->order));
+		json_out_key_int(jd, "connections", best_queues);
+		json_out_key_int(jd, "time_ns", (int64_t)best->a.used_ns);
+		json_out_key_int(jd, "bound_ns", (int64_t)best->a.bound_ns);
+		json_out_key_double(jd, "gap", best->a.gap, 0);
+		cmd_bench_check(bn, "best-vs-bound", best->a.gap <= 0.10,
+		                "best %d stream%s %s-first on %d queue%s %s vs ideal bound %s: gap %+.1f%% (target <= "
+		                "10%%); its H2D engine alone was busy %s against the bound's h = %s (one-stream H2D)",
+		                best->streams, best->streams == 1 ? "" : "s", experiment_order_name(best->order),
+		                best_queues, best_queues == 1 ? "" : "s", units_time(best->a.used_ns, b1, sizeof b1),
+		                units_time(best->a.bound_ns, b2, sizeof b2), 100.0 * best->a.gap,
+		                units_time(best->a.eng[SS_ENG_H2D].busy_ns, b3, sizeof b3),
+		                units_time(best->a.h_ns, b4, sizeof b4));
+	}
 	sweep_free(&s[0]);
 	sweep_free(&s[1]);
 }
@@ -308,7 +360,7 @@ static void bench_sweep(struct bench *bn, bool quick)
  * leaves them off, 32 streams sharing 8 hardware queues (--prefetch-events=on): one record per prefetch, placed on
  * CUPTI's clock, the timeline's span against the cudaEvent makespan, and what the events cost the traced run
  * there, which is why auto leaves them off (informational). Only on a GPU (the model always shows prefetches). */
-static void bench_prefetch_events(struct bench *bn)
+static void cmd_bench_prefetch_events(struct bench *bn)
 {
 	struct ss_experiment e;
 	struct ss_timeline tl;
@@ -325,33 +377,41 @@ static void bench_prefetch_events(struct bench *bn)
 	e.repeat = BENCH_PRESET_REPEATS;
 	e.streams = 32;
 	e.prefetch_events = SS_PFE_ON;
-	if (bench_run(bn, &e, "managed-prefetch-events-32", &tl, &res, &a, exp) != 0)
+	if (cmd_bench_run(bn, &e, "managed-prefetch-events-32", &tl, &res, &a, exp) != 0)
 		return;
-	timed = bench_event_timed(&tl);
+	timed = cmd_bench_event_timed(&tl);
 	planner_build(&e, &ops);
 	nprefetch = planner_count_kind(&ops, SS_OP_PREFETCH_H2D) + planner_count_kind(&ops, SS_OP_PREFETCH_D2H);
 	planner_free(&ops);
-	ok = res.prefetch_records && bench_counts_ok(&a, exp) && res.dropped == 0 && timed == nprefetch;
-	bench_check(
-	    bn, "managed-prefetch-events-32", ok,
-	    json_pack("{s:I, s:I, s:I, s:I, s:f, s:f}", "H2D", (json_int_t)a.counts[SS_KIND_H2D], "D2H",
-	              (json_int_t)a.counts[SS_KIND_D2H], "event_timed", (json_int_t)timed, "dropped",
-	              (json_int_t)res.dropped, "timeline_vs_events",
-	              a.have_events_median ? a.cupti_vs_events_median : 0.0, "overhead",
-	              a.have_overhead ? a.overhead : 0.0),
-	    "records H2D %llu/%zu D2H %llu/%zu (%zu of %zu prefetches timed with cudaEvents), dropped %llu; timeline "
-	    "vs "
-	    "cudaEvent median %+.2f%% (kept run %s vs %s); traced %s vs untraced %s: %+.2f%% (informational)",
-	    (unsigned long long)a.counts[SS_KIND_H2D], exp[SS_KIND_H2D], (unsigned long long)a.counts[SS_KIND_D2H],
-	    exp[SS_KIND_D2H], timed, nprefetch, (unsigned long long)res.dropped,
-	    100.0 * (a.have_events_median ? a.cupti_vs_events_median : a.cupti_vs_events),
-	    units_time(a.makespan_ns, b1, sizeof b1), units_time(a.events_ns, b2, sizeof b2),
-	    units_time(a.traced_ns, b3, sizeof b3), units_time(a.untraced_ns, b4, sizeof b4), 100.0 * a.overhead);
+	ok = res.prefetch_records && cmd_bench_counts_ok(&a, exp) && res.dropped == 0 && timed == nprefetch;
+	{
+		struct json_out *jd = cmd_bench_data(bn);
+
+		json_out_key_int(jd, "H2D", (int64_t)a.counts[SS_KIND_H2D]);
+		json_out_key_int(jd, "D2H", (int64_t)a.counts[SS_KIND_D2H]);
+		json_out_key_int(jd, "event_timed", (int64_t)timed);
+		json_out_key_int(jd, "dropped", (int64_t)res.dropped);
+		json_out_key_double(jd, "timeline_vs_events", a.have_events_median ? a.cupti_vs_events_median : 0.0, 0);
+		json_out_key_double(jd, "overhead", a.have_overhead ? a.overhead : 0.0, 0);
+		cmd_bench_check(
+		    bn, "managed-prefetch-events-32", ok,
+		    "records H2D %llu/%zu D2H %llu/%zu (%zu of %zu prefetches timed with cudaEvents), dropped %llu; "
+		    "timeline "
+		    "vs "
+		    "cudaEvent median %+.2f%% (kept run %s vs %s); traced %s vs untraced %s: %+.2f%% (informational)",
+		    (unsigned long long)a.counts[SS_KIND_H2D], exp[SS_KIND_H2D],
+		    (unsigned long long)a.counts[SS_KIND_D2H], exp[SS_KIND_D2H], timed, nprefetch,
+		    (unsigned long long)res.dropped,
+		    100.0 * (a.have_events_median ? a.cupti_vs_events_median : a.cupti_vs_events),
+		    units_time(a.makespan_ns, b1, sizeof b1), units_time(a.events_ns, b2, sizeof b2),
+		    units_time(a.traced_ns, b3, sizeof b3), units_time(a.untraced_ns, b4, sizeof b4),
+		    100.0 * a.overhead);
+	}
 	timeline_free(&tl);
 }
 
 /* Check 3: pinned H2D and D2H bandwidth from the intervals of a large (1 GiB) copy. */
-static void bench_bandwidth(struct bench *bn)
+static void cmd_bench_bandwidth(struct bench *bn)
 {
 	struct ss_experiment e;
 	struct ss_timeline tl;
@@ -365,24 +425,29 @@ static void bench_bandwidth(struct bench *bn)
 	e.elements = 1ull << 28; /* 1 GiB of floats per array */
 	e.work = 1;
 	e.repeat = 1;
-	if (bench_run(bn, &e, "bandwidth-1GiB", &tl, &res, &a, exp) != 0)
+	if (cmd_bench_run(bn, &e, "bandwidth-1GiB", &tl, &res, &a, exp) != 0)
 		return;
 	analysis_peak_rate(&tl, SS_KIND_H2D, 1ull << 28, &bytes[0], &best[0]);
 	analysis_peak_rate(&tl, SS_KIND_D2H, 1ull << 28, &bytes[1], &best[1]);
 	for (int d = 0; d < 2; d++) {
 		double gbs = best[d] ? (double)bytes[d] / (double)best[d] : 0.0;
 
-		bench_check(
-		    bn, d == 0 ? "pinned-h2d-bandwidth" : "pinned-d2h-bandwidth", gbs >= 50.0,
-		    json_pack("{s:I, s:I, s:f}", "bytes", (json_int_t)bytes[d], "ns", (json_int_t)best[d], "gbs", gbs),
-		    "%.1f GB/s (%llu bytes in %llu ns; target >= 50 GB/s)", gbs, (unsigned long long)bytes[d],
-		    (unsigned long long)best[d]);
+		{
+			struct json_out *jd = cmd_bench_data(bn);
+
+			json_out_key_int(jd, "bytes", (int64_t)bytes[d]);
+			json_out_key_int(jd, "ns", (int64_t)best[d]);
+			json_out_key_double(jd, "gbs", gbs, 0);
+			cmd_bench_check(bn, d == 0 ? "pinned-h2d-bandwidth" : "pinned-d2h-bandwidth", gbs >= 50.0,
+			                "%.1f GB/s (%llu bytes in %llu ns; target >= 50 GB/s)", gbs,
+			                (unsigned long long)bytes[d], (unsigned long long)best[d]);
+		}
 	}
 	timeline_free(&tl);
 }
 
 /* Check 4: hyperq with one hardware queue, depth vs breadth. */
-static void bench_hyperq(struct bench *bn)
+static void cmd_bench_hyperq(struct bench *bn)
 {
 	uint64_t t[2] = {0, 0};
 	int conc[2] = {0, 0};
@@ -398,24 +463,31 @@ static void bench_hyperq(struct bench *bn)
 		experiment_preset(&e, SS_PRESET_HYPERQ);
 		e.connections = 1;
 		e.order = o == 0 ? SS_ORDER_DEPTH : SS_ORDER_BREADTH;
-		if (bench_run(bn, &e, o == 0 ? "hyperq-1queue-depth" : "hyperq-1queue-breadth", &tl, &res, &a, exp) !=
-		    0)
+		if (cmd_bench_run(bn, &e, o == 0 ? "hyperq-1queue-depth" : "hyperq-1queue-breadth", &tl, &res, &a,
+		                  exp) != 0)
 			return;
 		t[o] = a.makespan_ns;
 		conc[o] = analysis_kernel_concurrency(&tl);
 		timeline_free(&tl);
 	}
-	bench_check(bn, "hyperq-1queue", t[1] > 0 && (double)t[0] / (double)t[1] >= 1.5,
-	            json_pack("{s:I, s:I, s:i, s:i}", "depth_ns", (json_int_t)t[0], "breadth_ns", (json_int_t)t[1],
-	                      "depth_concurrency", conc[0], "breadth_concurrency", conc[1]),
-	            "depth %s (max %d concurrent kernel%s) vs breadth %s (max %d): depth/breadth %.2fx (target: "
-	            "visibly different, >= 1.5x)",
-	            units_time(t[0], b1, sizeof b1), conc[0], conc[0] == 1 ? "" : "s", units_time(t[1], b2, sizeof b2),
-	            conc[1], t[1] ? (double)t[0] / (double)t[1] : 0.0);
+	{
+		struct json_out *jd = cmd_bench_data(bn);
+
+		json_out_key_int(jd, "depth_ns", (int64_t)t[0]);
+		json_out_key_int(jd, "breadth_ns", (int64_t)t[1]);
+		json_out_key_int(jd, "depth_concurrency", conc[0]);
+		json_out_key_int(jd, "breadth_concurrency", conc[1]);
+		cmd_bench_check(
+		    bn, "hyperq-1queue", t[1] > 0 && (double)t[0] / (double)t[1] >= 1.5,
+		    "depth %s (max %d concurrent kernel%s) vs breadth %s (max %d): depth/breadth %.2fx (target: "
+		    "visibly different, >= 1.5x)",
+		    units_time(t[0], b1, sizeof b1), conc[0], conc[0] == 1 ? "" : "s", units_time(t[1], b2, sizeof b2),
+		    conc[1], t[1] ? (double)t[0] / (double)t[1] : 0.0);
+	}
 }
 
 /* Check 5: a legacy default-stream operation serialises the streams. */
-static void bench_default_stream(struct bench *bn)
+static void cmd_bench_default_stream(struct bench *bn)
 {
 	struct ss_experiment e;
 	struct ss_timeline tl;
@@ -425,22 +497,28 @@ static void bench_default_stream(struct bench *bn)
 	int conc;
 
 	experiment_preset(&e, SS_PRESET_DEFAULT_STREAM);
-	if (bench_run(bn, &e, "default-stream-serialise", &tl, &res, &a, exp) != 0)
+	if (cmd_bench_run(bn, &e, "default-stream-serialise", &tl, &res, &a, exp) != 0)
 		return;
 	across = analysis_across_legacy(&tl, &nlegacy);
 	conc = analysis_kernel_concurrency(&tl);
-	bench_check(bn, "default-stream", nlegacy > 0 && across == 0 && conc == 1,
-	            json_pack("{s:I, s:I, s:i}", "legacy_ops", (json_int_t)nlegacy, "overlapping", (json_int_t)across,
-	                      "max_kernel_concurrency", conc),
-	            "%zu legacy-stream op%s, %zu stream interval%s overlap%s them, max concurrent kernels of distinct "
-	            "streams %d (target 0 and 1)",
-	            nlegacy, nlegacy == 1 ? "" : "s", across, across == 1 ? "" : "s", across == 1 ? "s" : "", conc);
+	{
+		struct json_out *jd = cmd_bench_data(bn);
+
+		json_out_key_int(jd, "legacy_ops", (int64_t)nlegacy);
+		json_out_key_int(jd, "overlapping", (int64_t)across);
+		json_out_key_int(jd, "max_kernel_concurrency", conc);
+		cmd_bench_check(
+		    bn, "default-stream", nlegacy > 0 && across == 0 && conc == 1,
+		    "%zu legacy-stream op%s, %zu stream interval%s overlap%s them, max concurrent kernels of distinct "
+		    "streams %d (target 0 and 1)",
+		    nlegacy, nlegacy == 1 ? "" : "s", across, across == 1 ? "" : "s", across == 1 ? "s" : "", conc);
+	}
 	timeline_free(&tl);
 }
 
-/* bench_dir makes dir (its parent must exist) or takes the directory there, which must be writable. 0, or
+/* cmd_bench_dir makes dir (its parent must exist) or takes the directory there, which must be writable. 0, or
  * CLI_USAGE after one line naming dir and what is wrong. */
-static int bench_dir(const char *dir)
+static int cmd_bench_dir(const char *dir)
 {
 	struct stat st;
 
@@ -456,12 +534,50 @@ static int bench_dir(const char *dir)
 	return CLI_OK;
 }
 
+/* cmd_bench_summary writes DIR/summary.json: the backend, whether it was modelled, the checks, the runs and the
+ * failures. 0, or -1 after one line. */
+static int cmd_bench_summary(struct bench *bn)
+{
+	struct json_out *root = json_out_new(NULL, true), *part[2] = {bn->checks, bn->runs};
+	static const char *const key[2] = {"checks", "runs"};
+	char *path = xasprintf("%s/summary.json", bn->dir), *cause = NULL;
+	size_t len;
+	int rc = 0;
+
+	json_out_map_begin(root);
+	json_out_key_str(root, "backend", bn->b->name);
+	json_out_key_bool(root, "modelled", bn->modelled);
+	json_out_key_bool(root, "gpu_checks", !bn->modelled);
+	for (int i = 0; i < 2 && rc == 0; i++) {
+		const char *text;
+
+		json_out_array_end(part[i]);
+		rc = json_out_finish(part[i], &cause);
+		text = json_out_text(part[i], &len);
+		json_out_key(root, key[i]);
+		if (rc == 0)
+			rc = json_out_embed(root, text, len);
+	}
+	json_out_key_int(root, "failed", bn->failed);
+	json_out_map_end(root);
+	if (rc == 0)
+		rc = json_out_finish(root, &cause);
+	if (rc == 0)
+		rc = atomic_write_text(path, json_out_text(root, &len), &cause);
+	if (rc != 0) {
+		cmd_error(CLI_FAIL, "%s: %s", path, cause != NULL ? cause : "cannot format it");
+		free(cause);
+	}
+	json_out_free(root);
+	free(path);
+	return rc;
+}
+
 /* cmd_bench_exec runs every check on the chosen backend and prints its verdict. */
 static int cmd_bench_exec(const struct cmd_args *args)
 {
 	struct expopts o;
 	struct bench bn;
-	json_t *root;
 	int rc;
 
 	if ((rc = expopts_parse(args, &o)) != 0)
@@ -470,17 +586,19 @@ static int cmd_bench_exec(const struct cmd_args *args)
 	if ((bn.b = expopts_backend(&o, &rc)) == NULL)
 		return rc;
 	/* -o DIR is made (or found) and checked before the first run */
-	if (o.out != NULL && (rc = bench_dir(o.out)) != 0)
+	if (o.out != NULL && (rc = cmd_bench_dir(o.out)) != 0)
 		return rc;
 	bn.dir = o.out;
-	bn.checks = json_array();
-	bn.runs = json_array();
-	bench_presets(&bn);
-	bench_prefetch_events(&bn);
-	bench_bandwidth(&bn);
-	bench_hyperq(&bn);
-	bench_default_stream(&bn);
-	bench_sweep(&bn, o.quick);
+	bn.checks = json_out_new(NULL, false);
+	bn.runs = json_out_new(NULL, false);
+	json_out_array_begin(bn.checks);
+	json_out_array_begin(bn.runs);
+	cmd_bench_presets(&bn);
+	cmd_bench_prefetch_events(&bn);
+	cmd_bench_bandwidth(&bn);
+	cmd_bench_hyperq(&bn);
+	cmd_bench_default_stream(&bn);
+	cmd_bench_sweep(&bn, o.quick);
 	if (bn.modelled)
 		printf("\nno GPU check ran: %d check%s modelled on the %s backend (%d outside the target%s), %d run%s "
 		       "failed; the acceptance checks need a GPU (--backend cuda)\n",
@@ -488,21 +606,10 @@ static int cmd_bench_exec(const struct cmd_args *args)
 		       bn.modelled_outside == 1 ? "" : "s", bn.failed, bn.failed == 1 ? "" : "s");
 	else
 		printf("\n%d check%s failed\n", bn.failed, bn.failed == 1 ? "" : "s");
-	root = json_pack("{s:s, s:b, s:b, s:o, s:o, s:i}", "backend", bn.b->name, "modelled", bn.modelled, "gpu_checks",
-	                 !bn.modelled, "checks", bn.checks, "runs", bn.runs, "failed", bn.failed);
-	if (bn.dir != NULL) {
-		char *path = xasprintf("%s/summary.json", bn.dir);
-		char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER), *cause = NULL;
-
-		if (text == NULL || atomic_write_text(path, text, &cause) != 0) {
-			fprintf(stderr, "streamscope: %s\n", cause != NULL ? cause : "cannot format summary.json");
-			free(cause);
-			bn.failed++;
-		}
-		free(text);
-		free(path);
-	}
-	json_decref(root);
+	if (bn.dir != NULL && cmd_bench_summary(&bn) != 0)
+		bn.failed++;
+	json_out_free(bn.checks);
+	json_out_free(bn.runs);
 	if (bn.failed)
 		return CLI_FAIL;
 	return bn.modelled ? CLI_CUDA : CLI_OK; /* modelled: no GPU check ran, none passed */
