@@ -13,7 +13,6 @@
 #include <cmocka.h>
 // clang-format on
 
-#include <jansson.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,9 +25,10 @@
 #include "core/planner.h"
 #include "core/timeline.h"
 #include "io/import/import.h"
+#include "json_tree.h"
 
 static const char *replay_dir;
-static json_t *replay_summary;
+static yajl_val replay_summary;
 
 /* Imports DIR/tag.sqlite into t; fails the test when it cannot. */
 static void replay_load(const char *tag, struct ss_timeline *t)
@@ -43,31 +43,36 @@ static void replay_load(const char *tag, struct ss_timeline *t)
 	timeline_sort(t);
 }
 
-static json_t *replay_run(const char *tag)
+static yajl_val replay_run(const char *tag)
 {
-	json_t *runs = json_object_get(replay_summary, "runs"), *r;
+	yajl_val runs = json_tree_get(replay_summary, "runs"), r;
 	size_t i;
 
-	json_array_foreach(runs, i, r) if (strcmp(json_string_value(json_object_get(r, "tag")), tag) == 0) return r;
+	json_tree_foreach(runs, i, r)
+	{
+		if (strcmp(json_tree_str(json_tree_get(r, "tag")), tag) == 0)
+			return r;
+	}
 	fail_msg("run %s missing from summary.json", tag);
 	return NULL;
 }
 
 static int replay_setup(void **state)
 {
-	char path[1024];
-	json_error_t err;
+	char path[1024], err[512];
 
 	(void)state;
 	snprintf(path, sizeof path, "%s/summary.json", replay_dir);
-	replay_summary = json_load_file(path, 0, &err);
+	replay_summary = json_tree_load(path, err, sizeof err);
+	if (replay_summary == NULL)
+		fprintf(stderr, "%s: %s\n", path, err);
 	return replay_summary == NULL ? -1 : 0;
 }
 
 static int replay_teardown(void **state)
 {
 	(void)state;
-	json_decref(replay_summary);
+	json_tree_free(replay_summary);
 	return 0;
 }
 
@@ -75,26 +80,26 @@ static int replay_teardown(void **state)
  * the op list of its experiment; nothing was dropped; it was measured, not modelled. */
 static void test_runs_match_summary(void **state)
 {
-	json_t *runs = json_object_get(replay_summary, "runs"), *r;
+	yajl_val runs = json_tree_get(replay_summary, "runs"), r;
 	size_t i, n = 0;
 
 	(void)state;
-	assert_false(json_is_true(json_object_get(replay_summary, "modelled")));
-	json_array_foreach(runs, i, r)
+	assert_false(json_tree_is_true(json_tree_get(replay_summary, "modelled")));
+	json_tree_foreach(runs, i, r)
 	{
 		struct ss_timeline t;
 		struct ss_analysis a;
-		const char *tag = json_string_value(json_object_get(r, "tag"));
+		const char *tag = json_tree_str(json_tree_get(r, "tag"));
 
 		replay_load(tag, &t);
 		analysis_timeline(&t, &a);
-		assert_int_equal(a.makespan_ns, json_integer_value(json_object_get(r, "makespan_ns")));
-		assert_int_equal(a.counts[SS_KIND_H2D], json_integer_value(json_object_get(r, "H2D")));
-		assert_int_equal(a.counts[SS_KIND_KERNEL], json_integer_value(json_object_get(r, "KER")));
-		assert_int_equal(a.counts[SS_KIND_D2H], json_integer_value(json_object_get(r, "D2H")));
-		assert_int_equal(a.overlap_ns, json_integer_value(json_object_get(r, "overlap_ns")));
-		assert_int_equal(json_integer_value(json_object_get(r, "dropped")), 0);
-		assert_true(json_is_true(json_object_get(r, "verified")));
+		assert_int_equal(a.makespan_ns, json_tree_int(json_tree_get(r, "makespan_ns")));
+		assert_int_equal(a.counts[SS_KIND_H2D], json_tree_int(json_tree_get(r, "H2D")));
+		assert_int_equal(a.counts[SS_KIND_KERNEL], json_tree_int(json_tree_get(r, "KER")));
+		assert_int_equal(a.counts[SS_KIND_D2H], json_tree_int(json_tree_get(r, "D2H")));
+		assert_int_equal(a.overlap_ns, json_tree_int(json_tree_get(r, "overlap_ns")));
+		assert_int_equal(json_tree_int(json_tree_get(r, "dropped")), 0);
+		assert_true(json_tree_is_true(json_tree_get(r, "verified")));
 		assert_false(t.modelled);
 		timeline_free(&t);
 		n++;
@@ -105,48 +110,48 @@ static void test_runs_match_summary(void **state)
 /* Counts against the op list, recomputed here from each run's experiment. */
 static void test_counts_equal_op_list(void **state)
 {
-	json_t *runs = json_object_get(replay_summary, "runs"), *r;
+	yajl_val runs = json_tree_get(replay_summary, "runs"), r;
 	size_t i;
 
 	(void)state;
-	json_array_foreach(runs, i, r)
+	json_tree_foreach(runs, i, r)
 	{
 		struct ss_experiment e;
 		struct ss_oplist ops;
 		size_t exp[SS_KIND_COUNT];
-		json_t *timed;
-		const char *tag = json_string_value(json_object_get(r, "tag"));
-		int p = experiment_preset_parse(json_string_value(json_object_get(r, "preset")));
+		yajl_val timed;
+		const char *tag = json_tree_str(json_tree_get(r, "tag"));
+		int p = experiment_preset_parse(json_tree_str(json_tree_get(r, "preset")));
 
 		assert_true(p >= 0);
 		experiment_preset(&e, (enum ss_preset)p);
-		e.streams = (int)json_integer_value(json_object_get(r, "streams"));
-		e.order = (enum ss_order)experiment_order_parse(json_string_value(json_object_get(r, "order")));
+		e.streams = (int)json_tree_int(json_tree_get(r, "streams"));
+		e.order = (enum ss_order)experiment_order_parse(json_tree_str(json_tree_get(r, "order")));
 		if (strcmp(tag, "bandwidth-1GiB") == 0)
 			continue; /* its own size; its counts are checked against summary above */
 		planner_build(&e, &ops);
 		/* prefetches are records only where they were timed with events (--prefetch-events), all of them */
-		timed = json_object_get(r, "event_timed");
-		planner_expected_records(&ops, timed != NULL && json_integer_value(timed) > 0, exp);
-		if (timed != NULL && json_integer_value(timed) > 0)
-			assert_int_equal(json_integer_value(timed), planner_count_kind(&ops, SS_OP_PREFETCH_H2D) +
-			                                                planner_count_kind(&ops, SS_OP_PREFETCH_D2H));
+		timed = json_tree_get(r, "event_timed");
+		planner_expected_records(&ops, timed != NULL && json_tree_int(timed) > 0, exp);
+		if (timed != NULL && json_tree_int(timed) > 0)
+			assert_int_equal(json_tree_int(timed), planner_count_kind(&ops, SS_OP_PREFETCH_H2D) +
+			                                           planner_count_kind(&ops, SS_OP_PREFETCH_D2H));
 		planner_free(&ops);
-		assert_int_equal(exp[SS_KIND_H2D], json_integer_value(json_object_get(r, "H2D")));
-		assert_int_equal(exp[SS_KIND_KERNEL], json_integer_value(json_object_get(r, "KER")));
-		assert_int_equal(exp[SS_KIND_D2H], json_integer_value(json_object_get(r, "D2H")));
+		assert_int_equal(exp[SS_KIND_H2D], json_tree_int(json_tree_get(r, "H2D")));
+		assert_int_equal(exp[SS_KIND_KERNEL], json_tree_int(json_tree_get(r, "KER")));
+		assert_int_equal(exp[SS_KIND_D2H], json_tree_int(json_tree_get(r, "D2H")));
 	}
 }
 
 /* The bench check named name in summary.json, NULL when absent. */
-static json_t *replay_check(const char *name)
+static yajl_val replay_check(const char *name)
 {
-	json_t *checks = json_object_get(replay_summary, "checks"), *c;
+	yajl_val checks = json_tree_get(replay_summary, "checks"), c;
 	size_t i;
 
-	json_array_foreach(checks, i, c)
+	json_tree_foreach(checks, i, c)
 	{
-		const char *n = json_string_value(json_object_get(c, "check"));
+		const char *n = json_tree_str(json_tree_get(c, "check"));
 
 		if (n != NULL && strcmp(n, name) == 0)
 			return c;
@@ -161,17 +166,17 @@ static json_t *replay_check(const char *name)
  * copies' calls (tests/replay/test_replay_pageable.c). */
 static void test_cupti_vs_events(void **state)
 {
-	json_t *runs = json_object_get(replay_summary, "runs"), *r;
+	yajl_val runs = json_tree_get(replay_summary, "runs"), r;
 	size_t i;
 
 	(void)state;
-	json_array_foreach(runs, i, r)
+	json_tree_foreach(runs, i, r)
 	{
-		const char *tag = json_string_value(json_object_get(r, "tag"));
-		json_int_t m = json_integer_value(json_object_get(r, "makespan_ns"));
-		json_int_t ev = json_integer_value(json_object_get(r, "events_ns"));
+		const char *tag = json_tree_str(json_tree_get(r, "tag"));
+		long long m = json_tree_int(json_tree_get(r, "makespan_ns"));
+		long long ev = json_tree_int(json_tree_get(r, "events_ns"));
 		char name[96];
-		json_t *c, *median;
+		yajl_val c, median;
 
 		if (strncmp(tag, "preset-", 7) != 0)
 			continue;
@@ -180,13 +185,13 @@ static void test_cupti_vs_events(void **state)
 		c = replay_check(name);
 		if (c == NULL)
 			fail_msg("%s: no check %s in summary.json", tag, name);
-		assert_int_equal(json_integer_value(json_object_get(c, "cupti_ns")), m);
-		assert_int_equal(json_integer_value(json_object_get(c, "events_ns")), ev);
-		median = json_object_get(c, "median");
-		assert_true(json_is_real(median));
-		if (!(json_real_value(median) < 0.01 && json_real_value(median) > -0.01))
+		assert_int_equal(json_tree_int(json_tree_get(c, "cupti_ns")), m);
+		assert_int_equal(json_tree_int(json_tree_get(c, "events_ns")), ev);
+		median = json_tree_get(c, "median");
+		assert_true(json_tree_is_real(median));
+		if (!(json_tree_num(median) < 0.01 && json_tree_num(median) > -0.01))
 			fail_msg("%s: CUPTI vs events median %+.2f%% over the repeats", tag,
-			         100.0 * json_real_value(median));
+			         100.0 * json_tree_num(median));
 	}
 }
 

@@ -4,6 +4,7 @@
 #ifndef SS_TESTS_JSON_TREE_H
 #define SS_TESTS_JSON_TREE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ static inline yajl_val json_tree_parse(const char *text, char *err, size_t errle
 	return yajl_tree_parse(text, err, errlen);
 }
 
-/* json_tree_load reads the file at path and parses it: NULL on failure, the reason in err. */
+/* json_tree_load reads the file at path and parses it: NULL on failure, the reason (without the path) in err. */
 static inline yajl_val json_tree_load(const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
@@ -29,23 +30,23 @@ static inline yajl_val json_tree_load(const char *path, char *err, size_t errlen
 	long n;
 
 	if (f == NULL) {
-		snprintf(err, errlen, "%s: cannot open", path);
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
 	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
 		fclose(f);
-		snprintf(err, errlen, "%s: cannot seek", path);
+		snprintf(err, errlen, "cannot seek: %s", strerror(errno));
 		return NULL;
 	}
 	text = malloc((size_t)n + 1);
 	if (text != NULL && fread(text, 1, (size_t)n, f) == (size_t)n) {
 		text[n] = '\0';
 		if (strlen(text) != (size_t)n)
-			snprintf(err, errlen, "%s: a NUL byte in the file", path);
+			snprintf(err, errlen, "a NUL byte in the file");
 		else
 			v = json_tree_parse(text, err, errlen);
 	} else {
-		snprintf(err, errlen, "%s: cannot read", path);
+		snprintf(err, errlen, "cannot read");
 	}
 	free(text);
 	fclose(f);
