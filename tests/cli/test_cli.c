@@ -232,6 +232,47 @@ static void test_help_every_command(void **state)
 	expect_error(2, ARGS("help", "frobnicate"), "unknown command 'frobnicate'", NULL);
 }
 
+/* README.md's key list is `streamscope keys`'s output, the list made from the table the TUI dispatches with and
+ * `?` draws: a key added, rebound or reworded there and not in the README fails here. */
+static void test_readme_keys(void **state)
+{
+	static const char begin[] = "<!-- streamscope keys -->\n```\n", end[] = "```\n<!-- end of streamscope keys -->";
+	char path[4096], *text, *from, *to;
+	struct cli_out o;
+	FILE *f;
+	long n;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/README.md", SS_SOURCE_DIR);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	text = calloc(1, (size_t)n + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	from = strstr(text, begin);
+	if (from == NULL)
+		fail_msg("README.md has no '%s' block", "<!-- streamscope keys -->");
+	from += strlen(begin);
+	to = strstr(from, end);
+	assert_non_null(to);
+	*to = '\0';
+	run_cli(&o, ARGS("keys"));
+	assert_int_equal(o.status, 0);
+	if (strcmp(o.out, from) != 0)
+		fail_msg("README.md's keys differ from `streamscope keys` (paste its output there):\n%s", o.out);
+	/* every group of the table, and a key of each kind, are in it */
+	assert_non_null(strstr(o.out, "Experiment"));
+	assert_non_null(strstr(o.out, "General"));
+	assert_non_null(strstr(o.out, "PgUp PgDn"));
+	cli_out_free(&o);
+	free(text);
+}
+
 static void test_version(void **state)
 {
 	struct cli_out o;
@@ -672,10 +713,8 @@ static void test_sweep_model_both(void **state)
 		assert_true(num(p, "bound_ns") > 0);
 		if (counts[i % 8] == 1)
 			assert_true(num(p, "speedup") == 1.0); /* the reference of its order */
-		assert_int_equal(json_tree_int(json_tree_get(json_tree_get(p, "expected"), "KER")),
-		                 counts[i % 8]);
-		assert_int_equal(json_tree_int(json_tree_get(json_tree_get(p, "counts"), "KER")),
-		                 counts[i % 8]);
+		assert_int_equal(json_tree_int(json_tree_get(json_tree_get(p, "expected"), "KER")), counts[i % 8]);
+		assert_int_equal(json_tree_int(json_tree_get(json_tree_get(p, "counts"), "KER")), counts[i % 8]);
 	}
 	json_tree_free(j);
 	cli_out_free(&o);
@@ -1179,7 +1218,8 @@ static void test_bench_model_not_gpu(void **state)
 	json_tree_foreach(json_tree_get(j, "checks"), i, c)
 	{
 		assert_true(json_tree_is_null(json_tree_get(c, "pass")));
-		assert_true((json_tree_is_true(json_tree_get(c, "model_within_target")) || json_tree_is_false(json_tree_get(c, "model_within_target"))));
+		assert_true((json_tree_is_true(json_tree_get(c, "model_within_target")) ||
+		             json_tree_is_false(json_tree_get(c, "model_within_target"))));
 	}
 	json_tree_free(j);
 	remove_flat_dir(dir);
@@ -1377,6 +1417,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest usage[] = {
 	    cmocka_unit_test(test_help),
 	    cmocka_unit_test(test_help_every_command),
+	    cmocka_unit_test(test_readme_keys),
 	    cmocka_unit_test(test_version),
 	    cmocka_unit_test(test_unknown_command_and_options),
 	    cmocka_unit_test(test_option_messages),
