@@ -88,8 +88,9 @@ struct ss_profile {
 /* profile_builtin fills p with the built-in H200 profile (H200.md facts, the rest estimates). */
 void profile_builtin(struct ss_profile *p);
 /* profile_default fills p with the profile the model uses unless told otherwise: the file named by
- * $STREAMSCOPE_PROFILE, else data/profiles/h200.profile found from the working directory or next to/above the
- * executable, else the built-in one. A file that exists but does not parse is an error (-1, *cause). */
+ * $STREAMSCOPE_PROFILE, else data/profiles/h200.profile in the working directory, else from the executable's
+ * directory the installed ../share/streamscope/profiles/h200.profile or a data/profiles/h200.profile next to or
+ * above it, else the built-in one. A file that exists but does not parse is an error (-1, *cause). */
 int profile_default(struct ss_profile *p, char **cause);
 /* profile_load reads path over the built-in defaults (keys the file lacks keep the built-in value and its
  * provenance). Unknown keys, bad numbers and out-of-range values are errors: -1 and *cause naming line and key. */
