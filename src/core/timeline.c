@@ -1,4 +1,4 @@
-/* timeline.c: the record array and its interned string table. */
+/* timeline.c: the record array, its names (core/intern) and the run's labels. */
 #include "core/timeline.h"
 
 #include <stdio.h>
@@ -7,49 +7,10 @@
 
 #include "core/xalloc.h"
 
-/* FNV-1a: cheap and good enough for kernel names. */
-static uint32_t timeline_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s != '\0'; s++) {
-		h ^= (unsigned char)*s;
-		h *= 16777619u;
-	}
-	return h;
-}
-
-static void timeline_strtab_rehash(struct ss_strtab *st, uint32_t hcap)
-{
-	free(st->hash);
-	st->hash = xcalloc(hcap, sizeof *st->hash);
-	st->hcap = hcap;
-	for (uint32_t id = 1; id < st->n; id++) {
-		uint32_t i = timeline_hash(st->str[id]) & (hcap - 1);
-
-		while (st->hash[i] != 0)
-			i = (i + 1) & (hcap - 1);
-		st->hash[i] = id;
-	}
-}
-
 void timeline_init(struct ss_timeline *t)
 {
 	memset(t, 0, sizeof *t);
-	t->names.str = xcalloc(16, sizeof *t->names.str);
-	t->names.cap = 16;
-	t->names.str[0] = xstrdup("");
-	t->names.n = 1;
-	timeline_strtab_rehash(&t->names, 64);
-}
-
-static void timeline_strtab_free(struct ss_strtab *st)
-{
-	for (uint32_t i = 0; i < st->n; i++)
-		free(st->str[i]);
-	free(st->str);
-	free(st->hash);
-	memset(st, 0, sizeof *st);
+	intern_init(&t->names);
 }
 
 void timeline_free(struct ss_timeline *t)
@@ -57,17 +18,14 @@ void timeline_free(struct ss_timeline *t)
 	free(t->rec);
 	free(t->stream_info);
 	free(t->launch);
-	timeline_strtab_free(&t->names);
+	intern_free(&t->names);
 	memset(t, 0, sizeof *t);
 }
 
 void timeline_clear(struct ss_timeline *t)
 {
 	t->n = 0;
-	for (uint32_t i = 1; i < t->names.n; i++)
-		free(t->names.str[i]);
-	t->names.n = 1;
-	memset(t->names.hash, 0, t->names.hcap * sizeof *t->names.hash);
+	intern_clear(&t->names);
 	t->dropped = 0;
 	t->incomplete = false;
 	t->nstream_info = 0;
@@ -77,34 +35,12 @@ void timeline_clear(struct ss_timeline *t)
 
 uint32_t timeline_intern(struct ss_timeline *t, const char *s)
 {
-	struct ss_strtab *st = &t->names;
-	uint32_t i;
-
-	if (s == NULL || *s == '\0')
-		return 0;
-	i = timeline_hash(s) & (st->hcap - 1);
-	while (st->hash[i] != 0) {
-		if (strcmp(st->str[st->hash[i]], s) == 0)
-			return st->hash[i];
-		i = (i + 1) & (st->hcap - 1);
-	}
-	if (st->n == st->cap) {
-		st->cap *= 2;
-		st->str = xreallocarray(st->str, st->cap, sizeof *st->str);
-	}
-	st->str[st->n] = xstrdup(s);
-	st->hash[i] = st->n;
-	st->n++;
-	if (st->n * 2 > st->hcap)
-		timeline_strtab_rehash(st, st->hcap * 2);
-	return st->n - 1;
+	return intern_cstr(&t->names, s);
 }
 
 const char *timeline_name(const struct ss_timeline *t, uint32_t id)
 {
-	if (id >= t->names.n)
-		return "";
-	return t->names.str[id];
+	return intern_str(&t->names, id);
 }
 
 struct ss_record *timeline_add(struct ss_timeline *t, const struct ss_record *r)
@@ -316,8 +252,6 @@ void timeline_finish(struct ss_timeline *t)
 
 void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src)
 {
-	struct ss_strtab *st;
-
 	*dst = *src;
 	dst->rec = xreallocarray(NULL, src->cap ? src->cap : 1, sizeof *dst->rec);
 	if (src->n > 0)
@@ -333,12 +267,7 @@ void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src)
 		dst->launch = xreallocarray(NULL, src->nlaunch, sizeof *dst->launch);
 		memcpy(dst->launch, src->launch, src->nlaunch * sizeof *dst->launch);
 	}
-	st = &dst->names;
-	st->str = xreallocarray(NULL, src->names.cap, sizeof *st->str);
-	for (uint32_t i = 0; i < src->names.n; i++)
-		st->str[i] = xstrdup(src->names.str[i]);
-	st->hash = xreallocarray(NULL, src->names.hcap, sizeof *st->hash);
-	memcpy(st->hash, src->names.hash, src->names.hcap * sizeof *st->hash);
+	intern_copy(&dst->names, &src->names);
 }
 
 void timeline_set_stream(struct ss_timeline *t, int index, uint32_t raw_id, int kind)

@@ -6,16 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/intern.h"
 #include "core/record.h"
-
-/* Interned strings: index 0 is the empty string; ids are stable for the timeline's life. */
-struct ss_strtab {
-	char **str; /* str[id] */
-	uint32_t n; /* number of ids in use, including 0 */
-	uint32_t cap;
-	uint32_t *hash; /* open-addressing table of ids (0 = empty slot) */
-	uint32_t hcap;  /* power of two */
-};
 
 /* What a timeline knows of one stream index: 8 bytes per stream, nothing per record. */
 struct ss_stream_info {
@@ -27,7 +19,8 @@ struct ss_stream_info {
 struct ss_timeline {
 	struct ss_record *rec; /* records in arrival order until timeline_sort */
 	size_t n, cap;
-	struct ss_strtab names;
+	/* the records' names (ss_record.name): ids stable for the timeline's life */
+	struct intern names;
 	int nstreams;     /* experiment streams 0..nstreams-1 (0 for foreign traces: derived by timeline_finish) */
 	bool modelled;    /* true when produced by the model backend */
 	bool incomplete;  /* capture ended early (crash, kill) */

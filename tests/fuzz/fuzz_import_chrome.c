@@ -51,7 +51,7 @@ static void fuzz_same(int rca, const struct ss_timeline *a, const char *ca, int 
 	if (a->n > 0 && memcmp(a->rec, b->rec, a->n * sizeof *a->rec) != 0)
 		abort();
 	for (uint32_t i = 0; i < a->names.n; i++)
-		if (strcmp(a->names.str[i], b->names.str[i]) != 0)
+		if (strcmp(intern_str(&a->names, i), intern_str(&b->names, i)) != 0)
 			abort();
 }
 
