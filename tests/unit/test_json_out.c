@@ -321,12 +321,46 @@ static void test_pretty(void **state)
 	free(text);
 }
 
+/* json_out_embed copies a finished document into another as a value, in the other's style; text that is not one
+ * JSON value is refused. */
+static void test_embed(void **state)
+{
+	struct json_out *part = json_out_new(NULL, false), *o = json_out_new(NULL, true);
+	const char *text;
+	char *out, *cause = NULL;
+	size_t len;
+
+	(void)state;
+	json_out_array_begin(part);
+	json_out_str(part, "a\xff");
+	json_out_double(part, 0.1, 0);
+	json_out_map_begin(part);
+	json_out_key_null(part, "k");
+	json_out_map_end(part);
+	json_out_array_end(part);
+	assert_int_equal(json_out_finish(part, &cause), 0);
+	text = json_out_text(part, &len);
+	assert_string_equal(text, "[\"a\xef\xbf\xbd\",0.10000000000000001,{\"k\":null}]\n");
+	json_out_map_begin(o);
+	json_out_key(o, "runs");
+	assert_int_equal(json_out_embed(o, text, len), 0);
+	json_out_map_end(o);
+	out = finish_text(o);
+	assert_string_equal(out, "{\n  \"runs\": [\n    \"a\xef\xbf\xbd\",\n    0.10000000000000001,\n    {\n      "
+	                         "\"k\": null\n    }\n  ]\n}\n");
+	free(out);
+	o = json_out_new(NULL, false);
+	assert_int_equal(json_out_embed(o, "[1,", 3), -1);
+	json_out_free(o);
+	json_out_free(part);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_compact_text), cmocka_unit_test(test_numbers),     cmocka_unit_test(test_strings),
 	    cmocka_unit_test(test_misuse),       cmocka_unit_test(test_write_error), cmocka_unit_test(test_file),
-	    cmocka_unit_test(test_pretty),
+	    cmocka_unit_test(test_pretty),       cmocka_unit_test(test_embed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,24 +72,21 @@ static void json_out_put_slow(struct json_out *o, const char *s, size_t n)
 }
 
 /* json_out_put appends n bytes to the output. */
-static inline void json_out_put(struct json_out *o, const char *s, size_t n)
+static void json_out_put(struct json_out *o, const char *s, size_t n)
 {
 	if (o->n + n > o->cap) {
 		json_out_put_slow(o, s, n);
-	} else if (n == 1) {
-		o->buf[o->n++] = *s;
 	} else {
 		memcpy(o->buf + o->n, s, n);
 		o->n += n;
 	}
 }
 
-/* json_out_print is yajl's print function. A pending break goes after the separator that starts this print (yajl
- * prints a separator before the token that follows it), or before the print when it starts with none. */
-static void json_out_print(void *ctx, const char *s, size_t n)
+/* json_out_print_more is json_out_print for what is not one byte into room: a pending break goes after the
+ * separator that starts this print (yajl prints a separator before the token that follows it), or before the print
+ * when it starts with none. */
+__attribute__((noinline)) static void json_out_print_more(struct json_out *o, const char *s, size_t n)
 {
-	struct json_out *o = ctx;
-
 	if (n == 0)
 		return;
 	if (o->brk) {
@@ -103,6 +100,39 @@ static void json_out_print(void *ctx, const char *s, size_t n)
 		}
 	}
 	json_out_put(o, s, n);
+}
+
+/* json_out_print is yajl's print function, called for every token and separator (some 70 times an event of the
+ * Chrome export, most of them 1 to 16 bytes: a quote, a colon, a comma, a key, a number), so that case is a few
+ * fixed-size moves, with no call. */
+static void json_out_print(void *ctx, const char *s, size_t n)
+{
+	struct json_out *o = ctx;
+	size_t at = o->n;
+	char *d;
+
+	if (n == 1 && at < o->cap && !o->brk) {
+		o->buf[at] = *s;
+		o->n = at + 1;
+		return;
+	}
+	if (n - 2 >= 15 || o->brk || at + n > o->cap) {
+		json_out_print_more(o, s, n); /* nothing, more than 16 bytes, a break, a full buffer */
+		return;
+	}
+	d = o->buf + at;
+	o->n = at + n;
+	if (n >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else {
+		d[0] = s[0];
+		d[1] = s[1];
+		d[n - 1] = s[n - 1];
+	}
 }
 
 /* yajl allocates through xalloc: out of memory aborts like everywhere else. */
@@ -157,14 +187,14 @@ void json_out_free(struct json_out *o)
 }
 
 /* json_out_status keeps the first failure of a yajl_gen call. */
-static void json_out_status(struct json_out *o, yajl_gen_status st)
+static inline void json_out_status(struct json_out *o, yajl_gen_status st)
 {
 	if (st != yajl_gen_status_ok && o->gen_err == 0)
 		o->gen_err = (int)st;
 }
 
 /* json_out_value notes that a value was written (at the top level: the document is whole). */
-static void json_out_value(struct json_out *o, yajl_gen_status st)
+static inline void json_out_value(struct json_out *o, yajl_gen_status st)
 {
 	json_out_status(o, st);
 	if (o->depth == 0 && st == yajl_gen_status_ok)
@@ -265,8 +295,34 @@ static int json_out_utf8(const char *s, size_t avail)
 	return escape_utf8_len((const unsigned char *)s, &cp);
 }
 
-/* json_out_gen_str hands yajl the n bytes at s as a string, made valid UTF-8 first when they are not. */
-static yajl_gen_status json_out_gen_str(struct json_out *o, const char *s, size_t n)
+/* json_out_ascii says whether the n bytes at s are all ASCII: a word at a time, the last word overlapping the one
+ * before it rather than a loop over the tail. */
+static bool json_out_ascii(const char *s, size_t n)
+{
+	uint64_t w, acc = 0;
+	uint32_t h, l;
+
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&w, s + i, 8);
+			acc |= w;
+		}
+		memcpy(&w, s + n - 8, 8);
+		return ((acc | w) & 0x8080808080808080ull) == 0;
+	}
+	if (n >= 4) {
+		memcpy(&h, s, 4);
+		memcpy(&l, s + n - 4, 4);
+		return ((h | l) & 0x80808080u) == 0;
+	}
+	if (n == 0)
+		return true;
+	return (((unsigned char)s[0] | (unsigned char)s[n / 2] | (unsigned char)s[n - 1]) & 0x80) == 0; /* 1..3 */
+}
+
+/* json_out_gen_repaired hands yajl a copy of the n bytes at s, which are not all ASCII, with each byte that starts
+ * no UTF-8 sequence replaced by U+FFFD (valid ones are kept as they are). */
+__attribute__((noinline)) static yajl_gen_status json_out_gen_repaired(struct json_out *o, const char *s, size_t n)
 {
 	size_t i = 0, m = 0;
 
@@ -304,35 +360,22 @@ static yajl_gen_status json_out_gen_str(struct json_out *o, const char *s, size_
 	return yajl_gen_string(o->g, (const unsigned char *)o->tmp, m);
 }
 
-/* json_out_gen_cstr is json_out_gen_str for a C string: plain ASCII, the common case, is measured and checked in one
- * pass. */
-static yajl_gen_status json_out_gen_cstr(struct json_out *o, const char *s)
+/* json_out_gen_str hands yajl the n bytes at s as a string, made valid UTF-8 first when they are not. */
+static yajl_gen_status json_out_gen_str(struct json_out *o, const char *s, size_t n)
 {
-	size_t i = 0;
-
-	while ((unsigned char)(s[i] - 1) < 0x7f)
-		i++;
-	if (s[i] == '\0')
-		return yajl_gen_string(o->g, (const unsigned char *)s, i);
-	return json_out_gen_str(o, s, i + strlen(s + i));
+	if (json_out_ascii(s, n))
+		return yajl_gen_string(o->g, (const unsigned char *)s, n);
+	return json_out_gen_repaired(o, s, n);
 }
 
-void json_out_key(struct json_out *o, const char *key)
+void json_out_keyn(struct json_out *o, const char *key, size_t n)
 {
-	json_out_status(o, json_out_gen_cstr(o, key));
+	json_out_status(o, json_out_gen_str(o, key, n));
 }
 
 void json_out_strn(struct json_out *o, const char *s, size_t n)
 {
 	json_out_value(o, json_out_gen_str(o, s, n));
-}
-
-void json_out_str(struct json_out *o, const char *s)
-{
-	if (s == NULL)
-		json_out_null(o);
-	else
-		json_out_value(o, json_out_gen_cstr(o, s));
 }
 
 /* json_out_digits writes v in decimal, ending at end (exclusive); returns where it starts. */
@@ -467,54 +510,6 @@ void json_out_bool(struct json_out *o, bool v)
 void json_out_null(struct json_out *o)
 {
 	json_out_value(o, yajl_gen_null(o->g));
-}
-
-void json_out_key_str(struct json_out *o, const char *key, const char *s)
-{
-	json_out_key(o, key);
-	json_out_str(o, s);
-}
-
-void json_out_key_int(struct json_out *o, const char *key, int64_t v)
-{
-	json_out_key(o, key);
-	json_out_int(o, v);
-}
-
-void json_out_key_uint(struct json_out *o, const char *key, uint64_t v)
-{
-	json_out_key(o, key);
-	json_out_uint(o, v);
-}
-
-void json_out_key_decimal(struct json_out *o, const char *key, uint64_t units, unsigned decimals)
-{
-	json_out_key(o, key);
-	json_out_decimal(o, units, decimals);
-}
-
-void json_out_key_double(struct json_out *o, const char *key, double v, int digits)
-{
-	json_out_key(o, key);
-	json_out_double(o, v, digits);
-}
-
-void json_out_key_fixed(struct json_out *o, const char *key, double v, int decimals)
-{
-	json_out_key(o, key);
-	json_out_fixed(o, v, decimals);
-}
-
-void json_out_key_bool(struct json_out *o, const char *key, bool v)
-{
-	json_out_key(o, key);
-	json_out_bool(o, v);
-}
-
-void json_out_key_null(struct json_out *o, const char *key)
-{
-	json_out_key(o, key);
-	json_out_null(o);
 }
 
 /* json_out_embed's parser callbacks: each JSON event of the text becomes the same call on the document. */

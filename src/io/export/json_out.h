@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* A document being written. What it writes is always valid JSON: strings are made valid UTF-8 (each byte that does
  * not start a valid sequence becomes U+FFFD; control characters, quotes and backslashes are escaped), non-finite
@@ -30,15 +31,14 @@ void json_out_map_begin(struct json_out *o);
 void json_out_map_end(struct json_out *o);
 void json_out_array_begin(struct json_out *o);
 void json_out_array_end(struct json_out *o);
-/* json_out_key writes a map key; the next call writes its value. */
-void json_out_key(struct json_out *o, const char *key);
+/* json_out_keyn writes the n bytes at key as a map key; the next call writes its value. */
+void json_out_keyn(struct json_out *o, const char *key, size_t n);
 /* json_out_break puts a newline after the next separator (or before the next token when none comes): one event a
  * line in a compact document, so that readers can cut it at lines. Nothing in a pretty one. */
 void json_out_break(struct json_out *o);
 
 /* Values. */
-/* json_out_str writes the C string s (NULL: null); json_out_strn the n bytes at s (a NUL among them is \u0000). */
-void json_out_str(struct json_out *o, const char *s);
+/* json_out_strn writes the n bytes at s as a string (a NUL among them is \u0000). */
 void json_out_strn(struct json_out *o, const char *s, size_t n);
 void json_out_int(struct json_out *o, int64_t v);
 void json_out_uint(struct json_out *o, uint64_t v);
@@ -53,15 +53,69 @@ void json_out_fixed(struct json_out *o, double v, int decimals);
 void json_out_bool(struct json_out *o, bool v);
 void json_out_null(struct json_out *o);
 
-/* A key and its value in one call. */
-void json_out_key_str(struct json_out *o, const char *key, const char *s);
-void json_out_key_int(struct json_out *o, const char *key, int64_t v);
-void json_out_key_uint(struct json_out *o, const char *key, uint64_t v);
-void json_out_key_decimal(struct json_out *o, const char *key, uint64_t units, unsigned decimals);
-void json_out_key_double(struct json_out *o, const char *key, double v, int digits);
-void json_out_key_fixed(struct json_out *o, const char *key, double v, int decimals);
-void json_out_key_bool(struct json_out *o, const char *key, bool v);
-void json_out_key_null(struct json_out *o, const char *key);
+/* A key, or a string, given as a C string, and a key and its value in one call: inline, so that a literal's length
+ * is known where it is written (the Chrome export writes some 25 keys an event). */
+static inline void json_out_key(struct json_out *o, const char *key)
+{
+	json_out_keyn(o, key, strlen(key));
+}
+
+/* json_out_str writes the C string s (NULL: null). */
+static inline void json_out_str(struct json_out *o, const char *s)
+{
+	if (s == NULL)
+		json_out_null(o);
+	else
+		json_out_strn(o, s, strlen(s));
+}
+
+static inline void json_out_key_str(struct json_out *o, const char *key, const char *s)
+{
+	json_out_key(o, key);
+	json_out_str(o, s);
+}
+
+static inline void json_out_key_int(struct json_out *o, const char *key, int64_t v)
+{
+	json_out_key(o, key);
+	json_out_int(o, v);
+}
+
+static inline void json_out_key_uint(struct json_out *o, const char *key, uint64_t v)
+{
+	json_out_key(o, key);
+	json_out_uint(o, v);
+}
+
+static inline void json_out_key_decimal(struct json_out *o, const char *key, uint64_t units, unsigned decimals)
+{
+	json_out_key(o, key);
+	json_out_decimal(o, units, decimals);
+}
+
+static inline void json_out_key_double(struct json_out *o, const char *key, double v, int digits)
+{
+	json_out_key(o, key);
+	json_out_double(o, v, digits);
+}
+
+static inline void json_out_key_fixed(struct json_out *o, const char *key, double v, int decimals)
+{
+	json_out_key(o, key);
+	json_out_fixed(o, v, decimals);
+}
+
+static inline void json_out_key_bool(struct json_out *o, const char *key, bool v)
+{
+	json_out_key(o, key);
+	json_out_bool(o, v);
+}
+
+static inline void json_out_key_null(struct json_out *o, const char *key)
+{
+	json_out_key(o, key);
+	json_out_null(o);
+}
 
 /* json_out_embed writes the JSON value text (len bytes, e.g. an in-memory document's json_out_text) as the next
  * value of o, re-indented to o's style. -1 when text is not one JSON value (what was written of it stays). */
