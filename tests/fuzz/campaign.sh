@@ -14,7 +14,8 @@
 #     -n RUNS      executions per target instead (SS_FUZZ_RUNS)
 #     --no-merge   leave the committed corpus as it is (new inputs go to a scratch folder and are dropped): CI
 #     NAME...      only these targets (import_chrome or fuzz_import_chrome); default all
-#   SS_FUZZ_BUILD (default build-fuzz) build folder, SS_FUZZ_JOBS (default nproc) build jobs, SS_FUZZ_FLAGS more
+#   SS_FUZZ_BUILD (default build-fuzz) build folder, SS_FUZZ_JOBS (default nproc) build jobs, SS_FUZZ_ASAN=0
+#   targets with UBSan only (several times faster; give it an SS_FUZZ_BUILD of its own), SS_FUZZ_FLAGS more
 #   libFuzzer options (-max_len=N, -dict=FILE, ...).
 # libFuzzer's output goes to $build/fuzz-logs/. Each target's result is also appended to $build/fuzz-campaign.tsv,
 # which gives the executions summed over campaigns ("total"). Run one campaign at a time: two would merge into the
@@ -54,8 +55,10 @@ case ${secs:-0}${runs:-0} in
 *[!0-9]*) echo "campaign.sh: -t and -n take a whole number" >&2; exit 2 ;;
 esac
 
-CC=clang cmake -S "$root" -B "$build" -DSS_FUZZ=ON -DSS_SANITIZE=ON -DSS_CUDA=OFF -DSS_TESTS=OFF \
-	-DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+asan=ON
+[ "${SS_FUZZ_ASAN:-1}" = 0 ] && asan=OFF
+CC=clang cmake -S "$root" -B "$build" -DSS_FUZZ=ON -DSS_SANITIZE=$asan -DSS_FUZZ_ASAN=$asan -DSS_CUDA=OFF \
+	-DSS_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 # the fuzz targets are the build's targets named fuzz_*
 targets=$(cmake --build "$build" --target help | grep -o 'fuzz_[A-Za-z0-9_]*' | sort -u)
 if [ -n "$only" ]; then
@@ -79,7 +82,7 @@ arts=$build/fuzz-artifacts
 logs=$build/fuzz-logs
 tsv=$build/fuzz-campaign.tsv
 mkdir -p "$arts" "$logs"
-[ -f "$tsv" ] || printf 'date\ttarget\texecutions\tseconds\texec_per_s\tcov\tft\tfiles_before\tkb_before\tfiles_after\tkb_after\tcrashes\n' >"$tsv"
+[ -f "$tsv" ] || printf 'date\ttarget\texecutions\tseconds\texec_per_s\tcov\tft\tfiles_before\tkb_before\tfiles_after\tkb_after\tcrashes\tasan\n' >"$tsv"
 
 # corpus_files and corpus_kb describe a corpus folder.
 corpus_files() {
@@ -183,9 +186,9 @@ for target in $targets; do
 	fi
 	files1=$(corpus_files "$corpus")
 	kb1=$(corpus_kb "$corpus")
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${execs:-0}" "$took" \
-		"${rate:-0}" "$(echo "$cov" | awk '{print $2}')" "$(echo "$cov" | awk '{print $4}')" "$files0" "$kb0" \
-		"$files1" "$kb1" "$crashes" >>"$tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${execs:-0}" \
+		"$took" "${rate:-0}" "$(echo "$cov" | awk '{print $2}')" "$(echo "$cov" | awk '{print $4}')" "$files0" \
+		"$kb0" "$files1" "$kb1" "$crashes" "$asan" >>"$tsv"
 	total=$(awk -F'\t' -v t="$target" '$2 == t { s += $3 } END { printf "%d", s }' "$tsv")
 	echo "$target: ${execs:-?} executions in ${took}s (${rate:-?} exec/s), ${cov:-no coverage line}," \
 		"corpus $files0 inputs ($kb0 KB) -> $files1 ($kb1 KB), crashes $crashes; total $total executions"
