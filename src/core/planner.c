@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "core/xalloc.h"
 
 /* Buffers of the kernel-transfer layout: x and y in, z out. Decrypt uses buffer 0 in and out. */
@@ -49,11 +50,7 @@ static struct ss_op *planner_push(struct planner_ctx *p, int kind, int stream)
 	struct ss_oplist *ops = p->ops;
 	struct ss_op *op;
 
-	if (ops->n == ops->cap) {
-		ops->cap = ops->cap == 0 ? 64 : ops->cap * 2;
-		ops->op = xreallocarray(ops->op, ops->cap, sizeof *ops->op);
-	}
-	op = &ops->op[ops->n++];
+	op = VEC_PUSH(ops->op, ops->n, ops->cap, 64);
 	memset(op, 0, sizeof *op);
 	op->id = (uint32_t)ops->n;
 	op->kind = (uint8_t)kind;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "core/xalloc.h"
 
 /* One GPU record reduced to what the busy time needs, sortable by (lane, start). */
@@ -16,7 +17,8 @@ struct streamsum_iv {
 /* The distinct CUPTI ids met on a default-stream lane (few: one per context or thread). */
 struct streamsum_ids {
 	uint32_t *id;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 static void streamsum_note_id(struct streamsum_ids *ids, uint32_t id)
@@ -24,11 +26,7 @@ static void streamsum_note_id(struct streamsum_ids *ids, uint32_t id)
 	for (int i = 0; i < ids->n; i++)
 		if (ids->id[i] == id)
 			return;
-	if (ids->n == ids->cap) {
-		ids->cap = ids->cap ? 2 * ids->cap : 4;
-		ids->id = xreallocarray(ids->id, (size_t)ids->cap, sizeof *ids->id);
-	}
-	ids->id[ids->n++] = id;
+	*VEC_PUSH(ids->id, ids->n, ids->cap, 4) = id;
 }
 
 static int streamsum_cmp_iv(const void *a, const void *b)

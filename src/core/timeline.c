@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "core/xalloc.h"
 
 void timeline_init(struct ss_timeline *t)
@@ -45,12 +46,10 @@ const char *timeline_name(const struct ss_timeline *t, uint32_t id)
 
 struct ss_record *timeline_add(struct ss_timeline *t, const struct ss_record *r)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap == 0 ? 1024 : t->cap * 2;
-		t->rec = xreallocarray(t->rec, t->cap, sizeof *t->rec);
-	}
-	t->rec[t->n] = *r;
-	return &t->rec[t->n++];
+	struct ss_record *p = VEC_PUSH(t->rec, t->n, t->cap, 1024);
+
+	*p = *r;
+	return p;
 }
 
 static int timeline_cmp(const void *a, const void *b)
@@ -120,14 +119,10 @@ void timeline_sync_threads(struct ss_timeline *t)
 
 void timeline_add_launch(struct ss_timeline *t, const struct ss_launch *l)
 {
-	if (t->nlaunch == t->launch_cap) {
-		t->launch_cap = t->launch_cap == 0 ? 64 : t->launch_cap * 2;
-		t->launch = xreallocarray(t->launch, t->launch_cap, sizeof *t->launch);
-	}
 	/* launches arrive in correlation order from one process: kept sorted without a sort then */
 	if (t->nlaunch > 0 && timeline_launch_cmp(&t->launch[t->nlaunch - 1], l) > 0)
 		t->launch_unsorted = true;
-	t->launch[t->nlaunch++] = *l;
+	*VEC_PUSH(t->launch, t->nlaunch, t->launch_cap, 64) = *l;
 }
 
 const struct ss_launch *timeline_launch(const struct ss_timeline *t, const struct ss_record *r)

@@ -16,6 +16,7 @@
 #include "core/planner.h"
 #include "core/stats.h"
 #include "core/timeline.h"
+#include "core/vec.h"
 #include "core/xalloc.h"
 #include "model/model.h"
 #include "run/runner.h"
@@ -70,16 +71,12 @@ struct cal {
 
 #define CAL_STEPS 42
 
-static void vec_push(struct cal_vec *v, double x)
+static void cal_vec_push(struct cal_vec *v, double x)
 {
-	if (v->n == v->cap) {
-		v->cap = v->cap ? v->cap * 2 : 32;
-		v->v = xreallocarray(v->v, v->cap, sizeof *v->v);
-	}
-	v->v[v->n++] = x;
+	*VEC_PUSH(v->v, v->n, v->cap, 32) = x;
 }
 
-static void vec_free(struct cal_vec *v)
+static void cal_vec_free(struct cal_vec *v)
 {
 	free(v->v);
 	memset(v, 0, sizeof *v);
@@ -168,7 +165,7 @@ static const struct ss_record *cal_api_of(const struct ss_timeline *tl, const st
 static void cal_queued_push(struct cal *c, int k, double f, double d)
 {
 	if (f <= 0) {
-		vec_push(&c->one[k], d);
+		cal_vec_push(&c->one[k], d);
 		return;
 	}
 	if (f > c->f_many[k] + 1e-9) {
@@ -176,7 +173,7 @@ static void cal_queued_push(struct cal *c, int k, double f, double d)
 		c->f_many[k] = f;
 	}
 	if (fabs(f - c->f_many[k]) <= 1e-9)
-		vec_push(&c->call[k], d);
+		cal_vec_push(&c->call[k], d);
 }
 
 /* cal_call_samples sorts the durations of r's copy and launch calls by what came before them in the op list: the
@@ -218,11 +215,11 @@ static void cal_call_samples(const struct cal_run *r, struct cal *c)
 				                (double)(api->end - api->start));
 		} else if (op->kind == SS_OP_KERNEL && r->e.hostmem != SS_MEM_MANAGED_ATTACH) {
 			if (after_copy && !sw)
-				vec_push(&call[CAL_LAUNCH_WAIT], (double)(api->end - api->start));
+				cal_vec_push(&call[CAL_LAUNCH_WAIT], (double)(api->end - api->start));
 			else if (after_prefetch && !sw)
-				vec_push(&call[CAL_LAUNCH_PREFETCH], (double)(api->end - api->start));
+				cal_vec_push(&call[CAL_LAUNCH_PREFETCH], (double)(api->end - api->start));
 			else if (!after_copy && !after_prefetch && !sw)
-				vec_push(&call[CAL_LAUNCH_PLAIN], (double)(api->end - api->start));
+				cal_vec_push(&call[CAL_LAUNCH_PLAIN], (double)(api->end - api->start));
 			else if (!after_copy && !after_prefetch)
 				cal_queued_push(c, CAL_LAUNCH_SWITCH, f, (double)(api->end - api->start));
 		}
@@ -250,9 +247,9 @@ static void cal_call_samples(const struct cal_run *r, struct cal *c)
 		if (prev == NULL)
 			continue;
 		if (prev->stream == op->stream)
-			vec_push(&call[CAL_PREFETCH_SAME], (double)(api->end - api->start));
+			cal_vec_push(&call[CAL_PREFETCH_SAME], (double)(api->end - api->start));
 		else if (op->kind == SS_OP_PREFETCH_H2D)
-			vec_push(&call[CAL_PREFETCH_SWITCH], (double)(api->end - api->start));
+			cal_vec_push(&call[CAL_PREFETCH_SWITCH], (double)(api->end - api->start));
 	}
 }
 
@@ -301,7 +298,7 @@ static void cal_api_samples(const struct cal_run *r, const char *prefix, struct 
 		const struct ss_record *rec = &r->tl.rec[i];
 
 		if (rec->kind == SS_KIND_API && strncmp(timeline_name(&r->tl, rec->name), prefix, len) == 0)
-			vec_push(v, (double)(rec->end - rec->start));
+			cal_vec_push(v, (double)(rec->end - rec->start));
 	}
 }
 
@@ -327,13 +324,13 @@ static void cal_host_samples(const struct cal_run *r, struct cal_vec *launch, st
 	const struct ss_record *api = cal_api_of(&r->tl, first);
 
 	if (api != NULL && first->start >= api->end)
-		vec_push(launch, (double)(first->start - api->end));
+		cal_vec_push(launch, (double)(first->start - api->end));
 	for (size_t i = 0; i < r->tl.n; i++) {
 		const struct ss_record *rec = &r->tl.rec[i];
 
 		if (rec->kind == SS_KIND_API && rec->start < last && rec->end >= last &&
 		    strncmp(timeline_name(&r->tl, rec->name), "cudaDeviceSynchronize", 21) == 0)
-			vec_push(wake, (double)(rec->end - last));
+			cal_vec_push(wake, (double)(rec->end - last));
 	}
 }
 
@@ -363,7 +360,7 @@ static void cal_gap_samples(const struct cal_run *r, struct cal_vec *v)
 		for (const struct ss_op *o = ao + 1; o < bo && next; o++)
 			next = o->stream != ao->stream;
 		if (next && (api = cal_api_of(&r->tl, b)) != NULL && api->end < a->end)
-			vec_push(v, (double)(b->start - a->end));
+			cal_vec_push(v, (double)(b->start - a->end));
 	}
 }
 
@@ -381,7 +378,7 @@ static void cal_switch_samples(const struct cal_run *r, struct cal_vec *same, st
 		if (prev != NULL && (api = cal_api_of(&r->tl, b)) != NULL && api->end < prev->end) {
 			bool one = prev->stream % r->e.connections == b->stream % r->e.connections;
 
-			vec_push(one ? same : other, (double)b->start - (double)prev->end);
+			cal_vec_push(one ? same : other, (double)b->start - (double)prev->end);
 		}
 		prev = b;
 	}
@@ -398,7 +395,7 @@ static void cal_host_gaps(const struct cal_run *r, struct cal_vec *v)
 		if (a->kind != SS_KIND_API)
 			continue;
 		if (prev != NULL && prev->thread == a->thread && a->start >= prev->end)
-			vec_push(v, (double)(a->start - prev->end));
+			cal_vec_push(v, (double)(a->start - prev->end));
 		prev = a;
 	}
 }
@@ -411,8 +408,8 @@ static void cal_copy_samples(const struct cal_run *r, int kind, unsigned want, s
 
 		if (rec->kind != kind || (rec->flags & want) != want || rec->bytes == 0)
 			continue;
-		vec_push(x, (double)rec->bytes);
-		vec_push(y, (double)(rec->end - rec->start));
+		cal_vec_push(x, (double)rec->bytes);
+		cal_vec_push(y, (double)(rec->end - rec->start));
 	}
 }
 
@@ -427,10 +424,10 @@ static void cal_kernel_samples(const struct cal_run *r, struct cal_vec *x, struc
 		if (rec->kind != SS_KIND_KERNEL || op == NULL || op->stream < 0)
 			continue;
 		if (r->e.kernel == SS_KERNEL_SPIN)
-			vec_push(x, (double)r->e.work * (double)(op->count ? op->count : 1));
+			cal_vec_push(x, (double)r->e.work * (double)(op->count ? op->count : 1));
 		else
-			vec_push(x, (double)op->count * (double)r->e.work);
-		vec_push(y, (double)(rec->end - rec->start));
+			cal_vec_push(x, (double)op->count * (double)r->e.work);
+		cal_vec_push(y, (double)(rec->end - rec->start));
 	}
 }
 
@@ -514,8 +511,8 @@ static int cal_copies(struct cal *c, char **cause)
 		cal_run_free(&r);
 		if (same.n > 0 && other.n > 0)
 			cal_set(c, "copy.switch_ns", fmax(0.0, cal_median(&other) - cal_median(&same)));
-		vec_free(&same);
-		vec_free(&other);
+		cal_vec_free(&same);
+		cal_vec_free(&other);
 	}
 	if (cal_copy_fit(c, "copy.h2d", &hx, &hy, cause) != 0 || cal_copy_fit(c, "copy.d2h", &dx, &dy, cause) != 0)
 		goto out;
@@ -527,16 +524,16 @@ static int cal_copies(struct cal *c, char **cause)
 	cal_set(c, "host.gap_ns", cal_median(&hgap));
 	rc = 0;
 out:
-	vec_free(&hx);
-	vec_free(&hy);
-	vec_free(&dx);
-	vec_free(&dy);
-	vec_free(&copy);
-	vec_free(&launch);
-	vec_free(&lat);
-	vec_free(&wake);
-	vec_free(&gap);
-	vec_free(&hgap);
+	cal_vec_free(&hx);
+	cal_vec_free(&hy);
+	cal_vec_free(&dx);
+	cal_vec_free(&dy);
+	cal_vec_free(&copy);
+	cal_vec_free(&launch);
+	cal_vec_free(&lat);
+	cal_vec_free(&wake);
+	cal_vec_free(&gap);
+	cal_vec_free(&hgap);
 	return rc;
 }
 
@@ -559,7 +556,7 @@ static void cal_dep_samples(const struct cal_run *r, struct cal_vec *v)
 		if (prev == NULL || prev->kind == b->kind || (api = cal_api_of(&r->tl, b)) == NULL ||
 		    api->end >= prev->end)
 			continue;
-		vec_push(&v[b->kind == SS_KIND_KERNEL ? 0 : 1], (double)(b->start - prev->end));
+		cal_vec_push(&v[b->kind == SS_KIND_KERNEL ? 0 : 1], (double)(b->start - prev->end));
 	}
 }
 
@@ -576,9 +573,9 @@ static int cal_touch(struct cal *c, char **cause)
 		return -1;
 	for (size_t i = 0; i < r.tl.n; i++)
 		if (r.tl.rec[i].kind == SS_KIND_KERNEL && r.tl.rec[i].stream < 0)
-			vec_push(&v, (double)(r.tl.rec[i].end - r.tl.rec[i].start));
+			cal_vec_push(&v, (double)(r.tl.rec[i].end - r.tl.rec[i].start));
 	cal_set(c, "kernel.min_ns", cal_median(&v));
-	vec_free(&v);
+	cal_vec_free(&v);
 	cal_run_free(&r);
 	return 0;
 }
@@ -643,9 +640,10 @@ static int cal_kernel(struct cal *c, enum ss_preset preset, uint64_t elements, c
 			goto out;
 		cal_kernel_samples(&r, &sx, &sy);
 		for (size_t i = 0; i < sx.n; i++)
-			vec_push(&sat, (sy.v[i] - c->out->kernel_min_ns) / ((double)small_work * k->ns_per_unit + pe));
-		vec_free(&sx);
-		vec_free(&sy);
+			cal_vec_push(&sat,
+			             (sy.v[i] - c->out->kernel_min_ns) / ((double)small_work * k->ns_per_unit + pe));
+		cal_vec_free(&sx);
+		cal_vec_free(&sy);
 		cal_run_free(&r);
 	}
 	if (sat.n > 0) {
@@ -656,11 +654,11 @@ static int cal_kernel(struct cal *c, enum ss_preset preset, uint64_t elements, c
 	}
 	rc = 0;
 out:
-	vec_free(&x);
-	vec_free(&y);
-	vec_free(&sat);
-	vec_free(&dep[0]);
-	vec_free(&dep[1]);
+	cal_vec_free(&x);
+	cal_vec_free(&y);
+	cal_vec_free(&sat);
+	cal_vec_free(&dep[0]);
+	cal_vec_free(&dep[1]);
 	return rc;
 }
 
@@ -695,7 +693,7 @@ static int cal_pageable(struct cal *c, char **cause)
 			else
 				t = (double)api->end - (double)rec->end - p->sync_wake_ns;
 			if (t > 0)
-				vec_push(&stage[rec->kind == SS_KIND_D2H], (double)rec->bytes / t);
+				cal_vec_push(&stage[rec->kind == SS_KIND_D2H], (double)rec->bytes / t);
 		}
 		cal_run_free(&r);
 	}
@@ -706,13 +704,13 @@ static int cal_pageable(struct cal *c, char **cause)
 		cal_set(c, "pageable.h2d.stage_gbs", cal_median(&stage[0]));
 	if (stage[1].n > 0)
 		cal_set(c, "pageable.d2h.stage_gbs", cal_median(&stage[1]));
-	vec_free(&stage[0]);
-	vec_free(&stage[1]);
+	cal_vec_free(&stage[0]);
+	cal_vec_free(&stage[1]);
 out:
-	vec_free(&hx);
-	vec_free(&hy);
-	vec_free(&dx);
-	vec_free(&dy);
+	cal_vec_free(&hx);
+	cal_vec_free(&hy);
+	cal_vec_free(&dx);
+	cal_vec_free(&dy);
 	return rc;
 }
 
@@ -779,8 +777,8 @@ static int cal_both(struct cal *c, char **cause)
 		}
 		alone = t1 - t0 - covered;
 		if (covered >= 0.3 * (t1 - t0))
-			vec_push(&rate[a->kind == SS_KIND_D2H],
-			         ((double)a->bytes * slow - cp->bw_gbs * alone) / covered);
+			cal_vec_push(&rate[a->kind == SS_KIND_D2H],
+			             ((double)a->bytes * slow - cp->bw_gbs * alone) / covered);
 	}
 	cal_api_samples(&r, "cudaStreamSynchronize", &sync);
 	if (sync.n > 1) {
@@ -795,10 +793,10 @@ static int cal_both(struct cal *c, char **cause)
 		for (size_t i = 0; i < r.tl.n; i++)
 			if (r.tl.rec[i].kind == SS_KIND_API && (double)r.tl.rec[i].start > first_start &&
 			    strncmp(timeline_name(&r.tl, r.tl.rec[i].name), "cudaStreamSynchronize", 21) == 0)
-				vec_push(&rest, (double)(r.tl.rec[i].end - r.tl.rec[i].start));
+				cal_vec_push(&rest, (double)(r.tl.rec[i].end - r.tl.rec[i].start));
 		cal_set(c, "api.sync_ns", cal_median(&rest));
 		c->sync_raw = rest.n > 0;
-		vec_free(&rest);
+		cal_vec_free(&rest);
 	}
 	if (rate[0].n > 0 && rate[1].n > 0) {
 		/* A direction that kept its own bandwidth shows only that its share is at least that. */
@@ -809,9 +807,9 @@ static int cal_both(struct cal *c, char **cause)
 	} else if (c->progress != NULL) {
 		c->progress("calibrate: no copies ran entirely against the other direction; copy.both_* not measured");
 	}
-	vec_free(&rate[0]);
-	vec_free(&rate[1]);
-	vec_free(&sync);
+	cal_vec_free(&rate[0]);
+	cal_vec_free(&rate[1]);
+	cal_vec_free(&sync);
 	cal_run_free(&r);
 	return 0;
 }
@@ -831,7 +829,7 @@ static int cal_events(struct cal *c, char **cause)
 	cal_set(c, "api.event_ns", cal_median(&v));
 	c->event_raw = v.n > 0;
 	c->event_f = experiment_queues_f(&e);
-	vec_free(&v);
+	cal_vec_free(&v);
 	cal_run_free(&r);
 	return 0;
 }
@@ -1048,7 +1046,7 @@ static int cal_managed(struct cal *c, char **cause)
 			double left = (double)(last->end - last->start) - c->out->kernel_min_ns;
 
 			if (left > 1.5 * compute)
-				vec_push(&fault, n * pe[i].elem_size / left); /* one output array */
+				cal_vec_push(&fault, n * pe[i].elem_size / left); /* one output array */
 		}
 		measured[i] = cal_makespan(&r);
 		cal_run_free(&r);
@@ -1079,12 +1077,12 @@ static int cal_managed(struct cal *c, char **cause)
 				int in, outp;
 
 				experiment_io_arrays(&ae[i], &in, &outp);
-				vec_push(&lx, ax.v[0] / ae[i].work * ae[i].elem_size * (in + outp));
-				vec_push(&ly, (double)(api->end - api->start) - c->out->api_launch_ns - c->trace);
+				cal_vec_push(&lx, ax.v[0] / ae[i].work * ae[i].elem_size * (in + outp));
+				cal_vec_push(&ly, (double)(api->end - api->start) - c->out->api_launch_ns - c->trace);
 			}
 		}
-		vec_free(&ax);
-		vec_free(&ay);
+		cal_vec_free(&ax);
+		cal_vec_free(&ay);
 		cal_run_free(&r);
 	}
 	{
@@ -1104,10 +1102,10 @@ static int cal_managed(struct cal *c, char **cause)
 	cal_set(c, "api.attach_ns", fmax(0.0, cal_median(&attach) - c->trace));
 	rc = 0;
 out:
-	vec_free(&fault);
-	vec_free(&attach);
-	vec_free(&lx);
-	vec_free(&ly);
+	cal_vec_free(&fault);
+	cal_vec_free(&attach);
+	cal_vec_free(&lx);
+	cal_vec_free(&ly);
 	return rc;
 }
 
@@ -1180,7 +1178,7 @@ static int cal_queues(struct cal *c, char **cause)
 	for (int k = 0; k < 2; k++) {
 		if (dep[k].n > 0)
 			cal_set(c, keys[k], fmax(0.0, (cal_median(&dep[k]) - c->dep_base[k]) / (1.0 - 1.0 / 8)));
-		vec_free(&dep[k]);
+		cal_vec_free(&dep[k]);
 	}
 	return 0;
 }
@@ -1215,8 +1213,8 @@ static int cal_copy_queues(struct cal *c, char **cause)
 static void cal_calls_free(struct cal *c)
 {
 	for (int k = 0; k < CAL_CALLS; k++) {
-		vec_free(&c->call[k]);
-		vec_free(&c->one[k]);
+		cal_vec_free(&c->call[k]);
+		cal_vec_free(&c->one[k]);
 		c->f_many[k] = 0;
 	}
 }
@@ -1367,7 +1365,7 @@ int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*
 	cal_set(&c, "host.gap_ns", cal_median(&hgap));
 	rc = profile_validate(out, cause);
 out:
-	vec_free(&hgap);
+	cal_vec_free(&hgap);
 	cal_calls_free(&c);
 	return rc;
 }
@@ -1402,7 +1400,7 @@ int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl,
 	cal_calls(&c);
 	if (hgap.n > 0)
 		cal_set(&c, "host.gap_ns", cal_median(&hgap));
-	vec_free(&hgap);
+	cal_vec_free(&hgap);
 	planner_free(&r.ops);
 	free(r.op);
 	return measured > 0 ? 0 : -1;

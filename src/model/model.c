@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "core/xalloc.h"
 
 #define MODEL_EPS 1e-6 /* ns: remaining times below this are done */
@@ -127,12 +128,12 @@ struct model {
 	double lock_free;                /* when the driver lock frees (calls of several host threads take turns) */
 	struct model_fifo kpend;         /* kernels dispatched, not started */
 	int *krun;                       /* kernels running, in start order */
-	size_t nkrun;
+	size_t nkrun, krun_cap;
 	int *urun; /* migrations (prefetches) running on the migration service */
-	size_t nurun;
+	size_t nurun, urun_cap;
 	int *runbuf; /* scratch: every running item (model_running) */
 	double *ratebuf;
-	size_t runcap;
+	size_t runcap, ratecap;
 	struct model_host *host;
 	int nhosts;
 	int *event_item; /* latest record of each event, -1 */
@@ -148,16 +149,12 @@ struct model {
 	bool stop_legacy;  /* the single stop event goes on the legacy stream */
 	int *timing;       /* hidden timing items: start events (kind 0) and stop events (kind 1) */
 	char *timing_kind;
-	size_t ntiming;
+	size_t ntiming, timing_cap, timing_kind_cap;
 };
 
 static void fifo_push(struct model_fifo *f, int v)
 {
-	if (f->n == f->cap) {
-		f->cap = f->cap ? f->cap * 2 : 16;
-		f->v = xreallocarray(f->v, f->cap, sizeof *f->v);
-	}
-	f->v[f->n++] = v;
+	*VEC_PUSH(f->v, f->n, f->cap, 16) = v;
 }
 
 static bool fifo_empty(const struct model_fifo *f)
@@ -186,11 +183,7 @@ static void model_emit(struct model *m, int kind, double start, double end, cons
 {
 	struct model_rec *mr;
 
-	if (m->nrec == m->reccap) {
-		m->reccap = m->reccap ? m->reccap * 2 : 256;
-		m->rec = xreallocarray(m->rec, m->reccap, sizeof *m->rec);
-	}
-	mr = &m->rec[m->nrec++];
+	mr = VEC_PUSH(m->rec, m->nrec, m->reccap, 256);
 	memset(mr, 0, sizeof *mr);
 	mr->r.start = model_ns(start);
 	mr->r.end = model_ns(end);
@@ -269,12 +262,8 @@ static int model_new_item(struct model *m, size_t opi, int s, int engine, double
 	struct model_item *it;
 	int idx;
 
-	if (m->nit == m->itcap) {
-		m->itcap = m->itcap ? m->itcap * 2 : 256;
-		m->it = xreallocarray(m->it, m->itcap, sizeof *m->it);
-	}
-	idx = (int)m->nit++;
-	it = &m->it[idx];
+	it = VEC_PUSH(m->it, m->nit, m->itcap, 256);
+	idx = (int)(m->nit - 1);
 	memset(it, 0, sizeof *it);
 	it->op = opi;
 	it->slot = s;
@@ -289,11 +278,7 @@ static int model_new_item(struct model *m, size_t opi, int s, int engine, double
 		for (int j = 0; j < m->nslots; j++) {
 			if (!m->slot[j].blocking || m->slot[j].tail < 0 || item_done(m, m->slot[j].tail))
 				continue;
-			if (m->ndeps == m->depcap) {
-				m->depcap = m->depcap ? m->depcap * 2 : 256;
-				m->deps = xreallocarray(m->deps, m->depcap, sizeof *m->deps);
-			}
-			m->deps[m->ndeps++] = m->slot[j].tail;
+			*VEC_PUSH(m->deps, m->ndeps, m->depcap, 256) = m->slot[j].tail;
 		}
 		it->ndeps = m->ndeps - it->dep0;
 	} else if (sl->blocking) {
@@ -352,11 +337,7 @@ static bool model_block(struct model *m, int h, const int *wait, size_t n, doubl
 	for (size_t i = 0; i < n; i++) {
 		if (item_done(m, wait[i]))
 			continue;
-		if (ht->nwait == ht->waitcap) {
-			ht->waitcap = ht->waitcap ? ht->waitcap * 2 : 16;
-			ht->wait = xreallocarray(ht->wait, ht->waitcap, sizeof *ht->wait);
-		}
-		ht->wait[ht->nwait++] = wait[i];
+		*VEC_PUSH(ht->wait, ht->nwait, ht->waitcap, 16) = wait[i];
 	}
 	ht->call_start = t0;
 	ht->call_min = tmin;
@@ -387,10 +368,9 @@ static void model_timing(struct model *m, int h, size_t opi, bool before)
 		ht->t += m->p->api_event_ns;
 		m->lock_free = ht->t;
 		idx = model_new_item(m, opi, s, MODEL_NONE, ht->t + m->p->launch_ns);
-		m->timing = xreallocarray(m->timing, m->ntiming + 1, sizeof *m->timing);
-		m->timing_kind = xreallocarray(m->timing_kind, m->ntiming + 1, sizeof *m->timing_kind);
-		m->timing[m->ntiming] = idx;
-		m->timing_kind[m->ntiming++] = (char)kind;
+		VEC_RESERVE(m->timing_kind, m->ntiming, m->timing_kind_cap, 1, 16);
+		m->timing_kind[m->ntiming] = (char)kind;
+		*VEC_PUSH(m->timing, m->ntiming, m->timing_cap, 16) = idx;
 	}
 }
 
@@ -699,8 +679,7 @@ static bool model_dispatch(struct model *m)
 			break;
 		case MODEL_TO_DEVICE:
 			/* the migration service takes every request at once and shares itself among them */
-			m->urun = xreallocarray(m->urun, m->nurun + 1, sizeof *m->urun);
-			m->urun[m->nurun++] = best;
+			*VEC_PUSH(m->urun, m->nurun, m->urun_cap, 16) = best;
 			m->it[best].state = MODEL_RUNNING;
 			m->it[best].start = m->now;
 			break;
@@ -754,8 +733,7 @@ static bool model_start(struct model *m)
 	while (!fifo_empty(&m->kpend) && (int)m->nkrun < m->p->max_kernels && model_allocate(m) < 1.0 - 1e-12) {
 		int i = fifo_pop(&m->kpend);
 
-		m->krun = xreallocarray(m->krun, m->nkrun + 1, sizeof *m->krun);
-		m->krun[m->nkrun++] = i;
+		*VEC_PUSH(m->krun, m->nkrun, m->krun_cap, 16) = i;
 		m->it[i].state = MODEL_RUNNING;
 		m->it[i].start = m->now;
 		any = true;
@@ -839,11 +817,8 @@ static size_t model_running(struct model *m)
 {
 	size_t n = 0, want = MODEL_NSERIAL + m->nkrun + m->nurun;
 
-	if (want > m->runcap) {
-		m->runcap = want * 2;
-		m->runbuf = xreallocarray(m->runbuf, m->runcap, sizeof *m->runbuf);
-		m->ratebuf = xreallocarray(m->ratebuf, m->runcap, sizeof *m->ratebuf);
-	}
+	VEC_RESERVE(m->runbuf, 0, m->runcap, want, 16);
+	VEC_RESERVE(m->ratebuf, 0, m->ratecap, want, 16);
 	for (int d = 0; d < MODEL_NSERIAL; d++)
 		if (m->copy_cur[d] >= 0)
 			m->runbuf[n++] = m->copy_cur[d];

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/vec.h"
 #include "core/xalloc.h"
 
 /* How a key's value is stored in struct ss_profile. */
@@ -396,16 +397,13 @@ int profile_load(struct ss_profile *p, const char *path, char **cause)
 		return -1;
 	}
 	do {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			if (cap > (1u << 20)) {
-				fclose(f);
-				free(text);
-				*cause = xasprintf("profile %s is larger than 1 MiB", path);
-				return -1;
-			}
-			text = xrealloc(text, cap);
+		if (vec_capacity(cap, len + 4096, 1, 8192) > (1u << 20)) {
+			fclose(f);
+			free(text);
+			*cause = xasprintf("profile %s is larger than 1 MiB", path);
+			return -1;
 		}
+		VEC_RESERVE(text, len, cap, 4096, 8192);
 		got = fread(text + len, 1, cap - len - 1, f);
 		len += got;
 	} while (got > 0);

@@ -12,6 +12,7 @@
 #include "core/planner.h"
 #include "core/stats.h"
 #include "core/timeline.h"
+#include "core/vec.h"
 #include "core/xalloc.h"
 #include "model/calibrate.h"
 #include "model/model.h"
@@ -37,11 +38,7 @@ static struct ss_validate_row *validate_push(struct ss_validate_set *s)
 {
 	struct ss_validate_row *r;
 
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->row = xreallocarray(s->row, s->cap, sizeof *s->row);
-	}
-	r = &s->row[s->n++];
+	r = VEC_PUSH(s->row, s->n, s->cap, 64);
 	memset(r, 0, sizeof *r);
 	r->measured_overlap = r->model_overlap = -1;
 	r->measured_cross = r->model_cross = -1;

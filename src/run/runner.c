@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/vec.h"
 #include "core/wire.h"
 #include "core/xalloc.h"
 
@@ -181,12 +182,7 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 
 				memcpy(&ws, p, sizeof ws);
 				if (r->own_streams) {
-					if (r->nstreams == r->streams_cap) {
-						r->streams_cap = r->streams_cap ? 2 * r->streams_cap : 64;
-						r->streams =
-						    xreallocarray(r->streams, r->streams_cap, sizeof *r->streams);
-					}
-					r->streams[r->nstreams++] = ws;
+					*VEC_PUSH(r->streams, r->nstreams, r->streams_cap, 64) = ws;
 				} else { /* bad values: ignored */
 					timeline_set_stream(tl, ws.index, ws.raw_id, (int)ws.kind);
 				}
@@ -265,10 +261,7 @@ int runner_poll(struct ss_runner *r, struct ss_timeline *tl, bool block)
 	for (;;) {
 		ssize_t n;
 
-		if (r->cap - r->len < 65536) {
-			r->cap = r->cap == 0 ? 1 << 17 : r->cap * 2;
-			r->buf = xrealloc(r->buf, r->cap);
-		}
+		VEC_RESERVE(r->buf, r->len, r->cap, 65536, 1 << 17);
 		n = read(r->fd, r->buf + r->len, r->cap - r->len);
 		if (n > 0) {
 			r->len += (size_t)n;

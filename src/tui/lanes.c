@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/palette.h"
+#include "core/vec.h"
 #include "core/xalloc.h"
 #include "tui/layout.h"
 
@@ -164,15 +165,10 @@ static bool lanes_raw_id(const struct ss_lanes *l, int g, const struct ss_stream
 }
 
 /* lanes_push appends a lane of kind lk for group g to form f. */
-static void lanes_push(struct ss_lanes *l, int f, int *cap, int g, int lk, bool first)
+static void lanes_push(struct ss_lanes *l, int f, size_t *cap, int g, int lk, bool first)
 {
-	struct ss_lane *ln;
+	struct ss_lane *ln = VEC_PUSH(l->lane[f], l->nlane[f], *cap, 16);
 
-	if (l->nlane[f] == *cap) {
-		*cap = *cap == 0 ? 16 : *cap * 2;
-		l->lane[f] = xreallocarray(l->lane[f], (size_t)*cap, sizeof *l->lane[f]);
-	}
-	ln = &l->lane[f][l->nlane[f]++];
 	memset(ln, 0, sizeof *ln);
 	ln->stream = lanes_group_stream(l, g);
 	ln->kind = (uint8_t)lk;
@@ -205,7 +201,7 @@ static void lanes_push(struct ss_lanes *l, int f, int *cap, int g, int lk, bool 
  * it (KER always), so that row groups look alike; the other groups show only what they have. */
 static void lanes_layout(struct ss_lanes *l)
 {
-	int cap[2] = {0, 0};
+	size_t cap[2] = {0, 0};
 	bool any[LANE_KIND_COUNT] = {false};
 	static const int order[] = {LANES_GROUP_HOST,   -2, LANES_GROUP_LEGACY, -1, LANES_GROUP_PER_THREAD,
 	                            LANES_GROUP_UNKNOWN};

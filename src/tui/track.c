@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "core/xalloc.h"
 
 void track_init(struct ss_track *t)
@@ -22,11 +23,7 @@ void track_free(struct ss_track *t)
 
 void track_add(struct ss_track *t, uint32_t i)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap == 0 ? 64 : t->cap * 2;
-		t->idx = xreallocarray(t->idx, t->cap, sizeof *t->idx);
-	}
-	t->idx[t->n++] = i;
+	*VEC_PUSH(t->idx, t->n, t->cap, 64) = i;
 }
 
 /* track_before orders records a and b (indices) by (start, end, index). */

@@ -7,7 +7,7 @@
 
 #include "core/analysis.h"
 #include "core/palette.h"
-#include "core/xalloc.h"
+#include "core/vec.h"
 #include "tui/lanes.h"
 #include "tui/scheme.h"
 #include "tui/view.h"
@@ -20,10 +20,7 @@ struct tui_buf {
 
 static void tui_buf_add(struct tui_buf *b, const char *s, size_t n)
 {
-	if (b->n + n + 1 > b->cap) {
-		b->cap = (b->n + n + 1) * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
+	VEC_RESERVE(b->s, b->n, b->cap, n + 1, 256); /* and its NUL */
 	memcpy(b->s + b->n, s, n);
 	b->n += n;
 	b->s[b->n] = '\0';
