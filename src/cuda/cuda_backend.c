@@ -10,6 +10,7 @@
 
 #include "core/stats.h"
 #include "core/timeline.h"
+#include "core/vec.h"
 #include "core/xalloc.h"
 #include "cuda/cuda_exec.h"
 #include "cuda/cupti_capture.h"
@@ -158,10 +159,9 @@ static int cuda_backend_brackets(struct cuda_exec *x, const struct ss_oplist *op
 	if (rc < 0)
 		return -1;
 	if (nadd > 0) {
-		b->rec = xreallocarray(b->rec, b->n + nadd, sizeof *b->rec);
+		VEC_RESERVE(b->rec, b->n, b->cap, nadd, 1024);
 		memcpy(b->rec + b->n, add, nadd * sizeof *add);
 		b->n += nadd;
-		b->cap = b->n;
 	}
 	free(add); /* the names moved into b */
 	return 0;

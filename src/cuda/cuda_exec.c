@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "core/vec.h"
 #include "core/xalloc.h"
 #include "cuda/bracket.h"
 #include "cuda/cupti_capture.h"
@@ -35,7 +36,7 @@ struct exec_thread {
 	int index;
 	pthread_t handle;
 	bool started;
-	size_t *ops, nops;
+	size_t *ops, nops, ops_cap;
 	uint32_t os_tid, pthread_id; /* gettid() and pthread_self(), either may be CUPTI's threadId */
 	uint32_t per_thread_id;      /* CUPTI id of this thread's per-thread default stream */
 	bool have_per_thread;
@@ -159,8 +160,7 @@ static void exec_plan(struct cuda_exec *x)
 		int t = op->thread >= 0 && op->thread < x->nthreads ? op->thread : 0;
 		struct exec_thread *th = &x->th[t];
 
-		th->ops = xreallocarray(th->ops, th->nops + 1, sizeof *th->ops);
-		th->ops[th->nops++] = i;
+		*VEC_PUSH(th->ops, th->nops, th->ops_cap, 64) = i;
 		if (op->kind == SS_OP_KERNEL && op->chunk < 0) {
 			int s = (x->e->kernel == SS_KERNEL_SPIN ? ops->nchunks : 0) + ntouch++;
 			x->slot[i] = s;

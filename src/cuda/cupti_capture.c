@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "core/xalloc.h"
 
 #define CAPTURE_BUFFER_SIZE (1u << 20) /* bytes of records per buffer */
@@ -394,13 +395,10 @@ static struct capture_header *capture_take(void)
 /* capture_push appends a converted record and a copy of its name to the batch. */
 static void capture_push(struct cupti_capture_batch *b, const struct ss_record *r, const char *name)
 {
-	if (b->n == b->cap) {
-		b->cap = b->cap == 0 ? 1024 : b->cap * 2;
-		b->rec = xreallocarray(b->rec, b->cap, sizeof *b->rec);
-	}
-	b->rec[b->n].r = *r;
-	b->rec[b->n].name = xstrdup(name);
-	b->n++;
+	struct cupti_capture_rec *p = VEC_PUSH(b->rec, b->n, b->cap, 1024);
+
+	p->r = *r;
+	p->name = xstrdup(name);
 }
 
 static int capture_cmp_u64(const void *a, const void *b)
@@ -424,12 +422,10 @@ struct capture_kv {
 
 static void capture_kv_add(struct capture_kv **v, size_t *n, size_t *cap, uint32_t correlation, uint64_t value)
 {
-	if (*n == *cap) {
-		*cap = *cap == 0 ? 64 : *cap * 2;
-		*v = xreallocarray(*v, *cap, sizeof **v);
-	}
-	(*v)[*n].correlation = correlation;
-	(*v)[(*n)++].value = value;
+	struct capture_kv *p = VEC_PUSH(*v, *n, *cap, 64);
+
+	p->correlation = correlation;
+	p->value = value;
 }
 
 static int capture_cmp_kv(const void *a, const void *b)
@@ -529,11 +525,7 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 				    (const CUpti_ActivityExternalCorrelation *)a;
 				if (x->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 &&
 				    x->externalId == CAPTURE_HIDE_ID) {
-					if (nhidden == hcap) {
-						hcap = hcap == 0 ? 64 : hcap * 2;
-						hidden = xreallocarray(hidden, hcap, sizeof *hidden);
-					}
-					hidden[nhidden++] = x->correlationId;
+					*VEC_PUSH(hidden, nhidden, hcap, 64) = x->correlationId;
 				} else if (x->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1) {
 					capture_kv_add(&tags, &ntags, &tcap, x->correlationId, x->externalId);
 				}
@@ -557,11 +549,7 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 
 				capture_push(b, &r, name);
 				if (r.kind == SS_KIND_KERNEL && cupti_convert_launch(a, &l)) {
-					if (b->nlaunch == b->launch_cap) {
-						b->launch_cap = b->launch_cap == 0 ? 256 : b->launch_cap * 2;
-						b->launch = xreallocarray(b->launch, b->launch_cap, sizeof *b->launch);
-					}
-					b->launch[b->nlaunch++] = l;
+					*VEC_PUSH(b->launch, b->nlaunch, b->launch_cap, 256) = l;
 				}
 			}
 		}

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vec.h"
 #include "core/xalloc.h"
 
 void inject_markers_init(struct inject_markers *m)
@@ -33,11 +34,7 @@ static struct inject_marker *inject_markers_new(struct inject_markers *m, uint32
 {
 	struct inject_marker *p;
 
-	if (m->n == m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 64;
-		m->v = xreallocarray(m->v, m->cap, sizeof *m->v);
-	}
-	p = &m->v[m->n++];
+	p = VEC_PUSH(m->v, m->n, m->cap, 64);
 	memset(p, 0, sizeof *p);
 	p->id = id;
 	return p;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/record.h"
-#include "core/xalloc.h"
+#include "core/vec.h"
 #include "record/contract.h"
 
 /* CUpti_ActivityStreamFlag values (CUPTI.md; kept here so the table stays free of CUPTI headers). */
@@ -46,12 +46,9 @@ static bool inject_streams_is_per_thread(const struct inject_streams *s, uint32_
 /* Appends id with kind; returns its index. */
 static int inject_streams_add(struct inject_streams *s, uint32_t id, char kind)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->ids = xreallocarray(s->ids, (size_t)s->cap, sizeof *s->ids);
-		s->kinds = xreallocarray(s->kinds, (size_t)s->cap, sizeof *s->kinds);
-		s->sent = xreallocarray(s->sent, (size_t)s->cap, sizeof *s->sent);
-	}
+	VEC_RESERVE(s->ids, s->n, s->ids_cap, 1, 16);
+	VEC_RESERVE(s->kinds, s->n, s->kinds_cap, 1, 16);
+	VEC_RESERVE(s->sent, s->n, s->sent_cap, 1, 16);
 	s->ids[s->n] = id;
 	s->kinds[s->n] = kind;
 	s->sent[s->n] = '\0';
@@ -93,11 +90,7 @@ void inject_streams_per_thread(struct inject_streams *s, uint32_t id)
 
 	if (inject_streams_is_per_thread(s, id) || (s->have_null && s->null_id == id))
 		return;
-	if (s->npt == s->ptcap) {
-		s->ptcap = s->ptcap ? s->ptcap * 2 : 8;
-		s->per_thread = xreallocarray(s->per_thread, (size_t)s->ptcap, sizeof *s->per_thread);
-	}
-	s->per_thread[s->npt++] = id;
+	*VEC_PUSH(s->per_thread, s->npt, s->ptcap, 8) = id;
 	i = inject_streams_index(s, id);
 	if (i >= 0)
 		inject_streams_set(s, i, INJECT_STREAM_PER_THREAD);

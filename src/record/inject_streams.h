@@ -18,9 +18,11 @@ struct inject_streams {
 	uint32_t *ids;
 	char *kinds;
 	char *sent; /* [i]: the kind last drained for index i, '\0' before its first drain */
-	int n, cap;
+	int n;
+	size_t ids_cap, kinds_cap, sent_cap;
 	uint32_t *per_thread; /* ids of per-thread default streams */
-	int npt, ptcap;
+	int npt;
+	size_t ptcap;
 	bool have_null;
 	uint32_t null_id; /* the legacy default stream of the first context */
 	bool dirty;       /* changed since inject_streams_drain last ran */

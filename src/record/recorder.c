@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/vec.h"
 #include "core/xalloc.h"
 #include "record/contract.h"
 
@@ -228,15 +229,11 @@ static int32_t recorder_global(struct recorder *st, struct recorder_source *s, i
 	if (local < 0)
 		return local;
 	while (s->nmap <= local) {
-		if (st->nstreams == st->kcap) {
-			st->kcap = st->kcap ? st->kcap * 2 : 16;
-			st->kinds = xrealloc(st->kinds, (size_t)st->kcap);
-			st->spid = xreallocarray(st->spid, (size_t)st->kcap, sizeof *st->spid);
-		}
+		VEC_RESERVE(st->kinds, st->nstreams, st->kinds_cap, 1, 16);
+		VEC_RESERVE(st->spid, st->nstreams, st->spid_cap, 1, 16);
 		st->kinds[st->nstreams] = SS_SKIND_UNKNOWN;
 		st->spid[st->nstreams] = s->pid;
-		s->map = xreallocarray(s->map, (size_t)s->nmap + 1, sizeof *s->map);
-		s->map[s->nmap++] = st->nstreams++;
+		*VEC_PUSH(s->map, s->nmap, s->map_cap, 16) = st->nstreams++;
 	}
 	return s->map[local];
 }

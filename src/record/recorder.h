@@ -30,6 +30,7 @@ struct recorder_source {
 	bool error;   /* CUPTI could not be set up (WIRE_ERROR) */
 	int32_t *map; /* local stream index -> timeline stream index */
 	int nmap;
+	size_t map_cap;
 	size_t nrec; /* records it sent */
 };
 
@@ -44,7 +45,7 @@ struct recorder {
 	int nstreams; /* timeline stream indices handed out */
 	char *kinds;  /* [index]: enum ss_stream_kind (SS_SKIND_UNKNOWN until the library names it) */
 	pid_t *spid;  /* [index]: the process the stream belongs to */
-	int kcap;
+	size_t kinds_cap, spid_cap;
 	pid_t pid;  /* PROGRAM */
 	int status; /* its wait status once exited */
 	bool exited;
