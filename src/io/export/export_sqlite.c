@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "core/atomic.h"
+#include "core/vec.h"
 #include "core/xalloc.h"
 
 /* nsys ENUM_CUDA_MEM_KIND ids (nsys's own numbering, not CUPTI's). */
@@ -552,11 +553,7 @@ static int export_sqlite_streams(struct export_sqlite_ctx *c, const struct ss_ex
 			;
 		if (j < nseen || nseen >= 4096)
 			continue;
-		if (nseen == cap) {
-			cap = cap ? cap * 2 : 16;
-			seen = xreallocarray(seen, cap, sizeof *seen);
-		}
-		seen[nseen++] = r->raw_stream;
+		*VEC_PUSH(seen, nseen, cap, 16) = r->raw_stream;
 		sqlite3_bind_int64(st, 1, r->raw_stream);
 		sqlite3_bind_int(st, 2, export_sqlite_flag(in, r));
 		rc = export_sqlite_step(c, st);

@@ -17,6 +17,7 @@
 #include "core/atomic.h"
 #include "core/palette.h"
 #include "core/units.h"
+#include "core/vec.h"
 #include "core/xalloc.h"
 #include "io/export/escape.h"
 
@@ -331,11 +332,7 @@ static void svg_intervals(FILE *f, const struct svg_layout *l, const struct ss_t
 			for (int k = 0; k < SS_ROLE_COUNT; k++) {
 				if (open[k].count == 0 || (r != NULL && k != role))
 					continue;
-				if (nrects == cap) {
-					cap = cap ? cap * 2 : 256;
-					rects = xreallocarray(rects, cap, sizeof *rects);
-				}
-				rects[nrects++] = open[k];
+				*VEC_PUSH(rects, nrects, cap, 256) = open[k];
 				open[k].count = 0;
 			}
 			if (r != NULL)

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "core/idmap.h"
+#include "core/vec.h"
 #include "core/xalloc.h"
 #include "io/import/chrome_parse.h"
 #include "io/import/chrome_split.h"
@@ -127,18 +128,16 @@ static int chrome_fail_event(struct chrome_ctx *c, size_t n, const char *what, c
 /* chrome_track returns the track of key, creating it. */
 static struct chrome_track *chrome_track(struct chrome_ctx *c, uint64_t key)
 {
+	struct chrome_track *t;
 	uint32_t i;
 
 	if (idmap_get(&c->track_of, key, &i))
 		return &c->trk[i];
-	if (c->ntrk == c->captrk) {
-		c->captrk = c->captrk ? c->captrk * 2 : 16;
-		c->trk = xreallocarray(c->trk, c->captrk, sizeof *c->trk);
-	}
-	memset(&c->trk[c->ntrk], 0, sizeof c->trk[c->ntrk]);
-	c->trk[c->ntrk].id = (uint32_t)c->ntrk;
-	idmap_put(&c->track_of, key, (uint32_t)c->ntrk);
-	return &c->trk[c->ntrk++];
+	t = VEC_PUSH(c->trk, c->ntrk, c->captrk, 16);
+	memset(t, 0, sizeof *t);
+	t->id = (uint32_t)(c->ntrk - 1);
+	idmap_put(&c->track_of, key, t->id);
+	return t;
 }
 
 /* chrome_add appends r (start/end biased ns) after the common checks. */
@@ -179,11 +178,7 @@ static int chrome_apply(struct chrome_ctx *c, struct chrome_parse *p, const stru
 		return chrome_add(c, &r, n, cause);
 	/* B: push on the thread's own stack */
 	t = chrome_track(c, e->stack);
-	if (t->nopen == t->capopen) {
-		t->capopen = t->capopen ? t->capopen * 2 : 8;
-		t->open = xreallocarray(t->open, t->capopen, sizeof *t->open);
-	}
-	t->open[t->nopen++] = r;
+	*VEC_PUSH(t->open, t->nopen, t->capopen, 8) = r;
 	return 0;
 }
 
