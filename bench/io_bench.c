@@ -7,11 +7,9 @@
  * is the heap growth (mallinfo2: the main arena, where the timeline lives) of the imported timeline over its record
  * count; "rss" is the growth of the resident set, which also counts what parser threads kept in their arenas.
  *
- *   io_bench [-k] [-J] [-x] [-f] [-r R] [-d DIR] [N ...]
+ *   io_bench [-k] [-J] [-x] [-r R] [-d DIR] [N ...]
  *     files go to DIR (default $TMPDIR or /tmp), removed afterwards unless -k; -J skips the JSON half; -x only exports
- *     to JSON, R times (-r, default 1); -f exports to JSON once and imports it on one thread R times (default 5) with
- *     the parser's fast path for flat events on and R times with it off (all through yajl), alternating, and prints
- *     the median and range of the off/on ratio of cpu times
+ *     to JSON, R times (-r, default 1)
  * Wall time is what a user waits; cpu time is the process's own, the number to trust on a busy machine. */
 #include <malloc.h>
 #include <stdbool.h>
@@ -136,8 +134,8 @@ static void bench_timeline(struct ss_timeline *t, size_t n)
 	timeline_sort(t); /* as the runner and the TUI hold timelines (and so export them) */
 }
 
-/* bench_import opens path and reports time and bytes per interval; *cpu_s (when not NULL) gets the cpu time. */
-static int bench_import(const char *what, const char *path, size_t n, double *cpu_s)
+/* bench_import opens path and reports time and bytes per interval. */
+static int bench_import(const char *what, const char *path, size_t n)
 {
 	struct ss_timeline t;
 	size_t before, after, got, rss0;
@@ -158,8 +156,6 @@ static int bench_import(const char *what, const char *path, size_t n, double *cp
 	c0 = cpu() - c0;
 	after = heap_used();
 	got = t.n;
-	if (cpu_s != NULL)
-		*cpu_s = c0;
 	printf(
 	    "  import %-8s %8.3f s (cpu %6.3f s) %7.2f M intervals/s  %6.1f bytes/interval in memory (rss %+.1f)%s\n",
 	    what, dt, c0, (double)n / dt / 1e6, (double)(after - before) / (double)n,
@@ -187,67 +183,31 @@ static int bench_export(const char *what, int (*fn)(const char *, const struct s
 	return 0;
 }
 
-static int bench_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* bench_fast imports the JSON at path on one thread, reps times with the fast path on and reps times off,
- * alternating, and prints the off/on ratios of cpu time: median and range. */
-static int bench_fast(const char *path, size_t n, int reps)
-{
-	double ratio[64], on = 0, off = 0;
-	int rc = 0, k;
-
-	for (k = 0; k < reps && k < 64 && rc == 0; k++) {
-		struct import_chrome_tuning tuning = {.threads = 1};
-
-		import_chrome_tune(&tuning);
-		rc = bench_import("fast on", path, n, &on);
-		tuning.yajl_only = true;
-		import_chrome_tune(&tuning);
-		if (rc == 0)
-			rc = bench_import("fast off", path, n, &off);
-		import_chrome_tune(NULL);
-		ratio[k] = off / on;
-	}
-	if (rc != 0)
-		return rc;
-	qsort(ratio, (size_t)k, sizeof ratio[0], bench_cmp);
-	printf("  fast path: off/on cpu time, median %.3f (min %.3f, max %.3f) over %d pairs\n", ratio[k / 2], ratio[0],
-	       ratio[k - 1], k);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const char *dir = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
 	size_t sizes[16] = {1000000, 10000000};
 	int nsizes = 2, rc = 0, opt, reps = 0;
-	bool keep = false, json = true, export_only = false, fast = false;
+	bool keep = false, json = true, export_only = false;
 
-	while ((opt = getopt(argc, argv, "kJxfr:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "kJxr:d:")) != -1) {
 		if (opt == 'k') {
 			keep = true;
 		} else if (opt == 'J') {
 			json = false;
 		} else if (opt == 'x') {
 			export_only = true;
-		} else if (opt == 'f') {
-			fast = true;
 		} else if (opt == 'r') {
 			reps = atoi(optarg);
 		} else if (opt == 'd') {
 			dir = optarg;
 		} else {
-			fprintf(stderr, "usage: io_bench [-k] [-J] [-x] [-f] [-r R] [-d DIR] [N ...]\n");
+			fprintf(stderr, "usage: io_bench [-k] [-J] [-x] [-r R] [-d DIR] [N ...]\n");
 			return 2;
 		}
 	}
 	if (reps <= 0)
-		reps = fast ? 5 : 1;
+		reps = 1;
 	if (optind < argc) {
 		nsizes = 0;
 		for (int i = optind; i < argc && nsizes < 16; i++)
@@ -265,31 +225,29 @@ int main(int argc, char **argv)
 		memset(&in, 0, sizeof in);
 		in.t = &t;
 		printf("%zu intervals (record %zu bytes)\n", sizes[s], sizeof(struct ss_record));
-		if (export_only || fast) {
-			for (int k = 0; k < (fast ? 1 : reps) && rc == 0; k++)
+		if (export_only) {
+			for (int k = 0; k < reps && rc == 0; k++)
 				rc = bench_export("json", export_chrome, &in, js);
 			timeline_free(&t);
-			if (rc == 0 && fast)
-				rc = bench_fast(js, sizes[s], reps);
 			if (!keep)
 				unlink(js);
 			continue;
 		}
 		rc = bench_export("sqlite", export_sqlite, &in, sq);
 		if (rc == 0)
-			rc = bench_import("sqlite", sq, sizes[s], NULL);
+			rc = bench_import("sqlite", sq, sizes[s]);
 		if (!keep)
 			unlink(sq);
 		if (rc == 0 && json)
 			rc = bench_export("json", export_chrome, &in, js);
 		timeline_free(&t);
 		if (rc == 0 && json)
-			rc = bench_import("json", js, sizes[s], NULL);
+			rc = bench_import("json", js, sizes[s]);
 		if (rc == 0 && json) {
 			struct import_chrome_tuning one = {.threads = 1};
 
 			import_chrome_tune(&one);
-			rc = bench_import("json 1t", js, sizes[s], NULL);
+			rc = bench_import("json 1t", js, sizes[s]);
 			import_chrome_tune(NULL);
 		}
 		if (!keep)

@@ -1,7 +1,6 @@
-/* fuzz_import_chrome.c: libFuzzer target for the Chrome trace JSON importer, fed from memory. Each input is read
- * all through yajl, then (when it has lines) going around yajl for flat flow events, then cut into slices parsed
- * on worker threads (the slice size taken from the input's length): all must give the same records, names and
- * labels, or the same message. */
+/* fuzz_import_chrome.c: libFuzzer target for the Chrome trace JSON importer, fed from memory. Each input is read in
+ * one go on one thread, then (when it has lines) cut into slices parsed on worker threads (the slice size taken from
+ * the input's length): both must give the same records, names and labels, or the same message. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -57,7 +56,7 @@ static void fuzz_same(int rca, const struct ss_timeline *a, const char *ca, int 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct import_chrome_tuning tuning = {.threads = 1, .yajl_only = true};
+	struct import_chrome_tuning tuning = {.threads = 1};
 	struct ss_timeline t, other;
 	char *cause, *ocause;
 	int rc, orc;
@@ -65,14 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	import_chrome_tune(&tuning);
 	rc = fuzz_import(data, size, &t, &cause);
 	if (memchr(data, '\n', size) != NULL) {
-		/* around yajl, on one thread */
-		tuning.yajl_only = false;
-		import_chrome_tune(&tuning);
-		orc = fuzz_import(data, size, &other, &ocause);
-		fuzz_same(rc, &t, cause, orc, &other, ocause);
-		timeline_free(&other);
-		free(ocause);
-		/* and in slices on threads */
+		/* in slices on threads */
 		tuning = (struct import_chrome_tuning){.threads = 3, .min_bytes = 1, .slice_bytes = 1 + size % 61};
 		import_chrome_tune(&tuning);
 		orc = fuzz_import(data, size, &other, &ocause);

@@ -1,6 +1,6 @@
-/* test_import_agree.c: the Chrome importer's ways of reading a trace (all through yajl; going around yajl for flat
- * flow events; in slices on worker threads) give the same result, or the same message to the byte: for the input
- * where the two parsers once put an error at bytes 8 and 9, and for every input of the fuzz corpus. */
+/* test_import_agree.c: the Chrome importer's ways of reading a trace (in one go; in slices on worker threads) give the
+ * same result, or the same message to the byte: for inputs cut inside a token, where two ways once put an error at
+ * bytes 8 and 9, and for every input of the fuzz corpus. */
 /* cmocka needs these first, in this order */
 /* clang-format off */
 #include <setjmp.h>
@@ -14,14 +14,14 @@
 #include "io_fixture.h"
 
 /* The ways of reading, as the fuzz target tries them. */
-enum agree_way { WAY_YAJL, WAY_AROUND, WAY_SLICES, WAY_COUNT };
+enum agree_way { WAY_ONE_GO, WAY_SLICES, WAY_COUNT };
 
-static const char *const agree_way_name[WAY_COUNT] = {"through yajl", "around yajl", "in slices"};
+static const char *const agree_way_name[WAY_COUNT] = {"in one go", "in slices"};
 
 /* agree_import reads len bytes the given way; returns the result, t filled or *cause set. */
 static int agree_import(const char *buf, size_t len, enum agree_way way, struct ss_timeline *t, char **cause)
 {
-	struct import_chrome_tuning tuning = {.threads = 1, .yajl_only = way == WAY_YAJL};
+	struct import_chrome_tuning tuning = {.threads = 1};
 	int rc;
 
 	if (way == WAY_SLICES)
@@ -40,9 +40,9 @@ static char *agree_check(const char *what, const char *buf, size_t len)
 {
 	struct ss_timeline first;
 	char *first_cause;
-	int first_rc = agree_import(buf, len, WAY_YAJL, &first, &first_cause);
+	int first_rc = agree_import(buf, len, WAY_ONE_GO, &first, &first_cause);
 
-	for (int way = WAY_AROUND; way < WAY_COUNT; way++) {
+	for (int way = WAY_SLICES; way < WAY_COUNT; way++) {
 		struct ss_timeline t;
 		char *cause;
 		int rc = agree_import(buf, len, (enum agree_way)way, &t, &cause);
@@ -67,8 +67,8 @@ static char *agree_check(const char *what, const char *buf, size_t len)
 	return first_cause;
 }
 
-/* found by fuzz_import_chrome: yajl given the input cut inside the token "7" (at the flow event after it) put the
- * error at the start of the second piece, byte 9, where read in one piece it says byte 8, the token's own */
+/* found by fuzz_import_chrome: yajl given this input cut inside the token "7" puts the error at the start of the
+ * second piece, byte 9, where read in one piece it says byte 8, the token's own: every way must say byte 8 */
 static void test_token_cut(void **state)
 {
 	static const char in[] = "[\n{\"\":\"\"7{\"ph\":\"s\"";

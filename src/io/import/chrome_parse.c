@@ -14,12 +14,7 @@
  * ranges); host-side ones go on the host lane with their tid as thread, GPU-side ones carry the key of their
  * (pid, tid) or (pid, args.stream) track. Names are interned in a table of the parser's own and mapped to the
  * timeline's by the caller, in file order.
- *
- * Half the events of our own exports are flow events (s/f), one per line, that yield nothing. Where the parser
- * stands between events right after a ",\n", a run of flat objects (printable ASCII strings without escapes, JSON
- * numbers, no nesting, no "ph" of X, B or E) is checked byte by byte and counted without yajl: yajl resumes at the
- * next event in the state it would have reached, so the result and any message are the same (tests and the fuzz
- * target compare both ways), at a third less time. */
+ */
 #include "io/import/chrome_parse.h"
 
 #include <errno.h>
@@ -101,7 +96,6 @@ struct chrome_parse {
 	const char *base; /* the whole file */
 	size_t len;
 	bool slice;
-	bool fast; /* go around yajl for flat non-interval events (chrome_parse_flat) */
 	chrome_parse_emit_fn *emit;
 	void *emit_arg;
 	yajl_handle h;
@@ -1167,7 +1161,6 @@ struct chrome_parse *chrome_parse_new(const char *buf, size_t len, const char *n
 	p->emit = emit;
 	p->emit_arg = arg;
 	p->slot = CP_NONE;
-	p->fast = true;
 	p->h = yajl_alloc(&chrome_parse_callbacks, &chrome_parse_alloc, p);
 	if (p->h == NULL)
 		xfatal(1, "out of memory (JSON parser)");
@@ -1214,159 +1207,6 @@ static void chrome_parse_yajl_error(struct chrome_parse *p, bool at_end)
 	free(text);
 }
 
-/* Going around yajl. Our own exports are half flow events (s/f, one per line): nothing to read in them but that
- * they are well-formed. */
-
-static bool chrome_parse_plain(char ch)
-{
-	return ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\';
-}
-
-static size_t chrome_parse_flat_ws(const char *b, size_t q, size_t to)
-{
-	while (q < to && chrome_parse_blank(b[q]))
-		q++;
-	return q;
-}
-
-/* chrome_parse_flat_number returns the end of the JSON number at q (the grammar yajl lexes), 0 if there is none. */
-static size_t chrome_parse_flat_number(const char *b, size_t q, size_t to)
-{
-	if (q < to && b[q] == '-')
-		q++;
-	if (q < to && b[q] == '0') {
-		q++;
-	} else if (q < to && b[q] >= '1' && b[q] <= '9') {
-		while (q < to && b[q] >= '0' && b[q] <= '9')
-			q++;
-	} else {
-		return 0;
-	}
-	if (q < to && b[q] == '.') {
-		size_t d = ++q;
-
-		while (q < to && b[q] >= '0' && b[q] <= '9')
-			q++;
-		if (q == d)
-			return 0;
-	}
-	if (q < to && (b[q] == 'e' || b[q] == 'E')) {
-		size_t d;
-
-		q++;
-		if (q < to && (b[q] == '+' || b[q] == '-'))
-			q++;
-		d = q;
-		while (q < to && b[q] >= '0' && b[q] <= '9')
-			q++;
-		if (q == d)
-			return 0;
-	}
-	return q;
-}
-
-/* chrome_parse_flat returns the end (just past the '}') of the object at q when yajl would accept it and reading
- * it would only count it: flat (no nesting), keys and string values of printable ASCII without escapes, numbers,
- * and no "ph" that is "X", "B" or "E". 0 otherwise, and then yajl reads it. */
-static size_t chrome_parse_flat(const char *b, size_t q, size_t to)
-{
-	if (q >= to || b[q] != '{')
-		return 0;
-	q = chrome_parse_flat_ws(b, q + 1, to);
-	if (q < to && b[q] == '}')
-		return q + 1;
-	for (;;) {
-		size_t k, kn;
-
-		if (q >= to || b[q] != '"')
-			return 0;
-		k = ++q;
-		while (q < to && chrome_parse_plain(b[q]))
-			q++;
-		if (q >= to || b[q] != '"')
-			return 0;
-		kn = q - k;
-		q = chrome_parse_flat_ws(b, q + 1, to);
-		if (q >= to || b[q] != ':')
-			return 0;
-		q = chrome_parse_flat_ws(b, q + 1, to);
-		if (q < to && b[q] == '"') {
-			size_t v = ++q;
-
-			while (q < to && chrome_parse_plain(b[q]))
-				q++;
-			if (q >= to || b[q] != '"')
-				return 0;
-			if (kn == 2 && memcmp(b + k, "ph", 2) == 0 && q - v == 1 &&
-			    (b[v] == 'X' || b[v] == 'B' || b[v] == 'E'))
-				return 0;
-			q++;
-		} else if ((q = chrome_parse_flat_number(b, q, to)) == 0) {
-			return 0;
-		}
-		q = chrome_parse_flat_ws(b, q, to);
-		if (q < to && b[q] == ',') {
-			q = chrome_parse_flat_ws(b, q + 1, to);
-			continue;
-		}
-		if (q < to && b[q] == '}')
-			return q + 1;
-		return 0;
-	}
-}
-
-/* chrome_parse_around counts the flat events (chrome_parse_flat) that follow each other from a, each followed by
- * a ',' and the next event, without yajl; a must be where chrome_parse_clean holds. Returns where yajl takes over
- * (a when there was none). */
-static size_t chrome_parse_around(struct chrome_parse *p, size_t a, size_t to)
-{
-	size_t q = a;
-
-	for (;;) {
-		size_t end = chrome_parse_flat(p->base, q, to), next;
-
-		if (end == 0)
-			return q;
-		next = chrome_parse_flat_ws(p->base, end, to);
-		if (next >= to || p->base[next] != ',')
-			return q;
-		next = chrome_parse_flat_ws(p->base, next + 1, to);
-		if (next >= to || p->base[next] != '{')
-			return q;
-		p->events++;
-		q = next;
-	}
-}
-
-/* chrome_parse_yajl hands bytes [from, to) to yajl. 0, or -1 with the cause. */
-static int chrome_parse_yajl(struct chrome_parse *p, size_t from, size_t to)
-{
-	p->chunk = from;
-	if (to > from && yajl_parse(p->h, (const unsigned char *)p->base + from, to - from) != yajl_status_ok) {
-		chrome_parse_yajl_error(p, false);
-		return -1;
-	}
-	return 0;
-}
-
-/* chrome_parse_next_flow finds the next "{"ph":"s"" or "{"ph":"f"" at or after q, to when none; *s and *f cache
- * where each needle is next (SIZE_MAX: not searched yet). */
-static size_t chrome_parse_next_flow(const struct chrome_parse *p, size_t q, size_t to, size_t *s, size_t *f)
-{
-	static const char ns[] = "{\"ph\":\"s\"", nf[] = "{\"ph\":\"f\"";
-	const char *m;
-
-	if (*s == SIZE_MAX || *s < q) {
-		m = memmem(p->base + q, to - q, ns, sizeof ns - 1);
-		*s = m != NULL ? (size_t)(m - p->base) : to;
-	}
-	if (*f == SIZE_MAX || *f < q) {
-		m = memmem(p->base + q, to - q, nf, sizeof nf - 1);
-		*f = m != NULL ? (size_t)(m - p->base) : to;
-	}
-	return *s < *f ? *s : *f;
-}
-
 /* chrome_parse_between says whether the bytes before at are a ',' then blanks that hold a raw newline. No string
  * holds a raw newline, so yajl's lexer is then between tokens at at, and the ',' was one of its own. */
 static bool chrome_parse_between(const struct chrome_parse *p, size_t at)
@@ -1382,31 +1222,14 @@ static bool chrome_parse_between(const struct chrome_parse *p, size_t at)
 
 int chrome_parse_feed(struct chrome_parse *p, size_t from, size_t to)
 {
-	size_t pos = from, q = from, s = SIZE_MAX, f = SIZE_MAX;
-
 	if (p->cause != NULL)
 		return -1;
-	if (!p->fast)
-		return chrome_parse_yajl(p, from, to);
-	for (;;) {
-		size_t a = chrome_parse_next_flow(p, q, to, &s, &f), b;
-
-		if (a >= to)
-			break;
-		/* yajl's input is cut only between tokens: a token cut in two makes yajl place an error in it at the
-		 * start of the second piece, not where the sequential parse puts it */
-		if (!chrome_parse_between(p, a)) {
-			q = a + 1;
-			continue;
-		}
-		/* yajl reads up to the flow event; when it then stands between events, flat ones go around it */
-		if (chrome_parse_yajl(p, pos, a) != 0)
-			return -1;
-		b = chrome_parse_clean(p, a) ? chrome_parse_around(p, a, to) : a;
-		pos = b;
-		q = b > a ? b : a + 1;
+	p->chunk = from;
+	if (to > from && yajl_parse(p->h, (const unsigned char *)p->base + from, to - from) != yajl_status_ok) {
+		chrome_parse_yajl_error(p, false);
+		return -1;
 	}
-	return chrome_parse_yajl(p, pos, to);
+	return 0;
 }
 
 int chrome_parse_finish(struct chrome_parse *p)
@@ -1427,11 +1250,6 @@ int chrome_parse_finish(struct chrome_parse *p)
 		return -1;
 	}
 	return 0;
-}
-
-void chrome_parse_fast(struct chrome_parse *p, bool on)
-{
-	p->fast = on;
 }
 
 int chrome_parse_slice(struct chrome_parse *p, size_t from, size_t to)

@@ -54,10 +54,6 @@ void chrome_parse_free(struct chrome_parse *p);
  * slices read by other parsers, from a point where chrome_parse_clean was true to one where it is again.
  * 0, or -1 with the problem in chrome_parse_cause. */
 int chrome_parse_feed(struct chrome_parse *p, size_t from, size_t to);
-/* chrome_parse_fast says whether flat events that are not intervals (the s/f flow events of our own exports), when
- * they follow each other one per line, are checked and counted without yajl (the default: the result is the
- * same, the time is not). */
-void chrome_parse_fast(struct chrome_parse *p, bool on);
 /* chrome_parse_finish ends a document after its last byte: 0, or -1 (truncated, ...). */
 int chrome_parse_finish(struct chrome_parse *p);
 /* chrome_parse_slice reads bytes [from, to) as a run of events, as if after a ',' in the events array. 0 when they

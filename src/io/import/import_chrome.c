@@ -78,7 +78,6 @@ struct chrome_pool {
 	size_t len;
 	struct chrome_slice *sl;
 	size_t nsl;
-	bool yajl_only;
 	size_t next;  /* next slice to parse */
 	size_t limit; /* slices from here wait until the reader catches up */
 	bool stop;
@@ -221,7 +220,6 @@ static void *chrome_worker(void *arg)
 		pool->sl[i].state = SLICE_BUSY;
 		pthread_mutex_unlock(&pool->mu);
 		p = chrome_parse_new(pool->buf, pool->len, pool->name, true, NULL, NULL);
-		chrome_parse_fast(p, !pool->yajl_only);
 		rc = chrome_parse_slice(p, pool->sl[i].from, pool->sl[i].to);
 		pthread_mutex_lock(&pool->mu);
 		pool->sl[i].p = p;
@@ -274,7 +272,6 @@ static int chrome_read_parallel(struct chrome_ctx *c, struct chrome_parse *p, co
 	pool.buf = buf;
 	pool.len = len;
 	pool.name = c->name;
-	pool.yajl_only = chrome_tuning.yajl_only;
 	pool.next = 1;
 	pool.limit = 1 + window;
 	pthread_mutex_init(&pool.mu, NULL);
@@ -391,7 +388,6 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 	} else {
 		struct chrome_parse *p = chrome_parse_new(buf, len, name, false, chrome_emit, &c);
 
-		chrome_parse_fast(p, !chrome_tuning.yajl_only);
 		rc = chrome_read(&c, p, buf, len, start, cause);
 		if (rc == 0)
 			other = *chrome_parse_other(p);

@@ -19,7 +19,6 @@ struct import_chrome_tuning {
 	int threads;        /* 0: the online CPUs, at most 8; 1: one, never in parallel (SS_IMPORT_THREADS overrides) */
 	size_t min_bytes;   /* traces from this size on are read in parallel (0: 16 MiB) */
 	size_t slice_bytes; /* in slices of about this size (0: from the size and threads, 1 to 4 MiB) */
-	bool yajl_only;     /* yajl reads the flow events too (chrome_parse_fast off) */
 };
 
 /* import_chrome_tune sets how traces are read from now on (NULL: the defaults). The result and any message are
