@@ -13,8 +13,7 @@
  * calls -> API, *Synchronize -> SYNC, memcpy HtoD/DtoH/DtoD -> copies, memset, kernels, CPU annotations -> host
  * ranges); host-side ones go on the host lane with their tid as thread, GPU-side ones carry the key of their
  * (pid, tid) or (pid, args.stream) track. Names are interned in a table of the parser's own and mapped to the
- * timeline's by the caller, in file order.
- */
+ * timeline's by the caller, in file order. */
 #include "io/import/chrome_parse.h"
 
 #include <errno.h>
