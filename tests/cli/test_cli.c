@@ -1,5 +1,5 @@
 /* test_cli.c: the real streamscope binary run as a child: exit codes, one-line errors naming what is valid, the op
- * list, and the JSON of `run` and `sweep` parsed back with jansson.
+ * list, and the JSON of `run` and `sweep` parsed back with yajl_tree.
  *
  * Groups (argv[1]): "usage" needs no backend; "model" runs experiments on the model backend. No argument: both. */
 /* cmocka.h needs these first */
