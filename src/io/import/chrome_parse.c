@@ -26,6 +26,8 @@
 #include <yajl/yajl_parse.h>
 
 #include "core/idmap.h"
+#include "core/intern.h"
+#include "core/vec.h"
 #include "core/xalloc.h"
 #include "io/import/importer.h"
 
@@ -79,14 +81,11 @@ struct chrome_parse_val {
 /* Which top-level key's value comes next. */
 enum chrome_parse_topkey { TK_NONE, TK_EVENTS, TK_OTHER };
 
-/* Names read, by parser-local id (0 = none); open addressing on their hash. */
+/* Names read, by parser-local id (0 = none), and each one's id in the timeline once mapped (chrome_parse_name). */
 struct chrome_parse_names {
-	char **str;       /* [id], NUL-terminated; str[0] = "" */
-	uint32_t *len;    /* [id] */
-	uint32_t *global; /* [id]: the timeline's id, 0 until mapped */
-	uint32_t n, cap;
-	uint32_t *slot; /* ids, 0 = empty */
-	uint32_t hcap;  /* power of two */
+	struct intern local;
+	uint32_t *global; /* [id]: the timeline's id, 0 until mapped; nglobal == local.n */
+	size_t nglobal, global_cap;
 };
 
 /* A parser. */
@@ -162,108 +161,38 @@ static size_t chrome_parse_ws(const struct chrome_parse *p, size_t q)
 
 /* Names. */
 
-/* chrome_parse_hash hashes n bytes of s for the slice's name table. */
-static uint32_t chrome_parse_hash(const char *s, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-
-	for (; n >= 8; s += 8, n -= 8) {
-		uint64_t w;
-
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	for (; n > 0; s++, n--)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	h ^= h >> 29;
-	return (uint32_t)h;
-}
-
-/* chrome_parse_names_rehash rebuilds the name table's hash slots at hcap (a power of two) from its entries. */
-static void chrome_parse_names_rehash(struct chrome_parse_names *nm, uint32_t hcap)
-{
-	free(nm->slot);
-	nm->slot = xcalloc(hcap, sizeof *nm->slot);
-	nm->hcap = hcap;
-	for (uint32_t id = 1; id < nm->n; id++) {
-		uint32_t i = chrome_parse_hash(nm->str[id], nm->len[id]) & (hcap - 1);
-
-		while (nm->slot[i] != 0)
-			i = (i + 1) & (hcap - 1);
-		nm->slot[i] = id;
-	}
-}
-
-/* chrome_parse_names_init makes an empty name table. */
 static void chrome_parse_names_init(struct chrome_parse_names *nm)
 {
 	memset(nm, 0, sizeof *nm);
-	nm->cap = 16;
-	nm->str = xreallocarray(NULL, nm->cap, sizeof *nm->str);
-	nm->len = xreallocarray(NULL, nm->cap, sizeof *nm->len);
-	nm->global = xreallocarray(NULL, nm->cap, sizeof *nm->global);
-	nm->str[0] = xstrdup("");
-	nm->len[0] = 0;
-	nm->global[0] = 0;
-	nm->n = 1;
-	chrome_parse_names_rehash(nm, 64);
+	intern_init(&nm->local);
+	*VEC_PUSH(nm->global, nm->nglobal, nm->global_cap, 16) = 0; /* "" is "" everywhere */
 }
 
 static void chrome_parse_names_free(struct chrome_parse_names *nm)
 {
-	for (uint32_t i = 0; i < nm->n; i++)
-		free(nm->str[i]);
-	free(nm->str);
-	free(nm->len);
+	intern_free(&nm->local);
 	free(nm->global);
-	free(nm->slot);
 }
 
-/* chrome_parse_intern returns the local id of the n bytes at s (no NUL among them); "" is 0. */
+/* chrome_parse_intern returns the local id of the n bytes at s (no NUL among them: chrome_parse_nul); "" is 0. */
 static uint32_t chrome_parse_intern(struct chrome_parse *p, const char *s, size_t n)
 {
 	struct chrome_parse_names *nm = &p->names;
-	uint32_t i;
+	uint32_t id = intern_add(&nm->local, s, n);
 
-	if (n == 0)
-		return 0;
-	if (n > UINT32_MAX)
-		n = UINT32_MAX; /* a 4 GB name: cut, rather than wrap */
-	i = chrome_parse_hash(s, n) & (nm->hcap - 1);
-	while (nm->slot[i] != 0) {
-		uint32_t id = nm->slot[i];
-
-		if (nm->len[id] == n && memcmp(nm->str[id], s, n) == 0)
-			return id;
-		i = (i + 1) & (nm->hcap - 1);
-	}
-	if (nm->n == nm->cap) {
-		nm->cap *= 2;
-		nm->str = xreallocarray(nm->str, nm->cap, sizeof *nm->str);
-		nm->len = xreallocarray(nm->len, nm->cap, sizeof *nm->len);
-		nm->global = xreallocarray(nm->global, nm->cap, sizeof *nm->global);
-	}
-	nm->str[nm->n] = xmalloc(n + 1);
-	memcpy(nm->str[nm->n], s, n);
-	nm->str[nm->n][n] = '\0';
-	nm->len[nm->n] = (uint32_t)n;
-	nm->global[nm->n] = 0;
-	nm->slot[i] = nm->n;
-	nm->n++;
-	if (nm->n * 2 > nm->hcap)
-		chrome_parse_names_rehash(nm, nm->hcap * 2);
-	return nm->n - 1;
+	if (id == nm->nglobal) /* new: not mapped yet */
+		*VEC_PUSH(nm->global, nm->nglobal, nm->global_cap, 16) = 0;
+	return id;
 }
 
 uint32_t chrome_parse_name(struct chrome_parse *p, uint32_t local, struct ss_timeline *t)
 {
 	struct chrome_parse_names *nm = &p->names;
 
-	if (local == 0 || local >= nm->n)
+	if (local == 0 || local >= nm->nglobal)
 		return 0;
 	if (nm->global[local] == 0)
-		nm->global[local] = timeline_intern(t, nm->str[local]);
+		nm->global[local] = timeline_intern(t, intern_str(&nm->local, local));
 	return nm->global[local];
 }
 
@@ -285,10 +214,7 @@ static void chrome_parse_keep(struct chrome_parse *p, int slot, int type, const 
 		v->s = s;
 		return;
 	}
-	if (p->narena + n > p->caparena) {
-		p->caparena = (p->narena + n) * 2 + 64;
-		p->arena = xrealloc(p->arena, p->caparena);
-	}
+	VEC_RESERVE(p->arena, p->narena, p->caparena, n, 64);
 	memcpy(p->arena + p->narena, s, n);
 	v->s = NULL;
 	v->off = p->narena;
@@ -609,7 +535,8 @@ static int chrome_parse_fill(struct chrome_parse *p, struct chrome_ev *e)
 		if (idmap_get(&p->kinds, key, &v)) {
 			host = (v >> 8) != 0;
 		} else {
-			v = (uint32_t)chrome_parse_classify(p->names.str[r->name], p->names.str[cat], &host);
+			v = (uint32_t)chrome_parse_classify(intern_str(&p->names.local, r->name),
+			                                    intern_str(&p->names.local, cat), &host);
 			v |= host ? 1u << 8 : 0;
 			idmap_put(&p->kinds, key, v);
 		}
@@ -679,11 +606,7 @@ static int chrome_parse_event(struct chrome_parse *p)
 	}
 	if (p->emit != NULL)
 		return p->emit(p->emit_arg, p, &e, &p->cause) == 0;
-	if (p->nev == p->capev) {
-		p->capev = p->capev ? p->capev * 2 : 1024;
-		p->ev = xreallocarray(p->ev, p->capev, sizeof *p->ev);
-	}
-	p->ev[p->nev++] = e;
+	*VEC_PUSH(p->ev, p->nev, p->capev, 1024) = e;
 	return 1;
 }
 
