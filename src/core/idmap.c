@@ -39,6 +39,9 @@ bool idmap_get(const struct idmap *m, uint64_t key, uint32_t *val)
 	return false;
 }
 
+/* idmap_grow doubles the table (64 slots the first time) and puts every key again: a rehash, not a vector's
+ * growth (core/vec), since each key moves to the slot of its hash in the larger table. idmap_put calls it before
+ * the table would be more than half full, which keeps probes short and the doubling amortised O(1) a put. */
 static void idmap_grow(struct idmap *m)
 {
 	struct idmap old = *m;
