@@ -85,17 +85,28 @@ const char *cmd_option_name(enum cmd_opt id)
 	return buf[id];
 }
 
-/* cmd_takes returns e's use of id, NULL when e does not take it. --help is taken by every command. */
+/* cmd_takes returns e's use of id (the last entry for it: a command's own words after a CMD_USES_* list), NULL
+ * when e does not take it. --help is taken by every command. */
 static const struct cmd_use *cmd_takes(const struct cmd_entry *e, enum cmd_opt id)
 {
 	static const struct cmd_use help = {OPT_HELP, NULL, NULL};
+	const struct cmd_use *found = NULL;
 
 	if (id == OPT_HELP)
 		return &help;
 	for (const struct cmd_use *u = e->uses; u != NULL && u->id != OPT_NONE; u++)
 		if (u->id == id)
-			return u;
-	return NULL;
+			found = u;
+	return found;
+}
+
+/* cmd_first tells whether u is the first entry of its option in e's uses (the one help shows it at). */
+static bool cmd_first(const struct cmd_entry *e, const struct cmd_use *u)
+{
+	for (const struct cmd_use *v = e->uses; v != u; v++)
+		if (v->id == u->id)
+			return false;
+	return true;
 }
 
 /* cmd_where names e in messages: "'run'", or "the TUI" for the default command. */
@@ -417,7 +428,8 @@ void cmd_help(const struct cmd_entry *e, FILE *f)
 	fprintf(f,
 	        top ? "\nOptions (of the TUI; `streamscope COMMAND --help` shows a command's own):\n" : "\nOptions:\n");
 	for (const struct cmd_use *u = e->uses; u != NULL && u->id != OPT_NONE; u++)
-		cmd_help_option(f, u);
+		if (cmd_first(e, u))
+			cmd_help_option(f, cmd_takes(e, u->id));
 	cmd_help_option(f, &help);
 	if (top)
 		fprintf(f, "  --version           the version\n");

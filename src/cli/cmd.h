@@ -109,14 +109,22 @@ struct cmd_entry {
 	int (*exec)(const struct cmd_args *args); /* runs the command; returns the exit status */
 };
 
-/* The experiment options, as a command's uses list them (the TUI, run, sweep, stats, ops). */
-#define CMD_USES_EXPERIMENT                                                                                            \
+/* The options that shape an experiment's op list, as a command's uses list them (ops, and within
+ * CMD_USES_EXPERIMENT the commands that run one). */
+#define CMD_USES_PLAN                                                                                                  \
 	{OPT_PRESET, NULL, NULL}, {OPT_STREAMS, NULL, NULL}, {OPT_CHUNKS, NULL, NULL}, {OPT_ELEMENTS, NULL, NULL},     \
 	    {OPT_WORK, NULL, NULL}, {OPT_ORDER, NULL, NULL}, {OPT_SYNC, NULL, NULL}, {OPT_DEFSTREAM, NULL, NULL},      \
 	    {OPT_STREAM_FLAGS, NULL, NULL}, {OPT_HOSTMEM, NULL, NULL}, {OPT_CONNECTIONS, NULL, NULL},                  \
-	    {OPT_THREADS, NULL, NULL}, {OPT_REPEAT, NULL, NULL}, {OPT_WARMUP, NULL, NULL},                             \
+	    {OPT_THREADS, NULL, NULL},                                                                                 \
 	{                                                                                                              \
 		OPT_PREFETCH_EVENTS, NULL, NULL                                                                        \
+	}
+
+/* The experiment options: the op list's, and how often it runs (the TUI, run, sweep, stats). */
+#define CMD_USES_EXPERIMENT                                                                                            \
+	CMD_USES_PLAN, {OPT_REPEAT, NULL, NULL},                                                                       \
+	{                                                                                                              \
+		OPT_WARMUP, NULL, NULL                                                                                 \
 	}
 
 /* The experiment options, in a command's refusals, all refused for the one reason why. */

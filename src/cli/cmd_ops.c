@@ -23,19 +23,7 @@ static int cmd_ops_exec(const struct cmd_args *args)
 }
 
 static const struct cmd_use cmd_ops_uses[] = {
-    {OPT_PRESET, NULL, NULL},
-    {OPT_STREAMS, NULL, NULL},
-    {OPT_CHUNKS, NULL, NULL},
-    {OPT_ELEMENTS, NULL, NULL},
-    {OPT_WORK, NULL, NULL},
-    {OPT_ORDER, NULL, NULL},
-    {OPT_SYNC, NULL, NULL},
-    {OPT_DEFSTREAM, NULL, NULL},
-    {OPT_STREAM_FLAGS, NULL, NULL},
-    {OPT_HOSTMEM, NULL, NULL},
-    {OPT_CONNECTIONS, NULL, NULL},
-    {OPT_THREADS, NULL, NULL},
-    {OPT_PREFETCH_EVENTS, NULL, NULL},
+    CMD_USES_PLAN,
     {OPT_JSON, NULL, "the op list as JSON on stdout"},
     {OPT_NONE, NULL, NULL},
 };

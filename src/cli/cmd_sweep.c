@@ -59,21 +59,9 @@ static int cmd_sweep_exec(const struct cmd_args *args)
 }
 
 static const struct cmd_use cmd_sweep_uses[] = {
-    {OPT_PRESET, NULL, NULL},
+    CMD_USES_EXPERIMENT,
     {OPT_STREAMS, "LIST", "stream counts, each 1..128 (default 1,2,4,8,16,32,64,128; at most 32 of them)"},
-    {OPT_CHUNKS, NULL, NULL},
-    {OPT_ELEMENTS, NULL, NULL},
-    {OPT_WORK, NULL, NULL},
     {OPT_ORDER, NULL, "depth|breadth|both (both: a column for each)"},
-    {OPT_SYNC, NULL, NULL},
-    {OPT_DEFSTREAM, NULL, NULL},
-    {OPT_STREAM_FLAGS, NULL, NULL},
-    {OPT_HOSTMEM, NULL, NULL},
-    {OPT_CONNECTIONS, NULL, NULL},
-    {OPT_THREADS, NULL, NULL},
-    {OPT_REPEAT, NULL, NULL},
-    {OPT_WARMUP, NULL, NULL},
-    {OPT_PREFETCH_EVENTS, NULL, NULL},
     {OPT_BACKEND, NULL, NULL},
     {OPT_PROFILE, NULL, NULL},
     {OPT_JSON, NULL, NULL},

@@ -54,116 +54,131 @@ static int expopts_enum(const char *opt, const char *s, int (*parse)(const char 
 	return 0;
 }
 
+/* The integer options: their range, and whether k, M, G suffixes are allowed. */
+struct expopts_range {
+	enum cmd_opt id;
+	long long lo, hi;
+	bool suffix;
+};
+
+static const struct expopts_range expopts_ranges[] = {
+    {OPT_STREAMS, 1, SS_MAX_STREAMS, false},
+    {OPT_CHUNKS, 0, 65536, false},
+    {OPT_ELEMENTS, 1, 1ll << 34, true},
+    {OPT_WORK, 1, 100000000, true},
+    {OPT_CONNECTIONS, 1, SS_MAX_CONNECTIONS, false},
+    {OPT_THREADS, 1, SS_MAX_STREAMS, false},
+    {OPT_REPEAT, 1, 1000, false},
+    {OPT_WARMUP, 0, 100, false},
+};
+
+/* The options that name one of a list: the parser, and the list's name for experiment_valid_list. */
+struct expopts_names {
+	enum cmd_opt id;
+	int (*parse)(const char *);
+	const char *which;
+};
+
+static const struct expopts_names expopts_names[] = {
+    {OPT_ORDER, experiment_order_parse, "order"},
+    {OPT_SYNC, experiment_sync_parse, "sync"},
+    {OPT_DEFSTREAM, experiment_defstream_parse, "default-stream"},
+    {OPT_HOSTMEM, experiment_hostmem_parse, "host-mem"},
+    {OPT_PREFETCH_EVENTS, experiment_pfevents_parse, "prefetch-events"},
+};
+
+/* expopts_value parses the value of option it into *n (an integer option: in its range) or *e (a named one),
+ * what the option is decides. 0 (also for an option that is neither), or -1 after printing the valid values. */
+static int expopts_value(const struct cmd_item *it, long long *n, int *e)
+{
+	for (size_t i = 0; i < sizeof expopts_ranges / sizeof expopts_ranges[0]; i++)
+		if (expopts_ranges[i].id == it->id)
+			return expopts_number(cmd_option_name(it->id), it->value, expopts_ranges[i].lo,
+			                      expopts_ranges[i].hi, expopts_ranges[i].suffix, n);
+	for (size_t i = 0; i < sizeof expopts_names / sizeof expopts_names[0]; i++)
+		if (expopts_names[i].id == it->id && it->value != NULL)
+			return expopts_enum(cmd_option_name(it->id), it->value, expopts_names[i].parse,
+			                    expopts_names[i].which, e);
+	return 0;
+}
+
 /* expopts_apply applies one option of a sweep or not; 0, or -1 after printing why. */
 static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *it, bool *threads_per_stream)
 {
 	const char *v = it->value;
-	long long n;
+	long long n = 0;
 	int e = 0;
 
+	/* a sweep's --streams is a list and its --order may be both: sweep_parse_counts and the sweep read them */
+	if (sweep && it->id == OPT_STREAMS) {
+		o->counts = v;
+		return 0;
+	}
+	if (sweep && it->id == OPT_ORDER && strcmp(v, "both") == 0) {
+		o->both_orders = true;
+		return 0;
+	}
+	if (sweep && it->id == OPT_ORDER && experiment_order_parse(v) < 0) {
+		cmd_error(CLI_USAGE, "invalid --order '%s': valid is depth|breadth|both", v);
+		return -1;
+	}
+	if (expopts_value(it, &n, &e) != 0)
+		return -1;
 	switch (it->id) {
-	case OPT_PRESET:
-		return 0; /* applied first, by expopts_parse */
 	case OPT_STREAMS:
-		if (sweep) {
-			o->counts = v;
-			return 0;
-		}
-		if (expopts_number("--streams", v, 1, SS_MAX_STREAMS, false, &n) != 0)
-			return -1;
 		o->exp.streams = (int)n;
-		return 0;
+		break;
 	case OPT_CHUNKS:
-		if (expopts_number("--chunks", v, 0, 65536, false, &n) != 0)
-			return -1;
 		o->exp.chunks = (int)n;
-		return 0;
+		break;
 	case OPT_ELEMENTS:
-		if (expopts_number("--elements", v, 1, 1ll << 34, true, &n) != 0)
-			return -1;
 		o->exp.elements = (uint64_t)n;
-		return 0;
+		break;
 	case OPT_WORK:
-		if (expopts_number("--work", v, 1, 100000000, true, &n) != 0)
-			return -1;
 		o->exp.work = (uint32_t)n;
-		return 0;
+		break;
+	case OPT_CONNECTIONS:
+		o->exp.connections = (int)n;
+		break;
+	case OPT_THREADS:
+		o->exp.threads = (int)n;
+		*threads_per_stream = n > 1;
+		break;
+	case OPT_REPEAT:
+		o->exp.repeat = (int)n;
+		break;
+	case OPT_WARMUP:
+		o->exp.warmup = (int)n;
+		break;
 	case OPT_ORDER:
-		if (sweep && strcmp(v, "both") == 0) {
-			o->both_orders = true;
-			return 0;
-		}
-		if (sweep && experiment_order_parse(v) < 0) {
-			cmd_error(CLI_USAGE, "invalid --order '%s': valid is depth|breadth|both", v);
-			return -1;
-		}
-		if (expopts_enum("--order", v, experiment_order_parse, "order", &e) != 0)
-			return -1;
 		o->exp.order = (enum ss_order)e;
-		return 0;
+		break;
 	case OPT_SYNC:
-		if (expopts_enum("--sync", v, experiment_sync_parse, "sync", &e) != 0)
-			return -1;
 		o->exp.sync = (enum ss_sync)e;
-		return 0;
+		break;
 	case OPT_DEFSTREAM:
-		if (expopts_enum("--default-stream", v, experiment_defstream_parse, "default-stream", &e) != 0)
-			return -1;
 		o->exp.defstream = (enum ss_defstream)e;
-		return 0;
+		break;
+	case OPT_HOSTMEM:
+		o->exp.hostmem = (enum ss_hostmem)e;
+		break;
+	case OPT_PREFETCH_EVENTS:
+		o->exp.prefetch_events = v == NULL ? SS_PFE_ON : (enum ss_pfevents)e; /* bare: on */
+		break;
 	case OPT_STREAM_FLAGS:
-		if (strcmp(v, "blocking") == 0) {
-			o->exp.nonblocking = false;
-		} else if (strcmp(v, "nonblocking") == 0 || strcmp(v, "non-blocking") == 0) {
-			o->exp.nonblocking = true;
-		} else {
+		if (strcmp(v, "blocking") != 0 && strcmp(v, "nonblocking") != 0 && strcmp(v, "non-blocking") != 0) {
 			cmd_error(CLI_USAGE, "invalid --stream-flags '%s': valid is blocking|nonblocking", v);
 			return -1;
 		}
-		return 0;
-	case OPT_HOSTMEM:
-		if (expopts_enum("--host-mem", v, experiment_hostmem_parse, "host-mem", &e) != 0)
-			return -1;
-		o->exp.hostmem = (enum ss_hostmem)e;
-		return 0;
-	case OPT_CONNECTIONS:
-		if (expopts_number("--connections", v, 1, SS_MAX_CONNECTIONS, false, &n) != 0)
-			return -1;
-		o->exp.connections = (int)n;
-		return 0;
-	case OPT_THREADS:
-		if (expopts_number("--threads", v, 1, SS_MAX_STREAMS, false, &n) != 0)
-			return -1;
-		o->exp.threads = (int)n;
-		*threads_per_stream = n > 1;
-		return 0;
-	case OPT_REPEAT:
-		if (expopts_number("--repeat", v, 1, 1000, false, &n) != 0)
-			return -1;
-		o->exp.repeat = (int)n;
-		return 0;
-	case OPT_WARMUP:
-		if (expopts_number("--warmup", v, 0, 100, false, &n) != 0)
-			return -1;
-		o->exp.warmup = (int)n;
-		return 0;
-	case OPT_PREFETCH_EVENTS:
-		if (v == NULL)
-			e = SS_PFE_ON;
-		else if (expopts_enum("--prefetch-events", v, experiment_pfevents_parse, "prefetch-events", &e) != 0)
-			return -1;
-		o->exp.prefetch_events = (enum ss_pfevents)e;
-		return 0;
+		o->exp.nonblocking = strcmp(v, "blocking") != 0;
+		break;
 	case OPT_BACKEND:
 		if (strcmp(v, "auto") != 0 && strcmp(v, "cuda") != 0 && strcmp(v, "model") != 0) {
 			cmd_error(CLI_USAGE, "invalid --backend '%s': valid is auto|cuda|model", v);
 			return -1;
 		}
 		o->backend = v;
-		return 0;
-	case OPT_JSON:
-		o->json = true;
-		return 0;
+		break;
 	case OPT_EXPORT:
 		if (o->nexports == EXPOPTS_MAX_EXPORTS) {
 			cmd_error(CLI_USAGE, "--export: at most %d files", EXPOPTS_MAX_EXPORTS);
@@ -175,23 +190,28 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 				return -1;
 			}
 		o->exports[o->nexports++] = v;
-		return 0;
+		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
 	case OPT_ASCII:
 		o->ascii = true;
-		return 0;
-	case OPT_PROFILE:
-		o->profile = v;
-		return 0;
+		break;
 	case OPT_QUICK:
 		o->quick = true;
-		return 0;
+		break;
+	case OPT_PROFILE:
+		o->profile = v;
+		break;
 	case OPT_OUTPUT:
 		o->out = v;
-		return 0;
+		break;
 	default:
-		/* a command's own option (record's, validate's): read by the command itself */
-		return 0;
+		/* the preset (applied first, by expopts_parse), and a command's own options (record's, validate's):
+		 * read by the command itself */
+		break;
 	}
+	return 0;
 }
 
 int expopts_parse(const struct cmd_args *a, struct expopts *o)
