@@ -77,6 +77,15 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+FILE *xopen_memstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (f == NULL)
+		xfatal(1, "out of memory");
+	return f;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;

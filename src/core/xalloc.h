@@ -3,6 +3,7 @@
 #define SS_CORE_XALLOC_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -10,6 +11,9 @@ void *xrealloc(void *p, size_t n);
 /* xreallocarray grows p to n elements of size bytes, aborting on overflow. */
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
+/* xopen_memstream opens a stream writing into *buf (*len bytes; both valid after fflush or fclose, the caller frees
+ * *buf), as open_memstream does. */
+FILE *xopen_memstream(char **buf, size_t *len);
 /* xasprintf formats into a new string. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* xalloc_set_fatal_hook registers a function run before aborting (the TUI restores the terminal there). */

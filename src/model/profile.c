@@ -424,10 +424,8 @@ char *profile_format(const struct ss_profile *p)
 {
 	char *out = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
+	FILE *f = xopen_memstream(&out, &len);
 
-	if (f == NULL)
-		xfatal(1, "out of memory");
 	fprintf(
 	    f,
 	    "# streamscope calibration profile: the model's engine speeds and costs of one GPU.\n"

@@ -429,10 +429,8 @@ char *validate_format_csv(const struct ss_validate_set *s)
 {
 	char *out = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
+	FILE *f = xopen_memstream(&out, &len);
 
-	if (f == NULL)
-		xfatal(1, "out of memory");
 	fprintf(f, "# device: %s\n", s->device[0] ? s->device : "unknown");
 	if (s->host[0] != '\0')
 		fprintf(f, "# host: %s\n", s->host);
