@@ -28,6 +28,14 @@ struct profile_key {
 	const char *why;  /* where the built-in value comes from, added while the value is the built-in one */
 };
 
+/* The why of the host call costs: the median of n H200 measurements reduced as calibrate reduces them (the
+ * strings it starts are each key's range and adjustments). */
+#define HOST_PROBES(n)                                                                                                 \
+	"median of the " #n " H200 measurements made with calibrate's reduction: the smoke timelines, five "           \
+	"calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before "   \
+	"the matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "    \
+	"runs (validate-queues/probes) (ns, untraced): "
+
 #define D(field) offsetof(struct ss_profile, field), KEY_DOUBLE
 #define I(field) offsetof(struct ss_profile, field), KEY_INT
 #define M SS_PROV_MEASURED
@@ -136,21 +144,11 @@ static const struct profile_key profile_keys[] = {
      "added to gpu.dep_copy_ns x (1 - 1/q) with q hardware queues in use",
      "kernel -> D2H gaps of the same run: 6.8 us"},
     {"api.copy_ns", D(api_copy_ns), 0, 1e8, 2648, M, "cudaMemcpyAsync host cost (untraced)",
-     "median of the 46 H200 measurements made with calibrate's reduction: the smoke timelines, five "
-     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
-     "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
-     "runs (validate-queues/probes) (ns, untraced): 1370..3807, the 20 taken before api.copy_queues_ns "
-     "(with 8 queues) less 7/8 of it"},
+     HOST_PROBES(46) "1370..3807, the 20 taken before api.copy_queues_ns (with 8 queues) less 7/8 of it"},
     {"api.launch_ns", D(api_launch_ns), 0, 1e8, 5035, M, "cudaLaunchKernel host cost (untraced)",
-     "median of the 46 H200 measurements made with calibrate's reduction: the smoke timelines, five "
-     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
-     "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
-     "runs (validate-queues/probes) (ns, untraced): 3095..7214"},
+     HOST_PROBES(46) "3095..7214"},
     {"api.event_ns", D(api_event_ns), 0, 1e8, 707, M, "cudaEventRecord host cost (untraced)",
-     "median of the 46 H200 measurements made with calibrate's reduction: the smoke timelines, five "
-     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
-     "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
-     "runs (validate-queues/probes) (ns, untraced): 136..1746"},
+     HOST_PROBES(46) "136..1746"},
     {"api.sync_ns", D(api_sync_ns), 0, 1e8, 1400, M, "sync call with nothing to wait for (untraced)",
      "shortest cudaStreamSynchronize of the 16..128-stream smoke timelines (2.3 us traced), less "
      "api.trace_overhead_ns"},
@@ -162,11 +160,7 @@ static const struct profile_key profile_keys[] = {
      "each: the costs add up and their distributions are skewed), averaged, less api.trace_overhead_ns"},
     {"api.switch_ns", D(api_switch_ns), 0, 1e8, 280, M,
      "extra cost of a call on another stream than the thread's previous call",
-     "median of the 45 H200 measurements made with calibrate's reduction: the smoke timelines, five "
-     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
-     "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
-     "runs (validate-queues/probes) (ns, untraced): 0..540, the 19 taken before api.switch_queues_ns (with "
-     "8 queues) less 7/8 of it"},
+     HOST_PROBES(45) "0..540, the 19 taken before api.switch_queues_ns (with 8 queues) less 7/8 of it"},
     {"api.copy_queues_ns", D(api_copy_queues_ns), 0, 1e8, 386, M,
      "added to api.copy_ns x (1 - 1/q) with q hardware queues in use (the driver feeds more channels)",
      "median of the 26 H200 measurements of it (calibrate's one-queue twin of its tracing run: the validate-h7..h9 "
@@ -181,10 +175,7 @@ static const struct profile_key profile_keys[] = {
      "api.trace_overhead_ns, api.prefetch_ns and api.switch_ns"},
     {"api.launch_wait_ns", D(api_launch_wait_ns), 0, 1e8, 82, M,
      "extra cost of a launch whose stream's previous work is a copy (compute waits for a copy engine)",
-     "median of the 45 H200 measurements made with calibrate's reduction: the smoke timelines, five "
-     "calibrate runs (tests/data/h200/calibrate, validate-queues/calibrate, calibrate2), the host probes before the "
-     "matrices of validate-host, host-probe and validate-queues (the last two also after them) and 8 probe "
-     "runs (validate-queues/probes) (ns, untraced): 0..2800"},
+     HOST_PROBES(45) "0..2800"},
     {"api.launch_prefetch_wait_ns", D(api_launch_prefetch_wait_ns), 0, 1e8, 6700, M,
      "extra cost of a launch whose stream's previous work is a prefetch to the device",
      "bench and smoke managed timelines, depth-first: such launches 10.9 us traced (mean of 14, median 9.1; each "
@@ -211,6 +202,7 @@ static const struct profile_key profile_keys[] = {
 #undef I
 #undef M
 #undef E
+#undef HOST_PROBES
 
 #define NKEYS ((int)(sizeof(profile_keys) / sizeof(profile_keys[0])))
 _Static_assert(sizeof(profile_keys) / sizeof(profile_keys[0]) <= SS_PROFILE_MAX_KEYS, "raise SS_PROFILE_MAX_KEYS");
