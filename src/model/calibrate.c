@@ -27,6 +27,11 @@ struct cal_vec {
 	size_t n, cap;
 };
 
+/* The copies of one path by direction, [0] H2D and [1] D2H: bytes in x, durations in y (cal_copy_samples). */
+struct cal_dirs {
+	struct cal_vec x[2], y[2];
+};
+
 /* One measured experiment: its op list, timeline, and the op of each GPU record. */
 struct cal_run {
 	struct ss_experiment e;
@@ -470,24 +475,60 @@ static int cal_copy_fit(struct cal *c, const char *path, struct cal_vec *x, stru
 	return 0;
 }
 
+/* cal_copy_step measures preset's one-stream copies of 4 chunks of 4 << k elements (label: "pinned", "pageable"
+ * for the progress line) into r and adds to d those of both directions whose flags include want. Returns 0 (the
+ * caller frees r), or -1 with *cause. */
+static int cal_copy_step(struct cal *c, struct cal_run *r, enum ss_preset preset, int k, const char *label,
+                         unsigned want, struct cal_dirs *d, char **cause)
+{
+	struct ss_experiment e;
+	char what[64];
+
+	cal_base(&e, preset, 1, 4ull << k, 4, 1);
+	snprintf(what, sizeof what, "%s copies of %llu KiB", label, (1ull << k) * 4 / 1024);
+	if (cal_measure(c, r, &e, what, cause) != 0)
+		return -1;
+	cal_copy_samples(r, SS_KIND_H2D, want, &d->x[0], &d->y[0]);
+	cal_copy_samples(r, SS_KIND_D2H, want, &d->x[1], &d->y[1]);
+	return 0;
+}
+
+/* cal_copy_fits fits both directions of path ("copy": keys copy.h2d.* and copy.d2h.*); -1 with *cause at the first
+ * that gives no line. */
+static int cal_copy_fits(struct cal *c, const char *path, struct cal_dirs *d, char **cause)
+{
+	static const char *const dir[2] = {"h2d", "d2h"};
+	char name[32];
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof name, "%s.%s", path, dir[i]);
+		if (cal_copy_fit(c, name, &d->x[i], &d->y[i], cause) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* cal_dirs_free frees both directions' samples (d can be reused empty). */
+static void cal_dirs_free(struct cal_dirs *d)
+{
+	for (int i = 0; i < 2; i++) {
+		cal_vec_free(&d->x[i]);
+		cal_vec_free(&d->y[i]);
+	}
+}
+
 /* Pinned copies over sizes 4 KiB .. 64 MiB; call costs, launch latency and sync wake-up from the same runs. */
 static int cal_copies(struct cal *c, char **cause)
 {
-	struct cal_vec hx = {0}, hy = {0}, dx = {0}, dy = {0}, copy = {0}, launch = {0}, lat = {0}, wake = {0};
-	struct cal_vec gap = {0}, hgap = {0};
+	struct cal_dirs d = {0};
+	struct cal_vec copy = {0}, launch = {0}, lat = {0}, wake = {0}, gap = {0}, hgap = {0};
 	int rc = -1;
 
 	for (int k = 10; k <= 24; k += 2) {
-		struct ss_experiment e;
 		struct cal_run r;
-		char what[64];
 
-		cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 1, 4ull << k, 4, 1);
-		snprintf(what, sizeof what, "pinned copies of %llu KiB", (1ull << k) * 4 / 1024);
-		if (cal_measure(c, &r, &e, what, cause) != 0)
+		if (cal_copy_step(c, &r, SS_PRESET_KERNEL_TRANSFER, k, "pinned", 0, &d, cause) != 0)
 			goto out;
-		cal_copy_samples(&r, SS_KIND_H2D, 0, &hx, &hy);
-		cal_copy_samples(&r, SS_KIND_D2H, 0, &dx, &dy);
 		cal_api_samples(&r, "cudaMemcpyAsync", &copy);
 		cal_api_samples(&r, "cudaLaunchKernel", &launch);
 		cal_host_samples(&r, &lat, &wake);
@@ -514,7 +555,7 @@ static int cal_copies(struct cal *c, char **cause)
 		cal_vec_free(&same);
 		cal_vec_free(&other);
 	}
-	if (cal_copy_fit(c, "copy.h2d", &hx, &hy, cause) != 0 || cal_copy_fit(c, "copy.d2h", &dx, &dy, cause) != 0)
+	if (cal_copy_fits(c, "copy", &d, cause) != 0)
 		goto out;
 	cal_set(c, "api.copy_ns", cal_median(&copy));
 	cal_set(c, "api.launch_ns", cal_median(&launch));
@@ -524,10 +565,7 @@ static int cal_copies(struct cal *c, char **cause)
 	cal_set(c, "host.gap_ns", cal_median(&hgap));
 	rc = 0;
 out:
-	cal_vec_free(&hx);
-	cal_vec_free(&hy);
-	cal_vec_free(&dx);
-	cal_vec_free(&dy);
+	cal_dirs_free(&d);
 	cal_vec_free(&copy);
 	cal_vec_free(&launch);
 	cal_vec_free(&lat);
@@ -665,21 +703,16 @@ out:
 /* Pageable copies: staged, synchronous for the host, fitted like pinned ones. */
 static int cal_pageable(struct cal *c, char **cause)
 {
-	struct cal_vec hx = {0}, hy = {0}, dx = {0}, dy = {0}, stage[2] = {{0}};
+	struct cal_dirs d = {0};
+	struct cal_vec stage[2] = {{0}};
 	const struct ss_profile *p = c->out;
 	int rc = -1;
 
 	for (int k = 14; k <= 22; k += 4) {
-		struct ss_experiment e;
 		struct cal_run r;
-		char what[64];
 
-		cal_base(&e, SS_PRESET_PAGEABLE, 1, 4ull << k, 4, 1);
-		snprintf(what, sizeof what, "pageable copies of %llu KiB", (1ull << k) * 4 / 1024);
-		if (cal_measure(c, &r, &e, what, cause) != 0)
+		if (cal_copy_step(c, &r, SS_PRESET_PAGEABLE, k, "pageable", SS_REC_PAGEABLE, &d, cause) != 0)
 			goto out;
-		cal_copy_samples(&r, SS_KIND_H2D, SS_REC_PAGEABLE, &hx, &hy);
-		cal_copy_samples(&r, SS_KIND_D2H, SS_REC_PAGEABLE, &dx, &dy);
 		/* The host's staging: before an H2D's DMA starts, after a D2H's DMA ends (the call is synchronous). */
 		for (size_t i = 0; i < r.tl.n; i++) {
 			const struct ss_record *rec = &r.tl.rec[i], *api;
@@ -697,20 +730,16 @@ static int cal_pageable(struct cal *c, char **cause)
 		}
 		cal_run_free(&r);
 	}
-	if (cal_copy_fit(c, "pageable.h2d", &hx, &hy, cause) == 0 &&
-	    cal_copy_fit(c, "pageable.d2h", &dx, &dy, cause) == 0)
+	if (cal_copy_fits(c, "pageable", &d, cause) == 0)
 		rc = 0;
 	if (stage[0].n > 0)
 		cal_set(c, "pageable.h2d.stage_gbs", cal_median(&stage[0]));
 	if (stage[1].n > 0)
 		cal_set(c, "pageable.d2h.stage_gbs", cal_median(&stage[1]));
+out:
 	cal_vec_free(&stage[0]);
 	cal_vec_free(&stage[1]);
-out:
-	cal_vec_free(&hx);
-	cal_vec_free(&hy);
-	cal_vec_free(&dx);
-	cal_vec_free(&dy);
+	cal_dirs_free(&d);
 	return rc;
 }
 
