@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/timeline.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
 
@@ -68,47 +69,60 @@ static int planner_chunk_stream(const struct ss_experiment *e, int c)
 	return c % e->streams;
 }
 
+/* The buffer the kernels write and the copies back read: z for add, else x (in place). */
+static int planner_output_buffer(const struct ss_experiment *e)
+{
+	return e->kernel == SS_KERNEL_ADD ? PLANNER_Z : PLANNER_X;
+}
+
+/* planner_elements gives chunk c's share of the experiment's elements: their count, the first in *off. */
+static uint64_t planner_elements(const struct planner_ctx *p, int c, uint64_t *off)
+{
+	uint64_t cnt;
+
+	planner_chunk(p->e->elements, p->ops->nchunks, c, off, &cnt);
+	return cnt;
+}
+
+/* planner_push_chunk adds an op of kind for chunk c on its stream: count elements of buffer (-1: none) from offset.
+ */
+static struct ss_op *planner_push_chunk(struct planner_ctx *p, int kind, int c, int buffer, uint64_t offset,
+                                        uint64_t count)
+{
+	struct ss_op *op = planner_push(p, kind, planner_chunk_stream(p->e, c));
+
+	op->buffer = (int8_t)buffer;
+	op->chunk = (int16_t)c;
+	op->offset = offset;
+	op->count = count;
+	return op;
+}
+
 /* Whether chunk c has any operation (a tail chunk can be empty). */
 static bool planner_chunk_has_work(const struct planner_ctx *p, int c)
 {
-	uint64_t off, cnt;
+	uint64_t off;
 
-	if (p->e->kernel == SS_KERNEL_SPIN)
-		return true;
-	planner_chunk(p->e->elements, p->ops->nchunks, c, &off, &cnt);
-	return cnt > 0;
+	return p->e->kernel == SS_KERNEL_SPIN || planner_elements(p, c, &off) > 0;
 }
 
 /* The copies into the device for chunk c: H2D copies, managed attaches or prefetches. */
 static void planner_inputs(struct planner_ctx *p, int c)
 {
 	const struct ss_experiment *e = p->e;
-	int inputs, outputs, s = planner_chunk_stream(e, c);
-	uint64_t off, cnt;
+	int inputs, outputs, kind = e->hostmem == SS_MEM_MANAGED_PREFETCH ? SS_OP_PREFETCH_H2D : SS_OP_H2D;
+	uint64_t off, cnt = planner_elements(p, c, &off);
 
 	experiment_io_arrays(e, &inputs, &outputs);
-	planner_chunk(e->elements, p->ops->nchunks, c, &off, &cnt);
 	if (cnt == 0)
 		return;
 	if (e->hostmem == SS_MEM_MANAGED_ATTACH) {
 		/* Attach every array of the chunk to its stream (its own managed allocation per chunk). */
-		for (int b = 0; b < inputs + (e->kernel == SS_KERNEL_ADD ? outputs : 0); b++) {
-			struct ss_op *op = planner_push(p, SS_OP_ATTACH, s);
-			op->buffer = (int8_t)b;
-			op->chunk = (int16_t)c;
-			op->offset = off;
-			op->count = cnt;
-		}
-		return;
+		kind = SS_OP_ATTACH;
+		inputs += e->kernel == SS_KERNEL_ADD ? outputs : 0;
 	}
-	for (int b = 0; b < inputs; b++) {
-		struct ss_op *op =
-		    planner_push(p, e->hostmem == SS_MEM_MANAGED_PREFETCH ? SS_OP_PREFETCH_H2D : SS_OP_H2D, s);
-		op->buffer = (int8_t)b;
-		op->chunk = (int16_t)c;
-		op->offset = off;
-		op->count = cnt;
-	}
+	for (int b = 0; b < inputs; b++)
+		planner_push_chunk(p, kind, c, b, off, cnt);
 }
 
 /* The kernels of chunk c. hyperq has two dependent spin kernels per stream: `which` picks the first (0), the second
@@ -116,50 +130,31 @@ static void planner_inputs(struct planner_ctx *p, int c)
 static void planner_kernels(struct planner_ctx *p, int c, int which)
 {
 	const struct ss_experiment *e = p->e;
-	int s = planner_chunk_stream(e, c);
 	uint64_t off, cnt;
 
 	if (e->kernel == SS_KERNEL_SPIN) {
-		for (int k = 0; k < 2; k++) {
-			struct ss_op *op;
-
-			if (which >= 0 && k != which)
-				continue;
-			op = planner_push(p, SS_OP_KERNEL, s);
-			op->chunk = (int16_t)c;
-			op->offset = (uint64_t)k;
-			op->count = 1;
-		}
+		for (int k = 0; k < 2; k++)
+			if (which < 0 || k == which)
+				planner_push_chunk(p, SS_OP_KERNEL, c, -1, (uint64_t)k, 1);
 		return;
 	}
-	if (which == 1)
+	if (which == 1 || (cnt = planner_elements(p, c, &off)) == 0)
 		return;
-	planner_chunk(e->elements, p->ops->nchunks, c, &off, &cnt);
-	if (cnt == 0)
-		return;
-	struct ss_op *op = planner_push(p, SS_OP_KERNEL, s);
-	op->chunk = (int16_t)c;
-	op->buffer = e->kernel == SS_KERNEL_ADD ? PLANNER_Z : PLANNER_X;
-	op->offset = off;
-	op->count = cnt;
+	planner_push_chunk(p, SS_OP_KERNEL, c, planner_output_buffer(e), off, cnt);
 }
 
 /* The copies back for chunk c. */
 static void planner_outputs(struct planner_ctx *p, int c)
 {
 	const struct ss_experiment *e = p->e;
-	int inputs, outputs, s = planner_chunk_stream(e, c);
-	uint64_t off, cnt;
+	int inputs, outputs;
+	uint64_t off, cnt = planner_elements(p, c, &off);
 
 	experiment_io_arrays(e, &inputs, &outputs);
-	planner_chunk(e->elements, p->ops->nchunks, c, &off, &cnt);
 	if (cnt == 0 || outputs == 0 || e->hostmem == SS_MEM_MANAGED_ATTACH)
 		return;
-	struct ss_op *op = planner_push(p, e->hostmem == SS_MEM_MANAGED_PREFETCH ? SS_OP_PREFETCH_D2H : SS_OP_D2H, s);
-	op->buffer = e->kernel == SS_KERNEL_ADD ? PLANNER_Z : PLANNER_X;
-	op->chunk = (int16_t)c;
-	op->offset = off;
-	op->count = cnt;
+	planner_push_chunk(p, e->hostmem == SS_MEM_MANAGED_PREFETCH ? SS_OP_PREFETCH_D2H : SS_OP_D2H, c,
+	                   planner_output_buffer(e), off, cnt);
 }
 
 /* The interfering default-stream operation placed between the streams' work. */
@@ -291,18 +286,16 @@ void planner_free(struct ss_oplist *ops)
 	memset(ops, 0, sizeof *ops);
 }
 
+/* Whether ops of kind move a buffer's elements (copies, prefetches, attaches). */
+static bool planner_moves_data(int kind)
+{
+	return kind == SS_OP_H2D || kind == SS_OP_D2H || kind == SS_OP_PREFETCH_H2D || kind == SS_OP_PREFETCH_D2H ||
+	       kind == SS_OP_ATTACH;
+}
+
 uint64_t planner_op_bytes(const struct ss_oplist *ops, const struct ss_op *op)
 {
-	switch (op->kind) {
-	case SS_OP_H2D:
-	case SS_OP_D2H:
-	case SS_OP_PREFETCH_H2D:
-	case SS_OP_PREFETCH_D2H:
-	case SS_OP_ATTACH:
-		return op->count * ops->elem_size;
-	default:
-		return 0;
-	}
+	return planner_moves_data(op->kind) ? op->count * ops->elem_size : 0;
 }
 
 size_t planner_count_kind(const struct ss_oplist *ops, int kind)
@@ -372,35 +365,20 @@ void planner_expected_records(const struct ss_oplist *ops, bool prefetches, size
 	}
 }
 
-static void planner_stream_label(int stream, char *buf, size_t len)
-{
-	if (stream >= 0)
-		snprintf(buf, len, "s%d", stream);
-	else if (stream == SS_STREAM_LEGACY)
-		snprintf(buf, len, "legacy");
-	else if (stream == SS_STREAM_PER_THREAD)
-		snprintf(buf, len, "per-thread");
-	else
-		snprintf(buf, len, "host");
-}
-
 void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, char *buf, size_t len)
 {
 	static const char bufname[3] = {'x', 'y', 'z'};
 	char st[16];
 	uint64_t bytes = planner_op_bytes(ops, op);
 
-	planner_stream_label(op->stream, st, sizeof st);
-	switch (op->kind) {
-	case SS_OP_H2D:
-	case SS_OP_D2H:
-	case SS_OP_PREFETCH_H2D:
-	case SS_OP_PREFETCH_D2H:
-	case SS_OP_ATTACH:
+	timeline_stream_label(op->stream, st, sizeof st); /* an op's stream: s<n>, legacy, per-thread or host */
+	if (planner_moves_data(op->kind)) {
 		snprintf(buf, len, "#%u t%d %-10s %s %c[%llu+%llu] %.2f MiB", op->id, op->thread, st,
 		         planner_op_kind_name(op->kind), op->buffer >= 0 && op->buffer < 3 ? bufname[op->buffer] : '?',
 		         (unsigned long long)op->offset, (unsigned long long)op->count, (double)bytes / (1 << 20));
-		break;
+		return;
+	}
+	switch (op->kind) {
 	case SS_OP_KERNEL:
 		if (op->stream < 0)
 			snprintf(buf, len, "#%u t%d %-10s kernel launch (interfering, 1 block)", op->id, op->thread,
