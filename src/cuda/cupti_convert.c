@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/timeline.h"
+
 /* The record layouts below are those CUPTI 13.0 writes (Memcpy6, Memset4, Kernel10, API, Synchronization2,
  * Overhead3, Marker2; CUPTI.md). Later toolkits move on (13.2 Kernel11, 13.4 Memcpy7): review this file first. */
 #if !defined(CUPTI_API_VERSION) || CUPTI_API_VERSION < 130000 || CUPTI_API_VERSION >= 130100
@@ -35,27 +37,70 @@ _Static_assert(sizeof(CUpti_ActivityMarker2) == 56, "CUpti_ActivityMarker2 chang
 _Static_assert(sizeof(CUpti_ActivityUnifiedMemoryCounter3) == 104, "CUpti_ActivityUnifiedMemoryCounter3 changed");
 _Static_assert(offsetof(CUpti_ActivityUnifiedMemoryCounter3, streamId) == 48, "UnifiedMemoryCounter3.streamId moved");
 
+/* The name of one value of a CUPTI enum, in the names below. */
+struct cupti_convert_name {
+	unsigned value;
+	const char *name;
+};
+
 /* CUPTI's memory kinds as shown in copy names. */
-static const char *cupti_convert_memory_name(unsigned kind)
+static const struct cupti_convert_name cupti_convert_memory_names[] = {
+    {CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE, "Pageable"},
+    {CUPTI_ACTIVITY_MEMORY_KIND_PINNED, "Pinned"},
+    {CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, "Device"},
+    {CUPTI_ACTIVITY_MEMORY_KIND_ARRAY, "Array"},
+    {CUPTI_ACTIVITY_MEMORY_KIND_MANAGED, "Managed"},
+    {CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC, "Device Static"},
+    {CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC, "Managed Static"},
+    {0, NULL},
+};
+
+/* What CUPTI spent its overhead records on. */
+static const struct cupti_convert_name cupti_convert_overhead_names[] = {
+    {CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER, "driver compiler"},
+    {CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH, "buffer flush"},
+    {CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION, "instrumentation"},
+    {CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE, "resource"},
+    {CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING, "module loading"},
+    {CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING, "lazy function loading"},
+    {CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL, "command buffer full"},
+    {CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST, "activity buffer request"},
+    {CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT, "unified memory init"},
+    {0, NULL},
+};
+
+/* Why the driver migrated unified memory. */
+static const struct cupti_convert_name cupti_convert_migration_causes[] = {
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER, "user"},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE, "coherence"},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH, "prefetch"},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION, "eviction"},
+    {CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS, "access counters"},
+    {0, NULL},
+};
+
+/* The calls CUPTI's synchronization records stand for. */
+static const struct cupti_convert_name cupti_convert_sync_names[] = {
+    {CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE, "cudaEventSynchronize"},
+    {CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT, "cudaStreamWaitEvent"},
+    {CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, "cudaStreamSynchronize"},
+    {CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, "cudaDeviceSynchronize"},
+    {0, NULL},
+};
+
+/* cupti_convert_lookup returns the name of value in names (ended by a NULL name), fallback when it has none. */
+static const char *cupti_convert_lookup(const struct cupti_convert_name *names, unsigned value, const char *fallback)
 {
-	switch (kind) {
-	case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE:
-		return "Pageable";
-	case CUPTI_ACTIVITY_MEMORY_KIND_PINNED:
-		return "Pinned";
-	case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE:
-		return "Device";
-	case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY:
-		return "Array";
-	case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED:
-		return "Managed";
-	case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC:
-		return "Device Static";
-	case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC:
-		return "Managed Static";
-	default:
-		return "Unknown";
-	}
+	for (; names->name != NULL; names++)
+		if (names->value == value)
+			return names->name;
+	return fallback;
+}
+
+/* The direction of a copy engine's interval as CUPTI's copy names write it. */
+static const char *cupti_convert_dir(int kind)
+{
+	return kind == SS_KIND_H2D ? "HtoD" : kind == SS_KIND_D2H ? "DtoH" : "DtoD";
 }
 
 int cupti_convert_stream(const struct cupti_convert_map *map, uint32_t id)
@@ -71,36 +116,42 @@ int cupti_convert_stream(const struct cupti_convert_map *map, uint32_t id)
 	return SS_STREAM_UNKNOWN;
 }
 
-/* A GPU interval's common fields. Returns CUPTI_CONVERT_NO_TIME when CUPTI lost the timestamps. */
-static int cupti_convert_gpu(const struct cupti_convert_map *map, struct ss_record *r, int kind, uint64_t start,
-                             uint64_t end, uint32_t stream, uint32_t correlation, uint32_t channel)
+/* An interval's common fields (an end before the start is taken as the start). Returns CUPTI_CONVERT_NO_TIME when
+ * CUPTI lost the timestamps, else CUPTI_CONVERT_RECORD. */
+static int cupti_convert_interval(struct ss_record *r, int kind, uint64_t start, uint64_t end, int stream,
+                                  uint32_t thread, uint32_t correlation)
 {
 	r->kind = (uint8_t)kind;
 	r->start = start;
 	r->end = end < start ? start : end;
-	r->raw_stream = stream;
-	r->stream = cupti_convert_stream(map, stream);
+	r->stream = stream;
+	r->thread = thread;
 	r->correlation = correlation;
-	r->thread = channel;
 	return start == 0 && end == 0 ? CUPTI_CONVERT_NO_TIME : CUPTI_CONVERT_RECORD;
+}
+
+/* A GPU interval's common fields: its stream mapped through map, its channel in r->thread. Returns as
+ * cupti_convert_interval. */
+static int cupti_convert_gpu(const struct cupti_convert_map *map, struct ss_record *r, int kind, uint64_t start,
+                             uint64_t end, uint32_t stream, uint32_t correlation, uint32_t channel)
+{
+	r->raw_stream = stream;
+	return cupti_convert_interval(r, kind, start, end, cupti_convert_stream(map, stream), channel, correlation);
 }
 
 static int cupti_convert_memcpy(const CUpti_ActivityMemcpy6 *m, const struct cupti_convert_map *map,
                                 struct ss_record *r, char *name, size_t len)
 {
 	int kind;
-	const char *dir;
 
 	switch (m->copyKind) {
 	case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
 	case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
 		kind = SS_KIND_H2D;
-		dir = "HtoD";
 		break;
 	case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
 	case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
 		kind = SS_KIND_D2H;
-		dir = "DtoH";
 		break;
 	case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
 	case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
@@ -108,7 +159,6 @@ static int cupti_convert_memcpy(const CUpti_ActivityMemcpy6 *m, const struct cup
 	case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
 	case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
 		kind = SS_KIND_D2D;
-		dir = "DtoD";
 		break;
 	default:
 		return CUPTI_CONVERT_UNSUPPORTED; /* host-to-host or unknown: no engine of ours */
@@ -124,8 +174,9 @@ static int cupti_convert_memcpy(const CUpti_ActivityMemcpy6 *m, const struct cup
 	if (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC)
 		r->flags |= SS_REC_ASYNC;
 	r->bytes = m->bytes;
-	snprintf(name, len, "Memcpy %s (%s -> %s)", dir, cupti_convert_memory_name(m->srcKind),
-	         cupti_convert_memory_name(m->dstKind));
+	snprintf(name, len, "Memcpy %s (%s -> %s)", cupti_convert_dir(kind),
+	         cupti_convert_lookup(cupti_convert_memory_names, m->srcKind, "Unknown"),
+	         cupti_convert_lookup(cupti_convert_memory_names, m->dstKind, "Unknown"));
 	return cupti_convert_gpu(map, r, kind, m->start, m->end, m->streamId, m->correlationId, m->channelID);
 }
 
@@ -137,7 +188,7 @@ static int cupti_convert_memset(const CUpti_ActivityMemset4 *m, const struct cup
 	if (m->memoryKind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED)
 		r->flags |= SS_REC_MANAGED;
 	r->bytes = m->bytes;
-	snprintf(name, len, "Memset (%s)", cupti_convert_memory_name(m->memoryKind));
+	snprintf(name, len, "Memset (%s)", cupti_convert_lookup(cupti_convert_memory_names, m->memoryKind, "Unknown"));
 	return cupti_convert_gpu(map, r, SS_KIND_MEMSET, m->start, m->end, m->streamId, m->correlationId, m->channelID);
 }
 
@@ -159,13 +210,7 @@ static int cupti_convert_api(const CUpti_ActivityAPI *a, const struct cupti_conv
 	else
 		snprintf(name, len, "%s API #%u", domain == CUPTI_CB_DOMAIN_DRIVER_API ? "driver" : "runtime",
 		         (unsigned)a->cbid);
-	r->kind = SS_KIND_API;
-	r->start = a->start;
-	r->end = a->end < a->start ? a->start : a->end;
-	r->stream = SS_STREAM_HOST;
-	r->thread = a->threadId;
-	r->correlation = a->correlationId;
-	return a->start == 0 && a->end == 0 ? CUPTI_CONVERT_NO_TIME : CUPTI_CONVERT_RECORD;
+	return cupti_convert_interval(r, SS_KIND_API, a->start, a->end, SS_STREAM_HOST, a->threadId, a->correlationId);
 }
 
 /* A label for the stream a host record waited on: "s3", "legacy", "per-thread", "all", "stream 17". */
@@ -173,12 +218,8 @@ static void cupti_convert_stream_label(const struct cupti_convert_map *map, uint
 {
 	int s = cupti_convert_stream(map, id);
 
-	if (s >= 0)
-		snprintf(buf, len, "s%d", s);
-	else if (s == SS_STREAM_LEGACY)
-		snprintf(buf, len, "legacy");
-	else if (s == SS_STREAM_PER_THREAD)
-		snprintf(buf, len, "per-thread");
+	if (s >= 0 || s == SS_STREAM_LEGACY || s == SS_STREAM_PER_THREAD)
+		timeline_stream_label(s, buf, len);
 	else if (id == UINT32_MAX)
 		snprintf(buf, len, "all");
 	else
@@ -190,89 +231,26 @@ static int cupti_convert_sync(const CUpti_ActivitySynchronization2 *s, const str
 {
 	char label[32];
 
-	cupti_convert_stream_label(map, s->streamId, label, sizeof label);
-	switch (s->type) {
-	case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE:
-		snprintf(name, len, "cudaEventSynchronize");
-		break;
-	case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT:
-		snprintf(name, len, "cudaStreamWaitEvent (%s)", label);
-		break;
-	case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE:
-		snprintf(name, len, "cudaStreamSynchronize (%s)", label);
-		break;
-	case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE:
-		snprintf(name, len, "cudaDeviceSynchronize");
-		break;
-	default:
-		snprintf(name, len, "synchronization");
-		break;
-	}
-	r->kind = SS_KIND_SYNC;
-	r->start = s->start;
-	r->end = s->end < s->start ? s->start : s->end;
-	r->stream = SS_STREAM_HOST;
-	r->raw_stream = s->streamId;
-	r->correlation = s->correlationId;
-	return s->start == 0 && s->end == 0 ? CUPTI_CONVERT_NO_TIME : CUPTI_CONVERT_RECORD;
-}
+	const char *call = cupti_convert_lookup(cupti_convert_sync_names, s->type, "synchronization");
 
-static const char *cupti_convert_overhead_name(unsigned kind)
-{
-	switch (kind) {
-	case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
-		return "driver compiler";
-	case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
-		return "buffer flush";
-	case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
-		return "instrumentation";
-	case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
-		return "resource";
-	case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
-		return "module loading";
-	case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
-		return "lazy function loading";
-	case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
-		return "command buffer full";
-	case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
-		return "activity buffer request";
-	case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT:
-		return "unified memory init";
-	default:
-		return "unknown";
-	}
+	cupti_convert_stream_label(map, s->streamId, label, sizeof label);
+	if (s->type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT ||
+	    s->type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE)
+		snprintf(name, len, "%s (%s)", call, label); /* the calls that name a stream */
+	else
+		snprintf(name, len, "%s", call);
+	r->raw_stream = s->streamId;
+	return cupti_convert_interval(r, SS_KIND_SYNC, s->start, s->end, SS_STREAM_HOST, 0, s->correlationId);
 }
 
 static int cupti_convert_overhead(const CUpti_ActivityOverhead3 *o, struct ss_record *r, char *name, size_t len)
 {
-	snprintf(name, len, "CUPTI overhead: %s", cupti_convert_overhead_name(o->overheadKind));
-	r->kind = SS_KIND_API;
-	r->start = o->start;
-	r->end = o->end < o->start ? o->start : o->end;
-	r->stream = SS_STREAM_HOST;
-	r->thread = o->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || o->objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS
-	                ? o->objectId.pt.threadId
-	                : 0;
-	r->correlation = o->correlationId;
-	return o->start == 0 && o->end == 0 ? CUPTI_CONVERT_NO_TIME : CUPTI_CONVERT_RECORD;
-}
+	bool thread = o->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD || o->objectKind == CUPTI_ACTIVITY_OBJECT_PROCESS;
 
-static const char *cupti_convert_migration_cause(unsigned cause)
-{
-	switch (cause) {
-	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER:
-		return "user";
-	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE:
-		return "coherence";
-	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH:
-		return "prefetch";
-	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION:
-		return "eviction";
-	case CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS:
-		return "access counters";
-	default:
-		return "unknown";
-	}
+	snprintf(name, len, "CUPTI overhead: %s",
+	         cupti_convert_lookup(cupti_convert_overhead_names, o->overheadKind, "unknown"));
+	return cupti_convert_interval(r, SS_KIND_API, o->start, o->end, SS_STREAM_HOST,
+	                              thread ? o->objectId.pt.threadId : 0, o->correlationId);
 }
 
 /* A unified-memory migration (prefetch or fault driven): a copy-engine interval flagged MANAGED. Not one record per
@@ -282,27 +260,24 @@ static int cupti_convert_migration(const CUpti_ActivityUnifiedMemoryCounter3 *u,
                                    struct ss_record *r, char *name, size_t len)
 {
 	int kind;
-	const char *dir;
 
 	switch (u->counterKind) {
 	case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
 		kind = SS_KIND_H2D;
-		dir = "HtoD";
 		break;
 	case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
 		kind = SS_KIND_D2H;
-		dir = "DtoH";
 		break;
 	case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD:
 		kind = SS_KIND_D2D;
-		dir = "DtoD";
 		break;
 	default:
 		return CUPTI_CONVERT_SKIP;
 	}
 	r->flags = SS_REC_MANAGED;
 	r->bytes = u->value;
-	snprintf(name, len, "Unified memory %s (%s)", dir, cupti_convert_migration_cause(u->flags));
+	snprintf(name, len, "Unified memory %s (%s)", cupti_convert_dir(kind),
+	         cupti_convert_lookup(cupti_convert_migration_causes, u->flags, "unknown"));
 	return cupti_convert_gpu(map, r, kind, u->start, u->end, u->streamId, 0, 0);
 }
 
