@@ -130,9 +130,10 @@ static void chrome_thread_name(int pid, int64_t tid, char *buf, size_t len)
 	}
 }
 
-/* chrome_meta writes an M event of pid (and *tid when not NULL) whose args hold one string. */
+/* chrome_meta writes an M event of pid (and *tid when not NULL) whose args hold one value under arg: the string
+ * value, or the number index when value is NULL. */
 static void chrome_meta(struct json_out *o, int pid, const int64_t *tid, const char *name, const char *arg,
-                        const char *value)
+                        const char *value, int64_t index)
 {
 	chrome_begin(o, "M");
 	json_out_key_int(o, "pid", pid);
@@ -141,7 +142,10 @@ static void chrome_meta(struct json_out *o, int pid, const int64_t *tid, const c
 	json_out_key_str(o, "name", name);
 	json_out_key(o, "args");
 	json_out_map_begin(o);
-	json_out_key_str(o, arg, value);
+	if (value != NULL)
+		json_out_key_str(o, arg, value);
+	else
+		json_out_key_int(o, arg, index);
 	json_out_map_end(o);
 	json_out_map_end(o);
 }
@@ -168,31 +172,16 @@ static void chrome_metadata(struct json_out *o, const struct ss_timeline *t, con
 		if (!idmap_get(&procs, (uint64_t)pid, &dummy)) {
 			idmap_put(&procs, (uint64_t)pid, 1);
 			chrome_process_name(t, pid, name, sizeof name);
-			chrome_meta(o, pid, NULL, "process_name", "name", name);
-			chrome_begin(o, "M");
-			json_out_key_int(o, "pid", pid);
-			json_out_key_str(o, "name", "process_sort_index");
-			json_out_key(o, "args");
-			json_out_map_begin(o);
-			json_out_key_int(o, "sort_index", pid);
-			json_out_map_end(o);
-			json_out_map_end(o);
-			chrome_meta(o, pid, NULL, "process_labels", "labels", measurement);
+			chrome_meta(o, pid, NULL, "process_name", "name", name, 0);
+			chrome_meta(o, pid, NULL, "process_sort_index", "sort_index", NULL, pid);
+			chrome_meta(o, pid, NULL, "process_labels", "labels", measurement, 0);
 		}
 		key = ((uint64_t)(uint32_t)pid << 32) ^ (uint64_t)tid;
 		if (!idmap_get(&threads, key, &dummy)) {
 			idmap_put(&threads, key, 1);
 			chrome_thread_name(pid, tid, name, sizeof name);
-			chrome_meta(o, pid, &tid, "thread_name", "name", name);
-			chrome_begin(o, "M");
-			json_out_key_int(o, "pid", pid);
-			json_out_key_int(o, "tid", tid);
-			json_out_key_str(o, "name", "thread_sort_index");
-			json_out_key(o, "args");
-			json_out_map_begin(o);
-			json_out_key_int(o, "sort_index", tid);
-			json_out_map_end(o);
-			json_out_map_end(o);
+			chrome_meta(o, pid, &tid, "thread_name", "name", name, 0);
+			chrome_meta(o, pid, &tid, "thread_sort_index", "sort_index", NULL, tid);
 		}
 	}
 	idmap_free(&procs);
