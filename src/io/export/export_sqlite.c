@@ -147,12 +147,22 @@ static const char export_sqlite_enums[] =
     " (34,'NvtxMark','NvtxMark'),(35,'NvtxPushRange','NvtxPushRange'),(36,'NvtxPopRange','NvtxPopRange'),"
     " (59,'NvtxPushPopRange','NvtxPushPopRange'),(60,'NvtxStartEndRange','NvtxStartEndRange');";
 
+/* The ss columns an activity table has past ssKind, ssStream, ssThread and ssFlags, in this order: what its nsys
+ * columns do not hold. */
+enum {
+	SS_COL_NAME = 1 << 0,        /* ssNameId */
+	SS_COL_RAW_STREAM = 1 << 1,  /* ssRawStream */
+	SS_COL_BYTES = 1 << 2,       /* ssBytes */
+	SS_COL_CORRELATION = 1 << 3, /* ssCorrelation */
+};
+
 /* The insert of one activity table: its columns and one row's VALUES template, whose '?' are bound in order. */
 struct export_sqlite_ins {
 	const char *table;
 	const char *cols;
 	const char *row;
-	int text_at; /* the parameter bound as text (NVTX's text), -1 for none */
+	int text_at;   /* the parameter bound as text (NVTX's text), -1 for none */
+	unsigned more; /* its SS_COL_* columns */
 };
 
 enum { INS_MEMCPY = 0, INS_MEMSET, INS_KERNEL, INS_RUNTIME, INS_SYNC, INS_NVTX, INS_COUNT };
@@ -161,32 +171,33 @@ static const struct export_sqlite_ins export_sqlite_ins[INS_COUNT] = {
     [INS_MEMCPY] = {"CUPTI_ACTIVITY_KIND_MEMCPY",
                     "start, end, deviceId, contextId, streamId, correlationId, globalPid, bytes, copyKind, srcKind,"
                     " dstKind, srcDeviceId, dstDeviceId, copyCount, ssKind, ssStream, ssThread, ssFlags, ssNameId",
-                    "(?, ?, 0, 1, ?, ?, 0, ?, ?, ?, ?, 0, 0, 1, ?, ?, ?, ?, ?)", -1},
+                    "(?, ?, 0, 1, ?, ?, 0, ?, ?, ?, ?, 0, 0, 1, ?, ?, ?, ?, ?)", -1, SS_COL_NAME},
     [INS_MEMSET] =
         {"CUPTI_ACTIVITY_KIND_MEMSET",
          "start, end, deviceId, contextId, streamId, correlationId, globalPid, value, bytes, memKind, ssKind,"
          " ssStream, ssThread, ssFlags, ssNameId",
-         "(?, ?, 0, 1, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?)", -1},
+         "(?, ?, 0, 1, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?)", -1, SS_COL_NAME},
     [INS_KERNEL] = {"CUPTI_ACTIVITY_KIND_KERNEL",
                     "start, end, deviceId, contextId, streamId, correlationId, globalPid, demangledName, shortName,"
                     " mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ, blockX, blockY,"
                     " blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId,"
                     " sharedMemoryExecuted, sharedMemoryLimitConfig, ssKind, ssStream, ssThread, ssFlags, ssBytes",
                     "(?, ?, 0, 1, ?, ?, 0, ?, ?, NULL, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, 0, 0, ?, ?, ?, ?, ?)",
-                    -1},
+                    -1, SS_COL_BYTES},
     [INS_RUNTIME] =
         {"CUPTI_ACTIVITY_KIND_RUNTIME",
          "start, end, eventClass, globalTid, correlationId, nameId, returnValue, ssKind, ssStream, ssThread,"
          " ssFlags, ssRawStream, ssBytes",
-         "(?, ?, 0, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)", -1},
+         "(?, ?, 0, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)", -1, SS_COL_RAW_STREAM | SS_COL_BYTES},
     [INS_SYNC] = {"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
                   "start, end, deviceId, contextId, streamId, correlationId, globalPid, syncType, eventId, ssKind,"
                   " ssStream, ssThread, ssFlags, ssNameId, ssBytes",
-                  "(?, ?, 0, 1, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?, ?)", -1},
+                  "(?, ?, 0, 1, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?, ?)", -1, SS_COL_NAME | SS_COL_BYTES},
     [INS_NVTX] = {"NVTX_EVENTS",
                   "start, end, eventType, rangeId, text, globalTid, endGlobalTid, textId, domainId, ssKind, ssStream,"
                   " ssThread, ssFlags, ssRawStream, ssBytes, ssCorrelation",
-                  "(?, ?, 59, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)", 3},
+                  "(?, ?, 59, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)", 3,
+                  SS_COL_RAW_STREAM | SS_COL_BYTES | SS_COL_CORRELATION},
 };
 
 /* Rows per multi-row INSERT: one statement execution carries this many records. */
@@ -216,6 +227,28 @@ static int export_sqlite_fail(struct export_sqlite_ctx *c, const char *what)
 	*c->cause = xasprintf("cannot write %s: SQLite %s: %s", c->path, what,
 	                      c->db != NULL ? sqlite3_errmsg(c->db) : "out of memory");
 	return -1;
+}
+
+/* export_sqlite_compile prepares sql into *st; 0, or -1 with *cause (export_sqlite_fail). */
+static int export_sqlite_compile(struct export_sqlite_ctx *c, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(c->db, sql, -1, st, NULL) != SQLITE_OK)
+		return export_sqlite_fail(c, "prepare");
+	return 0;
+}
+
+/* export_sqlite_insert prepares into *st the insert of one row of n values, bound as ?1..?n, into table; 0, or -1
+ * with *cause. */
+static int export_sqlite_insert(struct export_sqlite_ctx *c, const char *table, int n, sqlite3_stmt **st)
+{
+	char sql[512];
+	size_t len = (size_t)snprintf(sql, sizeof sql, "INSERT INTO %s VALUES (", table);
+
+	for (int i = 1; i <= n && len < sizeof sql; i++)
+		len += (size_t)snprintf(sql + len, sizeof sql - len, i > 1 ? ", ?%d" : "?%d", i);
+	if (len < sizeof sql)
+		snprintf(sql + len, sizeof sql - len, ")");
+	return export_sqlite_compile(c, sql, st);
 }
 
 static int export_sqlite_exec(struct export_sqlite_ctx *c, const char *sql)
@@ -250,15 +283,15 @@ static int export_sqlite_prepare(struct export_sqlite_ctx *c)
 		c->nparams[k] = n;
 		sql = xmalloc(strlen(ins->table) + strlen(ins->cols) + 64 + (rowlen + 2) * EXPORT_SQLITE_BATCH);
 		p = sql + sprintf(sql, "INSERT INTO %s (%s) VALUES %s", ins->table, ins->cols, ins->row);
-		if (sqlite3_prepare_v2(c->db, sql, -1, &c->one[k], NULL) != SQLITE_OK) {
+		if (export_sqlite_compile(c, sql, &c->one[k]) != 0) {
 			free(sql);
-			return export_sqlite_fail(c, "prepare");
+			return -1;
 		}
 		for (int i = 1; i < EXPORT_SQLITE_BATCH; i++)
 			p += sprintf(p, ", %s", ins->row);
-		if (sqlite3_prepare_v2(c->db, sql, -1, &c->batch[k], NULL) != SQLITE_OK) {
+		if (export_sqlite_compile(c, sql, &c->batch[k]) != 0) {
 			free(sql);
-			return export_sqlite_fail(c, "prepare");
+			return -1;
 		}
 		free(sql);
 	}
@@ -419,28 +452,14 @@ static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_tim
 	*v++ = r->stream;
 	*v++ = r->thread;
 	*v++ = r->flags;
-	switch (k) {
-	case INS_MEMCPY:
-	case INS_MEMSET:
+	if (export_sqlite_ins[k].more & SS_COL_NAME)
 		*v++ = r->name;
-		break;
-	case INS_KERNEL:
-		*v++ = (sqlite3_int64)r->bytes;
-		break;
-	case INS_RUNTIME:
+	if (export_sqlite_ins[k].more & SS_COL_RAW_STREAM)
 		*v++ = r->raw_stream;
+	if (export_sqlite_ins[k].more & SS_COL_BYTES)
 		*v++ = (sqlite3_int64)r->bytes;
-		break;
-	case INS_SYNC:
-		*v++ = r->name;
-		*v++ = (sqlite3_int64)r->bytes;
-		break;
-	case INS_NVTX:
-		*v++ = r->raw_stream;
-		*v++ = (sqlite3_int64)r->bytes;
+	if (export_sqlite_ins[k].more & SS_COL_CORRELATION)
 		*v++ = r->correlation;
-		break;
-	}
 	if (v - row->v != c->nparams[k]) {
 		*c->cause =
 		    xasprintf("cannot write %s: internal error (%s parameters)", c->path, export_sqlite_ins[k].table);
@@ -456,10 +475,10 @@ static int export_sqlite_meta(struct export_sqlite_ctx *c, const char *table, co
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
+	rc = export_sqlite_compile(c, sql, &st);
 	free(sql);
-	if (rc != SQLITE_OK)
-		return export_sqlite_fail(c, "prepare");
+	if (rc != 0)
+		return -1;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
 	rc = export_sqlite_step(c, st);
@@ -503,9 +522,8 @@ static int export_sqlite_labels(struct export_sqlite_ctx *c, const struct ss_exp
 	snprintf(num, sizeof num, "%zu", t->n);
 	if (export_sqlite_meta(c, "STREAMSCOPE_META", "records", num) != 0)
 		return -1;
-	if (sqlite3_prepare_v2(c->db, "INSERT INTO TARGET_INFO_GPU (vmId, id, name) VALUES (0, 0, ?1)", -1, &st,
-	                       NULL) != SQLITE_OK)
-		return export_sqlite_fail(c, "prepare");
+	if (export_sqlite_compile(c, "INSERT INTO TARGET_INFO_GPU (vmId, id, name) VALUES (0, 0, ?1)", &st) != 0)
+		return -1;
 	sqlite3_bind_text(st, 1, t->device, -1, SQLITE_STATIC);
 	rc = export_sqlite_step(c, st);
 	sqlite3_finalize(st);
@@ -539,9 +557,8 @@ static int export_sqlite_streams(struct export_sqlite_ctx *c, const struct ss_ex
 	sqlite3_stmt *st = NULL;
 	int rc = 0;
 
-	if (sqlite3_prepare_v2(c->db, "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (?1, 0, 0, 0, 1, 0, ?2)", -1, &st,
-	                       NULL) != SQLITE_OK)
-		return export_sqlite_fail(c, "prepare");
+	if (export_sqlite_compile(c, "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (?1, 0, 0, 0, 1, 0, ?2)", &st) != 0)
+		return -1;
 	for (size_t i = 0; i < t->n && rc == 0; i++) {
 		const struct ss_record *r = &t->rec[i];
 		size_t j;
@@ -561,9 +578,8 @@ static int export_sqlite_streams(struct export_sqlite_ctx *c, const struct ss_ex
 	free(seen);
 	sqlite3_finalize(st);
 	st = NULL;
-	if (rc == 0 && sqlite3_prepare_v2(c->db, "INSERT INTO STREAMSCOPE_STREAM VALUES (?1, ?2, ?3, ?4)", -1, &st,
-	                                  NULL) != SQLITE_OK)
-		return export_sqlite_fail(c, "prepare");
+	if (rc == 0 && export_sqlite_insert(c, "STREAMSCOPE_STREAM", 4, &st) != 0)
+		return -1;
 	for (int s = 0; s < t->nstream_info && rc == 0; s++) {
 		const struct ss_stream_info *si = timeline_stream(t, s);
 
@@ -587,12 +603,8 @@ static int export_sqlite_experiment(struct export_sqlite_ctx *c, const struct ss
 
 	if (e == NULL)
 		return 0;
-	if (sqlite3_prepare_v2(
-	        c->db,
-	        "INSERT INTO STREAMSCOPE_EXPERIMENT VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-	        " ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
-	        -1, &st, NULL) != SQLITE_OK)
-		return export_sqlite_fail(c, "prepare");
+	if (export_sqlite_insert(c, "STREAMSCOPE_EXPERIMENT", 18, &st) != 0)
+		return -1;
 	experiment_describe(e, desc, sizeof desc);
 	sqlite3_bind_text(st, 1, experiment_preset_name(e->preset), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, experiment_kernel_name(e->kernel), -1, SQLITE_STATIC);
@@ -625,12 +637,8 @@ static int export_sqlite_analysis(struct export_sqlite_ctx *c, const struct ss_e
 	char label[512];
 	int rc, k = 1;
 
-	if (sqlite3_prepare_v2(
-	        c->db,
-	        "INSERT INTO STREAMSCOPE_ANALYSIS VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-	        " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
-	        -1, &st, NULL) != SQLITE_OK)
-		return export_sqlite_fail(c, "prepare");
+	if (export_sqlite_insert(c, "STREAMSCOPE_ANALYSIS", 28, &st) != 0)
+		return -1;
 	export_input_label(in, label, sizeof label);
 	sqlite3_bind_text(st, k++, in->t->backend, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, k++, in->t->modelled);
@@ -687,9 +695,8 @@ static int export_sqlite_fill(struct export_sqlite_ctx *c, const struct ss_expor
 		return -1;
 	if (export_sqlite_prepare(c) != 0)
 		return -1;
-	if (sqlite3_prepare_v2(c->db, "INSERT INTO StringIds (id, value) VALUES (?1, ?2)", -1, &strings, NULL) !=
-	    SQLITE_OK)
-		return export_sqlite_fail(c, "prepare");
+	if (export_sqlite_compile(c, "INSERT INTO StringIds (id, value) VALUES (?1, ?2)", &strings) != 0)
+		return -1;
 	for (uint32_t id = 0; id < t->names.n; id++) {
 		sqlite3_bind_int64(strings, 1, id);
 		sqlite3_bind_text(strings, 2, timeline_name(t, id), -1, SQLITE_STATIC);
