@@ -241,6 +241,24 @@ static bool import_sqlite_has_column(struct import_sqlite_ctx *c, const char *ta
 	return found;
 }
 
+/* import_sqlite_select prepares sql, a query of table, into *st when the file has that table (import_sqlite_has_table:
+ * asked first), its ncols columns cols and sql compiles on it; false, with *st NULL, otherwise. */
+static bool import_sqlite_select(struct import_sqlite_ctx *c, const char *table, const char *const *cols, size_t ncols,
+                                 const char *sql, sqlite3_stmt **st)
+{
+	*st = NULL;
+	if (!import_sqlite_has_table(c, table))
+		return false;
+	for (size_t i = 0; i < ncols; i++)
+		if (!import_sqlite_has_column(c, table, cols[i]))
+			return false;
+	if (sqlite3_prepare_v2(c->db, sql, -1, st, NULL) == SQLITE_OK)
+		return true;
+	sqlite3_finalize(*st);
+	*st = NULL;
+	return false;
+}
+
 /* import_sqlite_first returns the first of the candidate columns table has, NULL when none. */
 static const char *import_sqlite_first(struct import_sqlite_ctx *c, const char *table, const char *const *cands, int n)
 {
@@ -277,11 +295,8 @@ static void import_sqlite_mem_kinds(struct import_sqlite_ctx *c)
 	c->mem_name[5] = "Device Static";
 	c->mem_name[6] = "Managed Static";
 	c->mem_name[7] = "Unknown";
-	if (!import_sqlite_has_table(c, "ENUM_CUDA_MEM_KIND") ||
-	    sqlite3_prepare_v2(c->db, "SELECT id, name FROM ENUM_CUDA_MEM_KIND", -1, &st, NULL) != SQLITE_OK) {
-		sqlite3_finalize(st);
+	if (!import_sqlite_select(c, "ENUM_CUDA_MEM_KIND", NULL, 0, "SELECT id, name FROM ENUM_CUDA_MEM_KIND", &st))
 		return;
-	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 		int id = sqlite3_column_int(st, 0);
@@ -672,12 +687,13 @@ static char *import_sqlite_meta_get(struct import_sqlite_ctx *c, const char *nam
 /* import_sqlite_labels fills the device name and, for streamscope's own files, the run's labels. */
 static void import_sqlite_labels(struct import_sqlite_ctx *c, struct ss_timeline *t, bool own)
 {
+	static const char *const name_col[] = {"name"};
 	sqlite3_stmt *st = NULL;
 	char *v;
 
-	if (import_sqlite_has_table(c, "TARGET_INFO_GPU") && import_sqlite_has_column(c, "TARGET_INFO_GPU", "name") &&
-	    sqlite3_prepare_v2(c->db, "SELECT DISTINCT name FROM TARGET_INFO_GPU WHERE name IS NOT NULL AND name <> ''",
-	                       -1, &st, NULL) == SQLITE_OK) {
+	if (import_sqlite_select(c, "TARGET_INFO_GPU", name_col, 1,
+	                         "SELECT DISTINCT name FROM TARGET_INFO_GPU WHERE name IS NOT NULL AND name <> ''",
+	                         &st)) {
 		int n = 0;
 
 		while (sqlite3_step(st) == SQLITE_ROW) {
@@ -739,16 +755,12 @@ static void import_sqlite_labels(struct import_sqlite_ctx *c, struct ss_timeline
  * or column are skipped (the kinds stay unknown). The first row of an id wins. */
 static void import_sqlite_stream_flags(struct import_sqlite_ctx *c, struct idmap *flags)
 {
+	static const char *const cols[] = {"streamId", "flag"};
 	sqlite3_stmt *st = NULL;
 
-	if (!import_sqlite_has_table(c, "TARGET_INFO_CUDA_STREAM") ||
-	    !import_sqlite_has_column(c, "TARGET_INFO_CUDA_STREAM", "streamId") ||
-	    !import_sqlite_has_column(c, "TARGET_INFO_CUDA_STREAM", "flag") ||
-	    sqlite3_prepare_v2(c->db, "SELECT streamId, flag FROM TARGET_INFO_CUDA_STREAM LIMIT 65536", -1, &st,
-	                       NULL) != SQLITE_OK) {
-		sqlite3_finalize(st);
+	if (!import_sqlite_select(c, "TARGET_INFO_CUDA_STREAM", cols, 2,
+	                          "SELECT streamId, flag FROM TARGET_INFO_CUDA_STREAM LIMIT 65536", &st))
 		return;
-	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		sqlite3_int64 id = sqlite3_column_int64(st, 0), f = sqlite3_column_int64(st, 1);
 		uint32_t old;
@@ -767,12 +779,9 @@ static void import_sqlite_own_streams(struct import_sqlite_ctx *c, struct ss_tim
 {
 	sqlite3_stmt *st = NULL;
 
-	if (!import_sqlite_has_table(c, "STREAMSCOPE_STREAM") ||
-	    sqlite3_prepare_v2(c->db, "SELECT ssStream, streamId, kind FROM STREAMSCOPE_STREAM LIMIT 65536", -1, &st,
-	                       NULL) != SQLITE_OK) {
-		sqlite3_finalize(st);
+	if (!import_sqlite_select(c, "STREAMSCOPE_STREAM", NULL, 0,
+	                          "SELECT ssStream, streamId, kind FROM STREAMSCOPE_STREAM LIMIT 65536", &st))
 		return;
-	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		sqlite3_int64 s = sqlite3_column_int64(st, 0), id = sqlite3_column_int64(st, 1);
 		sqlite3_int64 k = sqlite3_column_int64(st, 2);
@@ -823,19 +832,12 @@ static void import_sqlite_launches(struct import_sqlite_ctx *c, struct ss_timeli
 	const char *table = "CUPTI_ACTIVITY_KIND_KERNEL";
 	sqlite3_stmt *st = NULL;
 
-	if (!import_sqlite_has_table(c, table))
+	if (!import_sqlite_select(c, table, col, sizeof col / sizeof col[0],
+	                          "SELECT correlationId, streamId, gridX, gridY, gridZ, blockX, blockY, blockZ,"
+	                          " registersPerThread, staticSharedMemory, dynamicSharedMemory"
+	                          " FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY correlationId, streamId",
+	                          &st))
 		return;
-	for (size_t i = 0; i < sizeof col / sizeof col[0]; i++)
-		if (!import_sqlite_has_column(c, table, col[i]))
-			return;
-	if (sqlite3_prepare_v2(c->db,
-	                       "SELECT correlationId, streamId, gridX, gridY, gridZ, blockX, blockY, blockZ,"
-	                       " registersPerThread, staticSharedMemory, dynamicSharedMemory"
-	                       " FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY correlationId, streamId",
-	                       -1, &st, NULL) != SQLITE_OK) {
-		sqlite3_finalize(st);
-		return;
-	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		uint32_t v[11];
 		struct ss_launch l;
