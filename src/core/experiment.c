@@ -7,16 +7,32 @@
 
 #include "core/xalloc.h"
 
+/* Each option's names in enum order, written once: X(first, next) gives the name table with EXPERIMENT_ITEM and
+ * the "a|b|c" list of messages (experiment_valid_list) with EXPERIMENT_FIRST, EXPERIMENT_NEXT. */
+#define EXPERIMENT_PRESETS(first, next)                                                                                \
+	first("kernel-transfer") next("decrypt") next("hyperq") next("default-stream") next("sync-order")              \
+	    next("managed") next("pageable")
+#define EXPERIMENT_ORDERS(first, next) first("depth") next("breadth")
+#define EXPERIMENT_SYNCS(first, next) first("stream") next("reverse") next("device") next("events")
+#define EXPERIMENT_DEFSTREAMS(first, next) first("none") next("legacy-op") next("event-timer") next("per-thread")
+#define EXPERIMENT_HOSTMEMS(first, next)                                                                               \
+	first("pinned") next("pageable") next("managed-attach") next("managed-prefetch")
+#define EXPERIMENT_PFEVENTS(first, next) first("auto") next("on") next("off")
+#define EXPERIMENT_ITEM(name) name,
+#define EXPERIMENT_FIRST(name) name
+#define EXPERIMENT_NEXT(name) "|" name
+
 static const char *const experiment_preset_names[SS_PRESET_COUNT] = {
-    "kernel-transfer", "decrypt", "hyperq", "default-stream", "sync-order", "managed", "pageable",
-};
-static const char *const experiment_order_names[SS_ORDER_COUNT] = {"depth", "breadth"};
-static const char *const experiment_sync_names[SS_SYNC_COUNT] = {"stream", "reverse", "device", "events"};
-static const char *const experiment_defstream_names[SS_DS_COUNT] = {"none", "legacy-op", "event-timer", "per-thread"};
-static const char *const experiment_hostmem_names[SS_MEM_COUNT] = {"pinned", "pageable", "managed-attach",
-                                                                   "managed-prefetch"};
+    EXPERIMENT_PRESETS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};
+static const char *const experiment_order_names[SS_ORDER_COUNT] = {EXPERIMENT_ORDERS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};
+static const char *const experiment_sync_names[SS_SYNC_COUNT] = {EXPERIMENT_SYNCS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};
+static const char *const experiment_defstream_names[SS_DS_COUNT] = {
+    EXPERIMENT_DEFSTREAMS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};
+static const char *const experiment_hostmem_names[SS_MEM_COUNT] = {
+    EXPERIMENT_HOSTMEMS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};
 static const char *const experiment_kernel_names[SS_KERNEL_COUNT] = {"add", "decrypt", "spin"};
-static const char *const experiment_pfevents_names[SS_PFE_COUNT] = {"auto", "on", "off"};
+static const char *const experiment_pfevents_names[SS_PFE_COUNT] = {
+    EXPERIMENT_PFEVENTS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};
 
 /* Look s up in a name table; -1 when absent. */
 static int experiment_lookup(const char *const *names, int n, const char *s)
@@ -34,73 +50,47 @@ static const char *experiment_name(const char *const *names, int n, int i)
 	return i >= 0 && i < n ? names[i] : "?";
 }
 
-const char *experiment_preset_name(int p)
-{
-	return experiment_name(experiment_preset_names, SS_PRESET_COUNT, p);
-}
-int experiment_preset_parse(const char *s)
-{
-	return experiment_lookup(experiment_preset_names, SS_PRESET_COUNT, s);
-}
-const char *experiment_order_name(int o)
-{
-	return experiment_name(experiment_order_names, SS_ORDER_COUNT, o);
-}
-int experiment_order_parse(const char *s)
-{
-	return experiment_lookup(experiment_order_names, SS_ORDER_COUNT, s);
-}
-const char *experiment_sync_name(int s)
-{
-	return experiment_name(experiment_sync_names, SS_SYNC_COUNT, s);
-}
-int experiment_sync_parse(const char *s)
-{
-	return experiment_lookup(experiment_sync_names, SS_SYNC_COUNT, s);
-}
-const char *experiment_defstream_name(int d)
-{
-	return experiment_name(experiment_defstream_names, SS_DS_COUNT, d);
-}
-int experiment_defstream_parse(const char *s)
-{
-	return experiment_lookup(experiment_defstream_names, SS_DS_COUNT, s);
-}
-const char *experiment_hostmem_name(int m)
-{
-	return experiment_name(experiment_hostmem_names, SS_MEM_COUNT, m);
-}
-int experiment_hostmem_parse(const char *s)
-{
-	return experiment_lookup(experiment_hostmem_names, SS_MEM_COUNT, s);
-}
+/* EXPERIMENT_NAMED(what, n) defines experiment_<what>_name and experiment_<what>_parse (experiment.h) over the n
+ * names of experiment_<what>_names. */
+#define EXPERIMENT_NAMED(what, n)                                                                                      \
+	const char *experiment_##what##_name(int i)                                                                    \
+	{                                                                                                              \
+		return experiment_name(experiment_##what##_names, n, i);                                               \
+	}                                                                                                              \
+	int experiment_##what##_parse(const char *s)                                                                   \
+	{                                                                                                              \
+		return experiment_lookup(experiment_##what##_names, n, s);                                             \
+	}
+
+EXPERIMENT_NAMED(preset, SS_PRESET_COUNT)
+EXPERIMENT_NAMED(order, SS_ORDER_COUNT)
+EXPERIMENT_NAMED(sync, SS_SYNC_COUNT)
+EXPERIMENT_NAMED(defstream, SS_DS_COUNT)
+EXPERIMENT_NAMED(hostmem, SS_MEM_COUNT)
+EXPERIMENT_NAMED(pfevents, SS_PFE_COUNT)
+
 const char *experiment_kernel_name(int k)
 {
 	return experiment_name(experiment_kernel_names, SS_KERNEL_COUNT, k);
 }
-const char *experiment_pfevents_name(int m)
-{
-	return experiment_name(experiment_pfevents_names, SS_PFE_COUNT, m);
-}
-int experiment_pfevents_parse(const char *s)
-{
-	return experiment_lookup(experiment_pfevents_names, SS_PFE_COUNT, s);
-}
 
 const char *experiment_valid_list(const char *which)
 {
-	if (strcmp(which, "preset") == 0)
-		return "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable";
-	if (strcmp(which, "order") == 0)
-		return "depth|breadth";
-	if (strcmp(which, "sync") == 0)
-		return "stream|reverse|device|events";
-	if (strcmp(which, "default-stream") == 0)
-		return "none|legacy-op|event-timer|per-thread";
-	if (strcmp(which, "host-mem") == 0)
-		return "pinned|pageable|managed-attach|managed-prefetch";
-	if (strcmp(which, "prefetch-events") == 0)
-		return "auto|on|off";
+	/* by the option's name on the command line */
+	static const struct {
+		const char *which, *list;
+	} lists[] = {
+	    {"preset", EXPERIMENT_PRESETS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
+	    {"order", EXPERIMENT_ORDERS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
+	    {"sync", EXPERIMENT_SYNCS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
+	    {"default-stream", EXPERIMENT_DEFSTREAMS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
+	    {"host-mem", EXPERIMENT_HOSTMEMS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
+	    {"prefetch-events", EXPERIMENT_PFEVENTS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
+	};
+
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+		if (strcmp(which, lists[i].which) == 0)
+			return lists[i].list;
 	return "";
 }
 
@@ -114,9 +104,12 @@ void experiment_preset(struct ss_experiment *e, enum ss_preset p)
 	e->elem_size = 4;
 	e->work = 400;
 	e->order = SS_ORDER_DEPTH;
-	e->sync = SS_SYNC_STREAM;
-	e->defstream = SS_DS_NONE;
-	e->hostmem = SS_MEM_PINNED;
+	/* default-stream, sync-order, managed and pageable are kernel-transfer with the one option they show */
+	e->defstream = p == SS_PRESET_DEFAULT_STREAM ? SS_DS_LEGACY_OP : SS_DS_NONE;
+	e->sync = p == SS_PRESET_SYNC_ORDER ? SS_SYNC_REVERSE : SS_SYNC_STREAM;
+	e->hostmem = p == SS_PRESET_MANAGED    ? SS_MEM_MANAGED_PREFETCH
+	             : p == SS_PRESET_PAGEABLE ? SS_MEM_PAGEABLE
+	                                       : SS_MEM_PINNED;
 	e->connections = 8;
 	e->threads = 1;
 	e->repeat = 3;
@@ -136,18 +129,6 @@ void experiment_preset(struct ss_experiment *e, enum ss_preset p)
 		e->elem_size = 4;
 		e->work = 50000; /* spin iterations per kernel: ~0.11 ms on the H200 (200000 took 449 us) */
 		e->connections = 1;
-		break;
-	case SS_PRESET_DEFAULT_STREAM:
-		e->defstream = SS_DS_LEGACY_OP;
-		break;
-	case SS_PRESET_SYNC_ORDER:
-		e->sync = SS_SYNC_REVERSE;
-		break;
-	case SS_PRESET_MANAGED:
-		e->hostmem = SS_MEM_MANAGED_PREFETCH;
-		break;
-	case SS_PRESET_PAGEABLE:
-		e->hostmem = SS_MEM_PAGEABLE;
 		break;
 	default:
 		break;
