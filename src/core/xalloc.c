@@ -68,6 +68,24 @@ void *xreallocarray(void *p, size_t n, size_t size)
 	return xrealloc(p, n * size);
 }
 
+void *xalloc_ctx_malloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return xmalloc(n);
+}
+
+void *xalloc_ctx_realloc(void *ctx, void *p, size_t n)
+{
+	(void)ctx;
+	return xrealloc(p, n);
+}
+
+void xalloc_ctx_free(void *ctx, void *p)
+{
+	(void)ctx;
+	free(p);
+}
+
 char *xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

@@ -16,6 +16,11 @@ char *xstrdup(const char *s);
 FILE *xopen_memstream(char **buf, size_t *len);
 /* xasprintf formats into a new string. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for libraries that allocate through callbacks with a context pointer (yajl's yajl_alloc_funcs): ctx is
+ * not used. */
+void *xalloc_ctx_malloc(void *ctx, size_t n);
+void *xalloc_ctx_realloc(void *ctx, void *p, size_t n);
+void xalloc_ctx_free(void *ctx, void *p);
 /* xalloc_set_fatal_hook registers a function run before aborting (the TUI restores the terminal there). */
 void xalloc_set_fatal_hook(void (*hook)(void));
 /* xfatal restores what the hook restores, prints "streamscope: msg" and exits with status. */

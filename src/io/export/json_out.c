@@ -136,25 +136,7 @@ static void json_out_print(void *ctx, const char *s, size_t n)
 }
 
 /* yajl allocates through xalloc: out of memory aborts like everywhere else. */
-static void *json_out_malloc(void *ctx, size_t n)
-{
-	(void)ctx;
-	return xmalloc(n);
-}
-
-static void *json_out_realloc(void *ctx, void *ptr, size_t n)
-{
-	(void)ctx;
-	return xrealloc(ptr, n);
-}
-
-static void json_out_free_cb(void *ctx, void *ptr)
-{
-	(void)ctx;
-	free(ptr);
-}
-
-static yajl_alloc_funcs json_out_alloc = {json_out_malloc, json_out_realloc, json_out_free_cb, NULL};
+static yajl_alloc_funcs json_out_alloc = {xalloc_ctx_malloc, xalloc_ctx_realloc, xalloc_ctx_free, NULL};
 
 struct json_out *json_out_new(FILE *f, bool pretty)
 {

@@ -1051,25 +1051,7 @@ static const yajl_callbacks chrome_parse_callbacks = {
 };
 
 /* yajl allocates through xalloc: out of memory aborts like everywhere else. */
-static void *chrome_parse_malloc(void *ctx, size_t n)
-{
-	(void)ctx;
-	return xmalloc(n);
-}
-
-static void *chrome_parse_realloc(void *ctx, void *ptr, size_t n)
-{
-	(void)ctx;
-	return xrealloc(ptr, n);
-}
-
-static void chrome_parse_free_cb(void *ctx, void *ptr)
-{
-	(void)ctx;
-	free(ptr);
-}
-
-static yajl_alloc_funcs chrome_parse_alloc = {chrome_parse_malloc, chrome_parse_realloc, chrome_parse_free_cb, NULL};
+static yajl_alloc_funcs chrome_parse_alloc = {xalloc_ctx_malloc, xalloc_ctx_realloc, xalloc_ctx_free, NULL};
 
 struct chrome_parse *chrome_parse_new(const char *buf, size_t len, const char *name, bool slice,
                                       chrome_parse_emit_fn *emit, void *arg)
