@@ -232,28 +232,38 @@ const char *json_out_text(struct json_out *o, size_t *len)
 	return o->buf;
 }
 
+/* json_out_open keeps the status of a container's opening and goes one level down. */
+static void json_out_open(struct json_out *o, yajl_gen_status st)
+{
+	json_out_status(o, st);
+	o->depth++;
+}
+
+/* json_out_close comes back up from a container whose closing gave st: a value of the level above. */
+static void json_out_close(struct json_out *o, yajl_gen_status st)
+{
+	o->depth--;
+	json_out_value(o, st);
+}
+
 void json_out_map_begin(struct json_out *o)
 {
-	json_out_status(o, yajl_gen_map_open(o->g));
-	o->depth++;
+	json_out_open(o, yajl_gen_map_open(o->g));
 }
 
 void json_out_map_end(struct json_out *o)
 {
-	o->depth--;
-	json_out_value(o, yajl_gen_map_close(o->g));
+	json_out_close(o, yajl_gen_map_close(o->g));
 }
 
 void json_out_array_begin(struct json_out *o)
 {
-	json_out_status(o, yajl_gen_array_open(o->g));
-	o->depth++;
+	json_out_open(o, yajl_gen_array_open(o->g));
 }
 
 void json_out_array_end(struct json_out *o)
 {
-	o->depth--;
-	json_out_value(o, yajl_gen_array_close(o->g));
+	json_out_close(o, yajl_gen_array_close(o->g));
 }
 
 void json_out_break(struct json_out *o)
