@@ -785,31 +785,28 @@ static int chrome_parse_cb_string(void *ctx, const unsigned char *s, size_t n)
 	return chrome_parse_scalar(p, CV_STR, (const char *)s, n);
 }
 
+/* CP_KEY, in a switch on the key's length n: key k (of that length) is the literal lit, whose slot it returns. */
+#define CP_KEY(lit, slot)                                                                                              \
+	if (memcmp(k, lit, sizeof lit - 1) == 0)                                                                       \
+		return slot;
+
 /* chrome_parse_event_key maps a key of an event to its slot. */
 static int chrome_parse_event_key(const char *k, size_t n)
 {
 	switch (n) {
 	case 2:
-		if (memcmp(k, "ph", 2) == 0)
-			return CP_PH;
-		if (memcmp(k, "ts", 2) == 0)
-			return CP_TS;
+		CP_KEY("ph", CP_PH)
+		CP_KEY("ts", CP_TS)
 		break;
 	case 3:
-		if (memcmp(k, "dur", 3) == 0)
-			return CP_DUR;
-		if (memcmp(k, "pid", 3) == 0)
-			return CP_PID;
-		if (memcmp(k, "tid", 3) == 0)
-			return CP_TID;
-		if (memcmp(k, "cat", 3) == 0)
-			return CP_CAT;
+		CP_KEY("dur", CP_DUR)
+		CP_KEY("pid", CP_PID)
+		CP_KEY("tid", CP_TID)
+		CP_KEY("cat", CP_CAT)
 		break;
 	case 4:
-		if (memcmp(k, "name", 4) == 0)
-			return CP_NAME;
-		if (memcmp(k, "args", 4) == 0)
-			return CP_ARGS;
+		CP_KEY("name", CP_NAME)
+		CP_KEY("args", CP_ARGS)
 		break;
 	}
 	return CP_NONE;
@@ -818,9 +815,6 @@ static int chrome_parse_event_key(const char *k, size_t n)
 /* chrome_parse_args_key maps a key of an event's args to its slot. */
 static int chrome_parse_args_key(const char *k, size_t n)
 {
-#define CP_KEY(lit, slot)                                                                                              \
-	if (memcmp(k, lit, sizeof lit - 1) == 0)                                                                       \
-		return slot;
 	switch (n) {
 	case 4:
 		CP_KEY("size", CP_SIZE)
@@ -919,23 +913,32 @@ static int chrome_parse_cb_map_key(void *ctx, const unsigned char *key, size_t n
 	return 1;
 }
 
-/* chrome_parse_deeper opens a container; 0 past the depth limit. */
+/* chrome_parse_deeper opens a container; the depth it opens at, -1 (p->cause set) past the depth limit. */
 static int chrome_parse_deeper(struct chrome_parse *p)
 {
-	if (p->depth >= CHROME_MAX_DEPTH)
-		return chrome_parse_fail(p, "invalid JSON at byte %zu: nesting depth over %d", chrome_parse_pos(p) - 1,
-		                         CHROME_MAX_DEPTH); /* the offending bracket's own offset */
-	p->depth++;
-	return 1;
+	if (p->depth >= CHROME_MAX_DEPTH) {
+		chrome_parse_fail(p, "invalid JSON at byte %zu: nesting depth over %d", chrome_parse_pos(p) - 1,
+		                  CHROME_MAX_DEPTH); /* the offending bracket's own offset */
+		return -1;
+	}
+	return p->depth++;
+}
+
+/* chrome_parse_unread: the value of the pending key is a container none of ours reads; no key is pending after. */
+static void chrome_parse_unread(struct chrome_parse *p)
+{
+	if (p->slot >= 0)
+		p->type[p->slot] = CV_OTHER;
+	p->slot = CP_NONE;
 }
 
 /* start_map: an event, args or otherData object opens (or a value nobody reads); depth is capped. */
 static int chrome_parse_cb_start_map(void *ctx)
 {
 	struct chrome_parse *p = ctx;
-	int d = p->depth;
+	int d = chrome_parse_deeper(p);
 
-	if (!chrome_parse_deeper(p))
+	if (d < 0)
 		return 0;
 	if (p->in_events && d == p->ad) {
 		/* an event */
@@ -950,9 +953,7 @@ static int chrome_parse_cb_start_map(void *ctx)
 		p->slot = CP_NONE;
 		return 1;
 	}
-	if (p->slot >= 0)
-		p->type[p->slot] = CV_OTHER;
-	p->slot = CP_NONE;
+	chrome_parse_unread(p);
 	if (d == 0) {
 		p->top = '{';
 		return chrome_parse_object_start(p);
@@ -998,13 +999,11 @@ static int chrome_parse_cb_end_map(void *ctx)
 static int chrome_parse_cb_start_array(void *ctx)
 {
 	struct chrome_parse *p = ctx;
-	int d = p->depth;
+	int d = chrome_parse_deeper(p);
 
-	if (!chrome_parse_deeper(p))
+	if (d < 0)
 		return 0;
-	if (p->slot >= 0)
-		p->type[p->slot] = CV_OTHER;
-	p->slot = CP_NONE;
+	chrome_parse_unread(p);
 	if (d == 0) {
 		p->top = '[';
 		p->in_events = true;
