@@ -126,12 +126,16 @@ void export_dir_name(const struct ss_export_input *in, long long now, char *buf,
 int export_snapshot(const char *parent_dir, const struct ss_export_input *in, const char *screen_text,
                     const char *screen_ansi, char *out_dir, size_t out_len, char **cause)
 {
-	static const struct {
+	/* every format's export, then the screen as text and with its colours (when given: format -1) */
+	const struct {
 		const char *name;
-		enum ss_export_format format;
+		int format;
+		const char *text;
 	} files[] = {
-	    {"trace.sqlite", SS_EXPORT_SQLITE}, {"trace.json", SS_EXPORT_CHROME}, {"intervals.csv", SS_EXPORT_CSV},
-	    {"gantt.svg", SS_EXPORT_SVG},       {"summary.txt", SS_EXPORT_TEXT},
+	    {"trace.sqlite", SS_EXPORT_SQLITE, NULL}, {"trace.json", SS_EXPORT_CHROME, NULL},
+	    {"intervals.csv", SS_EXPORT_CSV, NULL},   {"gantt.svg", SS_EXPORT_SVG, NULL},
+	    {"summary.txt", SS_EXPORT_TEXT, NULL},    {"screen.txt", -1, screen_text},
+	    {"screen.ansi", -1, screen_ansi},
 	};
 	struct ss_export_input local = *in;
 	struct ss_analysis tmp;
@@ -143,25 +147,14 @@ int export_snapshot(const char *parent_dir, const struct ss_export_input *in, co
 	local.a = export_input_analysis(in, &tmp);
 	local.screen_text = NULL; /* summary.txt is the summary; the screen goes to screen.txt */
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		char *path = xasprintf("%s/%s", ad.tmp, files[i].name);
-		int rc = export_writers[files[i].format](path, &local, cause);
+		char *path;
+		int rc;
 
-		free(path);
-		if (rc != 0)
-			goto fail;
-	}
-	if (screen_text != NULL) {
-		char *path = xasprintf("%s/screen.txt", ad.tmp);
-		int rc = atomic_write_text(path, screen_text, cause);
-
-		free(path);
-		if (rc != 0)
-			goto fail;
-	}
-	if (screen_ansi != NULL) {
-		char *path = xasprintf("%s/screen.ansi", ad.tmp);
-		int rc = atomic_write_text(path, screen_ansi, cause);
-
+		if (files[i].format < 0 && files[i].text == NULL)
+			continue;
+		path = xasprintf("%s/%s", ad.tmp, files[i].name);
+		rc = files[i].format >= 0 ? export_writers[files[i].format](path, &local, cause)
+		                          : atomic_write_text(path, files[i].text, cause);
 		free(path);
 		if (rc != 0)
 			goto fail;
