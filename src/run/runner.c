@@ -139,6 +139,16 @@ int runner_start(struct ss_runner *r, const struct ss_backend *b, const struct s
 	return 0;
 }
 
+/* runner_fixed copies a frame's payload p (len bytes) into dst when it has the size of dst's type; false, dst
+ * untouched, otherwise (a frame of another layout is ignored). */
+static bool runner_fixed(const unsigned char *p, size_t len, void *dst, size_t size)
+{
+	if (len != size)
+		return false;
+	memcpy(dst, p, size);
+	return true;
+}
+
 /* Parses every complete message in r->buf; keeps a partial tail. */
 static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 {
@@ -168,26 +178,24 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 				timeline_add(tl, &rec);
 			}
 			break;
-		case WIRE_LAUNCH:
-			if (h.len == sizeof(struct ss_launch)) {
-				struct ss_launch l;
+		case WIRE_LAUNCH: {
+			struct ss_launch l;
 
-				memcpy(&l, p, sizeof l);
+			if (runner_fixed(p, h.len, &l, sizeof l))
 				timeline_add_launch(tl, &l);
-			}
 			break;
-		case WIRE_STREAM:
-			if (h.len == sizeof(struct wire_stream)) {
-				struct wire_stream ws;
+		}
+		case WIRE_STREAM: {
+			struct wire_stream ws;
 
-				memcpy(&ws, p, sizeof ws);
-				if (r->own_streams) {
-					*VEC_PUSH(r->streams, r->nstreams, r->streams_cap, 64) = ws;
-				} else { /* bad values: ignored */
-					timeline_set_stream(tl, ws.index, ws.raw_id, (int)ws.kind);
-				}
-			}
+			if (!runner_fixed(p, h.len, &ws, sizeof ws))
+				break;
+			if (r->own_streams)
+				*VEC_PUSH(r->streams, r->nstreams, r->streams_cap, 64) = ws;
+			else /* bad values: ignored */
+				timeline_set_stream(tl, ws.index, ws.raw_id, (int)ws.kind);
 			break;
+		}
 		case WIRE_PROGRESS: {
 			size_t n = h.len < sizeof r->progress - 1 ? h.len : sizeof r->progress - 1;
 			memcpy(r->progress, p, n);
@@ -198,8 +206,7 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 			break;
 		}
 		case WIRE_RESULT:
-			if (h.len == sizeof r->res)
-				memcpy(&r->res, p, sizeof r->res);
+			runner_fixed(p, h.len, &r->res, sizeof r->res);
 			r->code = 0;
 			r->finished = true;
 			break;
