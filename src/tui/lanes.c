@@ -479,16 +479,6 @@ int lanes_find(const struct ss_lanes *l, bool compact, uint32_t r)
 	return -1;
 }
 
-/* lanes_key_before orders record indices a, b by (start, end, index) like the tracks do. */
-static bool lanes_key_before(const struct ss_record *rec, uint32_t a, uint32_t b)
-{
-	if (rec[a].start != rec[b].start)
-		return rec[a].start < rec[b].start;
-	if (rec[a].end != rec[b].end)
-		return rec[a].end < rec[b].end;
-	return a < b;
-}
-
 uint32_t lanes_step(const struct ss_lanes *l, const struct ss_lane *ln, uint32_t r, int dir)
 {
 	const struct ss_record *rec = l->tl->rec;
@@ -508,7 +498,7 @@ uint32_t lanes_step(const struct ss_lanes *l, const struct ss_lane *ln, uint32_t
 			if (p >= t->n)
 				continue;
 			c = t->idx[p];
-			if (best == UINT32_MAX || lanes_key_before(rec, c, best))
+			if (best == UINT32_MAX || track_before(rec, c, best))
 				best = c;
 		} else {
 			size_t p = r == UINT32_MAX ? t->n : track_rank(t, rec, r, false);
@@ -516,7 +506,7 @@ uint32_t lanes_step(const struct ss_lanes *l, const struct ss_lane *ln, uint32_t
 			if (p == 0)
 				continue;
 			c = t->idx[p - 1];
-			if (best == UINT32_MAX || lanes_key_before(rec, best, c))
+			if (best == UINT32_MAX || track_before(rec, best, c))
 				best = c;
 		}
 	}

@@ -26,8 +26,7 @@ void track_add(struct ss_track *t, uint32_t i)
 	*VEC_PUSH(t->idx, t->n, t->cap, 64) = i;
 }
 
-/* track_before orders records a and b (indices) by (start, end, index). */
-static bool track_before(const struct ss_record *rec, uint32_t a, uint32_t b)
+bool track_before(const struct ss_record *rec, uint32_t a, uint32_t b)
 {
 	if (rec[a].start != rec[b].start)
 		return rec[a].start < rec[b].start;

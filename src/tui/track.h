@@ -45,6 +45,8 @@ void track_init(struct ss_track *t);
 void track_free(struct ss_track *t);
 /* track_add appends record index i (unsorted until track_finish). */
 void track_add(struct ss_track *t, uint32_t i);
+/* track_before says whether record index a comes before b in a track's order: by (start, end, index). */
+bool track_before(const struct ss_record *rec, uint32_t a, uint32_t b);
 /* track_finish sorts the indices by the records' (start, end, index) and builds the block index. */
 void track_finish(struct ss_track *t, const struct ss_record *rec);
 /* track_busy is the length of the union of the track's intervals that lies before x (ns). */
