@@ -254,60 +254,31 @@ static int lanes_cmp_tid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* lanes_find_nvtx lists the threads that have NVTX ranges (at most LANES_MAX_NVTX, the first met), rising. */
-static void lanes_find_nvtx(struct ss_lanes *l, const struct ss_timeline *tl)
+/* lanes_threads lists the threads of tl's records of one kind, rising, at most max of them (the first met): into
+ * *tid (allocated with room for max at the first) and *n. */
+static void lanes_threads(const struct ss_timeline *tl, int kind, int max, uint32_t **tid, int *n)
 {
 	uint32_t last = 0;
 	bool have_last = false;
 
 	for (size_t i = 0; i < tl->n; i++) {
-		uint32_t tid = tl->rec[i].thread;
+		uint32_t t = tl->rec[i].thread;
 		int k;
 
-		if (tl->rec[i].kind != SS_KIND_MARKER || (have_last && tid == last))
+		if (tl->rec[i].kind != kind || (have_last && t == last))
 			continue;
-		for (k = 0; k < l->nnvtx && l->nvtx_tid[k] != tid; k++)
+		for (k = 0; k < *n && (*tid)[k] != t; k++)
 			;
-		last = tid;
+		last = t;
 		have_last = true;
-		if (k < l->nnvtx || l->nnvtx == LANES_MAX_NVTX)
+		if (k < *n || *n == max)
 			continue;
-		if (l->nvtx_tid == NULL)
-			l->nvtx_tid = xcalloc(LANES_MAX_NVTX, sizeof *l->nvtx_tid);
-		l->nvtx_tid[l->nnvtx++] = tid;
+		if (*tid == NULL)
+			*tid = xcalloc((size_t)max, sizeof **tid);
+		(*tid)[(*n)++] = t;
 	}
-	if (l->nnvtx > 1)
-		qsort(l->nvtx_tid, (size_t)l->nnvtx, sizeof *l->nvtx_tid, lanes_cmp_tid);
-}
-
-/* lanes_find_hosts lists the OS threads of the host's API calls, rising, at most LANES_MAX_HOST (the first met);
- * none when there is only one (the single "host" lane). A sync wait goes to its thread's lane, to "host rest" when
- * its thread made no API call. */
-static void lanes_find_hosts(struct ss_lanes *l, const struct ss_timeline *tl)
-{
-	uint32_t last = 0;
-	bool have_last = false;
-
-	for (size_t i = 0; i < tl->n; i++) {
-		uint32_t tid = tl->rec[i].thread;
-		int k;
-
-		if (tl->rec[i].kind != SS_KIND_API || (have_last && tid == last))
-			continue;
-		for (k = 0; k < l->nhost && l->host_tid[k] != tid; k++)
-			;
-		last = tid;
-		have_last = true;
-		if (k < l->nhost || l->nhost == LANES_MAX_HOST)
-			continue;
-		if (l->host_tid == NULL)
-			l->host_tid = xcalloc(LANES_MAX_HOST, sizeof *l->host_tid);
-		l->host_tid[l->nhost++] = tid;
-	}
-	if (l->nhost > 1)
-		qsort(l->host_tid, (size_t)l->nhost, sizeof *l->host_tid, lanes_cmp_tid);
-	else
-		l->nhost = 0;
+	if (*n > 1)
+		qsort(*tid, (size_t)*n, sizeof **tid, lanes_cmp_tid);
 }
 
 void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
@@ -321,8 +292,13 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 		if (tl->rec[i].stream > maxs && tl->rec[i].stream < LANES_MAX_STREAM &&
 		    !lanes_host_kind(tl->rec[i].kind))
 			maxs = tl->rec[i].stream;
-	lanes_find_nvtx(l, tl);
-	lanes_find_hosts(l, tl);
+	/* the threads that have NVTX ranges; the OS threads of the host's API calls, none when there is only one (the
+	 * single "host" lane: a sync wait goes to its thread's lane, to "host rest" when its thread made no API call)
+	 */
+	lanes_threads(tl, SS_KIND_MARKER, LANES_MAX_NVTX, &l->nvtx_tid, &l->nnvtx);
+	lanes_threads(tl, SS_KIND_API, LANES_MAX_HOST, &l->host_tid, &l->nhost);
+	if (l->nhost < 2)
+		l->nhost = 0;
 	l->wide = tl->stream_ids; /* "13 nb" */
 	for (int s = 0; s <= maxs && !l->wide; s++) {
 		const struct ss_stream_info *si = timeline_stream(tl, s);
