@@ -1,6 +1,7 @@
 /* control.c: the keys' and the mouse's effect on the view; see control.h. */
 #include "tui/control.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,6 +259,33 @@ static double control_zoom_centre(const struct ss_control *c, const struct ss_co
 	return c->gv.t0 + c->gv.span / 2;
 }
 
+/* The sweep cursor's moves by key: dx stream counts along its order's row, dy orders (CONTROL_SWEEP_END: to that end
+ * of the row, clamped). */
+#define CONTROL_SWEEP_END (INT_MAX / 2)
+static const struct {
+	enum ss_action act;
+	int dx, dy;
+} control_sweep_moves[] = {
+    {ACT_PAN_LEFT, -1, 0},
+    {ACT_PAGE_LEFT, -1, 0},
+    {ACT_PAN_RIGHT, 1, 0},
+    {ACT_PAGE_RIGHT, 1, 0},
+    {ACT_START, -CONTROL_SWEEP_END, 0},
+    {ACT_END, CONTROL_SWEEP_END, 0},
+    {ACT_SCROLL_UP, 0, -1},
+    {ACT_LANE_UP, 0, -1},
+    {ACT_PAGE_UP, 0, -1},
+    {ACT_SCROLL_DOWN, 0, 1},
+    {ACT_LANE_DOWN, 0, 1},
+    {ACT_PAGE_DOWN, 0, 1},
+};
+
+/* control_clamp is v kept within 0..n-1 (n >= 1). */
+static int control_clamp(int v, int n)
+{
+	return v < 0 ? 0 : v >= n ? n - 1 : v;
+}
+
 /* control_sweep_key moves the sweep view's cursor (true: act was one of its keys; *eff what it asks for). */
 static bool control_sweep_key(struct ss_control *c, const struct ss_sweep *s, enum ss_action act,
                               enum ss_control_effect *eff)
@@ -270,31 +298,14 @@ static bool control_sweep_key(struct ss_control *c, const struct ss_sweep *s, en
 		c->sweep_cur = 0;
 	i = (int)(c->sweep_cur % (size_t)n);
 	o = (int)(c->sweep_cur / (size_t)n);
+	for (size_t k = 0; k < sizeof control_sweep_moves / sizeof control_sweep_moves[0]; k++)
+		if (control_sweep_moves[k].act == act) {
+			i = control_clamp(i + control_sweep_moves[k].dx, n);
+			o = control_clamp(o + control_sweep_moves[k].dy, s->norders);
+			c->sweep_cur = (size_t)o * (size_t)n + (size_t)i;
+			return true;
+		}
 	switch (act) {
-	case ACT_PAN_LEFT:
-	case ACT_PAGE_LEFT:
-		i = i > 0 ? i - 1 : 0;
-		break;
-	case ACT_PAN_RIGHT:
-	case ACT_PAGE_RIGHT:
-		i = i + 1 < n ? i + 1 : n - 1;
-		break;
-	case ACT_START:
-		i = 0;
-		break;
-	case ACT_END:
-		i = n - 1;
-		break;
-	case ACT_SCROLL_UP:
-	case ACT_LANE_UP:
-	case ACT_PAGE_UP:
-		o = o > 0 ? o - 1 : 0;
-		break;
-	case ACT_SCROLL_DOWN:
-	case ACT_LANE_DOWN:
-	case ACT_PAGE_DOWN:
-		o = o + 1 < s->norders ? o + 1 : s->norders - 1;
-		break;
 	case ACT_NEXT:
 	case ACT_PREV: {
 		size_t k = act == ACT_NEXT ? (c->sweep_cur + 1) % s->n : (c->sweep_cur + s->n - 1) % s->n;
@@ -308,8 +319,6 @@ static bool control_sweep_key(struct ss_control *c, const struct ss_sweep *s, en
 	default:
 		return false;
 	}
-	c->sweep_cur = (size_t)o * (size_t)n + (size_t)i;
-	return true;
 }
 
 enum ss_control_effect control_action(struct ss_control *c, const struct ss_control_input *in, enum ss_action act,
