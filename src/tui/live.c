@@ -44,7 +44,6 @@ struct live {
 	char progress[200]; /* the header's state while recording */
 	char message[200];
 	struct ss_layout layout;
-	bool layout_ok;
 };
 
 static struct live *live_current; /* for the fatal hook */
@@ -84,16 +83,13 @@ static void live_index(struct live *lv, bool force)
 static void live_input(struct live *lv, struct ss_control_input *in, int cols, int rows)
 {
 	struct ss_view v;
-	char *cause = NULL;
 
 	memset(in, 0, sizeof *in);
 	in->run = &lv->lanes;
 	in->run_id = 1;
 	in->file = true;
 	memset(&v, 0, sizeof v);
-	lv->layout_ok = view_layout(&v, cols, rows, &lv->layout, &cause) == 0;
-	free(cause);
-	in->layout = lv->layout_ok ? &lv->layout : NULL;
+	in->layout = view_layout_fit(&v, cols, rows, &lv->layout);
 }
 
 static void live_frame(struct live *lv)

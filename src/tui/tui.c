@@ -47,7 +47,6 @@ struct tui {
 	bool dirty;
 	double last_frame;
 	struct ss_layout layout;
-	bool layout_ok;
 	bool hangup;           /* the terminal is gone: the loop ends as if SIGHUP came */
 	struct ss_summary sum; /* the summary panel's rows, of the run with id sum_id */
 	uint64_t sum_id;
@@ -189,7 +188,6 @@ static void tui_input(struct tui *t, struct ss_control_input *in, int cols, int 
 {
 	struct ss_run *run = session_view(&t->ses);
 	struct ss_view v;
-	char *cause = NULL;
 
 	memset(in, 0, sizeof *in);
 	in->run = run != NULL ? &run->lanes : NULL;
@@ -201,9 +199,7 @@ static void tui_input(struct tui *t, struct ss_control_input *in, int cols, int 
 	memset(&v, 0, sizeof v);
 	v.pinned.tl = t->ses.pinned != NULL ? &t->ses.pinned->tl : NULL;
 	v.sweep = t->ctl.sweep && t->ses.have_sweep ? &t->ses.sweep : NULL;
-	t->layout_ok = view_layout(&v, cols, rows, &t->layout, &cause) == 0;
-	free(cause);
-	in->layout = t->layout_ok ? &t->layout : NULL;
+	in->layout = view_layout_fit(&v, cols, rows, &t->layout);
 }
 
 /* tui_frame draws one frame: the controls made consistent with the runs, the view, the terminal update. */

@@ -19,6 +19,15 @@ int view_layout(const struct ss_view *v, int cols, int rows, struct ss_layout *l
 	return layout_compute(&o, l, cause);
 }
 
+const struct ss_layout *view_layout_fit(const struct ss_view *v, int cols, int rows, struct ss_layout *l)
+{
+	char *cause = NULL;
+	int rc = view_layout(v, cols, rows, l, &cause);
+
+	free(cause);
+	return rc == 0 ? l : NULL;
+}
+
 /* view_header draws the two header rows: who ran what, and the experiment. */
 static void view_header(struct ss_grid *g, struct ss_rect r, const struct ss_view *v)
 {

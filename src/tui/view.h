@@ -52,6 +52,9 @@ struct ss_view {
 
 /* view_layout computes the layout view_draw uses at cols x rows; -1 with *cause when too small. */
 int view_layout(const struct ss_view *v, int cols, int rows, struct ss_layout *l, char **cause);
+/* view_layout_fit is view_layout into *l for a caller that needs no cause: l, or NULL when cols x rows is too small.
+ */
+const struct ss_layout *view_layout_fit(const struct ss_view *v, int cols, int rows, struct ss_layout *l);
 /* view_draw draws v over the whole of g. Below the minimum size it draws only "terminal too small". */
 void view_draw(struct ss_grid *g, const struct ss_view *v);
 /* view_detail_lines writes the detail box lines of record r of run (label/value pairs, at most max) and
