@@ -257,6 +257,16 @@ static int capture_kind_set(CUpti_ActivityKind kind, const char *name, bool on, 
 	return cupti_capture_error(call, rc, cause);
 }
 
+/* capture_kind_probe turns an optional kind on and off again, to find out now, not in the middle of a traced run,
+ * whether it can be turned on; when it can, *usable is set. Returns 0, or -1 with *cause (capture_kind_set). */
+static int capture_kind_probe(CUpti_ActivityKind kind, const char *name, bool *usable, char **cause)
+{
+	if (capture_kind_set(kind, name, true, cause) < 0 || capture_kind_set(kind, name, false, cause) < 0)
+		return -1;
+	*usable = true;
+	return 0;
+}
+
 int cupti_capture_migrations(char **cause)
 {
 	CUpti_ActivityUnifiedMemoryCounterConfig config[2];
@@ -272,12 +282,8 @@ int cupti_capture_migrations(char **cause)
 	rc = api.cuptiActivityConfigureUnifiedMemoryCounter(config, 2);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityConfigureUnifiedMemoryCounter", rc, cause);
-	/* Find out now, not in the middle of a traced run, whether the kind can be turned on. */
-	if (capture_kind_set(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "UNIFIED_MEMORY_COUNTER", true, cause) < 0 ||
-	    capture_kind_set(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "UNIFIED_MEMORY_COUNTER", false, cause) < 0)
-		return -1;
-	capture.migrations = true;
-	return 0;
+	return capture_kind_probe(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "UNIFIED_MEMORY_COUNTER",
+	                          &capture.migrations, cause);
 }
 
 int cupti_capture_event_times(char **cause)
@@ -286,11 +292,7 @@ int cupti_capture_event_times(char **cause)
 
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityEnableCudaEventDeviceTimestamps", rc, cause);
-	if (capture_kind_set(CUPTI_ACTIVITY_KIND_CUDA_EVENT, "CUDA_EVENT", true, cause) < 0 ||
-	    capture_kind_set(CUPTI_ACTIVITY_KIND_CUDA_EVENT, "CUDA_EVENT", false, cause) < 0)
-		return -1;
-	capture.event_times = true;
-	return 0;
+	return capture_kind_probe(CUPTI_ACTIVITY_KIND_CUDA_EVENT, "CUDA_EVENT", &capture.event_times, cause);
 }
 
 /* capture_kind_wanted: every tracing kind, unless the diagnostic SS_CUPTI_ONLY=gpu (kernels, copies, memsets) or
