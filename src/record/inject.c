@@ -269,6 +269,10 @@ static void inject_flush_forced(void)
 	cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
+/* INJECT_CREATE_ARGS, in inject_created: the new stream's place and the flags from the parameters p of a creation
+ * call of type T (its fields stream and fl). */
+#define INJECT_CREATE_ARGS(T, stream, fl) (made = ((const T *)p)->stream, flags = ((const T *)p)->fl)
+
 /* When (domain, cbid) is a stream creation call: at its successful exit, notes the new stream's kind from the
  * flags the program passed (CU_STREAM_NON_BLOCKING == cudaStreamNonBlocking == 1), under the CUPTI id of the
  * stream, so that the kind is known before the stream's first record and whether or not CUPTI's STREAM record
@@ -283,23 +287,18 @@ static bool inject_created(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, c
 	unsigned flags = 0;
 	uint32_t id;
 
-	if (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020) {
+	if (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020)
 		made = ((const cudaStreamCreate_v3020_params *)p)->pStream;
-	} else if (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithFlags_v5000) {
-		made = ((const cudaStreamCreateWithFlags_v5000_params *)p)->pStream;
-		flags = ((const cudaStreamCreateWithFlags_v5000_params *)p)->flags;
-	} else if (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050) {
-		made = ((const cudaStreamCreateWithPriority_v5050_params *)p)->pStream;
-		flags = ((const cudaStreamCreateWithPriority_v5050_params *)p)->flags;
-	} else if (driver && cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamCreate) {
-		made = ((const cuStreamCreate_params *)p)->phStream;
-		flags = ((const cuStreamCreate_params *)p)->Flags;
-	} else if (driver && cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamCreateWithPriority) {
-		made = ((const cuStreamCreateWithPriority_params *)p)->phStream;
-		flags = ((const cuStreamCreateWithPriority_params *)p)->flags;
-	} else {
+	else if (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithFlags_v5000)
+		INJECT_CREATE_ARGS(cudaStreamCreateWithFlags_v5000_params, pStream, flags);
+	else if (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050)
+		INJECT_CREATE_ARGS(cudaStreamCreateWithPriority_v5050_params, pStream, flags);
+	else if (driver && cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamCreate)
+		INJECT_CREATE_ARGS(cuStreamCreate_params, phStream, Flags);
+	else if (driver && cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamCreateWithPriority)
+		INJECT_CREATE_ARGS(cuStreamCreateWithPriority_params, phStream, flags);
+	else
 		return false;
-	}
 	if (cb->callbackSite != CUPTI_API_EXIT || cb->functionReturnValue == NULL || cb->context == NULL ||
 	    made == NULL)
 		return true;
@@ -314,6 +313,8 @@ static bool inject_created(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, c
 	}
 	return true;
 }
+
+#undef INJECT_CREATE_ARGS
 
 static void CUPTIAPI inject_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                      const void *data)
