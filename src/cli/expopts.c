@@ -2,6 +2,8 @@
 #include "cli/expopts.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,23 +56,44 @@ static int expopts_enum(const char *opt, const char *s, int (*parse)(const char 
 	return 0;
 }
 
-/* The integer options: their range, and whether k, M, G suffixes are allowed. */
+/* The integer options: their range, whether k, M, G suffixes are allowed, and the experiment's field they set. */
 struct expopts_range {
 	enum cmd_opt id;
 	long long lo, hi;
 	bool suffix;
+	size_t offset, size; /* of the field in struct ss_experiment: an int, uint32_t or uint64_t */
 };
 
+/* EXPOPTS_FIELD names a field of struct ss_experiment for the table. */
+#define EXPOPTS_FIELD(f) offsetof(struct ss_experiment, f), sizeof(((struct ss_experiment *)0)->f)
+
 static const struct expopts_range expopts_ranges[] = {
-    {OPT_STREAMS, 1, SS_MAX_STREAMS, false},
-    {OPT_CHUNKS, 0, 65536, false},
-    {OPT_ELEMENTS, 1, 1ll << 34, true},
-    {OPT_WORK, 1, 100000000, true},
-    {OPT_CONNECTIONS, 1, SS_MAX_CONNECTIONS, false},
-    {OPT_THREADS, 1, SS_MAX_STREAMS, false},
-    {OPT_REPEAT, 1, 1000, false},
-    {OPT_WARMUP, 0, 100, false},
+    {OPT_STREAMS, 1, SS_MAX_STREAMS, false, EXPOPTS_FIELD(streams)},
+    {OPT_CHUNKS, 0, 65536, false, EXPOPTS_FIELD(chunks)},
+    {OPT_ELEMENTS, 1, 1ll << 34, true, EXPOPTS_FIELD(elements)},
+    {OPT_WORK, 1, 100000000, true, EXPOPTS_FIELD(work)},
+    {OPT_CONNECTIONS, 1, SS_MAX_CONNECTIONS, false, EXPOPTS_FIELD(connections)},
+    {OPT_THREADS, 1, SS_MAX_STREAMS, false, EXPOPTS_FIELD(threads)},
+    {OPT_REPEAT, 1, 1000, false, EXPOPTS_FIELD(repeat)},
+    {OPT_WARMUP, 0, 100, false, EXPOPTS_FIELD(warmup)},
 };
+
+/* expopts_store writes v, in range for it (non-negative, below 2^31 but for elements), into the integer field of e
+ * that r names: a uint64_t, or a 32-bit int or uint32_t, which hold such a value the same way. */
+static void expopts_store(struct ss_experiment *e, const struct expopts_range *r, long long v)
+{
+	char *field = (char *)e + r->offset;
+
+	if (r->size == sizeof(uint64_t)) {
+		uint64_t u = (uint64_t)v;
+
+		memcpy(field, &u, sizeof u);
+	} else {
+		uint32_t u = (uint32_t)v;
+
+		memcpy(field, &u, sizeof u);
+	}
+}
 
 /* The options that name one of a list: the parser, and the list's name for experiment_valid_list. */
 struct expopts_names {
@@ -87,14 +110,20 @@ static const struct expopts_names expopts_names[] = {
     {OPT_PREFETCH_EVENTS, experiment_pfevents_parse, "prefetch-events"},
 };
 
-/* expopts_value parses the value of option it into *n (an integer option: in its range) or *e (a named one),
- * what the option is decides. 0 (also for an option that is neither), or -1 after printing the valid values. */
-static int expopts_value(const struct cmd_item *it, long long *n, int *e)
+/* expopts_value parses the value of option it: an integer option's in its range, stored in o's experiment (and
+ * *n); a named one's into *e. 0 (also for an option that is neither), or -1 after printing the valid values. */
+static int expopts_value(struct expopts *o, const struct cmd_item *it, long long *n, int *e)
 {
-	for (size_t i = 0; i < sizeof expopts_ranges / sizeof expopts_ranges[0]; i++)
-		if (expopts_ranges[i].id == it->id)
-			return expopts_number(cmd_option_name(it->id), it->value, expopts_ranges[i].lo,
-			                      expopts_ranges[i].hi, expopts_ranges[i].suffix, n);
+	for (size_t i = 0; i < sizeof expopts_ranges / sizeof expopts_ranges[0]; i++) {
+		const struct expopts_range *r = &expopts_ranges[i];
+
+		if (r->id != it->id)
+			continue;
+		if (expopts_number(cmd_option_name(it->id), it->value, r->lo, r->hi, r->suffix, n) != 0)
+			return -1;
+		expopts_store(&o->exp, r, *n);
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof expopts_names / sizeof expopts_names[0]; i++)
 		if (expopts_names[i].id == it->id && it->value != NULL)
 			return expopts_enum(cmd_option_name(it->id), it->value, expopts_names[i].parse,
@@ -122,33 +151,11 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 		cmd_error(CLI_USAGE, "invalid --order '%s': valid is depth|breadth|both", v);
 		return -1;
 	}
-	if (expopts_value(it, &n, &e) != 0)
+	if (expopts_value(o, it, &n, &e) != 0)
 		return -1;
 	switch (it->id) {
-	case OPT_STREAMS:
-		o->exp.streams = (int)n;
-		break;
-	case OPT_CHUNKS:
-		o->exp.chunks = (int)n;
-		break;
-	case OPT_ELEMENTS:
-		o->exp.elements = (uint64_t)n;
-		break;
-	case OPT_WORK:
-		o->exp.work = (uint32_t)n;
-		break;
-	case OPT_CONNECTIONS:
-		o->exp.connections = (int)n;
-		break;
 	case OPT_THREADS:
-		o->exp.threads = (int)n;
 		*threads_per_stream = n > 1;
-		break;
-	case OPT_REPEAT:
-		o->exp.repeat = (int)n;
-		break;
-	case OPT_WARMUP:
-		o->exp.warmup = (int)n;
 		break;
 	case OPT_ORDER:
 		o->exp.order = (enum ss_order)e;
