@@ -11,6 +11,20 @@
 #include "core/sigexit.h"
 #include "core/xalloc.h"
 
+/* cmd_parse parses argv (argv[0] is the command's name) against e's options. On success fills a (free it with
+ * cmd_args_free) and returns 0. Otherwise prints one line naming the problem and what is valid (getopt's words:
+ * "unknown option '-x'", "option '--json' takes no value", "option '--streams' needs a value", an ambiguous
+ * abbreviation with its candidates; an option of another command: that it does not apply here, and why) and
+ * returns CLI_USAGE; after printing e's help for -h or --help, returns -1 (exit 0). */
+static int cmd_parse(const struct cmd_entry *e, int argc, char **argv, struct cmd_args *a);
+/* cmd_args_free releases what cmd_parse allocated in a. */
+static void cmd_args_free(struct cmd_args *a);
+/* cmd_help prints the help of e to f: its usage line, summary, options (the command's words for them, else the
+ * option's) and help text; for the default command also the command list. */
+static void cmd_help(const struct cmd_entry *e, FILE *f);
+/* cmd_refuse prints the line refusing option id in e (with e's reason for it, if any) and returns CLI_USAGE. */
+static int cmd_refuse(const struct cmd_entry *e, enum cmd_opt id);
+
 /* Every option, once. A command's cmd_use may put its own words for one. */
 static const struct cmd_option cmd_options[] = {
     {OPT_PRESET, "preset", 0, CMD_ARG_REQUIRED, "P",
@@ -138,7 +152,7 @@ int cmd_error(int code, const char *fmt, ...)
 	return code;
 }
 
-int cmd_refuse(const struct cmd_entry *e, enum cmd_opt id)
+static int cmd_refuse(const struct cmd_entry *e, enum cmd_opt id)
 {
 	const struct cmd_option *o = cmd_option(id);
 	const char *why = NULL;
@@ -150,7 +164,8 @@ int cmd_refuse(const struct cmd_entry *e, enum cmd_opt id)
 	for (const struct cmd_refusal *r = e->refusals; r != NULL && r->why != NULL && why == NULL; r++)
 		if (r->id == OPT_NONE)
 			why = r->why;
-	if (o->letter != 0 && id == OPT_OUTPUT)
+	/* an option with a letter is refused by it, whichever spelling was typed: "-o" */
+	if (o->letter != 0)
 		snprintf(name, sizeof name, "-%c", o->letter);
 	else
 		snprintf(name, sizeof name, "--%s", o->name);
@@ -245,7 +260,7 @@ static int cmd_getopt_error(const struct cmd_entry *e, int c, char **argv, const
 	return cmd_error(CLI_USAGE, "%s: %s (see %s)", e->name, what, see);
 }
 
-int cmd_parse(const struct cmd_entry *e, int argc, char **argv, struct cmd_args *a)
+static int cmd_parse(const struct cmd_entry *e, int argc, char **argv, struct cmd_args *a)
 {
 	struct option *lo = xcalloc(OPT_COUNT + 1, sizeof *lo);
 	char shorts[2 + 2 * OPT_COUNT + 1], see[64];
@@ -320,7 +335,7 @@ int cmd_parse(const struct cmd_entry *e, int argc, char **argv, struct cmd_args 
 	return rc;
 }
 
-void cmd_args_free(struct cmd_args *a)
+static void cmd_args_free(struct cmd_args *a)
 {
 	free(a->item);
 	a->item = NULL;
@@ -400,7 +415,7 @@ static void cmd_help_option(FILE *f, const struct cmd_use *u)
 	cmd_help_text(f, help, 22, 22);
 }
 
-void cmd_help(const struct cmd_entry *e, FILE *f)
+static void cmd_help(const struct cmd_entry *e, FILE *f)
 {
 	static const struct cmd_use help = {OPT_HELP, NULL, NULL};
 	bool top = *e->name == '\0';

@@ -145,26 +145,12 @@ extern const struct cmd_entry cmd_tui_entry, cmd_run_entry, cmd_sweep_entry, cmd
  * Returns the exit status. */
 int cmd_main(int argc, char **argv);
 
-/* cmd_parse parses argv (argv[0] is the command's name) against e's options. On success fills a (free it with
- * cmd_args_free) and returns 0. Otherwise prints one line naming the problem and what is valid (getopt's words:
- * "unknown option '-x'", "option '--json' takes no value", "option '--streams' needs a value", an ambiguous
- * abbreviation with its candidates; an option of another command: that it does not apply here, and why) and
- * returns CLI_USAGE; after printing e's help for -h or --help, returns -1 (exit 0). */
-int cmd_parse(const struct cmd_entry *e, int argc, char **argv, struct cmd_args *a);
-/* cmd_args_free releases what cmd_parse allocated in a. */
-void cmd_args_free(struct cmd_args *a);
 /* cmd_has reports whether option id was given, and its last value in *value (may be NULL). */
 bool cmd_has(const struct cmd_args *a, enum cmd_opt id, const char **value);
-/* cmd_option_name returns the option's name as a user types it: "--streams", or "-o" for one with only a letter. */
+/* cmd_option_name returns the option's long name as a user types it: "--streams". */
 const char *cmd_option_name(enum cmd_opt id);
-
-/* cmd_help prints the help of e to f: its usage line, summary, options (the command's words for them, else the
- * option's) and help text; for the default command also the command list. */
-void cmd_help(const struct cmd_entry *e, FILE *f);
 
 /* cmd_error prints "streamscope: <message>" as one line on stderr and returns code (for `return cmd_error(...)`). */
 int cmd_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* cmd_refuse prints the line refusing option id in e (with e's reason for it, if any) and returns CLI_USAGE. */
-int cmd_refuse(const struct cmd_entry *e, enum cmd_opt id);
 
 #endif

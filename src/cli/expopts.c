@@ -13,6 +13,11 @@
 #include "io/export/export.h"
 #include "model/model.h"
 
+/* expopts_profile_load reads the model profile of --profile path into p, labelled by the file's name (p->name).
+ * A file that cannot be read, does not parse or is empty is a usage error: one line naming the file and what is
+ * wrong, CLI_USAGE. 0 on success. */
+static int expopts_profile_load(const char *path, struct ss_profile *p);
+
 /* expopts_number parses an integer option value in [lo, hi] with an optional k/M/G binary suffix when
  * allow_suffix. 0, or -1 after printing the valid range. */
 static int expopts_number(const char *opt, const char *s, long long lo, long long hi, bool allow_suffix, long long *out)
@@ -287,7 +292,7 @@ const struct ss_backend *expopts_backend(const struct expopts *o, int *code)
 	return b;
 }
 
-int expopts_profile_load(const char *path, struct ss_profile *p)
+static int expopts_profile_load(const char *path, struct ss_profile *p)
 {
 	char *cause = NULL;
 	const char *base = strrchr(path, '/');

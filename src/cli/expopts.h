@@ -37,10 +37,6 @@ int expopts_parse(const struct cmd_args *a, struct expopts *o);
 /* expopts_backend picks the backend o names, printing the note of a fallback to the model on stderr. NULL after
  * printing why, with the exit status in *code. */
 const struct ss_backend *expopts_backend(const struct expopts *o, int *code);
-/* expopts_profile_load reads the model profile of --profile path into p, labelled by the file's name (p->name).
- * A file that cannot be read, does not parse or is empty is a usage error: one line naming the file and what is
- * wrong, CLI_USAGE. 0 on success. */
-int expopts_profile_load(const char *path, struct ss_profile *p);
 /* expopts_export_file writes tl to path in the format its extension names (e may be NULL). Prints one line on
  * failure and returns CLI_FAIL (CLI_USAGE for an unknown extension); 0 on success. */
 int expopts_export_file(const char *path, const struct ss_timeline *tl, const struct ss_analysis *a,
@@ -53,8 +49,8 @@ int expopts_export_trace(const struct expopts *o, const struct ss_timeline *tl, 
 /* expopts_measure_backend finds the backend calibrate and validate measure on, "cuda" (probed) or "model". NULL
  * after printing why, with the exit status in *code. */
 const struct ss_backend *expopts_measure_backend(const char *name, int *code);
-/* expopts_model_profile loads the model's profile: path (as expopts_profile_load), or the default when NULL. 0, or
- * -1 after printing why. */
+/* expopts_model_profile loads the model's profile: path (named in its labels by the file's name), or the default when
+ * NULL. 0, or -1 after printing why. */
 int expopts_model_profile(const char *path, struct ss_profile *p);
 
 #endif

@@ -47,7 +47,7 @@ static void recorder_on_signal(int sig)
 /* Installs (on) the parent's handlers for SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP (an ignored one stays ignored,
  * and so it is for PROGRAM: nohup streamscope record ...), or puts back (off) the actions they replaced (sigexit's:
  * a signal after the recording still cleans up on its way out). */
-void recorder_signals(bool on)
+static void recorder_signals(bool on)
 {
 	static const int sigs[] = {SIGCHLD, SIGINT, SIGQUIT, SIGTERM, SIGHUP};
 	static struct sigaction old[sizeof sigs / sizeof *sigs];

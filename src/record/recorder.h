@@ -82,7 +82,5 @@ void recorder_settle(struct recorder *st);
 void recorder_close(struct recorder *st);
 /* recorder_ending_flag is set once an ending signal came: the live view closes when the recording is over. */
 volatile sig_atomic_t *recorder_ending_flag(void);
-/* recorder_signals installs (on) or removes (off) the parent's handlers; recorder_open and _close call it. */
-void recorder_signals(bool on);
 
 #endif
