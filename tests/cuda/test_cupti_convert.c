@@ -191,21 +191,29 @@ static void test_memset(void **state)
 	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_NO_TIME);
 }
 
-static void test_kernel(void **state)
+/* A concurrent kernel "ss_add" from 5000 to 9000 ns on CUPTI stream stream, correlation id corr. */
+static CUpti_ActivityKernel10 test_kernel_activity(uint32_t stream, uint32_t corr)
 {
-	struct cupti_convert_map m = test_map();
 	CUpti_ActivityKernel10 a;
-	struct ss_record r;
-	char name[128];
 
-	(void)state;
 	memset(&a, 0, sizeof a);
 	a.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
 	a.start = 5000;
 	a.end = 9000;
-	a.streamId = 13;
-	a.correlationId = 123;
+	a.streamId = stream;
+	a.correlationId = corr;
 	a.name = "ss_add";
+	return a;
+}
+
+static void test_kernel(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityKernel10 a = test_kernel_activity(13, 123);
+	struct ss_record r;
+	char name[128];
+
+	(void)state;
 	a.channelID = 2;
 	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
 	assert_int_equal(r.kind, SS_KIND_KERNEL);
@@ -233,7 +241,7 @@ static void test_kernel(void **state)
 static void test_kernel_launch(void **state)
 {
 	struct cupti_convert_map m = test_map();
-	CUpti_ActivityKernel10 a;
+	CUpti_ActivityKernel10 a = test_kernel_activity(14, 99);
 	CUpti_ActivityMemcpy6 c = test_memcpy(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PINNED,
 	                                      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 14);
 	struct ss_launch l;
@@ -241,13 +249,6 @@ static void test_kernel_launch(void **state)
 	char name[128];
 
 	(void)state;
-	memset(&a, 0, sizeof a);
-	a.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-	a.start = 5000;
-	a.end = 9000;
-	a.streamId = 14;
-	a.correlationId = 99;
-	a.name = "ss_add";
 	a.gridX = 1056;
 	a.gridY = 2;
 	a.gridZ = 3;
