@@ -28,7 +28,7 @@ static int cmd_refuse(const struct cmd_entry *e, enum cmd_opt id);
 /* Every option, once. A command's cmd_use may put its own words for one. */
 static const struct cmd_option cmd_options[] = {
     {OPT_PRESET, "preset", 0, CMD_ARG_REQUIRED, "P",
-     "kernel-transfer, decrypt, hyperq, default-stream, sync-order, managed or pageable (the source\n"
+     "kernel-transfer, decrypt, hyperq, default-stream, sync-order, managed, pageable or vector-add (the source\n"
      "documents' experiments; it sets the defaults the other options change, wherever it is given)"},
     {OPT_STREAMS, "streams", 0, CMD_ARG_REQUIRED, "N", "1..128 streams"},
     {OPT_CHUNKS, "chunks", 0, CMD_ARG_REQUIRED, "N",
@@ -36,10 +36,25 @@ static const struct cmd_option cmd_options[] = {
     {OPT_ELEMENTS, "elements", 0, CMD_ARG_REQUIRED, "N",
      "data set size in elements, 1..2^34 (suffixes k, M, G are powers of two)"},
     {OPT_WORK, "work", 0, CMD_ARG_REQUIRED, "N",
-     "kernel work per element, 1..100000000 (add: inner repeats; decrypt: rounds; spin: iterations)"},
-    {OPT_ORDER, "order", 0, CMD_ARG_REQUIRED, "O", "depth|breadth: issue each stream's work in turn, or each stage"},
-    {OPT_SYNC, "sync", 0, CMD_ARG_REQUIRED, "S", "stream|reverse|device|events"},
-    {OPT_DEFSTREAM, "default-stream", 0, CMD_ARG_REQUIRED, "D", "none|legacy-op|event-timer|per-thread"},
+     "kernel work per element, 1..100000000 (add, fma: inner repeats; decrypt: rounds; spin: iterations)"},
+    {OPT_KERNEL, "kernel", 0, CMD_ARG_REQUIRED, "K",
+     "add|decrypt|spin|fma: document 001's add (the sum stored `work` times), document 000's decrypt,\n"
+     "hyperq's one-thread spin, or a compute-bound chain of FMAs (default: the preset's)"},
+    {OPT_BLOCK, "block", 0, CMD_ARG_REQUIRED, "N",
+     "threads per block 1..1024 (0: the kernel's own: add 128, fma 256, decrypt 64)"},
+    {OPT_GRID, "grid", 0, CMD_ARG_REQUIRED, "N",
+     "blocks per launch (0: enough to cover the chunk; decrypt's grid-stride loop covers any chunk)"},
+    {OPT_SPLIT, "split", 0, CMD_ARG_REQUIRED, "S",
+     "ceil|floor: chunks of ceil(n/chunks) with a shorter last one (document 000's sdiv), or of\n"
+     "floor(n/chunks) with the remainder in the last one (document 003's tail)"},
+    {OPT_ORDER, "order", 0, CMD_ARG_REQUIRED, "O",
+     "depth|breadth|best|weaker: each stream's work in turn, each stage in turn, or document 003's\n"
+     "two orders (best: a stream's kernel issued after the next stream's first copy; weaker: every copy\n"
+     "in, the kernels in reverse)"},
+    {OPT_SYNC, "sync", 0, CMD_ARG_REQUIRED, "S",
+     "stream|reverse|device|events|stop-event (stop-event: document 001's start and stop events on the\n"
+     "legacy stream, the host waiting for stop)"},
+    {OPT_DEFSTREAM, "default-stream", 0, CMD_ARG_REQUIRED, "D", "none|legacy-op|event-timer|per-thread|get-last-error"},
     {OPT_STREAM_FLAGS, "stream-flags", 0, CMD_ARG_REQUIRED, "F", "blocking|nonblocking"},
     {OPT_HOSTMEM, "host-mem", 0, CMD_ARG_REQUIRED, "M", "pinned|pageable|managed-attach|managed-prefetch"},
     {OPT_CONNECTIONS, "connections", 0, CMD_ARG_REQUIRED, "N", "hardware queues, CUDA_DEVICE_MAX_CONNECTIONS 1..32"},

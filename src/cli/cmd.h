@@ -17,6 +17,10 @@ enum cmd_opt {
 	OPT_CHUNKS,
 	OPT_ELEMENTS,
 	OPT_WORK,
+	OPT_KERNEL,
+	OPT_BLOCK,
+	OPT_GRID,
+	OPT_SPLIT,
 	OPT_ORDER,
 	OPT_SYNC,
 	OPT_DEFSTREAM,
@@ -113,7 +117,8 @@ struct cmd_entry {
  * CMD_USES_EXPERIMENT the commands that run one). */
 #define CMD_USES_PLAN                                                                                                  \
 	{OPT_PRESET, NULL, NULL}, {OPT_STREAMS, NULL, NULL}, {OPT_CHUNKS, NULL, NULL}, {OPT_ELEMENTS, NULL, NULL},     \
-	    {OPT_WORK, NULL, NULL}, {OPT_ORDER, NULL, NULL}, {OPT_SYNC, NULL, NULL}, {OPT_DEFSTREAM, NULL, NULL},      \
+	    {OPT_WORK, NULL, NULL}, {OPT_KERNEL, NULL, NULL}, {OPT_BLOCK, NULL, NULL}, {OPT_GRID, NULL, NULL},         \
+	    {OPT_SPLIT, NULL, NULL}, {OPT_ORDER, NULL, NULL}, {OPT_SYNC, NULL, NULL}, {OPT_DEFSTREAM, NULL, NULL},     \
 	    {OPT_STREAM_FLAGS, NULL, NULL}, {OPT_HOSTMEM, NULL, NULL}, {OPT_CONNECTIONS, NULL, NULL},                  \
 	    {OPT_THREADS, NULL, NULL},                                                                                 \
 	{                                                                                                              \

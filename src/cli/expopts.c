@@ -77,6 +77,8 @@ static const struct expopts_range expopts_ranges[] = {
     {OPT_CHUNKS, 0, 65536, false, EXPOPTS_FIELD(chunks)},
     {OPT_ELEMENTS, 1, 1ll << 34, true, EXPOPTS_FIELD(elements)},
     {OPT_WORK, 1, 100000000, true, EXPOPTS_FIELD(work)},
+    {OPT_BLOCK, 0, 1024, false, EXPOPTS_FIELD(block)},
+    {OPT_GRID, 0, 0x7fffffff, true, EXPOPTS_FIELD(grid)},
     {OPT_CONNECTIONS, 1, SS_MAX_CONNECTIONS, false, EXPOPTS_FIELD(connections)},
     {OPT_THREADS, 1, SS_MAX_STREAMS, false, EXPOPTS_FIELD(threads)},
     {OPT_REPEAT, 1, 1000, false, EXPOPTS_FIELD(repeat)},
@@ -113,6 +115,8 @@ static const struct expopts_names expopts_names[] = {
     {OPT_DEFSTREAM, experiment_defstream_parse, "default-stream"},
     {OPT_HOSTMEM, experiment_hostmem_parse, "host-mem"},
     {OPT_PREFETCH_EVENTS, experiment_pfevents_parse, "prefetch-events"},
+    {OPT_KERNEL, experiment_kernel_parse, "kernel"},
+    {OPT_SPLIT, experiment_split_parse, "split"},
 };
 
 /* expopts_value parses the value of option it: an integer option's in its range, stored in o's experiment (and
@@ -153,7 +157,7 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 		return 0;
 	}
 	if (sweep && it->id == OPT_ORDER && experiment_order_parse(v) < 0) {
-		cmd_error(CLI_USAGE, "invalid --order '%s': valid is depth|breadth|both", v);
+		cmd_error(CLI_USAGE, "invalid --order '%s': valid is %s|both", v, experiment_valid_list("order"));
 		return -1;
 	}
 	if (expopts_value(o, it, &n, &e) != 0)
@@ -167,6 +171,13 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 		break;
 	case OPT_SYNC:
 		o->exp.sync = (enum ss_sync)e;
+		break;
+	case OPT_KERNEL:
+		o->exp.kernel = (enum ss_kernel)e;
+		o->exp.elem_size = o->exp.kernel == SS_KERNEL_DECRYPT ? 8 : 4;
+		break;
+	case OPT_SPLIT:
+		o->exp.split = (enum ss_split)e;
 		break;
 	case OPT_DEFSTREAM:
 		o->exp.defstream = (enum ss_defstream)e;

@@ -11,13 +11,16 @@
  * the "a|b|c" list of messages (experiment_valid_list) with EXPERIMENT_FIRST, EXPERIMENT_NEXT. */
 #define EXPERIMENT_PRESETS(first, next)                                                                                \
 	first("kernel-transfer") next("decrypt") next("hyperq") next("default-stream") next("sync-order")              \
-	    next("managed") next("pageable")
-#define EXPERIMENT_ORDERS(first, next) first("depth") next("breadth")
-#define EXPERIMENT_SYNCS(first, next) first("stream") next("reverse") next("device") next("events")
-#define EXPERIMENT_DEFSTREAMS(first, next) first("none") next("legacy-op") next("event-timer") next("per-thread")
+	    next("managed") next("pageable") next("vector-add")
+#define EXPERIMENT_ORDERS(first, next) first("depth") next("breadth") next("best") next("weaker")
+#define EXPERIMENT_SYNCS(first, next) first("stream") next("reverse") next("device") next("events") next("stop-event")
+#define EXPERIMENT_DEFSTREAMS(first, next)                                                                             \
+	first("none") next("legacy-op") next("event-timer") next("per-thread") next("get-last-error")
 #define EXPERIMENT_HOSTMEMS(first, next)                                                                               \
 	first("pinned") next("pageable") next("managed-attach") next("managed-prefetch")
 #define EXPERIMENT_PFEVENTS(first, next) first("auto") next("on") next("off")
+#define EXPERIMENT_KERNELS(first, next) first("add") next("decrypt") next("spin") next("fma")
+#define EXPERIMENT_SPLITS(first, next) first("ceil") next("floor")
 #define EXPERIMENT_ITEM(name) name,
 #define EXPERIMENT_FIRST(name) name
 #define EXPERIMENT_NEXT(name) "|" name
@@ -30,7 +33,9 @@ static const char *const experiment_defstream_names[SS_DS_COUNT] = {
     EXPERIMENT_DEFSTREAMS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};
 static const char *const experiment_hostmem_names[SS_MEM_COUNT] = {
     EXPERIMENT_HOSTMEMS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};
-static const char *const experiment_kernel_names[SS_KERNEL_COUNT] = {"add", "decrypt", "spin"};
+static const char *const experiment_kernel_names[SS_KERNEL_COUNT] = {
+    EXPERIMENT_KERNELS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};
+static const char *const experiment_split_names[SS_SPLIT_COUNT] = {EXPERIMENT_SPLITS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};
 static const char *const experiment_pfevents_names[SS_PFE_COUNT] = {
     EXPERIMENT_PFEVENTS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};
 
@@ -68,11 +73,8 @@ EXPERIMENT_NAMED(sync, SS_SYNC_COUNT)
 EXPERIMENT_NAMED(defstream, SS_DS_COUNT)
 EXPERIMENT_NAMED(hostmem, SS_MEM_COUNT)
 EXPERIMENT_NAMED(pfevents, SS_PFE_COUNT)
-
-const char *experiment_kernel_name(int k)
-{
-	return experiment_name(experiment_kernel_names, SS_KERNEL_COUNT, k);
-}
+EXPERIMENT_NAMED(kernel, SS_KERNEL_COUNT)
+EXPERIMENT_NAMED(split, SS_SPLIT_COUNT)
 
 const char *experiment_valid_list(const char *which)
 {
@@ -86,6 +88,8 @@ const char *experiment_valid_list(const char *which)
 	    {"default-stream", EXPERIMENT_DEFSTREAMS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
 	    {"host-mem", EXPERIMENT_HOSTMEMS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
 	    {"prefetch-events", EXPERIMENT_PFEVENTS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
+	    {"kernel", EXPERIMENT_KERNELS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
+	    {"split", EXPERIMENT_SPLITS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
 	};
 
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
@@ -98,13 +102,16 @@ void experiment_preset(struct ss_experiment *e, enum ss_preset p)
 {
 	memset(e, 0, sizeof *e);
 	e->preset = p;
+	/* kernel-transfer is document 001's kernel-transfer.cu: 2^22 floats, its add kernel repeating the sum 400
+	 * times, 128 threads a block, x and y in and z out per stream on blocking streams, timed by two events on the
+	 * legacy stream over 10 repeats after one warm-up. default-stream, sync-order, managed and pageable are
+	 * kernel-transfer with the one option they show, synchronising each stream in turn. */
 	e->kernel = SS_KERNEL_ADD;
 	e->streams = 8;
 	e->elements = 1u << 22;
 	e->elem_size = 4;
 	e->work = 400;
 	e->order = SS_ORDER_DEPTH;
-	/* default-stream, sync-order, managed and pageable are kernel-transfer with the one option they show */
 	e->defstream = p == SS_PRESET_DEFAULT_STREAM ? SS_DS_LEGACY_OP : SS_DS_NONE;
 	e->sync = p == SS_PRESET_SYNC_ORDER ? SS_SYNC_REVERSE : SS_SYNC_STREAM;
 	e->hostmem = p == SS_PRESET_MANAGED    ? SS_MEM_MANAGED_PREFETCH
@@ -115,11 +122,19 @@ void experiment_preset(struct ss_experiment *e, enum ss_preset p)
 	e->repeat = 3;
 	e->warmup = 1;
 	switch (p) {
+	case SS_PRESET_KERNEL_TRANSFER:
+		e->sync = SS_SYNC_STOP_EVENT;
+		e->repeat = 10;
+		break;
 	case SS_PRESET_DECRYPT:
+		/* document 000: 2^26 uint64 entries, 2^10 rounds, 32 streams of sdiv chunks (a shorter tail),
+		 * decrypt_gpu<<<80*32, 64>>> in place, each stream synchronised in turn */
 		e->kernel = SS_KERNEL_DECRYPT;
+		e->streams = 32;
 		e->elements = 1u << 26;
 		e->elem_size = 8;
 		e->work = 1u << 10;
+		e->grid = 80 * 32;
 		break;
 	case SS_PRESET_HYPERQ:
 		/* Two dependent single-block spin kernels per stream; one hardware queue shows false dependencies. */
@@ -130,9 +145,39 @@ void experiment_preset(struct ss_experiment *e, enum ss_preset p)
 		e->work = 50000; /* spin iterations per kernel: ~0.11 ms on the H200 (200000 took 449 us) */
 		e->connections = 1;
 		break;
+	case SS_PRESET_VECTOR_ADD:
+		/* document 003: vectorAdd on two streams, the first a chunk of half the data and the second the chunk
+		 * and the tail, in its "best" issue order; each stream synchronised in turn */
+		e->streams = 2;
+		e->elements = (1u << 24) + 1;
+		e->work = 1;
+		e->block = 256;
+		e->split = SS_SPLIT_FLOOR;
+		e->order = SS_ORDER_BEST;
+		break;
 	default:
 		break;
 	}
+}
+
+uint32_t experiment_block(const struct ss_experiment *e)
+{
+	static const uint32_t own[SS_KERNEL_COUNT] = {128, 64, 1, 256};
+
+	if (e->block > 0)
+		return e->block;
+	return (unsigned)e->kernel < SS_KERNEL_COUNT ? own[e->kernel] : 128;
+}
+
+uint64_t experiment_grid(const struct ss_experiment *e, uint64_t count)
+{
+	uint64_t b = experiment_block(e);
+
+	if (e->kernel == SS_KERNEL_SPIN)
+		return 1;
+	if (e->grid > 0)
+		return e->grid;
+	return count > 0 ? (count + b - 1) / b : 1;
 }
 
 int experiment_validate(const struct ss_experiment *e, char **cause)
@@ -178,6 +223,24 @@ int experiment_validate(const struct ss_experiment *e, char **cause)
 		*cause = xasprintf("invalid experiment option value");
 		return -1;
 	}
+	if (e->block > 1024) {
+		*cause = xasprintf("invalid --block %u: valid is 1..1024 threads (0: the kernel's own)", e->block);
+		return -1;
+	}
+	if (e->grid > 0x7fffffffu) {
+		*cause =
+		    xasprintf("invalid --grid %u: valid is 1..2147483647 blocks (0: enough to cover a chunk)", e->grid);
+		return -1;
+	}
+	if ((unsigned)e->split >= SS_SPLIT_COUNT) {
+		*cause = xasprintf("invalid experiment option value");
+		return -1;
+	}
+	if (e->kernel != SS_KERNEL_SPIN && e->elem_size != (e->kernel == SS_KERNEL_DECRYPT ? 8u : 4u)) {
+		*cause = xasprintf("the %s kernel works on %d-byte elements, not %u", experiment_kernel_name(e->kernel),
+		                   e->kernel == SS_KERNEL_DECRYPT ? 8 : 4, e->elem_size);
+		return -1;
+	}
 	if (e->elem_size != 4 && e->elem_size != 8) {
 		*cause = xasprintf("invalid element size %u: valid is 4 or 8", e->elem_size);
 		return -1;
@@ -189,6 +252,7 @@ void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outpu
 {
 	switch (e->kernel) {
 	case SS_KERNEL_ADD:
+	case SS_KERNEL_FMA:
 		*inputs = 2;
 		*outputs = 1;
 		break;

@@ -13,6 +13,10 @@
 enum ss_order {
 	SS_ORDER_DEPTH = 0, /* each stream's H2D -> kernel -> D2H in turn */
 	SS_ORDER_BREADTH,   /* all H2D, then all kernels, then all D2H */
+	SS_ORDER_BEST,      /* document 003's "best" order: each stream's inputs, with the previous stream's kernel
+	                       issued after the first input copy of the next, then every output in stream order */
+	SS_ORDER_WEAKER,    /* document 003's "weaker" order: every input, the kernels in reverse stream order,
+	                       then every output in stream order */
 	SS_ORDER_COUNT
 };
 
@@ -22,15 +26,18 @@ enum ss_sync {
 	SS_SYNC_REVERSE,    /* cudaStreamSynchronize in reverse order */
 	SS_SYNC_DEVICE,     /* one cudaDeviceSynchronize */
 	SS_SYNC_EVENTS,     /* an event recorded per stream, cudaEventSynchronize on each */
+	SS_SYNC_STOP_EVENT, /* document 001's timing: a start event on the legacy stream before the work, a stop event
+	                       on it after, cudaEventSynchronize(stop) (the legacy stream waits for blocking streams) */
 	SS_SYNC_COUNT
 };
 
 /* Default-stream interference. */
 enum ss_defstream {
-	SS_DS_NONE = 0,    /* none */
-	SS_DS_LEGACY_OP,   /* a small kernel on the legacy default stream between the streams' work */
-	SS_DS_EVENT_TIMER, /* events recorded on stream 0 between phases (a host timer) */
-	SS_DS_PER_THREAD,  /* the same operation on the per-thread default stream instead (no serialisation) */
+	SS_DS_NONE = 0,       /* none */
+	SS_DS_LEGACY_OP,      /* a small kernel on the legacy default stream between the streams' work */
+	SS_DS_EVENT_TIMER,    /* events recorded on stream 0 between phases (a host timer) */
+	SS_DS_PER_THREAD,     /* the same operation on the per-thread default stream instead (no serialisation) */
+	SS_DS_GET_LAST_ERROR, /* cudaGetLastError between the streams' work (document 003 says it breaks concurrency) */
 	SS_DS_COUNT
 };
 
@@ -45,10 +52,20 @@ enum ss_hostmem {
 
 /* The kernel an experiment runs. */
 enum ss_kernel {
-	SS_KERNEL_ADD = 0, /* z = x + y, inner statement repeated `work` times */
-	SS_KERNEL_DECRYPT, /* undo an invertible 64-bit permutation `work` rounds */
+	SS_KERNEL_ADD = 0, /* document 001's add: z[n] = x[n] + y[n] stored `work` times (400 there), 128 threads */
+	SS_KERNEL_DECRYPT, /* document 000's decrypt_gpu: undo an invertible 64-bit permutation `work` rounds in place,
+	                      a grid-stride loop, <<<80*32, 64>>> */
 	SS_KERNEL_SPIN,    /* one short single-block kernel per stream (hyperq) */
+	SS_KERNEL_FMA,     /* z = x + y at the end of a chain of 8 x `work` dependent FMAs, 256 threads: compute-bound,
+	                      its time set by `work` alone */
 	SS_KERNEL_COUNT
+};
+
+/* How the data set is cut into chunks. */
+enum ss_split {
+	SS_SPLIT_CEIL = 0, /* document 000's sdiv: chunks of ceil(elements / chunks), the last one shorter (a tail) */
+	SS_SPLIT_FLOOR,    /* document 003's: chunks of floor(elements / chunks), the last one takes the remainder */
+	SS_SPLIT_COUNT
 };
 
 /* Named presets. */
@@ -60,6 +77,7 @@ enum ss_preset {
 	SS_PRESET_SYNC_ORDER,
 	SS_PRESET_MANAGED,
 	SS_PRESET_PAGEABLE,
+	SS_PRESET_VECTOR_ADD,
 	SS_PRESET_COUNT
 };
 
@@ -88,6 +106,10 @@ struct ss_experiment {
 	                       chunk c goes to stream c % streams */
 	uint32_t elem_size; /* bytes per element (4 for float, 8 for uint64) */
 	uint32_t work;      /* kernel work per element (inner repeats / rounds / spin iterations) */
+	uint32_t block;     /* threads per block, 1..1024; 0: the kernel's own (add 128, fma 256, decrypt 64) */
+	uint32_t grid;      /* blocks per launch, 1..2^31-1; 0: enough to cover the chunk (decrypt: 80*32, its
+	                       grid-stride loop covering any chunk) */
+	enum ss_split split;
 	enum ss_order order;
 	enum ss_sync sync;
 	enum ss_defstream defstream;
@@ -123,6 +145,11 @@ void experiment_describe_compact(const struct ss_experiment *e, char *buf, size_
  * queues)"). Returns how many fields differ: 0 (buf "") when the descriptions are the same. */
 int experiment_changes(const struct ss_experiment *from, const struct ss_experiment *to, const char *tag, char *buf,
                        size_t len);
+/* experiment_block: the threads per block e's kernel launches with (e->block, else the kernel's own). */
+uint32_t experiment_block(const struct ss_experiment *e);
+/* experiment_grid: the blocks a launch over count elements uses (e->grid, else enough to cover them; at least
+ * 1). */
+uint64_t experiment_grid(const struct ss_experiment *e, uint64_t count);
 /* experiment_io_arrays: how many host arrays are copied in (H2D) and out (D2H) per chunk (0 for copy-less kernels). */
 void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outputs);
 
@@ -138,10 +165,13 @@ int experiment_defstream_parse(const char *s);
 const char *experiment_hostmem_name(int m);
 int experiment_hostmem_parse(const char *s);
 const char *experiment_kernel_name(int k);
+int experiment_kernel_parse(const char *s);
+const char *experiment_split_name(int s);
+int experiment_split_parse(const char *s);
 const char *experiment_pfevents_name(int m);
 int experiment_pfevents_parse(const char *s);
 /* experiment_valid_list writes "a|b|c" of a name table (for error messages); which: "preset", "order", "sync",
- * "default-stream", "host-mem". */
+ * "default-stream", "host-mem", "kernel", "split". */
 const char *experiment_valid_list(const char *which);
 
 #endif

@@ -14,9 +14,9 @@
 enum { PLANNER_X = 0, PLANNER_Y = 1, PLANNER_Z = 2 };
 
 static const char *const planner_kind_names[SS_OP_COUNT] = {
-    "cudaMemcpyAsync H2D",      "cudaMemcpyAsync D2H",      "kernel launch",   "cudaStreamAttachMemAsync",
-    "cudaMemPrefetchAsync H2D", "cudaMemPrefetchAsync D2H", "cudaEventRecord", "cudaEventSynchronize",
-    "cudaStreamSynchronize",    "cudaDeviceSynchronize",
+    "cudaMemcpyAsync H2D",      "cudaMemcpyAsync D2H",      "kernel launch",    "cudaStreamAttachMemAsync",
+    "cudaMemPrefetchAsync H2D", "cudaMemPrefetchAsync D2H", "cudaEventRecord",  "cudaEventSynchronize",
+    "cudaStreamSynchronize",    "cudaDeviceSynchronize",    "cudaGetLastError",
 };
 
 /* Planning state: the list being built and the experiment it follows. */
@@ -32,10 +32,18 @@ const char *planner_op_kind_name(int kind)
 	return planner_kind_names[kind];
 }
 
-void planner_chunk(uint64_t elements, int chunks, int c, uint64_t *offset, uint64_t *count)
+void planner_chunk(uint64_t elements, int chunks, enum ss_split split, int c, uint64_t *offset, uint64_t *count)
 {
 	uint64_t size = (elements + (uint64_t)chunks - 1) / (uint64_t)chunks;
-	uint64_t off = size * (uint64_t)c;
+	uint64_t off;
+
+	if (split == SS_SPLIT_FLOOR && chunks > 0) {
+		size = elements / (uint64_t)chunks;
+		*offset = size * (uint64_t)c;
+		*count = c == chunks - 1 ? elements - *offset : size;
+		return;
+	}
+	off = size * (uint64_t)c;
 
 	if (off >= elements) {
 		*offset = elements;
@@ -72,7 +80,10 @@ static int planner_chunk_stream(const struct ss_experiment *e, int c)
 /* The buffer the kernels write and the copies back read: z for add, else x (in place). */
 static int planner_output_buffer(const struct ss_experiment *e)
 {
-	return e->kernel == SS_KERNEL_ADD ? PLANNER_Z : PLANNER_X;
+	int inputs, outputs;
+
+	experiment_io_arrays(e, &inputs, &outputs);
+	return inputs == 2 ? PLANNER_Z : PLANNER_X;
 }
 
 /* planner_elements gives chunk c's share of the experiment's elements: their count, the first in *off. */
@@ -80,7 +91,7 @@ static uint64_t planner_elements(const struct planner_ctx *p, int c, uint64_t *o
 {
 	uint64_t cnt;
 
-	planner_chunk(p->e->elements, p->ops->nchunks, c, off, &cnt);
+	planner_chunk(p->e->elements, p->ops->nchunks, p->e->split, c, off, &cnt);
 	return cnt;
 }
 
@@ -95,6 +106,11 @@ static struct ss_op *planner_push_chunk(struct planner_ctx *p, int kind, int c, 
 	op->chunk = (int16_t)c;
 	op->offset = offset;
 	op->count = count;
+	if (kind == SS_OP_KERNEL) {
+		op->kernel = (uint8_t)p->e->kernel;
+		op->block = (uint16_t)experiment_block(p->e);
+		op->grid = (uint32_t)experiment_grid(p->e, count);
+	}
 	return op;
 }
 
@@ -119,7 +135,7 @@ static void planner_inputs(struct planner_ctx *p, int c)
 	if (e->hostmem == SS_MEM_MANAGED_ATTACH) {
 		/* Attach every array of the chunk to its stream (its own managed allocation per chunk). */
 		kind = SS_OP_ATTACH;
-		inputs += e->kernel == SS_KERNEL_ADD ? outputs : 0;
+		inputs += inputs == 2 ? outputs : 0;
 	}
 	for (int b = 0; b < inputs; b++)
 		planner_push_chunk(p, kind, c, b, off, cnt);
@@ -164,16 +180,20 @@ static void planner_interfere(struct planner_ctx *p)
 
 	switch (p->e->defstream) {
 	case SS_DS_LEGACY_OP:
-		op = planner_push(p, SS_OP_KERNEL, SS_STREAM_LEGACY);
-		op->count = 1;
-		break;
 	case SS_DS_PER_THREAD:
-		op = planner_push(p, SS_OP_KERNEL, SS_STREAM_PER_THREAD);
+		op = planner_push(p, SS_OP_KERNEL,
+		                  p->e->defstream == SS_DS_LEGACY_OP ? SS_STREAM_LEGACY : SS_STREAM_PER_THREAD);
 		op->count = 1;
+		op->kernel = SS_KERNEL_SPIN;
+		op->grid = 1;
+		op->block = 1;
 		break;
 	case SS_DS_EVENT_TIMER:
 		op = planner_push(p, SS_OP_EVENT_RECORD, SS_STREAM_LEGACY);
 		op->event = p->ops->nevents++;
+		break;
+	case SS_DS_GET_LAST_ERROR:
+		planner_push(p, SS_OP_GET_LAST_ERROR, SS_STREAM_HOST);
 		break;
 	default:
 		break;
@@ -207,6 +227,13 @@ static void planner_sync(struct planner_ctx *p)
 		for (int s = n - 1; s >= 0; s--)
 			planner_push(p, SS_OP_STREAM_SYNC, s);
 		break;
+	case SS_SYNC_STOP_EVENT:
+		/* the stop event on the legacy stream (the start is the list's first op), the host waiting for it */
+		op = planner_push(p, SS_OP_EVENT_RECORD, SS_STREAM_LEGACY);
+		op->event = p->ops->nevents++;
+		op = planner_push(p, SS_OP_EVENT_SYNC, SS_STREAM_LEGACY);
+		op->event = p->ops->nevents - 1;
+		break;
 	default:
 		for (int s = 0; s < n; s++)
 			planner_push(p, SS_OP_STREAM_SYNC, s);
@@ -215,20 +242,100 @@ static void planner_sync(struct planner_ctx *p)
 	if (e->defstream == SS_DS_EVENT_TIMER) {
 		/* The host timer reads its last event. */
 		op = planner_push(p, SS_OP_EVENT_SYNC, SS_STREAM_LEGACY);
-		op->event = p->ops->nevents - 1 - (e->sync == SS_SYNC_EVENTS ? n : 0);
+		op->event = p->ops->nevents - 1 -
+		            (e->sync == SS_SYNC_EVENTS       ? n
+		             : e->sync == SS_SYNC_STOP_EVENT ? 1
+		                                             : 0);
 	}
+}
+
+/* planner_phase pushes phase ph of the phased orders. breadth: all inputs, the kernels (hyperq: all first kernels,
+ * then all second ones), all outputs. best: each chunk's inputs with the previous chunk's kernels issued after its
+ * first input op, then the last chunk's kernels; then all outputs. weaker: all inputs, the kernels from the last
+ * chunk to the first, all outputs. */
+static void planner_phase(struct planner_ctx *p, int ph)
+{
+	const struct ss_experiment *e = p->e;
+	struct ss_oplist *ops = p->ops;
+	int n = ops->nchunks;
+
+	switch (e->order) {
+	case SS_ORDER_BEST:
+		if (ph == 1) {
+			for (int c = 0; c < n; c++)
+				planner_outputs(p, c);
+			return;
+		}
+		for (int c = 0; c < n; c++) {
+			size_t first = ops->n, mid;
+
+			planner_inputs(p, c);
+			mid = ops->n;
+			if (c > 0)
+				planner_kernels(p, c - 1, -1);
+			if (mid > first + 1) {
+				/* the kernels go right after this chunk's first input op: rotate them there */
+				size_t nk = ops->n - mid, nin = mid - first - 1;
+				struct ss_op *tmp = xcalloc(nk + 1, sizeof *tmp);
+
+				memcpy(tmp, &ops->op[mid], nk * sizeof *tmp);
+				memmove(&ops->op[first + 1 + nk], &ops->op[first + 1], nin * sizeof *tmp);
+				memcpy(&ops->op[first + 1], tmp, nk * sizeof *tmp);
+				free(tmp);
+			}
+		}
+		planner_kernels(p, n - 1, -1);
+		return;
+	case SS_ORDER_WEAKER:
+		for (int c = 0; c < n; c++) {
+			if (ph == 0)
+				planner_inputs(p, c);
+			else if (ph == 1)
+				planner_kernels(p, n - 1 - c, -1);
+			else
+				planner_outputs(p, c);
+		}
+		return;
+	default:
+		for (int c = 0; c < n; c++) {
+			if (e->kernel == SS_KERNEL_SPIN)
+				planner_kernels(p, c, ph);
+			else if (ph == 0)
+				planner_inputs(p, c);
+			else if (ph == 1)
+				planner_kernels(p, c, 0);
+			else
+				planner_outputs(p, c);
+		}
+		return;
+	}
+}
+
+/* planner_phases: how many phases e's phased order has. */
+static int planner_phases(const struct ss_experiment *e)
+{
+	if (e->order == SS_ORDER_BEST)
+		return 2;
+	return e->kernel == SS_KERNEL_SPIN && e->order == SS_ORDER_BREADTH ? 2 : 3;
 }
 
 void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 {
 	struct planner_ctx p = {e, ops};
 	int inputs, outputs;
+	struct ss_op *op;
 
 	memset(ops, 0, sizeof *ops);
 	ops->nchunks = e->kernel == SS_KERNEL_SPIN || e->chunks <= 0 ? e->streams : e->chunks;
+	ops->split = e->split;
 	ops->elem_size = e->elem_size;
 	experiment_io_arrays(e, &inputs, &outputs);
-	ops->nbuffers = e->kernel == SS_KERNEL_ADD ? 3 : 1;
+	ops->nbuffers = inputs == 2 ? 3 : 1;
+	if (e->sync == SS_SYNC_STOP_EVENT) {
+		/* document 001's start event, on the legacy stream before any work */
+		op = planner_push(&p, SS_OP_EVENT_RECORD, SS_STREAM_LEGACY);
+		op->event = ops->nevents++;
+	}
 	if (e->defstream == SS_DS_EVENT_TIMER)
 		planner_interfere(&p); /* the timer's start */
 	if (e->order == SS_ORDER_DEPTH) {
@@ -248,28 +355,17 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 		if (e->defstream == SS_DS_EVENT_TIMER)
 			planner_interfere(&p);
 	} else {
-		/* breadth-first phases: all inputs, the kernels (hyperq: all first kernels, then all second ones), all
-		 * outputs; the interfering op goes between two non-empty phases */
-		int nphases = e->kernel == SS_KERNEL_SPIN ? 2 : 3;
+		/* phases (planner_phase); the interfering op goes between two non-empty phases */
 		bool any = false;
 
-		for (int ph = 0; ph < nphases; ph++) {
+		for (int ph = 0; ph < planner_phases(e); ph++) {
 			size_t before = ops->n, mark = ops->n;
 
 			if (any && e->defstream != SS_DS_EVENT_TIMER) {
 				planner_interfere(&p);
 				mark = ops->n;
 			}
-			for (int c = 0; c < ops->nchunks; c++) {
-				if (e->kernel == SS_KERNEL_SPIN)
-					planner_kernels(&p, c, ph);
-				else if (ph == 0)
-					planner_inputs(&p, c);
-				else if (ph == 1)
-					planner_kernels(&p, c, 0);
-				else
-					planner_outputs(&p, c);
-			}
+			planner_phase(&p, ph);
 			if (ops->n == mark)
 				ops->n = before; /* an empty phase: take the interfering op back */
 			else if (e->defstream == SS_DS_EVENT_TIMER)
@@ -278,6 +374,8 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 		}
 	}
 	planner_sync(&p);
+	for (size_t i = 0; i < ops->n; i++)
+		ops->op[i].id = (uint32_t)(i + 1); /* positions, after the best order's moves */
 }
 
 void planner_free(struct ss_oplist *ops)
@@ -381,10 +479,11 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 	switch (op->kind) {
 	case SS_OP_KERNEL:
 		if (op->stream < 0)
-			snprintf(buf, len, "#%u t%d %-10s kernel launch (interfering, 1 block)", op->id, op->thread,
-			         st);
+			snprintf(buf, len, "#%u t%d %-10s kernel launch touch<<<1, 1>>> (interfering)", op->id,
+			         op->thread, st);
 		else
-			snprintf(buf, len, "#%u t%d %-10s kernel launch [%llu+%llu]", op->id, op->thread, st,
+			snprintf(buf, len, "#%u t%d %-10s kernel launch %s<<<%u, %u>>> [%llu+%llu]", op->id, op->thread,
+			         st, experiment_kernel_name(op->kernel), op->grid, (unsigned)op->block,
 			         (unsigned long long)op->offset, (unsigned long long)op->count);
 		break;
 	case SS_OP_EVENT_RECORD:

@@ -10,16 +10,17 @@
 
 /* One operation kind of the op list; each maps to one CUDA runtime call. */
 enum ss_op_kind {
-	SS_OP_H2D = 0,      /* cudaMemcpyAsync host->device of buffer[offset, offset+count) */
-	SS_OP_D2H,          /* cudaMemcpyAsync device->host */
-	SS_OP_KERNEL,       /* kernel launch over elements [offset, offset+count) (SPIN: count = iterations) */
-	SS_OP_ATTACH,       /* cudaStreamAttachMemAsync of the chunk's managed allocation to the stream */
-	SS_OP_PREFETCH_H2D, /* cudaMemPrefetchAsync of managed memory to the device */
-	SS_OP_PREFETCH_D2H, /* cudaMemPrefetchAsync of managed memory to the host */
-	SS_OP_EVENT_RECORD, /* cudaEventRecord(event, stream) */
-	SS_OP_EVENT_SYNC,   /* cudaEventSynchronize(event) */
-	SS_OP_STREAM_SYNC,  /* cudaStreamSynchronize(stream) */
-	SS_OP_DEVICE_SYNC,  /* cudaDeviceSynchronize() */
+	SS_OP_H2D = 0,        /* cudaMemcpyAsync host->device of buffer[offset, offset+count) */
+	SS_OP_D2H,            /* cudaMemcpyAsync device->host */
+	SS_OP_KERNEL,         /* kernel launch over elements [offset, offset+count) (SPIN: count = iterations) */
+	SS_OP_ATTACH,         /* cudaStreamAttachMemAsync of the chunk's managed allocation to the stream */
+	SS_OP_PREFETCH_H2D,   /* cudaMemPrefetchAsync of managed memory to the device */
+	SS_OP_PREFETCH_D2H,   /* cudaMemPrefetchAsync of managed memory to the host */
+	SS_OP_EVENT_RECORD,   /* cudaEventRecord(event, stream) */
+	SS_OP_EVENT_SYNC,     /* cudaEventSynchronize(event) */
+	SS_OP_STREAM_SYNC,    /* cudaStreamSynchronize(stream) */
+	SS_OP_DEVICE_SYNC,    /* cudaDeviceSynchronize() */
+	SS_OP_GET_LAST_ERROR, /* cudaGetLastError(): a host call that reads the thread's last error */
 	SS_OP_COUNT
 };
 
@@ -34,6 +35,9 @@ struct ss_op {
 	int32_t event;   /* event index for EVENT_* ops, -1 otherwise */
 	uint64_t offset; /* first element */
 	uint64_t count;  /* elements (bytes = count * elem_size) */
+	uint32_t grid;   /* KERNEL: blocks of the launch (experiment_grid) */
+	uint16_t block;  /* KERNEL: threads per block (experiment_block) */
+	uint8_t kernel;  /* KERNEL: enum ss_kernel (the interfering one-thread kernel: SS_KERNEL_SPIN's shape) */
 };
 
 /* The op list: ops in host issue order (per thread, ops of one thread keep their relative order). */
@@ -43,14 +47,16 @@ struct ss_oplist {
 	int nevents;  /* events the ops refer to */
 	int nbuffers; /* arrays used (x, y, z) */
 	int nchunks;
+	enum ss_split split; /* how the chunks cut the data (planner_chunk) */
 	uint32_t elem_size;
 };
 
 /* planner_build fills ops for e (validated). Deterministic: same experiment, same list. */
 void planner_build(const struct ss_experiment *e, struct ss_oplist *ops);
 void planner_free(struct ss_oplist *ops);
-/* planner_chunk gives chunk c's first element and length (ceil division; the last chunk shorter, maybe 0). */
-void planner_chunk(uint64_t elements, int chunks, int c, uint64_t *offset, uint64_t *count);
+/* planner_chunk gives chunk c's first element and length: SS_SPLIT_CEIL, chunks of ceil(elements / chunks), the last
+ * shorter (maybe 0); SS_SPLIT_FLOOR, chunks of floor(elements / chunks), the last with the remainder. */
+void planner_chunk(uint64_t elements, int chunks, enum ss_split split, int c, uint64_t *offset, uint64_t *count);
 /* planner_op_bytes is the bytes an op moves (copies, prefetches), 0 otherwise. */
 uint64_t planner_op_bytes(const struct ss_oplist *ops, const struct ss_op *op);
 /* planner_count_kind counts ops of one kind. */

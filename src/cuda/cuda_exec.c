@@ -127,7 +127,7 @@ static char *exec_ptr(const struct cuda_exec *x, int b, int c, uint64_t off)
 {
 	if (x->per_chunk) {
 		uint64_t coff, ccount;
-		planner_chunk(x->n, x->ops->nchunks, c, &coff, &ccount);
+		planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &coff, &ccount);
 		return (char *)x->chunk_mem[b][c] + (off - coff) * x->es;
 	}
 	return (char *)x->dev[b] + off * x->es;
@@ -263,7 +263,7 @@ static int exec_alloc(struct cuda_exec *x, char **cause)
 			x->chunk_mem[b] = xcalloc((size_t)x->ops->nchunks, sizeof *x->chunk_mem[b]);
 			for (int c = 0; c < x->ops->nchunks; c++) {
 				uint64_t off, cnt;
-				planner_chunk(x->n, x->ops->nchunks, c, &off, &cnt);
+				planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &off, &cnt);
 				/* Host-attached until the op list attaches it to its stream. */
 				EXEC_CHECK("cudaMallocManaged",
 				           cudaMallocManaged(&x->chunk_mem[b][c], cnt > 0 ? cnt * x->es : x->es,
@@ -301,7 +301,7 @@ static void exec_fill_managed(struct cuda_exec *x)
 	for (int c = 0; c < (x->per_chunk ? x->ops->nchunks : 1); c++) {
 		uint64_t off = 0, cnt = x->n;
 		if (x->per_chunk)
-			planner_chunk(x->n, x->ops->nchunks, c, &off, &cnt);
+			planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &off, &cnt);
 		if (x->e->kernel == SS_KERNEL_ADD) {
 			kernels_add_fill((float *)exec_ptr(x, 0, c, off), (float *)exec_ptr(x, 1, c, off), off, cnt);
 			memset(exec_ptr(x, 2, c, off), 0xff, cnt * x->es);
@@ -882,7 +882,7 @@ static int exec_verify(struct cuda_exec *x, char **cause)
 	for (int c = 0; c < (x->per_chunk ? x->ops->nchunks : 1); c++) {
 		uint64_t off = 0, cnt = x->n;
 		if (x->per_chunk)
-			planner_chunk(x->n, x->ops->nchunks, c, &off, &cnt);
+			planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &off, &cnt);
 		if (x->e->kernel == SS_KERNEL_ADD) {
 			const float *xs = x->managed ? (const float *)exec_ptr(x, 0, c, off) : x->host_in[0];
 			const float *ys = x->managed ? (const float *)exec_ptr(x, 1, c, off) : x->host_in[1];

@@ -776,45 +776,45 @@ static void test_chunk_tails(void **state)
 
 	(void)state;
 	for (int c = 0; c < 4; c++) {
-		planner_chunk(10, 4, c, &off, &cnt);
+		planner_chunk(10, 4, SS_SPLIT_CEIL, c, &off, &cnt);
 		assert_int_equal(off, ten[c][0]);
 		assert_int_equal(cnt, ten[c][1]);
 	}
 	for (int c = 0; c < 3; c++) {
-		planner_chunk(5, 4, c, &off, &cnt);
+		planner_chunk(5, 4, SS_SPLIT_CEIL, c, &off, &cnt);
 		assert_int_equal(off, five[c][0]);
 		assert_int_equal(cnt, five[c][1]);
 	}
-	planner_chunk(5, 4, 3, &off, &cnt);
+	planner_chunk(5, 4, SS_SPLIT_CEIL, 3, &off, &cnt);
 	assert_int_equal(cnt, 0);
 	for (int c = 0; c < 4; c++) {
-		planner_chunk(8, 4, c, &off, &cnt);
+		planner_chunk(8, 4, SS_SPLIT_CEIL, c, &off, &cnt);
 		assert_int_equal(off, 2 * c);
 		assert_int_equal(cnt, 2);
 	}
 	/* 2^22 floats in 3 chunks: 1398102, 1398102, 1398100 */
-	planner_chunk(1u << 22, 3, 0, &off, &cnt);
+	planner_chunk(1u << 22, 3, SS_SPLIT_CEIL, 0, &off, &cnt);
 	assert_int_equal(off, 0);
 	assert_int_equal(cnt, 1398102);
-	planner_chunk(1u << 22, 3, 1, &off, &cnt);
+	planner_chunk(1u << 22, 3, SS_SPLIT_CEIL, 1, &off, &cnt);
 	assert_int_equal(off, 1398102);
 	assert_int_equal(cnt, 1398102);
-	planner_chunk(1u << 22, 3, 2, &off, &cnt);
+	planner_chunk(1u << 22, 3, SS_SPLIT_CEIL, 2, &off, &cnt);
 	assert_int_equal(off, 2796204);
 	assert_int_equal(cnt, 1398100);
 	/* one element in 8 chunks: only the first has it */
-	planner_chunk(1, 8, 0, &off, &cnt);
+	planner_chunk(1, 8, SS_SPLIT_CEIL, 0, &off, &cnt);
 	assert_int_equal(off, 0);
 	assert_int_equal(cnt, 1);
 	for (int c = 1; c < 8; c++) {
-		planner_chunk(1, 8, c, &off, &cnt);
+		planner_chunk(1, 8, SS_SPLIT_CEIL, c, &off, &cnt);
 		assert_int_equal(cnt, 0);
 	}
-	planner_chunk(7, 1, 0, &off, &cnt);
+	planner_chunk(7, 1, SS_SPLIT_CEIL, 0, &off, &cnt);
 	assert_int_equal(off, 0);
 	assert_int_equal(cnt, 7);
 	/* 2^34 elements (the maximum) in 128 chunks of 2^27 */
-	planner_chunk(1ull << 34, 128, 127, &off, &cnt);
+	planner_chunk(1ull << 34, 128, SS_SPLIT_CEIL, 127, &off, &cnt);
 	assert_int_equal(off, 127ull << 27);
 	assert_int_equal(cnt, 1ull << 27);
 }
