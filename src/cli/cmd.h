@@ -13,6 +13,7 @@ enum cmd_opt {
 	OPT_NONE = 0,
 	/* the experiment */
 	OPT_PRESET,
+	OPT_EXPERIMENT,
 	OPT_STREAMS,
 	OPT_CHUNKS,
 	OPT_ELEMENTS,
@@ -114,13 +115,14 @@ struct cmd_entry {
 };
 
 /* The options that shape an experiment's op list, as a command's uses list them (ops, and within
- * CMD_USES_EXPERIMENT the commands that run one). */
+ * CMD_USES_EXPERIMENT the commands that run one). The experiment options of CMD_USES_EXPERIMENT but
+ * --experiment are an experiment file's keys (src/cli/expfile.c). */
 #define CMD_USES_PLAN                                                                                                  \
-	{OPT_PRESET, NULL, NULL}, {OPT_STREAMS, NULL, NULL}, {OPT_CHUNKS, NULL, NULL}, {OPT_ELEMENTS, NULL, NULL},     \
-	    {OPT_WORK, NULL, NULL}, {OPT_KERNEL, NULL, NULL}, {OPT_BLOCK, NULL, NULL}, {OPT_GRID, NULL, NULL},         \
-	    {OPT_SPLIT, NULL, NULL}, {OPT_ORDER, NULL, NULL}, {OPT_SYNC, NULL, NULL}, {OPT_DEFSTREAM, NULL, NULL},     \
-	    {OPT_STREAM_FLAGS, NULL, NULL}, {OPT_HOSTMEM, NULL, NULL}, {OPT_CONNECTIONS, NULL, NULL},                  \
-	    {OPT_THREADS, NULL, NULL},                                                                                 \
+	{OPT_PRESET, NULL, NULL}, {OPT_EXPERIMENT, NULL, NULL}, {OPT_STREAMS, NULL, NULL}, {OPT_CHUNKS, NULL, NULL},   \
+	    {OPT_ELEMENTS, NULL, NULL}, {OPT_WORK, NULL, NULL}, {OPT_KERNEL, NULL, NULL}, {OPT_BLOCK, NULL, NULL},     \
+	    {OPT_GRID, NULL, NULL}, {OPT_SPLIT, NULL, NULL}, {OPT_ORDER, NULL, NULL}, {OPT_SYNC, NULL, NULL},          \
+	    {OPT_DEFSTREAM, NULL, NULL}, {OPT_STREAM_FLAGS, NULL, NULL}, {OPT_HOSTMEM, NULL, NULL},                    \
+	    {OPT_CONNECTIONS, NULL, NULL}, {OPT_THREADS, NULL, NULL},                                                  \
 	{                                                                                                              \
 		OPT_PREFETCH_EVENTS, NULL, NULL                                                                        \
 	}
@@ -134,9 +136,9 @@ struct cmd_entry {
 
 /* The experiment options, in a command's refusals, all refused for the one reason why. */
 #define CMD_REFUSE_EXPERIMENT(why)                                                                                     \
-	{OPT_PRESET, why}, {OPT_STREAMS, why}, {OPT_CHUNKS, why}, {OPT_ELEMENTS, why}, {OPT_WORK, why},                \
-	    {OPT_ORDER, why}, {OPT_SYNC, why}, {OPT_DEFSTREAM, why}, {OPT_STREAM_FLAGS, why}, {OPT_HOSTMEM, why},      \
-	    {OPT_CONNECTIONS, why}, {OPT_THREADS, why}, {OPT_REPEAT, why}, {OPT_WARMUP, why},                          \
+	{OPT_PRESET, why}, {OPT_EXPERIMENT, why}, {OPT_STREAMS, why}, {OPT_CHUNKS, why}, {OPT_ELEMENTS, why},          \
+	    {OPT_WORK, why}, {OPT_ORDER, why}, {OPT_SYNC, why}, {OPT_DEFSTREAM, why}, {OPT_STREAM_FLAGS, why},         \
+	    {OPT_HOSTMEM, why}, {OPT_CONNECTIONS, why}, {OPT_THREADS, why}, {OPT_REPEAT, why}, {OPT_WARMUP, why},      \
 	{                                                                                                              \
 		OPT_PREFETCH_EVENTS, why                                                                               \
 	}
