@@ -11,21 +11,29 @@
 extern "C" {
 #endif
 
-/* Floating-point operations per element and `work` repeat of the add kernel's inner statement. */
-#define KERNELS_ADD_OPS_PER_WORK 8
+/* The repeats of document 001's add kernel (kernel-transfer.cu): launched with a constant loop bound. */
+#define KERNELS_ADD_DOC_REPEATS 400
+/* Floating-point operations per element and `work` repeat of the fma kernel's inner statement. */
+#define KERNELS_FMA_OPS_PER_WORK 8
 
-/* kernels_add_launch: z[i] = x[i] + y[i] for i < n, the inner statement repeated work times (a chain of dependent
- * FMAs that always ends at x + y, so the result stays exact while the time grows with work). Returns the launch
- * error. n = 0 still launches one block, so the op list's launch always happens. */
-int kernels_add_launch(const float *x, const float *y, float *z, uint64_t n, uint32_t work, void *stream);
-/* kernels_add_fill writes the inputs of elements [first, first+n): positive values whose sums are exact. */
+/* kernels_add_launch: document 001's add, z[i] = x[i] + y[i] for i < n stored `repeats` times, <<<grid, block>>>
+ * (grid * block must cover n; n < 2^31, the kernel's int index). Returns the launch error. n = 0 still launches. */
+int kernels_add_launch(const float *x, const float *y, float *z, uint64_t n, uint32_t repeats, uint32_t grid,
+                       uint32_t block, void *stream);
+/* kernels_fma_launch: z[i] = x[i] + y[i] for i < n at the end of a chain of KERNELS_FMA_OPS_PER_WORK x work
+ * dependent FMAs that always ends at x + y (exact, its time set by work), <<<grid, block>>> covering n. */
+int kernels_fma_launch(const float *x, const float *y, float *z, uint64_t n, uint32_t work, uint32_t grid,
+                       uint32_t block, void *stream);
+/* kernels_add_fill writes the inputs of elements [first, first+n): positive values whose sums are exact (add
+ * and fma). */
 void kernels_add_fill(float *x, float *y, uint64_t first, uint64_t n);
 /* kernels_add_verify checks z[i] == x[i] + y[i] over [0, n). Returns 0, or -1 with *bad the first wrong index. */
 int kernels_add_verify(const float *x, const float *y, const float *z, uint64_t n, uint64_t *bad);
 
-/* kernels_decrypt_launch undoes `rounds` rounds of the permutation kernels_decrypt_encrypt applied, element-wise,
- * from in to out (in == out allowed). */
-int kernels_decrypt_launch(const uint64_t *in, uint64_t *out, uint64_t n, uint32_t rounds, void *stream);
+/* kernels_decrypt_launch is document 000's decrypt_gpu: undoes `rounds` rounds of the permutation
+ * kernels_decrypt_encrypt applied, in place over data[0, n), <<<grid, block>>> with a grid-stride loop (any grid
+ * covers any n). */
+int kernels_decrypt_launch(uint64_t *data, uint64_t n, uint32_t rounds, uint32_t grid, uint32_t block, void *stream);
 /* kernels_decrypt_encrypt sets data[i] = E^rounds(first + i) for i < n, E an invertible 64-bit permutation
  * (xorshift, multiply by an odd constant, rotate, add a round constant). Uses all host cores. */
 void kernels_decrypt_encrypt(uint64_t *data, uint64_t first, uint64_t n, uint32_t rounds);

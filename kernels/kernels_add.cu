@@ -1,39 +1,44 @@
-/* kernels_add.cu: z = x + y with a tunable amount of arithmetic per element (the kernel-transfer preset). */
+/* kernels_add.cu: document 001's add kernel (kernel-transfer.cu), z[n] = x[n] + y[n] stored `repeats` times. */
 #include <cuda_runtime.h>
 
 #include "kernels.h"
 
-/* Each repeat of the inner statement is KERNELS_ADD_OPS_PER_WORK dependent FMAs v = v * 0 + s. Without fast-math
- * the compiler cannot fold v * 0 (v could be inf or NaN), so the chain stays; for finite s it ends exactly at s. */
-extern "C" __global__ void ss_add(const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ z,
-                                  uint64_t n, uint32_t work)
+/* The document's kernel as it writes it: int indices, no __restrict__ (z may alias x or y, so every repeat loads x[n]
+ * and y[n] and stores z[n] again), the loop bound a constant (400 there). */
+template <int REPEATS> __global__ void ss_add_fixed(const float *x, const float *y, float *z, int N)
 {
-	uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-
-	if (i >= n)
-		return;
-	float s = x[i] + y[i];
-	float v = s;
-	for (uint32_t k = 0; k < work; k++) {
-#pragma unroll
-		for (int j = 0; j < KERNELS_ADD_OPS_PER_WORK; j++)
-			v = fmaf(v, 0.0f, s);
+	const int n = blockDim.x * blockIdx.x + threadIdx.x;
+	if (n < N) {
+		for (int i = 0; i < REPEATS; ++i)
+			z[n] = x[n] + y[n];
 	}
-	z[i] = v;
 }
 
-extern "C" int kernels_add_launch(const float *x, const float *y, float *z, uint64_t n, uint32_t work, void *stream)
+/* The same with the repeat count an argument, for any other --work. */
+__global__ void ss_add(const float *x, const float *y, float *z, int N, int repeats)
 {
-	const unsigned threads = 256;
-	uint64_t blocks = (n + threads - 1) / threads;
+	const int n = blockDim.x * blockIdx.x + threadIdx.x;
+	if (n < N) {
+		for (int i = 0; i < repeats; ++i)
+			z[n] = x[n] + y[n];
+	}
+}
 
-	if (blocks == 0)
-		blocks = 1;
-	if (blocks > 0x7fffffffu)
+extern "C" int kernels_add_launch(const float *x, const float *y, float *z, uint64_t n, uint32_t repeats, uint32_t grid,
+                                  uint32_t block, void *stream)
+{
+	int N = (int)n, r = (int)repeats;
+
+	if (n > 0x7fffffffu || repeats > 0x7fffffffu || grid == 0 || block == 0 || grid > 0x7fffffffu ||
+	    (uint64_t)grid * block < n)
 		return (int)cudaErrorInvalidConfiguration;
-	void *args[] = {(void *)&x, (void *)&y, (void *)&z, (void *)&n, (void *)&work};
-	return (int)cudaLaunchKernel((const void *)ss_add, dim3((unsigned)blocks), dim3(threads), args, 0,
-	                             (cudaStream_t)stream);
+	if (repeats == KERNELS_ADD_DOC_REPEATS) {
+		void *args[] = {(void *)&x, (void *)&y, (void *)&z, (void *)&N};
+		return (int)cudaLaunchKernel((const void *)ss_add_fixed<KERNELS_ADD_DOC_REPEATS>, dim3(grid),
+		                             dim3(block), args, 0, (cudaStream_t)stream);
+	}
+	void *args[] = {(void *)&x, (void *)&y, (void *)&z, (void *)&N, (void *)&r};
+	return (int)cudaLaunchKernel((const void *)ss_add, dim3(grid), dim3(block), args, 0, (cudaStream_t)stream);
 }
 
 extern "C" void kernels_add_fill(float *x, float *y, uint64_t first, uint64_t n)

@@ -30,16 +30,18 @@ static __host__ __device__ inline uint64_t decrypt_unround(uint64_t x, uint32_t 
 	return x ^ (x >> DECRYPT_SHIFT) ^ (x >> (2 * DECRYPT_SHIFT));
 }
 
-extern "C" __global__ void ss_decrypt(const uint64_t *in, uint64_t *out, uint64_t n, uint32_t rounds, uint64_t inv)
+/* Document 000's decrypt_gpu: a grid-stride loop over the entries, each decrypted in place. */
+extern "C" __global__ void ss_decrypt(uint64_t *data, uint64_t num_entries, uint32_t num_iters, uint64_t inv)
 {
-	uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+	const uint64_t thrdID = blockIdx.x * blockDim.x + threadIdx.x;
+	const uint64_t stride = blockDim.x * gridDim.x;
 
-	if (i >= n)
-		return;
-	uint64_t x = in[i];
-	for (uint32_t r = rounds; r > 0; r--)
-		x = decrypt_unround(x, r - 1, inv);
-	out[i] = x;
+	for (uint64_t entry = thrdID; entry < num_entries; entry += stride) {
+		uint64_t x = data[entry];
+		for (uint32_t r = num_iters; r > 0; r--)
+			x = decrypt_unround(x, r - 1, inv);
+		data[entry] = x;
+	}
 }
 
 /* The inverse of an odd number modulo 2^64 by Newton's iteration (each step doubles the correct low bits). */
@@ -52,19 +54,14 @@ static uint64_t decrypt_inverse(uint64_t m)
 	return inv;
 }
 
-extern "C" int kernels_decrypt_launch(const uint64_t *in, uint64_t *out, uint64_t n, uint32_t rounds, void *stream)
+extern "C" int kernels_decrypt_launch(uint64_t *data, uint64_t n, uint32_t rounds, uint32_t grid, uint32_t block,
+                                      void *stream)
 {
-	const unsigned threads = 256;
-	uint64_t blocks = (n + threads - 1) / threads;
-
-	if (blocks == 0)
-		blocks = 1;
-	if (blocks > 0x7fffffffu)
+	if (grid == 0 || block == 0 || grid > 0x7fffffffu)
 		return (int)cudaErrorInvalidConfiguration;
 	uint64_t inv = decrypt_inverse(DECRYPT_MUL);
-	void *args[] = {(void *)&in, (void *)&out, (void *)&n, (void *)&rounds, (void *)&inv};
-	return (int)cudaLaunchKernel((const void *)ss_decrypt, dim3((unsigned)blocks), dim3(threads), args, 0,
-	                             (cudaStream_t)stream);
+	void *args[] = {(void *)&data, (void *)&n, (void *)&rounds, (void *)&inv};
+	return (int)cudaLaunchKernel((const void *)ss_decrypt, dim3(grid), dim3(block), args, 0, (cudaStream_t)stream);
 }
 
 extern "C" void kernels_decrypt_host(const uint64_t *in, uint64_t *out, uint64_t n, uint32_t rounds)

@@ -236,13 +236,19 @@ int experiment_validate(const struct ss_experiment *e, char **cause)
 		*cause = xasprintf("invalid experiment option value");
 		return -1;
 	}
-	if (e->kernel != SS_KERNEL_SPIN && e->elem_size != (e->kernel == SS_KERNEL_DECRYPT ? 8u : 4u)) {
-		*cause = xasprintf("the %s kernel works on %d-byte elements, not %u", experiment_kernel_name(e->kernel),
-		                   e->kernel == SS_KERNEL_DECRYPT ? 8 : 4, e->elem_size);
+	if (e->kernel == SS_KERNEL_SPIN && (e->order == SS_ORDER_BEST || e->order == SS_ORDER_WEAKER)) {
+		*cause = xasprintf("invalid --order %s for the spin kernel: best and weaker are document 003's orders of "
+		                   "copies and kernels, and spin copies nothing; valid is depth|breadth",
+		                   experiment_order_name(e->order));
 		return -1;
 	}
 	if (e->elem_size != 4 && e->elem_size != 8) {
 		*cause = xasprintf("invalid element size %u: valid is 4 or 8", e->elem_size);
+		return -1;
+	}
+	if (e->kernel != SS_KERNEL_SPIN && e->elem_size != (e->kernel == SS_KERNEL_DECRYPT ? 8u : 4u)) {
+		*cause = xasprintf("the %s kernel works on %d-byte elements, not %u", experiment_kernel_name(e->kernel),
+		                   e->kernel == SS_KERNEL_DECRYPT ? 8 : 4, e->elem_size);
 		return -1;
 	}
 	return 0;
@@ -285,8 +291,23 @@ bool experiment_prefetch_events(const struct ss_experiment *e)
  * in the same order (the short one drops the plurals with "%.0s"). */
 static void experiment_describe_as(const struct ss_experiment *e, bool compact, char *buf, size_t len)
 {
-	char chunks[32] = "", pfe[48] = "";
+	char chunks[32] = "", pfe[48] = "", kernel[64] = "";
 	bool on = experiment_prefetch_events(e);
+	struct ss_experiment d;
+	int w;
+
+	/* the kernel, its launch shape, the split and the work: said (last) only where they are not the preset's */
+	experiment_preset(&d, e->preset);
+	if (e->kernel != d.kernel || e->block != d.block || e->grid != d.grid || e->work != d.work ||
+	    e->split != d.split) {
+		char grid[16] = "cover";
+
+		if (e->grid > 0)
+			snprintf(grid, sizeof grid, "%u", e->grid);
+		snprintf(kernel, sizeof kernel, compact ? " %s<<<%s,%u>>>x%u%s" : "  %s<<<%s, %u>>> work %u%s",
+		         experiment_kernel_name(e->kernel), grid, experiment_block(e), e->work,
+		         e->split == SS_SPLIT_FLOOR ? (compact ? " floor" : " split floor") : "");
+	}
 
 	if (e->chunks > 0 && e->chunks != e->streams)
 		snprintf(chunks, sizeof chunks, compact ? " %dch%.0s" : " %d chunk%s", e->chunks,
@@ -305,6 +326,9 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 	         experiment_defstream_name(e->defstream), e->nonblocking ? (compact ? " nb" : " non-blocking") : "",
 	         experiment_hostmem_name(e->hostmem), pfe, e->connections, e->connections == 1 ? "" : "s", e->threads,
 	         e->threads == 1 ? "" : "s");
+	w = (int)strlen(buf);
+	if (kernel[0] != '\0' && (size_t)w < len)
+		snprintf(buf + w, len - (size_t)w, "%s", kernel);
 }
 
 void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)

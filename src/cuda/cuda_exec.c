@@ -122,6 +122,16 @@ static cudaStream_t exec_stream(const struct cuda_exec *x, int stream)
 	return cudaStreamLegacy;
 }
 
+/* exec_arrays: the device arrays e's kernel works on: x, y and z for add and fma, x (in place) for decrypt, none
+ * for spin. */
+static int exec_arrays(const struct ss_experiment *e)
+{
+	int inputs, outputs;
+
+	experiment_io_arrays(e, &inputs, &outputs);
+	return inputs == 2 ? 3 : inputs;
+}
+
 /* Address of element off of buffer b as chunk c's kernel or copy sees it. */
 static char *exec_ptr(const struct cuda_exec *x, int b, int c, uint64_t off)
 {
@@ -257,7 +267,7 @@ static int exec_alloc(struct cuda_exec *x, char **cause)
 	size_t bytes = (size_t)x->n * x->es;
 	bool in[EXEC_BUFFERS], out[EXEC_BUFFERS];
 
-	x->nbuf = e->kernel == SS_KERNEL_ADD ? 3 : e->kernel == SS_KERNEL_DECRYPT ? 1 : 0;
+	x->nbuf = exec_arrays(e);
 	for (int b = 0; b < x->nbuf; b++) {
 		if (x->per_chunk) {
 			x->chunk_mem[b] = xcalloc((size_t)x->ops->nchunks, sizeof *x->chunk_mem[b]);
@@ -302,7 +312,7 @@ static void exec_fill_managed(struct cuda_exec *x)
 		uint64_t off = 0, cnt = x->n;
 		if (x->per_chunk)
 			planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &off, &cnt);
-		if (x->e->kernel == SS_KERNEL_ADD) {
+		if (exec_arrays(x->e) == 3) {
 			kernels_add_fill((float *)exec_ptr(x, 0, c, off), (float *)exec_ptr(x, 1, c, off), off, cnt);
 			memset(exec_ptr(x, 2, c, off), 0xff, cnt * x->es);
 		} else if (x->e->kernel == SS_KERNEL_DECRYPT) {
@@ -337,7 +347,7 @@ static int exec_init_data(struct cuda_exec *x, const struct ss_sink *progress, c
 			return -1;
 		}
 		kernels_decrypt_encrypt(enc, 0, x->n, e->work);
-	} else if (e->kernel == SS_KERNEL_ADD && !x->managed) {
+	} else if (exec_arrays(e) == 3 && !x->managed) {
 		if (x->host_in[0] == NULL || x->host_in[1] == NULL) {
 			*cause = xasprintf("add: the op list does not copy both x and y in");
 			return -1;
@@ -573,13 +583,9 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 	pthread_mutex_init(&x->lock, NULL);
 	pthread_cond_init(&x->go, NULL);
 	pthread_cond_init(&x->done, NULL);
-	x->nbuf = e->kernel == SS_KERNEL_ADD ? 3 : e->kernel == SS_KERNEL_DECRYPT ? 1 : 0;
-	if ((e->kernel == SS_KERNEL_ADD && e->elem_size != 4) ||
-	    (e->kernel == SS_KERNEL_DECRYPT && e->elem_size != 8)) {
-		*cause = xasprintf("the %s kernel works on %d-byte elements, not %u", experiment_kernel_name(e->kernel),
-		                   e->kernel == SS_KERNEL_ADD ? 4 : 8, e->elem_size);
+	x->nbuf = exec_arrays(e);
+	if (experiment_validate(e, cause) != 0)
 		goto fail;
-	}
 	exec_plan(x);
 
 	err = cudaGetDeviceCount(&count);
@@ -695,15 +701,18 @@ static cudaError_t exec_kernel(struct exec_thread *t, const struct ss_op *op, si
 
 	if (op->chunk < 0)
 		return (cudaError_t)kernels_touch_launch(x->d_slots + x->slot[i], op->id, st);
-	switch (x->e->kernel) {
+	switch (op->kernel) {
 	case SS_KERNEL_ADD:
 		return (cudaError_t)kernels_add_launch(
 		    (const float *)exec_ptr(x, 0, c, op->offset), (const float *)exec_ptr(x, 1, c, op->offset),
-		    (float *)exec_ptr(x, 2, c, op->offset), op->count, x->e->work, st);
+		    (float *)exec_ptr(x, 2, c, op->offset), op->count, x->e->work, op->grid, op->block, st);
+	case SS_KERNEL_FMA:
+		return (cudaError_t)kernels_fma_launch(
+		    (const float *)exec_ptr(x, 0, c, op->offset), (const float *)exec_ptr(x, 1, c, op->offset),
+		    (float *)exec_ptr(x, 2, c, op->offset), op->count, x->e->work, op->grid, op->block, st);
 	case SS_KERNEL_DECRYPT:
-		return (cudaError_t)kernels_decrypt_launch((const uint64_t *)exec_ptr(x, 0, c, op->offset),
-		                                           (uint64_t *)exec_ptr(x, 0, c, op->offset), op->count,
-		                                           x->e->work, st);
+		return (cudaError_t)kernels_decrypt_launch((uint64_t *)exec_ptr(x, 0, c, op->offset), op->count,
+		                                           x->e->work, op->grid, op->block, st);
 	default:
 		return (cudaError_t)kernels_spin_launch(x->d_slots + x->slot[i], x->e->work, st);
 	}
@@ -820,6 +829,9 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 	case SS_OP_DEVICE_SYNC:
 		err = cudaDeviceSynchronize();
 		break;
+	case SS_OP_GET_LAST_ERROR:
+		err = cudaGetLastError();
+		break;
 	default:
 		*cause = xasprintf("unknown op kind %d in the op list", op->kind);
 		return -1;
@@ -883,7 +895,7 @@ static int exec_verify(struct cuda_exec *x, char **cause)
 		uint64_t off = 0, cnt = x->n;
 		if (x->per_chunk)
 			planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &off, &cnt);
-		if (x->e->kernel == SS_KERNEL_ADD) {
+		if (exec_arrays(x->e) == 3) {
 			const float *xs = x->managed ? (const float *)exec_ptr(x, 0, c, off) : x->host_in[0];
 			const float *ys = x->managed ? (const float *)exec_ptr(x, 1, c, off) : x->host_in[1];
 			const float *zs = x->managed ? (const float *)exec_ptr(x, 2, c, off) : x->host_out[2];
@@ -892,7 +904,8 @@ static int exec_verify(struct cuda_exec *x, char **cause)
 				return -1;
 			}
 			if (kernels_add_verify(xs, ys, zs, cnt, &bad) < 0) {
-				*cause = xasprintf("kernel check failed: add z[%llu] = %g, expected %g + %g",
+				*cause = xasprintf("kernel check failed: %s z[%llu] = %g, expected %g + %g",
+				                   experiment_kernel_name(x->e->kernel),
 				                   (unsigned long long)(off + bad), zs[bad], xs[bad], ys[bad]);
 				return -1;
 			}

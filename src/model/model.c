@@ -205,7 +205,7 @@ static const char *model_api_name(int kind)
 	static const char *const names[SS_OP_COUNT] = {
 	    "cudaMemcpyAsync",       "cudaMemcpyAsync",       "cudaLaunchKernel", "cudaStreamAttachMemAsync",
 	    "cudaMemPrefetchAsync",  "cudaMemPrefetchAsync",  "cudaEventRecord",  "cudaEventSynchronize",
-	    "cudaStreamSynchronize", "cudaDeviceSynchronize",
+	    "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaGetLastError",
 	};
 
 	return kind >= 0 && kind < SS_OP_COUNT ? names[kind] : "cuda?";
@@ -213,11 +213,14 @@ static const char *model_api_name(int kind)
 
 static const char *model_kernel_name(const struct ss_experiment *e, const struct ss_op *op)
 {
+	(void)e;
 	if (op->stream < 0)
 		return "ss_touch";
-	switch (e->kernel) {
+	switch (op->kernel) {
 	case SS_KERNEL_ADD:
 		return "ss_add";
+	case SS_KERNEL_FMA:
+		return "ss_fma";
 	case SS_KERNEL_DECRYPT:
 		return "ss_decrypt";
 	default:
@@ -304,23 +307,25 @@ static void model_kernel_params(const struct model *m, struct model_item *it, co
 {
 	const struct ss_profile *p = m->p;
 	const struct ss_experiment *e = m->e;
+	int kernel = op->kernel < SS_KERNEL_COUNT ? op->kernel : SS_KERNEL_ADD;
 
 	it->fixed = p->kernel_min_ns;
 	if (op->stream < 0) {
 		/* The interfering one-thread touch kernel. */
 		it->width = fmin(1.0, 1.0 / p->kernel[SS_KERNEL_SPIN].saturation);
 		it->work = 0;
-	} else if (e->kernel == SS_KERNEL_SPIN) {
+	} else if (kernel == SS_KERNEL_SPIN) {
 		const struct ss_kernel_profile *k = &p->kernel[SS_KERNEL_SPIN];
 		double units = (double)e->work * (double)(op->count ? op->count : 1);
 
 		it->width = fmin(1.0, 1.0 / k->saturation);
 		it->work = units * k->ns_per_unit * it->width;
 	} else {
-		const struct ss_kernel_profile *k = &p->kernel[e->kernel];
-		double n = (double)op->count;
+		const struct ss_kernel_profile *k = &p->kernel[kernel];
+		double n = (double)op->count, par = fmin(n, (double)op->grid * (double)op->block);
 
-		it->width = fmin(1.0, (n > 0 ? n : 1.0) / k->saturation);
+		/* as wide as its elements, or its threads where fewer (a grid-stride launch) */
+		it->width = fmin(1.0, (par > 0 ? par : 1.0) / k->saturation);
 		it->work = n * ((double)e->work * k->ns_per_unit + k->ns_per_elem);
 		it->fault = n * m->fault_elem / p->fault_gbs;
 	}
@@ -1021,10 +1026,10 @@ static void model_setup(struct model *m)
 	experiment_io_arrays(e, &m->inputs, &m->outputs);
 	/* With prefetched managed memory the add kernel's output (its own array, never prefetched to the device) is
 	 * migrated by page faults as the kernel writes it. */
-	m->fault_elem = e->hostmem == SS_MEM_MANAGED_PREFETCH && e->kernel == SS_KERNEL_ADD
+	m->fault_elem = e->hostmem == SS_MEM_MANAGED_PREFETCH && m->inputs == 2
 	                    ? (double)m->ops->elem_size * (double)m->outputs
 	                    : 0;
-	m->attached = m->inputs + (e->kernel == SS_KERNEL_ADD ? m->outputs : 0);
+	m->attached = m->inputs + (m->inputs == 2 ? m->outputs : 0);
 	model_plan_timing(m);
 }
 

@@ -55,15 +55,18 @@ static void test_preset_kernel_transfer(void **state)
 	assert_int_equal(e.elem_size, 4);
 	assert_int_equal(e.work, 400); /* inner statement repeated 400 times */
 	assert_int_equal(e.order, SS_ORDER_DEPTH);
-	assert_int_equal(e.sync, SS_SYNC_STREAM);
+	assert_int_equal(e.sync, SS_SYNC_STOP_EVENT); /* start and stop events on the legacy stream */
 	assert_int_equal(e.defstream, SS_DS_NONE);
 	assert_int_equal(e.hostmem, SS_MEM_PINNED);
 	assert_int_equal(e.threads, 1);
 	assert_int_equal(e.chunks, 0);
-	assert_false(e.nonblocking);
+	assert_false(e.nonblocking); /* cudaStreamCreate */
 	assert_true(e.streams >= 1 && e.streams <= 128);
-	assert_true(e.repeat >= 1);
-	assert_true(e.warmup >= 0);
+	assert_int_equal(e.repeat, 10); /* NUM_REPEATS */
+	assert_int_equal(e.warmup, 1);  /* repeat 0, not counted */
+	assert_int_equal(experiment_block(&e), 128);
+	assert_int_equal(experiment_grid(&e, 1u << 19), (1u << 19) / 128); /* (N1 - 1) / 128 + 1 */
+	assert_int_equal(experiment_grid(&e, 1000), 8);
 	experiment_io_arrays(&e, &in, &out); /* H2D of x and y, D2H of z */
 	assert_int_equal(in, 2);
 	assert_int_equal(out, 1);
@@ -81,10 +84,46 @@ static void test_preset_decrypt(void **state)
 	assert_int_equal(e.elements, 67108864); /* 2^26 uint64 */
 	assert_int_equal(e.elem_size, 8);
 	assert_int_equal(e.work, 1024); /* 2^10 rounds */
+	assert_int_equal(e.streams, 32);
+	assert_int_equal(e.split, SS_SPLIT_CEIL); /* sdiv */
+	assert_int_equal(experiment_block(&e), 64);
+	assert_int_equal(experiment_grid(&e, 1u << 21), 80 * 32); /* decrypt_gpu<<<80*32, 64>>> for any chunk */
+	assert_int_equal(experiment_grid(&e, 1), 80 * 32);
+	assert_int_equal(e.sync, SS_SYNC_STREAM);
 	experiment_io_arrays(&e, &in, &out);
 	assert_int_equal(in, 1);
 	assert_int_equal(out, 1);
 	expect_valid(&e);
+}
+
+/* Document 003: vectorAdd on two streams, chunk and chunk + tail, the "best" order. */
+static void test_preset_vector_add(void **state)
+{
+	struct ss_experiment e;
+	int in, out;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_VECTOR_ADD);
+	assert_int_equal(e.kernel, SS_KERNEL_ADD);
+	assert_int_equal(e.work, 1); /* C[i] = A[i] + B[i] once */
+	assert_int_equal(e.streams, 2);
+	assert_int_equal(e.split, SS_SPLIT_FLOOR);
+	assert_int_equal(e.elements % 2, 1); /* a tail */
+	assert_int_equal(e.order, SS_ORDER_BEST);
+	assert_int_equal(experiment_block(&e), 256);
+	experiment_io_arrays(&e, &in, &out);
+	assert_int_equal(in, 2);
+	assert_int_equal(out, 1);
+	expect_valid(&e);
+	e.kernel = SS_KERNEL_DECRYPT;
+	expect_invalid(&e, "decrypt", "8-byte", NULL);
+	e.kernel = SS_KERNEL_FMA;
+	e.block = 1025;
+	expect_invalid(&e, "--block", "1..1024", NULL);
+	e.block = 1024;
+	expect_valid(&e);
+	e.grid = 0x80000000u;
+	expect_invalid(&e, "--grid", NULL);
 }
 
 static void test_preset_hyperq(void **state)
@@ -279,11 +318,13 @@ static void check_table(const char *which, int count, const char *(*name)(int), 
 
 static void test_names_round_trip(void **state)
 {
-	static const char *const presets[] = {"kernel-transfer", "decrypt", "hyperq",  "default-stream",
-	                                      "sync-order",      "managed", "pageable"};
-	static const char *const orders[] = {"depth", "breadth"};
-	static const char *const syncs[] = {"stream", "reverse", "device", "events"};
-	static const char *const ds[] = {"none", "legacy-op", "event-timer", "per-thread"};
+	static const char *const presets[] = {"kernel-transfer", "decrypt", "hyperq",   "default-stream",
+	                                      "sync-order",      "managed", "pageable", "vector-add"};
+	static const char *const orders[] = {"depth", "breadth", "best", "weaker"};
+	static const char *const syncs[] = {"stream", "reverse", "device", "events", "stop-event"};
+	static const char *const ds[] = {"none", "legacy-op", "event-timer", "per-thread", "get-last-error"};
+	static const char *const kernels[] = {"add", "decrypt", "spin", "fma"};
+	static const char *const splits[] = {"ceil", "floor"};
 	static const char *const mems[] = {"pinned", "pageable", "managed-attach", "managed-prefetch"};
 
 	(void)state;
@@ -292,6 +333,8 @@ static void test_names_round_trip(void **state)
 	check_table("sync", SS_SYNC_COUNT, experiment_sync_name, experiment_sync_parse, syncs);
 	check_table("default-stream", SS_DS_COUNT, experiment_defstream_name, experiment_defstream_parse, ds);
 	check_table("host-mem", SS_MEM_COUNT, experiment_hostmem_name, experiment_hostmem_parse, mems);
+	check_table("kernel", SS_KERNEL_COUNT, experiment_kernel_name, experiment_kernel_parse, kernels);
+	check_table("split", SS_SPLIT_COUNT, experiment_split_name, experiment_split_parse, splits);
 	assert_string_equal(experiment_kernel_name(SS_KERNEL_ADD), "add");
 	assert_string_equal(experiment_kernel_name(SS_KERNEL_DECRYPT), "decrypt");
 	assert_string_equal(experiment_kernel_name(SS_KERNEL_SPIN), "spin");
@@ -302,10 +345,13 @@ static void test_valid_lists(void **state)
 {
 	(void)state;
 	assert_string_equal(experiment_valid_list("preset"),
-	                    "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable");
-	assert_string_equal(experiment_valid_list("order"), "depth|breadth");
-	assert_string_equal(experiment_valid_list("sync"), "stream|reverse|device|events");
-	assert_string_equal(experiment_valid_list("default-stream"), "none|legacy-op|event-timer|per-thread");
+	                    "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable|vector-add");
+	assert_string_equal(experiment_valid_list("order"), "depth|breadth|best|weaker");
+	assert_string_equal(experiment_valid_list("sync"), "stream|reverse|device|events|stop-event");
+	assert_string_equal(experiment_valid_list("default-stream"),
+	                    "none|legacy-op|event-timer|per-thread|get-last-error");
+	assert_string_equal(experiment_valid_list("kernel"), "add|decrypt|spin|fma");
+	assert_string_equal(experiment_valid_list("split"), "ceil|floor");
 	assert_string_equal(experiment_valid_list("host-mem"), "pinned|pageable|managed-attach|managed-prefetch");
 	assert_string_equal(experiment_valid_list("nothing"), "");
 }
@@ -316,12 +362,27 @@ static void test_describe(void **state)
 	char buf[256];
 
 	(void)state;
+	/* the kernel and its launch are said only where they are not the preset's */
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.kernel = SS_KERNEL_FMA;
+	experiment_describe(&e, buf, sizeof buf);
+	assert_non_null(strstr(buf, "  fma<<<cover, 256>>> work 400"));
+	experiment_describe_compact(&e, buf, sizeof buf);
+	assert_non_null(strstr(buf, " fma<<<cover,256>>>x400"));
+	experiment_preset(&e, SS_PRESET_DECRYPT);
+	experiment_describe(&e, buf, sizeof buf);
+	assert_null(strstr(buf, "<<<"));
+	e.grid = 0;
+	experiment_describe(&e, buf, sizeof buf);
+	assert_non_null(strstr(buf, "decrypt<<<cover, 64>>>"));
+
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
 	e.streams = 8;
 	e.connections = 8;
 	experiment_describe(&e, buf, sizeof buf);
-	assert_string_equal(buf, "kernel-transfer  8 streams  depth-first  sync stream  default-stream none  pinned  "
-	                         "8 queues  1 thread");
+	assert_string_equal(buf,
+	                    "kernel-transfer  8 streams  depth-first  sync stop-event  default-stream none  pinned  "
+	                    "8 queues  1 thread");
 
 	experiment_preset(&e, SS_PRESET_HYPERQ);
 	e.streams = 1;
@@ -368,8 +429,9 @@ static void test_describe(void **state)
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
 	e.prefetch_events = SS_PFE_OFF;
 	experiment_describe(&e, buf, sizeof buf);
-	assert_string_equal(buf, "kernel-transfer  8 streams  depth-first  sync stream  default-stream none  pinned "
-	                         "(prefetch events off)  8 queues  1 thread");
+	assert_string_equal(buf,
+	                    "kernel-transfer  8 streams  depth-first  sync stop-event  default-stream none  pinned "
+	                    "(prefetch events off)  8 queues  1 thread");
 }
 
 /* The compact description: the same fields, short, and every preset's defaults fit an 80-column header. */
@@ -381,7 +443,7 @@ static void test_describe_compact(void **state)
 	(void)state;
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
 	experiment_describe_compact(&e, buf, sizeof buf);
-	assert_string_equal(buf, "kernel-transfer 8s depth sync:stream ds:none pinned 8q 1t");
+	assert_string_equal(buf, "kernel-transfer 8s depth sync:stop-event ds:none pinned 8q 1t");
 	experiment_preset(&e, SS_PRESET_MANAGED);
 	experiment_describe_compact(&e, buf, sizeof buf);
 	assert_string_equal(buf, "managed 8s depth sync:stream ds:none managed-prefetch ev:auto/on 8q 1t");
@@ -467,6 +529,7 @@ int main(void)
 	    cmocka_unit_test(test_changes),
 	    cmocka_unit_test(test_describe_compact),
 	    cmocka_unit_test(test_preset_decrypt),
+	    cmocka_unit_test(test_preset_vector_add),
 	    cmocka_unit_test(test_preset_hyperq),
 	    cmocka_unit_test(test_preset_variants),
 	    cmocka_unit_test(test_validate_streams),

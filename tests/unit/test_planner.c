@@ -29,20 +29,25 @@
 	} while (0)
 
 /* Chunk c of elements cut into chunks pieces, computed here independently of planner_chunk. */
-static uint64_t ref_chunk_count(uint64_t elements, int chunks, int c)
+static uint64_t ref_chunk_count(uint64_t elements, int chunks, int c, enum ss_split split)
 {
 	uint64_t size = elements / (uint64_t)chunks + (elements % (uint64_t)chunks != 0 ? 1 : 0);
 	uint64_t first = size * (uint64_t)c;
 
+	/* floor: equal chunks, the remainder in the last; ceil: sdiv-sized, a shorter (maybe empty) last one */
+	if (split == SS_SPLIT_FLOOR)
+		return elements / (uint64_t)chunks + (c == chunks - 1 ? elements % (uint64_t)chunks : 0);
 	if (first >= elements)
 		return 0;
 	return elements - first < size ? elements - first : size;
 }
 
-static uint64_t ref_chunk_offset(uint64_t elements, int chunks, int c)
+static uint64_t ref_chunk_offset(uint64_t elements, int chunks, int c, enum ss_split split)
 {
 	uint64_t size = elements / (uint64_t)chunks + (elements % (uint64_t)chunks != 0 ? 1 : 0);
 
+	if (split == SS_SPLIT_FLOOR)
+		size = elements / (uint64_t)chunks;
 	return size * (uint64_t)c;
 }
 
@@ -50,7 +55,7 @@ static uint64_t ref_chunk_offset(uint64_t elements, int chunks, int c)
  * z = x + y moves x, y in and z out; decrypt moves its one array in and out; spin kernels move nothing). */
 static int ref_inputs(int kernel)
 {
-	return kernel == SS_KERNEL_ADD ? 2 : kernel == SS_KERNEL_DECRYPT ? 1 : 0;
+	return kernel == SS_KERNEL_ADD || kernel == SS_KERNEL_FMA ? 2 : kernel == SS_KERNEL_DECRYPT ? 1 : 0;
 }
 static int ref_outputs(int kernel)
 {
@@ -58,12 +63,12 @@ static int ref_outputs(int kernel)
 }
 static int ref_arrays(int kernel)
 {
-	return kernel == SS_KERNEL_ADD ? 3 : kernel == SS_KERNEL_DECRYPT ? 1 : 0;
+	return ref_inputs(kernel) == 2 ? 3 : ref_inputs(kernel);
 }
 /* The array the kernel writes and the D2H copies back: z for add, the data array for decrypt. */
 static int ref_out_buffer(int kernel)
 {
-	return kernel == SS_KERNEL_ADD ? 2 : 0;
+	return ref_inputs(kernel) == 2 ? 2 : 0;
 }
 
 static bool is_input(int k)
@@ -99,7 +104,8 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 	int n = e->streams, nchunks = e->kernel == SS_KERNEL_SPIN || e->chunks == 0 ? n : e->chunks;
 	bool copies = e->hostmem == SS_MEM_PINNED || e->hostmem == SS_MEM_PAGEABLE;
 	size_t first_work = SIZE_MAX, last_work = 0, nwork = 0;
-	size_t last_interfering_kernel = 0;
+	size_t last_interfering_kernel = 0, last_gle = SIZE_MAX;
+	bool between;
 	size_t nk_interfering = 0, nsync_stream = 0, ndev = 0, nev_rec_stream = 0, nev_sync_stream = 0;
 	size_t nlegacy_rec = 0, nlegacy_sync = 0, first_legacy_rec = SIZE_MAX, last_legacy_rec = 0;
 	int last_legacy_event = -1;
@@ -113,7 +119,7 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 	CHECK(ops->n > 0);
 	CHECK(ops->nchunks == nchunks);
 	CHECK(ops->elem_size == e->elem_size);
-	CHECK(ops->nbuffers == (e->kernel == SS_KERNEL_ADD ? 3 : 1));
+	CHECK(ops->nbuffers == (ref_inputs(e->kernel) == 2 ? 3 : 1));
 	CHECK(ops->nevents >= 0);
 
 	for (size_t i = 0; i < ops->n; i++) {
@@ -125,9 +131,20 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 		count_kind[op->kind]++;
 		/* streams: experiment streams, or the two default streams, or the host for a device sync */
 		CHECK((op->stream >= 0 && op->stream < n) || is_interfering(op) ||
-		      (op->stream == SS_STREAM_HOST && op->kind == SS_OP_DEVICE_SYNC));
-		if (op->kind == SS_OP_DEVICE_SYNC)
+		      (op->stream == SS_STREAM_HOST &&
+		       (op->kind == SS_OP_DEVICE_SYNC || op->kind == SS_OP_GET_LAST_ERROR)));
+		if (op->kind == SS_OP_DEVICE_SYNC || op->kind == SS_OP_GET_LAST_ERROR)
 			CHECK(op->stream == SS_STREAM_HOST);
+		/* kernels carry their kernel and launch: the experiment's, covering their chunk unless a grid is set
+		 * (decrypt's grid-stride loop); the interfering one is one thread */
+		if (op->kind == SS_OP_KERNEL && op->stream >= 0) {
+			CHECK(op->kernel == e->kernel);
+			CHECK(op->block == experiment_block(e));
+			CHECK(e->kernel == SS_KERNEL_SPIN || e->grid > 0 || (uint64_t)op->grid * op->block >= op->count);
+			CHECK(e->grid == 0 || e->kernel == SS_KERNEL_SPIN || op->grid == e->grid);
+		} else if (op->kind == SS_OP_KERNEL) {
+			CHECK(op->grid == 1 && op->block == 1);
+		}
 		/* threads: one per stream when asked (ops of stream s on thread s), else all on thread 0 */
 		if (e->threads > 1 && op->stream >= 0)
 			CHECK(op->thread == op->stream);
@@ -162,8 +179,8 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 			/* the chunk's stream: chunk c goes to stream c % streams */
 			CHECK(op->stream == op->chunk % n);
 			if (e->kernel != SS_KERNEL_SPIN) {
-				CHECK(op->offset == ref_chunk_offset(e->elements, nchunks, op->chunk));
-				CHECK(op->count == ref_chunk_count(e->elements, nchunks, op->chunk));
+				CHECK(op->offset == ref_chunk_offset(e->elements, nchunks, op->chunk, e->split));
+				CHECK(op->count == ref_chunk_count(e->elements, nchunks, op->chunk, e->split));
 				CHECK(op->count > 0); /* empty tail chunks issue nothing */
 			}
 			if (op->kind == SS_OP_H2D)
@@ -171,11 +188,18 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 			/* order: depth = chunk by chunk, each H2D -> kernel -> D2H (spin: kernel 0 -> 1); breadth = all
 			 * inputs, all kernels (spin: all first kernels, then all second ones), all outputs, chunks
 			 * ascending inside each phase */
-			int ph = e->kernel == SS_KERNEL_SPIN ? (int)op->offset : phase_of(op->kind);
+			/* weaker: all inputs, the kernels from the last chunk to the first (each chunk's in turn), all
+			 * outputs; best is checked op by op against document 003 (test_vector_add_orders) */
+			bool spin_phases = e->kernel == SS_KERNEL_SPIN && e->order == SS_ORDER_BREADTH;
+			int ph = spin_phases ? (int)op->offset : phase_of(op->kind);
+			int sub = e->kernel == SS_KERNEL_SPIN && op->kind == SS_OP_KERNEL ? (int)op->offset : 0;
 			int a = e->order == SS_ORDER_DEPTH ? op->chunk : ph;
-			int b = e->order == SS_ORDER_DEPTH ? ph : op->chunk;
+			int b = e->order == SS_ORDER_DEPTH    ? ph
+			        : e->order == SS_ORDER_WEAKER ? (op->kind == SS_OP_KERNEL ? nchunks - 1 - op->chunk : op->chunk) * 2 + sub
+			                                      : op->chunk;
 
-			CHECK(a > prev_a || (a == prev_a && b >= prev_b));
+			if (e->order != SS_ORDER_BEST)
+				CHECK(a > prev_a || (a == prev_a && b >= prev_b));
 			prev_a = a;
 			prev_b = b;
 		}
@@ -193,8 +217,21 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 		}
 		if (op->stream == SS_STREAM_LEGACY && op->kind == SS_OP_EVENT_SYNC) {
 			nlegacy_sync++;
-			CHECK(i == ops->n - 1);                /* the host timer is read last */
-			CHECK(op->event == last_legacy_event); /* ... and reads its stop event */
+			if (e->sync == SS_SYNC_STOP_EVENT && nlegacy_sync == 1) {
+				/* document 001's stop event, waited for right after it is recorded, after all work */
+				CHECK(i > 0 && ops->op[i - 1].kind == SS_OP_EVENT_RECORD &&
+				      ops->op[i - 1].stream == SS_STREAM_LEGACY && op->event == ops->op[i - 1].event);
+				CHECK(i > last_work);
+			} else {
+				CHECK(i == ops->n - 1); /* the host timer is read last */
+				/* ... and reads its stop event (the one before document 001's stop event) */
+				CHECK(op->event == last_legacy_event - (e->sync == SS_SYNC_STOP_EVENT ? 1 : 0));
+			}
+		}
+		if (op->kind == SS_OP_GET_LAST_ERROR) {
+			CHECK(e->defstream == SS_DS_GET_LAST_ERROR);
+			CHECK(first_work != SIZE_MAX && i > first_work); /* between the streams' work */
+			last_gle = i;
 		}
 		if (is_final_sync(op)) {
 			/* the final wait comes after all work and interference */
@@ -204,12 +241,13 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 	}
 	for (int ev = 0; ev < ops->nevents; ev++)
 		CHECK(recorded[ev]); /* nevents counts exactly the events recorded */
+	CHECK(last_gle == SIZE_MAX || last_gle < last_work);
 
 	/* Per chunk: inputs before kernel(s) before outputs, every array exactly once, on the chunk's stream. */
 	for (int c = 0; c < nchunks; c++) {
 		size_t max_in = 0, min_k = SIZE_MAX, max_k = 0, min_out = SIZE_MAX;
 		int nin = 0, nk = 0, nout = 0, bufseen = 0;
-		uint64_t cnt = e->kernel == SS_KERNEL_SPIN ? 1 : ref_chunk_count(e->elements, nchunks, c);
+		uint64_t cnt = e->kernel == SS_KERNEL_SPIN ? 1 : ref_chunk_count(e->elements, nchunks, c, e->split);
 
 		for (size_t i = 0; i < ops->n; i++) {
 			const struct ss_op *op = &ops->op[i];
@@ -288,22 +326,51 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 			CHECK(planner_count_kind(ops, k) == count_kind[k]);
 	}
 
+	/* Whether there is a place between two parts of the work for an interfering op: two non-empty chunks
+	 * depth-first, two non-empty phases otherwise (breadth and weaker: inputs, kernels, outputs; hyperq breadth:
+	 * first and second kernels; best: inputs with kernels, outputs). */
+	{
+		size_t nin = count_kind[SS_OP_H2D] + count_kind[SS_OP_ATTACH] + count_kind[SS_OP_PREFETCH_H2D];
+		size_t nout = count_kind[SS_OP_D2H] + count_kind[SS_OP_PREFETCH_D2H];
+		int phases = e->order == SS_ORDER_BEST ? 1 + (nout > 0)
+		             : e->order == SS_ORDER_BREADTH && e->kernel == SS_KERNEL_SPIN ? 2
+		                                                                           : (nin > 0) + 1 + (nout > 0);
+
+		between = e->order == SS_ORDER_DEPTH ? nonempty >= 2 : phases >= 2 && nonempty >= 1;
+	}
+
+	/* Document 001's timing: its start event first, its stop event after all work, waited for once. */
+	if (e->sync == SS_SYNC_STOP_EVENT) {
+		CHECK(ops->op[0].kind == SS_OP_EVENT_RECORD && ops->op[0].stream == SS_STREAM_LEGACY);
+		CHECK(nlegacy_rec >= 2);
+		CHECK(nlegacy_sync == 1 + (e->defstream == SS_DS_EVENT_TIMER));
+	}
+
 	/* Default-stream interference. */
 	switch (e->defstream) {
 	case SS_DS_NONE:
 		for (size_t i = 0; i < ops->n; i++)
-			CHECK(!is_interfering(&ops->op[i]));
+			CHECK(!is_interfering(&ops->op[i]) ||
+			      (e->sync == SS_SYNC_STOP_EVENT && ops->op[i].stream == SS_STREAM_LEGACY &&
+			       (ops->op[i].kind == SS_OP_EVENT_RECORD || ops->op[i].kind == SS_OP_EVENT_SYNC)));
+		CHECK(count_kind[SS_OP_GET_LAST_ERROR] == 0);
+		break;
+	case SS_DS_GET_LAST_ERROR:
+		/* a host call between chunks' work (or phases), no GPU work */
+		if (between)
+			CHECK(count_kind[SS_OP_GET_LAST_ERROR] >= 1);
+		CHECK(nk_interfering == 0);
 		break;
 	case SS_DS_LEGACY_OP:
 	case SS_DS_PER_THREAD:
 		/* with work on two or more chunks (or two breadth-first phases) there is something to interfere
 		 * between */
-		if (nonempty >= 2 || e->order == SS_ORDER_BREADTH)
+		if (between)
 			CHECK(nk_interfering >= 1);
 		for (size_t i = 0; i < ops->n; i++) {
 			const struct ss_op *op = &ops->op[i];
 
-			if (is_interfering(op)) {
+			if (is_interfering(op) && op->kind == SS_OP_KERNEL) {
 				CHECK(i > first_work && i < last_work); /* between the streams' work */
 				CHECK(op->kind == SS_OP_KERNEL);
 				CHECK(op->stream ==
@@ -315,7 +382,7 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 		/* a host timer: start event on stream 0 before the work, stop event after it, read at the end */
 		CHECK(nk_interfering == 0);
 		CHECK(nlegacy_rec >= 2);
-		CHECK(nlegacy_sync == 1);
+		CHECK(nlegacy_sync == 1 + (e->sync == SS_SYNC_STOP_EVENT));
 		CHECK(first_legacy_rec < first_work);
 		CHECK(last_legacy_rec > last_work);
 		for (size_t i = 0; i < ops->n; i++)
@@ -385,6 +452,15 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 	free(last_of_stream);
 	free(recorded);
 	free(sum_in);
+}
+
+/* An experiment that must not validate (and so never reaches the planner). */
+static void expect_refused(const struct ss_experiment *e, const char *label)
+{
+	char *cause = NULL;
+
+	CHECK(experiment_validate(e, &cause) != 0);
+	free(cause);
 }
 
 /* Builds e twice, checks it is deterministic and satisfies every invariant. */
@@ -457,10 +533,15 @@ static void test_every_combination(void **state)
 									         experiment_hostmem_name(hm), e.threads,
 									         e.chunks,
 									         (unsigned long long)e.elements);
+									if (e.kernel == SS_KERNEL_SPIN && o >= SS_ORDER_BEST) {
+										expect_refused(&e, label);
+										continue; /* test_experiment */
+									}
 									build_and_check(&e, label);
 									built++;
 								}
-	assert_int_equal(built, 7 * 3 * 2 * 4 * 4 * 4 * 2 * 3);
+	/* hyperq (spin) takes depth and breadth only */
+	assert_int_equal(built, (7 * 4 + 1 * 2) * 3 * 5 * 5 * 4 * 2 * 3);
 }
 
 /* The issue: hyperq shows false dependencies with one hardware queue, and breadth vs depth must differ visibly.
@@ -525,6 +606,8 @@ static void test_interference_between_work(void **state)
 					experiment_preset(&e, (enum ss_preset)p);
 					e.order = (enum ss_order)o;
 					e.defstream = (enum ss_defstream)ds;
+					if (e.kernel == SS_KERNEL_SPIN && o >= SS_ORDER_BEST)
+						continue; /* refused: test_every_combination */
 					if (tail) {
 						e.streams = 2;
 						e.elements = 5;
@@ -538,7 +621,7 @@ static void test_interference_between_work(void **state)
 							last_work = i;
 						}
 					for (size_t i = 0; i < ops.n; i++)
-						if (is_interfering(&ops.op[i])) {
+						if (is_interfering(&ops.op[i]) && ops.op[i].kind == SS_OP_KERNEL) {
 							ninterf++;
 							if (i < first_work || i > last_work) {
 								print_message(
@@ -599,6 +682,104 @@ static void check_list(const struct ss_experiment *e, const struct want *w, size
 
 enum { X = 0, Y = 1, Z = 2, NONE = -1, L = SS_STREAM_LEGACY, H = SS_STREAM_HOST };
 
+/* Document 001's timing() for num = 2 (kernel-transfer.cu), call for call: cudaEventRecord(start) on the legacy
+ * stream, per stream H2D x, H2D y, add<<<grid, 128>>>, D2H z at offset i * N1, cudaEventRecord(stop),
+ * cudaEventSynchronize(stop). */
+static void test_document_001(void **state)
+{
+	struct ss_experiment e;
+	struct ss_oplist ops;
+	static const struct want w[] = {
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 0, 0, 0},
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 1u << 21},
+	    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 1u << 21},
+	    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 1u << 21},
+	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 1u << 21},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 1u << 21, 1u << 21},
+	    {SS_OP_H2D, 1, 0, 1, Y, -1, 1u << 21, 1u << 21},
+	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 1u << 21, 1u << 21},
+	    {SS_OP_D2H, 1, 0, 1, Z, -1, 1u << 21, 1u << 21},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0},
+	    {SS_OP_EVENT_SYNC, L, 0, -1, NONE, 1, 0, 0},
+	};
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.streams = 2;
+	check_list(&e, w, sizeof w / sizeof w[0], 2, 2);
+	planner_build(&e, &ops);
+	/* int grid_size = (N1 - 1) / block_size + 1 with block_size = 128 */
+	assert_int_equal(ops.op[3].grid, ((1u << 21) - 1) / 128 + 1);
+	assert_int_equal(ops.op[3].block, 128);
+	assert_int_equal(ops.op[3].kernel, SS_KERNEL_ADD);
+	planner_free(&ops);
+}
+
+/* Document 000 with 3 streams over 10 entries (its second example): sdiv chunks of 4, 4 and a tail of 2, each H2D,
+ * decrypt_gpu<<<80*32, 64>>> in place, D2H on its stream, then each stream synchronised in turn. */
+static void test_document_000(void **state)
+{
+	struct ss_experiment e;
+	struct ss_oplist ops;
+	static const struct want w[] = {
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 4},         {SS_OP_KERNEL, 0, 0, 0, X, -1, 0, 4},
+	    {SS_OP_D2H, 0, 0, 0, X, -1, 0, 4},         {SS_OP_H2D, 1, 0, 1, X, -1, 4, 4},
+	    {SS_OP_KERNEL, 1, 0, 1, X, -1, 4, 4},      {SS_OP_D2H, 1, 0, 1, X, -1, 4, 4},
+	    {SS_OP_H2D, 2, 0, 2, X, -1, 8, 2},         {SS_OP_KERNEL, 2, 0, 2, X, -1, 8, 2},
+	    {SS_OP_D2H, 2, 0, 2, X, -1, 8, 2},         {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0}, {SS_OP_STREAM_SYNC, 2, 0, -1, NONE, -1, 0, 0},
+	};
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_DECRYPT);
+	e.streams = 3;
+	e.elements = 10;
+	check_list(&e, w, sizeof w / sizeof w[0], 0, 3);
+	planner_build(&e, &ops);
+	for (size_t i = 1; i < 9; i += 3) {
+		assert_int_equal(ops.op[i].grid, 80 * 32);
+		assert_int_equal(ops.op[i].block, 64);
+	}
+	planner_free(&ops);
+}
+
+/* Document 003's two orders of two-stream vectorAdd, call for call (A, B in; C out; stream 2 gets the chunk and the
+ * tail). best: A1 B1 A2 K1 B2 K2 C1 C2; weaker: A1 B1 A2 B2 K2 K1 C1 C2; then sync stream1, stream2. */
+static void test_vector_add_orders(void **state)
+{
+	struct ss_experiment e;
+	static const struct want best[] = {
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 5},    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 5},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 5, 6},    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 5},
+	    {SS_OP_H2D, 1, 0, 1, Y, -1, 5, 6},    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 5, 6},
+	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 5},    {SS_OP_D2H, 1, 0, 1, Z, -1, 5, 6},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0}, {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
+	};
+	static const struct want weaker[] = {
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 5},    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 5},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 5, 6},    {SS_OP_H2D, 1, 0, 1, Y, -1, 5, 6},
+	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 5, 6}, {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 5},
+	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 5},    {SS_OP_D2H, 1, 0, 1, Z, -1, 5, 6},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0}, {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
+	};
+	struct ss_oplist ops;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_VECTOR_ADD);
+	e.elements = 11; /* chunk 5, chunk + tail 6 */
+	check_list(&e, best, sizeof best / sizeof best[0], 0, 2);
+	e.order = SS_ORDER_WEAKER;
+	check_list(&e, weaker, sizeof weaker / sizeof weaker[0], 0, 2);
+	/* the preset's own size: stream 2's part is one element longer */
+	experiment_preset(&e, SS_PRESET_VECTOR_ADD);
+	planner_build(&e, &ops);
+	assert_int_equal(ops.op[0].count, 1u << 23);
+	assert_int_equal(ops.op[2].count, (1u << 23) + 1);
+	assert_int_equal(ops.op[3].block, 256);
+	assert_int_equal(ops.op[3].grid, (1u << 23) / 256);
+	planner_free(&ops);
+}
+
 /* kernel-transfer, 2 streams, 10 elements (chunks of 5), depth-first, stream sync in order, pinned. */
 static void test_list_depth_small(void **state)
 {
@@ -620,6 +801,7 @@ static void test_list_depth_small(void **state)
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
 	e.streams = 2;
 	e.elements = 10;
+	e.sync = SS_SYNC_STREAM;
 	check_list(&e, w, sizeof w / sizeof w[0], 0, 2);
 }
 
@@ -878,8 +1060,8 @@ static void test_expected_records(void **state)
 	expect_records(&e, false, 6, 3, 3);
 	experiment_preset(&e, SS_PRESET_HYPERQ); /* 32 streams x 2 spin kernels, no copies */
 	expect_records(&e, false, 0, 64, 0);
-	experiment_preset(&e, SS_PRESET_DECRYPT); /* 8 streams, one array in and out */
-	expect_records(&e, false, 8, 8, 8);
+	experiment_preset(&e, SS_PRESET_DECRYPT); /* 32 streams, one array in and out */
+	expect_records(&e, false, 32, 32, 32);
 	e.streams = 4;
 	e.hostmem = SS_MEM_MANAGED_PREFETCH; /* prefetches: records only where shown (bracket.h, the model) */
 	expect_records(&e, false, 0, 4, 0);
@@ -912,7 +1094,8 @@ static void test_start_before(void **state)
 
 			op.kind = (uint8_t)k;
 			assert_int_equal(planner_gpu_op(k),
-			                 k != SS_OP_EVENT_SYNC && k != SS_OP_STREAM_SYNC && k != SS_OP_DEVICE_SYNC);
+			                 k != SS_OP_EVENT_SYNC && k != SS_OP_STREAM_SYNC && k != SS_OP_DEVICE_SYNC &&
+			                     k != SS_OP_GET_LAST_ERROR);
 			if (planner_start_before(&e, &op) != want)
 				fail_msg("op kind %s, host memory %d: start before %d", planner_op_kind_name(k),
 				         memory[m], !want);
@@ -940,23 +1123,35 @@ static void test_op_describe(void **state)
 	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
 	e.streams = 2;
 	e.elements = 1u << 20;
+	planner_build(&e, &ops); /* document 001's timing: its start and stop events on the legacy stream */
+	expect_describe(&ops, 1, "#1 t0 legacy     cudaEventRecord(ev0)");
+	expect_describe(&ops, 10, "#10 t0 legacy     cudaEventRecord(ev1)");
+	expect_describe(&ops, 11, "#11 t0 legacy     cudaEventSynchronize(ev1)");
+	expect_describe(&ops, 8, "#8 t0 s1         kernel launch add<<<4096, 128>>> [524288+524288]");
+	planner_free(&ops);
+	e.sync = SS_SYNC_STREAM;
 	planner_build(&e, &ops);
 	expect_describe(&ops, 1, "#1 t0 s0         cudaMemcpyAsync H2D x[0+524288] 2.00 MiB");
 	expect_describe(&ops, 6, "#6 t0 s1         cudaMemcpyAsync H2D y[524288+524288] 2.00 MiB");
 	expect_describe(&ops, 4, "#4 t0 s0         cudaMemcpyAsync D2H z[0+524288] 2.00 MiB");
-	expect_describe(&ops, 7, "#7 t0 s1         kernel launch [524288+524288]");
+	expect_describe(&ops, 7, "#7 t0 s1         kernel launch add<<<4096, 128>>> [524288+524288]");
 	expect_describe(&ops, 9, "#9 t0 s0         cudaStreamSynchronize");
 	planner_free(&ops);
+	e.defstream = SS_DS_GET_LAST_ERROR;
+	planner_build(&e, &ops);
+	expect_describe(&ops, 5, "#5 t0 host       cudaGetLastError");
+	planner_free(&ops);
+	e.defstream = SS_DS_NONE;
 
 	/* interfering kernels on the legacy and the per-thread default stream (breadth: after the H2D phase) */
 	e.order = SS_ORDER_BREADTH;
 	e.defstream = SS_DS_LEGACY_OP;
 	planner_build(&e, &ops);
-	expect_describe(&ops, 5, "#5 t0 legacy     kernel launch (interfering, 1 block)");
+	expect_describe(&ops, 5, "#5 t0 legacy     kernel launch touch<<<1, 1>>> (interfering)");
 	planner_free(&ops);
 	e.defstream = SS_DS_PER_THREAD;
 	planner_build(&e, &ops);
-	expect_describe(&ops, 5, "#5 t0 per-thread kernel launch (interfering, 1 block)");
+	expect_describe(&ops, 5, "#5 t0 per-thread kernel launch touch<<<1, 1>>> (interfering)");
 	planner_free(&ops);
 
 	/* decrypt, 2 streams on 2 threads, 2^20 uint64 (chunks of 4 MiB), prefetch, event timer, event sync:
@@ -1009,6 +1204,9 @@ int main(void)
 	    cmocka_unit_test(test_every_combination),
 	    cmocka_unit_test(test_hyperq_breadth_interleaves),
 	    cmocka_unit_test(test_interference_between_work),
+	    cmocka_unit_test(test_document_001),
+	    cmocka_unit_test(test_document_000),
+	    cmocka_unit_test(test_vector_add_orders),
 	    cmocka_unit_test(test_list_depth_small),
 	    cmocka_unit_test(test_list_breadth_tail_legacy),
 	    cmocka_unit_test(test_list_events_threads_prefetch),
