@@ -624,7 +624,7 @@ static void test_rerun_note(void **state)
 	e2e_settle(&t);
 	e2e_keys(&t, "o");
 	e2e_wait(&t, "re-ran breadth-first: ");
-	assert_true(e2e_find(&t, " us -> ", 0, NULL) == t.rows - 1);
+	assert_true(e2e_find(&t, "s -> ", 0, NULL) == t.rows - 1);
 	/* zoomed in while a longer run (more streams) runs: the window is held and the status line says so */
 	e2e_keys(&t, ">zz");
 	e2e_wait(&t, "view held");
