@@ -1,0 +1,76 @@
+#!/bin/bash
+# documents.sh: issue 18 on the GPU in few calls: the source documents' presets run on the CUDA backend (each
+# verified), calibrate of the documents' kernels, validate of the presets whose workload changed against the
+# calibrated model, the documents' claims (`streamscope claims`), and the reference programs against the presets
+# (tests/gpu/reference.sh, when built). Usage (on the GPU machine):
+#   [STEPS="runs calibrate validate claims reference sweep"] [VALIDATE_RUNS=2] tests/gpu/documents.sh BUILD_DIR
+# Results go to $OUT/documents.tar.gz plus $OUT/log.txt; each step's output is kept whole, its tail in the log.
+set -u
+build=${1:-build-h200}
+bin=$build/streamscope
+out=${OUT:-/tmp/documents-out}
+work=$out/documents # in $OUT from the start: a run stopped at its time limit still brings back log.txt
+mkdir -p "$work"
+export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}
+export TERM=xterm-256color LANG=C.UTF-8
+log() { echo "== $(date +%T) $*" | tee -a "$out/log.txt"; }
+step() { # step NAME SECONDS CMD...: run with a time limit, keep stdout+stderr, note the status and the time
+	local name=$1 secs=$2 t0 rc
+	shift 2
+	log "$name: $*"
+	t0=$(date +%s.%N)
+	timeout "$secs" "$@" >"$work/$name.txt" 2>&1
+	rc=$?
+	log "$name: exit $rc in $(echo "$(date +%s.%N) - $t0" | bc) s"
+	tail -n 25 "$work/$name.txt" >>"$out/log.txt"
+}
+only=${STEPS:-runs calibrate validate claims reference sweep}
+has() { [[ " $only " == *" $1 "* ]]; }
+{ nvidia-smi; git -C "$(dirname "$0")/../.." log --oneline -1 2>/dev/null; } >"$work/nvidia-smi.txt" 2>&1
+changed=kernel-transfer,decrypt,default-stream,sync-order,managed,pageable,vector-add
+if has runs; then
+	step ops-kernel-transfer 10 "$bin" ops --preset kernel-transfer --streams 4
+	step ops-decrypt 10 "$bin" ops --preset decrypt --streams 3 --elements 10
+	step ops-vector-add 10 "$bin" ops --preset vector-add
+	step ops-vector-add-weaker 10 "$bin" ops --preset vector-add --order weaker
+	step run-kernel-transfer 60 "$bin" run --backend cuda --preset kernel-transfer --json
+	step run-kernel-transfer-20 60 "$bin" run --backend cuda --preset kernel-transfer --streams 20 --json
+	step run-kernel-transfer-fma 60 "$bin" run --backend cuda --preset kernel-transfer --kernel fma --json
+	step run-decrypt 120 "$bin" run --backend cuda --preset decrypt --json
+	step run-vector-add-best 60 "$bin" run --backend cuda --preset vector-add --json
+	step run-vector-add-weaker 60 "$bin" run --backend cuda --preset vector-add --order weaker --json
+	step run-get-last-error 60 "$bin" run --backend cuda --preset kernel-transfer --default-stream get-last-error \
+		--json
+	step run-event-timer 60 "$bin" run --backend cuda --preset kernel-transfer --default-stream event-timer --json
+	step run-kernel-transfer-text 60 "$bin" run --backend cuda --preset kernel-transfer --export \
+		"$work/kernel-transfer.sqlite"
+	step run-vector-add-text 60 "$bin" run --backend cuda --preset vector-add --export "$work/vector-add.sqlite"
+	step run-vector-add-weaker-text 60 "$bin" run --backend cuda --preset vector-add --order weaker --export \
+		"$work/vector-add-weaker.sqlite"
+fi
+if has calibrate; then
+	step calibrate 300 "$bin" calibrate -o "$work/h200.profile"
+fi
+prof=()
+[ -s "$work/h200.profile" ] && prof=(--profile "$work/h200.profile")
+if has validate; then
+	for r in $(seq 1 "${VALIDATE_RUNS:-1}"); do
+		step "validate-$r" 280 "$bin" validate --preset "$changed" --csv "$work/validate-$r.csv" "${prof[@]}"
+	done
+fi
+if has claims && "$bin" claims --help >/dev/null 2>&1; then
+	step claims 400 "$bin" claims --backend cuda "${prof[@]}"
+	step claims-json 400 "$bin" claims --backend cuda --json "${prof[@]}"
+fi
+if has reference && [ -f tests/gpu/reference.sh ]; then
+	mkdir -p "$work/reference"
+	OUT="$work" step reference 540 bash tests/gpu/reference.sh "$build"
+fi
+if has sweep; then
+	step sweep-kernel-transfer 200 "$bin" sweep --backend cuda --preset kernel-transfer \
+		--streams 1,2,4,8,16,20,32,64,128 "${prof[@]}"
+	step sweep-kernel-transfer-json 200 "$bin" sweep --backend cuda --preset kernel-transfer \
+		--streams 1,2,4,8,16,20,32,64,128 --json "${prof[@]}"
+fi
+tar -C "$out" -czf "$out/documents.tar.gz" documents && rm -rf "$work"
+ls -la "$out"
