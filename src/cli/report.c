@@ -113,6 +113,8 @@ void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, con
 void report_sweep(const struct ss_sweep *s)
 {
 	char desc[256], b1[32], b2[32];
+	struct ss_claim claims[SS_CLAIMS_MAX];
+	int n;
 
 	experiment_describe(&s->base, desc, sizeof desc);
 	printf("sweep        %s\n", desc);
@@ -145,6 +147,10 @@ void report_sweep(const struct ss_sweep *s)
 	if (!s->modelled)
 		printf(
 		    "\ntime is the CUPTI makespan, or the untraced cudaEvent makespan where tracing overhead > 1%%\n");
+	if ((n = claims_sweep(s, claims)) > 0) {
+		printf("\nthe documents' claims these points support%s\n", s->modelled ? " (MODELLED)" : "");
+		report_claims(claims, n);
+	}
 }
 
 void report_ops(const struct ss_experiment *e, const struct ss_oplist *ops)
@@ -159,6 +165,8 @@ void report_ops(const struct ss_experiment *e, const struct ss_oplist *ops)
 		printf("%s\n", line);
 	}
 }
+
+static void report_json_sweep_points(struct json_out *o, const struct ss_sweep *s);
 
 /* Real numbers in the JSON: six significant digits (makespans are integers in ns). */
 #define REPORT_DIGITS 6
@@ -307,24 +315,15 @@ int report_run_json(const struct ss_experiment *e, const struct ss_timeline *tl,
 int report_sweep_json(const struct ss_sweep *s)
 {
 	struct json_out *o = report_json_begin();
+	struct ss_claim claims[SS_CLAIMS_MAX];
+	int n;
 
 	report_json_experiment(o, &s->base);
 	json_out_key_bool(o, "modelled", s->modelled);
 	json_out_key_str(o, "device", s->device);
-	json_out_key(o, "points");
-	json_out_array_begin(o);
-	for (size_t i = 0; i < s->n; i++) {
-		const struct ss_sweep_point *p = &s->pt[i];
-
-		json_out_map_begin(o);
-		json_out_key_int(o, "streams", p->streams);
-		json_out_key_str(o, "order", experiment_order_name(p->order));
-		report_json_analysis(o, &p->a);
-		report_json_counts(o, p->a.counts, p->counts_expected);
-		json_out_key_uint(o, "dropped", p->dropped);
-		json_out_map_end(o);
-	}
-	json_out_array_end(o);
+	report_json_sweep_points(o, s);
+	n = claims_sweep(s, claims);
+	report_claims_json(o, claims, n);
 	return report_json_end(o);
 }
 
@@ -373,5 +372,183 @@ int report_ops_json(const struct ss_experiment *e, const struct ss_oplist *ops)
 		json_out_map_end(o);
 	}
 	json_out_array_end(o);
+	return report_json_end(o);
+}
+
+void report_claims(const struct ss_claim *c, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char verdict[48];
+
+		snprintf(verdict, sizeof verdict, "%s%s", claims_verdict_words(c[i].verdict),
+		         c[i].modelled ? " (modelled)" : "");
+		printf("  %-20s %-30s %s\n", c[i].id, verdict, c[i].measured);
+		printf("  %20s claim     %s\n", "", c[i].text);
+		printf("  %20s expected  %s\n", "", c[i].expected);
+		if (c[i].evidence[0] != '\0')
+			printf("  %20s evidence  %s\n", "", c[i].evidence);
+	}
+}
+
+void report_claims_json(struct json_out *o, const struct ss_claim *c, int n)
+{
+	json_out_key(o, "claims");
+	json_out_array_begin(o);
+	for (int i = 0; i < n; i++) {
+		json_out_map_begin(o);
+		json_out_key_str(o, "id", c[i].id);
+		json_out_key_str(o, "document", c[i].document);
+		json_out_key_str(o, "claim", c[i].text);
+		json_out_key_str(o, "verdict", claims_verdict_name(c[i].verdict));
+		json_out_key_bool(o, "modelled", c[i].modelled);
+		json_out_key_str(o, "measured", c[i].measured);
+		json_out_key_str(o, "expected", c[i].expected);
+		json_out_key_str(o, "evidence", c[i].evidence);
+		json_out_key(o, "values");
+		json_out_map_begin(o);
+		for (int v = 0; v < c[i].nvalues; v++)
+			report_json_key_real(o, c[i].value[v].name, c[i].value[v].have, c[i].value[v].v);
+		json_out_map_end(o);
+		if (c[i].npoints > 0) {
+			json_out_key(o, "points");
+			json_out_array_begin(o);
+			for (int k = 0; k < c[i].npoints; k++) {
+				json_out_map_begin(o);
+				json_out_key_int(o, "streams", c[i].point[k].streams);
+				json_out_key_double(o, "predicted", c[i].point[k].predicted, REPORT_DIGITS);
+				json_out_key_double(o, "measured", c[i].point[k].measured, REPORT_DIGITS);
+				json_out_map_end(o);
+			}
+			json_out_array_end(o);
+		}
+		json_out_map_end(o);
+	}
+	json_out_array_end(o);
+}
+
+/* report_claims_device: the device of the first run that ran, and whether it was modelled; false when none ran. */
+static bool report_claims_device(const struct ss_claims_run *runs, int nruns, const char **device, bool *modelled)
+{
+	for (int i = 0; i < nruns; i++) {
+		const struct ss_claims_run *r = &runs[i];
+
+		if (r->sweep && sweep_progress(&r->s) > 0) {
+			*device = r->s.device;
+			*modelled = r->s.modelled;
+			return true;
+		}
+		if (!r->sweep && r->done && !r->failed) {
+			*device = r->device;
+			*modelled = r->modelled;
+			return true;
+		}
+	}
+	*device = "-";
+	*modelled = false;
+	return false;
+}
+
+void report_claims_runs(const struct ss_claims_run *runs, int nruns, const struct ss_claim *c, int n)
+{
+	const char *device;
+	bool modelled;
+	char desc[256], b1[32];
+
+	report_claims_device(runs, nruns, &device, &modelled);
+	printf("claims       the documents' claims, checked\n");
+	printf("device       %s (%s)\n\n", device, modelled ? "MODELLED" : "measured");
+	printf("%-25s %-66s %s\n", "run", "experiment", "time");
+	for (int i = 0; i < nruns; i++) {
+		const struct ss_claims_run *r = &runs[i];
+
+		experiment_describe_compact(&r->e, desc, sizeof desc);
+		if (r->sweep) {
+			char counts[96] = "";
+
+			for (int k = 0; k < r->s.ncounts; k++)
+				snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%d", k ? "," : "",
+				         r->s.counts[k]);
+			printf("%-25s %-66s %zu/%zu points (streams %s)\n", claims_role_name(r->role), desc,
+			       sweep_progress(&r->s), r->s.n, counts);
+			for (size_t k = 0; k < r->s.n; k++)
+				if (r->s.pt[k].failed)
+					printf("%-25s   %d streams failed: %s\n", "", r->s.pt[k].streams,
+					       r->s.pt[k].error);
+		} else if (r->failed)
+			printf("%-25s %-66s failed: %s\n", claims_role_name(r->role), desc, r->error);
+		else
+			printf("%-25s %-66s %s\n", claims_role_name(r->role), desc,
+			       r->done ? units_time(r->a.used_ns, b1, sizeof b1) : "-");
+	}
+	printf("\n");
+	report_claims(c, n);
+	if (modelled)
+		printf("\nmodelled: the model's numbers (no GPU ran them); on a GPU, the verdicts are the GPU's\n");
+}
+
+/* report_json_sweep_points writes key "points": one object per point of s. */
+static void report_json_sweep_points(struct json_out *o, const struct ss_sweep *s)
+{
+	json_out_key(o, "points");
+	json_out_array_begin(o);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ss_sweep_point *p = &s->pt[i];
+
+		json_out_map_begin(o);
+		json_out_key_int(o, "streams", p->streams);
+		json_out_key_str(o, "order", experiment_order_name(p->order));
+		report_json_analysis(o, &p->a);
+		report_json_counts(o, p->a.counts, p->counts_expected);
+		json_out_key_uint(o, "dropped", p->dropped);
+		json_out_map_end(o);
+	}
+	json_out_array_end(o);
+}
+
+int report_claims_runs_json(const struct ss_claims_run *runs, int nruns, const struct ss_claim *c, int n)
+{
+	struct json_out *o = report_json_begin();
+	const char *device;
+	bool modelled;
+
+	report_claims_device(runs, nruns, &device, &modelled);
+	json_out_key_bool(o, "modelled", modelled);
+	json_out_key_str(o, "device", device);
+	json_out_key(o, "runs");
+	json_out_array_begin(o);
+	for (int i = 0; i < nruns; i++) {
+		const struct ss_claims_run *r = &runs[i];
+
+		json_out_map_begin(o);
+		json_out_key_str(o, "role", claims_role_name(r->role));
+		json_out_key_str(o, "document", claims_document_name(r->document));
+		report_json_experiment(o, &r->e);
+		json_out_key_bool(o, "sweep", r->sweep);
+		if (r->sweep) {
+			report_json_sweep_points(o, &r->s);
+		} else {
+			json_out_key_bool(o, "failed", !r->done || r->failed);
+			if (r->failed)
+				json_out_key_str(o, "error", r->error);
+			else
+				json_out_key_null(o, "error");
+			if (r->done && !r->failed) {
+				json_out_key_bool(o, "modelled", r->modelled);
+				report_json_analysis(o, &r->a);
+				if (r->modelled)
+					json_out_key_null(o, "verified");
+				else
+					json_out_key_bool(o, "verified", r->verified);
+				json_out_key_uint(o, "duplex_ns", r->obs.duplex_ns);
+				json_out_key_uint(o, "kernels", r->obs.kernels);
+				json_out_key_uint(o, "kernels_ahead", r->obs.kernels_ahead);
+				json_out_key_uint(o, "kernels_lead_ns", r->obs.lead_ns);
+				json_out_key_int(o, "kernel_concurrency", r->obs.concurrency);
+			}
+		}
+		json_out_map_end(o);
+	}
+	json_out_array_end(o);
+	report_claims_json(o, c, n);
 	return report_json_end(o);
 }
