@@ -7,8 +7,15 @@
  * whether the model's number is within the target (which checks the model, not a GPU); the last line says that no
  * GPU check ran, and the exit status is 3 (CLI_CUDA, as for a forced --backend cuda without a device), so that no
  * script reads a modelled bench as GPU checks passed. A run that fails is FAIL and exit 1 on either backend. In
- * summary.json a modelled check's "pass" is null and "model_within_target" says how the model did. */
+ * summary.json a modelled check's "pass" is null and "model_within_target" says how the model did.
+ *
+ * Last, on a GPU, each preset that has a reference program (tests/gpu/reference: its document's own program,
+ * found through refrun_dir) runs alternately with it at each of its document's points, and the preset's untraced
+ * makespan is held to the program's own time: the harness must not change what it measures. Each point goes into
+ * summary.json's "reference". Without the programs, or on the model, that part is one line saying why it is
+ * skipped. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,9 +29,11 @@
 #include "core/analysis.h"
 #include "core/atomic.h"
 #include "core/planner.h"
+#include "core/stats.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "io/export/json_out.h"
+#include "run/refrun.h"
 #include "run/runner.h"
 #include "run/sweep.h"
 
@@ -34,6 +43,7 @@ struct bench {
 	const char *dir;                       /* artefact directory or NULL */
 	struct json_out *checks;               /* summary.json's "checks": an array in memory, one object a check */
 	struct json_out *runs;                 /* its "runs": one object a run */
+	struct json_out *reference;            /* its "reference": one object a point of the reference comparison */
 	int failed;                            /* GPU checks that failed, and runs that failed on either backend */
 	int modelled_checks, modelled_outside; /* on the model: checks made, and those outside their target */
 	bool modelled;
@@ -516,6 +526,305 @@ static void cmd_bench_default_stream(struct bench *bn)
 	timeline_free(&tl);
 }
 
+/* Rounds of each reference point: the reference program and its preset run alternately (ABAB: reference, preset,
+ * reference, preset, ...), one run each a round; the point's ratio is the median of the rounds' ratios and its
+ * spread their least and greatest. */
+#define BENCH_REF_ROUNDS 5
+#define BENCH_REF_ROUNDS_QUICK 3
+#define BENCH_REF_ROUNDS_MAX 5
+/* The target: the preset's untraced makespan within 3% of the reference's own time at every judged point. */
+#define BENCH_REF_TOLERANCE 0.03
+/* Points of more streams are reported but not judged: the target covers 1..64 streams (issue 18). */
+#define BENCH_REF_JUDGED_STREAMS 64
+/* A reference run's time limit: the longest, decrypt's first, encrypts 2^26 entries on the host. */
+#define BENCH_REF_TIMEOUT_S 300
+
+/* A preset compared with its document's own program (tests/gpu/reference). */
+struct bench_ref {
+	enum ss_preset preset;
+	const char *program; /* its file name in the reference folder */
+	const int *streams;  /* the stream counts of the full bench, nstreams of them */
+	int nstreams;
+	const int *quick; /* those of --quick */
+	int nquick;
+	enum ss_order orders[2]; /* the issue orders, norders of them */
+	int norders;
+	int rounds, rounds_quick; /* rounds a point, <= BENCH_REF_ROUNDS_MAX */
+};
+
+static const int bench_ref_sweep[] = {1, 2, 4, 8, 16, 32, 64, 128};
+static const int bench_ref_small[] = {1, 2, 4, 8};
+static const int bench_ref_decrypt_quick[] = {1, 32};
+static const int bench_ref_two[] = {2};
+
+/* The presets that have a reference, each at the points its document measures: kernel-transfer's 1..128 streams
+ * (the document's sweep, one count a reference run), decrypt's at the same counts, vector-add's two streams in
+ * both orders. Each decrypt run of the preset encrypts 2^26 entries on the host (seconds), so decrypt has fewer
+ * rounds, which keeps the full bench within one call of the GPU machine (tests/gpu/reference.sh). */
+static const struct bench_ref bench_refs[] = {
+    {SS_PRESET_KERNEL_TRANSFER,
+     "ref_kernel_transfer",
+     bench_ref_sweep,
+     8,
+     bench_ref_small,
+     4,
+     {SS_ORDER_DEPTH},
+     1,
+     BENCH_REF_ROUNDS,
+     BENCH_REF_ROUNDS_QUICK},
+    {SS_PRESET_DECRYPT, "ref_decrypt", bench_ref_sweep, 8, bench_ref_decrypt_quick, 2, {SS_ORDER_DEPTH}, 1, 3, 2},
+    {SS_PRESET_VECTOR_ADD,
+     "ref_vector_add",
+     bench_ref_two,
+     1,
+     bench_ref_two,
+     1,
+     {SS_ORDER_BEST, SS_ORDER_WEAKER},
+     2,
+     BENCH_REF_ROUNDS,
+     BENCH_REF_ROUNDS_QUICK},
+};
+
+/* The arguments of r's program for experiment e's point into argv (argv[0] its name, NULL-terminated), numbers
+ * written into text: each program's usage (its header). The reference repeats what the preset repeats: e's repeat
+ * count after one warm-up (kernel-transfer's program has the document's 10 built in, the preset's count).
+ * cache is decrypt's file of encrypted data (ref_decrypt --encrypted), shared by its runs. */
+static void cmd_bench_ref_argv(const struct bench_ref *r, const struct ss_experiment *e, const char *cache,
+                               char text[2][24], char *argv[8])
+{
+	int n = 0;
+
+	argv[n++] = (char *)r->program;
+	snprintf(text[0], sizeof text[0], "%d", e->streams);
+	snprintf(text[1], sizeof text[1], "%d", e->repeat);
+	switch (r->preset) {
+	case SS_PRESET_KERNEL_TRANSFER:
+		argv[n++] = text[0];
+		break;
+	case SS_PRESET_DECRYPT:
+		argv[n++] = "--encrypted";
+		argv[n++] = (char *)cache;
+		argv[n++] = text[0];
+		argv[n++] = text[1];
+		break;
+	case SS_PRESET_VECTOR_ADD:
+		argv[n++] = (char *)experiment_order_name(e->order);
+		snprintf(text[0], sizeof text[0], "%llu", (unsigned long long)e->elements);
+		argv[n++] = text[0];
+		argv[n++] = text[1];
+		break;
+	default:
+		break;
+	}
+	argv[n] = NULL;
+}
+
+/* A JSON array of v[0..n) (ms), after key. */
+static void cmd_bench_ref_times(struct json_out *j, const char *key, const double *v, int n)
+{
+	json_out_key(j, key);
+	json_out_array_begin(j);
+	for (int i = 0; i < n; i++)
+		json_out_double(j, v[i], 0);
+	json_out_array_end(j);
+}
+
+/* One point of r: the reference at path and the preset e (untraced makespan, the median of its repeats)
+ * alternately, rounds times. Prints the point's line and adds its object to summary.json's "reference". Returns
+ * whether every round ran (ratio then filled); else *cause says what failed first (the caller frees). */
+static bool cmd_bench_ref_point(struct bench *bn, const struct bench_ref *r, const char *path, const char *cache,
+                                const struct ss_experiment *e, int rounds, struct refrun_spread *ratio, char **cause)
+{
+	double ref_ms[BENCH_REF_ROUNDS_MAX], preset_ms[BENCH_REF_ROUNDS_MAX], ratios[BENCH_REF_ROUNDS_MAX];
+	const char *name = experiment_preset_name(r->preset);
+	struct refrun_point want = {name, e->streams, e->order};
+	struct refrun_spread rs, ps;
+	struct json_out *j = bn->reference;
+	bool judged = e->streams <= BENCH_REF_JUDGED_STREAMS;
+	int k;
+
+	*cause = NULL;
+	for (k = 0; k < rounds && *cause == NULL; k++) {
+		char text[2][24], *argv[8], *why = NULL;
+		struct refrun_times t;
+		struct ss_timeline tl;
+		struct ss_run_result res;
+
+		cmd_bench_ref_argv(r, e, cache, text, argv);
+		if (refrun_exec(path, argv, e->connections, BENCH_REF_TIMEOUT_S, &want, &t, cause) != 0)
+			break;
+		ref_ms[k] = stats_median(t.ms, t.n);
+		refrun_times_free(&t);
+		timeline_init(&tl);
+		if (runner_run(bn->b, e, &tl, &res, &why) != 0)
+			*cause = xasprintf("the preset: %s", why);
+		else if (!res.have_untraced || res.untraced_ns == 0)
+			*cause = xasprintf("the preset's run has no untraced makespan");
+		else if (!res.verified)
+			*cause = xasprintf("the preset's results were wrong (not verified)");
+		free(why);
+		timeline_free(&tl);
+		if (*cause != NULL)
+			break;
+		preset_ms[k] = (double)res.untraced_ns / 1e6;
+		ratios[k] = refrun_ratio(preset_ms[k], ref_ms[k]);
+	}
+	json_out_map_begin(j);
+	json_out_key_str(j, "preset", name);
+	json_out_key_str(j, "program", r->program);
+	json_out_key_int(j, "streams", e->streams);
+	json_out_key_str(j, "order", experiment_order_name(e->order));
+	json_out_key_int(j, "rounds", k);
+	json_out_key_bool(j, "judged", judged);
+	if (*cause != NULL) {
+		json_out_key_str(j, "error", *cause);
+		json_out_map_end(j);
+		printf("%8s %8d  failed: %s\n", experiment_order_name(e->order), e->streams, *cause);
+		fflush(stdout);
+		return false;
+	}
+	refrun_spread_of(ref_ms, (size_t)k, &rs);
+	refrun_spread_of(preset_ms, (size_t)k, &ps);
+	refrun_spread_of(ratios, (size_t)k, ratio);
+	json_out_key_double(j, "reference_ms", rs.median, 0);
+	json_out_key_double(j, "preset_ms", ps.median, 0);
+	json_out_key_double(j, "ratio", ratio->median, 0);
+	json_out_key_double(j, "ratio_min", ratio->min, 0);
+	json_out_key_double(j, "ratio_max", ratio->max, 0);
+	json_out_key_bool(j, "within", refrun_within(ratio, BENCH_REF_TOLERANCE));
+	cmd_bench_ref_times(j, "reference_ms_rounds", ref_ms, k);
+	cmd_bench_ref_times(j, "preset_ms_rounds", preset_ms, k);
+	json_out_map_end(j);
+	printf("%8s %8d %11.3f ms %11.3f ms %8.4f  %.4f..%.4f%s\n", experiment_order_name(e->order), e->streams,
+	       rs.median, ps.median, ratio->median, ratio->min, ratio->max, judged ? "" : "  (reported, not judged)");
+	fflush(stdout);
+	return true;
+}
+
+/* One preset against its reference at every point: the table, then the check reference-<preset>: every point ran
+ * and each judged point's median ratio is within BENCH_REF_TOLERANCE of 1. */
+static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, const char *path, const char *cache,
+                                 bool quick)
+{
+	const int *counts = quick ? r->quick : r->streams;
+	int ncounts = quick ? r->nquick : r->nstreams, rounds = quick ? r->rounds_quick : r->rounds;
+	const char *name = experiment_preset_name(r->preset);
+	int points = 0, failed = 0, judged = 0, outside = 0, unjudged = 0;
+	double worst = 0.0, worst_ratio = NAN, beyond = NAN;
+	int worst_streams = 0, beyond_streams = 0;
+	enum ss_order worst_order = SS_ORDER_DEPTH;
+	char *first_cause = NULL, tag[64], beyond_text[96] = "";
+
+	printf("\nreference %s: the preset's untraced makespan / %s's own cudaEvent time; per point the median of\n"
+	       "%d rounds' ratios (reference and preset alternate) and their min..max; target within %.0f%% at 1..%d "
+	       "streams\n",
+	       name, r->program, rounds, 100.0 * BENCH_REF_TOLERANCE, BENCH_REF_JUDGED_STREAMS);
+	printf("%8s %8s %14s %14s %8s  %s\n", "order", "streams", "reference", "preset", "ratio", "min..max");
+	fflush(stdout);
+	for (int o = 0; o < r->norders; o++)
+		for (int c = 0; c < ncounts; c++) {
+			struct ss_experiment e;
+			struct refrun_spread ratio;
+			char *cause = NULL;
+
+			experiment_preset(&e, r->preset);
+			e.streams = counts[c];
+			e.order = r->orders[o];
+			points++;
+			if (!cmd_bench_ref_point(bn, r, path, cache, &e, rounds, &ratio, &cause)) {
+				failed++;
+				if (first_cause == NULL)
+					first_cause =
+					    xasprintf("%d stream%s %s: %s", e.streams, e.streams == 1 ? "" : "s",
+					              experiment_order_name(e.order), cause);
+				free(cause);
+				continue;
+			}
+			if (e.streams > BENCH_REF_JUDGED_STREAMS) {
+				unjudged++;
+				beyond = ratio.median;
+				beyond_streams = e.streams;
+				continue;
+			}
+			judged++;
+			outside += !refrun_within(&ratio, BENCH_REF_TOLERANCE);
+			if (fabs(ratio.median - 1.0) >= worst) {
+				worst = fabs(ratio.median - 1.0);
+				worst_ratio = ratio.median;
+				worst_streams = e.streams;
+				worst_order = e.order;
+			}
+		}
+	if (unjudged > 0)
+		snprintf(beyond_text, sizeof beyond_text, "; %d streams: %.4f, reported, not judged", beyond_streams,
+		         beyond);
+	snprintf(tag, sizeof tag, "reference-%s", name);
+	{
+		struct json_out *jd = cmd_bench_data(bn);
+
+		json_out_key_int(jd, "points", points);
+		json_out_key_int(jd, "failed", failed);
+		json_out_key_int(jd, "judged", judged);
+		json_out_key_int(jd, "outside", outside);
+		json_out_key_double(jd, "worst_ratio", worst_ratio, 0);
+		json_out_key_int(jd, "rounds", rounds);
+		if (failed > 0)
+			cmd_bench_check(bn, tag, false, "%d of %d points failed; the first: %s", failed, points,
+			                first_cause);
+		else
+			cmd_bench_check(
+			    bn, tag, outside == 0 && judged > 0,
+			    "%d of %d judged points within %.0f%%, the farthest %.4f at %d stream%s %s (ratio "
+			    "preset/reference, median of %d rounds; target within %.0f%% at 1..%d streams)%s",
+			    judged - outside, judged, 100.0 * BENCH_REF_TOLERANCE, worst_ratio, worst_streams,
+			    worst_streams == 1 ? "" : "s", experiment_order_name(worst_order), rounds,
+			    100.0 * BENCH_REF_TOLERANCE, BENCH_REF_JUDGED_STREAMS, beyond_text);
+	}
+	free(first_cause);
+}
+
+/* Check 6: each preset that has a reference program against it, when the programs are there (refrun_dir): on the
+ * CUDA backend only (the model runs no program), and skipped with one line when the folder has none of them. */
+static void cmd_bench_reference(struct bench *bn, bool quick)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64], cache[PATH_MAX];
+	const char *tmp = getenv("TMPDIR");
+	bool from_env, any = false;
+
+	if (bn->b->modelled) {
+		printf(
+		    "\nreference programs: skipped: comparing the presets with the documents' own programs needs the "
+		    "GPU (the %s backend runs no program)\n",
+		    bn->b->name);
+		return;
+	}
+	from_env = refrun_dir(dir, sizeof dir);
+	for (size_t i = 0; i < sizeof bench_refs / sizeof bench_refs[0] && !any; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, bench_refs[i].program);
+		any = access(path, X_OK) == 0;
+	}
+	if (!any) {
+		printf("\nreference programs: skipped: none in %s (%s; they are built with the CUDA backend, "
+		       "tests/gpu/reference)\n",
+		       dir, from_env ? "SS_REFERENCE_DIR" : "set SS_REFERENCE_DIR to name another folder");
+		return;
+	}
+	snprintf(cache, sizeof cache, "%s/streamscope-ref-decrypt-%ld.bin", tmp != NULL && *tmp != '\0' ? tmp : "/tmp",
+	         (long)getpid());
+	for (size_t i = 0; i < sizeof bench_refs / sizeof bench_refs[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, bench_refs[i].program);
+		if (access(path, X_OK) != 0) {
+			printf("\nreference %s: skipped: %s is not there\n",
+			       experiment_preset_name(bench_refs[i].preset), path);
+			continue;
+		}
+		cmd_bench_ref_preset(bn, &bench_refs[i], path, cache, quick);
+	}
+	remove(cache);
+	snprintf(path, sizeof path, "%s.tmp", cache);
+	remove(path);
+}
+
 /* cmd_bench_dir makes dir (its parent must exist) or takes the directory there, which must be writable. 0, or
  * CLI_USAGE after one line naming dir and what is wrong. */
 static int cmd_bench_dir(const char *dir)
@@ -534,12 +843,12 @@ static int cmd_bench_dir(const char *dir)
 	return CLI_OK;
 }
 
-/* cmd_bench_summary writes DIR/summary.json: the backend, whether it was modelled, the checks, the runs and the
- * failures. 0, or -1 after one line. */
+/* cmd_bench_summary writes DIR/summary.json: the backend, whether it was modelled, the checks, the runs, the
+ * reference comparison's points and the failures. 0, or -1 after one line. */
 static int cmd_bench_summary(struct bench *bn)
 {
-	struct json_out *root = json_out_new(NULL, true), *part[2] = {bn->checks, bn->runs};
-	static const char *const key[2] = {"checks", "runs"};
+	struct json_out *root = json_out_new(NULL, true), *part[3] = {bn->checks, bn->runs, bn->reference};
+	static const char *const key[3] = {"checks", "runs", "reference"};
 	char *path = xasprintf("%s/summary.json", bn->dir), *cause = NULL;
 	size_t len;
 	int rc = 0;
@@ -548,7 +857,7 @@ static int cmd_bench_summary(struct bench *bn)
 	json_out_key_str(root, "backend", bn->b->name);
 	json_out_key_bool(root, "modelled", bn->modelled);
 	json_out_key_bool(root, "gpu_checks", !bn->modelled);
-	for (int i = 0; i < 2 && rc == 0; i++) {
+	for (int i = 0; i < 3 && rc == 0; i++) {
 		const char *text;
 
 		json_out_array_end(part[i]);
@@ -591,14 +900,17 @@ static int cmd_bench_exec(const struct cmd_args *args)
 	bn.dir = o.out;
 	bn.checks = json_out_new(NULL, false);
 	bn.runs = json_out_new(NULL, false);
+	bn.reference = json_out_new(NULL, false);
 	json_out_array_begin(bn.checks);
 	json_out_array_begin(bn.runs);
+	json_out_array_begin(bn.reference);
 	cmd_bench_presets(&bn);
 	cmd_bench_prefetch_events(&bn);
 	cmd_bench_bandwidth(&bn);
 	cmd_bench_hyperq(&bn);
 	cmd_bench_default_stream(&bn);
 	cmd_bench_sweep(&bn, o.quick);
+	cmd_bench_reference(&bn, o.quick);
 	if (bn.modelled)
 		printf("\nno GPU check ran: %d check%s modelled on the %s backend (%d outside the target%s), %d run%s "
 		       "failed; the acceptance checks need a GPU (--backend cuda)\n",
@@ -610,6 +922,7 @@ static int cmd_bench_exec(const struct cmd_args *args)
 		bn.failed++;
 	json_out_free(bn.checks);
 	json_out_free(bn.runs);
+	json_out_free(bn.reference);
 	if (bn.failed)
 		return CLI_FAIL;
 	return bn.modelled ? CLI_CUDA : CLI_OK; /* modelled: no GPU check ran, none passed */
@@ -618,7 +931,7 @@ static int cmd_bench_exec(const struct cmd_args *args)
 static const struct cmd_use cmd_bench_uses[] = {
     {OPT_BACKEND, NULL, NULL},
     {OPT_PROFILE, NULL, NULL},
-    {OPT_QUICK, NULL, "a shorter stream sweep"},
+    {OPT_QUICK, NULL, "a shorter stream sweep and reference comparison"},
     {OPT_OUTPUT, "DIR", "keep every run's timeline (SQLite) and summary.json in DIR (made if missing)"},
     {OPT_NONE, NULL, NULL},
 };
@@ -637,7 +950,9 @@ const struct cmd_entry cmd_bench_entry = {
     .uses = cmd_bench_uses,
     .refusals = cmd_bench_refusals,
     .help = "Each check runs real experiments and prints one line: PASS or FAIL, the numbers and the target. On\n"
-            "the model no GPU check runs: each line says MODELLED, with whether the model is within the target.",
+            "the model no GPU check runs: each line says MODELLED, with whether the model is within the target.\n"
+            "On a GPU the presets are also compared with their documents' own programs (tests/gpu/reference in\n"
+            "the build tree, or the folder SS_REFERENCE_DIR names), which run alternately with them.",
     .exits = "0 every GPU check passed, 1 a check or a run failed, 2 usage error, 3 no GPU check ran (the model)",
     .exec = cmd_bench_exec,
 };
