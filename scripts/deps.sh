@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages streamscope needs to build and test, when they are missing.
 set -eu
-need="cmake make gcc pkg-config libncurses-dev libsqlite3-dev libyajl-dev"
+need="cmake make gcc pkg-config libncurses-dev libsqlite3-dev libyajl-dev libinih-dev"
 if [ "${1:-}" = "--test" ]; then
 	need="$need libcmocka-dev libvterm-dev clang libclang-rt-dev clang-format python3"
 fi

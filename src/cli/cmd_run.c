@@ -54,7 +54,8 @@ static int cmd_run_pair(const struct ss_backend *b, const struct ss_experiment *
 	return CLI_OK;
 }
 
-/* cmd_run_exec runs the experiment the options describe and prints its summary. */
+/* cmd_run_exec runs the experiment the options (and the experiment FILE, when given) describe and prints its
+ * summary. */
 static int cmd_run_exec(const struct cmd_args *args)
 {
 	struct expopts o;
@@ -67,7 +68,7 @@ static int cmd_run_exec(const struct cmd_args *args)
 	size_t expected[SS_KIND_COUNT];
 	int rc;
 
-	if ((rc = expopts_parse(args, &o)) != 0)
+	if ((rc = expopts_parse_file(args, args->npos > 0 ? args->pos[0] : NULL, &o)) != 0)
 		return rc;
 	if ((b = expopts_backend(&o, &rc)) == NULL)
 		return rc;
@@ -104,11 +105,15 @@ static const struct cmd_refusal cmd_run_refusals[] = {
 
 const struct cmd_entry cmd_run_entry = {
     .name = "run",
-    .args = "",
+    .args = "[FILE]",
+    .maxargs = 1,
     .summary = "run one experiment and print its summary (engines, overlap, speedup, the ideal bound)",
     .uses = cmd_run_uses,
     .refusals = cmd_run_refusals,
     .help = "The experiment runs on the GPU (CUDA + CUPTI) when there is one, else on the model, and every number\n"
-            "then says MODELLED. It is run a second time on one stream, for the speedup and the bound.",
+            "then says MODELLED. It is run a second time on one stream, for the speedup and the bound.\n"
+            "\n"
+            "FILE is an experiment file, as --experiment FILE before every option: the options change its\n"
+            "values (run examples/decrypt.ini --streams 8).",
     .exec = cmd_run_exec,
 };

@@ -10,6 +10,7 @@
 
 #include "cli/backends.h"
 #include "core/atomic.h"
+#include "core/xalloc.h"
 #include "io/export/export.h"
 #include "model/model.h"
 
@@ -19,8 +20,9 @@
 static int expopts_profile_load(const char *path, struct ss_profile *p);
 
 /* expopts_number parses an integer option value in [lo, hi] with an optional k/M/G binary suffix when
- * allow_suffix. 0, or -1 after printing the valid range. */
-static int expopts_number(const char *opt, const char *s, long long lo, long long hi, bool allow_suffix, long long *out)
+ * allow_suffix. 0, or -1 with *cause naming the valid range. */
+static int expopts_number(const char *opt, const char *s, long long lo, long long hi, bool allow_suffix, long long *out,
+                          char **cause)
 {
 	char *end;
 	long long v;
@@ -43,18 +45,19 @@ static int expopts_number(const char *opt, const char *s, long long lo, long lon
 	*out = v;
 	return 0;
 bad:
-	cmd_error(CLI_USAGE, "invalid %s '%s': valid is an integer %lld..%lld%s", opt, s, lo, hi,
-	          allow_suffix ? " (suffix k, M or G allowed)" : "");
+	*cause = xasprintf("invalid %s '%s': valid is an integer %lld..%lld%s", opt, s, lo, hi,
+	                   allow_suffix ? " (suffix k, M or G allowed)" : "");
 	return -1;
 }
 
-/* expopts_enum looks s up with parse; -1 after printing the valid names (experiment_valid_list(which)). */
-static int expopts_enum(const char *opt, const char *s, int (*parse)(const char *), const char *which, int *out)
+/* expopts_enum looks s up with parse; -1 with *cause naming the valid names (experiment_valid_list(which)). */
+static int expopts_enum(const char *opt, const char *s, int (*parse)(const char *), const char *which, int *out,
+                        char **cause)
 {
 	int v = parse(s);
 
 	if (v < 0) {
-		cmd_error(CLI_USAGE, "invalid %s '%s': valid is %s", opt, s, experiment_valid_list(which));
+		*cause = xasprintf("invalid %s '%s': valid is %s", opt, s, experiment_valid_list(which));
 		return -1;
 	}
 	*out = v;
@@ -120,15 +123,15 @@ static const struct expopts_names expopts_names[] = {
 };
 
 /* expopts_value parses the value of option it: an integer option's in its range, stored in o's experiment (and
- * *n); a named one's into *e. 0 (also for an option that is neither), or -1 after printing the valid values. */
-static int expopts_value(struct expopts *o, const struct cmd_item *it, long long *n, int *e)
+ * *n); a named one's into *e. 0 (also for an option that is neither), or -1 with *cause naming the valid values. */
+static int expopts_value(struct expopts *o, const struct cmd_item *it, long long *n, int *e, char **cause)
 {
 	for (size_t i = 0; i < sizeof expopts_ranges / sizeof expopts_ranges[0]; i++) {
 		const struct expopts_range *r = &expopts_ranges[i];
 
 		if (r->id != it->id)
 			continue;
-		if (expopts_number(cmd_option_name(it->id), it->value, r->lo, r->hi, r->suffix, n) != 0)
+		if (expopts_number(cmd_option_name(it->id), it->value, r->lo, r->hi, r->suffix, n, cause) != 0)
 			return -1;
 		expopts_store(&o->exp, r, *n);
 		return 0;
@@ -136,12 +139,14 @@ static int expopts_value(struct expopts *o, const struct cmd_item *it, long long
 	for (size_t i = 0; i < sizeof expopts_names / sizeof expopts_names[0]; i++)
 		if (expopts_names[i].id == it->id && it->value != NULL)
 			return expopts_enum(cmd_option_name(it->id), it->value, expopts_names[i].parse,
-			                    expopts_names[i].which, e);
+			                    expopts_names[i].which, e, cause);
 	return 0;
 }
 
-/* expopts_apply applies one option of a sweep or not; 0, or -1 after printing why. */
-static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *it, bool *threads_per_stream)
+/* expopts_apply applies one option (of the command line or an experiment file) of a sweep or not; 0, or -1 with
+ * *cause saying why in one line (the caller frees it). A value points into what outlives o (argv, o->file). */
+static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *it, bool *threads_per_stream,
+                         char **cause)
 {
 	const char *v = it->value;
 	long long n = 0;
@@ -157,10 +162,10 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 		return 0;
 	}
 	if (sweep && it->id == OPT_ORDER && experiment_order_parse(v) < 0) {
-		cmd_error(CLI_USAGE, "invalid --order '%s': valid is %s|both", v, experiment_valid_list("order"));
+		*cause = xasprintf("invalid --order '%s': valid is %s|both", v, experiment_valid_list("order"));
 		return -1;
 	}
-	if (expopts_value(o, it, &n, &e) != 0)
+	if (expopts_value(o, it, &n, &e, cause) != 0)
 		return -1;
 	switch (it->id) {
 	case OPT_THREADS:
@@ -190,26 +195,26 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 		break;
 	case OPT_STREAM_FLAGS:
 		if (strcmp(v, "blocking") != 0 && strcmp(v, "nonblocking") != 0 && strcmp(v, "non-blocking") != 0) {
-			cmd_error(CLI_USAGE, "invalid --stream-flags '%s': valid is blocking|nonblocking", v);
+			*cause = xasprintf("invalid --stream-flags '%s': valid is blocking|nonblocking", v);
 			return -1;
 		}
 		o->exp.nonblocking = strcmp(v, "blocking") != 0;
 		break;
 	case OPT_BACKEND:
 		if (strcmp(v, "auto") != 0 && strcmp(v, "cuda") != 0 && strcmp(v, "model") != 0) {
-			cmd_error(CLI_USAGE, "invalid --backend '%s': valid is auto|cuda|model", v);
+			*cause = xasprintf("invalid --backend '%s': valid is auto|cuda|model", v);
 			return -1;
 		}
 		o->backend = v;
 		break;
 	case OPT_EXPORT:
 		if (o->nexports == EXPOPTS_MAX_EXPORTS) {
-			cmd_error(CLI_USAGE, "--export: at most %d files", EXPOPTS_MAX_EXPORTS);
+			*cause = xasprintf("--export: at most %d files", EXPOPTS_MAX_EXPORTS);
 			return -1;
 		}
 		for (int i = 0; i < o->nexports; i++)
 			if (strcmp(o->exports[i], v) == 0) {
-				cmd_error(CLI_USAGE, "--export '%s' is given twice", v);
+				*cause = xasprintf("--export '%s' is given twice", v);
 				return -1;
 			}
 		o->exports[o->nexports++] = v;
@@ -237,30 +242,145 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 	return 0;
 }
 
+/* expopts_at returns "PATH:LINE: why" for an error in an experiment file's entry en, freeing why. */
+static char *expopts_at(const struct expfile *f, const struct expfile_entry *en, char *why)
+{
+	char *cause = xasprintf("%s:%d: %s", f->path, en->line, why);
+
+	free(why);
+	return cause;
+}
+
+/* expopts_preset sets o's experiment to the preset's defaults: the last --preset of a, or f's preset key where f
+ * comes after it (f is at a's item index at; -1: before every option), kernel-transfer when neither names one.
+ * Both are checked, the one that loses too. 0, or -1 with *cause. */
+static int expopts_preset(struct expopts *o, const struct cmd_args *a, const struct expfile *f, int at, char **cause)
+{
+	const struct expfile_entry *fp = f != NULL ? expfile_find(f, OPT_PRESET) : NULL;
+	const char *v = NULL;
+	int last = -1, file = 0, line = 0;
+
+	experiment_preset(&o->exp, SS_PRESET_KERNEL_TRANSFER);
+	for (int i = 0; a != NULL && i < a->nitem; i++)
+		if (a->item[i].id == OPT_PRESET) {
+			last = i;
+			v = a->item[i].value;
+		}
+	if (fp != NULL && expopts_enum("--preset", fp->value, experiment_preset_parse, "preset", &file, cause) != 0) {
+		*cause = expopts_at(f, fp, *cause);
+		return -1;
+	}
+	if (v != NULL && expopts_enum("--preset", v, experiment_preset_parse, "preset", &line, cause) != 0)
+		return -1;
+	if (fp != NULL && (v == NULL || last < at))
+		experiment_preset(&o->exp, (enum ss_preset)file);
+	else if (v != NULL)
+		experiment_preset(&o->exp, (enum ss_preset)line);
+	return 0;
+}
+
+/* expopts_apply_file applies f's keys but the preset (expopts_preset's) to o in file order, each through
+ * expopts_apply, the command line's parsers; *threads_at becomes f's threads entry when it has one. 0, or -1 with
+ * *cause "PATH:LINE: " and the value's error. */
+static int expopts_apply_file(struct expopts *o, bool sweep, const struct expfile *f, bool *threads_per_stream,
+                              const struct expfile_entry **threads_at, char **cause)
+{
+	for (int i = 0; i < f->nentry; i++) {
+		const struct expfile_entry *en = &f->entry[i];
+		struct cmd_item it = {en->id, en->value};
+
+		if (en->id == OPT_PRESET)
+			continue;
+		if (expopts_apply(o, sweep, &it, threads_per_stream, cause) != 0) {
+			*cause = expopts_at(f, en, *cause);
+			return -1;
+		}
+		if (en->id == OPT_THREADS)
+			*threads_at = en;
+	}
+	return 0;
+}
+
+/* expopts_assemble fills o from the preset (expopts_preset), f's keys at a's item index at (-1: before every
+ * option; f NULL: no file), and a's options in order (a NULL: none), then checks the threads rule: --threads N > 1
+ * means one thread per stream, N the stream count (a sweep's decides it). 0, or -1 with *cause. */
+static int expopts_assemble(struct expopts *o, const struct cmd_args *a, bool sweep, const struct expfile *f, int at,
+                            char **cause)
+{
+	const struct expfile_entry *threads_at = NULL;
+	bool threads_per_stream = false;
+
+	if (expopts_preset(o, a, f, at, cause) != 0)
+		return -1;
+	if (f != NULL && at < 0 && expopts_apply_file(o, sweep, f, &threads_per_stream, &threads_at, cause) != 0)
+		return -1;
+	for (int i = 0; a != NULL && i < a->nitem; i++) {
+		if (a->item[i].id == OPT_EXPERIMENT) {
+			if (expopts_apply_file(o, sweep, f, &threads_per_stream, &threads_at, cause) != 0)
+				return -1;
+			continue;
+		}
+		if (expopts_apply(o, sweep, &a->item[i], &threads_per_stream, cause) != 0)
+			return -1;
+		if (a->item[i].id == OPT_THREADS)
+			threads_at = NULL;
+	}
+	if (threads_per_stream && o->exp.threads != o->exp.streams && !sweep) {
+		*cause = xasprintf("invalid --threads %d: valid is 1 or the stream count (%d)", o->exp.threads,
+		                   o->exp.streams);
+		if (threads_at != NULL)
+			*cause = expopts_at(f, threads_at, *cause);
+		return -1;
+	}
+	if (threads_per_stream && sweep)
+		o->exp.threads = o->exp.streams;
+	return 0;
+}
+
+int expopts_experiment(const struct expfile *f, struct ss_experiment *e, char **cause)
+{
+	struct expopts o;
+
+	memset(&o, 0, sizeof o);
+	if (expopts_assemble(&o, NULL, false, f, -1, cause) != 0)
+		return -1;
+	*e = o.exp;
+	return 0;
+}
+
 int expopts_parse(const struct cmd_args *a, struct expopts *o)
 {
-	bool sweep = strcmp(a->entry->name, "sweep") == 0, threads_per_stream = false;
-	const char *preset = NULL;
+	return expopts_parse_file(a, NULL, o);
+}
+
+int expopts_parse_file(const struct cmd_args *a, const char *file, struct expopts *o)
+{
+	bool sweep = strcmp(a->entry->name, "sweep") == 0;
+	const char *path = file;
 	char *cause = NULL;
-	int e = 0;
+	int at = -1;
 
 	memset(o, 0, sizeof *o);
 	o->backend = "auto";
-	experiment_preset(&o->exp, SS_PRESET_KERNEL_TRANSFER);
-	if (cmd_has(a, OPT_PRESET, &preset)) {
-		if (expopts_enum("--preset", preset, experiment_preset_parse, "preset", &e) != 0)
-			return CLI_USAGE;
-		experiment_preset(&o->exp, (enum ss_preset)e);
+	for (int i = 0; i < a->nitem; i++) {
+		if (a->item[i].id != OPT_EXPERIMENT)
+			continue;
+		if (path != NULL)
+			return cmd_error(CLI_USAGE, "the experiment is given twice, as '%s' and '%s': give one file",
+			                 path, a->item[i].value);
+		path = a->item[i].value;
+		at = i;
 	}
-	for (int i = 0; i < a->nitem; i++)
-		if (expopts_apply(o, sweep, &a->item[i], &threads_per_stream) != 0)
-			return CLI_USAGE;
-	/* --threads N > 1 means one thread per stream; the stream count decides N. */
-	if (threads_per_stream && o->exp.threads != o->exp.streams && !sweep)
-		return cmd_error(CLI_USAGE, "invalid --threads %d: valid is 1 or the stream count (%d)", o->exp.threads,
-		                 o->exp.streams);
-	if (threads_per_stream && sweep)
-		o->exp.threads = o->exp.streams;
+	if (path != NULL && expfile_read(path, &o->file, &cause) != 0) {
+		cmd_error(CLI_USAGE, "%s", cause);
+		free(cause);
+		return CLI_USAGE;
+	}
+	if (expopts_assemble(o, a, sweep, path != NULL ? &o->file : NULL, at, &cause) != 0) {
+		cmd_error(CLI_USAGE, "%s", cause);
+		free(cause);
+		return CLI_USAGE;
+	}
 	for (int i = 0; i < o->nexports; i++) {
 		if (export_format_of(o->exports[i]) < 0)
 			return cmd_error(CLI_USAGE, "cannot export to '%s': unknown extension, valid are %s",

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "cli/cmd.h"
+#include "cli/expfile.h"
 #include "core/analysis.h"
 #include "core/backend.h"
 #include "core/experiment.h"
@@ -28,12 +29,22 @@ struct expopts {
 	const char *profile; /* the model: --profile FILE */
 	const char *out;     /* -o FILE or DIR */
 	bool quick;          /* bench: a smaller matrix */
+	struct expfile file; /* the experiment file, read (a sweep's counts may point into it) */
 };
 
-/* expopts_parse fills o from the options in a (the preset first, wherever it was given, as it sets the defaults
- * the others change), checks the experiment, that every --export can be written (before any work) and loads
- * --profile into the model. Returns 0, or CLI_USAGE after one line naming the problem and what is valid. */
+/* expopts_parse fills o from the options in a: the preset first, wherever it was given, as it sets the defaults the
+ * others change; then the others in order, an experiment file (--experiment FILE, read with expfile_read: one file)
+ * where it was given, its values parsed as the command line's, so options after it change them. It checks the
+ * experiment, that every --export can be written (before any work) and loads --profile into the model. Returns 0,
+ * or CLI_USAGE after one line naming the problem and what is valid (a file's: "FILE:LINE: ..."). */
 int expopts_parse(const struct cmd_args *a, struct expopts *o);
+/* expopts_parse_file is expopts_parse with the experiment file (NULL: none) a command takes as its argument (run
+ * FILE): as --experiment FILE before every option. */
+int expopts_parse_file(const struct cmd_args *a, const char *file, struct expopts *o);
+/* expopts_experiment is the experiment file f alone: kernel-transfer's defaults, or those of f's preset, changed by
+ * its other keys as expopts_parse applies them, and the threads rule; not validated (experiment_validate). 0, or -1
+ * with *cause "FILE:LINE: ..." (the caller frees). */
+int expopts_experiment(const struct expfile *f, struct ss_experiment *e, char **cause);
 /* expopts_backend picks the backend o names, printing the note of a fallback to the model on stderr. NULL after
  * printing why, with the exit status in *code. */
 const struct ss_backend *expopts_backend(const struct expopts *o, int *code);

@@ -1,0 +1,303 @@
+/* expfile.c: experiment files read with libinih (see expfile.h).
+ *
+ * What a file may hold (libinih's run-time options, set here before each parse): [section] lines; key = value lines
+ * (or key: value), the blanks around key and value dropped; comments on lines of their own starting with ; or #,
+ * and after a value following a blank (streams = 8 ; eight); blank lines; a UTF-8 byte order mark first; CRLF or LF
+ * line ends. Not: continuation lines (an indented line is a line of its own), a key without a value, a NUL byte,
+ * a line longer than EXPFILE_LINE_MAX. The sections are expfile_sections' (today [experiment] only); a key line
+ * goes to its section's handler, so a further section ([chunk], say) is a row there and a handler of its own. */
+#include "cli/expfile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+
+struct expfile_scan;
+
+/* One section a file may have: its name and what one of its key = value lines does (1 when kept, 0 after setting
+ * the scan's cause). */
+struct expfile_section {
+	const char *name;
+	int (*key)(struct expfile_scan *s, const char *key, const char *value);
+};
+
+static int expfile_experiment_key(struct expfile_scan *s, const char *key, const char *value);
+
+static const struct expfile_section expfile_sections[] = {
+    {"experiment", expfile_experiment_key},
+};
+#define EXPFILE_NSECTIONS (sizeof expfile_sections / sizeof expfile_sections[0])
+
+/* The state of one parse, shared by the line reader libinih calls and the key handler. */
+struct expfile_scan {
+	struct expfile *f;
+	const char *text; /* the file's bytes (the byte order mark skipped) */
+	size_t len, pos;  /* its length, and where the next line starts */
+	int line;         /* the line last handed to libinih, 1-based: the line the handler is called for */
+	int header[EXPFILE_NSECTIONS]; /* per expfile_sections row: the line of its first [name], 0 when none */
+	char *cause;                   /* the first error (the parse stops at it), NULL while there is none */
+	int cause_line;                /* its line */
+};
+
+/* The experiment options: the keys of [experiment] are their long names, but --experiment's. */
+static const struct cmd_use expfile_uses[] = {CMD_USES_EXPERIMENT};
+#define EXPFILE_NUSES (sizeof expfile_uses / sizeof expfile_uses[0])
+
+/* expfile_key returns the experiment option named key ("streams"), OPT_NONE when there is none. */
+static enum cmd_opt expfile_key(const char *key)
+{
+	for (size_t i = 0; i < EXPFILE_NUSES; i++)
+		if (expfile_uses[i].id != OPT_EXPERIMENT && strcmp(cmd_option_name(expfile_uses[i].id) + 2, key) == 0)
+			return expfile_uses[i].id;
+	return OPT_NONE;
+}
+
+/* expfile_keys writes the valid keys, "preset, streams, ...", into buf. */
+static const char *expfile_keys(char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < EXPFILE_NUSES && k < len; i++)
+		if (expfile_uses[i].id != OPT_EXPERIMENT)
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", k > 0 ? ", " : "",
+			                      cmd_option_name(expfile_uses[i].id) + 2);
+	return buf;
+}
+
+/* expfile_sections_list writes the valid sections, "[experiment]", into buf. */
+static const char *expfile_sections_list(char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < EXPFILE_NSECTIONS && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s[%s]", k > 0 ? ", " : "", expfile_sections[i].name);
+	return buf;
+}
+
+/* expfile_fail sets s's cause to "PATH:LINE: " and the message, unless it has one; returns 0 (a handler's error). */
+static int expfile_fail(struct expfile_scan *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int expfile_fail(struct expfile_scan *s, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	if (s->cause != NULL)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	s->cause = xasprintf("%s:%d: %s", s->f->path, s->line, what);
+	s->cause_line = s->line;
+	return 0;
+}
+
+/* expfile_header checks a [name] line (line, its blanks first): a section of expfile_sections, whose first line it
+ * notes; 0, or -1 after setting the cause. A line without the closing ] is left to libinih, which calls it a syntax
+ * error. */
+static int expfile_header(struct expfile_scan *s, const char *line)
+{
+	const char *end;
+	char valid[128];
+
+	while (isspace((unsigned char)*line))
+		line++;
+	if (*line != '[' || (end = strchr(line + 1, ']')) == NULL)
+		return 0;
+	for (size_t i = 0; i < EXPFILE_NSECTIONS; i++)
+		if (strlen(expfile_sections[i].name) == (size_t)(end - line - 1) &&
+		    strncmp(expfile_sections[i].name, line + 1, (size_t)(end - line - 1)) == 0) {
+			if (s->header[i] == 0)
+				s->header[i] = s->line;
+			return 0;
+		}
+	expfile_fail(s, "unknown section '%.*s': valid is %s", (int)(end - line + 1), line,
+	             expfile_sections_list(valid, sizeof valid));
+	return -1;
+}
+
+/* expfile_reader is libinih's fgets: the next line of s into str (num bytes), line end included, NULL at the end
+ * or after an error (a NUL byte, a line too long for EXPFILE_LINE_MAX or for num, an unknown section), which it
+ * notes as the cause. */
+static char *expfile_reader(char *str, int num, void *stream)
+{
+	struct expfile_scan *s = stream;
+	const char *p = s->text + s->pos, *nl;
+	size_t n, visible, max = EXPFILE_LINE_MAX;
+
+	if (s->cause != NULL || s->pos >= s->len)
+		return NULL;
+	nl = memchr(p, '\n', s->len - s->pos);
+	n = nl != NULL ? (size_t)(nl - p) + 1 : s->len - s->pos;
+	s->pos += n;
+	s->line++;
+	if (memchr(p, '\0', n) != NULL) {
+		expfile_fail(s, "a NUL byte: an experiment file is text");
+		return NULL;
+	}
+	visible = n - (nl != NULL);
+	if (visible > 0 && p[visible - 1] == '\r')
+		visible--;
+	/* libinih needs room for "\r\n" and the NUL after the line */
+	if (num < 4)
+		max = 0;
+	else if ((size_t)num - 3 < max)
+		max = (size_t)num - 3;
+	if (visible > max) {
+		expfile_fail(s, "line too long: at most %zu characters", max);
+		return NULL;
+	}
+	memcpy(str, p, n);
+	str[n] = '\0';
+	return expfile_header(s, str) == 0 ? str : NULL;
+}
+
+/* expfile_handler is libinih's handler: a key = value line goes to its section's handler. 1 when kept, 0 after
+ * setting the cause. */
+static int expfile_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct expfile_scan *s = user;
+	char valid[128];
+
+	if (s->cause != NULL)
+		return 0;
+	for (size_t i = 0; i < EXPFILE_NSECTIONS; i++)
+		if (strcmp(section, expfile_sections[i].name) == 0)
+			return expfile_sections[i].key(s, name, value);
+	if (*section == '\0')
+		return expfile_fail(s, "key '%s' is outside a section: valid is %s first", name,
+		                    expfile_sections_list(valid, sizeof valid));
+	/* the reader refused the section's line: not reached */
+	return expfile_fail(s, "unknown section '[%s]': valid is %s", section,
+	                    expfile_sections_list(valid, sizeof valid));
+}
+
+/* expfile_experiment_key keeps a key = value of [experiment]: the key an experiment option's name, not given
+ * before. */
+static int expfile_experiment_key(struct expfile_scan *s, const char *key, const char *value)
+{
+	enum cmd_opt id = expfile_key(key);
+	const struct expfile_entry *old;
+	struct expfile_entry *e;
+	char keys[512];
+
+	if (id == OPT_NONE)
+		return expfile_fail(s, "unknown key '%s': valid keys are %s", key, expfile_keys(keys, sizeof keys));
+	if ((old = expfile_find(s->f, id)) != NULL)
+		return expfile_fail(s, "key '%s' is given twice (first on line %d): give each key once", key,
+		                    old->line);
+	/* each option once: f's entries (OPT_COUNT) always have room */
+	e = &s->f->entry[s->f->nentry++];
+	e->id = id;
+	e->line = s->line;
+	/* the value is part of a line of at most EXPFILE_LINE_MAX bytes: it fits */
+	snprintf(e->value, sizeof e->value, "%s", value);
+	return 1;
+}
+
+/* expfile_inih_options sets libinih's run-time options (Debian's libinih makes its INI_* settings variables) to
+ * what the format is, whatever the library's defaults: no continuation lines (an indented key is a key, not part
+ * of the previous value), comments after ; or # (at a line's start, or after a blank), a value on every key, and
+ * the first error ends the parse. The byte order mark is dropped before libinih sees the text. */
+static void expfile_inih_options(void)
+{
+	static char comments[] = ";#";
+
+	ini_allow_multiline = false;
+	ini_allow_bom = false;
+	ini_start_comment_prefixes = comments;
+	ini_allow_inline_comments = true;
+	ini_inline_comment_prefixes = comments;
+	ini_allow_no_value = false;
+	ini_stop_on_first_error = true;
+}
+
+int expfile_parse(const char *path, const char *text, size_t len, struct expfile *f, char **cause)
+{
+	struct expfile_scan s;
+	char keys[512], valid[128];
+	int rc;
+
+	memset(f, 0, sizeof *f);
+	f->path = path;
+	if (len > EXPFILE_SIZE_MAX) {
+		*cause = xasprintf("%s: too large: an experiment file is at most %d bytes", path, EXPFILE_SIZE_MAX);
+		return -1;
+	}
+	memset(&s, 0, sizeof s);
+	s.f = f;
+	s.text = text;
+	s.len = len;
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		s.pos = 3;
+	expfile_inih_options();
+	rc = ini_parse_stream(expfile_reader, &s, expfile_handler, &s);
+	if (rc > 0 && (s.cause == NULL || rc < s.cause_line)) {
+		/* a line libinih could not read comes first */
+		free(s.cause);
+		s.cause =
+		    xasprintf("%s:%d: syntax error: valid lines are %s, key = value, blank lines and comments (; or "
+		              "#)",
+		              path, rc, expfile_sections_list(valid, sizeof valid));
+	} else if (rc < 0 && s.cause == NULL) {
+		s.cause = xasprintf("%s: cannot parse (libinih: %d)", path, rc);
+	} else if (s.cause == NULL && s.header[0] == 0) {
+		s.cause =
+		    xasprintf("%s: no [experiment] section (nothing but blanks and comments): an experiment file is "
+		              "[experiment] and key = value lines, keys %s",
+		              path, expfile_keys(keys, sizeof keys));
+	} else if (s.cause == NULL && f->nentry == 0) {
+		s.cause = xasprintf("%s:%d: [experiment] has no keys: valid keys are %s", path, s.header[0],
+		                    expfile_keys(keys, sizeof keys));
+	}
+	if (s.cause != NULL) {
+		*cause = s.cause;
+		f->nentry = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int expfile_read(const char *path, struct expfile *f, char **cause)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+	size_t n;
+	int rc;
+
+	memset(f, 0, sizeof *f);
+	f->path = path;
+	if (fp == NULL) {
+		*cause = xasprintf("cannot read experiment file '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	/* one byte more than the limit: expfile_parse refuses a larger file */
+	buf = xmalloc(EXPFILE_SIZE_MAX + 1);
+	n = fread(buf, 1, EXPFILE_SIZE_MAX + 1, fp);
+	if (ferror(fp)) {
+		*cause = xasprintf("cannot read experiment file '%s': %s", path, strerror(errno));
+		fclose(fp);
+		free(buf);
+		return -1;
+	}
+	fclose(fp);
+	rc = expfile_parse(path, buf, n, f, cause);
+	free(buf);
+	return rc;
+}
+
+const struct expfile_entry *expfile_find(const struct expfile *f, enum cmd_opt id)
+{
+	for (int i = 0; i < f->nentry; i++)
+		if (f->entry[i].id == id)
+			return &f->entry[i];
+	return NULL;
+}

@@ -1,0 +1,42 @@
+/* expfile.h: experiment files (`--experiment FILE`, `streamscope run FILE`): an INI file read with libinih into its
+ * [experiment] keys, each with its line. The keys are the long names of the experiment options (cmd.h's
+ * CMD_USES_EXPERIMENT but --experiment itself) and their values are the command line's, which expopts parses with
+ * the command line's own parsers; this module checks everything else: the file, its lines, sections and keys. */
+#ifndef SS_CLI_EXPFILE_H
+#define SS_CLI_EXPFILE_H
+
+#include <stddef.h>
+
+#include "cli/cmd.h"
+
+/* The longest line an experiment file may have, in bytes without its line end. */
+#define EXPFILE_LINE_MAX 160
+/* The largest experiment file read, in bytes. */
+#define EXPFILE_SIZE_MAX (1 << 20)
+
+/* One key = value line of [experiment]. */
+struct expfile_entry {
+	enum cmd_opt id; /* the option the key names */
+	int line;        /* 1-based */
+	char value[EXPFILE_LINE_MAX + 1];
+};
+
+/* An experiment file as read: its keys in file order, each at most once. */
+struct expfile {
+	const char *path; /* as messages name it (not copied) */
+	struct expfile_entry entry[OPT_COUNT];
+	int nentry;
+};
+
+/* expfile_read reads the experiment file path into f (f->path is path, which must outlive f). 0, or -1 with
+ * *cause (the caller frees) one line naming the file and, where there is one, the line: "FILE:LINE: what, and what
+ * is valid": a file that cannot be read (with the errno text), larger than EXPFILE_SIZE_MAX, a NUL byte, a line
+ * longer than EXPFILE_LINE_MAX, a syntax error, an unknown section, a key outside [experiment], an unknown key
+ * (with the valid ones), a key given twice, a file without [experiment] or an [experiment] without keys. */
+int expfile_read(const char *path, struct expfile *f, char **cause);
+/* expfile_parse is expfile_read of the len bytes at text (no NUL needed), named path in messages. */
+int expfile_parse(const char *path, const char *text, size_t len, struct expfile *f, char **cause);
+/* expfile_find returns f's entry for option id, NULL when the file does not set it. */
+const struct expfile_entry *expfile_find(const struct expfile *f, enum cmd_opt id);
+
+#endif
