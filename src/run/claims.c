@@ -157,8 +157,9 @@ static void claims_theory(struct ss_claim *c, const struct ss_sweep *s)
 		snprintf(c->measured, sizeof c->measured, "leaves it at %d streams: %.2fx measured vs %.2fx (%+.0f%%)",
 		         l->streams, l->measured, l->predicted, 100 * (l->measured / l->predicted - 1));
 		if (leave > 0)
-			claims_cat(c->measured, sizeof c->measured, "; within %.0f%% up to %d", 100 * CLAIMS_THEORY_TOL,
-			           c->point[leave - 1].streams);
+			claims_cat(c->measured, sizeof c->measured, "; within %.0f%% up to %d %s",
+			           100 * CLAIMS_THEORY_TOL, c->point[leave - 1].streams,
+			           units_plural((unsigned long long)c->point[leave - 1].streams, "stream", "streams"));
 		snprintf(c->brief, sizeof c->brief, "theory leaves at %d streams", l->streams);
 	} else {
 		c->verdict = SS_VERDICT_HOLDS;
@@ -454,6 +455,22 @@ static void claims_copy_engine(struct ss_claim *c, const struct claims_seen *see
 	claims_value(c, "runs", true, used);
 }
 
+/* claims_why: why runs x and y (only x when one) give no numbers; NULL when they ran. */
+static const char *claims_why(const struct ss_claims_run *x, const struct ss_claims_run *y, bool one)
+{
+	const struct ss_claims_run *r[2] = {x, y};
+
+	for (int i = 0; i < (one ? 1 : 2); i++) {
+		if (r[i] == NULL)
+			return "its runs were not planned";
+		if (r[i]->failed)
+			return r[i]->error;
+		if (!r[i]->done)
+			return "its runs have not run";
+	}
+	return NULL;
+}
+
 /* The makespans two runs of a twin are compared by: the untraced cudaEvent makespans when both have one (the
  * program as it runs without the tracer), else those speedups use (the model's, which has no tracer). */
 static void claims_twin_ns(const struct ss_analysis *x, const struct ss_analysis *y, double *tx, double *ty,
@@ -471,16 +488,12 @@ static void claims_twin(struct ss_claim *c, const struct ss_claims_run *base, co
                         const struct ss_claims_run *tog, const char *tname, const char *brief)
 {
 	double tb, tt, eff;
-	const char *what;
+	const char *what, *why;
 
 	snprintf(c->expected, sizeof c->expected, "%s slower than %s by more than %.0f%%", tname, bname,
 	         100 * CLAIMS_NOISE);
-	if (base == NULL || tog == NULL || !base->done || !tog->done || base->failed || tog->failed) {
-		claims_unmeasured(c,
-		                  base == NULL || tog == NULL ? "its runs were not planned"
-		                  : base->failed              ? base->error
-		                                              : tog->error,
-		                  brief);
+	if ((why = claims_why(base, tog, false)) != NULL) {
+		claims_unmeasured(c, why, brief);
 		return;
 	}
 	c->modelled = base->modelled || tog->modelled;
@@ -532,6 +545,8 @@ static void claims_issue_order_start(struct ss_claim *c, bool modelled)
  * first starts before the kernel issued ahead of it. */
 static void claims_kernel_order(struct ss_claim *c, const struct ss_claims_run *w)
 {
+	const char *why;
+
 	claims_start(c, "003-kernel-order",
 	             "The kernel engine runs kernels out of issue order as their dependencies allow: a kernel whose "
 	             "inputs are ready runs first.",
@@ -539,12 +554,8 @@ static void claims_kernel_order(struct ss_claim *c, const struct ss_claims_run *
 	snprintf(c->expected, sizeof c->expected,
 	         "in the weaker order (kernels issued in reverse stream order) a kernel starts before one issued ahead "
 	         "of it");
-	if (w == NULL || !w->done || w->failed || !w->obs.have) {
-		claims_unmeasured(c,
-		                  w == NULL   ? "its run was not planned"
-		                  : w->failed ? w->error
-		                              : "no timeline",
-		                  "out-of-order kernels");
+	if ((why = claims_why(w, NULL, true)) != NULL || !w->obs.have) {
+		claims_unmeasured(c, why != NULL ? why : "no timeline", "out-of-order kernels");
 		return;
 	}
 	if (w->obs.kernels < 2) {
@@ -557,8 +568,8 @@ static void claims_kernel_order(struct ss_claim *c, const struct ss_claims_run *
 	if (w->obs.kernels_ahead > 0)
 		claims_cat(c->measured, sizeof c->measured, ", by up to %s", CLAIMS_T(w->obs.lead_ns));
 	snprintf(c->evidence, sizeof c->evidence,
-	         "issue order by correlation id, start times from the timeline of %d streams in the weaker order; at "
-	         "most %d kernels of distinct streams ran at once",
+	         "issue order by correlation id, start times from the timeline of %d streams in the weaker order; "
+	         "kernels of distinct streams running at once: at most %d",
 	         w->e.streams, w->obs.concurrency);
 	snprintf(c->brief, sizeof c->brief, "out-of-order kernels %s", claims_verdict_words(c->verdict));
 	claims_value(c, "kernels", true, (double)w->obs.kernels);
@@ -570,18 +581,15 @@ static void claims_kernel_order(struct ss_claim *c, const struct ss_claims_run *
 static void claims_copy_duplex(struct ss_claim *c, const struct ss_claims_run *r)
 {
 	uint64_t hb, db, m;
+	const char *why;
 
 	claims_start(c, "003-copy-duplex", "Copies of opposite directions run at the same time.",
 	             r != NULL && r->modelled);
 	snprintf(c->expected, sizeof c->expected,
 	         "H2D and D2H copies running together for over %.0f%% of the shorter direction's busy time",
 	         100 * CLAIMS_COPY_JITTER);
-	if (r == NULL || !r->done || r->failed || !r->obs.have) {
-		claims_unmeasured(c,
-		                  r == NULL   ? "its run was not planned"
-		                  : r->failed ? r->error
-		                              : "no timeline",
-		                  "duplex copies");
+	if ((why = claims_why(r, NULL, true)) != NULL || !r->obs.have) {
+		claims_unmeasured(c, why != NULL ? why : "no timeline", "duplex copies");
 		return;
 	}
 	hb = r->a.eng[SS_ENG_H2D].busy_ns;
@@ -607,7 +615,7 @@ static void claims_copy_duplex(struct ss_claim *c, const struct ss_claims_run *r
 static void claims_attach(struct ss_claim *c, const struct ss_claims_run *one, const struct ss_claims_run *many)
 {
 	double t1, tn, eff;
-	const char *what;
+	const char *what, *why;
 
 	claims_start(c, "004-attach-threads",
 	             "Managed memory attached to each host thread's own stream (cudaStreamAttachMemAsync) lets the "
@@ -617,12 +625,8 @@ static void claims_attach(struct ss_claim *c, const struct ss_claims_run *one, c
 	         "a thread per stream, each with its attached memory, no slower than one thread issuing every stream "
 	         "(within %.0f%%)",
 	         100 * CLAIMS_NOISE);
-	if (one == NULL || many == NULL || !one->done || !many->done || one->failed || many->failed) {
-		claims_unmeasured(c,
-		                  one == NULL || many == NULL ? "its runs were not planned"
-		                  : one->failed               ? one->error
-		                                              : many->error,
-		                  "attach+threads");
+	if ((why = claims_why(one, many, false)) != NULL) {
+		claims_unmeasured(c, why, "attach+threads");
 		return;
 	}
 	claims_twin_ns(&one->a, &many->a, &t1, &tn, &what);

@@ -1,4 +1,4 @@
-/* sweepview.c: the sweep plot and table. */
+/* sweepview.c: the sweep plot and table, and the line of the documents' claims. */
 #include "tui/sweepview.h"
 
 #include <stdio.h>
@@ -7,6 +7,51 @@
 #include "core/palette.h"
 #include "core/units.h"
 #include "tui/plot.h"
+
+/* The chart rows the claims line needs beside the plot: the title, the caption, the line, and plot_draw's least. */
+#define SWEEPVIEW_CLAIMS_MIN_ROWS (3 + 6)
+
+size_t sweepview_claims_line(const struct ss_claim *c, int n, bool modelled, int width, char *buf, size_t len)
+{
+	static const char more[] = " ...";
+	const char *prefix = modelled ? "Claims (modelled) " : "Claims ";
+	size_t used, lim = width > 0 ? (size_t)width : 0;
+	const char *doc = NULL;
+
+	if (len == 0)
+		return 0;
+	buf[0] = '\0';
+	if (lim >= len)
+		lim = len - 1;
+	if (n <= 0 || strlen(prefix) + sizeof more - 1 >= lim)
+		return 0;
+	used = (size_t)snprintf(buf, len, "%s", prefix);
+	for (int i = 0; i < n; i++) {
+		char item[128];
+		bool newdoc = doc == NULL || strcmp(doc, c[i].document) != 0;
+		size_t w = (size_t)snprintf(item, sizeof item, "%s%s%s%s",
+		                            newdoc && doc != NULL ? " | "
+		                            : !newdoc             ? "; "
+		                                                  : "",
+		                            newdoc ? c[i].document : "", newdoc ? ": " : "", c[i].brief);
+		/* room for this item, and for " ..." after it unless it is the last */
+		if (used + w + (i + 1 < n ? sizeof more - 1 : 0) > lim) {
+			if (i == 0)
+				break;
+			memcpy(buf + used, more, sizeof more);
+			used += sizeof more - 1;
+			return used;
+		}
+		memcpy(buf + used, item, w + 1);
+		used += w;
+		doc = c[i].document;
+	}
+	if (doc == NULL) {
+		buf[0] = '\0';
+		return 0;
+	}
+	return used;
+}
 
 double sweepview_time(const struct ss_sweep_point *p)
 {
@@ -159,17 +204,39 @@ static void sweepview_caption(struct ss_grid *g, struct ss_rect r, const struct 
 	grid_puts(g, r.x, r.y + 1, r.w, buf, SS_ROLE_HIGHLIGHT, 0);
 }
 
+/* sweepview_claims draws the claims line on the chart's third row: when every point has run, the claims the sweep
+ * supports; before, what the line will hold. Returns the rows above the plot: 3 with the line, else 2. */
+static int sweepview_claims(struct ss_grid *g, struct ss_rect r, const struct ss_sweep *s)
+{
+	struct ss_claim c[SS_CLAIMS_MAX];
+	char line[512];
+	int n;
+
+	if (r.h < SWEEPVIEW_CLAIMS_MIN_ROWS || (n = claims_sweep(s, c)) == 0)
+		return 2;
+	if (sweep_progress(s) < s->n) {
+		grid_puts(g, r.x, r.y + 2, r.w, "Claims of the documents: when every point has run", SS_ROLE_DIM, 0);
+		return 3;
+	}
+	if (sweepview_claims_line(c, n, s->modelled, r.w, line, sizeof line) == 0)
+		return 2;
+	grid_puts(g, r.x, r.y + 2, r.w, line, SS_ROLE_TEXT, 0);
+	grid_puts(g, r.x, r.y + 2, r.w, "Claims", SS_ROLE_TEXT, GRID_BOLD);
+	return 3;
+}
+
 void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect table, bool side, const struct ss_sweep *s,
                     bool running, size_t cursor, const struct ss_glyphs *gl)
 {
 	double x[SS_SWEEP_MAX_COUNTS], y[3][SS_SWEEP_MAX_COUNTS];
 	struct ss_series ser[3];
 	struct ss_plot_axes ax = {0};
-	int ns = 0;
+	int ns = 0, top;
 
 	grid_fill(g, chart, ' ', SS_ROLE_TEXT, 0);
 	sweepview_progress(g, chart, s, running, gl);
 	sweepview_caption(g, chart, s, cursor);
+	top = sweepview_claims(g, chart, s);
 	for (int i = 0; i < s->ncounts; i++) {
 		x[i] = s->counts[i];
 		y[2][i] = sweepview_bound(s, i);
@@ -197,7 +264,7 @@ void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect tabl
 	{
 		struct ss_series order[3] = {ser[ns - 1], ser[0], ser[ns > 2 ? 1 : 0]};
 
-		plot_draw(g, (struct ss_rect){chart.x, chart.y + 2, chart.w, chart.h - 2}, &ax, order, ns, gl);
+		plot_draw(g, (struct ss_rect){chart.x, chart.y + top, chart.w, chart.h - top}, &ax, order, ns, gl);
 	}
 	sweepview_table(g, table, side, s, cursor, gl);
 }
