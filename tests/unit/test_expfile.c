@@ -1,0 +1,330 @@
+/* test_expfile.c: experiment files (src/cli/expfile.c read with libinih, applied by expopts): every example under
+ * examples/ is exactly its preset's experiment, field by field, and says every value itself; the format (comments,
+ * blanks, CRLF, a byte order mark, key: value); the preset first wherever it is; values through the command line's
+ * parsers and messages; every error one line naming the file, the line and what is valid. */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/expfile.h"
+#include "cli/expopts.h"
+#include "core/experiment.h"
+#include "core/planner.h"
+
+/* The keys of [experiment], as the unknown-key message lists them: the experiment options of CMD_USES_EXPERIMENT
+ * but --experiment, in that order. */
+static const char all_keys[] = "preset, streams, chunks, elements, work, kernel, block, grid, split, order, sync, "
+                               "default-stream, stream-flags, host-mem, connections, threads, prefetch-events, "
+                               "repeat, warmup";
+#define NKEYS 19
+
+/* example_path writes the path of examples/name into buf. */
+static const char *example_path(const char *name, char *buf, size_t len)
+{
+	const char *src = getenv("SS_SOURCE_DIR");
+
+	snprintf(buf, len, "%s/examples/%s", src != NULL ? src : SS_SOURCE_DIR, name);
+	return buf;
+}
+
+/* parse parses text as file "t.ini" into e; 0, or -1 with the cause in *cause. */
+static int parse(const char *text, struct ss_experiment *e, char **cause)
+{
+	struct expfile f;
+
+	*cause = NULL;
+	if (expfile_parse("t.ini", text, strlen(text), &f, cause) != 0)
+		return -1;
+	return expopts_experiment(&f, e, cause);
+}
+
+/* parse_ok parses text, failing the test with the cause when it does not. */
+static struct ss_experiment parse_ok(const char *text)
+{
+	struct ss_experiment e;
+	char *cause = NULL;
+
+	if (parse(text, &e, &cause) != 0)
+		fail_msg("'%s' refused: %s", text, cause);
+	return e;
+}
+
+/* expect_cause parses text and expects it refused with exactly the cause want. */
+static void expect_cause(const char *text, const char *want)
+{
+	struct ss_experiment e;
+	char *cause = NULL;
+
+	if (parse(text, &e, &cause) == 0)
+		fail_msg("'%s' accepted, want: %s", text, want);
+	if (strcmp(cause, want) != 0)
+		fail_msg("'%s':\n got: %s\nwant: %s", text, cause, want);
+	assert_null(strchr(cause, '\n'));
+	free(cause);
+}
+
+/* FIELDS lists every field of struct ss_experiment but the preset, for same_experiment. */
+#define FIELDS(X)                                                                                                      \
+	X(kernel)                                                                                                      \
+	X(streams)                                                                                                     \
+	X(elements)                                                                                                    \
+	X(chunks)                                                                                                      \
+	X(elem_size) X(work) X(block) X(grid) X(split) X(order) X(sync) X(defstream) X(nonblocking) X(hostmem)         \
+	    X(connections) X(threads) X(repeat) X(warmup) X(prefetch_events)
+
+/* same_experiment fails, naming the field, unless a and b are the same experiment (the preset too when
+ * with_preset). */
+static void same_experiment(const char *what, const struct ss_experiment *a, const struct ss_experiment *b,
+                            bool with_preset)
+{
+#define SAME(f)                                                                                                        \
+	if (a->f != b->f)                                                                                              \
+		fail_msg("%s: %s is %llu, the preset's %llu", what, #f, (unsigned long long)a->f,                      \
+		         (unsigned long long)b->f);
+	FIELDS(SAME)
+#undef SAME
+	if (with_preset && a->preset != b->preset)
+		fail_msg("%s: preset %s, want %s", what, experiment_preset_name(a->preset),
+		         experiment_preset_name(b->preset));
+}
+
+/* Every example file and the experiment it must give: a preset, and vector-add-weaker's order. */
+static const struct {
+	const char *file;
+	enum ss_preset preset;
+	int order; /* -1: the preset's */
+} examples[] = {
+    {"kernel-transfer.ini", SS_PRESET_KERNEL_TRANSFER, -1},
+    {"decrypt.ini", SS_PRESET_DECRYPT, -1},
+    {"hyperq.ini", SS_PRESET_HYPERQ, -1},
+    {"default-stream.ini", SS_PRESET_DEFAULT_STREAM, -1},
+    {"sync-order.ini", SS_PRESET_SYNC_ORDER, -1},
+    {"managed.ini", SS_PRESET_MANAGED, -1},
+    {"pageable.ini", SS_PRESET_PAGEABLE, -1},
+    {"vector-add.ini", SS_PRESET_VECTOR_ADD, -1},
+    {"vector-add-weaker.ini", SS_PRESET_VECTOR_ADD, SS_ORDER_WEAKER},
+};
+
+/* Each example is its preset's experiment field by field, sets every key, and says the preset's values itself:
+ * without its preset line it is the same experiment. It validates and plans. */
+static void test_examples(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
+		struct ss_experiment want, got, bare;
+		struct ss_oplist ops;
+		struct expfile f;
+		char path[1024], *cause = NULL;
+		int k = 0;
+
+		memset(&got, 0, sizeof got);
+		memset(&bare, 0, sizeof bare);
+
+		example_path(examples[i].file, path, sizeof path);
+		if (expfile_read(path, &f, &cause) != 0 || expopts_experiment(&f, &got, &cause) != 0)
+			fail_msg("%s", cause);
+		experiment_preset(&want, examples[i].preset);
+		if (examples[i].order >= 0)
+			want.order = (enum ss_order)examples[i].order;
+		same_experiment(examples[i].file, &got, &want, true);
+		/* a field FIELDS does not list (both were zeroed first, their padding too) */
+		if (memcmp(&got, &want, sizeof got) != 0)
+			fail_msg("%s: a field of struct ss_experiment not in FIELDS differs", examples[i].file);
+		if (f.nentry != NKEYS)
+			fail_msg("%s sets %d keys, not every one of the %d", examples[i].file, f.nentry, NKEYS);
+		/* the file's values alone: its preset line dropped */
+		for (int j = 0; j < f.nentry; j++)
+			if (f.entry[j].id != OPT_PRESET)
+				f.entry[k++] = f.entry[j];
+		assert_int_equal(k, NKEYS - 1);
+		f.nentry = k;
+		if (expopts_experiment(&f, &bare, &cause) != 0)
+			fail_msg("%s", cause);
+		same_experiment(examples[i].file, &bare, &want, false);
+		if (experiment_validate(&got, &cause) != 0)
+			fail_msg("%s: %s", examples[i].file, cause);
+		planner_build(&got, &ops);
+		assert_true(ops.n > 0);
+		planner_free(&ops);
+	}
+}
+
+/* Every preset is shipped as examples/<preset>.ini. */
+static void test_every_preset_shipped(void **state)
+{
+	(void)state;
+	for (int p = 0; p < SS_PRESET_COUNT; p++) {
+		char name[64], path[1024];
+		FILE *f;
+
+		snprintf(name, sizeof name, "%s.ini", experiment_preset_name(p));
+		f = fopen(example_path(name, path, sizeof path), "r");
+		if (f == NULL)
+			fail_msg("preset %s has no examples/%s", experiment_preset_name(p), name);
+		fclose(f);
+	}
+}
+
+/* The format: comments at a line's start and after a value, blanks, CRLF, a byte order mark, key: value, an
+ * indented key; the preset applied first wherever it is; suffixes and names as on the command line. */
+static void test_format(void **state)
+{
+	struct ss_experiment e, d;
+
+	(void)state;
+	e = parse_ok(
+	    "\xef\xbb\xbf; a comment\r\n# another\r\n\r\n[experiment] ; the section\r\n  streams = 3   # three\r\n"
+	    "elements: 4k\r\norder=breadth ; inline\r\n");
+	experiment_preset(&d, SS_PRESET_KERNEL_TRANSFER);
+	d.streams = 3;
+	d.elements = 4096;
+	d.order = SS_ORDER_BREADTH;
+	same_experiment("format", &e, &d, true);
+
+	/* the preset last in the file still comes first */
+	e = parse_ok("[experiment]\nstreams = 4\nelements = 1M\npreset = decrypt\n");
+	experiment_preset(&d, SS_PRESET_DECRYPT);
+	d.streams = 4;
+	d.elements = 1u << 20;
+	same_experiment("preset last", &e, &d, true);
+
+	/* the kernel sets the element size as --kernel does; names case-insensitive as on the command line */
+	e = parse_ok("[experiment]\nkernel = DECRYPT\nstream-flags = nonblocking\nhost-mem = managed-attach\n"
+	             "default-stream = get-last-error\nsync = events\nsplit = floor\nprefetch-events = off\n"
+	             "threads = 8\nconnections = 32\nrepeat = 1000\nwarmup = 0\nchunks = 65536\nwork = 1M\n"
+	             "block = 1024\ngrid = 1G\n");
+	assert_int_equal(e.kernel, SS_KERNEL_DECRYPT);
+	assert_int_equal(e.elem_size, 8);
+	assert_true(e.nonblocking);
+	assert_int_equal(e.hostmem, SS_MEM_MANAGED_ATTACH);
+	assert_int_equal(e.defstream, SS_DS_GET_LAST_ERROR);
+	assert_int_equal(e.sync, SS_SYNC_EVENTS);
+	assert_int_equal(e.split, SS_SPLIT_FLOOR);
+	assert_int_equal(e.prefetch_events, SS_PFE_OFF);
+	assert_int_equal(e.threads, 8);
+	assert_int_equal(e.connections, 32);
+	assert_int_equal(e.repeat, 1000);
+	assert_int_equal(e.warmup, 0);
+	assert_int_equal(e.chunks, 65536);
+	assert_int_equal(e.work, 1u << 20);
+	assert_int_equal(e.block, 1024);
+	assert_int_equal(e.grid, 1u << 30);
+}
+
+/* A value's error is the command line's message, prefixed with the file and line. */
+static void test_values(void **state)
+{
+	char want[512];
+
+	(void)state;
+	expect_cause("[experiment]\n\nstreams = 0\n", "t.ini:3: invalid --streams '0': valid is an integer 1..128");
+	expect_cause("[experiment]\nstreams =\n", "t.ini:2: invalid --streams '': valid is an integer 1..128");
+	expect_cause("[experiment]\nstreams = 8 eight\n",
+	             "t.ini:2: invalid --streams '8 eight': valid is an integer 1..128");
+	expect_cause("[experiment]\nelements = -1k\n", "t.ini:2: invalid --elements '-1k': valid is an integer "
+	                                               "1..17179869184 (suffix k, M or G allowed)");
+	expect_cause("[experiment]\norder = sideways\n",
+	             "t.ini:2: invalid --order 'sideways': valid is depth|breadth|best|weaker");
+	expect_cause("[experiment]\nstream-flags = sticky\n",
+	             "t.ini:2: invalid --stream-flags 'sticky': valid is blocking|nonblocking");
+	expect_cause("[experiment]\nprefetch-events =\n",
+	             "t.ini:2: invalid --prefetch-events '': valid is auto|on|off");
+	/* a bad preset, wherever it is, and the threads rule at the threads key's line */
+	snprintf(want, sizeof want, "t.ini:3: invalid --preset 'nope': valid is %s", experiment_valid_list("preset"));
+	expect_cause("[experiment]\nstreams = 2\npreset = nope\n", want);
+	expect_cause("[experiment]\nthreads = 4\nstreams = 8\n",
+	             "t.ini:2: invalid --threads 4: valid is 1 or the stream count (8)");
+}
+
+/* Everything else a file can get wrong: one line each, with the line and what is valid. */
+static void test_errors(void **state)
+{
+	char want[1024], text[512];
+
+	(void)state;
+	expect_cause("[experiment]\nstreams 8\n", "t.ini:2: syntax error: valid lines are [experiment], key = value, "
+	                                          "blank lines and comments (; or #)");
+	expect_cause("[experiment\nstreams = 8\n", "t.ini:1: syntax error: valid lines are [experiment], key = value, "
+	                                           "blank lines and comments (; or #)");
+	/* no continuation lines: an indented value alone is a syntax error, not part of the line before */
+	expect_cause("[experiment]\nstreams = 8\n   16\n", "t.ini:3: syntax error: valid lines are [experiment], key = "
+	                                                   "value, blank lines and comments (; or #)");
+	snprintf(want, sizeof want, "t.ini:2: unknown key 'stream': valid keys are %s", all_keys);
+	expect_cause("[experiment]\nstream = 8\n", want);
+	/* --experiment is no key: a file does not include another */
+	snprintf(want, sizeof want, "t.ini:2: unknown key 'experiment': valid keys are %s", all_keys);
+	expect_cause("[experiment]\nexperiment = other.ini\n", want);
+	expect_cause("[experiment]\nstreams = 8\nchunks = 2\nstreams = 4\n",
+	             "t.ini:4: key 'streams' is given twice (first on line 2): give each key once");
+	expect_cause("[experiment]\nstreams = 8\n[experiment]\nstreams = 4\n",
+	             "t.ini:4: key 'streams' is given twice (first on line 2): give each key once");
+	expect_cause("[experimnt]\nstreams = 8\n", "t.ini:1: unknown section '[experimnt]': valid is [experiment]");
+	expect_cause("[experiment]\nstreams = 8\n\n[chunk]\n", "t.ini:4: unknown section '[chunk]': valid is "
+	                                                       "[experiment]");
+	expect_cause("streams = 8\n[experiment]\n",
+	             "t.ini:1: key 'streams' is outside a section: valid is [experiment] first");
+	snprintf(want, sizeof want,
+	         "t.ini: no [experiment] section (nothing but blanks and comments): an experiment file is "
+	         "[experiment] and key = value lines, keys %s",
+	         all_keys);
+	expect_cause("", want);
+	expect_cause("; nothing\n\n# here\n", want);
+	snprintf(want, sizeof want, "t.ini:2: [experiment] has no keys: valid keys are %s", all_keys);
+	expect_cause("\n[experiment]\n; none\n", want);
+	/* EXPFILE_LINE_MAX characters, the line end not counted, and one more */
+	snprintf(text, sizeof text, "[experiment]\nstreams = 8%*s\r\n", EXPFILE_LINE_MAX - 11, "");
+	(void)parse_ok(text);
+	snprintf(text, sizeof text, "[experiment]\nstreams = 8%*s\n", EXPFILE_LINE_MAX - 10, "");
+	expect_cause(text, "t.ini:2: line too long: at most 160 characters");
+}
+
+/* A NUL byte, a file too large and one that cannot be read. */
+static void test_bytes_and_files(void **state)
+{
+	static const char nul[] = "[experiment]\nstreams = 8\0\n";
+	struct expfile f;
+	char *cause = NULL, *big;
+
+	(void)state;
+	assert_int_equal(expfile_parse("t.ini", nul, sizeof nul - 1, &f, &cause), -1);
+	assert_string_equal(cause, "t.ini:2: a NUL byte: an experiment file is text");
+	free(cause);
+	big = calloc(1, EXPFILE_SIZE_MAX + 1);
+	assert_non_null(big);
+	memset(big, '\n', EXPFILE_SIZE_MAX + 1);
+	memcpy(big, "[experiment]\nstreams = 8\n", 25);
+	assert_int_equal(expfile_parse("t.ini", big, EXPFILE_SIZE_MAX, &f, &cause), 0);
+	assert_int_equal(f.nentry, 1);
+	assert_string_equal(f.entry[0].value, "8");
+	assert_int_equal(expfile_parse("t.ini", big, EXPFILE_SIZE_MAX + 1, &f, &cause), -1);
+	assert_string_equal(cause, "t.ini: too large: an experiment file is at most 1048576 bytes");
+	free(cause);
+	free(big);
+	assert_int_equal(expfile_read("/no/such.ini", &f, &cause), -1);
+	assert_string_equal(cause, "cannot read experiment file '/no/such.ini': No such file or directory");
+	free(cause);
+	assert_int_equal(expfile_read("/", &f, &cause), -1);
+	assert_string_equal(cause, "cannot read experiment file '/': Is a directory");
+	free(cause);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_examples), cmocka_unit_test(test_every_preset_shipped),
+	    cmocka_unit_test(test_format),   cmocka_unit_test(test_values),
+	    cmocka_unit_test(test_errors),   cmocka_unit_test(test_bytes_and_files),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
