@@ -552,6 +552,8 @@ struct bench_ref {
 	int rounds, rounds_quick; /* rounds a point, <= BENCH_REF_ROUNDS_MAX */
 };
 
+#define BENCH_REF_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
 static const int bench_ref_sweep[] = {1, 2, 4, 8, 16, 32, 64, 128};
 static const int bench_ref_small[] = {1, 2, 4, 8};
 static const int bench_ref_decrypt_quick[] = {1, 32};
@@ -559,30 +561,40 @@ static const int bench_ref_two[] = {2};
 
 /* The presets that have a reference, each at the points its document measures: kernel-transfer's 1..128 streams
  * (the document's sweep, one count a reference run), decrypt's at the same counts, vector-add's two streams in
- * both orders. Each decrypt run of the preset encrypts 2^26 entries on the host (seconds), so decrypt has fewer
- * rounds, which keeps the full bench within one call of the GPU machine (tests/gpu/reference.sh). */
+ * both orders. Each decrypt run of the preset encrypts 2^26 entries on the host (seconds a run), so decrypt
+ * has two rounds a point, which keeps the full bench within one call of the GPU machine
+ * (tests/gpu/reference.sh: its time estimate). */
 static const struct bench_ref bench_refs[] = {
-    {SS_PRESET_KERNEL_TRANSFER,
-     "ref_kernel_transfer",
-     bench_ref_sweep,
-     8,
-     bench_ref_small,
-     4,
-     {SS_ORDER_DEPTH},
-     1,
-     BENCH_REF_ROUNDS,
-     BENCH_REF_ROUNDS_QUICK},
-    {SS_PRESET_DECRYPT, "ref_decrypt", bench_ref_sweep, 8, bench_ref_decrypt_quick, 2, {SS_ORDER_DEPTH}, 1, 3, 2},
-    {SS_PRESET_VECTOR_ADD,
-     "ref_vector_add",
-     bench_ref_two,
-     1,
-     bench_ref_two,
-     1,
-     {SS_ORDER_BEST, SS_ORDER_WEAKER},
-     2,
-     BENCH_REF_ROUNDS,
-     BENCH_REF_ROUNDS_QUICK},
+    {.preset = SS_PRESET_KERNEL_TRANSFER,
+     .program = "ref_kernel_transfer",
+     .streams = bench_ref_sweep,
+     .nstreams = BENCH_REF_COUNT(bench_ref_sweep),
+     .quick = bench_ref_small,
+     .nquick = BENCH_REF_COUNT(bench_ref_small),
+     .orders = {SS_ORDER_DEPTH},
+     .norders = 1,
+     .rounds = BENCH_REF_ROUNDS,
+     .rounds_quick = BENCH_REF_ROUNDS_QUICK},
+    {.preset = SS_PRESET_DECRYPT,
+     .program = "ref_decrypt",
+     .streams = bench_ref_sweep,
+     .nstreams = BENCH_REF_COUNT(bench_ref_sweep),
+     .quick = bench_ref_decrypt_quick,
+     .nquick = BENCH_REF_COUNT(bench_ref_decrypt_quick),
+     .orders = {SS_ORDER_DEPTH},
+     .norders = 1,
+     .rounds = 2,
+     .rounds_quick = 2},
+    {.preset = SS_PRESET_VECTOR_ADD,
+     .program = "ref_vector_add",
+     .streams = bench_ref_two,
+     .nstreams = BENCH_REF_COUNT(bench_ref_two),
+     .quick = bench_ref_two,
+     .nquick = BENCH_REF_COUNT(bench_ref_two),
+     .orders = {SS_ORDER_BEST, SS_ORDER_WEAKER},
+     .norders = 2,
+     .rounds = BENCH_REF_ROUNDS,
+     .rounds_quick = BENCH_REF_ROUNDS_QUICK},
 };
 
 /* The arguments of r's program for experiment e's point into argv (argv[0] its name, NULL-terminated), numbers
