@@ -260,6 +260,9 @@ static void report_json_experiment(struct json_out *o, const struct ss_experimen
 	json_out_key_int(o, "chunks", e->chunks);
 	json_out_key_uint(o, "elements", e->elements);
 	json_out_key_int(o, "work", (int)e->work);
+	json_out_key_int(o, "block", (int)experiment_block(e));
+	json_out_key_uint(o, "grid", e->grid);
+	json_out_key_str(o, "split", experiment_split_name(e->split));
 	json_out_key_str(o, "order", experiment_order_name(e->order));
 	json_out_key_str(o, "sync", experiment_sync_name(e->sync));
 	json_out_key_str(o, "default_stream", experiment_defstream_name(e->defstream));
@@ -500,6 +503,16 @@ static void report_json_sweep_points(struct json_out *o, const struct ss_sweep *
 		report_json_analysis(o, &p->a);
 		report_json_counts(o, p->a.counts, p->counts_expected);
 		json_out_key_uint(o, "dropped", p->dropped);
+		json_out_key_bool(o, "failed", p->failed || !p->done);
+		if (p->failed)
+			json_out_key_str(o, "error", p->error);
+		else
+			json_out_key_null(o, "error");
+		/* the model computes no results to check */
+		if (s->modelled || !p->done || p->failed)
+			json_out_key_null(o, "verified");
+		else
+			json_out_key_bool(o, "verified", p->verified);
 		json_out_map_end(o);
 	}
 	json_out_array_end(o);
@@ -514,6 +527,15 @@ int report_claims_runs_json(const struct ss_claims_run *runs, int nruns, const s
 	report_claims_device(runs, nruns, &device, &modelled);
 	json_out_key_bool(o, "modelled", modelled);
 	json_out_key_str(o, "device", device);
+	json_out_key(o, "documents");
+	json_out_array_begin(o);
+	for (unsigned d = SS_CLAIMS_DOC_000; d <= SS_CLAIMS_DOC_004; d <<= 1)
+		for (int i = 0; i < nruns; i++)
+			if (runs[i].document == d) {
+				json_out_str(o, claims_document_name(d));
+				break;
+			}
+	json_out_array_end(o);
 	json_out_key(o, "runs");
 	json_out_array_begin(o);
 	for (int i = 0; i < nruns; i++) {
