@@ -439,6 +439,133 @@ static yajl_val parse_json(const struct cli_out *o);
 
 /* Every option a command takes does something there; any other is refused in one line naming the option and
  * the command (exit 2), before any work: nothing is run, nothing written. */
+/* The examples under examples/ and the preset (with its options) each must give. */
+static const struct {
+	const char *file;
+	const char *const *args; /* the same experiment as options */
+} cli_examples[] = {
+    {"kernel-transfer.ini", ARGS("--preset", "kernel-transfer")},
+    {"decrypt.ini", ARGS("--preset", "decrypt")},
+    {"hyperq.ini", ARGS("--preset", "hyperq")},
+    {"default-stream.ini", ARGS("--preset", "default-stream")},
+    {"sync-order.ini", ARGS("--preset", "sync-order")},
+    {"managed.ini", ARGS("--preset", "managed")},
+    {"pageable.ini", ARGS("--preset", "pageable")},
+    {"vector-add.ini", ARGS("--preset", "vector-add")},
+    {"vector-add-weaker.ini", ARGS("--preset", "vector-add", "--order", "weaker")},
+};
+
+/* run_cmd runs streamscope cmd, then the words of pre, then those of post (each NULL-terminated; NULL: none). */
+static void run_cmd(struct cli_out *o, const char *cmd, const char *const *pre, const char *const *post)
+{
+	const char *args[32];
+	size_t n = 0;
+
+	args[n++] = cmd;
+	for (size_t i = 0; pre != NULL && pre[i] != NULL; i++)
+		args[n++] = pre[i];
+	for (size_t i = 0; post != NULL && post[i] != NULL; i++)
+		args[n++] = post[i];
+	args[n] = NULL;
+	run_cli(o, args);
+}
+
+/* expect_same_stdout runs both command lines (cmd, then the words of a or b, then those of after) and expects
+ * exit 0 and the same stdout. */
+static void expect_same_stdout(const char *cmd, const char *const *a, const char *const *b, const char *const *after)
+{
+	const char *both[32];
+	struct cli_out x, y;
+	size_t n = 0;
+
+	for (size_t i = 0; a[i] != NULL; i++)
+		both[n++] = a[i];
+	for (size_t i = 0; after != NULL && after[i] != NULL; i++)
+		both[n++] = after[i];
+	both[n] = NULL;
+	run_cmd(&x, cmd, both, NULL);
+	run_cmd(&y, cmd, b, after);
+	if (x.status != 0 || y.status != 0)
+		fail_msg("%s %s: exit %d (%s), %s: exit %d (%s)", cmd, a[0], x.status, x.err, b[0], y.status, y.err);
+	if (strcmp(x.out, y.out) != 0)
+		fail_msg("%s %s %s and %s %s differ:\n%s\n---\n%s", cmd, a[0], a[1] ? a[1] : "", b[0], b[1] ? b[1] : "",
+		         x.out, y.out);
+	cli_out_free(&x);
+	cli_out_free(&y);
+}
+
+/* Experiment files: each example plans exactly its preset's op list; options after the file change it, options
+ * before it are changed by it; `run FILE` is --experiment FILE; bad files get one line each naming the file and
+ * line, exit 2, nothing run; every command that runs an experiment lists --experiment in its help. */
+static void test_experiment_files(void **state)
+{
+	char dir[] = "/tmp/ss-cli-exp-XXXXXX", path[4096], bad[8][160], decrypt[4096];
+	const char *const *helps[] = {ARGS("--help"), ARGS("run", "--help"), ARGS("sweep", "--help"),
+	                              ARGS("ops", "--help"), ARGS("stats", "--help")};
+	struct cli_out o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cli_examples / sizeof cli_examples[0]; i++) {
+		snprintf(path, sizeof path, "%s/examples/%s", SS_SOURCE_DIR, cli_examples[i].file);
+		expect_same_stdout("ops", ARGS("--experiment", path), cli_examples[i].args, NULL);
+		expect_same_stdout("ops", ARGS("--experiment", path), cli_examples[i].args, ARGS("--json"));
+	}
+	snprintf(decrypt, sizeof decrypt, "%s/examples/decrypt.ini", SS_SOURCE_DIR);
+	/* after the file: the option wins; before it: the file's value */
+	expect_same_stdout("ops", ARGS("--experiment", decrypt, "--streams", "4", "--chunks", "6"),
+	                   ARGS("--preset", "decrypt", "--streams", "4", "--chunks", "6"), NULL);
+	expect_same_stdout("ops", ARGS("--streams", "4", "--experiment", decrypt), ARGS("--preset", "decrypt"), NULL);
+	/* a --preset after the file is the base its keys change; one before it loses to the file's */
+	expect_same_stdout("ops", ARGS("--experiment", decrypt, "--preset", "hyperq"),
+	                   ARGS("--preset", "hyperq", "--kernel", "decrypt", "--streams", "32", "--elements", "64M",
+	                        "--work", "1024", "--grid", "2560", "--connections", "8"),
+	                   NULL);
+	expect_same_stdout("ops", ARGS("--preset", "hyperq", "--experiment", decrypt), ARGS("--preset", "decrypt"),
+	                   NULL);
+
+	assert_non_null(mkdtemp(dir));
+	put_file(dir, "key.ini", "; a typo\n[experiment]\nstream = 8\n", bad[0], sizeof bad[0]);
+	put_file(dir, "value.ini", "[experiment]\n\nelements = 4T\n", bad[1], sizeof bad[1]);
+	put_file(dir, "twice.ini", "[experiment]\nstreams = 8\nstreams = 4\n", bad[2], sizeof bad[2]);
+	put_file(dir, "section.ini", "[experimnt]\nstreams = 8\n", bad[3], sizeof bad[3]);
+	put_file(dir, "syntax.ini", "[experiment]\nstreams 8\n", bad[4], sizeof bad[4]);
+	put_file(dir, "empty.ini", "", bad[5], sizeof bad[5]);
+	put_file(dir, "threads.ini", "[experiment]\nstreams = 8\nthreads = 3\n", bad[6], sizeof bad[6]);
+	put_file(dir, "ok.ini", "[experiment]\nstreams = 4\nthreads = 4\n", bad[7], sizeof bad[7]);
+	expect_error(2, ARGS("run", bad[0]), bad[0], ":3: unknown key 'stream': valid keys are preset, streams,", NULL);
+	expect_error(2, ARGS("ops", "--experiment", bad[1]), ":3: invalid --elements '4T': valid is an integer", NULL);
+	expect_error(2, ARGS("sweep", "--experiment", bad[2]), ":3: key 'streams' is given twice (first on line 2)",
+	             NULL);
+	expect_error(2, ARGS("stats", "--experiment", bad[3]),
+	             ":1: unknown section '[experimnt]': valid is "
+	             "[experiment]",
+	             NULL);
+	expect_error(2, ARGS("run", bad[4]), ":2: syntax error", NULL);
+	expect_error(2, ARGS("run", bad[5]), bad[5], "no [experiment] section", NULL);
+	expect_error(2, ARGS("run", bad[6]), ":3: invalid --threads 3: valid is 1 or the stream count (8)", NULL);
+	/* the file's threads with the command line's streams: the rule holds for what they make together */
+	expect_error(2, ARGS("run", bad[7], "--streams", "8"), ":3: invalid --threads 4", NULL);
+	expect_error(2, ARGS("run", "/no/such.ini"), "cannot read experiment file '/no/such.ini': No such file", NULL);
+	expect_error(2, ARGS("run", bad[7], "--experiment", bad[0]), "the experiment is given twice", NULL);
+	expect_error(2, ARGS("ops", bad[7]), "unexpected argument", NULL);
+	expect_error(2, ARGS("view", "t.json", "--experiment", bad[7]), "'--experiment'", "'view'", NULL);
+	expect_error(2, ARGS("bench", "--experiment", bad[7]), "'--experiment'", "'bench'", NULL);
+	for (size_t i = 0; i < 8; i++)
+		unlink(bad[i]);
+	assert_int_equal(rmdir(dir), 0);
+
+	for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
+		run_cli(&o, helps[i]);
+		assert_int_equal(o.status, 0);
+		if (strstr(o.out, "--experiment FILE") == NULL)
+			fail_msg("%s %s lacks --experiment FILE", helps[i][0], helps[i][1] ? helps[i][1] : "");
+		cli_out_free(&o);
+	}
+	run_cli(&o, ARGS("run", "--help"));
+	assert_true(strncmp(o.out, "usage: streamscope run [OPTIONS] [FILE]\n", 40) == 0);
+	cli_out_free(&o);
+}
+
 static void test_options_refused(void **state)
 {
 	static const struct {
@@ -668,6 +795,30 @@ static void test_run_model_text(void **state)
 	assert_non_null(strstr(o.out, "breadth-first"));
 	assert_non_null(strstr(o.out, "makespan"));
 	assert_non_null(strstr(o.out, "KER 64/64"));
+	cli_out_free(&o);
+}
+
+/* Every example runs on the model as its preset does: `run FILE` exits 0 with the same JSON (the model is
+ * deterministic), and an option after the file changes it. */
+static void test_run_examples(void **state)
+{
+	char path[4096];
+	struct cli_out o;
+	yajl_val j;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cli_examples / sizeof cli_examples[0]; i++) {
+		snprintf(path, sizeof path, "%s/examples/%s", SS_SOURCE_DIR, cli_examples[i].file);
+		expect_same_stdout("run", ARGS(path), cli_examples[i].args, ARGS("--backend", "model", "--json"));
+	}
+	snprintf(path, sizeof path, "%s/examples/decrypt.ini", SS_SOURCE_DIR);
+	run_cli(&o, ARGS("run", path, "--backend", "model", "--streams", "4", "--json"));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	j = parse_json(&o);
+	assert_string_equal(json_tree_str(json_tree_get(json_tree_get(j, "experiment"), "preset")), "decrypt");
+	assert_int_equal(json_tree_int(json_tree_get(json_tree_get(j, "experiment"), "streams")), 4);
+	json_tree_free(j);
 	cli_out_free(&o);
 }
 
@@ -1433,6 +1584,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_cuda_unavailable),
 	    cmocka_unit_test(test_ops),
 	    cmocka_unit_test(test_options_refused),
+	    cmocka_unit_test(test_experiment_files),
 	    cmocka_unit_test(test_ops_json),
 	    cmocka_unit_test(test_stats_nsys),
 	    cmocka_unit_test(test_stats_refused),
@@ -1445,6 +1597,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_outputs_checked_first), cmocka_unit_test(test_outputs_written_in_place),
 	    cmocka_unit_test(test_stats_model),           cmocka_unit_test(test_export_several),
 	    cmocka_unit_test(test_singular_counts),       cmocka_unit_test(test_bench_model_not_gpu),
+	    cmocka_unit_test(test_run_examples),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;
