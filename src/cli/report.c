@@ -34,12 +34,24 @@ static void report_prediction(const struct ss_prediction *pr, uint64_t measured_
 	printf(" untraced, as this process issued them)\n");
 }
 
+/* report_run_claims: the claims one run supports (claims_run, from its timeline). */
+static int report_run_claims(const struct ss_experiment *e, const struct ss_timeline *tl,
+                             const struct ss_run_result *res, const struct ss_analysis *a, struct ss_claim *out)
+{
+	struct ss_claims_obs obs;
+
+	claims_observe(tl, &obs);
+	return claims_run(e, a, &obs, res->modelled, out);
+}
+
 /* Prints the human summary of one run. */
 void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_run_result *res,
                 const struct ss_analysis *a, const size_t *expected, const struct ss_prediction *pr)
 {
 	char desc[256], b1[32], b2[32], b3[32];
 	const char *label = res->modelled ? "MODELLED" : "measured";
+	struct ss_claim claims[SS_CLAIMS_MAX];
+	int n;
 
 	experiment_describe(e, desc, sizeof desc);
 	printf("experiment   %s\n", desc);
@@ -107,6 +119,10 @@ void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, con
 	       (unsigned long long)a->counts[SS_KIND_API], (unsigned long long)a->counts[SS_KIND_SYNC],
 	       (unsigned long long)res->dropped);
 	printf("results verified        %s\n", res->modelled ? "- (modelled)" : res->verified ? "yes" : "NO");
+	if ((n = report_run_claims(e, tl, res, a, claims)) > 0) {
+		printf("\nthe documents' claims this run supports%s\n", res->modelled ? " (MODELLED)" : "");
+		report_claims(claims, n);
+	}
 }
 
 /* report_sweep prints the sweep table. */
@@ -298,6 +314,8 @@ int report_run_json(const struct ss_experiment *e, const struct ss_timeline *tl,
                     const struct ss_analysis *a, const size_t *expected, const struct ss_prediction *pr)
 {
 	struct json_out *o = report_json_begin();
+	struct ss_claim claims[SS_CLAIMS_MAX];
+	int n;
 
 	report_json_experiment(o, e);
 	json_out_key_str(o, "backend", tl->backend);
@@ -312,6 +330,8 @@ int report_run_json(const struct ss_experiment *e, const struct ss_timeline *tl,
 		json_out_key_bool(o, "verified", res->verified);
 	report_json_key_ns(o, "predicted_ns", pr->have, pr->profile_ns);
 	report_json_key_ns(o, "predicted_own_calls_ns", pr->have_calls, pr->calls_ns);
+	n = report_run_claims(e, tl, res, a, claims);
+	report_claims_json(o, claims, n);
 	return report_json_end(o);
 }
 

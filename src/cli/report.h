@@ -15,11 +15,12 @@
 #include "run/sweep.h"
 
 /* report_run prints the summary of one run of e: engines, makespans, overhead, prediction pr (when it has one),
- * overlap, speedup, the ideal bound, records against the expected[] counts of the op list, verification. */
+ * overlap, speedup, the ideal bound, records against the expected[] counts of the op list, verification; then the
+ * documents' claims the run supports (claims_run). */
 void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_run_result *res,
                 const struct ss_analysis *a, const size_t *expected, const struct ss_prediction *pr);
-/* report_run_json prints the same as one JSON object (null for what is not known). CLI_OK, or CLI_FAIL when it
- * could not be written. */
+/* report_run_json prints the same as one JSON object (null for what is not known), its claims as "claims". CLI_OK,
+ * or CLI_FAIL when it could not be written. */
 int report_run_json(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_run_result *res,
                     const struct ss_analysis *a, const size_t *expected, const struct ss_prediction *pr);
 /* report_sweep prints the sweep's table: per stream count and order, time, speedup, bound, gap, overhead; then the

@@ -258,25 +258,24 @@ static void claims_not3x(struct ss_claim *c, const struct ss_sweep *s)
 	claims_value(c, "max_speedup_streams", true, top->streams);
 }
 
-/* claims_bytes: x and y in, z out, from the 1-stream point's copy engines. */
-static void claims_bytes(struct ss_claim *c, const struct ss_sweep *s)
+/* claims_bytes_of: x and y in, z out, from the copy engines of a, a run of streams streams (NULL: none ran). */
+static void claims_bytes_of(struct ss_claim *c, const struct ss_analysis *a, int streams, bool modelled)
 {
-	const struct ss_sweep_point *one = claims_pt(s, 0);
 	uint64_t h, d, hb, db;
 
 	claims_start(c, "001-bytes",
 	             "Host-to-device copies move twice the bytes of device-to-host copies (x and y in, z out).",
-	             s->modelled);
+	             modelled);
 	/* exact: x, y and z are arrays of one size, and the chunks cut all three alike */
 	snprintf(c->expected, sizeof c->expected, "H2D bytes exactly twice D2H bytes");
-	if (!claims_ok(one)) {
+	if (a == NULL) {
 		claims_unmeasured(c, "needs the 1-stream point", "bytes");
 		return;
 	}
-	h = one->a.eng[SS_ENG_H2D].bytes;
-	d = one->a.eng[SS_ENG_D2H].bytes;
-	hb = one->a.eng[SS_ENG_H2D].busy_ns;
-	db = one->a.eng[SS_ENG_D2H].busy_ns;
+	h = a->eng[SS_ENG_H2D].bytes;
+	d = a->eng[SS_ENG_D2H].bytes;
+	hb = a->eng[SS_ENG_H2D].busy_ns;
+	db = a->eng[SS_ENG_D2H].busy_ns;
 	if (h == 0 && d == 0) {
 		claims_unmeasured(c, "no copies were recorded", "bytes");
 		return;
@@ -284,9 +283,9 @@ static void claims_bytes(struct ss_claim *c, const struct ss_sweep *s)
 	c->verdict = h == 2 * d ? SS_VERDICT_HOLDS : SS_VERDICT_FAILS;
 	snprintf(c->measured, sizeof c->measured, "%s H2D / %s D2H = %.2f", units_bytes(h, (char[24]){0}, 24),
 	         units_bytes(d, (char[24]){0}, 24), d > 0 ? (double)h / (double)d : 0.0);
-	snprintf(c->evidence, sizeof c->evidence, "on 1 stream: %llu bytes in, %llu out; busy H2D %s, D2H %s (%.2fx)",
-	         (unsigned long long)h, (unsigned long long)d, CLAIMS_T(hb), CLAIMS_T(db),
-	         db > 0 ? (double)hb / (double)db : 0.0);
+	snprintf(c->evidence, sizeof c->evidence, "on %d %s: %llu bytes in, %llu out; busy H2D %s, D2H %s (%.2fx)",
+	         streams, units_plural((unsigned long long)streams, "stream", "streams"), (unsigned long long)h,
+	         (unsigned long long)d, CLAIMS_T(hb), CLAIMS_T(db), db > 0 ? (double)hb / (double)db : 0.0);
 	snprintf(c->brief, sizeof c->brief, "bytes in/out %.2f %s", d > 0 ? (double)h / (double)d : 0.0,
 	         claims_verdict_words(c->verdict));
 	claims_value(c, "h2d_bytes", true, (double)h);
@@ -294,6 +293,14 @@ static void claims_bytes(struct ss_claim *c, const struct ss_sweep *s)
 	claims_value(c, "ratio", d > 0, d > 0 ? (double)h / (double)d : 0);
 	claims_value(c, "h2d_busy_ns", true, (double)hb);
 	claims_value(c, "d2h_busy_ns", true, (double)db);
+}
+
+/* claims_bytes: claims_bytes_of the sweep's 1-stream point. */
+static void claims_bytes(struct ss_claim *c, const struct ss_sweep *s)
+{
+	const struct ss_sweep_point *one = claims_pt(s, 0);
+
+	claims_bytes_of(c, claims_ok(one) ? &one->a : NULL, 1, s->modelled);
 }
 
 /* claims_engine_bound: the engine-bound limit makespan(1) / max(engine busy) of the 1-stream point, and whether the
@@ -1099,5 +1106,31 @@ int claims_evaluate(unsigned docs, const struct ss_claims_run *runs, int nruns, 
 	if (docs & SS_CLAIMS_DOC_004)
 		claims_attach(&out[n++], claims_find(runs, nruns, SS_CLAIMS_ATTACH_ONE),
 		              claims_find(runs, nruns, SS_CLAIMS_ATTACH_THREADS));
+	return n;
+}
+
+int claims_run(const struct ss_experiment *e, const struct ss_analysis *a, const struct ss_claims_obs *obs,
+               bool modelled, struct ss_claim *out)
+{
+	struct ss_claims_run r;
+	struct claims_seen seen = {a, e->streams, ""};
+	int n = 0;
+
+	memset(&r, 0, sizeof r);
+	r.e = *e;
+	r.a = *a;
+	r.obs = *obs;
+	r.done = true;
+	r.modelled = modelled;
+	snprintf(seen.label, sizeof seen.label, "this run");
+	if (e->preset == SS_PRESET_KERNEL_TRANSFER && a->eng[SS_ENG_H2D].bytes + a->eng[SS_ENG_D2H].bytes > 0)
+		claims_bytes_of(&out[n++], a, e->streams, modelled);
+	if (e->order == SS_ORDER_WEAKER && obs->kernels >= 2)
+		claims_kernel_order(&out[n++], &r);
+	if (e->streams >= 2 && a->eng[SS_ENG_H2D].busy_ns + a->eng[SS_ENG_D2H].busy_ns > 0) {
+		claims_copy_engine(&out[n++], &seen, 1, modelled);
+		if (a->eng[SS_ENG_H2D].busy_ns > 0 && a->eng[SS_ENG_D2H].busy_ns > 0)
+			claims_copy_duplex(&out[n++], &r);
+	}
 	return n;
 }

@@ -137,5 +137,11 @@ int claims_evaluate(unsigned docs, const struct ss_claims_run *runs, int nruns, 
  * base's preset: kernel-transfer the 001 claims, decrypt 000's, a sweep of the best and weaker orders 003's issue
  * order; any sweep with copies on several streams 003's copy engine. Returns how many (0: none). */
 int claims_sweep(const struct ss_sweep *s, struct ss_claim *out);
+/* claims_run writes into out (room for SS_CLAIMS_MAX) the claims one run of e supports, from its analysis a and
+ * what claims_observe read off its timeline: 001's bytes (a kernel-transfer run), 003's kernel order (a run in
+ * the weaker order), 003's copy engine and copies of both directions (copies on two streams or more). Returns how
+ * many (0: none). */
+int claims_run(const struct ss_experiment *e, const struct ss_analysis *a, const struct ss_claims_obs *obs,
+               bool modelled, struct ss_claim *out);
 
 #endif

@@ -266,6 +266,29 @@ static void test_model_preset_text(void **state)
 	out_free(&o);
 }
 
+/* run prints the claims one run supports, and writes them in --json. */
+static void test_model_run(void **state)
+{
+	struct out o;
+	yajl_val root;
+
+	(void)state;
+	run(&o, ARGS("run", "--backend", "model", "--json"));
+	assert_int_equal(o.status, 0);
+	root = parse(o.out);
+	/* kernel-transfer on 8 streams: its bytes, the copy engine, both directions */
+	assert_int_equal(check_claims(root, true), 3);
+	assert_string_equal(json_tree_str(json_tree_get(json_tree_at(json_tree_get(root, "claims"), 0), "verdict")),
+	                    "holds");
+	json_tree_free(root);
+	out_free(&o);
+	run(&o, ARGS("run", "--backend", "model", "--preset", "vector-add", "--order", "weaker"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "the documents' claims this run supports (MODELLED)"));
+	assert_non_null(strstr(o.out, "003-kernel-order"));
+	out_free(&o);
+}
+
 /* sweep prints the claims its points support after the table, and writes them in --json. */
 static void test_model_sweep(void **state)
 {
@@ -295,7 +318,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest usage[] = {cmocka_unit_test(test_help), cmocka_unit_test(test_refusals)};
 	const struct CMUnitTest model[] = {cmocka_unit_test(test_model_json), cmocka_unit_test(test_model_preset_text),
-	                                   cmocka_unit_test(test_model_sweep)};
+	                                   cmocka_unit_test(test_model_run), cmocka_unit_test(test_model_sweep)};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;
 

@@ -606,6 +606,51 @@ static void test_observe(void **state)
 	claims_plan_free(runs, n);
 }
 
+/* claims_run: what one run supports, by its experiment: bytes for kernel-transfer, the kernel order in the weaker
+ * order, the copy engine and both directions with copies on two streams. */
+static void test_single_run(void **state)
+{
+	struct ss_experiment e;
+	struct ss_timeline tl;
+	struct ss_analysis a;
+	struct ss_claims_obs obs;
+	struct ss_claim c[SS_CLAIMS_MAX];
+	int n;
+
+	(void)state;
+	timeline_init(&tl);
+	add(&tl, SS_KIND_H2D, 0, 1, 0, 100);
+	add(&tl, SS_KIND_H2D, 0, 2, 100, 200);
+	add(&tl, SS_KIND_H2D, 1, 3, 200, 300);
+	add(&tl, SS_KIND_H2D, 1, 4, 300, 400);
+	add(&tl, SS_KIND_KERNEL, 1, 5, 400, 420);
+	add(&tl, SS_KIND_KERNEL, 0, 6, 200, 220);
+	add(&tl, SS_KIND_D2H, 0, 7, 250, 400);
+	add(&tl, SS_KIND_D2H, 1, 8, 420, 520);
+	timeline_sort(&tl);
+	analysis_timeline(&tl, &a);
+	analysis_observer(&a, NULL);
+	claims_observe(&tl, &obs);
+	experiment_preset(&e, SS_PRESET_VECTOR_ADD);
+	e.order = SS_ORDER_WEAKER;
+	n = claims_run(&e, &a, &obs, true, c);
+	assert_int_equal(n, 3);
+	expect_verdict(c, n, "003-kernel-order", SS_VERDICT_HOLDS);
+	expect_verdict(c, n, "003-copy-engine", SS_VERDICT_HOLDS);
+	expect_verdict(c, n, "003-copy-duplex", SS_VERDICT_HOLDS);
+	assert_true(c[0].modelled);
+	/* kernel-transfer on 2 streams: 4 MiB in, 2 MiB out; no kernel order in its depth-first order */
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.streams = 2;
+	n = claims_run(&e, &a, &obs, false, c);
+	assert_int_equal(n, 3);
+	expect_verdict(c, n, "001-bytes", SS_VERDICT_HOLDS);
+	assert_non_null(strstr(find(c, n, "001-bytes")->evidence, "on 2 streams"));
+	e.streams = 1;
+	assert_int_equal(claims_run(&e, &a, &obs, false, c), 1);
+	timeline_free(&tl);
+}
+
 /* The sweep view's line: at every width it fits, ends whole or with " ...", and is ASCII. */
 static void test_claims_line(void **state)
 {
@@ -774,6 +819,7 @@ int main(void)
 	    cmocka_unit_test(test_plan),
 	    cmocka_unit_test(test_twins),
 	    cmocka_unit_test(test_observe),
+	    cmocka_unit_test(test_single_run),
 	    cmocka_unit_test(test_claims_line),
 	    cmocka_unit_test(test_claims_view),
 	    cmocka_unit_test(test_model_run),
