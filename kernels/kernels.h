@@ -49,6 +49,16 @@ int kernels_spin_launch(uint32_t *slot, uint64_t iterations, void *stream);
  * (closed form, O(log iterations)). */
 uint32_t kernels_spin_expect(uint32_t seed, uint64_t iterations);
 
+/* Document 004's run_task: kernels_task_transform_launch, data[i] = 2 in[i] + 1; kernels_task_host (the host's
+ * host_process), data[i] += 1; kernels_task_convert_launch, out[i] = data[i] - 3: grid-stride loops over n < 2^31
+ * ints, <<<grid, block>>>. kernels_task_fill writes in[] for elements [first, first+n); kernels_task_verify checks
+ * out[i] == 2 in[i] - 1 (0, or -1 with *bad the first wrong index). */
+int kernels_task_transform_launch(const int *in, int *data, uint64_t n, uint32_t grid, uint32_t block, void *stream);
+int kernels_task_convert_launch(int *out, const int *data, uint64_t n, uint32_t grid, uint32_t block, void *stream);
+void kernels_task_host(int *data, uint64_t n);
+void kernels_task_fill(int *in, uint64_t first, uint64_t n);
+int kernels_task_verify(const int *in, const int *out, uint64_t n, uint64_t *bad);
+
 /* kernels_touch_launch: one block of one thread writes value to *slot (the small interfering operation put on the
  * legacy or per-thread default stream). */
 int kernels_touch_launch(uint32_t *slot, uint32_t value, void *stream);

@@ -11,7 +11,7 @@
  * the "a|b|c" list of messages (experiment_valid_list) with EXPERIMENT_FIRST, EXPERIMENT_NEXT. */
 #define EXPERIMENT_PRESETS(first, next)                                                                                \
 	first("kernel-transfer") next("decrypt") next("hyperq") next("default-stream") next("sync-order")              \
-	    next("managed") next("pageable") next("vector-add")
+	    next("managed") next("pageable") next("vector-add") next("managed-threads")
 #define EXPERIMENT_ORDERS(first, next) first("depth") next("breadth") next("best") next("weaker")
 #define EXPERIMENT_SYNCS(first, next) first("stream") next("reverse") next("device") next("events") next("stop-event")
 #define EXPERIMENT_DEFSTREAMS(first, next)                                                                             \
@@ -19,7 +19,7 @@
 #define EXPERIMENT_HOSTMEMS(first, next)                                                                               \
 	first("pinned") next("pageable") next("managed-attach") next("managed-prefetch")
 #define EXPERIMENT_PFEVENTS(first, next) first("auto") next("on") next("off")
-#define EXPERIMENT_KERNELS(first, next) first("add") next("decrypt") next("spin") next("fma")
+#define EXPERIMENT_KERNELS(first, next) first("add") next("decrypt") next("spin") next("fma") next("task")
 #define EXPERIMENT_SPLITS(first, next) first("ceil") next("floor")
 #define EXPERIMENT_ITEM(name) name,
 #define EXPERIMENT_FIRST(name) name
@@ -145,6 +145,17 @@ void experiment_preset(struct ss_experiment *e, enum ss_preset p)
 		e->work = 50000; /* spin iterations per kernel: ~0.11 ms on the H200 (200000 took 449 us) */
 		e->connections = 1;
 		break;
+	case SS_PRESET_MANAGED_THREADS:
+		/* document 004: four tasks, each a host thread with its own stream and 2^22 ints of managed data
+		 * attached to it, alternating transform, host_process and convert 8 times */
+		e->kernel = SS_KERNEL_TASK;
+		e->streams = 4;
+		e->threads = 4;
+		e->elements = 1u << 24;
+		e->work = 8;
+		e->hostmem = SS_MEM_MANAGED_ATTACH;
+		e->grid = 100;
+		break;
 	case SS_PRESET_VECTOR_ADD:
 		/* document 003: vectorAdd on two streams, the first a chunk of half the data and the second the chunk
 		 * and the tail, in its "best" issue order; each stream synchronised in turn */
@@ -162,7 +173,7 @@ void experiment_preset(struct ss_experiment *e, enum ss_preset p)
 
 uint32_t experiment_block(const struct ss_experiment *e)
 {
-	static const uint32_t own[SS_KERNEL_COUNT] = {128, 64, 1, 256};
+	static const uint32_t own[SS_KERNEL_COUNT] = {128, 64, 1, 256, 256};
 
 	if (e->block > 0)
 		return e->block;
@@ -236,10 +247,21 @@ int experiment_validate(const struct ss_experiment *e, char **cause)
 		*cause = xasprintf("invalid experiment option value");
 		return -1;
 	}
+	if (e->kernel == SS_KERNEL_TASK && (e->hostmem != SS_MEM_MANAGED_ATTACH || e->order != SS_ORDER_DEPTH)) {
+		*cause =
+		    xasprintf("the task kernel (document 004) works on managed memory attached to each stream, each "
+		              "chunk's work in turn: valid is --host-mem managed-attach --order depth");
+		return -1;
+	}
+	if (e->kernel == SS_KERNEL_TASK && e->work > 10000) {
+		*cause = xasprintf("invalid kernel work %u for the task kernel: valid is 1..10000 iterations", e->work);
+		return -1;
+	}
 	if (e->kernel == SS_KERNEL_SPIN && (e->order == SS_ORDER_BEST || e->order == SS_ORDER_WEAKER)) {
-		*cause = xasprintf("invalid --order %s for the spin kernel: best and weaker are document 003's orders of "
-		                   "copies and kernels, and spin copies nothing; valid is depth|breadth",
-		                   experiment_order_name(e->order));
+		*cause =
+		    xasprintf("invalid --order %s for the spin kernel: best and weaker are document 003's orders of "
+		              "copies and kernels, and spin copies nothing; valid is depth|breadth",
+		              experiment_order_name(e->order));
 		return -1;
 	}
 	if (e->elem_size != 4 && e->elem_size != 8) {

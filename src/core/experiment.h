@@ -58,6 +58,9 @@ enum ss_kernel {
 	SS_KERNEL_SPIN,    /* one short single-block kernel per stream (hyperq) */
 	SS_KERNEL_FMA,     /* z = x + y at the end of a chain of 8 x `work` dependent FMAs, 256 threads: compute-bound,
 	                      its time set by `work` alone */
+	SS_KERNEL_TASK,    /* document 004's run_task, `work` times per chunk: transform<<<100, 256>>>(in, data),
+	                      the stream synchronised, host_process(data) on the host, convert<<<100, 256>>>(out, data);
+	                      data is managed memory attached to the chunk's stream (--host-mem managed-attach) */
 	SS_KERNEL_COUNT
 };
 
@@ -78,6 +81,7 @@ enum ss_preset {
 	SS_PRESET_MANAGED,
 	SS_PRESET_PAGEABLE,
 	SS_PRESET_VECTOR_ADD,
+	SS_PRESET_MANAGED_THREADS,
 	SS_PRESET_COUNT
 };
 

@@ -16,7 +16,7 @@ enum { PLANNER_X = 0, PLANNER_Y = 1, PLANNER_Z = 2 };
 static const char *const planner_kind_names[SS_OP_COUNT] = {
     "cudaMemcpyAsync H2D",      "cudaMemcpyAsync D2H",      "kernel launch",    "cudaStreamAttachMemAsync",
     "cudaMemPrefetchAsync H2D", "cudaMemPrefetchAsync D2H", "cudaEventRecord",  "cudaEventSynchronize",
-    "cudaStreamSynchronize",    "cudaDeviceSynchronize",    "cudaGetLastError",
+    "cudaStreamSynchronize",    "cudaDeviceSynchronize",    "cudaGetLastError", "host_process",
 };
 
 /* Planning state: the list being built and the experiment it follows. */
@@ -171,6 +171,25 @@ static void planner_outputs(struct planner_ctx *p, int c)
 		return;
 	planner_push_chunk(p, e->hostmem == SS_MEM_MANAGED_PREFETCH ? SS_OP_PREFETCH_D2H : SS_OP_D2H, c,
 	                   planner_output_buffer(e), off, cnt);
+}
+
+/* Document 004's run_task for chunk c, after the allocation: cudaStreamAttachMemAsync(stream, data),
+ * cudaStreamSynchronize, then `work` times transform<<<100, 256>>>(in, data), cudaStreamSynchronize,
+ * host_process(data), convert<<<100, 256>>>(out, data). The final synchronisation is the experiment's. */
+static void planner_task(struct planner_ctx *p, int c)
+{
+	uint64_t off, cnt = planner_elements(p, c, &off);
+
+	if (cnt == 0)
+		return;
+	planner_push_chunk(p, SS_OP_ATTACH, c, PLANNER_Y, off, cnt);
+	planner_push_chunk(p, SS_OP_STREAM_SYNC, c, -1, 0, 0)->chunk = -1;
+	for (uint32_t k = 0; k < p->e->work; k++) {
+		planner_push_chunk(p, SS_OP_KERNEL, c, PLANNER_Y, off, cnt);
+		planner_push_chunk(p, SS_OP_STREAM_SYNC, c, -1, 0, 0)->chunk = -1;
+		planner_push_chunk(p, SS_OP_HOST, c, PLANNER_Y, off, cnt);
+		planner_push_chunk(p, SS_OP_KERNEL, c, PLANNER_Z, off, cnt);
+	}
 }
 
 /* The interfering default-stream operation placed between the streams' work. */
@@ -330,7 +349,7 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 	ops->split = e->split;
 	ops->elem_size = e->elem_size;
 	experiment_io_arrays(e, &inputs, &outputs);
-	ops->nbuffers = inputs == 2 ? 3 : 1;
+	ops->nbuffers = inputs == 2 || e->kernel == SS_KERNEL_TASK ? 3 : 1;
 	if (e->sync == SS_SYNC_STOP_EVENT) {
 		/* document 001's start event, on the legacy stream before any work */
 		op = planner_push(&p, SS_OP_EVENT_RECORD, SS_STREAM_LEGACY);
@@ -347,9 +366,13 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 			/* the interfering op goes between two chunks' work, never before the first or after the last */
 			if (any && e->defstream != SS_DS_EVENT_TIMER && planner_chunk_has_work(&p, c))
 				planner_interfere(&p);
-			planner_inputs(&p, c);
-			planner_kernels(&p, c, -1);
-			planner_outputs(&p, c);
+			if (e->kernel == SS_KERNEL_TASK) {
+				planner_task(&p, c);
+			} else {
+				planner_inputs(&p, c);
+				planner_kernels(&p, c, -1);
+				planner_outputs(&p, c);
+			}
 			any = any || ops->n > before;
 		}
 		if (e->defstream == SS_DS_EVENT_TIMER)
@@ -384,11 +407,11 @@ void planner_free(struct ss_oplist *ops)
 	memset(ops, 0, sizeof *ops);
 }
 
-/* Whether ops of kind move a buffer's elements (copies, prefetches, attaches). */
+/* Whether ops of kind move a buffer's elements (copies, prefetches, attaches) or work on them (host_process). */
 static bool planner_moves_data(int kind)
 {
 	return kind == SS_OP_H2D || kind == SS_OP_D2H || kind == SS_OP_PREFETCH_H2D || kind == SS_OP_PREFETCH_D2H ||
-	       kind == SS_OP_ATTACH;
+	       kind == SS_OP_ATTACH || kind == SS_OP_HOST;
 }
 
 uint64_t planner_op_bytes(const struct ss_oplist *ops, const struct ss_op *op)

@@ -21,6 +21,7 @@ enum ss_op_kind {
 	SS_OP_STREAM_SYNC,    /* cudaStreamSynchronize(stream) */
 	SS_OP_DEVICE_SYNC,    /* cudaDeviceSynchronize() */
 	SS_OP_GET_LAST_ERROR, /* cudaGetLastError(): a host call that reads the thread's last error */
+	SS_OP_HOST,           /* host_process: the issuing thread works on buffer[offset, offset+count) (managed) */
 	SS_OP_COUNT
 };
 
@@ -28,7 +29,8 @@ enum ss_op_kind {
 struct ss_op {
 	uint32_t id;   /* 1-based position; the model uses it as correlation id */
 	uint8_t kind;  /* enum ss_op_kind */
-	int8_t buffer; /* host/device array: 0 = x (or data), 1 = y, 2 = z; -1 = none */
+	int8_t buffer; /* host/device array: 0 = x (or data), 1 = y, 2 = z; -1 = none. The task kernel: 0 = in,
+	                  1 = data (managed, attached), 2 = out; its transform writes 1, its convert 2 */
 	int16_t stream;
 	int16_t thread;  /* host thread that issues it (0 when experiment.threads == 1) */
 	int16_t chunk;   /* chunk index, -1 for non-chunk operations */

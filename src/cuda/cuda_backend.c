@@ -138,8 +138,9 @@ static int cuda_backend_thread_index(void *arg, uint32_t os_thread)
 	return cuda_exec_thread_index(arg, os_thread);
 }
 
-/* Adds to b, the run just collected, the records CUPTI does not make: the prefetches, timed with events around
- * them and placed by the kernels beside them (bracket.h). *br says how that went. Returns 0, or -1 with *cause. */
+/* Adds to b, the run just collected, the records CUPTI does not make: host_process ops (timed on the host), and the
+ * prefetches, timed with events around them and placed by the kernels beside them (bracket.h). *br says how that
+ * went. Returns 0, or -1 with *cause. */
 static int cuda_backend_brackets(struct cuda_exec *x, const struct ss_oplist *ops, const struct cupti_convert_map *map,
                                  struct cupti_capture_batch *b, struct bracket_result *br, char **cause)
 {
@@ -149,6 +150,15 @@ static int cuda_backend_brackets(struct cuda_exec *x, const struct ss_oplist *op
 	int rc;
 
 	memset(br, 0, sizeof *br);
+	/* host_process ops (document 004's task): timed on the host with CUPTI's clock */
+	if (cuda_exec_host_records(x, &add, &nadd) == 0 && nadd > 0) {
+		VEC_RESERVE(b->rec, b->n, b->cap, nadd, 1024);
+		memcpy(b->rec + b->n, add, nadd * sizeof *add);
+		b->n += nadd;
+	}
+	free(add); /* the names moved into b */
+	add = NULL;
+	nadd = 0;
 	if (cuda_exec_brackets(x, b->events, b->nevents, &bt, &nbt, cause) < 0)
 		return -1;
 	if (nbt == 0)

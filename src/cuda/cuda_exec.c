@@ -83,8 +83,9 @@ struct cuda_exec {
 	void *dev[EXEC_BUFFERS];
 	void **chunk_mem[EXEC_BUFFERS];
 	void *host_in[EXEC_BUFFERS], *host_out[EXEC_BUFFERS];
-	void *golden;            /* decrypt on managed memory: the encrypted input, copied in before each run */
-	void *d_prime, *h_prime; /* a few bytes each side for priming (see exec_prime) */
+	void *golden;                /* decrypt on managed memory: the encrypted input, copied in before each run */
+	uint64_t *host_t0, *host_t1; /* per op: a host_process op's start and end in the last run (CUPTI's clock) */
+	void *d_prime, *h_prime;     /* a few bytes each side for priming (see exec_prime) */
 	int nbuf;
 	/* host threads */
 	int nthreads;
@@ -128,14 +129,23 @@ static int exec_arrays(const struct ss_experiment *e)
 {
 	int inputs, outputs;
 
+	if (e->kernel == SS_KERNEL_TASK)
+		return 3; /* in, data, out */
 	experiment_io_arrays(e, &inputs, &outputs);
 	return inputs == 2 ? 3 : inputs;
+}
+
+/* exec_chunked: whether buffer b is one managed allocation per chunk (managed-attach; the task kernel: its data
+ * only, in and out are device arrays as document 004 passes them). */
+static bool exec_chunked(const struct cuda_exec *x, int b)
+{
+	return x->per_chunk && (x->e->kernel != SS_KERNEL_TASK || b == 1);
 }
 
 /* Address of element off of buffer b as chunk c's kernel or copy sees it. */
 static char *exec_ptr(const struct cuda_exec *x, int b, int c, uint64_t off)
 {
-	if (x->per_chunk) {
+	if (exec_chunked(x, b)) {
 		uint64_t coff, ccount;
 		planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &coff, &ccount);
 		return (char *)x->chunk_mem[b][c] + (off - coff) * x->es;
@@ -152,6 +162,8 @@ static void exec_plan(struct cuda_exec *x)
 	int ntouch = 0;
 
 	x->start_at = xcalloc(ops->n + 1, sizeof *x->start_at);
+	x->host_t0 = xcalloc(ops->n + 1, sizeof *x->host_t0);
+	x->host_t1 = xcalloc(ops->n + 1, sizeof *x->host_t1);
 	x->stop_after = xcalloc(ops->n + 1, sizeof *x->stop_after);
 	x->slot = xcalloc(ops->n + 1, sizeof *x->slot);
 	x->br_of_op = xcalloc(ops->n + 1, sizeof *x->br_of_op);
@@ -269,7 +281,9 @@ static int exec_alloc(struct cuda_exec *x, char **cause)
 
 	x->nbuf = exec_arrays(e);
 	for (int b = 0; b < x->nbuf; b++) {
-		if (x->per_chunk) {
+		if (e->kernel == SS_KERNEL_TASK && !exec_chunked(x, b)) {
+			EXEC_CHECK("cudaMalloc", cudaMalloc(&x->dev[b], bytes));
+		} else if (x->per_chunk) {
 			x->chunk_mem[b] = xcalloc((size_t)x->ops->nchunks, sizeof *x->chunk_mem[b]);
 			for (int c = 0; c < x->ops->nchunks; c++) {
 				uint64_t off, cnt;
@@ -312,7 +326,9 @@ static void exec_fill_managed(struct cuda_exec *x)
 		uint64_t off = 0, cnt = x->n;
 		if (x->per_chunk)
 			planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &off, &cnt);
-		if (exec_arrays(x->e) == 3) {
+		if (x->e->kernel == SS_KERNEL_TASK) {
+			memset(exec_ptr(x, 1, c, off), 0, cnt * x->es); /* data starts on the host, overwritten */
+		} else if (exec_arrays(x->e) == 3) {
 			kernels_add_fill((float *)exec_ptr(x, 0, c, off), (float *)exec_ptr(x, 1, c, off), off, cnt);
 			memset(exec_ptr(x, 2, c, off), 0xff, cnt * x->es);
 		} else if (x->e->kernel == SS_KERNEL_DECRYPT) {
@@ -347,6 +363,15 @@ static int exec_init_data(struct cuda_exec *x, const struct ss_sink *progress, c
 			return -1;
 		}
 		kernels_decrypt_encrypt(enc, 0, x->n, e->work);
+	} else if (e->kernel == SS_KERNEL_TASK) {
+		int *in = xcalloc(x->n > 0 ? x->n : 1, sizeof *in);
+		cudaError_t err;
+
+		kernels_task_fill(in, 0, x->n);
+		err = cudaMemcpy(x->dev[0], in, x->n * sizeof *in, cudaMemcpyHostToDevice);
+		free(in);
+		if (err != cudaSuccess)
+			return exec_cuda_error("cudaMemcpy (task input)", err, cause);
 	} else if (exec_arrays(e) == 3 && !x->managed) {
 		if (x->host_in[0] == NULL || x->host_in[1] == NULL) {
 			*cause = xasprintf("add: the op list does not copy both x and y in");
@@ -713,6 +738,14 @@ static cudaError_t exec_kernel(struct exec_thread *t, const struct ss_op *op, si
 	case SS_KERNEL_DECRYPT:
 		return (cudaError_t)kernels_decrypt_launch((uint64_t *)exec_ptr(x, 0, c, op->offset), op->count,
 		                                           x->e->work, op->grid, op->block, st);
+	case SS_KERNEL_TASK:
+		if (op->buffer == 1)
+			return (cudaError_t)kernels_task_transform_launch((const int *)exec_ptr(x, 0, c, op->offset),
+			                                                  (int *)exec_ptr(x, 1, c, op->offset),
+			                                                  op->count, op->grid, op->block, st);
+		return (cudaError_t)kernels_task_convert_launch((int *)exec_ptr(x, 2, c, op->offset),
+		                                                (const int *)exec_ptr(x, 1, c, op->offset), op->count,
+		                                                op->grid, op->block, st);
 	default:
 		return (cudaError_t)kernels_spin_launch(x->d_slots + x->slot[i], x->e->work, st);
 	}
@@ -832,6 +865,15 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 	case SS_OP_GET_LAST_ERROR:
 		err = cudaGetLastError();
 		break;
+	case SS_OP_HOST:
+		if (x->e->kernel != SS_KERNEL_TASK || op->chunk < 0) {
+			*cause = xasprintf("host_process needs the task kernel's managed data (--kernel task)");
+			return -1;
+		}
+		x->host_t0[i] = cupti_capture_timestamp();
+		kernels_task_host((int *)exec_ptr(x, 1, op->chunk, op->offset), op->count);
+		x->host_t1[i] = cupti_capture_timestamp();
+		break;
 	default:
 		*cause = xasprintf("unknown op kind %d in the op list", op->kind);
 		return -1;
@@ -853,6 +895,8 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 /* Put outputs and slots back to a state a correct run must overwrite. */
 static int exec_reset(struct cuda_exec *x, char **cause)
 {
+	if (x->e->kernel == SS_KERNEL_TASK)
+		EXEC_CHECK("cudaMemset (task output)", cudaMemset(x->dev[2], 0xff, (size_t)x->n * x->es));
 	if (x->managed) {
 		exec_fill_managed(x);
 	} else {
@@ -890,6 +934,24 @@ static int exec_verify(struct cuda_exec *x, char **cause)
 				return -1;
 			}
 		free(got);
+	}
+	if (x->e->kernel == SS_KERNEL_TASK) {
+		/* document 004's out, read back after the run */
+		int *in = xcalloc(x->n > 0 ? x->n : 1, sizeof *in), *out = xcalloc(x->n > 0 ? x->n : 1, sizeof *out);
+		cudaError_t err = cudaMemcpy(out, x->dev[2], x->n * sizeof *out, cudaMemcpyDeviceToHost);
+		int rc = 0;
+
+		kernels_task_fill(in, 0, x->n);
+		if (err != cudaSuccess)
+			rc = exec_cuda_error("cudaMemcpy (read task output)", err, cause);
+		else if (kernels_task_verify(in, out, x->n, &bad) < 0) {
+			*cause = xasprintf("kernel check failed: task out[%llu] = %d, expected 2 x %d - 1",
+			                   (unsigned long long)bad, out[bad], in[bad]);
+			rc = -1;
+		}
+		free(in);
+		free(out);
+		return rc;
 	}
 	for (int c = 0; c < (x->per_chunk ? x->ops->nchunks : 1); c++) {
 		uint64_t off = 0, cnt = x->n;
@@ -1035,6 +1097,33 @@ static uint64_t exec_event_time(const struct cupti_capture_event *ev, size_t nev
 	for (size_t i = 0; i < nev; i++)
 		if (ev[i].tag == tag)
 			return ev[i].ns;
+	return 0;
+}
+
+int cuda_exec_host_records(const struct cuda_exec *x, struct cupti_capture_rec **recs, size_t *n)
+{
+	size_t cnt = 0, cap = 0;
+
+	*recs = NULL;
+	for (size_t i = 0; i < x->ops->n; i++) {
+		const struct ss_op *op = &x->ops->op[i];
+		int t = op->thread >= 0 && op->thread < x->nthreads ? op->thread : 0;
+		struct cupti_capture_rec *r;
+
+		if (op->kind != SS_OP_HOST || x->host_t1[i] <= x->host_t0[i])
+			continue;
+		r = VEC_PUSH(*recs, cnt, cap, 16);
+		memset(r, 0, sizeof *r);
+		r->r.kind = SS_KIND_MARKER;
+		r->r.stream = SS_STREAM_HOST;
+		r->r.start = x->host_t0[i];
+		r->r.end = x->host_t1[i];
+		r->r.thread = x->th[t].os_tid;
+		r->r.bytes = op->count * x->es;
+		r->r.correlation = op->id;
+		r->name = xstrdup("host_process");
+	}
+	*n = cnt;
 	return 0;
 }
 
@@ -1184,6 +1273,8 @@ void cuda_exec_free(struct cuda_exec *x)
 	free(x->start);
 	free(x->stop);
 	free(x->start_at);
+	free(x->host_t0);
+	free(x->host_t1);
 	free(x->stop_after);
 	free(x->br_of_op);
 	free(x->br_ev);

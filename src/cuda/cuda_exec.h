@@ -33,6 +33,10 @@ int cuda_exec_run(struct cuda_exec *x, bool traced, uint64_t *t0, uint64_t *even
  * with *cause. */
 int cuda_exec_brackets(const struct cuda_exec *x, const struct cupti_capture_event *ev, size_t nev,
                        struct bracket_time **bt, size_t *n, char **cause);
+/* cuda_exec_host_records makes a MARKER record named "host_process" (host lane, the issuing thread's OS id as its
+ * thread, CUPTI's clock) for each host_process op of the last run, into *recs (*n of them; caller frees them and
+ * their names). Returns 0. */
+int cuda_exec_host_records(const struct cuda_exec *x, struct cupti_capture_rec **recs, size_t *n);
 /* cuda_exec_bracket_tag: the capture tag (cupti_capture_tag_begin) of bracket k's event before (side 0) or after
  * (side 1) its op, under which a batch with CUPTI's event times holds that event's GPU time. */
 uint64_t cuda_exec_bracket_tag(long k, int side);

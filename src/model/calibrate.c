@@ -1375,7 +1375,7 @@ int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*
 	/* hyperq's two spin kernels per stream: launches on the same stream (depth-first) and on another one
 	 * (breadth-first), with nothing to wait for. The preset's own kernels (~0.1 ms), as in the experiments (the
 	 * 2 us kernels this probe used first measured the same: tests/data/h200/host-probe). */
-	for (int o = 0; o < SS_ORDER_COUNT; o++) {
+	for (int o = SS_ORDER_DEPTH; o <= SS_ORDER_BREADTH; o++) {
 		struct ss_experiment e;
 		struct cal_run r;
 

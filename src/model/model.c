@@ -205,7 +205,7 @@ static const char *model_api_name(int kind)
 	static const char *const names[SS_OP_COUNT] = {
 	    "cudaMemcpyAsync",       "cudaMemcpyAsync",       "cudaLaunchKernel", "cudaStreamAttachMemAsync",
 	    "cudaMemPrefetchAsync",  "cudaMemPrefetchAsync",  "cudaEventRecord",  "cudaEventSynchronize",
-	    "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaGetLastError",
+	    "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaGetLastError", "host_process",
 	};
 
 	return kind >= 0 && kind < SS_OP_COUNT ? names[kind] : "cuda?";
@@ -223,6 +223,8 @@ static const char *model_kernel_name(const struct ss_experiment *e, const struct
 		return "ss_fma";
 	case SS_KERNEL_DECRYPT:
 		return "ss_decrypt";
+	case SS_KERNEL_TASK:
+		return op->buffer == 1 ? "ss_transform" : "ss_convert";
 	default:
 		return "ss_spin";
 	}
@@ -328,6 +330,12 @@ static void model_kernel_params(const struct model *m, struct model_item *it, co
 		it->width = fmin(1.0, (par > 0 ? par : 1.0) / k->saturation);
 		it->work = n * ((double)e->work * k->ns_per_unit + k->ns_per_elem);
 		it->fault = n * m->fault_elem / p->fault_gbs;
+		if (kernel == SS_KERNEL_TASK) {
+			/* one pass per launch; transform faults its chunk's data in from the host, where the allocation
+			 * started and where host_process left it */
+			it->work = n * (k->ns_per_unit + k->ns_per_elem);
+			it->fault = op->buffer == 1 ? n * (double)m->ops->elem_size / p->fault_gbs : 0;
+		}
 	}
 }
 
@@ -503,6 +511,18 @@ static void model_issue(struct model *m, int h)
 			m->it[idx].fixed = 0;
 		}
 		break;
+	}
+	case SS_OP_HOST: {
+		/* document 004's host_process: the thread works through its chunk, faulting the data back from the
+		 * device first */
+		double bytes = (double)op->count * (double)m->ops->elem_size;
+
+		cost = (double)op->count * p->host_process_ns + bytes / p->fault_gbs;
+		model_emit(m, SS_KIND_MARKER, t0, t0 + cost, op, SS_STREAM_HOST, 0, (uint32_t)h, 0, (uint64_t)bytes,
+		           "host_process");
+		ht->t = t0 + cost;
+		ht->t += m->p->host_gap_ns;
+		return;
 	}
 	case SS_OP_EVENT_RECORD:
 		cost = p->api_event_ns;

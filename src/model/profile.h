@@ -77,6 +77,8 @@ struct ss_profile {
 	double trace_ns;                    /* CUPTI's cost per traced call (api_* are untraced costs; informational) */
 	double thread_start_ns;             /* host thread i starts issuing i * thread_start_ns after thread 0 */
 	double host_gap_ns;                 /* a host thread's own time between two calls */
+	double host_process_ns;             /* host_process (document 004's task): ns per element on the host, besides
+	                                       migrating its managed data there and back (managed.fault_gbs) */
 	/* 1: copies wait in hardware queues of their own per direction (one per connection), so a copy waiting for a
 	 * kernel holds up only copies; 0: copies share the streams' queues */
 	int copy_queues;

@@ -318,12 +318,13 @@ static void check_table(const char *which, int count, const char *(*name)(int), 
 
 static void test_names_round_trip(void **state)
 {
-	static const char *const presets[] = {"kernel-transfer", "decrypt", "hyperq",   "default-stream",
-	                                      "sync-order",      "managed", "pageable", "vector-add"};
+	static const char *const presets[] = {"kernel-transfer", "decrypt",    "hyperq",
+	                                      "default-stream",  "sync-order", "managed",
+	                                      "pageable",        "vector-add", "managed-threads"};
 	static const char *const orders[] = {"depth", "breadth", "best", "weaker"};
 	static const char *const syncs[] = {"stream", "reverse", "device", "events", "stop-event"};
 	static const char *const ds[] = {"none", "legacy-op", "event-timer", "per-thread", "get-last-error"};
-	static const char *const kernels[] = {"add", "decrypt", "spin", "fma"};
+	static const char *const kernels[] = {"add", "decrypt", "spin", "fma", "task"};
 	static const char *const splits[] = {"ceil", "floor"};
 	static const char *const mems[] = {"pinned", "pageable", "managed-attach", "managed-prefetch"};
 
@@ -345,12 +346,13 @@ static void test_valid_lists(void **state)
 {
 	(void)state;
 	assert_string_equal(experiment_valid_list("preset"),
-	                    "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable|vector-add");
+	                    "kernel-transfer|decrypt|hyperq|default-stream|sync-order|managed|pageable|vector-add|"
+	                    "managed-threads");
 	assert_string_equal(experiment_valid_list("order"), "depth|breadth|best|weaker");
 	assert_string_equal(experiment_valid_list("sync"), "stream|reverse|device|events|stop-event");
 	assert_string_equal(experiment_valid_list("default-stream"),
 	                    "none|legacy-op|event-timer|per-thread|get-last-error");
-	assert_string_equal(experiment_valid_list("kernel"), "add|decrypt|spin|fma");
+	assert_string_equal(experiment_valid_list("kernel"), "add|decrypt|spin|fma|task");
 	assert_string_equal(experiment_valid_list("split"), "ceil|floor");
 	assert_string_equal(experiment_valid_list("host-mem"), "pinned|pageable|managed-attach|managed-prefetch");
 	assert_string_equal(experiment_valid_list("nothing"), "");

@@ -140,7 +140,8 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 		if (op->kind == SS_OP_KERNEL && op->stream >= 0) {
 			CHECK(op->kernel == e->kernel);
 			CHECK(op->block == experiment_block(e));
-			CHECK(e->kernel == SS_KERNEL_SPIN || e->grid > 0 || (uint64_t)op->grid * op->block >= op->count);
+			CHECK(e->kernel == SS_KERNEL_SPIN || e->grid > 0 ||
+			      (uint64_t)op->grid * op->block >= op->count);
 			CHECK(e->grid == 0 || e->kernel == SS_KERNEL_SPIN || op->grid == e->grid);
 		} else if (op->kind == SS_OP_KERNEL) {
 			CHECK(op->grid == 1 && op->block == 1);
@@ -194,9 +195,10 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 			int ph = spin_phases ? (int)op->offset : phase_of(op->kind);
 			int sub = e->kernel == SS_KERNEL_SPIN && op->kind == SS_OP_KERNEL ? (int)op->offset : 0;
 			int a = e->order == SS_ORDER_DEPTH ? op->chunk : ph;
-			int b = e->order == SS_ORDER_DEPTH    ? ph
-			        : e->order == SS_ORDER_WEAKER ? (op->kind == SS_OP_KERNEL ? nchunks - 1 - op->chunk : op->chunk) * 2 + sub
-			                                      : op->chunk;
+			int b = e->order == SS_ORDER_DEPTH ? ph
+			        : e->order == SS_ORDER_WEAKER
+			            ? (op->kind == SS_OP_KERNEL ? nchunks - 1 - op->chunk : op->chunk) * 2 + sub
+			            : op->chunk;
 
 			if (e->order != SS_ORDER_BEST)
 				CHECK(a > prev_a || (a == prev_a && b >= prev_b));
@@ -332,7 +334,7 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 	{
 		size_t nin = count_kind[SS_OP_H2D] + count_kind[SS_OP_ATTACH] + count_kind[SS_OP_PREFETCH_H2D];
 		size_t nout = count_kind[SS_OP_D2H] + count_kind[SS_OP_PREFETCH_D2H];
-		int phases = e->order == SS_ORDER_BEST ? 1 + (nout > 0)
+		int phases = e->order == SS_ORDER_BEST                                     ? 1 + (nout > 0)
 		             : e->order == SS_ORDER_BREADTH && e->kernel == SS_KERNEL_SPIN ? 2
 		                                                                           : (nin > 0) + 1 + (nout > 0);
 
@@ -533,14 +535,20 @@ static void test_every_combination(void **state)
 									         experiment_hostmem_name(hm), e.threads,
 									         e.chunks,
 									         (unsigned long long)e.elements);
-									if (e.kernel == SS_KERNEL_SPIN && o >= SS_ORDER_BEST) {
+									if ((e.kernel == SS_KERNEL_SPIN &&
+									     o >= SS_ORDER_BEST) ||
+									    (e.kernel == SS_KERNEL_TASK &&
+									     (o != SS_ORDER_DEPTH ||
+									      hm != SS_MEM_MANAGED_ATTACH))) {
 										expect_refused(&e, label);
 										continue; /* test_experiment */
 									}
+									if (e.kernel == SS_KERNEL_TASK)
+										continue; /* test_document_004 */
 									build_and_check(&e, label);
 									built++;
 								}
-	/* hyperq (spin) takes depth and breadth only */
+	/* hyperq (spin) takes depth and breadth only; managed-threads has its own test */
 	assert_int_equal(built, (7 * 4 + 1 * 2) * 3 * 5 * 5 * 4 * 2 * 3);
 }
 
@@ -606,7 +614,8 @@ static void test_interference_between_work(void **state)
 					experiment_preset(&e, (enum ss_preset)p);
 					e.order = (enum ss_order)o;
 					e.defstream = (enum ss_defstream)ds;
-					if (e.kernel == SS_KERNEL_SPIN && o >= SS_ORDER_BEST)
+					if ((e.kernel == SS_KERNEL_SPIN && o >= SS_ORDER_BEST) ||
+					    (e.kernel == SS_KERNEL_TASK && o != SS_ORDER_DEPTH))
 						continue; /* refused: test_every_combination */
 					if (tail) {
 						e.streams = 2;
@@ -690,16 +699,11 @@ static void test_document_001(void **state)
 	struct ss_experiment e;
 	struct ss_oplist ops;
 	static const struct want w[] = {
-	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 0, 0, 0},
-	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 1u << 21},
-	    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 1u << 21},
-	    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 1u << 21},
-	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 1u << 21},
-	    {SS_OP_H2D, 1, 0, 1, X, -1, 1u << 21, 1u << 21},
-	    {SS_OP_H2D, 1, 0, 1, Y, -1, 1u << 21, 1u << 21},
-	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 1u << 21, 1u << 21},
-	    {SS_OP_D2H, 1, 0, 1, Z, -1, 1u << 21, 1u << 21},
-	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 0, 0, 0},   {SS_OP_H2D, 0, 0, 0, X, -1, 0, 1u << 21},
+	    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 1u << 21},        {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 1u << 21},
+	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 1u << 21},        {SS_OP_H2D, 1, 0, 1, X, -1, 1u << 21, 1u << 21},
+	    {SS_OP_H2D, 1, 0, 1, Y, -1, 1u << 21, 1u << 21}, {SS_OP_KERNEL, 1, 0, 1, Z, -1, 1u << 21, 1u << 21},
+	    {SS_OP_D2H, 1, 0, 1, Z, -1, 1u << 21, 1u << 21}, {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0},
 	    {SS_OP_EVENT_SYNC, L, 0, -1, NONE, 1, 0, 0},
 	};
 
@@ -722,12 +726,18 @@ static void test_document_000(void **state)
 	struct ss_experiment e;
 	struct ss_oplist ops;
 	static const struct want w[] = {
-	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 4},         {SS_OP_KERNEL, 0, 0, 0, X, -1, 0, 4},
-	    {SS_OP_D2H, 0, 0, 0, X, -1, 0, 4},         {SS_OP_H2D, 1, 0, 1, X, -1, 4, 4},
-	    {SS_OP_KERNEL, 1, 0, 1, X, -1, 4, 4},      {SS_OP_D2H, 1, 0, 1, X, -1, 4, 4},
-	    {SS_OP_H2D, 2, 0, 2, X, -1, 8, 2},         {SS_OP_KERNEL, 2, 0, 2, X, -1, 8, 2},
-	    {SS_OP_D2H, 2, 0, 2, X, -1, 8, 2},         {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
-	    {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0}, {SS_OP_STREAM_SYNC, 2, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 4},
+	    {SS_OP_KERNEL, 0, 0, 0, X, -1, 0, 4},
+	    {SS_OP_D2H, 0, 0, 0, X, -1, 0, 4},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 4, 4},
+	    {SS_OP_KERNEL, 1, 0, 1, X, -1, 4, 4},
+	    {SS_OP_D2H, 1, 0, 1, X, -1, 4, 4},
+	    {SS_OP_H2D, 2, 0, 2, X, -1, 8, 2},
+	    {SS_OP_KERNEL, 2, 0, 2, X, -1, 8, 2},
+	    {SS_OP_D2H, 2, 0, 2, X, -1, 8, 2},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 2, 0, -1, NONE, -1, 0, 0},
 	};
 
 	(void)state;
@@ -749,18 +759,28 @@ static void test_vector_add_orders(void **state)
 {
 	struct ss_experiment e;
 	static const struct want best[] = {
-	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 5},    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 5},
-	    {SS_OP_H2D, 1, 0, 1, X, -1, 5, 6},    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 5},
-	    {SS_OP_H2D, 1, 0, 1, Y, -1, 5, 6},    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 5, 6},
-	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 5},    {SS_OP_D2H, 1, 0, 1, Z, -1, 5, 6},
-	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0}, {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 5},
+	    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 5},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 5, 6},
+	    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 5},
+	    {SS_OP_H2D, 1, 0, 1, Y, -1, 5, 6},
+	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 5, 6},
+	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 5},
+	    {SS_OP_D2H, 1, 0, 1, Z, -1, 5, 6},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
 	};
 	static const struct want weaker[] = {
-	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 5},    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 5},
-	    {SS_OP_H2D, 1, 0, 1, X, -1, 5, 6},    {SS_OP_H2D, 1, 0, 1, Y, -1, 5, 6},
-	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 5, 6}, {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 5},
-	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 5},    {SS_OP_D2H, 1, 0, 1, Z, -1, 5, 6},
-	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0}, {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 5},
+	    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 5},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 5, 6},
+	    {SS_OP_H2D, 1, 0, 1, Y, -1, 5, 6},
+	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 5, 6},
+	    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 5},
+	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 5},
+	    {SS_OP_D2H, 1, 0, 1, Z, -1, 5, 6},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
 	};
 	struct ss_oplist ops;
 
@@ -778,6 +798,55 @@ static void test_vector_add_orders(void **state)
 	assert_int_equal(ops.op[3].block, 256);
 	assert_int_equal(ops.op[3].grid, (1u << 23) / 256);
 	planner_free(&ops);
+}
+
+/* Document 004's run_task on 2 host threads, 2 iterations over 10 ints (a task of 5 each), call for call: each
+ * thread attaches its data to its stream and synchronises, then transform<<<100, 256>>>, synchronise,
+ * host_process, convert<<<100, 256>>>, twice; the final cudaStreamSynchronize. */
+static void test_document_004(void **state)
+{
+	struct ss_experiment e;
+	struct ss_oplist ops;
+	enum { D = 1, O = 2 };
+	static const struct want w[] = {
+	    {SS_OP_ATTACH, 0, 0, 0, D, -1, 0, 5},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_KERNEL, 0, 0, 0, D, -1, 0, 5},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_HOST, 0, 0, 0, D, -1, 0, 5},
+	    {SS_OP_KERNEL, 0, 0, 0, O, -1, 0, 5},
+	    {SS_OP_KERNEL, 0, 0, 0, D, -1, 0, 5},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_HOST, 0, 0, 0, D, -1, 0, 5},
+	    {SS_OP_KERNEL, 0, 0, 0, O, -1, 0, 5},
+	    {SS_OP_ATTACH, 1, 1, 1, D, -1, 5, 5},
+	    {SS_OP_STREAM_SYNC, 1, 1, -1, NONE, -1, 0, 0},
+	    {SS_OP_KERNEL, 1, 1, 1, D, -1, 5, 5},
+	    {SS_OP_STREAM_SYNC, 1, 1, -1, NONE, -1, 0, 0},
+	    {SS_OP_HOST, 1, 1, 1, D, -1, 5, 5},
+	    {SS_OP_KERNEL, 1, 1, 1, O, -1, 5, 5},
+	    {SS_OP_KERNEL, 1, 1, 1, D, -1, 5, 5},
+	    {SS_OP_STREAM_SYNC, 1, 1, -1, NONE, -1, 0, 0},
+	    {SS_OP_HOST, 1, 1, 1, D, -1, 5, 5},
+	    {SS_OP_KERNEL, 1, 1, 1, O, -1, 5, 5},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 1, 1, -1, NONE, -1, 0, 0},
+	};
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_MANAGED_THREADS);
+	assert_int_equal(e.threads, e.streams); /* a host thread per task */
+	e.streams = e.threads = 2;
+	e.elements = 10;
+	e.work = 2;
+	check_list(&e, w, sizeof w / sizeof w[0], 0, 2);
+	planner_build(&e, &ops);
+	assert_int_equal(ops.op[2].grid, 100);
+	assert_int_equal(ops.op[2].block, 256);
+	assert_int_equal(planner_op_bytes(&ops, &ops.op[4]), 5 * 4);
+	planner_free(&ops);
+	e.order = SS_ORDER_BREADTH; /* each task's steps depend on the last: only in turn */
+	assert_int_not_equal(experiment_validate(&e, &(char *){NULL}), 0);
 }
 
 /* kernel-transfer, 2 streams, 10 elements (chunks of 5), depth-first, stream sync in order, pinned. */
@@ -1093,9 +1162,9 @@ static void test_start_before(void **state)
 			            ((k == SS_OP_H2D || k == SS_OP_D2H) && memory[m] == SS_MEM_PAGEABLE);
 
 			op.kind = (uint8_t)k;
-			assert_int_equal(planner_gpu_op(k),
-			                 k != SS_OP_EVENT_SYNC && k != SS_OP_STREAM_SYNC && k != SS_OP_DEVICE_SYNC &&
-			                     k != SS_OP_GET_LAST_ERROR);
+			assert_int_equal(planner_gpu_op(k), k != SS_OP_EVENT_SYNC && k != SS_OP_STREAM_SYNC &&
+			                                        k != SS_OP_DEVICE_SYNC && k != SS_OP_GET_LAST_ERROR &&
+			                                        k != SS_OP_HOST);
 			if (planner_start_before(&e, &op) != want)
 				fail_msg("op kind %s, host memory %d: start before %d", planner_op_kind_name(k),
 				         memory[m], !want);
@@ -1207,6 +1276,7 @@ int main(void)
 	    cmocka_unit_test(test_document_001),
 	    cmocka_unit_test(test_document_000),
 	    cmocka_unit_test(test_vector_add_orders),
+	    cmocka_unit_test(test_document_004),
 	    cmocka_unit_test(test_list_depth_small),
 	    cmocka_unit_test(test_list_breadth_tail_legacy),
 	    cmocka_unit_test(test_list_events_threads_prefetch),
