@@ -1,0 +1,82 @@
+/* fuzz_expfile.c: libFuzzer target for experiment files (src/cli/expfile.c through libinih, applied by expopts as
+ * --experiment FILE is), fed from memory. A refused file is one line naming it ("fuzz.ini: " or "fuzz.ini:LINE: ");
+ * an accepted one has its keys once each, in line order, no longer than a line; an experiment it gives validates
+ * and plans: every copy and kernel on one of its streams and chunks. Chunks are capped at 4096 before planning
+ * (planner_build is linear in them) so an execution stays fast. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/expfile.h"
+#include "cli/expopts.h"
+#include "core/experiment.h"
+#include "core/planner.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The most chunks an accepted experiment is planned with. */
+#define FUZZ_MAX_CHUNKS 4096
+
+/* fuzz_refused aborts unless cause is one line about fuzz.ini. */
+static void fuzz_refused(char *cause)
+{
+	if (cause == NULL || strncmp(cause, "fuzz.ini", 8) != 0 || (cause[8] != ':' && cause[8] != ' ') ||
+	    strchr(cause, '\n') != NULL)
+		abort();
+	free(cause);
+}
+
+/* fuzz_plan aborts unless e validates and plans ops that stay within its streams and chunks. */
+static void fuzz_plan(struct ss_experiment *e)
+{
+	struct ss_oplist ops;
+	char *cause = NULL;
+
+	if (experiment_validate(e, &cause) != 0)
+		abort(); /* every value was checked as the command line checks it: an accepted file validates */
+	if (e->chunks > FUZZ_MAX_CHUNKS)
+		e->chunks = FUZZ_MAX_CHUNKS;
+	planner_build(e, &ops);
+	if (ops.n == 0 || ops.nchunks < 1)
+		abort();
+	for (size_t i = 0; i < ops.n; i++) {
+		const struct ss_op *op = &ops.op[i];
+
+		if (op->id != i + 1 || op->kind >= SS_OP_COUNT)
+			abort();
+		if ((op->kind == SS_OP_H2D || op->kind == SS_OP_D2H) &&
+		    (op->stream < 0 || op->stream >= e->streams || op->chunk < 0 || op->chunk >= ops.nchunks ||
+		     op->offset + op->count > e->elements))
+			abort();
+	}
+	planner_free(&ops);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ss_experiment e;
+	struct expfile f;
+	char *cause = NULL;
+
+	if (expfile_parse("fuzz.ini", (const char *)data, size, &f, &cause) != 0) {
+		fuzz_refused(cause);
+		return 0;
+	}
+	if (f.nentry < 1 || f.nentry >= OPT_COUNT)
+		abort();
+	for (int i = 0; i < f.nentry; i++) {
+		if (strlen(f.entry[i].value) > EXPFILE_LINE_MAX || f.entry[i].line < 1 ||
+		    (i > 0 && f.entry[i].line <= f.entry[i - 1].line) || expfile_find(&f, f.entry[i].id) != &f.entry[i])
+			abort();
+	}
+	if (expopts_experiment(&f, &e, &cause) != 0) {
+		/* a value's error: the command line's message after "fuzz.ini:LINE: " */
+		if (cause == NULL || strncmp(cause, "fuzz.ini:", 9) != 0)
+			abort();
+		fuzz_refused(cause);
+		return 0;
+	}
+	fuzz_plan(&e);
+	return 0;
+}
