@@ -506,8 +506,11 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 			         op->thread, st);
 		else
 			snprintf(buf, len, "#%u t%d %-10s kernel launch %s<<<%u, %u>>> [%llu+%llu]", op->id, op->thread,
-			         st, experiment_kernel_name(op->kernel), op->grid, (unsigned)op->block,
-			         (unsigned long long)op->offset, (unsigned long long)op->count);
+			         st,
+			         op->kernel == SS_KERNEL_TASK ? (op->buffer == 1 ? "transform" : "convert")
+			                                      : experiment_kernel_name(op->kernel),
+			         op->grid, (unsigned)op->block, (unsigned long long)op->offset,
+			         (unsigned long long)op->count);
 		break;
 	case SS_OP_EVENT_RECORD:
 	case SS_OP_EVENT_SYNC:

@@ -33,6 +33,10 @@ if has runs; then
 	step ops-decrypt 10 "$bin" ops --preset decrypt --streams 3 --elements 10
 	step ops-vector-add 10 "$bin" ops --preset vector-add
 	step ops-vector-add-weaker 10 "$bin" ops --preset vector-add --order weaker
+	step ops-managed-threads 10 "$bin" ops --preset managed-threads --streams 2 --threads 2 --work 2
+	step run-managed-threads 120 "$bin" run --backend cuda --preset managed-threads --json
+	step run-managed-threads-1t 120 "$bin" run --backend cuda --preset managed-threads --threads 1 --json
+	step run-managed-threads-text 120 "$bin" run --backend cuda --preset managed-threads --export "$work/managed-threads.sqlite"
 	step run-kernel-transfer 60 "$bin" run --backend cuda --preset kernel-transfer --json
 	step run-kernel-transfer-20 60 "$bin" run --backend cuda --preset kernel-transfer --streams 20 --json
 	step run-kernel-transfer-fma 60 "$bin" run --backend cuda --preset kernel-transfer --kernel fma --json
