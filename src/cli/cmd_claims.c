@@ -70,11 +70,16 @@ static int cmd_claims_exec(const struct cmd_args *args)
 		return rc;
 	if (cmd_has(args, OPT_PRESET, &preset)) {
 		docs = claims_document(o.exp.preset);
-		if (docs == 0)
-			return cmd_error(CLI_USAGE,
-			                 "--preset %s: no document's claims use it; valid are "
-			                 "kernel-transfer|decrypt|default-stream|sync-order|managed|vector-add",
-			                 preset);
+		if (docs == 0) {
+			char valid[256] = "";
+
+			for (int p = 0; p < SS_PRESET_COUNT; p++)
+				if (claims_document((enum ss_preset)p) != 0)
+					snprintf(valid + strlen(valid), sizeof valid - strlen(valid), "%s%s",
+					         valid[0] != '\0' ? "|" : "", experiment_preset_name(p));
+			return cmd_error(CLI_USAGE, "--preset %s: no document's claims use it; valid are %s", preset,
+			                 valid);
+		}
 	}
 	if ((rc = cmd_claims_bases(args, base, &o)) != 0)
 		return rc;
@@ -168,7 +173,7 @@ const struct cmd_entry cmd_claims_entry = {
             "4 ... 128 streams; document 000's decrypt on 1, 3 (a tail chunk) and 32 streams; document 003's\n"
             "vector-add in its best and weaker orders, sync-order synchronised in order and in reverse, and\n"
             "default-stream with nothing, an event timer and cudaGetLastError on stream 0; document 004's\n"
-            "managed-attach memory with one host thread and with a thread per stream. Then prints each claim's\n"
+            "managed-threads tasks on one host thread and on a thread per task. Then prints each claim's\n"
             "verdict (holds, does not hold, not measured here) with what was measured and the tolerance it was\n"
             "held to. On the model the numbers are the model's, labelled modelled.",
     .exits = "0 every run ran (whatever the verdicts), 2 usage error, 3 a run failed (its claims: not measured)",

@@ -99,6 +99,7 @@ static void claims_unmeasured(struct ss_claim *c, const char *why, const char *b
 	snprintf(c->brief, sizeof c->brief, "%s: -", brief);
 }
 
+/* Whether sweep point p ran and has a time. */
 static bool claims_ok(const struct ss_sweep_point *p)
 {
 	return p != NULL && p->done && !p->failed && p->a.used_ns > 0;
@@ -617,11 +618,12 @@ static void claims_copy_duplex(struct ss_claim *c, const struct ss_claims_run *r
 	claims_value(c, "d2h_busy_ns", true, (double)db);
 }
 
-/* claims_attach: document 004: a host thread per stream, each with its attached managed memory, against one
- * thread issuing every stream's work. */
+/* claims_attach: document 004's tasks, each on a host thread of its own with its stream and attached managed
+ * memory, against one thread running every task in turn: threads that work independently run their tasks at the
+ * same time, so they finish sooner than one thread, beyond the noise allowance. */
 static void claims_attach(struct ss_claim *c, const struct ss_claims_run *one, const struct ss_claims_run *many)
 {
-	double t1, tn, eff;
+	double t1, tn, speedup;
 	const char *what, *why;
 
 	claims_start(c, "004-attach-threads",
@@ -629,8 +631,8 @@ static void claims_attach(struct ss_claim *c, const struct ss_claims_run *one, c
 	             "threads work independently.",
 	             (one != NULL && one->modelled) || (many != NULL && many->modelled));
 	snprintf(c->expected, sizeof c->expected,
-	         "a thread per stream, each with its attached memory, no slower than one thread issuing every stream "
-	         "(within %.0f%%)",
+	         "a thread per task, each with its stream and attached memory, faster than one thread running every "
+	         "task, by more than %.0f%%",
 	         100 * CLAIMS_NOISE);
 	if ((why = claims_why(one, many, false)) != NULL) {
 		claims_unmeasured(c, why, "attach+threads");
@@ -641,19 +643,21 @@ static void claims_attach(struct ss_claim *c, const struct ss_claims_run *one, c
 		claims_unmeasured(c, "a run had no makespan", "attach+threads");
 		return;
 	}
-	eff = tn / t1 - 1;
-	c->verdict = eff <= CLAIMS_NOISE ? SS_VERDICT_HOLDS : SS_VERDICT_FAILS;
-	snprintf(c->measured, sizeof c->measured, "%d threads %s, 1 thread %s (%+.1f%%)", many->e.threads, CLAIMS_T(tn),
-	         CLAIMS_T(t1), 100 * eff);
-	snprintf(c->evidence, sizeof c->evidence,
-	         "%s of %d streams of managed-attach memory; kernels of distinct streams at once: %d with %d threads, "
-	         "%d with 1",
-	         what, many->e.streams, many->obs.concurrency, many->e.threads, one->obs.concurrency);
-	snprintf(c->brief, sizeof c->brief, "attach+threads %+.1f%% %s", 100 * eff, claims_verdict_words(c->verdict));
+	speedup = t1 / tn;
+	c->verdict = speedup > 1 + CLAIMS_NOISE ? SS_VERDICT_HOLDS : SS_VERDICT_FAILS;
+	snprintf(c->measured, sizeof c->measured, "%d threads %s, 1 thread %s: %.2fx faster (at most %dx for %d tasks)",
+	         many->e.threads, CLAIMS_T(tn), CLAIMS_T(t1), speedup, many->e.streams, many->e.streams);
+	snprintf(
+	    c->evidence, sizeof c->evidence,
+	    "%s of %s, %d streams of %s memory; kernels of distinct streams at once: %d with %d threads, %d with 1",
+	    what, experiment_preset_name(many->e.preset), many->e.streams, experiment_hostmem_name(many->e.hostmem),
+	    many->obs.concurrency, many->e.threads, one->obs.concurrency);
+	snprintf(c->brief, sizeof c->brief, "%d threads %.2fx %s", many->e.threads, speedup,
+	         claims_verdict_words(c->verdict));
 	claims_value(c, "one_thread_ns", true, t1);
 	claims_value(c, "threads_ns", true, tn);
 	claims_value(c, "threads", true, many->e.threads);
-	claims_value(c, "effect", true, eff);
+	claims_value(c, "speedup", true, speedup);
 }
 
 /* claims_overlap000: document 000's 32 streams against one. */
@@ -834,8 +838,8 @@ static const struct {
     [SS_CLAIMS_DS_NONE] = {SS_CLAIMS_DOC_003, SS_PRESET_DEFAULT_STREAM, "stream0-none"},
     [SS_CLAIMS_DS_TIMER] = {SS_CLAIMS_DOC_003, SS_PRESET_DEFAULT_STREAM, "stream0-event-timer"},
     [SS_CLAIMS_DS_GET_LAST_ERROR] = {SS_CLAIMS_DOC_003, SS_PRESET_DEFAULT_STREAM, "stream0-get-last-error"},
-    [SS_CLAIMS_ATTACH_ONE] = {SS_CLAIMS_DOC_004, SS_PRESET_MANAGED, "attach-one-thread"},
-    [SS_CLAIMS_ATTACH_THREADS] = {SS_CLAIMS_DOC_004, SS_PRESET_MANAGED, "attach-thread-per-stream"},
+    [SS_CLAIMS_ATTACH_ONE] = {SS_CLAIMS_DOC_004, SS_PRESET_MANAGED_THREADS, "attach-one-thread"},
+    [SS_CLAIMS_ATTACH_THREADS] = {SS_CLAIMS_DOC_004, SS_PRESET_MANAGED_THREADS, "attach-thread-per-task"},
 };
 
 unsigned claims_document(enum ss_preset p)

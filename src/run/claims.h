@@ -74,8 +74,8 @@ enum ss_claims_role {
 	SS_CLAIMS_DS_NONE,           /* 003: default-stream with nothing on stream 0 */
 	SS_CLAIMS_DS_TIMER,          /* 003: events on stream 0 between the phases (a host timer) */
 	SS_CLAIMS_DS_GET_LAST_ERROR, /* 003: cudaGetLastError between the streams' work */
-	SS_CLAIMS_ATTACH_ONE,        /* 004: managed memory attached per stream, one host thread */
-	SS_CLAIMS_ATTACH_THREADS,    /* 004: the same with a host thread per stream */
+	SS_CLAIMS_ATTACH_ONE,        /* 004: managed-threads' tasks, attached memory each, on one host thread */
+	SS_CLAIMS_ATTACH_THREADS,    /* 004: the same with a host thread per task (per stream) */
 	SS_CLAIMS_ROLE_COUNT
 };
 
@@ -107,7 +107,7 @@ struct ss_claims_run {
 };
 
 /* claims_document is the document whose claims preset p's experiments are (an SS_CLAIMS_DOC_* bit), 0 for a
- * preset no document writes (hyperq, pageable). */
+ * preset no document's claims use (hyperq, managed, pageable). */
 unsigned claims_document(enum ss_preset p);
 /* claims_document_name: "000", "001", "003", "004" for one bit; "?" otherwise. */
 const char *claims_document_name(unsigned doc);
