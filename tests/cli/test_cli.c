@@ -453,6 +453,7 @@ static const struct {
     {"pageable.ini", ARGS("--preset", "pageable")},
     {"vector-add.ini", ARGS("--preset", "vector-add")},
     {"vector-add-weaker.ini", ARGS("--preset", "vector-add", "--order", "weaker")},
+    {"managed-threads.ini", ARGS("--preset", "managed-threads")},
 };
 
 /* run_cmd runs streamscope cmd, then the words of pre, then those of post (each NULL-terminated; NULL: none). */
