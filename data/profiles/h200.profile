@@ -51,6 +51,7 @@ kernel.fma.saturation = 67471 measured      # fma: launch size (elements) from w
 kernel.decrypt.ns_per_unit = 0.000889491 measured # document 000's grid-stride decrypt <<<80*32, 64>>>: (H200 calibrate of issue 18: tests/data/h200/documents/calibrate.txt)
 kernel.decrypt.ns_per_elem = 0.00235081 measured # document 000's grid-stride decrypt <<<80*32, 64>>>: (H200 calibrate of issue 18: tests/data/h200/documents/calibrate.txt)
 kernel.decrypt.saturation = 34356.2 measured # document 000's grid-stride decrypt <<<80*32, 64>>>: (H200 calibrate of issue 18: tests/data/h200/documents/calibrate.txt)
+kernel.decrypt.share = 0.917 fitted       # decrypt: share of the device one <<<80*32, 64>>> launch keeps busy (built-in: validate on the H200, tests/data/h200/documents/validate-1.csv: 32..128 streams kernel-bound at 54.6-55.3 ms against 59.5 ms of kernels alone in 1 stream)
 kernel.spin.ns_per_unit = 2.24 measured     # spin: ns per iteration of its one-thread block (built-in: 449.5 us for 200000 iterations in the smoke timelines)
 kernel.spin.ns_per_elem = 0 estimate        # spin: unused (built-in: none)
 kernel.spin.saturation = 4224 estimate      # spin: one-thread blocks running at once (built-in: 132 SMs x 32 blocks)

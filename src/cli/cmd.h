@@ -137,8 +137,9 @@ struct cmd_entry {
 /* The experiment options, in a command's refusals, all refused for the one reason why. */
 #define CMD_REFUSE_EXPERIMENT(why)                                                                                     \
 	{OPT_PRESET, why}, {OPT_EXPERIMENT, why}, {OPT_STREAMS, why}, {OPT_CHUNKS, why}, {OPT_ELEMENTS, why},          \
-	    {OPT_WORK, why}, {OPT_ORDER, why}, {OPT_SYNC, why}, {OPT_DEFSTREAM, why}, {OPT_STREAM_FLAGS, why},         \
-	    {OPT_HOSTMEM, why}, {OPT_CONNECTIONS, why}, {OPT_THREADS, why}, {OPT_REPEAT, why}, {OPT_WARMUP, why},      \
+	    {OPT_WORK, why}, {OPT_KERNEL, why}, {OPT_BLOCK, why}, {OPT_GRID, why}, {OPT_SPLIT, why}, {OPT_ORDER, why}, \
+	    {OPT_SYNC, why}, {OPT_DEFSTREAM, why}, {OPT_STREAM_FLAGS, why}, {OPT_HOSTMEM, why},                        \
+	    {OPT_CONNECTIONS, why}, {OPT_THREADS, why}, {OPT_REPEAT, why}, {OPT_WARMUP, why},                          \
 	{                                                                                                              \
 		OPT_PREFETCH_EVENTS, why                                                                               \
 	}

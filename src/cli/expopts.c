@@ -334,6 +334,9 @@ static int expopts_assemble(struct expopts *o, const struct cmd_args *a, bool sw
 	}
 	if (threads_per_stream && sweep)
 		o->exp.threads = o->exp.streams;
+	/* a preset of one thread per stream (managed-threads) keeps one per stream at any --streams */
+	if (!threads_per_stream && o->exp.threads > 1)
+		o->exp.threads = o->exp.streams;
 	return 0;
 }
 

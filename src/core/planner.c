@@ -103,7 +103,7 @@ static struct ss_op *planner_push_chunk(struct planner_ctx *p, int kind, int c, 
 	struct ss_op *op = planner_push(p, kind, planner_chunk_stream(p->e, c));
 
 	op->buffer = (int8_t)buffer;
-	op->chunk = (int16_t)c;
+	op->chunk = (int32_t)c;
 	op->offset = offset;
 	op->count = count;
 	if (kind == SS_OP_KERNEL) {

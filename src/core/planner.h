@@ -33,7 +33,7 @@ struct ss_op {
 	                  1 = data (managed, attached), 2 = out; its transform writes 1, its convert 2 */
 	int16_t stream;
 	int16_t thread;  /* host thread that issues it (0 when experiment.threads == 1) */
-	int16_t chunk;   /* chunk index, -1 for non-chunk operations */
+	int32_t chunk;   /* chunk index, -1 for non-chunk operations */
 	int32_t event;   /* event index for EVENT_* ops, -1 otherwise */
 	uint64_t offset; /* first element */
 	uint64_t count;  /* elements (bytes = count * elem_size) */

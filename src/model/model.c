@@ -325,10 +325,12 @@ static void model_kernel_params(const struct model *m, struct model_item *it, co
 	} else {
 		const struct ss_kernel_profile *k = &p->kernel[kernel];
 		double n = (double)op->count, par = fmin(n, (double)op->grid * (double)op->block);
+		double share = k->share > 0 ? k->share : 1.0;
 
-		/* as wide as its elements, or its threads where fewer (a grid-stride launch) */
-		it->width = fmin(1.0, (par > 0 ? par : 1.0) / k->saturation);
-		it->work = n * ((double)e->work * k->ns_per_unit + k->ns_per_elem);
+		/* as wide as its elements, or its threads where fewer (a grid-stride launch), of the share one launch
+		 * keeps busy; the work scaled alike, so that a launch alone takes its calibrated time */
+		it->width = fmin(1.0, (par > 0 ? par : 1.0) / k->saturation) * share;
+		it->work = n * ((double)e->work * k->ns_per_unit + k->ns_per_elem) * share;
 		it->fault = n * m->fault_elem / p->fault_gbs;
 		if (kernel == SS_KERNEL_TASK) {
 			/* one pass per launch; transform faults its chunk's data in from the host, where the allocation

@@ -40,6 +40,7 @@ struct profile_key {
 #define I(field) offsetof(struct ss_profile, field), KEY_INT
 #define M SS_PROV_MEASURED
 #define E SS_PROV_ESTIMATE
+#define F SS_PROV_FITTED
 
 /* The built-in values, each with where it comes from (its why, written beside a built-in value in a saved profile;
  * docs/results.md names the data): "measured" marks values measured on the H200 (shared/H200.md's facts, the
@@ -128,6 +129,11 @@ static const struct profile_key profile_keys[] = {
      "decrypt: ns per entry x round, whole device", "decrypt preset in the smoke log: 54.5 ms of kernels"},
     {"kernel.decrypt.ns_per_elem", D(kernel[SS_KERNEL_DECRYPT].ns_per_elem), 0, 1e6, 1.663e-3, M,
      "decrypt: ns per entry besides the rounds, whole device", "H200 calibrate: intercept of the work scan"},
+    {"kernel.decrypt.share", D(kernel[SS_KERNEL_DECRYPT].share), 0.01, 1, 0.917, F,
+     "decrypt: share of the device one <<<80*32, 64>>> launch keeps busy (its last wave leaves SMs idle that "
+     "the next stream's launch fills)",
+     "validate on the H200 (tests/data/h200/documents/validate-1.csv): 32..128 streams' kernel-bound makespans "
+     "54.6-55.3 ms against 59.5 ms of kernels alone in the 1-stream run"},
     {"kernel.decrypt.saturation", D(kernel[SS_KERNEL_DECRYPT].saturation), 1, 1e10, 45934, M,
      "decrypt: launch size (entries) from which it is throughput-bound",
      "H200 calibrate: decrypt kernels of 256 and 1024 entries"},
@@ -220,6 +226,7 @@ static const struct profile_key profile_keys[] = {
 #undef I
 #undef M
 #undef E
+#undef F
 #undef HOST_PROBES
 
 #define NKEYS ((int)(sizeof(profile_keys) / sizeof(profile_keys[0])))

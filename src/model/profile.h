@@ -27,6 +27,8 @@ struct ss_kernel_profile {
 	double ns_per_unit;
 	double ns_per_elem; /* work-independent cost per element (memory traffic), whole device */
 	double saturation;
+	double share; /* of the device one launch of it keeps busy, 0..1: below 1 a launch alone runs at this share
+	                 (its calibrated time unchanged) and concurrent launches fill the rest */
 };
 
 #define SS_PROFILE_MAX_KEYS 64

@@ -652,7 +652,7 @@ static void hand_op(struct ss_oplist *ops, int kind, int stream, uint64_t count)
 	op->kind = (uint8_t)kind;
 	op->stream = (int16_t)stream;
 	op->buffer = kind == SS_OP_KERNEL ? 2 : 0;
-	op->chunk = (int16_t)(stream >= 0 ? stream : -1);
+	op->chunk = (int32_t)(stream >= 0 ? stream : -1);
 	op->event = -1;
 	op->count = count;
 	ops->elem_size = 4;
