@@ -1,0 +1,133 @@
+/* test_replay_documents.c: what the H200 recorded for issue 18 (tests/data/h200/documents), held to its data. The
+ * bench comparison of each preset with its document's reference program (reference/summary.json): every point's
+ * ratio is the median of its rounds' preset/reference ratios, recomputed here from the recorded times, its spread
+ * their min..max, and within 3% at 1..64 streams (the 128-stream point reported, not judged). The documents' claims
+ * (claims/claims-json.txt): every claim of the four documents has a verdict on the GPU, none modelled, and each
+ * twin-run claim's verdict follows from its recorded makespans by the rule it states (more than 3% slower). */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_tree.h"
+
+static const char *data_dir;
+
+/* load parses data_dir/name; skips (77) when the data is not there. */
+static yajl_val load(const char *name)
+{
+	char path[1024], err[256];
+	yajl_val v;
+
+	snprintf(path, sizeof path, "%s/%s", data_dir, name);
+	v = json_tree_load(path, err, sizeof err);
+	if (v == NULL)
+		fail_msg("%s: %s", path, err);
+	return v;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void test_reference(void **state)
+{
+	yajl_val root = load("reference/summary.json"), refs = json_tree_get(root, "reference"), p;
+	size_t i, kt = 0, dec = 0, va = 0;
+
+	(void)state;
+	assert_false(json_tree_is_true(json_tree_get(root, "modelled")));
+	json_tree_foreach(refs, i, p)
+	{
+		yajl_val pr = json_tree_get(p, "preset_ms_rounds"), rr = json_tree_get(p, "reference_ms_rounds");
+		const char *preset = json_tree_str(json_tree_get(p, "preset"));
+		long long streams = json_tree_int(json_tree_get(p, "streams"));
+		size_t n = json_tree_len(pr);
+		double ratio[16], med;
+
+		assert_non_null(preset);
+		assert_true(n >= 2 && n <= 16 && n == json_tree_len(rr));
+		for (size_t k = 0; k < n; k++)
+			ratio[k] = json_tree_num(json_tree_at(pr, k)) / json_tree_num(json_tree_at(rr, k));
+		qsort(ratio, n, sizeof ratio[0], cmp_double);
+		med = n % 2 ? ratio[n / 2] : (ratio[n / 2 - 1] + ratio[n / 2]) / 2;
+		assert_true(fabs(med - json_tree_num(json_tree_get(p, "ratio"))) < 1e-9);
+		assert_true(fabs(ratio[0] - json_tree_num(json_tree_get(p, "ratio_min"))) < 1e-9);
+		assert_true(fabs(ratio[n - 1] - json_tree_num(json_tree_get(p, "ratio_max"))) < 1e-9);
+		/* judged at 1..64 streams, each within 3% */
+		assert_int_equal(json_tree_is_true(json_tree_get(p, "judged")), streams <= 64);
+		if (streams <= 64)
+			assert_true(fabs(med - 1.0) <= 0.03);
+		kt += strcmp(preset, "kernel-transfer") == 0;
+		dec += strcmp(preset, "decrypt") == 0;
+		va += strcmp(preset, "vector-add") == 0;
+	}
+	assert_int_equal(kt, 8); /* 1, 2, 4, ..., 128 streams */
+	assert_int_equal(dec, 8);
+	assert_int_equal(va, 2); /* best and weaker */
+	json_tree_free(root);
+}
+
+static void test_claims(void **state)
+{
+	static const char *const ids[] = {
+	    "000-overlap",      "000-tail",          "001-theory",         "001-best",
+	    "001-not-3x",       "001-bytes",         "001-engine-bound",   "001-stream-cost",
+	    "003-sync-order",   "003-stream0-timer", "003-get-last-error", "003-issue-order",
+	    "003-kernel-order", "003-copy-engine",   "003-copy-duplex",    "004-attach-threads"};
+	static const char *const twins[] = {"003-sync-order", "003-stream0-timer", "003-get-last-error",
+	                                    "003-issue-order"};
+	yajl_val root = load("claims/claims-json.txt"), claims = json_tree_get(root, "claims"), c;
+	size_t i;
+
+	(void)state;
+	assert_false(json_tree_is_true(json_tree_get(root, "modelled")));
+	assert_int_equal(json_tree_len(claims), sizeof ids / sizeof ids[0]);
+	json_tree_foreach(claims, i, c)
+	{
+		const char *verdict = json_tree_str(json_tree_get(c, "verdict"));
+
+		assert_string_equal(json_tree_str(json_tree_get(c, "id")), ids[i]);
+		assert_non_null(verdict);
+		assert_true(strcmp(verdict, "holds") == 0 || strcmp(verdict, "does-not-hold") == 0);
+		assert_false(json_tree_is_true(json_tree_get(c, "modelled")));
+		for (size_t t = 0; t < sizeof twins / sizeof twins[0]; t++) {
+			yajl_val v = json_tree_get(c, "values");
+			double base, toggled;
+
+			if (strcmp(ids[i], twins[t]) != 0)
+				continue;
+			base = json_tree_num(json_tree_get(v, "base_ns"));
+			toggled = json_tree_num(json_tree_get(v, "toggled_ns"));
+			assert_true(base > 0 && toggled > 0);
+			assert_int_equal(strcmp(verdict, "holds") == 0, toggled > base * 1.03);
+		}
+	}
+	json_tree_free(root);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_reference),
+	    cmocka_unit_test(test_claims),
+	};
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_replay_documents DIR (tests/data/h200/documents)\n");
+		return 2;
+	}
+	data_dir = argv[1];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
