@@ -1336,7 +1336,7 @@ static void test_bench_model_not_gpu(void **state)
 	char err[256];
 	yajl_val j, c;
 	const char *line, *last = NULL;
-	size_t i, checks = 0;
+	size_t i, checks = 0, ref_skipped = 0;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -1353,12 +1353,21 @@ static void test_bench_model_not_gpu(void **state)
 			if (note == NULL || note > strchr(line, '\n'))
 				fail_msg("check line without 'not a GPU check': %.*s", (int)strcspn(line, "\n"), line);
 		}
+		/* the reference programs are the GPU's: the model says so once */
+		if (strncmp(line, "reference programs: skipped: ", strlen("reference programs: skipped: ")) == 0) {
+			const char *why = strstr(line, "needs the GPU");
+
+			if (why == NULL || (strchr(line, '\n') != NULL && why > strchr(line, '\n')))
+				fail_msg("reference skip without its reason: %.*s", (int)strcspn(line, "\n"), line);
+			ref_skipped++;
+		}
 		if (line[0] != '\n')
 			last = line;
 		if (strchr(line, '\n') == NULL)
 			break;
 	}
 	assert_true(checks >= 10);
+	assert_int_equal(ref_skipped, 1);
 	assert_non_null(last);
 	assert_int_equal(strncmp(last, "no GPU check ran: ", 18), 0);
 	cli_out_free(&o);
@@ -1370,6 +1379,8 @@ static void test_bench_model_not_gpu(void **state)
 	assert_true(json_tree_is_true(json_tree_get(j, "modelled")));
 	assert_true(json_tree_is_false(json_tree_get(j, "gpu_checks")));
 	assert_int_equal(json_tree_len(json_tree_get(j, "checks")), checks);
+	assert_true(json_tree_is_array(json_tree_get(j, "reference")));
+	assert_int_equal(json_tree_len(json_tree_get(j, "reference")), 0);
 	json_tree_foreach(json_tree_get(j, "checks"), i, c)
 	{
 		assert_true(json_tree_is_null(json_tree_get(c, "pass")));
