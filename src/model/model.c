@@ -333,10 +333,10 @@ static void model_kernel_params(const struct model *m, struct model_item *it, co
 		it->work = n * ((double)e->work * k->ns_per_unit + k->ns_per_elem) * share;
 		it->fault = n * m->fault_elem / p->fault_gbs;
 		if (kernel == SS_KERNEL_TASK) {
-			/* one pass per launch; transform faults its chunk's data in from the host, where the allocation
-			 * started and where host_process left it */
-			it->work = n * (k->ns_per_unit + k->ns_per_elem);
-			it->fault = op->buffer == 1 ? n * (double)m->ops->elem_size / p->fault_gbs : 0;
+			/* one pass per launch; on the H200 transform reads the data host_process left on the host no
+			 * slower than convert reads it on the device (host.process_ns carries the migration) */
+			it->work = n * (k->ns_per_unit + k->ns_per_elem) * share;
+			it->fault = 0;
 		}
 	}
 }
@@ -515,11 +515,12 @@ static void model_issue(struct model *m, int h)
 		break;
 	}
 	case SS_OP_HOST: {
-		/* document 004's host_process: the thread works through its chunk, faulting the data back from the
-		 * device first */
+		/* document 004's host_process: the thread works through its chunk (host.process_ns includes faulting
+		 * it back from the device), every issuing thread doing the same at once sharing host.process_gbs */
 		double bytes = (double)op->count * (double)m->ops->elem_size;
 
-		cost = (double)op->count * p->host_process_ns + bytes / p->fault_gbs;
+		cost =
+		    fmax((double)op->count * p->host_process_ns, bytes * (double)m->e->threads / p->host_process_gbs);
 		model_emit(m, SS_KIND_MARKER, t0, t0 + cost, op, SS_STREAM_HOST, 0, (uint32_t)h, 0, (uint64_t)bytes,
 		           "host_process");
 		ht->t = t0 + cost;

@@ -142,12 +142,18 @@ static const struct profile_key profile_keys[] = {
     {"kernel.spin.ns_per_elem", D(kernel[SS_KERNEL_SPIN].ns_per_elem), 0, 1e6, 0, E, "spin: unused", "none"},
     {"kernel.spin.saturation", D(kernel[SS_KERNEL_SPIN].saturation), 1, 1e10, 4224, E,
      "spin: one-thread blocks running at once", "132 SMs x 32 blocks"},
-    {"host.process_ns", D(host_process_ns), 0, 1e6, 0.3, E,
-     "host_process (document 004's task): ns per element on the host, its data already there",
-     "a read-modify-write of 4-byte ints at ~13 GB/s on one core"},
-    {"kernel.task.ns_per_unit", D(kernel[SS_KERNEL_TASK].ns_per_unit), 1e-12, 1e6, 0.01, E,
+    {"host.process_ns", D(host_process_ns), 0, 1e6, 1.645, M,
+     "host_process (document 004's task): ns per element on the host, its managed data faulted back included",
+     "the H200's managed-threads trace (tests/data/h200/documents/traces): 32 host_process markers of 2^22 ints, "
+     "6.90 ms on average (5.87-7.54), four threads at once"},
+    {"host.process_gbs", D(host_process_gbs), 0.01, 1e4, 13.4, F,
+     "host_process of every thread together (the host's page faults and memory are shared)",
+     "the H200's managed-threads validate rows (tests/data/h200/documents/validate-2.csv): 64 MiB x 8 passes in "
+     "38.7-40.2 ms with 16 tasks, the most seen; 4.6 GB/s with 2, 8.6 with 4, 11.3 with 8"},
+    {"kernel.task.ns_per_unit", D(kernel[SS_KERNEL_TASK].ns_per_unit), 1e-12, 1e6, 0.0161, M,
      "task (document 004's transform and convert): ns per element of one pass, whole device",
-     "8 bytes an element at ~800 GB/s, a 100-block grid-stride launch"},
+     "the same trace: 64 launches over 2^22 ints, 67.9 us on average (63.3-71.8), transform no slower than "
+     "convert: the data it reads back from the host costs it no fault time"},
     {"kernel.task.ns_per_elem", D(kernel[SS_KERNEL_TASK].ns_per_elem), 0, 1e6, 0, E, "task: none besides", "none"},
     {"kernel.task.saturation", D(kernel[SS_KERNEL_TASK].saturation), 1, 1e10, 25600, E,
      "task: threads from which a launch is throughput-bound", "its own <<<100, 256>>>"},

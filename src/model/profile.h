@@ -31,7 +31,7 @@ struct ss_kernel_profile {
 	                 (its calibrated time unchanged) and concurrent launches fill the rest */
 };
 
-#define SS_PROFILE_MAX_KEYS 64
+#define SS_PROFILE_MAX_KEYS 80
 
 /* A calibration profile. Every numeric value has a key in the file format (profile_key_*); prov[] holds each
  * key's provenance by key index. */
@@ -79,8 +79,9 @@ struct ss_profile {
 	double trace_ns;                    /* CUPTI's cost per traced call (api_* are untraced costs; informational) */
 	double thread_start_ns;             /* host thread i starts issuing i * thread_start_ns after thread 0 */
 	double host_gap_ns;                 /* a host thread's own time between two calls */
-	double host_process_ns;             /* host_process (document 004's task): ns per element on the host, besides
-	                                       migrating its managed data there and back (managed.fault_gbs) */
+	double host_process_ns;             /* host_process (document 004's task): ns per element on one host thread,
+	                                       faulting its managed data back included */
+	double host_process_gbs;            /* host_process of every thread together: at most this many bytes a ns */
 	/* 1: copies wait in hardware queues of their own per direction (one per connection), so a copy waiting for a
 	 * kernel holds up only copies; 0: copies share the streams' queues */
 	int copy_queues;

@@ -88,7 +88,7 @@ static void test_round_trip(void **state)
 	    "host.process_ns", "kernel.task.ns_per_unit", "kernel.task.ns_per_elem", "kernel.task.saturation",
 	    "kernel.fma.ns_per_unit", "kernel.fma.ns_per_elem", "kernel.fma.saturation",
 	    /* fitted to the H200's validate rows */
-	    "kernel.decrypt.share"};
+	    "kernel.decrypt.share", "host.process_gbs"};
 
 	(void)state;
 	truth_profile(&truth);

@@ -200,9 +200,10 @@ static void test_h200_matrix(void **state)
 
 /* The presets issue 18 made the documents' own (tests/data/h200/documents: one measurement a row, each row's spread
  * unknown), against the H200 profile with the kernels calibrated there. Met: the median (3.3% <= 5%), default-stream
- * serialisation 30/30. Not met, held where they are as ratchets (docs/results.md names the rows): 50 rows beyond
- * 15%, 37 of them managed (the document's kernel on prefetched memory, 17-42% short) and managed-threads (its
- * host_process and fault costs are estimates: -49..+88%); without those two presets median 3.0%, worst 22.5%
+ * serialisation 30/30. Not met, held where they are as ratchets (docs/results.md names the rows): 46 rows beyond
+ * 15%, 33 of them managed (the document's kernel on prefetched memory, 17-42% short) and managed-threads (more host
+ * threads than the host's 16 cores, which the model does not have: -29..-70% at 32..128 tasks); without those two
+ * presets median 3.0%, worst 22.5%
  * (pageable 8 streams breadth-first on 8 queues, single measurements of host-bound staging), 13 beyond 15%. */
 static void test_h200_documents(void **state)
 {
@@ -218,7 +219,7 @@ static void test_h200_documents(void **state)
 	print_stats("documents", &s, &st);
 	assert_int_equal(s.n, 6 * 8 * 2 * 2 + 8 * 2 * 2 + 8 * 2); /* every preset but hyperq (unchanged) */
 	assert_true(st.median_err <= SS_VALIDATE_MEDIAN_MAX);
-	assert_true(st.beyond_worst <= 50);
+	assert_true(st.beyond_worst <= 46);
 	assert_int_equal(st.serial_agree, st.serial_checked);
 	assert_true(st.serial_checked >= 30);
 	assert_true(st.pageable_agree + 2 >= st.pageable_checked);
