@@ -118,7 +118,11 @@ static bool control_change(struct ss_control *c, const struct ss_control_input *
 	e = *in->exp;
 	switch (act) {
 	case ACT_ORDER:
-		e.order = e.order == SS_ORDER_DEPTH ? SS_ORDER_BREADTH : SS_ORDER_DEPTH;
+		/* depth <-> breadth, and document 003's best <-> weaker */
+		e.order = e.order == SS_ORDER_DEPTH     ? SS_ORDER_BREADTH
+		          : e.order == SS_ORDER_BREADTH ? SS_ORDER_DEPTH
+		          : e.order == SS_ORDER_BEST    ? SS_ORDER_WEAKER
+		                                        : SS_ORDER_BEST;
 		break;
 	case ACT_SYNC:
 		e.sync = (e.sync + 1) % SS_SYNC_COUNT;

@@ -164,6 +164,14 @@ static void test_experiment_keys(void **state)
 	input(&in, &r, 1, 120, 40, &layout, &base);
 	assert_int_equal(control_action(&c, &in, ACT_ORDER, &e), CONTROL_RUN);
 	assert_int_not_equal(e.order, base.order);
+	/* vector-add toggles between document 003's two orders */
+	experiment_preset(&base, SS_PRESET_VECTOR_ADD);
+	assert_int_equal(control_action(&c, &in, ACT_ORDER, &e), CONTROL_RUN);
+	assert_int_equal(e.order, SS_ORDER_WEAKER);
+	base.order = SS_ORDER_WEAKER;
+	assert_int_equal(control_action(&c, &in, ACT_ORDER, &e), CONTROL_RUN);
+	assert_int_equal(e.order, SS_ORDER_BEST);
+	experiment_preset(&base, SS_PRESET_KERNEL_TRANSFER);
 	assert_int_equal(control_action(&c, &in, ACT_STREAMS_DOUBLE, &e), CONTROL_RUN);
 	assert_int_equal(e.streams, base.streams * 2);
 	base.streams = SS_MAX_STREAMS;
