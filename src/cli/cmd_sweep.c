@@ -39,8 +39,13 @@ static int cmd_sweep_exec(const struct cmd_args *args)
 	}
 	if ((b = expopts_backend(&o, &rc)) == NULL)
 		return rc;
-	orders[0] = o.both_orders ? SS_ORDER_DEPTH : o.exp.order;
-	orders[1] = SS_ORDER_BREADTH;
+	/* both: depth and breadth, or document 003's best and weaker where the experiment is in one of those */
+	{
+		bool doc = o.exp.order == SS_ORDER_BEST || o.exp.order == SS_ORDER_WEAKER;
+
+		orders[0] = !o.both_orders ? o.exp.order : doc ? SS_ORDER_BEST : SS_ORDER_DEPTH;
+		orders[1] = doc ? SS_ORDER_WEAKER : SS_ORDER_BREADTH;
+	}
 	sweep_init(&s, &o.exp, counts, ncounts, orders, o.both_orders ? 2 : 1);
 	rc = sweep_run(&s, b, cmd_sweep_progress, &cause);
 	if (rc != 0) {
@@ -61,7 +66,9 @@ static int cmd_sweep_exec(const struct cmd_args *args)
 static const struct cmd_use cmd_sweep_uses[] = {
     CMD_USES_EXPERIMENT,
     {OPT_STREAMS, "LIST", "stream counts, each 1..128 (default 1,2,4,8,16,32,64,128; at most 32 of them)"},
-    {OPT_ORDER, NULL, "depth|breadth|both (both: a column for each)"},
+    {OPT_ORDER, NULL,
+     "depth|breadth|best|weaker|both (both: a column for each of depth and breadth, or of best and weaker\n"
+     "where the experiment is in one of them: vector-add)"},
     {OPT_BACKEND, NULL, NULL},
     {OPT_PROFILE, NULL, NULL},
     {OPT_JSON, NULL, NULL},
