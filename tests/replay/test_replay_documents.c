@@ -13,6 +13,7 @@
 #include <cmocka.h>
 // clang-format on
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,9 @@ static void test_reference(void **state)
 	json_tree_free(root);
 }
 
-static void test_claims(void **state)
+/* check_claims holds the claims file name to the rules above; issue_order_holds is 003-issue-order's verdict
+ * there (on one hardware queue the weaker order is the slower: the document's claim holds). */
+static void check_claims(const char *name, bool issue_order_holds)
 {
 	static const char *const ids[] = {
 	    "000-overlap",      "000-tail",          "001-theory",         "001-best",
@@ -88,10 +91,9 @@ static void test_claims(void **state)
 	    "003-kernel-order", "003-copy-engine",   "003-copy-duplex",    "004-attach-threads"};
 	static const char *const twins[] = {"003-sync-order", "003-stream0-timer", "003-get-last-error",
 	                                    "003-issue-order"};
-	yajl_val root = load("claims/claims-json.txt"), claims = json_tree_get(root, "claims"), c;
+	yajl_val root = load(name), claims = json_tree_get(root, "claims"), c;
 	size_t i;
 
-	(void)state;
 	assert_false(json_tree_is_true(json_tree_get(root, "modelled")));
 	assert_int_equal(json_tree_len(claims), sizeof ids / sizeof ids[0]);
 	json_tree_foreach(claims, i, c)
@@ -113,8 +115,19 @@ static void test_claims(void **state)
 			assert_true(base > 0 && toggled > 0);
 			assert_int_equal(strcmp(verdict, "holds") == 0, toggled > base * 1.03);
 		}
+		if (strcmp(ids[i], "003-issue-order") == 0)
+			assert_int_equal(strcmp(verdict, "holds") == 0, issue_order_holds);
 	}
 	json_tree_free(root);
+}
+
+/* claims --connections 8 (the default) and 1 (CUDA_DEVICE_MAX_CONNECTIONS=1, one hardware queue as on the GPUs the
+ * documents were written on): best vs weaker differ only on one queue (+19.0% there, +0.4% on 8). */
+static void test_claims(void **state)
+{
+	(void)state;
+	check_claims("claims/claims-json.txt", false);
+	check_claims("claims-1q/claims-1q-json.txt", true);
 }
 
 int main(int argc, char **argv)
