@@ -846,7 +846,12 @@ static void test_document_004(void **state)
 	assert_int_equal(planner_op_bytes(&ops, &ops.op[4]), 5 * 4);
 	planner_free(&ops);
 	e.order = SS_ORDER_BREADTH; /* each task's steps depend on the last: only in turn */
-	assert_int_not_equal(experiment_validate(&e, &(char *){NULL}), 0);
+	{
+		char *cause = NULL;
+
+		assert_int_not_equal(experiment_validate(&e, &cause), 0);
+		free(cause);
+	}
 }
 
 /* kernel-transfer, 2 streams, 10 elements (chunks of 5), depth-first, stream sync in order, pinned. */
