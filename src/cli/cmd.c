@@ -91,8 +91,9 @@ static const struct cmd_option cmd_options[] = {
 
 /* The commands, in the order `streamscope --help` lists them; the default command (the TUI) first. */
 static const struct cmd_entry *const cmd_table[] = {
-    &cmd_tui_entry,   &cmd_run_entry,       &cmd_sweep_entry,    &cmd_claims_entry, &cmd_ops_entry,    &cmd_view_entry,
-    &cmd_stats_entry, &cmd_calibrate_entry, &cmd_validate_entry, &cmd_bench_entry,  &cmd_record_entry, &cmd_keys_entry,
+    &cmd_tui_entry,   &cmd_run_entry,    &cmd_sweep_entry,   &cmd_claims_entry,    &cmd_ops_entry,
+    &cmd_view_entry,  &cmd_stats_entry,  &cmd_analyze_entry, &cmd_calibrate_entry, &cmd_validate_entry,
+    &cmd_bench_entry, &cmd_record_entry, &cmd_keys_entry,
 };
 #define CMD_NTABLE (sizeof cmd_table / sizeof cmd_table[0])
 

@@ -1,0 +1,184 @@
+/* cmd_analyze.c: `streamscope analyze [FILE]`: the insights (core/insight) of a trace (any file `view` opens), or
+ * of a run of the experiment the options describe when no FILE is given: what is wrong with the overlap, the
+ * evidence, the fix and what it would gain; as text or as one JSON object with an `insights` array. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "cli/expopts.h"
+#include "cli/report.h"
+#include "core/analysis.h"
+#include "core/experiment.h"
+#include "core/insight.h"
+#include "core/units.h"
+#include "core/xalloc.h"
+#include "io/import/import.h"
+#include "run/runner.h"
+
+/* cmd_analyze_print prints the insights as text; what names the trace or the experiment. */
+static void cmd_analyze_print(const struct ss_timeline *t, const struct ss_insights *in, const char *what)
+{
+	char b[32];
+
+	printf("%s\n", what);
+	if (t->device[0] != '\0')
+		printf("device %s%s\n", t->device, t->modelled ? " (MODELLED: not measured)" : "");
+	if (in->n == 0)
+		printf("\nno insight: no rule found a problem in this timeline\n");
+	for (size_t i = 0; i < in->n; i++) {
+		const struct ss_insight *x = &in->item[i];
+
+		printf("\n[%s] %s: %s\n", insight_severity_name(x->severity), x->rule, x->summary);
+		printf("  evidence: %s\n", x->evidence);
+		printf("  fix: %s\n", x->fix);
+		if (x->have_gain)
+			printf("  gain: %s (%s)\n", units_time(x->gain_ns, b, sizeof b), x->gain_how);
+		else
+			printf("  gain: - (no sound estimate from the timeline)\n");
+	}
+}
+
+/* cmd_analyze_json prints the insights as one JSON object; file is the trace's path, NULL for a run. */
+static int cmd_analyze_json(const struct ss_timeline *t, const struct ss_insights *in, const char *file)
+{
+	struct json_out *o = report_json_begin();
+
+	json_out_key_str(o, "file", file);
+	json_out_key_str(o, "backend", t->backend);
+	json_out_key_str(o, "device", t->device);
+	json_out_key_bool(o, "modelled", t->modelled);
+	json_out_key(o, "insights");
+	json_out_array_begin(o);
+	for (size_t i = 0; i < in->n; i++) {
+		const struct ss_insight *x = &in->item[i];
+		size_t n = x->nrec < SS_INSIGHT_MAX_RECS ? x->nrec : SS_INSIGHT_MAX_RECS;
+
+		json_out_map_begin(o);
+		json_out_key_str(o, "rule", x->rule);
+		json_out_key_str(o, "severity", insight_severity_name(x->severity));
+		json_out_key_str(o, "summary", x->summary);
+		json_out_key(o, "evidence");
+		json_out_map_begin(o);
+		json_out_key_str(o, "text", x->evidence);
+		json_out_key_uint(o, "record_count", x->nrec);
+		json_out_key(o, "records");
+		json_out_array_begin(o);
+		for (size_t k = 0; k < n; k++)
+			json_out_uint(o, x->rec[k]);
+		json_out_array_end(o);
+		json_out_key_uint(o, "start_ns", x->t0);
+		json_out_key_uint(o, "end_ns", x->t1);
+		json_out_map_end(o);
+		json_out_key_str(o, "fix", x->fix);
+		json_out_key(o, "gain");
+		if (x->have_gain) {
+			json_out_map_begin(o);
+			json_out_key_uint(o, "ns", x->gain_ns);
+			json_out_key_str(o, "how", x->gain_how);
+			json_out_map_end(o);
+		} else {
+			json_out_null(o);
+		}
+		json_out_map_end(o);
+	}
+	json_out_array_end(o);
+	return report_json_end(o);
+}
+
+/* cmd_analyze_run runs the experiment of o on its backend into tl; a line of what it was goes to what. 0 or an
+ * exit code. */
+static int cmd_analyze_run(const struct expopts *o, struct ss_timeline *tl, char *what, size_t len)
+{
+	char desc[256];
+	struct ss_run_result res;
+	char *cause = NULL;
+	const struct ss_backend *b;
+	int rc;
+
+	if ((b = expopts_backend(o, &rc)) == NULL)
+		return rc;
+	if ((rc = runner_run(b, &o->exp, tl, &res, &cause)) != 0) {
+		cmd_error(rc, "%s", cause);
+		free(cause);
+		return rc;
+	}
+	tl->modelled = tl->modelled || res.modelled;
+	if (tl->device[0] == '\0')
+		snprintf(tl->device, sizeof tl->device, "%s", res.device);
+	experiment_describe(&o->exp, desc, sizeof desc);
+	snprintf(what, len, "experiment %s (%s, %s)", desc, tl->backend, res.modelled ? "MODELLED" : "measured");
+	return CLI_OK;
+}
+
+/* cmd_analyze_exec analyses the trace FILE, or a run of the experiment the options describe. */
+static int cmd_analyze_exec(const struct cmd_args *args)
+{
+	struct expopts o;
+	struct ss_timeline tl;
+	struct ss_analysis a;
+	struct ss_insights *in;
+	const char *file = args->npos > 0 ? args->pos[0] : NULL;
+	char what[512], *cause = NULL;
+	int rc;
+
+	for (int i = 0; file != NULL && i < args->nitem; i++)
+		if (args->item[i].id != OPT_JSON)
+			return cmd_error(
+			    CLI_USAGE,
+			    "option '%s' does not apply to 'analyze FILE': a trace's experiment is the one it "
+			    "recorded (without FILE, analyze runs the experiment the options describe)",
+			    cmd_option_name(args->item[i].id));
+	if ((rc = expopts_parse(args, &o)) != 0)
+		return rc;
+	timeline_init(&tl);
+	if (file != NULL) {
+		if (import_file(file, &tl, &cause) != 0) {
+			cmd_error(CLI_FAIL, "%s", cause);
+			free(cause);
+			timeline_free(&tl);
+			return CLI_FAIL;
+		}
+		snprintf(what, sizeof what, "trace %s", file);
+	} else if ((rc = cmd_analyze_run(&o, &tl, what, sizeof what)) != 0) {
+		timeline_free(&tl);
+		return rc;
+	}
+	timeline_sort(&tl);
+	analysis_timeline(&tl, &a);
+	in = xmalloc(sizeof *in);
+	insight_analyze(&tl, &a, in);
+	if (o.json)
+		rc = cmd_analyze_json(&tl, in, file);
+	else
+		cmd_analyze_print(&tl, in, what);
+	free(in);
+	timeline_free(&tl);
+	return rc;
+}
+
+static const struct cmd_use cmd_analyze_uses[] = {
+    CMD_USES_EXPERIMENT,       {OPT_BACKEND, NULL, NULL},
+    {OPT_PROFILE, NULL, NULL}, {OPT_JSON, NULL, "one object with an 'insights' array on stdout (times in ns)"},
+    {OPT_NONE, NULL, NULL},
+};
+
+const struct cmd_entry cmd_analyze_entry = {
+    .name = "analyze",
+    .args = "[FILE]",
+    .maxargs = 1,
+    .summary = "what limits the overlap of a trace, or without FILE of a run of the experiment the options\n"
+               "describe: each insight's rule, evidence, fix and gain",
+    .uses = cmd_analyze_uses,
+    .help = "Runs the insight rules over a timeline. Each insight has a stable rule id (pageable-copy,\n"
+            "legacy-stream-sync, no-overlap, engine-bound, small-copies, gpu-idle), a severity (problem, hint\n"
+            "or info), a one-line summary, the evidence (the numbers, the record indices and the time range it\n"
+            "rests on), the fix, and the gain: an estimate from the timeline with how it was made, or '-' (null\n"
+            "in JSON) where none is sound.\n"
+            "\n"
+            "FILE is any trace 'view' opens (streamscope SQLite or JSON, Nsight Systems SQLite export). Without\n"
+            "FILE, the experiment the options describe is run (as 'streamscope run' runs it: the GPU, or the\n"
+            "model, labelled MODELLED) and its timeline analysed; with FILE only --json applies.",
+    .exits = "0 ok, 1 the file cannot be read, 2 usage error, 3 CUDA/CUPTI failure",
+    .exec = cmd_analyze_exec,
+};

@@ -1,0 +1,224 @@
+/* test_analyze_cli.c: `streamscope analyze` through the real binary: the presets on the model give the rules their
+ * pathology shows (and a well-overlapped one no problem), the real Nsight Systems exports analyse, --json has the
+ * keys scripts rely on, and a FILE refuses the experiment options. */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "json_tree.h"
+
+#ifndef SS_BINARY
+#error "SS_BINARY (the streamscope executable) must be defined"
+#endif
+
+/* What one run of the binary printed and how it ended. */
+struct out {
+	char *out, *err;
+	int status; /* exit status, or 128 + signal */
+};
+
+/* slurp reads the whole of fd (from its start) into a new string. */
+static char *slurp(int fd)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	ssize_t r;
+
+	assert_non_null(buf);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	while ((r = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)r;
+		if (cap - len < 2) {
+			buf = realloc(buf, cap *= 2);
+			assert_non_null(buf);
+		}
+	}
+	buf[len] = '\0';
+	close(fd);
+	return buf;
+}
+
+/* run runs streamscope with argv (NULL-terminated, without the program), stdin /dev/null, stdout and stderr into
+ * unlinked temporary files (no pipe to fill), and waits for it. */
+static void run(struct out *o, const char *const *argv)
+{
+	char po[] = "/tmp/ss-analyze-out-XXXXXX", pe[] = "/tmp/ss-analyze-err-XXXXXX";
+	int fo = mkstemp(po), fe = mkstemp(pe), st;
+	const char *av[32] = {SS_BINARY};
+	pid_t pid;
+
+	assert_true(fo >= 0 && fe >= 0);
+	unlink(po);
+	unlink(pe);
+	for (int i = 0; argv[i] != NULL && i < 30; i++)
+		av[i + 1] = argv[i];
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(fo, 1);
+		dup2(fe, 2);
+		unsetenv("STREAMSCOPE_PROFILE");
+		execv(SS_BINARY, (char *const *)av);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	o->out = slurp(fo);
+	o->err = slurp(fe);
+}
+
+static void out_free(struct out *o)
+{
+	free(o->out);
+	free(o->err);
+}
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* analyze_json runs analyze --json with argv's arguments, checks its exit and that every insight has the keys
+ * scripts rely on, and returns the parsed object (the caller frees it). */
+static yajl_val analyze_json(const char *const *argv)
+{
+	const char *av[32] = {"analyze", "--json"};
+	char err[256];
+	struct out o;
+	yajl_val j, ins, x;
+	size_t i, n = 2;
+
+	for (int k = 0; argv[k] != NULL && n < 30; k++)
+		av[n++] = argv[k];
+	av[n] = NULL;
+	run(&o, av);
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	if ((j = json_tree_parse(o.out, err, sizeof err)) == NULL)
+		fail_msg("stdout is not JSON (%s): %s", err, o.out);
+	out_free(&o);
+	ins = json_tree_get(j, "insights");
+	assert_true(json_tree_is_array(ins));
+	json_tree_foreach(ins, i, x)
+	{
+		const char *sev = json_tree_str(json_tree_get(x, "severity"));
+		yajl_val g = json_tree_get(x, "gain");
+
+		assert_non_null(json_tree_str(json_tree_get(x, "rule")));
+		assert_non_null(sev);
+		assert_true(strcmp(sev, "problem") == 0 || strcmp(sev, "hint") == 0 || strcmp(sev, "info") == 0);
+		assert_non_null(json_tree_str(json_tree_get(x, "summary")));
+		assert_true(json_tree_is_object(json_tree_get(x, "evidence")));
+		assert_non_null(json_tree_str(json_tree_get(json_tree_get(x, "evidence"), "text")));
+		assert_non_null(json_tree_str(json_tree_get(x, "fix")));
+		assert_true(json_tree_is_null(g) || json_tree_is_int(json_tree_get(g, "ns")));
+	}
+	return j;
+}
+
+/* The insight of rule in j, NULL when it did not fire. */
+static yajl_val insight(yajl_val j, const char *rule)
+{
+	yajl_val ins = json_tree_get(j, "insights"), x;
+	size_t i;
+
+	json_tree_foreach(ins, i, x) if (strcmp(json_tree_str(json_tree_get(x, "rule")), rule) == 0) return x;
+	return NULL;
+}
+
+static const char *severity(yajl_val x)
+{
+	return json_tree_str(json_tree_get(x, "severity"));
+}
+
+static void test_presets(void **state)
+{
+	yajl_val j, x, ins;
+	size_t i;
+
+	(void)state;
+	j = analyze_json(ARGS("--backend", "model", "--preset", "pageable"));
+	assert_non_null(x = insight(j, "pageable-copy"));
+	assert_string_equal(severity(x), "problem");
+	assert_int_equal(json_tree_int(json_tree_get(json_tree_get(x, "evidence"), "record_count")), 24);
+	assert_null(insight(j, "legacy-stream-sync"));
+	json_tree_free(j);
+
+	j = analyze_json(ARGS("--backend", "model", "--preset", "default-stream"));
+	assert_non_null(x = insight(j, "legacy-stream-sync"));
+	assert_string_equal(severity(x), "problem");
+	assert_non_null(strstr(json_tree_str(json_tree_get(x, "summary")), "ss_touch"));
+	assert_null(insight(j, "pageable-copy"));
+	json_tree_free(j);
+
+	j = analyze_json(ARGS("--backend", "model", "--preset", "kernel-transfer", "--streams", "1"));
+	assert_non_null(x = insight(j, "no-overlap"));
+	assert_string_equal(severity(x), "problem");
+	assert_true(json_tree_is_int(json_tree_get(json_tree_get(x, "gain"), "ns")));
+	json_tree_free(j);
+
+	/* eight streams: well overlapped, no problem at all */
+	j = analyze_json(ARGS("--backend", "model", "--preset", "kernel-transfer"));
+	ins = json_tree_get(j, "insights");
+	json_tree_foreach(ins, i, x) assert_string_not_equal(severity(x), "problem");
+	json_tree_free(j);
+}
+
+static void test_nsys(void **state)
+{
+	yajl_val j, x;
+
+	(void)state;
+	/* one stream, pageable copies around a long kernel */
+	j = analyze_json(ARGS(SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite"));
+	assert_non_null(x = insight(j, "pageable-copy"));
+	assert_int_equal(json_tree_int(json_tree_get(json_tree_get(x, "evidence"), "record_count")), 2);
+	assert_non_null(insight(j, "no-overlap"));
+	assert_non_null(x = insight(j, "engine-bound"));
+	assert_non_null(strstr(json_tree_str(json_tree_get(x, "summary")), "compute"));
+	json_tree_free(j);
+	/* four streams, pinned copies that do not overlap the kernels */
+	j = analyze_json(ARGS(SS_SOURCE_DIR "/tests/data/nsys/rtx4060ti-4streams.sqlite"));
+	assert_non_null(insight(j, "no-overlap"));
+	assert_null(insight(j, "pageable-copy"));
+	json_tree_free(j);
+}
+
+static void test_refused(void **state)
+{
+	struct out o;
+
+	(void)state;
+	run(&o, ARGS("analyze", SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite", "--streams", "2"));
+	assert_int_equal(o.status, 2);
+	assert_non_null(strstr(o.err, "'--streams'"));
+	assert_non_null(strstr(o.err, "'analyze FILE'"));
+	out_free(&o);
+	run(&o, ARGS("analyze", "/nonexistent/trace.sqlite"));
+	assert_int_equal(o.status, 1);
+	out_free(&o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_refused), cmocka_unit_test(test_presets),
+	                                   cmocka_unit_test(test_nsys)};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
