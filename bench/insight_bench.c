@@ -1,5 +1,6 @@
 /* insight_bench.c: the time of `analyze`'s work on a synthetic timeline of 1M intervals (add 10M with -x): 8 streams
- * of H2D -> KER -> D2H chunks plus the host's launch calls, every 16th copy small and every 64th pageable, so that
+ * of H2D -> KER -> D2H chunks plus the host's launch calls, every 16th copy small, every 64th pageable and every
+ * 128th chunk on the legacy default stream, so that
  * every rule's scan does its work. It prints the time of analysis_timeline, of insight_analyze and of both (the
  * fastest of 5 runs, so that the machine's other work does not count) and the insights found. Run by hand; it passes
  * or fails nothing.
@@ -36,7 +37,7 @@ static void insight_bench_fill(struct ss_timeline *t, size_t n)
 		r.start = s;
 		r.end = s + 5;
 		timeline_add(t, &r);
-		r.stream = (int32_t)(c % 8);
+		r.stream = c % 128 == 127 ? SS_STREAM_LEGACY : (int32_t)(c % 8);
 		r.kind = SS_KIND_H2D;
 		r.start = s;
 		r.end = s + 1000;

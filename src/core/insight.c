@@ -132,27 +132,37 @@ static void insight_pageable(const struct ss_timeline *t, struct ss_insights *ou
 }
 
 /* legacy-stream-sync: GPU work on the legacy default stream while other streams have GPU work, and none of theirs
- * overlaps it (analysis_across_legacy): the legacy stream's implicit synchronisation serialised them. */
+ * overlaps any of it: the legacy stream's implicit synchronisation serialised them. One pass in start order (t is
+ * sorted): a record overlaps an earlier-starting one of the other side exactly when the latest end of that side so
+ * far is after its start. */
 static void insight_legacy(const struct ss_timeline *t, struct ss_insights *out)
 {
-	size_t nlegacy = 0, across, nother = 0, first = t->n;
+	size_t nlegacy = 0, nother = 0, first = t->n;
+	uint64_t end_legacy = 0, end_other = 0;
+	bool across = false;
 	struct ss_insight *in;
 	char b1[32], op[96];
 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
 
-		if (!(SS_GPU_KINDS & SS_KIND_BIT(r->kind)))
+		if (!(SS_GPU_KINDS & SS_KIND_BIT(r->kind)) || r->end <= r->start)
 			continue;
-		if (r->stream == SS_STREAM_LEGACY && first == t->n)
-			first = i;
-		else if (r->stream >= 0)
+		if (r->stream == SS_STREAM_LEGACY) {
+			if (first == t->n)
+				first = i;
+			nlegacy++;
+			across = across || (nother > 0 && end_other > r->start);
+			if (r->end > end_legacy)
+				end_legacy = r->end;
+		} else if (r->stream >= 0) {
+			across = across || (nlegacy > 0 && end_legacy > r->start);
 			nother++;
+			if (r->end > end_other)
+				end_other = r->end;
+		}
 	}
-	if (first == t->n || nother == 0)
-		return;
-	across = analysis_across_legacy(t, &nlegacy);
-	if (nlegacy == 0 || across > 0)
+	if (first == t->n || nother == 0 || across)
 		return;
 	if ((in = insight_new(out, "legacy-stream-sync", SS_SEV_PROBLEM,
 	                      "Issue this work on a created stream (or create the other streams with "
@@ -160,7 +170,8 @@ static void insight_legacy(const struct ss_timeline *t, struct ss_insights *out)
 	                      "blocking stream.")) == NULL)
 		return;
 	for (size_t i = first; i < t->n; i++)
-		if ((SS_GPU_KINDS & SS_KIND_BIT(t->rec[i].kind)) && t->rec[i].stream == SS_STREAM_LEGACY)
+		if ((SS_GPU_KINDS & SS_KIND_BIT(t->rec[i].kind)) && t->rec[i].end > t->rec[i].start &&
+		    t->rec[i].stream == SS_STREAM_LEGACY)
 			insight_note(in, t, i);
 	if (t->rec[first].name != 0)
 		snprintf(op, sizeof op, "%s %s", record_kind_name(t->rec[first].kind),

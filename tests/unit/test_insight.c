@@ -109,7 +109,7 @@ static void test_pageable(void **state)
 }
 
 /* Two streams' kernels, a legacy-stream memset between them that nothing overlaps: legacy-stream-sync names it.
- * Moved so that stream 1's kernel overlaps it, the rule is silent. */
+ * Overlapped by a later or an earlier kernel of another stream, or alone on the GPU, the rule is silent. */
 static void test_legacy(void **state)
 {
 	struct ss_timeline t;
@@ -136,6 +136,21 @@ static void test_legacy(void **state)
 	add(&t, SS_KIND_KERNEL, 0, 0, 100 * US, 0, 0);
 	add(&t, SS_KIND_MEMSET, SS_STREAM_LEGACY, 100 * US, 110 * US, 4096, 0);
 	add(&t, SS_KIND_KERNEL, 1, 105 * US, 210 * US, 0, 0);
+	run(&t, &in);
+	assert_null(insight_find(&in, "legacy-stream-sync"));
+	timeline_clear(&t);
+
+	/* stream 0's kernel, started first, still runs under the legacy memset */
+	add(&t, SS_KIND_KERNEL, 0, 0, 120 * US, 0, 0);
+	add(&t, SS_KIND_MEMSET, SS_STREAM_LEGACY, 100 * US, 110 * US, 4096, 0);
+	add(&t, SS_KIND_KERNEL, 1, 120 * US, 210 * US, 0, 0);
+	run(&t, &in);
+	assert_null(insight_find(&in, "legacy-stream-sync"));
+	timeline_clear(&t);
+
+	/* only the legacy stream has work: nothing else to serialise */
+	add(&t, SS_KIND_KERNEL, SS_STREAM_LEGACY, 0, 100 * US, 0, 0);
+	add(&t, SS_KIND_KERNEL, SS_STREAM_LEGACY, 100 * US, 200 * US, 0, 0);
 	run(&t, &in);
 	assert_null(insight_find(&in, "legacy-stream-sync"));
 	timeline_free(&t);
