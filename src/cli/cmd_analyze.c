@@ -14,7 +14,6 @@
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "io/import/import.h"
-#include "run/runner.h"
 
 /* cmd_analyze_print prints the insights as text; what names the trace or the experiment. */
 static void cmd_analyze_print(const struct ss_timeline *t, const struct ss_insights *in, const char *what)
@@ -86,31 +85,6 @@ static int cmd_analyze_json(const struct ss_timeline *t, const struct ss_insight
 	return report_json_end(o);
 }
 
-/* cmd_analyze_run runs the experiment of o on its backend into tl; a line of what it was goes to what. 0 or an
- * exit code. */
-static int cmd_analyze_run(const struct expopts *o, struct ss_timeline *tl, char *what, size_t len)
-{
-	char desc[256];
-	struct ss_run_result res;
-	char *cause = NULL;
-	const struct ss_backend *b;
-	int rc;
-
-	if ((b = expopts_backend(o, &rc)) == NULL)
-		return rc;
-	if ((rc = runner_run(b, &o->exp, tl, &res, &cause)) != 0) {
-		cmd_error(rc, "%s", cause);
-		free(cause);
-		return rc;
-	}
-	tl->modelled = tl->modelled || res.modelled;
-	if (tl->device[0] == '\0')
-		snprintf(tl->device, sizeof tl->device, "%s", res.device);
-	experiment_describe(&o->exp, desc, sizeof desc);
-	snprintf(what, len, "experiment %s (%s, %s)", desc, tl->backend, res.modelled ? "MODELLED" : "measured");
-	return CLI_OK;
-}
-
 /* cmd_analyze_exec analyses the trace FILE, or a run of the experiment the options describe. */
 static int cmd_analyze_exec(const struct cmd_args *args)
 {
@@ -140,7 +114,7 @@ static int cmd_analyze_exec(const struct cmd_args *args)
 			return CLI_FAIL;
 		}
 		snprintf(what, sizeof what, "trace %s", file);
-	} else if ((rc = cmd_analyze_run(&o, &tl, what, sizeof what)) != 0) {
+	} else if ((rc = expopts_run(&o, &tl, what, sizeof what)) != 0) {
 		timeline_free(&tl);
 		return rc;
 	}

@@ -12,7 +12,6 @@
 #include "core/summary.h"
 #include "core/units.h"
 #include "io/import/import.h"
-#include "run/runner.h"
 
 /* cmd_stats_ns is v rounded to whole ns, for units_time. */
 static uint64_t cmd_stats_ns(double v)
@@ -125,31 +124,6 @@ static int cmd_stats_json(const struct ss_timeline *t, const struct ss_summary *
 	return report_json_end(o);
 }
 
-/* cmd_stats_run runs the experiment of o on its backend into tl; a line of what it was goes to what. 0 or an
- * exit code. */
-static int cmd_stats_run(const struct expopts *o, struct ss_timeline *tl, char *what, size_t len)
-{
-	char desc[256];
-	struct ss_run_result res;
-	char *cause = NULL;
-	const struct ss_backend *b;
-	int rc;
-
-	if ((b = expopts_backend(o, &rc)) == NULL)
-		return rc;
-	if ((rc = runner_run(b, &o->exp, tl, &res, &cause)) != 0) {
-		cmd_error(rc, "%s", cause);
-		free(cause);
-		return rc;
-	}
-	tl->modelled = tl->modelled || res.modelled;
-	if (tl->device[0] == '\0')
-		snprintf(tl->device, sizeof tl->device, "%s", res.device);
-	experiment_describe(&o->exp, desc, sizeof desc);
-	snprintf(what, len, "experiment %s (%s, %s)", desc, tl->backend, res.modelled ? "MODELLED" : "measured");
-	return CLI_OK;
-}
-
 /* cmd_stats_exec summarises the trace FILE, or a run of the experiment the options describe. */
 static int cmd_stats_exec(const struct cmd_args *args)
 {
@@ -179,7 +153,7 @@ static int cmd_stats_exec(const struct cmd_args *args)
 			return CLI_FAIL;
 		}
 		snprintf(what, sizeof what, "trace %s", file);
-	} else if ((rc = cmd_stats_run(&o, &tl, what, sizeof what)) != 0) {
+	} else if ((rc = expopts_run(&o, &tl, what, sizeof what)) != 0) {
 		timeline_free(&tl);
 		return rc;
 	}

@@ -13,6 +13,7 @@
 #include "core/xalloc.h"
 #include "io/export/export.h"
 #include "model/model.h"
+#include "run/runner.h"
 
 /* expopts_profile_load reads the model profile of --profile path into p, labelled by the file's name (p->name).
  * A file that cannot be read, does not parse or is empty is a usage error: one line naming the file and what is
@@ -518,4 +519,29 @@ int expopts_model_profile(const char *path, struct ss_profile *p)
 		return -1;
 	}
 	return 0;
+}
+
+/* expopts_run runs the experiment of o on its backend into tl; a line of what it was goes to what. 0 or an
+ * exit code. */
+int expopts_run(const struct expopts *o, struct ss_timeline *tl, char *what, size_t len)
+{
+	char desc[256];
+	struct ss_run_result res;
+	char *cause = NULL;
+	const struct ss_backend *b;
+	int rc;
+
+	if ((b = expopts_backend(o, &rc)) == NULL)
+		return rc;
+	if ((rc = runner_run(b, &o->exp, tl, &res, &cause)) != 0) {
+		cmd_error(rc, "%s", cause);
+		free(cause);
+		return rc;
+	}
+	tl->modelled = tl->modelled || res.modelled;
+	if (tl->device[0] == '\0')
+		snprintf(tl->device, sizeof tl->device, "%s", res.device);
+	experiment_describe(&o->exp, desc, sizeof desc);
+	snprintf(what, len, "experiment %s (%s, %s)", desc, tl->backend, res.modelled ? "MODELLED" : "measured");
+	return CLI_OK;
 }
