@@ -9,6 +9,7 @@
 #   log.txt                 every step with its status, each program's INSIGHTS_APP line, each analysis' rules
 #   insights.tar.gz         insights/: per program NAME.sqlite (the trace, to commit under
 #                           tests/data/h200/insights/), NAME.out/.err (program output, recorder summary),
+#                           NAME.plain.out (the program run once untraced first, for its own ms),
 #                           NAME.analyze.json and NAME.analyze.txt, NAME.build.txt; env.txt
 # (the files are packed into one archive because only a few files come back from the GPU machine; KEEP=1 leaves
 # insights/ unpacked as well). With nsys on PATH, managed-migration is also recorded by Nsight Systems with its
@@ -85,6 +86,8 @@ say "built: $(ls "$out/bin" | tr '\n' ' ')"
 for p in $progs; do
 	[ -x "$out/bin/$p" ] || continue
 	rm -f "$work/$p.sqlite"
+	timeout 60 "$out/bin/$p" >"$work/$p.plain.out" 2>&1
+	say "plain $p: exit $?; $(grep '^INSIGHTS_APP ' "$work/$p.plain.out" | head -n 1)"
 	timeout 120 "$ss" record $twin -o "$work/$p.sqlite" -- "$out/bin/$p" >"$work/$p.out" 2>"$work/$p.err"
 	rc=$?
 	line=$(grep '^INSIGHTS_APP ' "$work/$p.out" | head -n 1)
