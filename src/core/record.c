@@ -34,3 +34,17 @@ int record_kind_parse(const char *s)
 		return SS_KIND_KERNEL;
 	return -1;
 }
+
+int record_peer_src(const struct ss_record *r)
+{
+	if (!(r->flags & SS_REC_PEER))
+		return r->device;
+	return (r->flags & SS_REC_PEER_IN) ? r->peer : r->device;
+}
+
+int record_peer_dst(const struct ss_record *r)
+{
+	if (!(r->flags & SS_REC_PEER))
+		return r->device;
+	return (r->flags & SS_REC_PEER_IN) ? r->device : r->peer;
+}

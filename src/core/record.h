@@ -40,11 +40,17 @@ enum ss_stream_kind {
 #define SS_REC_MODELLED 0x08u /* produced by the model, not measured */
 #define SS_REC_PINNED 0x10u   /* copy from/to pinned host memory */
 #define SS_REC_EVENT_TIMED                                                                                             \
-	0x20u /* timed with cudaEvents around the call on its stream, not by CUPTI (prefetches,                        \
-	       * which CUPTI does not record), placed on CUPTI's clock by the kernels beside them */
+	0x20u                /* timed with cudaEvents around the call on its stream, not by CUPTI (prefetches,         \
+	                      * which CUPTI does not record), placed on CUPTI's clock by the kernels beside them */
+#define SS_REC_PEER 0x40u    /* peer-to-peer copy (kind D2D) between device and peer */
+#define SS_REC_PEER_IN 0x80u /* with SS_REC_PEER: the data flows from peer to device (else device to peer) */
 
 /* One interval on the timeline: 48 bytes. Times are ns in one timebase per timeline. The name is an index into
- * the timeline's string table (0 = no name). correlation links GPU work to the API call that issued it. */
+ * the timeline's string table (0 = no name). correlation links GPU work to the API call that issued it.
+ * A stream index names one stream of the timeline whichever device it is on (an experiment's device d has the
+ * streams d * streams-per-device ..., a trace's raw stream ids are unique in their process); the device says where
+ * it runs, and a lane is keyed by (device, stream): the special streams (legacy, per-thread, unknown) are one per
+ * device. A peer copy (SS_REC_PEER) sits on its stream's device and names the other end in peer. */
 struct ss_record {
 	uint64_t start;       /* ns */
 	uint64_t end;         /* ns, >= start */
@@ -56,8 +62,16 @@ struct ss_record {
 	uint32_t thread;      /* host thread index or OS tid for host records; copy channel for copies */
 	uint8_t kind;         /* enum ss_kind */
 	uint8_t flags;        /* SS_REC_* */
-	uint16_t reserved;
+	uint8_t device;       /* GPU (CUDA ordinal, CUPTI deviceId) of GPU records; 0 for host records */
+	uint8_t peer;         /* the other device of a peer copy (SS_REC_PEER), 0 otherwise */
 };
+
+_Static_assert(sizeof(struct ss_record) == 48, "struct ss_record is 48 bytes");
+
+/* record_peer_src and record_peer_dst give the source and destination device of copy r: for a peer copy its two
+ * ends by SS_REC_PEER_IN, for any other record r->device. */
+int record_peer_src(const struct ss_record *r);
+int record_peer_dst(const struct ss_record *r);
 
 /* One kernel's launch configuration, kept beside the records so that struct ss_record stays 48 bytes. It belongs
  * to the kernel record with the same correlation id and raw stream id (the key: CUPTI and nsys give every launch a

@@ -32,6 +32,7 @@ void timeline_clear(struct ss_timeline *t)
 	t->nstream_info = 0;
 	t->nlaunch = 0;
 	t->launch_unsorted = false;
+	memset(t->devices, 0, sizeof t->devices);
 }
 
 uint32_t timeline_intern(struct ss_timeline *t, const char *s)
@@ -338,5 +339,60 @@ const char *timeline_stream_title(const struct ss_timeline *t, int32_t stream, c
 		snprintf(buf, len, "%s (id %u)", label, si->raw_id);
 	else
 		snprintf(buf, len, "%s %s (id %u)", label, timeline_stream_kind_name(si->kind), si->raw_id);
+	return buf;
+}
+
+void timeline_set_device(struct ss_timeline *t, int index, const char *name, const char *uuid, uint32_t context)
+{
+	struct ss_device_info *d;
+
+	if (index < 0 || index >= SS_TIMELINE_MAX_DEVICES)
+		return;
+	d = &t->devices[index];
+	if (name != NULL)
+		snprintf(d->name, sizeof d->name, "%s", name);
+	if (uuid != NULL)
+		snprintf(d->uuid, sizeof d->uuid, "%s", uuid);
+	if (context != 0)
+		d->context = context;
+	d->known = true;
+}
+
+const struct ss_device_info *timeline_device(const struct ss_timeline *t, int index)
+{
+	if (index < 0 || index >= SS_TIMELINE_MAX_DEVICES || !t->devices[index].known)
+		return NULL;
+	return &t->devices[index];
+}
+
+int timeline_ndevices(const struct ss_timeline *t)
+{
+	int n = 1;
+
+	for (int i = 0; i < SS_TIMELINE_MAX_DEVICES; i++)
+		if (t->devices[i].known && i + 1 > n)
+			n = i + 1;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (r->device + 1 > n)
+			n = r->device + 1;
+		if ((r->flags & SS_REC_PEER) && r->peer + 1 > n)
+			n = r->peer + 1;
+	}
+	return n;
+}
+
+const char *timeline_device_title(const struct ss_timeline *t, int index, char *buf, size_t len)
+{
+	const struct ss_device_info *d = timeline_device(t, index);
+	const char *name = d != NULL && d->name[0] != '\0' ? d->name : index == 0 ? t->device : "";
+
+	if (name[0] == '\0')
+		snprintf(buf, len, "GPU %d", index);
+	else if (d != NULL && d->uuid[0] != '\0')
+		snprintf(buf, len, "GPU %d: %s (%s)", index, name, d->uuid);
+	else
+		snprintf(buf, len, "GPU %d: %s", index, name);
 	return buf;
 }

@@ -15,6 +15,16 @@ struct ss_stream_info {
 	uint8_t kind;    /* enum ss_stream_kind */
 };
 
+/* What a timeline knows of one GPU (a record's device): empty strings when not known. */
+struct ss_device_info {
+	char name[96];    /* "NVIDIA H200" */
+	char uuid[48];    /* "GPU-xxxxxxxx-..." as nvidia-smi writes it */
+	uint32_t context; /* the CUDA context its records came from (CUPTI contextId), 0 when not known */
+	bool known;       /* set by timeline_set_device */
+};
+
+#define SS_TIMELINE_MAX_DEVICES 16 /* devices the table describes; records of others carry their index only */
+
 /* A captured or modelled run, or an opened trace file. */
 struct ss_timeline {
 	struct ss_record *rec; /* records in arrival order until timeline_sort */
@@ -35,11 +45,12 @@ struct ss_timeline {
 	struct ss_launch *launch; /* kernels' launch details, nlaunch entries (timeline_add_launch) */
 	size_t nlaunch, launch_cap;
 	bool launch_unsorted; /* launch is not in key order (lookups scan) until timeline_sort */
+	struct ss_device_info devices[SS_TIMELINE_MAX_DEVICES]; /* [record device]; see timeline_set_device */
 };
 
 void timeline_init(struct ss_timeline *t);
 void timeline_free(struct ss_timeline *t);
-/* timeline_clear empties records, names and the stream table but keeps labels and capacity. */
+/* timeline_clear empties records, names, the stream and device tables but keeps labels and capacity. */
 void timeline_clear(struct ss_timeline *t);
 /* timeline_intern returns the id of s (adding it if new); NULL or "" give 0. */
 uint32_t timeline_intern(struct ss_timeline *t, const char *s);
@@ -86,6 +97,17 @@ void timeline_add_launch(struct ss_timeline *t, const struct ss_launch *l);
 /* timeline_launch returns the launch details of kernel record r, NULL when the timeline has none for it (r not a
  * kernel, or its trace did not say). O(log n) once sorted (timeline_sort), O(n) before. */
 const struct ss_launch *timeline_launch(const struct ss_timeline *t, const struct ss_record *r);
+/* timeline_set_device describes device index (0..SS_TIMELINE_MAX_DEVICES-1, others ignored): name, uuid (NULL
+ * keeps what is there) and context (0 keeps it). */
+void timeline_set_device(struct ss_timeline *t, int index, const char *name, const char *uuid, uint32_t context);
+/* timeline_device returns what is known of device index, NULL when nothing. */
+const struct ss_device_info *timeline_device(const struct ss_timeline *t, int index);
+/* timeline_ndevices is the number of devices the timeline spans: 1 + the highest device of its records (peer ends
+ * included) or of its device table, at least 1. */
+int timeline_ndevices(const struct ss_timeline *t);
+/* timeline_device_title writes "GPU 1: NVIDIA H200 (GPU-8c3...)" for device index: its name from the table, else
+ * the timeline's device label for device 0, else "GPU n". */
+const char *timeline_device_title(const struct ss_timeline *t, int index, char *buf, size_t len);
 /* timeline_copy makes dst an independent copy of src (dst must be initialised or freed). */
 void timeline_copy(struct ss_timeline *dst, const struct ss_timeline *src);
 

@@ -41,6 +41,7 @@ static struct {
 static const CUpti_ActivityKind capture_kinds[] = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMCPY2, /* peer copies (--devices with --peer) */
     CUPTI_ACTIVITY_KIND_MEMSET,
     CUPTI_ACTIVITY_KIND_RUNTIME,
     CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
@@ -302,7 +303,7 @@ static bool capture_kind_wanted(CUpti_ActivityKind kind)
 {
 	const char *only = getenv("SS_CUPTI_ONLY");
 	bool gpu = kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || kind == CUPTI_ACTIVITY_KIND_MEMCPY ||
-	           kind == CUPTI_ACTIVITY_KIND_MEMSET;
+	           kind == CUPTI_ACTIVITY_KIND_MEMCPY2 || kind == CUPTI_ACTIVITY_KIND_MEMSET;
 
 	if (only == NULL || kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)
 		return true;

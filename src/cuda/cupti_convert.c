@@ -8,7 +8,7 @@
 
 #include "core/timeline.h"
 
-/* The record layouts below are those CUPTI 13.0 writes (Memcpy6, Memset4, Kernel10, API, Synchronization2,
+/* The record layouts below are those CUPTI 13.0 writes (Memcpy6, MemcpyPtoP4, Memset4, Kernel10, API, Synchronization2,
  * Overhead3, Marker2; CUPTI.md). Later toolkits move on (13.2 Kernel11, 13.4 Memcpy7): review this file first. */
 #if !defined(CUPTI_API_VERSION) || CUPTI_API_VERSION < 130000 || CUPTI_API_VERSION >= 130100
 #error "cupti_convert.c reads the activity records of CUPTI 13.0 (CUPTI_API_VERSION 1300xx); check the layouts"
@@ -18,6 +18,9 @@ _Static_assert(sizeof(CUpti_ActivityMemcpy6) == 96, "CUpti_ActivityMemcpy6 chang
 _Static_assert(offsetof(CUpti_ActivityMemcpy6, bytes) == 8, "CUpti_ActivityMemcpy6.bytes moved");
 _Static_assert(offsetof(CUpti_ActivityMemcpy6, streamId) == 40, "CUpti_ActivityMemcpy6.streamId moved");
 _Static_assert(offsetof(CUpti_ActivityMemcpy6, channelID) == 76, "CUpti_ActivityMemcpy6.channelID moved");
+_Static_assert(sizeof(CUpti_ActivityMemcpyPtoP4) == 96, "CUpti_ActivityMemcpyPtoP4 changed");
+_Static_assert(offsetof(CUpti_ActivityMemcpyPtoP4, srcDeviceId) == 44, "CUpti_ActivityMemcpyPtoP4.srcDeviceId moved");
+_Static_assert(offsetof(CUpti_ActivityMemcpyPtoP4, channelID) == 84, "CUpti_ActivityMemcpyPtoP4.channelID moved");
 _Static_assert(sizeof(CUpti_ActivityMemset4) == 88, "CUpti_ActivityMemset4 changed");
 _Static_assert(offsetof(CUpti_ActivityMemset4, memoryKind) == 50, "CUpti_ActivityMemset4.memoryKind moved");
 _Static_assert(sizeof(CUpti_ActivityKernel10) == 216, "CUpti_ActivityKernel10 changed");
@@ -103,6 +106,12 @@ static const char *cupti_convert_dir(int kind)
 	return kind == SS_KIND_H2D ? "HtoD" : kind == SS_KIND_D2H ? "DtoH" : "DtoD";
 }
 
+/* A CUPTI device id as a record's device: ids past what a record holds are clamped to its last one. */
+static uint8_t cupti_convert_device(uint32_t id)
+{
+	return id > UINT8_MAX ? UINT8_MAX : (uint8_t)id;
+}
+
 int cupti_convert_stream(const struct cupti_convert_map *map, uint32_t id)
 {
 	for (int i = 0; i < map->nids; i++)
@@ -174,10 +183,58 @@ static int cupti_convert_memcpy(const CUpti_ActivityMemcpy6 *m, const struct cup
 	if (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC)
 		r->flags |= SS_REC_ASYNC;
 	r->bytes = m->bytes;
+	r->device = cupti_convert_device(m->deviceId);
 	snprintf(name, len, "Memcpy %s (%s -> %s)", cupti_convert_dir(kind),
 	         cupti_convert_lookup(cupti_convert_memory_names, m->srcKind, "Unknown"),
 	         cupti_convert_lookup(cupti_convert_memory_names, m->dstKind, "Unknown"));
 	return cupti_convert_gpu(map, r, kind, m->start, m->end, m->streamId, m->correlationId, m->channelID);
+}
+
+/* A peer-to-peer copy (cudaMemcpyPeer*, or a copy between two devices' memory under unified addressing): a D2D
+ * interval on the device of its stream (deviceId), flagged SS_REC_PEER with the other end in r->peer and
+ * SS_REC_PEER_IN when the data flows into deviceId. Source and destination on one device: a plain D2D copy. */
+static int cupti_convert_peer(const CUpti_ActivityMemcpyPtoP4 *m, const struct cupti_convert_map *map,
+                              struct ss_record *r, char *name, size_t len)
+{
+	r->device = cupti_convert_device(m->deviceId);
+	if (m->srcDeviceId != m->dstDeviceId) {
+		bool in = m->dstDeviceId == m->deviceId;
+
+		r->flags |= SS_REC_PEER | (in ? SS_REC_PEER_IN : 0);
+		r->peer = cupti_convert_device(in ? m->srcDeviceId : m->dstDeviceId);
+	}
+	if (m->srcKind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED || m->dstKind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED)
+		r->flags |= SS_REC_MANAGED;
+	if (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC)
+		r->flags |= SS_REC_ASYNC;
+	r->bytes = m->bytes;
+	snprintf(name, len, "Memcpy PtoP (GPU %u -> GPU %u)", (unsigned)m->srcDeviceId, (unsigned)m->dstDeviceId);
+	return cupti_convert_gpu(map, r, SS_KIND_D2D, m->start, m->end, m->streamId, m->correlationId, m->channelID);
+}
+
+bool cupti_convert_context(const CUpti_Activity *a, uint32_t *device, uint32_t *context)
+{
+	switch (a->kind) {
+	case CUPTI_ACTIVITY_KIND_MEMCPY:
+		*device = ((const CUpti_ActivityMemcpy6 *)a)->deviceId;
+		*context = ((const CUpti_ActivityMemcpy6 *)a)->contextId;
+		return true;
+	case CUPTI_ACTIVITY_KIND_MEMCPY2:
+		*device = ((const CUpti_ActivityMemcpyPtoP4 *)a)->deviceId;
+		*context = ((const CUpti_ActivityMemcpyPtoP4 *)a)->contextId;
+		return true;
+	case CUPTI_ACTIVITY_KIND_MEMSET:
+		*device = ((const CUpti_ActivityMemset4 *)a)->deviceId;
+		*context = ((const CUpti_ActivityMemset4 *)a)->contextId;
+		return true;
+	case CUPTI_ACTIVITY_KIND_KERNEL:
+	case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+		*device = ((const CUpti_ActivityKernel10 *)a)->deviceId;
+		*context = ((const CUpti_ActivityKernel10 *)a)->contextId;
+		return true;
+	default:
+		return false;
+	}
 }
 
 static int cupti_convert_memset(const CUpti_ActivityMemset4 *m, const struct cupti_convert_map *map,
@@ -188,6 +245,7 @@ static int cupti_convert_memset(const CUpti_ActivityMemset4 *m, const struct cup
 	if (m->memoryKind == CUPTI_ACTIVITY_MEMORY_KIND_MANAGED)
 		r->flags |= SS_REC_MANAGED;
 	r->bytes = m->bytes;
+	r->device = cupti_convert_device(m->deviceId);
 	snprintf(name, len, "Memset (%s)", cupti_convert_lookup(cupti_convert_memory_names, m->memoryKind, "Unknown"));
 	return cupti_convert_gpu(map, r, SS_KIND_MEMSET, m->start, m->end, m->streamId, m->correlationId, m->channelID);
 }
@@ -196,6 +254,7 @@ static int cupti_convert_kernel(const CUpti_ActivityKernel10 *k, const struct cu
                                 struct ss_record *r, char *name, size_t len)
 {
 	snprintf(name, len, "%s", k->name != NULL ? k->name : "kernel");
+	r->device = cupti_convert_device(k->deviceId);
 	return cupti_convert_gpu(map, r, SS_KIND_KERNEL, k->start, k->end, k->streamId, k->correlationId, k->channelID);
 }
 
@@ -276,6 +335,13 @@ static int cupti_convert_migration(const CUpti_ActivityUnifiedMemoryCounter3 *u,
 	}
 	r->flags = SS_REC_MANAGED;
 	r->bytes = u->value;
+	/* the device end: the destination of HtoD, the source of DtoH and DtoD (a DtoD between two devices names the
+	 * other as its peer) */
+	r->device = cupti_convert_device(kind == SS_KIND_H2D ? u->dstId : u->srcId);
+	if (kind == SS_KIND_D2D && u->srcId != u->dstId) {
+		r->flags |= SS_REC_PEER;
+		r->peer = cupti_convert_device(u->dstId);
+	}
 	snprintf(name, len, "Unified memory %s (%s)", cupti_convert_dir(kind),
 	         cupti_convert_lookup(cupti_convert_migration_causes, u->flags, "unknown"));
 	return cupti_convert_gpu(map, r, kind, u->start, u->end, u->streamId, 0, 0);
@@ -348,7 +414,7 @@ int cupti_convert(const CUpti_Activity *a, const struct cupti_convert_map *map, 
 	case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
 		return cupti_convert_migration((const CUpti_ActivityUnifiedMemoryCounter3 *)a, map, r, name, len);
 	case CUPTI_ACTIVITY_KIND_MEMCPY2:
-		return CUPTI_CONVERT_UNSUPPORTED; /* peer copies: not issued by streamscope */
+		return cupti_convert_peer((const CUpti_ActivityMemcpyPtoP4 *)a, map, r, name, len);
 	default:
 		return CUPTI_CONVERT_SKIP;
 	}

@@ -45,9 +45,16 @@ int cupti_convert_stream(const struct cupti_convert_map *map, uint32_t id);
  * (0 for SYNC records, which carry none: match them to their API record by correlation id). CUPTI overhead
  * records become SS_KIND_API intervals named "CUPTI overhead: ...". Unified-memory migrations (UNIFIED_MEMORY_COUNTER
  * byte transfers) become H2D/D2H/D2D intervals flagged SS_REC_MANAGED with no correlation id: they are pieces of
- * prefetches or page faults, not one record per API call. Returns an enum cupti_convert_status. */
+ * prefetches or page faults, not one record per API call. GPU records carry CUPTI's deviceId in r->device (ids
+ * past 255 read as 255). Peer copies (MEMCPY2) become D2D intervals flagged SS_REC_PEER on the device of their
+ * stream, the other end in r->peer, SS_REC_PEER_IN when the data flows into the stream's device. Returns an enum
+ * cupti_convert_status. */
 int cupti_convert(const CUpti_Activity *a, const struct cupti_convert_map *map, struct ss_record *r, char *name,
                   size_t len);
+
+/* cupti_convert_context gives the device and context ids of a GPU activity record (copy, peer copy, memset,
+ * kernel); false for every other record. */
+bool cupti_convert_context(const CUpti_Activity *a, uint32_t *device, uint32_t *context);
 
 /* cupti_convert_launch fills *l with the launch details of kernel record a (CONCURRENT_KERNEL or KERNEL, CUPTI
  * 13.0's Kernel10): grid, block, registers per thread, static and dynamic shared memory, keyed by its correlation

@@ -473,8 +473,138 @@ static void test_skipped_kinds(void **state)
 	c.nullStreamId = 7;
 	assert_int_equal(cupti_convert((CUpti_Activity *)&c, &m, &r, name, sizeof name), CUPTI_CONVERT_SKIP);
 	assert_string_equal(name, "");
-	c.kind = CUPTI_ACTIVITY_KIND_MEMCPY2;
-	assert_int_equal(cupti_convert((CUpti_Activity *)&c, &m, &r, name, sizeof name), CUPTI_CONVERT_UNSUPPORTED);
+}
+
+static CUpti_ActivityMemcpyPtoP4 test_peer(uint32_t device, uint32_t src, uint32_t dst, uint32_t stream)
+{
+	CUpti_ActivityMemcpyPtoP4 p;
+
+	memset(&p, 0, sizeof p);
+	p.kind = CUPTI_ACTIVITY_KIND_MEMCPY2;
+	p.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
+	p.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+	p.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+	p.flags = CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC;
+	p.bytes = 8u << 20;
+	p.start = 5000;
+	p.end = 45000;
+	p.deviceId = device;
+	p.contextId = 3 + device;
+	p.streamId = stream;
+	p.srcDeviceId = src;
+	p.srcContextId = 3 + src;
+	p.dstDeviceId = dst;
+	p.dstContextId = 3 + dst;
+	p.correlationId = 91;
+	p.channelID = 2;
+	return p;
+}
+
+/* A peer copy issued on device 0's stream 14 to device 1: a D2D interval on device 0 naming device 1 as the
+ * destination; the same copy seen from the destination's stream flows in; one on a single device is plain D2D. */
+static void test_peer_copy(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityMemcpyPtoP4 p = test_peer(0, 0, 1, 14);
+	struct ss_record r;
+	char name[64];
+	uint32_t device = 99, context = 99;
+
+	(void)state;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&p, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.kind, SS_KIND_D2D);
+	assert_int_equal(r.stream, 1);
+	assert_int_equal(r.raw_stream, 14);
+	assert_int_equal(r.device, 0);
+	assert_int_equal(r.peer, 1);
+	assert_int_equal(r.flags, SS_REC_PEER | SS_REC_ASYNC);
+	assert_int_equal(record_peer_src(&r), 0);
+	assert_int_equal(record_peer_dst(&r), 1);
+	assert_int_equal(r.bytes, 8u << 20);
+	assert_int_equal(r.start, 5000);
+	assert_int_equal(r.end, 45000);
+	assert_int_equal(r.correlation, 91);
+	assert_int_equal(r.thread, 2);
+	assert_string_equal(name, "Memcpy PtoP (GPU 0 -> GPU 1)");
+	assert_true(cupti_convert_context((CUpti_Activity *)&p, &device, &context));
+	assert_int_equal(device, 0);
+	assert_int_equal(context, 3);
+
+	p = test_peer(2, 0, 2, 15); /* issued on device 2's stream, pulling from device 0 */
+	assert_int_equal(cupti_convert((CUpti_Activity *)&p, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.device, 2);
+	assert_int_equal(r.peer, 0);
+	assert_int_equal(r.flags, SS_REC_PEER | SS_REC_PEER_IN | SS_REC_ASYNC);
+	assert_int_equal(record_peer_src(&r), 0);
+	assert_int_equal(record_peer_dst(&r), 2);
+	assert_string_equal(name, "Memcpy PtoP (GPU 0 -> GPU 2)");
+
+	p = test_peer(1, 1, 1, 13);
+	assert_int_equal(cupti_convert((CUpti_Activity *)&p, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.device, 1);
+	assert_int_equal(r.flags & (SS_REC_PEER | SS_REC_PEER_IN), 0);
+	assert_int_equal(r.peer, 0);
+
+	p = test_peer(300, 300, 1, 13); /* an id past what a record holds */
+	assert_int_equal(cupti_convert((CUpti_Activity *)&p, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.device, 255);
+	assert_int_equal(r.peer, 1);
+
+	p = test_peer(0, 0, 1, 14);
+	p.start = p.end = 0;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&p, &m, &r, name, sizeof name), CUPTI_CONVERT_NO_TIME);
+}
+
+/* Every GPU record carries its deviceId; host records stay on device 0; the context comes with the device. */
+static void test_device_ids(void **state)
+{
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityMemcpy6 c = test_memcpy(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PINNED,
+	                                      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 13);
+	CUpti_ActivityKernel10 k;
+	CUpti_ActivityMemset4 s;
+	CUpti_ActivityAPI a;
+	struct ss_record r;
+	char name[64];
+	uint32_t device = 0, context = 0;
+
+	(void)state;
+	c.deviceId = 3;
+	c.contextId = 9;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&c, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.device, 3);
+	assert_int_equal(r.flags & SS_REC_PEER, 0);
+	assert_true(cupti_convert_context((CUpti_Activity *)&c, &device, &context));
+	assert_int_equal(device, 3);
+	assert_int_equal(context, 9);
+
+	memset(&k, 0, sizeof k);
+	k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+	k.start = 10;
+	k.end = 20;
+	k.deviceId = 1;
+	k.contextId = 4;
+	k.streamId = 15;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&k, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.device, 1);
+	assert_true(cupti_convert_context((CUpti_Activity *)&k, &device, &context));
+	assert_int_equal(context, 4);
+
+	memset(&s, 0, sizeof s);
+	s.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+	s.start = 10;
+	s.end = 20;
+	s.deviceId = 2;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&s, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.device, 2);
+
+	memset(&a, 0, sizeof a);
+	a.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
+	a.start = 10;
+	a.end = 20;
+	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
+	assert_int_equal(r.device, 0);
+	assert_false(cupti_convert_context((CUpti_Activity *)&a, &device, &context));
 }
 
 int main(void)
@@ -494,6 +624,8 @@ int main(void)
 	    cmocka_unit_test(test_marker),
 	    cmocka_unit_test(test_migration),
 	    cmocka_unit_test(test_skipped_kinds),
+	    cmocka_unit_test(test_peer_copy),
+	    cmocka_unit_test(test_device_ids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -63,6 +63,13 @@ static inline void fx_timeline(struct ss_timeline *t, size_t n, int nstreams)
 			r.flags = (uint8_t)((i % 3 == 0 ? SS_REC_PAGEABLE : SS_REC_PINNED) | SS_REC_ASYNC);
 		if (kind == SS_KIND_D2D && i % 2)
 			r.flags = SS_REC_MANAGED;
+		/* GPU work on two devices; every third plain D2D a peer copy, in either direction */
+		if (kind < SS_KIND_API && i % 17 >= 9)
+			r.device = 1;
+		if (kind == SS_KIND_D2D && !(i % 2) && i % 3 == 0) {
+			r.flags = (uint8_t)(SS_REC_PEER | SS_REC_ASYNC | ((i / 8) % 2 ? SS_REC_PEER_IN : 0));
+			r.peer = r.device == 1 ? 0 : 1;
+		}
 		if (i % 13 != 5)
 			r.name = timeline_intern(t, fx_names[(i + i / SS_KIND_COUNT) % FX_NNAMES]);
 		timeline_add(t, &r);
@@ -88,6 +95,8 @@ static inline int fx_cmp(const void *a, const void *b)
 	FX_CMP(correlation);
 	FX_CMP(bytes);
 	FX_CMP(flags);
+	FX_CMP(device);
+	FX_CMP(peer);
 #undef FX_CMP
 	return 0;
 }
@@ -109,12 +118,13 @@ static inline void fx_same_records(const struct ss_timeline *a, const struct ss_
 	for (size_t i = 0; i < a->n; i++) {
 		if (fx_cmp(&x[i], &y[i]) != 0)
 			fail_msg("record %zu differs: kind %d/%d stream %d/%d start %llu/%llu end %llu/%llu raw %u/%u "
-			         "thread %u/%u corr %u/%u bytes %llu/%llu flags %u/%u",
+			         "thread %u/%u corr %u/%u bytes %llu/%llu flags %u/%u device %u/%u peer %u/%u",
 			         i, x[i].kind, y[i].kind, x[i].stream, y[i].stream, (unsigned long long)x[i].start,
 			         (unsigned long long)y[i].start, (unsigned long long)x[i].end,
 			         (unsigned long long)y[i].end, x[i].raw_stream, y[i].raw_stream, x[i].thread,
 			         y[i].thread, x[i].correlation, y[i].correlation, (unsigned long long)x[i].bytes,
-			         (unsigned long long)y[i].bytes, x[i].flags, y[i].flags);
+			         (unsigned long long)y[i].bytes, x[i].flags, y[i].flags, x[i].device, y[i].device,
+			         x[i].peer, y[i].peer);
 		assert_string_equal(timeline_name(a, x[i].name), timeline_name(b, y[i].name));
 	}
 	free(x);

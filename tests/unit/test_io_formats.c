@@ -111,9 +111,10 @@ static char *export_to_string(int (*fn)(const char *, const struct ss_export_inp
 
 static void test_csv(void **state)
 {
-	static const char *const header[] = {"stream",      "stream_label", "raw_stream", "kind",           "start_ns",
-	                                     "end_ns",      "duration_ns",  "bytes",      "bandwidth_GBps", "name",
-	                                     "correlation", "thread",       "flags",      "measurement"};
+	static const char *const header[] = {"stream",         "stream_label", "raw_stream",  "kind",
+	                                     "start_ns",       "end_ns",       "duration_ns", "bytes",
+	                                     "bandwidth_GBps", "name",         "correlation", "thread",
+	                                     "flags",          "measurement",  "device",      "peer"};
 	struct ss_timeline t;
 	struct ss_export_input in = {.t = &t};
 	struct csv c;
@@ -126,14 +127,14 @@ static void test_csv(void **state)
 	text = export_to_string(export_csv, &in, "t.csv", NULL);
 	csv_parse(text, &c);
 	assert_int_equal(c.nrows, t.n + 1);
-	assert_int_equal(c.nfields[0], 14);
-	for (size_t j = 0; j < 14; j++)
+	assert_int_equal(c.nfields[0], 16);
+	for (size_t j = 0; j < 16; j++)
 		assert_string_equal(c.row[0][j], header[j]);
 	for (size_t i = 0; i < t.n; i++) {
 		const struct ss_record *r = &t.rec[i];
 		char **f = c.row[i + 1];
 
-		assert_int_equal(c.nfields[i + 1], 14);
+		assert_int_equal(c.nfields[i + 1], 16);
 		assert_int_equal(strtol(f[0], NULL, 10), r->stream);
 		assert_string_equal(f[3], record_kind_name(r->kind));
 		snprintf(num, sizeof num, "%" PRIu64, r->start);
@@ -149,6 +150,13 @@ static void test_csv(void **state)
 		assert_string_equal(f[9], timeline_name(&t, r->name)); /* commas, quotes, newlines survive */
 		assert_int_equal(strtoul(f[10], NULL, 10), r->correlation);
 		assert_string_equal(f[13], "MODELLED");
+		assert_int_equal(strtoul(f[14], NULL, 10), r->device);
+		if (r->flags & SS_REC_PEER) {
+			assert_int_equal(strtoul(f[15], NULL, 10), r->peer);
+			assert_non_null(strstr(f[12], "peer"));
+		} else {
+			assert_string_equal(f[15], "");
+		}
 		if (r->stream == SS_STREAM_HOST)
 			assert_string_equal(f[1], "host");
 	}

@@ -53,6 +53,18 @@ static void roundtrip(const char *dir, const char *name, struct ss_timeline *t, 
 				assert_int_equal(a->kind, b->kind);
 			}
 		}
+	/* the device table: every device t describes comes back with its name and uuid */
+	if (strstr(name, ".sqlite") != NULL || strstr(name, ".db") != NULL)
+		for (int d = 0; d < SS_TIMELINE_MAX_DEVICES; d++) {
+			const struct ss_device_info *a = timeline_device(t, d), *b = timeline_device(&back, d);
+
+			if (a == NULL)
+				continue;
+			assert_non_null(b);
+			assert_string_equal(a->name, b->name);
+			assert_string_equal(a->uuid, b->uuid);
+		}
+	assert_int_equal(timeline_ndevices(&back), timeline_ndevices(t));
 	timeline_free(&back);
 }
 
@@ -76,6 +88,9 @@ static void test_sqlite_roundtrip(void **state)
 	timeline_set_stream(&t, 5, 18, SS_SKIND_UNKNOWN);
 	roundtrip(dir, "kinds.sqlite", &t, &e);
 	roundtrip(dir, "trace.db", &t, NULL);
+	timeline_set_device(&t, 0, "NVIDIA H200", "GPU-8c3f2a10-0000-4c1e-9d77-000000000000", 1);
+	timeline_set_device(&t, 1, "NVIDIA H200", "GPU-8c3f2a10-0000-4c1e-9d77-000000000001", 2);
+	roundtrip(dir, "devices.sqlite", &t, &e);
 	t.modelled = true;
 	snprintf(t.backend, sizeof t.backend, "model");
 	snprintf(t.device, sizeof t.device, "MODEL (H200 profile)");

@@ -57,7 +57,8 @@ static struct ss_record rich_record(int i, int streams)
 	r.thread = (uint32_t)(i % 3);
 	r.kind = (uint8_t)(i % 5);
 	r.flags = (uint8_t)(i & 0x1f);
-	r.reserved = 0;
+	r.device = (uint8_t)(i % 3);
+	r.peer = (uint8_t)(i % 2);
 	return r;
 }
 

@@ -420,6 +420,58 @@ static void test_record_kind_names(void **state)
 	assert_string_equal(record_kind_name(SS_KIND_COUNT), "?");
 }
 
+/* The device table: titles from names and uuids, the count from records (peer ends included), cleared with the
+ * records, copied with the timeline; out-of-range indices ignored. */
+static void test_devices(void **state)
+{
+	struct ss_timeline t, c;
+	struct ss_record r = {.start = 1, .end = 2, .kind = SS_KIND_KERNEL};
+	char buf[160];
+
+	(void)state;
+	timeline_init(&t);
+	assert_int_equal(timeline_ndevices(&t), 1);
+	assert_string_equal(timeline_device_title(&t, 0, buf, sizeof buf), "GPU 0");
+	snprintf(t.device, sizeof t.device, "NVIDIA H200");
+	assert_string_equal(timeline_device_title(&t, 0, buf, sizeof buf), "GPU 0: NVIDIA H200");
+	assert_string_equal(timeline_device_title(&t, 1, buf, sizeof buf), "GPU 1");
+	r.device = 2;
+	timeline_add(&t, &r);
+	assert_int_equal(timeline_ndevices(&t), 3);
+	r.device = 0;
+	r.kind = SS_KIND_D2D;
+	r.flags = SS_REC_PEER;
+	r.peer = 4;
+	timeline_add(&t, &r);
+	assert_int_equal(timeline_ndevices(&t), 5);
+	assert_int_equal(record_peer_src(&r), 0);
+	assert_int_equal(record_peer_dst(&r), 4);
+	r.flags |= SS_REC_PEER_IN;
+	assert_int_equal(record_peer_src(&r), 4);
+	assert_int_equal(record_peer_dst(&r), 0);
+	r.flags = 0; /* peer is only read with SS_REC_PEER */
+	assert_int_equal(record_peer_dst(&r), 0);
+	timeline_set_device(&t, 1, "NVIDIA H100", "GPU-1234", 7);
+	timeline_set_device(&t, SS_TIMELINE_MAX_DEVICES, "ignored", NULL, 1);
+	timeline_set_device(&t, -1, "ignored", NULL, 1);
+	assert_null(timeline_device(&t, 2));
+	assert_non_null(timeline_device(&t, 1));
+	assert_int_equal(timeline_device(&t, 1)->context, 7);
+	timeline_set_device(&t, 1, NULL, NULL, 0); /* keeps what is there */
+	assert_string_equal(timeline_device(&t, 1)->uuid, "GPU-1234");
+	assert_string_equal(timeline_device_title(&t, 1, buf, sizeof buf), "GPU 1: NVIDIA H100 (GPU-1234)");
+	timeline_copy(&c, &t);
+	timeline_clear(&t);
+	assert_null(timeline_device(&t, 1));
+	assert_int_equal(timeline_ndevices(&t), 1);
+	assert_string_equal(timeline_device(&c, 1)->name, "NVIDIA H100");
+	assert_int_equal(timeline_ndevices(&c), 5);
+	timeline_free(&c);
+	timeline_set_device(&t, 9, "x", NULL, 0);
+	assert_int_equal(timeline_ndevices(&t), 10);
+	timeline_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -429,6 +481,7 @@ int main(void)
 	    cmocka_unit_test(test_rebase),         cmocka_unit_test(test_finish),
 	    cmocka_unit_test(test_clear),          cmocka_unit_test(test_copy_independent),
 	    cmocka_unit_test(test_stream_table),   cmocka_unit_test(test_record_kind_names),
+	    cmocka_unit_test(test_devices),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -213,6 +213,10 @@ static void chrome_event(struct json_out *o, const struct ss_timeline *t, const 
 		json_out_key_uint(o, "thread", r->thread);
 	if (r->flags != 0)
 		json_out_key_uint(o, "flags", r->flags);
+	if (r->device != 0)
+		json_out_key_uint(o, "device", r->device);
+	if (r->flags & SS_REC_PEER)
+		json_out_key_uint(o, "peer", r->peer);
 	if (r->correlation != 0)
 		json_out_key_uint(o, "correlation", r->correlation);
 	if (r->bytes != 0) {

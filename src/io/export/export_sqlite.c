@@ -171,18 +171,18 @@ static const struct export_sqlite_ins export_sqlite_ins[INS_COUNT] = {
     [INS_MEMCPY] = {"CUPTI_ACTIVITY_KIND_MEMCPY",
                     "start, end, deviceId, contextId, streamId, correlationId, globalPid, bytes, copyKind, srcKind,"
                     " dstKind, srcDeviceId, dstDeviceId, copyCount, ssKind, ssStream, ssThread, ssFlags, ssNameId",
-                    "(?, ?, 0, 1, ?, ?, 0, ?, ?, ?, ?, 0, 0, 1, ?, ?, ?, ?, ?)", -1, SS_COL_NAME},
+                    "(?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)", -1, SS_COL_NAME},
     [INS_MEMSET] =
         {"CUPTI_ACTIVITY_KIND_MEMSET",
          "start, end, deviceId, contextId, streamId, correlationId, globalPid, value, bytes, memKind, ssKind,"
          " ssStream, ssThread, ssFlags, ssNameId",
-         "(?, ?, 0, 1, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?)", -1, SS_COL_NAME},
+         "(?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?, ?)", -1, SS_COL_NAME},
     [INS_KERNEL] = {"CUPTI_ACTIVITY_KIND_KERNEL",
                     "start, end, deviceId, contextId, streamId, correlationId, globalPid, demangledName, shortName,"
                     " mangledName, launchType, cacheConfig, registersPerThread, gridX, gridY, gridZ, blockX, blockY,"
                     " blockZ, staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId,"
                     " sharedMemoryExecuted, sharedMemoryLimitConfig, ssKind, ssStream, ssThread, ssFlags, ssBytes",
-                    "(?, ?, 0, 1, ?, ?, 0, ?, ?, NULL, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, 0, 0, ?, ?, ?, ?, ?)",
+                    "(?, ?, ?, ?, ?, ?, 0, ?, ?, NULL, 0, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, 0, 0, ?, ?, ?, ?, ?)",
                     -1, SS_COL_BYTES},
     [INS_RUNTIME] =
         {"CUPTI_ACTIVITY_KIND_RUNTIME",
@@ -354,6 +354,15 @@ static int export_sqlite_sync_type(const char *name)
 	return 0;
 }
 
+/* export_sqlite_context is the contextId written for device's rows: the CUDA context the timeline knows for it,
+ * else 1 + the device (one context per device, as a program that does not create its own has). */
+static sqlite3_int64 export_sqlite_context(const struct ss_timeline *t, int device)
+{
+	const struct ss_device_info *d = timeline_device(t, device);
+
+	return d != NULL && d->context != 0 ? (sqlite3_int64)d->context : device + 1;
+}
+
 /* export_sqlite_record queues one record for the table of its kind; the values follow the table's template. */
 static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_timeline *t, const struct ss_record *r,
                                 uint64_t *grid_id)
@@ -390,6 +399,10 @@ static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_tim
 	v = row->v;
 	*v++ = (sqlite3_int64)r->start;
 	*v++ = (sqlite3_int64)r->end;
+	if (k == INS_MEMCPY || k == INS_MEMSET || k == INS_KERNEL) {
+		*v++ = r->device;
+		*v++ = export_sqlite_context(t, r->device);
+	}
 	switch (k) {
 	case INS_MEMCPY: {
 		int host = export_sqlite_host_kind(r->flags);
@@ -398,9 +411,11 @@ static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_tim
 		*v++ = r->raw_stream;
 		*v++ = r->correlation;
 		*v++ = (sqlite3_int64)r->bytes;
-		*v++ = r->kind == SS_KIND_H2D ? 1 : r->kind == SS_KIND_D2H ? 2 : 8;
+		*v++ = r->kind == SS_KIND_H2D ? 1 : r->kind == SS_KIND_D2H ? 2 : (r->flags & SS_REC_PEER) ? 10 : 8;
 		*v++ = r->kind == SS_KIND_H2D ? host : dev;
 		*v++ = r->kind == SS_KIND_D2H ? host : dev;
+		*v++ = record_peer_src(r);
+		*v++ = record_peer_dst(r);
 		break;
 	}
 	case INS_MEMSET:
@@ -522,10 +537,30 @@ static int export_sqlite_labels(struct export_sqlite_ctx *c, const struct ss_exp
 	snprintf(num, sizeof num, "%zu", t->n);
 	if (export_sqlite_meta(c, "STREAMSCOPE_META", "records", num) != 0)
 		return -1;
-	if (export_sqlite_compile(c, "INSERT INTO TARGET_INFO_GPU (vmId, id, name) VALUES (0, 0, ?1)", &st) != 0)
+	/* one row per device: device 0 always (named by the run's device label unless the table names it), every
+	 * other device the timeline describes */
+	if (export_sqlite_compile(
+	        c, "INSERT INTO TARGET_INFO_GPU (vmId, id, name, uuid, cuDevice) VALUES (0, ?1, ?2, ?3, ?1)", &st) != 0)
 		return -1;
-	sqlite3_bind_text(st, 1, t->device, -1, SQLITE_STATIC);
-	rc = export_sqlite_step(c, st);
+	rc = 0;
+	for (int d = 0; d < SS_TIMELINE_MAX_DEVICES && rc == 0; d++) {
+		const struct ss_device_info *di = timeline_device(t, d);
+
+		if (d > 0 && di == NULL)
+			continue;
+		sqlite3_bind_int(st, 1, d);
+		sqlite3_bind_text(st, 2,
+		                  di != NULL && di->name[0] != '\0' ? di->name
+		                  : d == 0                          ? t->device
+		                                                    : "",
+		                  -1, SQLITE_STATIC);
+		if (di != NULL && di->uuid[0] != '\0')
+			sqlite3_bind_text(st, 3, di->uuid, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 3);
+		rc = export_sqlite_step(c, st);
+		sqlite3_reset(st);
+	}
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -57,6 +57,8 @@ enum chrome_parse_slot {
 	CP_BYTES_CAPITAL,  /* "Bytes" */
 	CP_SIZE,           /* "size" */
 	CP_STREAM_CAPITAL, /* "Stream" */
+	CP_GPU,            /* "device": a record's device (streamscope's own events) */
+	CP_PEER,           /* "peer": a peer copy's other device */
 	CP_OTHER0,         /* otherData from here */
 	CP_GENERATOR = CP_OTHER0,
 	CP_DEVICE,
@@ -520,6 +522,14 @@ static int chrome_parse_fill(struct chrome_parse *p, struct chrome_ev *e)
 		r->flags = (uint8_t)chrome_parse_uint(p, CP_FLAGS);
 		r->correlation = (uint32_t)chrome_parse_uint(p, CP_CORRELATION);
 		r->bytes = chrome_parse_uint(p, CP_BYTES);
+		{
+			uint64_t dev = chrome_parse_uint(p, CP_GPU), peer = chrome_parse_uint(p, CP_PEER);
+
+			if (dev > UINT8_MAX || peer > UINT8_MAX)
+				return chrome_parse_fail(p, "event %zu: device or peer past 255", p->events), -1;
+			r->device = (uint8_t)dev;
+			r->peer = (r->flags & SS_REC_PEER) ? (uint8_t)peer : 0;
+		}
 		if (p->type[CP_UNNAMED] == CV_ABSENT)
 			r->name = chrome_parse_str_id(p, CP_NAME);
 		return 0;
@@ -818,6 +828,7 @@ static int chrome_parse_args_key(const char *k, size_t n)
 	switch (n) {
 	case 4:
 		CP_KEY("size", CP_SIZE)
+		CP_KEY("peer", CP_PEER)
 		break;
 	case 5:
 		CP_KEY("bytes", CP_BYTES)
@@ -828,6 +839,7 @@ static int chrome_parse_args_key(const char *k, size_t n)
 		CP_KEY("stream", CP_STREAM)
 		CP_KEY("thread", CP_THREAD)
 		CP_KEY("Stream", CP_STREAM_CAPITAL)
+		CP_KEY("device", CP_GPU)
 		break;
 	case 7:
 		CP_KEY("ss_kind", CP_SS_KIND)

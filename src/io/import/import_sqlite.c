@@ -127,6 +127,9 @@ enum {
 	COL_SSSTREAM,
 	COL_SSTHREAD,
 	COL_SSFLAGS,
+	COL_DEVICE, /* deviceId of GPU tables */
+	COL_SRCDEV, /* srcDeviceId of copies (peer copies' source) */
+	COL_DSTDEV, /* dstDeviceId */
 	COL_COUNT
 };
 
@@ -426,6 +429,31 @@ static int import_sqlite_int(struct import_sqlite_ctx *c, sqlite3_stmt *st, int 
 	return 0;
 }
 
+/* import_sqlite_device sets r's device from the row's deviceId (ids past 255 read as 255) and, for a copy of copyKind
+ * 10 (PTOP) whose srcDeviceId and dstDeviceId differ, marks it a peer copy (SS_REC_PEER, the other end in r->peer,
+ * SS_REC_PEER_IN when it flows into deviceId). 0, or -1 with *cause for a column that is not a device id. */
+static int import_sqlite_device(struct import_sqlite_ctx *c, sqlite3_stmt *st, const int *type, const char *table,
+                                long long row, sqlite3_int64 copy, struct ss_record *r)
+{
+	sqlite3_int64 dev, src, dst;
+
+	if (import_sqlite_int(c, st, COL_DEVICE, type[COL_DEVICE], table, "deviceId", row, 0, UINT32_MAX, &dev) != 0 ||
+	    import_sqlite_int(c, st, COL_SRCDEV, type[COL_SRCDEV], table, "srcDeviceId", row, 0, UINT32_MAX, &src) !=
+	        0 ||
+	    import_sqlite_int(c, st, COL_DSTDEV, type[COL_DSTDEV], table, "dstDeviceId", row, 0, UINT32_MAX, &dst) != 0)
+		return -1;
+	r->device = (uint8_t)(dev > UINT8_MAX ? UINT8_MAX : dev);
+	r->flags &= (uint8_t) ~(SS_REC_PEER | SS_REC_PEER_IN);
+	r->peer = 0;
+	if (copy == 10 && type[COL_SRCDEV] == SQLITE_INTEGER && type[COL_DSTDEV] == SQLITE_INTEGER && src != dst) {
+		bool in = dst == dev;
+
+		r->flags |= SS_REC_PEER | (in ? SS_REC_PEER_IN : 0);
+		r->peer = (uint8_t)((in ? src : dst) > UINT8_MAX ? UINT8_MAX : (in ? src : dst));
+	}
+	return 0;
+}
+
 /* import_sqlite_query builds the SELECT for table tb from the columns it has (absent ones are NULL, and have[]
  * says which are real); NULL (with *cause) when a required column is missing. */
 static char *import_sqlite_query(struct import_sqlite_ctx *c, const struct import_sqlite_table *tb, bool *have)
@@ -450,6 +478,15 @@ static char *import_sqlite_query(struct import_sqlite_ctx *c, const struct impor
 	col[COL_MEM2] = import_sqlite_first(c, tb->name, &tb->mem[1], 1);
 	for (int i = 0; i < 4; i++)
 		col[COL_SSKIND + i] = import_sqlite_first(c, tb->name, &ss[i], 1);
+	if (!tb->host) {
+		static const char *const dev[3] = {"deviceId", "srcDeviceId", "dstDeviceId"};
+
+		col[COL_DEVICE] = import_sqlite_first(c, tb->name, &dev[0], 1);
+		if (tb->kind == -1) {
+			col[COL_SRCDEV] = import_sqlite_first(c, tb->name, &dev[1], 1);
+			col[COL_DSTDEV] = import_sqlite_first(c, tb->name, &dev[2], 1);
+		}
+	}
 	/* streamscope's own tables carry thread and flags exactly: the nsys columns they override go unread */
 	if (col[COL_SSTHREAD] != NULL)
 		col[COL_TID] = NULL;
@@ -626,6 +663,8 @@ static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_
 				goto fail;
 			r.flags = (uint8_t)v;
 		}
+		if (import_sqlite_device(c, st, type, tb->name, row, type_value, &r) != 0)
+			goto fail;
 		if (import_sqlite_name(c, st, type, tb->kind == SS_KIND_API && !own, t, &r.name) != 0)
 			goto fail;
 		if (r.name == 0 && tb->kind == SS_KIND_SYNC && !own)
@@ -684,6 +723,30 @@ static char *import_sqlite_meta_get(struct import_sqlite_ctx *c, const char *nam
 	return v;
 }
 
+/* import_sqlite_devices describes each device of TARGET_INFO_GPU (its id, name and uuid, where the file has those
+ * columns) in t's device table; rows of ids past the table are left out. */
+static void import_sqlite_devices(struct import_sqlite_ctx *c, struct ss_timeline *t)
+{
+	static const char *const cols[] = {"id", "name", "uuid"};
+	sqlite3_stmt *st = NULL;
+
+	if (!import_sqlite_select(c, "TARGET_INFO_GPU", cols, 3, "SELECT id, name, uuid FROM TARGET_INFO_GPU", &st) &&
+	    !import_sqlite_select(c, "TARGET_INFO_GPU", cols, 2, "SELECT id, name, NULL FROM TARGET_INFO_GPU", &st))
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		const char *uuid = (const char *)sqlite3_column_text(st, 2);
+		sqlite3_int64 id;
+
+		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER)
+			continue;
+		id = sqlite3_column_int64(st, 0);
+		if (id >= 0 && id < SS_TIMELINE_MAX_DEVICES)
+			timeline_set_device(t, (int)id, name, uuid, 0);
+	}
+	sqlite3_finalize(st);
+}
+
 /* import_sqlite_labels fills the device name and, for streamscope's own files, the run's labels. */
 static void import_sqlite_labels(struct import_sqlite_ctx *c, struct ss_timeline *t, bool own)
 {
@@ -709,6 +772,8 @@ static void import_sqlite_labels(struct import_sqlite_ctx *c, struct ss_timeline
 		}
 	}
 	sqlite3_finalize(st);
+	st = NULL;
+	import_sqlite_devices(c, t);
 	if (!own)
 		return;
 	if ((v = import_sqlite_meta_get(c, "measurement")) != NULL) {
