@@ -263,6 +263,27 @@ static double control_zoom_centre(const struct ss_control *c, const struct ss_co
 	return c->gv.t0 + c->gv.span / 2;
 }
 
+/* control_insight_zoom sets the window to the selected insight's evidence (with a margin) and scrolls its first
+ * record's lane into the upper half of the plot; an insight without a time range leaves the window alone. */
+static void control_insight_zoom(struct ss_control *c, const struct ss_control_input *in)
+{
+	const struct ss_insight *x = insightbox_selected(&c->insight, in->insights);
+	struct ss_rect plot = control_plot(in);
+	double t0, span;
+	int lane = -1, half = plot.h / 2 > 0 ? plot.h / 2 : 1;
+
+	if (x == NULL || !insightbox_range(x, plot.w > 0 ? plot.w : 100, &t0, &span))
+		return;
+	c->gv.t0 = t0;
+	c->gv.span = span;
+	c->follow = false;
+	for (size_t i = 0; in->run != NULL && i < x->nrec && i < SS_INSIGHT_MAX_RECS && lane < 0; i++)
+		if (x->rec[i] < in->run->indexed)
+			lane = lanes_find(in->run, c->gv.compact, (uint32_t)x->rec[i]);
+	if (lane >= 0 && (lane < c->gv.top || lane >= c->gv.top + half))
+		c->gv.top = lane > 0 ? lane - 1 : 0;
+}
+
 /* The sweep cursor's moves by key: dx stream counts along its order's row, dy orders (CONTROL_SWEEP_END: to that end
  * of the row, clamped). */
 #define CONTROL_SWEEP_END (INT_MAX / 2)
@@ -344,6 +365,15 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		/* the summary panel too */
 		c->summary = false;
 		return CONTROL_NONE;
+	}
+	if (c->insight.open) {
+		/* the insights panel takes its keys; the others (experiment keys too) work as usual */
+		enum ss_insightbox_effect ie = insightbox_key(&c->insight, in->insights, act);
+
+		if (ie == INSIGHTBOX_ZOOM)
+			control_insight_zoom(c, in);
+		if (ie != INSIGHTBOX_IGNORED)
+			return CONTROL_NONE;
 	}
 	if (keys_experiment(act) && in->file) {
 		control_say(c, SS_ROLE_WARN, "viewing a file: the experiment keys are off");
@@ -445,6 +475,12 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		c->summary = in->run != NULL;
 		if (!c->summary)
 			control_say(c, SS_ROLE_WARN, "nothing to summarise yet");
+		break;
+	case ACT_INSIGHTS:
+		c->insight.open = true;
+		c->insight.cur = 0;
+		c->sweep = false;
+		control_insight_zoom(c, in);
 		break;
 	case ACT_COMPACT:
 		c->gv.compact = !c->gv.compact;

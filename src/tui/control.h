@@ -11,6 +11,7 @@
 #include "core/experiment.h"
 #include "run/sweep.h"
 #include "tui/gantt.h"
+#include "tui/insightbox.h"
 #include "tui/keys.h"
 #include "tui/lanes.h"
 #include "tui/layout.h"
@@ -24,6 +25,8 @@ struct ss_control_input {
 	bool file;                       /* viewing a file: the experiment keys are off */
 	const struct ss_layout *layout;  /* the frame's layout, NULL when the terminal is too small */
 	const struct ss_sweep *sweep;    /* the sweep the sweep view shows, NULL when none */
+
+	const struct ss_insights *insights; /* the shown run's insights (insightbox_analyze), NULL when none */
 };
 
 #define CONTROL_HELP_KEYS 1   /* the help overlay's first page: the keys */
@@ -54,6 +57,8 @@ struct ss_control {
 	uint64_t run_id;   /* the run the selection belongs to */
 	char message[160]; /* a notice for the status line, set by the last action ("" when none) */
 	int message_role;  /* its enum ss_role: SS_ROLE_WARN stays, the others fade */
+
+	struct ss_insightbox insight; /* the insights panel (i): open, and the entry selected */
 };
 
 /* control_init: window fitted, nothing selected, compact by size. */

@@ -15,6 +15,8 @@
 #define GANTT_NAME_MARGIN 2
 /* Tracks with more intervals than this per column in the window get no names (no bar can hold one). */
 #define GANTT_NAME_DENSITY 2
+/* Marked records (ss_gantt_view.mark) one lane draws at most. */
+#define GANTT_MAX_MARKS 16
 
 /* gantt_eighths converts a busy fraction of a cell into eighths; anything busy shows at least one. */
 static int gantt_eighths(double busy, double cw)
@@ -48,10 +50,10 @@ static uint32_t gantt_density(const struct ss_glyphs *gl, int e)
 /* gantt_lane draws one lane across plot row y. Scratch: b ntracks * (w + 1) doubles, xs w + 1, cell and crole w. */
 static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const struct ss_lanes *l,
                        const struct ss_lane *ln, const struct ss_gantt_view *v, const struct ss_glyphs *gl, double *b,
-                       double *xs, int *cell, int *crole)
+                       double *xs, int *cell, int *crole, const size_t *marks, size_t nmarks)
 {
-	const struct ss_record *rec = l->tl->rec, *sel = NULL;
-	int w = plot.w, nt = ln->ntracks;
+	const struct ss_record *rec = l->tl->rec, *sel = NULL, *mark[GANTT_MAX_MARKS];
+	int w = plot.w, nt = ln->ntracks, nmark = 0;
 	double cw = v->span / w;
 
 	for (int c = 0; c <= w; c++)
@@ -63,6 +65,14 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 			if (ln->track[j]->n > 0 &&
 			    track_rank(ln->track[j], rec, v->sel, true) != track_rank(ln->track[j], rec, v->sel, false))
 				sel = &rec[v->sel];
+	/* the marked records on this lane */
+	for (size_t m = 0; marks != NULL && m < nmarks && nmark < GANTT_MAX_MARKS; m++)
+		for (int j = 0; j < nt && marks[m] < l->indexed; j++)
+			if (ln->track[j]->n > 0 && track_rank(ln->track[j], rec, (uint32_t)marks[m], true) !=
+			                               track_rank(ln->track[j], rec, (uint32_t)marks[m], false)) {
+				mark[nmark++] = &rec[marks[m]];
+				break;
+			}
 	for (int c = 0; c < w; c++) {
 		double sum = 0, best = 0, a = v->t0 + c * cw;
 		int role = -1, e;
@@ -84,6 +94,16 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 				break;
 			}
 		e = gantt_eighths(sum, cw);
+		for (int m = 0; m < nmark; m++)
+			if ((double)mark[m]->start < a + cw &&
+			    ((double)mark[m]->end > a ||
+			     (mark[m]->end == mark[m]->start && (double)mark[m]->start >= a))) {
+				double s = fmax((double)mark[m]->start, a), en = fmin((double)mark[m]->end, a + cw);
+				int es = gantt_eighths(en - s > 0 ? en - s : cw / 16, cw);
+
+				role = SS_ROLE_WARN;
+				e = es > e ? es : e;
+			}
 		if (sel != NULL && (double)sel->start < a + cw &&
 		    ((double)sel->end > a || (sel->end == sel->start && (double)sel->start >= a))) {
 			double s = fmax((double)sel->start, a), en = fmin((double)sel->end, a + cw);
@@ -93,7 +113,8 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 			e = es > e ? es : e;
 		}
 		/* many intervals in the cell: how busy it is, not where in it */
-		if (e > 0 && role != SS_ROLE_HIGHLIGHT && gantt_starts(ln, rec, a, a + cw) >= GANTT_DENSE)
+		if (e > 0 && role != SS_ROLE_HIGHLIGHT && role != SS_ROLE_WARN &&
+		    gantt_starts(ln, rec, a, a + cw) >= GANTT_DENSE)
 			e = -e;
 		cell[c] = e;
 		crole[c] = role;
@@ -124,9 +145,11 @@ static void gantt_lane(struct ss_grid *g, struct ss_rect plot, int y, const stru
 			opens = edge < cw / 16;
 		}
 		if (opens)
-			grid_set(g, plot.x + c, y, gl->eighths[8 - e], crole[c], GRID_REVERSE);
+			grid_set(g, plot.x + c, y, gl->eighths[8 - e], crole[c],
+			         GRID_REVERSE | (crole[c] == SS_ROLE_WARN ? GRID_BOLD : 0));
 		else
-			grid_set(g, plot.x + c, y, glyphs_bar(gl, e, crole[c]), crole[c], 0);
+			grid_set(g, plot.x + c, y, glyphs_bar(gl, e, crole[c]), crole[c],
+			         crole[c] == SS_ROLE_WARN ? GRID_BOLD : 0);
 	}
 }
 
@@ -225,6 +248,12 @@ static void gantt_label(struct ss_grid *g, struct ss_rect labels, int y, const s
 void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, const struct ss_lanes *l,
                 const struct ss_gantt_view *v, const struct ss_glyphs *gl)
 {
+	gantt_draw_marked(g, labels, plot, l, v, gl, NULL, 0);
+}
+
+void gantt_draw_marked(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, const struct ss_lanes *l,
+                       const struct ss_gantt_view *v, const struct ss_glyphs *gl, const size_t *mark, size_t nmark)
+{
 	int n, top = v->top;
 	const struct ss_lane *lane = lanes_get(l, v->compact, &n);
 	double *b;
@@ -241,7 +270,7 @@ void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, c
 	for (int row = 0; row < plot.h && top + row < n; row++) {
 		gantt_label(g, labels, plot.y + row, &lane[top + row], gl);
 		gantt_lane(g, plot, plot.y + row, l, &lane[top + row], v, gl, b,
-		           &b[(size_t)LANE_MAX_TRACKS * (size_t)(plot.w + 1)], cell, cell + plot.w);
+		           &b[(size_t)LANE_MAX_TRACKS * (size_t)(plot.w + 1)], cell, cell + plot.w, mark, nmark);
 		gantt_names(g, plot, plot.y + row, l, &lane[top + row], v, cell, cell + plot.w);
 	}
 	for (int row = n - top; row < plot.h && labels.w > 0; row++)

@@ -27,6 +27,10 @@ struct ss_gantt_view {
  * Cost per frame: O(rows * columns * (log n + TRACK_BLOCK)), whatever the number of records. */
 void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, const struct ss_lanes *l,
                 const struct ss_gantt_view *v, const struct ss_glyphs *gl);
+/* gantt_draw_marked is gantt_draw with records mark[0..nmark) (an insight's evidence; indices into l's timeline,
+ * those not indexed ignored) drawn marked: in the warning role, bold, over whatever the cell shows. */
+void gantt_draw_marked(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, const struct ss_lanes *l,
+                       const struct ss_gantt_view *v, const struct ss_glyphs *gl, const size_t *mark, size_t nmark);
 /* gantt_pick returns the record drawn at screen cell (x, y) of plot, or the nearest one within two cells on
  * that lane; UINT32_MAX when none. *lane gets the lane index under y (-1 outside the lanes). */
 uint32_t gantt_pick(const struct ss_lanes *l, struct ss_rect plot, const struct ss_gantt_view *v, int x, int y,

@@ -20,13 +20,29 @@ int layout_compute(const struct ss_layout_opts *o, struct ss_layout *l, char **c
 	l->header = (struct ss_rect){0, 0, cols, LAYOUT_HEADER_ROWS};
 	l->status = (struct ss_rect){0, rows - 1, cols, 1};
 	top = LAYOUT_HEADER_ROWS;
-	if (cols >= LAYOUT_SIDE_MIN_COLS) {
+	if (cols >= LAYOUT_SIDE_MIN_COLS && o->panel) {
+		int pw = cols >= 160 ? LAYOUT_PANEL_SIDE_COLS + 12 : LAYOUT_PANEL_SIDE_COLS;
+
+		l->stats_side = true;
+		mw = cols - pw;
+		bottom = rows - 1;
+		l->panel = (struct ss_rect){mw, top, pw, bottom - top};
+	} else if (cols >= LAYOUT_SIDE_MIN_COLS) {
 		int sw = cols >= 160 ? 36 : 32;
 
 		l->stats_side = true;
 		mw = cols - sw;
 		bottom = rows - 1;
 		l->stats = (struct ss_rect){mw, top, sw, bottom - top};
+	} else if (o->panel) {
+		int ph = (rows - 3) * 2 / 5;
+
+		ph = ph < LAYOUT_PANEL_MIN_ROWS   ? LAYOUT_PANEL_MIN_ROWS
+		     : ph > LAYOUT_PANEL_MAX_ROWS ? LAYOUT_PANEL_MAX_ROWS
+		                                  : ph;
+		mw = cols;
+		bottom = rows - 1 - ph;
+		l->panel = (struct ss_rect){0, bottom, cols, ph};
 	} else {
 		mw = cols;
 		bottom = rows - 1 - LAYOUT_STATS_ROWS;

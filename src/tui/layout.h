@@ -14,11 +14,16 @@
 #define LAYOUT_STATS_ROWS 4      /* bottom panel: a title rule and three rows */
 #define LAYOUT_SIDE_MIN_COLS 120 /* from this width the stats panel moves to the right */
 #define LAYOUT_DETAIL_ROWS 10
+#define LAYOUT_PANEL_SIDE_COLS 44 /* a side panel's width (56 from 160 columns) */
+#define LAYOUT_PANEL_MIN_ROWS 10  /* a bottom panel's height: 2/5 of the rows, within these */
+#define LAYOUT_PANEL_MAX_ROWS 18
 
 /* What the layout depends on besides the size. */
 struct ss_layout_opts {
 	int cols, rows;
-	bool ab; /* A/B: two Gantts stacked, each with a title row */
+	bool ab;    /* A/B: two Gantts stacked, each with a title row */
+	bool panel; /* a panel (the insights) in place of the stats panel: the side column, widened, or the bottom
+	               rows, taller */
 };
 
 /* Where everything goes. Absent parts have w == h == 0. */
@@ -35,6 +40,7 @@ struct ss_layout {
 	struct ss_rect status;    /* last row: messages and main keys */
 	struct ss_rect help;      /* the largest help overlay */
 	struct ss_rect detail[2]; /* the selection's detail box: top right and bottom right of the Gantt area */
+	struct ss_rect panel;     /* opts.panel: where the panel goes (stats then absent) */
 };
 
 /* layout_compute fills l for o. Returns 0, or -1 with *cause ("terminal too small: 79x24, need 80x24") below

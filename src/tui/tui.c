@@ -23,6 +23,7 @@
 #include "tui/gantt.h"
 #include "tui/glyphs.h"
 #include "tui/grid.h"
+#include "tui/insightbox.h"
 #include "tui/keys.h"
 #include "tui/layout.h"
 #include "tui/session.h"
@@ -54,6 +55,9 @@ struct tui {
 	struct ss_experiment prev_exp; /* the run shown before the last one: what a re-run is compared with */
 	uint64_t prev_ns;
 	bool have_prev;
+
+	struct ss_insightbox_cache ins; /* the shown run's insights */
+	struct ss_insightbox_view insv; /* what the insights panel shows */
 };
 
 static struct tui *tui_current; /* for the fatal hook */
@@ -113,6 +117,15 @@ static void tui_say(struct tui *t, int role, const char *fmt, ...)
 	t->message_role = role;
 	t->message_until = role == SS_ROLE_WARN ? 0 : tui_clock() + TUI_INFO_S;
 	t->dirty = true;
+}
+
+/* tui_insights returns the insights of the run on screen once it finished (NULL before), re-analysed when the run
+ * changed. */
+static const struct ss_insights *tui_insights(struct tui *t)
+{
+	struct ss_run *run = session_view(&t->ses);
+
+	return run != NULL && run->done ? insightbox_analyze(&t->ins, run->id, &run->tl, &run->an) : NULL;
 }
 
 /* tui_view fills v with what the frame shows. */
@@ -176,6 +189,10 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 		v->summary = &t->sum;
 	}
 	v->sweep_running = session_sweep_running(&t->ses);
+	if (t->ctl.insight.open) {
+		t->insv = (struct ss_insightbox_view){tui_insights(t), t->ctl.insight.cur, v->modelled, v->running};
+		v->insights = &t->insv;
+	}
 	if (t->message[0]) {
 		v->message = t->message;
 		v->message_role = t->message_role;
@@ -199,6 +216,8 @@ static void tui_input(struct tui *t, struct ss_control_input *in, int cols, int 
 	memset(&v, 0, sizeof v);
 	v.pinned.tl = t->ses.pinned != NULL ? &t->ses.pinned->tl : NULL;
 	v.sweep = t->ctl.sweep && t->ses.have_sweep ? &t->ses.sweep : NULL;
+	v.insights = t->ctl.insight.open ? &t->insv : NULL;
+	in->insights = tui_insights(t);
 	in->layout = view_layout_fit(&v, cols, rows, &t->layout);
 }
 

@@ -14,7 +14,8 @@
 
 int view_layout(const struct ss_view *v, int cols, int rows, struct ss_layout *l, char **cause)
 {
-	struct ss_layout_opts o = {cols, rows, v->pinned.tl != NULL && v->sweep == NULL};
+	struct ss_layout_opts o = {cols, rows, v->pinned.tl != NULL && v->sweep == NULL,
+	                           v->insights != NULL && v->sweep == NULL};
 
 	return layout_compute(&o, l, cause);
 }
@@ -537,9 +538,9 @@ static void view_status(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 		grid_puts(g, r.x + r.w - grid_text_width(keys), r.y, -1, keys, SS_ROLE_TEXT, GRID_REVERSE);
 }
 
-/* view_gantt draws one Gantt (labels and bars) or says why there is none. */
+/* view_gantt draws one Gantt (labels and bars, records mark[0..nmark) marked) or says why there is none. */
 static void view_gantt(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, const struct ss_view_run *run,
-                       const struct ss_gantt_view *gv, const struct ss_view *v)
+                       const struct ss_gantt_view *gv, const struct ss_view *v, const size_t *mark, size_t nmark)
 {
 	if (run->tl == NULL || run->lanes == NULL) {
 		view_center(g, plot, plot.y + plot.h / 2,
@@ -547,11 +548,13 @@ static void view_gantt(struct ss_grid *g, struct ss_rect labels, struct ss_rect 
 		            SS_ROLE_DIM, 0);
 		return;
 	}
-	gantt_draw(g, labels, plot, run->lanes, gv, v->gl);
+	gantt_draw_marked(g, labels, plot, run->lanes, gv, v->gl, mark, nmark);
 }
 
 void view_draw(struct ss_grid *g, const struct ss_view *v)
 {
+	const size_t *mark = NULL; /* the shown run's records to mark: the selected insight's evidence */
+	size_t nmark = 0;
 	struct ss_layout l;
 	char *cause = NULL;
 
@@ -566,6 +569,14 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 		return;
 	}
 	view_header(g, l.header, v);
+	if (v->sweep == NULL && v->insights != NULL) {
+		/* the selected insight's evidence, marked on the shown run */
+		const struct ss_insight *x =
+		    insightbox_selected(&(struct ss_insightbox){true, v->insights->cur}, v->insights->in);
+
+		mark = x != NULL ? x->rec : NULL;
+		nmark = x == NULL ? 0 : x->nrec < SS_INSIGHT_MAX_RECS ? x->nrec : SS_INSIGHT_MAX_RECS;
+	}
 	if (v->sweep != NULL) {
 		sweepview_draw(g, l.chart, l.stats, l.stats_side, v->sweep, v->sweep_running, v->sweep_cursor, v->gl);
 	} else {
@@ -574,11 +585,11 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 
 			a.sel = UINT32_MAX;
 			view_title(g, l.title[0], "A pinned", &v->pinned, NULL, v->gl);
-			view_gantt(g, l.labels[0], l.plot[0], &v->pinned, &a, v);
+			view_gantt(g, l.labels[0], l.plot[0], &v->pinned, &a, v, NULL, 0);
 			view_title(g, l.title[1], "B", &v->run, &v->pinned, v->gl);
-			view_gantt(g, l.labels[1], l.plot[1], &v->run, &v->gv, v);
+			view_gantt(g, l.labels[1], l.plot[1], &v->run, &v->gv, v, mark, nmark);
 		} else {
-			view_gantt(g, l.labels[0], l.plot[0], &v->run, &v->gv, v);
+			view_gantt(g, l.labels[0], l.plot[0], &v->run, &v->gv, v, mark, nmark);
 		}
 		axis_draw(g, l.axis, v->gv.t0, v->gv.span, v->gl);
 		{
@@ -598,6 +609,8 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 		grid_printf(g, l.corner.x, l.corner.y + 1, l.corner.w - 1, SS_ROLE_DIM, 0, "%*s", l.corner.w - 2,
 		            "time");
 		statsview_draw(g, l.stats, l.stats_side, &v->stats, v->gl);
+		if (v->insights != NULL)
+			insightbox_draw(g, l.panel, v->insights, v->gl);
 		if (v->gv.sel != UINT32_MAX)
 			view_detail(g, &l, v);
 	}

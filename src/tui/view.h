@@ -13,6 +13,7 @@
 #include "tui/gantt.h"
 #include "tui/glyphs.h"
 #include "tui/grid.h"
+#include "tui/insightbox.h"
 #include "tui/lanes.h"
 #include "tui/layout.h"
 #include "tui/statsview.h"
@@ -48,6 +49,9 @@ struct ss_view {
 	bool sweep_running;
 	const char *message; /* the status line's message, NULL for the keys */
 	int message_role;
+
+	const struct ss_insightbox_view *insights; /* the insights panel is open (NULL: closed); its selected entry's
+	                                              evidence is marked on run's Gantt */
 };
 
 /* view_layout computes the layout view_draw uses at cols x rows; -1 with *cause when too small. */

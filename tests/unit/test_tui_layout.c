@@ -99,7 +99,7 @@ static void test_every_size(void **state)
 	for (int cols = LAYOUT_MIN_COLS; cols <= 300; cols++)
 		for (int rows = LAYOUT_MIN_ROWS; rows <= 100; rows++)
 			for (int ab = 0; ab < 2; ab++) {
-				struct ss_layout_opts o = {cols, rows, ab != 0};
+				struct ss_layout_opts o = {cols, rows, ab != 0, false};
 				struct ss_layout l;
 				char *cause = NULL;
 
@@ -118,7 +118,7 @@ static void test_too_small(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-		struct ss_layout_opts o = {sizes[i][0], sizes[i][1], false};
+		struct ss_layout_opts o = {sizes[i][0], sizes[i][1], false, false};
 		struct ss_layout l;
 		char *cause = NULL, want[64];
 
