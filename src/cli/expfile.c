@@ -4,8 +4,9 @@
  * (or key: value), the blanks around key and value dropped; comments on lines of their own starting with ; or #,
  * and after a value following a blank (streams = 8 ; eight); blank lines; a UTF-8 byte order mark first; CRLF or LF
  * line ends. Not: continuation lines (an indented line is a line of its own), a key without a value, a NUL byte,
- * a line longer than EXPFILE_LINE_MAX. The sections are expfile_sections' (today [experiment] only); a key line
- * goes to its section's handler, so a further section ([chunk], say) is a row there and a handler of its own. */
+ * a line longer than EXPFILE_LINE_MAX. The sections are expfile_sections': [experiment] (option keys) and [chunk]
+ * (the step program: step lines in order, libinih handing over every line of a repeated key, and one
+ * interleave); a key line goes to its section's handler. */
 #include "cli/expfile.h"
 
 #include <ctype.h>
@@ -13,6 +14,7 @@
 #include <ini.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +31,11 @@ struct expfile_section {
 };
 
 static int expfile_experiment_key(struct expfile_scan *s, const char *key, const char *value);
+static int expfile_chunk_key(struct expfile_scan *s, const char *key, const char *value);
 
 static const struct expfile_section expfile_sections[] = {
     {"experiment", expfile_experiment_key},
+    {"chunk", expfile_chunk_key},
 };
 #define EXPFILE_NSECTIONS (sizeof expfile_sections / sizeof expfile_sections[0])
 
@@ -203,6 +207,232 @@ static int expfile_experiment_key(struct expfile_scan *s, const char *key, const
 	return 1;
 }
 
+/* What a step line may say, for messages. */
+#define EXPFILE_STEP_SYNTAX                                                                                            \
+	"h2d|d2h x|y|z [pinned|pageable], kernel [add|fma|decrypt|spin] [x|y|z] [work=N] [grid=N] [block=N], memset "  \
+	"x|y|z BYTE, event, host x|y|z"
+
+/* expfile_buffer parses a buffer name: 0..2, -1 when w is none. */
+static int expfile_buffer(const char *w)
+{
+	return strcmp(w, "x") == 0 ? 0 : strcmp(w, "y") == 0 ? 1 : strcmp(w, "z") == 0 ? 2 : -1;
+}
+
+/* expfile_uint parses w as a decimal (or 0x hex) integer in lo..hi into *v; false when it is not one. */
+static bool expfile_uint(const char *w, unsigned long lo, unsigned long hi, uint32_t *v)
+{
+	char *end;
+	unsigned long n;
+
+	if (*w == '\0' || *w == '-' || *w == '+')
+		return false;
+	errno = 0;
+	n = strtoul(w, &end, 0);
+	if (errno != 0 || *end != '\0' || n < lo || n > hi)
+		return false;
+	*v = (uint32_t)n;
+	return true;
+}
+
+/* expfile_step_word takes word w (the k-th after the kind) of step st; 1 when kept, 0 after setting the cause. */
+static int expfile_step_word(struct expfile_scan *s, struct ss_step *st, const char *value, const char *w, int k)
+{
+	int b = expfile_buffer(w), m = experiment_hostmem_parse(w), kn = experiment_kernel_parse(w);
+	const char *eq = strchr(w, '=');
+
+	switch (st->kind) {
+	case SS_STEP_H2D:
+	case SS_STEP_D2H:
+		if (k == 0 && b >= 0) {
+			st->buffer = (int8_t)b;
+			return 1;
+		}
+		if (k == 0)
+			return expfile_fail(s, "step '%s': buffer '%s': valid is x|y|z", value, w);
+		if (k == 1 && (m == SS_MEM_PINNED || m == SS_MEM_PAGEABLE)) {
+			st->hostmem = (uint8_t)m;
+			return 1;
+		}
+		if (k == 1)
+			return expfile_fail(
+			    s,
+			    "step '%s': host memory '%s': valid is pinned|pageable (one kind per buffer; "
+			    "managed memory is --host-mem's, for presets)",
+			    value, w);
+		break;
+	case SS_STEP_MEMSET:
+		if (k == 0 && b >= 0) {
+			st->buffer = (int8_t)b;
+			return 1;
+		}
+		if (k == 0)
+			return expfile_fail(s, "step '%s': buffer '%s': valid is x|y|z", value, w);
+		if (k == 1) {
+			uint32_t v;
+
+			if (!expfile_uint(w, 0, 255, &v))
+				return expfile_fail(s, "step '%s': byte '%s': valid is 0..255 (or 0x00..0xff)", value,
+				                    w);
+			st->value = (uint8_t)v;
+			return 1;
+		}
+		break;
+	case SS_STEP_HOST:
+		if (k == 0 && b >= 0) {
+			st->buffer = (int8_t)b;
+			return 1;
+		}
+		if (k == 0)
+			return expfile_fail(s, "step '%s': buffer '%s': valid is x|y|z", value, w);
+		break;
+	case SS_STEP_KERNEL:
+		if (eq != NULL) {
+			static const char *const names[3] = {"work", "grid", "block"};
+			static const unsigned long hi[3] = {100000000ul, 0x7ffffffful, 1024ul};
+			uint32_t *field[3] = {&st->work, &st->grid, &st->block};
+
+			for (int i = 0; i < 3; i++)
+				if (strlen(names[i]) == (size_t)(eq - w) &&
+				    strncmp(w, names[i], (size_t)(eq - w)) == 0) {
+					if (!expfile_uint(eq + 1, 1, hi[i], field[i]))
+						return expfile_fail(s, "step '%s': %s '%s': valid is an integer 1..%lu",
+						                    value, names[i], eq + 1, hi[i]);
+					return 1;
+				}
+			return expfile_fail(s, "step '%s': '%.*s': valid settings are work=N, grid=N, block=N", value,
+			                    (int)(eq - w), w);
+		}
+		if (kn >= 0 && st->kernel == SS_STEP_DEFAULT && st->buffer < 0) {
+			if (kn != SS_KERNEL_ADD && kn != SS_KERNEL_FMA && kn != SS_KERNEL_DECRYPT &&
+			    kn != SS_KERNEL_SPIN)
+				return expfile_fail(
+				    s,
+				    "step '%s': kernel '%s': valid in a step is add|fma|decrypt|spin (the task "
+				    "kernel is document 004's whole protocol: its preset)",
+				    value, w);
+			st->kernel = (uint8_t)kn;
+			return 1;
+		}
+		if (b >= 0 && st->buffer < 0) {
+			if (st->kernel != SS_KERNEL_DECRYPT)
+				return expfile_fail(
+				    s,
+				    "step '%s': buffer '%s': only decrypt takes one (in place; add and fma "
+				    "read x and y and write z, spin none)",
+				    value, w);
+			st->buffer = (int8_t)b;
+			return 1;
+		}
+		return expfile_fail(s,
+		                    "step '%s': '%s': valid is kernel [add|fma|decrypt|spin] [x|y|z] [work=N] "
+		                    "[grid=N] [block=N]",
+		                    value, w);
+	default:
+		break;
+	}
+	return expfile_fail(s, "step '%s': '%s' is one word too many: valid steps are " EXPFILE_STEP_SYNTAX, value, w);
+}
+
+/* expfile_step parses a step line's value into the next step; 1 when kept, 0 after setting the cause. */
+static int expfile_step(struct expfile_scan *s, const char *value)
+{
+	struct expfile *f = s->f;
+	struct ss_step st;
+	char words[EXPFILE_LINE_MAX + 1], *save = NULL, *w;
+	int kind, k = 0;
+
+	if (f->nsteps == SS_MAX_STEPS)
+		return expfile_fail(s, "too many steps: a chunk has at most %d", SS_MAX_STEPS);
+	snprintf(words, sizeof words, "%s", value);
+	if ((w = strtok_r(words, " \t", &save)) == NULL || (kind = experiment_step_kind_parse(w)) < 0)
+		return expfile_fail(s, "step '%s': valid steps are " EXPFILE_STEP_SYNTAX, value);
+	memset(&st, 0, sizeof st);
+	st.kind = (uint8_t)kind;
+	st.buffer = -1;
+	st.hostmem = SS_STEP_DEFAULT;
+	st.kernel = SS_STEP_DEFAULT;
+	st.line = s->line;
+	for (; (w = strtok_r(NULL, " \t", &save)) != NULL; k++)
+		if (expfile_step_word(s, &st, value, w, st.kind == SS_STEP_KERNEL ? 0 : k) == 0)
+			return 0;
+	if ((kind == SS_STEP_H2D || kind == SS_STEP_D2H || kind == SS_STEP_HOST || kind == SS_STEP_MEMSET) &&
+	    st.buffer < 0)
+		return expfile_fail(s, "step '%s': %s needs a buffer: valid is %s x|y|z%s", value,
+		                    experiment_step_kind_name(kind), experiment_step_kind_name(kind),
+		                    kind == SS_STEP_MEMSET ? " BYTE" : "");
+	if (kind == SS_STEP_MEMSET && k < 2)
+		return expfile_fail(s, "step '%s': memset needs a byte: valid is memset x|y|z 0..255", value);
+	f->step[f->nsteps++] = st;
+	return 1;
+}
+
+/* expfile_interleave parses the interleave line's value: items N, N@c or N@c-K (step N, 1-based, of chunk c - K in
+ * round c). 1 when kept, 0 after setting the cause. */
+static int expfile_interleave(struct expfile_scan *s, const char *value)
+{
+	struct expfile *f = s->f;
+	char words[EXPFILE_LINE_MAX + 1], *save = NULL, *w;
+
+	if (f->inter_line != 0)
+		return expfile_fail(s, "interleave is given twice (first on line %d): give it once", f->inter_line);
+	f->inter_line = s->line;
+	snprintf(words, sizeof words, "%s", value);
+	for (w = strtok_r(words, " \t", &save); w != NULL; w = strtok_r(NULL, " \t", &save)) {
+		char *at = strchr(w, '@'), num[16];
+		uint32_t n, lag = 0;
+
+		snprintf(num, sizeof num, "%.*s", at != NULL ? (int)(at - w) : (int)strlen(w), w);
+		if (!expfile_uint(num, 1, SS_MAX_STEPS, &n) ||
+		    (at != NULL && strcmp(at, "@c") != 0 &&
+		     (strncmp(at, "@c-", 3) != 0 || !expfile_uint(at + 3, 1, 255, &lag))))
+			return expfile_fail(
+			    s,
+			    "interleave item '%s': valid is N, N@c or N@c-K (step N of the %d at most, of "
+			    "chunk c - K, K 1..255, in round c)",
+			    w, SS_MAX_STEPS);
+		if (f->ninter == SS_MAX_INTERLEAVE)
+			return expfile_fail(s, "interleave has more than %d items: give each step once",
+			                    SS_MAX_INTERLEAVE);
+		f->inter[f->ninter].step = (uint8_t)(n - 1);
+		f->inter[f->ninter].lag = (uint8_t)lag;
+		f->ninter++;
+	}
+	if (f->ninter == 0)
+		return expfile_fail(s, "interleave has no items: valid is N, N@c or N@c-K, each step once");
+	return 1;
+}
+
+/* expfile_chunk_key keeps a key = value of [chunk]: a step (any number, in order) or the interleave (once). */
+static int expfile_chunk_key(struct expfile_scan *s, const char *key, const char *value)
+{
+	if (strcmp(key, "step") == 0)
+		return expfile_step(s, value);
+	if (strcmp(key, "interleave") == 0)
+		return expfile_interleave(s, value);
+	return expfile_fail(s, "unknown key '%s' in [chunk]: valid keys are step (once per step, in order), interleave",
+	                    key);
+}
+
+/* expfile_program_check checks f's step program on its own once the file is read (experiment_program_check);
+ * 0, or -1 with *cause "PATH:LINE: why" (the step's line, the interleave's). */
+static int expfile_program_check(const struct expfile *f, char **cause)
+{
+	struct ss_experiment e;
+	char *why = NULL;
+	int line = 0;
+
+	memset(&e, 0, sizeof e);
+	e.nsteps = f->nsteps;
+	memcpy(e.step, f->step, sizeof e.step);
+	e.ninter = f->ninter;
+	memcpy(e.inter, f->inter, sizeof e.inter);
+	if (experiment_program_check(&e, &line, &why) == 0)
+		return 0;
+	*cause = xasprintf("%s:%d: %s", f->path, line > 0 ? line : f->inter_line, why);
+	free(why);
+	return -1;
+}
+
 /* expfile_inih_options sets libinih's run-time options (Debian's libinih makes its INI_* settings variables) to
  * what the format is, whatever the library's defaults: no continuation lines (an indented key is a key, not part
  * of the previous value), comments after ; or # (at a line's start, or after a blank), a value on every key, and
@@ -249,18 +479,24 @@ int expfile_parse(const char *path, const char *text, size_t len, struct expfile
 		              path, rc, expfile_sections_list(valid, sizeof valid));
 	} else if (rc < 0 && s.cause == NULL) {
 		s.cause = xasprintf("%s: cannot parse (libinih: %d)", path, rc);
-	} else if (s.cause == NULL && s.header[0] == 0) {
+	} else if (s.cause == NULL && s.header[0] == 0 && s.header[1] == 0) {
 		s.cause =
 		    xasprintf("%s: no [experiment] section (nothing but blanks and comments): an experiment file is "
-		              "[experiment] and key = value lines, keys %s",
+		              "[experiment] and key = value lines, keys %s (and [chunk], step lines)",
 		              path, expfile_keys(keys, sizeof keys));
-	} else if (s.cause == NULL && f->nentry == 0) {
+	} else if (s.cause == NULL && s.header[1] != 0 && f->nsteps == 0) {
+		s.cause = xasprintf("%s:%d: [chunk] has no steps: valid are step = lines, one per step in order: %s",
+		                    path, s.header[1], EXPFILE_STEP_SYNTAX);
+	} else if (s.cause == NULL && f->nentry == 0 && f->nsteps == 0) {
 		s.cause = xasprintf("%s:%d: [experiment] has no keys: valid keys are %s", path, s.header[0],
 		                    expfile_keys(keys, sizeof keys));
+	} else if (s.cause == NULL) {
+		expfile_program_check(f, &s.cause);
 	}
 	if (s.cause != NULL) {
 		*cause = s.cause;
 		f->nentry = 0;
+		f->nsteps = f->ninter = 0;
 		return -1;
 	}
 	return 0;

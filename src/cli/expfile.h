@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "cli/cmd.h"
+#include "core/experiment.h"
 
 /* The longest line an experiment file may have, in bytes without its line end. */
 #define EXPFILE_LINE_MAX 160
@@ -21,18 +22,26 @@ struct expfile_entry {
 	char value[EXPFILE_LINE_MAX + 1];
 };
 
-/* An experiment file as read: its keys in file order, each at most once. */
+/* An experiment file as read: its [experiment] keys in file order, each at most once, and its [chunk] step
+ * program (checked on its own: experiment_program_check). */
 struct expfile {
 	const char *path; /* as messages name it (not copied) */
 	struct expfile_entry entry[OPT_COUNT];
 	int nentry;
+	struct ss_step step[SS_MAX_STEPS]; /* [chunk]'s step lines in order, each with its line */
+	int nsteps;
+	struct ss_inter inter[SS_MAX_INTERLEAVE]; /* [chunk]'s interleave, ninter 0 when none */
+	int ninter;
+	int inter_line; /* the interleave's line, 0 when none */
 };
 
 /* expfile_read reads the experiment file path into f (f->path is path, which must outlive f). 0, or -1 with
  * *cause (the caller frees) one line naming the file and, where there is one, the line: "FILE:LINE: what, and what
  * is valid": a file that cannot be read (with the errno text), larger than EXPFILE_SIZE_MAX, a NUL byte, a line
  * longer than EXPFILE_LINE_MAX, a syntax error, an unknown section, a key outside [experiment], an unknown key
- * (with the valid ones), a key given twice, a file without [experiment] or an [experiment] without keys. */
+ * (with the valid ones), a key given twice, a file without [experiment] or an [experiment] without keys; in
+ * [chunk], a step or interleave that does not parse or check (experiment_program_check), more than SS_MAX_STEPS
+ * steps, a [chunk] without steps. A file may have a [chunk] and an empty [experiment]. */
 int expfile_read(const char *path, struct expfile *f, char **cause);
 /* expfile_parse is expfile_read of the len bytes at text (no NUL needed), named path in messages. */
 int expfile_parse(const char *path, const char *text, size_t len, struct expfile *f, char **cause);

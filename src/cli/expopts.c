@@ -286,6 +286,13 @@ static int expopts_preset(struct expopts *o, const struct cmd_args *a, const str
 static int expopts_apply_file(struct expopts *o, bool sweep, const struct expfile *f, bool *threads_per_stream,
                               const struct expfile_entry **threads_at, char **cause)
 {
+	/* the step program first: an interleave is the order unless an order key or option after says otherwise */
+	o->exp.nsteps = f->nsteps;
+	memcpy(o->exp.step, f->step, sizeof o->exp.step);
+	o->exp.ninter = f->ninter;
+	memcpy(o->exp.inter, f->inter, sizeof o->exp.inter);
+	if (f->ninter > 0)
+		o->exp.order = SS_ORDER_INTERLEAVE;
 	for (int i = 0; i < f->nentry; i++) {
 		const struct expfile_entry *en = &f->entry[i];
 		struct cmd_item it = {en->id, en->value};
@@ -338,6 +345,9 @@ static int expopts_assemble(struct expopts *o, const struct cmd_args *a, bool sw
 	/* a preset of one thread per stream (managed-threads) keeps one per stream at any --streams */
 	if (!threads_per_stream && o->exp.threads > 1)
 		o->exp.threads = o->exp.streams;
+	/* a step program's elements are its kernels' (--kernel sets the preset's) */
+	if (o->exp.nsteps > 0)
+		o->exp.elem_size = experiment_program_elem_size(&o->exp);
 	return 0;
 }
 

@@ -176,6 +176,20 @@ void report_ops(const struct ss_experiment *e, const struct ss_oplist *ops)
 	experiment_describe(e, desc, sizeof desc);
 	printf("# %s\n# %zu operation%s, %d chunk%s, %d event%s\n", desc, ops->n, ops->n == 1 ? "" : "s", ops->nchunks,
 	       ops->nchunks == 1 ? "" : "s", ops->nevents, ops->nevents == 1 ? "" : "s");
+	for (int i = 0; i < e->nsteps; i++) {
+		experiment_step_describe(&e->step[i], line, sizeof line);
+		printf("# step %d: %s\n", i + 1, line);
+	}
+	if (e->ninter > 0) {
+		printf("# interleave (%s%s):", e->order == SS_ORDER_INTERLEAVE ? "in use" : "not in use: --order ",
+		       e->order == SS_ORDER_INTERLEAVE ? "" : experiment_order_name(e->order));
+		for (int k = 0; k < e->ninter; k++)
+			if (e->inter[k].lag > 0)
+				printf(" %d@c-%d", e->inter[k].step + 1, e->inter[k].lag);
+			else
+				printf(" %d", e->inter[k].step + 1);
+		printf("\n");
+	}
 	for (size_t i = 0; i < ops->n; i++) {
 		planner_op_describe(ops, &ops->op[i], line, sizeof line);
 		printf("%s\n", line);
@@ -391,6 +405,8 @@ int report_ops_json(const struct ss_experiment *e, const struct ss_oplist *ops)
 		json_out_key_uint(o, "offset", op->offset);
 		json_out_key_uint(o, "count", op->count);
 		json_out_key_uint(o, "bytes", planner_op_bytes(ops, op));
+		if (op->step >= 0) /* a step program's op: its step, 1-based as the file counts them */
+			json_out_key_int(o, "step", op->step + 1);
 		json_out_key_str(o, "text", line);
 		json_out_map_end(o);
 	}

@@ -68,7 +68,24 @@ static const char *experiment_name(const char *const *names, int n, int i)
 	}
 
 EXPERIMENT_NAMED(preset, SS_PRESET_COUNT)
-EXPERIMENT_NAMED(order, SS_ORDER_COUNT)
+#define EXPERIMENT_STEPS(first, next) first("h2d") next("d2h") next("kernel") next("memset") next("event") next("host")
+static const char *const experiment_step_kind_names[SS_STEP_COUNT] = {
+    EXPERIMENT_STEPS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};
+EXPERIMENT_NAMED(step_kind, SS_STEP_COUNT)
+
+/* The orders: the preset orders' table, and a step program's interleave past it. */
+const char *experiment_order_name(int i)
+{
+	return i == SS_ORDER_INTERLEAVE ? "interleave" : experiment_name(experiment_order_names, SS_ORDER_COUNT, i);
+}
+
+int experiment_order_parse(const char *s)
+{
+	if (s != NULL && strcasecmp(s, "interleave") == 0)
+		return SS_ORDER_INTERLEAVE;
+	return experiment_lookup(experiment_order_names, SS_ORDER_COUNT, s);
+}
+
 EXPERIMENT_NAMED(sync, SS_SYNC_COUNT)
 EXPERIMENT_NAMED(defstream, SS_DS_COUNT)
 EXPERIMENT_NAMED(hostmem, SS_MEM_COUNT)
@@ -90,6 +107,7 @@ const char *experiment_valid_list(const char *which)
 	    {"prefetch-events", EXPERIMENT_PFEVENTS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
 	    {"kernel", EXPERIMENT_KERNELS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
 	    {"split", EXPERIMENT_SPLITS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
+	    {"step", EXPERIMENT_STEPS(EXPERIMENT_FIRST, EXPERIMENT_NEXT)},
 	};
 
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
@@ -191,6 +209,265 @@ uint64_t experiment_grid(const struct ss_experiment *e, uint64_t count)
 	return count > 0 ? (count + b - 1) / b : 1;
 }
 
+int experiment_step_kernel(const struct ss_experiment *e, const struct ss_step *s)
+{
+	return s->kernel == SS_STEP_DEFAULT ? (int)e->kernel : (int)s->kernel;
+}
+
+uint32_t experiment_step_work(const struct ss_experiment *e, const struct ss_step *s)
+{
+	return s->work > 0 ? s->work : e->work;
+}
+
+uint32_t experiment_step_block(const struct ss_experiment *e, const struct ss_step *s)
+{
+	struct ss_experiment k = *e;
+
+	k.kernel = (enum ss_kernel)experiment_step_kernel(e, s);
+	if (k.kernel == SS_KERNEL_SPIN)
+		return 1;
+	k.block = s->block > 0 ? s->block : e->block;
+	return experiment_block(&k);
+}
+
+uint64_t experiment_step_grid(const struct ss_experiment *e, const struct ss_step *s, uint64_t count)
+{
+	struct ss_experiment k = *e;
+
+	k.kernel = (enum ss_kernel)experiment_step_kernel(e, s);
+	k.block = s->block > 0 ? s->block : e->block;
+	k.grid = s->grid > 0 ? s->grid : e->grid;
+	return experiment_grid(&k, count);
+}
+
+int experiment_buffer_hostmem(const struct ss_experiment *e, int b)
+{
+	for (int i = 0; i < e->nsteps; i++) {
+		const struct ss_step *s = &e->step[i];
+
+		if ((s->kind == SS_STEP_H2D || s->kind == SS_STEP_D2H) && s->buffer == b &&
+		    s->hostmem != SS_STEP_DEFAULT)
+			return s->hostmem;
+	}
+	return (int)e->hostmem;
+}
+
+uint32_t experiment_program_elem_size(const struct ss_experiment *e)
+{
+	for (int i = 0; i < e->nsteps; i++)
+		if (e->step[i].kind == SS_STEP_KERNEL && experiment_step_kernel(e, &e->step[i]) == SS_KERNEL_DECRYPT)
+			return 8;
+	return 4;
+}
+
+void experiment_step_describe(const struct ss_step *s, char *buf, size_t len)
+{
+	char b[4] = "", extra[96] = "";
+	size_t k = 0;
+
+	if (s->buffer >= 0 && s->buffer < 3)
+		snprintf(b, sizeof b, " %c", "xyz"[s->buffer]);
+	switch (s->kind) {
+	case SS_STEP_H2D:
+	case SS_STEP_D2H:
+		if (s->hostmem != SS_STEP_DEFAULT)
+			snprintf(extra, sizeof extra, " %s", experiment_hostmem_name(s->hostmem));
+		break;
+	case SS_STEP_KERNEL:
+		/* "kernel add z work=400": the kernel's name (none: --kernel's), its buffer, its settings */
+		if (s->kernel != SS_STEP_DEFAULT)
+			k = (size_t)snprintf(extra, sizeof extra, " %s", experiment_kernel_name(s->kernel));
+		k += (size_t)snprintf(extra + k, sizeof extra - k, "%s", b);
+		if (s->work > 0 && k < sizeof extra)
+			k += (size_t)snprintf(extra + k, sizeof extra - k, " work=%u", s->work);
+		if (s->grid > 0 && k < sizeof extra)
+			k += (size_t)snprintf(extra + k, sizeof extra - k, " grid=%u", s->grid);
+		if (s->block > 0 && k < sizeof extra)
+			snprintf(extra + k, sizeof extra - k, " block=%u", s->block);
+		snprintf(buf, len, "kernel%s", extra);
+		return;
+	case SS_STEP_MEMSET:
+		snprintf(extra, sizeof extra, " %u", (unsigned)s->value);
+		break;
+	default:
+		break;
+	}
+	snprintf(buf, len, "%s%s%s", experiment_step_kind_name(s->kind), b, extra);
+}
+
+/* experiment_step_bad: why step s (0-based i) is not a valid step on its own, NULL when it is. */
+static char *experiment_step_bad(const struct ss_step *s, int i)
+{
+	bool copy = s->kind == SS_STEP_H2D || s->kind == SS_STEP_D2H;
+
+	if (s->kind >= SS_STEP_COUNT)
+		return xasprintf("step %d: invalid kind: valid is %s", i + 1, experiment_valid_list("step"));
+	if ((copy || s->kind == SS_STEP_MEMSET || s->kind == SS_STEP_HOST) && (s->buffer < 0 || s->buffer > 2))
+		return xasprintf("step %d: %s needs a buffer: valid is x|y|z", i + 1,
+		                 experiment_step_kind_name(s->kind));
+	if (copy && s->hostmem != SS_STEP_DEFAULT && s->hostmem != SS_MEM_PINNED && s->hostmem != SS_MEM_PAGEABLE)
+		return xasprintf("step %d: invalid host memory %s for a copy: valid is pinned|pageable", i + 1,
+		                 experiment_hostmem_name(s->hostmem));
+	if (s->kind == SS_STEP_KERNEL && s->kernel != SS_STEP_DEFAULT && s->kernel != SS_KERNEL_ADD &&
+	    s->kernel != SS_KERNEL_FMA && s->kernel != SS_KERNEL_DECRYPT && s->kernel != SS_KERNEL_SPIN)
+		return xasprintf("step %d: invalid kernel %s: valid in a step is add|fma|decrypt|spin (the task "
+		                 "kernel is document 004's whole protocol, its preset)",
+		                 i + 1, experiment_kernel_name(s->kernel));
+	if (s->kind == SS_STEP_KERNEL && s->buffer > 2)
+		return xasprintf("step %d: invalid buffer: valid is x|y|z", i + 1);
+	if (s->work > 100000000u)
+		return xasprintf("step %d: invalid work %u: valid is 1..100000000", i + 1, s->work);
+	if (s->block > 1024)
+		return xasprintf("step %d: invalid block %u: valid is 1..1024 threads", i + 1, s->block);
+	if (s->grid > 0x7fffffffu)
+		return xasprintf("step %d: invalid grid %u: valid is 1..2147483647 blocks", i + 1, s->grid);
+	return NULL;
+}
+
+int experiment_program_check(const struct ss_experiment *e, int *line, char **cause)
+{
+	int mem[3] = {-1, -1, -1}, memstep[3] = {0, 0, 0}, esize = 0, estep = 0;
+	int pos[SS_MAX_STEPS];
+
+	*line = 0;
+	if (e->nsteps < 0 || e->nsteps > SS_MAX_STEPS) {
+		*cause = xasprintf("invalid step count %d: valid is 1..%d steps", e->nsteps, SS_MAX_STEPS);
+		return -1;
+	}
+	for (int i = 0; i < e->nsteps; i++) {
+		const struct ss_step *s = &e->step[i];
+		int k = s->kernel;
+
+		*line = s->line;
+		if ((*cause = experiment_step_bad(s, i)) != NULL)
+			return -1;
+		if ((s->kind == SS_STEP_H2D || s->kind == SS_STEP_D2H) && s->hostmem != SS_STEP_DEFAULT) {
+			if (mem[s->buffer] >= 0 && mem[s->buffer] != s->hostmem) {
+				*cause =
+				    xasprintf("step %d: buffer %c is %s, but step %d made it %s: a buffer's host array "
+				              "is one kind of memory (give it on one copy, or the same on each)",
+				              i + 1, "xyz"[s->buffer], experiment_hostmem_name(s->hostmem),
+				              memstep[s->buffer], experiment_hostmem_name(mem[s->buffer]));
+				return -1;
+			}
+			mem[s->buffer] = s->hostmem;
+			memstep[s->buffer] = i + 1;
+		}
+		if (s->kind == SS_STEP_KERNEL && k != SS_STEP_DEFAULT && k != SS_KERNEL_SPIN) {
+			int sz = k == SS_KERNEL_DECRYPT ? 8 : 4;
+
+			if (esize != 0 && sz != esize) {
+				*cause =
+				    xasprintf("step %d: the %s kernel works on %d-byte elements, step %d's on %d-byte "
+				              "ones: valid is decrypt steps alone, or add and fma steps",
+				              i + 1, experiment_kernel_name(k), sz, estep, esize);
+				return -1;
+			}
+			esize = sz;
+			estep = i + 1;
+		}
+	}
+	*line = 0; /* the interleave's errors: its own line, which the caller knows */
+	if (e->ninter == 0)
+		return 0;
+	for (int i = 0; i < SS_MAX_STEPS; i++)
+		pos[i] = -1;
+	for (int k = 0; k < e->ninter && k < SS_MAX_INTERLEAVE; k++) {
+		int st = e->inter[k].step;
+
+		if (st >= e->nsteps) {
+			*cause = xasprintf("interleave item %d names step %d: valid is 1..%d, the steps given", k + 1,
+			                   st + 1, e->nsteps);
+			return -1;
+		}
+		if (pos[st] >= 0) {
+			*cause = xasprintf("interleave names step %d twice: give each step once", st + 1);
+			return -1;
+		}
+		pos[st] = k;
+	}
+	for (int st = 0; st < e->nsteps; st++)
+		if (pos[st] < 0) {
+			*cause = xasprintf("interleave leaves out step %d: give each of the %d steps once", st + 1,
+			                   e->nsteps);
+			return -1;
+		}
+	/* a chunk's steps go in order: step st + 1 issues after step st, in a later round (a larger lag) or later in
+	 * the same round */
+	for (int st = 0; st + 1 < e->nsteps; st++) {
+		const struct ss_inter *a = &e->inter[pos[st]], *b = &e->inter[pos[st + 1]];
+
+		if (b->lag < a->lag || (b->lag == a->lag && pos[st + 1] < pos[st])) {
+			*cause =
+			    xasprintf("interleave issues a chunk's step %d before its step %d: a chunk's steps go in "
+			              "order (a later step in the same round after it, or with a larger c-K)",
+			              st + 2, st + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* experiment_program_validate checks e's step program with the experiment's options: the kernels and host
+ * memory the steps leave to them, the element size and the order. */
+static int experiment_program_validate(const struct ss_experiment *e, char **cause)
+{
+	uint32_t es = experiment_program_elem_size(e);
+	int line;
+
+	if (experiment_program_check(e, &line, cause) != 0)
+		return -1;
+	if (e->nsteps == 0) {
+		if (e->order == SS_ORDER_INTERLEAVE) {
+			*cause =
+			    xasprintf("invalid --order interleave: it needs an experiment file whose [chunk] gives "
+			              "an interleave; valid is %s",
+			              experiment_valid_list("order"));
+			return -1;
+		}
+		return 0;
+	}
+	for (int i = 0; i < e->nsteps; i++) {
+		const struct ss_step *s = &e->step[i];
+		int k = experiment_step_kernel(e, s);
+
+		if (s->kind == SS_STEP_KERNEL && k != SS_KERNEL_ADD && k != SS_KERNEL_FMA && k != SS_KERNEL_DECRYPT &&
+		    k != SS_KERNEL_SPIN) {
+			*cause = xasprintf("step %d runs --kernel %s: valid in a step is add|fma|decrypt|spin (name it "
+			                   "on the step: kernel add)",
+			                   i + 1, experiment_kernel_name(k));
+			return -1;
+		}
+		if (s->kind == SS_STEP_KERNEL && k != SS_KERNEL_SPIN && (k == SS_KERNEL_DECRYPT ? 8u : 4u) != es) {
+			*cause =
+			    xasprintf("step %d runs the %s kernel, on %u-byte elements, beside a decrypt step: valid "
+			              "is decrypt steps alone, or add and fma steps",
+			              i + 1, experiment_kernel_name(k), k == SS_KERNEL_DECRYPT ? 8u : 4u);
+			return -1;
+		}
+	}
+	if (e->elem_size != es) {
+		*cause =
+		    xasprintf("invalid element size %u for this step program: its kernels work on %u-byte elements",
+		              e->elem_size, es);
+		return -1;
+	}
+	if (e->hostmem != SS_MEM_PINNED && e->hostmem != SS_MEM_PAGEABLE) {
+		*cause = xasprintf("invalid --host-mem %s for a step program: its copies go between host and device "
+		                   "arrays; valid is pinned|pageable (per buffer on a copy step: h2d x pageable)",
+		                   experiment_hostmem_name(e->hostmem));
+		return -1;
+	}
+	if (e->order != SS_ORDER_DEPTH && e->order != SS_ORDER_BREADTH &&
+	    !(e->order == SS_ORDER_INTERLEAVE && e->ninter > 0)) {
+		*cause = xasprintf("invalid --order %s for a step program: valid is depth|breadth%s",
+		                   experiment_order_name(e->order),
+		                   e->ninter > 0 ? "|interleave" : " (interleave with an interleave line in [chunk])");
+		return -1;
+	}
+	return 0;
+}
+
 int experiment_validate(const struct ss_experiment *e, char **cause)
 {
 	if (e->streams < 1 || e->streams > SS_MAX_STREAMS) {
@@ -227,10 +504,10 @@ int experiment_validate(const struct ss_experiment *e, char **cause)
 		*cause = xasprintf("invalid kernel work %u: valid is 1..100000000", e->work);
 		return -1;
 	}
-	if ((unsigned)e->order >= SS_ORDER_COUNT || (unsigned)e->sync >= SS_SYNC_COUNT ||
-	    (unsigned)e->defstream >= SS_DS_COUNT || (unsigned)e->hostmem >= SS_MEM_COUNT ||
-	    (unsigned)e->kernel >= SS_KERNEL_COUNT || (unsigned)e->preset >= SS_PRESET_COUNT ||
-	    (unsigned)e->prefetch_events >= SS_PFE_COUNT) {
+	if (((unsigned)e->order >= SS_ORDER_COUNT && e->order != SS_ORDER_INTERLEAVE) ||
+	    (unsigned)e->sync >= SS_SYNC_COUNT || (unsigned)e->defstream >= SS_DS_COUNT ||
+	    (unsigned)e->hostmem >= SS_MEM_COUNT || (unsigned)e->kernel >= SS_KERNEL_COUNT ||
+	    (unsigned)e->preset >= SS_PRESET_COUNT || (unsigned)e->prefetch_events >= SS_PFE_COUNT) {
 		*cause = xasprintf("invalid experiment option value");
 		return -1;
 	}
@@ -247,6 +524,8 @@ int experiment_validate(const struct ss_experiment *e, char **cause)
 		*cause = xasprintf("invalid experiment option value");
 		return -1;
 	}
+	if (e->nsteps != 0 || e->order == SS_ORDER_INTERLEAVE)
+		return experiment_program_validate(e, cause);
 	if (e->kernel == SS_KERNEL_TASK && (e->hostmem != SS_MEM_MANAGED_ATTACH || e->order != SS_ORDER_DEPTH)) {
 		*cause =
 		    xasprintf("the task kernel (document 004) works on managed memory attached to each stream, each "
@@ -313,7 +592,7 @@ bool experiment_prefetch_events(const struct ss_experiment *e)
  * in the same order (the short one drops the plurals with "%.0s"). */
 static void experiment_describe_as(const struct ss_experiment *e, bool compact, char *buf, size_t len)
 {
-	char chunks[32] = "", pfe[48] = "", kernel[64] = "";
+	char chunks[32] = "", pfe[48] = "", kernel[96] = "";
 	bool on = experiment_prefetch_events(e);
 	struct ss_experiment d;
 	int w;
@@ -331,6 +610,9 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 		         e->split == SS_SPLIT_FLOOR ? (compact ? " floor" : " split floor") : "");
 	}
 
+	if (e->nsteps > 0)
+		snprintf(kernel + strlen(kernel), sizeof kernel - strlen(kernel),
+		         compact ? " %dst" : "  program of %d step%s", e->nsteps, e->nsteps == 1 ? "" : "s");
 	if (e->chunks > 0 && e->chunks != e->streams)
 		snprintf(chunks, sizeof chunks, compact ? " %dch%.0s" : " %d chunk%s", e->chunks,
 		         e->chunks == 1 ? "" : "s");
@@ -341,13 +623,16 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 		         : compact                         ? (on ? "/on" : "/off")
 		                                           : (on ? ": on" : ": off"));
 	snprintf(buf, len,
-	         compact ? "%s %ds%.0s%s %s sync:%s ds:%s%s %s%s %dq%.0s %dt%.0s"
-	                 : "%s  %d stream%s%s  %s-first  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
+	         compact ? "%s %ds%.0s%s %s%s sync:%s ds:%s%s %s%s %dq%.0s %dt%.0s"
+	                 : "%s  %d stream%s%s  %s%s  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
 	         experiment_preset_name(e->preset), e->streams, e->streams == 1 ? "" : "s", chunks,
-	         experiment_order_name(e->order), experiment_sync_name(e->sync),
-	         experiment_defstream_name(e->defstream), e->nonblocking ? (compact ? " nb" : " non-blocking") : "",
-	         experiment_hostmem_name(e->hostmem), pfe, e->connections, e->connections == 1 ? "" : "s", e->threads,
-	         e->threads == 1 ? "" : "s");
+	         experiment_order_name(e->order),
+	         compact                           ? ""
+	         : e->order == SS_ORDER_INTERLEAVE ? "d"
+	                                           : "-first",
+	         experiment_sync_name(e->sync), experiment_defstream_name(e->defstream),
+	         e->nonblocking ? (compact ? " nb" : " non-blocking") : "", experiment_hostmem_name(e->hostmem), pfe,
+	         e->connections, e->connections == 1 ? "" : "s", e->threads, e->threads == 1 ? "" : "s");
 	w = (int)strlen(buf);
 	if (kernel[0] != '\0' && (size_t)w < len)
 		snprintf(buf + w, len - (size_t)w, "%s", kernel);

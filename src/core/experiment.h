@@ -17,7 +17,9 @@ enum ss_order {
 	                       issued after the first input copy of the next, then every output in stream order */
 	SS_ORDER_WEAKER,    /* document 003's "weaker" order: every input, the kernels in reverse stream order,
 	                       then every output in stream order */
-	SS_ORDER_COUNT
+	SS_ORDER_COUNT,     /* the orders of every experiment; past them: */
+	SS_ORDER_INTERLEAVE = SS_ORDER_COUNT /* a step program's explicit interleave (ss_experiment.inter), valid
+	                                        only with one ("interleave" on the command line) */
 };
 
 /* How the host waits for the work at the end. */
@@ -100,6 +102,40 @@ enum ss_pfevents {
 
 #define SS_PFE_AUTO_MAX_STREAMS 8
 
+#define SS_MAX_STEPS 16      /* steps of a step program */
+#define SS_MAX_INTERLEAVE 16 /* items of its interleave: one per step */
+#define SS_STEP_DEFAULT 0xff /* a step's kernel or host memory left to the experiment's (--kernel, --host-mem) */
+
+/* What one step of a step program does to its chunk (each maps to one op kind of the op list). */
+enum ss_step_kind {
+	SS_STEP_H2D = 0, /* cudaMemcpyAsync of the chunk's elements of buffer's host array to its device array */
+	SS_STEP_D2H,     /* ... and back */
+	SS_STEP_KERNEL,  /* a kernel over the chunk: add and fma z = x + y, decrypt in place on buffer, spin none */
+	SS_STEP_MEMSET,  /* cudaMemsetAsync of the chunk's elements of buffer's device array to the byte value */
+	SS_STEP_EVENT,   /* cudaEventRecord on the chunk's stream */
+	SS_STEP_HOST,    /* cudaStreamSynchronize of the chunk's stream, then the issuing thread adds 1 to each of the
+	                    chunk's elements of buffer's host array */
+	SS_STEP_COUNT
+};
+
+/* One step of a step program: plain data. Zero work, grid and block are the experiment's (--work, --grid,
+ * --block); SS_STEP_DEFAULT kernel and hostmem the experiment's --kernel and --host-mem. */
+struct ss_step {
+	uint8_t kind;    /* enum ss_step_kind */
+	int8_t buffer;   /* 0 = x, 1 = y, 2 = z; -1: none (event, spin, add and fma, which read x, y and write z) */
+	uint8_t hostmem; /* copies: enum ss_hostmem of the buffer's host array (pinned or pageable, one per buffer) */
+	uint8_t kernel;  /* KERNEL: enum ss_kernel (add, fma, decrypt or spin) */
+	uint8_t value;   /* MEMSET: the byte */
+	uint32_t work, grid, block;
+	int line; /* where the experiment file gave it, for messages (0: not from a file) */
+};
+
+/* One item of an interleave: step `step` (0-based) of chunk r - lag in round r (experiment.h's ss_experiment). */
+struct ss_inter {
+	uint8_t step;
+	uint8_t lag;
+};
+
 /* An experiment: everything the planner needs to produce the op list. */
 struct ss_experiment {
 	enum ss_preset preset;
@@ -126,6 +162,15 @@ struct ss_experiment {
 	enum ss_pfevents prefetch_events; /* capture: whether the CUDA backend times prefetches with cudaEvents
 	                                     in traced runs (experiment_prefetch_events); the model shows them
 	                                     either way */
+	/* A step program (an experiment file's [chunk]): nsteps > 0 replaces the preset's per-chunk work by these
+	 * steps, each chunk's on its stream, issued depth-first (each chunk's steps in turn), breadth-first (step i
+	 * of every chunk, then step i + 1) or interleaved (SS_ORDER_INTERLEAVE: round r = 0, 1, ... issues inter[]
+	 * in order, item k for chunk r - inter[k].lag, until every chunk's steps are issued). The sync, the
+	 * default-stream mode, streams, chunks, queues and threads apply as to a preset. */
+	int nsteps;
+	struct ss_step step[SS_MAX_STEPS];
+	int ninter; /* items of inter (0: none; then one per step) */
+	struct ss_inter inter[SS_MAX_INTERLEAVE];
 };
 
 /* experiment_preset fills e with the preset's defaults. */
@@ -139,6 +184,11 @@ bool experiment_prefetch_events(const struct ss_experiment *e);
 /* experiment_validate checks ranges; on error returns -1 and sets *cause to one line naming the problem and the
  * valid values (caller frees). */
 int experiment_validate(const struct ss_experiment *e, char **cause);
+/* experiment_program_check checks e's step program on its own, as a file gives it, whatever the options: each
+ * step's kind, buffer, kernel, host memory and numbers, one host memory per buffer, one element size, the
+ * interleave (each step once, each chunk's steps in order). 0, or -1 with *cause (one line naming the step or the
+ * interleave item and what is valid; caller frees) and *line the offending step's line (0: the interleave's). */
+int experiment_program_check(const struct ss_experiment *e, int *line, char **cause);
 /* experiment_describe writes the one-line summary shown in headers ("kernel-transfer 8 streams depth ..."). */
 void experiment_describe(const struct ss_experiment *e, char *buf, size_t len);
 /* experiment_describe_compact writes the same in short fields, for narrow screens ("kernel-transfer 8s depth
@@ -154,6 +204,22 @@ uint32_t experiment_block(const struct ss_experiment *e);
 /* experiment_grid: the blocks a launch over count elements uses (e->grid, else enough to cover them; at least
  * 1). */
 uint64_t experiment_grid(const struct ss_experiment *e, uint64_t count);
+/* experiment_step_kernel, experiment_step_work, experiment_step_block, experiment_step_grid: step s's kernel,
+ * work and launch shape over count elements, the experiment's where the step leaves them (spin: one block of
+ * one thread). */
+int experiment_step_kernel(const struct ss_experiment *e, const struct ss_step *s);
+uint32_t experiment_step_work(const struct ss_experiment *e, const struct ss_step *s);
+uint32_t experiment_step_block(const struct ss_experiment *e, const struct ss_step *s);
+uint64_t experiment_step_grid(const struct ss_experiment *e, const struct ss_step *s, uint64_t count);
+/* experiment_buffer_hostmem: the host memory of buffer b's host array in e's step program: its copies' kind, the
+ * experiment's --host-mem where none gives one. */
+int experiment_buffer_hostmem(const struct ss_experiment *e, int b);
+/* experiment_program_elem_size: the element size e's step program works on: 8 with a decrypt step, else 4. */
+uint32_t experiment_program_elem_size(const struct ss_experiment *e);
+/* experiment_step_describe writes step s as an experiment file's step line says it ("kernel add work=400"). */
+void experiment_step_describe(const struct ss_step *s, char *buf, size_t len);
+const char *experiment_step_kind_name(int k);
+int experiment_step_kind_parse(const char *s);
 /* experiment_io_arrays: how many host arrays are copied in (H2D) and out (D2H) per chunk (0 for copy-less kernels). */
 void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outputs);
 

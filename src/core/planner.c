@@ -17,6 +17,7 @@ static const char *const planner_kind_names[SS_OP_COUNT] = {
     "cudaMemcpyAsync H2D",      "cudaMemcpyAsync D2H",      "kernel launch",    "cudaStreamAttachMemAsync",
     "cudaMemPrefetchAsync H2D", "cudaMemPrefetchAsync D2H", "cudaEventRecord",  "cudaEventSynchronize",
     "cudaStreamSynchronize",    "cudaDeviceSynchronize",    "cudaGetLastError", "host_process",
+    "cudaMemsetAsync",
 };
 
 /* Planning state: the list being built and the experiment it follows. */
@@ -67,6 +68,7 @@ static struct ss_op *planner_push(struct planner_ctx *p, int kind, int stream)
 	op->buffer = -1;
 	op->chunk = -1;
 	op->event = -1;
+	op->step = -1;
 	/* One host thread per stream when asked; default-stream work and global syncs stay on thread 0. */
 	op->thread = (int16_t)(p->e->threads > 1 && stream >= 0 ? stream : 0);
 	return op;
@@ -110,7 +112,10 @@ static struct ss_op *planner_push_chunk(struct planner_ctx *p, int kind, int c, 
 		op->kernel = (uint8_t)p->e->kernel;
 		op->block = (uint16_t)experiment_block(p->e);
 		op->grid = (uint32_t)experiment_grid(p->e, count);
+		op->work = p->e->work;
 	}
+	if (kind == SS_OP_H2D || kind == SS_OP_D2H)
+		op->hostmem = (uint8_t)p->e->hostmem;
 	return op;
 }
 
@@ -338,6 +343,114 @@ static int planner_phases(const struct ss_experiment *e)
 	return e->kernel == SS_KERNEL_SPIN && e->order == SS_ORDER_BREADTH ? 2 : 3;
 }
 
+/* planner_step pushes step st of e's step program for chunk c (nothing for an empty chunk), each op marked with
+ * its step. */
+static void planner_step(struct planner_ctx *p, int c, int st)
+{
+	const struct ss_experiment *e = p->e;
+	const struct ss_step *s = &e->step[st];
+	struct ss_oplist *ops = p->ops;
+	size_t first = ops->n;
+	uint64_t off, cnt = planner_elements(p, c, &off);
+	struct ss_op *op;
+	int k;
+
+	if (cnt == 0)
+		return;
+	switch (s->kind) {
+	case SS_STEP_H2D:
+	case SS_STEP_D2H:
+		op = planner_push_chunk(p, s->kind == SS_STEP_H2D ? SS_OP_H2D : SS_OP_D2H, c, s->buffer, off, cnt);
+		op->hostmem = (uint8_t)experiment_buffer_hostmem(e, s->buffer);
+		break;
+	case SS_STEP_KERNEL:
+		k = experiment_step_kernel(e, s);
+		if (k == SS_KERNEL_SPIN)
+			op = planner_push_chunk(p, SS_OP_KERNEL, c, -1, 0, 1);
+		else
+			op = planner_push_chunk(
+			    p, SS_OP_KERNEL, c,
+			    k == SS_KERNEL_DECRYPT ? (s->buffer >= 0 ? s->buffer : PLANNER_X) : PLANNER_Z, off, cnt);
+		op->kernel = (uint8_t)k;
+		op->work = experiment_step_work(e, s);
+		op->block = (uint16_t)experiment_step_block(e, s);
+		op->grid = (uint32_t)experiment_step_grid(e, s, op->count);
+		break;
+	case SS_STEP_MEMSET:
+		planner_push_chunk(p, SS_OP_MEMSET, c, s->buffer, off, cnt)->value = s->value;
+		break;
+	case SS_STEP_EVENT:
+		planner_push_chunk(p, SS_OP_EVENT_RECORD, c, -1, 0, 0)->event = ops->nevents++;
+		break;
+	case SS_STEP_HOST:
+		/* the host waits for the chunk's stream, then works on the chunk's elements of the host array */
+		planner_push_chunk(p, SS_OP_STREAM_SYNC, c, -1, 0, 0)->chunk = -1;
+		planner_push_chunk(p, SS_OP_HOST, c, s->buffer, off, cnt);
+		break;
+	default:
+		break;
+	}
+	for (size_t i = first; i < ops->n; i++)
+		ops->op[i].step = (int16_t)st;
+}
+
+/* planner_program_unit pushes unit u of e's step program in its order: depth, chunk u's steps; breadth, step u of
+ * every chunk; interleave, round u (each interleave item for chunk u - its lag, where that chunk exists). */
+static void planner_program_unit(struct planner_ctx *p, int u)
+{
+	const struct ss_experiment *e = p->e;
+	int n = p->ops->nchunks;
+
+	if (e->order == SS_ORDER_BREADTH) {
+		for (int c = 0; c < n; c++)
+			planner_step(p, c, u);
+	} else if (e->order == SS_ORDER_INTERLEAVE) {
+		for (int k = 0; k < e->ninter; k++) {
+			int c = u - e->inter[k].lag;
+
+			if (c >= 0 && c < n)
+				planner_step(p, c, e->inter[k].step);
+		}
+	} else {
+		for (int st = 0; st < e->nsteps; st++)
+			planner_step(p, u, st);
+	}
+}
+
+/* planner_program pushes e's step program in its order, unit by unit (planner_program_unit), the interfering
+ * default-stream op between two units that have work, or the event timer's lap after each (depth: once, at the
+ * end). */
+static void planner_program(struct planner_ctx *p)
+{
+	const struct ss_experiment *e = p->e;
+	struct ss_oplist *ops = p->ops;
+	bool timer = e->defstream == SS_DS_EVENT_TIMER, any = false;
+	int units = ops->nchunks, maxlag = 0;
+
+	for (int k = 0; k < e->ninter; k++)
+		maxlag = e->inter[k].lag > maxlag ? e->inter[k].lag : maxlag;
+	if (e->order == SS_ORDER_BREADTH)
+		units = e->nsteps;
+	else if (e->order == SS_ORDER_INTERLEAVE)
+		units = ops->nchunks + maxlag;
+	for (int u = 0; u < units; u++) {
+		size_t before = ops->n, mark = ops->n;
+
+		if (any && !timer) {
+			planner_interfere(p);
+			mark = ops->n;
+		}
+		planner_program_unit(p, u);
+		if (ops->n == mark)
+			ops->n = before; /* a unit without work: take the interfering op back */
+		else if (timer && e->order != SS_ORDER_DEPTH)
+			planner_interfere(p);
+		any = any || ops->n > before;
+	}
+	if (timer && e->order == SS_ORDER_DEPTH)
+		planner_interfere(p);
+}
+
 void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 {
 	struct planner_ctx p = {e, ops};
@@ -345,11 +458,11 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 	struct ss_op *op;
 
 	memset(ops, 0, sizeof *ops);
-	ops->nchunks = e->kernel == SS_KERNEL_SPIN || e->chunks <= 0 ? e->streams : e->chunks;
+	ops->nchunks = (e->nsteps == 0 && e->kernel == SS_KERNEL_SPIN) || e->chunks <= 0 ? e->streams : e->chunks;
 	ops->split = e->split;
 	ops->elem_size = e->elem_size;
 	experiment_io_arrays(e, &inputs, &outputs);
-	ops->nbuffers = inputs == 2 || e->kernel == SS_KERNEL_TASK ? 3 : 1;
+	ops->nbuffers = inputs == 2 || e->kernel == SS_KERNEL_TASK || e->nsteps > 0 ? 3 : 1;
 	if (e->sync == SS_SYNC_STOP_EVENT) {
 		/* document 001's start event, on the legacy stream before any work */
 		op = planner_push(&p, SS_OP_EVENT_RECORD, SS_STREAM_LEGACY);
@@ -357,7 +470,9 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 	}
 	if (e->defstream == SS_DS_EVENT_TIMER)
 		planner_interfere(&p); /* the timer's start */
-	if (e->order == SS_ORDER_DEPTH) {
+	if (e->nsteps > 0) {
+		planner_program(&p);
+	} else if (e->order == SS_ORDER_DEPTH) {
 		bool any = false;
 
 		for (int c = 0; c < ops->nchunks; c++) {
@@ -416,7 +531,19 @@ static bool planner_moves_data(int kind)
 
 uint64_t planner_op_bytes(const struct ss_oplist *ops, const struct ss_op *op)
 {
-	return planner_moves_data(op->kind) ? op->count * ops->elem_size : 0;
+	return planner_moves_data(op->kind) || op->kind == SS_OP_MEMSET ? op->count * ops->elem_size : 0;
+}
+
+bool planner_op_pageable(const struct ss_experiment *e, const struct ss_op *op)
+{
+	if (op->kind != SS_OP_H2D && op->kind != SS_OP_D2H)
+		return false;
+	return e->nsteps > 0 ? op->hostmem == SS_MEM_PAGEABLE : e->hostmem == SS_MEM_PAGEABLE;
+}
+
+uint32_t planner_op_work(const struct ss_experiment *e, const struct ss_op *op)
+{
+	return op->work > 0 ? op->work : e->work;
 }
 
 size_t planner_count_kind(const struct ss_oplist *ops, int kind)
@@ -480,6 +607,9 @@ void planner_expected_records(const struct ss_oplist *ops, bool prefetches, size
 		case SS_OP_KERNEL:
 			counts[SS_KIND_KERNEL]++;
 			break;
+		case SS_OP_MEMSET:
+			counts[SS_KIND_MEMSET]++;
+			break;
 		default:
 			break;
 		}
@@ -511,6 +641,15 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 			                                      : experiment_kernel_name(op->kernel),
 			         op->grid, (unsigned)op->block, (unsigned long long)op->offset,
 			         (unsigned long long)op->count);
+		if (op->step >= 0 && strlen(buf) + 1 < len) /* a step's kernel: its work and output, its own */
+			snprintf(buf + strlen(buf), len - strlen(buf), " work %u%s%c", op->work,
+			         op->buffer >= 0 ? " -> " : "",
+			         op->buffer >= 0 && op->buffer < 3 ? bufname[op->buffer] : ' ');
+		break;
+	case SS_OP_MEMSET:
+		snprintf(buf, len, "#%u t%d %-10s cudaMemsetAsync %c[%llu+%llu] = %u %.2f MiB", op->id, op->thread, st,
+		         op->buffer >= 0 && op->buffer < 3 ? bufname[op->buffer] : '?', (unsigned long long)op->offset,
+		         (unsigned long long)op->count, (unsigned)op->value, (double)bytes / (1 << 20));
 		break;
 	case SS_OP_EVENT_RECORD:
 	case SS_OP_EVENT_SYNC:
@@ -525,7 +664,7 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 
 bool planner_gpu_op(int kind)
 {
-	return kind >= 0 && kind <= SS_OP_EVENT_RECORD;
+	return (kind >= 0 && kind <= SS_OP_EVENT_RECORD) || kind == SS_OP_MEMSET;
 }
 
 void planner_start_events(const struct ss_oplist *ops, int nthreads, int *start_at)
@@ -552,7 +691,7 @@ bool planner_start_before(const struct ss_experiment *e, const struct ss_op *op)
 		return true;
 	case SS_OP_H2D:
 	case SS_OP_D2H:
-		return e->hostmem == SS_MEM_PAGEABLE;
+		return planner_op_pageable(e, op);
 	default:
 		return false;
 	}

@@ -21,7 +21,9 @@ enum ss_op_kind {
 	SS_OP_STREAM_SYNC,    /* cudaStreamSynchronize(stream) */
 	SS_OP_DEVICE_SYNC,    /* cudaDeviceSynchronize() */
 	SS_OP_GET_LAST_ERROR, /* cudaGetLastError(): a host call that reads the thread's last error */
-	SS_OP_HOST,           /* host_process: the issuing thread works on buffer[offset, offset+count) (managed) */
+	SS_OP_HOST,           /* host_process: the issuing thread works on buffer[offset, offset+count) (managed; a
+	                         step program's: the buffer's host array) */
+	SS_OP_MEMSET,         /* cudaMemsetAsync of buffer[offset, offset+count) (device) to the byte value */
 	SS_OP_COUNT
 };
 
@@ -40,6 +42,10 @@ struct ss_op {
 	uint32_t grid;   /* KERNEL: blocks of the launch (experiment_grid) */
 	uint16_t block;  /* KERNEL: threads per block (experiment_block) */
 	uint8_t kernel;  /* KERNEL: enum ss_kernel (the interfering one-thread kernel: SS_KERNEL_SPIN's shape) */
+	uint8_t value;   /* MEMSET: the byte */
+	uint8_t hostmem; /* H2D, D2H: enum ss_hostmem of the host side (the experiment's, a step program's buffer's) */
+	uint32_t work;   /* KERNEL: its work (experiment.work, a step's own) */
+	int16_t step;    /* the step program's step it is (0-based), -1 for none */
 };
 
 /* The op list: ops in host issue order (per thread, ops of one thread keep their relative order). */
@@ -77,8 +83,13 @@ const char *planner_op_kind_name(int kind);
  * prefetch_records: CUPTI records none, the CUDA backend times them with events on request, the model always
  * emits them). */
 void planner_expected_records(const struct ss_oplist *ops, bool prefetches, size_t counts[SS_KIND_COUNT]);
+/* planner_op_pageable: whether op is a copy of pageable host memory (e's --host-mem, or its buffer's in a step
+ * program). */
+bool planner_op_pageable(const struct ss_experiment *e, const struct ss_op *op);
+/* planner_op_work: a kernel op's work (its own, e->work where it has none). */
+uint32_t planner_op_work(const struct ss_experiment *e, const struct ss_op *op);
 /* planner_gpu_op says whether ops of kind put work on a stream (copies, kernels, attaches, prefetches, event
- * records), as against host calls that wait (synchronisations): what the run timer brackets. */
+ * records, memsets), as against host calls that wait (synchronisations): what the run timer brackets. */
 bool planner_gpu_op(int kind);
 /* planner_start_before says where a host thread's run timer starts when op (of experiment e) is the thread's first
  * GPU op: before its call (true) or right after it (false, the usual place: the GPU reads the event just after the

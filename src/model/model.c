@@ -206,6 +206,7 @@ static const char *model_api_name(int kind)
 	    "cudaMemcpyAsync",       "cudaMemcpyAsync",       "cudaLaunchKernel", "cudaStreamAttachMemAsync",
 	    "cudaMemPrefetchAsync",  "cudaMemPrefetchAsync",  "cudaEventRecord",  "cudaEventSynchronize",
 	    "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaGetLastError", "host_process",
+	    "cudaMemsetAsync",
 	};
 
 	return kind >= 0 && kind < SS_OP_COUNT ? names[kind] : "cuda?";
@@ -318,7 +319,7 @@ static void model_kernel_params(const struct model *m, struct model_item *it, co
 		it->work = 0;
 	} else if (kernel == SS_KERNEL_SPIN) {
 		const struct ss_kernel_profile *k = &p->kernel[SS_KERNEL_SPIN];
-		double units = (double)e->work * (double)(op->count ? op->count : 1);
+		double units = (double)planner_op_work(e, op) * (double)(op->count ? op->count : 1);
 
 		it->width = fmin(1.0, 1.0 / k->saturation);
 		it->work = units * k->ns_per_unit * it->width;
@@ -330,7 +331,7 @@ static void model_kernel_params(const struct model *m, struct model_item *it, co
 		/* as wide as its elements, or its threads where fewer (a grid-stride launch), of the share one launch
 		 * keeps busy; the work scaled alike, so that a launch alone takes its calibrated time */
 		it->width = fmin(1.0, (par > 0 ? par : 1.0) / k->saturation) * share;
-		it->work = n * ((double)e->work * k->ns_per_unit + k->ns_per_elem) * share;
+		it->work = n * ((double)planner_op_work(e, op) * k->ns_per_unit + k->ns_per_elem) * share;
 		it->fault = n * m->fault_elem / p->fault_gbs;
 		if (kernel == SS_KERNEL_TASK) {
 			/* one pass per launch; on the H200 transform reads the data host_process left on the host no
@@ -428,7 +429,8 @@ static void model_issue(struct model *m, int h)
 	double call0, t0, cost = 0; /* call0: the call starts; t0: its fixed cost starts */
 	int s = model_slot_of(m, op), idx, one, *wait = &one;
 	size_t nwait = 0;
-	bool pageable = m->e->hostmem == SS_MEM_PAGEABLE, managed = m->e->hostmem >= SS_MEM_MANAGED_ATTACH;
+	bool pageable = m->e->nsteps > 0 ? planner_op_pageable(m->e, op) : m->e->hostmem == SS_MEM_PAGEABLE,
+	     managed = m->e->hostmem >= SS_MEM_MANAGED_ATTACH;
 	struct model_item *it;
 
 	model_timing(m, h, opi, true);
@@ -482,6 +484,17 @@ static void model_issue(struct model *m, int h)
 		it = &m->it[idx];
 		model_kernel_params(m, it, op);
 		it->rec_kind = SS_KIND_KERNEL;
+		break;
+	case SS_OP_MEMSET:
+		/* a step program's cudaMemsetAsync: a device-wide fill of its bytes at memset.gbs, like a kernel */
+		cost = p->api_launch_ns;
+		idx = model_new_item(m, opi, s, MODEL_COMPUTE, t0 + cost + p->launch_ns);
+		it = &m->it[idx];
+		it->bytes = planner_op_bytes(m->ops, op);
+		it->fixed = p->kernel_min_ns;
+		it->width = 1.0;
+		it->work = (double)it->bytes / p->memset_gbs;
+		it->rec_kind = SS_KIND_MEMSET;
 		break;
 	case SS_OP_ATTACH:
 		cost = p->api_attach_ns;
@@ -655,7 +668,8 @@ static void model_complete(struct model *m, int i)
 		}
 	}
 	if (it->rec_kind >= 0) {
-		const char *name = it->rec_kind == SS_KIND_KERNEL ? model_kernel_name(m->e, op)
+		const char *name = it->rec_kind == SS_KIND_KERNEL   ? model_kernel_name(m->e, op)
+		                   : it->rec_kind == SS_KIND_MEMSET ? "Memset (Device)"
 		                   : it->rec_kind == SS_KIND_H2D
 		                       ? (it->prefetch                  ? "Prefetch HtoD (Managed -> Device)"
 		                          : it->flags & SS_REC_PAGEABLE ? "Memcpy HtoD (Pageable -> Device)"

@@ -105,6 +105,9 @@ static const struct profile_key profile_keys[] = {
      "on-demand migration of managed memory kernels write unprefetched, alone (shared with the prefetches to the "
      "device and other faulting kernels)",
      "H200 calibrate (tests/data/h200/calibrate): managed kernels' durations less their compute"},
+    {"memset.gbs", D(memset_gbs), 0.01, 100000, 3000, E,
+     "cudaMemsetAsync of device memory (a step program's memset step), the whole device filling",
+     "not measured: about 2/3 of the H200's 4.8 TB/s HBM3e peak"},
     {"managed.attach_gbs", D(attach_gbs), 0.01, 10000, 31.5, M,
      "a launch migrating its chunk's attached managed memory (host-synchronous)",
      "cudaLaunchKernel takes ~200 us for 3 x 2 MiB attached in the smoke timelines"},

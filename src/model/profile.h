@@ -50,6 +50,7 @@ struct ss_profile {
 	double prefetch_wait_ns;  /* a prefetch waiting on other work of its stream starts this much later than the
 	                             dependency latency of a copy */
 	double fault_gbs;         /* managed memory migrated on demand by the kernels that touch it */
+	double memset_gbs;        /* cudaMemsetAsync of device memory (a step program's memset step), device-wide */
 	double attach_gbs, attach_latency_ns; /* a launch migrating its chunk's attached managed memory */
 	struct ss_kernel_profile kernel[SS_KERNEL_COUNT];
 	double kernel_min_ns; /* fixed part of every kernel's duration */

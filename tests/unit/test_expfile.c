@@ -263,13 +263,16 @@ static void test_errors(void **state)
 	char want[1024], text[512];
 
 	(void)state;
-	expect_cause("[experiment]\nstreams 8\n", "t.ini:2: syntax error: valid lines are [experiment], key = value, "
-	                                          "blank lines and comments (; or #)");
-	expect_cause("[experiment\nstreams = 8\n", "t.ini:1: syntax error: valid lines are [experiment], key = value, "
-	                                           "blank lines and comments (; or #)");
+	expect_cause("[experiment]\nstreams 8\n",
+	             "t.ini:2: syntax error: valid lines are [experiment], [chunk], key = value, "
+	             "blank lines and comments (; or #)");
+	expect_cause("[experiment\nstreams = 8\n",
+	             "t.ini:1: syntax error: valid lines are [experiment], [chunk], key = value, "
+	             "blank lines and comments (; or #)");
 	/* no continuation lines: an indented value alone is a syntax error, not part of the line before */
-	expect_cause("[experiment]\nstreams = 8\n   16\n", "t.ini:3: syntax error: valid lines are [experiment], key = "
-	                                                   "value, blank lines and comments (; or #)");
+	expect_cause("[experiment]\nstreams = 8\n   16\n",
+	             "t.ini:3: syntax error: valid lines are [experiment], [chunk], key = "
+	             "value, blank lines and comments (; or #)");
 	snprintf(want, sizeof want, "t.ini:2: unknown key 'stream': valid keys are %s", all_keys);
 	expect_cause("[experiment]\nstream = 8\n", want);
 	/* --experiment is no key: a file does not include another */
@@ -279,14 +282,15 @@ static void test_errors(void **state)
 	             "t.ini:4: key 'streams' is given twice (first on line 2): give each key once");
 	expect_cause("[experiment]\nstreams = 8\n[experiment]\nstreams = 4\n",
 	             "t.ini:4: key 'streams' is given twice (first on line 2): give each key once");
-	expect_cause("[experimnt]\nstreams = 8\n", "t.ini:1: unknown section '[experimnt]': valid is [experiment]");
-	expect_cause("[experiment]\nstreams = 8\n\n[chunk]\n", "t.ini:4: unknown section '[chunk]': valid is "
-	                                                       "[experiment]");
+	expect_cause("[experimnt]\nstreams = 8\n",
+	             "t.ini:1: unknown section '[experimnt]': valid is [experiment], [chunk]");
+	expect_cause("[experiment]\nstreams = 8\n\n[chunks]\n", "t.ini:4: unknown section '[chunks]': valid is "
+	                                                        "[experiment], [chunk]");
 	expect_cause("streams = 8\n[experiment]\n",
-	             "t.ini:1: key 'streams' is outside a section: valid is [experiment] first");
+	             "t.ini:1: key 'streams' is outside a section: valid is [experiment], [chunk] first");
 	snprintf(want, sizeof want,
 	         "t.ini: no [experiment] section (nothing but blanks and comments): an experiment file is "
-	         "[experiment] and key = value lines, keys %s",
+	         "[experiment] and key = value lines, keys %s (and [chunk], step lines)",
 	         all_keys);
 	expect_cause("", want);
 	expect_cause("; nothing\n\n# here\n", want);
