@@ -282,11 +282,22 @@ void timeline_set_stream(struct ss_timeline *t, int index, uint32_t raw_id, int 
 	    (uint8_t)(kind > SS_SKIND_UNKNOWN && kind < SS_SKIND_COUNT ? kind : SS_SKIND_UNKNOWN);
 }
 
+void timeline_set_stream_device(struct ss_timeline *t, int index, int device)
+{
+	const struct ss_stream_info *si = timeline_stream(t, index);
+
+	if (index < 0 || index >= SS_TIMELINE_MAX_STREAM_INFO || device < 0 || device > UINT8_MAX)
+		return;
+	timeline_set_stream(t, index, si != NULL ? si->raw_id : 0, si != NULL ? si->kind : SS_SKIND_UNKNOWN);
+	t->stream_info[index].device = (uint8_t)device;
+}
+
 const struct ss_stream_info *timeline_stream(const struct ss_timeline *t, int index)
 {
 	if (index < 0 || index >= t->nstream_info)
 		return NULL;
-	if (t->stream_info[index].raw_id == 0 && t->stream_info[index].kind == SS_SKIND_UNKNOWN)
+	if (t->stream_info[index].raw_id == 0 && t->stream_info[index].kind == SS_SKIND_UNKNOWN &&
+	    t->stream_info[index].device == 0)
 		return NULL;
 	return &t->stream_info[index];
 }

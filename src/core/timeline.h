@@ -13,6 +13,7 @@
 struct ss_stream_info {
 	uint32_t raw_id; /* the backend's own id (CUPTI streamId); 0 when not known */
 	uint8_t kind;    /* enum ss_stream_kind */
+	uint8_t device;  /* the device the stream belongs to (timeline_set_stream_device), 0 when not known */
 };
 
 /* What a timeline knows of one GPU (a record's device): empty strings when not known. */
@@ -78,6 +79,9 @@ void timeline_finish(struct ss_timeline *t);
 /* timeline_set_stream labels stream index (0..SS_TIMELINE_MAX_STREAM_INFO-1, others ignored) with its raw id and
  * kind (enum ss_stream_kind; out of range = unknown), growing the table; indices in between stay unknown. */
 void timeline_set_stream(struct ss_timeline *t, int index, uint32_t raw_id, int kind);
+/* timeline_set_stream_device places stream index (as timeline_set_stream) on device, so that views group it there
+ * before its first record. */
+void timeline_set_stream_device(struct ss_timeline *t, int index, int device);
 /* timeline_stream returns what is known of stream index, NULL when nothing (negative, unlabelled, out of range). */
 const struct ss_stream_info *timeline_stream(const struct ss_timeline *t, int index);
 /* timeline_stream_kind_name names a kind in words ("non-blocking"), timeline_stream_kind_tag in a short ASCII tag

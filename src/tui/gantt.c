@@ -245,6 +245,17 @@ static void gantt_label(struct ss_grid *g, struct ss_rect labels, int y, const s
 	grid_set(g, labels.x + labels.w - 1, y, gl->box[1], SS_ROLE_AXIS, 0);
 }
 
+/* gantt_device draws a device's header row: its title (name and UUID where the timeline knows them) across the
+ * plot, in place of cells. */
+static void gantt_device(struct ss_grid *g, struct ss_rect plot, int y, const struct ss_lanes *l,
+                         const struct ss_lane *ln)
+{
+	char title[192];
+
+	timeline_device_title(l->tl, ln->device, title, sizeof title);
+	grid_puts(g, plot.x, y, plot.w, title, SS_ROLE_TEXT, GRID_BOLD);
+}
+
 void gantt_draw(struct ss_grid *g, struct ss_rect labels, struct ss_rect plot, const struct ss_lanes *l,
                 const struct ss_gantt_view *v, const struct ss_glyphs *gl)
 {
@@ -269,6 +280,10 @@ void gantt_draw_marked(struct ss_grid *g, struct ss_rect labels, struct ss_rect 
 	cell = xmalloc(2 * (size_t)plot.w * sizeof *cell);
 	for (int row = 0; row < plot.h && top + row < n; row++) {
 		gantt_label(g, labels, plot.y + row, &lane[top + row], gl);
+		if (lane[top + row].kind == LANE_DEVICE) {
+			gantt_device(g, plot, plot.y + row, l, &lane[top + row]);
+			continue;
+		}
 		gantt_lane(g, plot, plot.y + row, l, &lane[top + row], v, gl, b,
 		           &b[(size_t)LANE_MAX_TRACKS * (size_t)(plot.w + 1)], cell, cell + plot.w, mark, nmark);
 		gantt_names(g, plot, plot.y + row, l, &lane[top + row], v, cell, cell + plot.w);

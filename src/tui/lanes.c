@@ -36,7 +36,16 @@ static const struct {
     [LANE_D2H] = {1, {SS_KIND_D2H}},
     [LANE_STREAM] = {5, {SS_KIND_H2D, SS_KIND_D2H, SS_KIND_MEMSET, SS_KIND_D2D, SS_KIND_KERNEL}},
     [LANE_NVTX] = {1, {SS_KIND_MARKER}},
+    [LANE_DEVICE] = {0, {0}},
 };
+
+/* The groups of one device past device 0's (ndev > 1): its legacy, per-thread and unknown streams, and the far
+ * ends of other devices' peer copies; device 0's first three are the LANES_GROUP_* ones. */
+#define LANES_DEV_LEGACY 0
+#define LANES_DEV_PER_THREAD 1
+#define LANES_DEV_UNKNOWN 2
+#define LANES_DEV_PEER 3
+#define LANES_DEV_GROUPS 4
 
 void lanes_init(struct ss_lanes *l)
 {
@@ -52,6 +61,7 @@ void lanes_free(struct ss_lanes *l)
 	free(l->lane[1]);
 	free(l->nvtx_tid);
 	free(l->host_tid);
+	free(l->stream_dev);
 	lanes_init(l);
 }
 
@@ -98,6 +108,26 @@ static int lanes_host_group0(const struct ss_lanes *l)
 	return LANES_GROUP_STREAM + l->nstream_groups + l->nnvtx;
 }
 
+/* lanes_dev0 is the first per-device group (after the host threads), ndev > 1. */
+static int lanes_dev0(const struct ss_lanes *l)
+{
+	return lanes_host_group0(l) + l->nhost;
+}
+
+/* lanes_dev_group is group `which` (LANES_DEV_*) of device d. */
+static int lanes_dev_group(const struct ss_lanes *l, int d, int which)
+{
+	if (d == 0 && which < LANES_DEV_PEER)
+		return LANES_GROUP_LEGACY + which;
+	return lanes_dev0(l) + d * LANES_DEV_GROUPS + which;
+}
+
+/* lanes_rec_dev is the device whose groups hold r's GPU work. */
+static int lanes_rec_dev(const struct ss_lanes *l, int device)
+{
+	return device < l->ndev ? device : l->ndev - 1;
+}
+
 /* lanes_group maps a record to its group. */
 static int lanes_group(const struct ss_lanes *l, const struct ss_record *r)
 {
@@ -114,6 +144,13 @@ static int lanes_group(const struct ss_lanes *l, const struct ss_record *r)
 	}
 	if (r->stream >= 0 && r->stream < l->nstream_groups)
 		return LANES_GROUP_STREAM + r->stream;
+	if (l->ndev > 1) {
+		int which = r->stream == SS_STREAM_LEGACY       ? LANES_DEV_LEGACY
+		            : r->stream == SS_STREAM_PER_THREAD ? LANES_DEV_PER_THREAD
+		                                                : LANES_DEV_UNKNOWN;
+
+		return lanes_dev_group(l, lanes_rec_dev(l, r->device), which);
+	}
 	if (r->stream == SS_STREAM_LEGACY)
 		return LANES_GROUP_LEGACY;
 	if (r->stream == SS_STREAM_PER_THREAD)
@@ -121,11 +158,30 @@ static int lanes_group(const struct ss_lanes *l, const struct ss_record *r)
 	return LANES_GROUP_UNKNOWN;
 }
 
+/* lanes_group_device is the device of group g (0 for host and NVTX groups). */
+static int lanes_group_device(const struct ss_lanes *l, int g)
+{
+	if (l->ndev < 2)
+		return 0;
+	if (g >= LANES_GROUP_STREAM && g < LANES_GROUP_STREAM + l->nstream_groups)
+		return l->stream_dev[g - LANES_GROUP_STREAM];
+	if (g >= lanes_dev0(l))
+		return (g - lanes_dev0(l)) / LANES_DEV_GROUPS;
+	return 0;
+}
+
 static int32_t lanes_group_stream(const struct ss_lanes *l, int g)
 {
 	static const int32_t special[LANES_GROUP_STREAM] = {SS_STREAM_HOST, SS_STREAM_LEGACY, SS_STREAM_PER_THREAD,
 	                                                    SS_STREAM_UNKNOWN};
 
+	if (l->ndev > 1 && g >= lanes_dev0(l)) {
+		int which = (g - lanes_dev0(l)) % LANES_DEV_GROUPS;
+
+		return which == LANES_DEV_LEGACY       ? SS_STREAM_LEGACY
+		       : which == LANES_DEV_PER_THREAD ? SS_STREAM_PER_THREAD
+		                                       : SS_STREAM_UNKNOWN;
+	}
 	if (g >= LANES_GROUP_STREAM + l->nstream_groups)
 		return SS_STREAM_HOST; /* an NVTX or a host thread */
 	return g < LANES_GROUP_STREAM ? special[g] : g - LANES_GROUP_STREAM;
@@ -174,6 +230,8 @@ static void lanes_push(struct ss_lanes *l, int f, size_t *cap, int g, int lk, bo
 	ln->kind = (uint8_t)lk;
 	ln->first = first;
 	ln->wide = l->wide;
+	ln->device = (uint8_t)lanes_group_device(l, g);
+	ln->peer = l->ndev > 1 && g >= lanes_dev0(l) && (g - lanes_dev0(l)) % LANES_DEV_GROUPS == LANES_DEV_PEER;
 	if (ln->stream >= 0) {
 		const struct ss_stream_info *si = timeline_stream(l->tl, ln->stream);
 
@@ -197,6 +255,46 @@ static void lanes_push(struct ss_lanes *l, int f, size_t *cap, int g, int lk, bo
 	ln->overlap = lk == LANE_HOST || lk == LANE_NVTX;
 }
 
+/* lanes_layout_gpu lists the lanes of GPU group g (a stream's, shown even while empty, or a special one, shown
+ * only with records): its engines that `any` allows (expanded) and one compact row. */
+static void lanes_layout_gpu(struct ss_lanes *l, size_t *cap, int g, const bool *any)
+{
+	bool stream = g >= LANES_GROUP_STREAM && g < LANES_GROUP_STREAM + l->nstream_groups, first = true;
+
+	if (!stream && !lanes_group_has(l, g, LANE_STREAM))
+		return;
+	for (int lk = LANE_H2D; lk <= LANE_D2H; lk++)
+		if (stream ? any[lk] : lanes_group_has(l, g, lk)) {
+			lanes_push(l, 0, &cap[0], g, lk, first);
+			first = false;
+		}
+	lanes_push(l, 1, &cap[1], g, LANE_STREAM, true);
+}
+
+/* lanes_layout_devices lists, after the host and NVTX lanes, each device's header and its groups: legacy, its
+ * streams, per-thread, unknown, then its peer copies' far ends. */
+static void lanes_layout_devices(struct ss_lanes *l, size_t *cap, const bool *any)
+{
+	for (int d = 0; d < l->ndev; d++) {
+		for (int f = 0; f < 2; f++) {
+			struct ss_lane *ln = VEC_PUSH(l->lane[f], l->nlane[f], cap[f], 16);
+
+			memset(ln, 0, sizeof *ln);
+			ln->stream = SS_STREAM_UNKNOWN;
+			ln->kind = LANE_DEVICE;
+			ln->first = true;
+			ln->device = (uint8_t)d;
+		}
+		lanes_layout_gpu(l, cap, lanes_dev_group(l, d, LANES_DEV_LEGACY), any);
+		for (int s = 0; s < l->nstream_groups; s++)
+			if (l->stream_dev[s] == d)
+				lanes_layout_gpu(l, cap, LANES_GROUP_STREAM + s, any);
+		lanes_layout_gpu(l, cap, lanes_dev_group(l, d, LANES_DEV_PER_THREAD), any);
+		lanes_layout_gpu(l, cap, lanes_dev_group(l, d, LANES_DEV_UNKNOWN), any);
+		lanes_layout_gpu(l, cap, lanes_dev_group(l, d, LANES_DEV_PEER), any);
+	}
+}
+
 /* lanes_layout lists the lanes of both forms. A stream lane kind is shown for every stream when any stream has
  * it (KER always), so that row groups look alike; the other groups show only what they have. */
 static void lanes_layout(struct ss_lanes *l)
@@ -215,9 +313,12 @@ static void lanes_layout(struct ss_lanes *l)
 		int g0 = order[o] == -1 ? LANES_GROUP_STREAM : order[o] == -2 ? nvtx0 : order[o];
 		int g1 = order[o] == -1 ? nvtx0 : order[o] == -2 ? host0 : order[o] + 1;
 
-		for (int g = g0; g < g1; g++) {
-			bool stream = g >= LANES_GROUP_STREAM, first = true;
+		if (l->ndev > 1 && order[o] == LANES_GROUP_LEGACY) {
+			lanes_layout_devices(l, cap, any); /* the GPU groups, device by device */
+			break;
+		}
 
+		for (int g = g0; g < g1; g++) {
 			if (g >= nvtx0) {
 				lanes_push(l, 0, &cap[0], g, LANE_NVTX, true);
 				lanes_push(l, 1, &cap[1], g, LANE_NVTX, true);
@@ -235,14 +336,7 @@ static void lanes_layout(struct ss_lanes *l)
 				}
 				continue;
 			}
-			if (!stream && !lanes_group_has(l, g, LANE_STREAM))
-				continue;
-			for (int lk = LANE_H2D; lk <= LANE_D2H; lk++)
-				if (stream ? any[lk] : lanes_group_has(l, g, lk)) {
-					lanes_push(l, 0, &cap[0], g, lk, first);
-					first = false;
-				}
-			lanes_push(l, 1, &cap[1], g, LANE_STREAM, true);
+			lanes_layout_gpu(l, cap, g, any);
 		}
 	}
 }
@@ -281,6 +375,29 @@ static void lanes_threads(const struct ss_timeline *tl, int kind, int max, uint3
 		qsort(*tid, (size_t)*n, sizeof **tid, lanes_cmp_tid);
 }
 
+/* lanes_stream_devices gives each stream group its device: that of its first GPU record, else the stream table's,
+ * else 0 (ndev > 1). */
+static void lanes_stream_devices(struct ss_lanes *l, const struct ss_timeline *tl)
+{
+	bool *seen = xcalloc((size_t)l->nstream_groups, sizeof *seen);
+
+	l->stream_dev = xcalloc((size_t)l->nstream_groups, sizeof *l->stream_dev);
+	for (int s = 0; s < l->nstream_groups; s++) {
+		const struct ss_stream_info *si = timeline_stream(tl, s);
+
+		l->stream_dev[s] = (uint8_t)lanes_rec_dev(l, si != NULL ? si->device : 0);
+	}
+	for (size_t i = 0; i < tl->n; i++) {
+		const struct ss_record *r = &tl->rec[i];
+
+		if (r->stream >= 0 && r->stream < l->nstream_groups && !lanes_host_kind(r->kind) && !seen[r->stream]) {
+			seen[r->stream] = true;
+			l->stream_dev[r->stream] = (uint8_t)lanes_rec_dev(l, r->device);
+		}
+	}
+	free(seen);
+}
+
 void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 {
 	int maxs = tl->nstreams - 1;
@@ -306,7 +423,14 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 		l->wide = si != NULL && si->kind != SS_SKIND_UNKNOWN;
 	}
 	l->nstream_groups = maxs + 1;
+	l->ndev = timeline_ndevices(tl);
+	if (l->ndev > LANES_MAX_DEVICES)
+		l->ndev = LANES_MAX_DEVICES;
 	l->ngroups = LANES_GROUP_STREAM + l->nstream_groups + l->nnvtx + l->nhost;
+	if (l->ndev > 1) {
+		lanes_stream_devices(l, tl);
+		l->ngroups += l->ndev * LANES_DEV_GROUPS;
+	}
 	l->tracks = xcalloc((size_t)l->ngroups * SS_KIND_COUNT, sizeof *l->tracks);
 	for (size_t i = 0; i < tl->n; i++) {
 		const struct ss_record *r = &tl->rec[i];
@@ -314,6 +438,13 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 		int g = lanes_group(l, r);
 
 		track_add(&l->tracks[g * SS_KIND_COUNT + k], (uint32_t)i);
+		/* a peer copy's far end: on its other device's peer lane too */
+		if (l->ndev > 1 && r->kind == SS_KIND_D2D && (r->flags & SS_REC_PEER) &&
+		    lanes_rec_dev(l, r->peer) != lanes_group_device(l, g))
+			track_add(
+			    &l->tracks[lanes_dev_group(l, lanes_rec_dev(l, r->peer), LANES_DEV_PEER) * SS_KIND_COUNT +
+			               SS_KIND_D2D],
+			    (uint32_t)i);
 		if (!l->have_span || r->start < l->t0)
 			l->t0 = r->start;
 		if (!l->have_span || r->end > l->t1)
@@ -338,6 +469,8 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl)
 		l->bytes += LANES_MAX_NVTX * sizeof *l->nvtx_tid;
 	if (l->host_tid != NULL)
 		l->bytes += LANES_MAX_HOST * sizeof *l->host_tid;
+	if (l->stream_dev != NULL)
+		l->bytes += (size_t)l->nstream_groups * sizeof *l->stream_dev;
 }
 
 const struct ss_lane *lanes_get(const struct ss_lanes *l, bool compact, int *n)
@@ -397,7 +530,14 @@ void lanes_label(const struct ss_lane *ln, char *buf, size_t len)
 		lanes_tid_label("host", ln->thread, buf, len);
 		return;
 	}
-	switch (ln->stream) {
+	if (ln->kind == LANE_DEVICE) {
+		snprintf(buf, len, "GPU %u", (unsigned)ln->device);
+		return;
+	}
+	switch (ln->peer ? SS_STREAM_UNKNOWN - 1 : ln->stream) {
+	case SS_STREAM_UNKNOWN - 1: /* a device's peer lane */
+		snprintf(name, sizeof name, "peer");
+		break;
 	case SS_STREAM_HOST:
 		snprintf(name, sizeof name, "%s", ln->host_rest ? "host rest" : "host");
 		break;

@@ -18,6 +18,7 @@ enum ss_lane_kind {
 	LANE_D2H,      /* a stream's device-to-host copies */
 	LANE_STREAM,   /* compact: everything of one stream */
 	LANE_NVTX,     /* one host thread's NVTX ranges (nested ones overlap: the outermost covers them) */
+	LANE_DEVICE,   /* a device's header row (timelines of two or more devices): no tracks */
 	LANE_KIND_COUNT
 };
 
@@ -40,6 +41,8 @@ struct ss_lane {
 	uint32_t raw_id; /* by_id: the stream's raw id */
 	bool host_thread; /* LANE_HOST of one OS thread ("host t812"): the timeline has calls from several */
 	bool host_rest;   /* LANE_HOST of the threads past those with a lane of their own ("host rest") */
+	uint8_t device;   /* the device of a GPU lane or LANE_DEVICE header (0 on one-device timelines) */
+	bool peer;        /* the device's far ends of other devices' peer copies ("peer") */
 };
 
 /* The index of one timeline. The timeline must outlive it; its records may be appended to (the index covers
@@ -51,9 +54,11 @@ struct ss_lanes {
 	int nstream_groups; /* stream groups (group LANES_GROUP_STREAM + s) */
 	uint32_t *nvtx_tid; /* threads with NVTX ranges, rising: group LANES_GROUP_STREAM + nstream_groups + k */
 	int nnvtx;
-	uint32_t *host_tid; /* threads of the host's calls when two or more, rising: group after the NVTX ones + k */
-	int nhost;          /* 0: one host lane for every call */
-	bool wide;          /* some stream has a known kind: stream names take 6 columns */
+	uint32_t *host_tid;  /* threads of the host's calls when two or more, rising: group after the NVTX ones + k */
+	int nhost;           /* 0: one host lane for every call */
+	bool wide;           /* some stream has a known kind: stream names take 6 columns */
+	int ndev;            /* devices with lanes: 1, or the timeline's devices (at most LANES_MAX_DEVICES) */
+	uint8_t *stream_dev; /* [stream group]: the device of the stream's first GPU record (ndev > 1) */
 	struct ss_track *tracks; /* ngroups * SS_KIND_COUNT */
 	struct ss_lane *lane[2]; /* [0] expanded, [1] compact */
 	int nlane[2];
@@ -66,8 +71,13 @@ struct ss_lanes {
 
 void lanes_init(struct ss_lanes *l);
 void lanes_free(struct ss_lanes *l);
+/* Devices that get lane groups of their own; records of later devices sit with the last one's. */
+#define LANES_MAX_DEVICES 16
+
 /* lanes_build (re)indexes every record of tl. Streams 0..nstreams-1 get rows even while empty, so rows stay
- * put while a run streams in. O(n log n), or O(n) when tl is sorted. */
+ * put while a run streams in. On a timeline of two or more devices the GPU lanes are grouped device -> stream
+ * under a LANE_DEVICE header each (a device's own legacy, per-thread and unknown streams with it), and a peer copy
+ * also sits on a "peer" lane of its other device. O(n log n), or O(n) when tl is sorted. */
 void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl);
 /* lanes_get returns the lanes of one form (compact false: expanded) and their count. */
 const struct ss_lane *lanes_get(const struct ss_lanes *l, bool compact, int *n);

@@ -211,6 +211,12 @@ int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[1
 			LINE("stream", "other (id %u)", rec->raw_stream);
 		break;
 	}
+	/* the device, on timelines of several; a peer copy's two ends, the far one also on that device's peer lane */
+	if (rec->flags & SS_REC_PEER && rec->kind == SS_KIND_D2D)
+		LINE("device", "GPU %d -> GPU %d (peer; also on GPU %u's peer lane)", record_peer_src(rec),
+		     record_peer_dst(rec), (unsigned)rec->peer);
+	else if (run->lanes->ndev > 1 && rec->stream != SS_STREAM_HOST)
+		LINE("device", "GPU %u", (unsigned)rec->device);
 	/* a copy's memory kinds ("H2D pinned -> device"), else the flags that apply */
 	if (copy)
 		view_memory(rec, mem, sizeof mem);

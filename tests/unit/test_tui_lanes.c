@@ -234,12 +234,116 @@ static void test_model_threads(void **state)
 	timeline_free(&tl);
 }
 
+/* add_rec appends one record to t. */
+static void add_rec(struct ss_timeline *t, int kind, int32_t stream, int device, uint64_t start, uint64_t end)
+{
+	struct ss_record r = {.start = start, .end = end, .kind = (uint8_t)kind, .stream = stream};
+
+	r.device = (uint8_t)device;
+	r.raw_stream = stream >= 0 ? 13u + (uint32_t)stream : 7u;
+	timeline_add(t, &r);
+}
+
+/* Two devices: a header per device, then its own streams (legacy included), a peer copy on its stream's lane and
+ * on the far device's "peer" lane; one device: no headers, as before. */
+static void test_devices(void **state)
+{
+	struct ss_timeline t;
+	struct ss_lanes l;
+	struct ss_record peer = {.start = 50, .end = 90, .kind = SS_KIND_D2D, .stream = 1, .bytes = 1 << 20};
+	const struct ss_lane *ln;
+	char buf[32];
+	int n, hdr1 = -1, s2 = -1, s1 = -1, peer1 = -1, leg1 = -1, found;
+
+	(void)state;
+	timeline_init(&t);
+	lanes_init(&l);
+	t.nstreams = 4;
+	add_rec(&t, SS_KIND_API, SS_STREAM_HOST, 0, 0, 10);
+	add_rec(&t, SS_KIND_KERNEL, 0, 0, 10, 40);
+	add_rec(&t, SS_KIND_KERNEL, 1, 0, 10, 40);
+	add_rec(&t, SS_KIND_KERNEL, 2, 1, 20, 60);
+	add_rec(&t, SS_KIND_H2D, 3, 1, 0, 20);
+	add_rec(&t, SS_KIND_KERNEL, SS_STREAM_LEGACY, 1, 70, 80);
+	lanes_build(&l, &t);
+	ln = lanes_get(&l, true, &n);
+	assert_int_equal(l.ndev, 1 + 1);
+	/* compact: host, GPU 0, s0, s1, GPU 1, legacy (device 1's), s2, s3 */
+	assert_int_equal(n, 8);
+	assert_int_equal(ln[0].kind, LANE_HOST);
+	assert_int_equal(ln[1].kind, LANE_DEVICE);
+	assert_int_equal(ln[1].device, 0);
+	assert_string_equal(label_of(&l, true, 1, buf, sizeof buf), "GPU 0");
+	assert_int_equal(ln[2].stream, 0);
+	assert_int_equal(ln[3].stream, 1);
+	assert_int_equal(ln[4].kind, LANE_DEVICE);
+	assert_int_equal(ln[4].device, 1);
+	assert_int_equal(ln[5].stream, SS_STREAM_LEGACY);
+	assert_int_equal(ln[5].device, 1);
+	assert_int_equal(ln[6].stream, 2);
+	assert_int_equal(ln[7].stream, 3);
+	assert_int_equal(ln[7].device, 1);
+	lanes_free(&l);
+
+	/* a peer copy from device 0's s1 to device 1 */
+	peer.flags = SS_REC_PEER;
+	peer.peer = 1;
+	timeline_add(&t, &peer);
+	lanes_build(&l, &t);
+	ln = lanes_get(&l, true, &n);
+	assert_int_equal(n, 9);
+	for (int i = 0; i < n; i++) {
+		if (ln[i].kind == LANE_DEVICE && ln[i].device == 1)
+			hdr1 = i;
+		if (ln[i].stream == 2)
+			s2 = i;
+		if (ln[i].stream == 1)
+			s1 = i;
+		if (ln[i].peer)
+			peer1 = i;
+		if (ln[i].stream == SS_STREAM_LEGACY)
+			leg1 = i;
+	}
+	assert_true(hdr1 > s1 && leg1 > hdr1 && s2 > leg1 && peer1 > s2);
+	assert_int_equal(ln[peer1].device, 1);
+	assert_string_equal(label_of(&l, true, peer1, buf, sizeof buf), "peer");
+	/* the copy is on both ends: its stream's lane finds it, and so does the peer lane */
+	assert_int_equal(lanes_find(&l, true, (uint32_t)(t.n - 1)), s1);
+	found = 0;
+	for (int i = 0; i < n; i++)
+		found += lanes_step(&l, &ln[i], UINT32_MAX, 1) == (uint32_t)(t.n - 1);
+	assert_int_equal(found, 1); /* s1's first record is its kernel; the peer lane's first is the copy */
+	assert_int_equal(lanes_step(&l, &ln[peer1], UINT32_MAX, 1), (uint32_t)(t.n - 1));
+	assert_int_equal(lanes_step(&l, &ln[s1], (uint32_t)2, 1), (uint32_t)(t.n - 1));
+	/* expanded: the peer lane draws the copy with the device copies (KER) */
+	ln = lanes_get(&l, false, &n);
+	found = 0;
+	for (int i = 0; i < n; i++)
+		if (ln[i].peer) {
+			found++;
+			assert_int_equal(ln[i].kind, LANE_KER);
+			assert_string_equal(label_of(&l, false, i, buf, sizeof buf), "peer KER");
+		}
+	assert_int_equal(found, 1);
+	lanes_free(&l);
+
+	/* one device again: no header lanes */
+	t.n = 3;
+	lanes_build(&l, &t);
+	ln = lanes_get(&l, true, &n);
+	assert_int_equal(l.ndev, 1);
+	for (int i = 0; i < n; i++)
+		assert_int_not_equal(ln[i].kind, LANE_DEVICE);
+	lanes_free(&l);
+	timeline_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_stream_ids),           cmocka_unit_test(test_stream_ids_nsys),
 	    cmocka_unit_test(test_stream_ids_roundtrip), cmocka_unit_test(test_host_threads),
-	    cmocka_unit_test(test_model_threads),
+	    cmocka_unit_test(test_model_threads),        cmocka_unit_test(test_devices),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
