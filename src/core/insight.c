@@ -361,6 +361,52 @@ static void insight_gpu_idle(const struct ss_timeline *t, const struct ss_analys
 	snprintf(in->gain_how, sizeof in->gain_how, "at most: the gap's length, if work filled it");
 }
 
+/* tracing-perturbation fires when tracing made the run this much longer than its untraced twin: one pair of
+ * wall-clock runs of a whole program differs by a few percent from run to run (start-up, page cache, clocks), so a
+ * smaller difference cannot be told from noise... */
+#define INSIGHT_PERTURB_HINT_PCT 5
+/* ...and is a problem from this much on: the recorder then takes a fifth or more of what the user sees, and its
+ * per-call cost widens the host's gaps and calls on the timeline, so host-side verdicts (gpu-idle, launch-bound,
+ * host-sync-order) may describe the recorder rather than the program. */
+#define INSIGHT_PERTURB_PROBLEM_PCT 20
+
+/* tracing-perturbation: the traced run took (traced - untraced) / untraced longer than its untraced twin, above
+ * INSIGHT_PERTURB_HINT_PCT. The times are the program's wall clock (`record --twin`, the timeline's wall_*_ns), else
+ * the experiment's cudaEvent makespans of its traced and untraced repeats (analysis_observer's have_overhead). No
+ * record is evidence and no gain is sound: the fix changes what is measured, not the program. */
+static void insight_perturbation(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
+{
+	uint64_t tr = t->wall_traced_ns, un = t->wall_untraced_ns;
+	const char *what = "the program's wall-clock time (record --twin)";
+	struct ss_insight *in;
+	char b1[32], b2[32];
+	double pct;
+
+	if (tr == 0 || un == 0) {
+		tr = a->have_overhead ? a->traced_ns : 0;
+		un = a->have_overhead ? a->untraced_ns : 0;
+		what = "the experiment's cudaEvent makespans, traced and untraced repeats (medians)";
+	}
+	/* traced - untraced above INSIGHT_PERTURB_HINT_PCT % of untraced, in integers so that exactly 5% does not */
+	if (tr == 0 || un == 0 || tr <= un ||
+	    (unsigned __int128)(tr - un) * 100 <= (unsigned __int128)un * INSIGHT_PERTURB_HINT_PCT)
+		return;
+	pct = 100.0 * (double)(tr - un) / (double)un;
+	if ((in = insight_new(out, "tracing-perturbation",
+	                      (unsigned __int128)(tr - un) * 100 > (unsigned __int128)un * INSIGHT_PERTURB_PROBLEM_PCT
+	                          ? SS_SEV_PROBLEM
+	                          : SS_SEV_HINT,
+	                      "Read the host's gaps and call times with the overhead in mind (kernel and copy "
+	                      "durations are timed on the GPU and change least), or record less: fewer iterations, "
+	                      "fewer streams or operations.")) == NULL)
+		return;
+	snprintf(in->summary, sizeof in->summary,
+	         "tracing made the run %.1f%% longer than untraced: part of what the timeline shows is the recorder",
+	         pct);
+	snprintf(in->evidence, sizeof in->evidence, "traced %s, untraced twin %s (+%.1f%%): %s",
+	         units_time(tr, b1, sizeof b1), units_time(un, b2, sizeof b2), pct, what);
+}
+
 /* insight_order sorts out by severity, keeping rule order within one (a stable insertion sort: a few entries). */
 static void insight_order(struct ss_insights *out)
 {
@@ -387,5 +433,6 @@ void insight_analyze(const struct ss_timeline *t, const struct ss_analysis *a, s
 	insight_engine_bound(a, out);
 	insight_small_copies(t, a, out);
 	insight_gpu_idle(t, a, out);
+	insight_perturbation(t, a, out);
 	insight_order(out);
 }

@@ -46,6 +46,9 @@ struct ss_timeline {
 	struct ss_launch *launch; /* kernels' launch details, nlaunch entries (timeline_add_launch) */
 	size_t nlaunch, launch_cap;
 	bool launch_unsorted; /* launch is not in key order (lookups scan) until timeline_sort */
+	/* `record --twin`: the recorded program's wall-clock time, traced and in its untraced twin run; 0 when not
+	 * measured (both are set together) */
+	uint64_t wall_traced_ns, wall_untraced_ns;
 	struct ss_device_info devices[SS_TIMELINE_MAX_DEVICES]; /* [record device]; see timeline_set_device */
 };
 

@@ -537,6 +537,15 @@ static int export_sqlite_labels(struct export_sqlite_ctx *c, const struct ss_exp
 	snprintf(num, sizeof num, "%zu", t->n);
 	if (export_sqlite_meta(c, "STREAMSCOPE_META", "records", num) != 0)
 		return -1;
+	/* record --twin: the program's wall-clock time traced and untraced, both or neither */
+	if (t->wall_traced_ns > 0 && t->wall_untraced_ns > 0) {
+		snprintf(num, sizeof num, "%llu", (unsigned long long)t->wall_traced_ns);
+		if (export_sqlite_meta(c, "STREAMSCOPE_META", "wallTracedNs", num) != 0)
+			return -1;
+		snprintf(num, sizeof num, "%llu", (unsigned long long)t->wall_untraced_ns);
+		if (export_sqlite_meta(c, "STREAMSCOPE_META", "wallUntracedNs", num) != 0)
+			return -1;
+	}
 	/* one row per device: device 0 always (named by the run's device label unless the table names it), every
 	 * other device the timeline describes */
 	if (export_sqlite_compile(

@@ -798,6 +798,19 @@ static void import_sqlite_labels(struct import_sqlite_ctx *c, struct ss_timeline
 		t->incomplete = strcmp(v, "1") == 0;
 		free(v);
 	}
+	/* record --twin's wall-clock times: kept only as a pair of positive integers */
+	{
+		char *tr = import_sqlite_meta_get(c, "wallTracedNs"), *un = import_sqlite_meta_get(c, "wallUntracedNs");
+
+		if (tr != NULL && un != NULL && strspn(tr, "0123456789") == strlen(tr) &&
+		    strspn(un, "0123456789") == strlen(un) && strlen(tr) < 20 && strlen(un) < 20 &&
+		    strtoull(tr, NULL, 10) > 0 && strtoull(un, NULL, 10) > 0) {
+			t->wall_traced_ns = strtoull(tr, NULL, 10);
+			t->wall_untraced_ns = strtoull(un, NULL, 10);
+		}
+		free(tr);
+		free(un);
+	}
 	/* how its streams are named: files before the entry name a recording's by id, an experiment's s0.. */
 	if ((v = import_sqlite_meta_get(c, "streamIds")) != NULL) {
 		t->stream_ids = strcmp(v, "1") == 0;
