@@ -86,14 +86,15 @@ static const struct cmd_option cmd_options[] = {
     {OPT_RESUME, "resume", 0, CMD_ARG_NONE, NULL, "keep the measured rows the --csv FILE already has"},
     {OPT_LIVE, "live", 0, CMD_ARG_NONE, NULL, "show the Gantt while the program runs"},
     {OPT_CHILDREN, "children", 0, CMD_ARG_NONE, NULL, "also record the CUDA processes the program starts"},
+    {OPT_VERIFY, "verify", 0, CMD_ARG_NONE, NULL, "measure on the GPU what the model predicts"},
     {OPT_HELP, "help", 'h', CMD_ARG_NONE, NULL, "this help"},
 };
 
 /* The commands, in the order `streamscope --help` lists them; the default command (the TUI) first. */
 static const struct cmd_entry *const cmd_table[] = {
-    &cmd_tui_entry,   &cmd_run_entry,    &cmd_sweep_entry,   &cmd_claims_entry,    &cmd_ops_entry,
-    &cmd_view_entry,  &cmd_stats_entry,  &cmd_analyze_entry, &cmd_calibrate_entry, &cmd_validate_entry,
-    &cmd_bench_entry, &cmd_record_entry, &cmd_keys_entry,
+    &cmd_tui_entry,      &cmd_run_entry,   &cmd_sweep_entry,   &cmd_claims_entry, &cmd_ops_entry,
+    &cmd_view_entry,     &cmd_stats_entry, &cmd_analyze_entry, &cmd_advise_entry, &cmd_calibrate_entry,
+    &cmd_validate_entry, &cmd_bench_entry, &cmd_record_entry,  &cmd_keys_entry,
 };
 #define CMD_NTABLE (sizeof cmd_table / sizeof cmd_table[0])
 

@@ -47,6 +47,7 @@ enum cmd_opt {
 	OPT_RESUME,
 	OPT_LIVE,
 	OPT_CHILDREN,
+	OPT_VERIFY,
 	OPT_HELP,
 	OPT_COUNT
 };
@@ -147,7 +148,7 @@ struct cmd_entry {
 /* The commands, each defined in its own file (cmd_<name>.c). */
 extern const struct cmd_entry cmd_tui_entry, cmd_run_entry, cmd_sweep_entry, cmd_claims_entry, cmd_ops_entry,
     cmd_view_entry, cmd_stats_entry, cmd_analyze_entry, cmd_calibrate_entry, cmd_validate_entry, cmd_bench_entry,
-    cmd_record_entry, cmd_keys_entry;
+    cmd_record_entry, cmd_keys_entry, cmd_advise_entry;
 
 /* cmd_main runs the program: finds the command argv[1] names (none, or an option first: the TUI), parses its
  * options and runs it. --help, -h and `help [COMMAND]` print the help made from the table; --version the version.
