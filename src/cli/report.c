@@ -34,12 +34,14 @@ static void report_prediction(const struct ss_prediction *pr, uint64_t measured_
 	printf(" untraced, as this process issued them)\n");
 }
 
-/* report_run_claims: the claims one run supports (claims_run, from its timeline). */
+/* report_run_claims: the claims one run supports (claims_run, from its timeline); none for a step program. */
 static int report_run_claims(const struct ss_experiment *e, const struct ss_timeline *tl,
                              const struct ss_run_result *res, const struct ss_analysis *a, struct ss_claim *out)
 {
 	struct ss_claims_obs obs;
 
+	if (e->nsteps > 0)
+		return 0; /* a step program is none of the documents' programs */
 	claims_observe(tl, &obs);
 	return claims_run(e, a, &obs, res->modelled, out);
 }

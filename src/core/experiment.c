@@ -295,6 +295,24 @@ void experiment_step_describe(const struct ss_step *s, char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s", experiment_step_kind_name(s->kind), b, extra);
 }
 
+bool experiment_same_program(const struct ss_experiment *a, const struct ss_experiment *b)
+{
+	if (a->nsteps != b->nsteps || a->ninter != b->ninter)
+		return false;
+	for (int i = 0; i < a->nsteps && i < SS_MAX_STEPS; i++) {
+		const struct ss_step *x = &a->step[i], *y = &b->step[i];
+
+		if (x->kind != y->kind || x->buffer != y->buffer || x->hostmem != y->hostmem ||
+		    x->kernel != y->kernel || x->value != y->value || x->work != y->work || x->grid != y->grid ||
+		    x->block != y->block)
+			return false;
+	}
+	for (int k = 0; k < a->ninter && k < SS_MAX_INTERLEAVE; k++)
+		if (a->inter[k].step != b->inter[k].step || a->inter[k].lag != b->inter[k].lag)
+			return false;
+	return true;
+}
+
 /* experiment_step_bad: why step s (0-based i) is not a valid step on its own, NULL when it is. */
 static char *experiment_step_bad(const struct ss_step *s, int i)
 {

@@ -189,6 +189,9 @@ int experiment_validate(const struct ss_experiment *e, char **cause);
  * interleave (each step once, each chunk's steps in order). 0, or -1 with *cause (one line naming the step or the
  * interleave item and what is valid; caller frees) and *line the offending step's line (0: the interleave's). */
 int experiment_program_check(const struct ss_experiment *e, int *line, char **cause);
+/* experiment_same_program: whether a and b have the same step program (steps and interleave; the lines they came
+ * from aside). */
+bool experiment_same_program(const struct ss_experiment *a, const struct ss_experiment *b);
 /* experiment_describe writes the one-line summary shown in headers ("kernel-transfer 8 streams depth ..."). */
 void experiment_describe(const struct ss_experiment *e, char *buf, size_t len);
 /* experiment_describe_compact writes the same in short fields, for narrow screens ("kernel-transfer 8s depth

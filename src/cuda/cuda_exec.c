@@ -83,7 +83,13 @@ struct cuda_exec {
 	void *dev[EXEC_BUFFERS];
 	void **chunk_mem[EXEC_BUFFERS];
 	void *host_in[EXEC_BUFFERS], *host_out[EXEC_BUFFERS];
-	void *golden;                /* decrypt on managed memory: the encrypted input, copied in before each run */
+	void *golden; /* decrypt on managed memory: the encrypted input, copied in before each run */
+	/* a step program (e->nsteps > 0): host[b] buffer b's one host array (both copy directions and the host
+	 * steps use it, pinned per host_pinned[b]), init[b] its contents before each run; sim_host[b] and sim_dev[b]
+	 * what the host and device arrays must hold after a run (exec_prog_simulate), dev_back a scratch copy */
+	bool prog, spin; /* spin: spin kernels of the chunks have result slots */
+	void *host[EXEC_BUFFERS], *init[EXEC_BUFFERS], *sim_host[EXEC_BUFFERS], *sim_dev[EXEC_BUFFERS], *dev_back;
+	bool host_pinned[EXEC_BUFFERS], dev_used[EXEC_BUFFERS];
 	uint64_t *host_t0, *host_t1; /* per op: a host_process op's start and end in the last run (CUPTI's clock) */
 	void *d_prime, *h_prime;     /* a few bytes each side for priming (see exec_prime) */
 	int nbuf;
@@ -129,8 +135,8 @@ static int exec_arrays(const struct ss_experiment *e)
 {
 	int inputs, outputs;
 
-	if (e->kernel == SS_KERNEL_TASK)
-		return 3; /* in, data, out */
+	if (e->kernel == SS_KERNEL_TASK || e->nsteps > 0)
+		return 3; /* in, data, out; a step program's x, y, z */
 	experiment_io_arrays(e, &inputs, &outputs);
 	return inputs == 2 ? 3 : inputs;
 }
@@ -173,7 +179,7 @@ static void exec_plan(struct cuda_exec *x)
 		if (ops->op[i].kind == SS_OP_KERNEL && ops->op[i].chunk < 0)
 			ntouch++;
 	}
-	x->nslots = (x->e->kernel == SS_KERNEL_SPIN ? ops->nchunks : 0) + ntouch;
+	x->nslots = (x->spin ? ops->nchunks : 0) + ntouch;
 	x->seeds = xcalloc((size_t)x->nslots + 1, sizeof *x->seeds);
 	x->expect = xcalloc((size_t)x->nslots + 1, sizeof *x->expect);
 	ntouch = 0;
@@ -184,20 +190,21 @@ static void exec_plan(struct cuda_exec *x)
 
 		*VEC_PUSH(th->ops, th->nops, th->ops_cap, 64) = i;
 		if (op->kind == SS_OP_KERNEL && op->chunk < 0) {
-			int s = (x->e->kernel == SS_KERNEL_SPIN ? ops->nchunks : 0) + ntouch++;
+			int s = (x->spin ? ops->nchunks : 0) + ntouch++;
 			x->slot[i] = s;
 			x->seeds[s] = 0;
 			x->expect[s] = op->id;
-		} else if (op->kind == SS_OP_KERNEL && x->e->kernel == SS_KERNEL_SPIN) {
+		} else if (op->kind == SS_OP_KERNEL && x->spin && op->kernel == SS_KERNEL_SPIN) {
 			x->slot[i] = op->chunk;
 		}
 	}
-	if (x->e->kernel == SS_KERNEL_SPIN) {
+	if (x->spin) {
 		/* Every spin kernel on a slot advances it by work steps; the slot's kernels run in one stream. */
 		uint64_t *steps = xcalloc((size_t)ops->nchunks + 1, sizeof *steps);
 		for (size_t i = 0; i < ops->n; i++)
-			if (ops->op[i].kind == SS_OP_KERNEL && ops->op[i].chunk >= 0)
-				steps[ops->op[i].chunk] += x->e->work;
+			if (ops->op[i].kind == SS_OP_KERNEL && ops->op[i].chunk >= 0 &&
+			    ops->op[i].kernel == SS_KERNEL_SPIN)
+				steps[ops->op[i].chunk] += planner_op_work(x->e, &ops->op[i]);
 		for (int c = 0; c < ops->nchunks; c++) {
 			x->seeds[c] = EXEC_SEED + (uint32_t)c;
 			x->expect[c] = kernels_spin_expect(x->seeds[c], steps[c]);
@@ -257,6 +264,189 @@ static int exec_host_alloc(struct cuda_exec *x, void **p, size_t bytes, char **c
 	return 0;
 }
 
+/* exec_prog_host is a step program's host step on n elements at p: each one plus 1 (4-byte elements are floats,
+ * 8-byte ones integers). */
+static void exec_prog_host(const struct cuda_exec *x, char *p, uint64_t n)
+{
+	if (x->es == 8) {
+		uint64_t *v = (uint64_t *)(void *)p;
+
+		for (uint64_t i = 0; i < n; i++)
+			v[i] += 1;
+	} else {
+		float *v = (float *)(void *)p;
+
+		for (uint64_t i = 0; i < n; i++)
+			v[i] += 1.0f;
+	}
+}
+
+/* exec_prog_alloc allocates a step program's arrays: a device array for each buffer a copy, memset or kernel
+ * touches, a host array (pinned or pageable, experiment_buffer_hostmem) for each a copy or host step touches,
+ * and the simulation's copies of both. */
+static int exec_prog_alloc(struct cuda_exec *x, char **cause)
+{
+	size_t bytes = (size_t)x->n * x->es;
+	bool host_used[EXEC_BUFFERS] = {false, false, false};
+
+	for (size_t i = 0; i < x->ops->n; i++) {
+		const struct ss_op *op = &x->ops->op[i];
+		bool data = op->kind == SS_OP_KERNEL && op->chunk >= 0 && op->kernel != SS_KERNEL_SPIN;
+
+		if (data && op->kernel != SS_KERNEL_DECRYPT)
+			x->dev_used[0] = x->dev_used[1] = x->dev_used[2] = true;
+		if (op->buffer < 0 || op->buffer >= EXEC_BUFFERS)
+			continue;
+		if (op->kind == SS_OP_H2D || op->kind == SS_OP_D2H || op->kind == SS_OP_MEMSET || data)
+			x->dev_used[op->buffer] = true;
+		if (op->kind == SS_OP_H2D || op->kind == SS_OP_D2H || op->kind == SS_OP_HOST)
+			host_used[op->buffer] = true;
+	}
+	for (int b = 0; b < EXEC_BUFFERS; b++) {
+		if (x->dev_used[b]) {
+			EXEC_CHECK("cudaMalloc", cudaMalloc(&x->dev[b], bytes));
+			x->sim_dev[b] = xcalloc(bytes > 0 ? bytes : 1, 1);
+		}
+		if (!host_used[b])
+			continue;
+		x->host_pinned[b] = experiment_buffer_hostmem(x->e, b) == SS_MEM_PINNED;
+		if (x->host_pinned[b]) {
+			EXEC_CHECK("cudaMallocHost", cudaMallocHost(&x->host[b], bytes));
+		} else if ((x->host[b] = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096)) == NULL) {
+			*cause =
+			    xasprintf("out of host memory for a %.1f MiB pageable array", (double)bytes / (1 << 20));
+			return -1;
+		}
+		memset(x->host[b], 0, bytes);
+		x->init[b] = xcalloc(bytes > 0 ? bytes : 1, 1);
+		x->sim_host[b] = xcalloc(bytes > 0 ? bytes : 1, 1);
+	}
+	x->dev_back = xcalloc(bytes > 0 ? bytes : 1, 1);
+	if (x->nslots > 0)
+		EXEC_CHECK("cudaMalloc", cudaMalloc((void **)&x->d_slots, (size_t)x->nslots * sizeof *x->d_slots));
+	EXEC_CHECK("cudaMalloc", cudaMalloc(&x->d_prime, 64));
+	EXEC_CHECK("cudaMallocHost", cudaMallocHost(&x->h_prime, 64));
+	memset(x->h_prime, 0, 64);
+	return 0;
+}
+
+/* exec_prog_init writes each host array's initial contents: exact small floats (whose sums stay exact) for
+ * 4-byte elements, distinct integers for 8-byte ones; buffer b's differ from the others'. Device arrays start as
+ * zeros (exec_reset). */
+static void exec_prog_init(struct cuda_exec *x)
+{
+	for (int b = 0; b < EXEC_BUFFERS; b++) {
+		if (x->init[b] == NULL)
+			continue;
+		for (uint64_t i = 0; i < x->n; i++) {
+			if (x->es == 8)
+				((uint64_t *)x->init[b])[i] = (i + 1) * 0x9e3779b97f4a7c15ull ^ (uint64_t)b;
+			else
+				((float *)x->init[b])[i] = (float)((i % 4093) + 1 + 8192 * (uint64_t)b);
+		}
+	}
+}
+
+/* exec_prog_simulate fills sim_host and sim_dev with what a step program's run must leave: from the initial
+ * arrays, each chunk's steps in order on its elements (chunks own disjoint elements, and a chunk's steps run in
+ * order on its stream, so the issue order does not matter): copies copy, memsets fill, add and fma write
+ * z = x + y, decrypt undoes its rounds in place (kernels_decrypt_host), host steps add 1. */
+static void exec_prog_simulate(struct cuda_exec *x)
+{
+	const struct ss_experiment *e = x->e;
+	size_t es = x->es;
+
+	for (int b = 0; b < EXEC_BUFFERS; b++) {
+		if (x->sim_host[b] != NULL)
+			memcpy(x->sim_host[b], x->init[b], (size_t)x->n * es);
+		if (x->sim_dev[b] != NULL)
+			memset(x->sim_dev[b], 0, (size_t)x->n * es);
+	}
+	for (int c = 0; c < x->ops->nchunks; c++) {
+		uint64_t off, cnt;
+
+		planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &off, &cnt);
+		for (int st = 0; st < e->nsteps && cnt > 0; st++) {
+			const struct ss_step *s = &e->step[st];
+			int b = s->buffer, k = experiment_step_kernel(e, s);
+			char *h = b >= 0 && x->sim_host[b] != NULL ? (char *)x->sim_host[b] + off * es : NULL;
+			char *d = b >= 0 && x->sim_dev[b] != NULL ? (char *)x->sim_dev[b] + off * es : NULL;
+
+			if (s->kind == SS_STEP_H2D && h != NULL && d != NULL)
+				memcpy(d, h, cnt * es);
+			else if (s->kind == SS_STEP_D2H && h != NULL && d != NULL)
+				memcpy(h, d, cnt * es);
+			else if (s->kind == SS_STEP_MEMSET && d != NULL)
+				memset(d, s->value, cnt * es);
+			else if (s->kind == SS_STEP_HOST && h != NULL)
+				exec_prog_host(x, h, cnt);
+			else if (s->kind == SS_STEP_KERNEL && k == SS_KERNEL_DECRYPT) {
+				uint64_t *v = (uint64_t *)x->sim_dev[b >= 0 ? b : 0] + off;
+
+				kernels_decrypt_host(v, v, cnt, experiment_step_work(e, s));
+			} else if (s->kind == SS_STEP_KERNEL && (k == SS_KERNEL_ADD || k == SS_KERNEL_FMA)) {
+				const float *xs = (const float *)x->sim_dev[0] + off,
+				            *ys = (const float *)x->sim_dev[1] + off;
+				float *zs = (float *)x->sim_dev[2] + off;
+
+				for (uint64_t i = 0; i < cnt; i++)
+					zs[i] = xs[i] + ys[i];
+			}
+		}
+	}
+}
+
+/* exec_prog_same: whether element i of got and want agree (4-byte floats: the same bits, or both NaN, whose bits
+ * the GPU and the host may make differently). */
+static bool exec_prog_same(const struct cuda_exec *x, const void *got, const void *want, uint64_t i)
+{
+	if (x->es == 8)
+		return ((const uint64_t *)got)[i] == ((const uint64_t *)want)[i];
+	{
+		float g = ((const float *)got)[i], w = ((const float *)want)[i];
+
+		return memcmp(&g, &w, sizeof g) == 0 || (g != g && w != w);
+	}
+}
+
+/* exec_prog_compare checks n elements of got against want, named "host x" or "device z" in the cause. */
+static int exec_prog_compare(const struct cuda_exec *x, const char *side, int b, const void *got, const void *want,
+                             char **cause)
+{
+	for (uint64_t i = 0; i < x->n; i++) {
+		if (exec_prog_same(x, got, want, i))
+			continue;
+		if (x->es == 8)
+			*cause =
+			    xasprintf("step program check failed: %s %c[%llu] = %#llx, expected %#llx", side, "xyz"[b],
+			              (unsigned long long)i, (unsigned long long)((const uint64_t *)got)[i],
+			              (unsigned long long)((const uint64_t *)want)[i]);
+		else
+			*cause = xasprintf("step program check failed: %s %c[%llu] = %g, expected %g", side, "xyz"[b],
+			                   (unsigned long long)i, (double)((const float *)got)[i],
+			                   (double)((const float *)want)[i]);
+		return -1;
+	}
+	return 0;
+}
+
+/* exec_prog_verify compares every host array and every device array after a run with the simulation's. */
+static int exec_prog_verify(struct cuda_exec *x, char **cause)
+{
+	exec_prog_simulate(x);
+	for (int b = 0; b < EXEC_BUFFERS; b++) {
+		if (x->host[b] != NULL && exec_prog_compare(x, "host", b, x->host[b], x->sim_host[b], cause) < 0)
+			return -1;
+		if (!x->dev_used[b])
+			continue;
+		EXEC_CHECK("cudaMemcpy (read a step program's device array)",
+		           cudaMemcpy(x->dev_back, x->dev[b], (size_t)x->n * x->es, cudaMemcpyDeviceToHost));
+		if (exec_prog_compare(x, "device", b, x->dev_back, x->sim_dev[b], cause) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Which buffers the kernel uses and which have H2D / D2H copies. */
 static void exec_buffers(const struct cuda_exec *x, bool in[EXEC_BUFFERS], bool out[EXEC_BUFFERS])
 {
@@ -279,6 +469,8 @@ static int exec_alloc(struct cuda_exec *x, char **cause)
 	size_t bytes = (size_t)x->n * x->es;
 	bool in[EXEC_BUFFERS], out[EXEC_BUFFERS];
 
+	if (x->prog)
+		return exec_prog_alloc(x, cause);
 	x->nbuf = exec_arrays(e);
 	for (int b = 0; b < x->nbuf; b++) {
 		if (e->kernel == SS_KERNEL_TASK && !exec_chunked(x, b)) {
@@ -341,6 +533,10 @@ static int exec_init_data(struct cuda_exec *x, const struct ss_sink *progress, c
 {
 	const struct ss_experiment *e = x->e;
 
+	if (x->prog) {
+		exec_prog_init(x);
+		return 0;
+	}
 	if (e->kernel == SS_KERNEL_DECRYPT) {
 		uint64_t *enc;
 		if (progress != NULL && progress->progress != NULL) {
@@ -597,9 +793,14 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 	x->nevents = ops->nevents;
 	x->nthreads = e->threads > 1 ? e->threads : 1;
 	x->workers = e->threads > 1;
-	x->managed = e->hostmem == SS_MEM_MANAGED_ATTACH || e->hostmem == SS_MEM_MANAGED_PREFETCH;
-	x->per_chunk = e->hostmem == SS_MEM_MANAGED_ATTACH;
+	x->prog = e->nsteps > 0;
+	x->managed = !x->prog && (e->hostmem == SS_MEM_MANAGED_ATTACH || e->hostmem == SS_MEM_MANAGED_PREFETCH);
+	x->per_chunk = !x->prog && e->hostmem == SS_MEM_MANAGED_ATTACH;
 	x->pinned = e->hostmem == SS_MEM_PINNED;
+	x->spin = !x->prog && e->kernel == SS_KERNEL_SPIN;
+	for (size_t i = 0; x->prog && i < ops->n; i++)
+		x->spin = x->spin || (ops->op[i].kind == SS_OP_KERNEL && ops->op[i].chunk >= 0 &&
+		                      ops->op[i].kernel == SS_KERNEL_SPIN);
 	x->th = xcalloc((size_t)x->nthreads, sizeof *x->th);
 	for (int t = 0; t < x->nthreads; t++) {
 		x->th[t].x = x;
@@ -728,16 +929,19 @@ static cudaError_t exec_kernel(struct exec_thread *t, const struct ss_op *op, si
 		return (cudaError_t)kernels_touch_launch(x->d_slots + x->slot[i], op->id, st);
 	switch (op->kernel) {
 	case SS_KERNEL_ADD:
-		return (cudaError_t)kernels_add_launch(
-		    (const float *)exec_ptr(x, 0, c, op->offset), (const float *)exec_ptr(x, 1, c, op->offset),
-		    (float *)exec_ptr(x, 2, c, op->offset), op->count, x->e->work, op->grid, op->block, st);
+		return (cudaError_t)kernels_add_launch((const float *)exec_ptr(x, 0, c, op->offset),
+		                                       (const float *)exec_ptr(x, 1, c, op->offset),
+		                                       (float *)exec_ptr(x, 2, c, op->offset), op->count,
+		                                       planner_op_work(x->e, op), op->grid, op->block, st);
 	case SS_KERNEL_FMA:
-		return (cudaError_t)kernels_fma_launch(
-		    (const float *)exec_ptr(x, 0, c, op->offset), (const float *)exec_ptr(x, 1, c, op->offset),
-		    (float *)exec_ptr(x, 2, c, op->offset), op->count, x->e->work, op->grid, op->block, st);
+		return (cudaError_t)kernels_fma_launch((const float *)exec_ptr(x, 0, c, op->offset),
+		                                       (const float *)exec_ptr(x, 1, c, op->offset),
+		                                       (float *)exec_ptr(x, 2, c, op->offset), op->count,
+		                                       planner_op_work(x->e, op), op->grid, op->block, st);
 	case SS_KERNEL_DECRYPT:
-		return (cudaError_t)kernels_decrypt_launch((uint64_t *)exec_ptr(x, 0, c, op->offset), op->count,
-		                                           x->e->work, op->grid, op->block, st);
+		return (cudaError_t)kernels_decrypt_launch(
+		    (uint64_t *)exec_ptr(x, op->buffer >= 0 ? op->buffer : 0, c, op->offset), op->count,
+		    planner_op_work(x->e, op), op->grid, op->block, st);
 	case SS_KERNEL_TASK:
 		if (op->buffer == 1)
 			return (cudaError_t)kernels_task_transform_launch((const int *)exec_ptr(x, 0, c, op->offset),
@@ -747,7 +951,7 @@ static cudaError_t exec_kernel(struct exec_thread *t, const struct ss_op *op, si
 		                                                (const int *)exec_ptr(x, 1, c, op->offset), op->count,
 		                                                op->grid, op->block, st);
 	default:
-		return (cudaError_t)kernels_spin_launch(x->d_slots + x->slot[i], x->e->work, st);
+		return (cudaError_t)kernels_spin_launch(x->d_slots + x->slot[i], planner_op_work(x->e, op), st);
 	}
 }
 
@@ -813,7 +1017,26 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 
 	if (x->start_at[i] >= 0 && exec_timer_before(x, op) && exec_start(x, x->start_at[i], cause) < 0)
 		return -1;
+	if (x->prog && (op->kind == SS_OP_H2D || op->kind == SS_OP_D2H || op->kind == SS_OP_HOST)) {
+		/* a step program's copies and host steps: buffer b's one host array */
+		char *h = (char *)x->host[op->buffer] + op->offset * x->es, *d = NULL;
+
+		if (op->kind != SS_OP_HOST)
+			d = exec_ptr(x, op->buffer, op->chunk, op->offset);
+		if (op->kind == SS_OP_HOST) {
+			x->host_t0[i] = cupti_capture_timestamp();
+			exec_prog_host(x, h, op->count);
+			x->host_t1[i] = cupti_capture_timestamp();
+		} else {
+			err = op->kind == SS_OP_H2D ? cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, st)
+			                            : cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, st);
+		}
+		goto issued;
+	}
 	switch (op->kind) {
+	case SS_OP_MEMSET:
+		err = cudaMemsetAsync(exec_ptr(x, op->buffer, op->chunk, op->offset), op->value, bytes, st);
+		break;
 	case SS_OP_H2D:
 		err = cudaMemcpyAsync(exec_ptr(x, op->buffer, op->chunk, op->offset),
 		                      (char *)x->host_in[op->buffer] + op->offset * x->es, bytes,
@@ -878,6 +1101,7 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 		*cause = xasprintf("unknown op kind %d in the op list", op->kind);
 		return -1;
 	}
+issued:
 	if (err != cudaSuccess)
 		return exec_op_error(x, op, err, cause);
 	if (x->start_at[i] >= 0 && !exec_timer_before(x, op) && exec_start(x, x->start_at[i], cause) < 0)
@@ -892,9 +1116,24 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 	return 0;
 }
 
-/* Put outputs and slots back to a state a correct run must overwrite. */
+/* Put outputs and slots back to a state a correct run must overwrite (a step program: every array to its
+ * initial contents, exec_prog_init's). */
 static int exec_reset(struct cuda_exec *x, char **cause)
 {
+	for (int b = 0; x->prog && b < EXEC_BUFFERS; b++) {
+		if (x->host[b] != NULL)
+			memcpy(x->host[b], x->init[b], (size_t)x->n * x->es);
+		if (x->dev_used[b])
+			EXEC_CHECK("cudaMemset (step program arrays)", cudaMemset(x->dev[b], 0, (size_t)x->n * x->es));
+	}
+	if (x->prog) {
+		if (x->nslots > 0)
+			EXEC_CHECK("cudaMemcpy (reset slots)",
+			           cudaMemcpy(x->d_slots, x->seeds, (size_t)x->nslots * sizeof *x->seeds,
+			                      cudaMemcpyHostToDevice));
+		EXEC_CHECK("cudaDeviceSynchronize", cudaDeviceSynchronize());
+		return 0;
+	}
 	if (x->e->kernel == SS_KERNEL_TASK)
 		EXEC_CHECK("cudaMemset (task output)", cudaMemset(x->dev[2], 0xff, (size_t)x->n * x->es));
 	if (x->managed) {
@@ -925,16 +1164,17 @@ static int exec_verify(struct cuda_exec *x, char **cause)
 		}
 		for (int s = 0; s < x->nslots; s++)
 			if (got[s] != x->expect[s]) {
-				*cause = xasprintf("kernel check failed: %s slot %d holds %#x, expected %#x",
-				                   s < (x->e->kernel == SS_KERNEL_SPIN ? x->ops->nchunks : 0)
-				                       ? "spin"
-				                       : "default-stream kernel",
-				                   s, got[s], x->expect[s]);
+				*cause =
+				    xasprintf("kernel check failed: %s slot %d holds %#x, expected %#x",
+				              s < (x->spin ? x->ops->nchunks : 0) ? "spin" : "default-stream kernel", s,
+				              got[s], x->expect[s]);
 				free(got);
 				return -1;
 			}
 		free(got);
 	}
+	if (x->prog)
+		return exec_prog_verify(x, cause);
 	if (x->e->kernel == SS_KERNEL_TASK) {
 		/* document 004's out, read back after the run */
 		int *in = xcalloc(x->n > 0 ? x->n : 1, sizeof *in), *out = xcalloc(x->n > 0 ? x->n : 1, sizeof *out);
@@ -1249,6 +1489,13 @@ void cuda_exec_free(struct cuda_exec *x)
 		}
 		if (x->dev[b] != NULL)
 			cudaFree(x->dev[b]);
+		if (x->host[b] != NULL && x->host_pinned[b])
+			cudaFreeHost(x->host[b]);
+		else
+			free(x->host[b]);
+		free(x->init[b]);
+		free(x->sim_host[b]);
+		free(x->sim_dev[b]);
 		if (x->pinned) {
 			if (x->host_in[b] != NULL)
 				cudaFreeHost(x->host_in[b]);
@@ -1266,6 +1513,7 @@ void cuda_exec_free(struct cuda_exec *x)
 	if (x->h_prime != NULL)
 		cudaFreeHost(x->h_prime);
 	free(x->golden);
+	free(x->dev_back);
 	free(x->streams);
 	free(x->stream_ids);
 	free(x->per_thread_ids);

@@ -118,11 +118,14 @@ static bool control_change(struct ss_control *c, const struct ss_control_input *
 	e = *in->exp;
 	switch (act) {
 	case ACT_ORDER:
-		/* depth <-> breadth, and document 003's best <-> weaker */
-		e.order = e.order == SS_ORDER_DEPTH     ? SS_ORDER_BREADTH
-		          : e.order == SS_ORDER_BREADTH ? SS_ORDER_DEPTH
-		          : e.order == SS_ORDER_BEST    ? SS_ORDER_WEAKER
-		                                        : SS_ORDER_BEST;
+		/* depth <-> breadth (a step program with an interleave: depth, breadth, interleave in turn), and
+		 * document 003's best <-> weaker */
+		e.order = e.order == SS_ORDER_DEPTH ? SS_ORDER_BREADTH
+		          : e.order == SS_ORDER_BREADTH
+		              ? (e.nsteps > 0 && e.ninter > 0 ? SS_ORDER_INTERLEAVE : SS_ORDER_DEPTH)
+		          : e.order == SS_ORDER_INTERLEAVE ? SS_ORDER_DEPTH
+		          : e.order == SS_ORDER_BEST       ? SS_ORDER_WEAKER
+		                                           : SS_ORDER_BEST;
 		break;
 	case ACT_SYNC:
 		e.sync = (e.sync + 1) % SS_SYNC_COUNT;

@@ -27,7 +27,7 @@ bool session_same(const struct ss_experiment *a, const struct ss_experiment *b)
 	       a->work == b->work && a->order == b->order && a->sync == b->sync && a->defstream == b->defstream &&
 	       a->nonblocking == b->nonblocking && a->hostmem == b->hostmem && a->connections == b->connections &&
 	       a->threads == b->threads && a->repeat == b->repeat && a->warmup == b->warmup &&
-	       a->prefetch_events == b->prefetch_events;
+	       a->prefetch_events == b->prefetch_events && experiment_same_program(a, b);
 }
 
 static struct ss_run *session_run_new(struct ss_session *s, const struct ss_experiment *e, const char *backend)
