@@ -14,9 +14,13 @@
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "io/import/import.h"
+#include "model/model.h"
+#include "run/remedy.h"
 
-/* cmd_analyze_print prints the insights as text; what names the trace or the experiment. */
-static void cmd_analyze_print(const struct ss_timeline *t, const struct ss_insights *in, const char *what)
+/* cmd_analyze_print prints the insights as text; what names the trace or the experiment; rem the fixes as
+ * experiment changes (NULL for a trace). */
+static void cmd_analyze_print(const struct ss_timeline *t, const struct ss_insights *in, const char *what,
+                              const struct ss_remedy *rem)
 {
 	char b[32];
 
@@ -31,6 +35,8 @@ static void cmd_analyze_print(const struct ss_timeline *t, const struct ss_insig
 		printf("\n[%s] %s: %s\n", insight_severity_name(x->severity), x->rule, x->summary);
 		printf("  evidence: %s\n", x->evidence);
 		printf("  fix: %s\n", x->fix);
+		if (rem != NULL && rem[i].rule != NULL)
+			printf("  try: %s\n", rem[i].change);
 		if (x->have_gain)
 			printf("  gain: %s (%s)\n", units_time(x->gain_ns, b, sizeof b), x->gain_how);
 		else
@@ -38,8 +44,10 @@ static void cmd_analyze_print(const struct ss_timeline *t, const struct ss_insig
 	}
 }
 
-/* cmd_analyze_json prints the insights as one JSON object; file is the trace's path, NULL for a run. */
-static int cmd_analyze_json(const struct ss_timeline *t, const struct ss_insights *in, const char *file)
+/* cmd_analyze_json prints the insights as one JSON object; file is the trace's path, NULL for a run; rem as
+ * cmd_analyze_print's. */
+static int cmd_analyze_json(const struct ss_timeline *t, const struct ss_insights *in, const char *file,
+                            const struct ss_remedy *rem)
 {
 	struct json_out *o = report_json_begin();
 
@@ -70,11 +78,21 @@ static int cmd_analyze_json(const struct ss_timeline *t, const struct ss_insight
 		json_out_key_uint(o, "end_ns", x->t1);
 		json_out_map_end(o);
 		json_out_key_str(o, "fix", x->fix);
+		json_out_key_str(o, "change", rem != NULL && rem[i].rule != NULL ? rem[i].change : NULL);
 		json_out_key(o, "gain");
 		if (x->have_gain) {
+			bool re = rem != NULL && rem[i].rule != NULL;
+
 			json_out_map_begin(o);
 			json_out_key_uint(o, "ns", x->gain_ns);
 			json_out_key_str(o, "how", x->gain_how);
+			/* modelled: the model re-ran the experiment with the fix; else an estimate from the timeline */
+			json_out_key_bool(o, "modelled", re && rem[i].modelled);
+			json_out_key_bool(o, "estimate", !re);
+			if (re) {
+				json_out_key_uint(o, "before_ns", rem[i].before_ns);
+				json_out_key_uint(o, "after_ns", rem[i].after_ns);
+			}
 			json_out_map_end(o);
 		} else {
 			json_out_null(o);
@@ -92,6 +110,7 @@ static int cmd_analyze_exec(const struct cmd_args *args)
 	struct ss_timeline tl;
 	struct ss_analysis a;
 	struct ss_insights *in;
+	struct ss_remedy *rem = NULL;
 	const char *file = args->npos > 0 ? args->pos[0] : NULL;
 	char what[512], *cause = NULL;
 	int rc;
@@ -122,10 +141,21 @@ static int cmd_analyze_exec(const struct cmd_args *args)
 	analysis_timeline(&tl, &a);
 	in = xmalloc(sizeof *in);
 	insight_analyze(&tl, &a, in);
+	if (file == NULL) {
+		/* the fixes re-run on the model: every gain of an experiment change is the model's */
+		rem = xcalloc(SS_INSIGHT_MAX, sizeof *rem);
+		if (remedy_apply(&model_backend, &o.exp, in, rem, &cause) != 0) {
+			rc = cmd_error(CLI_FAIL, "the model could not re-run a fix: %s", cause);
+			free(cause);
+			goto out;
+		}
+	}
 	if (o.json)
-		rc = cmd_analyze_json(&tl, in, file);
+		rc = cmd_analyze_json(&tl, in, file, rem);
 	else
-		cmd_analyze_print(&tl, in, what);
+		cmd_analyze_print(&tl, in, what, rem);
+out:
+	free(rem);
 	free(in);
 	timeline_free(&tl);
 	return rc;

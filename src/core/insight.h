@@ -16,7 +16,7 @@ enum ss_severity { SS_SEV_PROBLEM = 0, SS_SEV_HINT, SS_SEV_INFO };
 /* Record indices an insight's evidence names at most (the first ones found, in timeline order). */
 #define SS_INSIGHT_MAX_RECS 8
 /* Insights one analysis holds at most: one per rule. */
-#define SS_INSIGHT_MAX 16
+#define SS_INSIGHT_MAX 24
 
 /* One insight: a rule that fired, why (with the numbers) and what to do. */
 struct ss_insight {

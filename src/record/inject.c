@@ -551,6 +551,27 @@ static int inject_enable(CUpti_ActivityKind kind, bool required, char *why, size
 	return -1;
 }
 
+/* inject_migrations asks CUPTI for unified-memory migration intervals (host to device and back) when the
+ * environment has SS_CUPTI_MIGRATIONS=1, as the CUDA backend does: opt-in, for what they cost
+ * (src/cuda/cuda_backend.c). Best effort: a driver that refuses leaves the trace without them. */
+static void inject_migrations(void)
+{
+	CUpti_ActivityUnifiedMemoryCounterConfig config[2];
+	const char *v = getenv("SS_CUPTI_MIGRATIONS");
+
+	if (v == NULL || strcmp(v, "1") != 0)
+		return;
+	memset(config, 0, sizeof config);
+	config[0].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
+	config[0].kind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD;
+	config[0].deviceId = 0;
+	config[0].enable = 1;
+	config[1] = config[0];
+	config[1].kind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
+	if (cuptiActivityConfigureUnifiedMemoryCounter(config, 2) == CUPTI_SUCCESS)
+		cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+}
+
 /* Sets CUPTI up. 0, or -1 with a reason in why. */
 static int inject_setup(char *why, size_t len)
 {
@@ -580,6 +601,7 @@ static int inject_setup(char *why, size_t len)
 			return -1;
 	for (size_t i = 0; i < sizeof optional / sizeof *optional; i++)
 		inject_enable(optional[i], false, why, len);
+	inject_migrations();
 	/* cudaEventQuery/cudaStreamQuery polls that found the work unfinished are noise on the host lane. */
 	cuptiActivityEnableAllSyncRecords(0);
 	inject_subscribe();

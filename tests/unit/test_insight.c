@@ -208,7 +208,7 @@ static void test_engine_bound(void **state)
  * the small ones and its gain is their time less their bytes at the fast rate. With 15 small ones it is silent. */
 static void small(struct ss_timeline *t, int nsmall, size_t *first)
 {
-	add(t, SS_KIND_H2D, 0, 0, 1000 * US, 1000000, SS_REC_PINNED); /* 1 byte/us */
+	add(t, SS_KIND_H2D, 0, 0, 1000 * US, 20000000, SS_REC_PINNED); /* 20 GB/s */
 	add(t, SS_KIND_KERNEL, 1, 0, 3000 * US, 0, 0);
 	for (int i = 0; i < nsmall; i++) {
 		size_t k = add(t, SS_KIND_H2D, 0, (uint64_t)(1000 + 100 * i) * US,
@@ -235,9 +235,34 @@ static void test_small_copies(void **state)
 	assert_int_equal(x->rec[0], first);
 	assert_int_equal(t.rec[x->rec[0]].bytes, 1000);
 	assert_true(x->have_gain);
-	assert_int_equal(x->gain_ns, 20 * (100 * US - 1 * US));
+	assert_int_equal(x->gain_ns, 20 * (100 * US - 50)); /* 1000 bytes at 20 GB/s: 50 ns */
 	timeline_clear(&t);
 	small(&t, 15, &first);
+	run(&t, &in);
+	assert_null(insight_find(&in, "small-copies"));
+	timeline_free(&t);
+}
+
+/* Only small copies, all as slow: measured against the 12 GB/s floor, not against themselves. */
+static void test_small_copies_floor(void **state)
+{
+	struct ss_timeline t;
+	struct ss_insights in;
+	const struct ss_insight *x;
+
+	(void)state;
+	timeline_init(&t);
+	add(&t, SS_KIND_KERNEL, 1, 0, 1000 * US, 0, 0);
+	for (int i = 0; i < 20; i++) /* 4 KiB in 3 us: 1.4 GB/s; 60 us of the 1 ms makespan */
+		add(&t, SS_KIND_H2D, 0, (uint64_t)i * 40 * US, (uint64_t)i * 40 * US + 3 * US, 4096, SS_REC_PINNED);
+	run(&t, &in);
+	assert_non_null(x = insight_find(&in, "small-copies"));
+	assert_int_equal(x->nrec, 20);
+	timeline_clear(&t);
+	add(&t, SS_KIND_KERNEL, 1, 0, 2000 * US, 0, 0);
+	for (int i = 0; i < 20; i++) /* 1 MiB in 100 us: 10.5 GB/s, near the floor: no finding */
+		add(&t, SS_KIND_H2D, 0, (uint64_t)i * 100 * US, (uint64_t)i * 100 * US + 100 * US, 1u << 20,
+		    SS_REC_PINNED);
 	run(&t, &in);
 	assert_null(insight_find(&in, "small-copies"));
 	timeline_free(&t);
@@ -296,10 +321,15 @@ static void test_order(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_clean_pipeline), cmocka_unit_test(test_pageable),
-	    cmocka_unit_test(test_legacy),         cmocka_unit_test(test_no_overlap),
-	    cmocka_unit_test(test_engine_bound),   cmocka_unit_test(test_small_copies),
-	    cmocka_unit_test(test_gpu_idle),       cmocka_unit_test(test_order),
+	    cmocka_unit_test(test_clean_pipeline),
+	    cmocka_unit_test(test_pageable),
+	    cmocka_unit_test(test_legacy),
+	    cmocka_unit_test(test_no_overlap),
+	    cmocka_unit_test(test_engine_bound),
+	    cmocka_unit_test(test_small_copies),
+	    cmocka_unit_test(test_small_copies_floor),
+	    cmocka_unit_test(test_gpu_idle),
+	    cmocka_unit_test(test_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

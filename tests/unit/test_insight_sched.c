@@ -1,0 +1,362 @@
+/* test_insight_sched.c: the scheduling rules of core/insight (false-dependency, low-kernel-concurrency,
+ * launch-bound, host-sync-order, managed-migration), each on a hand-made timeline that shows its pathology with
+ * the evidence checked, and the same timeline changed so that the rule must stay silent. */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <string.h>
+
+#include "core/analysis.h"
+#include "core/insight.h"
+#include "core/timeline.h"
+
+#define US 1000u
+
+/* gpu appends GPU work of stream s (raw id s + 1) issued by call corr (0: none); returns its index. Tests add
+ * records in start order where they keep the indices they return. */
+static size_t gpu(struct ss_timeline *t, int kind, int s, uint64_t start, uint64_t end, uint32_t corr)
+{
+	struct ss_record r;
+
+	memset(&r, 0, sizeof r);
+	r.kind = (uint8_t)kind;
+	r.stream = s;
+	r.raw_stream = (uint32_t)s + 1;
+	r.start = start;
+	r.end = end;
+	r.correlation = corr;
+	r.bytes = kind == SS_KIND_KERNEL ? 0 : 1u << 20;
+	r.flags = kind == SS_KIND_KERNEL ? 0 : SS_REC_PINNED;
+	timeline_add(t, &r);
+	return t->n - 1;
+}
+
+/* host appends a host record (API or SYNC) of thread 0; raw is the waited-on stream's raw id for SYNC. */
+static size_t host(struct ss_timeline *t, int kind, uint64_t start, uint64_t end, uint32_t corr, uint32_t raw)
+{
+	struct ss_record r;
+
+	memset(&r, 0, sizeof r);
+	r.kind = (uint8_t)kind;
+	r.stream = SS_STREAM_HOST;
+	r.raw_stream = raw;
+	r.start = start;
+	r.end = end;
+	r.correlation = corr;
+	timeline_add(t, &r);
+	return t->n - 1;
+}
+
+/* launch gives kernel record i a launch of blocks blocks. */
+static void launch(struct ss_timeline *t, size_t i, uint32_t blocks)
+{
+	struct ss_launch l;
+
+	memset(&l, 0, sizeof l);
+	l.correlation = t->rec[i].correlation;
+	l.raw_stream = t->rec[i].raw_stream;
+	l.grid[0] = blocks;
+	l.grid[1] = l.grid[2] = 1;
+	l.block[0] = 128;
+	l.block[1] = l.block[2] = 1;
+	timeline_add_launch(t, &l);
+}
+
+static void run(struct ss_timeline *t, struct ss_insights *in)
+{
+	struct ss_analysis a;
+
+	timeline_sort(t);
+	analysis_timeline(t, &a);
+	insight_analyze(t, &a, in);
+}
+
+static bool has_rec(const struct ss_insight *x, size_t i)
+{
+	for (size_t k = 0; k < x->nrec && k < SS_INSIGHT_MAX_RECS; k++)
+		if (x->rec[k] == i)
+			return true;
+	return false;
+}
+
+/* find returns the index of stream s's first record of kind (after timeline_sort). */
+static size_t find(const struct ss_timeline *t, int kind, int s)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].kind == kind && t->rec[i].stream == s)
+			return i;
+	return t->n;
+}
+
+/* One hardware queue, depth-first: stream s's H2D, issued at once, waits until stream s-1's kernel has ended (its
+ * D2H is ahead in the queue), though the H2D engine is idle. queued false: the same streams pipelined. */
+static void one_queue(struct ss_timeline *t, bool queued)
+{
+	uint32_t corr = 1;
+
+	for (int s = 0; s < 3; s++)
+		host(t, SS_KIND_API, (uint64_t)s * 3 * US, (uint64_t)s * 3 * US + 2 * US, corr + 3 * (uint32_t)s, 0);
+	for (int s = 0; s < 3; s++) {
+		uint64_t b = queued ? (uint64_t)s * 1100 * US : (uint64_t)s * 100 * US + 10 * US;
+
+		gpu(t, SS_KIND_H2D, s, b, b + 100 * US, corr + 3 * (uint32_t)s);
+	}
+	for (int s = 0; s < 3; s++) {
+		uint64_t k = queued ? (uint64_t)s * 1100 * US + 100 * US : (uint64_t)s * 1000 * US + 110 * US;
+
+		gpu(t, SS_KIND_KERNEL, s, k, k + 1000 * US, 0);
+		gpu(t, SS_KIND_D2H, s, k + 1000 * US, k + 1100 * US, 0);
+	}
+}
+
+static void test_false_dependency(void **state)
+{
+	struct ss_timeline t;
+	struct ss_insights in;
+	const struct ss_insight *x;
+	size_t h2d[3];
+
+	(void)state;
+	timeline_init(&t);
+	one_queue(&t, true);
+	run(&t, &in);
+	for (int s = 0; s < 3; s++)
+		h2d[s] = find(&t, SS_KIND_H2D, s);
+	assert_non_null(x = insight_find(&in, "false-dependency"));
+	assert_int_equal(x->severity, SS_SEV_PROBLEM);
+	assert_int_equal(x->nrec, 2);
+	assert_true(has_rec(x, h2d[1]));
+	assert_true(has_rec(x, h2d[2]));
+	assert_false(has_rec(x, h2d[0]));
+	/* stream 1's H2D could start at 100 us (the engine free), started at 1100; stream 2's at 2200 */
+	assert_true(x->have_gain);
+	assert_true(x->gain_ns <= (1000 + 2100) * US);
+	assert_non_null(strstr(x->summary, "2 operations"));
+	timeline_free(&t);
+
+	timeline_init(&t);
+	one_queue(&t, false);
+	run(&t, &in);
+	assert_null(insight_find(&in, "false-dependency"));
+	timeline_free(&t);
+}
+
+/* Four streams' single-block kernels, all issued at once, run one after another (serialised). big: kernels of
+ * 200 blocks, which may fill the GPU, so their serialisation is no finding. */
+static void serial_kernels(struct ss_timeline *t, uint32_t blocks, size_t k[4])
+{
+	for (int s = 0; s < 4; s++)
+		host(t, SS_KIND_API, (uint64_t)s * US, (uint64_t)s * US + US / 2, (uint32_t)s + 1, 0);
+	for (int s = 0; s < 4; s++) {
+		k[s] = gpu(t, SS_KIND_KERNEL, s, 10 * US + (uint64_t)s * 100 * US, 110 * US + (uint64_t)s * 100 * US,
+		           (uint32_t)s + 1);
+		launch(t, k[s], blocks);
+	}
+}
+
+static void test_low_kernel_concurrency(void **state)
+{
+	struct ss_timeline t;
+	struct ss_insights in;
+	const struct ss_insight *x;
+	size_t k[4];
+
+	(void)state;
+	timeline_init(&t);
+	serial_kernels(&t, 1, k);
+	run(&t, &in);
+	assert_non_null(x = insight_find(&in, "low-kernel-concurrency"));
+	assert_int_equal(x->severity, SS_SEV_PROBLEM);
+	assert_int_equal(x->nrec, 3);
+	assert_false(has_rec(x, k[0]));
+	assert_true(has_rec(x, k[1]) && has_rec(x, k[2]) && has_rec(x, k[3]));
+	assert_true(x->have_gain);
+	/* ready at 1.5, 2.5, 3.5 us; started at 110, 210, 310 */
+	assert_int_equal(x->gain_ns,
+	                 (110 - 1) * US + US / 2 + (210 - 2) * US + US / 2 + (310 - 3) * US + US / 2 - 3 * US);
+	assert_null(insight_find(&in, "false-dependency")); /* the compute engine was busy: no false dependency */
+	timeline_free(&t);
+
+	timeline_init(&t);
+	serial_kernels(&t, 200, k);
+	run(&t, &in);
+	assert_null(insight_find(&in, "low-kernel-concurrency"));
+	timeline_free(&t);
+}
+
+static void test_low_kernel_concurrency_one_stream(void **state)
+{
+	struct ss_timeline t;
+	struct ss_insights in;
+	const struct ss_insight *x;
+
+	(void)state;
+	for (int big = 0; big < 2; big++) {
+		timeline_init(&t);
+		for (int i = 0; i < 20; i++)
+			launch(&t,
+			       gpu(&t, SS_KIND_KERNEL, 0, (uint64_t)i * 50 * US, (uint64_t)(i + 1) * 50 * US,
+			           (uint32_t)i + 1),
+			       big ? 4096 : 8);
+		run(&t, &in);
+		x = insight_find(&in, "low-kernel-concurrency");
+		if (big) {
+			assert_null(x);
+		} else {
+			assert_non_null(x);
+			assert_int_equal(x->severity, SS_SEV_HINT);
+			assert_int_equal(x->nrec, 20);
+			assert_non_null(strstr(x->summary, "20 small kernels"));
+		}
+		timeline_free(&t);
+	}
+}
+
+/* 100 one-microsecond kernels on 10 streams, each issued by a 10 us call right before it runs: the GPU waits for
+ * the host. busy: 30 us kernels instead, which keep the GPU busy behind the calls. */
+static void issue_paced(struct ss_timeline *t, uint64_t kernel_ns)
+{
+	for (uint32_t i = 0; i < 100; i++) {
+		uint64_t c = (uint64_t)i * 10 * US;
+
+		host(t, SS_KIND_API, c, c + 10 * US, i + 1, 0);
+		gpu(t, SS_KIND_KERNEL, (int)(i % 10), c + 11 * US, c + 11 * US + kernel_ns, i + 1);
+	}
+}
+
+static void test_launch_bound(void **state)
+{
+	struct ss_timeline t;
+	struct ss_insights in;
+	const struct ss_insight *x;
+
+	(void)state;
+	timeline_init(&t);
+	issue_paced(&t, 1 * US);
+	run(&t, &in);
+	assert_non_null(x = insight_find(&in, "launch-bound"));
+	assert_int_equal(x->severity, SS_SEV_PROBLEM);
+	assert_non_null(strstr(x->evidence, "100 GPU operations, 100 of them issued after"));
+	assert_false(x->have_gain);
+	timeline_free(&t);
+
+	timeline_init(&t);
+	issue_paced(&t, 30 * US);
+	run(&t, &in);
+	assert_null(insight_find(&in, "launch-bound"));
+	timeline_free(&t);
+}
+
+/* Stream 0's kernel takes 1000 us, stream 1's 100 us. The host waits on stream reverse ? 0 then 1 : 1 then 0, and
+ * works 300 us between the waits. */
+static void two_waits(struct ss_timeline *t, bool wrong, size_t *first_wait)
+{
+	gpu(t, SS_KIND_KERNEL, 0, 0, 1000 * US, 0);
+	gpu(t, SS_KIND_KERNEL, 1, 0, 100 * US, 0);
+	if (wrong) {
+		*first_wait = host(t, SS_KIND_SYNC, 10 * US, 1000 * US, 0, 1);
+		host(t, SS_KIND_API, 1000 * US, 1300 * US, 0, 0);
+		host(t, SS_KIND_SYNC, 1300 * US, 1301 * US, 0, 2);
+	} else {
+		*first_wait = host(t, SS_KIND_SYNC, 10 * US, 100 * US, 0, 2);
+		host(t, SS_KIND_API, 100 * US, 400 * US, 0, 0);
+		host(t, SS_KIND_SYNC, 400 * US, 1000 * US, 0, 1);
+	}
+}
+
+static void test_host_sync_order(void **state)
+{
+	struct ss_timeline t;
+	struct ss_insights in;
+	const struct ss_insight *x;
+	size_t w;
+
+	(void)state;
+	timeline_init(&t);
+	two_waits(&t, true, &w);
+	run(&t, &in);
+	assert_non_null(x = insight_find(&in, "host-sync-order"));
+	assert_int_equal(x->severity, SS_SEV_HINT);
+	assert_int_equal(x->nrec, 1);
+	assert_int_equal(x->rec[0], w);
+	assert_true(x->have_gain);
+	assert_int_equal(x->gain_ns, 300 * US); /* the host work after the wait, under the 900 us waited in vain */
+	timeline_free(&t);
+
+	timeline_init(&t);
+	two_waits(&t, false, &w);
+	run(&t, &in);
+	assert_null(insight_find(&in, "host-sync-order"));
+	timeline_free(&t);
+}
+
+/* A 1000 us kernel during which eight 50 us on-demand migrations ran; how: 0 faults, 1 prefetches by name, 2
+ * prefetches timed with events. */
+static void migrations(struct ss_timeline *t, int how, size_t m[8])
+{
+	gpu(t, SS_KIND_KERNEL, 0, 0, 1000 * US, 0);
+	for (int i = 0; i < 8; i++) {
+		struct ss_record r;
+
+		memset(&r, 0, sizeof r);
+		r.kind = SS_KIND_H2D;
+		r.stream = 0;
+		r.raw_stream = 1;
+		r.start = 10 * US + (uint64_t)i * 100 * US;
+		r.end = r.start + 50 * US;
+		r.bytes = 2u << 20;
+		r.flags = SS_REC_MANAGED | (how == 2 ? SS_REC_EVENT_TIMED : 0);
+		r.name =
+		    timeline_intern(t, how == 1 ? "Unified memory H2D (prefetch)" : "Unified memory H2D (unknown)");
+		timeline_add(t, &r);
+		m[i] = t->n - 1;
+	}
+}
+
+static void test_managed_migration(void **state)
+{
+	struct ss_timeline t;
+	struct ss_insights in;
+	const struct ss_insight *x;
+	size_t m[8];
+
+	(void)state;
+	timeline_init(&t);
+	migrations(&t, 0, m);
+	run(&t, &in);
+	assert_non_null(x = insight_find(&in, "managed-migration"));
+	assert_int_equal(x->severity, SS_SEV_PROBLEM);
+	assert_int_equal(x->nrec, 8);
+	for (int i = 0; i < 8; i++)
+		assert_true(has_rec(x, m[i]));
+	assert_non_null(strstr(x->evidence, "16.0 MiB"));
+	assert_int_equal(x->gain_ns, 400 * US);
+	timeline_free(&t);
+	for (int how = 1; how <= 2; how++) {
+		timeline_init(&t);
+		migrations(&t, how, m);
+		run(&t, &in);
+		assert_null(insight_find(&in, "managed-migration"));
+		timeline_free(&t);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_false_dependency),
+	    cmocka_unit_test(test_low_kernel_concurrency),
+	    cmocka_unit_test(test_low_kernel_concurrency_one_stream),
+	    cmocka_unit_test(test_launch_bound),
+	    cmocka_unit_test(test_host_sync_order),
+	    cmocka_unit_test(test_managed_migration),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
