@@ -86,6 +86,7 @@ static const struct cmd_option cmd_options[] = {
     {OPT_RESUME, "resume", 0, CMD_ARG_NONE, NULL, "keep the measured rows the --csv FILE already has"},
     {OPT_LIVE, "live", 0, CMD_ARG_NONE, NULL, "show the Gantt while the program runs"},
     {OPT_CHILDREN, "children", 0, CMD_ARG_NONE, NULL, "also record the CUDA processes the program starts"},
+    {OPT_TWIN, "twin", 0, CMD_ARG_NONE, NULL, "also run the program once untraced and store both times"},
     {OPT_VERIFY, "verify", 0, CMD_ARG_NONE, NULL, "measure on the GPU what the model predicts"},
     {OPT_HELP, "help", 'h', CMD_ARG_NONE, NULL, "this help"},
 };

@@ -44,6 +44,7 @@ struct cmd_record_opts {
 	const char *out; /* -o; NULL: streamscope-record-<time>.sqlite */
 	bool live;
 	bool children;
+	bool twin;   /* --twin: PROGRAM once more, untraced, timed */
 	char **argv; /* PROGRAM and its arguments, NULL-terminated */
 };
 
@@ -55,6 +56,7 @@ static int cmd_record_opts(const struct cmd_args *a, struct cmd_record_opts *o)
 	cmd_has(a, OPT_OUTPUT, &o->out);
 	o->live = cmd_has(a, OPT_LIVE, NULL);
 	o->children = cmd_has(a, OPT_CHILDREN, NULL);
+	o->twin = cmd_has(a, OPT_TWIN, NULL);
 	if (a->npos == 0)
 		return cmd_error(CLI_USAGE,
 		                 "record: no program given: streamscope record [-o FILE] -- PROGRAM [ARGS...] "
@@ -325,6 +327,99 @@ static int cmd_record_check_output(const char *path, char **cause)
 	return rc;
 }
 
+/* How `record --twin`'s untraced run went. */
+struct cmd_record_twin {
+	bool ran;    /* PROGRAM started and ended */
+	int status;  /* its wait status */
+	uint64_t ns; /* its wall clock: fork to exit */
+};
+
+static uint64_t cmd_record_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Runs PROGRAM argv once without tracing, as the user would run it (their environment, stdin, stdout and stderr),
+ * timed from fork to exit as the recorder times the traced run, and fills tw. The terminal's SIGINT and SIGQUIT
+ * reach PROGRAM (same process group); streamscope ignores them meanwhile, as system() does, and reads an
+ * interrupted run from its status. When PROGRAM cannot be started, tw->ran stays false and nothing is said: the
+ * traced run that follows says why. */
+static void cmd_record_twin(char **argv, struct cmd_record_twin *tw)
+{
+	struct sigaction ign, old_int, old_quit;
+	int errp[2], e = 0, status;
+	uint64_t t0;
+	ssize_t n;
+	pid_t pid;
+
+	memset(tw, 0, sizeof *tw);
+	if (pipe2(errp, O_CLOEXEC) != 0)
+		return;
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	fflush(NULL);
+	t0 = cmd_record_now_ns();
+	pid = fork();
+	if (pid == 0) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		close(errp[0]);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(errp[1], &e, sizeof e) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(errp[1]);
+	if (pid > 0) {
+		while ((n = read(errp[0], &e, sizeof e)) < 0 && errno == EINTR)
+			;
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (n != (ssize_t)sizeof e) {
+			tw->ns = cmd_record_now_ns() - t0;
+			tw->status = status;
+			tw->ran = true;
+		}
+	}
+	close(errp[0]);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+}
+
+/* Stores the two wall-clock times in the trace when the runs are comparable (both ended the same way), and says
+ * what they are, or why they are not stored. */
+static void cmd_record_twin_times(struct recorder *st, const struct cmd_record_twin *tw)
+{
+	char a[32], b[32], what[96], twhat[96];
+	uint64_t traced = st->exited && st->exit_ns > st->start_ns ? st->exit_ns - st->start_ns : 0;
+
+	if (!tw->ran || traced == 0 || tw->ns == 0)
+		return;
+	if (tw->status != st->status) {
+		cmd_record_describe(tw->status, twhat, sizeof twhat);
+		cmd_record_describe(st->status, what, sizeof what);
+		fprintf(stderr,
+		        "streamscope: record --twin: the untraced run %s, the traced one %s: the runs differ, their "
+		        "times are not stored\n",
+		        twhat, what);
+		return;
+	}
+	st->tl.wall_traced_ns = traced;
+	st->tl.wall_untraced_ns = tw->ns;
+	fprintf(stderr,
+	        "streamscope: record --twin: %s traced, %s untraced (%+.1f%%): measured wall-clock times, stored "
+	        "in the trace\n",
+	        units_time(traced, a, sizeof a), units_time(tw->ns, b, sizeof b),
+	        ((double)traced / (double)tw->ns - 1.0) * 100.0);
+}
+
 /* The default trace name in the current directory. */
 static void cmd_record_default_name(char *buf, size_t len)
 {
@@ -340,6 +435,7 @@ static int cmd_record_exec(const struct cmd_args *args)
 {
 	struct cmd_record_opts o;
 	struct recorder st;
+	struct cmd_record_twin tw = {0};
 	char defname[64], *logpath = NULL, *cause = NULL;
 	const char *out;
 	int rc, status = 0, nothing = 0;
@@ -361,6 +457,18 @@ static int cmd_record_exec(const struct cmd_args *args)
 		free(logpath);
 		return CLI_USAGE;
 	}
+	if (o.twin) {
+		/* the twin first: a first run's cold start (the driver, the program's files, JIT caches) then counts
+		 * against it, not against the recorder, so the overhead found errs low */
+		cmd_record_twin(o.argv, &tw);
+		if (tw.ran && WIFSIGNALED(tw.status) &&
+		    (WTERMSIG(tw.status) == SIGINT || WTERMSIG(tw.status) == SIGQUIT)) {
+			cmd_error(0, "record --twin: the untraced run of %s was interrupted: nothing recorded",
+			          o.argv[0]);
+			free(logpath);
+			return 128 + WTERMSIG(tw.status);
+		}
+	}
 	if (recorder_open(&st, o.argv, o.children, o.live, &cause) != 0) {
 		cmd_error(CLI_FAIL, "record: %s", cause);
 		free(cause);
@@ -379,6 +487,8 @@ static int cmd_record_exec(const struct cmd_args *args)
 		}
 	}
 	recorder_loop(&st); /* returns at once when the live view saw the end */
+	if (o.twin)
+		cmd_record_twin_times(&st, &tw);
 	rc = cmd_record_finish(&st, out, &nothing);
 	if (logpath != NULL)
 		cmd_error(0, "the output of %s is in %s", o.argv[0], logpath);
@@ -408,6 +518,9 @@ static const struct cmd_use cmd_record_uses[] = {
     {OPT_CHILDREN, NULL,
      "also record the CUDA processes PROGRAM starts; by default only PROGRAM itself is\n"
      "recorded"},
+    {OPT_TWIN, NULL,
+     "first run PROGRAM once untraced (its output passed through), then recorded; both\n"
+     "wall-clock times go into the trace, where analyze's tracing-perturbation compares them"},
     {OPT_NONE, NULL, NULL},
 };
 
@@ -426,7 +539,12 @@ const struct cmd_entry cmd_record_entry = {
             "PROGRAM's stdin, stdout and stderr are its own. Records reach streamscope every 500 ms and at exit:\n"
             "if PROGRAM crashes or is killed, what arrived is kept and the trace is marked incomplete. If PROGRAM\n"
             "stops itself (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU), streamscope says so and stops too, as a shell's\n"
-            "job does; continued, it continues PROGRAM.",
+            "job does; continued, it continues PROGRAM.\n"
+            "\n"
+            "--twin runs PROGRAM twice: untraced first (a first run's cold start counts against it, so the\n"
+            "overhead found errs low), then recorded. Both are timed from fork to exit; when both end the same\n"
+            "way the two times are stored in the trace (SQLite), and 'streamscope analyze FILE' reports\n"
+            "tracing-perturbation when the traced run took over 5% longer.",
     .exits = "PROGRAM's own (128+N when signal N killed it); 127 PROGRAM not found, 126 not executable; 1\n"
              "PROGRAM succeeded but the trace could not be written; 2 usage error, or FILE (or FILE.log for\n"
              "--live) cannot be written, checked before PROGRAM starts; 3 no CUDA/CUPTI in this build, the\n"

@@ -70,12 +70,17 @@ static void recorder_signals(bool on)
 	saved = on;
 }
 
-static uint64_t recorder_now_ms(void)
+static uint64_t recorder_now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t recorder_now_ms(void)
+{
+	return recorder_now_ns() / 1000000u;
 }
 
 /* The directory of the running streamscope binary, "" when /proc does not say. */
@@ -484,7 +489,8 @@ bool recorder_poll(void *ctx, int wait_ms)
 	if (!st->exited) {
 		recorder_reap(st);
 		if (st->exited) {
-			st->exit_ms = recorder_now_ms();
+			st->exit_ns = recorder_now_ns();
+			st->exit_ms = st->exit_ns / 1000000u;
 			recorder_pump(st); /* what it wrote just before exiting */
 		}
 		return false;
@@ -703,6 +709,7 @@ int recorder_start(struct recorder *st, const char *logpath)
 		return 1;
 	}
 	fflush(NULL);
+	st->start_ns = recorder_now_ns();
 	st->pid = fork();
 	if (st->pid < 0) {
 		fprintf(stderr, "streamscope: record: cannot fork: %s\n", strerror(errno));

@@ -54,10 +54,11 @@ struct recorder {
 	char sockdir[80];
 	char sockpath[96];
 	bool have_base;
-	uint64_t base;    /* CUPTI time of the earliest record so far: the timeline's 0 */
-	uint64_t exit_ms; /* when PROGRAM exited (monotonic ms) */
-	bool noted;       /* the "waiting for children" note was printed */
-	bool done;        /* the recording is over */
+	uint64_t base;              /* CUPTI time of the earliest record so far: the timeline's 0 */
+	uint64_t exit_ms;           /* when PROGRAM exited (monotonic ms) */
+	uint64_t start_ns, exit_ns; /* PROGRAM's fork and when it was seen to exit (monotonic ns): its wall clock */
+	bool noted;                 /* the "waiting for children" note was printed */
+	bool done;                  /* the recording is over */
 };
 
 /* recorder_open sets st up for PROGRAM argv (--children, --live as given) and installs the parent's signal

@@ -8,6 +8,7 @@
 #   plain-N.out, recorded-N.out/.err                the alternating runs without and with recording
 #   children.*, crash.*, live.*                     --children, a kill mid-run, the live view (screens)
 #   view.txt, view.ansi                             record.sqlite as `streamscope view` shows it
+#   twin.sqlite, twin.out/.err, twin_analyze.txt    record --twin: both wall-clock times, analyze's verdict
 #   summary.txt                                     overhead, counts matched, streams, each check PASS/FAIL
 # Exit status: 0 when every check passed, 1 otherwise, 2 when the build is incomplete.
 set -u
@@ -164,6 +165,29 @@ if command -v tmux >/dev/null 2>&1; then
 	check view-labels "$([ "${vb:-0}" = 2 ] && [ "${vn:-0}" = 2 ] && [ "${vt:-0}" = 2 ]; echo $?)" "view lanes: $vb blk + $vn nb stream labels, $vt NVTX thread lanes (want 2, 2, 2)"
 else
 	say "SKIP live and view screens: no tmux"
+fi
+
+# 7. --twin: record_app untraced first, then recorded; both wall-clock times in the trace, and analyze's
+# tracing-perturbation fires exactly when the traced run took over 5% longer (a problem over 20%).
+timeout 240 "$bin" record --twin -o "$out/twin.sqlite" -- "$app" >"$out/twin.out" 2>"$out/twin.err"
+rc=$?
+check twin-exit "$rc" "streamscope record --twin -- record_app exited $rc"
+check twin-both-ran "$([ "$(grep -c '^RECORD_APP ' "$out/twin.out")" = 2 ]; echo $?)" \
+	"record_app's RECORD_APP line twice (untraced, then traced): $(grep -c '^RECORD_APP ' "$out/twin.out")"
+tl=$(grep '^streamscope: record --twin:' "$out/twin.err" | head -n 1)
+say "twin: ${tl:-no --twin line}"
+check twin-line "$([ -n "$tl" ] && grep -q 'stored in the trace' <<<"$tl"; echo $?)" "streamscope printed both times"
+if [ -s "$out/twin.sqlite" ] && command -v python3 >/dev/null 2>&1; then
+	tw=$(python3 -c 'import sqlite3,sys; c=sqlite3.connect("file:"+sys.argv[1]+"?mode=ro",uri=True); d=dict(c.execute("SELECT name, value FROM STREAMSCOPE_META")); print(d.get("wallTracedNs",""), d.get("wallUntracedNs",""))' "$out/twin.sqlite" 2>&1)
+	read -r wt wu <<<"$tw"
+	check twin-trace "$([ -n "$wt" ] && [ -n "$wu" ] && [ "$wt" -gt 0 ] && [ "$wu" -gt 0 ]; echo $?)" \
+		"twin.sqlite STREAMSCOPE_META wallTracedNs=${wt:-?} wallUntracedNs=${wu:-?}"
+	"$bin" analyze "$out/twin.sqlite" >"$out/twin_analyze.txt" 2>&1
+	pct=$(awk -v a="${wt:-0}" -v b="${wu:-1}" 'BEGIN{printf "%.2f", (a-b)*100.0/b}')
+	want=$(awk -v p="$pct" 'BEGIN{print (p > 5) ? 1 : 0}')
+	got=$(grep -c '\] tracing-perturbation:' "$out/twin_analyze.txt")
+	say "twin: traced $wt ns, untraced $wu ns: +${pct}%; analyze: $(grep 'tracing-perturbation' "$out/twin_analyze.txt" | head -n 1)"
+	check twin-rule "$([ "$got" = "$want" ]; echo $?)" "tracing-perturbation fired $got time(s), expected $want at +${pct}%"
 fi
 
 say "result: $([ "$failed" = 0 ] && echo 'all checks passed' || echo 'some checks FAILED')"

@@ -5,7 +5,8 @@
  * through; then, with record_harness standing in for the injection library's stream (see record_harness.c): the
  * trace's records, stream indices and kinds, rebased times, SYNC threads, dropped count and device; a crash
  * (incomplete trace, 139); --children; a grandchild holding the pipe after the program exits (no hang); the
- * environment the program gets; and the real library's set-up as CUDA would call it. */
+ * environment the program gets; the real library's set-up as CUDA would call it; and --twin's untraced run and the
+ * two times it stores. */
 /* cmocka.h needs these first */
 // clang-format off
 #include <setjmp.h>
@@ -946,6 +947,66 @@ static void test_default_name(void **state)
 	rmtree(dir);
 }
 
+/* --twin: PROGRAM runs untraced first (its output passes through), then recorded; both wall-clock times land in
+ * the trace, and analyze reports tracing-perturbation from them. The stand-in sleeps 300 ms only when traced (the
+ * recorder's environment is set), so the traced run is the longer one by at least that. Runs that end differently
+ * (the untraced one fails) are not compared: no times stored. Without --twin there are none either. */
+static void test_twin(void **state)
+{
+	char dir[64], path[128], prog[512];
+	struct run_out o;
+	struct ss_timeline t;
+
+	(void)state;
+	tmpdir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/twin.sqlite", dir);
+	snprintf(prog, sizeof prog,
+	         "if [ -n \"$STREAMSCOPE_FD\" ]; then sleep 0.3; exec %s ok; else echo untraced run; fi", SS_HARNESS);
+	run(NULL, &o,
+	    (const char *const[]){SS_BINARY, "record", "--twin", "-o", path, "--", "/bin/sh", "-c", prog, NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.out, "untraced run\n");
+	assert_contains(o.out, "record_harness: ok done");
+	assert_true(strstr(o.out, "untraced run") < strstr(o.out, "record_harness: ok done")); /* the twin first */
+	assert_contains(o.err, "streamscope: record --twin: ");
+	assert_contains(o.err, " untraced (+");
+	open_trace(path, &t);
+	assert_int_equal(t.n, 11);
+	assert_true(t.wall_traced_ns >= 300000000ull);
+	assert_true(t.wall_untraced_ns > 0);
+	assert_true(t.wall_untraced_ns < t.wall_traced_ns - 250000000ull);
+	timeline_free(&t);
+	run(NULL, &o, (const char *const[]){SS_BINARY, "analyze", path, NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.out, "[problem] tracing-perturbation: tracing made the run ");
+	assert_contains(o.out, "(record --twin)");
+	/* the untraced run fails, the traced one does not: not comparable */
+	snprintf(prog, sizeof prog, "if [ -n \"$STREAMSCOPE_FD\" ]; then exec %s ok; else exit 3; fi", SS_HARNESS);
+	run(NULL, &o,
+	    (const char *const[]){SS_BINARY, "record", "--twin", "-o", path, "--", "/bin/sh", "-c", prog, NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.err,
+	                "record --twin: the untraced run exited with status 3, the traced one exited with status "
+	                "0: the runs differ, their times are not stored");
+	open_trace(path, &t);
+	assert_true(t.wall_traced_ns == 0 && t.wall_untraced_ns == 0);
+	timeline_free(&t);
+	/* a program that cannot start: the traced run's message, once, and its status */
+	run(NULL, &o,
+	    (const char *const[]){SS_BINARY, "record", "--twin", "-o", path, "--", "/nonexistent/prog", NULL});
+	assert_int_equal(o.code, 127);
+	assert_contains(o.err, "no such file");
+	assert_null(strstr(o.err, "record --twin"));
+	/* without --twin: one run, no times */
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "-o", path, "--", SS_HARNESS, "ok", NULL});
+	assert_int_equal(o.code, 0);
+	assert_null(strstr(o.err, "--twin"));
+	open_trace(path, &t);
+	assert_true(t.wall_traced_ns == 0 && t.wall_untraced_ns == 0);
+	timeline_free(&t);
+	rmtree(dir);
+}
+
 #endif
 
 int main(void)
@@ -970,6 +1031,7 @@ int main(void)
 	    cmocka_unit_test(test_real_library),
 	    cmocka_unit_test(test_live),
 	    cmocka_unit_test(test_default_name),
+	    cmocka_unit_test(test_twin),
 #endif
 	};
 
