@@ -409,8 +409,12 @@ static void model_host_return(struct model *m, int h, double end)
 		} else {
 			snprintf(name, sizeof name, "%s", model_api_name(op->kind));
 		}
+		/* raw: the waited-on stream's id, as CUPTI's synchronisation records carry it */
 		model_emit(m, SS_KIND_SYNC, ht->call_start, end, op, SS_STREAM_HOST,
-		           op->kind == SS_OP_DEVICE_SYNC ? UINT32_MAX : 0, (uint32_t)h, 0, 0, name);
+		           op->kind == SS_OP_DEVICE_SYNC   ? UINT32_MAX
+		           : op->kind == SS_OP_STREAM_SYNC ? m->slot[model_slot_of(m, op)].raw
+		                                           : 0,
+		           (uint32_t)h, 0, 0, name);
 	}
 	ht->blocked = false;
 	ht->t = end;
@@ -1119,6 +1123,21 @@ static uint64_t model_events_makespan(const struct model *m)
 	return isfinite(first) && isfinite(last) && last > first ? model_ns(last - first) : 0;
 }
 
+/* model_launch hands sink the launch of kernel record r, which op issued: its grid and block, one-dimensional as
+ * the CUDA backend launches them (registers and shared memory are not modelled: 0). */
+static void model_launch(const struct ss_sink *sink, const struct ss_record *r, const struct ss_op *op)
+{
+	struct ss_launch l;
+
+	memset(&l, 0, sizeof l);
+	l.correlation = r->correlation;
+	l.raw_stream = r->raw_stream;
+	l.grid[0] = op->grid;
+	l.block[0] = op->block;
+	l.grid[1] = l.grid[2] = l.block[1] = l.block[2] = 1;
+	sink->launch(sink->ctx, &l);
+}
+
 int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_profile *p,
                    const struct ss_sink *sink, struct ss_run_result *res, char **cause)
 {
@@ -1168,6 +1187,11 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 	if (sink != NULL && sink->record != NULL)
 		for (size_t i = 0; i < m.nrec; i++)
 			sink->record(sink->ctx, &m.rec[i].r, m.rec[i].name);
+	if (sink != NULL && sink->launch != NULL)
+		for (size_t i = 0; i < m.nrec; i++)
+			if (m.rec[i].r.kind == SS_KIND_KERNEL && m.rec[i].r.correlation >= 1 &&
+			    m.rec[i].r.correlation <= ops->n)
+				model_launch(sink, &m.rec[i].r, &ops->op[m.rec[i].r.correlation - 1]);
 	if (sink != NULL && sink->progress != NULL) {
 		snprintf(msg, sizeof msg, "modelled %zu ops on the %s profile", ops->n, p->name);
 		sink->progress(sink->ctx, msg);
@@ -1225,12 +1249,17 @@ static void model_tl_stream(void *ctx, int index, uint32_t raw_id, int kind)
 	timeline_set_stream(ctx, index, raw_id, kind);
 }
 
+static void model_tl_launch(void *ctx, const struct ss_launch *l)
+{
+	timeline_add_launch(ctx, l);
+}
+
 int model_timeline(const struct ss_experiment *e, const struct ss_profile *p, struct ss_timeline *tl,
                    struct ss_run_result *res, char **cause)
 {
 	struct ss_oplist ops;
 	struct ss_run_result local;
-	struct ss_sink sink = {tl, model_tl_record, NULL, model_tl_stream, NULL};
+	struct ss_sink sink = {tl, model_tl_record, NULL, model_tl_stream, model_tl_launch};
 	int rc;
 
 	if (experiment_validate(e, cause) != 0)
