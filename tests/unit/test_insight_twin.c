@@ -1,6 +1,6 @@
 /* test_insight_twin.c: the tracing-perturbation rule of core/insight on hand-made timelines (the wall-clock times of
  * `record --twin`, and an experiment's traced and untraced makespans), silent at and below its threshold, and the
- * two wall-clock times surviving export to streamscope SQLite and import back. */
+ * two wall-clock times surviving export to streamscope SQLite and Chrome JSON and import back. */
 /* cmocka.h needs these first */
 // clang-format off
 #include <setjmp.h>
@@ -152,9 +152,11 @@ static void test_experiment_overhead(void **state)
 	timeline_free(&t);
 }
 
-/* The two times survive export to streamscope SQLite and import; a trace without them imports with none. */
+/* The two times survive export to streamscope SQLite and Chrome JSON and import; a trace without them imports with
+ * none. */
 static void test_roundtrip(void **state)
 {
+	static const char *const ext[] = {"sqlite", "json"};
 	char dir[] = "/tmp/ss-twin-XXXXXX", path[64];
 	struct ss_timeline t, back;
 	struct ss_export_input ein;
@@ -163,28 +165,30 @@ static void test_roundtrip(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/t.sqlite", dir);
-	twin(&t, 1234567891, 987654321);
-	snprintf(t.backend, sizeof t.backend, "cuda");
-	memset(&ein, 0, sizeof ein);
-	ein.t = &t;
-	assert_int_equal(export_file(path, &ein, &cause), 0);
-	timeline_init(&back);
-	assert_int_equal(import_file(path, &back, &cause), 0);
-	assert_true(back.wall_traced_ns == 1234567891);
-	assert_true(back.wall_untraced_ns == 987654321);
-	assert_non_null(analyse(&back, &in));
-	timeline_free(&back);
-	/* without the pair: none comes back */
-	t.wall_traced_ns = t.wall_untraced_ns = 0;
-	assert_int_equal(export_file(path, &ein, &cause), 0);
-	timeline_init(&back);
-	assert_int_equal(import_file(path, &back, &cause), 0);
-	assert_true(back.wall_traced_ns == 0 && back.wall_untraced_ns == 0);
-	assert_null(analyse(&back, &in));
-	timeline_free(&back);
-	timeline_free(&t);
-	unlink(path);
+	for (size_t e = 0; e < sizeof ext / sizeof ext[0]; e++) {
+		snprintf(path, sizeof path, "%s/t.%s", dir, ext[e]);
+		twin(&t, 1234567891, 987654321);
+		snprintf(t.backend, sizeof t.backend, "cuda");
+		memset(&ein, 0, sizeof ein);
+		ein.t = &t;
+		assert_int_equal(export_file(path, &ein, &cause), 0);
+		timeline_init(&back);
+		assert_int_equal(import_file(path, &back, &cause), 0);
+		assert_true(back.wall_traced_ns == 1234567891);
+		assert_true(back.wall_untraced_ns == 987654321);
+		assert_non_null(analyse(&back, &in));
+		timeline_free(&back);
+		/* without the pair: none comes back */
+		t.wall_traced_ns = t.wall_untraced_ns = 0;
+		assert_int_equal(export_file(path, &ein, &cause), 0);
+		timeline_init(&back);
+		assert_int_equal(import_file(path, &back, &cause), 0);
+		assert_true(back.wall_traced_ns == 0 && back.wall_untraced_ns == 0);
+		assert_null(analyse(&back, &in));
+		timeline_free(&back);
+		timeline_free(&t);
+		unlink(path);
+	}
 	rmdir(dir);
 }
 

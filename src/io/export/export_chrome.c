@@ -300,6 +300,11 @@ static void chrome_other_data(struct json_out *o, const struct ss_export_input *
 	json_out_key_uint(o, "dropped", t->dropped);
 	json_out_key_bool(o, "incomplete", t->incomplete);
 	json_out_key_uint(o, "records", t->n);
+	if (t->wall_traced_ns > 0 && t->wall_untraced_ns > 0) {
+		/* record --twin: the program's wall-clock time traced and untraced */
+		json_out_key_uint(o, "wallTracedNs", t->wall_traced_ns);
+		json_out_key_uint(o, "wallUntracedNs", t->wall_untraced_ns);
+	}
 	json_out_key_uint(o, "makespan_ns", a->makespan_ns);
 	json_out_key_fixed(o, "overlap", a->overlap, 4);
 	if (a->have_speedup)

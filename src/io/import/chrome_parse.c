@@ -66,6 +66,8 @@ enum chrome_parse_slot {
 	CP_INCOMPLETE,
 	CP_NSTREAMS,
 	CP_DROPPED,
+	CP_WALL_TRACED,   /* "wallTracedNs": record --twin */
+	CP_WALL_UNTRACED, /* "wallUntracedNs" */
 	CP_NSLOTS,
 	CP_NONE = -1, /* a value nobody reads */
 	CP_ARGS = -2, /* the value of an event's "args" */
@@ -646,6 +648,8 @@ static void chrome_parse_other_done(struct chrome_parse *p)
 			o->nstreams = (int)num.i;
 	}
 	o->dropped = chrome_parse_uint(p, CP_DROPPED);
+	o->wall_traced_ns = chrome_parse_uint(p, CP_WALL_TRACED);
+	o->wall_untraced_ns = chrome_parse_uint(p, CP_WALL_UNTRACED);
 }
 
 /* The structure between values, looked at directly. Each returns 1 when fine, else 0 with the cause set. */
@@ -869,8 +873,10 @@ static int chrome_parse_other_key(const char *k, size_t n)
 		const char *key;
 		int slot;
 	} keys[] = {
-	    {"generator", CP_GENERATOR},   {"device", CP_DEVICE},     {"modelled", CP_MODELLED},
-	    {"incomplete", CP_INCOMPLETE}, {"nstreams", CP_NSTREAMS}, {"dropped", CP_DROPPED},
+	    {"generator", CP_GENERATOR},      {"device", CP_DEVICE},
+	    {"modelled", CP_MODELLED},        {"incomplete", CP_INCOMPLETE},
+	    {"nstreams", CP_NSTREAMS},        {"dropped", CP_DROPPED},
+	    {"wallTracedNs", CP_WALL_TRACED}, {"wallUntracedNs", CP_WALL_UNTRACED},
 	};
 
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)

@@ -36,6 +36,7 @@ struct chrome_other {
 	bool modelled, incomplete;
 	int nstreams; /* 0 when not given */
 	uint64_t dropped;
+	uint64_t wall_traced_ns, wall_untraced_ns; /* record --twin's times, 0 when absent */
 	char device[96];
 };
 

@@ -412,6 +412,10 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 	t->modelled = other.own && other.modelled;
 	t->incomplete = other.own && other.incomplete;
 	t->dropped = other.own ? other.dropped : 0;
+	if (other.own && other.wall_traced_ns > 0 && other.wall_untraced_ns > 0) {
+		t->wall_traced_ns = other.wall_traced_ns;
+		t->wall_untraced_ns = other.wall_untraced_ns;
+	}
 	snprintf(t->device, sizeof t->device, "%s", other.device);
 	importer_finish(t, name);
 	if (other.own && other.nstreams > t->nstreams)
