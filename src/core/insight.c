@@ -1,0 +1,1162 @@
+/* insight.c: the rules of `streamscope analyze`, each a verdict computed from a timeline's records and its analysis:
+ * pageable-copy, legacy-stream-sync, no-overlap, engine-bound, small-copies, gpu-idle. Each rule reads the numbers
+ * it names in its evidence and nothing else; a rule whose premise the records cannot show does not fire. */
+#include "core/insight.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/idmap.h"
+#include "core/units.h"
+#include "core/xalloc.h"
+
+/* no-overlap fires below this share of the makespan with two engines busy: a pipeline of two or more chunks per
+ * engine overlaps far more than 5%; a run under it is, in effect, serial. */
+#define INSIGHT_OVERLAP_MIN 0.05
+/* engine-bound fires when one engine is busy for this share of the makespan or more: the run is then within 10% of
+ * what that engine alone takes, so more streams cannot help by more than that. */
+#define INSIGHT_BOUND_UTIL 0.90
+/* small-copies: a copy is slow when its rate is below this fraction of the faster of the fastest copy of its kind
+ * in the trace and INSIGHT_LINK_FLOOR_GBS (a quarter: three quarters of its time are per-copy latency, not the
+ * link)... */
+#define INSIGHT_SLOW_RATE 0.25
+/* ...the floor: 12 GB/s, what a PCIe 3.0 x16 link moves, the slowest host link of a current CUDA GPU, so that a
+ * trace of nothing but small copies, none fast, is still measured against a link (bytes per ns = GB/s)... */
+#define INSIGHT_LINK_FLOOR_GBS 12.0
+/* ...and the rule fires on at least this many slow copies (a few slow copies are a start-up effect, not a pattern) */
+#define INSIGHT_SLOW_MIN 16
+/* ...whose time adds up to at least this share of the makespan (else batching them cannot matter). */
+#define INSIGHT_SLOW_SHARE 0.05
+/* gpu-idle fires on a gap with no GPU record inside the span longer than this share of the makespan... */
+#define INSIGHT_IDLE_SHARE 0.10
+/* ...and at least this long (shorter gaps are launch latency, which no change of structure removes). */
+#define INSIGHT_IDLE_MIN_NS 10000u
+
+/* false-dependency and low-kernel-concurrency count an operation that started this much or more after it could
+ * have (a launch's latency is a few microseconds; a queue wait behind another stream's work is that work's length)...
+ */
+#define INSIGHT_FALSEDEP_MIN_NS 10000u
+/* ...whose start came within this of another stream's operation's end (what a queue does: the next entry starts when
+ * the one ahead completes) ... */
+#define INSIGHT_BLOCK_NS 10000u
+/* ...and fire when such waits add up to this share of the makespan. */
+#define INSIGHT_FALSEDEP_SHARE 0.05
+/* low-kernel-concurrency: a kernel of fewer blocks than this leaves SMs idle on any current data-centre GPU (A100 108
+ * SMs, H100/H200 132), so another stream's kernel had room beside it... */
+#define INSIGHT_SMALL_GRID 64
+/* ...and, on one stream, the hint needs this many such kernels taking this share of the makespan. */
+#define INSIGHT_LKC_MIN 16
+#define INSIGHT_LKC_SHARE 0.20
+/* launch-bound: at least this many GPU operations (a handful is not a rate)... */
+#define INSIGHT_LAUNCH_MIN_OPS 64
+/* ...the GPU busy under this share of the makespan (a GPU-bound run keeps it busy)... */
+#define INSIGHT_LAUNCH_GPU 0.60
+/* ...the host in API calls for this share of it (it never stopped issuing)... */
+#define INSIGHT_LAUNCH_HOST 0.80
+/* ...and this share of the operations issued after their stream and engine were free (the GPU waited for them). */
+#define INSIGHT_LAUNCH_LATE 0.50
+/* host-sync-order: waits, and completion differences, shorter than this are the sync call's own cost. */
+#define INSIGHT_SYNC_MIN_NS 10000u
+/* managed-migration fires when on-demand migrations take this share of the makespan. */
+#define INSIGHT_MIGRATION_SHARE 0.05
+
+static const char *const insight_engine_names[SS_ENG_COUNT] = {"H2D copy", "compute", "D2H copy"};
+
+const char *insight_severity_name(enum ss_severity s)
+{
+	switch (s) {
+	case SS_SEV_PROBLEM:
+		return "problem";
+	case SS_SEV_HINT:
+		return "hint";
+	default:
+		return "info";
+	}
+}
+
+const struct ss_insight *insight_find(const struct ss_insights *in, const char *rule)
+{
+	for (size_t i = 0; i < in->n; i++)
+		if (strcmp(in->item[i].rule, rule) == 0)
+			return &in->item[i];
+	return NULL;
+}
+
+/* insight_new appends an insight of rule (the caller fills the rest); NULL when out is full. */
+static struct ss_insight *insight_new(struct ss_insights *out, const char *rule, enum ss_severity sev, const char *fix)
+{
+	struct ss_insight *in;
+
+	if (out->n >= SS_INSIGHT_MAX)
+		return NULL;
+	in = &out->item[out->n++];
+	memset(in, 0, sizeof *in);
+	in->rule = rule;
+	in->severity = sev;
+	in->fix = fix;
+	return in;
+}
+
+/* insight_note adds record i to in's evidence (the first SS_INSIGHT_MAX_RECS) and widens its time range. */
+static void insight_note(struct ss_insight *in, const struct ss_timeline *t, size_t i)
+{
+	const struct ss_record *r = &t->rec[i];
+
+	if (in->nrec < SS_INSIGHT_MAX_RECS)
+		in->rec[in->nrec] = i;
+	if (in->nrec == 0 || r->start < in->t0)
+		in->t0 = r->start;
+	if (in->nrec == 0 || r->end > in->t1)
+		in->t1 = r->end;
+	in->nrec++;
+}
+
+/* insight_recs appends " (records i, j, ...)" to buf: the evidence's record indices. */
+static void insight_recs(const struct ss_insight *in, char *buf, size_t len)
+{
+	size_t n = in->nrec < SS_INSIGHT_MAX_RECS ? in->nrec : SS_INSIGHT_MAX_RECS;
+	size_t off = strlen(buf);
+
+	for (size_t i = 0; i < n && off < len; i++) {
+		int w = snprintf(buf + off, len - off, "%s%zu", i == 0 ? "; records " : ", ", in->rec[i]);
+		if (w < 0)
+			return;
+		off += (size_t)w;
+	}
+	if (in->nrec > n && off < len)
+		snprintf(buf + off, len - off, ", ...");
+}
+
+static bool insight_is_copy(int kind)
+{
+	return kind == SS_KIND_H2D || kind == SS_KIND_D2H || kind == SS_KIND_D2D;
+}
+
+/* pageable-copy: copies the records flag SS_REC_PAGEABLE. The driver stages them through pinned memory, so the
+ * call blocks the host and the copy cannot overlap the host's next issue. */
+static void insight_pageable(const struct ss_timeline *t, struct ss_insights *out)
+{
+	struct ss_insight *in = NULL;
+	uint64_t bytes = 0, ns = 0;
+	char b1[32], b2[32];
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (!insight_is_copy(r->kind) || !(r->flags & SS_REC_PAGEABLE))
+			continue;
+		if (in == NULL &&
+		    (in = insight_new(out, "pageable-copy", SS_SEV_PROBLEM,
+		                      "Allocate the host buffers with cudaMallocHost (or register them with "
+		                      "cudaHostRegister): pinned copies are asynchronous and overlap "
+		                      "kernels.")) == NULL)
+			return;
+		insight_note(in, t, i);
+		bytes += r->bytes;
+		ns += r->end - r->start;
+	}
+	if (in == NULL)
+		return;
+	snprintf(in->summary, sizeof in->summary, "%zu %s from pageable host memory: each blocks the host", in->nrec,
+	         in->nrec == 1 ? "copy" : "copies");
+	snprintf(in->evidence, sizeof in->evidence, "%zu pageable copies, %s in %s of copy time", in->nrec,
+	         units_bytes(bytes, b1, sizeof b1), units_time(ns, b2, sizeof b2));
+	insight_recs(in, in->evidence, sizeof in->evidence);
+}
+
+/* legacy-stream-sync: GPU work on the legacy default stream while other streams have GPU work, and none of theirs
+ * overlaps any of it: the legacy stream's implicit synchronisation serialised them. One pass in start order (t is
+ * sorted): a record overlaps an earlier-starting one of the other side exactly when the latest end of that side so
+ * far is after its start. */
+static void insight_legacy(const struct ss_timeline *t, struct ss_insights *out)
+{
+	size_t nlegacy = 0, nother = 0, first = t->n;
+	uint64_t end_legacy = 0, end_other = 0;
+	bool across = false;
+	struct ss_insight *in;
+	char b1[32], op[96];
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (!(SS_GPU_KINDS & SS_KIND_BIT(r->kind)) || r->end <= r->start)
+			continue;
+		if (r->stream == SS_STREAM_LEGACY) {
+			if (first == t->n)
+				first = i;
+			nlegacy++;
+			across = across || (nother > 0 && end_other > r->start);
+			if (r->end > end_legacy)
+				end_legacy = r->end;
+		} else if (r->stream >= 0) {
+			across = across || (nlegacy > 0 && end_legacy > r->start);
+			nother++;
+			if (r->end > end_other)
+				end_other = r->end;
+		}
+	}
+	if (first == t->n || nother == 0 || across)
+		return;
+	if ((in = insight_new(out, "legacy-stream-sync", SS_SEV_PROBLEM,
+	                      "Issue this work on a created stream (or create the other streams with "
+	                      "cudaStreamNonBlocking): the legacy default stream waits for, and holds back, every "
+	                      "blocking stream.")) == NULL)
+		return;
+	for (size_t i = first; i < t->n; i++)
+		if ((SS_GPU_KINDS & SS_KIND_BIT(t->rec[i].kind)) && t->rec[i].end > t->rec[i].start &&
+		    t->rec[i].stream == SS_STREAM_LEGACY)
+			insight_note(in, t, i);
+	if (t->rec[first].name != 0)
+		snprintf(op, sizeof op, "%s %s", record_kind_name(t->rec[first].kind),
+		         timeline_name(t, t->rec[first].name));
+	else
+		snprintf(op, sizeof op, "%s", record_kind_name(t->rec[first].kind));
+	snprintf(in->summary, sizeof in->summary,
+	         "%zu %s on the legacy default stream (first: %s) serialised the other "
+	         "streams",
+	         nlegacy, nlegacy == 1 ? "operation" : "operations", op);
+	snprintf(in->evidence, sizeof in->evidence,
+	         "%zu legacy-stream GPU intervals starting at %s, none overlapped by any of %zu GPU intervals of "
+	         "other streams",
+	         nlegacy, units_time(in->t0, b1, sizeof b1), nother);
+	insight_recs(in, in->evidence, sizeof in->evidence);
+}
+
+/* no-overlap: copy and compute work both exist, yet two engines are busy together for under INSIGHT_OVERLAP_MIN of
+ * the makespan. The gain is the makespan less the busiest engine's busy time: what perfect overlap would save. */
+static void insight_no_overlap(const struct ss_analysis *a, struct ss_insights *out)
+{
+	uint64_t copy = a->eng[SS_ENG_H2D].busy_ns + a->eng[SS_ENG_D2H].busy_ns, most = 0;
+	struct ss_insight *in;
+	char b1[32], b2[32], b3[32], b4[32];
+
+	if (copy == 0 || a->eng[SS_ENG_COMPUTE].busy_ns == 0 || a->makespan_ns == 0 ||
+	    a->overlap >= INSIGHT_OVERLAP_MIN)
+		return;
+	if ((in = insight_new(out, "no-overlap", SS_SEV_PROBLEM,
+	                      "Split the data into chunks and issue each chunk's copy, kernel and copy back on its own "
+	                      "stream (4 to 8 streams), so one chunk's copies run under another's kernel.")) == NULL)
+		return;
+	for (int e = 0; e < SS_ENG_COUNT; e++)
+		if (a->eng[e].busy_ns > most)
+			most = a->eng[e].busy_ns;
+	in->t0 = a->t0;
+	in->t1 = a->t1;
+	snprintf(in->summary, sizeof in->summary, "copies and kernels hardly overlap: %.1f%% of the makespan",
+	         100.0 * a->overlap);
+	snprintf(in->evidence, sizeof in->evidence, "overlap %s of makespan %s; copy engines busy %s, compute busy %s",
+	         units_time(a->overlap_ns, b1, sizeof b1), units_time(a->makespan_ns, b2, sizeof b2),
+	         units_time(copy, b3, sizeof b3), units_time(a->eng[SS_ENG_COMPUTE].busy_ns, b4, sizeof b4));
+	if (most < a->makespan_ns) {
+		in->have_gain = true;
+		in->gain_ns = a->makespan_ns - most;
+		snprintf(in->gain_how, sizeof in->gain_how,
+		         "at most: the makespan less the busiest engine's busy time (perfect overlap)");
+	}
+}
+
+/* engine-bound: one engine busy for INSIGHT_BOUND_UTIL of the makespan or more; the run is that close to the
+ * engine's own bound, and no stream count can take it below that engine's busy time. */
+static void insight_engine_bound(const struct ss_analysis *a, struct ss_insights *out)
+{
+	int best = -1;
+	struct ss_insight *in;
+	char b1[32], b2[32];
+
+	for (int e = 0; e < SS_ENG_COUNT; e++)
+		if (best < 0 || a->eng[e].busy_ns > a->eng[best].busy_ns)
+			best = e;
+	if (a->makespan_ns == 0 || (double)a->eng[best].busy_ns < INSIGHT_BOUND_UTIL * (double)a->makespan_ns)
+		return;
+	if ((in =
+	         insight_new(out, "engine-bound", SS_SEV_INFO,
+	                     "More streams cannot help: shorten the bound itself (fewer or smaller transfers, a faster "
+	                     "kernel), or overlap this work with something else.")) == NULL)
+		return;
+	in->t0 = a->t0;
+	in->t1 = a->t1;
+	snprintf(in->summary, sizeof in->summary, "bound by the %s engine: busy %.1f%% of the makespan",
+	         insight_engine_names[best], 100.0 * (double)a->eng[best].busy_ns / (double)a->makespan_ns);
+	snprintf(in->evidence, sizeof in->evidence, "%s engine busy %s of makespan %s (%llu intervals)",
+	         insight_engine_names[best], units_time(a->eng[best].busy_ns, b1, sizeof b1),
+	         units_time(a->makespan_ns, b2, sizeof b2), (unsigned long long)a->eng[best].count);
+}
+
+/* small-copies: pinned copies (not pageable, not managed migrations) whose rate is below INSIGHT_SLOW_RATE of the
+ * fastest copy of their kind, or of INSIGHT_LINK_FLOOR_GBS where that is faster; at least INSIGHT_SLOW_MIN of them
+ * taking INSIGHT_SLOW_SHARE of the makespan. The gain is their time less what they would take at that peak rate: an
+ * upper bound, since batched copies still pay one latency. */
+static void insight_small_copies(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
+{
+	static const int kinds[] = {SS_KIND_H2D, SS_KIND_D2H};
+	uint64_t pb[SS_KIND_COUNT] = {0}, pn[SS_KIND_COUNT] = {0}, ns = 0, bytes = 0;
+	double saved = 0;
+	struct ss_insight tmp, *in;
+	char b1[32], b2[32];
+
+	memset(&tmp, 0, sizeof tmp);
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		int kd = kinds[k];
+
+		if (!analysis_peak_rate(t, kd, 1, &pb[kd], &pn[kd]) || pn[kd] == 0 ||
+		    (double)pb[kd] < INSIGHT_LINK_FLOOR_GBS * (double)pn[kd]) {
+			pb[kd] = (uint64_t)(INSIGHT_LINK_FLOOR_GBS * 1000.0); /* 12000 bytes per 1000 ns */
+			pn[kd] = 1000;
+		}
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		uint64_t d = r->end - r->start;
+
+		if ((r->kind != SS_KIND_H2D && r->kind != SS_KIND_D2H) || (r->flags & SS_REC_PAGEABLE) ||
+		    (r->flags & SS_REC_MANAGED) || r->bytes == 0 || d == 0)
+			continue;
+		/* rate r->bytes/d below INSIGHT_SLOW_RATE of pb/pn */
+		if ((double)r->bytes * (double)pn[r->kind] >= INSIGHT_SLOW_RATE * (double)pb[r->kind] * (double)d)
+			continue;
+		insight_note(&tmp, t, i);
+		ns += d;
+		bytes += r->bytes;
+		saved += (double)d - (double)r->bytes * (double)pn[r->kind] / (double)pb[r->kind];
+	}
+	if (tmp.nrec < INSIGHT_SLOW_MIN || (double)ns < INSIGHT_SLOW_SHARE * (double)a->makespan_ns)
+		return;
+	if ((in = insight_new(out, "small-copies", SS_SEV_HINT,
+	                      "Batch the small copies into fewer, larger ones (one buffer, one cudaMemcpyAsync): each "
+	                      "copy pays a fixed latency that a large one pays once.")) == NULL)
+		return;
+	memcpy(in->rec, tmp.rec, sizeof in->rec);
+	in->nrec = tmp.nrec;
+	in->t0 = tmp.t0;
+	in->t1 = tmp.t1;
+	snprintf(in->summary, sizeof in->summary,
+	         "%zu copies run below %.0f%% of the link's bandwidth: per-copy latency dominates", tmp.nrec,
+	         100.0 * INSIGHT_SLOW_RATE);
+	snprintf(in->evidence, sizeof in->evidence, "%zu slow copies, %s in %s (%.1f%% of the makespan)", tmp.nrec,
+	         units_bytes(bytes, b1, sizeof b1), units_time(ns, b2, sizeof b2),
+	         100.0 * (double)ns / (double)a->makespan_ns);
+	insight_recs(in, in->evidence, sizeof in->evidence);
+	if (saved >= 1) {
+		in->have_gain = true;
+		in->gain_ns = (uint64_t)saved;
+		snprintf(in->gain_how, sizeof in->gain_how,
+		         "at most: the slow copies' time less their bytes at the fastest rate of their kind in the "
+		         "trace (12 GB/s "
+		         "at least)");
+	}
+}
+
+/* gpu-idle: the longest gap inside the GPU records' span with no GPU record, when longer than INSIGHT_IDLE_SHARE of
+ * the makespan and INSIGHT_IDLE_MIN_NS; the evidence names the host's API and SYNC records overlapping it. The gain
+ * is the gap: what filling it with work would save at most. */
+static void insight_gpu_idle(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
+{
+	uint64_t end = 0, g0 = 0, g1 = 0, api = 0, sync = 0;
+	bool seen = false;
+	struct ss_insight *in;
+	char b1[32], b2[32];
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (!(SS_GPU_KINDS & SS_KIND_BIT(r->kind)))
+			continue;
+		if (seen && r->start > end && r->start - end > g1 - g0) {
+			g0 = end;
+			g1 = r->start;
+		}
+		if (!seen || r->end > end)
+			end = r->end;
+		seen = true;
+	}
+	if (g1 - g0 < INSIGHT_IDLE_MIN_NS || (double)(g1 - g0) < INSIGHT_IDLE_SHARE * (double)a->makespan_ns)
+		return;
+	if ((in = insight_new(out, "gpu-idle", SS_SEV_HINT,
+	                      "Keep work queued ahead of the GPU: issue the next operations before the host waits or "
+	                      "does its own work, or move that host work off the issuing thread.")) == NULL)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if ((r->kind != SS_KIND_API && r->kind != SS_KIND_SYNC) || r->end <= g0 || r->start >= g1)
+			continue;
+		if (in->nrec < SS_INSIGHT_MAX_RECS)
+			in->rec[in->nrec] = i;
+		in->nrec++;
+		if (r->kind == SS_KIND_API)
+			api++;
+		else
+			sync++;
+	}
+	in->t0 = g0;
+	in->t1 = g1;
+	snprintf(in->summary, sizeof in->summary, "the GPU idled %s (%.1f%% of the makespan) between work",
+	         units_time(g1 - g0, b1, sizeof b1), 100.0 * (double)(g1 - g0) / (double)a->makespan_ns);
+	snprintf(in->evidence, sizeof in->evidence,
+	         "no GPU record from %s to %s; the host meanwhile: %llu API calls, %llu sync waits",
+	         units_time(g0, b1, sizeof b1), units_time(g1, b2, sizeof b2), (unsigned long long)api,
+	         (unsigned long long)sync);
+	insight_recs(in, in->evidence, sizeof in->evidence);
+	in->have_gain = true;
+	in->gain_ns = g1 - g0;
+	snprintf(in->gain_how, sizeof in->gain_how, "at most: the gap's length, if work filled it");
+}
+
+/* tracing-perturbation fires when tracing made the run this much longer than its untraced twin: one pair of
+ * wall-clock runs of a whole program differs by a few percent from run to run (start-up, page cache, clocks), so a
+ * smaller difference cannot be told from noise... */
+#define INSIGHT_PERTURB_HINT_PCT 5
+/* ...and is a problem from this much on: the recorder then takes a fifth or more of what the user sees, and its
+ * per-call cost widens the host's gaps and calls on the timeline, so host-side verdicts (gpu-idle, launch-bound,
+ * host-sync-order) may describe the recorder rather than the program. */
+#define INSIGHT_PERTURB_PROBLEM_PCT 20
+
+/* tracing-perturbation: the traced run took (traced - untraced) / untraced longer than its untraced twin, above
+ * INSIGHT_PERTURB_HINT_PCT. The times are the program's wall clock (`record --twin`, the timeline's wall_*_ns), else
+ * the experiment's cudaEvent makespans of its traced and untraced repeats (analysis_observer's have_overhead). No
+ * record is evidence and no gain is sound: the fix changes what is measured, not the program. */
+static void insight_perturbation(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
+{
+	uint64_t tr = t->wall_traced_ns, un = t->wall_untraced_ns;
+	const char *what = "the program's wall-clock time (record --twin)";
+	struct ss_insight *in;
+	char b1[32], b2[32];
+	double pct;
+
+	if (tr == 0 || un == 0) {
+		tr = a->have_overhead ? a->traced_ns : 0;
+		un = a->have_overhead ? a->untraced_ns : 0;
+		what = "the experiment's cudaEvent makespans, traced and untraced repeats (medians)";
+	}
+	/* traced - untraced above INSIGHT_PERTURB_HINT_PCT % of untraced, in integers so that exactly 5% does not */
+	if (tr == 0 || un == 0 || tr <= un ||
+	    (unsigned __int128)(tr - un) * 100 <= (unsigned __int128)un * INSIGHT_PERTURB_HINT_PCT)
+		return;
+	pct = 100.0 * (double)(tr - un) / (double)un;
+	if ((in = insight_new(out, "tracing-perturbation",
+	                      (unsigned __int128)(tr - un) * 100 > (unsigned __int128)un * INSIGHT_PERTURB_PROBLEM_PCT
+	                          ? SS_SEV_PROBLEM
+	                          : SS_SEV_HINT,
+	                      "Read the host's gaps and call times with the overhead in mind (kernel and copy "
+	                      "durations are timed on the GPU and change least), or record less: fewer iterations, "
+	                      "fewer streams or operations.")) == NULL)
+		return;
+	snprintf(in->summary, sizeof in->summary,
+	         "tracing made the run %.1f%% longer than untraced: part of what the timeline shows is the recorder",
+	         pct);
+	snprintf(in->evidence, sizeof in->evidence, "traced %s, untraced twin %s (+%.1f%%): %s",
+	         units_time(tr, b1, sizeof b1), units_time(un, b2, sizeof b2), pct, what);
+}
+
+/* The per-record facts the scheduling rules share, for the GPU records of experiment or program streams (stream
+ * >= 0 or a raw stream id): when the record could have started as far as its own stream and its issue go. */
+struct insight_ready {
+	uint64_t *ready;    /* [record]: the later of prev_end and, when issued, api_end */
+	uint64_t *prev_end; /* [record]: the end of the previous GPU record of its stream, 0 for the first */
+	bool *issued;       /* [record]: its API call (same correlation) is on the timeline */
+	uint64_t *api_end;  /* [record]: that call's end, when issued */
+	size_t *by_end;     /* indices of the GPU records of streams, by end */
+	size_t nby_end;
+	/* per engine class (insight_engine_class 0..2): the union of its records' intervals, in time order, as
+	 * [start, end) pairs, and the busy time before each */
+	uint64_t *busy[3], *busy_before[3];
+	size_t nbusy[3];
+};
+
+/* insight_stream_key: the key of r's stream: the experiment stream index where there is one, else the raw id. */
+static uint64_t insight_stream_key(const struct ss_record *r)
+{
+	return ((uint64_t)(uint32_t)r->stream << 32) | r->raw_stream;
+}
+
+/* insight_on_stream: r is GPU work on a stream of the run's own (not the legacy or an unknown stream). */
+static bool insight_on_stream(const struct ss_record *r)
+{
+	return (SS_GPU_KINDS & SS_KIND_BIT(r->kind)) && r->stream >= 0;
+}
+
+static const struct ss_timeline *insight_sort_t;
+
+static int insight_cmp_end(const void *x, const void *y)
+{
+	const struct ss_record *a = &insight_sort_t->rec[*(const size_t *)x],
+	                       *b = &insight_sort_t->rec[*(const size_t *)y];
+
+	return a->end < b->end ? -1 : a->end > b->end;
+}
+
+/* insight_engine_class: records of one class compete for one engine: H2D copies, D2H copies, kernels, the rest. */
+static int insight_engine_class(int kind)
+{
+	switch (kind) {
+	case SS_KIND_H2D:
+		return 0;
+	case SS_KIND_D2H:
+		return 1;
+	case SS_KIND_KERNEL:
+		return 2;
+	default:
+		return 3;
+	}
+}
+
+/* insight_ready_build fills rd for t (sorted); insight_ready_free releases it. */
+static void insight_ready_build(const struct ss_timeline *t, struct insight_ready *rd)
+{
+	struct idmap api, last; /* correlation -> API record; stream key -> last GPU record + 1 */
+
+	rd->ready = xcalloc(t->n + 1, sizeof *rd->ready);
+	rd->prev_end = xcalloc(t->n + 1, sizeof *rd->prev_end);
+	rd->api_end = xcalloc(t->n + 1, sizeof *rd->api_end);
+	rd->issued = xcalloc(t->n + 1, sizeof *rd->issued);
+	rd->by_end = xcalloc(t->n + 1, sizeof *rd->by_end);
+	rd->nby_end = 0;
+	idmap_init(&api);
+	idmap_init(&last);
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].kind == SS_KIND_API && t->rec[i].correlation != 0)
+			idmap_put(&api, t->rec[i].correlation, (uint32_t)i);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		uint32_t v;
+
+		if (!insight_on_stream(r))
+			continue;
+		if (r->correlation != 0 && idmap_get(&api, r->correlation, &v) && t->rec[v].start <= r->start) {
+			rd->issued[i] = true;
+			rd->api_end[i] = t->rec[v].end;
+			rd->ready[i] = t->rec[v].end;
+		}
+		if (idmap_get(&last, insight_stream_key(r), &v)) {
+			rd->prev_end[i] = t->rec[v - 1].end;
+			if (rd->prev_end[i] > rd->ready[i])
+				rd->ready[i] = rd->prev_end[i];
+		}
+		idmap_put(&last, insight_stream_key(r), (uint32_t)(i + 1));
+		rd->by_end[rd->nby_end++] = i;
+	}
+	idmap_free(&api);
+	idmap_free(&last);
+	for (int k = 0; k < 3; k++) {
+		rd->busy[k] = xcalloc(2 * t->n + 2, sizeof *rd->busy[k]);
+		rd->busy_before[k] = xcalloc(t->n + 1, sizeof *rd->busy_before[k]);
+		rd->nbusy[k] = 0;
+	}
+	for (size_t i = 0; i < t->n; i++) { /* start order: each union grows at its end */
+		const struct ss_record *r = &t->rec[i];
+		int k = insight_engine_class(r->kind);
+		uint64_t *u;
+		size_t *n;
+
+		if (k > 2 || !(SS_GPU_KINDS & SS_KIND_BIT(r->kind)) || r->end <= r->start)
+			continue;
+		u = rd->busy[k];
+		n = &rd->nbusy[k];
+		if (*n > 0 && r->start <= u[2 * *n - 1]) {
+			if (r->end > u[2 * *n - 1])
+				u[2 * *n - 1] = r->end;
+			continue;
+		}
+		rd->busy_before[k][*n] = *n == 0 ? 0 : rd->busy_before[k][*n - 1] + u[2 * *n - 1] - u[2 * *n - 2];
+		u[2 * *n] = r->start;
+		u[2 * *n + 1] = r->end;
+		(*n)++;
+	}
+	insight_sort_t = t;
+	qsort(rd->by_end, rd->nby_end, sizeof *rd->by_end, insight_cmp_end);
+}
+
+static void insight_ready_free(struct insight_ready *rd)
+{
+	free(rd->ready);
+	free(rd->prev_end);
+	free(rd->api_end);
+	free(rd->issued);
+	free(rd->by_end);
+	for (int k = 0; k < 3; k++) {
+		free(rd->busy[k]);
+		free(rd->busy_before[k]);
+	}
+}
+
+/* insight_busy_upto: how long engine class k was busy before time x. */
+static uint64_t insight_busy_upto(const struct insight_ready *rd, int k, uint64_t x)
+{
+	const uint64_t *u = rd->busy[k];
+	size_t lo = 0, hi = rd->nbusy[k];
+
+	while (lo < hi) { /* the first interval starting at or after x */
+		size_t mid = (lo + hi) / 2;
+		if (u[2 * mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	lo--; /* the last interval starting before x */
+	return rd->busy_before[k][lo] + ((x < u[2 * lo + 1] ? x : u[2 * lo + 1]) - u[2 * lo]);
+}
+
+/* insight_idle_in: how long engine class k (0..2) was idle in [a, b). */
+static uint64_t insight_idle_in(const struct insight_ready *rd, int k, uint64_t a, uint64_t b)
+{
+	if (b <= a)
+		return 0;
+	return (b - a) - (insight_busy_upto(rd, k, b) - insight_busy_upto(rd, k, a));
+}
+
+/* insight_blocker returns a GPU record of another stream than rec[i]'s that ended within INSIGHT_BLOCK_NS before
+ * rec[i] started (the one ending last), t->n when none. */
+static size_t insight_blocker(const struct ss_timeline *t, const struct insight_ready *rd, size_t i)
+{
+	const struct ss_record *r = &t->rec[i];
+	size_t lo = 0, hi = rd->nby_end;
+
+	while (lo < hi) { /* first record ending after r->start */
+		size_t mid = (lo + hi) / 2;
+		if (t->rec[rd->by_end[mid]].end <= r->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0) {
+		const struct ss_record *b = &t->rec[rd->by_end[lo]];
+
+		if (b->end + INSIGHT_BLOCK_NS < r->start)
+			break;
+		if (insight_stream_key(b) != insight_stream_key(r))
+			return rd->by_end[lo];
+	}
+	return t->n;
+}
+
+/* false-dependency: GPU work that was ready (its stream's previous work done, its call issued) while its engine sat
+ * idle, and that started only when another stream's work ended: it waited in a hardware queue behind that stream's
+ * dependent work (too few queues for the streams, or an issue order that puts dependent work at a shared queue's
+ * head). Counted per record whose engine idled INSIGHT_FALSEDEP_MIN_NS or more between its being ready and its
+ * start (the wait); fires when those waits add up to INSIGHT_FALSEDEP_SHARE of the makespan. The gain is at most
+ * the waits, and at most what perfect overlap saves. */
+static void insight_false_dependency(const struct ss_timeline *t, const struct ss_analysis *a,
+                                     const struct insight_ready *rd, struct ss_insights *out)
+{
+	uint64_t waited = 0, most = 0;
+	size_t nwait = 0, blockers[SS_INSIGHT_MAX_RECS];
+	struct ss_insight tmp, *in;
+	char b1[32], b2[32];
+
+	memset(&tmp, 0, sizeof tmp);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		int c = insight_engine_class(r->kind);
+		uint64_t idle;
+		size_t b;
+
+		if (!insight_on_stream(r) || !rd->issued[i] || c > 2 || r->start <= rd->ready[i])
+			continue;
+		idle = insight_idle_in(rd, c, rd->ready[i], r->start);
+		if (idle < INSIGHT_FALSEDEP_MIN_NS || (b = insight_blocker(t, rd, i)) >= t->n || t->rec[b].stream < 0)
+			continue;
+		if (tmp.nrec < SS_INSIGHT_MAX_RECS)
+			blockers[tmp.nrec] = b;
+		insight_note(&tmp, t, i);
+		waited += idle;
+		nwait++;
+	}
+	if (nwait < 2 || (double)waited < INSIGHT_FALSEDEP_SHARE * (double)a->makespan_ns)
+		return;
+	if ((in = insight_new(out, "false-dependency", SS_SEV_PROBLEM,
+	                      "Give every stream a hardware queue of its own (CUDA_DEVICE_MAX_CONNECTIONS at least the "
+	                      "stream count, 32 at most), or issue breadth-first so that independent work, not a "
+	                      "stream's dependent next step, sits at the head of each queue.")) == NULL)
+		return;
+	memcpy(in->rec, tmp.rec, sizeof in->rec);
+	in->nrec = tmp.nrec;
+	in->t0 = tmp.t0;
+	in->t1 = tmp.t1;
+	snprintf(in->summary, sizeof in->summary,
+	         "%zu operations waited %s in all behind other streams' work though their engine was idle", nwait,
+	         units_time(waited, b1, sizeof b1));
+	snprintf(in->evidence, sizeof in->evidence,
+	         "each was issued and its stream's previous work done while its engine idled, and it started within %s "
+	         "of the end of another stream's operation (first: record %zu after record %zu); engine idle %s in all",
+	         units_time(INSIGHT_BLOCK_NS, b2, sizeof b2), tmp.rec[0], blockers[0],
+	         units_time(waited, b1, sizeof b1));
+	insight_recs(in, in->evidence, sizeof in->evidence);
+	for (int e = 0; e < SS_ENG_COUNT; e++)
+		if (a->eng[e].busy_ns > most)
+			most = a->eng[e].busy_ns;
+	in->have_gain = true;
+	in->gain_ns = waited;
+	if (a->makespan_ns > most && a->makespan_ns - most < waited)
+		in->gain_ns = a->makespan_ns - most;
+	snprintf(in->gain_how, sizeof in->gain_how,
+	         "at most: the waits, capped at the makespan less the busiest engine's busy time");
+}
+
+/* insight_blocks: the thread blocks of kernel record i's launch, UINT64_MAX when its launch is not known (not
+ * counted small). */
+static uint64_t insight_blocks(const struct ss_timeline *t, size_t i)
+{
+	const struct ss_launch *l = timeline_launch(t, &t->rec[i]);
+
+	return l == NULL ? UINT64_MAX : (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+}
+
+/* low-kernel-concurrency: small kernels (of a known launch under INSIGHT_SMALL_GRID blocks) that never ran
+ * together. Across streams (a problem): kernels ready while another stream's kernel ran, started only after it
+ * (waits of INSIGHT_FALSEDEP_MIN_NS or more, adding up to INSIGHT_FALSEDEP_SHARE of the makespan). On one stream (a
+ * hint): INSIGHT_LKC_MIN small kernels or more taking INSIGHT_LKC_SHARE of the makespan, which can only overlap if
+ * they are independent and go to streams of their own. */
+static void insight_low_kernel_concurrency(const struct ss_timeline *t, const struct ss_analysis *a,
+                                           const struct insight_ready *rd, struct ss_insights *out)
+{
+	uint64_t run_end = 0, waited = 0, kns = 0;
+	size_t run = t->n, nsmall = 0, nwait = 0, nbig = 0, first = t->n;
+	struct ss_insight tmp, *in;
+	bool multi, streams = false; /* streams: the kernels ran on more than one stream */
+	char b1[32], b2[32];
+
+	if (analysis_kernel_concurrency(t) > 1)
+		return;
+	memset(&tmp, 0, sizeof tmp);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		uint64_t blocks;
+
+		if (r->kind != SS_KIND_KERNEL || !insight_on_stream(r))
+			continue;
+		if (first == t->n)
+			first = i;
+		else if (insight_stream_key(&t->rec[first]) != insight_stream_key(r))
+			streams = true;
+		blocks = insight_blocks(t, i);
+		if (blocks >= INSIGHT_SMALL_GRID) {
+			nbig++;
+		} else {
+			nsmall++;
+			kns += r->end - r->start;
+			if (run < t->n && insight_stream_key(&t->rec[run]) != insight_stream_key(r) && rd->issued[i] &&
+			    rd->ready[i] + INSIGHT_FALSEDEP_MIN_NS <= r->start && rd->ready[i] < run_end) {
+				insight_note(&tmp, t, i);
+				waited += r->start - rd->ready[i];
+				nwait++;
+			}
+		}
+		if (r->end > run_end) {
+			run_end = r->end;
+			run = i;
+		}
+	}
+	multi = nwait >= 2 && (double)waited >= INSIGHT_FALSEDEP_SHARE * (double)a->makespan_ns;
+	if (!multi && (nbig > 0 || nsmall < INSIGHT_LKC_MIN || streams ||
+	               (double)kns < INSIGHT_LKC_SHARE * (double)a->makespan_ns))
+		return;
+	if ((in = insight_new(out, "low-kernel-concurrency", multi ? SS_SEV_PROBLEM : SS_SEV_HINT,
+	                      multi ? "Let the streams' kernels run together: a hardware queue per stream "
+	                              "(CUDA_DEVICE_MAX_CONNECTIONS at least the stream count), and no legacy-stream "
+	                              "work or event between them."
+	                            : "If these kernels are independent, issue them on several streams: each fills a "
+	                              "small part of the GPU, and kernels of different streams can run at once.")) ==
+	    NULL)
+		return;
+	if (multi) {
+		memcpy(in->rec, tmp.rec, sizeof in->rec);
+		in->nrec = tmp.nrec;
+		in->t0 = tmp.t0;
+		in->t1 = tmp.t1;
+		snprintf(in->summary, sizeof in->summary,
+		         "%zu small kernels of different streams ran one at a time: %s waiting while another ran",
+		         nwait, units_time(waited, b1, sizeof b1));
+		snprintf(in->evidence, sizeof in->evidence,
+		         "at most one kernel ran at any time; %zu kernels of under %d blocks were ready while another "
+		         "stream's kernel ran, and waited %s in all",
+		         nwait, INSIGHT_SMALL_GRID, units_time(waited, b2, sizeof b2));
+		in->have_gain = true;
+		in->gain_ns = waited;
+		snprintf(in->gain_how, sizeof in->gain_how, "at most: the kernels' waits, if they had run together");
+	} else {
+		for (size_t i = 0; i < t->n; i++)
+			if (t->rec[i].kind == SS_KIND_KERNEL && insight_on_stream(&t->rec[i]))
+				insight_note(in, t, i);
+		snprintf(in->summary, sizeof in->summary, "%zu small kernels ran one after another on one stream",
+		         nsmall);
+		snprintf(
+		    in->evidence, sizeof in->evidence,
+		    "%zu kernels of under %d blocks, %s of kernel time (%.1f%% of the makespan), never two at once",
+		    nsmall, INSIGHT_SMALL_GRID, units_time(kns, b1, sizeof b1),
+		    100.0 * (double)kns / (double)a->makespan_ns);
+	}
+	insight_recs(in, in->evidence, sizeof in->evidence);
+}
+
+/* insight_union_ns: the length of the union of the intervals of t's records that keep(r) accepts (t sorted). */
+static uint64_t insight_union_ns(const struct ss_timeline *t, bool (*keep)(const struct ss_record *))
+{
+	uint64_t sum = 0, s = 0, e = 0;
+	bool open = false;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (!keep(r))
+			continue;
+		if (open && r->start <= e) {
+			if (r->end > e)
+				e = r->end;
+			continue;
+		}
+		if (open)
+			sum += e - s;
+		s = r->start;
+		e = r->end;
+		open = true;
+	}
+	return open ? sum + e - s : sum;
+}
+
+static bool insight_is_gpu(const struct ss_record *r)
+{
+	return (SS_GPU_KINDS & SS_KIND_BIT(r->kind)) != 0;
+}
+
+static bool insight_is_api(const struct ss_record *r)
+{
+	return r->kind == SS_KIND_API;
+}
+
+/* launch-bound: the host's issuing, not the GPU, sets the makespan: INSIGHT_LAUNCH_MIN_OPS operations or more, the
+ * GPU busy under INSIGHT_LAUNCH_GPU of the makespan while the host was in API calls for INSIGHT_LAUNCH_HOST of it,
+ * and most operations (INSIGHT_LAUNCH_LATE) issued after their stream and engine could have run them. No gain from
+ * the timeline alone: what fewer operations save depends on how the work is regrouped. */
+static void insight_launch_bound(const struct ss_timeline *t, const struct ss_analysis *a,
+                                 const struct insight_ready *rd, struct ss_insights *out)
+{
+	uint64_t eng_end[4] = {0}, gpu, host, api_ns = 0;
+	size_t nops = 0, late = 0, napi = 0;
+	struct ss_insight *in;
+	char b1[32], b2[32], b3[32];
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		int c = insight_engine_class(r->kind);
+
+		if (r->kind == SS_KIND_API) {
+			api_ns += r->end - r->start;
+			napi++;
+		}
+		if (!insight_on_stream(r))
+			continue;
+		nops++;
+		if (rd->issued[i] && rd->api_end[i] > eng_end[c] && rd->api_end[i] > rd->prev_end[i])
+			late++;
+		if (r->end > eng_end[c])
+			eng_end[c] = r->end;
+	}
+	if (nops < INSIGHT_LAUNCH_MIN_OPS || napi == 0)
+		return;
+	gpu = insight_union_ns(t, insight_is_gpu);
+	host = insight_union_ns(t, insight_is_api);
+	if ((double)gpu >= INSIGHT_LAUNCH_GPU * (double)a->makespan_ns ||
+	    (double)host < INSIGHT_LAUNCH_HOST * (double)a->makespan_ns ||
+	    (double)late < INSIGHT_LAUNCH_LATE * (double)nops)
+		return;
+	if ((in = insight_new(out, "launch-bound", SS_SEV_PROBLEM,
+	                      "Issue fewer, larger operations: fewer streams or larger chunks (or capture the sequence "
+	                      "in a CUDA graph), so the host's per-call cost stops setting the pace.")) == NULL)
+		return;
+	in->t0 = a->t0;
+	in->t1 = a->t1;
+	snprintf(
+	    in->summary, sizeof in->summary,
+	    "the host's issuing sets the pace: the GPU is busy %.0f%% of the makespan, the host in API calls %.0f%%",
+	    100.0 * (double)gpu / (double)a->makespan_ns, 100.0 * (double)host / (double)a->makespan_ns);
+	snprintf(in->evidence, sizeof in->evidence,
+	         "%zu GPU operations, %zu of them issued after their stream and engine were free; %zu API calls of %s "
+	         "each on average; GPU busy %s of %s",
+	         nops, late, napi, units_time(api_ns / napi, b1, sizeof b1), units_time(gpu, b2, sizeof b2),
+	         units_time(a->makespan_ns, b3, sizeof b3));
+}
+
+/* insight_completion: when the GPU work of the stream with key k was done as the host's wait of SYNC record s
+ * ended: the latest end of its GPU records starting before s's end; false when it has none. by_start lists the
+ * GPU records of streams in start order with their stream key and the running latest end of that stream. */
+struct insight_done {
+	uint64_t key, start, done; /* stream key, record start, latest end of the stream's records up to this one */
+};
+
+static int insight_cmp_done(const void *x, const void *y)
+{
+	const struct insight_done *a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+static bool insight_completion(const struct insight_done *d, size_t n, uint64_t key, uint64_t before, uint64_t *done)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) { /* first entry after (key, before) */
+		size_t mid = (lo + hi) / 2;
+		if (d[mid].key < key || (d[mid].key == key && d[mid].start < before))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || d[lo - 1].key != key)
+		return false;
+	*done = d[lo - 1].done;
+	return true;
+}
+
+/* insight_sync_key: the stream key of the stream a cudaStreamSynchronize record waited on: the GPU record of that
+ * raw stream id (SYNC records name the stream by raw id only); false for waits that name no stream of the run. */
+static bool insight_sync_key(const struct idmap *raw, const struct ss_record *s, uint64_t *key)
+{
+	uint32_t v;
+
+	if (s->kind != SS_KIND_SYNC || s->raw_stream == 0 || s->raw_stream == UINT32_MAX ||
+	    !idmap_get(raw, s->raw_stream, &v))
+		return false;
+	*key = ((uint64_t)v << 32) | s->raw_stream;
+	return true;
+}
+
+/* host-sync-order: a host thread waited on one stream (a stream synchronisation lasting INSIGHT_SYNC_MIN_NS or
+ * more) while a stream it waited on next had finished earlier: sync order against completion order. What reordering
+ * gains is the time the host sat waiting with finished results in hand, and only where the host works on each
+ * stream's results after its wait: the gain is that host time after the wait, capped at the time waited with the
+ * later stream already done; none when the host does nothing between the waits. */
+static void insight_host_sync_order(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
+{
+	struct idmap raw, lastsync; /* raw stream id -> stream index (as uint32); host thread -> last sync + 1 */
+	struct insight_done *d = xcalloc(t->n + 1, sizeof *d);
+	size_t nd = 0, ninv = 0;
+	uint64_t idle = 0, work = 0;
+	struct ss_insight tmp, *in;
+	char b1[32], b2[32];
+
+	idmap_init(&raw);
+	idmap_init(&lastsync);
+	memset(&tmp, 0, sizeof tmp);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (!insight_on_stream(r))
+			continue;
+		idmap_put(&raw, r->raw_stream, (uint32_t)r->stream);
+		d[nd].key = insight_stream_key(r);
+		d[nd].start = r->start;
+		d[nd].done = r->end;
+		nd++;
+	}
+	qsort(d, nd, sizeof *d, insight_cmp_done);
+	for (size_t i = 1; i < nd; i++)
+		if (d[i].key == d[i - 1].key && d[i - 1].done > d[i].done)
+			d[i].done = d[i - 1].done;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *s = &t->rec[i];
+		uint64_t kx, ky, cx, cy;
+		uint32_t v;
+
+		if (!insight_sync_key(&raw, s, &ky))
+			continue;
+		if (idmap_get(&lastsync, s->thread, &v)) {
+			const struct ss_record *p = &t->rec[v - 1];
+
+			/* p waited on x, then s on y: inverted when y was done INSIGHT_SYNC_MIN_NS before x */
+			if (insight_sync_key(&raw, p, &kx) && kx != ky && p->end - p->start >= INSIGHT_SYNC_MIN_NS &&
+			    insight_completion(d, nd, kx, p->end, &cx) && insight_completion(d, nd, ky, s->end, &cy) &&
+			    cy + INSIGHT_SYNC_MIN_NS <= cx) {
+				uint64_t from = cy > p->start ? cy : p->start, lost = p->end - from;
+				uint64_t between = s->start > p->end ? s->start - p->end : 0;
+
+				insight_note(&tmp, t, v - 1);
+				ninv++;
+				idle += lost;
+				work += between < lost ? between : lost;
+			}
+		}
+		idmap_put(&lastsync, s->thread, (uint32_t)(i + 1));
+	}
+	idmap_free(&raw);
+	idmap_free(&lastsync);
+	free(d);
+	if (ninv == 0)
+		return;
+	if ((in = insight_new(
+	         out, "host-sync-order", work >= INSIGHT_SYNC_MIN_NS ? SS_SEV_HINT : SS_SEV_INFO,
+	         "Wait for the streams in the order they finish (the order their work was issued, for a "
+	         "pipeline of equal chunks), or poll them with cudaStreamQuery / wait on per-stream events, "
+	         "so the host handles each result as soon as it is ready.")) == NULL)
+		return;
+	memcpy(in->rec, tmp.rec, sizeof in->rec);
+	in->nrec = tmp.nrec;
+	in->t0 = tmp.t0;
+	in->t1 = tmp.t1;
+	snprintf(in->summary, sizeof in->summary,
+	         "the host waited on a stream while one it waits on next had already finished (%zu %s)", ninv,
+	         ninv == 1 ? "time" : "times");
+	snprintf(in->evidence, sizeof in->evidence,
+	         "%zu stream waits out of completion order; %s of waiting with the next stream's results ready; host "
+	         "work between those waits %s (%.1f%% of the makespan)",
+	         ninv, units_time(idle, b1, sizeof b1), units_time(work, b2, sizeof b2),
+	         a->makespan_ns > 0 ? 100.0 * (double)work / (double)a->makespan_ns : 0.0);
+	insight_recs(in, in->evidence, sizeof in->evidence);
+	if (work >= INSIGHT_SYNC_MIN_NS) {
+		in->have_gain = true;
+		in->gain_ns = work;
+		snprintf(in->gain_how, sizeof in->gain_how,
+		         "at most: the host's time between the out-of-order waits, which could have run during them");
+	}
+}
+
+/* insight_migration: r is a unified-memory migration the driver made on its own (a fault, eviction or coherence
+ * move): a copy flagged managed that no API call issued (no correlation id: a prefetch's records, the model's or
+ * those our events time, carry the call's) and that CUPTI does not name a prefetch. */
+static bool insight_migration(const struct ss_timeline *t, const struct ss_record *r)
+{
+	return insight_is_copy(r->kind) && (r->flags & SS_REC_MANAGED) && !(r->flags & SS_REC_EVENT_TIMED) &&
+	       r->correlation == 0 && strstr(timeline_name(t, r->name), "prefetch") == NULL;
+}
+
+/* managed-migration: unified-memory migrations the driver made on demand (page faults, evictions: not prefetches)
+ * whose union covers INSIGHT_MIGRATION_SHARE of the makespan: data moved while kernels stalled on it, or between
+ * them. The gain is at most that union (prefetched ahead on another stream, they would run under other work). */
+static void insight_managed_migration(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
+{
+	uint64_t ns = 0, bytes = 0, during = 0, kend = 0, s = 0, e = 0;
+	struct ss_insight tmp, *in;
+	char b1[32], b2[32], b3[32];
+
+	memset(&tmp, 0, sizeof tmp);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (r->kind == SS_KIND_KERNEL && r->end > kend)
+			kend = r->end;
+		if (!insight_migration(t, r))
+			continue;
+		if (tmp.nrec > 0 && r->start <= e) { /* the union, in start order */
+			if (r->end > e)
+				e = r->end;
+		} else {
+			ns += e - s;
+			s = r->start;
+			e = r->end;
+		}
+		insight_note(&tmp, t, i);
+		bytes += r->bytes;
+		if (kend > r->start)
+			during += (kend < r->end ? kend : r->end) - r->start;
+	}
+	ns += e - s;
+	if (tmp.nrec == 0 || (double)ns < INSIGHT_MIGRATION_SHARE * (double)a->makespan_ns)
+		return;
+	if ((in = insight_new(out, "managed-migration", SS_SEV_PROBLEM,
+	                      "Prefetch the managed data with cudaMemPrefetchAsync on the stream ahead of the kernels "
+	                      "that use it (and back before the host reads it), or use explicit copies from pinned "
+	                      "memory; cudaMemAdvise can keep read-mostly data where it is used.")) == NULL)
+		return;
+	memcpy(in->rec, tmp.rec, sizeof in->rec);
+	in->nrec = tmp.nrec;
+	in->t0 = tmp.t0;
+	in->t1 = tmp.t1;
+	snprintf(in->summary, sizeof in->summary,
+	         "%zu on-demand unified-memory migrations took %s (%.1f%% of the makespan)", tmp.nrec,
+	         units_time(ns, b1, sizeof b1), 100.0 * (double)ns / (double)a->makespan_ns);
+	snprintf(in->evidence, sizeof in->evidence,
+	         "%zu migrations (faults, evictions; no prefetch) of %s covering %s, %s of them while a kernel ran",
+	         tmp.nrec, units_bytes(bytes, b2, sizeof b2), units_time(ns, b1, sizeof b1),
+	         units_time(during, b3, sizeof b3));
+	insight_recs(in, in->evidence, sizeof in->evidence);
+	in->have_gain = true;
+	in->gain_ns = ns;
+	snprintf(in->gain_how, sizeof in->gain_how, "at most: the migrations' time, if prefetched under other work");
+}
+
+/* A finding another rule's finding explains, on a run of several streams: fixing the cause is the fix, and the
+ * consequence's own fix would be the wrong one there (more streams against copies that block the host; more queues
+ * against the legacy stream's serialisation). */
+static const struct {
+	const char *consequence, *cause;
+} insight_causes[] = {
+    {"no-overlap", "pageable-copy"},
+    {"no-overlap", "legacy-stream-sync"},
+    {"no-overlap", "launch-bound"},
+    {"no-overlap", "false-dependency"},
+    {"launch-bound", "pageable-copy"}, /* pageable copies' calls are the host's time */
+    {"false-dependency", "legacy-stream-sync"},
+    {"low-kernel-concurrency", "legacy-stream-sync"},
+};
+
+/* insight_explained drops, from a run of more than one stream, the findings insight_causes says another finding
+ * explains. On one stream every finding stands on its own (no-overlap there is the one stream). */
+static void insight_explained(const struct ss_timeline *t, struct ss_insights *out)
+{
+	bool drop[SS_INSIGHT_MAX] = {false}, streams = false;
+	size_t k = 0, first = t->n;
+
+	for (size_t i = 0; i < t->n && !streams; i++) {
+		if (!insight_on_stream(&t->rec[i]))
+			continue;
+		if (first == t->n)
+			first = i;
+		streams = insight_stream_key(&t->rec[i]) != insight_stream_key(&t->rec[first]);
+	}
+	if (!streams)
+		return;
+	for (size_t i = 0; i < out->n; i++)
+		for (size_t c = 0; c < sizeof insight_causes / sizeof insight_causes[0]; c++)
+			if (strcmp(out->item[i].rule, insight_causes[c].consequence) == 0 &&
+			    insight_find(out, insight_causes[c].cause) != NULL)
+				drop[i] = true;
+	for (size_t i = 0; i < out->n; i++)
+		if (!drop[i])
+			out->item[k++] = out->item[i];
+	out->n = k;
+}
+
+/* insight_order sorts out by severity, keeping rule order within one (a stable insertion sort: a few entries). */
+static void insight_order(struct ss_insights *out)
+{
+	for (size_t i = 1; i < out->n; i++) {
+		struct ss_insight x = out->item[i];
+		size_t j = i;
+
+		while (j > 0 && out->item[j - 1].severity > x.severity) {
+			out->item[j] = out->item[j - 1];
+			j--;
+		}
+		out->item[j] = x;
+	}
+}
+
+void insight_analyze(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
+{
+	struct insight_ready rd;
+
+	out->n = 0;
+	if (t->n == 0 || a->makespan_ns == 0)
+		return;
+	insight_pageable(t, out);
+	insight_legacy(t, out);
+	insight_no_overlap(a, out);
+	insight_engine_bound(a, out);
+	insight_small_copies(t, a, out);
+	insight_gpu_idle(t, a, out);
+	insight_perturbation(t, a, out);
+	insight_ready_build(t, &rd);
+	insight_false_dependency(t, a, &rd, out);
+	insight_low_kernel_concurrency(t, a, &rd, out);
+	insight_launch_bound(t, a, &rd, out);
+	insight_ready_free(&rd);
+	insight_host_sync_order(t, a, out);
+	insight_managed_migration(t, a, out);
+	insight_explained(t, out);
+	insight_order(out);
+}
