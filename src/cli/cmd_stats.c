@@ -9,6 +9,7 @@
 #include "cli/cmd.h"
 #include "cli/expopts.h"
 #include "cli/report.h"
+#include "core/devsum.h"
 #include "core/summary.h"
 #include "core/units.h"
 #include "io/import/import.h"
@@ -67,6 +68,61 @@ static void cmd_stats_print(const struct ss_timeline *t, const struct ss_summary
 		cmd_stats_table(t, s->copy, s->ncopy, true);
 }
 
+/* cmd_stats_devices prints the per-device table of a timeline of two or more devices (nothing for one). */
+static void cmd_stats_devices(const struct ss_timeline *t, const struct ss_devsum *d)
+{
+	char b[9][32], title[192];
+
+	if (d->ndev < 2)
+		return;
+	printf("\nper device: %d devices, %s of GPU work in all; the host link shared by two or more for %s\n", d->ndev,
+	       units_time(d->span_ns, b[0], 32), units_time(d->link_shared_ns, b[1], 32));
+	printf("%-6s %10s %10s %10s %10s %10s %10s %10s %10s %10s  %s\n", "device", "busy", "compute", "H2D", "D2H",
+	       "peer", "peer out", "peer in", "idle*", "link sh.", "name");
+	for (int i = 0; i < d->ndev; i++) {
+		const struct ss_devsum_dev *v = &d->dev[i];
+
+		printf("%-6d %10s %10s %10s %10s %10s %10s %10s %10s %10s  %s\n", i, units_time(v->busy_ns, b[0], 32),
+		       units_time(v->compute_ns, b[1], 32), units_time(v->h2d_ns, b[2], 32),
+		       units_time(v->d2h_ns, b[3], 32), units_time(v->peer_ns, b[4], 32),
+		       units_bytes(v->peer_out_bytes, b[5], 32), units_bytes(v->peer_in_bytes, b[6], 32),
+		       units_time(v->idle_while_busy_ns, b[7], 32), units_time(v->link_shared_ns, b[8], 32),
+		       timeline_device_title(t, i, title, sizeof title));
+	}
+	printf("idle*: idle while another device was busy; link sh.: its H2D/D2H ran beside another device's\n");
+}
+
+/* cmd_stats_json_devices writes the per-device rows (an empty array for one device). */
+static void cmd_stats_json_devices(struct json_out *o, const struct ss_timeline *t, const struct ss_devsum *d)
+{
+	char title[192];
+
+	json_out_key_uint(o, "device_count", (uint64_t)d->ndev);
+	json_out_key_uint(o, "host_link_shared_ns", d->link_shared_ns);
+	json_out_key(o, "devices");
+	json_out_array_begin(o);
+	for (int i = 0; i < d->ndev && d->ndev > 1; i++) {
+		const struct ss_devsum_dev *v = &d->dev[i];
+
+		json_out_map_begin(o);
+		json_out_key_uint(o, "device", (uint64_t)i);
+		json_out_key_str(o, "title", timeline_device_title(t, i, title, sizeof title));
+		json_out_key_uint(o, "busy_ns", v->busy_ns);
+		json_out_key_uint(o, "compute_ns", v->compute_ns);
+		json_out_key_uint(o, "h2d_ns", v->h2d_ns);
+		json_out_key_uint(o, "d2h_ns", v->d2h_ns);
+		json_out_key_uint(o, "peer_ns", v->peer_ns);
+		json_out_key_uint(o, "h2d_bytes", v->h2d_bytes);
+		json_out_key_uint(o, "d2h_bytes", v->d2h_bytes);
+		json_out_key_uint(o, "peer_out_bytes", v->peer_out_bytes);
+		json_out_key_uint(o, "peer_in_bytes", v->peer_in_bytes);
+		json_out_key_uint(o, "idle_while_busy_ns", v->idle_while_busy_ns);
+		json_out_key_uint(o, "link_shared_ns", v->link_shared_ns);
+		json_out_map_end(o);
+	}
+	json_out_array_end(o);
+}
+
 /* Real numbers in the JSON: ten significant digits. */
 #define CMD_STATS_DIGITS 10
 
@@ -99,7 +155,8 @@ static void cmd_stats_json_row(struct json_out *o, const struct ss_timeline *t, 
 }
 
 /* cmd_stats_json prints the summary of t as JSON; file is the trace's path, NULL for a run. 0 or CLI_FAIL. */
-static int cmd_stats_json(const struct ss_timeline *t, const struct ss_summary *s, const char *file)
+static int cmd_stats_json(const struct ss_timeline *t, const struct ss_summary *s, const struct ss_devsum *d,
+                          const char *file)
 {
 	struct json_out *o = report_json_begin();
 
@@ -121,6 +178,7 @@ static int cmd_stats_json(const struct ss_timeline *t, const struct ss_summary *
 	for (size_t i = 0; i < s->ncopy; i++)
 		cmd_stats_json_row(o, t, &s->copy[i]);
 	json_out_array_end(o);
+	cmd_stats_json_devices(o, t, d);
 	return report_json_end(o);
 }
 
@@ -130,6 +188,7 @@ static int cmd_stats_exec(const struct cmd_args *args)
 	struct expopts o;
 	struct ss_timeline tl;
 	struct ss_summary s;
+	struct ss_devsum d;
 	const char *file = args->npos > 0 ? args->pos[0] : NULL;
 	char what[512], *cause = NULL;
 	int rc;
@@ -158,10 +217,14 @@ static int cmd_stats_exec(const struct cmd_args *args)
 		return rc;
 	}
 	summary_build(&tl, &s);
-	if (o.json)
-		rc = cmd_stats_json(&tl, &s, file);
-	else
+	devsum_build(&tl, &d);
+	if (o.json) {
+		rc = cmd_stats_json(&tl, &s, &d, file);
+	} else {
 		cmd_stats_print(&tl, &s, what);
+		cmd_stats_devices(&tl, &d);
+	}
+	devsum_free(&d);
 	summary_free(&s);
 	timeline_free(&tl);
 	return rc;
@@ -185,7 +248,9 @@ const struct cmd_entry cmd_stats_entry = {
             "DtoH, DtoD, memset), pinned, pageable and managed memory apart where the records say so. Each row:\n"
             "time %, total, count, average, median, min, max, standard deviation of the durations (copies also\n"
             "their bytes and bandwidth), sorted by total time, descending. Time % is the row's share of all\n"
-            "kernel time, or of all copy and memset time.\n"
+            "kernel time, or of all copy and memset time. A timeline of two or more devices adds a row per device:\n"
+            "its busy time by engine, peer copies and bytes, the time it sat idle while another device worked,\n"
+            "and the time its host-link copies ran beside another device's.\n"
             "\n"
             "FILE is any trace 'view' opens (streamscope SQLite or JSON, Nsight Systems SQLite export). Without\n"
             "FILE, the experiment the options describe is run (as 'streamscope run' runs it: the GPU, or the\n"

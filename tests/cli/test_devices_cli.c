@@ -1,0 +1,154 @@
+/* test_devices_cli.c: the per-device output of `streamscope stats` through the real binary, on the synthetic two-GPU
+ * trace (tests/data/synthetic): the text table's rows and the --json "devices" array with the numbers devsum gives;
+ * a one-device trace has an empty array. */
+/* cmocka.h needs these first */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "json_tree.h"
+
+#ifndef SS_BINARY
+#error "SS_BINARY (the streamscope executable) must be defined"
+#endif
+
+/* What one run of the binary printed and how it ended. */
+struct out {
+	char *out, *err;
+	int status; /* exit status, or 128 + signal */
+};
+
+/* slurp reads the whole of fd (from its start) into a new string. */
+static char *slurp(int fd)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	ssize_t r;
+
+	assert_non_null(buf);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	while ((r = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)r;
+		if (cap - len < 2) {
+			buf = realloc(buf, cap *= 2);
+			assert_non_null(buf);
+		}
+	}
+	buf[len] = '\0';
+	close(fd);
+	return buf;
+}
+
+/* run runs streamscope with argv (NULL-terminated, without the program), stdin /dev/null, stdout and stderr into
+ * unlinked temporary files (no pipe to fill), and waits for it. */
+static void run(struct out *o, const char *const *argv)
+{
+	char po[] = "/tmp/ss-devices-out-XXXXXX", pe[] = "/tmp/ss-devices-err-XXXXXX";
+	int fo = mkstemp(po), fe = mkstemp(pe), st;
+	const char *av[32] = {SS_BINARY};
+	pid_t pid;
+
+	assert_true(fo >= 0 && fe >= 0);
+	unlink(po);
+	unlink(pe);
+	for (int i = 0; argv[i] != NULL && i < 30; i++)
+		av[i + 1] = argv[i];
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(fo, 1);
+		dup2(fe, 2);
+		unsetenv("STREAMSCOPE_PROFILE");
+		execv(SS_BINARY, (char *const *)av);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	o->out = slurp(fo);
+	o->err = slurp(fe);
+}
+
+static void out_free(struct out *o)
+{
+	free(o->out);
+	free(o->err);
+}
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define TRACE SS_SOURCE_DIR "/tests/data/synthetic/two-gpu-peer.sqlite"
+
+/* stats FILE prints a row per device with its name and UUID, and says what idle* and link sh. are. */
+static void test_stats_text(void **state)
+{
+	struct out o;
+
+	(void)state;
+	run(&o, ARGS("stats", TRACE));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "per device: 2 devices"));
+	assert_non_null(strstr(o.out, "GPU 0: SYNTHETIC GPU A (GPU-00000000-0000-0000-0000-0000000000a0)"));
+	assert_non_null(strstr(o.out, "GPU 1: SYNTHETIC GPU B (GPU-00000000-0000-0000-0000-0000000000b1)"));
+	assert_non_null(strstr(o.out, "idle*: idle while another device was busy"));
+	out_free(&o);
+}
+
+/* stats --json: devices[] with each device's busy and peer numbers; a one-device trace: device_count 1, none. */
+static void test_stats_json(void **state)
+{
+	struct out o;
+	char err[256];
+	yajl_val j, devs, d1;
+
+	(void)state;
+	run(&o, ARGS("stats", "--json", TRACE));
+	assert_int_equal(o.status, 0);
+	if ((j = json_tree_parse(o.out, err, sizeof err)) == NULL)
+		fail_msg("stdout is not JSON (%s): %s", err, o.out);
+	assert_int_equal(json_tree_int(json_tree_get(j, "device_count")), 2);
+	assert_true(json_tree_int(json_tree_get(j, "host_link_shared_ns")) > 0);
+	devs = json_tree_get(j, "devices");
+	assert_int_equal(json_tree_len(devs), 2);
+	d1 = json_tree_at(devs, 1);
+	assert_int_equal(json_tree_int(json_tree_get(d1, "device")), 1);
+	assert_int_equal(json_tree_int(json_tree_get(d1, "peer_in_bytes")), 4ll * (8 << 20));
+	assert_int_equal(json_tree_int(json_tree_get(d1, "peer_out_bytes")), 4ll * (8 << 20));
+	assert_true(json_tree_int(json_tree_get(d1, "busy_ns")) > 0);
+	json_tree_free(j);
+	out_free(&o);
+	run(&o, ARGS("stats", "--json", SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite"));
+	assert_int_equal(o.status, 0);
+	if ((j = json_tree_parse(o.out, err, sizeof err)) == NULL)
+		fail_msg("stdout is not JSON (%s): %s", err, o.out);
+	assert_int_equal(json_tree_int(json_tree_get(j, "device_count")), 1);
+	assert_int_equal(json_tree_len(json_tree_get(j, "devices")), 0);
+	json_tree_free(j);
+	out_free(&o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_stats_text),
+	    cmocka_unit_test(test_stats_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
