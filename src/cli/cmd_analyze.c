@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cli/backends.h"
 #include "cli/cmd.h"
 #include "cli/expopts.h"
 #include "cli/report.h"
@@ -39,7 +41,15 @@ static void cmd_analyze_print(const struct ss_timeline *t, const struct ss_insig
 			printf("  try: %s\n", rem[i].change);
 		if (x->have_gain)
 			printf("  gain: %s (%s)\n", units_time(x->gain_ns, b, sizeof b), x->gain_how);
-		else
+		if (rem != NULL && rem[i].rule != NULL && rem[i].measured) {
+			char b1[32], b2[32];
+			uint64_t m0 = rem[i].measured_before_ns, m1 = rem[i].measured_after_ns;
+
+			printf("  measured: %s -> %s on %s, %s%.1f%% (median of %d alternating runs each)\n",
+			       units_time(m0, b1, sizeof b1), units_time(m1, b2, sizeof b2), t->device,
+			       m1 <= m0 ? "-" : "+",
+			       100.0 * (m1 <= m0 ? (double)(m0 - m1) : (double)(m1 - m0)) / (double)m0, rem[i].rounds);
+		} else
 			printf("  gain: - (no sound estimate from the timeline)\n");
 	}
 }
@@ -93,6 +103,16 @@ static int cmd_analyze_json(const struct ss_timeline *t, const struct ss_insight
 				json_out_key_uint(o, "before_ns", rem[i].before_ns);
 				json_out_key_uint(o, "after_ns", rem[i].after_ns);
 			}
+			json_out_key(o, "measured"); /* --verify: both re-run on the GPU */
+			if (re && rem[i].measured) {
+				json_out_map_begin(o);
+				json_out_key_uint(o, "before_ns", rem[i].measured_before_ns);
+				json_out_key_uint(o, "after_ns", rem[i].measured_after_ns);
+				json_out_key_int(o, "rounds", rem[i].rounds);
+				json_out_map_end(o);
+			} else {
+				json_out_null(o);
+			}
 			json_out_map_end(o);
 		} else {
 			json_out_null(o);
@@ -111,12 +131,17 @@ static int cmd_analyze_exec(const struct cmd_args *args)
 	struct ss_analysis a;
 	struct ss_insights *in;
 	struct ss_remedy *rem = NULL;
+	const struct ss_backend *gpu = NULL;
 	const char *file = args->npos > 0 ? args->pos[0] : NULL;
 	char what[512], *cause = NULL;
 	int rc;
 
 	for (int i = 0; file != NULL && i < args->nitem; i++)
-		if (args->item[i].id != OPT_JSON)
+		if (args->item[i].id == OPT_VERIFY)
+			return cmd_error(CLI_USAGE,
+			                 "analyze FILE --verify: a trace cannot be re-run; --verify re-runs an "
+			                 "experiment's fixes on the GPU (analyze without FILE)");
+		else if (args->item[i].id != OPT_JSON)
 			return cmd_error(
 			    CLI_USAGE,
 			    "option '%s' does not apply to 'analyze FILE': a trace's experiment is the one it "
@@ -124,6 +149,19 @@ static int cmd_analyze_exec(const struct cmd_args *args)
 			    cmd_option_name(args->item[i].id));
 	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
+	if (cmd_has(args, OPT_VERIFY, NULL)) {
+		char note[BACKENDS_NOTE_MAX];
+		int code = CLI_CUDA;
+
+		if ((gpu = backends_pick("cuda", note, sizeof note, &code, &cause)) == NULL) {
+			cmd_error(code,
+			          "analyze --verify measures the fixes on a GPU: %s (without --verify, their gains are "
+			          "the model's)",
+			          cause != NULL && strncmp(cause, "--backend cuda: ", 16) == 0 ? cause + 16 : cause);
+			free(cause);
+			return code;
+		}
+	}
 	timeline_init(&tl);
 	if (file != NULL) {
 		if (import_file(file, &tl, &cause) != 0) {
@@ -149,6 +187,19 @@ static int cmd_analyze_exec(const struct cmd_args *args)
 			free(cause);
 			goto out;
 		}
+		for (size_t i = 0; gpu != NULL && i < in->n; i++) {
+			if (rem[i].rule == NULL)
+				continue;
+			if (isatty(2))
+				fprintf(stderr, "\r  verify %s: %s on the GPU   ", rem[i].rule, rem[i].change);
+			if ((rc = remedy_verify(gpu, &o.exp, &rem[i], &cause)) != 0) {
+				cmd_error(0, "analyze --verify: %s", cause);
+				free(cause);
+				cause = NULL;
+			}
+		}
+		if (gpu != NULL && isatty(2))
+			fprintf(stderr, "\r%60s\r", "");
 	}
 	if (o.json)
 		rc = cmd_analyze_json(&tl, in, file, rem);
@@ -162,8 +213,12 @@ out:
 }
 
 static const struct cmd_use cmd_analyze_uses[] = {
-    CMD_USES_EXPERIMENT,       {OPT_BACKEND, NULL, NULL},
-    {OPT_PROFILE, NULL, NULL}, {OPT_JSON, NULL, "one object with an 'insights' array on stdout (times in ns)"},
+    CMD_USES_EXPERIMENT,
+    {OPT_BACKEND, NULL, NULL},
+    {OPT_PROFILE, NULL, NULL},
+    {OPT_VERIFY, NULL,
+     "re-run each fix and the experiment itself on the GPU, alternately, and report the measured gain"},
+    {OPT_JSON, NULL, "one object with an 'insights' array on stdout (times in ns)"},
     {OPT_NONE, NULL, NULL},
 };
 
@@ -175,14 +230,19 @@ const struct cmd_entry cmd_analyze_entry = {
                "describe: each insight's rule, evidence, fix and gain",
     .uses = cmd_analyze_uses,
     .help = "Runs the insight rules over a timeline. Each insight has a stable rule id (pageable-copy,\n"
-            "legacy-stream-sync, no-overlap, engine-bound, small-copies, gpu-idle), a severity (problem, hint\n"
-            "or info), a one-line summary, the evidence (the numbers, the record indices and the time range it\n"
-            "rests on), the fix, and the gain: an estimate from the timeline with how it was made, or '-' (null\n"
-            "in JSON) where none is sound.\n"
+            "legacy-stream-sync, false-dependency, host-sync-order, no-overlap, engine-bound, small-copies,\n"
+            "launch-bound, low-kernel-concurrency, gpu-idle, managed-migration, tracing-perturbation), a\n"
+            "severity (problem, hint or info), a one-line summary, the evidence (the numbers, the record indices\n"
+            "and the time range it rests on), the fix, and the gain.\n"
             "\n"
-            "FILE is any trace 'view' opens (streamscope SQLite or JSON, Nsight Systems SQLite export). Without\n"
-            "FILE, the experiment the options describe is run (as 'streamscope run' runs it: the GPU, or the\n"
-            "model, labelled MODELLED) and its timeline analysed; with FILE only --json applies.",
+            "FILE is any trace 'view' opens (streamscope SQLite or JSON, Nsight Systems SQLite export): a gain\n"
+            "there is an estimate from the timeline with how it was made, or '-' (null in JSON) where none is\n"
+            "sound. Without FILE, the experiment the options describe is run (as 'streamscope run' runs it: the\n"
+            "GPU, or the model, labelled MODELLED) and analysed, and each fix that is a change of its options\n"
+            "('try: --host-mem pinned') is re-run on the model: that gain is MODELLED. --verify re-runs each such\n"
+            "fix and the experiment itself on the GPU, alternately, and reports the measured times too. A\n"
+            "finding another one explains is left out (no-overlap under pageable copies, say). With FILE only\n"
+            "--json applies.",
     .exits = "0 ok, 1 the file cannot be read, 2 usage error, 3 CUDA/CUPTI failure",
     .exec = cmd_analyze_exec,
 };

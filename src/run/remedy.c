@@ -2,10 +2,12 @@
 #include "run/remedy.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/planner.h"
 #include "core/units.h"
+#include "run/runner.h"
 
 static int remedy_set(struct ss_remedy *r, const char *rule, const char *fmt, const char *value)
 {
@@ -185,5 +187,47 @@ int remedy_apply(const struct ss_backend *b, const struct ss_experiment *e, stru
 		         units_time(r.after_ns, b2, sizeof b2),
 		         r.after_ns >= r.before_ns ? " (the fix does not help here)" : "");
 	}
+	return 0;
+}
+
+static int remedy_cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* remedy_measure runs e on gpu once (a child): its untraced makespan, else the traced one; 0 with *code on
+ * failure. */
+static uint64_t remedy_measure(const struct ss_backend *gpu, const struct ss_experiment *e, int *code, char **cause)
+{
+	struct ss_timeline tl;
+	struct ss_run_result res;
+
+	timeline_init(&tl);
+	memset(&res, 0, sizeof res);
+	*code = runner_run(gpu, e, &tl, &res, cause);
+	timeline_free(&tl);
+	if (*code != 0)
+		return 0;
+	return res.have_untraced ? res.untraced_ns : res.traced_ns;
+}
+
+int remedy_verify(const struct ss_backend *gpu, const struct ss_experiment *e, struct ss_remedy *r, char **cause)
+{
+	uint64_t before[SS_REMEDY_ROUNDS], after[SS_REMEDY_ROUNDS];
+	int code = 0;
+
+	for (int k = 0; k < SS_REMEDY_ROUNDS; k++) {
+		if ((before[k] = remedy_measure(gpu, e, &code, cause)) == 0 ||
+		    (after[k] = remedy_measure(gpu, &r->fixed, &code, cause)) == 0)
+			return code != 0 ? code : 3;
+	}
+	qsort(before, SS_REMEDY_ROUNDS, sizeof before[0], remedy_cmp_u64);
+	qsort(after, SS_REMEDY_ROUNDS, sizeof after[0], remedy_cmp_u64);
+	r->measured = true;
+	r->measured_before_ns = before[SS_REMEDY_ROUNDS / 2];
+	r->measured_after_ns = after[SS_REMEDY_ROUNDS / 2];
+	r->rounds = SS_REMEDY_ROUNDS;
 	return 0;
 }

@@ -13,13 +13,20 @@
 
 /* The fix of one insight, applied to an experiment. */
 struct ss_remedy {
-	const char *rule;           /* the insight's rule */
-	struct ss_experiment fixed; /* the experiment with the fix applied */
-	char change[128];           /* the fix in the command line's words ("--host-mem pinned") */
-	uint64_t before_ns;         /* the experiment's makespan on the backend remedy_gain ran (0: not run) */
-	uint64_t after_ns;          /* the fixed experiment's */
-	bool modelled;              /* those two come from the model */
+	const char *rule;            /* the insight's rule */
+	struct ss_experiment fixed;  /* the experiment with the fix applied */
+	char change[128];            /* the fix in the command line's words ("--host-mem pinned") */
+	uint64_t before_ns;          /* the experiment's makespan on the backend remedy_gain ran (0: not run) */
+	uint64_t after_ns;           /* the fixed experiment's */
+	bool modelled;               /* those two come from the model */
+	bool measured;               /* remedy_verify measured both on a GPU: */
+	uint64_t measured_before_ns; /* the experiment's untraced makespan, median of the rounds */
+	uint64_t measured_after_ns;  /* the fixed experiment's */
+	int rounds;                  /* how many alternating pairs that took */
 };
+
+/* Alternating pairs remedy_verify measures (before, after, before, after, ...). */
+#define SS_REMEDY_ROUNDS 3
 
 /* remedy_change fills r with the fix of insight rule for experiment e (valid): 1 when the rule's fix is a change of
  * e's options the planner can run (pageable-copy: pinned memory; legacy-stream-sync: the interfering operation on
@@ -44,5 +51,10 @@ int remedy_gain(const struct ss_backend *b, const char *rule, const struct ss_ex
  * each item (rule NULL where none); it may be NULL. Returns 0, or -1 with *cause when the model failed. */
 int remedy_apply(const struct ss_backend *b, const struct ss_experiment *e, struct ss_insights *in,
                  struct ss_remedy remedies[SS_INSIGHT_MAX], char **cause);
+
+/* remedy_verify measures e (the experiment r was made from) and r->fixed on the GPU backend gpu, alternately
+ * SS_REMEDY_ROUNDS times each (each a run in a child through the runner: its untraced cudaEvent makespan, the median
+ * of its repeats), and sets r's measured fields to the medians. 0, or the exit code (2, 3) with *cause. */
+int remedy_verify(const struct ss_backend *gpu, const struct ss_experiment *e, struct ss_remedy *r, char **cause);
 
 #endif

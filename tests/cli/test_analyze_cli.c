@@ -204,11 +204,42 @@ static void test_nsys(void **state)
 	json_tree_free(j);
 }
 
+/* An experiment's fix is re-run on the model: the change in option words, before and after, labelled modelled;
+ * no measurement without --verify. */
+static void test_modelled_gain(void **state)
+{
+	yajl_val j, x, g;
+
+	(void)state;
+	j = analyze_json(ARGS("--backend", "model", "--preset", "pageable"));
+	assert_non_null(x = insight(j, "pageable-copy"));
+	assert_string_equal(json_tree_str(json_tree_get(x, "change")), "--host-mem pinned");
+	g = json_tree_get(x, "gain");
+	assert_true(json_tree_is_true(json_tree_get(g, "modelled")));
+	assert_true(json_tree_is_false(json_tree_get(g, "estimate")));
+	assert_true(json_tree_int(json_tree_get(g, "after_ns")) < json_tree_int(json_tree_get(g, "before_ns")));
+	assert_int_equal(json_tree_int(json_tree_get(g, "ns")),
+	                 json_tree_int(json_tree_get(g, "before_ns")) - json_tree_int(json_tree_get(g, "after_ns")));
+	assert_true(json_tree_is_null(json_tree_get(g, "measured")));
+	assert_non_null(strstr(json_tree_str(json_tree_get(g, "how")), "modelled"));
+	json_tree_free(j);
+	/* a trace's gain is the timeline's estimate, no change to try */
+	j = analyze_json(ARGS(SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite"));
+	assert_non_null(x = insight(j, "no-overlap"));
+	assert_true(json_tree_is_null(json_tree_get(x, "change")));
+	assert_true(json_tree_is_true(json_tree_get(json_tree_get(x, "gain"), "estimate")));
+	json_tree_free(j);
+}
+
 static void test_refused(void **state)
 {
 	struct out o;
 
 	(void)state;
+	run(&o, ARGS("analyze", SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite", "--verify"));
+	assert_int_equal(o.status, 2);
+	assert_non_null(strstr(o.err, "cannot be re-run"));
+	out_free(&o);
 	run(&o, ARGS("analyze", SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite", "--streams", "2"));
 	assert_int_equal(o.status, 2);
 	assert_non_null(strstr(o.err, "'--streams'"));
@@ -221,8 +252,8 @@ static void test_refused(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_refused), cmocka_unit_test(test_presets),
-	                                   cmocka_unit_test(test_nsys)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_modelled_gain), cmocka_unit_test(test_refused),
+	                                   cmocka_unit_test(test_presets), cmocka_unit_test(test_nsys)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
