@@ -28,8 +28,9 @@ static int cmd_refuse(const struct cmd_entry *e, enum cmd_opt id);
 /* Every option, once. A command's cmd_use may put its own words for one. */
 static const struct cmd_option cmd_options[] = {
     {OPT_PRESET, "preset", 0, CMD_ARG_REQUIRED, "P",
-     "kernel-transfer, decrypt, hyperq, default-stream, sync-order, managed, pageable or vector-add (the source\n"
-     "documents' experiments; it sets the defaults the other options change, wherever it is given)"},
+     "kernel-transfer, decrypt, hyperq, default-stream, sync-order, managed, pageable, vector-add or\n"
+     "managed-threads (the source documents' experiments; it sets the defaults the other options change,\n"
+     "wherever it is given)"},
     {OPT_EXPERIMENT, "experiment", 0, CMD_ARG_REQUIRED, "FILE",
      "the experiment of an INI file: an [experiment] section whose keys are these options' long names\n"
      "(streams = 8, elements = 4M); options after it change it (examples/ has every preset as one)"},
@@ -41,8 +42,9 @@ static const struct cmd_option cmd_options[] = {
     {OPT_WORK, "work", 0, CMD_ARG_REQUIRED, "N",
      "kernel work per element, 1..100000000 (add, fma: inner repeats; decrypt: rounds; spin: iterations)"},
     {OPT_KERNEL, "kernel", 0, CMD_ARG_REQUIRED, "K",
-     "add|decrypt|spin|fma: document 001's add (the sum stored `work` times), document 000's decrypt,\n"
-     "hyperq's one-thread spin, or a compute-bound chain of FMAs (default: the preset's)"},
+     "add|decrypt|spin|fma|task: document 001's add (the sum stored `work` times), document 000's\n"
+     "decrypt, hyperq's one-thread spin, a compute-bound chain of FMAs, or document 004's task (transform,\n"
+     "host_process, convert on managed memory attached to the stream; default: the preset's)"},
     {OPT_BLOCK, "block", 0, CMD_ARG_REQUIRED, "N",
      "threads per block 1..1024 (0: the kernel's own: add 128, fma 256, decrypt 64)"},
     {OPT_GRID, "grid", 0, CMD_ARG_REQUIRED, "N",
