@@ -823,6 +823,53 @@ static void test_run_examples(void **state)
 	cli_out_free(&o);
 }
 
+/* The example step programs ([chunk]) through the binary: `run FILE` on the model exits 0 with a result labelled
+ * modelled, its op list (ops) lists the steps and their calls, --order changes it, a bad step is one line. */
+static void test_run_programs(void **state)
+{
+	static const char *const files[] = {"pipeline.ini", "interleave.ini", "host-work.ini"};
+	static const char *const calls[] = {"cudaMemsetAsync z[", "kernel launch fma<<<", "host_process x["};
+	char path[4096], bad[4096], name[64], want[160];
+	struct cli_out o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s/examples/%s", SS_SOURCE_DIR, files[i]);
+		run_cli(&o, ARGS("run", path, "--backend", "model"));
+		if (o.status != 0)
+			fail_msg("%s: exit %d: %s", files[i], o.status, o.err);
+		assert_non_null(strstr(o.out, "program of "));
+		assert_non_null(strstr(o.out, "(MODELLED)"));
+		assert_null(strstr(o.out, "the documents' claims")); /* a program is none of the documents' */
+		cli_out_free(&o);
+		run_cli(&o, ARGS("ops", "--experiment", path));
+		if (o.status != 0)
+			fail_msg("%s: ops exit %d: %s", files[i], o.status, o.err);
+		assert_non_null(strstr(o.out, "# step 1: h2d x"));
+		if (strstr(o.out, calls[i]) == NULL)
+			fail_msg("%s: ops lists no '%s':\n%s", files[i], calls[i], o.out);
+		cli_out_free(&o);
+	}
+	snprintf(path, sizeof path, "%s/examples/interleave.ini", SS_SOURCE_DIR);
+	run_cli(&o, ARGS("ops", "--experiment", path));
+	assert_non_null(strstr(o.out, "  interleaved  "));
+	assert_non_null(strstr(o.out, "# interleave (in use): 1 2 3@c-1 4@c-2"));
+	cli_out_free(&o);
+	run_cli(&o, ARGS("ops", "--experiment", path, "--order", "breadth"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "  breadth-first  "));
+	assert_non_null(strstr(o.out, "# interleave (not in use: --order breadth)"));
+	cli_out_free(&o);
+	expect_error(2, ARGS("run", path, "--backend", "model", "--host-mem", "managed-attach"),
+	             "invalid --host-mem managed-attach for a step program", NULL);
+	snprintf(name, sizeof name, "ss-bad-step-%d.ini", (int)getpid());
+	put_file(getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp", name, "[chunk]\nstep = h2d w\n", bad,
+	         sizeof bad);
+	snprintf(want, sizeof want, "%s:2: step 'h2d w': buffer 'w': valid is x|y|z", name);
+	expect_error(2, ARGS("run", bad, "--backend", "model"), want, NULL);
+	unlink(bad);
+}
+
 /* Without --backend on a machine without a GPU: the model, said in one line on stderr. */
 static void test_run_auto_falls_back(void **state)
 {
@@ -1609,7 +1656,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_outputs_checked_first), cmocka_unit_test(test_outputs_written_in_place),
 	    cmocka_unit_test(test_stats_model),           cmocka_unit_test(test_export_several),
 	    cmocka_unit_test(test_singular_counts),       cmocka_unit_test(test_bench_model_not_gpu),
-	    cmocka_unit_test(test_run_examples),
+	    cmocka_unit_test(test_run_examples),          cmocka_unit_test(test_run_programs),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;

@@ -2,7 +2,9 @@
  * --experiment FILE is), fed from memory. A refused file is one line naming it ("fuzz.ini: " or "fuzz.ini:LINE: ");
  * an accepted one has its keys once each, in line order, no longer than a line; the experiment it gives either
  * breaks a rule between options (experiment_validate's, which expopts_parse applies to the file and the command line
- * together: one line) or plans: every copy on one of its streams and chunks. Chunks are capped at 4096 before planning
+ * together: one line) or plans: every copy, memset and step op on one of its streams and chunks, within its
+ * elements, a step program's ops naming its steps. A [chunk] step program has at most SS_MAX_STEPS steps in line
+ * order and an interleave that experiment_program_check accepts. Chunks are capped at 4096 before planning
  * (planner_build is linear in them) so an execution stays fast. */
 #include <stddef.h>
 #include <stdint.h>
@@ -52,9 +54,12 @@ static void fuzz_plan(struct ss_experiment *e)
 
 		if (op->id != i + 1 || op->kind >= SS_OP_COUNT)
 			abort();
-		if ((op->kind == SS_OP_H2D || op->kind == SS_OP_D2H) &&
+		if ((op->kind == SS_OP_H2D || op->kind == SS_OP_D2H || op->kind == SS_OP_MEMSET) &&
 		    (op->stream < 0 || op->stream >= e->streams || op->chunk < 0 || op->chunk >= ops.nchunks ||
-		     op->offset + op->count > e->elements))
+		     op->offset + op->count > e->elements || op->buffer < 0 || op->buffer > 2))
+			abort();
+		if (op->step < -1 || op->step >= e->nsteps ||
+		    (op->step >= 0 && (op->stream < 0 || op->stream >= e->streams)))
 			abort();
 	}
 	planner_free(&ops);
@@ -70,8 +75,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_refused(cause);
 		return 0;
 	}
-	if (f.nentry < 1 || f.nentry >= OPT_COUNT)
+	if ((f.nentry < 1 && f.nsteps < 1) || f.nentry >= OPT_COUNT || f.nsteps > SS_MAX_STEPS || f.ninter > f.nsteps)
 		abort();
+	for (int i = 0; i < f.nsteps; i++)
+		if (f.step[i].line < 1 || (i > 0 && f.step[i].line <= f.step[i - 1].line))
+			abort();
 	for (int i = 0; i < f.nentry; i++) {
 		if (strlen(f.entry[i].value) > EXPFILE_LINE_MAX || f.entry[i].line < 1 ||
 		    (i > 0 && f.entry[i].line <= f.entry[i - 1].line) || expfile_find(&f, f.entry[i].id) != &f.entry[i])
