@@ -12,8 +12,9 @@
 #                           NAME.plain.out (the program run once untraced first, for its own ms),
 #                           NAME.analyze.json and NAME.analyze.txt, NAME.build.txt; env.txt
 # (the files are packed into one archive because only a few files come back from the GPU machine; KEEP=1 leaves
-# insights/ unpacked as well). With nsys on PATH, managed-migration is also recorded by Nsight Systems with its
-# unified-memory page faults (managed-migration.nsys.sqlite), which streamscope's recorder does not capture.
+# insights/ unpacked as well). managed-migration is recorded with SS_CUPTI_MIGRATIONS=1 (the recorder then
+# captures its unified-memory migrations); with nsys on PATH it is also recorded by Nsight Systems with its
+# unified-memory page faults (managed-migration.nsys.sqlite).
 # Optional: ONLY="clean pageable" runs only those programs. A failing program is reported and the rest still run.
 # Exit status: 0 when every program built, verified its results under recording and was analysed; 1 otherwise.
 set -u
@@ -88,7 +89,11 @@ for p in $progs; do
 	rm -f "$work/$p.sqlite"
 	timeout 60 "$out/bin/$p" >"$work/$p.plain.out" 2>&1
 	say "plain $p: exit $?; $(grep '^INSIGHTS_APP ' "$work/$p.plain.out" | head -n 1)"
-	timeout 120 "$ss" record $twin -o "$work/$p.sqlite" -- "$out/bin/$p" >"$work/$p.out" 2>"$work/$p.err"
+	# managed-migration's trace needs the unified-memory migrations, which the recorder captures on request only
+	mig=0
+	[ "$p" = managed-migration ] && mig=1
+	SS_CUPTI_MIGRATIONS=$mig timeout 120 "$ss" record $twin -o "$work/$p.sqlite" -- "$out/bin/$p" >"$work/$p.out" \
+		2>"$work/$p.err"
 	rc=$?
 	line=$(grep '^INSIGHTS_APP ' "$work/$p.out" | head -n 1)
 	say "record $p: exit $rc; $line"
