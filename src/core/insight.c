@@ -459,8 +459,10 @@ struct insight_ready {
 	uint64_t *api_end;  /* [record]: that call's end, when issued */
 	size_t *by_end;     /* indices of the GPU records of streams, by end */
 	size_t nby_end;
-	/* per engine class (insight_engine_class 0..2): the union of its records' intervals, in time order, as
-	 * [start, end) pairs, and the busy time before each */
+	/* per engine class (insight_engine_class 0..2): the union of its records' intervals, gaps shorter than
+	 * INSIGHT_BLOCK_NS closed (the few microseconds an engine takes between two operations, as the H200's copy
+	 * engines do, are no idleness another stream could use), in time order as [start, end) pairs, and the busy
+	 * time before each */
 	uint64_t *busy[3], *busy_before[3];
 	size_t nbusy[3];
 };
@@ -554,7 +556,7 @@ static void insight_ready_build(const struct ss_timeline *t, struct insight_read
 			continue;
 		u = rd->busy[k];
 		n = &rd->nbusy[k];
-		if (*n > 0 && r->start <= u[2 * *n - 1]) {
+		if (*n > 0 && r->start <= u[2 * *n - 1] + INSIGHT_BLOCK_NS) { /* a short gap: the engine's own */
 			if (r->end > u[2 * *n - 1])
 				u[2 * *n - 1] = r->end;
 			continue;
