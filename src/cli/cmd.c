@@ -71,6 +71,12 @@ static const struct cmd_option cmd_options[] = {
      "timeline (CUPTI records none). The events slow the traced run where streams share a hardware\n"
      "queue (the summary shows by how much), so auto (the default) turns them on only where every\n"
      "stream has a queue of its own (streams <= --connections), up to 8 streams; bare: on"},
+    {OPT_DEVICES, "devices", 0, CMD_ARG_REQUIRED, "N",
+     "GPUs 1..8: each gets --streams streams of its own and the chunks go round all of them (the model\n"
+     "shares the host link between them; the CUDA backend runs one device)"},
+    {OPT_PEER, "peer", 0, CMD_ARG_OPTIONAL, "on|off",
+     "with --devices 2..8: each chunk, after its kernel, is moved to the next GPU by a peer copy and\n"
+     "processed there by a second kernel, which copies it back; bare: on"},
     {OPT_BACKEND, "backend", 0, CMD_ARG_REQUIRED, "B",
      "auto|cuda|model (auto: the GPU when there is one, else the model)"},
     {OPT_PROFILE, "profile", 0, CMD_ARG_REQUIRED, "FILE",

@@ -32,6 +32,8 @@ enum cmd_opt {
 	OPT_REPEAT,
 	OPT_WARMUP,
 	OPT_PREFETCH_EVENTS,
+	OPT_DEVICES,
+	OPT_PEER,
 	/* where it runs */
 	OPT_BACKEND,
 	OPT_PROFILE,
@@ -124,9 +126,10 @@ struct cmd_entry {
 	    {OPT_ELEMENTS, NULL, NULL}, {OPT_WORK, NULL, NULL}, {OPT_KERNEL, NULL, NULL}, {OPT_BLOCK, NULL, NULL},     \
 	    {OPT_GRID, NULL, NULL}, {OPT_SPLIT, NULL, NULL}, {OPT_ORDER, NULL, NULL}, {OPT_SYNC, NULL, NULL},          \
 	    {OPT_DEFSTREAM, NULL, NULL}, {OPT_STREAM_FLAGS, NULL, NULL}, {OPT_HOSTMEM, NULL, NULL},                    \
-	    {OPT_CONNECTIONS, NULL, NULL}, {OPT_THREADS, NULL, NULL},                                                  \
+	    {OPT_CONNECTIONS, NULL, NULL}, {OPT_THREADS, NULL, NULL}, {OPT_PREFETCH_EVENTS, NULL, NULL},               \
+	    {OPT_DEVICES, NULL, NULL},                                                                                 \
 	{                                                                                                              \
-		OPT_PREFETCH_EVENTS, NULL, NULL                                                                        \
+		OPT_PEER, NULL, NULL                                                                                   \
 	}
 
 /* The experiment options: the op list's, and how often it runs (the TUI, run, sweep, stats). */
@@ -142,8 +145,9 @@ struct cmd_entry {
 	    {OPT_WORK, why}, {OPT_KERNEL, why}, {OPT_BLOCK, why}, {OPT_GRID, why}, {OPT_SPLIT, why}, {OPT_ORDER, why}, \
 	    {OPT_SYNC, why}, {OPT_DEFSTREAM, why}, {OPT_STREAM_FLAGS, why}, {OPT_HOSTMEM, why},                        \
 	    {OPT_CONNECTIONS, why}, {OPT_THREADS, why}, {OPT_REPEAT, why}, {OPT_WARMUP, why},                          \
+	    {OPT_PREFETCH_EVENTS, why}, {OPT_DEVICES, why},                                                            \
 	{                                                                                                              \
-		OPT_PREFETCH_EVENTS, why                                                                               \
+		OPT_PEER, why                                                                                          \
 	}
 
 /* The commands, each defined in its own file (cmd_<name>.c). */

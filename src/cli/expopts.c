@@ -87,6 +87,7 @@ static const struct expopts_range expopts_ranges[] = {
     {OPT_THREADS, 1, SS_MAX_STREAMS, false, EXPOPTS_FIELD(threads)},
     {OPT_REPEAT, 1, 1000, false, EXPOPTS_FIELD(repeat)},
     {OPT_WARMUP, 0, 100, false, EXPOPTS_FIELD(warmup)},
+    {OPT_DEVICES, 1, SS_MAX_DEVICES, false, EXPOPTS_FIELD(devices)},
 };
 
 /* expopts_store writes v, in range for it (non-negative, below 2^31 but for elements), into the integer field of e
@@ -193,6 +194,13 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 		break;
 	case OPT_PREFETCH_EVENTS:
 		o->exp.prefetch_events = v == NULL ? SS_PFE_ON : (enum ss_pfevents)e; /* bare: on */
+		break;
+	case OPT_PEER: /* bare: on */
+		if (v != NULL && strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
+			*cause = xasprintf("invalid --peer '%s': valid is on|off (bare: on)", v);
+			return -1;
+		}
+		o->exp.peer = v == NULL || strcmp(v, "on") == 0;
 		break;
 	case OPT_STREAM_FLAGS:
 		if (strcmp(v, "blocking") != 0 && strcmp(v, "nonblocking") != 0 && strcmp(v, "non-blocking") != 0) {

@@ -165,7 +165,8 @@ void report_sweep(const struct ss_sweep *s)
 	if (!s->modelled)
 		printf(
 		    "\ntime is the CUPTI makespan, or the untraced cudaEvent makespan where tracing overhead > 1%%\n");
-	if ((n = claims_sweep(s, claims)) > 0) {
+	/* a step program is none of the documents' programs: no claims */
+	if (s->base.nsteps == 0 && (n = claims_sweep(s, claims)) > 0) {
 		printf("\nthe documents' claims these points support%s\n", s->modelled ? " (MODELLED)" : "");
 		report_claims(claims, n);
 	}
@@ -361,7 +362,7 @@ int report_sweep_json(const struct ss_sweep *s)
 	json_out_key_bool(o, "modelled", s->modelled);
 	json_out_key_str(o, "device", s->device);
 	report_json_sweep_points(o, s);
-	n = claims_sweep(s, claims);
+	n = s->base.nsteps == 0 ? claims_sweep(s, claims) : 0;
 	report_claims_json(o, claims, n);
 	return report_json_end(o);
 }

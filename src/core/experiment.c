@@ -139,6 +139,7 @@ void experiment_preset(struct ss_experiment *e, enum ss_preset p)
 	e->threads = 1;
 	e->repeat = 3;
 	e->warmup = 1;
+	e->devices = 1;
 	switch (p) {
 	case SS_PRESET_KERNEL_TRANSFER:
 		e->sync = SS_SYNC_STOP_EVENT;
@@ -486,8 +487,46 @@ static int experiment_program_validate(const struct ss_experiment *e, char **cau
 	return 0;
 }
 
+int experiment_stream_device(const struct ss_experiment *e, int stream)
+{
+	return stream >= 0 && e->devices > 1 && e->streams > 0 ? stream / e->streams : 0;
+}
+
+/* experiment_validate_devices checks --devices and --peer and what they cannot go with: 0, or -1 with *cause. */
+static int experiment_validate_devices(const struct ss_experiment *e, char **cause)
+{
+	if (e->devices < 0 || e->devices > SS_MAX_DEVICES) { /* 0: an experiment from before --devices, one */
+		*cause = xasprintf("invalid device count %d: valid is 1..%d", e->devices, SS_MAX_DEVICES);
+		return -1;
+	}
+	if (e->peer && e->devices < 2) {
+		*cause =
+		    xasprintf("--peer moves each chunk to the next device: it needs --devices 2..%d", SS_MAX_DEVICES);
+		return -1;
+	}
+	if (e->devices <= 1)
+		return 0;
+	if (e->streams * e->devices > SS_MAX_STREAMS) {
+		*cause = xasprintf("--devices %d with %d streams each is %d streams: valid is at most %d in all",
+		                   e->devices, e->streams, e->streams * e->devices, SS_MAX_STREAMS);
+		return -1;
+	}
+	if (e->nsteps > 0 || e->hostmem != SS_MEM_PINNED || e->threads != 1 || e->defstream != SS_DS_NONE ||
+	    (e->kernel != SS_KERNEL_ADD && e->kernel != SS_KERNEL_FMA && e->kernel != SS_KERNEL_DECRYPT) ||
+	    e->order != SS_ORDER_DEPTH) {
+		*cause = xasprintf(
+		    "--devices %d runs the add, fma or decrypt kernel on pinned memory, depth-first, one host "
+		    "thread, no default-stream interference, no step program",
+		    e->devices);
+		return -1;
+	}
+	return 0;
+}
+
 int experiment_validate(const struct ss_experiment *e, char **cause)
 {
+	if (experiment_validate_devices(e, cause) != 0)
+		return -1;
 	if (e->streams < 1 || e->streams > SS_MAX_STREAMS) {
 		*cause = xasprintf("invalid stream count %d: valid is 1..%d", e->streams, SS_MAX_STREAMS);
 		return -1;
@@ -652,6 +691,11 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 	         e->nonblocking ? (compact ? " nb" : " non-blocking") : "", experiment_hostmem_name(e->hostmem), pfe,
 	         e->connections, e->connections == 1 ? "" : "s", e->threads, e->threads == 1 ? "" : "s");
 	w = (int)strlen(buf);
+	if (e->devices > 1 && (size_t)w < len)
+		w += snprintf(buf + w, len - (size_t)w, compact ? " %dgpu%s" : "  %d GPUs%s", e->devices,
+		              e->peer ? (compact ? "+peer" : " with a peer copy stage") : "");
+	if (w > (int)len)
+		w = (int)len;
 	if (kernel[0] != '\0' && (size_t)w < len)
 		snprintf(buf + w, len - (size_t)w, "%s", kernel);
 }

@@ -8,6 +8,7 @@
 
 #define SS_MAX_STREAMS 128
 #define SS_MAX_CONNECTIONS 32
+#define SS_MAX_DEVICES 8 /* --devices N */
 
 /* Issue order of the per-chunk work. */
 enum ss_order {
@@ -171,6 +172,13 @@ struct ss_experiment {
 	struct ss_step step[SS_MAX_STEPS];
 	int ninter; /* items of inter (0: none; then one per step) */
 	struct ss_inter inter[SS_MAX_INTERLEAVE];
+	/* Several GPUs (--devices N, 1..SS_MAX_DEVICES): each device has `streams` streams of its own, stream index
+	 * d * streams + i being device d's stream i (experiment_stream_device), and the chunks go round all of them
+	 * (chunk c to stream c % (streams * devices)); 0 chunks is one per stream of every device. peer (--peer):
+	 * each chunk, after its kernel, is moved to the next device ((d + 1) % devices) by a peer copy and processed
+	 * there by a second kernel, whose stream (the same stream index on that device) copies it back. */
+	int devices;
+	bool peer;
 };
 
 /* experiment_preset fills e with the preset's defaults. */
@@ -181,6 +189,8 @@ double experiment_queues_f(const struct ss_experiment *e);
 /* experiment_prefetch_events: whether e's prefetches are timed with cudaEvents (enum ss_pfevents, AUTO
  * resolved with e's streams and queues). */
 bool experiment_prefetch_events(const struct ss_experiment *e);
+/* experiment_stream_device is the device of stream index stream (0 for one device and for negative indices). */
+int experiment_stream_device(const struct ss_experiment *e, int stream);
 /* experiment_validate checks ranges; on error returns -1 and sets *cause to one line naming the problem and the
  * valid values (caller frees). */
 int experiment_validate(const struct ss_experiment *e, char **cause);

@@ -17,7 +17,7 @@ static const char *const planner_kind_names[SS_OP_COUNT] = {
     "cudaMemcpyAsync H2D",      "cudaMemcpyAsync D2H",      "kernel launch",    "cudaStreamAttachMemAsync",
     "cudaMemPrefetchAsync H2D", "cudaMemPrefetchAsync D2H", "cudaEventRecord",  "cudaEventSynchronize",
     "cudaStreamSynchronize",    "cudaDeviceSynchronize",    "cudaGetLastError", "host_process",
-    "cudaMemsetAsync",
+    "cudaMemsetAsync",          "cudaMemcpyPeerAsync",
 };
 
 /* Planning state: the list being built and the experiment it follows. */
@@ -451,12 +451,58 @@ static void planner_program(struct planner_ctx *p)
 		planner_interfere(p);
 }
 
+/* planner_peer_stage rewrites ops (of e, devices > 1, peer) so that each chunk's kernel is followed by a peer copy
+ * of its output to the same stream of the next device and a second kernel there, and its D2H is issued there. */
+static void planner_peer_stage(const struct ss_experiment *e, struct ss_oplist *ops)
+{
+	struct ss_op *old = ops->op;
+	size_t n = ops->n, cap = 0;
+	int total = e->streams * e->devices;
+
+	ops->op = NULL;
+	ops->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct ss_op o = old[i];
+		int far = o.stream >= 0 ? (o.stream + e->streams) % total : o.stream;
+
+		if (o.kind == SS_OP_D2H && o.chunk >= 0)
+			o.stream = (int16_t)far;
+		*VEC_PUSH(ops->op, ops->n, cap, 64) = o;
+		if (o.kind == SS_OP_KERNEL && o.chunk >= 0 && o.stream >= 0) {
+			struct ss_op peer = o, k2 = o;
+
+			peer.kind = SS_OP_PEER;
+			peer.buffer = 2; /* z: the kernel's output */
+			peer.event = far;
+			*VEC_PUSH(ops->op, ops->n, cap, 64) = peer;
+			k2.stream = (int16_t)far;
+			*VEC_PUSH(ops->op, ops->n, cap, 64) = k2;
+		}
+	}
+	for (size_t i = 0; i < ops->n; i++)
+		ops->op[i].id = (uint32_t)i + 1;
+	ops->cap = cap;
+	free(old);
+}
+
 void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 {
 	struct planner_ctx p = {e, ops};
 	int inputs, outputs;
 	struct ss_op *op;
 
+	if (e->devices > 1) {
+		/* one list over every device's streams; the peer stage after */
+		struct ss_experiment all = *e;
+
+		all.streams = e->streams * e->devices;
+		all.devices = 1;
+		all.peer = false;
+		planner_build(&all, ops);
+		if (e->peer)
+			planner_peer_stage(e, ops);
+		return;
+	}
 	memset(ops, 0, sizeof *ops);
 	ops->nchunks = (e->nsteps == 0 && e->kernel == SS_KERNEL_SPIN) || e->chunks <= 0 ? e->streams : e->chunks;
 	ops->split = e->split;
@@ -531,7 +577,9 @@ static bool planner_moves_data(int kind)
 
 uint64_t planner_op_bytes(const struct ss_oplist *ops, const struct ss_op *op)
 {
-	return planner_moves_data(op->kind) || op->kind == SS_OP_MEMSET ? op->count * ops->elem_size : 0;
+	return planner_moves_data(op->kind) || op->kind == SS_OP_MEMSET || op->kind == SS_OP_PEER
+	           ? op->count * ops->elem_size
+	           : 0;
 }
 
 bool planner_op_pageable(const struct ss_experiment *e, const struct ss_op *op)
@@ -610,6 +658,9 @@ void planner_expected_records(const struct ss_oplist *ops, bool prefetches, size
 		case SS_OP_MEMSET:
 			counts[SS_KIND_MEMSET]++;
 			break;
+		case SS_OP_PEER:
+			counts[SS_KIND_D2D]++;
+			break;
 		default:
 			break;
 		}
@@ -651,6 +702,15 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 		         op->buffer >= 0 && op->buffer < 3 ? bufname[op->buffer] : '?', (unsigned long long)op->offset,
 		         (unsigned long long)op->count, (unsigned)op->value, (double)bytes / (1 << 20));
 		break;
+	case SS_OP_PEER: {
+		char to[16];
+
+		timeline_stream_label(op->event, to, sizeof to);
+		snprintf(buf, len, "#%u t%d %-10s cudaMemcpyPeerAsync z[%llu+%llu] to %s's device %.2f MiB", op->id,
+		         op->thread, st, (unsigned long long)op->offset, (unsigned long long)op->count, to,
+		         (double)bytes / (1 << 20));
+		break;
+	}
 	case SS_OP_EVENT_RECORD:
 	case SS_OP_EVENT_SYNC:
 		snprintf(buf, len, "#%u t%d %-10s %s(ev%d)", op->id, op->thread, st, planner_op_kind_name(op->kind),
@@ -664,7 +724,7 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 
 bool planner_gpu_op(int kind)
 {
-	return (kind >= 0 && kind <= SS_OP_EVENT_RECORD) || kind == SS_OP_MEMSET;
+	return (kind >= 0 && kind <= SS_OP_EVENT_RECORD) || kind == SS_OP_MEMSET || kind == SS_OP_PEER;
 }
 
 void planner_start_events(const struct ss_oplist *ops, int nthreads, int *start_at)

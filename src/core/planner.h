@@ -24,6 +24,8 @@ enum ss_op_kind {
 	SS_OP_HOST,           /* host_process: the issuing thread works on buffer[offset, offset+count) (managed; a
 	                         step program's: the buffer's host array) */
 	SS_OP_MEMSET,         /* cudaMemsetAsync of buffer[offset, offset+count) (device) to the byte value */
+	SS_OP_PEER,           /* --peer: cudaMemcpyPeerAsync of buffer[offset, offset+count) from the device of its
+	                         stream to the device of stream `event` (the op's `event` field holds that stream) */
 	SS_OP_COUNT
 };
 
@@ -59,7 +61,10 @@ struct ss_oplist {
 	uint32_t elem_size;
 };
 
-/* planner_build fills ops for e (validated). Deterministic: same experiment, same list. */
+/* planner_build fills ops for e (validated). Deterministic: same experiment, same list. With --devices N the list
+ * is that of N x streams streams (device d's stream i is index d * streams + i); with --peer each chunk's kernel is
+ * followed by an SS_OP_PEER of its output to the same stream of the next device, a second kernel there, and the
+ * chunk's D2H moves to that stream. */
 void planner_build(const struct ss_experiment *e, struct ss_oplist *ops);
 void planner_free(struct ss_oplist *ops);
 /* planner_chunk gives chunk c's first element and length: SS_SPLIT_CEIL, chunks of ceil(elements / chunks), the last

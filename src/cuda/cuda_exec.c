@@ -823,6 +823,19 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 		*cause = xasprintf("no CUDA device found");
 		goto fail;
 	}
+	if (e->devices > count) {
+		*cause = xasprintf("--devices %d: this machine has %d CUDA device%s (valid is 1..%d)", e->devices,
+		                   count, count == 1 ? "" : "s", count);
+		goto fail;
+	}
+	if (e->devices > 1) {
+		/* the op list spans every device's streams (planner_build); issuing it needs cudaSetDevice per device's
+		 * streams and buffers and cudaMemcpyPeerAsync for --peer, which this backend does not do yet */
+		*cause =
+		    xasprintf("--devices %d: the CUDA backend runs one device; run it on the model (--backend model)",
+		              e->devices);
+		goto fail;
+	}
 	if ((err = cudaSetDevice(0)) != cudaSuccess || (err = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess ||
 	    (err = cudaFree(NULL)) != cudaSuccess) {
 		exec_cuda_error("CUDA initialisation of device 0", err, cause);

@@ -25,6 +25,7 @@
 
 #include "core/vec.h"
 #include "core/xalloc.h"
+#include "model/multi.h"
 
 #define MODEL_EPS 1e-6 /* ns: remaining times below this are done */
 #define MODEL_MAX_STEPS 50000000ull
@@ -1159,6 +1160,8 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 
 		do {
 			changed = model_run_hosts(&m);
+	if (e->devices > 1)
+		return multi_simulate(e, ops, p, sink, res, cause); /* --devices: model/multi.c */
 			changed |= model_dispatch(&m);
 			changed |= model_start(&m);
 			if (model_finish_instant(&m))

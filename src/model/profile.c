@@ -105,6 +105,17 @@ static const struct profile_key profile_keys[] = {
      "on-demand migration of managed memory kernels write unprefetched, alone (shared with the prefetches to the "
      "device and other faulting kernels)",
      "H200 calibrate (tests/data/h200/calibrate): managed kernels' durations less their compute"},
+    /* the multi-GPU keys: the two-GPU machine (nvidia-h200-x2) was not available, so none of them is measured or
+     * fitted; calibrate them there (tests/gpu/multi_gpu.sh) */
+    {"multi.host_link_gbs", D(host_link_gbs), 0.01, 10000, 55.4, E,
+     "--devices: the bandwidth one direction of the host link gives every device's copies together",
+     "not measured (no two-GPU machine was available): copy.h2d.bw_gbs, i.e. GPUs behind one PCIe link; GPUs on "
+     "links of their own share nothing and would want this at devices x that"},
+    {"multi.peer_gbs", D(peer_gbs), 0.01, 10000, 300, E, "--peer: peer copy bandwidth between two devices",
+     "not measured (no two-GPU machine was available): an estimate for NVLink between H200s (450 GB/s per "
+     "direction on paper, about 2/3 of it reached by cudaMemcpyPeerAsync)"},
+    {"multi.peer_latency_ns", D(peer_latency_ns), 0, 1e7, 5000, E, "--peer: fixed cost of one peer copy",
+     "not measured (no two-GPU machine was available): about twice copy.h2d.latency_ns"},
     {"memset.gbs", D(memset_gbs), 0.01, 100000, 3000, E,
      "cudaMemsetAsync of device memory (a step program's memset step), the whole device filling",
      "not measured: about 2/3 of the H200's 4.8 TB/s HBM3e peak"},

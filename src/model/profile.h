@@ -51,6 +51,8 @@ struct ss_profile {
 	                             dependency latency of a copy */
 	double fault_gbs;         /* managed memory migrated on demand by the kernels that touch it */
 	double memset_gbs;        /* cudaMemsetAsync of device memory (a step program's memset step), device-wide */
+	double host_link_gbs;     /* --devices: the host link every device's H2D (and, apart, D2H) copies share */
+	double peer_gbs, peer_latency_ns;     /* --peer: a peer copy between two devices = latency + bytes / peer_gbs */
 	double attach_gbs, attach_latency_ns; /* a launch migrating its chunk's attached managed memory */
 	struct ss_kernel_profile kernel[SS_KERNEL_COUNT];
 	double kernel_min_ns; /* fixed part of every kernel's duration */

@@ -1,6 +1,6 @@
 /* test_devices_cli.c: the per-device output of `streamscope stats` through the real binary, on the synthetic two-GPU
  * trace (tests/data/synthetic): the text table's rows and the --json "devices" array with the numbers devsum gives;
- * a one-device trace has an empty array. */
+ * a one-device trace has an empty array; and run --devices/--peer on the model (examples/multi-gpu.ini). */
 /* cmocka.h needs these first */
 // clang-format off
 #include <setjmp.h>
@@ -143,11 +143,51 @@ static void test_stats_json(void **state)
 	out_free(&o);
 }
 
+/* run --devices on the model: the example's two GPUs in the exported trace (stats reads them back, peer copies
+ * both ways); bad values refused in one line naming what is valid. */
+static void test_run_devices(void **state)
+{
+	struct out o;
+	char path[] = "/tmp/ss-devices-XXXXXX", file[64];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	snprintf(file, sizeof file, "%s.sqlite", path);
+	run(&o, ARGS("run", SS_SOURCE_DIR "/examples/multi-gpu.ini", "--backend", "model", "--export", file));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.out, "2 GPUs with a peer copy stage"));
+	assert_non_null(strstr(o.out, "MODEL (H200 profile, 2 GPUs)"));
+	out_free(&o);
+	run(&o, ARGS("stats", file));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "per device: 2 devices"));
+	out_free(&o);
+	unlink(file);
+	run(&o, ARGS("run", "--backend", "model", "--devices", "9"));
+	assert_int_equal(o.status, 2);
+	assert_non_null(strstr(o.err, "valid is an integer 1..8"));
+	assert_null(strchr(o.err, '\n') == NULL ? NULL : strchr(strchr(o.err, '\n') + 1, '\n'));
+	out_free(&o);
+	run(&o, ARGS("run", "--backend", "model", "--peer"));
+	assert_int_not_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "it needs --devices 2..8"));
+	out_free(&o);
+	run(&o, ARGS("run", "--backend", "model", "--devices", "2", "--host-mem", "pageable"));
+	assert_int_not_equal(o.status, 0);
+	assert_non_null(strstr(o.err, "pinned memory"));
+	out_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_stats_text),
 	    cmocka_unit_test(test_stats_json),
+	    cmocka_unit_test(test_run_devices),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

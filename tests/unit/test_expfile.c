@@ -25,8 +25,8 @@
  * but --experiment, in that order. */
 static const char all_keys[] = "preset, streams, chunks, elements, work, kernel, block, grid, split, order, sync, "
                                "default-stream, stream-flags, host-mem, connections, threads, prefetch-events, "
-                               "repeat, warmup";
-#define NKEYS 19
+                               "devices, peer, repeat, warmup";
+#define NKEYS 21
 
 /* example_path writes the path of examples/name into buf. */
 static const char *example_path(const char *name, char *buf, size_t len)
