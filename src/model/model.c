@@ -1148,6 +1148,8 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 
 	if (profile_validate(p, cause) != 0)
 		return -1;
+	if (e->devices > 1)
+		return multi_simulate(e, ops, p, sink, res, cause); /* --devices: model/multi.c */
 	memset(&m, 0, sizeof m);
 	m.e = e;
 	m.ops = ops;
@@ -1160,8 +1162,6 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 
 		do {
 			changed = model_run_hosts(&m);
-	if (e->devices > 1)
-		return multi_simulate(e, ops, p, sink, res, cause); /* --devices: model/multi.c */
 			changed |= model_dispatch(&m);
 			changed |= model_start(&m);
 			if (model_finish_instant(&m))
