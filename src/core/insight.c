@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/idmap.h"
+#include "core/insight_multi.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 
@@ -1160,5 +1161,6 @@ void insight_analyze(const struct ss_timeline *t, const struct ss_analysis *a, s
 	insight_host_sync_order(t, a, out);
 	insight_managed_migration(t, a, out);
 	insight_explained(t, out);
+	insight_multi_analyze(t, a, out); /* peer-copy-critical, device-idle, host-link-contention */
 	insight_order(out);
 }

@@ -108,6 +108,10 @@ static void test_stats_text(void **state)
 	assert_non_null(strstr(o.out, "GPU 1: SYNTHETIC GPU B (GPU-00000000-0000-0000-0000-0000000000b1)"));
 	assert_non_null(strstr(o.out, "idle*: idle while another device was busy"));
 	out_free(&o);
+	run(&o, ARGS("analyze", TRACE));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "host-link-contention"));
+	out_free(&o);
 }
 
 /* stats --json: devices[] with each device's busy and peer numbers; a one-device trace: device_count 1, none. */

@@ -155,6 +155,14 @@ static void test_synthetic_trace(void **state)
 	analyze(&t, &in);
 	assert_non_null(insight_find(&in, "host-link-contention"));
 	assert_null(insight_find(&in, "device-idle")); /* the two GPUs are busy alike */
+	{
+		/* analyze's rules include them */
+		struct ss_analysis a;
+
+		analysis_timeline(&t, &a);
+		insight_analyze(&t, &a, &in);
+		assert_non_null(insight_find(&in, "host-link-contention"));
+	}
 	timeline_free(&t);
 }
 
