@@ -14,7 +14,7 @@
 	do {                                                                                                           \
 		cudaError_t e_ = (x);                                                                                  \
 		if (e_ != cudaSuccess) {                                                                               \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));             \
+			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));            \
 			exit(1);                                                                                       \
 		}                                                                                                      \
 	} while (0)
@@ -145,7 +145,8 @@ int main(void)
 		CHECK(cudaStreamSynchronize(st[1][0]));
 		CHECK(cudaSetDevice(0));
 		CHECK(cudaEventElapsedTime(&ms, b0, b1));
-		/* both copies ran within [b0, end of the later]; GPU 0's end bounds it from below: the rate is at most */
+		/* both copies ran within [b0, end of the later]; GPU 0's end bounds it from below: the rate is at most
+		 */
 		printf(" h2d_both_gbs=%.2f\n", (double)(2 * hb) / (ms * 1e6));
 	}
 	return ok ? 0 : 1;
