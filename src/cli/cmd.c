@@ -91,6 +91,7 @@ static const struct cmd_option cmd_options[] = {
     {OPT_QUICK, "quick", 0, CMD_ARG_NONE, NULL, "a smaller matrix"},
     {OPT_CSV, "csv", 0, CMD_ARG_REQUIRED, "FILE", "write the rows to FILE (after every row)"},
     {OPT_CHECK, "check", 0, CMD_ARG_REQUIRED, "FILE[,FILE...]", "compare the model with measured CSVs"},
+    {OPT_FIT, "fit", 0, CMD_ARG_REQUIRED, "KEY=LO:HI[,...]", "fit profile keys to the measured rows"},
     {OPT_RESUME, "resume", 0, CMD_ARG_NONE, NULL, "keep the measured rows the --csv FILE already has"},
     {OPT_LIVE, "live", 0, CMD_ARG_NONE, NULL, "show the Gantt while the program runs"},
     {OPT_CHILDREN, "children", 0, CMD_ARG_NONE, NULL, "also record the CUDA processes the program starts"},

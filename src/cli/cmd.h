@@ -46,6 +46,7 @@ enum cmd_opt {
 	OPT_QUICK,
 	OPT_CSV,
 	OPT_CHECK,
+	OPT_FIT,
 	OPT_RESUME,
 	OPT_LIVE,
 	OPT_CHILDREN,

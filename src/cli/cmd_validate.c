@@ -199,6 +199,107 @@ too_many:
 
 static int cm_validate(const struct cmd_args *args, struct cm_checks *ck);
 
+/* The most keys one --fit chooses. */
+#define CM_FIT_MAX 8
+
+/* cm_fit_parse splits "KEY=LO:HI[,KEY=LO:HI...]" (in place) into fit[]; returns how many, -1 after printing why. */
+static int cm_fit_parse(char *list, struct ss_validate_fit *fit)
+{
+	char *save = NULL, *tok, *eq, *colon, *end1, *end2;
+	int n = 0;
+
+	for (tok = strtok_r(list, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		eq = strchr(tok, '=');
+		colon = eq != NULL ? strchr(eq, ':') : NULL;
+		if (n == CM_FIT_MAX || eq == NULL || colon == NULL)
+			goto bad;
+		*eq = *colon = '\0';
+		fit[n].key = tok;
+		fit[n].lo = strtod(eq + 1, &end1);
+		fit[n].hi = strtod(colon + 1, &end2);
+		if (end1 == eq + 1 || *end1 != '\0' || end2 == colon + 1 || *end2 != '\0' ||
+		    profile_key_find(tok) < 0 || !(fit[n].lo > 0) || !(fit[n].hi > fit[n].lo))
+			goto bad;
+		n++;
+	}
+	if (n > 0)
+		return n;
+bad:
+	cmd_error(CLI_USAGE,
+	          "validate: invalid --fit: valid is KEY=LO:HI[,KEY=LO:HI...] (at most %d profile keys, "
+	          "0 < LO < HI)",
+	          CM_FIT_MAX);
+	return -1;
+}
+
+/* cm_half keeps the rows of s whose stream count is an even (half 0: 1, 4, 16, 64) or odd (half 1: 2, 8, 32,
+ * 128) power of two. */
+static void cm_half(const struct ss_validate_set *s, int half, struct ss_validate_set *out)
+{
+	memset(out, 0, sizeof *out);
+	out->row = xcalloc(s->n + 1, sizeof *out->row);
+	out->cap = s->n + 1;
+	for (size_t i = 0; i < s->n; i++) {
+		int lg = 0;
+
+		while ((1 << (lg + 1)) <= s->row[i].streams)
+			lg++;
+		if (lg % 2 == half)
+			out->row[out->n++] = s->row[i];
+	}
+}
+
+/* cm_fit fits the keys of fit[0..n) to s's rows (p changes to the fit over all of them) and prints the values and
+ * the held-out check: fitted on one half of the stream counts, the model on the other. -1 after printing why. */
+static int cm_fit(struct ss_profile *p, struct ss_validate_set *s, struct ss_validate_fit *fit, int n)
+{
+	static const char *const halves[] = {"1, 4, 16, 64 streams", "2, 8, 32, 128 streams"};
+	char *cause = NULL;
+	double score;
+
+	for (int h = 0; h < 2; h++) {
+		struct ss_validate_set on, off;
+		struct ss_profile q = *p;
+		struct ss_validate_stats a, b;
+		int rc;
+
+		cm_half(s, h, &on);
+		cm_half(s, 1 - h, &off);
+		rc = validate_fit(&q, &on, fit, (size_t)n, &score, &cause);
+		if (rc == 0)
+			rc = validate_model(&q, &on, &cause);
+		if (rc == 0)
+			rc = validate_model(&q, &off, &cause);
+		if (rc == 0) {
+			validate_stats(&on, &a);
+			validate_stats(&off, &b);
+			printf("fit on %s:", halves[h]);
+			for (int k = 0; k < n; k++)
+				printf(" %s=%.6g", fit[k].key, fit[k].value);
+			printf(
+			    "\n  fitted rows: %zu, median %.1f%%, worst %.1f%%, %zu beyond 15%%; held-out rows (%s): "
+			    "%zu, median %.1f%%, worst %.1f%%, %zu beyond 15%%\n",
+			    a.n, 100 * a.median_err, 100 * a.worst_err, a.beyond_worst, halves[1 - h], b.n,
+			    100 * b.median_err, 100 * b.worst_err, b.beyond_worst);
+		}
+		validate_free(&on);
+		validate_free(&off);
+		if (rc != 0)
+			goto fail;
+	}
+	if (validate_fit(p, s, fit, (size_t)n, &score, &cause) != 0 || validate_model(p, s, &cause) != 0)
+		goto fail;
+	printf("fit on every row (the model below):");
+	for (int k = 0; k < n; k++)
+		printf(" %s=%.6g", fit[k].key, fit[k].value);
+	printf(" (mean |ln(model / measured)| %.4f)\n\n", score);
+	return 0;
+fail:
+	cmd_error(CLI_FAIL, "validate: %s", cause);
+	free(cause);
+	return -1;
+}
+
 /* cm_write_csv writes s's CSV to path through io/atomic; -1 after printing why. */
 static int cm_write_csv(const char *path, const struct ss_validate_set *s)
 {
@@ -261,6 +362,9 @@ static int cm_validate(const struct cmd_args *args, struct cm_checks *ck)
 {
 	const char *csv = NULL, *backend = "cuda", *profile = NULL;
 	const char *matrix_opt = NULL; /* an option that runs the matrix, which --check does not */
+	char fitlist[1024];            /* --fit's list, split in place: fit[].key points into it */
+	struct ss_validate_fit fit[CM_FIT_MAX];
+	int nfit = 0;
 	bool quick = false, resume = false;
 	bool resumed = false; /* --resume kept measured rows: a host line measured now would not be theirs */
 	struct cm_filter filter;
@@ -288,6 +392,11 @@ static int cm_validate(const struct cmd_args *args, struct cm_checks *ck)
 			if (cm_check_add(ck, optarg) != 0)
 				return CLI_USAGE;
 			break;
+		case OPT_FIT:
+			snprintf(fitlist, sizeof fitlist, "%s", optarg);
+			if ((nfit = cm_fit_parse(fitlist, fit)) < 0)
+				return CLI_USAGE;
+			break;
 		case OPT_RESUME:
 			resume = true;
 			matrix_opt = "--resume";
@@ -309,6 +418,8 @@ static int cm_validate(const struct cmd_args *args, struct cm_checks *ck)
 			break;
 		}
 	}
+	if (nfit > 0 && ck->npath == 0)
+		return cmd_error(CLI_USAGE, "validate: --fit needs --check FILE (it fits to measured rows)");
 	if (ck->npath > 0 && matrix_opt != NULL)
 		return cmd_error(CLI_USAGE,
 		                 "validate: option '%s' does not apply with --check (it compares measured "
@@ -332,6 +443,10 @@ static int cm_validate(const struct cmd_args *args, struct cm_checks *ck)
 			return CLI_USAGE;
 		}
 		cm_filter_apply(&filter, &s);
+		if (nfit > 0 && cm_fit(&p, &s, fit, nfit) != 0) {
+			validate_free(&s);
+			return CLI_FAIL;
+		}
 		goto report;
 	}
 	if (strcmp(backend, "model") == 0)
@@ -428,6 +543,10 @@ static const struct cmd_use cmd_validate_uses[] = {
     {OPT_STREAMS, "LIST", "only these stream counts (comma list, each 1..128)"},
     {OPT_CONNECTIONS, "LIST", "only these hardware queue counts (comma list, each 1..32)"},
     {OPT_CHECK, NULL, "compare the current model with measured CSVs, no GPU needed (repeatable)"},
+    {OPT_FIT, NULL,
+     "with --check: choose these profile keys (each in LO..HI) to fit the rows kept, print them and the\n"
+     "held-out check (fitted on half the stream counts, the model on the other), then the rows modelled\n"
+     "with the fit over all of them"},
     {OPT_NONE, NULL, NULL},
 };
 

@@ -731,3 +731,100 @@ void validate_free(struct ss_validate_set *s)
 	free(s->row);
 	memset(s, 0, sizeof *s);
 }
+
+int validate_fit_score(const struct ss_profile *p, const struct ss_validate_set *s, double *score, size_t *n,
+                       char **cause)
+{
+	double sum = 0;
+
+	*n = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ss_validate_row *r = &s->row[i];
+		struct ss_experiment e;
+		uint64_t ns;
+
+		if (r->measured_ns == 0)
+			continue;
+		validate_experiment(r, &e);
+		if ((ns = model_makespan(&e, p, cause)) == 0)
+			return -1;
+		sum += fabs(log((double)ns / (double)r->measured_ns));
+		(*n)++;
+	}
+	*score = *n > 0 ? sum / (double)*n : 0;
+	return 0;
+}
+
+int validate_fit(struct ss_profile *p, const struct ss_validate_set *s, struct ss_validate_fit *fit, size_t nfit,
+                 double *score, char **cause)
+{
+	enum { STEPS = 40, ROUNDS = 4 };
+	int *key = xcalloc(nfit + 1, sizeof *key);
+	double best = INFINITY;
+	size_t n = 0;
+	int rc = 0;
+
+	for (size_t k = 0; k < nfit && rc == 0; k++) {
+		key[k] = profile_key_find(fit[k].key);
+		if (key[k] < 0 || !(fit[k].lo > 0) || !(fit[k].hi > fit[k].lo)) {
+			*cause = xasprintf("fit: '%s=%g:%g': valid is a profile key and a range 0 < LO < HI",
+			                   fit[k].key, fit[k].lo, fit[k].hi);
+			rc = -1;
+		}
+	}
+	if (rc == 0 && (rc = validate_fit_score(p, s, &best, &n, cause)) == 0 && n == 0) {
+		*cause = xasprintf("fit: no measured row to fit to");
+		rc = -1;
+	}
+	/* coordinate descent in log space: each key over its whole range, then rounds ever closer to the best */
+	for (int round = 0; round < ROUNDS && rc == 0; round++) {
+		for (size_t k = 0; k < nfit && rc == 0; k++) {
+			double cur = profile_get(p, key[k]), lo = log(fit[k].lo), hi = log(fit[k].hi);
+			double width = (hi - lo) / pow(STEPS / 4.0, round), at = log(fmax(cur, fit[k].lo)), pick = cur;
+
+			for (int j = 0; j <= STEPS && rc == 0; j++) {
+				double v = exp(fmin(hi, fmax(lo, at - width / 2 + width * j / STEPS))), sc;
+
+				if (round == 0)
+					v = exp(lo + (hi - lo) * j / STEPS);
+				profile_set(p, key[k], v, SS_PROV_FITTED);
+				if ((rc = validate_fit_score(p, s, &sc, &n, cause)) == 0 && sc < best - 1e-12) {
+					best = sc;
+					pick = v;
+				}
+			}
+			profile_set(p, key[k], pick, SS_PROV_FITTED);
+			fit[k].value = pick;
+		}
+	}
+	/* then a pattern search: each key 10%, 3%, 1% up and down while that improves the score (the score is rugged,
+	 * the model being discrete events: the rounds above can stop beside a better value) */
+	for (int step = 0; step < 3 && rc == 0; step++) {
+		static const double factor[] = {1.10, 1.03, 1.01};
+		bool moved = true;
+
+		for (int pass = 0; moved && pass < 50 && rc == 0; pass++) {
+			moved = false;
+			for (size_t k = 0; k < nfit && rc == 0; k++) {
+				for (int side = -1; side <= 1 && rc == 0; side += 2) {
+					double cur = profile_get(p, key[k]), sc;
+					double v = side < 0 ? cur / factor[step] : cur * factor[step];
+
+					if (v < fit[k].lo || v > fit[k].hi)
+						continue;
+					profile_set(p, key[k], v, SS_PROV_FITTED);
+					if ((rc = validate_fit_score(p, s, &sc, &n, cause)) == 0 && sc < best - 1e-12) {
+						best = sc;
+						fit[k].value = v;
+						moved = true;
+					} else {
+						profile_set(p, key[k], cur, SS_PROV_FITTED);
+					}
+				}
+			}
+		}
+	}
+	*score = best;
+	free(key);
+	return rc;
+}
