@@ -14,9 +14,12 @@
 # calibrate' are timeline measurements of tests/data/h200/calibrate. No value is fitted to validate.csv's
 # makespans (copy.gap_ns is solved on an untraced probe of its own, tests/data/h200/copy-gap). The managed keys (managed.prefetch_host_gbs, managed.prefetch_wait_ns, api.launch_prefetch_wait_ns) and
 # copy.switch_ns are read off the bench and smoke timelines (tests/data/h200/bench/preset-managed.sqlite and the
-# sweeps, gpu_smoke/run3 preset-managed and managed-prefetch-breadth). The estimates were not measured on the H200
-# (managed.prefetch_latency_ns and managed.prefetch_gbs, to the device: calibrate's old joint fit gave 241 us and
-# 23.8 GB/s with a model whose prefetches ran beside the faults, rejected, see calibrate.c);
+# sweeps, gpu_smoke/run3 preset-managed and managed-prefetch-breadth). The keys marked 'fitted' are fitted by
+# `streamscope validate --check ... --preset P --fit KEY=LO:HI,...` to the H200 documents' matrix
+# (tests/data/h200/documents/validate-*.csv; docs/results.md has the commands, test_validate's test_h200_fitted
+# checks each value is that fit's minimum): managed.prefetch_gbs and managed.prefetch_latency_ns (managed rows),
+# pageable.h2d.stage_gbs (pageable rows), managed.attach_gbs, managed.attach_latency_ns and host.process_gbs
+# (managed-threads rows, built-in);
 # tests/unit/test_validate.c lists the rows that miss and the H200's run-to-run spread they are held to.
 name = H200
 device = NVIDIA H200
@@ -31,17 +34,17 @@ copy.both_gbs = 100.5 measured              # H2D + D2H together when both direc
 copy.both_h2d_share = 0.518 measured        # H2D's share of copy.both_gbs (built-in: same copies)
 pageable.h2d.bw_gbs = 14.25 measured        # pageable H2D DMA bandwidth (built-in: 2 MiB pageable copies in the H200 timelines, paced by the host's staging: 106 us in the smoke run, 189 us in the bench run (medians); their mean, 147 us (the runs between measure the 8-stream preset 5.2-6.5 ms against 4.9 and 7.2))
 pageable.h2d.latency_ns = 0 estimate        # pageable H2D DMA fixed cost (built-in: none seen)
-pageable.h2d.stage_gbs = 15.6 measured      # host copy into the staging buffer, ahead of the DMA (built-in: the DMA starts 92 us (smoke run) and 176 us (bench run) into a 2 MiB call (medians); their mean, 134 us)
+pageable.h2d.stage_gbs = 10.3315 fitted     # host copy into the staging buffer, ahead of the DMA (built-in: fitted (streamscope validate --fit, docs/results.md) to the 31 pageable rows of the H200 documents' matrix (tests/data/h200/documents/validate-1.csv, validate-3.csv: copies of 16 MiB..128 KiB): 10.8 on 1, 4, 16, 64 streams alone, 10.3 on 2, 8, 32, 128; the 2 MiB copies of the smoke and bench timelines gave 15.6 (their DMA 92 and 176 us into the call), which left these rows 10-22% short)
 pageable.d2h.bw_gbs = 51 measured           # pageable D2H DMA bandwidth (built-in: 2 MiB pageable copies in the smoke timelines: ~41 us)
 pageable.d2h.latency_ns = 0 estimate        # pageable D2H DMA fixed cost (built-in: none seen)
 pageable.d2h.stage_gbs = 15 measured        # host copy out of the staging buffer, after the DMA (built-in: a 2 MiB call returns ~140 us after its DMA)
-managed.prefetch_gbs = 40 estimate          # cudaMemPrefetchAsync to the device: bandwidth alone (prefetches and faulting kernels share the migration) (built-in: below pinned copies)
-managed.prefetch_latency_ns = 20000 estimate # cudaMemPrefetchAsync to the device: fixed cost, done inside the migration the other prefetches and faulting kernels share (built-in: page table work; held inside the shared migration: the H200 managed trace at 32 streams (tests/data/h200/probes/managed-32.sqlite) runs its kernels 221 us..4.21 ms, as long as the migration's bytes (3.0 ms) plus the 64 prefetches' fixed costs (1.3 ms) end to end)
+managed.prefetch_gbs = 17.7778 fitted       # cudaMemPrefetchAsync to the device: bandwidth alone (prefetches and faulting kernels share the migration) (built-in: fitted (streamscope validate --fit, docs/results.md) with managed.prefetch_latency_ns to the 32 managed rows of the H200 documents' matrix (tests/data/h200/documents/validate-1.csv: document 001's add kernel on prefetched memory, 8 MiB..64 KiB a prefetch), managed.fault_gbs as that session's calibrate measured it: 17.4 on 1, 4, 16, 64 streams alone, 23.5 on 2, 8, 32, 128; the estimate before (40) left the rows 17-42% short)
+managed.prefetch_latency_ns = 10783.3 fitted # cudaMemPrefetchAsync to the device: fixed cost, done inside the migration the other prefetches and faulting kernels share (built-in: fitted with managed.prefetch_gbs (the same rows): 9.9 us on 1, 4, 16, 64 streams alone, 16.3 us on 2, 8, 32, 128 (the estimate before: 20 us))
 managed.prefetch_host_gbs = 10.8 measured   # cudaMemPrefetchAsync to the host: bandwidth (one prefetch at a time; its fixed cost is in managed.prefetch_wait_ns) (built-in: H200 managed timelines (bench preset-managed, smoke preset-managed and managed-prefetch-breadth): a 2 MiB prefetch to the host queued behind another ends 194 us after it (median of 5: 165-219 us))
 managed.prefetch_wait_ns = 51200 measured   # a prefetch waiting on its stream's earlier work starts this much later than a copy would (built-in: same timelines: the sync of a prefetch to the host right behind its kernel returns 256 us after the kernel (median of 19: 242-315 us), less the 194 us transfer, sync.wake_ns and gpu.dep_copy_* with 8 queues)
-managed.fault_gbs = 7.64 measured           # on-demand migration of managed memory kernels write unprefetched, alone (shared with the prefetches to the device and other faulting kernels) (built-in: H200 calibrate (tests/data/h200/calibrate): managed kernels' durations less their compute)
-managed.attach_gbs = 31.5 measured          # a launch migrating its chunk's attached managed memory (host-synchronous) (built-in: cudaLaunchKernel takes ~200 us for 3 x 2 MiB attached in the smoke timelines)
-managed.attach_latency_ns = 0 estimate      # fixed cost of that migration (built-in: none seen)
+managed.fault_gbs = 5.56459 measured        # on-demand migration of managed memory kernels write unprefetched, alone (shared with the prefetches to the device and other faulting kernels) (built-in: H200 calibrate of issue 18 (tests/data/h200/documents/h200.profile, calibrate.txt): managed kernels' durations less their compute (7.64 in the calibrate before, tests/data/h200/calibrate))
+managed.attach_gbs = 62.8034 fitted         # a launch migrating its chunk's attached managed memory (host-synchronous) (built-in: fitted (streamscope validate --fit, docs/results.md) with managed.attach_latency_ns and host.process_gbs to the 16 managed-threads rows of the H200 documents' matrix (tests/data/h200/documents/validate-2.csv: 64 MiB..512 KiB a task): 58.6 on 1, 4, 16, 64 tasks alone, 139 on 2, 8, 32, 128 (poorly determined). Against the timelines: 6 MiB attached take it 206 us (the smoke timelines: ~200 us), 16 MiB 373 us (the documents' trace, launches after host_process: ~0.47 ms))
+managed.attach_latency_ns = 105360 fitted   # fixed cost of that migration (each launch that migrates, in turn with the other threads' calls) (built-in: fitted with managed.attach_gbs (the same rows): 88 us on 1, 4, 16, 64 tasks alone, 114 us on 2, 8, 32, 128; every task's launch after its host_process pays it each pass, what makes 32..128 tasks slower than 16)
 kernel.add.ns_per_unit = 0.000710565 measured # document 001's add: (H200 calibrate of issue 18: tests/data/h200/documents/calibrate.txt)
 kernel.add.ns_per_elem = 0.00842978 measured # document 001's add: (H200 calibrate of issue 18: tests/data/h200/documents/calibrate.txt)
 kernel.add.saturation = 37395.5 measured # document 001's add: (H200 calibrate of issue 18: tests/data/h200/documents/calibrate.txt)

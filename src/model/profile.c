@@ -74,24 +74,28 @@ static const struct profile_key profile_keys[] = {
      "the bench run (medians); their mean, 147 us (the runs between measure the 8-stream preset 5.2-6.5 ms against "
      "4.9 and 7.2)"},
     {"pageable.h2d.latency_ns", D(pageable_h2d.latency_ns), 0, 1e8, 0, E, "pageable H2D DMA fixed cost", "none seen"},
-    {"pageable.h2d.stage_gbs", D(pageable_h2d_stage_gbs), 0.01, 10000, 15.6, M,
+    {"pageable.h2d.stage_gbs", D(pageable_h2d_stage_gbs), 0.01, 10000, 10.3315, F,
      "host copy into the staging buffer, ahead of the DMA",
-     "the DMA starts 92 us (smoke run) and 176 us (bench run) into a 2 MiB call (medians); their mean, 134 us"},
+     "fitted (streamscope validate --fit, docs/results.md) to the 31 pageable rows of the H200 documents' matrix "
+     "(tests/data/h200/documents/validate-1.csv, validate-3.csv: copies of 16 MiB..128 KiB): 10.8 on 1, 4, 16, 64 "
+     "streams alone, 10.3 on 2, 8, 32, 128; the 2 MiB copies of the smoke and bench timelines gave 15.6 (their DMA "
+     "92 and 176 us into the call), which left these rows 10-22% short"},
     {"pageable.d2h.bw_gbs", D(pageable_d2h.bw_gbs), 0.01, 10000, 51.0, M, "pageable D2H DMA bandwidth",
      "2 MiB pageable copies in the smoke timelines: ~41 us"},
     {"pageable.d2h.latency_ns", D(pageable_d2h.latency_ns), 0, 1e8, 0, E, "pageable D2H DMA fixed cost", "none seen"},
     {"pageable.d2h.stage_gbs", D(pageable_d2h_stage_gbs), 0.01, 10000, 15.0, M,
      "host copy out of the staging buffer, after the DMA", "a 2 MiB call returns ~140 us after its DMA"},
-    {"managed.prefetch_gbs", D(prefetch_gbs), 0.01, 10000, 40.0, E,
+    {"managed.prefetch_gbs", D(prefetch_gbs), 0.01, 10000, 17.7778, F,
      "cudaMemPrefetchAsync to the device: bandwidth alone (prefetches and faulting kernels share the migration)",
-     "below pinned copies"},
-    {"managed.prefetch_latency_ns", D(prefetch_latency_ns), 0, 1e8, 20000, E,
+     "fitted (streamscope validate --fit, docs/results.md) with managed.prefetch_latency_ns to the 32 managed rows "
+     "of the H200 documents' matrix (tests/data/h200/documents/validate-1.csv: document 001's add kernel on "
+     "prefetched memory, 8 MiB..64 KiB a prefetch), managed.fault_gbs as that session's calibrate measured it: 17.4 "
+     "on 1, 4, 16, 64 streams alone, 23.5 on 2, 8, 32, 128; the estimate before (40) left the rows 17-42% short"},
+    {"managed.prefetch_latency_ns", D(prefetch_latency_ns), 0, 1e8, 10783.3, F,
      "cudaMemPrefetchAsync to the device: fixed cost, done inside the migration the other prefetches and faulting "
-     "kernels "
-     "share",
-     "page table work; held inside the shared migration: the H200 managed trace at 32 streams "
-     "(tests/data/h200/probes/managed-32.sqlite) runs its kernels 221 us..4.21 ms, as long as the migration's bytes "
-     "(3.0 ms) plus the 64 prefetches' fixed costs (1.3 ms) end to end"},
+     "kernels share",
+     "fitted with managed.prefetch_gbs (the same rows): 9.9 us on 1, 4, 16, 64 streams alone, 16.3 us on 2, 8, 32, "
+     "128 (the estimate before: 20 us)"},
     {"managed.prefetch_host_gbs", D(prefetch_host_gbs), 0.01, 10000, 10.8, M,
      "cudaMemPrefetchAsync to the host: bandwidth (one prefetch at a time; its fixed cost is in "
      "managed.prefetch_wait_ns)",
@@ -101,10 +105,11 @@ static const struct profile_key profile_keys[] = {
      "a prefetch waiting on its stream's earlier work starts this much later than a copy would",
      "same timelines: the sync of a prefetch to the host right behind its kernel returns 256 us after the kernel "
      "(median of 19: 242-315 us), less the 194 us transfer, sync.wake_ns and gpu.dep_copy_* with 8 queues"},
-    {"managed.fault_gbs", D(fault_gbs), 0.01, 10000, 7.64, M,
+    {"managed.fault_gbs", D(fault_gbs), 0.01, 10000, 5.56459, M,
      "on-demand migration of managed memory kernels write unprefetched, alone (shared with the prefetches to the "
      "device and other faulting kernels)",
-     "H200 calibrate (tests/data/h200/calibrate): managed kernels' durations less their compute"},
+     "H200 calibrate of issue 18 (tests/data/h200/documents/h200.profile, calibrate.txt): managed kernels' "
+     "durations less their compute (7.64 in the calibrate before, tests/data/h200/calibrate)"},
     /* the multi-GPU keys: the two-GPU machine (nvidia-h200-x2) was not available, so none of them is measured or
      * fitted; calibrate them there (tests/gpu/multi_gpu.sh) */
     {"multi.host_link_gbs", D(host_link_gbs), 0.01, 10000, 55.4, E,
@@ -119,10 +124,17 @@ static const struct profile_key profile_keys[] = {
     {"memset.gbs", D(memset_gbs), 0.01, 100000, 3000, E,
      "cudaMemsetAsync of device memory (a step program's memset step), the whole device filling",
      "not measured: about 2/3 of the H200's 4.8 TB/s HBM3e peak"},
-    {"managed.attach_gbs", D(attach_gbs), 0.01, 10000, 31.5, M,
+    {"managed.attach_gbs", D(attach_gbs), 0.01, 10000, 62.8034, F,
      "a launch migrating its chunk's attached managed memory (host-synchronous)",
-     "cudaLaunchKernel takes ~200 us for 3 x 2 MiB attached in the smoke timelines"},
-    {"managed.attach_latency_ns", D(attach_latency_ns), 0, 1e8, 0, E, "fixed cost of that migration", "none seen"},
+     "fitted (streamscope validate --fit, docs/results.md) with managed.attach_latency_ns and host.process_gbs to "
+     "the 16 managed-threads rows of the H200 documents' matrix (tests/data/h200/documents/validate-2.csv: 64 "
+     "MiB..512 KiB a task): 58.6 on 1, 4, 16, 64 tasks alone, 139 on 2, 8, 32, 128 (poorly determined). Against the "
+     "timelines: 6 MiB attached take it 206 us (the smoke timelines: ~200 us), 16 MiB 373 us (the documents' trace, "
+     "launches after host_process: ~0.47 ms)"},
+    {"managed.attach_latency_ns", D(attach_latency_ns), 0, 1e8, 105360, F,
+     "fixed cost of that migration (each launch that migrates, in turn with the other threads' calls)",
+     "fitted with managed.attach_gbs (the same rows): 88 us on 1, 4, 16, 64 tasks alone, 114 us on 2, 8, 32, 128; "
+     "every task's launch after its host_process pays it each pass, what makes 32..128 tasks slower than 16"},
     {"kernel.add.ns_per_unit", D(kernel[SS_KERNEL_ADD].ns_per_unit), 1e-12, 1e6, 8.0e-4, E,
      "add (document 001's): ns per element x repeat, whole device",
      "three times the fma kernel's: document 001's kernel took about three times as long as the fma chain at work "
@@ -160,10 +172,15 @@ static const struct profile_key profile_keys[] = {
      "host_process (document 004's task): ns per element on the host, its managed data faulted back included",
      "the H200's managed-threads trace (tests/data/h200/documents/traces): 32 host_process markers of 2^22 ints, "
      "6.90 ms on average (5.87-7.54), four threads at once"},
-    {"host.process_gbs", D(host_process_gbs), 0.01, 1e4, 13.4, F,
+    {"host.process_gbs", D(host_process_gbs), 0.01, 1e4, 13.299, F,
      "host_process of every thread together (the host's page faults and memory are shared)",
-     "the H200's managed-threads validate rows (tests/data/h200/documents/validate-2.csv): 64 MiB x 8 passes in "
-     "38.7-40.2 ms with 16 tasks, the most seen; 4.6 GB/s with 2, 8.6 with 4, 11.3 with 8"},
+     "fitted (streamscope validate --fit) with managed.attach_* to the H200's managed-threads rows "
+     "(tests/data/h200/documents/validate-2.csv): 14.9 on 1, 4, 16, 64 tasks alone, 12.4 on 2, 8, 32, 128 (the "
+     "16-task rows alone, 64 MiB x 8 passes in 38.7-40.2 ms, gave 13.4)"},
+    {"host.cores", I(host_cores), 1, 100000, 16, M,
+     "the host's CPU cores: host threads beyond them take turns at host_process (rounds)",
+     "the H200 host: nproc and lscpu, 16 cores, one socket, one thread a core (tests/data/h200/host-spread/pinning/"
+     "cpus.txt)"},
     {"kernel.task.ns_per_unit", D(kernel[SS_KERNEL_TASK].ns_per_unit), 1e-12, 1e6, 0.0161, M,
      "task (document 004's transform and convert): ns per element of one pass, whole device",
      "the same trace: 64 launches over 2^22 ints, 67.9 us on average (63.3-71.8), transform no slower than "

@@ -89,6 +89,8 @@ static void test_round_trip(void **state)
 	    "kernel.fma.ns_per_unit", "kernel.fma.ns_per_elem", "kernel.fma.saturation",
 	    /* fitted to the H200's validate rows */
 	    "kernel.decrypt.share", "host.process_gbs",
+	    /* the host's cores: lscpu, not a GPU measurement */
+	    "host.cores",
 	    /* a step program's memsets: no calibration step yet */
 	    "memset.gbs",
 	    /* --devices: calibrated on a two-GPU machine (tests/gpu/multi_gpu.sh), not by calibrate */

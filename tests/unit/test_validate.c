@@ -162,7 +162,7 @@ static void print_stats(const char *what, const struct ss_validate_set *s, const
 		const struct ss_validate_row *r = &s->row[i];
 		double err = ((double)r->model_ns - (double)r->measured_ns) / (double)r->measured_ns;
 
-		if (fabs(err) > SS_VALIDATE_WORST_MAX)
+		if (r->measured_ns > 0 && fabs(err) > SS_VALIDATE_WORST_MAX)
 			print_message("%s: beyond 15%%: %s %d %s %dq: model %.3f ms, H200 %.3f ms (%+.1f%%)\n", what,
 			              experiment_preset_name(r->preset), r->streams, experiment_order_name(r->order),
 			              r->connections, r->model_ns / 1e6, r->measured_ns / 1e6, 100 * err);
@@ -199,12 +199,14 @@ static void test_h200_matrix(void **state)
 }
 
 /* The presets issue 18 made the documents' own (tests/data/h200/documents: one measurement a row, each row's spread
- * unknown), against the H200 profile with the kernels calibrated there. Met: the median (3.3% <= 5%), default-stream
- * serialisation 30/30. Not met, held where they are as ratchets (docs/results.md names the rows): 46 rows beyond
- * 15%, 33 of them managed (the document's kernel on prefetched memory, 17-42% short) and managed-threads (more host
- * threads than the host's 16 cores, which the model does not have: -29..-70% at 32..128 tasks); without those two
- * presets median 3.0%, worst 22.5%
- * (pageable 8 streams breadth-first on 8 queues, single measurements of host-bound staging), 13 beyond 15%. */
+ * unknown), against the H200 profile with the kernels calibrated there and the keys fitted to these rows
+ * (test_h200_fitted). Met: the median (3.1% <= 5%), default-stream serialisation 30/30. Not met, held where they
+ * are as ratchets (docs/results.md names the rows): 17 rows beyond 15% (46 before the fits), the worst
+ * managed-threads with 1 task (+52%: one thread's host_process is faster than the 4-thread trace's 1.645 ns an
+ * int); the faster order 41/46; pageable overlap 28/31 (29 before: 4 streams breadth-first on 8 queues measured
+ * 0.088, modelled 0.034 with the slower staging, 0.054 apart against the 0.05 allowed). Without managed and
+ * managed-threads: median 3.0%, worst 23.2% (pageable 4 streams breadth-first on 1 queue; 22.5% before, pageable 8
+ * streams breadth-first on 8 queues), 7 beyond 15% (13 before). */
 static void test_h200_documents(void **state)
 {
 	static const char *const files[] = {"tests/data/h200/documents/validate-1.csv",
@@ -219,20 +221,77 @@ static void test_h200_documents(void **state)
 	print_stats("documents", &s, &st);
 	assert_int_equal(s.n, 6 * 8 * 2 * 2 + 8 * 2 * 2 + 8 * 2); /* every preset but hyperq (unchanged) */
 	assert_true(st.median_err <= SS_VALIDATE_MEDIAN_MAX);
-	assert_true(st.beyond_worst <= 46);
+	assert_true(st.beyond_worst <= 17);
+	assert_true(st.worst_err <= 0.52);
 	assert_int_equal(st.serial_agree, st.serial_checked);
 	assert_true(st.serial_checked >= 30);
-	assert_true(st.pageable_agree + 2 >= st.pageable_checked);
+	assert_true(st.pageable_agree + 3 >= st.pageable_checked && st.pageable_agree >= 28);
+	assert_true(st.order_agree + 5 >= st.order_checked && st.order_agree >= 41);
 	/* without the two presets of estimated or missed managed costs */
 	read_h200(files, sizeof files / sizeof files[0], &good);
 	keep_presets(&good, ~((1u << SS_PRESET_MANAGED) | (1u << SS_PRESET_MANAGED_THREADS)));
 	validate_stats(&good, &gst);
 	print_stats("documents without managed and managed-threads", &good, &gst);
 	assert_true(gst.median_err <= 0.035);
-	assert_true(gst.beyond_worst <= 13);
-	assert_true(gst.worst_err <= 0.23);
+	assert_true(gst.beyond_worst <= 7);
+	assert_true(gst.worst_err <= 0.233);
 	validate_free(&s);
 	validate_free(&good);
+}
+
+/* The profile keys fitted to the documents' rows (profile.c names them, docs/results.md has the command that fits
+ * them: `streamscope validate --check ... --preset P --fit KEY=LO:HI,...`): each committed value is where
+ * validate_fit's score has its minimum over its preset's rows, within 2%: the score there is no worse than at
+ * 3% either side of any one of them. So a fitted value stands for a fit the code reproduces, not a number typed
+ * in, and a model change that moves the fit fails here until the keys are fitted again. */
+static void test_h200_fitted(void **state)
+{
+	static const char *const files[] = {"tests/data/h200/documents/validate-1.csv",
+	                                    "tests/data/h200/documents/validate-2.csv",
+	                                    "tests/data/h200/documents/validate-3.csv"};
+	static const struct {
+		enum ss_preset preset;
+		const char *keys[3];
+	} fits[] = {
+	    {SS_PRESET_MANAGED, {"managed.prefetch_gbs", "managed.prefetch_latency_ns", NULL}},
+	    {SS_PRESET_PAGEABLE, {"pageable.h2d.stage_gbs", NULL, NULL}},
+	    {SS_PRESET_MANAGED_THREADS, {"managed.attach_latency_ns", "managed.attach_gbs", "host.process_gbs"}},
+	};
+	struct ss_profile p;
+	char prof[1024], *cause = NULL;
+
+	(void)state;
+	snprintf(prof, sizeof prof, "%s/data/profiles/h200.profile", source_dir());
+	if (profile_load(&p, prof, &cause) != 0)
+		fail_msg("%s", cause);
+	for (size_t f = 0; f < sizeof fits / sizeof fits[0]; f++) {
+		struct ss_validate_set s = {0};
+		double at, other;
+		size_t n;
+
+		read_h200(files, sizeof files / sizeof files[0], &s);
+		keep_presets(&s, 1u << fits[f].preset);
+		assert_int_equal(validate_fit_score(&p, &s, &at, &n, &cause), 0);
+		assert_true(n >= 16);
+		for (size_t k = 0; k < 3 && fits[f].keys[k] != NULL; k++) {
+			int key = profile_key_find(fits[f].keys[k]);
+			double v = profile_get(&p, key);
+
+			assert_true(key >= 0);
+			assert_int_equal(p.prov[key], SS_PROV_FITTED);
+			for (int side = -1; side <= 1; side += 2) {
+				struct ss_profile q = p;
+
+				profile_set(&q, key, v * (side < 0 ? 1 / 1.03 : 1.03), SS_PROV_FITTED);
+				assert_int_equal(validate_fit_score(&q, &s, &other, &n, &cause), 0);
+				print_message("%s: %s %g: score %.5f, at %g %.5f\n",
+				              experiment_preset_name(fits[f].preset), fits[f].keys[k], v, at,
+				              profile_get(&q, key), other);
+				assert_true(at <= other + 1e-4);
+			}
+		}
+		validate_free(&s);
+	}
 }
 
 /* Every preset x 8 stream counts x 2 orders x 2 queue counts (managed-threads: depth-first only); quick: 2 stream
@@ -641,9 +700,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_h200_matrix), cmocka_unit_test(test_h200_documents),
-	    cmocka_unit_test(test_matrix),      cmocka_unit_test(test_stats),
-	    cmocka_unit_test(test_csv),         cmocka_unit_test(test_csvs),
-	    cmocka_unit_test(test_model_self),  cmocka_unit_test(test_host_line),
+	    cmocka_unit_test(test_h200_fitted), cmocka_unit_test(test_matrix),
+	    cmocka_unit_test(test_stats),       cmocka_unit_test(test_csv),
+	    cmocka_unit_test(test_csvs),        cmocka_unit_test(test_model_self),
+	    cmocka_unit_test(test_host_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
