@@ -114,12 +114,16 @@ void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, con
 	else
 		printf("ideal pipeline bound    -%s\n",
 		       a->span_short ? "  (the 1-stream run's copies are not on its timeline: no h and d)" : "");
-	printf("records                 H2D %llu/%zu  KER %llu/%zu  D2H %llu/%zu  API %llu  SYNC %llu  dropped %llu\n",
-	       (unsigned long long)a->counts[SS_KIND_H2D], expected[SS_KIND_H2D],
-	       (unsigned long long)a->counts[SS_KIND_KERNEL], expected[SS_KIND_KERNEL],
-	       (unsigned long long)a->counts[SS_KIND_D2H], expected[SS_KIND_D2H],
-	       (unsigned long long)a->counts[SS_KIND_API], (unsigned long long)a->counts[SS_KIND_SYNC],
-	       (unsigned long long)res->dropped);
+	/* memsets (a step program's) only where the op list has some */
+	snprintf(b1, sizeof b1, "  MEMSET %llu/%zu", (unsigned long long)a->counts[SS_KIND_MEMSET],
+	         expected[SS_KIND_MEMSET]);
+	printf(
+	    "records                 H2D %llu/%zu  KER %llu/%zu  D2H %llu/%zu%s  API %llu  SYNC %llu  dropped %llu\n",
+	    (unsigned long long)a->counts[SS_KIND_H2D], expected[SS_KIND_H2D],
+	    (unsigned long long)a->counts[SS_KIND_KERNEL], expected[SS_KIND_KERNEL],
+	    (unsigned long long)a->counts[SS_KIND_D2H], expected[SS_KIND_D2H], expected[SS_KIND_MEMSET] > 0 ? b1 : "",
+	    (unsigned long long)a->counts[SS_KIND_API], (unsigned long long)a->counts[SS_KIND_SYNC],
+	    (unsigned long long)res->dropped);
 	printf("results verified        %s\n", res->modelled ? "- (modelled)" : res->verified ? "yes" : "NO");
 	if ((n = report_run_claims(e, tl, res, a, claims)) > 0) {
 		printf("\nthe documents' claims this run supports%s\n", res->modelled ? " (MODELLED)" : "");

@@ -13,6 +13,7 @@
 #include "cuda/cuda_exec.h"
 
 #include <cuda_runtime_api.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -389,8 +390,9 @@ static void exec_prog_simulate(struct cuda_exec *x)
 				            *ys = (const float *)x->sim_dev[1] + off;
 				float *zs = (float *)x->sim_dev[2] + off;
 
+				/* fma's chain v * 0 + s turns an infinite sum into NaN (kernels_fma.cu) */
 				for (uint64_t i = 0; i < cnt; i++)
-					zs[i] = xs[i] + ys[i];
+					zs[i] = k == SS_KERNEL_FMA && isinf(xs[i] + ys[i]) ? NAN : xs[i] + ys[i];
 			}
 		}
 	}

@@ -3,7 +3,8 @@
 # --backend cuda` in each order it has (depth, breadth, and interleave where the file gives one), with one host
 # thread per stream once, each run verified (the CUDA backend compares every host and device array with the steps
 # replayed on the host: a mismatch fails the run); the model's makespan beside each for comparison; one traced run
-# of each file exported as SQLite and Chrome JSON, with its op list. A line per run in $OUT/chunk.txt (PASS or
+# of each file exported as SQLite and Chrome JSON, with its op list, every record the op list must produce captured
+# (H2D, KER, D2H, MEMSET got = want). A line per run in $OUT/chunk.txt (PASS or
 # FAIL, the makespans), each run's output in $OUT/chunk-NAME-ORDER.txt. Exit 1 when any run failed.
 # Usage: tests/gpu/chunk.sh [BUILD_DIR]   (default: build)
 set -u
@@ -18,6 +19,12 @@ nvidia-smi -L >>"$out/chunk.txt" 2>&1
 # makespan prints the makespan line of a run's text output ("makespan (...)  1.234 ms").
 makespan() {
 	grep -E '^makespan' "$1" | head -1 | tr -s ' ' | cut -d' ' -f3-4
+}
+
+# records_match says whether each "KIND got/want" of a run's records line has got = want.
+records_match() {
+	grep -E '^records' "$1" | grep -oE '(H2D|KER|D2H|MEMSET) [0-9]+/[0-9]+' |
+		awk '{ split($2, v, "/"); if (v[1] != v[2]) bad = 1 } END { exit bad }'
 }
 
 # one NAME FILE ORDER [OPTION...]: a verified CUDA run and its model twin.
@@ -52,7 +59,9 @@ for file in "$root"/examples/*.ini; do
 	"$bin" ops --experiment "$file" >"$out/chunk-$name-ops.txt" 2>&1
 	if SS_VERBOSE=1 timeout 300 "$bin" run "$file" --backend cuda --repeat 1 \
 		--export "$out/chunk-$name.sqlite" --export "$out/chunk-$name.json" >"$out/chunk-$name-traced.txt" 2>&1 &&
-		[ -s "$out/chunk-$name.sqlite" ] && [ -s "$out/chunk-$name.json" ]; then
+		[ -s "$out/chunk-$name.sqlite" ] && [ -s "$out/chunk-$name.json" ] &&
+		# every H2D, KER, D2H and MEMSET record the op list must produce, captured
+		grep -qE '^records' "$out/chunk-$name-traced.txt" && records_match "$out/chunk-$name-traced.txt"; then
 		echo "PASS $name traced export $(grep -E '^records' "$out/chunk-$name-traced.txt" | tr -s ' ')" |
 			tee -a "$out/chunk.txt"
 	else
