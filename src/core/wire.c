@@ -42,6 +42,18 @@ void wire_stream(struct wire_writer *w, int index, uint32_t raw_id, int kind)
 	wire_send(w, WIRE_STREAM, &s, sizeof s, NULL, 0);
 }
 
+void wire_device(struct wire_writer *w, int index, const char *name, const char *uuid, uint32_t context)
+{
+	struct wire_device d;
+
+	memset(&d, 0, sizeof d);
+	d.index = index;
+	d.context = context;
+	snprintf(d.name, sizeof d.name, "%s", name != NULL ? name : "");
+	snprintf(d.uuid, sizeof d.uuid, "%s", uuid != NULL ? uuid : "");
+	wire_send(w, WIRE_DEVICE, &d, sizeof d, NULL, 0);
+}
+
 void wire_launch(struct wire_writer *w, const struct ss_launch *l)
 {
 	wire_send(w, WIRE_LAUNCH, l, sizeof *l, NULL, 0);

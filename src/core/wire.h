@@ -18,6 +18,15 @@ enum wire_type {
 	WIRE_ERROR = 4,    /* int32 exit code, then text */
 	WIRE_STREAM = 5,   /* struct wire_stream: what one stream index is */
 	WIRE_LAUNCH = 6,   /* struct ss_launch: a kernel's launch details (the kernel's record comes before it) */
+	WIRE_DEVICE = 7,   /* struct wire_device: what one device is (its records carry its index) */
+};
+
+/* The payload of WIRE_DEVICE: empty strings and a 0 context leave what the reader knows. */
+struct wire_device {
+	int32_t index;    /* the records' device (CUPTI deviceId) */
+	uint32_t context; /* its CUDA context (CUPTI contextId), 0 when not known */
+	char name[96];
+	char uuid[48];
 };
 
 /* The payload of WIRE_STREAM. */
@@ -39,6 +48,8 @@ int wire_open(struct wire_writer *w, int fd);
 void wire_record(struct wire_writer *w, const struct ss_record *r, const char *name);
 /* wire_stream writes what stream index is (raw id, enum ss_stream_kind). */
 void wire_stream(struct wire_writer *w, int index, uint32_t raw_id, int kind);
+/* wire_device writes what device index is: name and uuid (NULL or "": not known), its context (0: not known). */
+void wire_device(struct wire_writer *w, int index, const char *name, const char *uuid, uint32_t context);
 /* wire_launch writes a kernel's launch details. */
 void wire_launch(struct wire_writer *w, const struct ss_launch *l);
 /* wire_progress writes a progress line and flushes. */

@@ -185,6 +185,16 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 				timeline_add_launch(tl, &l);
 			break;
 		}
+		case WIRE_DEVICE: {
+			struct wire_device wd;
+
+			if (!runner_fixed(p, h.len, &wd, sizeof wd))
+				break;
+			wd.name[sizeof wd.name - 1] = wd.uuid[sizeof wd.uuid - 1] = '\0';
+			timeline_set_device(tl, wd.index, wd.name[0] ? wd.name : NULL, wd.uuid[0] ? wd.uuid : NULL,
+			                    wd.context);
+			break;
+		}
 		case WIRE_STREAM: {
 			struct wire_stream ws;
 

@@ -612,6 +612,9 @@ static pid_t spawn_writer(int *rfd, int how)
 		r.end = 25;
 		r.correlation = 77;
 		wire_record(&w, &r, "from-attached");
+		wire_device(&w, 1, "NVIDIA H200", "GPU-0123abcd", 0); /* the DEVICE record, */
+		wire_device(&w, 1, NULL, NULL, 7);                    /* then the CONTEXT record: kept together */
+		wire_device(&w, SS_TIMELINE_MAX_DEVICES, "past the table", NULL, 1); /* ignored */
 		if (how == 1) {
 			wire_flush(&w);
 			_exit(5);
@@ -654,6 +657,11 @@ static void test_attach(void **state)
 	assert_int_equal(tl.rec[0].correlation, 77);
 	assert_int_equal(tl.rec[0].end, 25);
 	assert_string_equal(timeline_name(&tl, tl.rec[0].name), "from-attached");
+	assert_non_null(timeline_device(&tl, 1));
+	assert_string_equal(timeline_device(&tl, 1)->name, "NVIDIA H200");
+	assert_string_equal(timeline_device(&tl, 1)->uuid, "GPU-0123abcd");
+	assert_int_equal(timeline_device(&tl, 1)->context, 7);
+	assert_null(timeline_device(&tl, 0));
 	runner_free(&r);
 	timeline_clear(&tl);
 
