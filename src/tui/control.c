@@ -369,8 +369,9 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		c->summary = false;
 		return CONTROL_NONE;
 	}
-	if (c->insight.open) {
-		/* the insights panel takes its keys; the others (experiment keys too) work as usual */
+	if (c->insight.open && !c->sweep) {
+		/* the insights panel takes its keys (not over the sweep view, which hides it); the others (experiment
+		 * keys too) work as usual */
 		enum ss_insightbox_effect ie = insightbox_key(&c->insight, in->insights, act);
 
 		if (ie == INSIGHTBOX_ZOOM)

@@ -148,9 +148,9 @@ static int insightbox_role(enum ss_severity s)
 	return s == SS_SEV_PROBLEM ? SS_ROLE_WARN : s == SS_SEV_HINT ? SS_ROLE_HIGHLIGHT : SS_ROLE_TEXT;
 }
 
-/* insightbox_list draws the entries into r, one a row, the selected one in reverse video and kept in view. */
-static void insightbox_list(struct ss_grid *g, struct ss_rect r, const struct ss_insights *in, size_t cur, bool utf8,
-                            bool summary)
+/* insightbox_list draws the entries into r, one a row (mark and rule), the selected one in reverse video and kept
+ * in view. */
+static void insightbox_list(struct ss_grid *g, struct ss_rect r, const struct ss_insights *in, size_t cur, bool utf8)
 {
 	size_t first = 0;
 
@@ -166,11 +166,7 @@ static void insightbox_list(struct ss_grid *g, struct ss_rect r, const struct ss
 		grid_fill(g, (struct ss_rect){r.x, y, r.w, 1}, ' ', SS_ROLE_TEXT, attr);
 		grid_set(g, col, y, insightbox_mark(x->severity, utf8), insightbox_role(x->severity), attr | GRID_BOLD);
 		col += 2;
-		col += grid_puts(g, col, y, r.x + r.w - col, x->rule, insightbox_role(x->severity), attr | GRID_BOLD);
-		if (summary) {
-			col += grid_puts(g, col, y, r.x + r.w - col, "  ", SS_ROLE_TEXT, attr);
-			grid_puts(g, col, y, r.x + r.w - col, x->summary, SS_ROLE_TEXT, attr);
-		}
+		grid_puts(g, col, y, r.x + r.w - col, x->rule, insightbox_role(x->severity), attr | GRID_BOLD);
 	}
 }
 
@@ -243,7 +239,7 @@ void insightbox_draw(struct ss_grid *g, struct ss_rect r, const struct ss_insigh
 	if (inner.w >= INSIGHTBOX_SIDE_MIN) {
 		/* the list left, a blank column, the text right */
 		insightbox_list(g, (struct ss_rect){inner.x, inner.y, INSIGHTBOX_LIST_COLS - 1, inner.h}, in, cur,
-		                gl->utf8, false);
+		                gl->utf8);
 		insightbox_text(g,
 		                (struct ss_rect){inner.x + INSIGHTBOX_LIST_COLS + 1, inner.y,
 		                                 inner.w - INSIGHTBOX_LIST_COLS - 1, inner.h},
@@ -254,7 +250,7 @@ void insightbox_draw(struct ss_grid *g, struct ss_rect r, const struct ss_insigh
 		/* the list on top (at most half the rows), a rule, the text under it */
 		int lh = (int)in->n < inner.h / 2 ? (int)in->n : inner.h / 2;
 
-		insightbox_list(g, (struct ss_rect){inner.x, inner.y, inner.w, lh}, in, cur, gl->utf8, false);
+		insightbox_list(g, (struct ss_rect){inner.x, inner.y, inner.w, lh}, in, cur, gl->utf8);
 		grid_fill(g, (struct ss_rect){inner.x, inner.y + lh, inner.w, 1}, gl->box[0], SS_ROLE_AXIS, 0);
 		insightbox_text(g, (struct ss_rect){inner.x, inner.y + lh + 1, inner.w, inner.h - lh - 1},
 		                &in->item[cur], v->modelled);

@@ -60,7 +60,7 @@ struct ss_insightbox_view {
 	bool running;                 /* a run is in progress (why there is nothing yet) */
 };
 
-/* insightbox_draw draws the panel into r: a box with the list of insights (severity mark, rule, summary) and the
+/* insightbox_draw draws the panel into r: a box with the list of insights (severity mark and rule) and the
  * selected one's summary, evidence, fix and gain; the list left and the text right when r is wide, stacked when
  * narrow. Draws nothing below 20x5. */
 void insightbox_draw(struct ss_grid *g, struct ss_rect r, const struct ss_insightbox_view *v,

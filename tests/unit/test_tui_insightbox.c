@@ -285,6 +285,19 @@ static void test_control(void **state)
 	control_action(&c, &in, ACT_INSIGHTS, &e);
 	assert_true(c.insight.open && c.gv.span == w0);
 	assert_int_equal(control_action(&c, &in, ACT_LANE_DOWN, &e), CONTROL_NONE);
+	/* over the sweep view (which hides the panel) its keys are the sweep's: the selection stays */
+	in.insights = &r.in;
+	c.insight.cur = 0;
+	c.sweep = true;
+	control_action(&c, &in, ACT_LANE_DOWN, &e);
+	assert_int_equal(c.insight.cur, 0);
+	assert_true(c.insight.open);
+	/* i closes the sweep view and shows the panel again */
+	control_action(&c, &in, ACT_INSIGHTS, &e);
+	assert_false(c.sweep);
+	assert_true(c.insight.open);
+	control_action(&c, &in, ACT_LANE_DOWN, &e);
+	assert_int_equal(c.insight.cur, 1);
 	run_free(&r);
 }
 
