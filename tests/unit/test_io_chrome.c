@@ -112,6 +112,11 @@ static void test_metadata_and_flows(void **state)
 	(void)state;
 	timeline_init(&t);
 	fx_timeline(&t, 800, 4);
+	for (size_t k = 0; k < t.n; k++) { /* one device: the layout of a process per stream */
+		t.rec[k].device = 0;
+		t.rec[k].flags &= (uint8_t) ~(SS_REC_PEER | SS_REC_PEER_IN);
+		t.rec[k].peer = 0;
+	}
 	timeline_set_stream(&t, 2, 15, SS_SKIND_NONBLOCKING); /* its track is named with its kind */
 	/* every GPU record whose correlation an API record shares gets one arrow */
 	for (size_t a = 0; a < t.n; a++)
@@ -656,16 +661,77 @@ static void test_sniff(void **state)
 	free(dir);
 }
 
+/* Two devices: a process per device named by its title, a thread per stream and engine, each peer copy drawn again
+ * on its far device's peer thread (peer_end, which the importer skips: the round trip keeps one record). */
+static void test_device_layout(void **state)
+{
+	struct ss_timeline t, back;
+	char *dir = fx_tmpdir(), path[512], *cause = NULL;
+	yajl_val root, events, ev;
+	size_t i, nx = 0, nfar = 0, npeer = 0;
+	bool gpu0 = false, gpu1 = false, peer_thread = false, stream_thread = false;
+	struct ss_export_input in = {.t = NULL};
+
+	(void)state;
+	timeline_init(&t);
+	fx_timeline(&t, 800, 4);
+	timeline_set_device(&t, 1, "SECOND", "GPU-1111", 0);
+	for (size_t k = 0; k < t.n; k++)
+		npeer += t.rec[k].kind == SS_KIND_D2D && (t.rec[k].flags & SS_REC_PEER);
+	assert_true(npeer > 0);
+	root = export_and_load(&t, dir);
+	events = json_tree_get(root, "traceEvents");
+	json_tree_foreach(events, i, ev)
+	{
+		const char *ph = json_tree_str(json_tree_get(ev, "ph"));
+		const char *name = json_tree_str(json_tree_get(ev, "name"));
+		yajl_val args = json_tree_get(ev, "args");
+		long long pid = json_tree_int(json_tree_get(ev, "pid"));
+
+		if (strcmp(ph, "M") == 0 && strcmp(name, "process_name") == 0) {
+			const char *v = json_tree_str(json_tree_get(args, "name"));
+
+			gpu0 |= pid == 100 && strcmp(v, "GPU 0: NVIDIA H200") == 0;
+			gpu1 |= pid == 101 && strcmp(v, "GPU 1: SECOND (GPU-1111)") == 0;
+		} else if (strcmp(ph, "M") == 0 && strcmp(name, "thread_name") == 0) {
+			const char *v = json_tree_str(json_tree_get(args, "name"));
+
+			peer_thread |= strcmp(v, "Peer copies from other GPUs") == 0;
+			stream_thread |= strcmp(v, "Stream 0 Compute") == 0;
+		} else if (strcmp(ph, "X") == 0) {
+			nx++;
+			if (json_tree_int(json_tree_get(args, "peer_end")) == 1) {
+				nfar++;
+				assert_true(pid == 100 || pid == 101);
+			}
+		}
+	}
+	if (!(gpu0 && gpu1 && peer_thread && stream_thread))
+		fail_msg("gpu0 %d gpu1 %d peer %d stream %d", gpu0, gpu1, peer_thread, stream_thread);
+	assert_int_equal(nfar, npeer);
+	assert_int_equal(nx, t.n + npeer);
+	json_tree_free(root);
+	in.t = &t;
+	snprintf(path, sizeof path, "%s/devices.json", dir);
+	if (export_file(path, &in, &cause) != 0)
+		fail_msg("%s", cause);
+	timeline_init(&back);
+	if (import_file(path, &back, &cause) != 0)
+		fail_msg("%s", cause);
+	fx_same_records(&t, &back);
+	timeline_free(&back);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_metadata_and_flows),
-	    cmocka_unit_test(test_escaping),
-	    cmocka_unit_test(test_foreign_pytorch),
-	    cmocka_unit_test(test_foreign_array),
-	    cmocka_unit_test(test_json_details),
-	    cmocka_unit_test(test_parallel),
-	    cmocka_unit_test(test_sniff),
+	    cmocka_unit_test(test_metadata_and_flows), cmocka_unit_test(test_device_layout),
+	    cmocka_unit_test(test_escaping),           cmocka_unit_test(test_foreign_pytorch),
+	    cmocka_unit_test(test_foreign_array),      cmocka_unit_test(test_json_details),
+	    cmocka_unit_test(test_parallel),           cmocka_unit_test(test_sniff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,13 +3,16 @@
  *
  * Layout: one process per stream (pid 10 + index; the legacy and per-thread default streams and unknown streams
  * get their own) with one thread per engine (H2D, compute, D2H, D2D, memset), and a "Host" process with a thread
- * per host thread and kind (API, sync, NVTX). Processes and threads are named and ordered with M events
- * (process_name, process_sort_index, process_labels, thread_name, thread_sort_index). Each API call gets a flow
- * arrow (s/f events, bound to the enclosing slices) to every GPU interval with its correlation id. Complete (X)
- * events carry args with the record's exact fields (ss_kind, stream, raw_stream, thread, flags, correlation,
- * bytes, bandwidth) so streamscope reads its own traces back exactly. The run's labels, including whether it was
- * modelled, go to the top-level "otherData". Written value by value through json_out (yajl_gen, no tree), one event
- * a line (so that the importer can cut the events array at lines and parse it on threads). */
+ * per host thread and kind (API, sync, NVTX). A timeline of two or more devices has one process per device instead
+ * (pid 100 + device, named by its title) with a thread per stream and engine, and each peer copy drawn a second
+ * time on its far device's "peer copies" thread (args peer_end: not a record of its own when read back). Processes and
+ * threads are named and ordered with M events (process_name, process_sort_index, process_labels, thread_name,
+ * thread_sort_index). Each API call gets a flow arrow (s/f events, bound to the enclosing slices) to every GPU interval
+ * with its correlation id. Complete (X) events carry args with the record's exact fields (ss_kind, stream, raw_stream,
+ * thread, flags, correlation, bytes, bandwidth) so streamscope reads its own traces back exactly. The run's labels,
+ * including whether it was modelled, go to the top-level "otherData". Written value by value through json_out
+ * (yajl_gen, no tree), one event a line (so that the importer can cut the events array at lines and parse it on
+ * threads). */
 #include "io/export/export_chrome.h"
 
 #include <stdio.h>
@@ -29,6 +32,10 @@
 #define CHROME_PID_STREAM0 10
 /* Host threads' tids: CHROME_TID_HOST + thread * 8 + kind, clear of the engine tids 1..5. */
 #define CHROME_TID_HOST 16
+/* Timelines of two or more devices: a process per device, a thread per (stream, engine): tid 8 + 8 * key + engine,
+ * key 0 other streams, 1 per-thread, 2 legacy, 3 the far ends of peer copies, 4 + i stream i. */
+#define CHROME_PID_DEVICE0 100
+#define CHROME_KEY_PEER 3
 
 /* chrome_begin starts an event on a line of its own. */
 static void chrome_begin(struct json_out *o, const char *ph)
@@ -43,8 +50,10 @@ static bool chrome_is_host_kind(int kind)
 	return kind == SS_KIND_API || kind == SS_KIND_SYNC || kind == SS_KIND_MARKER;
 }
 
-static int chrome_pid(const struct ss_record *r)
+static int chrome_pid(const struct ss_record *r, bool bydev)
 {
+	if (bydev && !chrome_is_host_kind(r->kind))
+		return CHROME_PID_DEVICE0 + r->device;
 	if (r->stream >= 0)
 		return CHROME_PID_STREAM0 + r->stream;
 	switch (r->stream) {
@@ -76,22 +85,27 @@ static int chrome_engine_tid(int kind)
 	}
 }
 
-static int64_t chrome_tid(const struct ss_record *r)
+static int64_t chrome_tid(const struct ss_record *r, bool bydev)
 {
 	if (chrome_is_host_kind(r->kind))
 		return CHROME_TID_HOST + (int64_t)r->thread * 8 + r->kind;
+	if (bydev)
+		return 8 + 8 * (int64_t)(r->stream >= SS_STREAM_PER_THREAD ? r->stream + 4 : 0) +
+		       chrome_engine_tid(r->kind);
 	/* streams the experiment did not create share a process: a set of engine tracks per backend stream id */
 	if (r->stream == SS_STREAM_UNKNOWN)
 		return CHROME_TID_HOST + (int64_t)r->raw_stream * 8 + chrome_engine_tid(r->kind);
 	return chrome_engine_tid(r->kind);
 }
 
-static void chrome_process_name(const struct ss_timeline *t, int pid, char *buf, size_t len)
+static void chrome_process_name(const struct ss_timeline *t, int pid, bool bydev, char *buf, size_t len)
 {
 	const struct ss_stream_info *si =
 	    pid >= CHROME_PID_STREAM0 ? timeline_stream(t, pid - CHROME_PID_STREAM0) : NULL;
 
-	if (pid == CHROME_PID_HOST)
+	if (bydev && pid >= CHROME_PID_DEVICE0)
+		timeline_device_title(t, pid - CHROME_PID_DEVICE0, buf, len);
+	else if (pid == CHROME_PID_HOST)
 		snprintf(buf, len, "Host");
 	else if (pid == CHROME_PID_LEGACY)
 		snprintf(buf, len, "Legacy default stream");
@@ -108,11 +122,25 @@ static void chrome_process_name(const struct ss_timeline *t, int pid, char *buf,
 		snprintf(buf, len, "Stream %d", pid - CHROME_PID_STREAM0);
 }
 
-static void chrome_thread_name(int pid, int64_t tid, char *buf, size_t len)
+static void chrome_thread_name(int pid, int64_t tid, bool bydev, char *buf, size_t len)
 {
 	static const char *const engines[] = {"", "H2D", "Compute", "D2H", "D2D", "Memset"};
 
-	if (tid >= 1 && tid <= 5) {
+	if (bydev && pid >= CHROME_PID_DEVICE0) {
+		int64_t key = (tid - 8) / 8, engine = (tid - 8) % 8;
+		const char *e = engine >= 1 && engine <= 5 ? engines[engine] : "?";
+
+		if (key == CHROME_KEY_PEER)
+			snprintf(buf, len, "Peer copies from other GPUs");
+		else if (key >= 4)
+			snprintf(buf, len, "Stream %lld %s", (long long)(key - 4), e);
+		else
+			snprintf(buf, len, "%s %s",
+			         key == 2   ? "Legacy default stream"
+			         : key == 1 ? "Per-thread default stream"
+			                    : "Other streams",
+			         e);
+	} else if (tid >= 1 && tid <= 5) {
 		snprintf(buf, len, "%s", engines[tid]);
 	} else if (pid == CHROME_PID_UNKNOWN) {
 		int64_t engine = (tid - CHROME_TID_HOST) % 8;
@@ -150,8 +178,32 @@ static void chrome_meta(struct json_out *o, int pid, const int64_t *tid, const c
 	json_out_map_end(o);
 }
 
+/* chrome_meta_far names the process and peer thread of peer copy r's far end (bydev), once each. */
+static void chrome_meta_far(struct json_out *o, const struct ss_timeline *t, const struct ss_record *r,
+                            struct idmap *procs, struct idmap *threads, const char *measurement)
+{
+	int pid = CHROME_PID_DEVICE0 + r->peer;
+	int64_t tid = 8 + 8 * CHROME_KEY_PEER + chrome_engine_tid(SS_KIND_D2D);
+	uint64_t key = ((uint64_t)(uint32_t)pid << 32) ^ (uint64_t)tid;
+	uint32_t dummy;
+	char name[192];
+
+	if (!idmap_get(procs, (uint64_t)pid, &dummy)) {
+		idmap_put(procs, (uint64_t)pid, 1);
+		timeline_device_title(t, r->peer, name, sizeof name);
+		chrome_meta(o, pid, NULL, "process_name", "name", name, 0);
+		chrome_meta(o, pid, NULL, "process_sort_index", "sort_index", NULL, pid);
+		chrome_meta(o, pid, NULL, "process_labels", "labels", measurement, 0);
+	}
+	if (!idmap_get(threads, key, &dummy)) {
+		idmap_put(threads, key, 1);
+		chrome_meta(o, pid, &tid, "thread_name", "name", "Peer copies from other GPUs", 0);
+		chrome_meta(o, pid, &tid, "thread_sort_index", "sort_index", NULL, tid);
+	}
+}
+
 /* chrome_metadata writes the M events naming and ordering every process and thread that has records. */
-static void chrome_metadata(struct json_out *o, const struct ss_timeline *t, const char *measurement)
+static void chrome_metadata(struct json_out *o, const struct ss_timeline *t, const char *measurement, bool bydev)
 {
 	struct idmap procs, threads;
 	char name[96];
@@ -167,11 +219,13 @@ static void chrome_metadata(struct json_out *o, const struct ss_timeline *t, con
 
 		if (r->kind >= SS_KIND_COUNT)
 			continue;
-		pid = chrome_pid(r);
-		tid = chrome_tid(r);
+		pid = chrome_pid(r, bydev);
+		tid = chrome_tid(r, bydev);
+		if (bydev && r->kind == SS_KIND_D2D && (r->flags & SS_REC_PEER))
+			chrome_meta_far(o, t, r, &procs, &threads, measurement);
 		if (!idmap_get(&procs, (uint64_t)pid, &dummy)) {
 			idmap_put(&procs, (uint64_t)pid, 1);
-			chrome_process_name(t, pid, name, sizeof name);
+			chrome_process_name(t, pid, bydev, name, sizeof name);
 			chrome_meta(o, pid, NULL, "process_name", "name", name, 0);
 			chrome_meta(o, pid, NULL, "process_sort_index", "sort_index", NULL, pid);
 			chrome_meta(o, pid, NULL, "process_labels", "labels", measurement, 0);
@@ -179,7 +233,7 @@ static void chrome_metadata(struct json_out *o, const struct ss_timeline *t, con
 		key = ((uint64_t)(uint32_t)pid << 32) ^ (uint64_t)tid;
 		if (!idmap_get(&threads, key, &dummy)) {
 			idmap_put(&threads, key, 1);
-			chrome_thread_name(pid, tid, name, sizeof name);
+			chrome_thread_name(pid, tid, bydev, name, sizeof name);
 			chrome_meta(o, pid, &tid, "thread_name", "name", name, 0);
 			chrome_meta(o, pid, &tid, "thread_sort_index", "sort_index", NULL, tid);
 		}
@@ -188,15 +242,39 @@ static void chrome_metadata(struct json_out *o, const struct ss_timeline *t, con
 	idmap_free(&threads);
 }
 
+/* chrome_event_far draws peer copy r a second time, on its far device's peer thread: an X event whose args say
+ * peer_end (the importer skips it: the record is the other event) and where it came from. */
+static void chrome_event_far(struct json_out *o, const struct ss_timeline *t, const struct ss_record *r)
+{
+	const char *name = timeline_name(t, r->name);
+
+	chrome_begin(o, "X");
+	json_out_key_int(o, "pid", CHROME_PID_DEVICE0 + r->peer);
+	json_out_key_int(o, "tid", 8 + 8 * CHROME_KEY_PEER + chrome_engine_tid(SS_KIND_D2D));
+	json_out_key_decimal(o, "ts", r->start, 3);
+	json_out_key_decimal(o, "dur", r->end - r->start, 3);
+	json_out_key_str(o, "name", *name != '\0' ? name : "D2D");
+	json_out_key_str(o, "cat", "D2D");
+	json_out_key_str(o, "cname", palette_chrome_cname(r->kind));
+	json_out_key(o, "args");
+	json_out_map_begin(o);
+	json_out_key_int(o, "peer_end", 1);
+	json_out_key_uint(o, "from_device", r->device);
+	json_out_key_int(o, "stream", r->stream);
+	json_out_key_uint(o, "bytes", r->bytes);
+	json_out_map_end(o);
+	json_out_map_end(o);
+}
+
 /* chrome_event writes one X event with the record's fields in args. */
-static void chrome_event(struct json_out *o, const struct ss_timeline *t, const struct ss_record *r)
+static void chrome_event(struct json_out *o, const struct ss_timeline *t, const struct ss_record *r, bool bydev)
 {
 	const char *name = timeline_name(t, r->name), *kind = record_kind_name(r->kind);
 	uint64_t dur = r->end - r->start;
 
 	chrome_begin(o, "X");
-	json_out_key_int(o, "pid", chrome_pid(r));
-	json_out_key_int(o, "tid", chrome_tid(r));
+	json_out_key_int(o, "pid", chrome_pid(r, bydev));
+	json_out_key_int(o, "tid", chrome_tid(r, bydev));
 	json_out_key_decimal(o, "ts", r->start, 3); /* ns as us with three decimals: exact */
 	json_out_key_decimal(o, "dur", dur, 3);
 	json_out_key_str(o, "name", *name != '\0' ? name : kind);
@@ -231,14 +309,14 @@ static void chrome_event(struct json_out *o, const struct ss_timeline *t, const 
 }
 
 /* chrome_flow writes the s or f end of flow id at the middle of r. */
-static void chrome_flow(struct json_out *o, const char *ph, uint64_t id, const struct ss_record *r)
+static void chrome_flow(struct json_out *o, const char *ph, uint64_t id, const struct ss_record *r, bool bydev)
 {
 	chrome_begin(o, ph);
 	if (ph[0] == 'f')
 		json_out_key_str(o, "bp", "e");
 	json_out_key_uint(o, "id", id);
-	json_out_key_int(o, "pid", chrome_pid(r));
-	json_out_key_int(o, "tid", chrome_tid(r));
+	json_out_key_int(o, "pid", chrome_pid(r, bydev));
+	json_out_key_int(o, "tid", chrome_tid(r, bydev));
 	json_out_key_decimal(o, "ts", r->start + (r->end - r->start) / 2, 3);
 	json_out_key_str(o, "name", "launch");
 	json_out_key_str(o, "cat", "flow");
@@ -246,7 +324,7 @@ static void chrome_flow(struct json_out *o, const char *ph, uint64_t id, const s
 }
 
 /* chrome_flows writes an s/f pair from each API call to each GPU interval that has its correlation id. */
-static void chrome_flows(struct json_out *o, const struct ss_timeline *t)
+static void chrome_flows(struct json_out *o, const struct ss_timeline *t, bool bydev)
 {
 	struct idmap api;
 	uint64_t id = 0;
@@ -269,8 +347,8 @@ static void chrome_flows(struct json_out *o, const struct ss_timeline *t)
 		a = &t->rec[ai];
 		id++;
 		/* bind points inside the slices (their middles), so both ends attach to the enclosing slice */
-		chrome_flow(o, "s", id, a);
-		chrome_flow(o, "f", id, g);
+		chrome_flow(o, "s", id, a, bydev);
+		chrome_flow(o, "f", id, g, bydev);
 	}
 	idmap_free(&api);
 }
@@ -320,6 +398,7 @@ int export_chrome(const char *path, const struct ss_export_input *in, char **cau
 	struct atomic_file af;
 	struct json_out *o;
 	char label[512], *why = NULL;
+	bool bydev;
 	int rc;
 
 	if (atomic_open(&af, path, cause) != 0)
@@ -333,11 +412,18 @@ int export_chrome(const char *path, const struct ss_export_input *in, char **cau
 	json_out_break(o);
 	json_out_key(o, "traceEvents");
 	json_out_array_begin(o);
-	chrome_metadata(o, t, label);
-	for (size_t i = 0; i < t->n; i++)
-		if (t->rec[i].kind < SS_KIND_COUNT)
-			chrome_event(o, t, &t->rec[i]);
-	chrome_flows(o, t);
+	bydev = timeline_ndevices(t) > 1;
+	chrome_metadata(o, t, label, bydev);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (r->kind >= SS_KIND_COUNT)
+			continue;
+		chrome_event(o, t, r, bydev);
+		if (bydev && r->kind == SS_KIND_D2D && (r->flags & SS_REC_PEER))
+			chrome_event_far(o, t, r);
+	}
+	chrome_flows(o, t, bydev);
 	json_out_break(o);
 	json_out_array_end(o);
 	json_out_map_end(o);

@@ -59,6 +59,7 @@ enum chrome_parse_slot {
 	CP_STREAM_CAPITAL, /* "Stream" */
 	CP_GPU,            /* "device": a record's device (streamscope's own events) */
 	CP_PEER,           /* "peer": a peer copy's other device */
+	CP_PEER_END,       /* "peer_end": the far end of a peer copy, drawn twice (not a record of its own) */
 	CP_OTHER0,         /* otherData from here */
 	CP_GENERATOR = CP_OTHER0,
 	CP_DEVICE,
@@ -591,6 +592,8 @@ static int chrome_parse_event(struct chrome_parse *p)
 	ph = *chrome_parse_text(p, CP_PH);
 	if (ph != 'X' && ph != 'B' && ph != 'E')
 		return 1; /* metadata, instants, counters, flows, async: not intervals */
+	if (p->type[CP_PEER_END] != CV_ABSENT)
+		return 1; /* our export's second drawing of a peer copy, on its far device: the record is the other */
 	rc = chrome_parse_time(p, CP_TS, "ts", &ts);
 	if (rc < 0)
 		return 0;
@@ -844,6 +847,9 @@ static int chrome_parse_args_key(const char *k, size_t n)
 		CP_KEY("thread", CP_THREAD)
 		CP_KEY("Stream", CP_STREAM_CAPITAL)
 		CP_KEY("device", CP_GPU)
+		break;
+	case 8:
+		CP_KEY("peer_end", CP_PEER_END)
 		break;
 	case 7:
 		CP_KEY("ss_kind", CP_SS_KIND)
