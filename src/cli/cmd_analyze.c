@@ -41,6 +41,8 @@ static void cmd_analyze_print(const struct ss_timeline *t, const struct ss_insig
 			printf("  try: %s\n", rem[i].change);
 		if (x->have_gain)
 			printf("  gain: %s (%s)\n", units_time(x->gain_ns, b, sizeof b), x->gain_how);
+		else
+			printf("  gain: - (no sound estimate from the timeline)\n");
 		if (rem != NULL && rem[i].rule != NULL && rem[i].measured) {
 			char b1[32], b2[32];
 			uint64_t m0 = rem[i].measured_before_ns, m1 = rem[i].measured_after_ns;
@@ -49,8 +51,7 @@ static void cmd_analyze_print(const struct ss_timeline *t, const struct ss_insig
 			       units_time(m0, b1, sizeof b1), units_time(m1, b2, sizeof b2), t->device,
 			       m1 <= m0 ? "-" : "+",
 			       100.0 * (m1 <= m0 ? (double)(m0 - m1) : (double)(m1 - m0)) / (double)m0, rem[i].rounds);
-		} else
-			printf("  gain: - (no sound estimate from the timeline)\n");
+		}
 	}
 }
 

@@ -40,7 +40,7 @@
  */
 #define INSIGHT_FALSEDEP_MIN_NS 10000u
 /* ...whose start came within this of another stream's operation's end (what a queue does: the next entry starts when
- * the one ahead completes) ... */
+ * the one ahead completes, or a kernel's as the one ahead drains) ... */
 #define INSIGHT_BLOCK_NS 10000u
 /* ...and fire when such waits add up to this share of the makespan. */
 #define INSIGHT_FALSEDEP_SHARE 0.05
@@ -62,6 +62,11 @@
 #define INSIGHT_SYNC_MIN_NS 10000u
 /* managed-migration fires when on-demand migrations take this share of the makespan. */
 #define INSIGHT_MIGRATION_SHARE 0.05
+/* Without migration records, a kernel run this many times longer than the median run of the same kernel, of at least
+ * INSIGHT_FAULT_RUNS runs, on managed memory nobody prefetched, is taken for one that faulted its data in (a 64 MiB
+ * buffer's first pass on the H200: 6.5-8.6 ms against 95 us resident, tests/data/h200/insights/managed-migration). */
+#define INSIGHT_FAULT_RATIO 3.0
+#define INSIGHT_FAULT_RUNS 3
 
 static const char *const insight_engine_names[SS_ENG_COUNT] = {"H2D copy", "compute", "D2H copy"};
 
@@ -611,36 +616,42 @@ static uint64_t insight_idle_in(const struct insight_ready *rd, int k, uint64_t 
 	return (b - a) - (insight_busy_upto(rd, k, b) - insight_busy_upto(rd, k, a));
 }
 
-/* insight_blocker returns a GPU record of another stream than rec[i]'s that ended within INSIGHT_BLOCK_NS before
- * rec[i] started (the one ending last), t->n when none. */
+/* insight_blocker returns a GPU record of another stream than rec[i]'s, started before it, that ended within
+ * INSIGHT_BLOCK_NS of rec[i]'s start, before or after it (a queue hands out its next entry as the one ahead ends, or
+ * as a kernel ahead drains its last blocks): the one ending nearest the start; t->n when none. */
 static size_t insight_blocker(const struct ss_timeline *t, const struct insight_ready *rd, size_t i)
 {
 	const struct ss_record *r = &t->rec[i];
-	size_t lo = 0, hi = rd->nby_end;
+	uint64_t from = r->start > INSIGHT_BLOCK_NS ? r->start - INSIGHT_BLOCK_NS : 0, best_d = UINT64_MAX;
+	size_t lo = 0, hi = rd->nby_end, best = t->n;
 
-	while (lo < hi) { /* first record ending after r->start */
+	while (lo < hi) { /* first record ending at or after from */
 		size_t mid = (lo + hi) / 2;
-		if (t->rec[rd->by_end[mid]].end <= r->start)
+		if (t->rec[rd->by_end[mid]].end < from)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	while (lo-- > 0) {
+	for (; lo < rd->nby_end; lo++) {
 		const struct ss_record *b = &t->rec[rd->by_end[lo]];
+		uint64_t d = b->end > r->start ? b->end - r->start : r->start - b->end;
 
-		if (b->end + INSIGHT_BLOCK_NS < r->start)
+		if (b->end > r->start + INSIGHT_BLOCK_NS)
 			break;
-		if (insight_stream_key(b) != insight_stream_key(r))
-			return rd->by_end[lo];
+		if (b->start < r->start && insight_stream_key(b) != insight_stream_key(r) && d < best_d) {
+			best = rd->by_end[lo];
+			best_d = d;
+		}
 	}
-	return t->n;
+	return best;
 }
 
 /* false-dependency: GPU work that was ready (its stream's previous work done, its call issued) while its engine sat
  * idle, and that started only when another stream's work ended: it waited in a hardware queue behind that stream's
  * dependent work (too few queues for the streams, or an issue order that puts dependent work at a shared queue's
- * head). Counted per record whose engine idled INSIGHT_FALSEDEP_MIN_NS or more between its being ready and its
- * start (the wait); fires when those waits add up to INSIGHT_FALSEDEP_SHARE of the makespan. The gain is at most
+ * head). Counted per record whose engine idled INSIGHT_FALSEDEP_MIN_NS or more, and as long as the record lasts or
+ * more, between its being ready and its start (the wait); fires when those waits add up to INSIGHT_FALSEDEP_SHARE of
+ * the makespan. The gain is at most
  * the waits, and at most what perfect overlap saves. */
 static void insight_false_dependency(const struct ss_timeline *t, const struct ss_analysis *a,
                                      const struct insight_ready *rd, struct ss_insights *out)
@@ -660,7 +671,10 @@ static void insight_false_dependency(const struct ss_timeline *t, const struct s
 		if (!insight_on_stream(r) || !rd->issued[i] || c > 2 || r->start <= rd->ready[i])
 			continue;
 		idle = insight_idle_in(rd, c, rd->ready[i], r->start);
-		if (idle < INSIGHT_FALSEDEP_MIN_NS || (b = insight_blocker(t, rd, i)) >= t->n || t->rec[b].stream < 0)
+		/* a wait as long as the operation itself at least: shorter ones are the engines' own scheduling (on the
+		 * H200 a D2H may start some 20 us after its kernel, once the other direction's copy ends) */
+		if (idle < INSIGHT_FALSEDEP_MIN_NS || idle < r->end - r->start ||
+		    (b = insight_blocker(t, rd, i)) >= t->n || t->rec[b].stream < 0)
 			continue;
 		if (tmp.nrec < SS_INSIGHT_MAX_RECS)
 			blockers[tmp.nrec] = b;
@@ -668,7 +682,7 @@ static void insight_false_dependency(const struct ss_timeline *t, const struct s
 		waited += idle;
 		nwait++;
 	}
-	if (nwait < 2 || (double)waited < INSIGHT_FALSEDEP_SHARE * (double)a->makespan_ns)
+	if (nwait == 0 || (double)waited < INSIGHT_FALSEDEP_SHARE * (double)a->makespan_ns)
 		return;
 	if ((in = insight_new(out, "false-dependency", SS_SEV_PROBLEM,
 	                      "Give every stream a hardware queue of its own (CUDA_DEVICE_MAX_CONNECTIONS at least the "
@@ -1027,9 +1041,115 @@ static bool insight_migration(const struct ss_timeline *t, const struct ss_recor
 	       r->correlation == 0 && strstr(timeline_name(t, r->name), "prefetch") == NULL;
 }
 
+/* insight_has_call: t has an API record whose name starts with prefix. */
+static bool insight_has_call(const struct ss_timeline *t, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].kind == SS_KIND_API && strncmp(timeline_name(t, t->rec[i].name), prefix, n) == 0)
+			return true;
+	return false;
+}
+
+static const struct ss_timeline *insight_kern_t;
+
+/* kernels by name, then duration */
+static int insight_cmp_kernel(const void *x, const void *y)
+{
+	const struct ss_record *a = &insight_kern_t->rec[*(const size_t *)x],
+	                       *b = &insight_kern_t->rec[*(const size_t *)y];
+	uint64_t da = a->end - a->start, db = b->end - b->start;
+
+	if (a->name != b->name)
+		return a->name < b->name ? -1 : 1;
+	return da < db ? -1 : da > db;
+}
+
+/* insight_faulting finds, where a program allocated managed memory (cudaMallocManaged) and prefetched none
+ * (cudaMemPrefetchAsync) and CUPTI gave no migration records, the kernels that ran INSIGHT_FAULT_RATIO times or more
+ * longer than the median run of the same kernel (at least INSIGHT_FAULT_RUNS runs of it): kernels migrating the pages
+ * they touch on demand, by page faults, the first time. Their notes go to tmp; *excess gets their time beyond that
+ * median. */
+static void insight_faulting(const struct ss_timeline *t, struct ss_insight *tmp, uint64_t *excess)
+{
+	size_t *k = xcalloc(t->n + 1, sizeof *k), nk = 0;
+
+	*excess = 0;
+	if (!insight_has_call(t, "cudaMallocManaged") || insight_has_call(t, "cudaMemPrefetchAsync")) {
+		free(k);
+		return;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].kind == SS_KIND_KERNEL && t->rec[i].name != 0)
+			k[nk++] = i;
+	insight_kern_t = t;
+	qsort(k, nk, sizeof *k, insight_cmp_kernel);
+	for (size_t g = 0; g < nk;) {
+		size_t e = g;
+		uint64_t med;
+
+		while (e < nk && t->rec[k[e]].name == t->rec[k[g]].name)
+			e++;
+		med = t->rec[k[g + (e - g) / 2]].end - t->rec[k[g + (e - g) / 2]].start;
+		for (size_t j = g; e - g >= INSIGHT_FAULT_RUNS && j < e; j++) {
+			uint64_t d = t->rec[k[j]].end - t->rec[k[j]].start;
+
+			if (med > 0 && (double)d >= INSIGHT_FAULT_RATIO * (double)med) {
+				insight_note(tmp, t, k[j]);
+				*excess += d - med;
+			}
+		}
+		g = e;
+	}
+	free(k);
+}
+
+/* The fix managed-migration gives. */
+static const char insight_migration_fix[] =
+    "Prefetch the managed data with cudaMemPrefetchAsync on the stream ahead of the kernels that use it (and back "
+    "before the host reads it), or use explicit copies from pinned memory; cudaMemAdvise can keep read-mostly data "
+    "where it is used.";
+
+/* insight_faulting_report: managed-migration from kernel times alone (insight_faulting), where the trace has no
+ * migration records: fires when the faulting kernels' time beyond their median run is INSIGHT_MIGRATION_SHARE of the
+ * makespan; that excess is the estimated gain. */
+static void insight_faulting_report(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
+{
+	struct ss_insight tmp, *in;
+	uint64_t excess;
+	char b1[32];
+
+	memset(&tmp, 0, sizeof tmp);
+	insight_faulting(t, &tmp, &excess);
+	if (tmp.nrec == 0 || (double)excess < INSIGHT_MIGRATION_SHARE * (double)a->makespan_ns)
+		return;
+	if ((in = insight_new(out, "managed-migration", SS_SEV_PROBLEM, insight_migration_fix)) == NULL)
+		return;
+	memcpy(in->rec, tmp.rec, sizeof in->rec);
+	in->nrec = tmp.nrec;
+	in->t0 = tmp.t0;
+	in->t1 = tmp.t1;
+	snprintf(in->summary, sizeof in->summary,
+	         "%zu kernel runs on unprefetched managed memory took %s more than the same kernels' usual run",
+	         tmp.nrec, units_time(excess, b1, sizeof b1));
+	snprintf(
+	    in->evidence, sizeof in->evidence,
+	    "the program allocates managed memory (cudaMallocManaged) and prefetches none; %zu runs of a kernel took "
+	    "%.0fx or more its median run (%.1f%% of the makespan beyond it): page faults migrating the data "
+	    "inside the kernel (this trace has no migration records: SS_CUPTI_MIGRATIONS=1 asks for them)",
+	    tmp.nrec, INSIGHT_FAULT_RATIO, 100.0 * (double)excess / (double)a->makespan_ns);
+	insight_recs(in, in->evidence, sizeof in->evidence);
+	in->have_gain = true;
+	in->gain_ns = excess;
+	snprintf(in->gain_how, sizeof in->gain_how,
+	         "estimated: the slow runs' time beyond the median run of the same kernel");
+}
+
 /* managed-migration: unified-memory migrations the driver made on demand (page faults, evictions: not prefetches)
  * whose union covers INSIGHT_MIGRATION_SHARE of the makespan: data moved while kernels stalled on it, or between
- * them. The gain is at most that union (prefetched ahead on another stream, they would run under other work). */
+ * them. The gain is at most that union (prefetched ahead on another stream, they would run under other work). A
+ * trace without migration records is judged by its kernels' times (insight_faulting_report). */
 static void insight_managed_migration(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
 {
 	uint64_t ns = 0, bytes = 0, during = 0, kend = 0, s = 0, e = 0;
@@ -1058,12 +1178,13 @@ static void insight_managed_migration(const struct ss_timeline *t, const struct 
 			during += (kend < r->end ? kend : r->end) - r->start;
 	}
 	ns += e - s;
-	if (tmp.nrec == 0 || (double)ns < INSIGHT_MIGRATION_SHARE * (double)a->makespan_ns)
+	if (tmp.nrec == 0) {
+		insight_faulting_report(t, a, out);
 		return;
-	if ((in = insight_new(out, "managed-migration", SS_SEV_PROBLEM,
-	                      "Prefetch the managed data with cudaMemPrefetchAsync on the stream ahead of the kernels "
-	                      "that use it (and back before the host reads it), or use explicit copies from pinned "
-	                      "memory; cudaMemAdvise can keep read-mostly data where it is used.")) == NULL)
+	}
+	if ((double)ns < INSIGHT_MIGRATION_SHARE * (double)a->makespan_ns)
+		return;
+	if ((in = insight_new(out, "managed-migration", SS_SEV_PROBLEM, insight_migration_fix)) == NULL)
 		return;
 	memcpy(in->rec, tmp.rec, sizeof in->rec);
 	in->nrec = tmp.nrec;

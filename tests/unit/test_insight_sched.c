@@ -347,6 +347,64 @@ static void test_managed_migration(void **state)
 	}
 }
 
+/* A program that allocates managed memory: 3 runs of one kernel at 5 ms (faulting its data in), then 4 at 100 us
+ * (resident); how: 0 as is, 1 with a cudaMemPrefetchAsync call too, 2 without the managed allocation. */
+static void faulting(struct ss_timeline *t, int how, size_t slow[3])
+{
+	struct ss_record r;
+	uint64_t at = 100 * US;
+
+	memset(&r, 0, sizeof r);
+	r.kind = SS_KIND_API;
+	r.stream = SS_STREAM_HOST;
+	r.start = 0;
+	r.end = 10 * US;
+	r.name = timeline_intern(t, how == 2 ? "cudaMalloc" : "cudaMallocManaged");
+	timeline_add(t, &r);
+	if (how == 1) {
+		r.start = 20 * US;
+		r.end = 30 * US;
+		r.name = timeline_intern(t, "cudaMemPrefetchAsync");
+		timeline_add(t, &r);
+	}
+	for (int i = 0; i < 7; i++) {
+		uint64_t d = i < 3 ? 5000 * US : 100 * US;
+		size_t k = gpu(t, SS_KIND_KERNEL, 0, at, at + d, 0);
+
+		t->rec[k].name = timeline_intern(t, "app_sum");
+		if (i < 3)
+			slow[i] = k;
+		at += d;
+	}
+}
+
+static void test_managed_faults(void **state)
+{
+	struct ss_timeline t;
+	struct ss_insights in;
+	const struct ss_insight *x;
+	size_t slow[3];
+
+	(void)state;
+	timeline_init(&t);
+	faulting(&t, 0, slow);
+	run(&t, &in);
+	assert_non_null(x = insight_find(&in, "managed-migration"));
+	assert_int_equal(x->severity, SS_SEV_PROBLEM);
+	assert_int_equal(x->nrec, 3);
+	for (int i = 0; i < 3; i++)
+		assert_true(has_rec(x, slow[i]));
+	assert_int_equal(x->gain_ns, 3 * 4900 * US); /* beyond the median, 100 us */
+	timeline_free(&t);
+	for (int how = 1; how <= 2; how++) {
+		timeline_init(&t);
+		faulting(&t, how, slow);
+		run(&t, &in);
+		assert_null(insight_find(&in, "managed-migration"));
+		timeline_free(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +414,7 @@ int main(void)
 	    cmocka_unit_test(test_launch_bound),
 	    cmocka_unit_test(test_host_sync_order),
 	    cmocka_unit_test(test_managed_migration),
+	    cmocka_unit_test(test_managed_faults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
