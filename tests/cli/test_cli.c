@@ -1034,6 +1034,33 @@ static void test_validate_check_files(void **state)
 	rmdir(dir);
 }
 
+/* validate --check --fit on the H200's pageable rows: the fitted value over each half of the stream counts and over
+ * all of them (the committed profile's, data/profiles/h200.profile), the held-out check, then the table; --fit
+ * without --check, or with a bad key or range, is a usage error naming what is valid. */
+static void test_validate_fit(void **state)
+{
+	char v1[1024], v3[1024], prof[1024];
+	struct cli_out o;
+
+	(void)state;
+	snprintf(v1, sizeof v1, "%s/tests/data/h200/documents/validate-1.csv", SS_SOURCE_DIR);
+	snprintf(v3, sizeof v3, "%s/tests/data/h200/documents/validate-3.csv", SS_SOURCE_DIR);
+	snprintf(prof, sizeof prof, "%s/data/profiles/h200.profile", SS_SOURCE_DIR);
+	run_cli(&o, ARGS("validate", "--profile", prof, "--check", v1, "--check", v3, "--preset", "pageable", "--fit",
+	                 "pageable.h2d.stage_gbs=3:100"));
+	if (o.status != 0 && o.status != 1)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.out, "fit on 1, 4, 16, 64 streams: pageable.h2d.stage_gbs=10.8"));
+	assert_non_null(strstr(o.out, "held-out rows (2, 8, 32, 128 streams): 16,"));
+	assert_non_null(strstr(o.out, "fit on every row (the model below): pageable.h2d.stage_gbs=10.33"));
+	assert_non_null(strstr(o.out, "31 rows compared"));
+	cli_out_free(&o);
+	expect_error(2, ARGS("validate", "--fit", "pageable.h2d.stage_gbs=3:100"), "--fit needs --check", NULL);
+	expect_error(2, ARGS("validate", "--check", v1, "--fit", "no.such_key=1:2"), "invalid --fit", "KEY=LO:HI",
+	             NULL);
+	expect_error(2, ARGS("validate", "--check", v1, "--fit", "pageable.h2d.stage_gbs=5:3"), "0 < LO < HI", NULL);
+}
+
 static void test_run_model_export(void **state)
 {
 	char dir[] = "/tmp/ss-cli-test-XXXXXX", path[128], bad[128], missing[160];
@@ -1649,14 +1676,23 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_stats_refused),
 	};
 	const struct CMUnitTest model[] = {
-	    cmocka_unit_test(test_run_model_json),        cmocka_unit_test(test_run_model_text),
-	    cmocka_unit_test(test_run_auto_falls_back),   cmocka_unit_test(test_sweep_model_both),
-	    cmocka_unit_test(test_run_model_export),      cmocka_unit_test(test_validate_check_files),
-	    cmocka_unit_test(test_signal_export_cleanup), cmocka_unit_test(test_profile_label),
-	    cmocka_unit_test(test_outputs_checked_first), cmocka_unit_test(test_outputs_written_in_place),
-	    cmocka_unit_test(test_stats_model),           cmocka_unit_test(test_export_several),
-	    cmocka_unit_test(test_singular_counts),       cmocka_unit_test(test_bench_model_not_gpu),
-	    cmocka_unit_test(test_run_examples),          cmocka_unit_test(test_run_programs),
+	    cmocka_unit_test(test_run_model_json),
+	    cmocka_unit_test(test_run_model_text),
+	    cmocka_unit_test(test_run_auto_falls_back),
+	    cmocka_unit_test(test_sweep_model_both),
+	    cmocka_unit_test(test_run_model_export),
+	    cmocka_unit_test(test_validate_check_files),
+	    cmocka_unit_test(test_validate_fit),
+	    cmocka_unit_test(test_signal_export_cleanup),
+	    cmocka_unit_test(test_profile_label),
+	    cmocka_unit_test(test_outputs_checked_first),
+	    cmocka_unit_test(test_outputs_written_in_place),
+	    cmocka_unit_test(test_stats_model),
+	    cmocka_unit_test(test_export_several),
+	    cmocka_unit_test(test_singular_counts),
+	    cmocka_unit_test(test_bench_model_not_gpu),
+	    cmocka_unit_test(test_run_examples),
+	    cmocka_unit_test(test_run_programs),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;
