@@ -178,7 +178,7 @@ static void test_no_overlap(void **state)
 	timeline_free(&t);
 }
 
-/* A kernel for 950 of 1000 us beside short copies under it: engine-bound (info), with the share; at 850 us silent. */
+/* A kernel for 950 of 1000 us beside short copies under it: engine-bound (info), with the share; at 800 us silent. */
 static void test_engine_bound(void **state)
 {
 	struct ss_timeline t;
@@ -196,9 +196,9 @@ static void test_engine_bound(void **state)
 	assert_non_null(strstr(x->summary, "compute engine: busy 95.0%"));
 	assert_false(any_problem(&in));
 	timeline_clear(&t);
-	add(&t, SS_KIND_H2D, 0, 0, 150 * US, 1u << 20, SS_REC_PINNED);
-	add(&t, SS_KIND_KERNEL, 1, 150 * US, 1000 * US, 0, 0);
-	add(&t, SS_KIND_D2H, 0, 200 * US, 250 * US, 1u << 20, SS_REC_PINNED);
+	add(&t, SS_KIND_H2D, 0, 0, 200 * US, 1u << 20, SS_REC_PINNED);
+	add(&t, SS_KIND_KERNEL, 1, 200 * US, 1000 * US, 0, 0);
+	add(&t, SS_KIND_D2H, 0, 250 * US, 300 * US, 1u << 20, SS_REC_PINNED);
 	run(&t, &in);
 	assert_null(insight_find(&in, "engine-bound"));
 	timeline_free(&t);
