@@ -128,12 +128,12 @@ static const struct profile_key profile_keys[] = {
      "a launch migrating its chunk's attached managed memory (host-synchronous)",
      "fitted (streamscope validate --fit, docs/results.md) with managed.attach_latency_ns and host.process_gbs to "
      "the 16 managed-threads rows of the H200 documents' matrix (tests/data/h200/documents/validate-2.csv: 64 "
-     "MiB..512 KiB a task): 58.6 on 1, 4, 16, 64 tasks alone, 139 on 2, 8, 32, 128 (poorly determined). Against the "
+     "MiB..512 KiB a task): 64.2 on 1, 4, 16, 64 tasks alone, 78.3 on 2, 8, 32, 128 (poorly determined). Against the "
      "timelines: 6 MiB attached take it 206 us (the smoke timelines: ~200 us), 16 MiB 373 us (the documents' trace, "
      "launches after host_process: ~0.47 ms)"},
     {"managed.attach_latency_ns", D(attach_latency_ns), 0, 1e8, 105360, F,
      "fixed cost of that migration (each launch that migrates, in turn with the other threads' calls)",
-     "fitted with managed.attach_gbs (the same rows): 88 us on 1, 4, 16, 64 tasks alone, 114 us on 2, 8, 32, 128; "
+     "fitted with managed.attach_gbs (the same rows): 115 us on 1, 4, 16, 64 tasks alone, 111 us on 2, 8, 32, 128; "
      "every task's launch after its host_process pays it each pass, what makes 32..128 tasks slower than 16"},
     {"kernel.add.ns_per_unit", D(kernel[SS_KERNEL_ADD].ns_per_unit), 1e-12, 1e6, 8.0e-4, E,
      "add (document 001's): ns per element x repeat, whole device",
@@ -175,7 +175,7 @@ static const struct profile_key profile_keys[] = {
     {"host.process_gbs", D(host_process_gbs), 0.01, 1e4, 13.299, F,
      "host_process of every thread together (the host's page faults and memory are shared)",
      "fitted (streamscope validate --fit) with managed.attach_* to the H200's managed-threads rows "
-     "(tests/data/h200/documents/validate-2.csv): 14.9 on 1, 4, 16, 64 tasks alone, 12.4 on 2, 8, 32, 128 (the "
+     "(tests/data/h200/documents/validate-2.csv): 16.2 on 1, 4, 16, 64 tasks alone, 12.7 on 2, 8, 32, 128 (the "
      "16-task rows alone, 64 MiB x 8 passes in 38.7-40.2 ms, gave 13.4)"},
     {"host.cores", I(host_cores), 1, 100000, 16, M,
      "the host's CPU cores: host threads beyond them take turns at host_process (rounds)",
