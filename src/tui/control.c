@@ -369,6 +369,23 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		c->summary = false;
 		return CONTROL_NONE;
 	}
+	if (c->advice.open && !c->sweep) {
+		/* the advice panel: Enter applies the advice (a re-run), Esc and a close it; other keys as usual */
+		enum ss_advicebox_effect ae = advicebox_key(&c->advice, in->advice, act);
+
+		if (ae == ADVICEBOX_APPLY && in->exp != NULL && !in->file) {
+			char what[256];
+
+			experiment_changes(in->exp, &in->advice->best.e, NULL, what, sizeof what);
+			*exp = in->advice->best.e;
+			c->follow = true;
+			control_say(c, SS_ROLE_HIGHLIGHT, "the advice applied: %s (predicted %.1f%% faster, modelled)",
+			            what, in->advice->gain_pct);
+			return CONTROL_RUN;
+		}
+		if (ae != ADVICEBOX_IGNORED)
+			return CONTROL_NONE;
+	}
 	if (c->insight.open && !c->sweep) {
 		/* the insights panel takes its keys (not over the sweep view, which hides it); the others (experiment
 		 * keys too) work as usual */
@@ -480,7 +497,18 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		if (!c->summary)
 			control_say(c, SS_ROLE_WARN, "nothing to summarise yet");
 		break;
+	case ACT_ADVISE:
+		if (in->file || in->exp == NULL) {
+			control_say(c, SS_ROLE_WARN,
+			            "the advisor searches an experiment's configurations: none to advise on here");
+			break;
+		}
+		c->advice.open = true;
+		c->insight.open = false;
+		c->sweep = false;
+		break;
 	case ACT_INSIGHTS:
+		c->advice.open = false;
 		c->insight.open = true;
 		c->insight.cur = 0;
 		c->sweep = false;

@@ -9,7 +9,9 @@
 #include <stdint.h>
 
 #include "core/experiment.h"
+#include "run/advise.h"
 #include "run/sweep.h"
+#include "tui/advicebox.h"
 #include "tui/gantt.h"
 #include "tui/insightbox.h"
 #include "tui/keys.h"
@@ -27,6 +29,8 @@ struct ss_control_input {
 	const struct ss_sweep *sweep;    /* the sweep the sweep view shows, NULL when none */
 
 	const struct ss_insights *insights; /* the shown run's insights (insightbox_analyze), NULL when none */
+	const struct ss_advice *advice;     /* the advice for exp while its panel is open (advicebox_advise), NULL
+	                                       when none */
 };
 
 #define CONTROL_HELP_KEYS 1   /* the help overlay's first page: the keys */
@@ -59,6 +63,7 @@ struct ss_control {
 	int message_role;  /* its enum ss_role: SS_ROLE_WARN stays, the others fade */
 
 	struct ss_insightbox insight; /* the insights panel (i): open, and the entry selected */
+	struct ss_advicebox advice;   /* the advice panel (a): open */
 };
 
 /* control_init: window fitted, nothing selected, compact by size. */

@@ -70,6 +70,7 @@ enum ss_action {
 	ACT_COMPACT,  /* one row per stream, or H2D/KER/D2H lanes */
 	ACT_SUMMARY,  /* the kernel and copy summary panel (as nsys stats) */
 	ACT_INSIGHTS, /* the insights panel: what limits the run, why, the fix */
+	ACT_ADVISE,   /* the advice panel: the configuration the model predicts best, Enter applies it */
 	ACT_REDRAW,
 	ACT_COUNT
 };

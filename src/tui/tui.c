@@ -19,6 +19,7 @@
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "io/export/export.h"
+#include "tui/advicebox.h"
 #include "tui/control.h"
 #include "tui/gantt.h"
 #include "tui/glyphs.h"
@@ -58,6 +59,8 @@ struct tui {
 
 	struct ss_insightbox_cache ins; /* the shown run's insights */
 	struct ss_insightbox_view insv; /* what the insights panel shows */
+	struct ss_advicebox_cache adv;  /* the advice for the current experiment */
+	struct ss_advicebox_view advv;  /* what the advice panel shows */
 };
 
 static struct tui *tui_current; /* for the fatal hook */
@@ -128,6 +131,15 @@ static const struct ss_insights *tui_insights(struct tui *t)
 	return run != NULL && run->done ? insightbox_analyze(&t->ins, run->id, &run->tl, &run->an) : NULL;
 }
 
+/* tui_advice returns the advice for the experiment the next change applies to (searched on the model once per
+ * experiment), NULL when there is none (a trace is open) or the search failed (t->adv.error). */
+static const struct ss_advice *tui_advice(struct tui *t)
+{
+	const struct ss_experiment *e = session_experiment(&t->ses);
+
+	return e != NULL && t->o->file == NULL ? advicebox_advise(&t->adv, e) : NULL;
+}
+
 /* tui_view fills v with what the frame shows. */
 static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t plen)
 {
@@ -189,6 +201,10 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 		v->summary = &t->sum;
 	}
 	v->sweep_running = session_sweep_running(&t->ses);
+	if (t->ctl.advice.open) {
+		t->advv = (struct ss_advicebox_view){tui_advice(t), t->adv.failed ? t->adv.error : NULL};
+		v->advice = &t->advv;
+	}
 	if (t->ctl.insight.open) {
 		t->insv = (struct ss_insightbox_view){tui_insights(t), t->ctl.insight.cur, v->modelled, v->running};
 		v->insights = &t->insv;
@@ -217,7 +233,9 @@ static void tui_input(struct tui *t, struct ss_control_input *in, int cols, int 
 	v.pinned.tl = t->ses.pinned != NULL ? &t->ses.pinned->tl : NULL;
 	v.sweep = t->ctl.sweep && t->ses.have_sweep ? &t->ses.sweep : NULL;
 	v.insights = t->ctl.insight.open ? &t->insv : NULL;
+	v.advice = t->ctl.advice.open ? &t->advv : NULL;
 	in->insights = tui_insights(t);
+	in->advice = t->ctl.advice.open ? tui_advice(t) : NULL;
 	in->layout = view_layout_fit(&v, cols, rows, &t->layout);
 }
 

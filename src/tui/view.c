@@ -15,7 +15,7 @@
 int view_layout(const struct ss_view *v, int cols, int rows, struct ss_layout *l, char **cause)
 {
 	struct ss_layout_opts o = {cols, rows, v->pinned.tl != NULL && v->sweep == NULL,
-	                           v->insights != NULL && v->sweep == NULL};
+	                           (v->insights != NULL || v->advice != NULL) && v->sweep == NULL};
 
 	return layout_compute(&o, l, cause);
 }
@@ -615,7 +615,9 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 		grid_printf(g, l.corner.x, l.corner.y + 1, l.corner.w - 1, SS_ROLE_DIM, 0, "%*s", l.corner.w - 2,
 		            "time");
 		statsview_draw(g, l.stats, l.stats_side, &v->stats, v->gl);
-		if (v->insights != NULL)
+		if (v->advice != NULL)
+			advicebox_draw(g, l.panel, v->advice, v->gl);
+		else if (v->insights != NULL)
 			insightbox_draw(g, l.panel, v->insights, v->gl);
 		if (v->gv.sel != UINT32_MAX)
 			view_detail(g, &l, v);

@@ -10,6 +10,7 @@
 #include "core/experiment.h"
 #include "core/summary.h"
 #include "run/sweep.h"
+#include "tui/advicebox.h"
 #include "tui/gantt.h"
 #include "tui/glyphs.h"
 #include "tui/grid.h"
@@ -52,6 +53,8 @@ struct ss_view {
 
 	const struct ss_insightbox_view *insights; /* the insights panel is open (NULL: closed); its selected entry's
 	                                              evidence is marked on run's Gantt */
+	const struct ss_advicebox_view *advice;    /* the advice panel is open (NULL: closed); it takes the panel's
+	                                              place (insights NULL then) */
 };
 
 /* view_layout computes the layout view_draw uses at cols x rows; -1 with *cause when too small. */
