@@ -98,6 +98,21 @@ int statsview_items(const struct ss_stats_in *s, struct ss_stat_item *it)
 			snprintf(v, sizeof v, "%+.1f%%", a->overhead * 100.0);
 		stats_add(it, &n, "trace ovh", ok && a->have_overhead ? v : NULL, SS_ROLE_TEXT, 0);
 	}
+	if (s->dev != NULL && s->dev->ndev > 1) {
+		/* the devices: how long two shared the host link, then each one's busy share of the GPU work's span */
+		snprintf(v, sizeof v, "%d, link sh. %.0f%%", s->dev->ndev,
+		         s->dev->span_ns > 0 ? 100.0 * (double)s->dev->link_shared_ns / (double)s->dev->span_ns : 0.0);
+		stats_add(it, &n, "GPUs", v, SS_ROLE_TEXT, 0);
+		for (int d = 0; d < s->dev->ndev && d < STATS_SHOWN_DEVICES; d++) {
+			char label[16];
+
+			snprintf(label, sizeof label, "GPU %d busy", d);
+			snprintf(v, sizeof v, "%.0f%%",
+			         s->dev->span_ns > 0 ? 100.0 * (double)s->dev->dev[d].busy_ns / (double)s->dev->span_ns
+			                             : 0.0);
+			stats_add(it, &n, label, v, SS_ROLE_TEXT, 0);
+		}
+	}
 	return n;
 }
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/analysis.h"
+#include "core/devsum.h"
 #include "tui/glyphs.h"
 #include "tui/grid.h"
 
@@ -21,6 +22,7 @@ struct ss_stats_in {
 	bool have_dropped;
 	uint64_t dropped;                 /* records the capture lost */
 	const struct ss_analysis *pinned; /* A of an A/B comparison (this run is B), NULL when none */
+	const struct ss_devsum *dev;      /* per device, on timelines of two or more devices; NULL: none */
 };
 
 /* One item of the panel. */
@@ -31,7 +33,8 @@ struct ss_stat_item {
 	unsigned attr;
 };
 
-#define STATS_MAX_ITEMS 17
+#define STATS_SHOWN_DEVICES 8 /* devices with a busy item of their own; the rest are in "GPUs" */
+#define STATS_MAX_ITEMS (17 + 1 + STATS_SHOWN_DEVICES)
 
 /* statsview_items lists the panel's items in priority order into it (room for STATS_MAX_ITEMS); returns how many. */
 int statsview_items(const struct ss_stats_in *s, struct ss_stat_item *it);

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/devsum.h"
 #include "core/palette.h"
 #include "core/sigexit.h"
 #include "core/units.h"
@@ -52,7 +53,10 @@ struct tui {
 	bool hangup;           /* the terminal is gone: the loop ends as if SIGHUP came */
 	struct ss_summary sum; /* the summary panel's rows, of the run with id sum_id */
 	uint64_t sum_id;
-	size_t sum_n;                  /* and that many records */
+	size_t sum_n;         /* and that many records */
+	struct ss_devsum dev; /* the stats' per-device rows, of the finished run dev_id (two or more devices) */
+	uint64_t dev_id;
+	bool have_dev;
 	struct ss_experiment prev_exp; /* the run shown before the last one: what a re-run is compared with */
 	uint64_t prev_ns;
 	bool have_prev;
@@ -176,6 +180,15 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 		v->stats.predicted_calls_ns = run->predicted_calls_ns;
 		v->stats.have_dropped = run->done;
 		v->stats.dropped = run->tl.dropped;
+		if (run->done && run->lanes.ndev > 1) {
+			if (!t->have_dev || t->dev_id != run->id) {
+				devsum_free(&t->dev);
+				devsum_build(&run->tl, &t->dev);
+				t->dev_id = run->id;
+				t->have_dev = true;
+			}
+			v->stats.dev = &t->dev;
+		}
 	} else if (pin != NULL) {
 		v->device = pin->tl.device;
 		v->modelled = pin->tl.modelled;
@@ -465,6 +478,7 @@ int tui_main(const struct tui_options *o)
 		rc = 128 + SIGHUP;
 	session_free(&t.ses);
 	summary_free(&t.sum);
+	devsum_free(&t.dev);
 	term_stop(&t.term);
 	tui_loud();
 	xalloc_set_fatal_hook(NULL);

@@ -51,6 +51,9 @@ static void test_devices(void **state)
 	e2e_wait(&t, "makespan");
 	assert_true(e2e_find(&t, "MODEL SYNTHETIC", 0, NULL) == 0); /* synthetic: never shown as measured */
 	check_groups(&t, "s0 nb  H2D", "s2 nb  H2D", "peer   KER");
+	/* the stats panel: a busy share per device and the time two shared the host link */
+	assert_true(e2e_find(&t, "GPU 1 busy", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "2, link sh.", 0, NULL) > 0);
 	e2e_keys(&t, "c");
 	e2e_wait(&t, NULL);
 	check_groups(&t, "s0 nb", "s2 nb", "peer");

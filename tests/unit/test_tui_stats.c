@@ -89,8 +89,25 @@ static void test_values(void **state)
 	assert_string_equal(item(it, n, "B / A")->value, "-11.5%");
 	assert_true(n <= STATS_MAX_ITEMS);
 	a.staging_ns = 1000; /* every item at once still fits */
+	{
+		/* nine devices: the first eight with a busy item, all counted in "GPUs" */
+		struct ss_devsum_dev dd[9];
+		struct ss_devsum ds = {.dev = dd, .ndev = 9, .span_ns = 1000, .link_shared_ns = 250};
+
+		memset(dd, 0, sizeof dd);
+		for (int d = 0; d < 9; d++)
+			dd[d].busy_ns = 100u * (uint64_t)(d + 1);
+		s.dev = &ds;
+		n = statsview_items(&s, it);
+		assert_int_equal(n, STATS_MAX_ITEMS);
+		assert_string_equal(item(it, n, "GPUs")->value, "9, link sh. 25%");
+		assert_string_equal(item(it, n, "GPU 0 busy")->value, "10%");
+		assert_string_equal(item(it, n, "GPU 7 busy")->value, "80%");
+		assert_null(item(it, n, "GPU 8 busy"));
+		s.dev = NULL;
+	}
 	n = statsview_items(&s, it);
-	assert_int_equal(n, STATS_MAX_ITEMS);
+	assert_int_equal(n, STATS_MAX_ITEMS - 1 - STATS_SHOWN_DEVICES);
 	assert_non_null(item(it, n, "trace ovh"));
 	timeline_free(&t);
 }
