@@ -72,13 +72,13 @@ void advicebox_draw(struct ss_grid *g, struct ss_rect r, const struct ss_adviceb
 	}
 	grid_puts(g, r.x + 2, r.y + r.h - 1, r.w - 4,
 	          a->best_is_current ? " Esc close " : " Enter apply (re-run)  Esc close ", SS_ROLE_DIM, 0);
-	grid_printf(g, inner.x, y++, inner.w, SS_ROLE_TEXT, 0, "now  %s",
+	grid_printf(g, inner.x, y++, inner.w, SS_ROLE_TEXT, 0, "current %s",
 	            units_time(a->current.predicted_ns, t1, sizeof t1));
 	if (a->best_is_current) {
-		grid_printf(g, inner.x, y++, inner.w, SS_ROLE_TEXT, 0, "best %s: the current configuration",
+		grid_printf(g, inner.x, y++, inner.w, SS_ROLE_TEXT, 0, "best    %s: the current configuration",
 		            units_time(a->best.predicted_ns, t1, sizeof t1));
 	} else {
-		grid_printf(g, inner.x, y++, inner.w, SS_ROLE_HIGHLIGHT, GRID_BOLD, "best %s: %s faster (%.1f%%)",
+		grid_printf(g, inner.x, y++, inner.w, SS_ROLE_HIGHLIGHT, GRID_BOLD, "best    %s: %s faster (%.1f%%)",
 		            units_time(a->best.predicted_ns, t1, sizeof t1),
 		            units_time((uint64_t)a->gain_ns, t2, sizeof t2), a->gain_pct);
 		if (experiment_changes(&a->current.e, &a->best.e, NULL, buf, sizeof buf) > 0 && y < inner.y + inner.h)

@@ -360,7 +360,8 @@ static void tui_key(struct tui *t, int k, const struct ss_mouse *m)
 	switch (eff) {
 	case CONTROL_RUN:
 		session_request(&t->ses, &e);
-		t->message[0] = '\0';
+		if (t->ctl.message[0] == '\0') /* a key's own word (the advice applied) stays until the run lands */
+			t->message[0] = '\0';
 		break;
 	case CONTROL_PIN: {
 		bool had = t->ses.pinned != NULL;
