@@ -192,6 +192,7 @@ enum app_order {
 	APP_ROUND,   /* chunk by chunk, round-robin over the streams: H2D, kernel, D2H of chunk c on stream c % S */
 	APP_DEPTH,   /* stream by stream: all of stream 0's chunks (H2D, kernel, D2H each), then stream 1's... */
 	APP_BREADTH, /* round by round: the round's H2D on every stream, then its kernels, then its D2H */
+	APP_REVERSE, /* as APP_BREADTH, with each round's kernels issued in reverse stream order */
 };
 
 /* One chunked pipeline: chunk c (elems elements) of hin is copied to stream c % streams' device buffer, mapped by
@@ -237,11 +238,14 @@ static inline int app_pipeline(const struct app_pipe *p)
 {
 	int issued = 0, bumps = 0, rounds = p->chunks / p->streams;
 
-	if (p->order == APP_BREADTH) {
+	if (p->order == APP_BREADTH || p->order == APP_REVERSE) {
 		for (int r = 0; r < rounds; r++)
 			for (int stage = 0; stage < 3; stage++)
-				for (int k = 0; k < p->streams; k++)
-					app_stage(p, r * p->streams + k, stage);
+				for (int k = 0; k < p->streams; k++) {
+					int kk = p->order == APP_REVERSE && stage == 1 ? p->streams - 1 - k : k;
+
+					app_stage(p, r * p->streams + kk, stage);
+				}
 		return 0;
 	}
 	for (int i = 0; i < p->chunks; i++) {
