@@ -34,14 +34,15 @@ static void report_prediction(const struct ss_prediction *pr, uint64_t measured_
 	printf(" untraced, as this process issued them)\n");
 }
 
-/* report_run_claims: the claims one run supports (claims_run, from its timeline); none for a step program. */
+/* report_run_claims: the claims one run supports (claims_run, from its timeline); none for a step program or a run
+ * over several devices. */
 static int report_run_claims(const struct ss_experiment *e, const struct ss_timeline *tl,
                              const struct ss_run_result *res, const struct ss_analysis *a, struct ss_claim *out)
 {
 	struct ss_claims_obs obs;
 
-	if (e->nsteps > 0)
-		return 0; /* a step program is none of the documents' programs */
+	if (e->nsteps > 0 || e->devices > 1)
+		return 0; /* a step program, or one over several GPUs, is none of the documents' (one-GPU) programs */
 	claims_observe(tl, &obs);
 	return claims_run(e, a, &obs, res->modelled, out);
 }
@@ -170,7 +171,7 @@ void report_sweep(const struct ss_sweep *s)
 		printf(
 		    "\ntime is the CUPTI makespan, or the untraced cudaEvent makespan where tracing overhead > 1%%\n");
 	/* a step program is none of the documents' programs: no claims */
-	if (s->base.nsteps == 0 && (n = claims_sweep(s, claims)) > 0) {
+	if (s->base.nsteps == 0 && s->base.devices <= 1 && (n = claims_sweep(s, claims)) > 0) {
 		printf("\nthe documents' claims these points support%s\n", s->modelled ? " (MODELLED)" : "");
 		report_claims(claims, n);
 	}
@@ -366,7 +367,7 @@ int report_sweep_json(const struct ss_sweep *s)
 	json_out_key_bool(o, "modelled", s->modelled);
 	json_out_key_str(o, "device", s->device);
 	report_json_sweep_points(o, s);
-	n = s->base.nsteps == 0 ? claims_sweep(s, claims) : 0;
+	n = s->base.nsteps == 0 && s->base.devices <= 1 ? claims_sweep(s, claims) : 0;
 	report_claims_json(o, claims, n);
 	return report_json_end(o);
 }

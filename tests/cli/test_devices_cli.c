@@ -165,6 +165,7 @@ static void test_run_devices(void **state)
 		fail_msg("exit %d: %s", o.status, o.err);
 	assert_non_null(strstr(o.out, "2 GPUs with a peer copy stage"));
 	assert_non_null(strstr(o.out, "MODEL (H200 profile, 2 GPUs)"));
+	assert_null(strstr(o.out, "claims")); /* the documents' claims are about one GPU */
 	out_free(&o);
 	run(&o, ARGS("stats", file));
 	assert_int_equal(o.status, 0);
