@@ -43,6 +43,7 @@ struct test_row {
 static struct test_row *test_rows;
 static size_t test_nrows;
 static int test_failures;
+static bool test_verbose; /* SS_TEST_VERBOSE set and not "0" */
 
 /* test_fail prints one failed check (trace, rule, why) and counts it. */
 static void test_fail(const char *trace, const char *rule, const char *fmt, ...)
@@ -387,7 +388,7 @@ static void test_insights(void **state)
 		for (size_t k = 0; k < in.n; k++)
 			printf(" %s:%s", in.item[k].rule, insight_severity_name(in.item[k].severity));
 		printf("%s\n", in.n == 0 ? " (none)" : "");
-		if (getenv("SS_TEST_VERBOSE") != NULL) /* what the report quotes */
+		if (test_verbose) /* what the report quotes */
 			for (size_t k = 0; k < in.n; k++)
 				printf("  %s: %s\n    %s\n", in.item[k].rule, in.item[k].summary, in.item[k].evidence);
 		for (size_t k = 0; k < in.n; k++)
@@ -411,6 +412,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	replay_dir = argc > 1 ? argv[1] : "tests/data/h200/insights";
+	test_verbose = getenv("SS_TEST_VERBOSE") != NULL && strcmp(getenv("SS_TEST_VERBOSE"), "0") != 0;
 	snprintf(table, sizeof table, "%s/expected.tsv", replay_dir);
 	if (!test_load(table)) {
 		printf("FAIL: cannot read %s\n", table);
