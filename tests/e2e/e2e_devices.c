@@ -61,10 +61,33 @@ static void test_devices(void **state)
 	e2e_free(&t);
 }
 
+/* The model's two-GPU run with the peer stage, live in the TUI: both devices' headers, their streams, peer lanes. */
+static void test_model(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", "--devices", "2", "--peer", "--streams", "2", NULL};
+	int g0, g1, s2, p1;
+
+	(void)state;
+	e2e_start(&t, 140, 40, args, NULL);
+	e2e_settle(&t);
+	g0 = e2e_find(&t, "GPU 0: MODEL (H200 profile, 2 GPUs)", 0, NULL);
+	g1 = e2e_find(&t, "GPU 1 ", g0 + 1, NULL);
+	s2 = e2e_find(&t, "s2 ", g1 + 1, NULL);
+	p1 = e2e_find(&t, "peer ", s2 + 1, NULL);
+	if (!(g0 >= 2 && g1 > g0 && s2 > g1 && p1 > s2))
+		e2e_dump(&t);
+	assert_true(g0 >= 2 && g1 > g0 && s2 > g1 && p1 > s2);
+	assert_true(e2e_find(&t, "2 GPUs with a peer copy stage", 0, NULL) >= 0);
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_devices),
+	    cmocka_unit_test(test_model),
 	};
 
 	return e2e_main(argc, argv, "e2e_devices", tests, sizeof tests / sizeof tests[0]);
