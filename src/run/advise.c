@@ -269,8 +269,9 @@ static struct ss_experiment advise_memsync(struct advise *s, const struct ss_exp
 #define ADVISE_MAX_CHUNKS 2048
 
 /* advise_line models base with streams 1, 2, 4 ... 128 (and k chunks per stream), each point with the base's
- * queues and with one per stream; it stops out of chunks, where the line is twice the fastest and still rising, or
- * after two points that each gain less than 0.5% on the line's best. Returns the line's best, 0 when none. */
+ * queues, with one per stream and with one; it stops out of chunks, where the line is twice the fastest and still
+ * rising, or after two points that each gain less than 0.5% on the line's best. Returns the line's best, 0 when none.
+ */
 static uint64_t advise_line(struct advise *s, const struct ss_experiment *base, int k)
 {
 	uint64_t prev = 0, best = 0;
@@ -286,6 +287,11 @@ static uint64_t advise_line(struct advise *s, const struct ss_experiment *base, 
 		/* one queue per stream too, where the base's queues are fewer than the streams */
 		x.connections = n < SS_MAX_CONNECTIONS ? n : SS_MAX_CONNECTIONS;
 		tq = n > base->connections ? advise_eval(s, &x) : 0;
+		if (tq > 0 && (t == 0 || tq < t))
+			t = tq;
+		/* and one queue: no false dependency where one stream's work waits for another's, but no queue costs */
+		x.connections = 1;
+		tq = n > 1 && base->connections > 1 ? advise_eval(s, &x) : 0;
 		if (tq > 0 && (t == 0 || tq < t))
 			t = tq;
 		if (t == 0)
