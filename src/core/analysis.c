@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/backend.h"
+#include "core/idmap.h"
 #include "core/xalloc.h"
 
 /* A half-open interval [a, b). */
@@ -228,26 +229,70 @@ void analysis_observer(struct ss_analysis *a, const struct ss_run_result *res)
 	}
 }
 
+/* A running kernel in analysis_kernel_concurrency's heap: when it ends, and its stream. */
+struct analysis_running {
+	uint64_t end;
+	int32_t stream;
+};
+
+/* analysis_heap_down restores the min-heap order of h[0..n) by end from slot i down. */
+static void analysis_heap_down(struct analysis_running *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+
+		if (l < n && h[l].end < h[m].end)
+			m = l;
+		if (l + 1 < n && h[l + 1].end < h[m].end)
+			m = l + 1;
+		if (m == i)
+			return;
+		struct analysis_running x = h[i];
+		h[i] = h[m];
+		h[m] = x;
+		i = m;
+	}
+}
+
+/* One sweep in start order with a min-heap of the running kernels' ends: O(n log n). Kernels of one stream, which
+ * CUDA runs one after another, count once however their timestamps touch. */
 int analysis_kernel_concurrency(const struct ss_timeline *t)
 {
+	struct analysis_running *h = xcalloc(t->n + 1, sizeof *h);
+	struct idmap per; /* stream -> running kernels of it */
+	size_t n = 0;
 	int best = 0;
 
+	idmap_init(&per);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
-		int n = 1;
+		uint32_t mine = 0, v;
 
 		if (r->kind != SS_KIND_KERNEL || r->stream < 0)
 			continue;
-		/* kernels of other streams still running when r starts (earlier starts come first) */
-		for (size_t j = 0; j < i; j++) {
-			const struct ss_record *q = &t->rec[j];
-
-			if (q->kind == SS_KIND_KERNEL && q->stream >= 0 && q->stream != r->stream && q->end > r->start)
-				n++;
+		while (n > 0 && h[0].end <= r->start) { /* those ended: drop them */
+			if (idmap_get(&per, (uint32_t)h[0].stream, &v))
+				idmap_put(&per, (uint32_t)h[0].stream, v - 1);
+			h[0] = h[--n];
+			analysis_heap_down(h, n, 0);
 		}
-		if (n > best)
-			best = n;
+		idmap_get(&per, (uint32_t)r->stream, &mine);
+		if ((int)(n - mine) + 1 > best)
+			best = (int)(n - mine) + 1;
+		/* push r */
+		size_t k = n++;
+		h[k].end = r->end;
+		h[k].stream = r->stream;
+		while (k > 0 && h[(k - 1) / 2].end > h[k].end) {
+			struct analysis_running x = h[k];
+			h[k] = h[(k - 1) / 2];
+			h[(k - 1) / 2] = x;
+			k = (k - 1) / 2;
+		}
+		idmap_put(&per, (uint32_t)r->stream, mine + 1);
 	}
+	idmap_free(&per);
+	free(h);
 	return best;
 }
 

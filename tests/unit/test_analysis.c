@@ -567,6 +567,57 @@ static void test_compare_same_work(void **state)
 	planner_free(&ops);
 }
 
+/* concurrency_brute is analysis_kernel_concurrency's definition, quadratic: at each kernel's start, 1 + the
+ * earlier-starting kernels of other streams still running. */
+static int concurrency_brute(const struct ss_timeline *t)
+{
+	int best = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		int n = 1;
+
+		if (t->rec[i].kind != SS_KIND_KERNEL || t->rec[i].stream < 0)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (t->rec[j].kind == SS_KIND_KERNEL && t->rec[j].stream >= 0 &&
+			    t->rec[j].stream != t->rec[i].stream && t->rec[j].end > t->rec[i].start)
+				n++;
+		if (n > best)
+			best = n;
+	}
+	return best;
+}
+
+/* analysis_kernel_concurrency (a heap sweep) against its quadratic definition on random timelines: kernels of up
+ * to 6 streams, some of one stream touching or overlapping, copies and legacy-stream kernels mixed in. */
+static void test_kernel_concurrency(void **state)
+{
+	unsigned seed = 12345;
+
+	(void)state;
+	for (int round = 0; round < 300; round++) {
+		struct ss_timeline t;
+		int n = 1 + round % 60;
+
+		timeline_init(&t);
+		for (int i = 0; i < n; i++) {
+			struct ss_record r;
+
+			memset(&r, 0, sizeof r);
+			seed = seed * 1103515245u + 12345u;
+			r.kind = (seed >> 16) % 5 == 0 ? SS_KIND_H2D : SS_KIND_KERNEL;
+			r.stream = (int)((seed >> 8) % 7) - 1; /* -1 (legacy-like negative) .. 5 */
+			seed = seed * 1103515245u + 12345u;
+			r.start = (seed >> 8) % 1000;
+			r.end = r.start + (seed >> 20) % 200;
+			timeline_add(&t, &r);
+		}
+		timeline_sort(&t);
+		assert_int_equal(analysis_kernel_concurrency(&t), concurrency_brute(&t));
+		timeline_free(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -583,6 +634,7 @@ int main(void)
 	    cmocka_unit_test(test_compare),
 	    cmocka_unit_test(test_observer),
 	    cmocka_unit_test(test_observer_exactly_one_percent),
+	    cmocka_unit_test(test_kernel_concurrency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
