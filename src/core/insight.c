@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/devsum.h"
 #include "core/idmap.h"
-#include "core/insight_multi.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 
@@ -1247,6 +1247,154 @@ static void insight_explained(const struct ss_timeline *t, struct ss_insights *o
 	out->n = k;
 }
 
+/* peer-copy-critical fires when peer copies ran beside no other GPU work for this share of the makespan: then the
+ * devices waited for the peer link, which a pipeline hides behind the next chunk's kernels... */
+#define INSIGHT_PEER_SHARE 0.05
+/* ...device-idle when a device sat idle while another worked for this share of the makespan (one device's work
+ * ending a fifth early is more than start-up and tail)... */
+#define INSIGHT_DEVICE_IDLE_SHARE 0.20
+/* ...and host-link-contention when two or more devices' host copies overlapped for this share of it. */
+#define INSIGHT_LINK_SHARE 0.10
+
+/* peer-copy-critical: the peer copies' time with no other GPU work running on any device (struct ss_devsum's
+ * peer_exposed_ns), at least INSIGHT_PEER_SHARE of the makespan. Evidence: the peer copies. Gain: at most that
+ * time, if every peer copy ran behind other work. */
+static void insight_peer_critical(const struct ss_timeline *t, const struct ss_analysis *a, const struct ss_devsum *d,
+                                  struct ss_insights *out)
+{
+	struct ss_insight *in;
+	char b1[32], b2[32];
+	uint64_t n = 0, bytes = 0;
+
+	if (d->ndev < 2 || (double)d->peer_exposed_ns < INSIGHT_PEER_SHARE * (double)a->makespan_ns)
+		return;
+	if ((in = insight_new(
+	         out, "peer-copy-critical", SS_SEV_PROBLEM,
+	         "Hide the peer copies behind compute: issue each chunk's copy to the next device on a "
+	         "stream of its own (an event orders the kernel after it) so the next chunk's kernel runs "
+	         "meanwhile; and enable peer access (cudaDeviceEnablePeerAccess) so copies go over the peer "
+	         "link instead of staging through the host.")) == NULL)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].kind == SS_KIND_D2D && (t->rec[i].flags & SS_REC_PEER)) {
+			insight_note(in, t, i);
+			n++;
+			bytes += t->rec[i].bytes;
+		}
+	snprintf(in->summary, sizeof in->summary,
+	         "peer copies held up every device for %s (%.1f%% of the makespan): nothing else ran meanwhile",
+	         units_time(d->peer_exposed_ns, b1, sizeof b1),
+	         100.0 * (double)d->peer_exposed_ns / (double)a->makespan_ns);
+	snprintf(in->evidence, sizeof in->evidence,
+	         "%llu peer copies, %s in all, took %s; %s of it with no other GPU work on any of the %d devices",
+	         (unsigned long long)n, units_bytes(bytes, b2, sizeof b2), units_time(d->peer_ns, b1, sizeof b1),
+	         units_time(d->peer_exposed_ns, b2, sizeof b2), d->ndev);
+	insight_recs(in, in->evidence, sizeof in->evidence);
+	in->have_gain = true;
+	in->gain_ns = d->peer_exposed_ns;
+	snprintf(in->gain_how, sizeof in->gain_how, "at most: the peer copies' exposed time, if other work hid them");
+}
+
+/* device-idle: the device idle longest while another worked (struct ss_devsum's idle_while_busy_ns), at least
+ * INSIGHT_DEVICE_IDLE_SHARE of the makespan. Evidence: the idle device's first and last GPU records. Gain: at most
+ * the makespan less the devices' mean busy time (what balanced work would take). Ties name the lower index. */
+static void insight_device_idle(const struct ss_timeline *t, const struct ss_analysis *a, const struct ss_devsum *d,
+                                struct ss_insights *out)
+{
+	struct ss_insight *in;
+	char b1[32], b2[32], b3[32];
+	int w = 0;
+	uint64_t sum = 0, mean;
+	size_t first = SIZE_MAX, last = SIZE_MAX;
+
+	if (d->ndev < 2)
+		return;
+	for (int i = 0; i < d->ndev; i++) {
+		sum += d->dev[i].busy_ns;
+		if (d->dev[i].idle_while_busy_ns > d->dev[w].idle_while_busy_ns)
+			w = i;
+	}
+	if ((double)d->dev[w].idle_while_busy_ns < INSIGHT_DEVICE_IDLE_SHARE * (double)a->makespan_ns)
+		return;
+	if ((in = insight_new(out, "device-idle", SS_SEV_HINT,
+	                      "Balance the devices: give the idle device a larger share of the chunks, or start its "
+	                      "work earlier (issue every device's first copies before any device's kernels, one host "
+	                      "thread per device).")) == NULL)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		if ((SS_GPU_KINDS & SS_KIND_BIT(t->rec[i].kind)) && t->rec[i].device == w) {
+			if (first == SIZE_MAX)
+				first = i;
+			last = i;
+		}
+	if (first != SIZE_MAX) {
+		insight_note(in, t, first);
+		if (last != first)
+			insight_note(in, t, last);
+	}
+	mean = sum / (uint64_t)d->ndev;
+	snprintf(in->summary, sizeof in->summary,
+	         "GPU %d sat idle for %s (%.1f%% of the makespan) while another worked", w,
+	         units_time(d->dev[w].idle_while_busy_ns, b1, sizeof b1),
+	         100.0 * (double)d->dev[w].idle_while_busy_ns / (double)a->makespan_ns);
+	snprintf(in->evidence, sizeof in->evidence, "GPU %d busy %s of %s of GPU work; the devices' mean busy time %s",
+	         w, units_time(d->dev[w].busy_ns, b1, sizeof b1), units_time(d->span_ns, b2, sizeof b2),
+	         units_time(mean, b3, sizeof b3));
+	insight_recs(in, in->evidence, sizeof in->evidence);
+	if (a->makespan_ns > mean) {
+		in->have_gain = true;
+		in->gain_ns = a->makespan_ns - mean;
+		snprintf(in->gain_how, sizeof in->gain_how,
+		         "at most: the makespan less the devices' mean busy time (balanced work, no other limit)");
+	}
+}
+
+/* host-link-contention: two or more devices' host copies (H2D, D2H) overlapped for INSIGHT_LINK_SHARE of the
+ * makespan or more (struct ss_devsum's link_shared_ns): where their GPUs share one host link (a PCIe switch, a NUMA
+ * node's lanes) each copy then runs at part of the link's rate. Evidence: the first host copies that overlapped
+ * another device's. No gain: how much the link was the limit is not in a trace. */
+static void insight_link_contention(const struct ss_timeline *t, const struct ss_analysis *a, const struct ss_devsum *d,
+                                    struct ss_insights *out)
+{
+	struct ss_insight *in;
+	char b1[32];
+
+	if (d->ndev < 2 || (double)d->link_shared_ns < INSIGHT_LINK_SHARE * (double)a->makespan_ns)
+		return;
+	if ((in = insight_new(
+	         out, "host-link-contention", SS_SEV_HINT,
+	         "Stagger the devices' host copies (offset their pipelines by a chunk), keep the data on the "
+	         "devices and move it over the peer link, or put the GPUs on separate host links (PCIe "
+	         "switches, NUMA nodes) and their host buffers on the matching node.")) == NULL)
+		return;
+	for (size_t i = 0; i < t->n && in->nrec < SS_INSIGHT_MAX_RECS; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (r->kind != SS_KIND_H2D && r->kind != SS_KIND_D2H)
+			continue;
+		for (size_t j = i + 1; j < t->n && t->rec[j].start < r->end; j++)
+			if ((t->rec[j].kind == SS_KIND_H2D || t->rec[j].kind == SS_KIND_D2H) &&
+			    t->rec[j].device != r->device) {
+				insight_note(in, t, i);
+				break;
+			}
+	}
+	snprintf(in->summary, sizeof in->summary,
+	         "host copies of two or more devices overlapped for %s (%.1f%% of the makespan), sharing the host's "
+	         "bandwidth where the GPUs share a link",
+	         units_time(d->link_shared_ns, b1, sizeof b1),
+	         100.0 * (double)d->link_shared_ns / (double)a->makespan_ns);
+	snprintf(in->evidence, sizeof in->evidence,
+	         "%d devices; per device, the time its H2D/D2H ran beside another's:", d->ndev);
+	for (int i = 0; i < d->ndev; i++) {
+		size_t off = strlen(in->evidence);
+
+		snprintf(in->evidence + off, sizeof in->evidence - off, "%s GPU %d %s", i ? "," : "", i,
+		         units_time(d->dev[i].link_shared_ns, b1, sizeof b1));
+	}
+	insight_recs(in, in->evidence, sizeof in->evidence);
+}
+
 /* insight_order sorts out by severity, keeping rule order within one (a stable insertion sort: a few entries). */
 static void insight_order(struct ss_insights *out)
 {
@@ -1284,6 +1432,14 @@ void insight_analyze(const struct ss_timeline *t, const struct ss_analysis *a, s
 	insight_host_sync_order(t, a, out);
 	insight_managed_migration(t, a, out);
 	insight_explained(t, out);
-	insight_multi_analyze(t, a, out); /* peer-copy-critical, device-idle, host-link-contention */
+	if (timeline_ndevices(t) > 1) { /* the multi-device rules, from the per-device summary */
+		struct ss_devsum dev;
+
+		devsum_build(t, &dev);
+		insight_peer_critical(t, a, &dev, out);
+		insight_device_idle(t, a, &dev, out);
+		insight_link_contention(t, a, &dev, out);
+		devsum_free(&dev);
+	}
 	insight_order(out);
 }

@@ -1161,7 +1161,7 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 	if (profile_validate(p, cause) != 0)
 		return -1;
 	if (e->devices > 1)
-		return multi_simulate(e, ops, p, sink, res, cause); /* --devices: model/multi.c */
+		return multi_simulate(e, ops, p, sink, res, model_timeline, cause); /* --devices: model/multi.c */
 	memset(&m, 0, sizeof m);
 	m.e = e;
 	m.ops = ops;

@@ -21,7 +21,6 @@
 #include "core/planner.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
-#include "model/model.h"
 
 /* The engines of one device. */
 enum { MULTI_H2D = 0, MULTI_D2H, MULTI_COMPUTE, MULTI_PEER, MULTI_NENG };
@@ -67,7 +66,7 @@ struct multi_kcache {
 
 /* multi_kernel_ns is what the one-device model gives a kernel op alone on one stream (kept in kc by count). */
 static int multi_kernel_ns(const struct ss_experiment *e, const struct ss_profile *p, const struct ss_op *op,
-                           struct multi_kcache *kc, double *ns, char **cause)
+                           struct multi_kcache *kc, multi_one_fn *one_model, double *ns, char **cause)
 {
 	struct ss_experiment one = *e;
 	struct ss_timeline tl;
@@ -87,7 +86,7 @@ static int multi_kernel_ns(const struct ss_experiment *e, const struct ss_profil
 	one.repeat = 1;
 	one.warmup = 0;
 	timeline_init(&tl);
-	rc = model_timeline(&one, p, &tl, NULL, cause);
+	rc = one_model(&one, p, &tl, NULL, cause);
 	*ns = 0;
 	for (size_t i = 0; rc == 0 && i < tl.n; i++)
 		if (tl.rec[i].kind == SS_KIND_KERNEL)
@@ -264,7 +263,7 @@ static int multi_order_cmp(const void *a, const void *b)
 }
 
 int multi_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_profile *p,
-                   const struct ss_sink *sink, struct ss_run_result *res, char **cause)
+                   const struct ss_sink *sink, struct ss_run_result *res, multi_one_fn *one, char **cause)
 {
 	struct multi m = {.e = e, .p = p};
 	struct multi_kcache kc = {.n = 0};
@@ -344,7 +343,7 @@ int multi_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 			it->bw = c->bw_gbs;
 		} else if (kind == MULTI_PEER) {
 			it->fixed = p->peer_latency_ns + (double)bytes / p->peer_gbs;
-		} else if (multi_kernel_ns(e, p, op, &kc, &it->fixed, cause) != 0) {
+		} else if (multi_kernel_ns(e, p, op, &kc, one, &it->fixed, cause) != 0) {
 			goto out;
 		}
 		if (it->fixed <= 0 && it->bytes <= 0)

@@ -6,12 +6,18 @@
 
 #include "core/backend.h"
 #include "core/planner.h"
+#include "core/timeline.h"
 #include "model/profile.h"
 
-/* multi_simulate models e (devices > 1, validated; ops = planner_build(e)) on p and delivers its records to sink,
+/* The one-device model the kernels' times come from: model_timeline (model.h), passed in by model.c. */
+typedef int multi_one_fn(const struct ss_experiment *e, const struct ss_profile *p, struct ss_timeline *tl,
+                         struct ss_run_result *res, char **cause);
+
+/* multi_simulate models e (devices > 1, validated; ops = planner_build(e)) on p, its kernels timed by one, and
+ * delivers its records to sink,
  * ordered by start, times from the first host call; fills res as model_simulate does (device "MODEL (<name>
  * profile, N GPUs)"). 0, or -1 with *cause. */
 int multi_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_profile *p,
-                   const struct ss_sink *sink, struct ss_run_result *res, char **cause);
+                   const struct ss_sink *sink, struct ss_run_result *res, multi_one_fn *one, char **cause);
 
 #endif
