@@ -393,6 +393,11 @@ static void test_text(void **state)
 	assert_non_null(strstr(text, "\ns3 "));
 	assert_non_null(strstr(text, "\nlegacy "));
 	assert_non_null(strstr(text, "  kind\n"));
+	/* the fixture's two devices: a row each */
+	assert_non_null(strstr(text, "\n0   "));
+	assert_non_null(strstr(text, "GPU 0: NVIDIA H200\n"));
+	assert_non_null(strstr(text, "GPU 1\n"));
+	assert_non_null(strstr(text, "idle*: idle while another device was busy"));
 	free(text);
 	timeline_set_stream(&t, 1, 14, SS_SKIND_NONBLOCKING);
 	text = export_to_string(export_text, &in, "t.txt", NULL);

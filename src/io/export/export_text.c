@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/atomic.h"
+#include "core/devsum.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 
@@ -103,6 +104,26 @@ static void text_streams(FILE *f, const struct ss_timeline *t)
 	free(s);
 }
 
+/* text_devices prints a row per device of a timeline of two or more (core/devsum), nothing for one. */
+static void text_devices(FILE *f, const struct ss_timeline *t)
+{
+	struct ss_devsum d;
+	char a[32], b[32], c[32], e[32], title[192];
+
+	if (timeline_ndevices(t) < 2)
+		return;
+	devsum_build(t, &d);
+	fprintf(f, "\n%-10s %12s %12s %12s %12s  %s\n", "device", "busy", "peer", "idle*", "link sh.", "name");
+	for (int i = 0; i < d.ndev; i++)
+		fprintf(f, "%-10d %12s %12s %12s %12s  %s\n", i, units_time(d.dev[i].busy_ns, a, sizeof a),
+		        units_time(d.dev[i].peer_ns, b, sizeof b), units_time(d.dev[i].idle_while_busy_ns, c, sizeof c),
+		        units_time(d.dev[i].link_shared_ns, e, sizeof e),
+		        timeline_device_title(t, i, title, sizeof title));
+	fprintf(f,
+	        "idle*: idle while another device was busy; link sh.: its host copies ran beside another device's\n");
+	devsum_free(&d);
+}
+
 /* text_write prints the whole summary to f. */
 static void text_write(FILE *f, const struct ss_export_input *in)
 {
@@ -167,6 +188,7 @@ static void text_write(FILE *f, const struct ss_export_input *in)
 		        a->overhead * 100.0,
 		        a->used_untraced ? " (> 1%: speedup and bound use untraced makespans)" : "");
 	text_streams(f, t);
+	text_devices(f, t);
 	if (in->screen_text != NULL && *in->screen_text != '\0') {
 		fputs("\nscreen\n", f);
 		fputs(in->screen_text, f);
