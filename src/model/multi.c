@@ -72,6 +72,10 @@ static int multi_kernel_ns(const struct ss_experiment *e, const struct ss_profil
 	struct ss_timeline tl;
 	int rc;
 
+	if (op->count == 0) { /* an empty tail chunk (--split ceil): its launch does nothing */
+		*ns = 0;
+		return 0;
+	}
 	for (int i = 0; i < kc->n; i++)
 		if (kc->count[i] == op->count) {
 			*ns = kc->ns[i];

@@ -75,7 +75,37 @@ static void test_planner(void **state)
 			assert_int_equal(experiment_stream_device(&e, op->stream), 1 - op->chunk / 2);
 	}
 	assert_int_equal(peers, 4);
+	for (size_t i = 0; i < ops.n; i++)
+		if (ops.op[i].kind == SS_OP_PEER) {
+			char line[160];
+
+			planner_op_describe(&ops, &ops.op[i], line, sizeof line);
+			assert_non_null(strstr(line, "cudaMemcpyPeerAsync z["));
+			break;
+		}
 	planner_free(&ops);
+}
+
+/* Chunks that leave the last one empty (ceil split) still model: its kernel takes no time. */
+static void test_empty_chunk(void **state)
+{
+	struct ss_experiment e = two_gpus(true);
+	struct ss_profile p;
+	struct ss_timeline t;
+	char *cause = NULL;
+
+	(void)state;
+	e.elements = 10;
+	e.chunks = 4; /* ceil(10 / 4) = 3: 3, 3, 3, 1 */
+	assert_int_equal(experiment_validate(&e, &cause), 0);
+	e.elements = 9;
+	e.chunks = 4; /* 3, 3, 3, 0 */
+	profile_builtin(&p);
+	timeline_init(&t);
+	if (model_timeline(&e, &p, &t, NULL, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_true(t.n > 0);
+	timeline_free(&t);
 }
 
 /* What --devices cannot go with, each refused in one line. */
@@ -222,10 +252,8 @@ static void test_peer(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_planner),
-	    cmocka_unit_test(test_validate),
-	    cmocka_unit_test(test_host_link),
-	    cmocka_unit_test(test_peer),
+	    cmocka_unit_test(test_planner), cmocka_unit_test(test_validate),    cmocka_unit_test(test_host_link),
+	    cmocka_unit_test(test_peer),    cmocka_unit_test(test_empty_chunk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
