@@ -18,6 +18,10 @@
 #include "core/xalloc.h"
 #include "run/runner.h"
 
+/* The most chunks a configuration of the search has: past them a launch costs more than the overlap it buys on
+ * any of the presets' sizes, and the model's time grows with them. */
+#define ADVISE_MAX_CHUNKS 2048
+
 /* The search's state: every configuration modelled, and a hash from its key to its index. */
 struct advise {
 	const struct ss_backend *b;
@@ -128,11 +132,12 @@ static uint64_t advise_eval(struct advise *s, const struct ss_experiment *in)
 	int nchunks = 0;
 
 	advise_canon(s, &e);
-	if ((uint64_t)e.chunks > e.elements)
-		return 0;
 	i = advise_find(s, advise_key(&e));
 	if (i != SIZE_MAX)
 		return s->c[i].predicted_ns;
+	/* the current configuration (modelled first) whatever its chunks; the others within ADVISE_MAX_CHUNKS */
+	if ((uint64_t)e.chunks > e.elements || (e.chunks > ADVISE_MAX_CHUNKS && s->n > 0))
+		return 0;
 	if (experiment_validate(&e, &cause) != 0) {
 		free(cause);
 		return 0;
@@ -263,10 +268,6 @@ static struct ss_experiment advise_memsync(struct advise *s, const struct ss_exp
 	}
 	return best;
 }
-
-/* The most chunks a configuration of the search has: past them a launch costs more than the overlap it buys on
- * any of the presets' sizes, and the model's time grows with them. */
-#define ADVISE_MAX_CHUNKS 2048
 
 /* advise_line models base with streams 1, 2, 4 ... 128 (and k chunks per stream), each point with the base's
  * queues, with one per stream and with one; it stops out of chunks, where the line is twice the fastest and still
