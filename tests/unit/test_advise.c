@@ -2,7 +2,8 @@
  * slower than any point of a grid this test models itself, and the advice is within the tolerance of that grid's
  * best; for every preset the advice is never slower than the current configuration, its time is what the model
  * gives for it, and only the fields that apply were varied; ties and near-ties go to fewer launches and streams;
- * the search is deterministic; verify's plan; refusals. */
+ * the search is deterministic; verify's plan, and verify through the runner on a stand-in GPU (untraced times, the
+ * fastest, a failure kept with its reason); refusals. */
 /* cmocka.h needs these first */
 // clang-format off
 #include <setjmp.h>
@@ -312,12 +313,71 @@ static void test_refusals(void **state)
 	free(a);
 }
 
+/* A stand-in GPU for advise_verify (run through the runner, in a child): its untraced time is 1000 ns plus the
+ * stream count, its traced time larger; the current configuration (8 streams of stop-event sync) fails. */
+static int fake_available(char *device, size_t len, char **cause)
+{
+	(void)cause;
+	snprintf(device, len, "FAKE GPU");
+	return 0;
+}
+
+static int fake_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
+                    struct ss_run_result *res, char **cause)
+{
+	(void)ops;
+	(void)sink;
+	if (e->sync == SS_SYNC_STOP_EVENT && e->streams == 8) {
+		*cause = strdup("fake: the current configuration fails here");
+		return -1;
+	}
+	memset(res, 0, sizeof *res);
+	snprintf(res->device, sizeof res->device, "FAKE GPU");
+	res->traced_ns = 5000;
+	res->untraced_ns = 1000 + (uint64_t)e->streams;
+	res->have_untraced = true;
+	res->repeats = e->repeat;
+	return 0;
+}
+
+/* verify measures every planned configuration through the runner: the untraced time, the fastest as best, a
+ * failure kept with its reason (and the exit code of the first) while the others are still measured. */
+static void test_verify(void **state)
+{
+	static const struct ss_backend fake = {"fake", false, fake_available, fake_run};
+	struct ss_advice *a = malloc(sizeof *a);
+	struct ss_advise_verify v;
+	char *cause = NULL;
+	size_t fewest = SIZE_MAX;
+
+	(void)state;
+	search(SS_PRESET_KERNEL_TRANSFER, -1, a);
+	advise_verify_plan(a, SS_ADVISE_VERIFY, &v);
+	assert_int_equal(advise_verify(&fake, &v, NULL, &cause), 3);
+	assert_non_null(strstr(cause, "current configuration fails"));
+	free(cause);
+	assert_string_equal(v.device, "FAKE GPU");
+	for (size_t i = 0; i < v.n; i++) {
+		if (v.m[i].current) {
+			assert_false(v.m[i].ok);
+			assert_non_null(strstr(v.m[i].error, "fails here"));
+			continue;
+		}
+		assert_true(v.m[i].ok);
+		assert_int_equal(v.m[i].measured_ns, 1000 + (uint64_t)v.m[i].c.e.streams);
+		if (fewest == SIZE_MAX || v.m[i].c.e.streams < v.m[fewest].c.e.streams)
+			fewest = i;
+	}
+	assert_int_equal(v.best, fewest);
+	free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_grid),          cmocka_unit_test(test_presets),  cmocka_unit_test(test_cost),
 	    cmocka_unit_test(test_tie),           cmocka_unit_test(test_dims),     cmocka_unit_test(test_plan),
-	    cmocka_unit_test(test_deterministic), cmocka_unit_test(test_refusals),
+	    cmocka_unit_test(test_deterministic), cmocka_unit_test(test_refusals), cmocka_unit_test(test_verify),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
