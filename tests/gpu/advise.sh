@@ -14,13 +14,15 @@
 # Every run (advise's and the sweep's) uses --repeat 3 --warmup 1. The parts run in the order advise (all
 # presets), then A, B, D, C (all presets), and a step is skipped once 230 s have gone (each step at most 60 s), so the script stays under
 # 5 minutes; timing.txt says what ran and how long it took, skipped.txt what did not.
-# Check: python3 tests/gpu/advise_check.py "$OUT/advise" (each preset: verify's measured best within 3% of the
+# Check: python3 tests/gpu/advise_check.py DIR on the unpacked advise/ (each preset: verify's measured best within 3% of the
 # best point measured, with how many measured runs each side took).
-# Usage (on the GPU machine): tests/gpu/advise.sh BUILD_DIR; results under $OUT/advise.
+# Usage (on the GPU machine): tests/gpu/advise.sh BUILD_DIR; results in $OUT/advise.tar.gz (every JSON and its
+# stderr, timing, skipped, check), with timing.txt, skipped.txt and check.txt beside it.
 set -u
 bin=${1:-build-h200}/streamscope
-out=${OUT:-/tmp/advise-out}/advise
-mkdir -p "$out"
+dest=${OUT:-/tmp/advise-out}
+out=$(mktemp -d)/advise # packed into $dest/advise.tar.gz at the end (the device tool brings back few files)
+mkdir -p "$out" "$dest"
 export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}
 presets="kernel-transfer decrypt hyperq default-stream sync-order managed pageable vector-add managed-threads"
 rep="--repeat 3 --warmup 1"
@@ -87,5 +89,7 @@ for part in A B D C; do
 	done
 done
 echo "done in $(($(date +%s) - start)) s" >>"$out/timing.txt"
-cat "$out/timing.txt"
-python3 "$(dirname "$0")/advise_check.py" "$out" | tee "$out/check.txt"
+python3 "$(dirname "$0")/advise_check.py" "$out" >"$out/check.txt" 2>&1
+tar -C "$(dirname "$out")" -czf "$dest/advise.tar.gz" advise
+cp "$out/timing.txt" "$out/check.txt" "$out/skipped.txt" "$dest/"
+cat "$out/timing.txt" "$out/check.txt"
