@@ -166,13 +166,25 @@ static bool test_sync_check(const struct ss_timeline *t, const struct ss_record 
 	return false;
 }
 
+/* test_kind_in: name is one of the '|'-separated names of list. */
+static bool test_kind_in(const char *name, const char *list)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p != '\0'; p += strcspn(p, "|"), p += *p == '|') {
+		if (strncmp(p, name, n) == 0 && (p[n] == '|' || p[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
 /* test_evidence_one checks one EVIDENCE item of row against insight x of trace t (analysis a); on failure writes
  * why. Items:
  *   pageable       every listed record is a copy flagged PAGEABLE, and nrec is the trace's count of such copies
  *   legacy[=NAME]  every listed record is GPU work on the legacy default stream (named with NAME in it)
  *   kernel[=NAME]  every listed record is a kernel (named with NAME in it)
  *   copies=BYTES   every listed record is a pinned H2D or D2H copy of BYTES bytes
- *   kind=KIND      every listed record is of KIND (record_kind_name: H2D, D2H, KER, API, SYNC ...)
+ *   kind=K1|K2...  every listed record is of one of the kinds (record_kind_name: H2D, D2H, KER, API, SYNC ...)
  *   managed        every listed record is a copy flagged MANAGED (a unified-memory migration)
  *   sync           every listed record is a stream wait (SYNC) during which another stream had finished
  *                  (test_sync_check)
@@ -279,7 +291,7 @@ static bool test_evidence_one(const struct ss_timeline *t, const struct ss_analy
 		else if (strcmp(key, "gap") == 0)
 			ok = r->kind == SS_KIND_API || r->kind == SS_KIND_SYNC;
 		else if (strcmp(key, "kind") == 0)
-			ok = arg != NULL && strcmp(record_kind_name(r->kind), arg) == 0;
+			ok = arg != NULL && test_kind_in(record_kind_name(r->kind), arg);
 		else if (strcmp(key, "managed") == 0)
 			ok = test_is_copy(r) && (r->flags & SS_REC_MANAGED);
 		else if (strcmp(key, "sync") == 0) {
