@@ -15,7 +15,8 @@
  * saturation), earlier kernels first, and progresses at that share. Managed memory: prefetches to the device and
  * kernels faulting in memory nobody prefetched share one migration (each in progress at 1/n of its own speed, a
  * prefetch's fixed cost included), a faulting kernel computing what has arrived meanwhile; prefetches to the host go
- * one at a time. Times are doubles in ns, rounded once when a record is written. */
+ * one at a time. A host_process is its thread's own work, slower the more threads are inside one at once (they
+ * share the host's memory and cores). Times are doubles in ns, rounded once when a record is written. */
 #include "model/model.h"
 
 #include <math.h>
@@ -86,7 +87,8 @@ struct model_slot {
 	bool host_touched; /* managed-attach: a host_process touched the stream's data since its last launch */
 };
 
-/* A host thread issuing its ops in order; blocked while a call waits for device items. */
+/* A host thread issuing its ops in order; blocked while a call waits for device items or while it works through
+ * a host_process. */
 struct model_host {
 	size_t *ops;
 	size_t nops, next;
@@ -98,7 +100,12 @@ struct model_host {
 	double call_start, call_min; /* blocked call: start, earliest return */
 	double call_tail;            /* blocked call: host work after its items are done (pageable D2H copy-out) */
 	size_t call_op;
-	bool call_sync; /* the call is a synchronisation (writes a SYNC record) */
+	bool call_sync;    /* the call is a synchronisation (writes a SYNC record) */
+	bool processing;   /* in a host_process (blocked on no item): proc_left ns of it left at one thread's speed */
+	double proc_left;  /* ns of host_process work left, as one thread alone does it */
+	double proc_start; /* when the host_process began */
+	uint64_t proc_bytes;
+	size_t proc_op;
 };
 
 /* A finished record and its name. */
@@ -543,18 +550,16 @@ static void model_issue(struct model *m, int h)
 	}
 	case SS_OP_HOST: {
 		/* document 004's host_process: the thread works through its chunk (host.process_ns includes faulting
-		 * it back from the device), every issuing thread doing the same at once sharing host.process_gbs */
-		double bytes = (double)op->count * (double)m->ops->elem_size;
-		/* more threads than the host's cores take turns on them */
-		double rounds = fmax(1.0, (double)m->e->threads / (double)p->host_cores);
-
-		cost = fmax((double)op->count * p->host_process_ns * rounds,
-		            bytes * (double)m->e->threads / p->host_process_gbs);
+		 * it back from the device) at one thread's speed, slowed by the other threads inside a host_process at
+		 * the same time (model_proc_rate) */
 		m->slot[s].host_touched = true;
-		model_emit(m, SS_KIND_MARKER, t0, t0 + cost, op, SS_STREAM_HOST, 0, (uint32_t)h, 0, (uint64_t)bytes,
-		           "host_process");
-		ht->t = t0 + cost;
-		ht->t += m->p->host_gap_ns;
+		ht->processing = true;
+		ht->blocked = true;
+		ht->nwait = 0;
+		ht->proc_left = (double)op->count * p->host_process_ns;
+		ht->proc_start = t0;
+		ht->proc_bytes = op->count * (uint64_t)m->ops->elem_size;
+		ht->proc_op = opi;
 		return;
 	}
 	case SS_OP_EVENT_RECORD:
@@ -912,7 +917,7 @@ static bool model_wake(struct model *m)
 
 	for (int h = 0; h < m->nhosts; h++) {
 		struct model_host *ht = &m->host[h];
-		bool done = ht->blocked;
+		bool done = ht->blocked && !ht->processing;
 
 		for (size_t w = 0; done && w < ht->nwait; w++)
 			done = item_done(m, ht->wait[w]);
@@ -924,15 +929,60 @@ static bool model_wake(struct model *m)
 	return any;
 }
 
+/* model_proc_rate is how fast each host thread inside a host_process goes now, as a share of one thread's speed
+ * alone (host.process_ns): with n of them at once, each element also waits for the other n - 1 threads' bytes of
+ * memory (host.process_gbs, the host's memory and page-fault handling shared by every thread), and more threads
+ * than host.cores take turns on the cores. */
+static double model_proc_rate(const struct model *m)
+{
+	const struct ss_profile *p = m->p;
+	int n = 0;
+	double one = p->host_process_ns, shared;
+
+	for (int h = 0; h < m->nhosts; h++)
+		n += m->host[h].processing;
+	if (n <= 1 || one <= 0)
+		return 1.0;
+	/* the threads on a core at once share the memory; the others wait for a core */
+	shared = (fmin((double)n, (double)p->host_cores) - 1.0) * (double)m->ops->elem_size / p->host_process_gbs;
+	return one / (one + shared) * fmin(1.0, (double)p->host_cores / (double)n);
+}
+
+/* model_proc_finish ends the host_process of every thread that has none of it left: its marker, and the thread
+ * issues again after its gap. */
+static bool model_proc_finish(struct model *m)
+{
+	bool any = false;
+
+	for (int h = 0; h < m->nhosts; h++) {
+		struct model_host *ht = &m->host[h];
+
+		if (!ht->processing || ht->proc_left > 0)
+			continue;
+		model_emit(m, SS_KIND_MARKER, ht->proc_start, m->now, &m->ops->op[ht->proc_op], SS_STREAM_HOST, 0,
+		           (uint32_t)h, 0, ht->proc_bytes, "host_process");
+		ht->processing = false;
+		ht->blocked = false;
+		ht->t = m->now + m->p->host_gap_ns;
+		any = true;
+	}
+	return any;
+}
+
 /* model_next is the time of the next event after now (INFINITY when none); m->runbuf lists the nrun running
  * items. */
 static double model_next(const struct model *m, size_t nrun)
 {
 	double next = INFINITY;
 
-	for (int h = 0; h < m->nhosts; h++)
+	double prate = model_proc_rate(m);
+
+	for (int h = 0; h < m->nhosts; h++) {
 		if (!m->host[h].blocked && m->host[h].next < m->host[h].nops)
 			next = fmin(next, m->host[h].t);
+		if (m->host[h].processing)
+			next = fmin(next, m->now + m->host[h].proc_left / prate);
+	}
 	for (int q = 0; q < m->nqueues; q++) {
 		if (fifo_empty(&m->queue[q]))
 			continue;
@@ -955,7 +1005,7 @@ static double model_next(const struct model *m, size_t nrun)
  * now (the rates depend on each other's phases, so all are taken before any moves). */
 static void model_advance(struct model *m, size_t nrun, double next)
 {
-	double dt = next - m->now, share = model_share(m);
+	double dt = next - m->now, share = model_share(m), prate = model_proc_rate(m);
 
 	for (size_t k = 0; k < nrun; k++)
 		m->ratebuf[k] = model_rate(m, m->runbuf[k]);
@@ -971,6 +1021,13 @@ static void model_advance(struct model *m, size_t nrun, double next)
 			it->fault = it->fault - share * dt <= MODEL_EPS * share ? 0 : it->fault - share * dt;
 		if (it->work > 0)
 			it->work = it->work - r * dt <= MODEL_EPS * r ? 0 : it->work - r * dt;
+	}
+	for (int h = 0; h < m->nhosts; h++) {
+		struct model_host *ht = &m->host[h];
+
+		if (ht->processing)
+			ht->proc_left =
+			    ht->proc_left - prate * dt <= MODEL_EPS * prate ? 0 : ht->proc_left - prate * dt;
 	}
 	m->now = next;
 }
@@ -1179,6 +1236,7 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 			if (model_finish_instant(&m))
 				changed = true;
 			changed |= model_wake(&m);
+			changed |= model_proc_finish(&m);
 		} while (changed);
 		if (model_finished(&m))
 			break;
@@ -1192,6 +1250,7 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 		model_advance(&m, nrun, next);
 		model_finish_instant(&m);
 		model_wake(&m);
+		model_proc_finish(&m);
 	}
 	qsort(m.rec, m.nrec, sizeof *m.rec, model_rec_cmp);
 	makespan = model_events_makespan(&m);

@@ -124,16 +124,16 @@ static const struct profile_key profile_keys[] = {
     {"memset.gbs", D(memset_gbs), 0.01, 100000, 3000, E,
      "cudaMemsetAsync of device memory (a step program's memset step), the whole device filling",
      "not measured: about 2/3 of the H200's 4.8 TB/s HBM3e peak"},
-    {"managed.attach_gbs", D(attach_gbs), 0.01, 10000, 62.8034, F,
+    {"managed.attach_gbs", D(attach_gbs), 0.01, 10000, 50.1484, F,
      "a launch migrating its chunk's attached managed memory (host-synchronous)",
-     "fitted (streamscope validate --fit, docs/results.md) with managed.attach_latency_ns and host.process_gbs to "
+     "fitted (streamscope validate --fit, docs/results.md) with managed.attach_latency_ns and host.process_* to "
      "the 16 managed-threads rows of the H200 documents' matrix (tests/data/h200/documents/validate-2.csv: 64 "
-     "MiB..512 KiB a task): 64.2 on 1, 4, 16, 64 tasks alone, 78.3 on 2, 8, 32, 128 (poorly determined). Against the "
-     "timelines: 6 MiB attached take it 206 us (the smoke timelines: ~200 us), 16 MiB 373 us (the documents' trace, "
-     "launches after host_process: ~0.47 ms)"},
-    {"managed.attach_latency_ns", D(attach_latency_ns), 0, 1e8, 105360, F,
+     "MiB..512 KiB a task): 38.0 on 1, 4, 16, 64 tasks alone, 37.6 on 2, 8, 32, 128. Against the timelines: 6 MiB "
+     "attached take it 251 us (the smoke timelines: ~200 us), 16 MiB 460 us (the documents' trace, launches after "
+     "host_process: ~0.47 ms)"},
+    {"managed.attach_latency_ns", D(attach_latency_ns), 0, 1e8, 125893, F,
      "fixed cost of that migration (each launch that migrates, in turn with the other threads' calls)",
-     "fitted with managed.attach_gbs (the same rows): 115 us on 1, 4, 16, 64 tasks alone, 111 us on 2, 8, 32, 128; "
+     "fitted with managed.attach_gbs (the same rows): 126 us on 1, 4, 16, 64 tasks alone, 112 us on 2, 8, 32, 128; "
      "every task's launch after its host_process pays it each pass, what makes 32..128 tasks slower than 16"},
     {"kernel.add.ns_per_unit", D(kernel[SS_KERNEL_ADD].ns_per_unit), 1e-12, 1e6, 8.0e-4, E,
      "add (document 001's): ns per element x repeat, whole device",
@@ -168,17 +168,20 @@ static const struct profile_key profile_keys[] = {
     {"kernel.spin.ns_per_elem", D(kernel[SS_KERNEL_SPIN].ns_per_elem), 0, 1e6, 0, E, "spin: unused", "none"},
     {"kernel.spin.saturation", D(kernel[SS_KERNEL_SPIN].saturation), 1, 1e10, 4224, E,
      "spin: one-thread blocks running at once", "132 SMs x 32 blocks"},
-    {"host.process_ns", D(host_process_ns), 0, 1e6, 1.645, M,
-     "host_process (document 004's task): ns per element on the host, its managed data faulted back included",
-     "the H200's managed-threads trace (tests/data/h200/documents/traces): 32 host_process markers of 2^22 ints, "
-     "6.90 ms on average (5.87-7.54), four threads at once"},
-    {"host.process_gbs", D(host_process_gbs), 0.01, 1e4, 13.299, F,
-     "host_process of every thread together (the host's page faults and memory are shared)",
-     "fitted (streamscope validate --fit) with managed.attach_* to the H200's managed-threads rows "
-     "(tests/data/h200/documents/validate-2.csv): 16.2 on 1, 4, 16, 64 tasks alone, 12.7 on 2, 8, 32, 128 (the "
-     "16-task rows alone, 64 MiB x 8 passes in 38.7-40.2 ms, gave 13.4)"},
+    {"host.process_ns", D(host_process_ns), 0, 1e6, 1.13674, F,
+     "host_process (document 004's task): ns per element on one host thread alone, its managed data faulted back "
+     "included",
+     "fitted (streamscope validate --fit) with host.process_gbs and managed.attach_* to the H200's managed-threads "
+     "rows (tests/data/h200/documents/validate-2.csv): 1.00 on 1, 4, 16, 64 tasks alone, 1.23 on 2, 8, 32, 128. "
+     "Checks: one thread doing 4 tasks' host_process (tests/data/h200/documents/run-managed-threads-1t.txt), and "
+     "the 4-thread trace (tests/data/h200/documents/traces): 6.90 ms for 2^22 ints four threads at once, 1.645 ns "
+     "an int, where these keys give 1.74"},
+    {"host.process_gbs", D(host_process_gbs), 0.01, 1e4, 19.7614, F,
+     "host_process: the host memory every thread inside one at once shares (each element waits for the other "
+     "threads' bytes as well as its own host.process_ns)",
+     "fitted with host.process_ns (the same rows): 18.7 on 1, 4, 16, 64 tasks alone, 21.5 on 2, 8, 32, 128"},
     {"host.cores", I(host_cores), 1, 100000, 16, M,
-     "the host's CPU cores: host threads beyond them take turns at host_process (rounds)",
+     "the host's CPU cores: host threads beyond them take turns at host_process",
      "the H200 host: nproc and lscpu, 16 cores, one socket, one thread a core (tests/data/h200/host-spread/pinning/"
      "cpus.txt)"},
     {"kernel.task.ns_per_unit", D(kernel[SS_KERNEL_TASK].ns_per_unit), 1e-12, 1e6, 0.0161, M,

@@ -201,12 +201,13 @@ static void test_h200_matrix(void **state)
 /* The presets issue 18 made the documents' own (tests/data/h200/documents: one measurement a row, each row's spread
  * unknown), against the H200 profile with the kernels calibrated there and the keys fitted to these rows
  * (test_h200_fitted). Met: the median (3.1% <= 5%), default-stream serialisation 30/30. Not met, held where they
- * are as ratchets (docs/results.md names the rows): 17 rows beyond 15% (46 before the fits), the worst
- * managed-threads with 1 task (+52%: one thread's host_process is faster than the 4-thread trace's 1.645 ns an
- * int); the faster order 41/46; pageable overlap 28/31 (29 before: 4 streams breadth-first on 8 queues measured
- * 0.088, modelled 0.034 with the slower staging, 0.054 apart against the 0.05 allowed). Without managed and
- * managed-threads: median 3.0%, worst 23.2% (pageable 4 streams breadth-first on 1 queue; 22.5% before, pageable 8
- * streams breadth-first on 8 queues), 7 beyond 15% (13 before). */
+ * are as ratchets (docs/results.md names the rows): 11 rows beyond 15% (46 before the fits, 17 before host_process
+ * was shared by the threads inside one at once; managed-threads none now, worst 12.5%), the worst managed 8 streams
+ * depth-first on 1 queue (+32.1%: measured 4.36 ms, faster than its neighbours); the faster order 41/46; pageable
+ * overlap 28/31 (29 before: 4 streams breadth-first on 8 queues measured 0.088, modelled 0.034 with the slower staging,
+ * 0.054 apart against the 0.05 allowed). Without managed and managed-threads: median 3.0%, worst 23.2% (pageable 4
+ * streams breadth-first on 1 queue; 22.5% before, pageable 8 streams breadth-first on 8 queues), 7 beyond 15% (13
+ * before). */
 static void test_h200_documents(void **state)
 {
 	static const char *const files[] = {"tests/data/h200/documents/validate-1.csv",
@@ -221,8 +222,8 @@ static void test_h200_documents(void **state)
 	print_stats("documents", &s, &st);
 	assert_int_equal(s.n, 6 * 8 * 2 * 2 + 8 * 2 * 2 + 8 * 2); /* every preset but hyperq (unchanged) */
 	assert_true(st.median_err <= SS_VALIDATE_MEDIAN_MAX);
-	assert_true(st.beyond_worst <= 17);
-	assert_true(st.worst_err <= 0.52);
+	assert_true(st.beyond_worst <= 11);
+	assert_true(st.worst_err <= 0.322);
 	assert_int_equal(st.serial_agree, st.serial_checked);
 	assert_true(st.serial_checked >= 30);
 	assert_true(st.pageable_agree + 3 >= st.pageable_checked && st.pageable_agree >= 28);
@@ -251,11 +252,12 @@ static void test_h200_fitted(void **state)
 	                                    "tests/data/h200/documents/validate-3.csv"};
 	static const struct {
 		enum ss_preset preset;
-		const char *keys[3];
+		const char *keys[4];
 	} fits[] = {
-	    {SS_PRESET_MANAGED, {"managed.prefetch_gbs", "managed.prefetch_latency_ns", NULL}},
-	    {SS_PRESET_PAGEABLE, {"pageable.h2d.stage_gbs", NULL, NULL}},
-	    {SS_PRESET_MANAGED_THREADS, {"managed.attach_latency_ns", "managed.attach_gbs", "host.process_gbs"}},
+	    {SS_PRESET_MANAGED, {"managed.prefetch_gbs", "managed.prefetch_latency_ns", NULL, NULL}},
+	    {SS_PRESET_PAGEABLE, {"pageable.h2d.stage_gbs", NULL, NULL, NULL}},
+	    {SS_PRESET_MANAGED_THREADS,
+	     {"managed.attach_latency_ns", "managed.attach_gbs", "host.process_ns", "host.process_gbs"}},
 	};
 	struct ss_profile p;
 	char prof[1024], *cause = NULL;
@@ -273,7 +275,7 @@ static void test_h200_fitted(void **state)
 		keep_presets(&s, 1u << fits[f].preset);
 		assert_int_equal(validate_fit_score(&p, &s, &at, &n, &cause), 0);
 		assert_true(n >= 16);
-		for (size_t k = 0; k < 3 && fits[f].keys[k] != NULL; k++) {
+		for (size_t k = 0; k < 4 && fits[f].keys[k] != NULL; k++) {
 			int key = profile_key_find(fits[f].keys[k]);
 			double v = profile_get(&p, key);
 
