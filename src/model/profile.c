@@ -173,9 +173,9 @@ static const struct profile_key profile_keys[] = {
      "included",
      "fitted (streamscope validate --fit) with host.process_gbs and managed.attach_* to the H200's managed-threads "
      "rows (tests/data/h200/documents/validate-2.csv): 1.00 on 1, 4, 16, 64 tasks alone, 1.23 on 2, 8, 32, 128. "
-     "Checks: one thread doing 4 tasks' host_process (tests/data/h200/documents/run-managed-threads-1t.txt), and "
-     "the 4-thread trace (tests/data/h200/documents/traces): 6.90 ms for 2^22 ints four threads at once, 1.645 ns "
-     "an int, where these keys give 1.74"},
+     "Checks: the 4-thread trace (tests/data/h200/documents/traces): 6.90 ms for 2^22 ints four threads at once, "
+     "1.645 ns an int, where these keys give 7.14 ms; one thread doing 4 tasks' host_process "
+     "(tests/data/h200/documents/run-managed-threads-1t.txt: 141.6 ms, so at most 1.06 ns an int) modelled 172.0 ms"},
     {"host.process_gbs", D(host_process_gbs), 0.01, 1e4, 19.7614, F,
      "host_process: the host memory every thread inside one at once shares (each element waits for the other "
      "threads' bytes as well as its own host.process_ns)",
