@@ -3,7 +3,9 @@
 # verified), calibrate of the documents' kernels, validate of the presets whose workload changed against the
 # calibrated model, the documents' claims (`streamscope claims`), and the reference programs against the presets
 # (tests/gpu/reference.sh, when built). Usage (on the GPU machine):
-#   [STEPS="runs calibrate validate claims reference sweep"] [VALIDATE_RUNS=2] tests/gpu/documents.sh BUILD_DIR
+#   [STEPS="runs calibrate validate claims reference sweep"] [VALIDATE_RUNS=2] [VALIDATE_PRESETS=managed,pageable]
+#   tests/gpu/documents.sh BUILD_DIR
+# (VALIDATE_PRESETS: validate only these presets, e.g. to measure single-measurement rows again)
 # Results go to $OUT/documents.tar.gz plus $OUT/log.txt; each step's output is kept whole, its tail in the log.
 set -u
 build=${1:-build-h200}
@@ -27,7 +29,7 @@ step() { # step NAME SECONDS CMD...: run with a time limit, keep stdout+stderr, 
 only=${STEPS:-runs calibrate validate claims reference sweep}
 has() { [[ " $only " == *" $1 "* ]]; }
 { nvidia-smi; git -C "$(dirname "$0")/../.." log --oneline -1 2>/dev/null; } >"$work/nvidia-smi.txt" 2>&1
-changed=kernel-transfer,decrypt,default-stream,sync-order,managed,pageable,vector-add
+changed=${VALIDATE_PRESETS:-kernel-transfer,decrypt,default-stream,sync-order,managed,pageable,vector-add}
 if has runs; then
 	step ops-kernel-transfer 10 "$bin" ops --preset kernel-transfer --streams 4
 	step ops-decrypt 10 "$bin" ops --preset decrypt --streams 3 --elements 10
