@@ -60,6 +60,10 @@ struct ss_advice {
 	double bound_util; /* its busy time over best's makespan */
 	struct ss_advise_cand top[SS_ADVISE_TOP]; /* the fastest distinct configurations found, fastest first */
 	size_t ntop;
+	/* the fastest configuration found with one chunk per stream, when the fastest has more (have_single): the
+	 * model's least sure dimension on the H200, which advise_verify_plan measures too */
+	struct ss_advise_cand single;
+	bool have_single;
 	double tolerance;
 	char device[96];       /* the model's device label ("MODEL (H200 profile)") */
 	char explanation[640]; /* one line: why best */
@@ -96,8 +100,9 @@ struct ss_advise_verify {
 	char device[96];
 };
 
-/* advise_verify_plan fills v with the configurations to measure (the recommendation, the fastest, the next
- * distinct ones of the top list, and the current one; at most max, max <= SS_ADVISE_VERIFY), none measured yet. */
+/* advise_verify_plan fills v with the configurations to measure (the recommendation, the fastest with one chunk per
+ * stream where the advice has more, the fastest, the next distinct ones of the top list, and the current one; at
+ * most max, max <= SS_ADVISE_VERIFY), none measured yet. */
 void advise_verify_plan(const struct ss_advice *a, size_t max, struct ss_advise_verify *v);
 /* advise_verify measures every planned configuration of v on b (a GPU backend: each run in a child through the
  * runner) and sets v->best. progress (may be NULL) is told before each run. Returns 0 when every one ran, else the
