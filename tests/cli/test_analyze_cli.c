@@ -21,78 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_run.h"
 #include "json_tree.h"
-
-#ifndef SS_BINARY
-#error "SS_BINARY (the streamscope executable) must be defined"
-#endif
-
-/* What one run of the binary printed and how it ended. */
-struct out {
-	char *out, *err;
-	int status; /* exit status, or 128 + signal */
-};
-
-/* slurp reads the whole of fd (from its start) into a new string. */
-static char *slurp(int fd)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-	ssize_t r;
-
-	assert_non_null(buf);
-	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	while ((r = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += (size_t)r;
-		if (cap - len < 2) {
-			buf = realloc(buf, cap *= 2);
-			assert_non_null(buf);
-		}
-	}
-	buf[len] = '\0';
-	close(fd);
-	return buf;
-}
-
-/* run runs streamscope with argv (NULL-terminated, without the program), stdin /dev/null, stdout and stderr into
- * unlinked temporary files (no pipe to fill), and waits for it. */
-static void run(struct out *o, const char *const *argv)
-{
-	char po[] = "/tmp/ss-analyze-out-XXXXXX", pe[] = "/tmp/ss-analyze-err-XXXXXX";
-	int fo = mkstemp(po), fe = mkstemp(pe), st;
-	const char *av[32] = {SS_BINARY};
-	pid_t pid;
-
-	assert_true(fo >= 0 && fe >= 0);
-	unlink(po);
-	unlink(pe);
-	for (int i = 0; argv[i] != NULL && i < 30; i++)
-		av[i + 1] = argv[i];
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		dup2(null, 0);
-		dup2(fo, 1);
-		dup2(fe, 2);
-		unsetenv("STREAMSCOPE_PROFILE");
-		execv(SS_BINARY, (char *const *)av);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	o->out = slurp(fo);
-	o->err = slurp(fe);
-}
-
-static void out_free(struct out *o)
-{
-	free(o->out);
-	free(o->err);
-}
-
-#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* analyze_json runs analyze --json with argv's arguments, checks its exit and that every insight has the keys
  * scripts rely on, and returns the parsed object (the caller frees it). */
