@@ -121,6 +121,15 @@ static void insight_note(struct ss_insight *in, const struct ss_timeline *t, siz
 	in->nrec++;
 }
 
+/* insight_take gives in the evidence (records and time range) gathered in tmp while the rule scanned. */
+static void insight_take(struct ss_insight *in, const struct ss_insight *tmp)
+{
+	memcpy(in->rec, tmp->rec, sizeof in->rec);
+	in->nrec = tmp->nrec;
+	in->t0 = tmp->t0;
+	in->t1 = tmp->t1;
+}
+
 /* insight_recs appends " (records i, j, ...)" to buf: the evidence's record indices. */
 static void insight_recs(const struct ss_insight *in, char *buf, size_t len)
 {
@@ -335,10 +344,7 @@ static void insight_small_copies(const struct ss_timeline *t, const struct ss_an
 	                      "Batch the small copies into fewer, larger ones (one buffer, one cudaMemcpyAsync): each "
 	                      "copy pays a fixed latency that a large one pays once.")) == NULL)
 		return;
-	memcpy(in->rec, tmp.rec, sizeof in->rec);
-	in->nrec = tmp.nrec;
-	in->t0 = tmp.t0;
-	in->t1 = tmp.t1;
+	insight_take(in, &tmp);
 	snprintf(in->summary, sizeof in->summary,
 	         "%zu copies run below %.0f%% of the link's bandwidth: per-copy latency dominates", tmp.nrec,
 	         100.0 * INSIGHT_SLOW_RATE);
@@ -691,10 +697,7 @@ static void insight_false_dependency(const struct ss_timeline *t, const struct s
 	                      "stream count, 32 at most), or issue breadth-first so that independent work, not a "
 	                      "stream's dependent next step, sits at the head of each queue.")) == NULL)
 		return;
-	memcpy(in->rec, tmp.rec, sizeof in->rec);
-	in->nrec = tmp.nrec;
-	in->t0 = tmp.t0;
-	in->t1 = tmp.t1;
+	insight_take(in, &tmp);
 	snprintf(in->summary, sizeof in->summary,
 	         "%zu operations waited %s in all behind other streams' work though their engine was idle", nwait,
 	         units_time(waited, b1, sizeof b1));
@@ -782,10 +785,7 @@ static void insight_low_kernel_concurrency(const struct ss_timeline *t, const st
 	    NULL)
 		return;
 	if (multi) {
-		memcpy(in->rec, tmp.rec, sizeof in->rec);
-		in->nrec = tmp.nrec;
-		in->t0 = tmp.t0;
-		in->t1 = tmp.t1;
+		insight_take(in, &tmp);
 		snprintf(in->summary, sizeof in->summary,
 		         "%zu small kernels of different streams ran one at a time: %s waiting while another ran",
 		         nwait, units_time(waited, b1, sizeof b1));
@@ -1013,10 +1013,7 @@ static void insight_host_sync_order(const struct ss_timeline *t, const struct ss
 	         "pipeline of equal chunks), or poll them with cudaStreamQuery / wait on per-stream events, "
 	         "so the host handles each result as soon as it is ready.")) == NULL)
 		return;
-	memcpy(in->rec, tmp.rec, sizeof in->rec);
-	in->nrec = tmp.nrec;
-	in->t0 = tmp.t0;
-	in->t1 = tmp.t1;
+	insight_take(in, &tmp);
 	snprintf(in->summary, sizeof in->summary,
 	         "the host waited on a stream while one it waits on next had already finished (%zu %s)", ninv,
 	         ninv == 1 ? "time" : "times");
@@ -1128,10 +1125,7 @@ static void insight_faulting_report(const struct ss_timeline *t, const struct ss
 		return;
 	if ((in = insight_new(out, "managed-migration", SS_SEV_PROBLEM, insight_migration_fix)) == NULL)
 		return;
-	memcpy(in->rec, tmp.rec, sizeof in->rec);
-	in->nrec = tmp.nrec;
-	in->t0 = tmp.t0;
-	in->t1 = tmp.t1;
+	insight_take(in, &tmp);
 	snprintf(in->summary, sizeof in->summary,
 	         "%zu kernel runs on unprefetched managed memory took %s more than the same kernels' usual run",
 	         tmp.nrec, units_time(excess, b1, sizeof b1));
@@ -1188,10 +1182,7 @@ static void insight_managed_migration(const struct ss_timeline *t, const struct 
 		return;
 	if ((in = insight_new(out, "managed-migration", SS_SEV_PROBLEM, insight_migration_fix)) == NULL)
 		return;
-	memcpy(in->rec, tmp.rec, sizeof in->rec);
-	in->nrec = tmp.nrec;
-	in->t0 = tmp.t0;
-	in->t1 = tmp.t1;
+	insight_take(in, &tmp);
 	snprintf(in->summary, sizeof in->summary,
 	         "%zu on-demand unified-memory migrations took %s (%.1f%% of the makespan)", tmp.nrec,
 	         units_time(ns, b1, sizeof b1), 100.0 * (double)ns / (double)a->makespan_ns);
