@@ -183,6 +183,17 @@ static void insight_pageable(const struct ss_timeline *t, struct ss_insights *ou
 	insight_recs(in, in->evidence, sizeof in->evidence);
 }
 
+/* insight_legacy_rec: r is on a legacy default stream: ours (SS_STREAM_LEGACY), or one an imported trace gives an
+ * index and the kind legacy (Nsight Systems' null stream, TARGET_INFO_CUDA_STREAM flag 3). */
+static bool insight_legacy_rec(const struct ss_timeline *t, const struct ss_record *r)
+{
+	const struct ss_stream_info *si;
+
+	if (r->stream == SS_STREAM_LEGACY)
+		return true;
+	return r->stream >= 0 && (si = timeline_stream(t, r->stream)) != NULL && si->kind == SS_SKIND_LEGACY;
+}
+
 /* legacy-stream-sync: GPU work on the legacy default stream while other streams have GPU work, and none of theirs
  * overlaps any of it: the legacy stream's implicit synchronisation serialised them. One pass in start order (t is
  * sorted): a record overlaps an earlier-starting one of the other side exactly when the latest end of that side so
@@ -200,7 +211,7 @@ static void insight_legacy(const struct ss_timeline *t, struct ss_insights *out)
 
 		if (!(SS_GPU_KINDS & SS_KIND_BIT(r->kind)) || r->end <= r->start)
 			continue;
-		if (r->stream == SS_STREAM_LEGACY) {
+		if (insight_legacy_rec(t, r)) {
 			if (first == t->n)
 				first = i;
 			nlegacy++;
@@ -223,7 +234,7 @@ static void insight_legacy(const struct ss_timeline *t, struct ss_insights *out)
 		return;
 	for (size_t i = first; i < t->n; i++)
 		if ((SS_GPU_KINDS & SS_KIND_BIT(t->rec[i].kind)) && t->rec[i].end > t->rec[i].start &&
-		    t->rec[i].stream == SS_STREAM_LEGACY)
+		    insight_legacy_rec(t, &t->rec[i]))
 			insight_note(in, t, i);
 	if (t->rec[first].name != 0)
 		snprintf(op, sizeof op, "%s %s", record_kind_name(t->rec[first].kind),
@@ -811,26 +822,29 @@ static void insight_low_kernel_concurrency(const struct ss_timeline *t, const st
 	insight_recs(in, in->evidence, sizeof in->evidence);
 }
 
-/* insight_union_ns: the length of the union of the intervals of t's records that keep(r) accepts (t sorted). */
-static uint64_t insight_union_ns(const struct ss_timeline *t, bool (*keep)(const struct ss_record *))
+/* insight_union_ns: the length of the union of the intervals of t's records that keep(r) accepts (t sorted), each
+ * clipped to [lo, hi). */
+static uint64_t insight_union_ns(const struct ss_timeline *t, bool (*keep)(const struct ss_record *), uint64_t lo,
+                                 uint64_t hi)
 {
 	uint64_t sum = 0, s = 0, e = 0;
 	bool open = false;
 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
+		uint64_t rs = r->start < lo ? lo : r->start, re = r->end > hi ? hi : r->end;
 
-		if (!keep(r))
+		if (!keep(r) || re <= rs)
 			continue;
-		if (open && r->start <= e) {
-			if (r->end > e)
-				e = r->end;
+		if (open && rs <= e) {
+			if (re > e)
+				e = re;
 			continue;
 		}
 		if (open)
 			sum += e - s;
-		s = r->start;
-		e = r->end;
+		s = rs;
+		e = re;
 		open = true;
 	}
 	return open ? sum + e - s : sum;
@@ -862,7 +876,7 @@ static void insight_launch_bound(const struct ss_timeline *t, const struct ss_an
 		const struct ss_record *r = &t->rec[i];
 		int c = insight_engine_class(r->kind);
 
-		if (r->kind == SS_KIND_API) {
+		if (r->kind == SS_KIND_API && r->start >= a->t0 && r->end <= a->t1) { /* the calls during the work */
 			api_ns += r->end - r->start;
 			napi++;
 		}
@@ -876,8 +890,8 @@ static void insight_launch_bound(const struct ss_timeline *t, const struct ss_an
 	}
 	if (nops < INSIGHT_LAUNCH_MIN_OPS || napi == 0)
 		return;
-	gpu = insight_union_ns(t, insight_is_gpu);
-	host = insight_union_ns(t, insight_is_api);
+	gpu = insight_union_ns(t, insight_is_gpu, a->t0, a->t1);
+	host = insight_union_ns(t, insight_is_api, a->t0, a->t1); /* the calls during the work only */
 	if ((double)gpu >= INSIGHT_LAUNCH_GPU * (double)a->makespan_ns ||
 	    (double)host < INSIGHT_LAUNCH_HOST * (double)a->makespan_ns ||
 	    (double)late < INSIGHT_LAUNCH_LATE * (double)nops)

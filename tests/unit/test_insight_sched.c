@@ -405,6 +405,38 @@ static void test_managed_faults(void **state)
 	}
 }
 
+/* An imported trace's null stream: an indexed stream of kind legacy (Nsight Systems' TARGET_INFO_CUDA_STREAM flag
+ * 3) whose kernel runs between two other streams' work, overlapping none of it: legacy-stream-sync names it. */
+static void test_indexed_legacy(void **state)
+{
+	struct ss_timeline t;
+	struct ss_insights in;
+	const struct ss_insight *x;
+	size_t k;
+
+	(void)state;
+	timeline_init(&t);
+	gpu(&t, SS_KIND_KERNEL, 0, 0, 100 * US, 0);
+	gpu(&t, SS_KIND_KERNEL, 1, 0, 100 * US, 0);
+	k = gpu(&t, SS_KIND_KERNEL, 2, 100 * US, 200 * US, 0);
+	gpu(&t, SS_KIND_KERNEL, 0, 200 * US, 300 * US, 0);
+	gpu(&t, SS_KIND_KERNEL, 1, 200 * US, 300 * US, 0);
+	timeline_set_stream(&t, 2, 3, SS_SKIND_LEGACY);
+	run(&t, &in);
+	assert_non_null(x = insight_find(&in, "legacy-stream-sync"));
+	assert_int_equal(x->nrec, 1);
+	assert_int_equal(x->rec[0], k);
+	timeline_free(&t);
+	/* the same stream of unknown kind: no legacy stream in sight */
+	timeline_init(&t);
+	gpu(&t, SS_KIND_KERNEL, 0, 0, 100 * US, 0);
+	gpu(&t, SS_KIND_KERNEL, 2, 100 * US, 200 * US, 0);
+	gpu(&t, SS_KIND_KERNEL, 0, 200 * US, 300 * US, 0);
+	run(&t, &in);
+	assert_null(insight_find(&in, "legacy-stream-sync"));
+	timeline_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +447,7 @@ int main(void)
 	    cmocka_unit_test(test_host_sync_order),
 	    cmocka_unit_test(test_managed_migration),
 	    cmocka_unit_test(test_managed_faults),
+	    cmocka_unit_test(test_indexed_legacy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
