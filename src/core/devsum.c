@@ -51,7 +51,8 @@ static void devsum_sweep(struct devsum_edges *c, int ndev, uint64_t *out, uint64
 	int *depth = xcalloc((size_t)ndev, sizeof *depth), active = 0;
 	uint64_t last = 0;
 
-	qsort(c->e, c->n, sizeof *c->e, devsum_edge_cmp);
+	if (c->n > 0) /* qsort wants an array even of none */
+		qsort(c->e, c->n, sizeof *c->e, devsum_edge_cmp);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct devsum_edge *e = &c->e[i];
 		uint64_t dt = e->t - last;
