@@ -2,10 +2,13 @@
 #include "tui/insightbox.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/palette.h"
 #include "core/units.h"
+#include "model/model.h"
+#include "run/remedy.h"
 
 /* The list's width when the panel is wide enough for list and text side by side (INSIGHTBOX_SIDE_MIN). */
 #define INSIGHTBOX_LIST_COLS 25
@@ -258,12 +261,17 @@ void insightbox_draw(struct ss_grid *g, struct ss_rect r, const struct ss_insigh
 }
 
 const struct ss_insights *insightbox_analyze(struct ss_insightbox_cache *c, uint64_t id, const struct ss_timeline *tl,
-                                             const struct ss_analysis *an)
+                                             const struct ss_analysis *an, const struct ss_experiment *e)
 {
 	if (tl == NULL || an == NULL)
 		return NULL;
 	if (!c->valid || c->id != id || c->n != tl->n) {
+		char *cause = NULL;
+
 		insight_analyze(tl, an, &c->in);
+		/* a model failure leaves the timeline's estimates: the panel still has every insight */
+		if (e != NULL && remedy_apply(&model_backend, e, &c->in, NULL, &cause) != 0)
+			free(cause);
 		c->id = id;
 		c->n = tl->n;
 		c->valid = true;

@@ -132,7 +132,9 @@ static const struct ss_insights *tui_insights(struct tui *t)
 {
 	struct ss_run *run = session_view(&t->ses);
 
-	return run != NULL && run->done ? insightbox_analyze(&t->ins, run->id, &run->tl, &run->an) : NULL;
+	return run != NULL && run->done
+	           ? insightbox_analyze(&t->ins, run->id, &run->tl, &run->an, run->file ? NULL : &run->exp)
+	           : NULL;
 }
 
 /* tui_advice returns the advice for the experiment the next change applies to (searched on the model once per
