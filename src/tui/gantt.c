@@ -234,8 +234,8 @@ static void gantt_label(struct ss_grid *g, struct ss_rect labels, int y, const s
 	lanes_label(ln, buf, sizeof buf);
 	n = grid_puts(g, labels.x, y, labels.w - 1, buf, ln->first ? SS_ROLE_TEXT : SS_ROLE_DIM, 0);
 	/* the engine: the label's last three characters (H2D, KER, D2H) */
-	if (ln->kind != LANE_HOST && ln->kind != LANE_STREAM && ln->kind != LANE_NVTX && n >= 3 &&
-	    n == (int)strlen(buf))
+	if (ln->kind != LANE_HOST && ln->kind != LANE_STREAM && ln->kind != LANE_NVTX && ln->ntracks > 0 && n >= 3 &&
+	    n == (int)strlen(buf)) /* a device's header and peer lanes may have no track */
 		for (int x = labels.x + n - 3; x < labels.x + n; x++) {
 			const struct ss_cell *c = grid_at(g, x, y);
 
