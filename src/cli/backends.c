@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cmd.h"
 #include "core/xalloc.h"
 #include "model/model.h"
 #include "run/runner.h"
@@ -73,4 +74,18 @@ const struct ss_backend *backends_pick(const char *name, char *note, size_t len,
 	         cuda == NULL ? "built without CUDA" : (why ? why : "no CUDA device"));
 	free(why);
 	return backends_find("model");
+}
+
+const struct ss_backend *backends_verify(const char *cmd, const char *what, const char *otherwise, int *code)
+{
+	char note[BACKENDS_NOTE_MAX], *cause = NULL;
+	const struct ss_backend *gpu;
+
+	*code = CLI_CUDA;
+	if ((gpu = backends_pick("cuda", note, sizeof note, code, &cause)) != NULL)
+		return gpu;
+	cmd_error(*code, "%s --verify measures %s on a GPU: %s (without --verify, %s)", cmd, what,
+	          cause != NULL && strncmp(cause, "--backend cuda: ", 16) == 0 ? cause + 16 : cause, otherwise);
+	free(cause);
+	return NULL;
 }

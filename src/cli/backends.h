@@ -15,6 +15,9 @@ const struct ss_backend *backends_find(const char *name);
  * else the model, and writes why into note (may be empty). Returns NULL with *cause (exit 3) when cuda was forced
  * and is not usable, or the name is unknown (*code 2). */
 const struct ss_backend *backends_pick(const char *name, char *note, size_t len, int *code, char **cause);
+/* backends_verify returns the GPU backend a --verify measures on; without one it prints one line, "CMD --verify
+ * measures WHAT on a GPU: why (without --verify, ELSE)", and returns NULL with the exit status in *code. */
+const struct ss_backend *backends_verify(const char *cmd, const char *what, const char *otherwise, int *code);
 /* backends_list writes "cuda|model" (what this build has). */
 const char *backends_list(void);
 

@@ -254,19 +254,9 @@ static int cmd_advise_exec(const struct cmd_args *args)
 
 	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
-	if (cmd_has(args, OPT_VERIFY, NULL)) {
-		char note[BACKENDS_NOTE_MAX];
-		int code = CLI_CUDA;
-
-		if ((gpu = backends_pick("cuda", note, sizeof note, &code, &cause)) == NULL) {
-			cmd_error(code,
-			          "advise --verify measures on a GPU: %s (without --verify, advise predicts on "
-			          "the model)",
-			          cause != NULL && strncmp(cause, "--backend cuda: ", 16) == 0 ? cause + 16 : cause);
-			free(cause);
-			return code;
-		}
-	}
+	if (cmd_has(args, OPT_VERIFY, NULL) &&
+	    (gpu = backends_verify("advise", "its candidates", "advise predicts on the model", &rc)) == NULL)
+		return rc;
 	a = xmalloc(sizeof *a);
 	if (advise_search(&model_backend, &o.exp, NULL, a, &cause) != 0) {
 		cmd_error(CLI_USAGE, "advise: %s", cause);

@@ -150,19 +150,9 @@ static int cmd_analyze_exec(const struct cmd_args *args)
 			    cmd_option_name(args->item[i].id));
 	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
-	if (cmd_has(args, OPT_VERIFY, NULL)) {
-		char note[BACKENDS_NOTE_MAX];
-		int code = CLI_CUDA;
-
-		if ((gpu = backends_pick("cuda", note, sizeof note, &code, &cause)) == NULL) {
-			cmd_error(code,
-			          "analyze --verify measures the fixes on a GPU: %s (without --verify, their gains are "
-			          "the model's)",
-			          cause != NULL && strncmp(cause, "--backend cuda: ", 16) == 0 ? cause + 16 : cause);
-			free(cause);
-			return code;
-		}
-	}
+	if (cmd_has(args, OPT_VERIFY, NULL) &&
+	    (gpu = backends_verify("analyze", "the fixes", "their gains are the model's", &rc)) == NULL)
+		return rc;
 	timeline_init(&tl);
 	if (file != NULL) {
 		if (import_file(file, &tl, &cause) != 0) {

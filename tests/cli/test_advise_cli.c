@@ -177,7 +177,7 @@ static void test_bad(void **state)
 	run(&o, ARGS("advise", "--preset", "vector-add", "--verify", "--json"));
 	if (o.status == 3) {
 		assert_true(one_line(o.err));
-		assert_non_null(strstr(o.err, "--verify measures on a GPU"));
+		assert_non_null(strstr(o.err, "advise --verify measures its candidates on a GPU"));
 		assert_string_equal(o.out, "");
 	} else {
 		char err[256];

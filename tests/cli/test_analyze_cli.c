@@ -166,6 +166,13 @@ static void test_refused(void **state)
 	struct out o;
 
 	(void)state;
+	/* --verify without a GPU: one line, exit 3 (on a GPU machine it measures: not checked here) */
+	run(&o, ARGS("analyze", "--preset", "pageable", "--verify"));
+	if (o.status == 3) {
+		assert_non_null(strstr(o.err, "analyze --verify measures the fixes on a GPU"));
+		assert_null(strchr(o.err, '\n') == o.err + strlen(o.err) - 1 ? NULL : strchr(o.err, '\n'));
+	}
+	out_free(&o);
 	run(&o, ARGS("analyze", SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite", "--verify"));
 	assert_int_equal(o.status, 2);
 	assert_non_null(strstr(o.err, "cannot be re-run"));
