@@ -104,22 +104,6 @@ static void advise_canon(const struct advise *s, struct ss_experiment *e)
 	e->threads = s->cur->threads > 1 ? e->streams : 1;
 }
 
-/* advise_run models e (valid) on the backend: its makespan, 0 with *cause when the model failed. */
-static uint64_t advise_run(const struct ss_backend *b, const struct ss_experiment *e, int *nchunks, char **cause)
-{
-	static const struct ss_sink none = {NULL, NULL, NULL, NULL, NULL};
-	struct ss_oplist ops;
-	struct ss_run_result res;
-	int rc;
-
-	planner_build(e, &ops);
-	*nchunks = ops.nchunks;
-	memset(&res, 0, sizeof res);
-	rc = b->run(e, &ops, &none, &res, cause);
-	planner_free(&ops);
-	return rc == 0 ? res.traced_ns : 0;
-}
-
 /* advise_eval models e (made canonical first) unless it was already: its makespan, 0 when e is not a valid
  * experiment (not counted) or the model failed on it (counted in failed). */
 static uint64_t advise_eval(struct advise *s, const struct ss_experiment *in)
@@ -147,7 +131,7 @@ static uint64_t advise_eval(struct advise *s, const struct ss_experiment *in)
 		free(cause);
 		return 0;
 	}
-	t = advise_run(s->b, &e, &nchunks, &cause);
+	t = runner_makespan(s->b, &e, &nchunks, &cause);
 	free(cause);
 	if (t == 0)
 		s->failed++;
@@ -599,7 +583,7 @@ int advise_search(const struct ss_backend *b, const struct ss_experiment *cur, c
 		int nchunks;
 
 		advise_canon(&s, &e);
-		advise_run(b, &e, &nchunks, cause);
+		runner_makespan(b, &e, &nchunks, cause);
 		if (*cause == NULL)
 			*cause = xasprintf("advise: the model could not run the current experiment");
 		free(s.c);

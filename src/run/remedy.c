@@ -72,20 +72,9 @@ int remedy_change(const char *rule, const struct ss_experiment *e, struct ss_rem
  * 0 with *cause on failure. */
 static uint64_t remedy_makespan(const struct ss_backend *b, const struct ss_experiment *e, char **cause)
 {
-	static const struct ss_sink none = {NULL, NULL, NULL, NULL, NULL};
-	struct ss_oplist ops;
-	struct ss_run_result res;
-	int rc;
-
 	if (experiment_validate(e, cause) != 0)
 		return 0;
-	planner_build(e, &ops);
-	memset(&res, 0, sizeof res);
-	rc = b->run(e, &ops, &none, &res, cause);
-	planner_free(&ops);
-	if (rc != 0)
-		return 0;
-	return res.have_untraced ? res.untraced_ns : res.traced_ns;
+	return runner_makespan(b, e, NULL, cause);
 }
 
 /* A configuration a searched fix tries: streams and chunks (0: one per stream). */

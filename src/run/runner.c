@@ -404,3 +404,21 @@ int runner_probe(const struct ss_backend *b, char *device, size_t len, char **ca
 		                   WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer");
 	return -1;
 }
+
+uint64_t runner_makespan(const struct ss_backend *b, const struct ss_experiment *e, int *nchunks, char **cause)
+{
+	static const struct ss_sink none = {NULL, NULL, NULL, NULL, NULL};
+	struct ss_oplist ops;
+	struct ss_run_result res;
+	int rc;
+
+	planner_build(e, &ops);
+	if (nchunks != NULL)
+		*nchunks = ops.nchunks;
+	memset(&res, 0, sizeof res);
+	rc = b->run(e, &ops, &none, &res, cause);
+	planner_free(&ops);
+	if (rc != 0)
+		return 0;
+	return res.have_untraced ? res.untraced_ns : res.traced_ns;
+}

@@ -47,6 +47,10 @@ void runner_free(struct ss_runner *r);
  * with *cause. */
 int runner_run(const struct ss_backend *b, const struct ss_experiment *e, struct ss_timeline *tl,
                struct ss_run_result *res, char **cause);
+/* runner_makespan runs b on e (valid) in this process, keeping no records (a backend that can run so: the model):
+ * its makespan, the untraced one where b measured one; *nchunks (nchunks may be NULL) gets the op list's chunks.
+ * 0 with *cause on failure. */
+uint64_t runner_makespan(const struct ss_backend *b, const struct ss_experiment *e, int *nchunks, char **cause);
 /* runner_probe asks b->available in a child (CUDA never initialised in this process). 0 when available. */
 int runner_probe(const struct ss_backend *b, char *device, size_t len, char **cause);
 
