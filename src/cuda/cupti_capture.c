@@ -273,13 +273,7 @@ int cupti_capture_migrations(char **cause)
 	CUpti_ActivityUnifiedMemoryCounterConfig config[2];
 	CUptiResult rc;
 
-	memset(config, 0, sizeof config);
-	config[0].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
-	config[0].kind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD;
-	config[0].deviceId = 0;
-	config[0].enable = 1;
-	config[1] = config[0];
-	config[1].kind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
+	cupti_convert_migration_config(config);
 	rc = api.cuptiActivityConfigureUnifiedMemoryCounter(config, 2);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityConfigureUnifiedMemoryCounter", rc, cause);

@@ -419,3 +419,14 @@ int cupti_convert(const CUpti_Activity *a, const struct cupti_convert_map *map, 
 		return CUPTI_CONVERT_SKIP;
 	}
 }
+
+void cupti_convert_migration_config(CUpti_ActivityUnifiedMemoryCounterConfig config[2])
+{
+	memset(config, 0, 2 * sizeof *config);
+	config[0].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
+	config[0].kind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD;
+	config[0].deviceId = 0;
+	config[0].enable = 1;
+	config[1] = config[0];
+	config[1].kind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
+}

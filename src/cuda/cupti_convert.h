@@ -62,4 +62,10 @@ bool cupti_convert_context(const CUpti_Activity *a, uint32_t *device, uint32_t *
  * whose grid or block CUPTI gave as 0 or negative (not a launch configuration). */
 bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l);
 
+/* cupti_convert_migration_config fills config with what streamscope asks CUPTI's unified-memory counters for:
+ * bytes moved host to device and device to host, on device 0, per process (for
+ * cuptiActivityConfigureUnifiedMemoryCounter(config, 2)). The capture (cupti_capture) and the recorder's injection
+ * library both ask so. */
+void cupti_convert_migration_config(CUpti_ActivityUnifiedMemoryCounterConfig config[2]);
+
 #endif

@@ -572,13 +572,7 @@ static void inject_migrations(void)
 
 	if (v == NULL || strcmp(v, "1") != 0)
 		return;
-	memset(config, 0, sizeof config);
-	config[0].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
-	config[0].kind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD;
-	config[0].deviceId = 0;
-	config[0].enable = 1;
-	config[1] = config[0];
-	config[1].kind = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH;
+	cupti_convert_migration_config(config);
 	if (cuptiActivityConfigureUnifiedMemoryCounter(config, 2) == CUPTI_SUCCESS)
 		cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
 }
