@@ -327,8 +327,12 @@ static unsigned session_finish(struct ss_session *s, double now)
 		}
 		analysis_timeline(&s->scratch, &b->an);
 		analysis_observer(&b->an, &rn->res);
-		if (session_compare(s, s->shown) | session_compare(s, s->pinned))
-			ch |= SES_STATS;
+		{
+			bool shown = session_compare(s, s->shown), pinned = session_compare(s, s->pinned); /* both */
+
+			if (shown || pinned)
+				ch |= SES_STATS;
+		}
 		break;
 	}
 	case JOB_SWEEP:
