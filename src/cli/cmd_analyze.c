@@ -15,7 +15,6 @@
 #include "core/insight.h"
 #include "core/units.h"
 #include "core/xalloc.h"
-#include "io/import/import.h"
 #include "model/model.h"
 #include "run/remedy.h"
 
@@ -154,15 +153,7 @@ static int cmd_analyze_exec(const struct cmd_args *args)
 	    (gpu = backends_verify("analyze", "the fixes", "their gains are the model's", &rc)) == NULL)
 		return rc;
 	timeline_init(&tl);
-	if (file != NULL) {
-		if (import_file(file, &tl, &cause) != 0) {
-			cmd_error(CLI_FAIL, "%s", cause);
-			free(cause);
-			timeline_free(&tl);
-			return CLI_FAIL;
-		}
-		snprintf(what, sizeof what, "trace %s", file);
-	} else if ((rc = expopts_run(&o, &tl, what, sizeof what)) != 0) {
+	if ((rc = expopts_run(&o, file, &tl, what, sizeof what)) != 0) {
 		timeline_free(&tl);
 		return rc;
 	}

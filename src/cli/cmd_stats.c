@@ -12,7 +12,6 @@
 #include "core/devsum.h"
 #include "core/summary.h"
 #include "core/units.h"
-#include "io/import/import.h"
 
 /* cmd_stats_ns is v rounded to whole ns, for units_time. */
 static uint64_t cmd_stats_ns(double v)
@@ -190,7 +189,7 @@ static int cmd_stats_exec(const struct cmd_args *args)
 	struct ss_summary s;
 	struct ss_devsum d;
 	const char *file = args->npos > 0 ? args->pos[0] : NULL;
-	char what[512], *cause = NULL;
+	char what[512];
 	int rc;
 
 	/* stats FILE summarises the trace; the experiment options are for stats without FILE, which runs one */
@@ -204,15 +203,7 @@ static int cmd_stats_exec(const struct cmd_args *args)
 	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
 	timeline_init(&tl);
-	if (file != NULL) {
-		if (import_file(file, &tl, &cause) != 0) {
-			cmd_error(CLI_FAIL, "%s", cause);
-			free(cause);
-			timeline_free(&tl);
-			return CLI_FAIL;
-		}
-		snprintf(what, sizeof what, "trace %s", file);
-	} else if ((rc = expopts_run(&o, &tl, what, sizeof what)) != 0) {
+	if ((rc = expopts_run(&o, file, &tl, what, sizeof what)) != 0) {
 		timeline_free(&tl);
 		return rc;
 	}

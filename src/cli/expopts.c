@@ -12,6 +12,7 @@
 #include "core/atomic.h"
 #include "core/xalloc.h"
 #include "io/export/export.h"
+#include "io/import/import.h"
 #include "model/model.h"
 #include "run/runner.h"
 
@@ -541,7 +542,7 @@ int expopts_model_profile(const char *path, struct ss_profile *p)
 
 /* expopts_run runs the experiment of o on its backend into tl; a line of what it was goes to what. 0 or an
  * exit code. */
-int expopts_run(const struct expopts *o, struct ss_timeline *tl, char *what, size_t len)
+int expopts_run(const struct expopts *o, const char *file, struct ss_timeline *tl, char *what, size_t len)
 {
 	char desc[256];
 	struct ss_run_result res;
@@ -549,6 +550,15 @@ int expopts_run(const struct expopts *o, struct ss_timeline *tl, char *what, siz
 	const struct ss_backend *b;
 	int rc;
 
+	if (file != NULL) {
+		if (import_file(file, tl, &cause) != 0) {
+			cmd_error(CLI_FAIL, "%s", cause);
+			free(cause);
+			return CLI_FAIL;
+		}
+		snprintf(what, len, "trace %s", file);
+		return CLI_OK;
+	}
 	if ((b = expopts_backend(o, &rc)) == NULL)
 		return rc;
 	if ((rc = runner_run(b, &o->exp, tl, &res, &cause)) != 0) {

@@ -64,9 +64,9 @@ const struct ss_backend *expopts_measure_backend(const char *name, int *code);
  * NULL. 0, or -1 after printing why. */
 int expopts_model_profile(const char *path, struct ss_profile *p);
 
-/* expopts_run runs o's experiment on its backend into tl (stats and analyze without a FILE): the timeline marked
- * modelled and given the device where the run was; what gets one line saying what ran. 0, or an exit code after
- * printing why. */
-int expopts_run(const struct expopts *o, struct ss_timeline *tl, char *what, size_t len);
+/* expopts_run fills tl (initialised, empty) with the trace file (stats FILE, analyze FILE), or, when file is NULL,
+ * with a run of o's experiment on its backend (the timeline marked modelled and given the device where the run
+ * was); what gets one line saying which. 0, or an exit code after printing why. */
+int expopts_run(const struct expopts *o, const char *file, struct ss_timeline *tl, char *what, size_t len);
 
 #endif
