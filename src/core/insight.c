@@ -475,14 +475,20 @@ static void insight_perturbation(const struct ss_timeline *t, const struct ss_an
 	         units_time(tr, b1, sizeof b1), units_time(un, b2, sizeof b2), pct, what);
 }
 
+/* A record index with the value it is sorted by (qsort compares these without a global). */
+struct insight_key {
+	uint64_t key;
+	size_t i;
+};
+
 /* The per-record facts the scheduling rules share, for the GPU records of experiment or program streams (stream
  * >= 0 or a raw stream id): when the record could have started as far as its own stream and its issue go. */
 struct insight_ready {
-	uint64_t *ready;    /* [record]: the later of prev_end and, when issued, api_end */
-	uint64_t *prev_end; /* [record]: the end of the previous GPU record of its stream, 0 for the first */
-	bool *issued;       /* [record]: its API call (same correlation) is on the timeline */
-	uint64_t *api_end;  /* [record]: that call's end, when issued */
-	size_t *by_end;     /* indices of the GPU records of streams, by end */
+	uint64_t *ready;            /* [record]: the later of prev_end and, when issued, api_end */
+	uint64_t *prev_end;         /* [record]: the end of the previous GPU record of its stream, 0 for the first */
+	bool *issued;               /* [record]: its API call (same correlation) is on the timeline */
+	uint64_t *api_end;          /* [record]: that call's end, when issued */
+	struct insight_key *by_end; /* the GPU records of streams (key: their end), by end */
 	size_t nby_end;
 	/* per engine class (insight_engine_class 0..2): the union of its records' intervals, gaps shorter than
 	 * INSIGHT_BLOCK_NS closed (the few microseconds an engine takes between two operations, as the H200's copy
@@ -504,14 +510,13 @@ static bool insight_on_stream(const struct ss_record *r)
 	return (SS_GPU_KINDS & SS_KIND_BIT(r->kind)) && r->stream >= 0;
 }
 
-static const struct ss_timeline *insight_sort_t;
-
-static int insight_cmp_end(const void *x, const void *y)
+static int insight_cmp_key(const void *x, const void *y)
 {
-	const struct ss_record *a = &insight_sort_t->rec[*(const size_t *)x],
-	                       *b = &insight_sort_t->rec[*(const size_t *)y];
+	const struct insight_key *a = x, *b = y;
 
-	return a->end < b->end ? -1 : a->end > b->end;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
 }
 
 /* insight_engine_class: records of one class compete for one engine: H2D copies, D2H copies, kernels, the rest. */
@@ -562,7 +567,8 @@ static void insight_ready_build(const struct ss_timeline *t, struct insight_read
 				rd->ready[i] = rd->prev_end[i];
 		}
 		idmap_put(&last, insight_stream_key(r), (uint32_t)(i + 1));
-		rd->by_end[rd->nby_end++] = i;
+		rd->by_end[rd->nby_end].key = r->end;
+		rd->by_end[rd->nby_end++].i = i;
 	}
 	idmap_free(&api);
 	idmap_free(&last);
@@ -591,8 +597,7 @@ static void insight_ready_build(const struct ss_timeline *t, struct insight_read
 		u[2 * *n + 1] = r->end;
 		(*n)++;
 	}
-	insight_sort_t = t;
-	qsort(rd->by_end, rd->nby_end, sizeof *rd->by_end, insight_cmp_end);
+	qsort(rd->by_end, rd->nby_end, sizeof *rd->by_end, insight_cmp_key);
 }
 
 static void insight_ready_free(struct insight_ready *rd)
@@ -646,19 +651,19 @@ static size_t insight_blocker(const struct ss_timeline *t, const struct insight_
 
 	while (lo < hi) { /* first record ending at or after from */
 		size_t mid = (lo + hi) / 2;
-		if (t->rec[rd->by_end[mid]].end < from)
+		if (rd->by_end[mid].key < from)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	for (; lo < rd->nby_end; lo++) {
-		const struct ss_record *b = &t->rec[rd->by_end[lo]];
+		const struct ss_record *b = &t->rec[rd->by_end[lo].i];
 		uint64_t d = b->end > r->start ? b->end - r->start : r->start - b->end;
 
 		if (b->end > r->start + INSIGHT_BLOCK_NS)
 			break;
 		if (b->start < r->start && insight_stream_key(b) != insight_stream_key(r) && d < best_d) {
-			best = rd->by_end[lo];
+			best = rd->by_end[lo].i;
 			best_d = d;
 		}
 	}
@@ -1065,57 +1070,52 @@ static bool insight_has_call(const struct ss_timeline *t, const char *prefix)
 	return false;
 }
 
-static const struct ss_timeline *insight_kern_t;
-
-/* kernels by name, then duration */
-static int insight_cmp_kernel(const void *x, const void *y)
-{
-	const struct ss_record *a = &insight_kern_t->rec[*(const size_t *)x],
-	                       *b = &insight_kern_t->rec[*(const size_t *)y];
-	uint64_t da = a->end - a->start, db = b->end - b->start;
-
-	if (a->name != b->name)
-		return a->name < b->name ? -1 : 1;
-	return da < db ? -1 : da > db;
-}
-
 /* insight_faulting finds, where a program allocated managed memory (cudaMallocManaged) and prefetched none
  * (cudaMemPrefetchAsync) and CUPTI gave no migration records, the kernels that ran INSIGHT_FAULT_RATIO times or more
  * longer than the median run of the same kernel (at least INSIGHT_FAULT_RUNS runs of it): kernels migrating the pages
- * they touch on demand, by page faults, the first time. Their notes go to tmp; *excess gets their time beyond that
- * median. */
+ * they touch on demand, by page faults, the first time. Their notes go to tmp (in timeline order); *excess gets their
+ * time beyond that median. */
 static void insight_faulting(const struct ss_timeline *t, struct ss_insight *tmp, uint64_t *excess)
 {
-	size_t *k = xcalloc(t->n + 1, sizeof *k), nk = 0;
+	struct insight_key *k;
+	struct idmap med; /* kernel name -> index of its median run, for names of INSIGHT_FAULT_RUNS runs or more */
+	size_t nk = 0;
 
 	*excess = 0;
-	if (!insight_has_call(t, "cudaMallocManaged") || insight_has_call(t, "cudaMemPrefetchAsync")) {
-		free(k);
+	if (!insight_has_call(t, "cudaMallocManaged") || insight_has_call(t, "cudaMemPrefetchAsync"))
 		return;
-	}
+	k = xcalloc(t->n + 1, sizeof *k);
 	for (size_t i = 0; i < t->n; i++)
-		if (t->rec[i].kind == SS_KIND_KERNEL && t->rec[i].name != 0)
-			k[nk++] = i;
-	insight_kern_t = t;
-	qsort(k, nk, sizeof *k, insight_cmp_kernel);
-	for (size_t g = 0; g < nk;) {
-		size_t e = g;
-		uint64_t med;
+		if (t->rec[i].kind == SS_KIND_KERNEL && t->rec[i].name != 0) {
+			/* by name, then duration (durations under 2^32 ns: 4 s) */
+			uint64_t d = t->rec[i].end - t->rec[i].start;
 
-		while (e < nk && t->rec[k[e]].name == t->rec[k[g]].name)
-			e++;
-		med = t->rec[k[g + (e - g) / 2]].end - t->rec[k[g + (e - g) / 2]].start;
-		for (size_t j = g; e - g >= INSIGHT_FAULT_RUNS && j < e; j++) {
-			uint64_t d = t->rec[k[j]].end - t->rec[k[j]].start;
-
-			if (med > 0 && (double)d >= INSIGHT_FAULT_RATIO * (double)med) {
-				insight_note(tmp, t, k[j]);
-				*excess += d - med;
-			}
+			k[nk].key = (uint64_t)t->rec[i].name << 32 | (d < UINT32_MAX ? d : UINT32_MAX);
+			k[nk++].i = i;
 		}
-		g = e;
+	qsort(k, nk, sizeof *k, insight_cmp_key);
+	idmap_init(&med);
+	for (size_t g = 0, e; g < nk; g = e) {
+		for (e = g; e < nk && t->rec[k[e].i].name == t->rec[k[g].i].name; e++)
+			;
+		if (e - g >= INSIGHT_FAULT_RUNS)
+			idmap_put(&med, t->rec[k[g].i].name, (uint32_t)k[g + (e - g) / 2].i);
 	}
 	free(k);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		uint64_t d = r->end - r->start, m;
+		uint32_t v;
+
+		if (r->kind != SS_KIND_KERNEL || r->name == 0 || !idmap_get(&med, r->name, &v))
+			continue;
+		m = t->rec[v].end - t->rec[v].start;
+		if (m > 0 && (double)d >= INSIGHT_FAULT_RATIO * (double)m) {
+			insight_note(tmp, t, i);
+			*excess += d - m;
+		}
+	}
+	idmap_free(&med);
 }
 
 /* The fix managed-migration gives. */
