@@ -2,10 +2,10 @@
  * --experiment FILE is), fed from memory. A refused file is one line naming it ("fuzz.ini: " or "fuzz.ini:LINE: ");
  * an accepted one has its keys once each, in line order, no longer than a line; the experiment it gives either
  * breaks a rule between options (experiment_validate's, which expopts_parse applies to the file and the command line
- * together: one line) or plans: every copy, memset and step op on one of its streams and chunks, within its
- * elements, a step program's ops naming its steps. A [chunk] step program has at most SS_MAX_STEPS steps in line
- * order and an interleave that experiment_program_check accepts. Chunks are capped at 4096 before planning
- * (planner_build is linear in them) so an execution stays fast. */
+ * together: one line) or plans: every copy, memset and step op on one of its streams (streams of every device) and
+ * chunks, within its elements, a step program's ops naming its steps. A [chunk] step program has at most
+ * SS_MAX_STEPS steps in line order and an interleave that experiment_program_check accepts. Chunks are capped at 4096
+ * before planning (planner_build is linear in them) so an execution stays fast. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,11 +31,12 @@ static void fuzz_refused(char *cause)
 }
 
 /* fuzz_plan aborts unless e is refused by experiment_validate in one line or plans ops that stay within its streams
- * and chunks. */
+ * and chunks (of every device). */
 static void fuzz_plan(struct ss_experiment *e)
 {
 	struct ss_oplist ops;
 	char *cause = NULL;
+	int nstreams;
 
 	if (experiment_validate(e, &cause) != 0) {
 		/* each value was checked as the command line checks it: what is left is a rule between options */
@@ -49,17 +50,19 @@ static void fuzz_plan(struct ss_experiment *e)
 	planner_build(e, &ops);
 	if (ops.n == 0 || ops.nchunks < 1)
 		abort();
+	/* each device has e->streams streams of its own, numbered device by device */
+	nstreams = e->streams * (e->devices > 1 ? e->devices : 1);
 	for (size_t i = 0; i < ops.n; i++) {
 		const struct ss_op *op = &ops.op[i];
 
 		if (op->id != i + 1 || op->kind >= SS_OP_COUNT)
 			abort();
 		if ((op->kind == SS_OP_H2D || op->kind == SS_OP_D2H || op->kind == SS_OP_MEMSET) &&
-		    (op->stream < 0 || op->stream >= e->streams || op->chunk < 0 || op->chunk >= ops.nchunks ||
+		    (op->stream < 0 || op->stream >= nstreams || op->chunk < 0 || op->chunk >= ops.nchunks ||
 		     op->offset + op->count > e->elements || op->buffer < 0 || op->buffer > 2))
 			abort();
 		if (op->step < -1 || op->step >= e->nsteps ||
-		    (op->step >= 0 && (op->stream < 0 || op->stream >= e->streams)))
+		    (op->step >= 0 && (op->stream < 0 || op->stream >= nstreams)))
 			abort();
 	}
 	planner_free(&ops);
