@@ -74,7 +74,7 @@ struct cal {
 	double event_f; /* 1 - 1/q of the run that measured api.event_ns */
 };
 
-#define CAL_STEPS 42
+#define CAL_STEPS 44
 
 static void cal_vec_push(struct cal_vec *v, double x)
 {
@@ -700,6 +700,46 @@ out:
 	cal_vec_free(&dep[0]);
 	cal_vec_free(&dep[1]);
 	return rc;
+}
+
+/* A kernel's cost of data off a 128-byte line: one stream, two chunks of elements + 1 each (ceil split), so that
+ * the second chunk starts one element past a line while the first starts on one; the ratio of the two launches'
+ * work-dependent times (less kernel.min_ns and the work-independent cost, cal_kernel's) is the kernel's misalign. */
+static int cal_misalign(struct cal *c, enum ss_preset preset, uint64_t elements, uint32_t work, char **cause)
+{
+	const char *name = preset == SS_PRESET_DECRYPT ? "decrypt" : "add";
+	const struct ss_kernel_profile *k =
+	    &c->out->kernel[preset == SS_PRESET_DECRYPT ? SS_KERNEL_DECRYPT : SS_KERNEL_ADD];
+	struct cal_vec d[2] = {{0}};
+	struct ss_experiment e;
+	struct cal_run r;
+	char what[64], key[64];
+	double n = (double)elements + 1, fixed = c->out->kernel_min_ns + n * k->ns_per_elem, on, off;
+
+	cal_base(&e, preset, 1, 2 * (elements + 1), 2, work);
+	e.split = SS_SPLIT_CEIL;
+	snprintf(what, sizeof what, "%s kernel, data off a 128-byte line", name);
+	if (cal_measure(c, &r, &e, what, cause) != 0)
+		return -1;
+	for (size_t i = 0; i < r.tl.n; i++) {
+		const struct ss_op *op = r.op[i];
+
+		if (r.tl.rec[i].kind == SS_KIND_KERNEL && op != NULL && op->stream >= 0 && op->chunk >= 0 &&
+		    op->chunk < 2)
+			cal_vec_push(&d[op->chunk], (double)(r.tl.rec[i].end - r.tl.rec[i].start));
+	}
+	cal_run_free(&r);
+	if (d[0].n > 0 && d[1].n > 0) {
+		on = cal_median(&d[0]) - fixed;
+		off = cal_median(&d[1]) - fixed;
+		if (on > 0 && off > 0) {
+			snprintf(key, sizeof key, "kernel.%s.misalign", name);
+			cal_set(c, key, fmax(1.0, off / on));
+		}
+	}
+	cal_vec_free(&d[0]);
+	cal_vec_free(&d[1]);
+	return 0;
 }
 
 /* Pageable copies: staged, synchronous for the host, fitted like pinned ones. */
@@ -1331,6 +1371,8 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	if (cal_copies(&c, cause) != 0 || cal_touch(&c, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_KERNEL_TRANSFER, 1u << 22, add_works, 5, 1u << 12, 400, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_DECRYPT, 1u << 20, decrypt_works, 3, 1u << 10, 256, cause) != 0 ||
+	    cal_misalign(&c, SS_PRESET_KERNEL_TRANSFER, 1u << 21, 400, cause) != 0 ||
+	    cal_misalign(&c, SS_PRESET_DECRYPT, 1u << 19, 256, cause) != 0 ||
 	    cal_kernel(&c, SS_PRESET_HYPERQ, 1, spin_works, 3, 0, 0, cause) != 0 || cal_pageable(&c, cause) != 0 ||
 	    cal_copy_slow(&c, cause) != 0 || cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 ||
 	    cal_capacity(&c, cause) != 0 || cal_queues(&c, cause) != 0 || cal_trace(&c, cause) != 0 ||

@@ -12,7 +12,8 @@
  * first come first served, idling copy.switch_ns when the next copy comes from another hardware queue; both
  * directions at once share the profile's combined bandwidth. Kernels start in dispatch order while fewer than
  * max_kernels run and the device has room; each takes a share of the device up to its width (launch size /
- * saturation), earlier kernels first, and progresses at that share. Managed memory: prefetches to the device and
+ * saturation), earlier kernels first, and progresses at that share; a launch whose data start off a 128-byte line
+ * takes its kernel's misalign times as long over its repeats. Managed memory: prefetches to the device and
  * kernels faulting in memory nobody prefetched share one migration (each in progress at 1/n of its own speed, a
  * prefetch's fixed cost included), a faulting kernel computing what has arrived meanwhile; prefetches to the host go
  * one at a time. A host_process is its thread's own work, slower the more threads are inside one at once (they
@@ -314,6 +315,25 @@ static void model_copy_params(struct model_item *it, const struct ss_copy_profil
 	it->work = (double)bytes / c->bw_gbs;
 }
 
+/* model_misalign is k's misalign factor when kernel op's data do not start on a 128-byte line as the CUDA backend
+ * lays them out (one allocation per buffer, the chunk at its element offset; with managed-attach memory outside a
+ * step program one allocation per chunk, which starts aligned), else 1. */
+static double model_misalign(const struct model *m, const struct ss_kernel_profile *k, const struct ss_op *op)
+{
+	const struct ss_experiment *e = m->e;
+	uint64_t off = op->offset;
+
+	if (k->misalign <= 1)
+		return 1.0;
+	if (e->hostmem == SS_MEM_MANAGED_ATTACH && e->nsteps == 0) {
+		uint64_t coff, ccount;
+
+		planner_chunk(e->elements, m->ops->nchunks, m->ops->split, op->chunk, &coff, &ccount);
+		off -= coff;
+	}
+	return off * e->elem_size % 128 != 0 ? k->misalign : 1.0;
+}
+
 /* model_kernel_params sets a kernel item's phases from the profile (see struct ss_kernel_profile). */
 static void model_kernel_params(const struct model *m, struct model_item *it, const struct ss_op *op)
 {
@@ -340,7 +360,9 @@ static void model_kernel_params(const struct model *m, struct model_item *it, co
 		/* as wide as its elements, or its threads where fewer (a grid-stride launch), of the share one launch
 		 * keeps busy; the work scaled alike, so that a launch alone takes its calibrated time */
 		it->width = fmin(1.0, (par > 0 ? par : 1.0) / k->saturation) * share;
-		it->work = n * ((double)planner_op_work(e, op) * k->ns_per_unit + k->ns_per_elem) * share;
+		it->work =
+		    n * ((double)planner_op_work(e, op) * k->ns_per_unit * model_misalign(m, k, op) + k->ns_per_elem) *
+		    share;
 		it->fault = n * m->fault_elem / p->fault_gbs;
 		if (kernel == SS_KERNEL_TASK) {
 			/* one pass per launch; on the H200 transform reads the data host_process left on the host no

@@ -143,6 +143,13 @@ static const struct profile_key profile_keys[] = {
      "add (document 001's): ns per element besides the repeats, whole device", "the fma kernel's"},
     {"kernel.add.saturation", D(kernel[SS_KERNEL_ADD].saturation), 1, 1e10, 67471, E,
      "add (document 001's): launch size (elements) from which it is throughput-bound", "the fma kernel's"},
+    {"kernel.add.misalign", D(kernel[SS_KERNEL_ADD].misalign), 0, 100, 1.59, F,
+     "add (document 001's): its repeats take this many times as long when the launch's data do not start on a "
+     "128-byte line",
+     "fitted to the H200 runs of document 001's workload whose chunks start off a line (tests/data/h200/advise: "
+     "20 and 35-38 streams, 3-5 streams of 20 or 37 chunks; docs/results.md): 20 streams' kernels were busy 1.89 ms "
+     "where 16 and 32 streams' took 1.28-1.32 (tests/data/h200/documents/claims); decrypt and vector-add, one pass "
+     "over their data, showed no such cost"},
     {"kernel.fma.ns_per_unit", D(kernel[SS_KERNEL_FMA].ns_per_unit), 1e-12, 1e6, 2.645e-4, M,
      "fma: ns per element x repeat, whole device",
      "work 400 vs 800 on 2^22 elements in the smoke log (measured as kernel-transfer's kernel before issue 18)"},
@@ -160,6 +167,13 @@ static const struct profile_key profile_keys[] = {
      "the next stream's launch fills)",
      "validate on the H200 (tests/data/h200/documents/validate-1.csv): 32..128 streams' kernel-bound makespans "
      "54.6-55.3 ms against 59.5 ms of kernels alone in the 1-stream run"},
+    {"kernel.fma.misalign", D(kernel[SS_KERNEL_FMA].misalign), 0, 100, 1, E,
+     "fma: its repeats take this many times as long when the launch's data do not start on a 128-byte line",
+     "none: its repeats are FMAs in registers, one load and one store per element"},
+    {"kernel.decrypt.misalign", D(kernel[SS_KERNEL_DECRYPT].misalign), 0, 100, 1, M,
+     "decrypt: its rounds take this many times as long when the launch's data do not start on a 128-byte line",
+     "none: on the H200 (tests/data/h200/advise) 3-5 streams of 224 chunks (offsets off a line) measured 0.97 of "
+     "the model, as 32 and 128 streams of aligned chunks did"},
     {"kernel.decrypt.saturation", D(kernel[SS_KERNEL_DECRYPT].saturation), 1, 1e10, 45934, M,
      "decrypt: launch size (entries) from which it is throughput-bound",
      "H200 calibrate: decrypt kernels of 256 and 1024 entries"},

@@ -27,8 +27,10 @@ struct ss_kernel_profile {
 	double ns_per_unit;
 	double ns_per_elem; /* work-independent cost per element (memory traffic), whole device */
 	double saturation;
-	double share; /* of the device one launch of it keeps busy, 0..1: below 1 a launch alone runs at this share
-	                 (its calibrated time unchanged) and concurrent launches fill the rest */
+	double share;    /* of the device one launch of it keeps busy, 0..1: below 1 a launch alone runs at this share
+	                    (its calibrated time unchanged) and concurrent launches fill the rest */
+	double misalign; /* the repeats (ns_per_unit) take this many times as long when the launch's data do not start
+	                    on a 128-byte line (each warp's accesses then straddle two lines); 0 or 1: no such cost */
 };
 
 #define SS_PROFILE_MAX_KEYS 80

@@ -104,12 +104,14 @@ static void test_builtin(void **state)
 	    "copy.gap_ns",
 	    "kernel.task.ns_per_unit",
 	    "host.cores",
+	    "kernel.decrypt.misalign",
 	};
 	/* the built-in values fitted to the validation matrix (profile.c says from which rows; test_validate's
 	 * test_h200_fitted checks the committed profile's are the fit's) */
 	static const char *const fitted[] = {
-	    "kernel.decrypt.share",      "host.process_gbs",   "managed.prefetch_gbs",   "managed.prefetch_latency_ns",
-	    "managed.attach_latency_ns", "managed.attach_gbs", "pageable.h2d.stage_gbs", "host.process_ns",
+	    "kernel.decrypt.share",        "host.process_gbs",          "managed.prefetch_gbs",
+	    "managed.prefetch_latency_ns", "managed.attach_latency_ns", "managed.attach_gbs",
+	    "pageable.h2d.stage_gbs",      "host.process_ns",           "kernel.add.misalign",
 	};
 	for (int k = 0; k < profile_key_count(); k++) {
 		bool is = false, fit = false;
