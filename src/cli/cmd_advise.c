@@ -118,6 +118,14 @@ static int cmd_advise_json(const struct ss_advice *a, const struct ss_advise_ver
 		json_out_map_end(o);
 	}
 	json_out_array_end(o);
+	json_out_key(o, "spread");
+	json_out_array_begin(o);
+	for (size_t i = 0; i < a->nspread; i++) {
+		json_out_map_begin(o);
+		cmd_advise_cand(o, cur, &a->spread[i]);
+		json_out_map_end(o);
+	}
+	json_out_array_end(o);
 	json_out_key(o, "verify");
 	if (v == NULL) {
 		json_out_null(o);
@@ -207,6 +215,14 @@ static void cmd_advise_print(const struct ss_advice *a, const struct ss_advise_v
 		printf("  %zu  %10s  %s%s\n", i + 1, units_time(a->top[i].predicted_ns, t1, sizeof t1),
 		       cmd_advise_changes(cur, &a->top[i], d, sizeof d),
 		       a->top[i].predicted_ns == a->best.predicted_ns ? "  <- the advice's time" : "");
+	if (a->nspread > 0)
+		printf(
+		    "\nwithin %.0f%% of the fastest, least alike the advice first (the model's ties; --verify measures "
+		    "them):\n",
+		    100 * SS_ADVISE_PLATEAU);
+	for (size_t i = 0; i < a->nspread; i++)
+		printf("  %zu  %10s  %s\n", i + 1, units_time(a->spread[i].predicted_ns, t1, sizeof t1),
+		       cmd_advise_changes(cur, &a->spread[i], d, sizeof d));
 	if (v == NULL)
 		return;
 	printf("\nverify on %s (measured: untraced cudaEvent makespan, median of %d repeats):\n", v->device,
@@ -293,7 +309,8 @@ static const struct cmd_use cmd_advise_uses[] = {
      "on the GPU, untraced, and print measured against predicted; without a GPU: exit 3"},
     {OPT_JSON, NULL,
      "one object on stdout: current, best (with gain_ns, gain_pct), fastest, explanation, candidates_searched,\n"
-     "top, verify (null without --verify), modelled (times in ns)"},
+     "top, spread (the configurations within 2% of the fastest that --verify measures), verify (null without "
+     "--verify), modelled (times in ns)"},
     {OPT_NONE, NULL, NULL},
 };
 

@@ -15,6 +15,9 @@
 #define SS_ADVISE_TOP 8          /* the candidates an advice lists, fastest first */
 #define SS_ADVISE_TOLERANCE 0.01 /* the default: the simplest configuration within 1% of the fastest */
 #define SS_ADVISE_VERIFY 6       /* the most configurations --verify measures (the current one among them) */
+#define SS_ADVISE_PLATEAU                                                                                              \
+	0.02 /* configurations this close to the fastest are the model's ties (its error on the                        \
+	        H200 is larger: tests/data/h200/advise) */
 
 /* What the search may change; a field is varied when its bit is set (struct ss_advice.varied). */
 enum ss_advise_dim {
@@ -60,10 +63,11 @@ struct ss_advice {
 	double bound_util; /* its busy time over best's makespan */
 	struct ss_advise_cand top[SS_ADVISE_TOP]; /* the fastest distinct configurations found, fastest first */
 	size_t ntop;
-	/* the fastest configuration found with one chunk per stream, when the fastest has more (have_single): the
-	 * model's least sure dimension on the H200, which advise_verify_plan measures too */
-	struct ss_advise_cand single;
-	bool have_single;
+	/* configurations the model puts within SS_ADVISE_PLATEAU of the fastest, each the one that differs most from
+	 * the recommendation and those before it (stream count and chunks per stream on log scales, then the other
+	 * fields): what the model cannot tell apart, measured by advise_verify where it is least alike */
+	struct ss_advise_cand spread[SS_ADVISE_VERIFY];
+	size_t nspread;
 	double tolerance;
 	char device[96];       /* the model's device label ("MODEL (H200 profile)") */
 	char explanation[640]; /* one line: why best */
@@ -100,9 +104,9 @@ struct ss_advise_verify {
 	char device[96];
 };
 
-/* advise_verify_plan fills v with the configurations to measure (the recommendation, the fastest with one chunk per
- * stream where the advice has more, the fastest, the next distinct ones of the top list, and the current one; at
- * most max, max <= SS_ADVISE_VERIFY), none measured yet. */
+/* advise_verify_plan fills v with the configurations to measure (the recommendation, the spread, the fastest, the
+ * next distinct ones of the top list, and the current one; at most max, max <= SS_ADVISE_VERIFY), none measured
+ * yet. */
 void advise_verify_plan(const struct ss_advice *a, size_t max, struct ss_advise_verify *v);
 /* advise_verify measures every planned configuration of v on b (a GPU backend: each run in a child through the
  * runner) and sets v->best. progress (may be NULL) is told before each run. Returns 0 when every one ran, else the

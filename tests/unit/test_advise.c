@@ -2,8 +2,8 @@
  * slower than any point of a grid this test models itself, and the advice is within the tolerance of that grid's
  * best; for every preset the advice is never slower than the current configuration, its time is what the model
  * gives for it, and only the fields that apply were varied; ties and near-ties go to fewer launches and streams;
- * the search is deterministic; verify's plan, and verify through the runner on a stand-in GPU (untraced times, the
- * fastest, a failure kept with its reason); refusals. */
+ * the search is deterministic; the spread of the model's ties; verify's plan, and verify through the runner on a
+ * stand-in GPU (untraced times, the fastest, a failure kept with its reason); refusals. */
 /* cmocka.h needs these first */
 // clang-format off
 #include <setjmp.h>
@@ -291,6 +291,36 @@ static void test_plan(void **state)
 	free(a);
 }
 
+/* The spread: configurations within SS_ADVISE_PLATEAU of the fastest, none twice nor the advice, each its model
+ * time, reaching stream counts 8x apart from the advice's (on kernel-transfer the plateau runs from a few streams of
+ * many chunks to 64 streams of one); verify's plan measures them right after the advice. */
+static void test_spread(void **state)
+{
+	struct ss_advice *a = malloc(sizeof *a);
+	struct ss_advise_verify v;
+	bool wide = false;
+
+	(void)state;
+	search(SS_PRESET_KERNEL_TRANSFER, -1, a);
+	assert_true(a->nspread >= 3 && a->nspread <= SS_ADVISE_VERIFY);
+	for (size_t i = 0; i < a->nspread; i++) {
+		const struct ss_advise_cand *c = &a->spread[i];
+
+		assert_true((double)c->predicted_ns <= (double)a->fastest.predicted_ns * (1 + SS_ADVISE_PLATEAU));
+		assert_int_equal(c->predicted_ns, modelled(&c->e));
+		assert_true(memcmp(&c->e, &a->best.e, sizeof c->e) != 0);
+		for (size_t k = 0; k < i; k++)
+			assert_true(memcmp(&c->e, &a->spread[k].e, sizeof c->e) != 0);
+		wide |= c->e.streams >= 8 * a->best.e.streams || 8 * c->e.streams <= a->best.e.streams;
+	}
+	assert_true(wide); /* the search's plateau spans stream counts 8x apart and the spread reaches across it */
+	advise_verify_plan(a, SS_ADVISE_VERIFY, &v);
+	assert_true(v.m[0].recommended);
+	for (size_t i = 1; i < v.n - 1 && i <= a->nspread; i++)
+		assert_true(memcmp(&v.m[i].c.e, &a->spread[i - 1].e, sizeof v.m[i].c.e) == 0);
+	free(a);
+}
+
 /* A backend that is not modelled and an invalid experiment are refused with one line. */
 static void test_refusals(void **state)
 {
@@ -378,6 +408,7 @@ int main(void)
 	    cmocka_unit_test(test_grid),          cmocka_unit_test(test_presets),  cmocka_unit_test(test_cost),
 	    cmocka_unit_test(test_tie),           cmocka_unit_test(test_dims),     cmocka_unit_test(test_plan),
 	    cmocka_unit_test(test_deterministic), cmocka_unit_test(test_refusals), cmocka_unit_test(test_verify),
+	    cmocka_unit_test(test_spread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
