@@ -170,8 +170,9 @@ const struct cmd_entry cmd_claims_entry = {
     .uses = cmd_claims_uses,
     .refusals = cmd_claims_refusals,
     .help = "Runs what the claims of the four source documents need: document 001's kernel-transfer over 1, 2,\n"
-            "4 ... 128 streams; document 000's decrypt on 1, 3 (a tail chunk) and 32 streams; document 003's\n"
-            "vector-add in its best and weaker orders, sync-order synchronised in order and in reverse, and\n"
+            "4 ... 128 streams and the 20 of its words; document 000's decrypt on 1, 3 (a tail chunk) and 32\n"
+            "streams; document 003's vector-add in its best and weaker orders, sync-order synchronised in order\n"
+            "and in reverse, and\n"
             "default-stream with nothing, an event timer and cudaGetLastError on stream 0; document 004's\n"
             "managed-threads tasks on one host thread and on a thread per task. Then prints each claim's\n"
             "verdict (holds, does not hold, not measured here) with what was measured and the tolerance it was\n"

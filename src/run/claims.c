@@ -27,6 +27,13 @@
  * "about 20", was its 16 or its 32. */
 #define CLAIMS_BEST_LO 16
 #define CLAIMS_BEST_HI 32
+/* ... and its words, 20 itself (约20个), which the claims sweep runs too: reported beside the verdict (claims_best). */
+#define CLAIMS_BEST_LITERAL 20
+/* The kernels "are the difference" between two points when the compute engine's extra busy time makes up at least
+ * half the extra time: the larger part of it, more than the copies' and the streams' overheads together. */
+#define CLAIMS_KERNEL_SHARE 0.5
+/* The line a kernel's data are held to: 128 bytes, one L2 cache line, a warp's 32 floats (model_misalign's). */
+#define CLAIMS_LINE 128
 /* 3n/(n+2) approaches 3 and never reaches it: the document's "never 3x" is a speedup below 3. */
 #define CLAIMS_THREE 3.0
 /* Copies on one engine follow each other, but their recorded ends and starts may touch or cross by a little;
@@ -174,7 +181,190 @@ static void claims_theory(struct ss_claim *c, const struct ss_sweep *s)
 	claims_value(c, "largest_departure_streams", true, c->point[worst].streams);
 }
 
-/* claims_best: "about 2x at about 20 streams" against the fastest point of s's first order. */
+/* Where the data of a sweep point's kernels start against a CLAIMS_LINE-byte line, as the CUDA backend lays them
+ * out (one allocation per buffer, each chunk at its element offset; managed-attach memory outside a step program
+ * one allocation per chunk, which starts on a line): what the model's misalignment reads (model_misalign). */
+struct claims_layout {
+	int kernels;        /* kernels on experiment streams */
+	int off;            /* of them, those whose data start off a line */
+	unsigned lo, hi;    /* the least and most bytes off a line among those */
+	uint64_t chunk;     /* the first kernel's elements */
+	uint32_t elem_size; /* bytes an element */
+};
+
+/* claims_layout_of fills l for point i of s's first order, from the op list its experiment plans. */
+static void claims_layout_of(const struct ss_sweep *s, int i, struct claims_layout *l)
+{
+	struct ss_experiment e;
+	struct ss_oplist ops;
+
+	memset(l, 0, sizeof *l);
+	sweep_point_experiment(s, (size_t)i, &e);
+	planner_build(&e, &ops);
+	l->elem_size = ops.elem_size;
+	for (size_t k = 0; k < ops.n; k++) {
+		const struct ss_op *op = &ops.op[k];
+		uint64_t off = op->offset, coff, ccount;
+		unsigned b;
+
+		if (op->kind != SS_OP_KERNEL || op->stream < 0 || op->count == 0)
+			continue;
+		if (e.hostmem == SS_MEM_MANAGED_ATTACH && e.nsteps == 0 && op->chunk >= 0) {
+			planner_chunk(e.elements, ops.nchunks, ops.split, op->chunk, &coff, &ccount);
+			off -= coff;
+		}
+		if (l->kernels++ == 0)
+			l->chunk = op->count;
+		b = (unsigned)(off * ops.elem_size % CLAIMS_LINE);
+		if (b == 0)
+			continue;
+		if (l->off++ == 0 || b < l->lo)
+			l->lo = b;
+		if (b > l->hi)
+			l->hi = b;
+	}
+	planner_free(&ops);
+}
+
+/* claims_literal: 20 streams itself, for claims_best: its time, speedup and distance from best in c's measured,
+ * evidence, brief and values; where it is slower than its measured neighbours (the nearest counts below and above
+ * it) beyond the noise allowance and its kernels' extra busy time is the difference, their busy times and where its
+ * chunks start against a line. win is the window's best point, which measured already names. */
+static void claims_literal(struct ss_claim *c, const struct ss_sweep *s, const struct ss_sweep_point *best,
+                           const struct ss_sweep_point *win)
+{
+	const struct ss_sweep_point *p = NULL, *nb[2] = {NULL, NULL}, *fast = NULL;
+	struct claims_layout l = {0};
+	int at = -1, nnb = 0;
+	bool slower = true;
+	double over;
+
+	for (int i = 0; i < s->ncounts; i++) {
+		const struct ss_sweep_point *q = claims_pt(s, i);
+
+		if (!claims_ok(q) || !q->a.have_speedup)
+			continue;
+		if (q->streams == CLAIMS_BEST_LITERAL) {
+			p = q;
+			at = i;
+		} else if (q->streams < CLAIMS_BEST_LITERAL)
+			nb[0] = q; /* ascending counts: the last below is the nearest */
+		else if (nb[1] == NULL)
+			nb[1] = q;
+	}
+	if (p == NULL) {
+		claims_cat(c->measured, sizeof c->measured, "; %d streams itself not measured", CLAIMS_BEST_LITERAL);
+		claims_cat(c->evidence, sizeof c->evidence, "; %d streams itself not measured", CLAIMS_BEST_LITERAL);
+		claims_value(c, "at_20_ns", false, 0);
+		claims_value(c, "at_20_speedup", false, 0);
+		claims_value(c, "at_20_vs_best", false, 0);
+		claims_value(c, "at_20_chunks_off_line", false, 0);
+		return;
+	}
+	claims_layout_of(s, at, &l);
+	over = (double)p->a.used_ns / (double)best->a.used_ns - 1;
+	claims_value(c, "at_20_ns", true, (double)p->a.used_ns);
+	claims_value(c, "at_20_speedup", true, p->a.speedup);
+	claims_value(c, "at_20_vs_best", true, over);
+	claims_value(c, "at_20_chunks_off_line", true, l.off);
+	if (p == best) {
+		claims_cat(c->evidence, sizeof c->evidence, "; the best is %d streams itself", CLAIMS_BEST_LITERAL);
+		return;
+	}
+	if (p != win)
+		claims_cat(c->measured, sizeof c->measured,
+		           "; %d streams itself %.2fx, %s, %.1f%% slower than the best", CLAIMS_BEST_LITERAL,
+		           p->a.speedup, CLAIMS_T(p->a.used_ns), 100 * over);
+	if (over > CLAIMS_NOISE) {
+		char more[40];
+
+		if (c->verdict == SS_VERDICT_HOLDS)
+			snprintf(more, sizeof more, ", not at %d itself (%.2fx)", CLAIMS_BEST_LITERAL, p->a.speedup);
+		else
+			snprintf(more, sizeof more, ", %d itself %.2fx", CLAIMS_BEST_LITERAL, p->a.speedup);
+		/* only whole: a reader of the brief alone must not take a cut "not at 20" for the verdict */
+		if (strlen(c->brief) + strlen(more) < sizeof c->brief)
+			claims_cat(c->brief, sizeof c->brief, "%s", more);
+	}
+	for (int k = 0; k < 2; k++) {
+		if (nb[k] == NULL)
+			continue;
+		nnb++;
+		slower &= (double)p->a.used_ns > (double)nb[k]->a.used_ns * (1 + CLAIMS_NOISE);
+		if (fast == NULL || nb[k]->a.used_ns < fast->a.used_ns)
+			fast = nb[k];
+	}
+	claims_cat(c->evidence, sizeof c->evidence, "; %d streams itself %s (%.2fx)", CLAIMS_BEST_LITERAL,
+	           CLAIMS_T(p->a.used_ns), p->a.speedup);
+	if (nnb == 0 || !slower) {
+		claims_cat(c->evidence, sizeof c->evidence, ", %+.1f%% of the best's time", 100 * over);
+		return;
+	}
+	{
+		double dt = (double)p->a.used_ns - (double)fast->a.used_ns;
+		double dk = (double)p->a.eng[SS_ENG_COMPUTE].busy_ns - (double)fast->a.eng[SS_ENG_COMPUTE].busy_ns;
+		const char *sep = ": ";
+
+		for (int k = 0, first = 1; k < 2; k++)
+			if (nb[k] != NULL) {
+				claims_cat(c->evidence, sizeof c->evidence,
+				           first ? ", %.0f%% slower than %d" : " and %.0f%% than %d",
+				           100 * ((double)p->a.used_ns / (double)nb[k]->a.used_ns - 1), nb[k]->streams);
+				first = 0;
+			}
+		if (dk < CLAIMS_KERNEL_SHARE * dt) {
+			claims_cat(c->evidence, sizeof c->evidence,
+			           ", its kernels busy %s against %s at %d: not the difference",
+			           CLAIMS_T(p->a.eng[SS_ENG_COMPUTE].busy_ns),
+			           CLAIMS_T(fast->a.eng[SS_ENG_COMPUTE].busy_ns), fast->streams);
+			return;
+		}
+		if (l.off > 0) {
+			claims_cat(c->evidence, sizeof c->evidence,
+			           ": %d of the %d chunks its kernels read (%llu x %u bytes) start %u..%u bytes off a "
+			           "%d-byte line (",
+			           l.off, l.kernels, (unsigned long long)l.chunk, l.elem_size, l.lo, l.hi, CLAIMS_LINE);
+			for (int k = 0, first = 1; k < 2; k++)
+				if (nb[k] != NULL) {
+					struct claims_layout m;
+					int i = (int)(nb[k] - claims_pt(s, 0));
+
+					claims_layout_of(s, i, &m);
+					if (m.off == 0)
+						claims_cat(c->evidence, sizeof c->evidence, "%snone at %d",
+						           first ? "" : ", ", nb[k]->streams);
+					else
+						claims_cat(c->evidence, sizeof c->evidence, "%s%d of %d at %d",
+						           first ? "" : ", ", m.off, m.kernels, nb[k]->streams);
+					first = 0;
+				}
+			claims_cat(c->evidence, sizeof c->evidence, ")");
+			sep = " and ";
+		}
+		claims_cat(c->evidence, sizeof c->evidence, "%sits kernels were busy %s against %s at %d", sep,
+		           CLAIMS_T(p->a.eng[SS_ENG_COMPUTE].busy_ns), CLAIMS_T(fast->a.eng[SS_ENG_COMPUTE].busy_ns),
+		           fast->streams);
+	}
+}
+
+/* claims_best: "about 20 streams give the best time, about 2x faster than one stream" against s's first order.
+ *
+ * The verdict reads "about 20" as the document's plot gives it. Its program doubles the stream count from 1 to 128 (for
+ * (num = 1; num <= MAX_NUM_STREAMS; num *= 2)): it never ran 20 streams, and the best of its points, read off as "about
+ * 20", was its 16 or its 32. So the claim holds when the sweep's best point is at 16..32, or a count there is within
+ * the noise allowance of the best, with a speedup of 1.5x..2.5x: on a GPU where the document's program would plot the
+ * same curve, its sentence is true of that curve.
+ *
+ * A reader who takes "20" at its word runs 20 streams, though, and 20 cuts the data differently from 16 and 32: its
+ * chunks (elements / 20) need not start on a 128-byte line, which document 001's add kernel pays for over its repeats
+ * (the H200, tests/data/h200/documents/claims/sweep-json.txt: 1.11x at 20, 1.60x at 16). Failing the claim on 20 would
+ * judge it by a count the document never measured; leaving 20 out would hide the trap its words set. So the claims
+ * sweep runs 20 as well (claims_plan); inside 16..32 it can make the verdict hold by being the fastest there, never
+ * fail it by being slow, and 20 itself is reported beside the verdict: its time, speedup and distance from the best in
+ * measured; in the brief ("holds, not at 20 itself (1.11x)") when it is beyond the noise allowance of the best; and in
+ * evidence, when it is slower than both its measured neighbours beyond the allowance, whether its kernels' extra busy
+ * time is the difference and where its chunks start against a line (claims_literal). A sweep without a 20-stream point
+ * (the committed H200 claims data predates it) says 20 itself was not measured. */
 static void claims_best(struct ss_claim *c, const struct ss_sweep *s)
 {
 	const struct ss_sweep_point *one = claims_pt(s, 0), *best = NULL, *win = NULL;
@@ -182,9 +372,12 @@ static void claims_best(struct ss_claim *c, const struct ss_sweep *s)
 
 	claims_start(c, "001-best", "About 20 streams give the best time, about 2x faster than one stream.",
 	             s->modelled);
-	snprintf(c->expected, sizeof c->expected,
-	         "%.1fx..%.1fx at %d..%d streams (or a count there within %.0f%% of the best time)", CLAIMS_SPEEDUP_LO,
-	         CLAIMS_SPEEDUP_HI, CLAIMS_BEST_LO, CLAIMS_BEST_HI, 100 * CLAIMS_NOISE);
+	snprintf(
+	    c->expected, sizeof c->expected,
+	    "%.1fx..%.1fx at %d..%d streams, the document's points around its ~20 (or a count there within %.0f%% of "
+	    "the best time); %d itself reported, not judged",
+	    CLAIMS_SPEEDUP_LO, CLAIMS_SPEEDUP_HI, CLAIMS_BEST_LO, CLAIMS_BEST_HI, 100 * CLAIMS_NOISE,
+	    CLAIMS_BEST_LITERAL);
 	for (int i = 0; i < s->ncounts; i++) {
 		const struct ss_sweep_point *p = claims_pt(s, i);
 
@@ -227,6 +420,7 @@ static void claims_best(struct ss_claim *c, const struct ss_sweep *s)
 	claims_value(c, "one_stream_ns", true, (double)one->a.used_ns);
 	claims_value(c, "window_best_streams", win != NULL, win != NULL ? win->streams : 0);
 	claims_value(c, "window_best_ns", win != NULL, win != NULL ? (double)win->a.used_ns : 0);
+	claims_literal(c, s, best, win);
 }
 
 /* claims_not3x: no point of s's first order reaches 3x. */
@@ -938,11 +1132,11 @@ int claims_plan(unsigned docs, const struct ss_experiment base[SS_PRESET_COUNT],
 		x->document = claims_roles[r].doc;
 		claims_role_experiment(x->role, &base[claims_roles[r].preset], &x->e);
 		if (r == SS_CLAIMS_KT_SWEEP) {
-			/* the document's own counts: 1, 2, 4 ... 128 */
-			static const int counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
+			/* the document's own counts, 1, 2, 4 ... 128, and the 20 of its words (claims_best) */
+			static const int counts[] = {1, 2, 4, 8, 16, CLAIMS_BEST_LITERAL, 32, 64, 128};
 
 			x->sweep = true;
-			sweep_init(&x->s, &x->e, counts, 8, &x->e.order, 1);
+			sweep_init(&x->s, &x->e, counts, (int)(sizeof counts / sizeof counts[0]), &x->e.order, 1);
 		} else if (r == SS_CLAIMS_DECRYPT_SWEEP) {
 			int counts[3], nc = 0;
 

@@ -23,7 +23,7 @@
 
 /* The most claims one evaluation gives (every document's), and the most runs they need. */
 #define SS_CLAIMS_MAX 24
-#define SS_CLAIM_MAX_VALUES 10
+#define SS_CLAIM_MAX_VALUES 12
 
 /* A verdict. */
 enum ss_verdict {
@@ -55,7 +55,7 @@ struct ss_claim {
 	bool modelled;      /* the numbers come from the model */
 	char measured[192]; /* what was measured, with the numbers */
 	char expected[192]; /* what the claim says, with the tolerance the verdict used */
-	char evidence[384]; /* the numbers behind the verdict and what they were compared with */
+	char evidence[512]; /* the numbers behind the verdict and what they were compared with */
 	char brief[72];     /* a few words for the sweep view's line ("best 2.1x at 16 (doc: ~2x at ~20) holds") */
 	struct ss_claim_value value[SS_CLAIM_MAX_VALUES];
 	int nvalues;
@@ -65,7 +65,7 @@ struct ss_claim {
 
 /* What a run is for. */
 enum ss_claims_role {
-	SS_CLAIMS_KT_SWEEP = 0,      /* 001: kernel-transfer over 1, 2, 4, ... 128 streams */
+	SS_CLAIMS_KT_SWEEP = 0,      /* 001: kernel-transfer over 1, 2, 4, ... 128 streams, and 20 */
 	SS_CLAIMS_DECRYPT_SWEEP,     /* 000: decrypt on 1 stream, 3 (a tail chunk) and its own 32 */
 	SS_CLAIMS_VA_BEST,           /* 003: vector-add in the "best" issue order */
 	SS_CLAIMS_VA_WEAKER,         /* 003: the same in the "weaker" order */

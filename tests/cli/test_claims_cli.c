@@ -80,9 +80,10 @@ static void test_refusals(void **state)
 	expect_usage(ARGS("claims", "extra"), "extra", NULL);
 }
 
-/* The claims of JSON document root: each with its keys, the verdict one of three, modelled as want. Returns how
+/* The claims of JSON document root: each with its keys, the verdict one of three, modelled as want; 001-theory
+ * with a point for each of counts (n of them) and 001-best with 20 itself measured when counts have it. Returns how
  * many. */
-static size_t check_claims(yajl_val root, bool modelled)
+static size_t check_claims(yajl_val root, bool modelled, const int *counts, size_t ncounts)
 {
 	yajl_val cl = json_tree_get(root, "claims");
 	size_t n = json_tree_len(cl);
@@ -112,13 +113,30 @@ static size_t check_claims(yajl_val root, bool modelled)
 		if (strcmp(id, "001-theory") == 0) {
 			yajl_val pts = json_tree_get(c, "points");
 
-			assert_int_equal(json_tree_len(pts), 8);
-			assert_int_equal(json_tree_int(json_tree_get(json_tree_at(pts, 7), "streams")), 128);
+			assert_int_equal(json_tree_len(pts), ncounts);
+			for (size_t k = 0; k < ncounts; k++)
+				assert_int_equal(json_tree_int(json_tree_get(json_tree_at(pts, k), "streams")),
+				                 counts[k]);
 			assert_true(json_tree_num(json_tree_get(json_tree_at(pts, 1), "predicted")) == 1.5);
+		}
+		if (strcmp(id, "001-best") == 0) {
+			bool twenty = false;
+
+			for (size_t k = 0; k < ncounts; k++)
+				twenty |= counts[k] == 20;
+			assert_int_equal(json_tree_is_null(json_tree_get(values, "at_20_ns")), !twenty);
+			assert_int_equal(json_tree_is_null(json_tree_get(values, "at_20_chunks_off_line")), !twenty);
+			if (!twenty)
+				assert_non_null(strstr(json_tree_str(json_tree_get(c, "measured")),
+				                       "20 streams itself not measured"));
 		}
 	}
 	return n;
 }
+
+/* The stream counts of the claims' 001 sweep (the document's and 20) and of sweep's default. */
+static const int claims_counts[] = {1, 2, 4, 8, 16, 20, 32, 64, 128};
+static const int sweep_counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
 
 /* parse parses text, failing the test with yajl's message. */
 static yajl_val parse(const char *text)
@@ -163,7 +181,7 @@ static void test_model_json(void **state)
 		else
 			assert_true(json_tree_int(json_tree_get(r, "used_makespan_ns")) > 0);
 	}
-	assert_int_equal(check_claims(root, true), sizeof ids / sizeof ids[0]);
+	assert_int_equal(check_claims(root, true, claims_counts, 9), sizeof ids / sizeof ids[0]);
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		assert_string_equal(json_tree_str(json_tree_get(json_tree_at(json_tree_get(root, "claims"), i), "id")),
 		                    ids[i]);
@@ -183,7 +201,7 @@ static void test_model_preset_text(void **state)
 	root = parse(o.out);
 	assert_int_equal(json_tree_len(json_tree_get(root, "documents")), 1);
 	assert_int_equal(json_tree_len(json_tree_get(root, "runs")), 7);
-	assert_int_equal(check_claims(root, true), 7);
+	assert_int_equal(check_claims(root, true, claims_counts, 9), 7);
 	json_tree_free(root);
 	out_free(&o);
 	run(&o, ARGS("claims", "--backend", "model", "--preset", "kernel-transfer"));
@@ -207,7 +225,7 @@ static void test_model_run(void **state)
 	assert_int_equal(o.status, 0);
 	root = parse(o.out);
 	/* kernel-transfer on 8 streams: its bytes, the copy engine, both directions */
-	assert_int_equal(check_claims(root, true), 3);
+	assert_int_equal(check_claims(root, true, NULL, 0), 3);
 	assert_string_equal(json_tree_str(json_tree_get(json_tree_at(json_tree_get(root, "claims"), 0), "verdict")),
 	                    "holds");
 	json_tree_free(root);
@@ -229,7 +247,7 @@ static void test_model_sweep(void **state)
 	run(&o, ARGS("sweep", "--backend", "model", "--json"));
 	assert_int_equal(o.status, 0);
 	root = parse(o.out);
-	assert_int_equal(check_claims(root, true), 7);
+	assert_int_equal(check_claims(root, true, sweep_counts, 8), 7);
 	assert_true(json_tree_is_null(json_tree_get(json_tree_at(json_tree_get(root, "points"), 0), "verified")));
 	json_tree_free(root);
 	out_free(&o);
@@ -237,6 +255,15 @@ static void test_model_sweep(void **state)
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, "the documents' claims these points support (MODELLED)"));
 	assert_non_null(strstr(o.out, "no stream count of 16..32 was measured"));
+	out_free(&o);
+	/* 20 streams on the model: slower than 16 and 32 by its kernels, on chunks off a 128-byte line */
+	run(&o, ARGS("sweep", "--backend", "model", "--streams", "1,16,20,32"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "\n     20 | "));
+	assert_non_null(strstr(o.out, "; 20 streams itself 1."));
+	assert_non_null(strstr(o.out,
+	                       "17 of the 20 chunks its kernels read (209716 x 4 bytes) start 16..112 bytes off a "
+	                       "128-byte line (none at 16, none at 32) and its kernels were busy "));
 	out_free(&o);
 	run(&o, ARGS("sweep", "--backend", "model", "--preset", "hyperq", "--streams", "1,2"));
 	assert_int_equal(o.status, 0);

@@ -22,7 +22,9 @@
 #include <string.h>
 
 #include "core/analysis.h"
+#include "core/planner.h"
 #include "core/timeline.h"
+#include "core/units.h"
 #include "model/model.h"
 #include "run/claims.h"
 #include "run/runner.h"
@@ -255,6 +257,168 @@ static void test_001_best_and_3x(void **state)
 	sweep_free(&s);
 }
 
+/* The named value of a claim, which must be there and not known. */
+static void expect_unknown(const struct ss_claim *c, const char *name)
+{
+	for (int i = 0; i < c->nvalues; i++)
+		if (strcmp(c->value[i].name, name) == 0) {
+			assert_false(c->value[i].have);
+			return;
+		}
+	fail_msg("claim %s has no value %s", c->id, name);
+}
+
+/* expect_in fails unless s holds frag. */
+static void expect_in(const char *s, const char *frag)
+{
+	if (strstr(s, frag) == NULL)
+		fail_msg("'%s' lacks '%s'", s, frag);
+}
+
+static const int counts20[9] = {1, 2, 4, 8, 16, 20, 32, 64, 128};
+
+/* doc_shape with 20 streams at 20 (index 5) taking t20_us. */
+static void shape20(struct pt pts[9], double t20_us)
+{
+	memcpy(pts, doc_shape, 5 * sizeof pts[0]);
+	pts[5] = (struct pt){t20_us, 1070};
+	memcpy(pts + 6, doc_shape + 5, 3 * sizeof pts[0]);
+}
+
+/* A sweep without a 20-stream point (the committed H200 claims data): the verdict as before, 20 itself not
+ * measured. */
+static void test_001_literal_absent(void **state)
+{
+	struct ss_sweep s;
+	struct ss_claim c[SS_CLAIMS_MAX];
+	const struct ss_claim *x;
+	int n;
+
+	(void)state;
+	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, all_counts, 8, doc_shape, &doc_engines);
+	n = claims_sweep(&s, c);
+	expect_verdict(c, n, "001-best", SS_VERDICT_HOLDS);
+	x = find(c, n, "001-best");
+	expect_in(x->measured, "best 2.10x at 16 streams");
+	expect_in(x->measured, "; 20 streams itself not measured");
+	expect_in(x->evidence, "; 20 streams itself not measured");
+	assert_string_equal(x->brief, "best 2.10x at 16 (doc: ~2x at ~20) holds");
+	expect_unknown(x, "at_20_ns");
+	expect_unknown(x, "at_20_speedup");
+	expect_unknown(x, "at_20_vs_best");
+	expect_unknown(x, "at_20_chunks_off_line");
+	sweep_free(&s);
+}
+
+/* 20 streams the fastest: the claim holds at its word, no word of misalignment; 20 as fast as the best within the
+ * noise: nothing said against it. */
+static void test_001_literal_fastest(void **state)
+{
+	struct ss_sweep s;
+	struct ss_claim c[SS_CLAIMS_MAX];
+	struct pt pts[9];
+	const struct ss_claim *x;
+	int n;
+
+	(void)state;
+	shape20(pts, 2300 / 2.2);
+	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, counts20, 9, pts, &doc_engines);
+	n = claims_sweep(&s, c);
+	expect_verdict(c, n, "001-best", SS_VERDICT_HOLDS);
+	x = find(c, n, "001-best");
+	assert_int_equal((int)value(x, "best_streams"), 20);
+	assert_int_equal((int)value(x, "window_best_streams"), 20);
+	assert_true(fabs(value(x, "at_20_speedup") - 2.2) < 1e-3);
+	assert_true(fabs(value(x, "at_20_vs_best")) < 1e-12);
+	/* the preset's 2^22 floats cut 20 ways: 17 of the 20 chunks start off a line, whatever the times say */
+	assert_int_equal((int)value(x, "at_20_chunks_off_line"), 17);
+	assert_string_equal(x->brief, "best 2.20x at 20 (doc: ~2x at ~20) holds");
+	expect_in(x->evidence, "best count 20 within 16..32; the best is 20 streams itself");
+	assert_null(strstr(x->evidence, "off a 128-byte line"));
+	assert_null(strstr(x->measured, "itself"));
+	/* 001-theory takes 20 as any other count: 3 * 20 / 22 predicted */
+	x = find(c, n, "001-theory");
+	assert_int_equal(x->npoints, 9);
+	assert_int_equal(x->point[5].streams, 20);
+	assert_true(fabs(x->point[5].predicted - 60.0 / 22) < 1e-12);
+	expect_in(x->evidence, " 16 2.10/2.67 20 2.20/2.73 32 2.05/2.82");
+	assert_int_equal((int)value(find(c, n, "001-not-3x"), "max_speedup_streams"), 20);
+	expect_verdict(c, n, "001-stream-cost", SS_VERDICT_HOLDS);
+	assert_int_equal((int)value(find(c, n, "001-stream-cost"), "streams"), 128);
+	sweep_free(&s);
+
+	/* 20 streams 2% slower than 16's best: within the noise, so no "not at 20" */
+	shape20(pts, 2300 / 2.1 * 1.02);
+	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, counts20, 9, pts, &doc_engines);
+	n = claims_sweep(&s, c);
+	x = find(c, n, "001-best");
+	assert_int_equal(x->verdict, SS_VERDICT_HOLDS);
+	assert_string_equal(x->brief, "best 2.10x at 16 (doc: ~2x at ~20) holds");
+	expect_in(x->measured, "; 20 streams itself 2.06x, 1.117 ms, 2.0% slower than the best");
+	expect_in(x->evidence, "; 20 streams itself 1.117 ms (2.06x), +2.0% of the best's time");
+	assert_null(strstr(x->evidence, "slower than 16"));
+	sweep_free(&s);
+}
+
+/* 20 streams well slower than 16 and 32: its number in measured and the brief; the misalignment named only when its
+ * kernels' busy time is the difference. */
+static void test_001_literal_slow(void **state)
+{
+	struct ss_sweep s;
+	struct ss_claim c[SS_CLAIMS_MAX];
+	struct pt pts[9];
+	const struct ss_claim *x;
+	uint64_t off, count;
+	char frag[160];
+	int n;
+
+	(void)state;
+	shape20(pts, 2300 / 1.2);
+	/* the kernels as busy at 20 as anywhere: they are not the difference */
+	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, counts20, 9, pts, &doc_engines);
+	n = claims_sweep(&s, c);
+	expect_verdict(c, n, "001-best", SS_VERDICT_HOLDS);
+	x = find(c, n, "001-best");
+	assert_int_equal((int)value(x, "best_streams"), 16);
+	assert_true(fabs(value(x, "at_20_vs_best") - (2.1 / 1.2 - 1)) < 1e-3);
+	assert_string_equal(x->brief, "best 2.10x at 16 (doc: ~2x at ~20) holds, not at 20 itself (1.20x)");
+	expect_in(x->measured, "; 20 streams itself 1.20x, 1.917 ms, 75.0% slower than the best");
+	expect_in(x->evidence,
+	          "; 20 streams itself 1.917 ms (1.20x), 75% slower than 16 and 71% than 32, its kernels busy "
+	          "800 us against 800 us at 16: not the difference");
+	assert_null(strstr(x->evidence, "off a 128-byte line"));
+	sweep_free(&s);
+
+	/* the kernels busy 700 us longer at 20, of its 822 us more: the difference, and where its chunks start */
+	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, counts20, 9, pts, &doc_engines);
+	s.pt[5].a.eng[SS_ENG_COMPUTE].busy_ns = 1500000;
+	n = claims_sweep(&s, c);
+	x = find(c, n, "001-best");
+	assert_int_equal(x->verdict, SS_VERDICT_HOLDS);
+	/* the chunk and its offsets from the preset's elements, computed here as the planner cuts them */
+	planner_chunk(s.base.elements, 20, s.base.split, 1, &off, &count);
+	assert_int_equal(count, (s.base.elements + 19) / 20);
+	snprintf(frag, sizeof frag, ": 17 of the 20 chunks its kernels read (%llu x 4 bytes) start 16..112 bytes off",
+	         (unsigned long long)count);
+	expect_in(x->evidence, frag);
+	expect_in(x->evidence, "off a 128-byte line (none at 16, none at 32) and its kernels were busy 1.500 ms "
+	                       "against 800 us at 16");
+	assert_int_equal((int)value(x, "at_20_chunks_off_line"), 17);
+	sweep_free(&s);
+
+	/* the best elsewhere (64, 2.2x) and nothing at 16..32 near it: fails, and 20 itself in the brief */
+	shape20(pts, 2300 / 1.2);
+	pts[7].t_us = 2300 / 2.2;
+	pts[4].t_us = pts[6].t_us = pts[7].t_us * 1.1;
+	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, counts20, 9, pts, &doc_engines);
+	n = claims_sweep(&s, c);
+	expect_verdict(c, n, "001-best", SS_VERDICT_FAILS);
+	assert_string_equal(find(c, n, "001-best")->brief,
+	                    "best 2.20x at 64 (doc: ~2x at ~20) does not hold, 20 itself "
+	                    "1.20x");
+	sweep_free(&s);
+}
+
 /* What cannot be told: no count near 20, no 1-stream point, no copies. */
 static void test_001_not_measured(void **state)
 {
@@ -417,8 +581,12 @@ static void test_plan(void **state)
 	assert_int_equal(n, SS_CLAIMS_ROLE_COUNT);
 	r = role(runs, n, SS_CLAIMS_KT_SWEEP);
 	assert_true(r->sweep);
-	assert_int_equal(r->s.ncounts, 8);
-	assert_int_equal(r->s.counts[7], 128);
+	/* the document's 1, 2, 4 ... 128, and 20 of its words */
+	assert_int_equal(r->s.ncounts, 9);
+	assert_int_equal(r->s.counts[4], 16);
+	assert_int_equal(r->s.counts[5], 20);
+	assert_int_equal(r->s.counts[6], 32);
+	assert_int_equal(r->s.counts[8], 128);
 	assert_int_equal(r->s.base.preset, SS_PRESET_KERNEL_TRANSFER);
 	r = role(runs, n, SS_CLAIMS_DECRYPT_SWEEP);
 	assert_int_equal(r->s.ncounts, 3);
@@ -753,6 +921,100 @@ static void test_claims_view(void **state)
 	sweep_free(&s);
 }
 
+/* A sweep with 20 streams (the claims sweep's counts): the claims line carries 20 itself whole or not at all, the
+ * plot labels 20 between 16 and 32 where there is room, and the table gives it a column of its own. */
+static void test_claims_view_20(void **state)
+{
+	static const char brief[] = "best 2.10x at 16 (doc: ~2x at ~20) holds, not at 20 itself (1.20x)";
+	struct ss_sweep s;
+	struct ss_claim c[SS_CLAIMS_MAX];
+	struct ss_grid g;
+	struct pt pts[9];
+	char line[512], buf[256];
+	const struct ss_glyphs *gl = glyphs_get(true);
+	int n;
+
+	(void)state;
+	shape20(pts, 2300 / 1.2);
+	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, counts20, 9, pts, &doc_engines);
+	n = claims_sweep(&s, c);
+	for (int w = 0; w <= 400; w++) {
+		sweepview_claims_line(c, n, false, w, line, sizeof line);
+		/* never "holds" without the "not at 20" that goes with it */
+		if (strstr(line, "best 2.10x") != NULL)
+			expect_in(line, brief);
+	}
+	grid_init(&g, 140, 34);
+	g.ascii = true;
+	sweepview_draw(&g, (struct ss_rect){0, 0, 140, 30}, (struct ss_rect){0, 30, 140, 4}, false, &s, false, SIZE_MAX,
+	               gl);
+	expect_in(row(&g, 2, buf, sizeof buf), brief);
+	/* the x labels, the row under the axis: 16, 20 and 32 each once, in order */
+	{
+		const char *l16, *l20, *l32;
+
+		row(&g, 29, buf, sizeof buf);
+		l16 = strstr(buf, " 16 ");
+		l20 = strstr(buf, " 20 ");
+		l32 = strstr(buf, " 32 ");
+		if (l16 == NULL || l20 == NULL || l32 == NULL || !(l16 < l20 && l20 < l32))
+			fail_msg("x labels '%s'", buf);
+	}
+	row(&g, 31, buf, sizeof buf);
+	expect_in(buf, "       16        20        32 ");
+	row(&g, 32, buf, sizeof buf);
+	expect_in(buf, "1.095 ms* 1.917 ms  1.122 ms");
+	grid_free(&g);
+	sweep_free(&s);
+}
+
+/* On the model, whose profile carries the H200's misaligned add kernel (kernel.add.misalign): 20 streams slower
+ * than 16 and 32, its kernels the difference, its chunks off a line; the verdict on 16..32. */
+static void test_001_literal_model(void **state)
+{
+	struct ss_experiment base[SS_PRESET_COUNT];
+	struct ss_claims_run runs[SS_CLAIMS_ROLE_COUNT];
+	struct ss_claim c[SS_CLAIMS_MAX];
+	const struct ss_sweep_point *p16, *p20, *p32;
+	const struct ss_claim *x;
+	char *cause = NULL, frag[200];
+	int n, nc;
+
+	(void)state;
+	bases(base);
+	n = claims_plan(SS_CLAIMS_DOC_001, base, runs);
+	assert_int_equal(n, 1);
+	if (sweep_run(&runs[0].s, &model_backend, NULL, &cause) != 0)
+		fail_msg("%s", cause);
+	p16 = sweep_find(&runs[0].s, 16, runs[0].s.orders[0]);
+	p20 = sweep_find(&runs[0].s, 20, runs[0].s.orders[0]);
+	p32 = sweep_find(&runs[0].s, 32, runs[0].s.orders[0]);
+	assert_non_null(p16);
+	assert_non_null(p20);
+	assert_non_null(p32);
+	/* the model's shape: 20 over 3% slower than both, by its kernels */
+	assert_true(p20->a.used_ns > p16->a.used_ns * 1.03 && p20->a.used_ns > p32->a.used_ns * 1.03);
+	assert_true(p20->a.eng[SS_ENG_COMPUTE].busy_ns > p16->a.eng[SS_ENG_COMPUTE].busy_ns);
+	nc = claims_evaluate(SS_CLAIMS_DOC_001, runs, n, c);
+	assert_int_equal(nc, 6);
+	x = find(c, nc, "001-best");
+	assert_true(x->modelled);
+	assert_int_equal(x->verdict, SS_VERDICT_HOLDS);
+	assert_true(value(x, "best_streams") == 16 || value(x, "best_streams") == 32);
+	assert_true(value(x, "at_20_ns") == (double)p20->a.used_ns);
+	assert_true(value(x, "at_20_vs_best") > 0.03);
+	assert_int_equal((int)value(x, "at_20_chunks_off_line"), 17);
+	expect_in(x->brief, ", not at 20 itself (");
+	snprintf(frag, sizeof frag, "; 20 streams itself %.2fx, ", p20->a.speedup);
+	expect_in(x->measured, frag);
+	expect_in(x->evidence, "(none at 16, none at 32) and its kernels were busy ");
+	snprintf(frag, sizeof frag, "its kernels were busy %s against ",
+	         units_time(p20->a.eng[SS_ENG_COMPUTE].busy_ns, (char[24]){0}, 24));
+	expect_in(x->evidence, frag);
+	assert_int_equal(find(c, nc, "001-theory")->npoints, 9);
+	claims_plan_free(runs, n);
+}
+
 /* The model runs every document's claims; its verdicts follow from how the model is built. Those that follow from
  * its structure are held here: its copies move the bytes the op list says, one engine per direction that copies
  * of opposite directions share nothing with, kernels dispatched as their stream's work allows, final
@@ -816,6 +1078,10 @@ int main(void)
 	    cmocka_unit_test(test_001_document_shape),
 	    cmocka_unit_test(test_001_ideal_pipeline),
 	    cmocka_unit_test(test_001_best_and_3x),
+	    cmocka_unit_test(test_001_literal_absent),
+	    cmocka_unit_test(test_001_literal_fastest),
+	    cmocka_unit_test(test_001_literal_slow),
+	    cmocka_unit_test(test_001_literal_model),
 	    cmocka_unit_test(test_001_not_measured),
 	    cmocka_unit_test(test_copy_engine),
 	    cmocka_unit_test(test_sweep_dispatch),
@@ -825,6 +1091,7 @@ int main(void)
 	    cmocka_unit_test(test_single_run),
 	    cmocka_unit_test(test_claims_line),
 	    cmocka_unit_test(test_claims_view),
+	    cmocka_unit_test(test_claims_view_20),
 	    cmocka_unit_test(test_model_run),
 	};
 
