@@ -160,7 +160,7 @@ static int cmd_analyze_exec(const struct cmd_args *args)
 	timeline_sort(&tl);
 	analysis_timeline(&tl, &a);
 	in = xmalloc(sizeof *in);
-	insight_analyze(&tl, &a, in);
+	insight_analyze_run(&tl, &a, file == NULL ? &o.exp : NULL, in);
 	if (file == NULL) {
 		/* the fixes re-run on the model: every gain of an experiment change is the model's */
 		rem = xcalloc(SS_INSIGHT_MAX, sizeof *rem);
@@ -213,9 +213,15 @@ const struct cmd_entry cmd_analyze_entry = {
     .uses = cmd_analyze_uses,
     .help = "Runs the insight rules over a timeline. Each insight has a stable rule id (pageable-copy,\n"
             "legacy-stream-sync, false-dependency, host-sync-order, no-overlap, engine-bound, small-copies,\n"
-            "launch-bound, low-kernel-concurrency, gpu-idle, managed-migration, tracing-perturbation), a\n"
-            "severity (problem, hint or info), a one-line summary, the evidence (the numbers, the record indices\n"
-            "and the time range it rests on), the fix, and the gain.\n"
+            "launch-bound, low-kernel-concurrency, gpu-idle, managed-migration, tracing-perturbation,\n"
+            "misaligned-chunks), a severity (problem, hint or info), a one-line summary, the evidence (the\n"
+            "numbers, the record indices and the time range it rests on), the fix, and the gain.\n"
+            "\n"
+            "misaligned-chunks needs the experiment (a run, not a FILE: a trace has no addresses): the kernels of\n"
+            "chunks whose data start off a 128-byte line against those on a line, per element; a problem when\n"
+            "they are 10% slower or more and kernels bound the run; its fix is the nearest stream count (with\n"
+            "--chunks, chunk count) below or above that puts every chunk on a line, the farther one where the\n"
+            "model finds it 1% faster or more.\n"
             "\n"
             "FILE is any trace 'view' opens (streamscope SQLite or JSON, Nsight Systems SQLite export): a gain\n"
             "there is an estimate from the timeline with how it was made, or '-' (null in JSON) where none is\n"

@@ -1,8 +1,11 @@
-/* insight.c: the rules of `streamscope analyze`, each a verdict computed from a timeline's records and its analysis:
- * pageable-copy, legacy-stream-sync, no-overlap, engine-bound, small-copies, gpu-idle. Each rule reads the numbers
- * it names in its evidence and nothing else; a rule whose premise the records cannot show does not fire. */
+/* insight.c: the rules of `streamscope analyze`, each a verdict computed from a timeline's records and its analysis
+ * (pageable-copy, legacy-stream-sync, no-overlap, engine-bound, small-copies, gpu-idle and the rest: the list is
+ * cmd_analyze's help), and on a run of an experiment from where its op list puts each kernel's data as well
+ * (misaligned-chunks). Each rule reads the numbers it names in its evidence and nothing else; a rule whose premise
+ * the records cannot show does not fire. */
 #include "core/insight.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +13,8 @@
 
 #include "core/devsum.h"
 #include "core/idmap.h"
+#include "core/planner.h"
+#include "core/stats.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 
@@ -1210,6 +1215,336 @@ static void insight_managed_migration(const struct ss_timeline *t, const struct 
 	snprintf(in->gain_how, sizeof in->gain_how, "at most: the migrations' time, if prefetched under other work");
 }
 
+/* misaligned-chunks is a problem when the kernels whose data start off a 128-byte line took this many times as
+ * long per element as the same kernel's launches on a line, or more (one kernel's time spreads by a few percent
+ * from launch to launch; document 001's add takes 1.59x on the H200: tests/data/h200/advise)... */
+#define INSIGHT_MISALIGN_SLOW 1.10
+/* ...the compute engine was busy for this share of the makespan or more, and longer than either copy engine
+ * (kernels, not gaps or copies, set its length, so slower kernels make a longer run)... */
+#define INSIGHT_MISALIGN_BUSY 0.50
+/* ...and their time beyond the on-line launches' rate, as far as the compute engine can shrink before a copy engine
+ * bounds the run instead, is this share of the makespan or more. */
+#define INSIGHT_MISALIGN_SHARE 0.05
+/* misaligned-chunks compares the launches that ran alone (no other kernel on their device) for this share of their
+ * time or more: beside other kernels a launch's time is not its own (the H200's depth-first kernel-transfer kernels ran
+ * alone all their time, decrypt's 94% of it: tests/data/h200/bench-run5). */
+#define INSIGHT_MISALIGN_ALONE 0.90
+/* The kernels misaligned-chunks tells apart, at most (a step program's kernel steps, each kernel at its work). */
+#define INSIGHT_MISALIGN_GROUPS 16
+
+/* What misaligned-chunks knows of one kernel at one work: its launches on a line and off one. */
+struct insight_kgroup {
+	uint8_t kernel;
+	uint32_t work, name;
+	size_t non, noff;
+	double off_ns; /* the off-line launches' share of the compute engine (insight_kernel_share) */
+	uint64_t min_off, max_off;
+};
+
+/* insight_kernel_ops maps every kernel record of t on an experiment stream to its op of ops: opof[i] is the op's
+ * index + 1 (0 for other records). Each stream runs its kernels in issue order, so the k-th kernel record of a
+ * stream (t sorted by start) is the k-th kernel op issued on it. false when the records are not the op list's (a
+ * stream with more or fewer kernels than its ops: a capture that lost records, another run's timeline). */
+static bool insight_kernel_ops(const struct ss_timeline *t, const struct ss_oplist *ops, int nstreams, size_t *opof)
+{
+	size_t *first = xcalloc((size_t)nstreams + 2, sizeof *first), *at = xcalloc((size_t)nstreams + 1, sizeof *at);
+	size_t *list = xcalloc(ops->n + 1, sizeof *list);
+	bool ok = true;
+
+	for (size_t i = 0; i < ops->n; i++)
+		if (ops->op[i].kind == SS_OP_KERNEL && ops->op[i].stream >= 0 && ops->op[i].stream < nstreams)
+			first[ops->op[i].stream + 1]++;
+	for (int s = 0; s < nstreams; s++)
+		first[s + 1] += first[s];
+	for (size_t i = 0; i < ops->n; i++) {
+		const struct ss_op *op = &ops->op[i];
+
+		if (op->kind == SS_OP_KERNEL && op->stream >= 0 && op->stream < nstreams)
+			list[first[op->stream] + at[op->stream]++] = i;
+	}
+	memset(at, 0, ((size_t)nstreams + 1) * sizeof *at);
+	for (size_t i = 0; i < t->n && ok; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		opof[i] = 0;
+		if (r->kind != SS_KIND_KERNEL || r->stream < 0)
+			continue;
+		if (r->stream >= nstreams || first[r->stream] + at[r->stream] >= first[r->stream + 1]) {
+			ok = false;
+			break;
+		}
+		opof[i] = list[first[r->stream] + at[r->stream]++] + 1;
+	}
+	for (int s = 0; s < nstreams && ok; s++)
+		ok = first[s] + at[s] == first[s + 1];
+	free(first);
+	free(at);
+	free(list);
+	return ok;
+}
+
+/* insight_kernel_share fills share[i] with kernel record i's share of its device's compute engine (its time, each
+ * moment divided among the kernels of its device running then: the shares add up to the engine's busy time) and
+ * alone[i] with the time no other kernel of its device ran beside it. Other records get 0 in both. */
+static void insight_kernel_share(const struct ss_timeline *t, double *share, uint64_t *alone)
+{
+	struct insight_key *ev = xcalloc(2 * t->n + 1, sizeof *ev);
+	size_t nev = 0, nact = 0, *act = xcalloc(t->n + 1, sizeof *act);
+	unsigned ndev[256] = {0};
+	uint64_t prev = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		share[i] = 0;
+		alone[i] = 0;
+		if (t->rec[i].kind != SS_KIND_KERNEL || t->rec[i].end <= t->rec[i].start)
+			continue;
+		/* ends before starts at one time (key's low bit): a kernel ending as another starts never shares */
+		ev[nev].key = (t->rec[i].start << 1) | 1;
+		ev[nev++].i = i;
+		ev[nev].key = t->rec[i].end << 1;
+		ev[nev++].i = i;
+	}
+	qsort(ev, nev, sizeof *ev, insight_cmp_key);
+	for (size_t k = 0; k < nev; k++) {
+		uint64_t now = ev[k].key >> 1;
+		size_t i = ev[k].i;
+
+		for (size_t j = 0; j < nact && now > prev; j++) {
+			unsigned n = ndev[t->rec[act[j]].device];
+
+			share[act[j]] += (double)(now - prev) / (double)n;
+			if (n == 1)
+				alone[act[j]] += now - prev;
+		}
+		prev = now;
+		if (ev[k].key & 1) {
+			act[nact++] = i;
+			ndev[t->rec[i].device]++;
+			continue;
+		}
+		for (size_t j = 0; j < nact; j++)
+			if (act[j] == i) {
+				act[j] = act[--nact];
+				break;
+			}
+		ndev[t->rec[i].device]--;
+	}
+	free(ev);
+	free(act);
+}
+
+/* insight_count_words writes n as "2^22" when a power of two from 2^10 up, else as the number. */
+static const char *insight_count_words(uint64_t n, char *buf, size_t len)
+{
+	if (n >= 1024 && (n & (n - 1)) == 0)
+		snprintf(buf, len, "2^%d", __builtin_ctzll(n));
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)n);
+	return buf;
+}
+
+/* The fix misaligned-chunks gives when the off-line launches were slower, and when they cost nothing. */
+static const char insight_misalign_fix[] =
+    "Cut the data into chunks of a multiple of 128 bytes (a stream or chunk count that divides it so, or chunk "
+    "sizes rounded up to a multiple of 32 floats): a warp's 32 threads access 32 neighbouring floats, 128 bytes, "
+    "one memory line when the chunk starts on a line and two when it starts off one, so every load and store "
+    "moves twice the lines.";
+static const char insight_misalign_free_fix[] =
+    "Nothing to change for speed here: this kernel is not held up by memory lines. A warp's 32 threads access 32 "
+    "neighbouring elements, and off a 128-byte line each access touches one line more; keep the chunks a multiple "
+    "of 128 bytes if the kernel becomes memory-bound.";
+
+/* insight_misalign_op: the op of record i when misaligned-chunks compares it (a kernel over a chunk's data: not
+ * spin, some elements, some time), else NULL. */
+static const struct ss_op *insight_misalign_op(const struct ss_timeline *t, const struct ss_oplist *ops,
+                                               const size_t *opof, size_t i)
+{
+	const struct ss_op *op = opof[i] ? &ops->op[opof[i] - 1] : NULL;
+
+	if (op == NULL || op->chunk < 0 || op->kernel == SS_KERNEL_SPIN || op->count == 0 ||
+	    t->rec[i].end <= t->rec[i].start)
+		return NULL;
+	return op;
+}
+
+/* misaligned-chunks: the run's kernels of chunks whose data start off a 128-byte line (planner_op_line_offset: the
+ * layout e's op list has on the device), against the same kernel's launches of chunks on a line (chunk 0 always
+ * is), per element of their launch: launches of one kernel at one work (where a program has several, the one whose
+ * off-line launches took the most of the compute engine), and of those only the ones that ran alone for
+ * INSIGHT_MISALIGN_ALONE of their time (beside other kernels a launch's time is not its own). Only a run of
+ * experiment e, whose op list maps each stream's kernel records to its kernel ops: a trace has no addresses.
+ * Silent when every chunk starts on a line. A problem when the off-line launches took INSIGHT_MISALIGN_SLOW as long
+ * per element or more (medians), the compute engine was busy INSIGHT_MISALIGN_BUSY of the makespan, and the
+ * off-line launches' compute-engine time (insight_kernel_share) beyond the on-line rate, at most what the compute
+ * engine was busy beyond the busier copy engine, is INSIGHT_MISALIGN_SHARE of it; a hint otherwise: slower but not
+ * what bounds the run, no slower (the kernel does not pay for the extra lines), or not to be compared. Evidence: the
+ * off-line launches. Gain, where they were slower: that time, so capped (remedy re-runs the fix on the model). */
+static void insight_misaligned(const struct ss_timeline *t, const struct ss_analysis *a, const struct ss_experiment *e,
+                               struct ss_insights *out)
+{
+	struct insight_kgroup grp[INSIGHT_MISALIGN_GROUPS], *g = NULL;
+	struct ss_oplist ops;
+	int nstreams = e->streams * (e->devices > 1 ? e->devices : 1), ng = 0;
+	size_t *opof = xcalloc(t->n + 1, sizeof *opof), non = 0, noff = 0;
+	double *share = xcalloc(t->n + 1, sizeof *share), *von = NULL, *voff = NULL;
+	double on_rate = 0, off_rate = 0, ratio = 0, excess = 0, cut = 0, busy;
+	uint64_t *alone = xcalloc(t->n + 1, sizeof *alone), csize, coff, copy;
+	int ceng = SS_ENG_H2D;
+	struct ss_insight *in;
+	const char *noun = "elements", *name;
+	char b1[32], n1[32], desc[64], why[96] = "";
+	bool compared, slow, problem;
+
+	planner_build(e, &ops);
+	if (!insight_kernel_ops(t, &ops, nstreams, opof))
+		goto out;
+	insight_kernel_share(t, share, alone);
+	for (size_t i = 0; i < t->n; i++) { /* the groups, and how many launches of each are on a line and off */
+		const struct ss_op *op = insight_misalign_op(t, &ops, opof, i);
+		uint64_t lo;
+		int k;
+
+		if (op == NULL)
+			continue;
+		for (k = 0; k < ng && (grp[k].kernel != op->kernel || grp[k].work != planner_op_work(e, op)); k++)
+			;
+		if (k == ng) {
+			if (ng == INSIGHT_MISALIGN_GROUPS)
+				continue;
+			memset(&grp[ng], 0, sizeof grp[ng]);
+			grp[ng].kernel = op->kernel;
+			grp[ng].work = planner_op_work(e, op);
+			grp[ng++].name = t->rec[i].name;
+		}
+		if ((lo = planner_op_line_offset(e, &ops, op)) == 0) {
+			grp[k].non++;
+			continue;
+		}
+		if (grp[k].noff == 0 || lo < grp[k].min_off)
+			grp[k].min_off = lo;
+		if (lo > grp[k].max_off)
+			grp[k].max_off = lo;
+		grp[k].noff++;
+		grp[k].off_ns += share[i];
+	}
+	for (int k = 0; k < ng; k++)
+		if (grp[k].noff > 0 && (g == NULL || grp[k].off_ns > g->off_ns))
+			g = &grp[k];
+	if (g == NULL) /* every chunk starts on a line */
+		goto out;
+	von = xcalloc(g->non + 1, sizeof *von);
+	voff = xcalloc(g->noff + 1, sizeof *voff);
+	for (size_t i = 0; i < t->n; i++) { /* time per element of the launches that ran alone, on a line and off */
+		const struct ss_op *op = insight_misalign_op(t, &ops, opof, i);
+		uint64_t d = t->rec[i].end - t->rec[i].start;
+		bool own;
+
+		if (op == NULL || op->kernel != g->kernel || planner_op_work(e, op) != g->work) {
+			opof[i] = 0; /* from here on: the group's launches off a line only */
+			continue;
+		}
+		own = (double)alone[i] >= INSIGHT_MISALIGN_ALONE * (double)d;
+		if (planner_op_line_offset(e, &ops, op) == 0) {
+			opof[i] = 0;
+			if (own)
+				von[non++] = (double)d / (double)op->count;
+		} else if (own) {
+			voff[noff++] = (double)d / (double)op->count;
+		}
+	}
+	compared = non > 0 && noff > 0;
+	if (compared) {
+		on_rate = stats_median(von, non);
+		off_rate = stats_median(voff, noff);
+		ratio = on_rate > 0 ? off_rate / on_rate : 0;
+		for (size_t i = 0; i < t->n; i++) { /* the off-line launches' engine time beyond the on-line rate */
+			double over = opof[i] ? share[i] - on_rate * (double)ops.op[opof[i] - 1].count : 0;
+
+			if (over > 0)
+				excess += over;
+		}
+	}
+	busy = (double)a->eng[SS_ENG_COMPUTE].busy_ns / (double)a->makespan_ns;
+	if (a->eng[SS_ENG_D2H].busy_ns > a->eng[SS_ENG_H2D].busy_ns)
+		ceng = SS_ENG_D2H;
+	copy = a->eng[ceng].busy_ns;
+	if (a->eng[SS_ENG_COMPUTE].busy_ns > copy) /* what the compute engine can lose before a copy engine bounds */
+		cut = fmin(excess, (double)(a->eng[SS_ENG_COMPUTE].busy_ns - copy));
+	slow = compared && ratio >= INSIGHT_MISALIGN_SLOW;
+	problem = slow && busy >= INSIGHT_MISALIGN_BUSY && cut >= INSIGHT_MISALIGN_SHARE * (double)a->makespan_ns;
+	if ((in = insight_new(out, "misaligned-chunks", problem ? SS_SEV_PROBLEM : SS_SEV_HINT,
+	                      slow || !compared ? insight_misalign_fix : insight_misalign_free_fix)) == NULL)
+		goto out;
+	for (size_t i = 0; i < t->n; i++)
+		if (opof[i])
+			insight_note(in, t, i);
+	name = timeline_name(t, g->name);
+	if (slow && !problem && busy < INSIGHT_MISALIGN_BUSY)
+		snprintf(why, sizeof why, ", but kernels do not bound this run");
+	else if (slow && !problem && a->eng[SS_ENG_COMPUTE].busy_ns <= copy)
+		snprintf(why, sizeof why, ", but the busier %s engine bounds this run", insight_engine_names[ceng]);
+	else if (slow && !problem)
+		snprintf(why, sizeof why, ", but that is only %.1f%% of the makespan",
+		         100.0 * cut / (double)a->makespan_ns);
+	if (!compared)
+		snprintf(in->summary, sizeof in->summary,
+		         "%zu of %zu %s kernels start their data off a 128-byte line; they ran beside other kernels, "
+		         "so their times cannot show what that costs",
+		         g->noff, g->noff + g->non, name);
+	else if (slow)
+		snprintf(in->summary, sizeof in->summary,
+		         "%zu of %zu %s kernels start their data off a 128-byte line; they took %.2fx as long per "
+		         "element as the %zu on a line%s",
+		         g->noff, g->noff + g->non, name, ratio, non, why);
+	else /* under INSIGHT_MISALIGN_SLOW: within 2%, nothing to tell from a launch's spread */
+		snprintf(in->summary, sizeof in->summary,
+		         "%zu of %zu %s kernels start their data off a 128-byte line, at %s cost here (%.2fx as long "
+		         "per element as the %zu on a line)",
+		         g->noff, g->noff + g->non, name, ratio < 1.02 ? "no" : "little", ratio, non);
+	if (ops.elem_size == 4)
+		noun = "floats";
+	else if (ops.elem_size == 8)
+		noun = "64-bit words";
+	planner_chunk(e->elements, ops.nchunks, ops.split, 0, &coff, &csize);
+	if (g->min_off == g->max_off)
+		snprintf(desc, sizeof desc, "%llu bytes", (unsigned long long)g->min_off);
+	else
+		snprintf(desc, sizeof desc, "%llu to %llu bytes", (unsigned long long)g->min_off,
+		         (unsigned long long)g->max_off);
+	snprintf(in->evidence, sizeof in->evidence,
+	         "%s off a line: %s %s / %d chunks = %llu a chunk (%llu bytes, not a multiple of 128); ", desc,
+	         insight_count_words(e->elements, n1, sizeof n1), noun, ops.nchunks, (unsigned long long)csize,
+	         (unsigned long long)(csize * ops.elem_size));
+	if (compared)
+		snprintf(in->evidence + strlen(in->evidence), sizeof in->evidence - strlen(in->evidence),
+		         "per element (median of the launches that ran alone), %.3g ns for %zu off a line, %.3g ns for "
+		         "%zu on one: %s of compute-engine time beyond that rate; ",
+		         off_rate, noff, on_rate, non, units_time((uint64_t)excess, b1, sizeof b1));
+	else
+		snprintf(in->evidence + strlen(in->evidence), sizeof in->evidence - strlen(in->evidence),
+		         "%zu of the %zu off-line launches and %zu of the %zu on a line ran alone (%.0f%% of their "
+		         "time or more) to be compared; ",
+		         noff, g->noff, non, g->non, 100.0 * INSIGHT_MISALIGN_ALONE);
+	snprintf(in->evidence + strlen(in->evidence), sizeof in->evidence - strlen(in->evidence),
+	         "the compute engine busy %.0f%% of the makespan, the %s engine %.0f%%", 100.0 * busy,
+	         insight_engine_names[ceng], 100.0 * (double)copy / (double)a->makespan_ns);
+	insight_recs(in, in->evidence, sizeof in->evidence);
+	if (slow && excess >= 1) {
+		in->have_gain = true;
+		in->gain_ns = (uint64_t)cut;
+		snprintf(in->gain_how, sizeof in->gain_how,
+		         "estimated: the off-line launches' compute-engine time beyond their elements at the on-line "
+		         "launches' rate, down to the busiest copy engine's busy time");
+	}
+out:
+	free(von);
+	free(voff);
+	free(share);
+	free(alone);
+	free(opof);
+	planner_free(&ops);
+}
+
 /* A finding another rule's finding explains, on a run of several streams: fixing the cause is the fix, and the
  * consequence's own fix would be the wrong one there (more streams against copies that block the host; more queues
  * against the legacy stream's serialisation). */
@@ -1417,6 +1752,12 @@ static void insight_order(struct ss_insights *out)
 
 void insight_analyze(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
 {
+	insight_analyze_run(t, a, NULL, out);
+}
+
+void insight_analyze_run(const struct ss_timeline *t, const struct ss_analysis *a, const struct ss_experiment *e,
+                         struct ss_insights *out)
+{
 	struct insight_ready rd;
 
 	out->n = 0;
@@ -1436,6 +1777,8 @@ void insight_analyze(const struct ss_timeline *t, const struct ss_analysis *a, s
 	insight_ready_free(&rd);
 	insight_host_sync_order(t, a, out);
 	insight_managed_migration(t, a, out);
+	if (e != NULL)
+		insight_misaligned(t, a, e, out);
 	insight_explained(t, out);
 	if (timeline_ndevices(t) > 1) { /* the multi-device rules, from the per-device summary */
 		struct ss_devsum dev;

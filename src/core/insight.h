@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "core/analysis.h"
+#include "core/experiment.h"
 #include "core/timeline.h"
 
 /* How much an insight matters. Order is stable: problem first. */
@@ -42,6 +43,10 @@ struct ss_insights {
 /* insight_analyze runs every rule over t (sorted by timeline_sort) and its analysis a (analysis_timeline of t) and
  * fills out. Never fails; an empty timeline gives no insight. */
 void insight_analyze(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out);
+/* insight_analyze_run is insight_analyze of a run of experiment e (NULL: of no experiment known, insight_analyze):
+ * the rules that read the run's op list as well (misaligned-chunks: where each kernel's data start) run too. */
+void insight_analyze_run(const struct ss_timeline *t, const struct ss_analysis *a, const struct ss_experiment *e,
+                         struct ss_insights *out);
 /* insight_severity_name is "problem", "hint" or "info". */
 const char *insight_severity_name(enum ss_severity s);
 /* insight_find returns the insight of rule in in, NULL when that rule did not fire. */

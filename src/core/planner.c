@@ -756,3 +756,27 @@ bool planner_start_before(const struct ss_experiment *e, const struct ss_op *op)
 		return false;
 	}
 }
+
+uint64_t planner_op_line_offset(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_op *op)
+{
+	uint64_t off = op->offset;
+
+	if (e->hostmem == SS_MEM_MANAGED_ATTACH && e->nsteps == 0 && op->chunk >= 0) {
+		uint64_t coff, ccount;
+
+		planner_chunk(e->elements, ops->nchunks, ops->split, op->chunk, &coff, &ccount);
+		off -= coff;
+	}
+	return off * ops->elem_size % SS_LINE_BYTES;
+}
+
+bool planner_chunks_aligned(uint64_t elements, int chunks, enum ss_split split, uint32_t elem_size)
+{
+	uint64_t off, count;
+
+	if (chunks <= 1)
+		return true;
+	/* chunk c starts at c times chunk 1's offset: all on a line when chunk 1 is (or has nothing, nor any after) */
+	planner_chunk(elements, chunks, split, 1, &off, &count);
+	return count == 0 || off * elem_size % SS_LINE_BYTES == 0;
+}

@@ -2,6 +2,7 @@
 #ifndef SS_CORE_PLANNER_H
 #define SS_CORE_PLANNER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -107,5 +108,15 @@ bool planner_start_before(const struct ss_experiment *e, const struct ss_op *op)
  * start_at[0..ops->n) gets that thread's index at those ops, -1 elsewhere; ops of a thread outside 0..nthreads-1
  * count as thread 0's. The CUDA backend, the model and validate place the start events by it. */
 void planner_start_events(const struct ss_oplist *ops, int nthreads, int *start_at);
+/* SS_LINE_BYTES: the memory line a warp's access to 32 neighbouring floats is served in. */
+#define SS_LINE_BYTES 128
+/* planner_op_line_offset: how many bytes past a 128-byte line the data of op (of e's op list ops) start on the
+ * device, as the CUDA backend lays them out (src/cuda/cuda_exec.c exec_ptr): one cudaMalloc per buffer (aligned to
+ * 256 bytes or more), the chunk at its element offset; with managed-attach memory outside a step program, one
+ * allocation per chunk, which starts on a line (0). The model's kernel.*.misalign applies where it is not 0. */
+uint64_t planner_op_line_offset(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_op *op);
+/* planner_chunks_aligned: whether every chunk that has elements, of elements cut into chunks (split) of elem_size
+ * bytes each, starts on a 128-byte line (as planner_chunk cuts them: chunk c at c times the chunk size). */
+bool planner_chunks_aligned(uint64_t elements, int chunks, enum ss_split split, uint32_t elem_size);
 
 #endif

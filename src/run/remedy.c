@@ -29,6 +29,89 @@ static int remedy_queues(struct ss_remedy *r, const char *rule)
 	return remedy_set(r, rule, "--connections %s", n);
 }
 
+/* A configuration a searched fix tries: streams and chunks (0: one per stream). */
+struct remedy_try {
+	int streams, chunks;
+};
+
+/* remedy_try_exp makes x e with cand's streams and chunks (chunks within the streams: one per stream; one host thread
+ * per stream where e has one): whether x is valid and not e itself. */
+static bool remedy_try_exp(const struct ss_experiment *e, struct remedy_try cand, struct ss_experiment *x)
+{
+	*x = *e;
+	x->streams = cand.streams;
+	x->chunks = cand.chunks != 0 && cand.chunks <= x->streams ? 0 : cand.chunks;
+	if (x->threads > 1)
+		x->threads = x->streams;
+	return !(x->streams == e->streams && x->chunks == e->chunks) && experiment_validate(x, NULL) == 0;
+}
+
+/* remedy_aligned_try: whether cand, applied to e, is a valid experiment whose chunks all start on a 128-byte line. */
+static bool remedy_aligned_try(const struct ss_experiment *e, struct remedy_try cand)
+{
+	struct ss_experiment x;
+	int devices = e->devices > 1 ? e->devices : 1;
+
+	return remedy_try_exp(e, cand, &x) &&
+	       planner_chunks_aligned(x.elements, x.chunks > 0 ? x.chunks : x.streams * devices, x.split, x.elem_size);
+}
+
+/* remedy_nearer puts lo (dlo below e's count) and hi (dhi above it) into tries, the nearer first and lo on a tie; a
+ * distance of 0 is none. Returns how many. */
+static int remedy_nearer(struct remedy_try lo, int dlo, struct remedy_try hi, int dhi, struct remedy_try tries[2])
+{
+	int n = 0;
+
+	if (dlo > 0 && (dhi == 0 || dlo <= dhi))
+		tries[n++] = lo;
+	if (dhi > 0)
+		tries[n++] = hi;
+	if (dlo > 0 && n == 1 && dhi > 0)
+		tries[n++] = lo;
+	return n;
+}
+
+/* remedy_misaligned_tries fills tries with the configurations nearest e whose chunks all start on a 128-byte line,
+ * the nearer first (below on a tie): with one chunk per stream the nearest stream counts below and above e's,
+ * else the nearest chunk counts (no fewer than the streams). Returns how many (0, 1 or 2). */
+static int remedy_misaligned_tries(const struct ss_experiment *e, struct remedy_try tries[2])
+{
+	int devices = e->devices > 1 ? e->devices : 1, total = e->streams * devices, lo = 0, hi = 0;
+
+	if (e->chunks <= 0 || e->chunks == total) {
+		for (int s = e->streams - 1; s >= 1 && lo == 0; s--)
+			lo = remedy_aligned_try(e, (struct remedy_try){s, 0}) ? s : 0;
+		for (int s = e->streams + 1; s <= SS_MAX_STREAMS && hi == 0; s++)
+			hi = remedy_aligned_try(e, (struct remedy_try){s, 0}) ? s : 0;
+		return remedy_nearer((struct remedy_try){lo, 0}, lo ? e->streams - lo : 0, (struct remedy_try){hi, 0},
+		                     hi ? hi - e->streams : 0, tries);
+	}
+	if (e->chunks < total) /* fewer chunks than streams: the stream count does not cut the data */
+		return 0;
+	for (int k = e->chunks - 1; k >= total && lo == 0; k--)
+		lo = remedy_aligned_try(e, (struct remedy_try){e->streams, k}) ? k : 0;
+	for (int k = e->chunks + 1; k <= 65536 && hi == 0; k++)
+		hi = remedy_aligned_try(e, (struct remedy_try){e->streams, k}) ? k : 0;
+	return remedy_nearer((struct remedy_try){e->streams, lo}, lo ? e->chunks - lo : 0,
+	                     (struct remedy_try){e->streams, hi}, hi ? hi - e->chunks : 0, tries);
+}
+
+/* remedy_describe sets r's rule, and its change in the command line's words from how r->fixed differs from e in
+ * streams and chunks ("--streams 16", "--chunks 0 (one per stream)", "--streams 4 --chunks 64"). */
+static void remedy_describe(struct ss_remedy *r, const char *rule, const struct ss_experiment *e)
+{
+	const struct ss_experiment *x = &r->fixed;
+
+	r->rule = rule;
+	if (x->streams != e->streams && x->chunks != e->chunks)
+		snprintf(r->change, sizeof r->change, "--streams %d --chunks %d", x->streams, x->chunks);
+	else if (x->streams != e->streams)
+		snprintf(r->change, sizeof r->change, "--streams %d", x->streams);
+	else
+		snprintf(r->change, sizeof r->change, "--chunks %d%s", x->chunks,
+		         x->chunks == 0 ? " (one per stream)" : "");
+}
+
 int remedy_change(const char *rule, const struct ss_experiment *e, struct ss_remedy *r)
 {
 	memset(r, 0, sizeof *r);
@@ -60,6 +143,15 @@ int remedy_change(const char *rule, const struct ss_experiment *e, struct ss_rem
 		r->fixed.chunks = 0;
 		return remedy_set(r, rule, "--chunks %s", "0 (one per stream)");
 	}
+	if (strcmp(rule, "misaligned-chunks") == 0) {
+		struct remedy_try tries[2];
+
+		if (remedy_misaligned_tries(e, tries) == 0)
+			return 0;
+		remedy_try_exp(e, tries[0], &r->fixed);
+		remedy_describe(r, rule, e);
+		return 1;
+	}
 	if (strcmp(rule, "managed-migration") == 0 && e->hostmem == SS_MEM_MANAGED_ATTACH &&
 	    e->kernel != SS_KERNEL_TASK) {
 		r->fixed.hostmem = SS_MEM_MANAGED_PREFETCH;
@@ -77,46 +169,35 @@ static uint64_t remedy_makespan(const struct ss_backend *b, const struct ss_expe
 	return runner_makespan(b, e, NULL, cause);
 }
 
-/* A configuration a searched fix tries: streams and chunks (0: one per stream). */
-struct remedy_try {
-	int streams, chunks;
-};
+/* misaligned-chunks keeps the aligned count nearer the experiment's unless the farther one is this much faster on
+ * the model: nearer is closer to what the user chose, and a 1% difference is within the model's error (the advisor
+ * takes the simplest configuration within 1% of the fastest alike). */
+#define REMEDY_NEARER 0.01
 
-/* remedy_search tries the configurations of tries (n of them; e's own, and invalid ones, skipped) on b, keeping the
- * fastest in r: 1 when one ran, 0 when none applied, -1 on failure. */
+/* remedy_search tries the configurations of tries (n of them; e's own, and invalid ones, skipped) on b, keeping in r
+ * the fastest, an earlier one unless a later one is faster by the share keep or more: 1 when one ran, 0 when none
+ * applied, -1 on failure. */
 static int remedy_search(const struct ss_backend *b, const char *rule, const struct ss_experiment *e,
-                         const struct remedy_try *tries, int n, struct ss_remedy *r, char **cause)
+                         const struct remedy_try *tries, int n, double keep, struct ss_remedy *r, char **cause)
 {
 	uint64_t best = 0;
 	int found = 0;
 
 	for (int i = 0; i < n; i++) {
-		struct ss_experiment x = *e;
+		struct ss_experiment x;
 		uint64_t ns;
-		char v[64];
 
-		x.streams = tries[i].streams;
-		x.chunks = tries[i].chunks != 0 && tries[i].chunks <= x.streams ? 0 : tries[i].chunks;
-		if (x.threads > 1)
-			x.threads = x.streams;
-		if ((x.streams == e->streams && x.chunks == e->chunks) || experiment_validate(&x, NULL) != 0)
+		if (!remedy_try_exp(e, tries[i], &x))
 			continue;
 		if ((ns = remedy_makespan(b, &x, cause)) == 0)
 			return -1;
-		if (found && ns >= best)
+		if (found && (double)ns >= (1.0 - keep) * (double)best)
 			continue;
 		best = ns;
 		found = 1;
 		r->fixed = x;
 		r->after_ns = ns;
-		if (x.streams != e->streams && x.chunks != e->chunks)
-			snprintf(v, sizeof v, "%d --chunks %d", x.streams, x.chunks);
-		else if (x.streams != e->streams)
-			snprintf(v, sizeof v, "%d", x.streams);
-		remedy_set(r, rule, x.streams != e->streams ? "--streams %s" : "--chunks %s", v);
-		if (x.streams == e->streams)
-			snprintf(r->change, sizeof r->change, "--chunks %d%s", x.chunks,
-			         x.chunks == 0 ? " (one per stream)" : "");
+		remedy_describe(r, rule, e);
 	}
 	return found;
 }
@@ -131,12 +212,18 @@ int remedy_gain(const struct ss_backend *b, const char *rule, const struct ss_ex
 	if (strcmp(rule, "no-overlap") == 0 && e->streams < 4) {
 		static const struct remedy_try tries[] = {{4, 0}, {8, 0}};
 
-		found = remedy_search(b, rule, e, tries, 2, r, cause);
+		found = remedy_search(b, rule, e, tries, 2, 0, r, cause);
 	} else if (strcmp(rule, "launch-bound") == 0) {
 		int s = e->streams, k = e->chunks;
 		struct remedy_try tries[] = {{s / 2, k}, {s / 4, k}, {s / 8, k}, {s, k / 4}, {s, k / 16}, {s, 0}};
 
-		found = remedy_search(b, rule, e, tries, 6, r, cause);
+		found = remedy_search(b, rule, e, tries, 6, 0, r, cause);
+	} else if (strcmp(rule, "misaligned-chunks") == 0) {
+		/* the nearest aligned counts below and above: the nearer, unless the other is REMEDY_NEARER faster */
+		struct remedy_try tries[2];
+		int n = remedy_misaligned_tries(e, tries);
+
+		found = n > 0 ? remedy_search(b, rule, e, tries, n, REMEDY_NEARER, r, cause) : 0;
 	} else if ((found = remedy_change(rule, e, r)) == 1) {
 		r->modelled = b->modelled;
 		if (experiment_validate(&r->fixed, NULL) != 0)
@@ -158,7 +245,16 @@ int remedy_apply(const struct ss_backend *b, const struct ss_experiment *e, stru
 		struct ss_insight *x = &in->item[i];
 		struct ss_remedy r;
 		char b1[32], b2[32];
-		int rc = remedy_gain(b, x->rule, e, &r, cause);
+		int rc;
+
+		/* chunks off a line that cost nothing the timeline shows (no slower, or no launch ran alone to tell):
+		 * the model's gain of another count would be that count's other effects, not the lines' */
+		if (strcmp(x->rule, "misaligned-chunks") == 0 && !x->have_gain) {
+			if (remedies != NULL)
+				memset(&remedies[i], 0, sizeof remedies[i]);
+			continue;
+		}
+		rc = remedy_gain(b, x->rule, e, &r, cause);
 
 		if (remedies != NULL)
 			remedies[i] = r;

@@ -32,14 +32,16 @@ struct ss_remedy {
  * e's options the planner can run (pageable-copy: pinned memory; legacy-stream-sync: the interfering operation on
  * the per-thread default stream; false-dependency: a hardware queue per stream, else breadth-first issue;
  * low-kernel-concurrency: a queue per stream; host-sync-order: waits in issue order; small-copies: one chunk per
- * stream; managed-migration: prefetched managed memory), 0 when it is none, or depends on a search (no-overlap,
- * launch-bound: see remedy_gain). Pure. */
+ * stream; managed-migration: prefetched managed memory; misaligned-chunks: the nearest stream count, with several
+ * chunks a stream the nearest chunk count, that puts every chunk on a 128-byte line, the lower on a tie), 0 when it
+ * is none, or depends on a search (no-overlap, launch-bound: see remedy_gain). Pure. */
 int remedy_change(const char *rule, const struct ss_experiment *e, struct ss_remedy *r);
 
 /* remedy_gain runs e and its fix for rule on b in this process (b->run, keeping no records; b must be able to run
  * so: the model) and fills r, with fixed the faster candidate where the fix is a search (no-overlap: 4 or 8 streams;
  * launch-bound: a half, a quarter or an eighth of the streams, or a quarter, a sixteenth or one per stream of the
- * chunks). 1 when r holds a gain (after_ns may be
+ * chunks; misaligned-chunks: the nearest aligned counts below and above, the nearer unless the other is 1% faster).
+ * 1 when r holds a gain (after_ns may be
  * above before_ns: the fix does not help there), 0 when the rule has no experiment fix, -1 with *cause when b
  * failed. */
 int remedy_gain(const struct ss_backend *b, const char *rule, const struct ss_experiment *e, struct ss_remedy *r,
@@ -47,7 +49,8 @@ int remedy_gain(const struct ss_backend *b, const char *rule, const struct ss_ex
 
 /* remedy_apply sets the gain of each insight of in that has an experiment fix to the model's: in->item[i].have_gain
  * with gain_ns = before - after (0 when the fix does not help), gain_how saying so (modelled, the change, both
- * makespans). Insights whose fix is no experiment change keep the timeline's estimate. remedies gets the remedy of
+ * makespans). Insights whose fix is no experiment change keep the timeline's estimate, and misaligned-chunks
+ * without one (its chunks off a line cost nothing seen) re-runs nothing. remedies gets the remedy of
  * each item (rule NULL where none); it may be NULL. Returns 0, or -1 with *cause when the model failed. */
 int remedy_apply(const struct ss_backend *b, const struct ss_experiment *e, struct ss_insights *in,
                  struct ss_remedy remedies[SS_INSIGHT_MAX], char **cause);

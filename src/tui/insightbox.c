@@ -268,7 +268,7 @@ const struct ss_insights *insightbox_analyze(struct ss_insightbox_cache *c, uint
 	if (!c->valid || c->id != id || c->n != tl->n) {
 		char *cause = NULL;
 
-		insight_analyze(tl, an, &c->in);
+		insight_analyze_run(tl, an, e, &c->in);
 		/* a model failure leaves the timeline's estimates: the panel still has every insight */
 		if (e != NULL && remedy_apply(&model_backend, e, &c->in, NULL, &cause) != 0)
 			free(cause);

@@ -77,8 +77,9 @@ struct ss_insightbox_cache {
 
 /* insightbox_analyze returns the insights of the run id with timeline tl (sorted) and analysis an, re-running the
  * rules only when id or tl's record count changed; NULL when an is NULL (the run has not finished). e is the
- * experiment the run ran (NULL for an opened trace): each fix that is a change of its options is then re-run on the
- * model, as `analyze` does, and the insight's gain is that re-run's (its text says so: modelled). */
+ * experiment the run ran (NULL for an opened trace): the rules that read its op list run too (misaligned-chunks),
+ * and each fix that is a change of its options is then re-run on the model, as `analyze` does, and the insight's
+ * gain is that re-run's (its text says so: modelled). */
 const struct ss_insights *insightbox_analyze(struct ss_insightbox_cache *c, uint64_t id, const struct ss_timeline *tl,
                                              const struct ss_analysis *an, const struct ss_experiment *e);
 

@@ -161,6 +161,57 @@ static void test_modelled_gain(void **state)
 	json_tree_free(j);
 }
 
+/* misaligned-chunks on a run of 20 streams (17 of 20 chunks off a 128-byte line): a problem with its records, the
+ * nearest aligned stream count to try and the model's gain; nothing at 16 streams, nor on a trace of the 20-stream
+ * run (a trace has no addresses); the help names the rule. */
+static void test_misaligned(void **state)
+{
+	char dir[] = "/tmp/ss-cli-misalign-XXXXXX", trace[160];
+	const char *change;
+	yajl_val j, x, g, ev;
+	struct out o;
+
+	(void)state;
+	j = analyze_json(ARGS("--backend", "model", "--preset", "kernel-transfer", "--streams", "20"));
+	assert_non_null(x = insight(j, "misaligned-chunks"));
+	assert_string_equal(severity(x), "problem");
+	assert_non_null(strstr(json_tree_str(json_tree_get(x, "summary")), "17 of 20"));
+	ev = json_tree_get(x, "evidence");
+	assert_int_equal(json_tree_int(json_tree_get(ev, "record_count")), 17);
+	assert_int_equal(json_tree_len(json_tree_get(ev, "records")), 8);
+	assert_true(json_tree_int(json_tree_get(ev, "start_ns")) < json_tree_int(json_tree_get(ev, "end_ns")));
+	assert_non_null(change = json_tree_str(json_tree_get(x, "change")));
+	assert_true(strcmp(change, "--streams 16") == 0 || strcmp(change, "--streams 32") == 0);
+	g = json_tree_get(x, "gain");
+	assert_true(json_tree_is_true(json_tree_get(g, "modelled")));
+	assert_true(json_tree_int(json_tree_get(g, "after_ns")) < json_tree_int(json_tree_get(g, "before_ns")));
+	json_tree_free(j);
+	j = analyze_json(ARGS("--backend", "model", "--preset", "kernel-transfer", "--streams", "16"));
+	assert_null(insight(j, "misaligned-chunks"));
+	json_tree_free(j);
+	/* the text names the rule and what to try */
+	run(&o, ARGS("analyze", "--backend", "model", "--preset", "kernel-transfer", "--streams", "20"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "[problem] misaligned-chunks: "));
+	assert_non_null(strstr(o.out, "  try: --streams "));
+	out_free(&o);
+	/* the same run as a trace: no experiment layout there, no insight */
+	assert_non_null(mkdtemp(dir));
+	snprintf(trace, sizeof trace, "%s/k20.sqlite", dir);
+	run(&o, ARGS("run", "--backend", "model", "--preset", "kernel-transfer", "--streams", "20", "--export", trace));
+	assert_int_equal(o.status, 0);
+	out_free(&o);
+	j = analyze_json(ARGS(trace));
+	assert_null(insight(j, "misaligned-chunks"));
+	json_tree_free(j);
+	unlink(trace);
+	rmdir(dir);
+	run(&o, ARGS("analyze", "--help"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "misaligned-chunks"));
+	out_free(&o);
+}
+
 static void test_refused(void **state)
 {
 	struct out o;
@@ -190,7 +241,8 @@ static void test_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_modelled_gain), cmocka_unit_test(test_refused),
-	                                   cmocka_unit_test(test_presets), cmocka_unit_test(test_nsys)};
+	                                   cmocka_unit_test(test_presets), cmocka_unit_test(test_nsys),
+	                                   cmocka_unit_test(test_misaligned)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

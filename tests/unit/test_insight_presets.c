@@ -1,8 +1,8 @@
 /* test_insight_presets.c: every preset, and the variants its toggles make, through the insight rules on the model
  * (the H200 profile), with the rules each must raise, the problems it must not, and the fix re-run on the model:
  * the pathologies the source documents describe (pageable memory, a legacy-stream operation, the reverse sync
- * order, one hardware queue under the weaker order, one stream, too many small chunks) and the well-overlapped
- * presets that must get no problem at all. */
+ * order, one hardware queue under the weaker order, one stream, too many small chunks, chunks off a 128-byte line)
+ * and the well-overlapped presets that must get no problem at all. */
 /* cmocka.h needs these first */
 // clang-format off
 #include <setjmp.h>
@@ -61,6 +61,16 @@ static void weaker_one_queue(struct ss_experiment *e)
 	e->connections = 1;
 }
 
+static void twenty_streams(struct ss_experiment *e)
+{
+	e->streams = 20;
+}
+
+static void three_streams(struct ss_experiment *e)
+{
+	e->streams = 3;
+}
+
 static void tiny_chunks(struct ss_experiment *e)
 {
 	e->streams = 128;
@@ -80,7 +90,10 @@ static const struct preset_case preset_cases[] = {
      true, NULL},
     {"kernel-transfer 4096 chunks", SS_PRESET_KERNEL_TRANSFER, tiny_chunks, "launch-bound", SS_SEV_PROBLEM, "--chunks",
      false, "no-overlap"},
+    {"kernel-transfer 20 streams", SS_PRESET_KERNEL_TRANSFER, twenty_streams, "misaligned-chunks", SS_SEV_PROBLEM,
+     "--streams", false, NULL},
     {"decrypt", SS_PRESET_DECRYPT, NULL, "engine-bound", SS_SEV_INFO, NULL, true, NULL},
+    {"decrypt 3 streams", SS_PRESET_DECRYPT, three_streams, "misaligned-chunks", SS_SEV_HINT, NULL, true, NULL},
     {"decrypt pageable", SS_PRESET_DECRYPT, pageable, "pageable-copy", SS_SEV_PROBLEM, "--host-mem", false, NULL},
     {"hyperq", SS_PRESET_HYPERQ, NULL, NULL, SS_SEV_INFO, NULL, true, NULL},
     {"default-stream", SS_PRESET_DEFAULT_STREAM, NULL, "legacy-stream-sync", SS_SEV_PROBLEM, "--default-stream", false,
@@ -127,7 +140,7 @@ static void test_presets(void **state)
 		if (model_timeline(&e, &p, &tl, NULL, &cause) != 0)
 			fail_msg("%s: model: %s", pc->name, cause);
 		analysis_timeline(&tl, &a);
-		insight_analyze(&tl, &a, in);
+		insight_analyze_run(&tl, &a, &e, in);
 		if (remedy_apply(&model_backend, &e, in, rem, &cause) != 0)
 			fail_msg("%s: remedy: %s", pc->name, cause);
 		if (pc->no_problem && any_problem(in))
