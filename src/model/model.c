@@ -315,23 +315,13 @@ static void model_copy_params(struct model_item *it, const struct ss_copy_profil
 	it->work = (double)bytes / c->bw_gbs;
 }
 
-/* model_misalign is k's misalign factor when kernel op's data do not start on a 128-byte line as the CUDA backend
- * lays them out (one allocation per buffer, the chunk at its element offset; with managed-attach memory outside a
- * step program one allocation per chunk, which starts aligned), else 1. */
+/* model_misalign is k's misalign factor when kernel op's data do not start on a line as the CUDA backend lays them
+ * out (planner_op_line_offset), else 1. */
 static double model_misalign(const struct model *m, const struct ss_kernel_profile *k, const struct ss_op *op)
 {
-	const struct ss_experiment *e = m->e;
-	uint64_t off = op->offset;
-
 	if (k->misalign <= 1)
 		return 1.0;
-	if (e->hostmem == SS_MEM_MANAGED_ATTACH && e->nsteps == 0) {
-		uint64_t coff, ccount;
-
-		planner_chunk(e->elements, m->ops->nchunks, m->ops->split, op->chunk, &coff, &ccount);
-		off -= coff;
-	}
-	return off * e->elem_size % 128 != 0 ? k->misalign : 1.0;
+	return planner_op_line_offset(m->e, m->ops, op) != 0 ? k->misalign : 1.0;
 }
 
 /* model_kernel_params sets a kernel item's phases from the profile (see struct ss_kernel_profile). */

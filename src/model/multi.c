@@ -5,12 +5,12 @@
  * the host link's one direction (multi.host_link_gbs), its D2H copies the other: a copy moves at the lesser of its
  * engine's bandwidth and the link's divided among the copies of that direction running at once, all devices
  * together. A peer copy takes multi.peer_latency_ns + bytes / multi.peer_gbs. A kernel takes what the one-device
- * model gives the same launch alone on one stream (model_timeline of that one chunk), so that the kernel profile
- * applies unchanged. The one host thread issues every op in order, each call costing its profile time; an op starts
- * once its call returned (gpu.launch_ns later), its engine is free, the previous op of its stream and of its chunk
- * are done (gpu.dep_* later when on another engine), in issue order per engine. Then one cudaDeviceSynchronize per
- * device. Times are doubles in ns, rounded once when a record is written. The multi.* keys are estimates: no
- * two-GPU machine was available to measure them (model/profile.c). */
+ * model gives the same launch alone on one stream (model_timeline of that one chunk, off a line where the launch's
+ * data are), so that the kernel profile applies unchanged. The one host thread issues every op in order, each call
+ * costing its profile time; an op starts once its call returned (gpu.launch_ns later), its engine is free, the previous
+ * op of its stream and of its chunk are done (gpu.dep_* later when on another engine), in issue order per engine. Then
+ * one cudaDeviceSynchronize per device. Times are doubles in ns, rounded once when a record is written. The multi.*
+ * keys are estimates: no two-GPU machine was available to measure them (model/profile.c). */
 #include "model/multi.h"
 
 #include <math.h>
@@ -57,19 +57,26 @@ struct multi {
 	size_t nrec, reccap, namecap;
 };
 
-/* The kernel times a run has asked the one-device model for, by element count (chunks have one or two sizes). */
+/* The kernel times a run has asked the one-device model for, by element count and whether the launch's data start
+ * off a line (chunks have one or two sizes). */
 struct multi_kcache {
 	uint64_t count[8];
+	bool off[8];
 	double ns[8];
 	int n;
 };
 
-/* multi_kernel_ns is what the one-device model gives a kernel op alone on one stream (kept in kc by count). */
-static int multi_kernel_ns(const struct ss_experiment *e, const struct ss_profile *p, const struct ss_op *op,
-                           struct multi_kcache *kc, multi_one_fn *one_model, double *ns, char **cause)
+/* multi_kernel_ns is what the one-device model gives a kernel op alone on one stream (kept in kc by count), its
+ * data off a line where the op's are (planner_op_line_offset: the kernel's repeats times its misalign, as the
+ * one-device model costs them). */
+static int multi_kernel_ns(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_profile *p,
+                           const struct ss_op *op, struct multi_kcache *kc, multi_one_fn *one_model, double *ns,
+                           char **cause)
 {
 	struct ss_experiment one = *e;
+	struct ss_profile q = *p;
 	struct ss_timeline tl;
+	bool off = planner_op_line_offset(e, ops, op) != 0;
 	int rc;
 
 	if (op->count == 0) { /* an empty tail chunk (--split ceil): its launch does nothing */
@@ -77,10 +84,15 @@ static int multi_kernel_ns(const struct ss_experiment *e, const struct ss_profil
 		return 0;
 	}
 	for (int i = 0; i < kc->n; i++)
-		if (kc->count[i] == op->count) {
+		if (kc->count[i] == op->count && kc->off[i] == off) {
 			*ns = kc->ns[i];
 			return 0;
 		}
+	if (off && op->kernel < SS_KERNEL_COUNT && q.kernel[op->kernel].misalign > 1) {
+		/* the one chunk of the one-stream run starts on a line: its repeats cost what off a line costs */
+		q.kernel[op->kernel].ns_per_unit *= q.kernel[op->kernel].misalign;
+		q.kernel[op->kernel].misalign = 1;
+	}
 	one.devices = 1;
 	one.peer = false;
 	one.streams = 1;
@@ -90,7 +102,7 @@ static int multi_kernel_ns(const struct ss_experiment *e, const struct ss_profil
 	one.repeat = 1;
 	one.warmup = 0;
 	timeline_init(&tl);
-	rc = one_model(&one, p, &tl, NULL, cause);
+	rc = one_model(&one, &q, &tl, NULL, cause);
 	*ns = 0;
 	for (size_t i = 0; rc == 0 && i < tl.n; i++)
 		if (tl.rec[i].kind == SS_KIND_KERNEL)
@@ -100,6 +112,7 @@ static int multi_kernel_ns(const struct ss_experiment *e, const struct ss_profil
 		return -1;
 	if (kc->n < 8) {
 		kc->count[kc->n] = op->count;
+		kc->off[kc->n] = off;
 		kc->ns[kc->n++] = *ns;
 	}
 	return 0;
@@ -347,7 +360,7 @@ int multi_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 			it->bw = c->bw_gbs;
 		} else if (kind == MULTI_PEER) {
 			it->fixed = p->peer_latency_ns + (double)bytes / p->peer_gbs;
-		} else if (multi_kernel_ns(e, p, op, &kc, one, &it->fixed, cause) != 0) {
+		} else if (multi_kernel_ns(e, ops, p, op, &kc, one, &it->fixed, cause) != 0) {
 			goto out;
 		}
 		if (it->fixed <= 0 && it->bytes <= 0)

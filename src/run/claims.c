@@ -32,8 +32,6 @@
 /* The kernels "are the difference" between two points when the compute engine's extra busy time makes up at least
  * half the extra time: the larger part of it, more than the copies' and the streams' overheads together. */
 #define CLAIMS_KERNEL_SHARE 0.5
-/* The line a kernel's data are held to: 128 bytes, one L2 cache line, a warp's 32 floats (model_misalign's). */
-#define CLAIMS_LINE 128
 /* 3n/(n+2) approaches 3 and never reaches it: the document's "never 3x" is a speedup below 3. */
 #define CLAIMS_THREE 3.0
 /* Copies on one engine follow each other, but their recorded ends and starts may touch or cross by a little;
@@ -181,9 +179,8 @@ static void claims_theory(struct ss_claim *c, const struct ss_sweep *s)
 	claims_value(c, "largest_departure_streams", true, c->point[worst].streams);
 }
 
-/* Where the data of a sweep point's kernels start against a CLAIMS_LINE-byte line, as the CUDA backend lays them
- * out (one allocation per buffer, each chunk at its element offset; managed-attach memory outside a step program
- * one allocation per chunk, which starts on a line): what the model's misalignment reads (model_misalign). */
+/* Where the data of a sweep point's kernels start against a SS_LINE_BYTES line, as the CUDA backend lays them out
+ * (planner_op_line_offset): what the model's misalignment reads. */
 struct claims_layout {
 	int kernels;        /* kernels on experiment streams */
 	int off;            /* of them, those whose data start off a line */
@@ -204,18 +201,13 @@ static void claims_layout_of(const struct ss_sweep *s, int i, struct claims_layo
 	l->elem_size = ops.elem_size;
 	for (size_t k = 0; k < ops.n; k++) {
 		const struct ss_op *op = &ops.op[k];
-		uint64_t off = op->offset, coff, ccount;
 		unsigned b;
 
 		if (op->kind != SS_OP_KERNEL || op->stream < 0 || op->count == 0)
 			continue;
-		if (e.hostmem == SS_MEM_MANAGED_ATTACH && e.nsteps == 0 && op->chunk >= 0) {
-			planner_chunk(e.elements, ops.nchunks, ops.split, op->chunk, &coff, &ccount);
-			off -= coff;
-		}
 		if (l->kernels++ == 0)
 			l->chunk = op->count;
-		b = (unsigned)(off * ops.elem_size % CLAIMS_LINE);
+		b = (unsigned)planner_op_line_offset(&e, &ops, op);
 		if (b == 0)
 			continue;
 		if (l->off++ == 0 || b < l->lo)
@@ -323,7 +315,8 @@ static void claims_literal(struct ss_claim *c, const struct ss_sweep *s, const s
 			claims_cat(c->evidence, sizeof c->evidence,
 			           ": %d of the %d chunks its kernels read (%llu x %u bytes) start %u..%u bytes off a "
 			           "%d-byte line (",
-			           l.off, l.kernels, (unsigned long long)l.chunk, l.elem_size, l.lo, l.hi, CLAIMS_LINE);
+			           l.off, l.kernels, (unsigned long long)l.chunk, l.elem_size, l.lo, l.hi,
+			           SS_LINE_BYTES);
 			for (int k = 0, first = 1; k < 2; k++)
 				if (nb[k] != NULL) {
 					struct claims_layout m;

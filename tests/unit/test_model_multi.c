@@ -1,6 +1,6 @@
 /* test_model_multi.c: experiments over several GPUs (--devices, --peer): the op list over every device's streams
  * with the peer stage, the validation's refusals, and the model's engines per device, shared host link and peer
- * link against what the profile's numbers give by hand. */
+ * link against what the profile's numbers give by hand, and the cost of data off a line. */
 /* cmocka.h needs these first */
 // clang-format off
 #include <setjmp.h>
@@ -212,6 +212,35 @@ static void test_host_link(void **state)
 	timeline_free(&wide);
 }
 
+/* A kernel whose data start off a 128-byte line costs its repeats kernel.add.misalign times as on one device: with
+ * 4 Mi + 2 floats in 2 chunks, chunk 1 starts 4 bytes off a line and its kernel takes longer than chunk 0's by the
+ * factor over the repeats; with the factor 1, both take the same. */
+static void test_misalign(void **state)
+{
+	struct ss_experiment e = two_gpus(false);
+	struct ss_profile p;
+	double ker[2][2] = {{0}};
+
+	(void)state;
+	e.streams = 1;
+	e.chunks = 2;
+	e.elements = (4u << 20) + 2;
+	for (int f = 0; f < 2; f++) {
+		struct ss_timeline tl;
+
+		profile_builtin(&p);
+		p.kernel[SS_KERNEL_ADD].misalign = f == 0 ? 1.0 : 1.5;
+		model(&e, &p, &tl);
+		for (size_t i = 0; i < tl.n; i++)
+			if (tl.rec[i].kind == SS_KIND_KERNEL && tl.rec[i].stream >= 0)
+				ker[f][tl.rec[i].device] = (double)(tl.rec[i].end - tl.rec[i].start);
+		timeline_free(&tl);
+	}
+	assert_true(fabs(ker[0][1] - ker[0][0]) <= 0.001 * ker[0][0]);
+	assert_true(fabs(ker[1][0] - ker[0][0]) <= 0.001 * ker[0][0]);
+	assert_true(ker[1][1] > 1.3 * ker[1][0] && ker[1][1] < 1.5 * ker[1][0]);
+}
+
 /* The peer stage: a peer copy per chunk from its device to the next, flagged and naming its far end, taking
  * latency + bytes / multi.peer_gbs, the second kernel on the far device after it, the D2H there. */
 static void test_peer(void **state)
@@ -253,7 +282,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_planner), cmocka_unit_test(test_validate),    cmocka_unit_test(test_host_link),
-	    cmocka_unit_test(test_peer),    cmocka_unit_test(test_empty_chunk),
+	    cmocka_unit_test(test_peer),    cmocka_unit_test(test_empty_chunk), cmocka_unit_test(test_misalign),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
