@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims_find.h"
 #include "core/experiment.h"
 #include "core/units.h"
 #include "json_tree.h"
@@ -113,28 +114,6 @@ static yajl_val recorded(yajl_val root, const char *id)
 	return NULL;
 }
 
-/* The recomputed claim of id among n, failing the test when absent. */
-static const struct ss_claim *find(const struct ss_claim *c, int n, const char *id)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(c[i].id, id) == 0)
-			return &c[i];
-	fail_msg("no claim %s among %d", id, n);
-	return NULL;
-}
-
-/* value is the named number of claim c (known: failing the test when not). */
-static double value(const struct ss_claim *c, const char *name)
-{
-	for (int i = 0; i < c->nvalues; i++)
-		if (strcmp(c->value[i].name, name) == 0) {
-			assert_true(c->value[i].have);
-			return c->value[i].v;
-		}
-	fail_msg("claim %s has no value %s", c->id, name);
-	return 0;
-}
-
 static void expect_in(const char *s, const char *frag)
 {
 	if (strstr(s, frag) == NULL)
@@ -149,7 +128,7 @@ static void expect_as_recorded(const struct ss_claim *c, int n, yajl_val root)
 	                                  "001-bytes",  "001-engine-bound", "001-stream-cost"};
 
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-		const struct ss_claim *x = find(c, n, ids[i]);
+		const struct ss_claim *x = claims_find(c, n, ids[i]);
 		yajl_val r = recorded(root, ids[i]);
 
 		assert_false(x->modelled);
@@ -184,12 +163,13 @@ static void test_sweep_with_20(void **state)
 	assert_non_null(p32);
 	n = claims_sweep(&s, c);
 	expect_as_recorded(c, n, root);
-	x = find(c, n, "001-best");
+	x = claims_find(c, n, "001-best");
 	assert_int_equal(x->verdict, SS_VERDICT_HOLDS);
-	assert_int_equal((int)value(x, "best_streams"), 16);
-	assert_true(value(x, "at_20_ns") == (double)p20->a.used_ns);
-	assert_true(value(x, "at_20_speedup") == p20->a.speedup);
-	assert_true(fabs(value(x, "at_20_vs_best") - ((double)p20->a.used_ns / (double)p16->a.used_ns - 1)) < 1e-12);
+	assert_int_equal((int)claims_value(x, "best_streams"), 16);
+	assert_true(claims_value(x, "at_20_ns") == (double)p20->a.used_ns);
+	assert_true(claims_value(x, "at_20_speedup") == p20->a.speedup);
+	assert_true(fabs(claims_value(x, "at_20_vs_best") - ((double)p20->a.used_ns / (double)p16->a.used_ns - 1)) <
+	            1e-12);
 	/* the H200: 20 streams 1.11x, over 40% slower than 16 and 32, its kernels busy ~0.6 ms longer than 16's */
 	assert_true(p20->a.speedup < 1.2);
 	assert_true(p20->a.used_ns > p16->a.used_ns * 1.4 && p20->a.used_ns > p32->a.used_ns * 1.4);
@@ -201,7 +181,7 @@ static void test_sweep_with_20(void **state)
 	/* 2^22 floats cut 20 ways (ceil): chunks of 209716, 80 bytes past a whole number of lines, so chunk i starts
 	 * 80 i mod 128 bytes off one: 17 of the 20 off (all but 0, 8, 16), by 16..112 */
 	chunk = (s.base.elements + 19) / 20;
-	assert_int_equal((int)value(x, "at_20_chunks_off_line"), 17);
+	assert_int_equal((int)claims_value(x, "at_20_chunks_off_line"), 17);
 	snprintf(
 	    frag, sizeof frag,
 	    "%.0f%% slower than 16 and %.0f%% than 32: 17 of the 20 chunks its kernels read (%llu x 4 bytes) start "
@@ -238,7 +218,7 @@ static void check_without_20(const char *name)
 	assert_null(sweep_find(&s, 20, s.orders[0]));
 	n = claims_sweep(&s, c);
 	expect_as_recorded(c, n, root);
-	x = find(c, n, "001-best");
+	x = claims_find(c, n, "001-best");
 	was = json_tree_str(json_tree_get(recorded(root, "001-best"), "measured"));
 	assert_non_null(was);
 	assert_int_equal(strncmp(x->measured, was, strlen(was)), 0);

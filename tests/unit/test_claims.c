@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims_find.h"
 #include "core/analysis.h"
 #include "core/planner.h"
 #include "core/timeline.h"
@@ -35,33 +36,9 @@
 
 #define US 1000.0
 
-/* The claim of id among n, failing the test when absent. */
-static const struct ss_claim *find(const struct ss_claim *c, int n, const char *id)
-{
-	static const struct ss_claim none = {.id = "", .document = "", .text = ""};
-
-	for (int i = 0; i < n; i++)
-		if (strcmp(c[i].id, id) == 0)
-			return &c[i];
-	fail_msg("no claim %s among %d", id, n);
-	return &none;
-}
-
-/* The named value of a claim; have false fails unless want_have is false. */
-static double value(const struct ss_claim *c, const char *name)
-{
-	for (int i = 0; i < c->nvalues; i++)
-		if (strcmp(c->value[i].name, name) == 0) {
-			assert_true(c->value[i].have);
-			return c->value[i].v;
-		}
-	fail_msg("claim %s has no value %s", c->id, name);
-	return 0;
-}
-
 static void expect_verdict(const struct ss_claim *c, int n, const char *id, enum ss_verdict v)
 {
-	const struct ss_claim *x = find(c, n, id);
+	const struct ss_claim *x = claims_find(c, n, id);
 
 	if (x->verdict != v)
 		fail_msg("%s: %s, want %s (measured: %s; evidence: %s)", id, claims_verdict_name(x->verdict),
@@ -144,28 +121,28 @@ static void test_001_document_shape(void **state)
 	n = claims_sweep(&s, c);
 	assert_int_equal(n, 7);
 	expect_verdict(c, n, "001-theory", SS_VERDICT_FAILS);
-	x = find(c, n, "001-theory");
-	assert_int_equal((int)value(x, "leaves_at_streams"), 8);
+	x = claims_find(c, n, "001-theory");
+	assert_int_equal((int)claims_value(x, "leaves_at_streams"), 8);
 	assert_int_equal(x->npoints, 8);
 	assert_true(fabs(x->point[1].predicted - 1.5) < 1e-12);
 	assert_true(fabs(x->point[7].predicted - 3.0 * 128 / 130) < 1e-12);
 	assert_true(fabs(x->point[4].measured - 2.1) < 1e-3);
 	assert_non_null(strstr(x->brief, "leaves at 8"));
 	expect_verdict(c, n, "001-best", SS_VERDICT_HOLDS);
-	x = find(c, n, "001-best");
-	assert_int_equal((int)value(x, "best_streams"), 16);
-	assert_true(fabs(value(x, "best_speedup") - 2.1) < 1e-3);
+	x = claims_find(c, n, "001-best");
+	assert_int_equal((int)claims_value(x, "best_streams"), 16);
+	assert_true(fabs(claims_value(x, "best_speedup") - 2.1) < 1e-3);
 	assert_non_null(strstr(x->brief, "at 16 (doc: ~2x at ~20) holds"));
 	expect_verdict(c, n, "001-not-3x", SS_VERDICT_HOLDS);
-	assert_string_equal(find(c, n, "001-not-3x")->brief, "3x: no");
+	assert_string_equal(claims_find(c, n, "001-not-3x")->brief, "3x: no");
 	expect_verdict(c, n, "001-bytes", SS_VERDICT_HOLDS);
-	assert_true(fabs(value(find(c, n, "001-bytes"), "ratio") - 2.0) < 1e-12);
+	assert_true(fabs(claims_value(claims_find(c, n, "001-bytes"), "ratio") - 2.0) < 1e-12);
 	expect_verdict(c, n, "001-engine-bound", SS_VERDICT_HOLDS);
-	assert_true(fabs(value(find(c, n, "001-engine-bound"), "cap") - 2.3) < 1e-9);
+	assert_true(fabs(claims_value(claims_find(c, n, "001-engine-bound"), "cap") - 2.3) < 1e-9);
 	expect_verdict(c, n, "001-stream-cost", SS_VERDICT_HOLDS);
-	x = find(c, n, "001-stream-cost");
+	x = claims_find(c, n, "001-stream-cost");
 	/* 128 streams: 1533.3 us against a bound of 1010 us, 1 stream on its bound: 523.3 us over 127 more streams */
-	assert_true(fabs(value(x, "cost_per_stream_ns") - (2300 / 1.5 - 1010) * US / 127) < 1);
+	assert_true(fabs(claims_value(x, "cost_per_stream_ns") - (2300 / 1.5 - 1010) * US / 127) < 1);
 	expect_verdict(c, n, "003-copy-engine", SS_VERDICT_HOLDS);
 	for (int i = 0; i < n; i++)
 		assert_false(c[i].modelled);
@@ -197,14 +174,14 @@ static void test_001_ideal_pipeline(void **state)
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, all_counts, 8, pts, &en);
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "001-theory", SS_VERDICT_HOLDS);
-	assert_non_null(strstr(find(c, n, "001-theory")->brief, "holds to 128"));
+	assert_non_null(strstr(claims_find(c, n, "001-theory")->brief, "holds to 128"));
 	/* best at 128 streams, 2.89x: outside both ranges, and 32 streams is 4.6% slower */
 	expect_verdict(c, n, "001-best", SS_VERDICT_FAILS);
-	assert_int_equal((int)value(find(c, n, "001-best"), "best_streams"), 128);
+	assert_int_equal((int)claims_value(claims_find(c, n, "001-best"), "best_streams"), 128);
 	expect_verdict(c, n, "001-not-3x", SS_VERDICT_HOLDS);
 	expect_verdict(c, n, "001-bytes", SS_VERDICT_FAILS);
 	expect_verdict(c, n, "001-engine-bound", SS_VERDICT_FAILS);
-	assert_non_null(strstr(find(c, n, "001-engine-bound")->brief, "by compute, not H2D"));
+	assert_non_null(strstr(claims_find(c, n, "001-engine-bound")->brief, "by compute, not H2D"));
 	expect_verdict(c, n, "001-stream-cost", SS_VERDICT_FAILS);
 	sweep_free(&s);
 }
@@ -223,7 +200,7 @@ static void test_001_best_and_3x(void **state)
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, all_counts, 8, pts, &doc_engines);
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "001-not-3x", SS_VERDICT_FAILS);
-	assert_non_null(strstr(find(c, n, "001-not-3x")->brief, "3x: yes, 3.10x"));
+	assert_non_null(strstr(claims_find(c, n, "001-not-3x")->brief, "3x: yes, 3.10x"));
 	/* 3.1x at 8 streams: the best, too fast and too few streams */
 	expect_verdict(c, n, "001-best", SS_VERDICT_FAILS);
 	sweep_free(&s);
@@ -236,8 +213,8 @@ static void test_001_best_and_3x(void **state)
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, all_counts, 8, pts, &doc_engines);
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "001-best", SS_VERDICT_HOLDS);
-	assert_int_equal((int)value(find(c, n, "001-best"), "best_streams"), 64);
-	assert_int_equal((int)value(find(c, n, "001-best"), "window_best_streams"), 32);
+	assert_int_equal((int)claims_value(claims_find(c, n, "001-best"), "best_streams"), 64);
+	assert_int_equal((int)claims_value(claims_find(c, n, "001-best"), "window_best_streams"), 32);
 	sweep_free(&s);
 
 	/* 32 streams 4% slower than 64's best: beyond the noise allowance */
@@ -253,7 +230,7 @@ static void test_001_best_and_3x(void **state)
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, all_counts, 8, pts, &doc_engines);
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "001-best", SS_VERDICT_FAILS);
-	assert_int_equal((int)value(find(c, n, "001-best"), "best_streams"), 1);
+	assert_int_equal((int)claims_value(claims_find(c, n, "001-best"), "best_streams"), 1);
 	sweep_free(&s);
 }
 
@@ -298,7 +275,7 @@ static void test_001_literal_absent(void **state)
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, all_counts, 8, doc_shape, &doc_engines);
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "001-best", SS_VERDICT_HOLDS);
-	x = find(c, n, "001-best");
+	x = claims_find(c, n, "001-best");
 	expect_in(x->measured, "best 2.10x at 16 streams");
 	expect_in(x->measured, "; 20 streams itself not measured");
 	expect_in(x->evidence, "; 20 streams itself not measured");
@@ -325,33 +302,33 @@ static void test_001_literal_fastest(void **state)
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, counts20, 9, pts, &doc_engines);
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "001-best", SS_VERDICT_HOLDS);
-	x = find(c, n, "001-best");
-	assert_int_equal((int)value(x, "best_streams"), 20);
-	assert_int_equal((int)value(x, "window_best_streams"), 20);
-	assert_true(fabs(value(x, "at_20_speedup") - 2.2) < 1e-3);
-	assert_true(fabs(value(x, "at_20_vs_best")) < 1e-12);
+	x = claims_find(c, n, "001-best");
+	assert_int_equal((int)claims_value(x, "best_streams"), 20);
+	assert_int_equal((int)claims_value(x, "window_best_streams"), 20);
+	assert_true(fabs(claims_value(x, "at_20_speedup") - 2.2) < 1e-3);
+	assert_true(fabs(claims_value(x, "at_20_vs_best")) < 1e-12);
 	/* the preset's 2^22 floats cut 20 ways: 17 of the 20 chunks start off a line, whatever the times say */
-	assert_int_equal((int)value(x, "at_20_chunks_off_line"), 17);
+	assert_int_equal((int)claims_value(x, "at_20_chunks_off_line"), 17);
 	assert_string_equal(x->brief, "best 2.20x at 20 (doc: ~2x at ~20) holds");
 	expect_in(x->evidence, "best count 20 within 16..32; the best is 20 streams itself");
 	assert_null(strstr(x->evidence, "off a 128-byte line"));
 	assert_null(strstr(x->measured, "itself"));
 	/* 001-theory takes 20 as any other count: 3 * 20 / 22 predicted */
-	x = find(c, n, "001-theory");
+	x = claims_find(c, n, "001-theory");
 	assert_int_equal(x->npoints, 9);
 	assert_int_equal(x->point[5].streams, 20);
 	assert_true(fabs(x->point[5].predicted - 60.0 / 22) < 1e-12);
 	expect_in(x->evidence, " 16 2.10/2.67 20 2.20/2.73 32 2.05/2.82");
-	assert_int_equal((int)value(find(c, n, "001-not-3x"), "max_speedup_streams"), 20);
+	assert_int_equal((int)claims_value(claims_find(c, n, "001-not-3x"), "max_speedup_streams"), 20);
 	expect_verdict(c, n, "001-stream-cost", SS_VERDICT_HOLDS);
-	assert_int_equal((int)value(find(c, n, "001-stream-cost"), "streams"), 128);
+	assert_int_equal((int)claims_value(claims_find(c, n, "001-stream-cost"), "streams"), 128);
 	sweep_free(&s);
 
 	/* 20 streams 2% slower than 16's best: within the noise, so no "not at 20" */
 	shape20(pts, 2300 / 2.1 * 1.02);
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, counts20, 9, pts, &doc_engines);
 	n = claims_sweep(&s, c);
-	x = find(c, n, "001-best");
+	x = claims_find(c, n, "001-best");
 	assert_int_equal(x->verdict, SS_VERDICT_HOLDS);
 	assert_string_equal(x->brief, "best 2.10x at 16 (doc: ~2x at ~20) holds");
 	expect_in(x->measured, "; 20 streams itself 2.06x, 1.117 ms, 2.0% slower than the best");
@@ -378,9 +355,9 @@ static void test_001_literal_slow(void **state)
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, counts20, 9, pts, &doc_engines);
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "001-best", SS_VERDICT_HOLDS);
-	x = find(c, n, "001-best");
-	assert_int_equal((int)value(x, "best_streams"), 16);
-	assert_true(fabs(value(x, "at_20_vs_best") - (2.1 / 1.2 - 1)) < 1e-3);
+	x = claims_find(c, n, "001-best");
+	assert_int_equal((int)claims_value(x, "best_streams"), 16);
+	assert_true(fabs(claims_value(x, "at_20_vs_best") - (2.1 / 1.2 - 1)) < 1e-3);
 	assert_string_equal(x->brief, "best 2.10x at 16 (doc: ~2x at ~20) holds, not at 20 itself (1.20x)");
 	expect_in(x->measured, "; 20 streams itself 1.20x, 1.917 ms, 75.0% slower than the best");
 	expect_in(x->evidence,
@@ -393,7 +370,7 @@ static void test_001_literal_slow(void **state)
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, counts20, 9, pts, &doc_engines);
 	s.pt[5].a.eng[SS_ENG_COMPUTE].busy_ns = 1500000;
 	n = claims_sweep(&s, c);
-	x = find(c, n, "001-best");
+	x = claims_find(c, n, "001-best");
 	assert_int_equal(x->verdict, SS_VERDICT_HOLDS);
 	/* the chunk and its offsets from the preset's elements, computed here as the planner cuts them */
 	planner_chunk(s.base.elements, 20, s.base.split, 1, &off, &count);
@@ -403,7 +380,7 @@ static void test_001_literal_slow(void **state)
 	expect_in(x->evidence, frag);
 	expect_in(x->evidence, "off a 128-byte line (none at 16, none at 32) and its kernels were busy 1.500 ms "
 	                       "against 800 us at 16");
-	assert_int_equal((int)value(x, "at_20_chunks_off_line"), 17);
+	assert_int_equal((int)claims_value(x, "at_20_chunks_off_line"), 17);
 	sweep_free(&s);
 
 	/* the best elsewhere (64, 2.2x) and nothing at 16..32 near it: fails, and 20 itself in the brief */
@@ -413,7 +390,7 @@ static void test_001_literal_slow(void **state)
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, counts20, 9, pts, &doc_engines);
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "001-best", SS_VERDICT_FAILS);
-	assert_string_equal(find(c, n, "001-best")->brief,
+	assert_string_equal(claims_find(c, n, "001-best")->brief,
 	                    "best 2.20x at 64 (doc: ~2x at ~20) does not hold, 20 itself "
 	                    "1.20x");
 	sweep_free(&s);
@@ -433,7 +410,7 @@ static void test_001_not_measured(void **state)
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, all_counts, 3, doc_shape, &doc_engines);
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "001-best", SS_VERDICT_UNMEASURED);
-	assert_string_equal(find(c, n, "001-best")->measured, "no stream count of 16..32 was measured");
+	assert_string_equal(claims_find(c, n, "001-best")->measured, "no stream count of 16..32 was measured");
 	expect_verdict(c, n, "001-theory", SS_VERDICT_HOLDS); /* 1.45x at 2, 1.85x at 4: within 10% */
 	sweep_free(&s);
 
@@ -480,7 +457,7 @@ static void test_copy_engine(void **state)
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, all_counts, 8, doc_shape, &en);
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "003-copy-engine", SS_VERDICT_FAILS);
-	assert_true(fabs(value(find(c, n, "003-copy-engine"), "h2d_overlap") - 0.5) < 1e-6);
+	assert_true(fabs(claims_value(claims_find(c, n, "003-copy-engine"), "h2d_overlap") - 0.5) < 1e-6);
 	sweep_free(&s);
 }
 
@@ -501,9 +478,10 @@ static void test_sweep_dispatch(void **state)
 	n = claims_sweep(&s, c);
 	assert_int_equal(n, 3);
 	expect_verdict(c, n, "000-overlap", SS_VERDICT_HOLDS);
-	assert_int_equal((int)value(find(c, n, "000-overlap"), "streams"), 32);
+	assert_int_equal((int)claims_value(claims_find(c, n, "000-overlap"), "streams"), 32);
 	expect_verdict(c, n, "000-tail", SS_VERDICT_HOLDS);
-	assert_non_null(strstr(find(c, n, "000-tail")->evidence, "3 chunks of 22369622 entries, the last 22369620"));
+	assert_non_null(
+	    strstr(claims_find(c, n, "000-tail")->evidence, "3 chunks of 22369622 entries, the last 22369620"));
 	expect_verdict(c, n, "003-copy-engine", SS_VERDICT_HOLDS);
 	s.pt[1].verified = false;
 	n = claims_sweep(&s, c);
@@ -512,7 +490,7 @@ static void test_sweep_dispatch(void **state)
 	s.modelled = true;
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "000-tail", SS_VERDICT_UNMEASURED);
-	assert_true(find(c, n, "000-tail")->modelled);
+	assert_true(claims_find(c, n, "000-tail")->modelled);
 	s.pt[2].a.used_ns = 73000 * 1000;
 	s.pt[2].a.speedup = 74.0 / 73.0;
 	n = claims_sweep(&s, c);
@@ -530,7 +508,7 @@ static void test_sweep_dispatch(void **state)
 	n = claims_sweep(&s, c);
 	assert_int_equal(n, 1); /* no copies on these points: no copy-engine claim */
 	expect_verdict(c, n, "003-issue-order", SS_VERDICT_HOLDS);
-	assert_true(fabs(value(&c[0], "effect") - 0.3 / 3.2) < 1e-9);
+	assert_true(fabs(claims_value(&c[0], "effect") - 0.3 / 3.2) < 1e-9);
 	s.pt[3].a.used_ns = 3250000;
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "003-issue-order", SS_VERDICT_FAILS);
@@ -660,14 +638,14 @@ static void test_twins(void **state)
 	fill(role(runs, n, SS_CLAIMS_ATTACH_THREADS), 800, 0);
 	nc = claims_evaluate(SS_CLAIMS_DOC_003 | SS_CLAIMS_DOC_004, runs, n, c);
 	expect_verdict(c, nc, "003-sync-order", SS_VERDICT_HOLDS);
-	assert_true(fabs(value(find(c, nc, "003-sync-order"), "effect") - 0.1) < 1e-9);
+	assert_true(fabs(claims_value(claims_find(c, nc, "003-sync-order"), "effect") - 0.1) < 1e-9);
 	/* without untraced makespans on both sides, the traced ones: 1000 vs 1020, 2% */
 	expect_verdict(c, nc, "003-stream0-timer", SS_VERDICT_FAILS);
 	expect_verdict(c, nc, "003-get-last-error", SS_VERDICT_HOLDS);
-	assert_non_null(strstr(find(c, nc, "003-get-last-error")->evidence, "untraced cudaEvent makespans"));
+	assert_non_null(strstr(claims_find(c, nc, "003-get-last-error")->evidence, "untraced cudaEvent makespans"));
 	expect_verdict(c, nc, "003-issue-order", SS_VERDICT_HOLDS);
 	expect_verdict(c, nc, "004-attach-threads", SS_VERDICT_HOLDS);
-	assert_true(fabs(value(find(c, nc, "004-attach-threads"), "speedup") - 2.0) < 1e-9);
+	assert_true(fabs(claims_value(claims_find(c, nc, "004-attach-threads"), "speedup") - 2.0) < 1e-9);
 	/* the runs have no kernels and no copies of their own here */
 	expect_verdict(c, nc, "003-kernel-order", SS_VERDICT_UNMEASURED);
 	expect_verdict(c, nc, "003-copy-engine", SS_VERDICT_UNMEASURED);
@@ -687,7 +665,7 @@ static void test_twins(void **state)
 	snprintf(role(runs, n, SS_CLAIMS_SYNC_REVERSE)->error, sizeof runs[0].error, "the runner crashed");
 	nc = claims_evaluate(SS_CLAIMS_DOC_003, runs, n, c);
 	expect_verdict(c, nc, "003-sync-order", SS_VERDICT_UNMEASURED);
-	assert_string_equal(find(c, nc, "003-sync-order")->measured, "the runner crashed");
+	assert_string_equal(claims_find(c, nc, "003-sync-order")->measured, "the runner crashed");
 	claims_plan_free(runs, n);
 }
 
@@ -748,7 +726,7 @@ static void test_observe(void **state)
 	expect_verdict(c, nc, "003-kernel-order", SS_VERDICT_HOLDS);
 	expect_verdict(c, nc, "003-copy-duplex", SS_VERDICT_HOLDS);
 	expect_verdict(c, nc, "003-copy-engine", SS_VERDICT_HOLDS);
-	assert_false(find(c, nc, "003-kernel-order")->modelled);
+	assert_false(claims_find(c, nc, "003-kernel-order")->modelled);
 	timeline_free(&tl);
 
 	/* in issue order, copies of one direction at a time, and of the other only after: none of the three */
@@ -766,14 +744,14 @@ static void test_observe(void **state)
 	expect_verdict(c, nc, "003-kernel-order", SS_VERDICT_FAILS);
 	expect_verdict(c, nc, "003-copy-duplex", SS_VERDICT_FAILS);
 	expect_verdict(c, nc, "003-copy-engine", SS_VERDICT_FAILS);
-	assert_true(find(c, nc, "003-kernel-order")->modelled);
+	assert_true(claims_find(c, nc, "003-kernel-order")->modelled);
 	timeline_free(&tl);
 
 	claims_run_done(role(runs, n, SS_CLAIMS_VA_WEAKER), NULL, NULL, "no GPU");
 	assert_true(role(runs, n, SS_CLAIMS_VA_WEAKER)->failed);
 	nc = claims_evaluate(SS_CLAIMS_DOC_003, runs, n, c);
 	expect_verdict(c, nc, "003-kernel-order", SS_VERDICT_UNMEASURED);
-	assert_string_equal(find(c, nc, "003-kernel-order")->measured, "no GPU");
+	assert_string_equal(claims_find(c, nc, "003-kernel-order")->measured, "no GPU");
 	claims_plan_free(runs, n);
 }
 
@@ -816,7 +794,7 @@ static void test_single_run(void **state)
 	n = claims_run(&e, &a, &obs, false, c);
 	assert_int_equal(n, 3);
 	expect_verdict(c, n, "001-bytes", SS_VERDICT_HOLDS);
-	assert_non_null(strstr(find(c, n, "001-bytes")->evidence, "on 2 streams"));
+	assert_non_null(strstr(claims_find(c, n, "001-bytes")->evidence, "on 2 streams"));
 	e.streams = 1;
 	assert_int_equal(claims_run(&e, &a, &obs, false, c), 1);
 	timeline_free(&tl);
@@ -997,13 +975,13 @@ static void test_001_literal_model(void **state)
 	assert_true(p20->a.eng[SS_ENG_COMPUTE].busy_ns > p16->a.eng[SS_ENG_COMPUTE].busy_ns);
 	nc = claims_evaluate(SS_CLAIMS_DOC_001, runs, n, c);
 	assert_int_equal(nc, 6);
-	x = find(c, nc, "001-best");
+	x = claims_find(c, nc, "001-best");
 	assert_true(x->modelled);
 	assert_int_equal(x->verdict, SS_VERDICT_HOLDS);
-	assert_true(value(x, "best_streams") == 16 || value(x, "best_streams") == 32);
-	assert_true(value(x, "at_20_ns") == (double)p20->a.used_ns);
-	assert_true(value(x, "at_20_vs_best") > 0.03);
-	assert_int_equal((int)value(x, "at_20_chunks_off_line"), 17);
+	assert_true(claims_value(x, "best_streams") == 16 || claims_value(x, "best_streams") == 32);
+	assert_true(claims_value(x, "at_20_ns") == (double)p20->a.used_ns);
+	assert_true(claims_value(x, "at_20_vs_best") > 0.03);
+	assert_int_equal((int)claims_value(x, "at_20_chunks_off_line"), 17);
 	expect_in(x->brief, ", not at 20 itself (");
 	snprintf(frag, sizeof frag, "; 20 streams itself %.2fx, ", p20->a.speedup);
 	expect_in(x->measured, frag);
@@ -1011,7 +989,7 @@ static void test_001_literal_model(void **state)
 	snprintf(frag, sizeof frag, "its kernels were busy %s against ",
 	         units_time(p20->a.eng[SS_ENG_COMPUTE].busy_ns, (char[24]){0}, 24));
 	expect_in(x->evidence, frag);
-	assert_int_equal(find(c, nc, "001-theory")->npoints, 9);
+	assert_int_equal(claims_find(c, nc, "001-theory")->npoints, 9);
 	claims_plan_free(runs, n);
 }
 
