@@ -505,7 +505,12 @@ static void advise_ratio(int fast, int best, const char *what, char *buf, size_t
 		snprintf(buf, len, "%d %s instead of %d", best, what, fast);
 }
 
-/* advise_explain writes a->explanation: what bounds the best configuration, and why it was chosen. */
+/* Chunks per stream from which the model is known to be fast on the H200: 3-5 streams of 7-12 chunks each measured
+ * 7-19% over it, 5 streams of 4 chunks within 3% (test_replay_advise_model on tests/data/h200/advise). */
+#define ADVISE_UNSURE_CHUNKS 6
+
+/* advise_explain writes a->explanation: what bounds the best configuration, and why it was chosen; and where the
+ * best has ADVISE_UNSURE_CHUNKS or more chunks a stream, that the model is least sure there. */
 static void advise_explain(struct ss_advice *a)
 {
 	char bound[96], what[160], fast[160], less[96];
@@ -545,6 +550,15 @@ static void advise_explain(struct ss_advice *a)
 		snprintf(a->explanation, sizeof a->explanation,
 		         "%s: %s is within %.1f%% of the fastest found (%s)%s%s, %.1f%% faster than now", bound, what,
 		         within, fast, less[0] != '\0' ? " with " : "", less, a->gain_pct);
+	}
+	if (!a->best_is_current && a->best.nchunks >= ADVISE_UNSURE_CHUNKS * a->best.e.streams) {
+		size_t k = strlen(a->explanation);
+
+		snprintf(
+		    a->explanation + k, sizeof a->explanation - k,
+		    "; the model is least sure of %d chunks a stream (on the H200 it was 7-19%% fast for 3-5 streams "
+		    "of 7-12 chunks each): --verify measures it",
+		    a->best.nchunks / a->best.e.streams);
 	}
 }
 

@@ -132,6 +132,11 @@ static void test_presets(void **state)
 		assert_int_equal(a->best.e.elem_size, cur.elem_size);
 		assert_int_equal(a->best.e.defstream, cur.defstream);
 		assert_true(a->explanation[0] != '\0');
+		/* the caveat exactly where the advice has many chunks a stream (kernel-transfer's 3 streams of 32) */
+		assert_int_equal(strstr(a->explanation, "the model is least sure") != NULL,
+		                 !a->best_is_current && a->best.nchunks >= 6 * a->best.e.streams);
+		if (p == SS_PRESET_KERNEL_TRANSFER)
+			assert_non_null(strstr(a->explanation, "least sure"));
 		assert_true(a->ntop >= 1 && a->ntop <= SS_ADVISE_TOP);
 		for (size_t i = 1; i < a->ntop; i++)
 			assert_true(a->top[i - 1].predicted_ns < a->top[i].predicted_ns);
