@@ -1229,6 +1229,8 @@ static void insight_managed_migration(const struct ss_timeline *t, const struct 
  * time or more: beside other kernels a launch's time is not its own (the H200's depth-first kernel-transfer kernels ran
  * alone all their time, decrypt's 94% of it: tests/data/h200/bench-run5). */
 #define INSIGHT_MISALIGN_ALONE 0.90
+/* Launches of each side misaligned-chunks compares by their shares of the compute engine when not all ran alone. */
+#define INSIGHT_MISALIGN_MIN 2
 /* The kernels misaligned-chunks tells apart, at most (a step program's kernel steps, each kernel at its work). */
 #define INSIGHT_MISALIGN_GROUPS 16
 
@@ -1370,8 +1372,10 @@ static const struct ss_op *insight_misalign_op(const struct ss_timeline *t, cons
 /* misaligned-chunks: the run's kernels of chunks whose data start off a 128-byte line (planner_op_line_offset: the
  * layout e's op list has on the device), against the same kernel's launches of chunks on a line (chunk 0 always
  * is), per element of their launch: launches of one kernel at one work (where a program has several, the one whose
- * off-line launches took the most of the compute engine), and of those only the ones that ran alone for
- * INSIGHT_MISALIGN_ALONE of their time (beside other kernels a launch's time is not its own). Only a run of
+ * off-line launches took the most of the compute engine): the ones that ran alone for INSIGHT_MISALIGN_ALONE of
+ * their time (beside other kernels a launch's time is not its own), or, where not all did and each side has
+ * INSIGHT_MISALIGN_MIN launches or more, all of them by their shares of the compute engine (insight_kernel_share:
+ * on the H200 document 001's kernels run side by side, alone for 16-56% of their time). Only a run of
  * experiment e, whose op list maps each stream's kernel records to its kernel ops: a trace has no addresses.
  * Silent when every chunk starts on a line. A problem when the off-line launches took INSIGHT_MISALIGN_SLOW as long
  * per element or more (medians), the compute engine was busy INSIGHT_MISALIGN_BUSY of the makespan, and the
@@ -1387,7 +1391,9 @@ static void insight_misaligned(const struct ss_timeline *t, const struct ss_anal
 	int nstreams = e->streams * (e->devices > 1 ? e->devices : 1), ng = 0;
 	size_t *opof = xcalloc(t->n + 1, sizeof *opof), non = 0, noff = 0;
 	double *share = xcalloc(t->n + 1, sizeof *share), *von = NULL, *voff = NULL;
-	double on_rate = 0, off_rate = 0, ratio = 0, excess = 0, cut = 0, busy;
+	double on_rate = 0, off_rate = 0, ratio = 0, excess = 0, cut = 0, busy, *sh_on, *sh_off;
+	size_t nsh_on = 0, nsh_off = 0;
+	bool by_share;
 	uint64_t *alone = xcalloc(t->n + 1, sizeof *alone), csize, coff, copy;
 	int ceng = SS_ENG_H2D;
 	struct ss_insight *in;
@@ -1432,9 +1438,11 @@ static void insight_misaligned(const struct ss_timeline *t, const struct ss_anal
 			g = &grp[k];
 	if (g == NULL) /* every chunk starts on a line */
 		goto out;
-	von = xcalloc(g->non + 1, sizeof *von);
-	voff = xcalloc(g->noff + 1, sizeof *voff);
-	for (size_t i = 0; i < t->n; i++) { /* time per element of the launches that ran alone, on a line and off */
+	von = xcalloc(2 * g->non + 1, sizeof *von);
+	voff = xcalloc(2 * g->noff + 1, sizeof *voff);
+	sh_on = von + g->non;
+	sh_off = voff + g->noff;
+	for (size_t i = 0; i < t->n; i++) { /* time per element, of the launches that ran alone and of all by share */
 		const struct ss_op *op = insight_misalign_op(t, &ops, opof, i);
 		uint64_t d = t->rec[i].end - t->rec[i].start;
 		bool own;
@@ -1446,11 +1454,24 @@ static void insight_misaligned(const struct ss_timeline *t, const struct ss_anal
 		own = (double)alone[i] >= INSIGHT_MISALIGN_ALONE * (double)d;
 		if (planner_op_line_offset(e, &ops, op) == 0) {
 			opof[i] = 0;
+			sh_on[nsh_on++] = share[i] / (double)op->count;
 			if (own)
 				von[non++] = (double)d / (double)op->count;
-		} else if (own) {
-			voff[noff++] = (double)d / (double)op->count;
+		} else {
+			sh_off[nsh_off++] = share[i] / (double)op->count;
+			if (own)
+				voff[noff++] = (double)d / (double)op->count;
 		}
+	}
+	/* launches beside other kernels (the H200 runs document 001's side by side): their shares of the engine, where
+	 * enough of each side are there that where a launch sat in the pipeline evens out */
+	by_share =
+	    (non < g->non || noff < g->noff) && nsh_on >= INSIGHT_MISALIGN_MIN && nsh_off >= INSIGHT_MISALIGN_MIN;
+	if (by_share) {
+		memcpy(von, sh_on, nsh_on * sizeof *von);
+		memcpy(voff, sh_off, nsh_off * sizeof *voff);
+		non = nsh_on;
+		noff = nsh_off;
 	}
 	compared = non > 0 && noff > 0;
 	if (compared) {
@@ -1517,8 +1538,11 @@ static void insight_misaligned(const struct ss_timeline *t, const struct ss_anal
 	         (unsigned long long)(csize * ops.elem_size));
 	if (compared)
 		snprintf(in->evidence + strlen(in->evidence), sizeof in->evidence - strlen(in->evidence),
-		         "per element (median of the launches that ran alone), %.3g ns for %zu off a line, %.3g ns for "
-		         "%zu on one: %s of compute-engine time beyond that rate; ",
+		         "per element (median of the launches %s), %.3g ns for %zu off a line, %.3g ns for %zu on one: "
+		         "%s of compute-engine time beyond that rate; ",
+		         by_share
+		             ? "by their shares of the compute engine, time beside other kernels divided among them"
+		             : "that ran alone",
 		         off_rate, noff, on_rate, non, units_time((uint64_t)excess, b1, sizeof b1));
 	else
 		snprintf(in->evidence + strlen(in->evidence), sizeof in->evidence - strlen(in->evidence),
