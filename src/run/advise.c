@@ -509,8 +509,28 @@ static void advise_ratio(int fast, int best, const char *what, char *buf, size_t
  * 7-19% over it, 5 streams of 4 chunks within 3% (test_replay_advise_model on tests/data/h200/advise). */
 #define ADVISE_UNSURE_CHUNKS 6
 
-/* advise_explain writes a->explanation: what bounds the best configuration, and why it was chosen; and where the
- * best has ADVISE_UNSURE_CHUNKS or more chunks a stream, that the model is least sure there. */
+/* advise_offline counts e's kernel launches (on its streams, with elements) and of them those whose data start off a
+ * line (planner_op_line_offset). */
+static void advise_offline(const struct ss_experiment *e, int *kernels, int *off)
+{
+	struct ss_oplist ops;
+
+	*kernels = *off = 0;
+	planner_build(e, &ops);
+	for (size_t i = 0; i < ops.n; i++) {
+		const struct ss_op *op = &ops.op[i];
+
+		if (op->kind != SS_OP_KERNEL || op->stream < 0 || op->count == 0)
+			continue;
+		(*kernels)++;
+		*off += planner_op_line_offset(e, &ops, op) != 0;
+	}
+	planner_free(&ops);
+}
+
+/* advise_explain writes a->explanation: what bounds the best configuration, and why it was chosen; where the current
+ * configuration's chunks start off a line and the best's do not, that; and where the best has ADVISE_UNSURE_CHUNKS or
+ * more chunks a stream, that the model is least sure there. */
 static void advise_explain(struct ss_advice *a)
 {
 	char bound[96], what[160], fast[160], less[96];
@@ -550,6 +570,18 @@ static void advise_explain(struct ss_advice *a)
 		snprintf(a->explanation, sizeof a->explanation,
 		         "%s: %s is within %.1f%% of the fastest found (%s)%s%s, %.1f%% faster than now", bound, what,
 		         within, fast, less[0] != '\0' ? " with " : "", less, a->gain_pct);
+	}
+	if (!a->best_is_current) {
+		int nk, noff, bk, boff;
+		size_t k = strlen(a->explanation);
+
+		advise_offline(&a->current.e, &nk, &noff);
+		advise_offline(&a->best.e, &bk, &boff);
+		if (noff > 0 && boff == 0)
+			snprintf(
+			    a->explanation + k, sizeof a->explanation - k,
+			    "; now %d of %d kernel launches start their data off a 128-byte line, none in the advice",
+			    noff, nk);
 	}
 	if (!a->best_is_current && a->best.nchunks >= ADVISE_UNSURE_CHUNKS * a->best.e.streams) {
 		size_t k = strlen(a->explanation);

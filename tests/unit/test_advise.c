@@ -326,6 +326,28 @@ static void test_spread(void **state)
 	free(a);
 }
 
+/* kernel-transfer on 20 streams (17 of its 20 chunks off a 128-byte line): the advice puts every chunk on a line and
+ * says so; on the preset's own 8 streams (every chunk on a line) it does not. */
+static void test_offline(void **state)
+{
+	struct ss_advice *a = malloc(sizeof *a);
+	struct ss_experiment e;
+	char *cause = NULL;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.streams = 20;
+	if (advise_search(&model_backend, &e, NULL, a, &cause) != 0)
+		fail_msg("advise: %s", cause);
+	assert_false(a->best_is_current);
+	assert_non_null(strstr(a->explanation,
+	                       "now 17 of 20 kernel launches start their data off a 128-byte line, none "
+	                       "in the advice"));
+	search(SS_PRESET_KERNEL_TRANSFER, -1, a);
+	assert_null(strstr(a->explanation, "off a 128-byte line"));
+	free(a);
+}
+
 /* A backend that is not modelled and an invalid experiment are refused with one line. */
 static void test_refusals(void **state)
 {
@@ -413,7 +435,7 @@ int main(void)
 	    cmocka_unit_test(test_grid),          cmocka_unit_test(test_presets),  cmocka_unit_test(test_cost),
 	    cmocka_unit_test(test_tie),           cmocka_unit_test(test_dims),     cmocka_unit_test(test_plan),
 	    cmocka_unit_test(test_deterministic), cmocka_unit_test(test_refusals), cmocka_unit_test(test_verify),
-	    cmocka_unit_test(test_spread),
+	    cmocka_unit_test(test_spread),        cmocka_unit_test(test_offline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
