@@ -59,6 +59,20 @@ static void cmd_advise_cand(struct json_out *o, const struct ss_experiment *cur,
 	json_out_key_uint(o, "predicted_ns", c->predicted_ns);
 }
 
+/* cmd_advise_cands writes key: an array of the n candidates c, each an object as cmd_advise_cand writes it. */
+static void cmd_advise_cands(struct json_out *o, const char *key, const struct ss_experiment *cur,
+                             const struct ss_advise_cand *c, size_t n)
+{
+	json_out_key(o, key);
+	json_out_array_begin(o);
+	for (size_t i = 0; i < n; i++) {
+		json_out_map_begin(o);
+		cmd_advise_cand(o, cur, &c[i]);
+		json_out_map_end(o);
+	}
+	json_out_array_end(o);
+}
+
 /* cmd_advise_json prints the advice (and the verification, v NULL when none) as one JSON object. */
 static int cmd_advise_json(const struct ss_advice *a, const struct ss_advise_verify *v)
 {
@@ -110,22 +124,8 @@ static int cmd_advise_json(const struct ss_advice *a, const struct ss_advise_ver
 		json_out_key_int(o, "knee_streams", a->knee_streams);
 	else
 		json_out_key_null(o, "knee_streams");
-	json_out_key(o, "top");
-	json_out_array_begin(o);
-	for (size_t i = 0; i < a->ntop; i++) {
-		json_out_map_begin(o);
-		cmd_advise_cand(o, cur, &a->top[i]);
-		json_out_map_end(o);
-	}
-	json_out_array_end(o);
-	json_out_key(o, "spread");
-	json_out_array_begin(o);
-	for (size_t i = 0; i < a->nspread; i++) {
-		json_out_map_begin(o);
-		cmd_advise_cand(o, cur, &a->spread[i]);
-		json_out_map_end(o);
-	}
-	json_out_array_end(o);
+	cmd_advise_cands(o, "top", cur, a->top, a->ntop);
+	cmd_advise_cands(o, "spread", cur, a->spread, a->nspread);
 	json_out_key(o, "verify");
 	if (v == NULL) {
 		json_out_null(o);
