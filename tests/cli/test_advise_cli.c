@@ -68,7 +68,8 @@ static void check_config(yajl_val c)
 }
 
 /* Every preset's --json: modelled, current and best with their times, the gain adding up, never a slower best,
- * the explanation, the candidates searched and the top list fastest first; no verify without --verify. */
+ * the explanation, the candidates searched, the top list fastest first and the spread within 2% of it; no verify
+ * without --verify. */
 static void test_json(void **state)
 {
 	static const char *const presets[] = {"kernel-transfer", "decrypt",    "hyperq",
@@ -106,6 +107,15 @@ static void test_json(void **state)
 			prev = t;
 		}
 		assert_true(json_tree_int(json_tree_get(json_tree_at(top, 0), "predicted_ns")) <= bt);
+		/* the spread: configurations within 2% of the fastest */
+		assert_true(json_tree_is_array(json_tree_get(j, "spread")));
+		json_tree_foreach(json_tree_get(j, "spread"), i, x)
+		{
+			check_config(json_tree_get(x, "config"));
+			assert_true((double)json_tree_int(json_tree_get(x, "predicted_ns")) <=
+			            1.02 * (double)json_tree_int(json_tree_get(json_tree_at(top, 0), "predicted_ns")) +
+			                1);
+		}
 		assert_true(json_tree_is_null(json_tree_get(j, "verify")));
 		if (strcmp(presets[p], "hyperq") == 0)
 			assert_int_equal(json_tree_int(json_tree_get(json_tree_get(best, "config"), "streams")), 32);
