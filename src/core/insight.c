@@ -1540,10 +1540,8 @@ static void insight_misaligned(const struct ss_timeline *t, const struct ss_anal
 		snprintf(in->evidence + strlen(in->evidence), sizeof in->evidence - strlen(in->evidence),
 		         "per element (median of the launches %s), %.3g ns for %zu off a line, %.3g ns for %zu on one: "
 		         "%s of compute-engine time beyond that rate; ",
-		         by_share
-		             ? "by their shares of the compute engine, time beside other kernels divided among them"
-		             : "that ran alone",
-		         off_rate, noff, on_rate, non, units_time((uint64_t)excess, b1, sizeof b1));
+		         by_share ? "by shares of the compute engine" : "that ran alone", off_rate, noff, on_rate, non,
+		         units_time((uint64_t)excess, b1, sizeof b1));
 	else
 		snprintf(in->evidence + strlen(in->evidence), sizeof in->evidence - strlen(in->evidence),
 		         "%zu of the %zu off-line launches and %zu of the %zu on a line ran alone (%.0f%% of their "
