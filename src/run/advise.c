@@ -506,7 +506,7 @@ static void advise_ratio(int fast, int best, const char *what, char *buf, size_t
 }
 
 /* Chunks per stream from which the model is known to be fast on the H200: 3-5 streams of 7-12 chunks each measured
- * 7-19% over it, 5 streams of 4 chunks within 3% (test_replay_advise_model on tests/data/h200/advise). */
+ * 5-15% over it, 5 streams of 4 chunks within 2% (test_replay_advise_model on tests/data/h200/advise). */
 #define ADVISE_UNSURE_CHUNKS 6
 
 /* advise_offline counts e's kernel launches (on its streams, with elements) and of them those whose data start off a
@@ -588,7 +588,7 @@ static void advise_explain(struct ss_advice *a)
 
 		snprintf(
 		    a->explanation + k, sizeof a->explanation - k,
-		    "; the model is least sure of %d chunks a stream (on the H200 it was 7-19%% fast for 3-5 streams "
+		    "; the model is least sure of %d chunks a stream (on the H200 it was 5-15%% fast for 3-5 streams "
 		    "of 7-12 chunks each): --verify measures it",
 		    a->best.nchunks / a->best.e.streams);
 	}

@@ -1,4 +1,4 @@
-/* test_insight_misalign.c: misaligned-chunks on the model (the H200 profile, kernel.add.misalign 1.59, decrypt 1):
+/* test_insight_misalign.c: misaligned-chunks on the model (the H200 profile, kernel.add.misalign 1.65, decrypt 1):
  * document 001's 2^22 floats cut into 20 chunks put 17 of them off a 128-byte line, a problem with its evidence, the
  * nearest aligned stream count as its fix and a modelled gain; silent where every chunk is on a line (16 and 32
  * streams, every preset's defaults) and without the experiment (a trace has no addresses); a hint where the
@@ -79,7 +79,7 @@ static const struct ss_remedy *remedy_of(const struct run *r, const struct ss_in
 }
 
 /* 2^22 floats / 20 = 209716 a chunk, 80 bytes past a line: chunk c starts 80c mod 128 bytes off, on a line for
- * c = 0, 8, 16. The add kernels off a line take 1.59x their repeats' time: a problem, its records the 17 off-line
+ * c = 0, 8, 16. The add kernels off a line take 1.65x their repeats' time: a problem, its records the 17 off-line
  * kernels, its fix a count of streams that keeps every chunk on a line, re-run on the model to a gain. */
 static void test_twenty_streams(void **state)
 {
