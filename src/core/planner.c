@@ -770,6 +770,26 @@ uint64_t planner_op_line_offset(const struct ss_experiment *e, const struct ss_o
 	return off * ops->elem_size % SS_LINE_BYTES;
 }
 
+void planner_line_census(const struct ss_experiment *e, const struct ss_oplist *ops, struct ss_line_census *c)
+{
+	memset(c, 0, sizeof *c);
+	for (size_t k = 0; k < ops->n; k++) {
+		const struct ss_op *op = &ops->op[k];
+		unsigned b;
+
+		if (op->kind != SS_OP_KERNEL || op->stream < 0 || op->count == 0)
+			continue;
+		if (c->kernels++ == 0)
+			c->first_count = op->count;
+		if ((b = (unsigned)planner_op_line_offset(e, ops, op)) == 0)
+			continue;
+		if (c->off++ == 0 || b < c->lo)
+			c->lo = b;
+		if (b > c->hi)
+			c->hi = b;
+	}
+}
+
 bool planner_chunks_aligned(uint64_t elements, int chunks, enum ss_split split, uint32_t elem_size)
 {
 	uint64_t off, count;

@@ -115,6 +115,15 @@ void planner_start_events(const struct ss_oplist *ops, int nthreads, int *start_
  * 256 bytes or more), the chunk at its element offset; with managed-attach memory outside a step program, one
  * allocation per chunk, which starts on a line (0). The model's kernel.*.misalign applies where it is not 0. */
 uint64_t planner_op_line_offset(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_op *op);
+/* Where the kernel launches of an op list start their data against a line (planner_op_line_offset). */
+struct ss_line_census {
+	int kernels;          /* kernel launches on experiment streams with elements */
+	int off;              /* of them, those whose data start off a line */
+	unsigned lo, hi;      /* the least and most bytes off a line among those (0 when none) */
+	uint64_t first_count; /* the first launch's elements */
+};
+/* planner_line_census counts the kernel launches of e's op list ops and those off a line. */
+void planner_line_census(const struct ss_experiment *e, const struct ss_oplist *ops, struct ss_line_census *c);
 /* planner_chunks_aligned: whether every chunk that has elements, of elements cut into chunks (split) of elem_size
  * bytes each, starts on a 128-byte line (as planner_chunk cuts them: chunk c at c times the chunk size). */
 bool planner_chunks_aligned(uint64_t elements, int chunks, enum ss_split split, uint32_t elem_size);

@@ -509,22 +509,13 @@ static void advise_ratio(int fast, int best, const char *what, char *buf, size_t
  * 5-15% over it, 5 streams of 4 chunks within 2% (test_replay_advise_model on tests/data/h200/advise). */
 #define ADVISE_UNSURE_CHUNKS 6
 
-/* advise_offline counts e's kernel launches (on its streams, with elements) and of them those whose data start off a
- * line (planner_op_line_offset). */
-static void advise_offline(const struct ss_experiment *e, int *kernels, int *off)
+/* advise_census fills c with where e's kernel launches start their data (planner_line_census). */
+static void advise_census(const struct ss_experiment *e, struct ss_line_census *c)
 {
 	struct ss_oplist ops;
 
-	*kernels = *off = 0;
 	planner_build(e, &ops);
-	for (size_t i = 0; i < ops.n; i++) {
-		const struct ss_op *op = &ops.op[i];
-
-		if (op->kind != SS_OP_KERNEL || op->stream < 0 || op->count == 0)
-			continue;
-		(*kernels)++;
-		*off += planner_op_line_offset(e, &ops, op) != 0;
-	}
+	planner_line_census(e, &ops, c);
 	planner_free(&ops);
 }
 
@@ -572,16 +563,16 @@ static void advise_explain(struct ss_advice *a)
 		         within, fast, less[0] != '\0' ? " with " : "", less, a->gain_pct);
 	}
 	if (!a->best_is_current) {
-		int nk, noff, bk, boff;
+		struct ss_line_census now, adv;
 		size_t k = strlen(a->explanation);
 
-		advise_offline(&a->current.e, &nk, &noff);
-		advise_offline(&a->best.e, &bk, &boff);
-		if (noff > 0 && boff == 0)
+		advise_census(&a->current.e, &now);
+		advise_census(&a->best.e, &adv);
+		if (now.off > 0 && adv.off == 0)
 			snprintf(
 			    a->explanation + k, sizeof a->explanation - k,
 			    "; now %d of %d kernel launches start their data off a 128-byte line, none in the advice",
-			    noff, nk);
+			    now.off, now.kernels);
 	}
 	if (!a->best_is_current && a->best.nchunks >= ADVISE_UNSURE_CHUNKS * a->best.e.streams) {
 		size_t k = strlen(a->explanation);

@@ -180,13 +180,10 @@ static void claims_theory(struct ss_claim *c, const struct ss_sweep *s)
 }
 
 /* Where the data of a sweep point's kernels start against a SS_LINE_BYTES line, as the CUDA backend lays them out
- * (planner_op_line_offset): what the model's misalignment reads. */
+ * (planner_line_census): what the model's misalignment reads; and the bytes an element. */
 struct claims_layout {
-	int kernels;        /* kernels on experiment streams */
-	int off;            /* of them, those whose data start off a line */
-	unsigned lo, hi;    /* the least and most bytes off a line among those */
-	uint64_t chunk;     /* the first kernel's elements */
-	uint32_t elem_size; /* bytes an element */
+	struct ss_line_census c;
+	uint32_t elem_size;
 };
 
 /* claims_layout_of fills l for point i of s's first order, from the op list its experiment plans. */
@@ -195,26 +192,10 @@ static void claims_layout_of(const struct ss_sweep *s, int i, struct claims_layo
 	struct ss_experiment e;
 	struct ss_oplist ops;
 
-	memset(l, 0, sizeof *l);
 	sweep_point_experiment(s, (size_t)i, &e);
 	planner_build(&e, &ops);
+	planner_line_census(&e, &ops, &l->c);
 	l->elem_size = ops.elem_size;
-	for (size_t k = 0; k < ops.n; k++) {
-		const struct ss_op *op = &ops.op[k];
-		unsigned b;
-
-		if (op->kind != SS_OP_KERNEL || op->stream < 0 || op->count == 0)
-			continue;
-		if (l->kernels++ == 0)
-			l->chunk = op->count;
-		b = (unsigned)planner_op_line_offset(&e, &ops, op);
-		if (b == 0)
-			continue;
-		if (l->off++ == 0 || b < l->lo)
-			l->lo = b;
-		if (b > l->hi)
-			l->hi = b;
-	}
 	planner_free(&ops);
 }
 
@@ -258,7 +239,7 @@ static void claims_literal(struct ss_claim *c, const struct ss_sweep *s, const s
 	claims_value(c, "at_20_ns", true, (double)p->a.used_ns);
 	claims_value(c, "at_20_speedup", true, p->a.speedup);
 	claims_value(c, "at_20_vs_best", true, over);
-	claims_value(c, "at_20_chunks_off_line", true, l.off);
+	claims_value(c, "at_20_chunks_off_line", true, l.c.off);
 	if (p == best) {
 		claims_cat(c->evidence, sizeof c->evidence, "; the best is %d streams itself", CLAIMS_BEST_LITERAL);
 		return;
@@ -311,24 +292,24 @@ static void claims_literal(struct ss_claim *c, const struct ss_sweep *s, const s
 			           CLAIMS_T(fast->a.eng[SS_ENG_COMPUTE].busy_ns), fast->streams);
 			return;
 		}
-		if (l.off > 0) {
+		if (l.c.off > 0) {
 			claims_cat(c->evidence, sizeof c->evidence,
 			           ": %d of the %d chunks its kernels read (%llu x %u bytes) start %u..%u bytes off a "
 			           "%d-byte line (",
-			           l.off, l.kernels, (unsigned long long)l.chunk, l.elem_size, l.lo, l.hi,
-			           SS_LINE_BYTES);
+			           l.c.off, l.c.kernels, (unsigned long long)l.c.first_count, l.elem_size, l.c.lo,
+			           l.c.hi, SS_LINE_BYTES);
 			for (int k = 0, first = 1; k < 2; k++)
 				if (nb[k] != NULL) {
 					struct claims_layout m;
 					int i = (int)(nb[k] - claims_pt(s, 0));
 
 					claims_layout_of(s, i, &m);
-					if (m.off == 0)
+					if (m.c.off == 0)
 						claims_cat(c->evidence, sizeof c->evidence, "%snone at %d",
 						           first ? "" : ", ", nb[k]->streams);
 					else
 						claims_cat(c->evidence, sizeof c->evidence, "%s%d of %d at %d",
-						           first ? "" : ", ", m.off, m.kernels, nb[k]->streams);
+						           first ? "" : ", ", m.c.off, m.c.kernels, nb[k]->streams);
 					first = 0;
 				}
 			claims_cat(c->evidence, sizeof c->evidence, ")");

@@ -344,7 +344,7 @@ static void test_side_by_side(void **state)
 }
 
 /* Where the CUDA backend puts a chunk: its element offset in one allocation per buffer; managed-attach memory is
- * one allocation per chunk (outside a step program). */
+ * one allocation per chunk (outside a step program); the census of a run's launches. */
 static void test_layout(void **state)
 {
 	struct ss_experiment e;
@@ -373,6 +373,16 @@ static void test_layout(void **state)
 			kernels++;
 		}
 	assert_int_equal(kernels, 20);
+	{
+		struct ss_line_census c;
+
+		planner_line_census(&e, &ops, &c); /* 80c mod 128: on a line at c = 0, 8, 16; 16..112 bytes off */
+		assert_int_equal(c.kernels, 20);
+		assert_int_equal(c.off, 17);
+		assert_int_equal(c.lo, 16);
+		assert_int_equal(c.hi, 112);
+		assert_int_equal(c.first_count, 209716);
+	}
 	planner_free(&ops);
 	experiment_preset(&e, SS_PRESET_MANAGED_THREADS);
 	e.streams = e.threads = 3;
