@@ -1217,7 +1217,7 @@ static void insight_managed_migration(const struct ss_timeline *t, const struct 
 
 /* misaligned-chunks is a problem when the kernels whose data start off a 128-byte line took this many times as
  * long per element as the same kernel's launches on a line, or more (one kernel's time spreads by a few percent
- * from launch to launch; document 001's add takes about 1.6x on the H200: tests/data/h200/advise)... */
+ * from launch to launch; document 001's add takes about 1.6x on the H200: tests/data/h200/advise-run3)... */
 #define INSIGHT_MISALIGN_SLOW 1.10
 /* ...the compute engine was busy for this share of the makespan or more, and longer than either copy engine
  * (kernels, not gaps or copies, set its length, so slower kernels make a longer run)... */

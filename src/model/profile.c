@@ -146,7 +146,7 @@ static const struct profile_key profile_keys[] = {
     {"kernel.add.misalign", D(kernel[SS_KERNEL_ADD].misalign), 0, 100, 1.65, F,
      "add (document 001's): its repeats take this many times as long when the launch's data do not start on a "
      "128-byte line",
-     "fitted to the 47 H200 makespans of document 001's workload in tests/data/h200/advise but 3-4 streams of 37 "
+     "fitted to the 47 H200 makespans of document 001's workload in tests/data/h200/advise-run3 but 3-4 streams of 37 "
      "chunks, whose error is another (20 and 35-38 streams, 5-6 streams of 20 or 37 chunks among them; "
      "docs/results.md): 20 streams' kernels were busy 1.89 ms where 16 and 32 streams' took 1.28-1.32 "
      "(tests/data/h200/documents/claims); decrypt and vector-add, one pass over their data, showed no such cost"},
@@ -172,7 +172,7 @@ static const struct profile_key profile_keys[] = {
      "none: its repeats are FMAs in registers, one load and one store per element"},
     {"kernel.decrypt.misalign", D(kernel[SS_KERNEL_DECRYPT].misalign), 0, 100, 1, M,
      "decrypt: its rounds take this many times as long when the launch's data do not start on a 128-byte line",
-     "none: on the H200 (tests/data/h200/advise) 3-5 streams of 224 chunks (offsets off a line) measured 0.97 of "
+     "none: on the H200 (tests/data/h200/advise-run3) 3-5 streams of 224 chunks (offsets off a line) measured 0.97 of "
      "the model, as 32 and 128 streams of aligned chunks did"},
     {"kernel.decrypt.saturation", D(kernel[SS_KERNEL_DECRYPT].saturation), 1, 1e10, 45934, M,
      "decrypt: launch size (entries) from which it is throughput-bound",

@@ -506,7 +506,7 @@ static void advise_ratio(int fast, int best, const char *what, char *buf, size_t
 }
 
 /* Chunks per stream from which the model is known to be fast on the H200: 3-5 streams of 7-12 chunks each measured
- * 5-15% over it, 5 streams of 4 chunks within 2% (test_replay_advise_model on tests/data/h200/advise). */
+ * 5-15% over it, 5 streams of 4 chunks within 2% (test_replay_advise_model on tests/data/h200/advise-run3). */
 #define ADVISE_UNSURE_CHUNKS 6
 
 /* advise_census fills c with where e's kernel launches start their data (planner_line_census). */

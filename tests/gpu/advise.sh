@@ -13,7 +13,8 @@
 # managed-threads keeps depth order and managed-attach memory (the task kernel's) and sweeps 1..64 threads.
 # Every run (advise's and the sweep's) uses --repeat 3 --warmup 1. The parts run in the order advise (all
 # presets), then A, B, D, C (all presets), and a step is skipped once 230 s have gone (each step at most 60 s), so the script stays under
-# 5 minutes; timing.txt says what ran and how long it took, skipped.txt what did not.
+# 5 minutes (SS_ADVISE_BUDGET sets the 230 s; SS_ADVISE_ONLY=FILE runs only the steps FILE names, one a line, such
+# as an earlier run's skipped.txt); timing.txt says what ran and how long it took, skipped.txt what did not.
 # Check: python3 tests/gpu/advise_check.py DIR on the unpacked advise/ (each preset: verify's measured best within 3% of the
 # best point measured, with how many measured runs each side took).
 # Usage (on the GPU machine): tests/gpu/advise.sh BUILD_DIR; results in $OUT/advise.tar.gz (every JSON and its
@@ -27,7 +28,8 @@ export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:${LD_LIBRARY_PAT
 presets="kernel-transfer decrypt hyperq default-stream sync-order managed pageable vector-add managed-threads"
 rep="--repeat 3 --warmup 1"
 start=$(date +%s)
-budget=230
+budget=${SS_ADVISE_BUDGET:-230}
+only=${SS_ADVISE_ONLY:-} # a file of step names (an earlier run's skipped.txt): run those steps alone
 backend=${SS_ADVISE_BACKEND:-cuda} # model: a dry run of the script without a GPU (no --verify then)
 verify=--verify
 [ "$backend" = model ] && verify=
@@ -40,6 +42,9 @@ git -C "$(dirname "$0")/../.." rev-parse HEAD >"$out/commit.txt" 2>/dev/null
 step() {
 	local name=$1 file=$2 t0 rc
 	shift 2
+	if [ -n "$only" ] && ! grep -qxF "$name" "$only"; then
+		return
+	fi
 	if [ $(($(date +%s) - start)) -ge $budget ]; then
 		echo "$name" >>"$out/skipped.txt"
 		return

@@ -166,7 +166,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* The model's bounds over these points, as docs/results.md gives them: the median is the issue's target; the worst
  * error, the points beyond 15% and verify's pairs the H200 ordered otherwise are ratchets, given per data set on the
- * command line (tests/replay/CMakeLists.txt): on tests/data/h200/advise the worst is pageable breadth-first at 128
+ * command line (tests/replay/CMakeLists.txt): on tests/data/h200/advise-run3 the worst is pageable breadth-first at 128
  * streams (+35.8%), the 26 beyond 15% pageable breadth-first (and one stream), managed at 4-128 streams, vector-add
  * weaker at 32-128, hyperq breadth-first, default-stream's blocking streams on 32 queues, sync-order at 128 streams
  * and 3 streams of 37 chunks, and the two pairs 3 streams of 37 chunks against 5 of 20 (10 of 40 pairs before
