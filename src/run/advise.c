@@ -505,8 +505,9 @@ static void advise_ratio(int fast, int best, const char *what, char *buf, size_t
 		snprintf(buf, len, "%d %s instead of %d", best, what, fast);
 }
 
-/* Chunks per stream from which the model is known to be fast on the H200: 3-5 streams of 7-12 chunks each measured
- * 5-15% over it, 5 streams of 4 chunks within 2% (test_replay_advise_model on tests/data/h200/advise-run3). */
+/* Chunks per stream from which the model is known to be fast on the H200: 2-5 streams of 7-16 chunks each measured
+ * 5-35% over it, 5 streams of 4 chunks within 2% (test_replay_advise_model on tests/data/h200/advise-run3 and
+ * advise; test_replay_chunk_shape). */
 #define ADVISE_UNSURE_CHUNKS 6
 
 /* advise_census fills c with where e's kernel launches start their data (planner_line_census). */
@@ -579,8 +580,8 @@ static void advise_explain(struct ss_advice *a)
 
 		snprintf(
 		    a->explanation + k, sizeof a->explanation - k,
-		    "; the model is least sure of %d chunks a stream (on the H200 it was 5-15%% fast for 3-5 streams "
-		    "of 7-12 chunks each): --verify measures it",
+		    "; the model is least sure of %d chunks a stream (the H200 measured 5-35%% over it for 2-5 streams "
+		    "of 7-16 chunks each): --verify measures it",
 		    a->best.nchunks / a->best.e.streams);
 	}
 }
