@@ -1,6 +1,7 @@
 #!/bin/bash
-# advise_gaps.sh: issue 20's measurements in one device call (under 10 minutes): tests/gpu/model_gaps.sh (the
-# model's worst configurations as traces, chunk_shape.sh, analyze --verify of kernel-transfer on 20 streams), then
+# advise_gaps.sh: issue 20's measurements in one device call (each script's steps have budgets of their own, which
+# together can outrun a call's 10 minutes: one script a call is the safe way): tests/gpu/model_gaps.sh (the model's
+# worst configurations as traces, chunk_shape.sh, analyze --verify of kernel-transfer on 20 streams), then
 # tests/gpu/advise.sh (every preset's advise --verify against a measured sweep). The device tool brings back at most
 # 8 files, so everything is packed into $OUT/advise-gaps.tar.gz; advise's check.txt, chunk_shape's points.tsv and
 # the runs' log stay beside it. Usage (on the GPU machine): tests/gpu/advise_gaps.sh BUILD_DIR
