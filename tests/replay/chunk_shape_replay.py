@@ -10,10 +10,10 @@ the model here. Holds:
     gap there (docs/results.md, "Chunks off a 128-byte line").
 Exit 0 when all hold, 1 otherwise. Prints every point."""
 import csv
-import json
 import statistics
-import subprocess
 import sys
+
+import model_run
 
 ONE_WORST = 0.27
 ALIGN_WORST = 0.29
@@ -27,19 +27,14 @@ def h200_points(path):
     return {k: statistics.median(v) for k, v in runs.items()}
 
 
-def model_ns(bin_, s, c, n):
-    out = subprocess.run([bin_, "run", "--backend", "model", "--preset", "kernel-transfer", "--streams", str(s),
-                          "--chunks", str(c), "--elements", str(n), "--sync", "stream", "--json"],
-                         capture_output=True, text=True, check=True).stdout
-    return json.loads(out)["makespan_ns"]
-
-
 def main():
     if len(sys.argv) != 3:
         print("usage: chunk_shape_replay.py POINTS.TSV STREAMSCOPE", file=sys.stderr)
         return 2
     h = h200_points(sys.argv[1])
-    m = {k: model_ns(sys.argv[2], k[1], k[2], k[3]) for k in h}
+    m = {k: model_run.makespan_ns(sys.argv[2], ["--preset", "kernel-transfer", "--streams", str(k[1]), "--chunks",
+                                                 str(k[2]), "--elements", str(k[3]), "--sync", "stream"])
+         for k in h}
     ok = True
     worst = {"one": 0.0, "align": 0.0}
     for k in sorted(h):
@@ -49,17 +44,17 @@ def main():
         print("%-8s %3d streams %3d chunks %8d elements: H200 %.3f ms, model %.3f ms (%+.1f%%)" %
               (k[0], k[1], k[2], k[3], h[k] / 1e6, m[k] / 1e6, 100 * err))
     full = 1 << 22
-    for k in sorted(h):
-        g, s, c, n = k
+    for g, s, c, n in sorted(h):
+        twin = ("one" if s == c else "many", s, c, full)  # the same counts on 2^22 elements
         if g == "align":
-            off = ("one" if s == c else "many", s, c, full)
+            off, on = twin, (g, s, c, n)
         elif g == "misalign":
-            off, k = k, (("one" if s == c else "many"), s, c, full)
+            off, on = (g, s, c, n), twin
         else:
             continue
-        if off not in h or k not in h or (off[0] == "one" and off[1] == 37) or off[:3] in (("many", 3, 37),):
+        if off not in h or on not in h or c == 37:
             continue  # 37 ways puts every other chunk on a line: half of them off, too mild for the bound
-        hr, mr = h[off] / h[k], m[off] / m[k]
+        hr, mr = h[off] / h[on], m[off] / m[on]
         good = hr >= 1.25 and mr >= 1.10
         ok &= good
         print("%s %d streams %d chunks off a line / on one: H200 %.2fx, model %.2fx%s" %

@@ -8,23 +8,12 @@ calibrate's whole-device rate and its saturation size, gives 39 us (docs/results
 Where kernels share the GPU (2 and 32 streams) the lines are printed, not held: the model runs such launches one
 after another at the full rate, the H200 3-4 side by side, each slower, so one launch's duration is not comparable.
 Exit 0 when all hold, 1 otherwise."""
-import csv
-import os
 import re
-import statistics
-import subprocess
 import sys
-import tempfile
+
+import model_run
 
 BOUND = 0.20
-
-
-def model_median_us(bin_, args):
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "t.csv")
-        subprocess.run([bin_, "run", "--backend", "model", "--preset"] + args + ["--sync", "stream", "--export", path],
-                       capture_output=True, text=True, check=True)
-        return statistics.median(int(r["duration_ns"]) for r in csv.DictReader(open(path)) if r["kind"] == "KER") / 1e3
 
 
 def main():
@@ -33,18 +22,20 @@ def main():
         return 2
     ok, n = True, 0
     for line in open(sys.argv[1]):
-        m = re.match(r"(\d+) (.+?)\s+kernels (\d+) median ([\d.]+) us", line)
+        m = re.match(r"\d+ (.+?)\s+kernels \d+ median ([\d.]+) us", line)
         if not m:
             continue
         n += 1
-        args = m.group(2).split()
-        h200, model = float(m.group(4)), model_median_us(sys.argv[2], args)
+        args = m.group(1).split()
+        h200 = float(m.group(2))
+        model = model_run.kernel_median_ns(sys.argv[2], ["--preset"] + args + ["--sync", "stream"]) / 1e3
         err = model / h200 - 1
-        alone = "--streams 1 " in m.group(2) + " " or args[0] == "default-stream"
+        # alone: one stream, or default-stream's legacy operation, which serialises the kernels
+        alone = args[args.index("--streams") + 1] == "1" or args[0] == "default-stream"
         good = abs(err) <= BOUND or not alone
         ok &= good
-        print("%-45s H200 %.1f us, model %.1f us (%+.1f%%)%s" % (m.group(2), h200, model, 100 * err,
-                                                                "  (shares the GPU: not held)" if not alone else "" if good else "  FAIL"))
+        verdict = "  (shares the GPU: not held)" if not alone else "" if good else "  FAIL"
+        print("%-45s H200 %.1f us, model %.1f us (%+.1f%%)%s" % (m.group(1), h200, model, 100 * err, verdict))
     if n < 10:
         print("%d of the 10 lines read  FAIL" % n)
         ok = False

@@ -8,10 +8,10 @@ tests/data/h200/many-queues) against the model, each configuration run once on t
     model's worst, 11-16% fast; docs/results.md).
 Exit 0 when all hold, 1 otherwise. Prints every configuration."""
 import csv
-import json
 import statistics
-import subprocess
 import sys
+
+import model_run
 
 WORST = 0.17
 
@@ -31,10 +31,9 @@ def main():
             int(r["untraced_ns"]))
     h, m = {}, {}
     for k, v in sorted(runs.items()):
-        out = subprocess.run([sys.argv[2], "run", "--backend", "model", "--preset", k[0], "--order", k[1],
-                              "--streams", str(k[2]), "--connections", str(k[3]), "--json"],
-                             capture_output=True, text=True, check=True).stdout
-        h[k], m[k] = statistics.median(v), json.loads(out)["makespan_ns"]
+        h[k] = statistics.median(v)
+        m[k] = model_run.makespan_ns(sys.argv[2], ["--preset", k[0], "--order", k[1], "--streams", str(k[2]),
+                                                   "--connections", str(k[3])])
         err = m[k] / h[k] - 1
         good = abs(err) <= WORST
         ok &= good
