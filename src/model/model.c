@@ -9,7 +9,8 @@
  * the legacy default stream's implicit barriers), so a waiting head holds up everything behind it in that queue. A
  * dependency across engines or queues is noticed gpu.dep_* after it ends, later the more queues are in use (and a
  * prefetch, which the driver starts, managed.prefetch_wait_ns later still). Copies go to one engine per direction,
- * first come first served, idling copy.switch_ns when the next copy comes from another hardware queue; both
+ * which takes the oldest ready copy but stays with the hardware queue of its last one while that queue has a
+ * copy ready, idling copy.switch_ns when the next copy comes from another hardware queue; both
  * directions at once share the profile's combined bandwidth. Kernels start in dispatch order while fewer than
  * max_kernels run and the device has room; each takes a share of the device up to its width (launch size /
  * saturation), earlier kernels first, and progresses at that share; a launch whose data start off a 128-byte line
@@ -718,25 +719,42 @@ static void model_complete(struct model *m, int i)
 	}
 }
 
-/* model_dispatch moves ready queue heads to their engines, oldest op first. Returns true when one moved. */
+/* model_copy_queue: whether hardware queue q holds copies of one direction only (gpu.copy_queues). */
+static bool model_copy_queue(const struct model *m, int q)
+{
+	return m->p->copy_queues && q >= m->nconn;
+}
+
+/* model_dispatch moves ready queue heads to their engines, oldest op first. A copy engine takes from its
+ * direction's queues one copy at a time, when it is free, and stays with the hardware queue of its last copy while
+ * that queue's head is ready (the H200 drains one queue before it turns to the next: document 003's weaker order
+ * on 8 queues copies stream 0, 8, 16, 24 in, then 1, 9, 17, 25, where the streams were issued 0, 1, 2, ...).
+ * Returns true when one moved. */
 static bool model_dispatch(struct model *m)
 {
 	bool any = false;
 
 	for (;;) {
 		int best = -1, bq = -1;
+		bool best_stay = false;
 
 		for (int q = 0; q < m->nqueues; q++) {
-			int i;
+			int i, d;
+			bool stay = false;
 
 			if (fifo_empty(&m->queue[q]))
 				continue;
 			i = fifo_peek(&m->queue[q]);
+			d = m->it[i].engine;
+			if (model_copy_queue(m, q) && (m->copy_cur[d] >= 0 || !fifo_empty(&m->copyq[d])))
+				continue; /* its engine is busy: it chooses when it is free */
 			if (model_ready_at(m, i) > m->now + MODEL_EPS)
 				continue;
-			if (best < 0 || m->it[i].op < m->it[best].op) {
+			stay = model_copy_queue(m, q) && m->copy_lastq[d] == q;
+			if (best < 0 || (stay && !best_stay) || (stay == best_stay && m->it[i].op < m->it[best].op)) {
 				best = i;
 				bq = q;
+				best_stay = stay;
 			}
 		}
 		if (best < 0)

@@ -873,6 +873,44 @@ static void test_copy_switch(void **state)
 	free(ops.op);
 }
 
+/* A copy engine drains one hardware queue's ready copies before it turns to the next, as the H200 does
+ * (tests/data/h200/model-gaps/weaker-32): document 003's weaker order on 8 queues issues every stream's inputs,
+ * 0, 1, 2, ..., and the inputs go in queue by queue, 0, 8, 16, 24, 1, 9, ...; where copies share the kernels'
+ * queues (no gpu.copy_queues) they go in issue order. */
+static void test_copy_queue_stay(void **state)
+{
+	struct ss_experiment e;
+	struct ss_profile p;
+	struct ss_timeline tl;
+	struct ss_run_result res;
+
+	(void)state;
+	profile_builtin(&p);
+	experiment_preset(&e, SS_PRESET_VECTOR_ADD);
+	e.order = SS_ORDER_WEAKER;
+	e.streams = 32;
+	e.connections = 8;
+	for (int shared = 0; shared <= 1; shared++) {
+		int order[64], n = 0;
+
+		p.copy_queues = !shared;
+		timeline_init(&tl);
+		run_model(&e, &p, &tl, &res);
+		timeline_sort(&tl);
+		for (size_t i = 0; i < tl.n && n < 64; i++)
+			if (tl.rec[i].kind == SS_KIND_H2D)
+				order[n++] = tl.rec[i].stream;
+		assert_int_equal(n, 64);
+		for (int k = 0; k < 64; k++) {
+			int pos = k / 2; /* each stream's x then y */
+			int want = shared ? pos : pos % 4 * 8 + pos / 4;
+
+			assert_int_equal(order[k], want);
+		}
+		timeline_free(&tl);
+	}
+}
+
 /* The backend through the runner, as the CLI uses it: labelled as modelled. */
 static void test_backend_runner(void **state)
 {
@@ -918,6 +956,7 @@ int main(void)
 	    cmocka_unit_test(test_fault_overlap),
 	    cmocka_unit_test(test_prefetch_wait),
 	    cmocka_unit_test(test_copy_switch),
+	    cmocka_unit_test(test_copy_queue_stay),
 	    cmocka_unit_test(test_backend_runner),
 	};
 

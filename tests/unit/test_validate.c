@@ -200,14 +200,11 @@ static void test_h200_matrix(void **state)
 
 /* The presets issue 18 made the documents' own (tests/data/h200/documents: one measurement a row, each row's spread
  * unknown), against the H200 profile with the kernels calibrated there and the keys fitted to these rows
- * (test_h200_fitted). Met: the median (3.1% <= 5%), default-stream serialisation 30/30. Not met, held where they
- * are as ratchets (docs/results.md names the rows): 11 rows beyond 15% (46 before the fits, 17 before host_process
- * was shared by the threads inside one at once; managed-threads none now, worst 12.5%), the worst managed 8 streams
- * depth-first on 1 queue (+32.1%: measured 4.36 ms, faster than its neighbours); the faster order 41/46; pageable
- * overlap 28/31 (29 before: 4 streams breadth-first on 8 queues measured 0.088, modelled 0.034 with the slower staging,
- * 0.054 apart against the 0.05 allowed). Without managed and managed-threads: median 3.0%, worst 23.2% (pageable 4
- * streams breadth-first on 1 queue; 22.5% before, pageable 8 streams breadth-first on 8 queues), 7 beyond 15% (13
- * before). */
+ * (test_h200_fitted). Met: the median (<= 5%), default-stream serialisation (all 30). Not met, held where they are
+ * as ratchets (docs/results.md names the rows and their spread from session to session): 9 rows beyond 15%, the
+ * worst managed 8 streams depth-first on 1 queue (+32.1%: measured 4.36 ms, faster than its neighbours), the faster
+ * order 41 of 46, pageable overlap 28 of 31. Without managed and managed-threads: median <= 3.5%, worst 23.2%
+ * (pageable 4 streams breadth-first on 1 queue), 5 beyond 15%. */
 static void test_h200_documents(void **state)
 {
 	static const char *const files[] = {"tests/data/h200/documents/validate-1.csv",
@@ -222,7 +219,7 @@ static void test_h200_documents(void **state)
 	print_stats("documents", &s, &st);
 	assert_int_equal(s.n, 6 * 8 * 2 * 2 + 8 * 2 * 2 + 8 * 2); /* every preset but hyperq (unchanged) */
 	assert_true(st.median_err <= SS_VALIDATE_MEDIAN_MAX);
-	assert_true(st.beyond_worst <= 11);
+	assert_true(st.beyond_worst <= 9);
 	assert_true(st.worst_err <= 0.322);
 	assert_int_equal(st.serial_agree, st.serial_checked);
 	assert_true(st.serial_checked >= 30);
@@ -234,7 +231,7 @@ static void test_h200_documents(void **state)
 	validate_stats(&good, &gst);
 	print_stats("documents without managed and managed-threads", &good, &gst);
 	assert_true(gst.median_err <= 0.035);
-	assert_true(gst.beyond_worst <= 7);
+	assert_true(gst.beyond_worst <= 5);
 	assert_true(gst.worst_err <= 0.233);
 	validate_free(&s);
 	validate_free(&good);
