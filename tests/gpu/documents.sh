@@ -4,8 +4,9 @@
 # calibrated model, the documents' claims (`streamscope claims`), and the reference programs against the presets
 # (tests/gpu/reference.sh, when built). Usage (on the GPU machine):
 #   [STEPS="runs calibrate validate claims reference sweep"] [VALIDATE_RUNS=2] [VALIDATE_PRESETS=managed,pageable]
-#   tests/gpu/documents.sh BUILD_DIR
-# (VALIDATE_PRESETS: validate only these presets, e.g. to measure single-measurement rows again)
+#   [VALIDATE_LIMIT=280] tests/gpu/documents.sh BUILD_DIR
+# (VALIDATE_PRESETS: validate only these presets, e.g. to measure single-measurement rows again; VALIDATE_LIMIT:
+# seconds each validate run may take)
 # Results go to $OUT/documents.tar.gz plus $OUT/log.txt; each step's output is kept whole, its tail in the log.
 set -u
 build=${1:-build-h200}
@@ -61,7 +62,7 @@ prof=()
 [ -s "$work/h200.profile" ] && prof=(--profile "$work/h200.profile")
 if has validate; then
 	for r in $(seq 1 "${VALIDATE_RUNS:-1}"); do
-		step "validate-$r" 280 "$bin" validate --preset "$changed" --csv "$work/validate-$r.csv" "${prof[@]}"
+		step "validate-$r" "${VALIDATE_LIMIT:-280}" "$bin" validate --preset "$changed" --csv "$work/validate-$r.csv" "${prof[@]}"
 	done
 fi
 if has claims && "$bin" claims --help >/dev/null 2>&1; then
