@@ -377,11 +377,11 @@ void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *s
 		st->beyond_worst += e > SS_VALIDATE_WORST_MAX;
 		st->beyond_spread += e > fmax(SS_VALIDATE_WORST_MAX, r->measured_spread);
 		/* Order: compare with the breadth-first twin once, from the depth-first row. */
-		if (r->order == SS_ORDER_DEPTH && r->streams > 1) {
+		if ((r->order == SS_ORDER_DEPTH || r->order == SS_ORDER_BEST) && r->streams > 1) {
 			struct ss_validate_row twin = *r;
 			long j;
 
-			twin.order = SS_ORDER_BREADTH;
+			twin.order = r->order == SS_ORDER_DEPTH ? SS_ORDER_BREADTH : SS_ORDER_WEAKER;
 			j = validate_find(s, &twin);
 			if (j >= 0 && s->row[j].measured_ns > 0 && s->row[j].model_ns > 0) {
 				double md = (double)r->measured_ns, mb = (double)s->row[j].measured_ns;

@@ -198,41 +198,52 @@ static void test_h200_matrix(void **state)
 	validate_free(&s);
 }
 
-/* The presets issue 18 made the documents' own (tests/data/h200/documents: one measurement a row, each row's spread
- * unknown), against the H200 profile with the kernels calibrated there and the keys fitted to these rows
- * (test_h200_fitted). Met: the median (<= 5%), default-stream serialisation (all 30). Not met, held where they are
- * as ratchets (docs/results.md names the rows and their spread from session to session): 9 rows beyond 15%, the
- * worst managed 8 streams depth-first on 1 queue (+32.1%: measured 4.36 ms, faster than its neighbours), the faster
- * order 41 of 46, pageable overlap 28 of 31. Without managed and managed-threads: median <= 3.5%, worst 23.2%
- * (pageable 4 streams breadth-first on 1 queue), 5 beyond 15%. */
+/* The presets issue 18 made the documents' own, measured in two sessions: tests/data/h200/documents (one run of
+ * the matrix, its last rows in validate-2 and -3) and tests/data/h200/documents-repeat (five more, r2 of managed,
+ * pageable and sync-order only): 5-6 measurements a row, each row held to their median. */
+static const char *const documents_csv[] = {
+    "tests/data/h200/documents/validate-1.csv",         "tests/data/h200/documents/validate-2.csv",
+    "tests/data/h200/documents/validate-3.csv",         "tests/data/h200/documents-repeat/validate-r1.csv",
+    "tests/data/h200/documents-repeat/validate-r2.csv", "tests/data/h200/documents-repeat/validate-r3.csv",
+    "tests/data/h200/documents-repeat/validate-r4.csv", "tests/data/h200/documents-repeat/validate-r5.csv",
+};
+
+/* Those presets against the H200 profile with the kernels calibrated there and the keys fitted to the first
+ * session's rows (test_h200_fitted). Met: the median (<= 5%), default-stream serialisation (all 30). Not met, held
+ * where they are as ratchets (docs/results.md names the rows): 9 rows beyond 15%, 4 of them beyond their own
+ * spread too (managed 8 streams depth-first on 1 queue, +33.5%: measured 4.32 ms in all six runs faster than its
+ * neighbours, the worst; sync-order 128 depth-first on 8 queues and vector-add 128 best-first on 1 queue and weaker
+ * on 8, host-bound rows within 15% with their runs' own call costs); the faster order 30 of 31 pairs (the 31st is
+ * that managed row), pageable overlap 29 of 32. Without managed and managed-threads: median <= 3.5%, worst 19.5%
+ * (sync-order 128 streams depth-first on 8 queues), 5 beyond 15%. */
 static void test_h200_documents(void **state)
 {
-	static const char *const files[] = {"tests/data/h200/documents/validate-1.csv",
-	                                    "tests/data/h200/documents/validate-2.csv",
-	                                    "tests/data/h200/documents/validate-3.csv"};
 	struct ss_validate_set s = {0}, good = {0};
 	struct ss_validate_stats st, gst;
 
 	(void)state;
-	read_h200(files, sizeof files / sizeof files[0], &s);
+	read_h200(documents_csv, sizeof documents_csv / sizeof documents_csv[0], &s);
 	validate_stats(&s, &st);
 	print_stats("documents", &s, &st);
 	assert_int_equal(s.n, 6 * 8 * 2 * 2 + 8 * 2 * 2 + 8 * 2); /* every preset but hyperq (unchanged) */
+	for (size_t i = 0; i < s.n; i++)
+		assert_true(s.row[i].measured_n >= (s.row[i].preset == SS_PRESET_DECRYPT ? 1 : 5));
 	assert_true(st.median_err <= SS_VALIDATE_MEDIAN_MAX);
 	assert_true(st.beyond_worst <= 9);
-	assert_true(st.worst_err <= 0.322);
+	assert_true(st.beyond_spread <= 4);
+	assert_true(st.worst_err <= 0.336);
 	assert_int_equal(st.serial_agree, st.serial_checked);
 	assert_true(st.serial_checked >= 30);
-	assert_true(st.pageable_agree + 3 >= st.pageable_checked && st.pageable_agree >= 28);
-	assert_true(st.order_agree + 5 >= st.order_checked && st.order_agree >= 41);
+	assert_true(st.pageable_agree + 3 >= st.pageable_checked && st.pageable_agree >= 29);
+	assert_true(st.order_agree + 1 >= st.order_checked && st.order_agree >= 30);
 	/* without the two presets of estimated or missed managed costs */
-	read_h200(files, sizeof files / sizeof files[0], &good);
+	read_h200(documents_csv, sizeof documents_csv / sizeof documents_csv[0], &good);
 	keep_presets(&good, ~((1u << SS_PRESET_MANAGED) | (1u << SS_PRESET_MANAGED_THREADS)));
 	validate_stats(&good, &gst);
 	print_stats("documents without managed and managed-threads", &good, &gst);
 	assert_true(gst.median_err <= 0.035);
 	assert_true(gst.beyond_worst <= 5);
-	assert_true(gst.worst_err <= 0.233);
+	assert_true(gst.worst_err <= 0.196);
 	validate_free(&s);
 	validate_free(&good);
 }
@@ -367,6 +378,15 @@ static void test_stats(void **state)
 	assert_int_equal(st.order_agree, 0);
 	assert_false(validate_passes(&st));
 	s.row[2].model_ns = 1100;
+	/* document 003's orders are a pair too: best measured faster, the model says weaker is */
+	push(&s, row(SS_PRESET_VECTOR_ADD, 2, SS_ORDER_BEST, 1, 3200, 3800));
+	push(&s, row(SS_PRESET_VECTOR_ADD, 2, SS_ORDER_WEAKER, 1, 3800, 3700));
+	validate_stats(&s, &st);
+	assert_int_equal(st.order_checked, 2);
+	assert_int_equal(st.order_agree, 1);
+	s.row[s.n - 2].model_ns = 3100;
+	validate_stats(&s, &st);
+	assert_int_equal(st.order_agree, 2);
 	/* serialisation: measured none across the legacy op, the model some */
 	r = row(SS_PRESET_DEFAULT_STREAM, 8, SS_ORDER_DEPTH, 8, 1000, 1000);
 	r.measured_cross = 0;
