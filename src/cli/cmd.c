@@ -97,6 +97,8 @@ static const struct cmd_option cmd_options[] = {
     {OPT_CHILDREN, "children", 0, CMD_ARG_NONE, NULL, "also record the CUDA processes the program starts"},
     {OPT_TWIN, "twin", 0, CMD_ARG_NONE, NULL, "also run the program once untraced and store both times"},
     {OPT_VERIFY, "verify", 0, CMD_ARG_NONE, NULL, "measure on the GPU what the model predicts"},
+    {OPT_REFERENCE, "reference", 0, CMD_ARG_REQUIRED, "LIST",
+     "only the comparison with the documents' own programs, of these presets (comma list)"},
     {OPT_HELP, "help", 'h', CMD_ARG_NONE, NULL, "this help"},
 };
 

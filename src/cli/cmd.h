@@ -52,6 +52,7 @@ enum cmd_opt {
 	OPT_CHILDREN,
 	OPT_TWIN,
 	OPT_VERIFY,
+	OPT_REFERENCE,
 	OPT_HELP,
 	OPT_COUNT
 };

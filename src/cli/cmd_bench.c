@@ -558,10 +558,12 @@ static const int bench_ref_sweep[] = {1, 2, 4, 8, 16, 32, 64, 128};
 static const int bench_ref_small[] = {1, 2, 4, 8};
 static const int bench_ref_decrypt_quick[] = {1, 32};
 static const int bench_ref_two[] = {2};
+static const int bench_ref_tasks_quick[] = {1, 4};
 
 /* The presets that have a reference, each at the points its document measures: kernel-transfer's 1..128 streams
  * (the document's sweep, one count a reference run), decrypt's at the same counts, vector-add's two streams in
- * both orders. Each decrypt run of the preset encrypts 2^26 entries on the host (seconds a run), so decrypt
+ * both orders, managed-threads' 1..128 tasks (a host thread and a stream each, the preset's data split among
+ * them). Each decrypt run of the preset encrypts 2^26 entries on the host (seconds a run), so decrypt
  * has two rounds a point, which keeps the full bench within one call of the GPU machine
  * (tests/gpu/reference.sh: its time estimate). */
 static const struct bench_ref bench_refs[] = {
@@ -595,14 +597,49 @@ static const struct bench_ref bench_refs[] = {
      .norders = 2,
      .rounds = BENCH_REF_ROUNDS,
      .rounds_quick = BENCH_REF_ROUNDS_QUICK},
+    {.preset = SS_PRESET_MANAGED_THREADS,
+     .program = "ref_managed_threads",
+     .streams = bench_ref_sweep,
+     .nstreams = BENCH_REF_COUNT(bench_ref_sweep),
+     .quick = bench_ref_tasks_quick,
+     .nquick = BENCH_REF_COUNT(bench_ref_tasks_quick),
+     .orders = {SS_ORDER_DEPTH},
+     .norders = 1,
+     .rounds = BENCH_REF_ROUNDS,
+     .rounds_quick = BENCH_REF_ROUNDS_QUICK},
 };
+
+/* cmd_bench_ref_of: the reference of preset p, NULL when it has none. */
+static const struct bench_ref *cmd_bench_ref_of(int p)
+{
+	for (size_t i = 0; i < sizeof bench_refs / sizeof bench_refs[0]; i++)
+		if ((int)bench_refs[i].preset == p)
+			return &bench_refs[i];
+	return NULL;
+}
+
+/* cmd_bench_ref_names: the presets that have a reference, "a, b or c". */
+static const char *cmd_bench_ref_names(void)
+{
+	static char buf[256];
+	size_t n = sizeof bench_refs / sizeof bench_refs[0], used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < sizeof buf; i++)
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s",
+		                         i == 0       ? ""
+		                         : i + 1 == n ? " or "
+		                                      : ", ",
+		                         experiment_preset_name(bench_refs[i].preset));
+	return buf;
+}
 
 /* The arguments of r's program for experiment e's point into argv (argv[0] its name, NULL-terminated), numbers
  * written into text: each program's usage (its header). The reference repeats what the preset repeats: e's repeat
  * count after one warm-up (kernel-transfer's program has the document's 10 built in, the preset's count).
  * cache is decrypt's file of encrypted data (ref_decrypt --encrypted), shared by its runs. */
 static void cmd_bench_ref_argv(const struct bench_ref *r, const struct ss_experiment *e, const char *cache,
-                               char text[2][24], char *argv[8])
+                               char text[4][24], char *argv[8])
 {
 	int n = 0;
 
@@ -623,6 +660,15 @@ static void cmd_bench_ref_argv(const struct bench_ref *r, const struct ss_experi
 		argv[n++] = (char *)experiment_order_name(e->order);
 		snprintf(text[0], sizeof text[0], "%llu", (unsigned long long)e->elements);
 		argv[n++] = text[0];
+		argv[n++] = text[1];
+		break;
+	case SS_PRESET_MANAGED_THREADS:
+		/* TASKS N LENGTH REPEATS: a task a stream, the preset's rounds, its share of the data */
+		snprintf(text[2], sizeof text[2], "%d", e->work);
+		snprintf(text[3], sizeof text[3], "%llu", (unsigned long long)(e->elements / (uint64_t)e->streams));
+		argv[n++] = text[0];
+		argv[n++] = text[2];
+		argv[n++] = text[3];
 		argv[n++] = text[1];
 		break;
 	default:
@@ -657,7 +703,7 @@ static bool cmd_bench_ref_point(struct bench *bn, const struct bench_ref *r, con
 
 	*cause = NULL;
 	for (k = 0; k < rounds && *cause == NULL; k++) {
-		char text[2][24], *argv[8], *why = NULL;
+		char text[4][24], *argv[8], *why = NULL;
 		struct refrun_times t;
 		struct ss_timeline tl;
 		struct ss_run_result res;
@@ -727,7 +773,7 @@ static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, co
 	enum ss_order worst_order = SS_ORDER_DEPTH;
 	char *first_cause = NULL, tag[64], beyond_text[96] = "";
 
-	printf("\nreference %s: the preset's untraced makespan / %s's own cudaEvent time; per point the median of\n"
+	printf("\nreference %s: the preset's untraced makespan / %s's own time; per point the median of\n"
 	       "%d rounds' ratios (reference and preset alternate) and their min..max; target within %.0f%% at 1..%d "
 	       "streams\n",
 	       name, r->program, rounds, 100.0 * BENCH_REF_TOLERANCE, BENCH_REF_JUDGED_STREAMS);
@@ -742,6 +788,8 @@ static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, co
 			experiment_preset(&e, r->preset);
 			e.streams = counts[c];
 			e.order = r->orders[o];
+			if (e.threads > 1)
+				e.threads = e.streams; /* a host thread a stream, as the document's tasks */
 			points++;
 			if (!cmd_bench_ref_point(bn, r, path, cache, &e, rounds, &ratio, &cause)) {
 				failed++;
@@ -795,9 +843,10 @@ static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, co
 	free(first_cause);
 }
 
-/* Check 6: each preset that has a reference program against it, when the programs are there (refrun_dir): on the
- * CUDA backend only (the model runs no program), and skipped with one line when the folder has none of them. */
-static void cmd_bench_reference(struct bench *bn, bool quick)
+/* Check 6: each preset that has a reference program against it (those keep[] names), when the programs are there
+ * (refrun_dir): on the CUDA backend only (the model runs no program), and skipped with one line when the folder has
+ * none of them. */
+static void cmd_bench_reference(struct bench *bn, bool quick, const bool keep[SS_PRESET_COUNT])
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64], cache[PATH_MAX];
 	const char *tmp = getenv("TMPDIR");
@@ -824,6 +873,8 @@ static void cmd_bench_reference(struct bench *bn, bool quick)
 	snprintf(cache, sizeof cache, "%s/streamscope-ref-decrypt-%ld.bin", tmp != NULL && *tmp != '\0' ? tmp : "/tmp",
 	         (long)getpid());
 	for (size_t i = 0; i < sizeof bench_refs / sizeof bench_refs[0]; i++) {
+		if (!keep[bench_refs[i].preset])
+			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, bench_refs[i].program);
 		if (access(path, X_OK) != 0) {
 			printf("\nreference %s: skipped: %s is not there\n",
@@ -899,10 +950,35 @@ static int cmd_bench_exec(const struct cmd_args *args)
 {
 	struct expopts o;
 	struct bench bn;
+	bool keep[SS_PRESET_COUNT], only = false;
 	int rc;
 
 	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
+	memset(keep, 0, sizeof keep);
+	for (int i = 0; i < args->nitem; i++) {
+		char *bad = NULL;
+
+		if (args->item[i].id != OPT_REFERENCE)
+			continue;
+		only = true;
+		if (experiment_preset_list(args->item[i].value, keep, &bad) != 0) {
+			rc = cmd_error(CLI_USAGE, "invalid --reference '%s': valid is a comma list of %s", bad,
+			               cmd_bench_ref_names());
+			free(bad);
+			return rc;
+		}
+		for (int p = 0; p < SS_PRESET_COUNT; p++)
+			if (keep[p] && cmd_bench_ref_of(p) == NULL) {
+				return cmd_error(CLI_USAGE,
+				                 "invalid --reference '%s': it has no reference program; valid "
+				                 "is a comma list of %s",
+				                 experiment_preset_name(p), cmd_bench_ref_names());
+			}
+	}
+	if (!only)
+		for (int p = 0; p < SS_PRESET_COUNT; p++)
+			keep[p] = true;
 	memset(&bn, 0, sizeof bn);
 	if ((bn.b = expopts_backend(&o, &rc)) == NULL)
 		return rc;
@@ -910,19 +986,22 @@ static int cmd_bench_exec(const struct cmd_args *args)
 	if (o.out != NULL && (rc = cmd_bench_dir(o.out)) != 0)
 		return rc;
 	bn.dir = o.out;
+	bn.modelled = bn.b->modelled; /* the runs say so again */
 	bn.checks = json_out_new(NULL, false);
 	bn.runs = json_out_new(NULL, false);
 	bn.reference = json_out_new(NULL, false);
 	json_out_array_begin(bn.checks);
 	json_out_array_begin(bn.runs);
 	json_out_array_begin(bn.reference);
-	cmd_bench_presets(&bn);
-	cmd_bench_prefetch_events(&bn);
-	cmd_bench_bandwidth(&bn);
-	cmd_bench_hyperq(&bn);
-	cmd_bench_default_stream(&bn);
-	cmd_bench_sweep(&bn, o.quick);
-	cmd_bench_reference(&bn, o.quick);
+	if (!only) {
+		cmd_bench_presets(&bn);
+		cmd_bench_prefetch_events(&bn);
+		cmd_bench_bandwidth(&bn);
+		cmd_bench_hyperq(&bn);
+		cmd_bench_default_stream(&bn);
+		cmd_bench_sweep(&bn, o.quick);
+	}
+	cmd_bench_reference(&bn, o.quick, keep);
 	if (bn.modelled)
 		printf("\nno GPU check ran: %d check%s modelled on the %s backend (%d outside the target%s), %d run%s "
 		       "failed; the acceptance checks need a GPU (--backend cuda)\n",
@@ -944,6 +1023,7 @@ static const struct cmd_use cmd_bench_uses[] = {
     {OPT_BACKEND, NULL, NULL},
     {OPT_PROFILE, NULL, NULL},
     {OPT_QUICK, NULL, "a shorter stream sweep and reference comparison"},
+    {OPT_REFERENCE, NULL, NULL},
     {OPT_OUTPUT, "DIR", "keep every run's timeline (SQLite) and summary.json in DIR (made if missing)"},
     {OPT_NONE, NULL, NULL},
 };
@@ -964,7 +1044,8 @@ const struct cmd_entry cmd_bench_entry = {
     .help = "Each check runs real experiments and prints one line: PASS or FAIL, the numbers and the target. On\n"
             "the model no GPU check runs: each line says MODELLED, with whether the model is within the target.\n"
             "On a GPU the presets are also compared with their documents' own programs (tests/gpu/reference in\n"
-            "the build tree, or the folder SS_REFERENCE_DIR names), which run alternately with them.",
+            "the build tree, or the folder SS_REFERENCE_DIR names), which run alternately with them; --reference\n"
+            "runs only that comparison, of the presets it names.",
     .exits = "0 every GPU check passed, 1 a check or a run failed, 2 usage error, 3 no GPU check ran (the model)",
     .exec = cmd_bench_exec,
 };

@@ -38,17 +38,18 @@ static int cm_list(const char *opt, const char *list, struct cm_filter *f)
 	char *copy = xstrdup(list), *save = NULL, *tok, *end;
 	int rc = 0;
 
-	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0; tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(opt, "--preset") == 0) {
-			int p = experiment_preset_parse(tok);
+	if (strcmp(opt, "--preset") == 0) {
+		char *bad = NULL;
 
-			if (p < 0)
-				rc = cmd_error(CLI_USAGE, "invalid --preset '%s': valid is %s", tok,
-				               experiment_valid_list("preset"));
-			else
-				f->preset[p] = f->any_preset = true;
-			continue;
-		}
+		if (experiment_preset_list(list, f->preset, &bad) != 0)
+			rc = cmd_error(CLI_USAGE, "invalid --preset '%s': valid is a comma list of %s", bad,
+			               experiment_valid_list("preset"));
+		f->any_preset = rc == 0;
+		free(bad);
+		free(copy);
+		return rc == 0 ? 0 : -1;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0; tok = strtok_r(NULL, ",", &save)) {
 		long v = strtol(tok, &end, 10);
 		long hi = strcmp(opt, "--streams") == 0 ? SS_MAX_STREAMS : SS_MAX_CONNECTIONS;
 

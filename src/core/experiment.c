@@ -2,6 +2,7 @@
 #include "core/experiment.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -68,6 +69,30 @@ static const char *experiment_name(const char *const *names, int n, int i)
 	}
 
 EXPERIMENT_NAMED(preset, SS_PRESET_COUNT)
+
+int experiment_preset_list(const char *list, bool keep[SS_PRESET_COUNT], char **bad)
+{
+	char *copy = xstrdup(list), *save = NULL, *tok;
+	int rc = 0;
+
+	*bad = NULL;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		int p = experiment_preset_parse(tok);
+
+		if (p < 0) {
+			*bad = xstrdup(tok);
+			rc = -1;
+			break;
+		}
+		keep[p] = true;
+	}
+	if (rc == 0 && tok == NULL && copy[strspn(copy, ",")] == '\0') {
+		*bad = xstrdup(list); /* no name at all */
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
 #define EXPERIMENT_STEPS(first, next) first("h2d") next("d2h") next("kernel") next("memset") next("event") next("host")
 static const char *const experiment_step_kind_names[SS_STEP_COUNT] = {
     EXPERIMENT_STEPS(EXPERIMENT_ITEM, EXPERIMENT_ITEM)};

@@ -239,6 +239,9 @@ void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outpu
 /* Name tables: *_name returns the canonical CLI name; *_parse returns the value or -1. */
 const char *experiment_preset_name(int p);
 int experiment_preset_parse(const char *s);
+/* experiment_preset_list sets keep[p] for each preset the comma list names (keep[] is not cleared first): 0, or -1
+ * with *bad (caller frees) the first item that names none, or the whole list when it names nothing. */
+int experiment_preset_list(const char *list, bool keep[SS_PRESET_COUNT], char **bad);
 const char *experiment_order_name(int o);
 int experiment_order_parse(const char *s);
 const char *experiment_sync_name(int s);

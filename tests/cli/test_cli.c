@@ -621,6 +621,13 @@ static void test_options_refused(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
 		expect_error(2, refused[i].args, refused[i].opt, refused[i].cmd, NULL);
+	/* bench --reference names presets that have a reference program */
+	expect_error(2, ARGS("bench", "--backend", "model", "--reference", "kernel-transfer,bogus"),
+	             "invalid --reference 'bogus'", "kernel-transfer, decrypt, vector-add or managed-threads", NULL);
+	expect_error(2, ARGS("bench", "--backend", "model", "--reference", "hyperq"), "'hyperq'",
+	             "has no reference program", NULL);
+	expect_error(2, ARGS("bench", "--backend", "model", "--reference", ","), "invalid --reference ','", NULL);
+	expect_error(2, ARGS("validate", "--preset", "managed,bogus"), "invalid --preset 'bogus'", NULL);
 }
 
 /* ops --json: the op list as JSON, one object per op in issue order, the same ops as the text. */
@@ -1463,6 +1470,13 @@ static void test_bench_model_not_gpu(void **state)
 	}
 	json_tree_free(j);
 	remove_flat_dir(dir);
+	/* --reference runs the comparison alone: on the model, only its skip line and the no-GPU line, exit 3 */
+	run_cli(&o, ARGS("bench", "--backend", "model", "--reference", "managed-threads,vector-add"));
+	assert_int_equal(o.status, 3);
+	assert_null(strstr(o.out, "MODELLED "));
+	assert_non_null(strstr(o.out, "reference programs: skipped: "));
+	assert_non_null(strstr(o.out, "no GPU check ran: 0 checks modelled"));
+	cli_out_free(&o);
 }
 
 /* A row of a stats --json table: the object whose "name" is name; fails when there is none. */

@@ -6,7 +6,9 @@
 # untraced makespan to the program's own time. It builds nothing: BUILD_DIR is a CUDA build (the H200 build of
 # HACKING.md), the programs in BUILD_DIR/tests/gpu/reference.
 #
-# Usage (on the GPU machine, from the repository root): [STEPS="refs bench"] tests/gpu/reference.sh BUILD_DIR
+# Usage (on the GPU machine, from the repository root): [STEPS="refs bench"] [BENCH_ARGS="--reference P,..."]
+#   tests/gpu/reference.sh BUILD_DIR
+# (BENCH_ARGS: more arguments of bench, e.g. --reference managed-threads for that comparison alone)
 # Results: $OUT/reference/ (kernel-transfer.txt, decrypt.txt, vector-add.txt, managed-threads.txt: each program's
 # output; bench.txt and summary.json) and $OUT/log.txt: the GPU, the commit, each part's command, exit status and
 # elapsed seconds. Seven files, one folder down: within what the device tool brings back.
@@ -64,7 +66,8 @@ if has bench; then
 		log "bench: skipped, $left s left of $limit"
 	else
 		traces=$(mktemp -d) # bench -o keeps a trace per run: not brought back, only its summary.json
-		step bench "$left" "$bin" bench --backend cuda -o "$traces"
+		# shellcheck disable=SC2086 # BENCH_ARGS is a list of words
+		step bench "$left" "$bin" bench --backend cuda -o "$traces" ${BENCH_ARGS:-}
 		cp "$traces/summary.json" "$work/summary.json" 2>/dev/null || log "bench wrote no summary.json"
 		rm -rf "$traces"
 		rm -f "${TMPDIR:-/tmp}"/streamscope-ref-decrypt-*.bin* # decrypt's data, left behind if bench was stopped

@@ -15,10 +15,12 @@
  * so after N iterations out[i] = N * (2 * in[i] + 1): a kernel, a host pass or an attachment that did not take
  * effect gives another value.
  *
- * What is timed: one host clock (std::chrono::steady_clock) from just before the first thread starts to just
- * after the last has been joined: everything run_task does, the stream creation and the allocation included.
- * Repeats: one warm-up, then REPEATS timed ones; after each (outside the timed interval) each task's out is copied
- * back and checked against its closed form.
+ * What is timed: one host clock (std::chrono::steady_clock) over the document's work on its data, as the preset
+ * times it (its set-up of streams and managed memory is not in its makespan): every thread makes its stream and
+ * its allocation, then waits at a start line until all have; the clock starts as they are let go, and stops when
+ * the last thread's final cudaStreamSynchronize returns (each thread destroys its stream and frees its data after
+ * that). The start line and the clock are what is added to the document's run_task. Repeats: one warm-up, then REPEATS timed ones; after each (outside the
+ * timed interval) each task's out is copied back and checked against its closed form.
  *
  * Usage: ref_managed_threads [TASKS [N [LENGTH [REPEATS]]]]: TASKS 1..128 (default 4), N iterations 1..1000
  * (default 8), LENGTH ints a task 1..2^28 (default 2^22), REPEATS 1..1000 (default 3).
@@ -30,7 +32,9 @@
  * order. Errors: one line on stderr naming the CUDA call and its error, exit 1 (from whichever thread met it); a
  * wrong out: "verified=0" on stdout, the element on stderr, exit 1; a bad argument: usage on stderr, exit 2. */
 #include <chrono>
+#include <condition_variable>
 #include <cuda_runtime.h>
+#include <mutex>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,13 +77,32 @@ static void host_process(int *data, int length)
 		data[i] += 1;
 }
 
-/* The document's run_task: a task in its own private stream, on managed data attached to it. */
-static void run_task(int *in, int *out, int length)
+typedef std::chrono::steady_clock::time_point when;
+
+/* The start line: the threads that have made their stream and data, and the word to go. */
+static std::mutex line_lock;
+static std::condition_variable line_cv;
+static long line_ready, line_want;
+static bool line_go;
+
+/* at_start_line: this thread is set up; returns once every thread is and main has let them go. */
+static void at_start_line(void)
+{
+	std::unique_lock<std::mutex> l(line_lock);
+	line_ready++;
+	line_cv.notify_all();
+	line_cv.wait(l, [] { return line_go; });
+}
+
+/* The document's run_task: a task in its own private stream, on managed data attached to it; *done is when its
+ * work was over (its final cudaStreamSynchronize returned). */
+static void run_task(int *in, int *out, int length, when *done)
 {
 	cudaStream_t stream;
 	CHECK(cudaStreamCreate(&stream));
 	int *data;
 	CHECK(cudaMallocManaged((void **)&data, length * sizeof(int), cudaMemAttachHost));
+	at_start_line();
 	CHECK(cudaStreamAttachMemAsync(stream, data));
 	CHECK(cudaStreamSynchronize(stream));
 	for (int i = 0; i < N; i++) {
@@ -89,6 +112,7 @@ static void run_task(int *in, int *out, int length)
 		convert<<<100, 256, 0, stream>>>(out, data, length);
 	}
 	CHECK(cudaStreamSynchronize(stream));
+	*done = std::chrono::steady_clock::now();
 	CHECK(cudaGetLastError()); /* this thread's launches */
 	CHECK(cudaStreamDestroy(stream));
 	CHECK(cudaFree(data));
@@ -136,12 +160,25 @@ int main(int argc, char **argv)
 		CHECK(cudaDeviceSynchronize());
 
 		std::vector<std::thread> threads;
-		auto t0 = std::chrono::steady_clock::now();
+		std::vector<when> done(tasks);
+		line_ready = 0;
+		line_want = tasks;
+		line_go = false;
 		for (long t = 0; t < tasks; t++)
-			threads.emplace_back(run_task, in[t], out[t], (int)length);
+			threads.emplace_back(run_task, in[t], out[t], (int)length, &done[t]);
+		when t0;
+		{
+			std::unique_lock<std::mutex> l(line_lock);
+			line_cv.wait(l, [] { return line_ready == line_want; });
+			t0 = std::chrono::steady_clock::now();
+			line_go = true;
+			line_cv.notify_all();
+		}
 		for (auto &th : threads)
 			th.join();
-		auto t1 = std::chrono::steady_clock::now();
+		when t1 = done[0];
+		for (long t = 1; t < tasks; t++)
+			t1 = done[t] > t1 ? done[t] : t1;
 
 		for (long t = 0; t < tasks && ok; t++) {
 			CHECK(cudaMemcpy(h_out.data(), out[t], length * sizeof(int), cudaMemcpyDeviceToHost));
