@@ -748,6 +748,7 @@ bool planner_start_before(const struct ss_experiment *e, const struct ss_op *op)
 	switch (op->kind) {
 	case SS_OP_PREFETCH_H2D:
 	case SS_OP_PREFETCH_D2H:
+	case SS_OP_ATTACH:
 		return true;
 	case SS_OP_H2D:
 	case SS_OP_D2H:

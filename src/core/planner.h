@@ -101,8 +101,10 @@ bool planner_gpu_op(int kind);
  * GPU op: before its call (true) or right after it (false, the usual place: the GPU reads the event just after the
  * op was submitted). Before, for calls that do the op's work while they run: a prefetch on an idle stream migrates
  * inside its call (tests/data/h200/prefetch-start: 64 MiB, the call took 1.22 ms of a 1.44 ms migration), and a
- * pageable copy stages its data through pinned memory inside its call (tests/data/h200/pageable-start). The CUDA
- * backend and the model both place their timers by it. */
+ * pageable copy stages its data through pinned memory inside its call (tests/data/h200/pageable-start), and an
+ * attach of managed memory waits inside its call for the driver to move the allocation to the stream (32 threads
+ * attaching at once: 24.6 ms each, tests/data/h200/documents-bench-mt). The CUDA backend and the model both place
+ * their timers by it. */
 bool planner_start_before(const struct ss_experiment *e, const struct ss_op *op);
 /* planner_start_events says which op each issuing thread's run-timer start event goes with: its first GPU op.
  * start_at[0..ops->n) gets that thread's index at those ops, -1 elsewhere; ops of a thread outside 0..nthreads-1

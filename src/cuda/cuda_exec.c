@@ -521,7 +521,7 @@ static void exec_fill_managed(struct cuda_exec *x)
 		if (x->per_chunk)
 			planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &off, &cnt);
 		if (x->e->kernel == SS_KERNEL_TASK) {
-			memset(exec_ptr(x, 1, c, off), 0, cnt * x->es); /* data starts on the host, overwritten */
+			continue; /* its data is made afresh each run (exec_task_fresh) */
 		} else if (exec_arrays(x->e) == 3) {
 			kernels_add_fill((float *)exec_ptr(x, 0, c, off), (float *)exec_ptr(x, 1, c, off), off, cnt);
 			memset(exec_ptr(x, 2, c, off), 0xff, cnt * x->es);
@@ -1133,6 +1133,24 @@ issued:
 
 /* Put outputs and slots back to a state a correct run must overwrite (a step program: every array to its
  * initial contents, exec_prog_init's). */
+/* exec_task_fresh makes the task kernel's per-chunk data anew (cudaMallocManaged, host-attached), as document
+ * 004's run_task allocates its data each time it runs: the attach and the first touches then meet memory in the
+ * state the document's do, not the pages an earlier run or a fill left on the host or the device (transform writes
+ * the data before anything reads it, so it needs no contents). */
+static int exec_task_fresh(struct cuda_exec *x, char **cause)
+{
+	for (int c = 0; x->per_chunk && x->chunk_mem[1] != NULL && c < x->ops->nchunks; c++) {
+		uint64_t off, cnt;
+
+		planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &off, &cnt);
+		EXEC_CHECK("cudaFree (task data)", cudaFree(x->chunk_mem[1][c]));
+		x->chunk_mem[1][c] = NULL;
+		EXEC_CHECK("cudaMallocManaged (task data)",
+		           cudaMallocManaged(&x->chunk_mem[1][c], cnt > 0 ? cnt * x->es : x->es, cudaMemAttachHost));
+	}
+	return 0;
+}
+
 static int exec_reset(struct cuda_exec *x, char **cause)
 {
 	for (int b = 0; x->prog && b < EXEC_BUFFERS; b++) {
@@ -1149,8 +1167,11 @@ static int exec_reset(struct cuda_exec *x, char **cause)
 		EXEC_CHECK("cudaDeviceSynchronize", cudaDeviceSynchronize());
 		return 0;
 	}
-	if (x->e->kernel == SS_KERNEL_TASK)
+	if (x->e->kernel == SS_KERNEL_TASK) {
 		EXEC_CHECK("cudaMemset (task output)", cudaMemset(x->dev[2], 0xff, (size_t)x->n * x->es));
+		if (exec_task_fresh(x, cause) < 0)
+			return -1;
+	}
 	if (x->managed) {
 		exec_fill_managed(x);
 	} else {

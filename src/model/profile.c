@@ -124,16 +124,15 @@ static const struct profile_key profile_keys[] = {
     {"memset.gbs", D(memset_gbs), 0.01, 100000, 3000, E,
      "cudaMemsetAsync of device memory (a step program's memset step), the whole device filling",
      "not measured: about 2/3 of the H200's 4.8 TB/s HBM3e peak"},
-    {"managed.attach_gbs", D(attach_gbs), 0.01, 10000, 50.1484, F,
+    {"managed.attach_gbs", D(attach_gbs), 0.01, 10000, 72.9906, F,
      "a launch migrating its chunk's attached managed memory (host-synchronous)",
      "fitted (streamscope validate --fit, docs/results.md) with managed.attach_latency_ns and host.process_* to "
-     "the 16 managed-threads rows of the H200 documents' matrix (tests/data/h200/documents/validate-2.csv: 64 "
-     "MiB..512 KiB a task): 38.0 on 1, 4, 16, 64 tasks alone, 37.6 on 2, 8, 32, 128. Against the timelines: 6 MiB "
-     "attached take it 251 us (the smoke timelines: ~200 us), 16 MiB 460 us (the documents' trace, launches after "
-     "host_process: ~0.47 ms)"},
-    {"managed.attach_latency_ns", D(attach_latency_ns), 0, 1e8, 125893, F,
+     "the 13 managed-threads rows the H200 measured with the timer before each task's attach and its data made "
+     "afresh each run (tests/data/h200/documents-bench-mt/after/mt-1.csv: 64 MiB..1 MiB a task): 69.1 on 1, 4, "
+     "16, 64 tasks alone, 45.4 on 2, 8, 32; 50.1 fitted to the 16 rows before both changes"},
+    {"managed.attach_latency_ns", D(attach_latency_ns), 0, 1e8, 186638, F,
      "fixed cost of that migration (each launch that migrates, in turn with the other threads' calls)",
-     "fitted with managed.attach_gbs (the same rows): 126 us on 1, 4, 16, 64 tasks alone, 112 us on 2, 8, 32, 128; "
+     "fitted with managed.attach_gbs (the same rows): 173 us on 1, 4, 16, 64 tasks alone, 178 us on 2, 8, 32; "
      "every task's launch after its host_process pays it each pass, what makes 32..128 tasks slower than 16"},
     {"kernel.add.ns_per_unit", D(kernel[SS_KERNEL_ADD].ns_per_unit), 1e-12, 1e6, 8.0e-4, E,
      "add (document 001's): ns per element x repeat, whole device",
@@ -182,18 +181,18 @@ static const struct profile_key profile_keys[] = {
     {"kernel.spin.ns_per_elem", D(kernel[SS_KERNEL_SPIN].ns_per_elem), 0, 1e6, 0, E, "spin: unused", "none"},
     {"kernel.spin.saturation", D(kernel[SS_KERNEL_SPIN].saturation), 1, 1e10, 4224, E,
      "spin: one-thread blocks running at once", "132 SMs x 32 blocks"},
-    {"host.process_ns", D(host_process_ns), 0, 1e6, 1.13674, F,
+    {"host.process_ns", D(host_process_ns), 0, 1e6, 1.43286, F,
      "host_process (document 004's task): ns per element on one host thread alone, its managed data faulted back "
      "included",
      "fitted (streamscope validate --fit) with host.process_gbs and managed.attach_* to the H200's managed-threads "
-     "rows (tests/data/h200/documents/validate-2.csv): 1.00 on 1, 4, 16, 64 tasks alone, 1.23 on 2, 8, 32, 128. "
-     "Checks: the 4-thread trace (tests/data/h200/documents/traces): 6.90 ms for 2^22 ints four threads at once, "
-     "1.645 ns an int, where these keys give 7.14 ms; one thread doing 4 tasks' host_process "
-     "(tests/data/h200/documents/run-managed-threads-1t.txt: 141.6 ms, so at most 1.06 ns an int) modelled 172.0 ms"},
-    {"host.process_gbs", D(host_process_gbs), 0.01, 1e4, 19.7614, F,
+     "rows (tests/data/h200/documents-bench-mt/after/mt-1.csv): 1.42 on 1, 4, 16, 64 tasks alone, 1.27 on 2, 8, "
+     "32; 1.14 fitted to the rows before the timer started before the attach. Check: the 1-task traces "
+     "(tests/data/h200/documents-bench-mt/before) take ~25 ms a pass of 2^24 ints, host_process and its "
+     "migration (1.5 ns an int)"},
+    {"host.process_gbs", D(host_process_gbs), 0.01, 1e4, 21.6213, F,
      "host_process: the host memory every thread inside one at once shares (each element waits for the other "
      "threads' bytes as well as its own host.process_ns)",
-     "fitted with host.process_ns (the same rows): 18.7 on 1, 4, 16, 64 tasks alone, 21.5 on 2, 8, 32, 128"},
+     "fitted with host.process_ns (the same rows): 23.9 on 1, 4, 16, 64 tasks alone, 20.3 on 2, 8, 32"},
     {"host.cores", I(host_cores), 1, 100000, 16, M,
      "the host's CPU cores: host threads beyond them take turns at host_process",
      "the H200 host: nproc and lscpu, 16 cores, one socket, one thread a core (tests/data/h200/host-spread/pinning/"

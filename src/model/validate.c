@@ -24,10 +24,12 @@
 /* Since the rows carry their own runs' call costs: one more column, "-" when a row has none. */
 #define VALIDATE_HEADER VALIDATE_HEADER_V1 ",calls"
 /* Written above the header since the run timer starts before a thread's first call when that call does its op's
- * work (planner_start_before: prefetches, pageable copies). Rows of files without it that such a call starts were
- * measured with the timer started after that call, a shorter span than the CUDA backend and the model now time:
+ * work (planner_start_before): VALIDATE_TIMER_LINE_V1 while that was prefetches and pageable copies, the line now
+ * since attaches too. A file's rows that such a call starts, where the file's line (or its lack of one) says the
+ * timer started after that call, were measured over a shorter span than the CUDA backend and the model now time:
  * validate_read_csv leaves them out. */
-#define VALIDATE_TIMER_LINE "# timer: starts before a first call that does its op's work"
+#define VALIDATE_TIMER_LINE_V1 "# timer: starts before a first call that does its op's work"
+#define VALIDATE_TIMER_LINE "# timer: starts before a first call that does its op's work, an attach too"
 
 /* How far apart the two orders' measured makespans must be for their direction to count. */
 #define VALIDATE_ORDER_GAP 0.05
@@ -78,23 +80,25 @@ void validate_experiment(const struct ss_validate_row *r, struct ss_experiment *
 		e->threads = e->streams;
 }
 
-/* Whether the run timer of row r's experiment starts before some thread's first GPU op (planner_start_before). */
-static bool validate_timer_before(const struct ss_validate_row *r)
+/* The timer line a file needs for row r to have been timed as now (0: none, 1: VALIDATE_TIMER_LINE_V1, 2:
+ * VALIDATE_TIMER_LINE): whether the run timer of r's experiment starts before some thread's first GPU op
+ * (planner_start_before), and whether that op is an attach. */
+static int validate_timer_level(const struct ss_validate_row *r)
 {
 	struct ss_experiment e;
 	struct ss_oplist ops;
-	bool before = false;
-	int *start_at;
+	int level = 0, *start_at;
 
 	validate_experiment(r, &e);
 	planner_build(&e, &ops);
 	start_at = xcalloc(ops.n + 1, sizeof *start_at);
 	planner_start_events(&ops, e.threads, start_at);
-	for (size_t i = 0; i < ops.n && !before; i++)
-		before = start_at[i] >= 0 && planner_start_before(&e, &ops.op[i]);
+	for (size_t i = 0; i < ops.n; i++)
+		if (start_at[i] >= 0 && planner_start_before(&e, &ops.op[i]))
+			level = ops.op[i].kind == SS_OP_ATTACH ? 2 : level > 1 ? level : 1;
 	free(start_at);
 	planner_free(&ops);
-	return before;
+	return level;
 }
 
 /* validate_cross counts GPU records of experiment streams that run while a legacy-stream GPU record runs; -1 when
@@ -564,7 +568,7 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 	size_t cap = 0;
 	ssize_t len;
 	int lineno = 0, nf = 0; /* nf: fields per row, 0 before the header line */
-	bool timer_before = false;
+	int timer = 0;          /* the file's timer line: 0 none, 1 V1, 2 the current one */
 	size_t first = s->n, kept;
 
 	if (f == NULL) {
@@ -592,8 +596,10 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 			}
 			continue;
 		}
-		if (strcmp(line, VALIDATE_TIMER_LINE) == 0)
-			timer_before = true;
+		if (strcmp(line, VALIDATE_TIMER_LINE_V1) == 0)
+			timer = 1;
+		else if (strcmp(line, VALIDATE_TIMER_LINE) == 0)
+			timer = 2;
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
 		if (nf == 0) {
@@ -614,7 +620,7 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 	}
 	kept = first;
 	for (size_t i = first; i < s->n; i++)
-		if (timer_before || !validate_timer_before(&s->row[i]))
+		if (validate_timer_level(&s->row[i]) <= timer)
 			s->row[kept++] = s->row[i];
 	s->n = kept;
 	free(line);

@@ -106,9 +106,9 @@ long validate_find(const struct ss_validate_set *s, const struct ss_validate_row
 /* CSV: "# device: NAME", optionally "# host: LINE" and "# host-after: LINE", the timer line ("# timer: ..."), then
  * a header line, one row per line. validate_format_csv returns the file's text (caller frees; the engine writes no
  * file: the CLI writes it through io/atomic); reading checks the header and every field, -1 with *cause naming
- * line and field. A file without the timer line was measured with the run
- * timer started after every first call: reading leaves out its rows whose timer now starts before one (managed
- * prefetch and pageable: planner_start_before). */
+ * line and field. A file without the timer line was measured with the run timer started after every first call,
+ * one with the first timer line with it started before prefetches and pageable copies only: reading leaves out
+ * their rows whose timer now starts before a call they timed from after (planner_start_before). */
 char *validate_format_csv(const struct ss_validate_set *s);
 int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause);
 /* validate_read_csvs reads n measured CSVs of the same device into s, one row per experiment (the union of their

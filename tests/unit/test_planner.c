@@ -1149,8 +1149,8 @@ static void test_expected_records(void **state)
 	expect_records(&e, false, 4, 2, 2);
 }
 
-/* The run timer starts before the call of a prefetch and of a pageable copy (they do their op's work inside the
- * call), after every other call; every op kind but the synchronisations puts work on a stream. */
+/* The run timer starts before the call of a prefetch, an attach and a pageable copy (they do their op's work inside
+ * the call), after every other call; every op kind but the synchronisations puts work on a stream. */
 static void test_start_before(void **state)
 {
 	static const int memory[] = {SS_MEM_PINNED, SS_MEM_PAGEABLE, SS_MEM_MANAGED_ATTACH, SS_MEM_MANAGED_PREFETCH};
@@ -1163,7 +1163,7 @@ static void test_start_before(void **state)
 	for (size_t m = 0; m < sizeof memory / sizeof memory[0]; m++) {
 		e.hostmem = memory[m];
 		for (int k = 0; k < SS_OP_COUNT; k++) {
-			bool want = k == SS_OP_PREFETCH_H2D || k == SS_OP_PREFETCH_D2H ||
+			bool want = k == SS_OP_PREFETCH_H2D || k == SS_OP_PREFETCH_D2H || k == SS_OP_ATTACH ||
 			            ((k == SS_OP_H2D || k == SS_OP_D2H) && memory[m] == SS_MEM_PAGEABLE);
 
 			op.kind = (uint8_t)k;
