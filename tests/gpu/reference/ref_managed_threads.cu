@@ -19,8 +19,9 @@
  * times it (its set-up of streams and managed memory is not in its makespan): every thread makes its stream and
  * its allocation, then waits at a start line until all have; the clock starts as they are let go, and stops when
  * the last thread's final cudaStreamSynchronize returns (each thread destroys its stream and frees its data after
- * that). The start line and the clock are what is added to the document's run_task. Repeats: one warm-up, then REPEATS timed ones; after each (outside the
- * timed interval) each task's out is copied back and checked against its closed form.
+ * that). The start line and the clock are what is added to the document's run_task. Repeats: one warm-up, then REPEATS
+ * timed ones; after each (outside the timed interval) each task's out is copied back and checked against its closed
+ * form.
  *
  * Usage: ref_managed_threads [TASKS [N [LENGTH [REPEATS]]]]: TASKS 1..128 (default 4), N iterations 1..1000
  * (default 8), LENGTH ints a task 1..2^28 (default 2^22), REPEATS 1..1000 (default 3).
