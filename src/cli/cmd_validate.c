@@ -35,7 +35,7 @@ struct cm_filter {
 /* cm_list parses "a,b,c" with one callback per item; -1 after printing the bad item. */
 static int cm_list(const char *opt, const char *list, struct cm_filter *f)
 {
-	char *copy = xstrdup(list), *save = NULL, *tok, *end;
+	char *copy, *save = NULL, *tok, *end;
 	int rc = 0;
 
 	if (strcmp(opt, "--preset") == 0) {
@@ -46,9 +46,9 @@ static int cm_list(const char *opt, const char *list, struct cm_filter *f)
 			               experiment_valid_list("preset"));
 		f->any_preset = rc == 0;
 		free(bad);
-		free(copy);
 		return rc == 0 ? 0 : -1;
 	}
+	copy = xstrdup(list);
 	for (tok = strtok_r(copy, ",", &save); tok != NULL && rc == 0; tok = strtok_r(NULL, ",", &save)) {
 		long v = strtol(tok, &end, 10);
 		long hi = strcmp(opt, "--streams") == 0 ? SS_MAX_STREAMS : SS_MAX_CONNECTIONS;

@@ -73,25 +73,22 @@ EXPERIMENT_NAMED(preset, SS_PRESET_COUNT)
 int experiment_preset_list(const char *list, bool keep[SS_PRESET_COUNT], char **bad)
 {
 	char *copy = xstrdup(list), *save = NULL, *tok;
-	int rc = 0;
+	int named = 0;
 
 	*bad = NULL;
-	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save), named++) {
 		int p = experiment_preset_parse(tok);
 
 		if (p < 0) {
 			*bad = xstrdup(tok);
-			rc = -1;
 			break;
 		}
 		keep[p] = true;
 	}
-	if (rc == 0 && tok == NULL && copy[strspn(copy, ",")] == '\0') {
+	if (*bad == NULL && named == 0)
 		*bad = xstrdup(list); /* no name at all */
-		rc = -1;
-	}
 	free(copy);
-	return rc;
+	return *bad == NULL ? 0 : -1;
 }
 #define EXPERIMENT_STEPS(first, next) first("h2d") next("d2h") next("kernel") next("memset") next("event") next("host")
 static const char *const experiment_step_kind_names[SS_STEP_COUNT] = {

@@ -1131,15 +1131,15 @@ issued:
 	return 0;
 }
 
-/* Put outputs and slots back to a state a correct run must overwrite (a step program: every array to its
- * initial contents, exec_prog_init's). */
 /* exec_task_fresh makes the task kernel's per-chunk data anew (cudaMallocManaged, host-attached), as document
  * 004's run_task allocates its data each time it runs: the attach and the first touches then meet memory in the
  * state the document's do, not the pages an earlier run or a fill left on the host or the device (transform writes
  * the data before anything reads it, so it needs no contents). */
 static int exec_task_fresh(struct cuda_exec *x, char **cause)
 {
-	for (int c = 0; x->per_chunk && x->chunk_mem[1] != NULL && c < x->ops->nchunks; c++) {
+	if (!x->per_chunk || x->chunk_mem[1] == NULL)
+		return 0;
+	for (int c = 0; c < x->ops->nchunks; c++) {
 		uint64_t off, cnt;
 
 		planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &off, &cnt);
@@ -1151,6 +1151,8 @@ static int exec_task_fresh(struct cuda_exec *x, char **cause)
 	return 0;
 }
 
+/* Put outputs and slots back to a state a correct run must overwrite (a step program: every array to its
+ * initial contents, exec_prog_init's). */
 static int exec_reset(struct cuda_exec *x, char **cause)
 {
 	for (int b = 0; x->prog && b < EXEC_BUFFERS; b++) {

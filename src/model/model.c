@@ -739,18 +739,18 @@ static bool model_dispatch(struct model *m)
 		bool best_stay = false;
 
 		for (int q = 0; q < m->nqueues; q++) {
+			bool copies = model_copy_queue(m, q), stay;
 			int i, d;
-			bool stay = false;
 
 			if (fifo_empty(&m->queue[q]))
 				continue;
 			i = fifo_peek(&m->queue[q]);
 			d = m->it[i].engine;
-			if (model_copy_queue(m, q) && (m->copy_cur[d] >= 0 || !fifo_empty(&m->copyq[d])))
+			if (copies && (m->copy_cur[d] >= 0 || !fifo_empty(&m->copyq[d])))
 				continue; /* its engine is busy: it chooses when it is free */
 			if (model_ready_at(m, i) > m->now + MODEL_EPS)
 				continue;
-			stay = model_copy_queue(m, q) && m->copy_lastq[d] == q;
+			stay = copies && m->copy_lastq[d] == q;
 			if (best < 0 || (stay && !best_stay) || (stay == best_stay && m->it[i].op < m->it[best].op)) {
 				best = i;
 				bq = q;

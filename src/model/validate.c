@@ -380,7 +380,8 @@ void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *s
 		err[st->n++] = e;
 		st->beyond_worst += e > SS_VALIDATE_WORST_MAX;
 		st->beyond_spread += e > fmax(SS_VALIDATE_WORST_MAX, r->measured_spread);
-		/* Order: compare with the breadth-first twin once, from the depth-first row. */
+		/* Order: compare with the twin once, from the depth-first (best) row with the breadth-first (weaker)
+		 * one. */
 		if ((r->order == SS_ORDER_DEPTH || r->order == SS_ORDER_BEST) && r->streams > 1) {
 			struct ss_validate_row twin = *r;
 			long j;
