@@ -17,7 +17,7 @@ static const char *const planner_kind_names[SS_OP_COUNT] = {
     "cudaMemcpyAsync H2D",      "cudaMemcpyAsync D2H",      "kernel launch",    "cudaStreamAttachMemAsync",
     "cudaMemPrefetchAsync H2D", "cudaMemPrefetchAsync D2H", "cudaEventRecord",  "cudaEventSynchronize",
     "cudaStreamSynchronize",    "cudaDeviceSynchronize",    "cudaGetLastError", "host_process",
-    "cudaMemsetAsync",          "cudaMemcpyPeerAsync",
+    "cudaMemsetAsync",          "cudaMemcpyPeerAsync",      "cudaFree",
 };
 
 /* Planning state: the list being built and the experiment it follows. */
@@ -180,7 +180,8 @@ static void planner_outputs(struct planner_ctx *p, int c)
 
 /* Document 004's run_task for chunk c, after the allocation: cudaStreamAttachMemAsync(stream, data),
  * cudaStreamSynchronize, then `work` times transform<<<100, 256>>>(in, data), cudaStreamSynchronize,
- * host_process(data), convert<<<100, 256>>>(out, data). The final synchronisation is the experiment's. */
+ * host_process(data), convert<<<100, 256>>>(out, data). The final synchronisation is the experiment's, the
+ * cudaFree(data) after it planner_task_free's. */
 static void planner_task(struct planner_ctx *p, int c)
 {
 	uint64_t off, cnt = planner_elements(p, c, &off);
@@ -195,6 +196,17 @@ static void planner_task(struct planner_ctx *p, int c)
 		planner_push_chunk(p, SS_OP_HOST, c, PLANNER_Y, off, cnt);
 		planner_push_chunk(p, SS_OP_KERNEL, c, PLANNER_Z, off, cnt);
 	}
+}
+
+/* The end of document 004's run_task: each chunk's cudaFree(data), issued by its stream's thread after the final
+ * synchronisation (a thread's ops keep their order, so each thread frees after its own stream's wait). */
+static void planner_task_free(struct planner_ctx *p)
+{
+	uint64_t off, cnt;
+
+	for (int c = 0; c < p->ops->nchunks; c++)
+		if ((cnt = planner_elements(p, c, &off)) > 0)
+			planner_push_chunk(p, SS_OP_FREE, c, PLANNER_Y, off, cnt);
 }
 
 /* The interfering default-stream operation placed between the streams' work. */
@@ -558,6 +570,8 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 		}
 	}
 	planner_sync(&p);
+	if (e->kernel == SS_KERNEL_TASK && e->nsteps == 0)
+		planner_task_free(&p);
 	for (size_t i = 0; i < ops->n; i++)
 		ops->op[i].id = (uint32_t)(i + 1); /* positions, after the best order's moves */
 }
@@ -711,6 +725,11 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 		         (double)bytes / (1 << 20));
 		break;
 	}
+	case SS_OP_FREE:
+		snprintf(buf, len, "#%u t%d %-10s cudaFree y[%llu+%llu] %.2f MiB (the task's data)", op->id, op->thread,
+		         st, (unsigned long long)op->offset, (unsigned long long)op->count,
+		         (double)(op->count * ops->elem_size) / (1 << 20));
+		break;
 	case SS_OP_EVENT_RECORD:
 	case SS_OP_EVENT_SYNC:
 		snprintf(buf, len, "#%u t%d %-10s %s(ev%d)", op->id, op->thread, st, planner_op_kind_name(op->kind),

@@ -27,6 +27,8 @@ enum ss_op_kind {
 	SS_OP_MEMSET,         /* cudaMemsetAsync of buffer[offset, offset+count) (device) to the byte value */
 	SS_OP_PEER,           /* --peer: cudaMemcpyPeerAsync of buffer[offset, offset+count) from the device of its
 	                         stream to the device of stream `event` (the op's `event` field holds that stream) */
+	SS_OP_FREE,           /* cudaFree of the chunk's managed allocation (the task kernel's data, buffer 1), by the
+	                         thread of its stream once that stream is synchronised */
 	SS_OP_COUNT
 };
 

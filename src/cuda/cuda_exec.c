@@ -1073,6 +1073,16 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 		}
 		err = cudaStreamAttachMemAsync(st, x->chunk_mem[op->buffer][op->chunk], 0, cudaMemAttachSingle);
 		break;
+	case SS_OP_FREE:
+		/* run_task's cudaFree(data): the next run's exec_task_fresh allocates it again */
+		if (!x->per_chunk || x->chunk_mem[1] == NULL || op->chunk < 0) {
+			*cause = xasprintf(
+			    "cudaFree of the task data needs one managed allocation per chunk (--kernel task)");
+			return -1;
+		}
+		err = cudaFree(x->chunk_mem[1][op->chunk]);
+		x->chunk_mem[1][op->chunk] = NULL;
+		break;
 	case SS_OP_PREFETCH_H2D:
 	case SS_OP_PREFETCH_D2H:
 		if (!x->managed || op->buffer < 0 || op->buffer >= x->nbuf) {

@@ -217,7 +217,7 @@ static const char *model_api_name(int kind)
 	    "cudaMemcpyAsync",       "cudaMemcpyAsync",       "cudaLaunchKernel", "cudaStreamAttachMemAsync",
 	    "cudaMemPrefetchAsync",  "cudaMemPrefetchAsync",  "cudaEventRecord",  "cudaEventSynchronize",
 	    "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaGetLastError", "host_process",
-	    "cudaMemsetAsync",
+	    "cudaMemsetAsync",       "cudaMemcpyPeerAsync",   "cudaFree",
 	};
 
 	return kind >= 0 && kind < SS_OP_COUNT ? names[kind] : "cuda?";
@@ -583,7 +583,12 @@ static void model_issue(struct model *m, int h)
 		break;
 	case SS_OP_EVENT_SYNC:
 	case SS_OP_STREAM_SYNC:
-	case SS_OP_DEVICE_SYNC: {
+	case SS_OP_DEVICE_SYNC:
+	case SS_OP_FREE: {
+		/* cudaFree waits for the device as a device sync does, then costs api.free_ns */
+		double tmin = t0 + (op->kind == SS_OP_FREE ? p->api_free_ns : p->api_sync_ns);
+		bool sync = op->kind != SS_OP_FREE;
+
 		if (op->kind == SS_OP_EVENT_SYNC) {
 			one = op->event >= 0 && op->event < m->ops->nevents ? m->event_item[op->event] : -1;
 			nwait = 1;
@@ -591,16 +596,23 @@ static void model_issue(struct model *m, int h)
 			one = m->slot[s].tail;
 			nwait = 1;
 		} else {
-			/* A device sync, or a legacy-stream sync, waits for every stream's work. */
+			/* A device sync or a free, or a legacy-stream sync, waits for every stream's work. */
+			bool all = op->kind == SS_OP_DEVICE_SYNC || op->kind == SS_OP_FREE;
+
 			wait = xcalloc((size_t)m->nslots, sizeof *wait);
 			for (int j = 0; j < m->nslots; j++)
-				if (op->kind == SS_OP_DEVICE_SYNC || m->slot[j].blocking || m->slot[j].legacy)
+				if (all || m->slot[j].blocking || m->slot[j].legacy)
 					wait[nwait++] = m->slot[j].tail;
 		}
-		if (!model_block(m, h, wait, nwait, t0, t0 + p->api_sync_ns, opi, true)) {
+		double lock = m->lock_free;
+
+		if (!model_block(m, h, wait, nwait, t0, tmin, opi, sync)) {
 			ht->t = t0; /* nothing to wait for: model_host_return writes the records */
-			model_host_return(m, h, t0 + p->api_sync_ns);
+			model_host_return(m, h, tmin);
 		}
+		if (!sync)
+			m->lock_free = lock; /* the H200's frees (and destroys) of finished tasks do not hold up the
+			                        other threads' launches (documents-bench-mt/free) */
 		if (wait != &one)
 			free(wait);
 		return;

@@ -235,6 +235,10 @@ static const struct profile_key profile_keys[] = {
      "prefetches after a call on their own stream in the three H200 managed timelines (bench preset-managed, smoke "
      "preset-managed and managed-prefetch-breadth): 12.1 us to the device, 5.5 us to the host traced (means of 24 "
      "each: the costs add up and their distributions are skewed), averaged, less api.trace_overhead_ns"},
+    {"api.free_ns", D(api_free_ns), 0, 1e9, 294000, M, "cudaFree of a managed allocation (untraced)",
+     "document 004's program traced at 32 tasks, each freeing its 2 MiB of data once every task was done "
+     "(tests/data/h200/documents-bench-mt/free/late-32.csv.gz, its warm-up run): median 295 us of 32 (129..10664), "
+     "less api.trace_overhead_ns"},
     {"api.switch_ns", D(api_switch_ns), 0, 1e8, 280, M,
      "extra cost of a call on another stream than the thread's previous call",
      HOST_PROBES(45) "0..540, the 19 taken before api.switch_queues_ns (with 8 queues) less 7/8 of it"},

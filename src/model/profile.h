@@ -72,6 +72,7 @@ struct ss_profile {
 	double api_sync_ns;      /* a sync call that has nothing to wait for */
 	double api_attach_ns;    /* cudaStreamAttachMemAsync host cost */
 	double api_prefetch_ns;  /* cudaMemPrefetchAsync host cost */
+	double api_free_ns;      /* cudaFree of a managed allocation, beyond its wait for the device */
 	/* extra costs: a call that puts work on another stream than the thread's last one (a prefetch to the device
 	 * doing so: api_prefetch_switch_ns more), a launch whose stream's previous work is a copy (the driver makes the
 	 * compute queue wait for the copy engine) */

@@ -144,6 +144,17 @@ static void test_reference_managed_threads_after(void **state)
 	assert_int_equal(within, 3);
 }
 
+/* With run_task's cudaFree(data) in the preset (documents-bench-mt/free/summary.json): 1..128 tasks, 3 of the 7
+ * judged points (16, 32 and 64 tasks) within 3%. */
+static void test_reference_managed_threads_free(void **state)
+{
+	size_t count[4];
+
+	(void)state;
+	assert_int_equal(check_points("../documents-bench-mt/free/summary.json", false, count), 3);
+	assert_int_equal(count[3], 8);
+}
+
 /* check_claims holds the claims file name to the rules above; issue_order_holds is 003-issue-order's verdict
  * there (on one hardware queue the weaker order is the slower: the document's claim holds). */
 static void check_claims(const char *name, bool issue_order_holds)
@@ -200,6 +211,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_reference),
 	    cmocka_unit_test(test_reference_managed_threads),
 	    cmocka_unit_test(test_reference_managed_threads_after),
+	    cmocka_unit_test(test_reference_managed_threads_free),
 	    cmocka_unit_test(test_claims),
 	};
 

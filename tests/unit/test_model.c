@@ -911,6 +911,57 @@ static void test_copy_queue_stay(void **state)
 	}
 }
 
+/* Document 004's run_task ends with cudaFree(data): each task's free waits for the device's work issued before it
+ * (every stream's) and costs api.free_ns, but the other threads' calls go on meanwhile: a free ten times as long
+ * leaves the makespan as it is. */
+static void test_task_free(void **state)
+{
+	struct ss_experiment e;
+	struct ss_profile p;
+	struct ss_timeline tl;
+	struct ss_run_result res;
+	uint64_t span[2];
+
+	(void)state;
+	profile_builtin(&p);
+	experiment_preset(&e, SS_PRESET_MANAGED_THREADS);
+	e.streams = e.threads = 4;
+	e.connections = 1;
+	for (int k = 0; k < 2; k++) {
+		uint64_t last_launch = 0, first_free = UINT64_MAX;
+		int frees = 0;
+
+		p.api_free_ns = k == 0 ? 294000 : 2940000;
+		timeline_init(&tl);
+		run_model(&e, &p, &tl, &res);
+		for (size_t i = 0; i < tl.n; i++) {
+			const struct ss_record *r = &tl.rec[i];
+			const char *name = timeline_name(&tl, r->name);
+
+			if (r->kind == SS_KIND_API && strcmp(name, "cudaLaunchKernel") == 0 && r->start > last_launch)
+				last_launch = r->start;
+		}
+		for (size_t i = 0; i < tl.n; i++) {
+			const struct ss_record *r = &tl.rec[i];
+
+			if (r->kind != SS_KIND_API || strcmp(timeline_name(&tl, r->name), "cudaFree") != 0)
+				continue;
+			frees++;
+			for (size_t j = 0; j < tl.n; j++) /* the work it found running is done when it returns */
+				if (tl.rec[j].kind == SS_KIND_KERNEL && tl.rec[j].start < r->start)
+					assert_true(tl.rec[j].end <= r->end);
+			assert_true((double)(r->end - r->start) >= p.api_free_ns - 1);
+			if (r->start < first_free)
+				first_free = r->start;
+		}
+		assert_int_equal(frees, 4);
+		assert_true(first_free < last_launch); /* a free begins while another thread still launches */
+		span[k] = res.traced_ns;
+		timeline_free(&tl);
+	}
+	assert_true(span[0] == span[1]);
+}
+
 /* The backend through the runner, as the CLI uses it: labelled as modelled. */
 static void test_backend_runner(void **state)
 {
@@ -957,6 +1008,7 @@ int main(void)
 	    cmocka_unit_test(test_prefetch_wait),
 	    cmocka_unit_test(test_copy_switch),
 	    cmocka_unit_test(test_copy_queue_stay),
+	    cmocka_unit_test(test_task_free),
 	    cmocka_unit_test(test_backend_runner),
 	};
 

@@ -802,7 +802,7 @@ static void test_vector_add_orders(void **state)
 
 /* Document 004's run_task on 2 host threads, 2 iterations over 10 ints (a task of 5 each), call for call: each
  * thread attaches its data to its stream and synchronises, then transform<<<100, 256>>>, synchronise,
- * host_process, convert<<<100, 256>>>, twice; the final cudaStreamSynchronize. */
+ * host_process, convert<<<100, 256>>>, twice; the final cudaStreamSynchronize, then each thread's cudaFree(data). */
 static void test_document_004(void **state)
 {
 	struct ss_experiment e;
@@ -831,6 +831,8 @@ static void test_document_004(void **state)
 	    {SS_OP_KERNEL, 1, 1, 1, O, -1, 5, 5},
 	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
 	    {SS_OP_STREAM_SYNC, 1, 1, -1, NONE, -1, 0, 0},
+	    {SS_OP_FREE, 0, 0, 0, D, -1, 0, 5},
+	    {SS_OP_FREE, 1, 1, 1, D, -1, 5, 5},
 	};
 
 	(void)state;
@@ -1169,7 +1171,7 @@ static void test_start_before(void **state)
 			op.kind = (uint8_t)k;
 			assert_int_equal(planner_gpu_op(k), k != SS_OP_EVENT_SYNC && k != SS_OP_STREAM_SYNC &&
 			                                        k != SS_OP_DEVICE_SYNC && k != SS_OP_GET_LAST_ERROR &&
-			                                        k != SS_OP_HOST);
+			                                        k != SS_OP_HOST && k != SS_OP_FREE);
 			if (planner_start_before(&e, &op) != want)
 				fail_msg("op kind %s, host memory %d: start before %d", planner_op_kind_name(k),
 				         memory[m], !want);

@@ -77,6 +77,7 @@ static void test_builtin(void **state)
 	    "api.sync_ns",
 	    "api.attach_ns",
 	    "api.prefetch_ns",
+	    "api.free_ns",
 	    "api.trace_overhead_ns",
 	    "sync.wake_ns",
 	    "host.gap_ns",
