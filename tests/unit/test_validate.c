@@ -201,24 +201,29 @@ static void test_h200_matrix(void **state)
 /* The presets issue 18 made the documents' own, measured in two sessions: tests/data/h200/documents (one run of
  * the matrix, its last rows in validate-2 and -3) and tests/data/h200/documents-repeat (five more, r2 of managed,
  * pageable and sync-order only): 5-6 measurements a row, each row held to their median. managed-threads' rows are
- * documents-bench-mt/after/mt-1's alone, one measurement each: the others were timed from after each task's attach
- * (validate_read_csv leaves them out), and that run reached its time limit after 13 of its 16 rows. */
+ * documents-bench-mt/after/mt-1's (13 rows) and documents-mt-free's seven runs (each task ending with its cudaFree):
+ * 7-8 measurements a row; the older ones were timed from after each task's attach (validate_read_csv leaves them
+ * out). */
 static const char *const documents_csv[] = {
     "tests/data/h200/documents/validate-1.csv",          "tests/data/h200/documents/validate-2.csv",
     "tests/data/h200/documents/validate-3.csv",          "tests/data/h200/documents-repeat/validate-r1.csv",
     "tests/data/h200/documents-repeat/validate-r2.csv",  "tests/data/h200/documents-repeat/validate-r3.csv",
     "tests/data/h200/documents-repeat/validate-r4.csv",  "tests/data/h200/documents-repeat/validate-r5.csv",
-    "tests/data/h200/documents-bench-mt/after/mt-1.csv",
+    "tests/data/h200/documents-bench-mt/after/mt-1.csv", "tests/data/h200/documents-mt-free/validate-f1.csv",
+    "tests/data/h200/documents-mt-free/validate-f2.csv", "tests/data/h200/documents-mt-free/validate-f3.csv",
+    "tests/data/h200/documents-mt-free/validate-f4.csv", "tests/data/h200/documents-mt-free/validate-f5.csv",
+    "tests/data/h200/documents-mt-free/validate-f6.csv", "tests/data/h200/documents-mt-free/validate-f7.csv",
 };
 
 /* Those presets against the H200 profile with the kernels calibrated there and the keys fitted to the first
  * session's rows and managed-threads' (test_h200_fitted). Met: the median (<= 5%), default-stream serialisation (all
- * 30). Not met, held where they are as ratchets (docs/results.md names the rows): 9 rows beyond 15%, 4 of them beyond
+ * 30). Not met, held where they are as ratchets (docs/results.md names the rows): 12 rows beyond 15%, 4 of them beyond
  * their own spread too (managed 8 streams depth-first on 1 queue, +33.5%: measured 4.32 ms in all six runs faster than
  * its neighbours, the worst; sync-order 128 depth-first on 8 queues and vector-add 128 best-first on 1 queue and weaker
- * on 8, host-bound rows within 15% with their runs' own call costs); the faster order 30 of 31 pairs (the 31st is
- * that managed row), pageable overlap 29 of 32. Without managed and managed-threads: median <= 3.5%, worst 19.5%
- * (sync-order 128 streams depth-first on 8 queues), 5 beyond 15%. */
+ * on 8, host-bound rows within 15% with their runs' own call costs; managed-threads 1 task on 1 queue and 128 tasks,
+ * +16.5..+19.3% within their spreads of 26-47%); the faster order 30 of 31 pairs (the 31st is that managed row),
+ * pageable overlap 29 of 32. Without managed and managed-threads: median <= 3.5%, worst 19.5% (sync-order 128 streams
+ * depth-first on 8 queues), 5 beyond 15%. */
 static void test_h200_documents(void **state)
 {
 	struct ss_validate_set s = {0}, good = {0};
@@ -236,9 +241,9 @@ static void test_h200_documents(void **state)
 		else
 			assert_true(s.row[i].measured_n >= (s.row[i].preset == SS_PRESET_DECRYPT ? 1 : 5));
 	}
-	assert_int_equal(mt, 13);
+	assert_int_equal(mt, 13 + 7 * 16); /* mt-1's 13 rows, documents-mt-free's seven runs of 16 */
 	assert_true(st.median_err <= SS_VALIDATE_MEDIAN_MAX);
-	assert_true(st.beyond_worst <= 9);
+	assert_true(st.beyond_worst <= 12);
 	assert_true(st.beyond_spread <= 4);
 	assert_true(st.worst_err <= 0.336);
 	assert_int_equal(st.serial_agree, st.serial_checked);
@@ -264,10 +269,15 @@ static void test_h200_documents(void **state)
  * in, and a model change that moves the fit fails here until the keys are fitted again. */
 static void test_h200_fitted(void **state)
 {
-	/* managed-threads' rows are mt-1's: validate-2's were timed from after the attach, and are left out */
+	/* managed-threads' rows are mt-1's and documents-mt-free's: validate-2's were timed from after the attach, and
+	 * are left out */
 	static const char *const files[] = {
-	    "tests/data/h200/documents/validate-1.csv", "tests/data/h200/documents/validate-2.csv",
-	    "tests/data/h200/documents/validate-3.csv", "tests/data/h200/documents-bench-mt/after/mt-1.csv"};
+	    "tests/data/h200/documents/validate-1.csv",          "tests/data/h200/documents/validate-2.csv",
+	    "tests/data/h200/documents/validate-3.csv",          "tests/data/h200/documents-bench-mt/after/mt-1.csv",
+	    "tests/data/h200/documents-mt-free/validate-f1.csv", "tests/data/h200/documents-mt-free/validate-f2.csv",
+	    "tests/data/h200/documents-mt-free/validate-f3.csv", "tests/data/h200/documents-mt-free/validate-f4.csv",
+	    "tests/data/h200/documents-mt-free/validate-f5.csv", "tests/data/h200/documents-mt-free/validate-f6.csv",
+	    "tests/data/h200/documents-mt-free/validate-f7.csv"};
 	static const struct {
 		enum ss_preset preset;
 		const char *keys[4];
