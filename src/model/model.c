@@ -563,8 +563,8 @@ static void model_issue(struct model *m, int h)
 	}
 	case SS_OP_HOST: {
 		/* document 004's host_process: the thread works through its chunk (host.process_ns includes faulting
-		 * it back from the device) at one thread's speed, slowed by the other threads inside a host_process at
-		 * the same time (model_proc_rate) */
+		 * it back from the device), alone faster, slowed by the other threads inside a host_process at the same
+		 * time (model_proc_rate) */
 		m->slot[s].host_touched = true;
 		ht->processing = true;
 		ht->blocked = true;
@@ -971,10 +971,11 @@ static bool model_wake(struct model *m)
 	return any;
 }
 
-/* model_proc_rate is how fast each host thread inside a host_process goes now, as a share of one thread's speed
- * alone (host.process_ns): with n of them at once, each element also waits for the other n - 1 threads' bytes of
- * memory (host.process_gbs, the host's memory and page-fault handling shared by every thread), and more threads
- * than host.cores take turns on the cores. */
+/* model_proc_rate is how fast each host thread inside a host_process goes now, as a share of the speed
+ * host.process_ns gives: a thread alone there goes at host.process_alone_ns an element; with n of them at once,
+ * each element costs host.process_ns and waits for the other n - 1 threads' bytes of memory (host.process_gbs, the
+ * host's memory and page-fault handling shared by every thread), and more threads than host.cores take turns on
+ * the cores. */
 static double model_proc_rate(const struct model *m)
 {
 	const struct ss_profile *p = m->p;
@@ -983,8 +984,10 @@ static double model_proc_rate(const struct model *m)
 
 	for (int h = 0; h < m->nhosts; h++)
 		n += m->host[h].processing;
-	if (n <= 1 || one <= 0)
+	if (one <= 0)
 		return 1.0;
+	if (n <= 1)
+		return p->host_process_alone_ns > 0 ? one / p->host_process_alone_ns : 1.0;
 	/* the threads on a core at once share the memory; the others wait for a core */
 	shared = (fmin((double)n, (double)p->host_cores) - 1.0) * (double)m->ops->elem_size / p->host_process_gbs;
 	return one / (one + shared) * fmin(1.0, (double)p->host_cores / (double)n);

@@ -124,16 +124,16 @@ static const struct profile_key profile_keys[] = {
     {"memset.gbs", D(memset_gbs), 0.01, 100000, 3000, E,
      "cudaMemsetAsync of device memory (a step program's memset step), the whole device filling",
      "not measured: about 2/3 of the H200's 4.8 TB/s HBM3e peak"},
-    {"managed.attach_gbs", D(attach_gbs), 0.01, 10000, 72.4608, F,
+    {"managed.attach_gbs", D(attach_gbs), 0.01, 10000, 69.1508, F,
      "a launch migrating its chunk's attached managed memory (host-synchronous)",
      "fitted (streamscope validate --fit, docs/results.md) with managed.attach_latency_ns and host.process_* to "
      "the medians of the managed-threads rows the H200 measured with the timer before each task's attach, its data "
      "made afresh each run (64 MiB..1 MiB a task), in eight runs: tests/data/h200/documents-bench-mt/after/mt-1.csv "
-     "(13 rows) and tests/data/h200/documents-mt-free (seven, each task ending with its cudaFree): 60.1 on 1, 4, 16, "
-     "64 tasks alone, 45.6 on 2, 8, 32, 128; 72.99 fitted to mt-1 alone"},
-    {"managed.attach_latency_ns", D(attach_latency_ns), 0, 1e8, 182925, F,
+     "(13 rows) and tests/data/h200/documents-mt-free (seven, each task ending with its cudaFree): 87.3 on 1, 4, 16, "
+     "64 tasks alone, 41.3 on 2, 8, 32, 128; 72.99 fitted to mt-1 alone"},
+    {"managed.attach_latency_ns", D(attach_latency_ns), 0, 1e8, 181787, F,
      "fixed cost of that migration (each launch that migrates, in turn with the other threads' calls)",
-     "fitted with managed.attach_gbs (the same rows): 182 us on 1, 4, 16, 64 tasks alone, 155 us on 2, 8, 32, 128; "
+     "fitted with managed.attach_gbs (the same rows): 183 us on 1, 4, 16, 64 tasks alone, 154 us on 2, 8, 32, 128; "
      "every task's launch after its host_process pays it each pass, what makes 32..128 tasks slower than 16"},
     {"kernel.add.ns_per_unit", D(kernel[SS_KERNEL_ADD].ns_per_unit), 1e-12, 1e6, 8.0e-4, E,
      "add (document 001's): ns per element x repeat, whole device",
@@ -182,19 +182,25 @@ static const struct profile_key profile_keys[] = {
     {"kernel.spin.ns_per_elem", D(kernel[SS_KERNEL_SPIN].ns_per_elem), 0, 1e6, 0, E, "spin: unused", "none"},
     {"kernel.spin.saturation", D(kernel[SS_KERNEL_SPIN].saturation), 1, 1e10, 4224, E,
      "spin: one-thread blocks running at once", "132 SMs x 32 blocks"},
-    {"host.process_ns", D(host_process_ns), 0, 1e6, 1.30632, F,
+    {"host.process_ns", D(host_process_ns), 0, 1e6, 1.30585, F,
      "host_process (document 004's task): ns per element on one host thread alone, its managed data faulted back "
      "included",
      "fitted (streamscope validate --fit) with host.process_gbs and managed.attach_* to the medians of the H200's "
      "managed-threads rows of eight runs (tests/data/h200/documents-bench-mt/after/mt-1.csv, "
-     "tests/data/h200/documents-mt-free): 1.15 on 1, 4, 16, 64 tasks alone, 1.31 on 2, 8, 32, 128; 1.43 fitted to "
+     "tests/data/h200/documents-mt-free): 1.32 on 1, 4, 16, 64 tasks alone, 1.22 on 2, 8, 32, 128; 1.43 fitted to "
      "mt-1 alone, 1.14 to the rows before the timer started before the attach. Check: the 1-task traces "
      "(tests/data/h200/documents-bench-mt/before) take ~25 ms a pass of 2^24 ints, host_process and its "
      "migration (1.5 ns an int)"},
-    {"host.process_gbs", D(host_process_gbs), 0.01, 1e4, 20.0236, F,
+    {"host.process_gbs", D(host_process_gbs), 0.01, 1e4, 20.0751, F,
      "host_process: the host memory every thread inside one at once shares (each element waits for the other "
      "threads' bytes as well as its own host.process_ns)",
-     "fitted with host.process_ns (the same rows): 17.9 on 1, 4, 16, 64 tasks alone, 20.8 on 2, 8, 32, 128"},
+     "fitted with host.process_ns (the same rows): 20.7 on 1, 4, 16, 64 tasks alone, 21.3 on 2, 8, 32, 128"},
+    {"host.process_alone_ns", D(host_process_alone_ns), 0, 1e6, 1.1328, F,
+     "host_process: ns per element on a host thread while no other thread is inside one (host.process_ns is "
+     "its cost with others)",
+     "fitted with host.process_* and managed.attach_* (the same rows; only the 1-task rows have one thread alone "
+     "there, so a fold without them cannot place it): 1.134 on 1, 4, 16, 64 tasks; the 1-task rows were +17% "
+     "with host.process_ns alone"},
     {"host.cores", I(host_cores), 1, 100000, 16, M,
      "the host's CPU cores: host threads beyond them take turns at host_process",
      "the H200 host: nproc and lscpu, 16 cores, one socket, one thread a core (tests/data/h200/host-spread/pinning/"

@@ -87,8 +87,9 @@ struct ss_profile {
 	double host_gap_ns;                 /* a host thread's own time between two calls */
 	double host_process_ns;             /* host_process (document 004's task): ns per element on one host thread,
 	                                       faulting its managed data back included */
-	double host_process_gbs; /* host memory the threads inside a host_process at once share, bytes a ns */
-	int host_cores;          /* the host's cores: more host threads than this take turns at host_process */
+	double host_process_gbs;      /* host memory the threads inside a host_process at once share, bytes a ns */
+	double host_process_alone_ns; /* host_process: ns per element while no other thread is inside one */
+	int host_cores;               /* the host's cores: more host threads than this take turns at host_process */
 	/* 1: copies wait in hardware queues of their own per direction (one per connection), so a copy waiting for a
 	 * kernel holds up only copies; 0: copies share the streams' queues */
 	int copy_queues;

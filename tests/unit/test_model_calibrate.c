@@ -88,7 +88,7 @@ static void test_round_trip(void **state)
 	    "host.process_ns", "kernel.task.ns_per_unit", "kernel.task.ns_per_elem", "kernel.task.saturation",
 	    "kernel.fma.ns_per_unit", "kernel.fma.ns_per_elem", "kernel.fma.saturation", "kernel.fma.misalign",
 	    /* fitted to the H200's validate rows */
-	    "kernel.decrypt.share", "host.process_gbs",
+	    "kernel.decrypt.share", "host.process_gbs", "host.process_alone_ns",
 	    /* the host's cores: lscpu, not a GPU measurement */
 	    "host.cores",
 	    /* a step program's memsets: no calibration step yet */

@@ -113,6 +113,7 @@ static void test_builtin(void **state)
 	    "kernel.decrypt.share",        "host.process_gbs",          "managed.prefetch_gbs",
 	    "managed.prefetch_latency_ns", "managed.attach_latency_ns", "managed.attach_gbs",
 	    "pageable.h2d.stage_gbs",      "host.process_ns",           "kernel.add.misalign",
+	    "host.process_alone_ns",
 	};
 	for (int k = 0; k < profile_key_count(); k++) {
 		bool is = false, fit = false;

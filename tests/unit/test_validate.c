@@ -217,11 +217,11 @@ static const char *const documents_csv[] = {
 
 /* Those presets against the H200 profile with the kernels calibrated there and the keys fitted to the first
  * session's rows and managed-threads' (test_h200_fitted). Met: the median (<= 5%), default-stream serialisation (all
- * 30). Not met, held where they are as ratchets (docs/results.md names the rows): 12 rows beyond 15%, 4 of them beyond
+ * 30). Not met, held where they are as ratchets (docs/results.md names the rows): 11 rows beyond 15%, 4 of them beyond
  * their own spread too (managed 8 streams depth-first on 1 queue, +33.5%: measured 4.32 ms in all six runs faster than
  * its neighbours, the worst; sync-order 128 depth-first on 8 queues and vector-add 128 best-first on 1 queue and weaker
- * on 8, host-bound rows within 15% with their runs' own call costs; managed-threads 1 task on 1 queue and 128 tasks,
- * +16.5..+19.3% within their spreads of 26-47%); the faster order 30 of 31 pairs (the 31st is that managed row),
+ * on 8, host-bound rows within 15% with their runs' own call costs; managed-threads 128 tasks, +16.0% and +18.8%
+ * within their spreads of 26% and 47%); the faster order 30 of 31 pairs (the 31st is that managed row),
  * pageable overlap 29 of 32. Without managed and managed-threads: median <= 3.5%, worst 19.5% (sync-order 128 streams
  * depth-first on 8 queues), 5 beyond 15%. */
 static void test_h200_documents(void **state)
@@ -243,7 +243,7 @@ static void test_h200_documents(void **state)
 	}
 	assert_int_equal(mt, 13 + 7 * 16); /* mt-1's 13 rows, documents-mt-free's seven runs of 16 */
 	assert_true(st.median_err <= SS_VALIDATE_MEDIAN_MAX);
-	assert_true(st.beyond_worst <= 12);
+	assert_true(st.beyond_worst <= 11);
 	assert_true(st.beyond_spread <= 4);
 	assert_true(st.worst_err <= 0.336);
 	assert_int_equal(st.serial_agree, st.serial_checked);
@@ -280,12 +280,13 @@ static void test_h200_fitted(void **state)
 	    "tests/data/h200/documents-mt-free/validate-f7.csv"};
 	static const struct {
 		enum ss_preset preset;
-		const char *keys[4];
+		const char *keys[5];
 	} fits[] = {
-	    {SS_PRESET_MANAGED, {"managed.prefetch_gbs", "managed.prefetch_latency_ns", NULL, NULL}},
-	    {SS_PRESET_PAGEABLE, {"pageable.h2d.stage_gbs", NULL, NULL, NULL}},
+	    {SS_PRESET_MANAGED, {"managed.prefetch_gbs", "managed.prefetch_latency_ns", NULL}},
+	    {SS_PRESET_PAGEABLE, {"pageable.h2d.stage_gbs", NULL}},
 	    {SS_PRESET_MANAGED_THREADS,
-	     {"managed.attach_latency_ns", "managed.attach_gbs", "host.process_ns", "host.process_gbs"}},
+	     {"managed.attach_latency_ns", "managed.attach_gbs", "host.process_ns", "host.process_gbs",
+	      "host.process_alone_ns"}},
 	};
 	struct ss_profile p;
 	char prof[1024], *cause = NULL;
@@ -303,7 +304,7 @@ static void test_h200_fitted(void **state)
 		keep_presets(&s, 1u << fits[f].preset);
 		assert_int_equal(validate_fit_score(&p, &s, &at, &n, &cause), 0);
 		assert_true(n >= 13);
-		for (size_t k = 0; k < 4 && fits[f].keys[k] != NULL; k++) {
+		for (size_t k = 0; k < 5 && fits[f].keys[k] != NULL; k++) {
 			int key = profile_key_find(fits[f].keys[k]);
 			double v = profile_get(&p, key);
 
