@@ -365,7 +365,9 @@ static void model_kernel_params(const struct model *m, struct model_item *it, co
 }
 
 /* model_block makes host h wait for the items in wait[] (those not done yet); returns false when none is left
- * to wait for. */
+ * to wait for. The call returns at tmin at the earliest; it holds the driver lock until then (the other threads'
+ * calls wait) unless it is a free (cudaFree of a finished task: the H200's frees held no other thread's launch up,
+ * tests/data/h200/documents-bench-mt/free). */
 static bool model_block(struct model *m, int h, const int *wait, size_t n, double t0, double tmin, size_t opi,
                         bool sync)
 {
@@ -382,7 +384,8 @@ static bool model_block(struct model *m, int h, const int *wait, size_t n, doubl
 	ht->call_tail = 0;
 	ht->call_op = opi;
 	ht->call_sync = sync;
-	m->lock_free = tmin; /* the driver is free while the call waits */
+	if (m->ops->op[opi].kind != SS_OP_FREE)
+		m->lock_free = tmin; /* the driver is free while the call waits */
 	ht->blocked = ht->nwait > 0;
 	return ht->blocked;
 }
@@ -585,7 +588,7 @@ static void model_issue(struct model *m, int h)
 	case SS_OP_STREAM_SYNC:
 	case SS_OP_DEVICE_SYNC:
 	case SS_OP_FREE: {
-		/* cudaFree waits for the device as a device sync does, then costs api.free_ns */
+		/* cudaFree waits for the device as a device sync does, then costs api.free_ns (no SYNC record) */
 		double tmin = t0 + (op->kind == SS_OP_FREE ? p->api_free_ns : p->api_sync_ns);
 		bool sync = op->kind != SS_OP_FREE;
 
@@ -604,15 +607,10 @@ static void model_issue(struct model *m, int h)
 				if (all || m->slot[j].blocking || m->slot[j].legacy)
 					wait[nwait++] = m->slot[j].tail;
 		}
-		double lock = m->lock_free;
-
 		if (!model_block(m, h, wait, nwait, t0, tmin, opi, sync)) {
 			ht->t = t0; /* nothing to wait for: model_host_return writes the records */
 			model_host_return(m, h, tmin);
 		}
-		if (!sync)
-			m->lock_free = lock; /* the H200's frees (and destroys) of finished tasks do not hold up the
-			                        other threads' launches (documents-bench-mt/free) */
 		if (wait != &one)
 			free(wait);
 		return;

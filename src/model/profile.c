@@ -183,14 +183,13 @@ static const struct profile_key profile_keys[] = {
     {"kernel.spin.saturation", D(kernel[SS_KERNEL_SPIN].saturation), 1, 1e10, 4224, E,
      "spin: one-thread blocks running at once", "132 SMs x 32 blocks"},
     {"host.process_ns", D(host_process_ns), 0, 1e6, 1.30585, F,
-     "host_process (document 004's task): ns per element on one host thread alone, its managed data faulted back "
-     "included",
+     "host_process (document 004's task): ns per element on a host thread while others are inside one too, its "
+     "managed data faulted back included (alone: host.process_alone_ns)",
      "fitted (streamscope validate --fit) with host.process_gbs and managed.attach_* to the medians of the H200's "
      "managed-threads rows of eight runs (tests/data/h200/documents-bench-mt/after/mt-1.csv, "
      "tests/data/h200/documents-mt-free): 1.32 on 1, 4, 16, 64 tasks alone, 1.22 on 2, 8, 32, 128; 1.43 fitted to "
-     "mt-1 alone, 1.14 to the rows before the timer started before the attach. Check: the 1-task traces "
-     "(tests/data/h200/documents-bench-mt/before) take ~25 ms a pass of 2^24 ints, host_process and its "
-     "migration (1.5 ns an int)"},
+     "mt-1 alone (then also the cost of one thread alone), 1.14 to the rows before the timer started before the "
+     "attach"},
     {"host.process_gbs", D(host_process_gbs), 0.01, 1e4, 20.0751, F,
      "host_process: the host memory every thread inside one at once shares (each element waits for the other "
      "threads' bytes as well as its own host.process_ns)",
@@ -200,7 +199,8 @@ static const struct profile_key profile_keys[] = {
      "its cost with others)",
      "fitted with host.process_* and managed.attach_* (the same rows; only the 1-task rows have one thread alone "
      "there, so a fold without them cannot place it): 1.134 on 1, 4, 16, 64 tasks; the 1-task rows were +17% "
-     "with host.process_ns alone"},
+     "with host.process_ns alone. Check: the traced 1-task runs (tests/data/h200/documents-bench-mt/before) take "
+     "~25 ms a pass of 2^24 ints, host_process and its migration (1.5 ns an int, traced)"},
     {"host.cores", I(host_cores), 1, 100000, 16, M,
      "the host's CPU cores: host threads beyond them take turns at host_process",
      "the H200 host: nproc and lscpu, 16 cores, one socket, one thread a core (tests/data/h200/host-spread/pinning/"

@@ -85,8 +85,8 @@ struct ss_profile {
 	double trace_ns;                    /* CUPTI's cost per traced call (api_* are untraced costs; informational) */
 	double thread_start_ns;             /* host thread i starts issuing i * thread_start_ns after thread 0 */
 	double host_gap_ns;                 /* a host thread's own time between two calls */
-	double host_process_ns;             /* host_process (document 004's task): ns per element on one host thread,
-	                                       faulting its managed data back included */
+	double host_process_ns;             /* host_process (document 004's task): ns per element on one host thread
+	                                       while others are in one too, faulting its managed data back included */
 	double host_process_gbs;      /* host memory the threads inside a host_process at once share, bytes a ns */
 	double host_process_alone_ns; /* host_process: ns per element while no other thread is inside one */
 	int host_cores;               /* the host's cores: more host threads than this take turns at host_process */
