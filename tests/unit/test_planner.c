@@ -1152,7 +1152,8 @@ static void test_expected_records(void **state)
 }
 
 /* The run timer starts before the call of a prefetch, an attach and a pageable copy (they do their op's work inside
- * the call), after every other call; every op kind but the synchronisations puts work on a stream. */
+ * the call), after every other call; every op kind but the synchronisations, host_process and cudaFree puts work on
+ * a stream. */
 static void test_start_before(void **state)
 {
 	static const int memory[] = {SS_MEM_PINNED, SS_MEM_PAGEABLE, SS_MEM_MANAGED_ATTACH, SS_MEM_MANAGED_PREFETCH};
