@@ -1,0 +1,169 @@
+/* managed_probe.c: H200 diagnostic for the managed preset (document 001's add kernel on managed memory,
+ * 2^22 floats an array, one chunk a stream, prefetches to the device of x and y, the kernel writing z unprefetched,
+ * a prefetch of z to the host). Which part of that work makes some stream counts faster than others?
+ *
+ * Each measurement starts as the CUDA backend's runs do: x and y filled and z set on the host, the device idle.
+ * It then issues one variant's work on k streams (k = 1, 2, 4, ..., 128; chunks of 16 MiB / k), depth-first,
+ * and synchronises the streams in order; the time is the host's clock from before the first call to after the
+ * last sync (no events, no tracing). Variants:
+ *   full     the preset: prefetch x, y to the device, add, prefetch z to the host, per stream
+ *   nod2h    full without the prefetch of z to the host
+ *   zdev     full with z moved to the device before the clock starts (the kernel faults nothing)
+ *   serial   full with every chunk on one stream
+ *   h2d      the prefetches of x and y only
+ *   fault    the kernels only, x and y on the device first, z on the host (the kernels fault z in)
+ *   d2h      the prefetches of z to the host only, z on the device first
+ * Repeats are interleaved (every variant and k once a round) so drift hits them alike. The hardware queue count is
+ * the process's CUDA_DEVICE_MAX_CONNECTIONS. Prints one line per measurement, then a median per variant and k.
+ * Usage: managed_probe [ROUNDS] (default 11). Exit 2 on bad usage, 3 on a CUDA error, 4 on a wrong result. */
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kernels.h"
+
+#define PROBE_N (1u << 22) /* elements an array, as the preset */
+#define PROBE_BLOCK 128u
+#define PROBE_MAXK 128
+#define PROBE_NK 8
+#define PROBE_NV 7
+
+enum probe_variant { PV_FULL, PV_NOD2H, PV_ZDEV, PV_SERIAL, PV_H2D, PV_FAULT, PV_D2H };
+static const char *const probe_names[PROBE_NV] = {"full", "nod2h", "zdev", "serial", "h2d", "fault", "d2h"};
+
+/* Exit 3 with the call and CUDA's words when err is not success. */
+static void probe_check(cudaError_t err, const char *what)
+{
+	if (err != cudaSuccess) {
+		fprintf(stderr, "managed_probe: %s: %s\n", what, cudaGetErrorString(err));
+		exit(3);
+	}
+}
+
+static double probe_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int probe_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* probe_prefetch moves [off, off+n) elements of a to loc on stream s. */
+static void probe_prefetch(float *a, uint64_t off, uint64_t n, int to_dev, cudaStream_t s)
+{
+	struct cudaMemLocation loc = {.type = to_dev ? cudaMemLocationTypeDevice : cudaMemLocationTypeHost, .id = 0};
+
+	probe_check(cudaMemPrefetchAsync(a + off, n * sizeof *a, loc, 0, s), "cudaMemPrefetchAsync");
+}
+
+/* probe_one measures variant v on k streams once and returns its time in us (the setup outside the clock). */
+static double probe_one(enum probe_variant v, int k, float *x, float *y, float *z, cudaStream_t *st)
+{
+	uint64_t cnt = PROBE_N / (uint64_t)k;
+	double t0, t1;
+
+	kernels_add_fill(x, y, 0, PROBE_N);
+	memset(z, 0xff, (size_t)PROBE_N * sizeof *z);
+	if (v == PV_ZDEV || v == PV_D2H)
+		probe_prefetch(z, 0, PROBE_N, 1, st[0]);
+	if (v == PV_FAULT || v == PV_D2H) {
+		probe_prefetch(x, 0, PROBE_N, 1, st[0]);
+		probe_prefetch(y, 0, PROBE_N, 1, st[0]);
+	}
+	if (v == PV_D2H)
+		probe_check((cudaError_t)kernels_add_launch(x, y, z, PROBE_N, KERNELS_ADD_DOC_REPEATS,
+		                                            (PROBE_N + PROBE_BLOCK - 1) / PROBE_BLOCK, PROBE_BLOCK,
+		                                            st[0]),
+		            "add launch");
+	probe_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+	t0 = probe_now_us();
+	for (int i = 0; i < k; i++) {
+		cudaStream_t s = st[v == PV_SERIAL ? 0 : i];
+		uint64_t off = (uint64_t)i * cnt;
+
+		if (v != PV_FAULT && v != PV_D2H) {
+			probe_prefetch(x, off, cnt, 1, s);
+			probe_prefetch(y, off, cnt, 1, s);
+		}
+		if (v != PV_H2D && v != PV_D2H)
+			probe_check((cudaError_t)kernels_add_launch(
+			                x + off, y + off, z + off, cnt, KERNELS_ADD_DOC_REPEATS,
+			                (uint32_t)((cnt + PROBE_BLOCK - 1) / PROBE_BLOCK), PROBE_BLOCK, s),
+			            "add launch");
+		if (v == PV_FULL || v == PV_ZDEV || v == PV_SERIAL || v == PV_D2H)
+			probe_prefetch(z, off, cnt, 0, s);
+	}
+	for (int i = 0; i < (v == PV_SERIAL ? 1 : k); i++)
+		probe_check(cudaStreamSynchronize(st[i]), "cudaStreamSynchronize");
+	t1 = probe_now_us();
+	if (v != PV_H2D) {
+		uint64_t bad = 0;
+
+		probe_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+		if (kernels_add_verify(x, y, z, PROBE_N, &bad) != 0) {
+			fprintf(stderr, "managed_probe: %s on %d streams: z[%llu] wrong\n", probe_names[v], k,
+			        (unsigned long long)bad);
+			exit(4);
+		}
+	}
+	return t1 - t0;
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 11;
+	const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+	static double t[PROBE_NV][PROBE_NK][1000];
+	cudaStream_t st[PROBE_MAXK];
+	float *x, *y, *z;
+
+	if (rounds < 1 || rounds > 1000) {
+		fprintf(stderr, "managed_probe: ROUNDS must be 1..1000\n");
+		return 2;
+	}
+	probe_check(cudaSetDevice(0), "cudaSetDevice");
+	for (int i = 0; i < PROBE_MAXK; i++)
+		probe_check(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking), "cudaStreamCreate");
+	probe_check(cudaMallocManaged((void **)&x, PROBE_N * sizeof *x, cudaMemAttachGlobal), "cudaMallocManaged");
+	probe_check(cudaMallocManaged((void **)&y, PROBE_N * sizeof *y, cudaMemAttachGlobal), "cudaMallocManaged");
+	probe_check(cudaMallocManaged((void **)&z, PROBE_N * sizeof *z, cudaMemAttachGlobal), "cudaMallocManaged");
+	printf("# managed_probe: %d rounds, CUDA_DEVICE_MAX_CONNECTIONS=%s, x %p y %p z %p\n", rounds,
+	       conn != NULL ? conn : "(unset: 8)", (void *)x, (void *)y, (void *)z);
+	for (int r = -1; r < rounds; r++) /* r = -1: warm-up, not kept */
+		for (int ki = 0; ki < PROBE_NK; ki++)
+			for (int v = 0; v < PROBE_NV; v++) {
+				double us = probe_one((enum probe_variant)v, 1 << ki, x, y, z, st);
+
+				if (r < 0)
+					continue;
+				t[v][ki][r] = us;
+				printf("%-6s %3d streams round %2d: %9.1f us\n", probe_names[v], 1 << ki, r, us);
+			}
+	printf("# medians (us) [min..max] of %d rounds\n%-6s", rounds, "k");
+	for (int ki = 0; ki < PROBE_NK; ki++)
+		printf(" %20d", 1 << ki);
+	printf("\n");
+	for (int v = 0; v < PROBE_NV; v++) {
+		printf("%-6s", probe_names[v]);
+		for (int ki = 0; ki < PROBE_NK; ki++) {
+			double *a = t[v][ki];
+
+			qsort(a, (size_t)rounds, sizeof *a, probe_cmp);
+			printf(" %7.0f [%5.0f..%5.0f]",
+			       rounds % 2 ? a[rounds / 2] : (a[rounds / 2 - 1] + a[rounds / 2]) / 2, a[0],
+			       a[rounds - 1]);
+		}
+		printf("\n");
+	}
+	return 0;
+}
