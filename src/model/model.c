@@ -543,10 +543,9 @@ static void model_issue(struct model *m, int h)
 		 * the faulting kernels share (model_rate), to the host one prefetch at a time at its own pace (the
 		 * host side builds the pages). */
 		bool to_dev = op->kind == SS_OP_PREFETCH_H2D;
-		/* to the host, the fixed cost is measured as part of managed.prefetch_wait_ns (it overlaps the
-		 * previous prefetch's transfer) */
+		/* to the host, the fixed cost is the one-at-a-time migration's (managed.prefetch_host_latency_ns) */
 		struct ss_copy_profile c = {to_dev ? p->prefetch_gbs : p->prefetch_host_gbs,
-		                            to_dev ? p->prefetch_latency_ns : 0};
+		                            to_dev ? p->prefetch_latency_ns : p->prefetch_host_latency_ns};
 
 		cost = p->api_prefetch_ns;
 		idx = model_new_item(m, opi, s, to_dev ? MODEL_TO_DEVICE : MODEL_TO_HOST, t0 + cost + p->launch_ns);

@@ -85,31 +85,36 @@ static const struct profile_key profile_keys[] = {
     {"pageable.d2h.latency_ns", D(pageable_d2h.latency_ns), 0, 1e8, 0, E, "pageable D2H DMA fixed cost", "none seen"},
     {"pageable.d2h.stage_gbs", D(pageable_d2h_stage_gbs), 0.01, 10000, 15.0, M,
      "host copy out of the staging buffer, after the DMA", "a 2 MiB call returns ~140 us after its DMA"},
-    {"managed.prefetch_gbs", D(prefetch_gbs), 0.01, 10000, 17.7778, F,
+    {"managed.prefetch_gbs", D(prefetch_gbs), 0.01, 10000, 50.9, M,
      "cudaMemPrefetchAsync to the device: bandwidth alone (prefetches and faulting kernels share the migration)",
-     "fitted (streamscope validate --fit, docs/results.md) with managed.prefetch_latency_ns to the 32 managed rows "
-     "of the H200 documents' matrix (tests/data/h200/documents/validate-1.csv: document 001's add kernel on "
-     "prefetched memory, 8 MiB..64 KiB a prefetch), managed.fault_gbs as that session's calibrate measured it: 17.4 "
-     "on 1, 4, 16, 64 streams alone, 23.5 on 2, 8, 32, 128; the estimate before (40) left the rows 17-42% short"},
-    {"managed.prefetch_latency_ns", D(prefetch_latency_ns), 0, 1e8, 10783.3, F,
+     "H200 managed_probe (tests/data/h200/managed-probe, untraced, 4 processes of 11 rounds): x and y (32 MiB) "
+     "prefetched in 2k prefetches on k = 2, 4, 8 streams take 840 us (median of 12 medians, 805-938), less "
+     "2k x managed.prefetch_latency_ns at k = 4"},
+    {"managed.prefetch_latency_ns", D(prefetch_latency_ns), 0, 1e8, 22600, M,
      "cudaMemPrefetchAsync to the device: fixed cost, done inside the migration the other prefetches and faulting "
      "kernels share",
-     "fitted with managed.prefetch_gbs (the same rows): 9.9 us on 1, 4, 16, 64 streams alone, 16.3 us on 2, 8, 32, "
-     "128 (the estimate before: 20 us)"},
-    {"managed.prefetch_host_gbs", D(prefetch_host_gbs), 0.01, 10000, 10.8, M,
-     "cudaMemPrefetchAsync to the host: bandwidth (one prefetch at a time; its fixed cost is in "
-     "managed.prefetch_wait_ns)",
-     "H200 managed timelines (bench preset-managed, smoke preset-managed and managed-prefetch-breadth): a 2 MiB "
-     "prefetch to the host queued behind another ends 194 us after it (median of 5: 165-219 us)"},
-    {"managed.prefetch_wait_ns", D(prefetch_wait_ns), 0, 1e8, 51200, M,
+     "same probe: from 32 to 128 streams the prefetches of x and y take 22.6 us longer a prefetch (median of 4 "
+     "processes: 21.5-31.9)"},
+    {"managed.prefetch_host_gbs", D(prefetch_host_gbs), 0.01, 10000, 15.5, M,
+     "cudaMemPrefetchAsync to the host: bandwidth (one prefetch at a time)",
+     "same probe: z's 16 MiB prefetched to the host in one prefetch takes 1095 us (median of 4 processes: "
+     "1057-1593), less managed.prefetch_host_latency_ns"},
+    {"managed.prefetch_host_latency_ns", D(prefetch_host_latency_ns), 0, 1e8, 15800, M,
+     "cudaMemPrefetchAsync to the host: fixed cost of each prefetch (one prefetch at a time)",
+     "same probe: z's 16 MiB prefetched to the host in k prefetches on k streams takes 15.8 us longer a prefetch "
+     "from 8 to 128 streams (median of 4 processes: 10.9-18.4)"},
+    {"managed.prefetch_wait_ns", D(prefetch_wait_ns), 0, 1e8, 21972.3, F,
      "a prefetch waiting on its stream's earlier work starts this much later than a copy would",
-     "same timelines: the sync of a prefetch to the host right behind its kernel returns 256 us after the kernel "
-     "(median of 19: 242-315 us), less the 194 us transfer, sync.wake_ns and gpu.dep_copy_* with 8 queues"},
-    {"managed.fault_gbs", D(fault_gbs), 0.01, 10000, 5.56459, M,
+     "fitted (streamscope validate --fit, docs/results.md) to the 32 managed rows of the H200 documents' matrix, "
+     "nine runs (tests/data/h200/documents, documents-repeat, managed-probe), the other managed keys measured by "
+     "the probe: 1.9 us on 1, 4, 16, 64 streams alone, 22.0 us on 2, 8, 32, 128 (read off traced timelines "
+     "before: 51.2 us, with the prefetch events' waits in it)"},
+    {"managed.fault_gbs", D(fault_gbs), 0.01, 10000, 3.97, M,
      "on-demand migration of managed memory kernels write unprefetched, alone (shared with the prefetches to the "
      "device and other faulting kernels)",
-     "H200 calibrate of issue 18 (tests/data/h200/documents/h200.profile, calibrate.txt): managed kernels' "
-     "durations less their compute (7.64 in the calibrate before, tests/data/h200/calibrate)"},
+     "same probe: the add kernels alone on k = 1..128 streams, x and y on the device, writing z's 16 MiB from the "
+     "host, take 4225 us (median of 32 medians: 3612-4883) whatever k and the queues (their arithmetic, 1.2 ms, "
+     "overlaps the migration)"},
     /* the multi-GPU keys: the two-GPU machine (nvidia-h200-x2) was not available, so none of them is measured or
      * fitted; calibrate them there (tests/gpu/multi_gpu.sh) */
     {"multi.host_link_gbs", D(host_link_gbs), 0.01, 10000, 55.4, E,

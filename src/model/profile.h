@@ -48,12 +48,13 @@ struct ss_profile {
 	double pageable_h2d_stage_gbs;                     /* host copy into the staging buffer, ahead of the DMA */
 	double pageable_d2h_stage_gbs;                     /* host copy out of the staging buffer, after the DMA */
 	double prefetch_gbs, prefetch_latency_ns;          /* cudaMemPrefetchAsync of managed memory to the device */
-	double prefetch_host_gbs; /* ... and to the host, one at a time (its fixed cost is in prefetch_wait_ns) */
-	double prefetch_wait_ns;  /* a prefetch waiting on other work of its stream starts this much later than the
-	                             dependency latency of a copy */
-	double fault_gbs;         /* managed memory migrated on demand by the kernels that touch it */
-	double memset_gbs;        /* cudaMemsetAsync of device memory (a step program's memset step), device-wide */
-	double host_link_gbs;     /* --devices: the host link every device's H2D (and, apart, D2H) copies share */
+	double prefetch_host_gbs;                          /* ... and to the host, one at a time */
+	double prefetch_host_latency_ns;                   /* ... and the fixed cost of each of them */
+	double prefetch_wait_ns; /* a prefetch waiting on other work of its stream starts this much later than the
+	                            dependency latency of a copy */
+	double fault_gbs;        /* managed memory migrated on demand by the kernels that touch it */
+	double memset_gbs;       /* cudaMemsetAsync of device memory (a step program's memset step), device-wide */
+	double host_link_gbs;    /* --devices: the host link every device's H2D (and, apart, D2H) copies share */
 	double peer_gbs, peer_latency_ns;     /* --peer: a peer copy between two devices = latency + bytes / peer_gbs */
 	double attach_gbs, attach_latency_ns; /* a launch migrating its chunk's attached managed memory */
 	struct ss_kernel_profile kernel[SS_KERNEL_COUNT];

@@ -705,6 +705,7 @@ static void managed_profile(struct ss_profile *p)
 	p->prefetch_gbs = 1.0;
 	p->prefetch_latency_ns = 0;
 	p->prefetch_host_gbs = 0.5;
+	p->prefetch_host_latency_ns = 0;
 	p->prefetch_wait_ns = 0;
 	p->fault_gbs = 1.0;
 	p->api_prefetch_switch_ns = 0;
@@ -757,6 +758,20 @@ static void test_managed_migrations(void **state)
 		free(ops.op);
 	}
 	p.prefetch_latency_ns = 0;
+	/* To the host the fixed cost is that one-at-a-time migration's too: two prefetches of B bytes with a fixed
+	 * cost L end at L + B / 0.5 and twice that. */
+	p.prefetch_host_latency_ns = 1000;
+	memset(&ops, 0, sizeof ops);
+	hand_op(&ops, SS_OP_PREFETCH_D2H, 0, n);
+	hand_op(&ops, SS_OP_PREFETCH_D2H, 1, n);
+	hand_op(&ops, SS_OP_STREAM_SYNC, 0, 0);
+	hand_op(&ops, SS_OP_STREAM_SYNC, 1, 0);
+	hand_run(&ops, &p, 8, SS_MEM_MANAGED_PREFETCH, &k);
+	assert_int_equal(kept_end(&k, SS_KIND_SYNC, "cudaStreamSynchronize (s0)", NULL), 1000 + 2 * b);
+	assert_int_equal(kept_end(&k, SS_KIND_SYNC, "cudaStreamSynchronize (s1)", NULL), 2 * (1000 + 2 * b));
+	keep_free(&k);
+	free(ops.op);
+	p.prefetch_host_latency_ns = 0;
 	/* A kernel faulting while a prefetch to the device is in progress gets half the migration: a kernel faulting
 	 * B bytes beside a prefetch of B both end at 2B. */
 	memset(&ops, 0, sizeof ops);

@@ -213,17 +213,21 @@ static const char *const documents_csv[] = {
     "tests/data/h200/documents-mt-free/validate-f2.csv", "tests/data/h200/documents-mt-free/validate-f3.csv",
     "tests/data/h200/documents-mt-free/validate-f4.csv", "tests/data/h200/documents-mt-free/validate-f5.csv",
     "tests/data/h200/documents-mt-free/validate-f6.csv", "tests/data/h200/documents-mt-free/validate-f7.csv",
+    "tests/data/h200/managed-probe/validate-m1.csv",     "tests/data/h200/managed-probe/validate-m2.csv",
+    "tests/data/h200/managed-probe/validate-m3.csv",
 };
 
-/* Those presets against the H200 profile with the kernels calibrated there and the keys fitted to the first
- * session's rows and managed-threads' (test_h200_fitted). Met: the median (<= 5%), default-stream serialisation (all
- * 30). Not met, held where they are as ratchets (docs/results.md names the rows): 11 rows beyond 15%, 4 of them beyond
- * their own spread too (managed 8 streams depth-first on 1 queue, +33.5%: measured 4.32 ms in all six runs faster than
- * its neighbours, the worst; sync-order 128 depth-first on 8 queues and vector-add 128 best-first on 1 queue and weaker
- * on 8, host-bound rows within 15% with their runs' own call costs; managed-threads 128 tasks, +16.0% and +18.8%
- * within their spreads of 26% and 47%); the faster order 30 of 31 pairs (the 31st is that managed row),
- * pageable overlap 29 of 32. Without managed and managed-threads: median <= 3.5%, worst 19.5% (sync-order 128 streams
- * depth-first on 8 queues), 5 beyond 15%. */
+/* Those presets against the H200 profile with the kernels calibrated there, the managed migration keys measured
+ * by tests/gpu/managed_probe.c and the keys fitted to the documents' rows (test_h200_fitted); managed has nine runs
+ * (the last three tests/data/h200/managed-probe's). Met: the median (<= 5%), default-stream serialisation (all 30).
+ * Not met, held where they are as ratchets (docs/results.md names the rows): 9 rows beyond 15%, 4 of them beyond
+ * their own spread too (managed 8 streams depth-first on 1 queue, +32.5%: measured 4.27 ms, faster than its
+ * neighbours in all nine runs and in the probe, the worst; sync-order 128 depth-first on 8 queues and vector-add 128
+ * best-first on 1 queue and weaker on 8, host-bound rows within 15% with their runs' own call costs); the others:
+ * managed 64 streams depth-first on 1 queue +15.1% (spread 41%), managed-threads 128 tasks +16.0% and +18.8%
+ * (spreads 26% and 47%), sync-order 128 depth-first on 1 queue and vector-add 128 best-first on 8; the faster order
+ * 30 of 30 pairs, pageable overlap 29 of 32. Without managed and managed-threads: median <= 3.5%, worst 19.5%
+ * (sync-order 128 streams depth-first on 8 queues), 5 beyond 15%. */
 static void test_h200_documents(void **state)
 {
 	struct ss_validate_set s = {0}, good = {0};
@@ -243,13 +247,13 @@ static void test_h200_documents(void **state)
 	}
 	assert_int_equal(mt, 13 + 7 * 16); /* mt-1's 13 rows, documents-mt-free's seven runs of 16 */
 	assert_true(st.median_err <= SS_VALIDATE_MEDIAN_MAX);
-	assert_true(st.beyond_worst <= 11);
+	assert_true(st.beyond_worst <= 9);
 	assert_true(st.beyond_spread <= 4);
-	assert_true(st.worst_err <= 0.336);
+	assert_true(st.worst_err <= 0.326);
 	assert_int_equal(st.serial_agree, st.serial_checked);
 	assert_true(st.serial_checked >= 30);
 	assert_true(st.pageable_agree + 3 >= st.pageable_checked && st.pageable_agree >= 29);
-	assert_true(st.order_agree + 1 >= st.order_checked && st.order_agree >= 30);
+	assert_true(st.order_agree == st.order_checked && st.order_agree >= 30);
 	/* without the two presets of estimated or missed managed costs */
 	read_h200(documents_csv, sizeof documents_csv / sizeof documents_csv[0], &good);
 	keep_presets(&good, ~((1u << SS_PRESET_MANAGED) | (1u << SS_PRESET_MANAGED_THREADS)));
@@ -269,8 +273,8 @@ static void test_h200_documents(void **state)
  * in, and a model change that moves the fit fails here until the keys are fitted again. */
 static void test_h200_fitted(void **state)
 {
-	/* managed-threads' rows are mt-1's and documents-mt-free's: validate-2's were timed from after the attach, and
-	 * are left out */
+	/* managed's rows are the documents' matrix's nine runs; managed-threads' are mt-1's and documents-mt-free's:
+	 * validate-2's were timed from after the attach, and are left out */
 	static const char *const files[] = {
 	    "tests/data/h200/documents/validate-1.csv",          "tests/data/h200/documents/validate-2.csv",
 	    "tests/data/h200/documents/validate-3.csv",          "tests/data/h200/documents-bench-mt/after/mt-1.csv",
@@ -282,7 +286,7 @@ static void test_h200_fitted(void **state)
 		enum ss_preset preset;
 		const char *keys[5];
 	} fits[] = {
-	    {SS_PRESET_MANAGED, {"managed.prefetch_gbs", "managed.prefetch_latency_ns", NULL}},
+	    {SS_PRESET_MANAGED, {"managed.prefetch_wait_ns", NULL}},
 	    {SS_PRESET_PAGEABLE, {"pageable.h2d.stage_gbs", NULL}},
 	    {SS_PRESET_MANAGED_THREADS,
 	     {"managed.attach_latency_ns", "managed.attach_gbs", "host.process_ns", "host.process_gbs",
@@ -300,7 +304,10 @@ static void test_h200_fitted(void **state)
 		double at, other;
 		size_t n;
 
-		read_h200(files, sizeof files / sizeof files[0], &s);
+		if (fits[f].preset == SS_PRESET_MANAGED)
+			read_h200(documents_csv, sizeof documents_csv / sizeof documents_csv[0], &s);
+		else
+			read_h200(files, sizeof files / sizeof files[0], &s);
 		keep_presets(&s, 1u << fits[f].preset);
 		assert_int_equal(validate_fit_score(&p, &s, &at, &n, &cause), 0);
 		assert_true(n >= 13);
