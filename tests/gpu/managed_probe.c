@@ -21,9 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kernels.h"
+#include "probe.h"
 
 #define PROBE_N (1u << 22) /* elements an array, as the preset */
 #define PROBE_BLOCK 128u
@@ -33,30 +33,6 @@
 
 enum probe_variant { PV_FULL, PV_NOD2H, PV_ZDEV, PV_SERIAL, PV_H2D, PV_FAULT, PV_D2H };
 static const char *const probe_names[PROBE_NV] = {"full", "nod2h", "zdev", "serial", "h2d", "fault", "d2h"};
-
-/* Exit 3 with the call and CUDA's words when err is not success. */
-static void probe_check(cudaError_t err, const char *what)
-{
-	if (err != cudaSuccess) {
-		fprintf(stderr, "managed_probe: %s: %s\n", what, cudaGetErrorString(err));
-		exit(3);
-	}
-}
-
-static double probe_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int probe_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* probe_prefetch moves [off, off+n) elements of a to loc on stream s. */
 static void probe_prefetch(float *a, uint64_t off, uint64_t n, int to_dev, cudaStream_t s)
@@ -156,12 +132,9 @@ int main(int argc, char **argv)
 	for (int v = 0; v < PROBE_NV; v++) {
 		printf("%-6s", probe_names[v]);
 		for (int ki = 0; ki < PROBE_NK; ki++) {
-			double *a = t[v][ki];
+			double *a = t[v][ki], med = probe_median(a, rounds);
 
-			qsort(a, (size_t)rounds, sizeof *a, probe_cmp);
-			printf(" %7.0f [%5.0f..%5.0f]",
-			       rounds % 2 ? a[rounds / 2] : (a[rounds / 2 - 1] + a[rounds / 2]) / 2, a[0],
-			       a[rounds - 1]);
+			printf(" %7.0f [%5.0f..%5.0f]", med, a[0], a[rounds - 1]);
 		}
 		printf("\n");
 	}

@@ -15,41 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kernels.h"
+#include "probe.h"
 
 #define PROBE_SPIN_ITER 400000ull /* roughly a millisecond or two of one thread's LCG chain */
-
-/* Exit 3 with the call and CUDA's words when err is not success. */
-static void probe_check(cudaError_t err, const char *what)
-{
-	if (err != cudaSuccess) {
-		fprintf(stderr, "prefetch_probe: %s: %s\n", what, cudaGetErrorString(err));
-		exit(3);
-	}
-}
-
-static double probe_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int probe_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double probe_median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, probe_cmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 int main(int argc, char **argv)
 {
