@@ -14,9 +14,14 @@
  *   fault    the kernels only, x and y on the device first, z on the host (the kernels fault z in)
  *   d2h      the prefetches of z to the host only, z on the device first
  * Repeats are interleaved (every variant and k once a round) so drift hits them alike. The hardware queue count is
- * the process's CUDA_DEVICE_MAX_CONNECTIONS. Prints one line per measurement, then a median per variant and k.
+ * the process's CUDA_DEVICE_MAX_CONNECTIONS. PROBE_OFFSET_KIB (default 0) starts each array that many KiB into an
+ * allocation made that much larger (cudaMallocManaged returns 2 MiB-aligned memory, the driver's migration block:
+ * 1024 makes every 2 MiB chunk of 8 streams straddle two blocks, each shared with a neighbour); PROBE_VARIANTS
+ * (a comma-separated list of the names above, default all) picks the variants. Prints one line per measurement,
+ * then a median per variant and k.
  * Usage: managed_probe [ROUNDS] (default 11). Exit 2 on bad usage, 3 on a CUDA error, 4 on a wrong result. */
 #include <cuda_runtime_api.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,30 +100,74 @@ static double probe_one(enum probe_variant v, int k, float *x, float *y, float *
 	return t1 - t0;
 }
 
+/* probe_pick parses PROBE_VARIANTS (NULL: every variant) into on[]; -1 when a name is not a variant. */
+static int probe_pick(const char *list, bool *on)
+{
+	char buf[256], *save = NULL;
+
+	for (int v = 0; v < PROBE_NV; v++)
+		on[v] = list == NULL;
+	if (list == NULL)
+		return 0;
+	snprintf(buf, sizeof buf, "%s", list);
+	for (char *w = strtok_r(buf, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save)) {
+		int v = 0;
+
+		while (v < PROBE_NV && strcmp(w, probe_names[v]) != 0)
+			v++;
+		if (v == PROBE_NV)
+			return -1;
+		on[v] = true;
+	}
+	return 0;
+}
+
+/* probe_alloc returns a managed array of PROBE_N floats starting off_kib KiB into its allocation. */
+static float *probe_alloc(long off_kib)
+{
+	size_t off = (size_t)off_kib * 1024 / sizeof(float);
+	float *a;
+
+	probe_check(cudaMallocManaged((void **)&a, (PROBE_N + off) * sizeof *a, cudaMemAttachGlobal),
+	            "cudaMallocManaged");
+	return a + off;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 11;
-	const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+	const char *conn = getenv("CUDA_DEVICE_MAX_CONNECTIONS"), *offs = getenv("PROBE_OFFSET_KIB");
+	long off_kib = offs != NULL ? atol(offs) : 0;
 	static double t[PROBE_NV][PROBE_NK][1000];
 	cudaStream_t st[PROBE_MAXK];
+	bool on[PROBE_NV];
 	float *x, *y, *z;
 
 	if (rounds < 1 || rounds > 1000) {
 		fprintf(stderr, "managed_probe: ROUNDS must be 1..1000\n");
 		return 2;
 	}
+	if (off_kib < 0 || off_kib > 65536 || probe_pick(getenv("PROBE_VARIANTS"), on) != 0) {
+		fprintf(stderr, "managed_probe: PROBE_OFFSET_KIB must be 0..65536 and PROBE_VARIANTS a comma-separated "
+		                "list of full, nod2h, zdev, serial, h2d, fault, d2h\n");
+		return 2;
+	}
 	probe_check(cudaSetDevice(0), "cudaSetDevice");
 	for (int i = 0; i < PROBE_MAXK; i++)
 		probe_check(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking), "cudaStreamCreate");
-	probe_check(cudaMallocManaged((void **)&x, PROBE_N * sizeof *x, cudaMemAttachGlobal), "cudaMallocManaged");
-	probe_check(cudaMallocManaged((void **)&y, PROBE_N * sizeof *y, cudaMemAttachGlobal), "cudaMallocManaged");
-	probe_check(cudaMallocManaged((void **)&z, PROBE_N * sizeof *z, cudaMemAttachGlobal), "cudaMallocManaged");
-	printf("# managed_probe: %d rounds, CUDA_DEVICE_MAX_CONNECTIONS=%s, x %p y %p z %p\n", rounds,
-	       conn != NULL ? conn : "(unset: 8)", (void *)x, (void *)y, (void *)z);
+	x = probe_alloc(off_kib);
+	y = probe_alloc(off_kib);
+	z = probe_alloc(off_kib);
+	printf("# managed_probe: %d rounds, CUDA_DEVICE_MAX_CONNECTIONS=%s, offset %ld KiB, x %p y %p z %p\n", rounds,
+	       conn != NULL ? conn : "(unset: 8)", off_kib, (void *)x, (void *)y, (void *)z);
 	for (int r = -1; r < rounds; r++) /* r = -1: warm-up, not kept */
 		for (int ki = 0; ki < PROBE_NK; ki++)
 			for (int v = 0; v < PROBE_NV; v++) {
-				double us = probe_one((enum probe_variant)v, 1 << ki, x, y, z, st);
+				double us;
+
+				if (!on[v])
+					continue;
+				us = probe_one((enum probe_variant)v, 1 << ki, x, y, z, st);
 
 				if (r < 0)
 					continue;
@@ -130,6 +179,8 @@ int main(int argc, char **argv)
 		printf(" %20d", 1 << ki);
 	printf("\n");
 	for (int v = 0; v < PROBE_NV; v++) {
+		if (!on[v])
+			continue;
 		printf("%-6s", probe_names[v]);
 		for (int ki = 0; ki < PROBE_NK; ki++) {
 			double *a = t[v][ki], med = probe_median(a, rounds);
