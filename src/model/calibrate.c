@@ -742,12 +742,37 @@ static int cal_misalign(struct cal *c, enum ss_preset preset, uint64_t elements,
 	return 0;
 }
 
-/* Pageable copies: staged, synchronous for the host, fitted like pinned ones. */
+#define CAL_ONE_STAGE (1u << 20) /* bytes: no pageable D2H this small goes through more than one staging buffer */
+
+/* cal_stage_bytes: the staging buffer of pageable D2H copies, from the records of those larger than
+ * CAL_ONE_STAGE (bytes in x, durations in y): one of B bytes lasts latency + S / bw + (B - S) / stage (the DMA of
+ * each buffer after the first waits for the host to copy the one before out), which gives S. The median over the
+ * copies, at most their size (no staging seen); -1 when there are none. */
+static double cal_stage_bytes(const struct ss_profile *p, const struct cal_vec *x, const struct cal_vec *y)
+{
+	struct cal_vec s = {0};
+	double per = 1.0 / p->pageable_d2h_stage_gbs - 1.0 / p->pageable_d2h.bw_gbs, v = -1;
+
+	for (size_t i = 0; i < x->n && per > 0; i++)
+		if (x->v[i] > CAL_ONE_STAGE)
+			cal_vec_push(&s, fmin(x->v[i], fmax(0.0, (x->v[i] / p->pageable_d2h_stage_gbs +
+			                                          p->pageable_d2h.latency_ns - y->v[i]) /
+			                                             per)));
+	if (s.n > 0)
+		v = cal_median(&s);
+	cal_vec_free(&s);
+	return v;
+}
+
+/* Pageable copies: staged, synchronous for the host, fitted like pinned ones; D2H's DMA rate and the host's
+ * copy-out from the copies of one staging buffer (at most CAL_ONE_STAGE), the buffer's size from the larger
+ * ones (cal_stage_bytes). */
 static int cal_pageable(struct cal *c, char **cause)
 {
 	struct cal_dirs d = {0};
-	struct cal_vec stage[2] = {{0}};
+	struct cal_vec stage[2] = {{0}}, bx = {0}, by = {0};
 	const struct ss_profile *p = c->out;
+	double sb;
 	int rc = -1;
 
 	for (int k = 14; k <= 22; k += 4) {
@@ -761,6 +786,7 @@ static int cal_pageable(struct cal *c, char **cause)
 			double t;
 
 			if ((rec->kind != SS_KIND_H2D && rec->kind != SS_KIND_D2H) || !(rec->flags & SS_REC_PAGEABLE) ||
+			    (rec->kind == SS_KIND_D2H && rec->bytes > CAL_ONE_STAGE) ||
 			    (api = cal_api_of(&r.tl, rec)) == NULL)
 				continue;
 			if (rec->kind == SS_KIND_H2D)
@@ -772,15 +798,34 @@ static int cal_pageable(struct cal *c, char **cause)
 		}
 		cal_run_free(&r);
 	}
+	/* the D2H copies of more than one staging buffer apart */
+	{
+		size_t k = 0;
+
+		for (size_t i = 0; i < d.x[1].n; i++) {
+			if (d.x[1].v[i] > CAL_ONE_STAGE) {
+				cal_vec_push(&bx, d.x[1].v[i]);
+				cal_vec_push(&by, d.y[1].v[i]);
+				continue;
+			}
+			d.x[1].v[k] = d.x[1].v[i];
+			d.y[1].v[k++] = d.y[1].v[i];
+		}
+		d.x[1].n = d.y[1].n = k;
+	}
 	if (cal_copy_fits(c, "pageable", &d, cause) == 0)
 		rc = 0;
 	if (stage[0].n > 0)
 		cal_set(c, "pageable.h2d.stage_gbs", cal_median(&stage[0]));
 	if (stage[1].n > 0)
 		cal_set(c, "pageable.d2h.stage_gbs", cal_median(&stage[1]));
+	if (rc == 0 && (sb = cal_stage_bytes(p, &bx, &by)) >= 0)
+		cal_set(c, "pageable.d2h.stage_bytes", sb);
 out:
 	cal_vec_free(&stage[0]);
 	cal_vec_free(&stage[1]);
+	cal_vec_free(&bx);
+	cal_vec_free(&by);
 	cal_dirs_free(&d);
 	return rc;
 }

@@ -85,6 +85,12 @@ static const struct profile_key profile_keys[] = {
     {"pageable.d2h.latency_ns", D(pageable_d2h.latency_ns), 0, 1e8, 0, E, "pageable D2H DMA fixed cost", "none seen"},
     {"pageable.d2h.stage_gbs", D(pageable_d2h_stage_gbs), 0.01, 10000, 15.0, M,
      "host copy out of the staging buffer, after the DMA", "a 2 MiB call returns ~140 us after its DMA"},
+    {"pageable.d2h.stage_bytes", D(pageable_d2h_stage_bytes), 0, 1e12, 2097152, M,
+     "staging buffer of a pageable D2H: a larger copy's DMA goes a buffer at a time, each once the host has "
+     "copied the one before out, so its record spans the copy-out of all but the last buffer (0: one piece)",
+     "H200 pageable timelines (tests/data/h200/pageable-start): D2H records of 2 MiB 41 us, 8 MiB 459-473 us, 16 "
+     "MiB 996 us; 2 MiB / pageable.d2h.bw_gbs + the rest / pageable.d2h.stage_gbs gives 41, 460 and 1019 us (1 MiB: "
+     "510 and 1069, 4 MiB: 362 and 921)"},
     {"managed.prefetch_gbs", D(prefetch_gbs), 0.01, 10000, 50.9, M,
      "cudaMemPrefetchAsync to the device: bandwidth alone (prefetches and faulting kernels share the migration)",
      "H200 managed_probe (tests/data/h200/managed-probe, untraced, 4 processes of 11 rounds): x and y (32 MiB) "

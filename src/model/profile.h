@@ -47,9 +47,10 @@ struct ss_profile {
 	struct ss_copy_profile pageable_h2d, pageable_d2h; /* staged copies of pageable memory (the DMA part) */
 	double pageable_h2d_stage_gbs;                     /* host copy into the staging buffer, ahead of the DMA */
 	double pageable_d2h_stage_gbs;                     /* host copy out of the staging buffer, after the DMA */
-	double prefetch_gbs, prefetch_latency_ns;          /* cudaMemPrefetchAsync of managed memory to the device */
-	double prefetch_host_gbs;                          /* ... and to the host, one at a time */
-	double prefetch_host_latency_ns;                   /* ... and the fixed cost of each of them */
+	double pageable_d2h_stage_bytes; /* the staging buffer a larger pageable D2H goes through a piece at a time */
+	double prefetch_gbs, prefetch_latency_ns; /* cudaMemPrefetchAsync of managed memory to the device */
+	double prefetch_host_gbs;                 /* ... and to the host, one at a time */
+	double prefetch_host_latency_ns;          /* ... and the fixed cost of each of them */
 	double prefetch_wait_ns; /* a prefetch waiting on other work of its stream starts this much later than the
 	                            dependency latency of a copy */
 	double fault_gbs;        /* managed memory migrated on demand by the kernels that touch it */

@@ -43,6 +43,7 @@ static void truth_profile(struct ss_profile *p)
 	p->attach_latency_ns = 30000;
 	p->pageable_h2d_stage_gbs = 18.0;
 	p->pageable_d2h_stage_gbs = 11.0;
+	p->pageable_d2h_stage_bytes = 3 << 20;
 	p->kernel[SS_KERNEL_ADD] = (struct ss_kernel_profile){3.0e-4, 3.0e-3, 80000, 1.0, 1.5};
 	p->kernel[SS_KERNEL_DECRYPT] = (struct ss_kernel_profile){1.2e-3, 4.0e-3, 40000, 1.0, 1.2};
 	p->kernel[SS_KERNEL_SPIN].ns_per_unit = 1.5;

@@ -65,6 +65,7 @@ static void test_builtin(void **state)
 	    "pageable.h2d.bw_gbs",
 	    "pageable.d2h.bw_gbs",
 	    "pageable.d2h.stage_gbs",
+	    "pageable.d2h.stage_bytes",
 	    "kernel.fma.ns_per_unit",
 	    "kernel.fma.ns_per_elem",
 	    "kernel.decrypt.ns_per_unit",

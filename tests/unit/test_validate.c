@@ -219,15 +219,16 @@ static const char *const documents_csv[] = {
 
 /* Those presets against the H200 profile with the kernels calibrated there, the managed migration keys measured
  * by tests/gpu/managed_probe.c and the keys fitted to the documents' rows (test_h200_fitted); managed has nine runs
- * (the last three tests/data/h200/managed-probe's). Met: the median (<= 5%), default-stream serialisation (all 30).
- * Not met, held where they are as ratchets (docs/results.md names the rows): 9 rows beyond 15%, 4 of them beyond
+ * (the last three tests/data/h200/managed-probe's). Met: the median (<= 5%), default-stream serialisation (all 30), the
+ * faster order (30 of 30 pairs), pageable overlap (32 of 32; 29 before a larger pageable D2H went a staging buffer at a
+ * time). Not met, held where they are as ratchets (docs/results.md names the rows): 9 rows beyond 15%, 4 of them beyond
  * their own spread too (managed 8 streams depth-first on 1 queue, +32.5%: measured 4.27 ms, faster than its
  * neighbours in all nine runs and in the probe, the worst; sync-order 128 depth-first on 8 queues and vector-add 128
  * best-first on 1 queue and weaker on 8, host-bound rows within 15% with their runs' own call costs); the others:
  * managed 64 streams depth-first on 1 queue +15.1% (spread 41%), managed-threads 128 tasks +16.0% and +18.8%
- * (spreads 26% and 47%), sync-order 128 depth-first on 1 queue and vector-add 128 best-first on 8; the faster order
- * 30 of 30 pairs, pageable overlap 29 of 32. Without managed and managed-threads: median <= 3.5%, worst 19.5%
- * (sync-order 128 streams depth-first on 8 queues), 5 beyond 15%. */
+ * (spreads 26% and 47%), sync-order 128 depth-first on 1 queue and vector-add 128 best-first on 8. Without
+ * managed and managed-threads: median <= 3.5%, worst 19.5% (sync-order 128 streams depth-first on 8 queues), 5 beyond
+ * 15%. */
 static void test_h200_documents(void **state)
 {
 	struct ss_validate_set s = {0}, good = {0};
@@ -252,7 +253,7 @@ static void test_h200_documents(void **state)
 	assert_true(st.worst_err <= 0.326);
 	assert_int_equal(st.serial_agree, st.serial_checked);
 	assert_true(st.serial_checked >= 30);
-	assert_true(st.pageable_agree + 3 >= st.pageable_checked && st.pageable_agree >= 29);
+	assert_true(st.pageable_agree == st.pageable_checked && st.pageable_agree >= 32);
 	assert_true(st.order_agree == st.order_checked && st.order_agree >= 30);
 	/* without the two presets of estimated or missed managed costs */
 	read_h200(documents_csv, sizeof documents_csv / sizeof documents_csv[0], &good);
