@@ -74,7 +74,7 @@ struct cal {
 	double event_f; /* 1 - 1/q of the run that measured api.event_ns */
 };
 
-#define CAL_STEPS 44
+#define CAL_STEPS 45
 
 static void cal_vec_push(struct cal_vec *v, double x)
 {
@@ -744,41 +744,43 @@ static int cal_misalign(struct cal *c, enum ss_preset preset, uint64_t elements,
 
 #define CAL_ONE_STAGE (1u << 20) /* bytes: no pageable D2H this small goes through more than one staging buffer */
 
-/* cal_stage_bytes: the staging buffer of pageable D2H copies, from the records of those larger than
- * CAL_ONE_STAGE (bytes in x, durations in y): one of B bytes lasts latency + S / bw + (B - S) / stage (the DMA of
- * each buffer after the first waits for the host to copy the one before out), which gives S. The median over the
- * copies, at most their size (no staging seen); -1 when there are none. */
+/* cal_stage_bytes: the staging buffer S of pageable D2H copies, from the records of those larger than
+ * CAL_ONE_STAGE (bytes in x, durations in y, two sizes at least): one of B bytes lasts latency + S / bw +
+ * (B - S) / r (the DMA of each buffer after the first waits for the host to copy the one before out, at r), a line
+ * in B whose slope gives r and whose intercept S; at most the largest copy (no staging seen). -1 when the records
+ * give no such line. */
 static double cal_stage_bytes(const struct ss_profile *p, const struct cal_vec *x, const struct cal_vec *y)
 {
-	struct cal_vec s = {0};
-	double per = 1.0 / p->pageable_d2h_stage_gbs - 1.0 / p->pageable_d2h.bw_gbs, v = -1;
+	double a, b, per, most = 0;
 
-	for (size_t i = 0; i < x->n && per > 0; i++)
-		if (x->v[i] > CAL_ONE_STAGE)
-			cal_vec_push(&s, fmin(x->v[i], fmax(0.0, (x->v[i] / p->pageable_d2h_stage_gbs +
-			                                          p->pageable_d2h.latency_ns - y->v[i]) /
-			                                             per)));
-	if (s.n > 0)
-		v = cal_median(&s);
-	cal_vec_free(&s);
-	return v;
+	for (size_t i = 0; i < x->n; i++)
+		most = fmax(most, x->v[i]);
+	if (cal_fit_line(x, y, false, &a, &b) != 0 || b <= 0)
+		return -1;
+	per = 1.0 / p->pageable_d2h.bw_gbs - b; /* < 0 when the copy-out is slower than the DMA */
+	if (per >= 0)
+		return most;
+	return fmin(most, fmax(0.0, (a - p->pageable_d2h.latency_ns) / per));
 }
 
 /* Pageable copies: staged, synchronous for the host, fitted like pinned ones; D2H's DMA rate and the host's
- * copy-out from the copies of one staging buffer (at most CAL_ONE_STAGE), the buffer's size from the larger
- * ones (cal_stage_bytes). */
+ * copy-out after it (a line over the sizes) from the copies of one staging buffer (at most CAL_ONE_STAGE), the
+ * buffer's size from the larger ones (cal_stage_bytes). */
 static int cal_pageable(struct cal *c, char **cause)
 {
 	struct cal_dirs d = {0};
-	struct cal_vec stage[2] = {{0}}, bx = {0}, by = {0};
+	struct cal_vec stage = {0}, tx = {0}, ty = {0}, bx = {0}, by = {0};
 	const struct ss_profile *p = c->out;
-	double sb;
+	double sb, ta, tb;
 	int rc = -1;
 
-	for (int k = 14; k <= 22; k += 4) {
+	/* copies of 64 KiB and 1 MiB (one staging buffer), 8 and 16 MiB (several) */
+	static const int sizes[] = {14, 18, 21, 22};
+
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
 		struct cal_run r;
 
-		if (cal_copy_step(c, &r, SS_PRESET_PAGEABLE, k, "pageable", SS_REC_PAGEABLE, &d, cause) != 0)
+		if (cal_copy_step(c, &r, SS_PRESET_PAGEABLE, sizes[k], "pageable", SS_REC_PAGEABLE, &d, cause) != 0)
 			goto out;
 		/* The host's staging: before an H2D's DMA starts, after a D2H's DMA ends (the call is synchronous). */
 		for (size_t i = 0; i < r.tl.n; i++) {
@@ -793,8 +795,14 @@ static int cal_pageable(struct cal *c, char **cause)
 				t = (double)rec->start - (double)api->start - p->api_copy_ns - p->launch_ns;
 			else
 				t = (double)api->end - (double)rec->end - p->sync_wake_ns;
-			if (t > 0)
-				cal_vec_push(&stage[rec->kind == SS_KIND_D2H], (double)rec->bytes / t);
+			if (t <= 0)
+				continue;
+			if (rec->kind == SS_KIND_H2D) {
+				cal_vec_push(&stage, (double)rec->bytes / t);
+			} else {
+				cal_vec_push(&tx, (double)rec->bytes);
+				cal_vec_push(&ty, t);
+			}
 		}
 		cal_run_free(&r);
 	}
@@ -815,15 +823,17 @@ static int cal_pageable(struct cal *c, char **cause)
 	}
 	if (cal_copy_fits(c, "pageable", &d, cause) == 0)
 		rc = 0;
-	if (stage[0].n > 0)
-		cal_set(c, "pageable.h2d.stage_gbs", cal_median(&stage[0]));
-	if (stage[1].n > 0)
-		cal_set(c, "pageable.d2h.stage_gbs", cal_median(&stage[1]));
+	if (stage.n > 0)
+		cal_set(c, "pageable.h2d.stage_gbs", cal_median(&stage));
+	/* the copy-out after the DMA: a line over the sizes, its slope (the call's fixed costs are the other keys') */
+	if (cal_fit_line(&tx, &ty, false, &ta, &tb) == 0 && tb > 0)
+		cal_set(c, "pageable.d2h.stage_gbs", 1.0 / tb);
 	if (rc == 0 && (sb = cal_stage_bytes(p, &bx, &by)) >= 0)
 		cal_set(c, "pageable.d2h.stage_bytes", sb);
 out:
-	cal_vec_free(&stage[0]);
-	cal_vec_free(&stage[1]);
+	cal_vec_free(&stage);
+	cal_vec_free(&tx);
+	cal_vec_free(&ty);
 	cal_vec_free(&bx);
 	cal_vec_free(&by);
 	cal_dirs_free(&d);
