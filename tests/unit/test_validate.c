@@ -214,7 +214,8 @@ static const char *const documents_csv[] = {
     "tests/data/h200/documents-mt-free/validate-f4.csv", "tests/data/h200/documents-mt-free/validate-f5.csv",
     "tests/data/h200/documents-mt-free/validate-f6.csv", "tests/data/h200/documents-mt-free/validate-f7.csv",
     "tests/data/h200/managed-probe/validate-m1.csv",     "tests/data/h200/managed-probe/validate-m2.csv",
-    "tests/data/h200/managed-probe/validate-m3.csv",
+    "tests/data/h200/managed-probe/validate-m3.csv",     "tests/data/h200/pageable-stage/validate-p1.csv",
+    "tests/data/h200/pageable-stage/validate-p2.csv",
 };
 
 /* Those presets against the H200 profile with the kernels calibrated there, the managed migration keys measured
