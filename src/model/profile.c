@@ -90,7 +90,8 @@ static const struct profile_key profile_keys[] = {
      "copied the one before out, so its record spans the copy-out of all but the last buffer (0: one piece)",
      "H200 pageable timelines (tests/data/h200/pageable-start): D2H records of 2 MiB 41 us, 8 MiB 459-473 us, 16 "
      "MiB 996 us; 2 MiB / pageable.d2h.bw_gbs + the rest / pageable.d2h.stage_gbs gives 41, 460 and 1019 us (1 MiB: "
-     "510 and 1069, 4 MiB: 362 and 921)"},
+     "510 and 1069, 4 MiB: 362 and 921); calibrate, traced, measured 1290528 (tests/data/h200/pageable-stage/"
+     "second), which leaves the documents' matrix as it is"},
     {"managed.prefetch_gbs", D(prefetch_gbs), 0.01, 10000, 50.9, M,
      "cudaMemPrefetchAsync to the device: bandwidth alone (prefetches and faulting kernels share the migration)",
      "H200 managed_probe (tests/data/h200/managed-probe, untraced, 4 processes of 11 rounds): x and y (32 MiB) "
