@@ -99,6 +99,9 @@ static const struct cmd_option cmd_options[] = {
     {OPT_VERIFY, "verify", 0, CMD_ARG_NONE, NULL, "measure on the GPU what the model predicts"},
     {OPT_REFERENCE, "reference", 0, CMD_ARG_REQUIRED, "LIST",
      "only the comparison with the documents' own programs, of these presets (comma list)"},
+    {OPT_ROUNDS, "rounds", 0, CMD_ARG_REQUIRED, "N",
+     "rounds of each point of the comparison with the documents' programs, 1..31 (default: 5, decrypt 2;\n"
+     "--quick: 3, decrypt 2)"},
     {OPT_HELP, "help", 'h', CMD_ARG_NONE, NULL, "this help"},
 };
 

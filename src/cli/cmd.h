@@ -53,6 +53,7 @@ enum cmd_opt {
 	OPT_TWIN,
 	OPT_VERIFY,
 	OPT_REFERENCE,
+	OPT_ROUNDS,
 	OPT_HELP,
 	OPT_COUNT
 };

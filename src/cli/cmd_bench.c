@@ -531,7 +531,7 @@ static void cmd_bench_default_stream(struct bench *bn)
  * spread their least and greatest. */
 #define BENCH_REF_ROUNDS 5
 #define BENCH_REF_ROUNDS_QUICK 3
-#define BENCH_REF_ROUNDS_MAX 5
+#define BENCH_REF_ROUNDS_MAX 31 /* --rounds at most */
 /* The target: the preset's untraced makespan within 3% of the reference's own time at every judged point. */
 #define BENCH_REF_TOLERANCE 0.03
 /* Points of more streams are reported but not judged: the target covers 1..64 streams (issue 18). */
@@ -759,13 +759,16 @@ static bool cmd_bench_ref_point(struct bench *bn, const struct bench_ref *r, con
 	return true;
 }
 
-/* One preset against its reference at every point: the table, then the check reference-<preset>: every point ran
- * and each judged point's median ratio is within BENCH_REF_TOLERANCE of 1. */
+/* One preset against its reference at every point (rounds_opt rounds a point, 0: the preset's own count): the
+ * table, then the check reference-<preset>: every point ran and each judged point's median ratio is within
+ * BENCH_REF_TOLERANCE of 1. */
 static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, const char *path, const char *cache,
-                                 bool quick)
+                                 bool quick, int rounds_opt)
 {
 	const int *counts = quick ? r->quick : r->streams;
-	int ncounts = quick ? r->nquick : r->nstreams, rounds = quick ? r->rounds_quick : r->rounds;
+	int ncounts = quick ? r->nquick : r->nstreams, rounds = rounds_opt > 0 ? rounds_opt
+	                                                        : quick        ? r->rounds_quick
+	                                                                       : r->rounds;
 	const char *name = experiment_preset_name(r->preset);
 	int points = 0, failed = 0, judged = 0, outside = 0, unjudged = 0;
 	double worst = 0.0, worst_ratio = NAN, beyond = NAN;
@@ -846,7 +849,7 @@ static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, co
 /* Check 6: each preset that has a reference program against it (those keep[] names), when the programs are there
  * (refrun_dir): on the CUDA backend only (the model runs no program), and skipped with one line when the folder has
  * none of them. */
-static void cmd_bench_reference(struct bench *bn, bool quick, const bool keep[SS_PRESET_COUNT])
+static void cmd_bench_reference(struct bench *bn, bool quick, int rounds, const bool keep[SS_PRESET_COUNT])
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64], cache[PATH_MAX];
 	const char *tmp = getenv("TMPDIR");
@@ -881,7 +884,7 @@ static void cmd_bench_reference(struct bench *bn, bool quick, const bool keep[SS
 			       experiment_preset_name(bench_refs[i].preset), path);
 			continue;
 		}
-		cmd_bench_ref_preset(bn, &bench_refs[i], path, cache, quick);
+		cmd_bench_ref_preset(bn, &bench_refs[i], path, cache, quick, rounds);
 	}
 	remove(cache);
 	snprintf(path, sizeof path, "%s.tmp", cache);
@@ -951,14 +954,23 @@ static int cmd_bench_exec(const struct cmd_args *args)
 	struct expopts o;
 	struct bench bn;
 	bool keep[SS_PRESET_COUNT], only = false;
-	int rc;
+	int rc, rounds = 0;
 
 	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
 	memset(keep, 0, sizeof keep);
 	for (int i = 0; i < args->nitem; i++) {
-		char *bad = NULL;
+		char *bad = NULL, *end;
 
+		if (args->item[i].id == OPT_ROUNDS) {
+			long v = strtol(args->item[i].value, &end, 10);
+
+			if (end == args->item[i].value || *end != '\0' || v < 1 || v > BENCH_REF_ROUNDS_MAX)
+				return cmd_error(CLI_USAGE, "invalid --rounds '%s': valid is 1..%d",
+				                 args->item[i].value, BENCH_REF_ROUNDS_MAX);
+			rounds = (int)v;
+			continue;
+		}
 		if (args->item[i].id != OPT_REFERENCE)
 			continue;
 		only = true;
@@ -1001,7 +1013,7 @@ static int cmd_bench_exec(const struct cmd_args *args)
 		cmd_bench_default_stream(&bn);
 		cmd_bench_sweep(&bn, o.quick);
 	}
-	cmd_bench_reference(&bn, o.quick, keep);
+	cmd_bench_reference(&bn, o.quick, rounds, keep);
 	if (bn.modelled)
 		printf("\nno GPU check ran: %d check%s modelled on the %s backend (%d outside the target%s), %d run%s "
 		       "failed; the acceptance checks need a GPU (--backend cuda)\n",
@@ -1024,6 +1036,7 @@ static const struct cmd_use cmd_bench_uses[] = {
     {OPT_PROFILE, NULL, NULL},
     {OPT_QUICK, NULL, "a shorter stream sweep and reference comparison"},
     {OPT_REFERENCE, NULL, NULL},
+    {OPT_ROUNDS, NULL, NULL},
     {OPT_OUTPUT, "DIR", "keep every run's timeline (SQLite) and summary.json in DIR (made if missing)"},
     {OPT_NONE, NULL, NULL},
 };

@@ -627,6 +627,10 @@ static void test_options_refused(void **state)
 	expect_error(2, ARGS("bench", "--backend", "model", "--reference", "hyperq"), "'hyperq'",
 	             "has no reference program", NULL);
 	expect_error(2, ARGS("bench", "--backend", "model", "--reference", ","), "invalid --reference ','", NULL);
+	/* bench --rounds: 1..31 rounds a reference point */
+	expect_error(2, ARGS("bench", "--backend", "model", "--rounds", "0"), "invalid --rounds '0'", "1..31", NULL);
+	expect_error(2, ARGS("bench", "--backend", "model", "--rounds", "32"), "invalid --rounds '32'", NULL);
+	expect_error(2, ARGS("bench", "--backend", "model", "--rounds", "5x"), "invalid --rounds '5x'", NULL);
 	expect_error(2, ARGS("validate", "--preset", "managed,bogus"), "invalid --preset 'bogus'", NULL);
 }
 
