@@ -960,14 +960,17 @@ static int cmd_bench_exec(const struct cmd_args *args)
 		return rc;
 	memset(keep, 0, sizeof keep);
 	for (int i = 0; i < args->nitem; i++) {
-		char *bad = NULL, *end;
+		char *bad = NULL;
 
 		if (args->item[i].id == OPT_ROUNDS) {
-			long v = strtol(args->item[i].value, &end, 10);
+			long long v;
 
-			if (end == args->item[i].value || *end != '\0' || v < 1 || v > BENCH_REF_ROUNDS_MAX)
-				return cmd_error(CLI_USAGE, "invalid --rounds '%s': valid is 1..%d",
-				                 args->item[i].value, BENCH_REF_ROUNDS_MAX);
+			if (expopts_number("--rounds", args->item[i].value, 1, BENCH_REF_ROUNDS_MAX, false, &v, &bad) !=
+			    0) {
+				rc = cmd_error(CLI_USAGE, "%s", bad);
+				free(bad);
+				return rc;
+			}
 			rounds = (int)v;
 			continue;
 		}

@@ -21,10 +21,8 @@
  * wrong, CLI_USAGE. 0 on success. */
 static int expopts_profile_load(const char *path, struct ss_profile *p);
 
-/* expopts_number parses an integer option value in [lo, hi] with an optional k/M/G binary suffix when
- * allow_suffix. 0, or -1 with *cause naming the valid range. */
-static int expopts_number(const char *opt, const char *s, long long lo, long long hi, bool allow_suffix, long long *out,
-                          char **cause)
+int expopts_number(const char *opt, const char *s, long long lo, long long hi, bool allow_suffix, long long *out,
+                   char **cause)
 {
 	char *end;
 	long long v;

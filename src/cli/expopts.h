@@ -45,6 +45,10 @@ int expopts_parse_file(const struct cmd_args *a, const char *file, struct expopt
  * its other keys as expopts_parse applies them, and the threads rule; not validated (experiment_validate). 0, or -1
  * with *cause "FILE:LINE: ..." (the caller frees). */
 int expopts_experiment(const struct expfile *f, struct ss_experiment *e, char **cause);
+/* expopts_number parses an integer option value (opt: its name, "--repeat") in [lo, hi], with an optional k/M/G
+ * binary suffix when allow_suffix. 0, or -1 with *cause "invalid OPT 'S': valid is ..." (the caller frees). */
+int expopts_number(const char *opt, const char *s, long long lo, long long hi, bool allow_suffix, long long *out,
+                   char **cause);
 /* expopts_backend picks the backend o names, printing the note of a fallback to the model on stderr. NULL after
  * printing why, with the exit status in *code. */
 const struct ss_backend *expopts_backend(const struct expopts *o, int *code);
