@@ -561,10 +561,11 @@ static const int bench_ref_two[] = {2};
 static const int bench_ref_tasks_quick[] = {1, 4};
 
 /* The presets that have a reference, each at the points its document measures: kernel-transfer's 1..128 streams
- * (the document's sweep, one count a reference run), decrypt's at the same counts, vector-add's two streams in
- * both orders, managed-threads' 1..128 tasks (a host thread and a stream each, the preset's data split among
- * them). Each decrypt run of the preset encrypts 2^26 entries on the host (seconds a run), so decrypt
- * has two rounds a point, which keeps the full bench within one call of the GPU machine
+ * (the document's sweep, one count a reference run) and decrypt's at the same counts, each in the document's
+ * depth-first order and breadth-first (the programs' --order breadth: the same calls regrouped), vector-add's two
+ * streams in its document's two orders, managed-threads' 1..128 tasks (a host thread and a stream each, the
+ * preset's data split among them; each thread issues its own stream's work, so there is one order). Each decrypt
+ * run of the preset encrypts 2^26 entries on the host (seconds a run), so decrypt has two rounds a point
  * (tests/gpu/reference.sh: its time estimate). */
 static const struct bench_ref bench_refs[] = {
     {.preset = SS_PRESET_KERNEL_TRANSFER,
@@ -573,8 +574,8 @@ static const struct bench_ref bench_refs[] = {
      .nstreams = BENCH_REF_COUNT(bench_ref_sweep),
      .quick = bench_ref_small,
      .nquick = BENCH_REF_COUNT(bench_ref_small),
-     .orders = {SS_ORDER_DEPTH},
-     .norders = 1,
+     .orders = {SS_ORDER_DEPTH, SS_ORDER_BREADTH},
+     .norders = 2,
      .rounds = BENCH_REF_ROUNDS,
      .rounds_quick = BENCH_REF_ROUNDS_QUICK},
     {.preset = SS_PRESET_DECRYPT,
@@ -583,8 +584,8 @@ static const struct bench_ref bench_refs[] = {
      .nstreams = BENCH_REF_COUNT(bench_ref_sweep),
      .quick = bench_ref_decrypt_quick,
      .nquick = BENCH_REF_COUNT(bench_ref_decrypt_quick),
-     .orders = {SS_ORDER_DEPTH},
-     .norders = 1,
+     .orders = {SS_ORDER_DEPTH, SS_ORDER_BREADTH},
+     .norders = 2,
      .rounds = 2,
      .rounds_quick = 2},
     {.preset = SS_PRESET_VECTOR_ADD,
@@ -635,11 +636,12 @@ static const char *cmd_bench_ref_names(void)
 }
 
 /* The arguments of r's program for experiment e's point into argv (argv[0] its name, NULL-terminated), numbers
- * written into text: each program's usage (its header). The reference repeats what the preset repeats: e's repeat
- * count after one warm-up (kernel-transfer's program has the document's 10 built in, the preset's count).
+ * written into text: each program's usage (its header), e's order as the program names it. The reference repeats
+ * what the preset repeats: e's repeat count after one warm-up (kernel-transfer's program has the document's 10
+ * built in, the preset's count).
  * cache is decrypt's file of encrypted data (ref_decrypt --encrypted), shared by its runs. */
 static void cmd_bench_ref_argv(const struct bench_ref *r, const struct ss_experiment *e, const char *cache,
-                               char text[4][24], char *argv[8])
+                               char text[4][24], char *argv[10])
 {
 	int n = 0;
 
@@ -648,11 +650,15 @@ static void cmd_bench_ref_argv(const struct bench_ref *r, const struct ss_experi
 	snprintf(text[1], sizeof text[1], "%d", e->repeat);
 	switch (r->preset) {
 	case SS_PRESET_KERNEL_TRANSFER:
+		argv[n++] = "--order";
+		argv[n++] = (char *)experiment_order_name(e->order);
 		argv[n++] = text[0];
 		break;
 	case SS_PRESET_DECRYPT:
 		argv[n++] = "--encrypted";
 		argv[n++] = (char *)cache;
+		argv[n++] = "--order";
+		argv[n++] = (char *)experiment_order_name(e->order);
 		argv[n++] = text[0];
 		argv[n++] = text[1];
 		break;
@@ -703,7 +709,7 @@ static bool cmd_bench_ref_point(struct bench *bn, const struct bench_ref *r, con
 
 	*cause = NULL;
 	for (k = 0; k < rounds && *cause == NULL; k++) {
-		char text[4][24], *argv[8], *why = NULL;
+		char text[4][24], *argv[10], *why = NULL;
 		struct refrun_times t;
 		struct ss_timeline tl;
 		struct ss_run_result res;
@@ -771,10 +777,11 @@ static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, co
 	                                                                       : r->rounds;
 	const char *name = experiment_preset_name(r->preset);
 	int points = 0, failed = 0, judged = 0, outside = 0, unjudged = 0;
-	double worst = 0.0, worst_ratio = NAN, beyond = NAN;
-	int worst_streams = 0, beyond_streams = 0;
+	double worst = 0.0, worst_ratio = NAN;
+	int worst_streams = 0;
 	enum ss_order worst_order = SS_ORDER_DEPTH;
-	char *first_cause = NULL, tag[64], beyond_text[96] = "";
+	char *first_cause = NULL, tag[64], beyond_text[160] = "";
+	size_t beyond_used = 0;
 
 	printf("\nreference %s: the preset's untraced makespan / %s's own time; per point the median of\n"
 	       "%d rounds' ratios (reference and preset alternate) and their min..max; target within %.0f%% at 1..%d "
@@ -804,9 +811,12 @@ static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, co
 				continue;
 			}
 			if (e.streams > BENCH_REF_JUDGED_STREAMS) {
+				if (beyond_used < sizeof beyond_text)
+					beyond_used += (size_t)snprintf(
+					    beyond_text + beyond_used, sizeof beyond_text - beyond_used,
+					    "%s%d streams %s: %.4f", unjudged == 0 ? "; " : ", ", e.streams,
+					    experiment_order_name(e.order), ratio.median);
 				unjudged++;
-				beyond = ratio.median;
-				beyond_streams = e.streams;
 				continue;
 			}
 			judged++;
@@ -818,9 +828,8 @@ static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, co
 				worst_order = e.order;
 			}
 		}
-	if (unjudged > 0)
-		snprintf(beyond_text, sizeof beyond_text, "; %d streams: %.4f, reported, not judged", beyond_streams,
-		         beyond);
+	if (unjudged > 0 && beyond_used < sizeof beyond_text)
+		snprintf(beyond_text + beyond_used, sizeof beyond_text - beyond_used, ", reported, not judged");
 	snprintf(tag, sizeof tag, "reference-%s", name);
 	{
 		struct json_out *jd = cmd_bench_data(bn);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # reference.sh: issue 18's comparison on the GPU, in one call of the GPU machine. First each source document's own
-# program (tests/gpu/reference) runs once on its own with its defaults: kernel-transfer's whole 1..128 sweep,
-# decrypt at the document's 32 streams, vector-add in both orders, managed-threads; then `streamscope bench`, the
+# program (tests/gpu/reference) runs once on its own with its defaults: kernel-transfer's whole 1..128 sweep and
+# decrypt at the document's 32 streams, each depth-first (the document's) and breadth-first, vector-add in both
+# orders, managed-threads; then `streamscope bench`, the
 # full matrix (not --quick), whose last part runs each preset alternately with its reference and holds the preset's
 # untraced makespan to the program's own time. It builds nothing: BUILD_DIR is a CUDA build (the H200 build of
 # HACKING.md), the programs in BUILD_DIR/tests/gpu/reference.
@@ -14,13 +15,16 @@
 # elapsed seconds. Seven files, one folder down: within what the device tool brings back.
 #
 # Time, an estimate for the H200 machine (16 host cores), to be replaced by the elapsed times log.txt prints: the
-# programs alone about 20 s, most of it ref_decrypt encrypting 2^26 entries x 1024 rounds on the host; bench about
-# 7 minutes: its earlier checks about a minute, then kernel-transfer 8 points x 5 rounds x (program about 1 s +
-# preset run about 1.5 s) about 100 s, decrypt 8 points x 2 rounds x (program about 2.5 s, reading the encrypted
-# data bench keeps for it + preset run about 11 s, most of it the preset's own host encryption) about 220 s,
-# vector-add 2 points x 5 rounds x about 2.5 s about 25 s. bench's limit is what is left of LIMIT seconds (default
-# 520: under the device's 10 minutes a call, and under the 540 s step tests/gpu/documents.sh gives this script) when
-# it starts, so that log.txt, the text and summary.json come back.
+# programs alone about 40 s, most of it ref_decrypt encrypting 2^26 entries x 1024 rounds on the host (twice, once an
+# order); bench's earlier checks about a minute, then kernel-transfer 2 orders x 8 points x 5 rounds x (program about
+# 1 s + preset run about 1.5 s) about 200 s, decrypt 2 orders x 8 points x 2 rounds x (program about 2.5 s, reading
+# the encrypted data bench keeps for it + preset run about 11 s, most of it the preset's own host encryption) about
+# 440 s, vector-add 2 points x 5 rounds x about 2.5 s about 25 s, managed-threads 8 points x 5 rounds about 100 s.
+# The whole bench no longer fits one call of the device's 10 minutes: split it with BENCH_ARGS, e.g. STEPS=bench
+# BENCH_ARGS="--reference decrypt" in one call and BENCH_ARGS="--reference kernel-transfer,vector-add" in another.
+# bench's limit is what is left of LIMIT seconds (default 520: under the device's 10 minutes a call, and under the
+# 540 s step tests/gpu/documents.sh gives this script) when it starts, so that log.txt, the text and summary.json
+# come back.
 set -u
 build=${1:-build-h200}
 bin=$build/streamscope
@@ -55,7 +59,9 @@ for p in ref_kernel_transfer ref_decrypt ref_vector_add ref_managed_threads; do
 done
 if has refs; then
 	step kernel-transfer 60 "$refs/ref_kernel_transfer"
+	step kernel-transfer 60 "$refs/ref_kernel_transfer" --order breadth
 	step decrypt 120 "$refs/ref_decrypt"
+	step decrypt 120 "$refs/ref_decrypt" --order breadth
 	step vector-add 60 "$refs/ref_vector_add" best
 	step vector-add 60 "$refs/ref_vector_add" weaker
 	step managed-threads 120 "$refs/ref_managed_threads"

@@ -25,14 +25,18 @@
  * kept in pageable memory and copied into data_cpu before each repeat (outside the timed interval); after each
  * repeat cudaGetLastError and check_result_cpu, also outside it.
  *
- * Usage: ref_decrypt [--encrypted FILE] [STREAMS [REPEATS]]: STREAMS 1..128 (default 32, the document's), REPEATS
- * 1..1000 (default 3). --encrypted FILE is not the document's: encrypting 2^26 entries takes seconds, so bench
- * encrypts once for all its runs: a FILE of exactly num_entries * 8 bytes is read as the encrypted data instead of
- * encrypting, any other (or none) is replaced by the data this run encrypts. A wrong file cannot pass: the result
- * must still be the identity.
+ * The other issue order, breadth, is not the document's loop but the same calls regrouped, as streamscope's
+ * --order breadth issues them: every stream's H2D in turn, then every stream's decrypt_gpu, then every stream's D2H;
+ * the syncs as before.
+ *
+ * Usage: ref_decrypt [--encrypted FILE] [--order depth|breadth] [STREAMS [REPEATS]]: STREAMS 1..128 (default 32,
+ * the document's), REPEATS 1..1000 (default 3), the order by default depth (the document's). --encrypted FILE is not
+ * the document's: encrypting 2^26 entries takes seconds, so bench encrypts once for all its runs: a FILE of exactly
+ * num_entries * 8 bytes is read as the encrypted data instead of encrypting, any other (or none) is replaced by the
+ * data this run encrypts. A wrong file cannot pass: the result must still be the identity.
  *
  * Output on stdout, one line each, a stable format (bench parses it: src/run/refrun.h):
- *   ref=decrypt streams=S order=depth repeat=R ms=T    each timed repeat R = 1..REPEATS, T its event time in ms
+ *   ref=decrypt streams=S order=ORDER repeat=R ms=T    each timed repeat R = 1..REPEATS, T its event time in ms
  *   ref=decrypt verified=1                             last, when every repeat's result was the identity
  * order=depth is streamscope's name for the document's issue order (each stream's copy, kernel and copy in turn).
  * Errors: one line on stderr naming the CUDA call and its error, exit 1; a wrong result: "verified=0" on stdout,
@@ -221,14 +225,21 @@ int main(int argc, char **argv)
 	long num_streams = 32, repeats = 3;
 	int a = 1;
 
+	bool breadth = false, bad_order = false;
+
 	if (a + 1 < argc && strcmp(argv[a], "--encrypted") == 0) {
 		encrypted = argv[a + 1];
 		a += 2;
 	}
-	if ((a < argc && (num_streams = parse_number(argv[a++], 1, 128)) < 0) ||
+	if (a < argc && strcmp(argv[a], "--order") == 0) {
+		bad_order = a + 1 >= argc || (strcmp(argv[a + 1], "depth") != 0 && strcmp(argv[a + 1], "breadth") != 0);
+		breadth = !bad_order && strcmp(argv[a + 1], "breadth") == 0;
+		a += 2;
+	}
+	if (bad_order || (a < argc && (num_streams = parse_number(argv[a++], 1, 128)) < 0) ||
 	    (a < argc && (repeats = parse_number(argv[a++], 1, 1000)) < 0) || a < argc) {
-		fprintf(stderr, "usage: ref_decrypt [--encrypted FILE] [STREAMS [REPEATS]]: STREAMS 1..128, REPEATS "
-		                "1..1000\n");
+		fprintf(stderr, "usage: ref_decrypt [--encrypted FILE] [--order depth|breadth] [STREAMS [REPEATS]]: "
+		                "STREAMS 1..128, REPEATS 1..1000\n");
 		return 2;
 	}
 
@@ -254,15 +265,35 @@ int main(int argc, char **argv)
 	for (long repeat = 0; repeat <= repeats && success; repeat++) {
 		memcpy(data_cpu, enc.data(), bytes);
 		CHECK(cudaEventRecord(start));
-		for (long stream = 0; stream < num_streams; stream++) {
-			const uint64_t lower = chunk_size * stream;
-			const uint64_t upper = std::min(lower + chunk_size, num_entries);
-			const uint64_t width = upper - lower;
-			CHECK(cudaMemcpyAsync(data_gpu + lower, data_cpu + lower, sizeof(uint64_t) * width,
-			                      cudaMemcpyHostToDevice, streams[stream]));
-			decrypt_gpu<<<80 * 32, 64, 0, streams[stream]>>>(data_gpu + lower, width, num_iters);
-			CHECK(cudaMemcpyAsync(data_cpu + lower, data_gpu + lower, sizeof(uint64_t) * width,
-			                      cudaMemcpyDeviceToHost, streams[stream]));
+		if (!breadth) {
+			for (long stream = 0; stream < num_streams; stream++) {
+				const uint64_t lower = chunk_size * stream;
+				const uint64_t upper = std::min(lower + chunk_size, num_entries);
+				const uint64_t width = upper - lower;
+				CHECK(cudaMemcpyAsync(data_gpu + lower, data_cpu + lower, sizeof(uint64_t) * width,
+				                      cudaMemcpyHostToDevice, streams[stream]));
+				decrypt_gpu<<<80 * 32, 64, 0, streams[stream]>>>(data_gpu + lower, width, num_iters);
+				CHECK(cudaMemcpyAsync(data_cpu + lower, data_gpu + lower, sizeof(uint64_t) * width,
+				                      cudaMemcpyDeviceToHost, streams[stream]));
+			}
+		} else {
+			for (long stream = 0; stream < num_streams; stream++) {
+				const uint64_t lower = chunk_size * stream;
+				const uint64_t width = std::min(lower + chunk_size, num_entries) - lower;
+				CHECK(cudaMemcpyAsync(data_gpu + lower, data_cpu + lower, sizeof(uint64_t) * width,
+				                      cudaMemcpyHostToDevice, streams[stream]));
+			}
+			for (long stream = 0; stream < num_streams; stream++) {
+				const uint64_t lower = chunk_size * stream;
+				const uint64_t width = std::min(lower + chunk_size, num_entries) - lower;
+				decrypt_gpu<<<80 * 32, 64, 0, streams[stream]>>>(data_gpu + lower, width, num_iters);
+			}
+			for (long stream = 0; stream < num_streams; stream++) {
+				const uint64_t lower = chunk_size * stream;
+				const uint64_t width = std::min(lower + chunk_size, num_entries) - lower;
+				CHECK(cudaMemcpyAsync(data_cpu + lower, data_gpu + lower, sizeof(uint64_t) * width,
+				                      cudaMemcpyDeviceToHost, streams[stream]));
+			}
 		}
 		for (long stream = 0; stream < num_streams; stream++)
 			CHECK(cudaStreamSynchronize(streams[stream]));
@@ -273,8 +304,8 @@ int main(int argc, char **argv)
 		CHECK(cudaGetLastError()); /* check_last_error: a launch that failed */
 		success = check_result_cpu(data_cpu, num_entries);
 		if (repeat > 0 && success)
-			printf("ref=decrypt streams=%ld order=depth repeat=%ld ms=%.6f\n", num_streams, repeat,
-			       (double)ms);
+			printf("ref=decrypt streams=%ld order=%s repeat=%ld ms=%.6f\n", num_streams,
+			       breadth ? "breadth" : "depth", repeat, (double)ms);
 		fflush(stdout);
 	}
 	printf("ref=decrypt verified=%d\n", success ? 1 : 0);

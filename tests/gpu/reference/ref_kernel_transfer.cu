@@ -15,12 +15,16 @@
  * that did not run fails the check; after each repeat's cudaEventSynchronize(stop), cudaGetLastError, so a launch
  * that failed is an error; each timed repeat is printed instead of the document's mean (bench takes the median).
  *
- * Usage: ref_kernel_transfer [COUNT...]: stream counts, each a power of two 1..128 (so that N1 * num = N); by
- * default the document's sweep 1 2 4 8 16 32 64 128. Run with the environment's CUDA_DEVICE_MAX_CONNECTIONS
- * (bench sets the preset's).
+ * The other issue order, breadth, is not the document's loop but the same calls regrouped, as streamscope's
+ * --order breadth issues them: the H2Ds of x and y of every stream in turn, then every stream's add, then every
+ * stream's D2H of z. The calls, their streams, sizes, offsets and launch shapes are the document's.
+ *
+ * Usage: ref_kernel_transfer [--order depth|breadth] [COUNT...]: stream counts, each a power of two 1..128 (so that
+ * N1 * num = N); by default the document's sweep 1 2 4 8 16 32 64 128; the order by default depth, the document's.
+ * Run with the environment's CUDA_DEVICE_MAX_CONNECTIONS (bench sets the preset's).
  *
  * Output on stdout, one line each, a stable format (bench parses it: src/run/refrun.h):
- *   ref=kernel-transfer streams=NUM order=depth repeat=R ms=T    each timed repeat R = 1..10, T its event time in ms
+ *   ref=kernel-transfer streams=NUM order=ORDER repeat=R ms=T    each timed repeat R = 1..10, T its event time in ms
  *   ref=kernel-transfer verified=1                               last, when every count's z was right
  * order=depth is streamscope's name for the document's issue order (each stream's copies and kernel in turn).
  * Errors: one line on stderr naming the CUDA call and its error, exit 1; a wrong z: "verified=0" on stdout, the
@@ -60,11 +64,15 @@ void __global__ add(const real *x, const real *y, real *z, int N)
 	}
 }
 
-/* The document's timing(): num streams, repeat 0 a warm-up, repeats 1..NUM_REPEATS printed one line each. */
-static void timing(const real *h_x, const real *h_y, real *h_z, real *d_x, real *d_y, real *d_z, const int num)
+/* The document's timing(): num streams, repeat 0 a warm-up, repeats 1..NUM_REPEATS printed one line each; breadth:
+ * the same calls in breadth-first order (every stream's H2Ds, then the kernels, then the D2Hs). */
+static void timing(const real *h_x, const real *h_y, real *h_z, real *d_x, real *d_y, real *d_z, const int num,
+                   bool breadth)
 {
 	int N1 = N / num; /* elements a stream */
 	int M1 = M / num; /* bytes a stream */
+	int block_size = 128;
+	int grid_size = (N1 - 1) / block_size + 1;
 
 	for (int repeat = 0; repeat <= NUM_REPEATS; ++repeat) {
 		cudaEvent_t start, stop;
@@ -73,14 +81,36 @@ static void timing(const real *h_x, const real *h_y, real *h_z, real *d_x, real 
 		CHECK(cudaEventRecord(start));
 		cudaEventQuery(start); /* the document's: submits the start event, its result not needed */
 
-		for (int i = 0; i < num; i++) {
-			int offset = i * N1;
-			CHECK(cudaMemcpyAsync(d_x + offset, h_x + offset, M1, cudaMemcpyHostToDevice, streams[i]));
-			CHECK(cudaMemcpyAsync(d_y + offset, h_y + offset, M1, cudaMemcpyHostToDevice, streams[i]));
-			int block_size = 128;
-			int grid_size = (N1 - 1) / block_size + 1;
-			add<<<grid_size, block_size, 0, streams[i]>>>(d_x + offset, d_y + offset, d_z + offset, N1);
-			CHECK(cudaMemcpyAsync(h_z + offset, d_z + offset, M1, cudaMemcpyDeviceToHost, streams[i]));
+		if (!breadth) {
+			for (int i = 0; i < num; i++) {
+				int offset = i * N1;
+				CHECK(cudaMemcpyAsync(d_x + offset, h_x + offset, M1, cudaMemcpyHostToDevice,
+				                      streams[i]));
+				CHECK(cudaMemcpyAsync(d_y + offset, h_y + offset, M1, cudaMemcpyHostToDevice,
+				                      streams[i]));
+				add<<<grid_size, block_size, 0, streams[i]>>>(d_x + offset, d_y + offset, d_z + offset,
+				                                              N1);
+				CHECK(cudaMemcpyAsync(h_z + offset, d_z + offset, M1, cudaMemcpyDeviceToHost,
+				                      streams[i]));
+			}
+		} else {
+			for (int i = 0; i < num; i++) {
+				int offset = i * N1;
+				CHECK(cudaMemcpyAsync(d_x + offset, h_x + offset, M1, cudaMemcpyHostToDevice,
+				                      streams[i]));
+				CHECK(cudaMemcpyAsync(d_y + offset, h_y + offset, M1, cudaMemcpyHostToDevice,
+				                      streams[i]));
+			}
+			for (int i = 0; i < num; i++) {
+				int offset = i * N1;
+				add<<<grid_size, block_size, 0, streams[i]>>>(d_x + offset, d_y + offset, d_z + offset,
+				                                              N1);
+			}
+			for (int i = 0; i < num; i++) {
+				int offset = i * N1;
+				CHECK(cudaMemcpyAsync(h_z + offset, d_z + offset, M1, cudaMemcpyDeviceToHost,
+				                      streams[i]));
+			}
 		}
 
 		CHECK(cudaEventRecord(stop));
@@ -89,8 +119,8 @@ static void timing(const real *h_x, const real *h_y, real *h_z, real *d_x, real 
 		CHECK(cudaEventElapsedTime(&elapsed_time, start, stop));
 		CHECK(cudaGetLastError()); /* a launch that failed (after the timed interval) */
 		if (repeat > 0)
-			printf("ref=kernel-transfer streams=%d order=depth repeat=%d ms=%.6f\n", num, repeat,
-			       (double)elapsed_time);
+			printf("ref=kernel-transfer streams=%d order=%s repeat=%d ms=%.6f\n", num,
+			       breadth ? "breadth" : "depth", repeat, (double)elapsed_time);
 		CHECK(cudaEventDestroy(start));
 		CHECK(cudaEventDestroy(stop));
 	}
@@ -125,17 +155,30 @@ static int parse_count(const char *s)
 int main(int argc, char **argv)
 {
 	enum { MAX_COUNTS = 64 };
-	int counts[MAX_COUNTS], ncounts = 0;
+	int counts[MAX_COUNTS], ncounts = 0, first = 1;
+	bool breadth = false;
 
-	if (argc - 1 > MAX_COUNTS) {
-		fprintf(stderr, "usage: ref_kernel_transfer [COUNT...]: at most %d counts\n", MAX_COUNTS);
+	if (argc > 1 && strcmp(argv[1], "--order") == 0) {
+		if (argc < 3 || (strcmp(argv[2], "depth") != 0 && strcmp(argv[2], "breadth") != 0)) {
+			fprintf(stderr,
+			        "usage: ref_kernel_transfer [--order depth|breadth] [COUNT...]: '%s' is not an "
+			        "order (depth or breadth)\n",
+			        argc < 3 ? "" : argv[2]);
+			return 2;
+		}
+		breadth = strcmp(argv[2], "breadth") == 0;
+		first = 3;
+	}
+	if (argc - first > MAX_COUNTS) {
+		fprintf(stderr, "usage: ref_kernel_transfer [--order depth|breadth] [COUNT...]: at most %d counts\n",
+		        MAX_COUNTS);
 		return 2;
 	}
-	for (int a = 1; a < argc; a++) {
+	for (int a = first; a < argc; a++) {
 		if ((counts[ncounts++] = parse_count(argv[a])) < 0) {
 			fprintf(stderr,
-			        "usage: ref_kernel_transfer [COUNT...]: '%s' is not a stream count (a power of "
-			        "two 1..%d)\n",
+			        "usage: ref_kernel_transfer [--order depth|breadth] [COUNT...]: '%s' is not a stream "
+			        "count (a power of two 1..%d)\n",
 			        argv[a], MAX_NUM_STREAMS);
 			return 2;
 		}
@@ -165,7 +208,7 @@ int main(int argc, char **argv)
 		memset(h_z, 0, M);
 		CHECK(cudaMemset(d_z, 0, M));
 		CHECK(cudaDeviceSynchronize());
-		timing(h_x, h_y, h_z, d_x, d_y, d_z, counts[c]);
+		timing(h_x, h_y, h_z, d_x, d_y, d_z, counts[c], breadth);
 		ok = verify(h_x, h_y, h_z, counts[c]);
 	}
 	printf("ref=kernel-transfer verified=%d\n", ok ? 1 : 0);
