@@ -20,8 +20,8 @@
  * T the events' time, U the host's time for the issue loop alone. z is checked against x + y after the last pass
  * ("probe verified=1"). Errors: one line on stderr, exit 3 (probe_check); bad arguments: usage, exit 2.
  *
- * Usage: cupti_probe plain|attached|alternate|finished|detached|traced STREAMS depth|breadth [REPEATS] (STREAMS a power of two 1..128, REPEATS
- * 1..100, default 10). */
+ * Usage: cupti_probe plain|attached|alternate|finished|detached|traced STREAMS depth|breadth [REPEATS] (STREAMS a power
+ * of two 1..128, REPEATS 1..100, default 10). */
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -137,9 +137,10 @@ int main(int argc, char **argv)
 	p.num = argc > 2 ? atoi(argv[2]) : 0;
 	p.breadth = argc > 3 && strcmp(argv[3], "breadth") == 0;
 	if (argc < 4 || argc > 5 || (!attached && !traced && strcmp(mode, "plain") != 0) || p.num < 1 ||
-	    p.num > PROBE_MAX_STREAMS || (p.num & (p.num - 1)) != 0 ||
-	    (!p.breadth && strcmp(argv[3], "depth") != 0) || repeats < 1 || repeats > 100) {
-		fprintf(stderr, "usage: cupti_probe plain|attached|alternate|finished|detached|traced STREAMS depth|breadth [REPEATS]: STREAMS a "
+	    p.num > PROBE_MAX_STREAMS || (p.num & (p.num - 1)) != 0 || (!p.breadth && strcmp(argv[3], "depth") != 0) ||
+	    repeats < 1 || repeats > 100) {
+		fprintf(stderr, "usage: cupti_probe plain|attached|alternate|finished|detached|traced STREAMS "
+		                "depth|breadth [REPEATS]: STREAMS a "
 		                "power of two 1..128, REPEATS 1..100\n");
 		return 2;
 	}
