@@ -1,5 +1,7 @@
 /* cuda_backend.c: the CUDA+CUPTI backend: warm-ups, then per repeat a traced run and its untraced twin, and the
- * records of the last traced run delivered to the sink (see backend.h). Runs in a fresh child per experiment. */
+ * records of the last traced run delivered to the sink (see backend.h). Runs in a fresh child per experiment.
+ * CUPTI is attached to the process only around each traced run (cupti_capture_attach / _detach): the warm-ups and
+ * the untraced twins run without it, as the program would outside streamscope. */
 #include "cuda/cuda_backend.h"
 
 #include <cuda_runtime_api.h>
@@ -288,6 +290,9 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	                      null_ctx, have_ctx ? "" : " missing", null_query, have_query ? "" : " failed",
 	                      cuda_exec_per_thread_ids(x), e->threads > 1 ? e->threads : 1);
 
+	/* CUPTI leaves the process between traced runs: attached, it costs every call of an untraced one */
+	if (cupti_capture_detach(cause) < 0)
+		goto out;
 	for (int w = 0; w < e->warmup; w++) {
 		cuda_backend_progress(sink, "warm-up %d/%d", w + 1, e->warmup);
 		if (cuda_exec_run(x, false, &tu, &ev, cause) < 0)
@@ -299,10 +304,11 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 
 		if (untraced_first && cuda_exec_run(x, false, &tu, &untraced[r], cause) < 0)
 			goto out;
-		if (cuda_exec_run(x, true, &t0, &traced[r], cause) < 0)
+		if (cupti_capture_attach(cause) < 0 || cuda_exec_check_ids(x, cause) < 0 ||
+		    cuda_exec_run(x, true, &t0, &traced[r], cause) < 0)
 			goto out;
 		if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, t0, &batch, cause) < 0 ||
-		    cuda_backend_brackets(x, ops, &map, &batch, &br, cause) < 0)
+		    cuda_backend_brackets(x, ops, &map, &batch, &br, cause) < 0 || cupti_capture_detach(cause) < 0)
 			goto out;
 		dropped += batch.dropped;
 		span = cuda_backend_span(&batch);

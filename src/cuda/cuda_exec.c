@@ -1464,6 +1464,25 @@ void cuda_exec_map(const struct cuda_exec *x, struct cupti_convert_map *map)
 	map->api_arg = NULL;
 }
 
+int cuda_exec_check_ids(const struct cuda_exec *x, char **cause)
+{
+	uint32_t id;
+
+	for (int s = 0; s < x->nstreams; s++)
+		if (!exec_stream_id((CUstream)x->streams[s], 0, &id) || id != x->stream_ids[s]) {
+			*cause = xasprintf("CUPTI attached again gave stream %d id %u, not %u as before", s, id,
+			                   x->stream_ids[s]);
+			return -1;
+		}
+	if (x->have_null_query &&
+	    (!(exec_stream_id(NULL, 0, &id) || exec_stream_id(CU_STREAM_LEGACY, 0, &id)) || id != x->null_query)) {
+		*cause =
+		    xasprintf("CUPTI attached again gave the legacy stream id %u, not %u as before", id, x->null_query);
+		return -1;
+	}
+	return 0;
+}
+
 void cuda_exec_set_null_stream(struct cuda_exec *x, uint32_t id)
 {
 	x->have_null = true;

@@ -43,6 +43,10 @@ uint64_t cuda_exec_bracket_tag(long k, int side);
 /* cuda_exec_map fills map with the stream ids (experiment streams, per-thread default streams, the legacy stream
  * when known) and the API name hook. It points into x. */
 void cuda_exec_map(const struct cuda_exec *x, struct cupti_convert_map *map);
+/* cuda_exec_check_ids asks CUPTI again for the experiment streams' and the legacy stream's ids (after
+ * cupti_capture_attach) and holds them to those of the set-up, which cuda_exec_map hands out. Returns 0, or -1 with
+ * *cause naming the stream whose id changed or could not be had. */
+int cuda_exec_check_ids(const struct cuda_exec *x, char **cause);
 /* cuda_exec_set_null_stream records the legacy default stream's CUPTI id (from the CONTEXT record). */
 void cuda_exec_set_null_stream(struct cuda_exec *x, uint32_t id);
 /* cuda_exec_null_stream_query is the legacy stream's id as cuptiGetStreamIdEx gave it (false when it failed). */

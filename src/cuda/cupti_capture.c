@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/vec.h"
 #include "core/xalloc.h"
@@ -31,6 +32,7 @@ static struct {
 	pthread_mutex_t lock;
 	struct capture_header *head, *tail; /* parked, in completion order */
 	bool registered, tracing, have_null;
+	bool detached;    /* cupti_capture_detach ran and no cupti_capture_attach since */
 	bool migrations;  /* UNIFIED_MEMORY_COUNTER goes with the tracing kinds */
 	bool event_times; /* CUDA_EVENT (with device timestamps) goes with the tracing kinds */
 	uint32_t null_stream;
@@ -63,6 +65,7 @@ static const CUpti_ActivityKind capture_kinds[] = {
 	X(cuptiActivityPopExternalCorrelationId)                                                                       \
 	X(cuptiActivityPushExternalCorrelationId)                                                                      \
 	X(cuptiActivityRegisterCallbacks)                                                                              \
+	X(cuptiFinalize)                                                                                               \
 	X(cuptiActivitySetAttribute)                                                                                   \
 	X(cuptiGetCallbackName)                                                                                        \
 	X(cuptiGetResultString)                                                                                        \
@@ -363,9 +366,15 @@ void cupti_capture_tag_end(void)
 uint64_t cupti_capture_timestamp(void)
 {
 	uint64_t t = 0;
+	struct timespec ts;
 
-	api.cuptiGetTimestamp(&t);
-	return t;
+	if (!capture.detached) {
+		api.cuptiGetTimestamp(&t);
+		return t;
+	}
+	/* no CUPTI call while detached (one would attach it again): CUPTI's default timebase */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 int cupti_capture_flush(char **cause)
@@ -604,10 +613,75 @@ const char *cupti_capture_api_name(void *arg, int domain, uint32_t cbid)
 	return s;
 }
 
-void cupti_capture_finish(void)
+/* capture_drop frees every parked buffer unread. */
+static void capture_drop(void)
 {
 	struct capture_header *h, *next;
 
+	for (h = capture_take(); h != NULL; h = next) {
+		next = h->next;
+		free(h);
+	}
+}
+
+bool cupti_capture_detachable(void)
+{
+	const char *v = getenv("SS_CUPTI_DETACH"), *records = getenv("SS_CUPTI_RECORDS");
+
+	return !(v != NULL && strcmp(v, "0") == 0) && (records == NULL || *records == '\0');
+}
+
+int cupti_capture_detach(char **cause)
+{
+	CUptiResult rc;
+
+	if (!capture.registered || capture.detached || !cupti_capture_detachable())
+		return 0;
+	if (capture.tracing && cupti_capture_enable(false, cause) < 0)
+		return -1;
+	rc = api.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONTEXT);
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityDisable(CONTEXT)", rc, cause);
+	if (cupti_capture_flush(cause) < 0)
+		return -1;
+	rc = api.cuptiFinalize();
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiFinalize", rc, cause);
+	capture_drop();
+	capture.registered = false;
+	capture.detached = true;
+	return 0;
+}
+
+int cupti_capture_attach(char **cause)
+{
+	CUptiResult rc;
+
+	if (!capture.detached)
+		return 0;
+	rc = api.cuptiActivityRegisterCallbacks(capture_request, capture_complete);
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityRegisterCallbacks (attaching again)", rc, cause);
+	capture.registered = true;
+	capture.detached = false;
+	rc = api.cuptiActivityEnableAllSyncRecords(0);
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityEnableAllSyncRecords", rc, cause);
+	if (capture.migrations) {
+		CUpti_ActivityUnifiedMemoryCounterConfig config[2];
+
+		cupti_convert_migration_config(config);
+		rc = api.cuptiActivityConfigureUnifiedMemoryCounter(config, 2);
+		if (rc != CUPTI_SUCCESS)
+			return cupti_capture_error("cuptiActivityConfigureUnifiedMemoryCounter", rc, cause);
+	}
+	if (capture.event_times && (rc = api.cuptiActivityEnableCudaEventDeviceTimestamps(1)) != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityEnableCudaEventDeviceTimestamps", rc, cause);
+	return 0;
+}
+
+void cupti_capture_finish(void)
+{
 	if (!capture.registered)
 		return;
 	for (size_t i = 0; i < sizeof capture_kinds / sizeof capture_kinds[0]; i++)
@@ -621,10 +695,7 @@ void cupti_capture_finish(void)
 	capture.migrations = false;
 	capture.event_times = false;
 	api.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-	for (h = capture_take(); h != NULL; h = next) {
-		next = h->next;
-		free(h);
-	}
+	capture_drop();
 }
 
 void cupti_capture_batch_free(struct cupti_capture_batch *b)
