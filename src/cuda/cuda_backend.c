@@ -179,6 +179,20 @@ static int cuda_backend_brackets(struct cuda_exec *x, const struct ss_oplist *op
 	return 0;
 }
 
+/* cuda_backend_detach takes CUPTI out of the process before untraced runs (cupti_capture_detach). Where CUPTI
+ * refuses, the run goes on with it attached and the progress line says so, once. Returns 0, or -1 with *cause. */
+static int cuda_backend_detach(const struct ss_sink *sink, char **cause)
+{
+	int rc = cupti_capture_detach(cause);
+
+	if (rc <= 0)
+		return rc;
+	cuda_backend_progress(sink, "untraced runs with CUPTI attached: %s", *cause);
+	free(*cause);
+	*cause = NULL;
+	return 0;
+}
+
 /* Does the op list have ops that CUPTI does not record? */
 static bool cuda_backend_has_brackets(const struct ss_oplist *ops)
 {
@@ -291,7 +305,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	                      cuda_exec_per_thread_ids(x), e->threads > 1 ? e->threads : 1);
 
 	/* CUPTI leaves the process between traced runs: attached, it costs every call of an untraced one */
-	if (cupti_capture_detach(cause) < 0)
+	if (cuda_backend_detach(sink, cause) < 0)
 		goto out;
 	for (int w = 0; w < e->warmup; w++) {
 		cuda_backend_progress(sink, "warm-up %d/%d", w + 1, e->warmup);
@@ -308,7 +322,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		    cuda_exec_run(x, true, &t0, &traced[r], cause) < 0)
 			goto out;
 		if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, t0, &batch, cause) < 0 ||
-		    cuda_backend_brackets(x, ops, &map, &batch, &br, cause) < 0 || cupti_capture_detach(cause) < 0)
+		    cuda_backend_brackets(x, ops, &map, &batch, &br, cause) < 0 || cuda_backend_detach(sink, cause) < 0)
 			goto out;
 		dropped += batch.dropped;
 		span = cuda_backend_span(&batch);

@@ -33,6 +33,7 @@ static struct {
 	struct capture_header *head, *tail; /* parked, in completion order */
 	bool registered, tracing, have_null;
 	bool detached;    /* cupti_capture_detach ran and no cupti_capture_attach since */
+	bool stays;       /* cuptiFinalize refused once: CUPTI stays attached from then on */
 	bool migrations;  /* UNIFIED_MEMORY_COUNTER goes with the tracing kinds */
 	bool event_times; /* CUDA_EVENT (with device timestamps) goes with the tracing kinds */
 	uint32_t null_stream;
@@ -635,7 +636,7 @@ int cupti_capture_detach(char **cause)
 {
 	CUptiResult rc;
 
-	if (!capture.registered || capture.detached || !cupti_capture_detachable())
+	if (!capture.registered || capture.detached || capture.stays || !cupti_capture_detachable())
 		return 0;
 	if (capture.tracing && cupti_capture_enable(false, cause) < 0)
 		return -1;
@@ -645,8 +646,11 @@ int cupti_capture_detach(char **cause)
 	if (cupti_capture_flush(cause) < 0)
 		return -1;
 	rc = api.cuptiFinalize();
-	if (rc != CUPTI_SUCCESS)
-		return cupti_capture_error("cuptiFinalize", rc, cause);
+	if (rc != CUPTI_SUCCESS) {
+		capture.stays = true;
+		cupti_capture_error("cuptiFinalize", rc, cause);
+		return 1;
+	}
 	capture_drop();
 	capture.registered = false;
 	capture.detached = true;

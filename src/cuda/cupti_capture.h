@@ -86,8 +86,9 @@ int cupti_capture_error(const char *call, int result, char **cause);
  * and frees what is parked (collect first): with CUPTI only loaded and initialised, every CUDA call costs 0.3-1 us
  * more than without it (tests/gpu/cupti_probe.c), which an untraced run must not pay. Until cupti_capture_attach
  * no CUPTI call is made (cupti_capture_timestamp reads CLOCK_REALTIME, CUPTI's default timebase; hide/tag are
- * no-ops). A no-op when not initialised, already detached, or not cupti_capture_detachable. Returns 0, or -1 with
- * *cause naming the CUPTI call. */
+ * no-ops). A no-op when not initialised, already detached, or not cupti_capture_detachable. Returns 0; 1 with
+ * *cause when cuptiFinalize refused (CUPTI then stays attached, every kind off, and later calls are no-ops); -1 with
+ * *cause naming the CUPTI call that failed before it. */
 int cupti_capture_detach(char **cause);
 /* cupti_capture_attach undoes cupti_capture_detach: the buffer callbacks registered again, and the migration and
  * event-timestamp settings made before it restored (CONTEXT records are not asked for again). A no-op unless
