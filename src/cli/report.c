@@ -89,12 +89,13 @@ void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, con
 		printf("                        (CUPTI records no prefetches, its span holds the kernels only; "
 		       "--prefetch-events=on times them)\n");
 	if (a->have_overhead)
-		printf("traced / untraced       %s / %s   tracing overhead %+.2f%%%s\n",
+		printf("traced / untraced       %s / %s   tracing overhead %+.2f%%%s%s\n",
 		       units_time(a->traced_ns, b1, sizeof b1), units_time(a->untraced_ns, b2, sizeof b2),
 		       100.0 * a->overhead,
 		       a->span_short      ? "  (CUPTI's span misses work: speedup and bound use untraced makespans)"
 		       : a->used_untraced ? "  (> 1%: speedup and bound use untraced makespans)"
-		                          : "");
+		                          : "",
+		       a->untraced_detached ? "" : "  (untraced with CUPTI attached: it costs each call)");
 	if (a->have_overhead && a->have_spread)
 		printf("overhead per repeat     %+.2f%% .. %+.2f%%  (quartiles of %d traced/untraced pairs, ABBA)\n",
 		       100.0 * a->overhead_q1, 100.0 * a->overhead_q3, res->repeats);
@@ -262,6 +263,10 @@ static void report_json_analysis(struct json_out *o, const struct ss_analysis *a
 	report_json_key_ns(o, "events_ns", a->have_events, a->events_ns);
 	report_json_key_ns(o, "traced_ns", a->have_overhead, a->traced_ns);
 	report_json_key_ns(o, "untraced_ns", a->have_overhead, a->untraced_ns);
+	json_out_key_str(o, "untraced_cupti",
+	                 !a->have_overhead      ? NULL
+	                 : a->untraced_detached ? "detached"
+	                                        : "attached");
 	report_json_key_real(o, "tracing_overhead", a->have_overhead, a->overhead);
 	report_json_key_real(o, "cupti_vs_events", a->have_events, a->cupti_vs_events);
 	report_json_key_real(o, "cupti_vs_events_median", a->have_events_median, a->cupti_vs_events_median);

@@ -211,6 +211,7 @@ void analysis_observer(struct ss_analysis *a, const struct ss_run_result *res)
 		a->have_overhead = true;
 		a->traced_ns = res->traced_ns;
 		a->untraced_ns = res->untraced_ns;
+		a->untraced_detached = res->untraced_detached;
 		a->overhead = (double)res->traced_ns / (double)res->untraced_ns - 1.0;
 		a->have_spread = res->have_spread;
 		a->overhead_q1 = res->overhead_q1;

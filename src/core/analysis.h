@@ -45,6 +45,7 @@ struct ss_analysis {
 	double cupti_vs_events_median; /* the same ratio's median over every traced repeat */
 	bool have_overhead;
 	uint64_t traced_ns, untraced_ns; /* cudaEvent makespans, traced and untraced twin (medians) */
+	bool untraced_detached;          /* the untraced twins ran without CUPTI in the process */
 	double overhead;                 /* traced / untraced - 1 */
 	bool have_spread;                /* the quartiles below are known (>= 4 repeats) */
 	double overhead_q1, overhead_q3; /* quartiles of the per-repeat pairs' traced / untraced - 1 */

@@ -44,6 +44,8 @@ struct ss_run_result {
 	bool span_short;       /* CUPTI recorded none of some of the GPU's work (prefetches without their timing
 	                          events, managed-attach migrations): the traced span misses it */
 	int repeats;
+	bool untraced_detached; /* the untraced twins ran with CUPTI out of the process (CUDA backend; false where it
+	                           stayed attached, SS_CUPTI_DETACH=0 or cuptiFinalize refused) */
 };
 
 /* A backend. Functions return 0 on success, -1 with *cause (one line, caller frees) on failure. */

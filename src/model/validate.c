@@ -30,6 +30,9 @@
  * validate_read_csv leaves them out. */
 #define VALIDATE_TIMER_LINE_V1 "# timer: starts before a first call that does its op's work"
 #define VALIDATE_TIMER_LINE "# timer: starts before a first call that does its op's work, an attach too"
+/* Written above the header when every untraced row of the file was measured with CUPTI detached from the process
+ * (the CUDA backend since 2026-12-06); a file without it had CUPTI attached, which costs each call of the twin. */
+#define VALIDATE_UNTRACED_LINE "# untraced: CUPTI detached"
 
 /* How far apart the two orders' measured makespans must be for their direction to count. */
 #define VALIDATE_ORDER_GAP 0.05
@@ -152,6 +155,8 @@ int validate_measure(const struct ss_backend *gpu, const struct ss_profile *p, s
 	if (rc == 0) {
 		r->measured_untraced = res.have_untraced && res.untraced_ns > 0;
 		r->measured_ns = r->measured_untraced ? res.untraced_ns : res.traced_ns;
+		if (r->measured_untraced)
+			*(res.untraced_detached ? &s->twins_detached : &s->twins_attached) += 1;
 		r->measured_overlap = validate_overlap(&tl);
 		r->measured_cross = validate_cross(&tl);
 		r->measured_n = 1;
@@ -447,6 +452,8 @@ char *validate_format_csv(const struct ss_validate_set *s)
 		fprintf(f, "# host: %s\n", s->host);
 	if (s->host_after[0] != '\0')
 		fprintf(f, "# host-after: %s\n", s->host_after);
+	if (s->twins_detached > 0 && s->twins_attached == 0)
+		fprintf(f, "%s\n", VALIDATE_UNTRACED_LINE);
 	fprintf(f, "%s\n%s\n", VALIDATE_TIMER_LINE, VALIDATE_HEADER);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ss_validate_row *r = &s->row[i];
@@ -570,6 +577,7 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 	ssize_t len;
 	int lineno = 0, nf = 0; /* nf: fields per row, 0 before the header line */
 	int timer = 0;          /* the file's timer line: 0 none, 1 V1, 2 the current one */
+	bool detached = false;  /* the file's untraced line */
 	size_t first = s->n, kept;
 
 	if (f == NULL) {
@@ -597,6 +605,7 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 			}
 			continue;
 		}
+		detached = detached || strcmp(line, VALIDATE_UNTRACED_LINE) == 0;
 		if (strcmp(line, VALIDATE_TIMER_LINE_V1) == 0)
 			timer = 1;
 		else if (strcmp(line, VALIDATE_TIMER_LINE) == 0)
@@ -624,6 +633,9 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 		if (validate_timer_level(&s->row[i]) <= timer)
 			s->row[kept++] = s->row[i];
 	s->n = kept;
+	for (size_t i = first; i < s->n; i++)
+		if (s->row[i].measured_untraced && s->row[i].measured_ns > 0)
+			*(detached ? &s->twins_detached : &s->twins_attached) += 1;
 	free(line);
 	fclose(f);
 	return 0;
@@ -725,8 +737,11 @@ int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profi
 		}
 	}
 	s->host[0] = s->host_after[0] = '\0';
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
+		s->twins_detached += in[k].twins_detached;
+		s->twins_attached += in[k].twins_attached;
 		validate_free(&in[k]);
+	}
 	free(in);
 	free(m);
 	free(model);

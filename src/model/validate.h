@@ -54,6 +54,9 @@ struct ss_validate_set {
 	char device[96];
 	char host[SS_VALIDATE_HOST_MAX];
 	char host_after[SS_VALIDATE_HOST_MAX];
+	/* the measured rows timed untraced: with CUPTI detached from the process (validate_measure: the run said so; a
+	 * file: its '# untraced:' line, since 2026-12-06) and the others (CUPTI attached, or a file from before) */
+	size_t twins_detached, twins_attached;
 };
 
 /* What the comparison says. Errors are |model - measured| / measured over rows with both. */

@@ -766,6 +766,7 @@ static void test_run_model_json(void **state)
 	assert_true(json_tree_is_int(json_tree_get(j, "makespan_ns")));
 	assert_true(num(j, "makespan_ns") > 0);
 	assert_true(num(j, "used_makespan_ns") > 0);
+	assert_true(json_tree_is_null(json_tree_get(j, "untraced_cupti"))); /* no untraced twin on the model */
 	assert_true(num(j, "speedup") > 0);
 	assert_true(num(j, "bound_ns") > 0);
 	assert_true(num(j, "overlap") >= 0 && num(j, "overlap") <= 1);

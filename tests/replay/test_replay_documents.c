@@ -113,35 +113,52 @@ static void test_reference_managed_threads(void **state)
 	assert_int_equal(count[3], 8);
 }
 
+/* bench_text reads one bench output's reference table (file name under data_dir): each point's ratio within its
+ * rounds' min..max; returns how many of the judged points (1..64 streams) are within 3%, *points the judged
+ * points, *beyond128 the 128-stream depth-first ratio. */
+static int bench_text(const char *name, int *points, double *beyond128)
+{
+	char path[1024], line[256], order[16];
+	FILE *f;
+	int within = 0;
+
+	snprintf(path, sizeof path, "%s/%s", data_dir, name);
+	f = fopen(path, "r");
+	if (f == NULL)
+		fail_msg("%s: cannot read it", path);
+	*points = 0;
+	*beyond128 = NAN;
+	while (fgets(line, sizeof line, f) != NULL) {
+		int streams;
+		double ref, preset, ratio, lo, hi;
+
+		if (sscanf(line, " %15s %d %lf ms %lf ms %lf %lf..%lf", order, &streams, &ref, &preset, &ratio, &lo,
+		           &hi) != 7)
+			continue;
+		assert_true(ref > 0 && preset > 0 && lo <= ratio && ratio <= hi);
+		if (streams > 64) {
+			if (strcmp(order, "depth") == 0)
+				*beyond128 = ratio;
+			continue;
+		}
+		(*points)++;
+		within += fabs(ratio - 1.0) <= 0.03;
+	}
+	fclose(f);
+	return within;
+}
+
 /* After both changes (documents-bench-mt/after/bench.txt: the device's time ran out before the 128-task point and
  * summary.json): each printed point's ratio lies within its rounds' min..max, and 3 of the 7 judged points (1, 4
  * and 16 tasks) are within 3%. */
 static void test_reference_managed_threads_after(void **state)
 {
-	char path[1024], line[256];
-	FILE *f;
-	int points = 0, within = 0;
+	int points;
+	double at128;
 
 	(void)state;
-	snprintf(path, sizeof path, "%s/../documents-bench-mt/after/bench.txt", data_dir);
-	f = fopen(path, "r");
-	if (f == NULL)
-		fail_msg("%s: cannot read it", path);
-	while (fgets(line, sizeof line, f) != NULL) {
-		int streams;
-		double ref, preset, ratio, lo, hi;
-
-		if (sscanf(line, " depth %d %lf ms %lf ms %lf %lf..%lf", &streams, &ref, &preset, &ratio, &lo, &hi) !=
-		    6)
-			continue;
-		points++;
-		assert_true(ref > 0 && preset > 0 && lo <= ratio && ratio <= hi);
-		assert_true(streams >= 1 && streams <= 64);
-		within += fabs(ratio - 1.0) <= 0.03;
-	}
-	fclose(f);
+	assert_int_equal(bench_text("../documents-bench-mt/after/bench.txt", &points, &at128), 3);
 	assert_int_equal(points, 7);
-	assert_int_equal(within, 3);
 }
 
 /* With run_task's cudaFree(data) in the preset (documents-bench-mt/free/summary.json): 1..128 tasks, 3 of the 7
@@ -212,41 +229,6 @@ static void test_reference_orders(void **state)
 	count_orders("../cupti-detach/orders-attached-2/summary.json", &depth, &breadth);
 	assert_int_equal(depth, 8);
 	assert_int_equal(breadth, 8);
-}
-
-/* bench_text reads one bench output's reference table (file name under data_dir): each point's ratio within its
- * rounds' min..max; returns how many of the judged points (1..64 streams) are within 3%, *points the judged
- * points, *beyond128 the 128-stream depth-first ratio. */
-static int bench_text(const char *name, int *points, double *beyond128)
-{
-	char path[1024], line[256], order[16];
-	FILE *f;
-	int within = 0;
-
-	snprintf(path, sizeof path, "%s/%s", data_dir, name);
-	f = fopen(path, "r");
-	if (f == NULL)
-		fail_msg("%s: cannot read it", path);
-	*points = 0;
-	*beyond128 = NAN;
-	while (fgets(line, sizeof line, f) != NULL) {
-		int streams;
-		double ref, preset, ratio, lo, hi;
-
-		if (sscanf(line, " %15s %d %lf ms %lf ms %lf %lf..%lf", order, &streams, &ref, &preset, &ratio, &lo,
-		           &hi) != 7)
-			continue;
-		assert_true(ref > 0 && preset > 0 && lo <= ratio && ratio <= hi);
-		if (streams > 64) {
-			if (strcmp(order, "depth") == 0)
-				*beyond128 = ratio;
-			continue;
-		}
-		(*points)++;
-		within += fabs(ratio - 1.0) <= 0.03;
-	}
-	fclose(f);
-	return within;
 }
 
 /* CUPTI detached between traced runs (cupti_capture_detach; tests/gpu/cupti_detach.sh on an H100): kernel-transfer

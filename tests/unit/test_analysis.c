@@ -462,6 +462,11 @@ static void test_observer(void **state)
 	assert_near(a.overhead, 0.05, 1e-12);
 	assert_true(a.used_untraced);
 	assert_int_equal(a.used_ns, 1000000);
+	assert_false(a.untraced_detached); /* the run did not say its twins ran without CUPTI */
+	r.untraced_detached = true;
+	a = analysed(990);
+	analysis_observer(&a, &r);
+	assert_true(a.untraced_detached);
 
 	r = measured(0, 1005000, 1000000, true); /* 0.5%: the traced (CUPTI) makespan stands */
 	a = analysed(990);

@@ -481,6 +481,23 @@ static void test_csv(void **state)
 	assert_int_equal(t.row[0].model_cross, 2);
 	assert_int_equal(t.row[1].measured_cross, -1);
 	assert_int_equal(t.row[1].preset, SS_PRESET_PAGEABLE); /* kept: the file has the timer line */
+	/* no '# untraced:' line: the one untraced measurement counts as taken with CUPTI attached */
+	assert_int_equal(t.twins_detached, 0);
+	assert_int_equal(t.twins_attached, 1);
+	validate_free(&t);
+	/* measured with CUPTI detached: the file says so, and its untraced rows count so when read back */
+	s.twins_detached = 1;
+	assert_int_equal(write_csv(path, &s, &cause), 0);
+	assert_int_equal(validate_read_csv(path, &t, &cause), 0);
+	assert_int_equal(t.twins_detached, 1);
+	assert_int_equal(t.twins_attached, 0);
+	validate_free(&t);
+	/* one twin attached among detached ones: no line, every row counts as attached when read */
+	s.twins_attached = 1;
+	assert_int_equal(write_csv(path, &s, &cause), 0);
+	assert_int_equal(validate_read_csv(path, &t, &cause), 0);
+	assert_int_equal(t.twins_detached, 0);
+	assert_int_equal(t.twins_attached, 1);
 	validate_free(&t);
 	/* Without the timer line (a file measured before the timer moved), the rows whose timer now starts before a
 	 * first call (pageable, managed prefetch) are left out, the others kept. */

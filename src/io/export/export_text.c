@@ -183,10 +183,11 @@ static void text_write(FILE *f, const struct ss_export_input *in)
 	else
 		fprintf(f, "%-12s -\n", "bound");
 	if (a->have_overhead)
-		fprintf(f, "%-12s traced %s, untraced %s: %+.2f%%%s\n", "tracing",
+		fprintf(f, "%-12s traced %s, untraced %s: %+.2f%%%s%s\n", "tracing",
 		        units_time(a->traced_ns, b1, sizeof b1), units_time(a->untraced_ns, b2, sizeof b2),
 		        a->overhead * 100.0,
-		        a->used_untraced ? " (> 1%: speedup and bound use untraced makespans)" : "");
+		        a->used_untraced ? " (> 1%: speedup and bound use untraced makespans)" : "",
+		        a->untraced_detached ? "" : " (untraced with CUPTI attached)");
 	text_streams(f, t);
 	text_devices(f, t);
 	if (in->screen_text != NULL && *in->screen_text != '\0') {
