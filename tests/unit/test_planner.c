@@ -753,6 +753,55 @@ static void test_document_000(void **state)
 	planner_free(&ops);
 }
 
+/* Document 001's calls breadth-first, as ref_kernel_transfer --order breadth issues them (num = 2): the start
+ * event, every stream's H2D x and y, every stream's add, every stream's D2H z, the stop event and its sync. */
+static void test_document_001_breadth(void **state)
+{
+	struct ss_experiment e;
+	static const struct want w[] = {
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 0, 0, 0},      {SS_OP_H2D, 0, 0, 0, X, -1, 0, 1u << 21},
+	    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 1u << 21},           {SS_OP_H2D, 1, 0, 1, X, -1, 1u << 21, 1u << 21},
+	    {SS_OP_H2D, 1, 0, 1, Y, -1, 1u << 21, 1u << 21},    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 1u << 21},
+	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 1u << 21, 1u << 21}, {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 1u << 21},
+	    {SS_OP_D2H, 1, 0, 1, Z, -1, 1u << 21, 1u << 21},    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0},
+	    {SS_OP_EVENT_SYNC, L, 0, -1, NONE, 1, 0, 0},
+	};
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.streams = 2;
+	e.order = SS_ORDER_BREADTH;
+	check_list(&e, w, sizeof w / sizeof w[0], 2, 2);
+}
+
+/* Document 000's calls breadth-first, as ref_decrypt --order breadth issues them (3 streams over 10 entries): every
+ * chunk's H2D, every chunk's decrypt_gpu, every chunk's D2H, then each stream synchronised in turn. */
+static void test_document_000_breadth(void **state)
+{
+	struct ss_experiment e;
+	static const struct want w[] = {
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 4},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 4, 4},
+	    {SS_OP_H2D, 2, 0, 2, X, -1, 8, 2},
+	    {SS_OP_KERNEL, 0, 0, 0, X, -1, 0, 4},
+	    {SS_OP_KERNEL, 1, 0, 1, X, -1, 4, 4},
+	    {SS_OP_KERNEL, 2, 0, 2, X, -1, 8, 2},
+	    {SS_OP_D2H, 0, 0, 0, X, -1, 0, 4},
+	    {SS_OP_D2H, 1, 0, 1, X, -1, 4, 4},
+	    {SS_OP_D2H, 2, 0, 2, X, -1, 8, 2},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 2, 0, -1, NONE, -1, 0, 0},
+	};
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_DECRYPT);
+	e.streams = 3;
+	e.elements = 10;
+	e.order = SS_ORDER_BREADTH;
+	check_list(&e, w, sizeof w / sizeof w[0], 0, 3);
+}
+
 /* Document 003's two orders of two-stream vectorAdd, call for call (A, B in; C out; stream 2 gets the chunk and the
  * tail). best: A1 B1 A2 K1 B2 K2 C1 C2; weaker: A1 B1 A2 B2 K2 K1 C1 C2; then sync stream1, stream2. */
 static void test_vector_add_orders(void **state)
@@ -1283,6 +1332,8 @@ int main(void)
 	    cmocka_unit_test(test_interference_between_work),
 	    cmocka_unit_test(test_document_001),
 	    cmocka_unit_test(test_document_000),
+	    cmocka_unit_test(test_document_001_breadth),
+	    cmocka_unit_test(test_document_000_breadth),
 	    cmocka_unit_test(test_vector_add_orders),
 	    cmocka_unit_test(test_document_004),
 	    cmocka_unit_test(test_list_depth_small),
