@@ -83,8 +83,8 @@ const char *cupti_capture_api_name(void *arg, int domain, uint32_t cbid);
 /* cupti_capture_error fills *cause with "call: CUPTI error string" and returns -1. */
 int cupti_capture_error(const char *call, int result, char **cause);
 /* cupti_capture_detach takes CUPTI out of the process (cuptiFinalize) after turning every kind off and flushing,
- * and frees what is parked (collect first): with CUPTI only loaded and initialised, every CUDA call costs 0.3-1 us
- * more than without it (tests/gpu/cupti_probe.c), which an untraced run must not pay. Until cupti_capture_attach
+ * and frees what is parked (collect first): while CUPTI is initialised, even with no kind enabled, every CUDA call
+ * costs more than without it (docs/results.md), which an untraced run must not pay. Until cupti_capture_attach
  * no CUPTI call is made (cupti_capture_timestamp reads CLOCK_REALTIME, CUPTI's default timebase; hide/tag are
  * no-ops). A no-op when not initialised, already detached, or not cupti_capture_detachable. Returns 0; 1 with
  * *cause when cuptiFinalize refused (CUPTI then stays attached, every kind off, and later calls are no-ops); -1 with
@@ -95,7 +95,7 @@ int cupti_capture_detach(char **cause);
  * detached. Returns 0, or -1 with *cause. */
 int cupti_capture_attach(char **cause);
 /* cupti_capture_detachable: detaching is on unless the diagnostic SS_CUPTI_DETACH=0 keeps CUPTI attached between
- * traced runs (as before 2026-12-06) or SS_CUPTI_RECORDS chose where CUPTI keeps its records (an attribute set
+ * traced runs or SS_CUPTI_RECORDS chose where CUPTI keeps its records (an attribute set
  * before CUDA starts, which an attach later could not set again). */
 bool cupti_capture_detachable(void);
 /* cupti_capture_finish disables every kind, flushes and frees what is parked. */

@@ -31,7 +31,7 @@
 #define VALIDATE_TIMER_LINE_V1 "# timer: starts before a first call that does its op's work"
 #define VALIDATE_TIMER_LINE "# timer: starts before a first call that does its op's work, an attach too"
 /* Written above the header when every untraced row of the file was measured with CUPTI detached from the process
- * (the CUDA backend since 2026-12-06); a file without it had CUPTI attached, which costs each call of the twin. */
+ * (cupti_capture_detach); a file without it had CUPTI attached, which costs each call of the twin. */
 #define VALIDATE_UNTRACED_LINE "# untraced: CUPTI detached"
 
 /* How far apart the two orders' measured makespans must be for their direction to count. */

@@ -55,7 +55,7 @@ struct ss_validate_set {
 	char host[SS_VALIDATE_HOST_MAX];
 	char host_after[SS_VALIDATE_HOST_MAX];
 	/* the measured rows timed untraced: with CUPTI detached from the process (validate_measure: the run said so; a
-	 * file: its '# untraced:' line, since 2026-12-06) and the others (CUPTI attached, or a file from before) */
+	 * file: its '# untraced:' line) and the others (CUPTI attached, or a file without the line) */
 	size_t twins_detached, twins_attached;
 };
 
