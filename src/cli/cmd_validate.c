@@ -160,10 +160,10 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 		       st.own_beyond_worst, st.own_beyond_worst == 1 ? "" : "s", 100 * SS_VALIDATE_WORST_MAX);
 	}
 	if (s->twins_detached + s->twins_attached > 0)
-		printf(
-		    "untraced measurements: %zu with CUPTI detached, %zu with it attached (before 2026-12-06: it costs "
-		    "each call, host-bound rows most)\n",
-		    s->twins_detached, s->twins_attached);
+		printf("untraced measurements: %zu with CUPTI detached, %zu with it attached (a file without the '# "
+		       "untraced:' "
+		       "line; it costs each call, host-bound rows most)\n",
+		       s->twins_detached, s->twins_attached);
 	printf("faster order agrees: %zu/%zu   default-stream op serialises in both: %zu/%zu   pageable overlap "
 	       "agrees: %zu/%zu\n",
 	       st.order_agree, st.order_checked, st.serial_agree, st.serial_checked, st.pageable_agree,
