@@ -626,6 +626,13 @@ static bool exec_stream_id(CUstream s, uint8_t per_thread, uint32_t *id)
 	return cupti_capture_stream_id(ctx, s, per_thread != 0, id) == 0;
 }
 
+/* CUPTI's id of the calling thread's per-thread default stream, however this CUDA names it. */
+static bool exec_per_thread_id(uint32_t *id)
+{
+	return exec_stream_id(NULL, 1, id) || exec_stream_id(CU_STREAM_PER_THREAD, 1, id) ||
+	       exec_stream_id(CU_STREAM_PER_THREAD, 0, id);
+}
+
 /* Per issuing thread, once: bind the device, learn the thread's ids and its per-thread default stream's id. */
 static int exec_thread_setup(struct exec_thread *t, char **cause)
 {
@@ -633,9 +640,7 @@ static int exec_thread_setup(struct exec_thread *t, char **cause)
 	t->pthread_id = (uint32_t)(uintptr_t)pthread_self();
 	EXEC_CHECK("cudaSetDevice", cudaSetDevice(0));
 	EXEC_CHECK("cudaStreamQuery(cudaStreamPerThread)", cudaStreamQuery(cudaStreamPerThread));
-	t->have_per_thread = exec_stream_id(NULL, 1, &t->per_thread_id) ||
-	                     exec_stream_id(CU_STREAM_PER_THREAD, 1, &t->per_thread_id) ||
-	                     exec_stream_id(CU_STREAM_PER_THREAD, 0, &t->per_thread_id);
+	t->have_per_thread = exec_per_thread_id(&t->per_thread_id);
 	return 0;
 }
 
@@ -679,6 +684,17 @@ static int exec_prime(struct exec_thread *t, char **cause)
 	cupti_capture_hide_end();
 	if (err != cudaSuccess)
 		return exec_cuda_error("priming the run", err, cause);
+	/* CUPTI is attached again for each traced run: the thread's per-thread stream must keep the id it had */
+	if (x->traced_now && t->have_per_thread) {
+		uint32_t id = 0;
+
+		if (!exec_per_thread_id(&id) || id != t->per_thread_id) {
+			*cause = xasprintf("CUPTI attached again gave thread %d's per-thread stream id %u, not %u as "
+			                   "before (SS_CUPTI_DETACH=0 keeps CUPTI attached)",
+			                   t->index, id, t->per_thread_id);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -1470,14 +1486,16 @@ int cuda_exec_check_ids(const struct cuda_exec *x, char **cause)
 
 	for (int s = 0; s < x->nstreams; s++)
 		if (!exec_stream_id((CUstream)x->streams[s], 0, &id) || id != x->stream_ids[s]) {
-			*cause = xasprintf("CUPTI attached again gave stream %d id %u, not %u as before", s, id,
-			                   x->stream_ids[s]);
+			*cause = xasprintf("CUPTI attached again gave stream %d id %u, not %u as before "
+			                   "(SS_CUPTI_DETACH=0 keeps CUPTI attached)",
+			                   s, id, x->stream_ids[s]);
 			return -1;
 		}
 	if (x->have_null_query &&
 	    (!(exec_stream_id(NULL, 0, &id) || exec_stream_id(CU_STREAM_LEGACY, 0, &id)) || id != x->null_query)) {
-		*cause =
-		    xasprintf("CUPTI attached again gave the legacy stream id %u, not %u as before", id, x->null_query);
+		*cause = xasprintf("CUPTI attached again gave the legacy stream id %u, not %u as before "
+		                   "(SS_CUPTI_DETACH=0 keeps CUPTI attached)",
+		                   id, x->null_query);
 		return -1;
 	}
 	return 0;
