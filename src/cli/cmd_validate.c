@@ -86,6 +86,7 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 {
 	struct ss_validate_stats st;
 	bool pass;
+	size_t detached, attached;
 
 	bool multi = false, own = false;
 
@@ -159,11 +160,11 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 		       experiment_order_name(w->order), w->connections, w->connections == 1 ? "" : "s",
 		       st.own_beyond_worst, st.own_beyond_worst == 1 ? "" : "s", 100 * SS_VALIDATE_WORST_MAX);
 	}
-	if (s->twins_detached + s->twins_attached > 0)
-		printf("untraced measurements: %zu with CUPTI detached, %zu with it attached (a file without the '# "
-		       "untraced:' "
-		       "line; it costs each call, host-bound rows most)\n",
-		       s->twins_detached, s->twins_attached);
+	validate_twins(s, &detached, &attached);
+	if (detached + attached > 0)
+		printf("untraced rows: %zu measured with CUPTI detached, %zu with it attached (it costs each call, "
+		       "host-bound rows most)\n",
+		       detached, attached);
 	printf("faster order agrees: %zu/%zu   default-stream op serialises in both: %zu/%zu   pageable overlap "
 	       "agrees: %zu/%zu\n",
 	       st.order_agree, st.order_checked, st.serial_agree, st.serial_checked, st.pageable_agree,

@@ -155,8 +155,7 @@ int validate_measure(const struct ss_backend *gpu, const struct ss_profile *p, s
 	if (rc == 0) {
 		r->measured_untraced = res.have_untraced && res.untraced_ns > 0;
 		r->measured_ns = r->measured_untraced ? res.untraced_ns : res.traced_ns;
-		if (r->measured_untraced)
-			*(res.untraced_detached ? &s->twins_detached : &s->twins_attached) += 1;
+		r->measured_detached = r->measured_untraced && res.untraced_detached;
 		r->measured_overlap = validate_overlap(&tl);
 		r->measured_cross = validate_cross(&tl);
 		r->measured_n = 1;
@@ -441,10 +440,18 @@ bool validate_passes(const struct ss_validate_stats *st)
 	       st->pageable_agree == st->pageable_checked;
 }
 
+void validate_twins(const struct ss_validate_set *s, size_t *detached, size_t *attached)
+{
+	*detached = *attached = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->row[i].measured_ns > 0 && s->row[i].measured_untraced)
+			*(s->row[i].measured_detached ? detached : attached) += 1;
+}
+
 char *validate_format_csv(const struct ss_validate_set *s)
 {
 	char *out = NULL;
-	size_t len = 0;
+	size_t len = 0, detached, attached;
 	FILE *f = xopen_memstream(&out, &len);
 
 	fprintf(f, "# device: %s\n", s->device[0] ? s->device : "unknown");
@@ -452,7 +459,8 @@ char *validate_format_csv(const struct ss_validate_set *s)
 		fprintf(f, "# host: %s\n", s->host);
 	if (s->host_after[0] != '\0')
 		fprintf(f, "# host-after: %s\n", s->host_after);
-	if (s->twins_detached > 0 && s->twins_attached == 0)
+	validate_twins(s, &detached, &attached);
+	if (detached > 0 && attached == 0)
 		fprintf(f, "%s\n", VALIDATE_UNTRACED_LINE);
 	fprintf(f, "%s\n%s\n", VALIDATE_TIMER_LINE, VALIDATE_HEADER);
 	for (size_t i = 0; i < s->n; i++) {
@@ -634,8 +642,7 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 			s->row[kept++] = s->row[i];
 	s->n = kept;
 	for (size_t i = first; i < s->n; i++)
-		if (s->row[i].measured_untraced && s->row[i].measured_ns > 0)
-			*(detached ? &s->twins_detached : &s->twins_attached) += 1;
+		s->row[i].measured_detached = detached && s->row[i].measured_untraced;
 	free(line);
 	fclose(f);
 	return 0;
@@ -709,6 +716,9 @@ int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profi
 		            : ((double)m[c / 2 - 1].r->measured_ns + (double)m[c / 2].r->measured_ns) / 2;
 		r->measured_ns = (uint64_t)llround(med);
 		r->measured_untraced = m[(c - 1) / 2].r->measured_untraced;
+		r->measured_detached = true;
+		for (size_t k = 0; k < c; k++)
+			r->measured_detached = r->measured_detached && m[k].r->measured_detached;
 		r->measured_overlap = m[(c - 1) / 2].r->measured_overlap;
 		r->measured_cross = m[(c - 1) / 2].r->measured_cross;
 		r->measured_n = (int)c;
@@ -737,11 +747,8 @@ int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profi
 		}
 	}
 	s->host[0] = s->host_after[0] = '\0';
-	for (size_t k = 0; k < n; k++) {
-		s->twins_detached += in[k].twins_detached;
-		s->twins_attached += in[k].twins_attached;
+	for (size_t k = 0; k < n; k++)
 		validate_free(&in[k]);
-	}
 	free(in);
 	free(m);
 	free(model);

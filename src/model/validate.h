@@ -26,6 +26,7 @@ struct ss_validate_row {
 	int connections;
 	uint64_t measured_ns;    /* the untraced makespan when the backend timed one, else the traced one */
 	bool measured_untraced;  /* measured_ns is the untraced makespan */
+	bool measured_detached;  /* ... timed with CUPTI out of the process (each measurement of a merged row) */
 	uint64_t model_ns;       /* modelled makespan */
 	double measured_overlap; /* share of the makespan with two or more engines busy; -1 unknown */
 	double model_overlap;
@@ -54,9 +55,6 @@ struct ss_validate_set {
 	char device[96];
 	char host[SS_VALIDATE_HOST_MAX];
 	char host_after[SS_VALIDATE_HOST_MAX];
-	/* the measured rows timed untraced: with CUPTI detached from the process (validate_measure: the run said so; a
-	 * file: its '# untraced:' line) and the others (CUPTI attached, or a file without the line) */
-	size_t twins_detached, twins_attached;
 };
 
 /* What the comparison says. Errors are |model - measured| / measured over rows with both. */
@@ -106,6 +104,10 @@ int validate_host_apply(const char *host, struct ss_profile *p, char **cause);
 /* validate_find returns the index of the row with r's coordinates, -1 when absent. */
 long validate_find(const struct ss_validate_set *s, const struct ss_validate_row *r);
 
+/* validate_twins counts the measured rows timed untraced: with CUPTI detached (validate_measure: the run said so;
+ * a file: its '# untraced:' line) into *detached, the others (CUPTI attached, or a file without the line) into
+ * *attached. */
+void validate_twins(const struct ss_validate_set *s, size_t *detached, size_t *attached);
 /* CSV: "# device: NAME", optionally "# host: LINE" and "# host-after: LINE", the timer line ("# timer: ..."), then
  * a header line, one row per line. validate_format_csv returns the file's text (caller frees; the engine writes no
  * file: the CLI writes it through io/atomic); reading checks the header and every field, -1 with *cause naming

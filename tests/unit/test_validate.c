@@ -452,6 +452,7 @@ static void test_csv(void **state)
 	char dir[] = "/tmp/ss_validate_XXXXXX", path[128], *cause = NULL;
 	struct ss_validate_set s = {0}, t = {0};
 	struct ss_validate_row r = row(SS_PRESET_DECRYPT, 64, SS_ORDER_BREADTH, 1, 123456789, 120000000);
+	size_t detached, attached;
 	FILE *f;
 
 	(void)state;
@@ -482,22 +483,27 @@ static void test_csv(void **state)
 	assert_int_equal(t.row[1].measured_cross, -1);
 	assert_int_equal(t.row[1].preset, SS_PRESET_PAGEABLE); /* kept: the file has the timer line */
 	/* no '# untraced:' line: the one untraced measurement counts as taken with CUPTI attached */
-	assert_int_equal(t.twins_detached, 0);
-	assert_int_equal(t.twins_attached, 1);
+	validate_twins(&t, &detached, &attached);
+	assert_int_equal(detached, 0);
+	assert_int_equal(attached, 1);
 	validate_free(&t);
 	/* measured with CUPTI detached: the file says so, and its untraced rows count so when read back */
-	s.twins_detached = 1;
+	s.row[0].measured_detached = true;
 	assert_int_equal(write_csv(path, &s, &cause), 0);
 	assert_int_equal(validate_read_csv(path, &t, &cause), 0);
-	assert_int_equal(t.twins_detached, 1);
-	assert_int_equal(t.twins_attached, 0);
+	assert_true(t.row[0].measured_detached);
+	validate_twins(&t, &detached, &attached);
+	assert_int_equal(detached, 1);
+	assert_int_equal(attached, 0);
 	validate_free(&t);
-	/* one twin attached among detached ones: no line, every row counts as attached when read */
-	s.twins_attached = 1;
+	/* one untraced row attached beside a detached one: no line, both count as attached when read */
+	s.row[1].measured_ns = 4113000;
+	s.row[1].measured_untraced = true;
 	assert_int_equal(write_csv(path, &s, &cause), 0);
 	assert_int_equal(validate_read_csv(path, &t, &cause), 0);
-	assert_int_equal(t.twins_detached, 0);
-	assert_int_equal(t.twins_attached, 1);
+	validate_twins(&t, &detached, &attached);
+	assert_int_equal(detached, 0);
+	assert_int_equal(attached, 2);
 	validate_free(&t);
 	/* Without the timer line (a file measured before the timer moved), the rows whose timer now starts before a
 	 * first call (pageable, managed prefetch) are left out, the others kept. */
