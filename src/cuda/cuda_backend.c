@@ -180,15 +180,14 @@ static int cuda_backend_brackets(struct cuda_exec *x, const struct ss_oplist *op
 }
 
 /* cuda_backend_detach takes CUPTI out of the process before untraced runs (cupti_capture_detach). Where CUPTI
- * refuses, the run goes on with it attached, *stays is set and the progress line says so, once. Returns 0, or -1
- * with *cause. */
-static int cuda_backend_detach(const struct ss_sink *sink, bool *stays, char **cause)
+ * refuses, the run goes on with it attached (cupti_capture_detachable is false from then on) and the progress
+ * line says so, once. Returns 0, or -1 with *cause. */
+static int cuda_backend_detach(const struct ss_sink *sink, char **cause)
 {
 	int rc = cupti_capture_detach(cause);
 
 	if (rc <= 0)
 		return rc;
-	*stays = true;
 	cuda_backend_progress(sink, "untraced runs with CUPTI attached: %s", *cause);
 	free(*cause);
 	*cause = NULL;
@@ -238,7 +237,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	uint64_t t0 = 0, tu = 0, ev = 0, kept_t0 = 0, dropped = 0, unsupported = 0;
 	uint32_t null_ctx = 0, null_query = 0;
 	struct bracket_result br = {0};
-	bool have_ctx, have_query, stays = false;
+	bool have_ctx, have_query;
 	int rc = -1;
 
 	*cause = NULL;
@@ -307,8 +306,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	                      cuda_exec_per_thread_ids(x), e->threads > 1 ? e->threads : 1);
 
 	/* CUPTI leaves the process between traced runs: attached, it costs every call of an untraced one */
-	stays = !cupti_capture_detachable();
-	if (cuda_backend_detach(sink, &stays, cause) < 0)
+	if (cuda_backend_detach(sink, cause) < 0)
 		goto out;
 	for (int w = 0; w < e->warmup; w++) {
 		cuda_backend_progress(sink, "warm-up %d/%d", w + 1, e->warmup);
@@ -325,8 +323,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		    cuda_exec_run(x, true, &t0, &traced[r], cause) < 0)
 			goto out;
 		if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, t0, &batch, cause) < 0 ||
-		    cuda_backend_brackets(x, ops, &map, &batch, &br, cause) < 0 ||
-		    cuda_backend_detach(sink, &stays, cause) < 0)
+		    cuda_backend_brackets(x, ops, &map, &batch, &br, cause) < 0 || cuda_backend_detach(sink, cause) < 0)
 			goto out;
 		dropped += batch.dropped;
 		span = cuda_backend_span(&batch);
@@ -388,7 +385,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	res->traced_ns = cuda_backend_median(traced, e->repeat);
 	res->untraced_ns = cuda_backend_median(untraced, e->repeat);
 	res->have_untraced = true;
-	res->untraced_detached = !stays;
+	res->untraced_detached = cupti_capture_detachable();
 	rc = 0;
 out:
 	cupti_capture_finish();

@@ -227,15 +227,12 @@ static int capture_attributes(char **cause)
 	return 0;
 }
 
-int cupti_capture_init(char **cause)
+/* capture_register hands CUPTI the buffer callbacks and keeps the sync records of queries that completed only:
+ * what a session needs before any kind is enabled (cupti_capture_init, cupti_capture_attach). */
+static int capture_register(char **cause)
 {
-	CUptiResult rc;
+	CUptiResult rc = api.cuptiActivityRegisterCallbacks(capture_request, capture_complete);
 
-	if (capture.registered)
-		return 0;
-	if (capture_attributes(cause) < 0)
-		return -1;
-	rc = api.cuptiActivityRegisterCallbacks(capture_request, capture_complete);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityRegisterCallbacks", rc, cause);
 	capture.registered = true;
@@ -243,6 +240,17 @@ int cupti_capture_init(char **cause)
 	rc = api.cuptiActivityEnableAllSyncRecords(0);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityEnableAllSyncRecords", rc, cause);
+	return 0;
+}
+
+int cupti_capture_init(char **cause)
+{
+	CUptiResult rc;
+
+	if (capture.registered)
+		return 0;
+	if (capture_attributes(cause) < 0 || capture_register(cause) < 0)
+		return -1;
 	rc = api.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONTEXT);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityEnable(CONTEXT)", rc, cause);
@@ -272,7 +280,9 @@ static int capture_kind_probe(CUpti_ActivityKind kind, const char *name, bool *u
 	return 0;
 }
 
-int cupti_capture_migrations(char **cause)
+/* capture_migration_config sets the unified-memory counters migration records need (cupti_capture_migrations,
+ * and again after cupti_capture_attach). */
+static int capture_migration_config(char **cause)
 {
 	CUpti_ActivityUnifiedMemoryCounterConfig config[2];
 	CUptiResult rc;
@@ -281,16 +291,32 @@ int cupti_capture_migrations(char **cause)
 	rc = api.cuptiActivityConfigureUnifiedMemoryCounter(config, 2);
 	if (rc != CUPTI_SUCCESS)
 		return cupti_capture_error("cuptiActivityConfigureUnifiedMemoryCounter", rc, cause);
+	return 0;
+}
+
+/* capture_event_timestamps asks for device timestamps on CUDA_EVENT records (cupti_capture_event_times, and again
+ * after cupti_capture_attach). */
+static int capture_event_timestamps(char **cause)
+{
+	CUptiResult rc = api.cuptiActivityEnableCudaEventDeviceTimestamps(1);
+
+	if (rc != CUPTI_SUCCESS)
+		return cupti_capture_error("cuptiActivityEnableCudaEventDeviceTimestamps", rc, cause);
+	return 0;
+}
+
+int cupti_capture_migrations(char **cause)
+{
+	if (capture_migration_config(cause) < 0)
+		return -1;
 	return capture_kind_probe(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "UNIFIED_MEMORY_COUNTER",
 	                          &capture.migrations, cause);
 }
 
 int cupti_capture_event_times(char **cause)
 {
-	CUptiResult rc = api.cuptiActivityEnableCudaEventDeviceTimestamps(1);
-
-	if (rc != CUPTI_SUCCESS)
-		return cupti_capture_error("cuptiActivityEnableCudaEventDeviceTimestamps", rc, cause);
+	if (capture_event_timestamps(cause) < 0)
+		return -1;
 	return capture_kind_probe(CUPTI_ACTIVITY_KIND_CUDA_EVENT, "CUDA_EVENT", &capture.event_times, cause);
 }
 
@@ -629,14 +655,14 @@ bool cupti_capture_detachable(void)
 {
 	const char *v = getenv("SS_CUPTI_DETACH"), *records = getenv("SS_CUPTI_RECORDS");
 
-	return !(v != NULL && strcmp(v, "0") == 0) && (records == NULL || *records == '\0');
+	return !capture.stays && !(v != NULL && strcmp(v, "0") == 0) && (records == NULL || *records == '\0');
 }
 
 int cupti_capture_detach(char **cause)
 {
 	CUptiResult rc;
 
-	if (!capture.registered || capture.detached || capture.stays || !cupti_capture_detachable())
+	if (!capture.registered || capture.detached || !cupti_capture_detachable())
 		return 0;
 	if (capture.tracing && cupti_capture_enable(false, cause) < 0)
 		return -1;
@@ -659,28 +685,12 @@ int cupti_capture_detach(char **cause)
 
 int cupti_capture_attach(char **cause)
 {
-	CUptiResult rc;
-
 	if (!capture.detached)
 		return 0;
-	rc = api.cuptiActivityRegisterCallbacks(capture_request, capture_complete);
-	if (rc != CUPTI_SUCCESS)
-		return cupti_capture_error("cuptiActivityRegisterCallbacks (attaching again)", rc, cause);
-	capture.registered = true;
 	capture.detached = false;
-	rc = api.cuptiActivityEnableAllSyncRecords(0);
-	if (rc != CUPTI_SUCCESS)
-		return cupti_capture_error("cuptiActivityEnableAllSyncRecords", rc, cause);
-	if (capture.migrations) {
-		CUpti_ActivityUnifiedMemoryCounterConfig config[2];
-
-		cupti_convert_migration_config(config);
-		rc = api.cuptiActivityConfigureUnifiedMemoryCounter(config, 2);
-		if (rc != CUPTI_SUCCESS)
-			return cupti_capture_error("cuptiActivityConfigureUnifiedMemoryCounter", rc, cause);
-	}
-	if (capture.event_times && (rc = api.cuptiActivityEnableCudaEventDeviceTimestamps(1)) != CUPTI_SUCCESS)
-		return cupti_capture_error("cuptiActivityEnableCudaEventDeviceTimestamps", rc, cause);
+	if (capture_register(cause) < 0 || (capture.migrations && capture_migration_config(cause) < 0) ||
+	    (capture.event_times && capture_event_timestamps(cause) < 0))
+		return -1;
 	return 0;
 }
 

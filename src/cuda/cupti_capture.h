@@ -95,8 +95,8 @@ int cupti_capture_detach(char **cause);
  * detached. Returns 0, or -1 with *cause. */
 int cupti_capture_attach(char **cause);
 /* cupti_capture_detachable: detaching is on unless the diagnostic SS_CUPTI_DETACH=0 keeps CUPTI attached between
- * traced runs or SS_CUPTI_RECORDS chose where CUPTI keeps its records (an attribute set
- * before CUDA starts, which an attach later could not set again). */
+ * traced runs, SS_CUPTI_RECORDS chose where CUPTI keeps its records (an attribute set before CUDA starts, which an
+ * attach later could not set again), or cuptiFinalize refused once. */
 bool cupti_capture_detachable(void);
 /* cupti_capture_finish disables every kind, flushes and frees what is parked. */
 void cupti_capture_finish(void);
