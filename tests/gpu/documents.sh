@@ -3,9 +3,12 @@
 # verified), calibrate of the documents' kernels, validate of the presets whose workload changed against the
 # calibrated model, the documents' claims (`streamscope claims`), and the reference programs against the presets
 # (tests/gpu/reference.sh, when built). Usage (on the GPU machine):
-#   [STEPS="runs calibrate validate claims reference sweep"] [VALIDATE_RUNS=2] [VALIDATE_PRESETS=managed,pageable]
+#   [STEPS="runs detach calibrate validate claims reference sweep"] [VALIDATE_RUNS=2] [VALIDATE_PRESETS=managed,pageable]
 #   [VALIDATE_LIMIT=280] tests/gpu/documents.sh BUILD_DIR
-# (VALIDATE_PRESETS: validate only these presets, e.g. to measure single-measurement rows again; VALIDATE_LIMIT:
+# (detach: what CUPTI detached between traced runs reports, and what detaching costs a repeat: run --json's
+# untraced_cupti with and without SS_CUPTI_DETACH, one thread per stream (each thread's per-thread stream id held on
+# re-attach), SS_CUPTI_MIGRATIONS=1, the text export; then run --repeat 20 timed whole, detached and attached in turn.
+# VALIDATE_PRESETS: validate only these presets, e.g. to measure single-measurement rows again; VALIDATE_LIMIT:
 # seconds each validate run may take)
 # Results go to $OUT/documents.tar.gz plus $OUT/log.txt; each step's output is kept whole, its tail in the log.
 set -u
@@ -54,6 +57,43 @@ if has runs; then
 	step run-vector-add-text 60 "$bin" run --backend cuda --preset vector-add --export "$work/vector-add.sqlite"
 	step run-vector-add-weaker-text 60 "$bin" run --backend cuda --preset vector-add --order weaker --export \
 		"$work/vector-add-weaker.sqlite"
+fi
+if has detach; then
+	keys='import json,sys
+d=json.load(sys.stdin)
+c,x=d["counts"],d["expected"]
+print("verified=%s records_as_expected=%s untraced_cupti=%s traced_ns=%s untraced_ns=%s" % (d["verified"],
+ all(c.get(k,0)==v for k,v in x.items()), d.get("untraced_cupti"), d["traced_ns"], d["untraced_ns"]))'
+	detach_run() { # detach_run LABEL ENV... -- ARGS...: one run --json, one line in detach.txt
+		local label=$1 envs=()
+		shift
+		while [ "$1" != -- ]; do envs+=("$1"); shift; done
+		shift
+		printf '%s %s: ' "$label" "${envs[*]}" >>"$work/detach.txt"
+		env "${envs[@]}" "$bin" run --backend cuda "$@" --json 2>>"$work/detach-err.txt" |
+			python3 -c "$keys" >>"$work/detach.txt" 2>>"$work/detach-err.txt" || echo failed >>"$work/detach.txt"
+	}
+	log "detach: runs"
+	detach_run kernel-transfer SS_CUPTI_DETACH=1 -- --preset kernel-transfer
+	detach_run kernel-transfer SS_CUPTI_DETACH=0 -- --preset kernel-transfer
+	detach_run kernel-transfer-threads SS_CUPTI_DETACH=1 -- --preset kernel-transfer --streams 8 --threads 8
+	detach_run kernel-transfer-threads-per-thread SS_CUPTI_DETACH=1 -- --preset kernel-transfer --streams 8 \
+		--threads 8 --default-stream per-thread
+	detach_run managed-migrations SS_CUPTI_DETACH=1 SS_CUPTI_MIGRATIONS=1 -- --preset managed
+	detach_run managed-threads SS_CUPTI_DETACH=1 -- --preset managed-threads
+	step detach-text 60 "$bin" run --backend cuda --preset vector-add --export "$work/detach.txt.txt"
+	grep -i "untraced" "$work/detach.txt.txt" >>"$work/detach.txt" 2>&1
+	grep -i "untraced\|cupti" "$work/detach-text.txt" >>"$work/detach.txt" 2>&1
+	log "detach: run --repeat 20 --warmup 1, whole, detached (1) and attached (0) in turn"
+	for r in 1 2 3; do
+		for d in 1 0; do
+			t0=$(date +%s.%N)
+			SS_CUPTI_DETACH=$d "$bin" run --backend cuda --preset kernel-transfer --repeat 20 --warmup 1 \
+				>/dev/null 2>>"$work/detach-err.txt"
+			echo "repeat20 round=$r detach=$d exit=$? wall_s=$(echo "$(date +%s.%N) - $t0" | bc)" >>"$work/detach.txt"
+		done
+	done
+	tail -n 20 "$work/detach.txt" >>"$out/log.txt"
 fi
 if has calibrate; then
 	step calibrate 300 "$bin" calibrate -o "$work/h200.profile"
