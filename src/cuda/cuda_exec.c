@@ -72,7 +72,6 @@ struct cuda_exec {
 	cudaEvent_t *br_ev; /* per bracket: the events before (2k) and after (2k + 1) its op */
 	bool *br_idle;      /* per bracket: its stream was idle at the call, no event before it */
 	bool br_always;     /* diagnostic SS_BRACKETS=always: an event before every bracketed op */
-	bool prime_all;     /* priming goes to every stream a thread issues to (exec_prime; SS_PRIME=first: one) */
 	bool traced_now;    /* the current run is traced: brackets go in if prefetch events are on */
 	int *slot;          /* per op: result slot of spin and touch kernels, -1 */
 	uint32_t *expect;   /* per slot: value after a run */
@@ -664,55 +663,25 @@ static cudaStream_t exec_timer(const struct cuda_exec *x, int t)
 	return x->timers != NULL ? x->timers[t] : x->timer;
 }
 
-/* exec_prime_stream issues one of each call a run makes on st: a 64-byte copy each way around a one-thread
- * kernel (the first error, or cudaSuccess). */
-static cudaError_t exec_prime_stream(const struct cuda_exec *x, cudaStream_t st)
-{
-	cudaError_t err;
-
-	if ((err = cudaMemcpyAsync(x->d_prime, x->h_prime, 64, cudaMemcpyHostToDevice, st)) == cudaSuccess &&
-	    (err = (cudaError_t)kernels_touch_launch((uint32_t *)x->d_prime, 1, st)) == cudaSuccess)
-		err = cudaMemcpyAsync(x->h_prime, x->d_prime, 64, cudaMemcpyDeviceToHost, st);
-	return err;
-}
-
 /* Priming, before t0 in every run: the first traced calls after CUPTI's kinds are enabled pay one-time costs
- * (many times a later call's: docs/results.md), which is set-up, not the per-operation observer effect, and CUPTI
- * attached again (cupti_capture_attach) pays them on each stream's first work. So each issuing thread first makes
- * one of each call it will make (a 64-byte copy each way and a one-thread kernel on every stream it issues to, an
- * event record, a hidden-call bracket) and waits for them. Done in untraced runs as well, so both twins start
- * alike. Its records start before t0 and are left out. The diagnostic SS_PRIME=first primes only the stream of
- * the thread's first op, as before. */
+ * (many times a later call's: docs/results.md), which is set-up, not the per-operation observer effect. So each
+ * issuing thread first makes one of each call it will make (a 64-byte copy each way, a one-thread kernel, an event
+ * record, a hidden-call bracket) on the stream of its first op, and waits for them. Done in untraced runs as well,
+ * so both twins start alike. Its records start before t0 and are left out. */
 static int exec_prime(struct exec_thread *t, char **cause)
 {
 	struct cuda_exec *x = t->x;
 	cudaStream_t st = exec_first_stream(t);
-	bool *seen = xcalloc((size_t)x->nstreams + 2, sizeof *seen); /* the created streams, legacy, per-thread */
 	cudaError_t err;
 
 	cupti_capture_hide_begin();
-	err = exec_prime_stream(x, st);
-	for (size_t k = 0; k < t->nops && err == cudaSuccess && x->prime_all; k++) {
-		const struct ss_op *op = &x->ops->op[t->ops[k]];
-		int s = op->stream;
-		size_t slot = s >= 0 && s < x->nstreams ? (size_t)s : (size_t)x->nstreams + (s == SS_STREAM_PER_THREAD);
-
-		if (!planner_gpu_op(op->kind) || seen[slot])
-			continue;
-		seen[slot] = true;
-		if (exec_stream(x, s) != st)
-			err = exec_prime_stream(x, exec_stream(x, s));
-	}
-	if (err == cudaSuccess && (err = cudaEventRecord(x->start[t->index], exec_timer(x, t->index))) == cudaSuccess &&
+	if ((err = cudaMemcpyAsync(x->d_prime, x->h_prime, 64, cudaMemcpyHostToDevice, st)) == cudaSuccess &&
+	    (err = (cudaError_t)kernels_touch_launch((uint32_t *)x->d_prime, 1, st)) == cudaSuccess &&
+	    (err = cudaMemcpyAsync(x->h_prime, x->d_prime, 64, cudaMemcpyDeviceToHost, st)) == cudaSuccess &&
+	    (err = cudaEventRecord(x->start[t->index], exec_timer(x, t->index))) == cudaSuccess &&
 	    (err = cudaStreamSynchronize(exec_timer(x, t->index))) == cudaSuccess)
 		err = cudaStreamSynchronize(st);
-	for (size_t s = 0; s < (size_t)x->nstreams + 2 && err == cudaSuccess; s++)
-		if (seen[s])
-			err = cudaStreamSynchronize(s < (size_t)x->nstreams    ? x->streams[s]
-			                            : s == (size_t)x->nstreams ? cudaStreamLegacy
-			                                                       : cudaStreamPerThread);
 	cupti_capture_hide_end();
-	free(seen);
 	if (err != cudaSuccess)
 		return exec_cuda_error("priming the run", err, cause);
 	/* CUPTI is attached again for each traced run: the thread's per-thread stream must keep the id it had */
@@ -944,8 +913,6 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 	/* Several issuing threads record their start events on timer streams of their own: on one shared stream the
 	 * cudaEvent makespan strays further from the CUPTI span (docs/results.md; diagnostic SS_TIMER=shared keeps the
 	 * one stream). */
-	v = getenv("SS_PRIME");
-	x->prime_all = !(v != NULL && strcmp(v, "first") == 0);
 	v = getenv("SS_TIMER");
 	x->timer_before = v != NULL && strcmp(v, "before") == 0;
 	if (x->workers && !(v != NULL && strcmp(v, "shared") == 0)) {
