@@ -3,12 +3,12 @@
 # verified), calibrate of the documents' kernels, validate of the presets whose workload changed against the
 # calibrated model, the documents' claims (`streamscope claims`), and the reference programs against the presets
 # (tests/gpu/reference.sh, when built). Usage (on the GPU machine):
-#   [STEPS="runs detach calibrate validate claims reference sweep"] [VALIDATE_RUNS=2] [VALIDATE_PRESETS=managed,pageable]
+#   [STEPS="runs detach repeats calibrate validate claims reference sweep"] [VALIDATE_RUNS=2] [VALIDATE_PRESETS=managed,pageable]
 #   [VALIDATE_LIMIT=280] tests/gpu/documents.sh BUILD_DIR
 # (detach: what CUPTI detached between traced runs reports, and what detaching costs a repeat: run --json's
 # untraced_cupti with and without SS_CUPTI_DETACH, one thread per stream (each thread's per-thread stream id held on
-# re-attach), SS_CUPTI_MIGRATIONS=1, the text export; then each repeat's times (repeats.txt) detached with every
-# stream primed, detached with one (SS_PRIME=first) and attached, in turn.
+# re-attach), SS_CUPTI_MIGRATIONS=1, the text export. repeats: each repeat's times (repeats.txt) of the run in
+# CFGS (';' between them) each way in WAYS (environments, ';' between them), ROUNDS rounds.
 # VALIDATE_PRESETS: validate only these presets, e.g. to measure single-measurement rows again; VALIDATE_LIMIT:
 # seconds each validate run may take)
 # Results go to $OUT/documents.tar.gz plus $OUT/log.txt; each step's output is kept whole, its tail in the log.
@@ -85,27 +85,29 @@ print("verified=%s records_as_expected=%s untraced_cupti=%s traced_ns=%s untrace
 	step detach-text 60 "$bin" run --backend cuda --preset vector-add --export "$work/detach.txt.txt"
 	grep -i "untraced" "$work/detach.txt.txt" >>"$work/detach.txt" 2>&1
 	grep -i "untraced\|cupti" "$work/detach-text.txt" >>"$work/detach.txt" 2>&1
-	# each repeat's traced and untraced times (SS_VERBOSE=1) and the run's wall time, detached with every stream
-	# primed, detached with the first stream primed (SS_PRIME=first) and attached, in turn
-	log "detach: repeats of run --repeat 10 --warmup 1 (SS_VERBOSE=1), three ways in turn"
-	cfgs=("kernel-transfer --streams 128 --elements 16k --sync stream" "kernel-transfer" "vector-add"
-		"vector-add --streams 32")
-	for r in 1 2; do
+	tail -n 20 "$work/detach.txt" >>"$out/log.txt"
+fi
+if has repeats; then
+	# each repeat's traced and untraced times (SS_VERBOSE=1: the experiment's repeats, then its one-stream twin's)
+	# and each run's wall time, ROUNDS rounds of every configuration in CFGS run each way of WAYS in turn
+	log "repeats: run --repeat 10 --warmup 1 (SS_VERBOSE=1), the ways in turn"
+	IFS=';' read -r -a cfgs <<<"${CFGS:-kernel-transfer --streams 128 --elements 16k --sync stream;kernel-transfer --streams 64;vector-add --streams 128}"
+	IFS=';' read -r -a ways <<<"${WAYS:-SS_CUPTI_DETACH=1;SS_CUPTI_DETACH=1 SS_CUPTI_WARM=1;SS_CUPTI_DETACH=0}"
+	for r in $(seq 1 "${ROUNDS:-3}"); do
 		for c in "${cfgs[@]}"; do
-			for m in "SS_CUPTI_DETACH=1 SS_PRIME=all" "SS_CUPTI_DETACH=1 SS_PRIME=first" \
-				"SS_CUPTI_DETACH=0 SS_PRIME=all"; do
+			for m in "${ways[@]}"; do
 				t0=$(date +%s%N)
 				# shellcheck disable=SC2086 # $m and $c are words
 				env SS_VERBOSE=1 $m "$bin" run --backend cuda --preset $c --repeat 10 --warmup 1 >/dev/null \
 					2>"$work/verbose.txt"
 				rc=$?
-				echo "round=$r cfg=\"$c\" $m exit=$rc wall_ms=$((($(date +%s%N) - t0) / 1000000))" >>"$work/repeats.txt"
+				echo "round=$r cfg=\"$c\" way=\"$m\" exit=$rc wall_ms=$((($(date +%s%N) - t0) / 1000000))" \
+					>>"$work/repeats.txt"
 				grep "repeat [0-9]*/" "$work/verbose.txt" >>"$work/repeats.txt"
 			done
 		done
 	done
 	rm -f "$work/verbose.txt"
-	tail -n 20 "$work/detach.txt" >>"$out/log.txt"
 fi
 if has calibrate; then
 	step calibrate 300 "$bin" calibrate -o "$work/h200.profile"
