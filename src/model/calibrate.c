@@ -74,7 +74,7 @@ struct cal {
 	double event_f; /* 1 - 1/q of the run that measured api.event_ns */
 };
 
-#define CAL_STEPS 45
+#define CAL_STEPS 46
 
 static void cal_vec_push(struct cal_vec *v, double x)
 {
@@ -1082,6 +1082,57 @@ static double cal_makespan(const struct cal_run *r)
 
 static void cal_calls(struct cal *c);
 
+/* cal_untraced_solve runs e (labelled what) and sets key to the value within lo..hi that makes the model's
+ * makespan of e its untraced one, solved from the key's value so far with every other key as measured; the progress
+ * line names the result. Where the backend timed no untraced twin (the model's own makespans have no tracing in
+ * them), or the model cannot match within 2%, the key keeps its value and the progress line says so. 0, or -1 with
+ * *cause when the run or the model fails. */
+static int cal_untraced_solve(struct cal *c, const struct ss_experiment *e, const char *what, const char *key,
+                              double lo, double hi, char **cause)
+{
+	struct cal_run r;
+	struct ss_profile p = *c->out;
+	int k = profile_key_find(key);
+	double v, measured;
+	uint64_t t;
+	char msg[224];
+
+	if (k < 0) {
+		*cause = xasprintf("calibrate: no profile key %s", key);
+		return -1;
+	}
+	if (cal_measure(c, &r, e, what, cause) != 0)
+		return -1;
+	measured = cal_makespan(&r);
+	if (!r.res.have_untraced && !r.res.modelled) {
+		cal_run_free(&r);
+		if (c->progress != NULL) {
+			snprintf(msg, sizeof msg, "calibrate: %s: no untraced twin; %s not measured", what, key);
+			c->progress(msg);
+		}
+		return 0;
+	}
+	cal_run_free(&r);
+	v = profile_get(&p, k);
+	if (cal_solve1(&p, e, measured, k, &v, lo, hi, cause) != 0 || (t = model_makespan(e, &p, cause)) == 0)
+		return -1;
+	if (c->progress != NULL) {
+		snprintf(msg, sizeof msg, "calibrate: %s: untraced makespan %.0f ns; %s %.4g makes the model's %llu ns",
+		         what, measured, key, v, (unsigned long long)t);
+		c->progress(msg);
+	}
+	if (fabs((double)t - measured) > 0.02 * measured) {
+		if (c->progress != NULL) {
+			snprintf(msg, sizeof msg,
+			         "calibrate: %s: the model could not match it within 2%%; %s not measured", what, key);
+			c->progress(msg);
+		}
+		return 0;
+	}
+	cal_set(c, key, v);
+	return 0;
+}
+
 /* A copy engine's idle time between two queued copies when nothing traces them (copy.gap_ns). The traced runs show
  * 1.3-1.4 us between back-to-back copies (cal_gap_samples), much of it CUPTI's own timestamping, so the key comes
  * from an untraced makespan instead: one stream, 256 chunks of 256 KiB breadth-first with next to no kernel work
@@ -1090,44 +1141,29 @@ static void cal_calls(struct cal *c);
 static int cal_copy_gap(struct cal *c, char **cause)
 {
 	struct ss_experiment e;
-	struct cal_run r;
-	struct ss_profile p = *c->out;
-	int k = profile_key_find("copy.gap_ns");
-	double g = 0, measured;
-	uint64_t t;
-	char msg[224];
 
 	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 1, 1ull << 24, 256, 1);
 	e.order = SS_ORDER_BREADTH;
 	e.repeat = 9;
-	if (cal_measure(c, &r, &e, "copies back to back, untraced", cause) != 0)
-		return -1;
-	measured = cal_makespan(&r);
-	if ((!r.res.have_untraced && !r.res.modelled) || k < 0) { /* the model's makespan has no tracing in it */
-		cal_run_free(&r);
-		if (c->progress != NULL)
-			c->progress("calibrate: no untraced twin; copy.gap_ns not measured");
-		return 0;
-	}
-	cal_run_free(&r);
-	if (cal_solve1(&p, &e, measured, k, &g, 0, 20000, cause) != 0 || (t = model_makespan(&e, &p, cause)) == 0)
-		return -1;
-	if (c->progress != NULL) {
-		snprintf(msg, sizeof msg,
-		         "calibrate: copies back to back: untraced makespan %.0f ns; copy.gap_ns %.0f makes "
-		         "the model's %llu ns",
-		         measured, g, (unsigned long long)t);
-		c->progress(msg);
-	}
-	if (fabs((double)t - measured) > 0.02 * measured) {
-		if (c->progress != NULL)
-			c->progress(
-			    "calibrate: the model could not match the back-to-back copies within 2%; copy.gap_ns "
-			    "not measured");
-		return 0;
-	}
-	cal_set(c, "copy.gap_ns", g);
-	return 0;
+	return cal_untraced_solve(c, &e, "copies back to back, untraced", "copy.gap_ns", 0, 20000, cause);
+}
+
+/* The host's staging of a pageable H2D (pageable.h2d.stage_gbs) as the documents' workload pays it: the pageable
+ * preset on one stream (x and y, 16 MiB each, staged and copied in, the add kernel, z out), untraced, solved for
+ * the staging rate that makes the model's makespan the untraced one (median of 9). cal_pageable's staging rate,
+ * from the traced records of single copies of at most 16 MiB (from each call to its DMA's start), ran 1.3-2.4x
+ * faster than the rate the preset's rows need on the H200 and the H100 (tests/data/h200/detach-h100). Run after
+ * every key of that run's other parts is measured. */
+static int cal_pageable_stage(struct cal *c, char **cause)
+{
+	struct ss_experiment e;
+
+	experiment_preset(&e, SS_PRESET_PAGEABLE);
+	e.streams = 1;
+	e.chunks = 0;
+	e.repeat = 9;
+	e.warmup = 1;
+	return cal_untraced_solve(c, &e, "pageable workload, untraced", "pageable.h2d.stage_gbs", 0.5, 500, cause);
 }
 
 /* Managed memory. Prefetched: the add kernel's output is not prefetched and faults in as the kernel writes it (a
@@ -1431,7 +1467,8 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	    cal_kernel(&c, SS_PRESET_HYPERQ, 1, spin_works, 3, 0, 0, cause) != 0 || cal_pageable(&c, cause) != 0 ||
 	    cal_copy_slow(&c, cause) != 0 || cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 ||
 	    cal_capacity(&c, cause) != 0 || cal_queues(&c, cause) != 0 || cal_trace(&c, cause) != 0 ||
-	    cal_managed(&c, cause) != 0 || cal_copy_queues(&c, cause) != 0 || cal_copy_gap(&c, cause) != 0)
+	    cal_managed(&c, cause) != 0 || cal_copy_queues(&c, cause) != 0 || cal_copy_gap(&c, cause) != 0 ||
+	    cal_pageable_stage(&c, cause) != 0)
 		goto fail;
 	cal_name(out);
 	cal_calls_free(&c); /* runs after cal_calls (cal_copy_queues) still add samples */
