@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""detach_repeats_replay.py DIR: CUPTI detached between traced runs, repeat by repeat (tests/gpu/documents.sh's
+"""detach_repeats_replay.py CALL2_DIR [CALL3_DIR]: CUPTI detached between traced runs, repeat by repeat (tests/gpu/documents.sh's
 detach and repeats steps). DIR/repeats.txt has, per run (run --repeat 10 --warmup 1, SS_VERBOSE=1), a header line
 naming its configuration and way, then each repeat's traced and untraced cudaEvent makespans: the experiment's 10,
 then its one-stream twin's 10 (left out here). DIR/detach.txt has one run --json a line.
@@ -14,6 +14,16 @@ kept), and attached (SS_CUPTI_DETACH=0). Holds what its README and docs/results.
 - 128 streams of 16k elements (host-bound, its repeats spread 1.3..4.8 ms): untraced detached faster than
   attached (1923 and 1687 against 2112 us), traced detached slower (3068 and 2984 against 2403 us): CUPTI
   attached again costs the traced run more than CUPTI kept attached does.
+
+tests/data/h200/detach-h100/call3/pageable (H100, another machine), two rounds of three ways in turn: detached,
+detached with an untimed traced run between each attach and the timed one (SS_CUPTI_WARM=1, a diagnostic since
+removed), attached. Holds (medians of 20):
+- every run exited 0;
+- untraced detached faster than attached in each configuration (128 small streams 1988 against 2383 us, 64
+  streams 1378 against 1559, vector-add 128 streams 4186 against 4441);
+- at 128 small streams traced detached slower than attached (3145 against 2836 us), and the warm-up traced run
+  does not bring it back (3018; the warm-up itself 3053): a re-attached CUPTI costs the traced run more for as long
+  as it is attached, not only in its first run; at 64 streams and vector-add 128 traced within 5% each way.
 Prints the medians. Exit 0 when all hold, 1 otherwise."""
 import os
 import re
@@ -43,9 +53,29 @@ def load(path):
     return data, exits
 
 
+def call3(folder):
+    """What call3/pageable's repeats hold (the docstring's second part)."""
+    data, exits = load(os.path.join(folder, "repeats.txt"))
+    ok = len(exits) == 18 and all(e == 0 for e in exits)
+    med = {}
+    for (cfg, way), (t, u) in sorted(data.items()):
+        ok = ok and len(t) == 20 and len(u) == 20
+        med[(cfg, way)] = (statistics.median(t), statistics.median(u))
+        print(f"{cfg:58s} {way:34s} traced {med[(cfg, way)][0]:7.1f} us untraced {med[(cfg, way)][1]:7.1f} us")
+    det, warm, att = "SS_CUPTI_DETACH=1", "SS_CUPTI_DETACH=1 SS_CUPTI_WARM=1", "SS_CUPTI_DETACH=0"
+    small = "kernel-transfer --streams 128 --elements 16k --sync stream"
+    for cfg in (small, "kernel-transfer --streams 64", "vector-add --streams 128"):
+        ok = ok and med[(cfg, det)][1] < 0.96 * med[(cfg, att)][1] and med[(cfg, warm)][1] < 0.96 * med[(cfg, att)][1]
+        if cfg != small:
+            vals = [med[(cfg, w)][0] for w in (det, warm, att)]
+            ok = ok and max(vals) <= 1.05 * min(vals)
+    ok = ok and min(med[(small, det)][0], med[(small, warm)][0]) > 1.05 * med[(small, att)][0]
+    return ok
+
+
 def main():
-    if len(sys.argv) != 2:
-        print("usage: detach_repeats_replay.py DIR", file=sys.stderr)
+    if len(sys.argv) not in (2, 3):
+        print("usage: detach_repeats_replay.py CALL2_DIR [CALL3_DIR]", file=sys.stderr)
         return 2
     data, exits = load(os.path.join(sys.argv[1], "repeats.txt"))
     ok = len(exits) == 24 and all(e == 0 for e in exits)
@@ -75,6 +105,8 @@ def main():
             print("not as expected: " + line.strip())
             ok = False
     ok = ok and runs == 6
+    if len(sys.argv) == 3:
+        ok = call3(sys.argv[2]) and ok
     print("ok" if ok else "FAILED")
     return 0 if ok else 1
 
