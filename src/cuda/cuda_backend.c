@@ -238,8 +238,6 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	uint32_t null_ctx = 0, null_query = 0;
 	struct bracket_result br = {0};
 	bool have_ctx, have_query;
-	const char *warm_env = getenv("SS_CUPTI_WARM");
-	bool warm = warm_env != NULL && strcmp(warm_env, "1") == 0;
 	int rc = -1;
 
 	*cause = NULL;
@@ -321,19 +319,8 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 
 		if (untraced_first && cuda_exec_run(x, false, &tu, &untraced[r], cause) < 0)
 			goto out;
-		if (cupti_capture_attach(cause) < 0 || cuda_exec_check_ids(x, cause) < 0)
-			goto out;
-		/* diagnostic SS_CUPTI_WARM=1: an untimed traced run between the attach and the timed one (its records
-		 * start before t0 and are left out) */
-		if (warm && cupti_capture_detachable()) {
-			uint64_t tw = 0, warm_ns = 0;
-
-			if (cuda_exec_run(x, true, &tw, &warm_ns, cause) < 0)
-				goto out;
-			cuda_backend_progress(sink, "repeat %d/%d: traced %.1f us after the attach, untimed", r + 1,
-			                      e->repeat, (double)warm_ns / 1e3);
-		}
-		if (cuda_exec_run(x, true, &t0, &traced[r], cause) < 0)
+		if (cupti_capture_attach(cause) < 0 || cuda_exec_check_ids(x, cause) < 0 ||
+		    cuda_exec_run(x, true, &t0, &traced[r], cause) < 0)
 			goto out;
 		if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, t0, &batch, cause) < 0 ||
 		    cuda_backend_brackets(x, ops, &map, &batch, &br, cause) < 0 || cuda_backend_detach(sink, cause) < 0)

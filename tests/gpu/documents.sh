@@ -92,7 +92,7 @@ if has repeats; then
 	# and each run's wall time, ROUNDS rounds of every configuration in CFGS run each way of WAYS in turn
 	log "repeats: run --repeat 10 --warmup 1 (SS_VERBOSE=1), the ways in turn"
 	IFS=';' read -r -a cfgs <<<"${CFGS:-kernel-transfer --streams 128 --elements 16k --sync stream;kernel-transfer --streams 64;vector-add --streams 128}"
-	IFS=';' read -r -a ways <<<"${WAYS:-SS_CUPTI_DETACH=1;SS_CUPTI_DETACH=1 SS_CUPTI_WARM=1;SS_CUPTI_DETACH=0}"
+	IFS=";" read -r -a ways <<<"${WAYS:-SS_CUPTI_DETACH=1;SS_CUPTI_DETACH=0}"
 	for r in $(seq 1 "${ROUNDS:-3}"); do
 		for c in "${cfgs[@]}"; do
 			for m in "${ways[@]}"; do
