@@ -1152,10 +1152,9 @@ static int cal_copy_gap(struct cal *c, char **cause)
 }
 
 /* The host's staging of a pageable H2D (pageable.h2d.stage_gbs) as the documents' workload pays it: the pageable
- * preset on one stream (x and y, 16 MiB each, staged and copied in, the add kernel, z out), untraced, solved for
- * the staging rate that makes the model's makespan the untraced one (median of 9). cal_pageable's staging rate,
- * from the traced records of single copies of at most 16 MiB (from each call to its DMA's start), ran 1.3-2.4x
- * faster than the rate the preset's rows need on the H200 and the H100 (tests/data/h200/detach-h100). Run after
+ * preset on one stream (x and y staged and copied in, the add kernel, z out), untraced, solved for the staging rate
+ * that makes the model's makespan the untraced one (median of 9). It replaces cal_pageable's rate from traced single
+ * copies (each call to its DMA's start), which the preset's untraced rows contradict (docs/results.md). Run after
  * every key of that run's other parts is measured. */
 static int cal_pageable_stage(struct cal *c, char **cause)
 {
@@ -1171,10 +1170,9 @@ static int cal_pageable_stage(struct cal *c, char **cause)
 
 /* The on-demand migration of a kernel writing unprefetched managed memory (managed.fault_gbs) as the managed
  * preset pays it: the preset on one stream (x and y prefetched, the add kernel faulting z in, z prefetched back),
- * untraced, solved for the fault rate that makes the model's makespan the untraced one (median of 9). cal_managed's
- * rate, from a traced run's last kernel, ran 1.4-1.8x faster than the preset's rows need on the H100 (5.5 against
- * 3.0 GB/s: tests/data/h200/detach-h100); on the H200 the one-stream rows solve to 3.5-4.1, the probe's 3.97. Run
- * after cal_managed, whose prefetch keys it keeps. */
+ * untraced, solved for the fault rate that makes the model's makespan the untraced one (median of 9). It replaces
+ * cal_managed's rate from a traced run's last kernel, which the preset's untraced rows contradict (docs/results.md).
+ * Run after cal_managed, whose prefetch keys it keeps. */
 static int cal_managed_fault(struct cal *c, char **cause)
 {
 	struct ss_experiment e;
@@ -1208,9 +1206,8 @@ static int cal_managed(struct cal *c, char **cause)
 		cal_base(&pe[i], SS_PRESET_KERNEL_TRANSFER, 2, i == 0 ? 1u << 20 : 1u << 24, 2, 1);
 		pe[i].hostmem = SS_MEM_MANAGED_PREFETCH;
 		/* the second stream's first prefetch follows the first's prefetch of z to the host: of 2 MiB in the
-		 * small run, as in the managed preset's chunks, of 32 MiB in the large one, whose call then waits for
-		 * hundreds of us (api.prefetch_switch_ns 242-419 us with both runs' samples on the H200 and H100,
-		 * 46.7 us read off the preset's timelines) */
+		 * small run, as in the managed preset's chunks; in the large one its call waits for a 32 MiB one, a
+		 * wait api.prefetch_switch_ns does not stand for */
 		c->no_prefetch_switch = i == 1;
 		bool failed = cal_measure(c, &r, &pe[i],
 		                          i == 0 ? "managed prefetch, 4 MiB" : "managed prefetch, 64 MiB", cause) != 0;
