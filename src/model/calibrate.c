@@ -1151,38 +1151,25 @@ static int cal_copy_gap(struct cal *c, char **cause)
 	return cal_untraced_solve(c, &e, "copies back to back, untraced", "copy.gap_ns", 0, 20000, cause);
 }
 
-/* The host's staging of a pageable H2D (pageable.h2d.stage_gbs) as the documents' workload pays it: the pageable
- * preset on one stream (x and y staged and copied in, the add kernel, z out), untraced, solved for the staging rate
- * that makes the model's makespan the untraced one (median of 9). It replaces cal_pageable's rate from traced single
- * copies (each call to its DMA's start), which the preset's untraced rows contradict (docs/results.md). Run after
- * every key of that run's other parts is measured. */
-static int cal_pageable_stage(struct cal *c, char **cause)
+/* cal_workload_solve solves key on preset's own workload on one stream (its defaults otherwise), untraced (median of
+ * 9), as cal_untraced_solve does: for the keys whose traced measurement the presets' untraced rows contradict
+ * (docs/results.md). pageable.h2d.stage_gbs, the host's staging of a pageable H2D, on the pageable preset (x and y
+ * staged and copied in, the add kernel, z out), in place of cal_pageable's rate from traced single copies;
+ * managed.fault_gbs, the migration of a kernel writing unprefetched managed memory, on the managed preset (x and y
+ * prefetched, the add kernel faulting z in, z prefetched back), in place of cal_managed's rate from a traced run's
+ * last kernel (whose prefetch keys it keeps). Run after every other key of the workload is measured. */
+static int cal_workload_solve(struct cal *c, enum ss_preset preset, const char *key, double lo, double hi, char **cause)
 {
 	struct ss_experiment e;
+	char what[96];
 
-	experiment_preset(&e, SS_PRESET_PAGEABLE);
+	experiment_preset(&e, preset);
 	e.streams = 1;
 	e.chunks = 0;
 	e.repeat = 9;
 	e.warmup = 1;
-	return cal_untraced_solve(c, &e, "pageable workload, untraced", "pageable.h2d.stage_gbs", 0.5, 500, cause);
-}
-
-/* The on-demand migration of a kernel writing unprefetched managed memory (managed.fault_gbs) as the managed
- * preset pays it: the preset on one stream (x and y prefetched, the add kernel faulting z in, z prefetched back),
- * untraced, solved for the fault rate that makes the model's makespan the untraced one (median of 9). It replaces
- * cal_managed's rate from a traced run's last kernel, which the preset's untraced rows contradict (docs/results.md).
- * Run after cal_managed, whose prefetch keys it keeps. */
-static int cal_managed_fault(struct cal *c, char **cause)
-{
-	struct ss_experiment e;
-
-	experiment_preset(&e, SS_PRESET_MANAGED);
-	e.streams = 1;
-	e.chunks = 0;
-	e.repeat = 9;
-	e.warmup = 1;
-	return cal_untraced_solve(c, &e, "managed workload, untraced", "managed.fault_gbs", 0.1, 1000, cause);
+	snprintf(what, sizeof what, "%s workload, untraced", experiment_preset_name(preset));
+	return cal_untraced_solve(c, &e, what, key, lo, hi, cause);
 }
 
 /* Managed memory. Prefetched: the add kernel's output is not prefetched and faults in as the kernel writes it (a
@@ -1493,7 +1480,8 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	    cal_copy_slow(&c, cause) != 0 || cal_both(&c, cause) != 0 || cal_events(&c, cause) != 0 ||
 	    cal_capacity(&c, cause) != 0 || cal_queues(&c, cause) != 0 || cal_trace(&c, cause) != 0 ||
 	    cal_managed(&c, cause) != 0 || cal_copy_queues(&c, cause) != 0 || cal_copy_gap(&c, cause) != 0 ||
-	    cal_pageable_stage(&c, cause) != 0 || cal_managed_fault(&c, cause) != 0)
+	    cal_workload_solve(&c, SS_PRESET_PAGEABLE, "pageable.h2d.stage_gbs", 0.5, 500, cause) != 0 ||
+	    cal_workload_solve(&c, SS_PRESET_MANAGED, "managed.fault_gbs", 0.1, 1000, cause) != 0)
 		goto fail;
 	cal_name(out);
 	cal_calls_free(&c); /* runs after cal_calls (cal_copy_queues) still add samples */

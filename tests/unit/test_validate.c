@@ -120,11 +120,26 @@ static int write_csv(const char *path, const struct ss_validate_set *s, char **c
 	return rc;
 }
 
+/* load_profile loads the profile at rel (relative to the source folder) into p; skips the test when it is not
+ * there. */
+static void load_profile(const char *rel, struct ss_profile *p)
+{
+	char path[1024], *cause = NULL;
+
+	snprintf(path, sizeof path, "%s/%s", source_dir(), rel);
+	if (access(path, R_OK) != 0) {
+		print_message("SKIP: %s is not there\n", path);
+		skip();
+	}
+	if (profile_load(p, path, &cause) != 0)
+		fail_msg("%s", cause);
+}
+
 /* read_with reads the CSVs of files (relative to the source folder) modelled with the profile at prof (relative
  * too), each file's rows with its own host line as validate --check does; skips the test when a file is missing. */
 static void read_with(const char *const *files, size_t nfile, const char *profile, struct ss_validate_set *s)
 {
-	char(*path)[1024] = calloc(nfile, sizeof *path), prof[1024], *cause = NULL;
+	char(*path)[1024] = calloc(nfile, sizeof *path), *cause = NULL;
 	const char **paths = calloc(nfile, sizeof *paths);
 	struct ss_profile p;
 
@@ -136,9 +151,7 @@ static void read_with(const char *const *files, size_t nfile, const char *profil
 			skip();
 		}
 	}
-	snprintf(prof, sizeof prof, "%s/%s", source_dir(), profile);
-	if (profile_load(&p, prof, &cause) != 0)
-		fail_msg("%s", cause);
+	load_profile(profile, &p);
 	if (validate_read_csvs(paths, nfile, &p, s, &cause) != 0)
 		fail_msg("%s", cause);
 	free(paths);
@@ -355,15 +368,11 @@ static void test_h100_pageable_stage(void **state)
 	struct ss_validate_stats st, ost;
 	struct ss_experiment e;
 	struct ss_profile p;
-	char prof[1024], *cause = NULL;
+	char *cause = NULL;
 	uint64_t t;
 
 	(void)state;
-	snprintf(prof, sizeof prof, "%s/%s", source_dir(), solved);
-	if (access(prof, R_OK) != 0)
-		skip();
-	if (profile_load(&p, prof, &cause) != 0)
-		fail_msg("%s", cause);
+	load_profile(solved, &p);
 	assert_int_equal(p.prov[profile_key_find("pageable.h2d.stage_gbs")], SS_PROV_MEASURED);
 	assert_true(fabs(p.pageable_h2d_stage_gbs - 6.889) < 0.001);
 	experiment_preset(&e, SS_PRESET_PAGEABLE);
@@ -389,7 +398,7 @@ static void test_h100_pageable_stage(void **state)
  * tests/data/h200/detach-h100: 4 measurements a row). call4's calibrate took api.prefetch_switch_ns from the small
  * managed run only: 38.6 us (with the large run's 32 MiB wait in it: 388-419 us), and its calibration gives median
  * 24.7%, worst 35.0%, where call2's gave 40.1% and 432%. The fault rate it took from a traced kernel (5.47 GB/s) is
- * what is left: solved, as calibrate now does (cal_managed_fault), on the one-stream row's measured makespan, it is
+ * what is left: solved, as calibrate now does (cal_workload_solve), on the one-stream row's measured makespan, it is
  * 2.98 GB/s and the rows' median 12.6% (worst 50.6%: 8 streams depth-first on one queue, which the H200's
  * matrix misses too). */
 static void test_h100_managed_calibrated(void **state)
@@ -403,16 +412,12 @@ static void test_h100_managed_calibrated(void **state)
 	struct ss_validate_stats st;
 	struct ss_experiment e;
 	struct ss_profile p;
-	char path[1024], *cause = NULL;
+	char *cause = NULL;
 	double measured = 0, lo = 0.5, hi = 50;
 	int fk = profile_key_find("managed.fault_gbs");
 
 	(void)state;
-	snprintf(path, sizeof path, "%s/%s", source_dir(), prof);
-	if (access(path, R_OK) != 0)
-		skip();
-	if (profile_load(&p, path, &cause) != 0)
-		fail_msg("%s", cause);
+	load_profile(prof, &p);
 	assert_true(p.api_prefetch_switch_ns > 20000 && p.api_prefetch_switch_ns < 2 * 46700);
 	read_with(files, 4, prof, &s);
 	keep_presets(&s, 1u << SS_PRESET_MANAGED);
@@ -420,7 +425,7 @@ static void test_h100_managed_calibrated(void **state)
 	print_stats("H100 managed, call4's calibration", &s, &st);
 	assert_int_equal(s.n, 32);
 	assert_true(st.median_err <= 0.248 && st.worst_err <= 0.351);
-	/* the fault rate solved on the one-stream row (depth-first, one queue), as cal_managed_fault solves it */
+	/* the fault rate solved on the one-stream row (depth-first, one queue), as cal_workload_solve solves it */
 	for (size_t i = 0; i < s.n; i++)
 		if (s.row[i].streams == 1 && s.row[i].order == SS_ORDER_DEPTH && s.row[i].connections == 1)
 			measured = (double)s.row[i].measured_ns;
@@ -475,12 +480,10 @@ static void test_h200_fitted(void **state)
 	      "host.process_alone_ns"}},
 	};
 	struct ss_profile p;
-	char prof[1024], *cause = NULL;
+	char *cause = NULL;
 
 	(void)state;
-	snprintf(prof, sizeof prof, "%s/data/profiles/h200.profile", source_dir());
-	if (profile_load(&p, prof, &cause) != 0)
-		fail_msg("%s", cause);
+	load_profile("data/profiles/h200.profile", &p);
 	for (size_t f = 0; f < sizeof fits / sizeof fits[0]; f++) {
 		struct ss_validate_set s = {0};
 		double at, other;
