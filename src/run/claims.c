@@ -648,7 +648,9 @@ static const char *claims_why(const struct ss_claims_run *x, const struct ss_cla
 }
 
 /* The makespans two runs of a twin are compared by: the untraced cudaEvent makespans when both have one (the
- * program as it runs without the tracer), else those speedups use (the model's, which has no tracer). */
+ * program as it runs without the tracer; *what says whether CUPTI was out of the process for both, as it is
+ * unless SS_CUPTI_DETACH=0 or cuptiFinalize refused, or in it, costing each call), else those speedups use (the
+ * model's, which has no tracer). */
 static void claims_twin_ns(const struct ss_analysis *x, const struct ss_analysis *y, double *tx, double *ty,
                            const char **what)
 {
@@ -656,7 +658,9 @@ static void claims_twin_ns(const struct ss_analysis *x, const struct ss_analysis
 
 	*tx = (double)(untraced ? x->untraced_ns : x->used_ns);
 	*ty = (double)(untraced ? y->untraced_ns : y->used_ns);
-	*what = untraced ? "untraced cudaEvent makespans" : "makespans";
+	*what = !untraced                                      ? "makespans"
+	        : x->untraced_detached && y->untraced_detached ? "untraced cudaEvent makespans (CUPTI detached)"
+	                                                       : "untraced cudaEvent makespans (CUPTI attached)";
 }
 
 /* claims_twin: a claim that toggling one option (base -> toggled) slows the run beyond the noise allowance. */

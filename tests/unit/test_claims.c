@@ -642,7 +642,14 @@ static void test_twins(void **state)
 	/* without untraced makespans on both sides, the traced ones: 1000 vs 1020, 2% */
 	expect_verdict(c, nc, "003-stream0-timer", SS_VERDICT_FAILS);
 	expect_verdict(c, nc, "003-get-last-error", SS_VERDICT_HOLDS);
-	assert_non_null(strstr(claims_find(c, nc, "003-get-last-error")->evidence, "untraced cudaEvent makespans"));
+	assert_non_null(strstr(claims_find(c, nc, "003-get-last-error")->evidence,
+	                       "untraced cudaEvent makespans (CUPTI attached)"));
+	/* the evidence says when CUPTI was out of the process for both twins' untraced runs */
+	role(runs, n, SS_CLAIMS_DS_NONE)->a.untraced_detached = true;
+	role(runs, n, SS_CLAIMS_DS_GET_LAST_ERROR)->a.untraced_detached = true;
+	nc = claims_evaluate(SS_CLAIMS_DOC_003 | SS_CLAIMS_DOC_004, runs, n, c);
+	assert_non_null(strstr(claims_find(c, nc, "003-get-last-error")->evidence,
+	                       "untraced cudaEvent makespans (CUPTI detached)"));
 	expect_verdict(c, nc, "003-issue-order", SS_VERDICT_HOLDS);
 	expect_verdict(c, nc, "004-attach-threads", SS_VERDICT_HOLDS);
 	assert_true(fabs(claims_value(claims_find(c, nc, "004-attach-threads"), "speedup") - 2.0) < 1e-9);
