@@ -115,6 +115,8 @@ int runner_start(struct ss_runner *r, const struct ss_backend *b, const struct s
 	r->fd = -1;
 	if (experiment_validate(e, cause) != 0)
 		return -1;
+	snprintf(r->label, sizeof r->label, "%s, %d stream%s: ", experiment_preset_name(e->preset), e->streams,
+	         e->streams == 1 ? "" : "s");
 	if (pipe(fds) != 0) {
 		*cause = xasprintf("cannot create a pipe to the runner: %s", strerror(errno));
 		return -1;
@@ -210,9 +212,10 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 			size_t n = h.len < sizeof r->progress - 1 ? h.len : sizeof r->progress - 1;
 			memcpy(r->progress, p, n);
 			r->progress[n] = '\0';
-			/* SS_VERBOSE=1: every progress line of the backend (each repeat's times...) on stderr */
+			/* SS_VERBOSE=1: every progress line of the backend (each repeat's times...) on stderr, each
+			 * naming its run (a run's one-stream twin is a run of its own) */
 			if (runner_verbose())
-				fprintf(stderr, "streamscope: %s\n", r->progress);
+				fprintf(stderr, "streamscope: %s%s\n", r->label, r->progress);
 			break;
 		}
 		case WIRE_RESULT:

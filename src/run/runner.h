@@ -21,6 +21,7 @@ struct ss_runner {
 	int code;                    /* 0 ok; 2 usage; 3 CUDA/CUPTI failure or crash */
 	char *error;                 /* one line when code != 0 */
 	char progress[128];          /* latest progress line */
+	char label[64];              /* the run, for SS_VERBOSE's lines: its preset and stream count (runner_start) */
 	struct ss_run_result res;    /* valid when finished and code == 0 */
 	int status;                  /* the child's wait status once reaped */
 	bool own_streams;            /* set by runner_attach: WIRE_STREAM frames name the sender's own stream indices

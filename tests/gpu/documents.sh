@@ -88,7 +88,7 @@ print("verified=%s records_as_expected=%s untraced_cupti=%s traced_ns=%s untrace
 	tail -n 20 "$work/detach.txt" >>"$out/log.txt"
 fi
 if has repeats; then
-	# each repeat's traced and untraced times (SS_VERBOSE=1: the experiment's repeats, then its one-stream twin's)
+	# each repeat's traced and untraced times (SS_VERBOSE=1: the experiment's repeats, then its one-stream twin's, each line naming its run)
 	# and each run's wall time, ROUNDS rounds of every configuration in CFGS run each way of WAYS in turn
 	log "repeats: run --repeat 10 --warmup 1 (SS_VERBOSE=1), the ways in turn"
 	IFS=';' read -r -a cfgs <<<"${CFGS:-kernel-transfer --streams 128 --elements 16k --sync stream;kernel-transfer --streams 64;vector-add --streams 128}"
