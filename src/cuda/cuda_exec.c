@@ -633,6 +633,12 @@ static bool exec_per_thread_id(uint32_t *id)
 	       exec_stream_id(CU_STREAM_PER_THREAD, 0, id);
 }
 
+/* CUPTI's id of the legacy default stream, however this CUDA names it. */
+static bool exec_legacy_id(uint32_t *id)
+{
+	return exec_stream_id(NULL, 0, id) || exec_stream_id(CU_STREAM_LEGACY, 0, id);
+}
+
 /* Per issuing thread, once: bind the device, learn the thread's ids and its per-thread default stream's id. */
 static int exec_thread_setup(struct exec_thread *t, char **cause)
 {
@@ -883,8 +889,7 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 			goto fail;
 		}
 	}
-	x->have_null_query =
-	    exec_stream_id(NULL, 0, &x->null_query) || exec_stream_id(CU_STREAM_LEGACY, 0, &x->null_query);
+	x->have_null_query = exec_legacy_id(&x->null_query);
 	x->events = xcalloc((size_t)x->nevents + 1, sizeof *x->events);
 	for (int i = 0; i < x->nevents; i++)
 		if ((err = cudaEventCreate(&x->events[i])) != cudaSuccess) {
@@ -1491,8 +1496,7 @@ int cuda_exec_check_ids(const struct cuda_exec *x, char **cause)
 			                   s, id, x->stream_ids[s]);
 			return -1;
 		}
-	if (x->have_null_query &&
-	    (!(exec_stream_id(NULL, 0, &id) || exec_stream_id(CU_STREAM_LEGACY, 0, &id)) || id != x->null_query)) {
+	if (x->have_null_query && (!exec_legacy_id(&id) || id != x->null_query)) {
 		*cause = xasprintf("CUPTI attached again gave the legacy stream id %u, not %u as before "
 		                   "(SS_CUPTI_DETACH=0 keeps CUPTI attached)",
 		                   id, x->null_query);
