@@ -77,7 +77,9 @@ struct cal {
 	bool no_prefetch_switch;
 };
 
-#define CAL_STEPS 47
+/* cal_trace's runs on 8 hardware queues and on one, in turn */
+#define CAL_TRACE_PAIRS 3
+#define CAL_STEPS (45 + 2 * CAL_TRACE_PAIRS)
 
 static void cal_vec_push(struct cal_vec *v, double x)
 {
@@ -1283,33 +1285,39 @@ out:
 	return rc;
 }
 
-/* The tracing cost per call (api.trace_overhead_ns, which cal_calls takes off the traced calls' durations): a run
- * dominated by issuing 640 small calls on 8 hardware queues, traced against its untraced twin. Then the same run on
- * one queue, for the calls' costs with one queue in use and the extra of several (api.copy_queues_ns,
- * api.switch_queues_ns). */
+/* The tracing cost per call (api.trace_overhead_ns, which cal_calls takes off the traced calls' durations): runs
+ * dominated by issuing 640 small calls, traced against their untraced twins, on 8 hardware queues and on one in
+ * turn, CAL_TRACE_PAIRS times: the median of their costs per call. The one-queue runs give the calls' costs with one
+ * queue in use, the others (with every other run on 8 queues) the extra of several (api.copy_queues_ns,
+ * api.switch_queues_ns). One run of each gives the host's speed at one moment, and a host whose speed moves between
+ * the two puts the move into the extra; runs in turn share the moves. */
 static int cal_trace(struct cal *c, char **cause)
 {
 	struct ss_experiment e;
-	struct cal_run r;
-	double o;
+	struct cal_vec o = {0};
+	int rc = -1;
 
 	cal_base(&e, SS_PRESET_KERNEL_TRANSFER, 128, 1u << 14, 0, 1);
 	e.sync = SS_SYNC_STREAM;
-	if (cal_measure(c, &r, &e, "tracing cost per call", cause) != 0)
-		return -1;
-	if (r.res.have_untraced && r.res.untraced_ns > 0 && r.res.traced_ns > r.res.untraced_ns) {
-		o = (double)(r.res.traced_ns - r.res.untraced_ns) / (double)r.ops.n;
-		cal_set(c, "api.trace_overhead_ns", o);
-		c->trace = o;
+	for (int i = 0; i < 2 * CAL_TRACE_PAIRS; i++) {
+		struct cal_run r;
+
+		e.connections = i % 2 == 0 ? 8 : 1;
+		if (cal_measure(c, &r, &e, i % 2 == 0 ? "tracing cost per call" : "copies on one hardware queue",
+		                cause) != 0)
+			goto out;
+		if (r.res.have_untraced && r.res.untraced_ns > 0 && r.res.traced_ns > r.res.untraced_ns && r.ops.n > 0)
+			cal_vec_push(&o, (double)(r.res.traced_ns - r.res.untraced_ns) / (double)r.ops.n);
+		cal_run_free(&r);
 	}
-	cal_run_free(&r);
-	/* the same calls with one hardware queue: copies cost the host less when the driver feeds one channel (the
-	 * H200's validation rows: 0.36 us less a copy, 0.15 us less a switch of streams than on 8 queues) */
-	e.connections = 1;
-	if (cal_measure(c, &r, &e, "copies on one hardware queue", cause) != 0)
-		return -1;
-	cal_run_free(&r);
-	return 0;
+	if (o.n > 0) {
+		c->trace = cal_median(&o);
+		cal_set(c, "api.trace_overhead_ns", c->trace);
+	}
+	rc = 0;
+out:
+	cal_vec_free(&o);
+	return rc;
 }
 
 /* cal_name derives the short profile name from a device name: "NVIDIA H200" -> "H200", and for a calibration of
@@ -1505,13 +1513,14 @@ static uint32_t cal_probe_work(uint32_t preset)
 	return *v != '\0' && *end == '\0' && w >= 1 && w <= 10000000ul ? (uint32_t)w : preset;
 }
 
-/* The host's call costs alone (see calibrate.h): five short traced runs whose call records are sorted and reduced
- * exactly as in calibrate_run (cal_call_samples, cal_calls), each less CUPTI's cost per traced call measured by the
- * first of them. */
+/* The host's call costs alone (see calibrate.h): cal_trace's runs, two of launches and one of events, traced, whose
+ * call records are sorted and reduced exactly as in calibrate_run (cal_call_samples, cal_calls), each less CUPTI's
+ * cost per traced call as cal_trace measured it. */
 int calibrate_host(const struct ss_backend *gpu, struct ss_profile *out, void (*progress)(const char *msg),
                    char **cause)
 {
-	struct cal c = {.gpu = gpu, .progress = progress, .out = out, .wake_raw = NAN, .steps = 5};
+	struct cal c = {
+	    .gpu = gpu, .progress = progress, .out = out, .wake_raw = NAN, .steps = 3 + 2 * CAL_TRACE_PAIRS};
 	struct cal_vec hgap = {0};
 	int rc = -1;
 
