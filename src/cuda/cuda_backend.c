@@ -232,7 +232,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 	uint64_t *traced = xcalloc((size_t)e->repeat, sizeof *traced);
 	uint64_t *untraced = xcalloc((size_t)e->repeat, sizeof *untraced);
 	double *ratio = xcalloc((size_t)e->repeat, sizeof *ratio);
-	int nratio = 0;
+	int nratio = 0, attached;
 	uint64_t span;
 	uint64_t t0 = 0, tu = 0, ev = 0, kept_t0 = 0, dropped = 0, unsupported = 0;
 	uint32_t null_ctx = 0, null_query = 0;
@@ -319,7 +319,10 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 
 		if (untraced_first && cuda_exec_run(x, false, &tu, &untraced[r], cause) < 0)
 			goto out;
-		if (cupti_capture_attach(cause) < 0 || cuda_exec_check_ids(x, cause) < 0 ||
+		/* the stream ids are held to the set-up's only where CUPTI attached again (kept attached, nothing
+		 * changed) */
+		if ((attached = cupti_capture_attach(cause)) < 0 ||
+		    (attached > 0 && cuda_exec_check_ids(x, cause) < 0) ||
 		    cuda_exec_run(x, true, &t0, &traced[r], cause) < 0)
 			goto out;
 		if (cupti_capture_flush(cause) < 0 || cupti_capture_collect(&map, t0, &batch, cause) < 0 ||

@@ -691,7 +691,7 @@ int cupti_capture_attach(char **cause)
 	if (capture_register(cause) < 0 || (capture.migrations && capture_migration_config(cause) < 0) ||
 	    (capture.event_times && capture_event_timestamps(cause) < 0))
 		return -1;
-	return 0;
+	return 1;
 }
 
 void cupti_capture_finish(void)

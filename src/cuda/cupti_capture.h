@@ -92,7 +92,8 @@ int cupti_capture_error(const char *call, int result, char **cause);
 int cupti_capture_detach(char **cause);
 /* cupti_capture_attach undoes cupti_capture_detach: the buffer callbacks registered again, and the migration and
  * event-timestamp settings made before it restored (CONTEXT records are not asked for again). A no-op unless
- * detached. Returns 0, or -1 with *cause. */
+ * detached. Returns 1 when it attached CUPTI again, 0 when it was attached already (nothing done), or -1 with
+ * *cause. */
 int cupti_capture_attach(char **cause);
 /* cupti_capture_detachable: detaching is on unless the diagnostic SS_CUPTI_DETACH=0 keeps CUPTI attached between
  * traced runs, SS_CUPTI_RECORDS chose where CUPTI keeps its records (an attribute set before CUDA starts, which an
