@@ -81,6 +81,40 @@ static void cm_filter_apply(const struct cm_filter *f, struct ss_validate_set *s
 	s->n = k;
 }
 
+/* cm_by_preset prints each preset's median and worst error and its rows beyond SS_VALIDATE_WORST_MAX, when s has
+ * the rows of more than one preset (the whole matrix's numbers can hide which preset misses). */
+static void cm_by_preset(const struct ss_validate_set *s)
+{
+	struct ss_validate_set sub = {0};
+	int presets = 0;
+	bool seen[SS_PRESET_COUNT] = {false};
+
+	for (size_t i = 0; i < s->n; i++) {
+		presets += !seen[s->row[i].preset];
+		seen[s->row[i].preset] = true;
+	}
+	if (presets < 2)
+		return;
+	sub.row = xcalloc(s->n, sizeof *sub.row);
+	printf("by preset: median / worst error, rows beyond %.0f%%\n", 100 * SS_VALIDATE_WORST_MAX);
+	for (int pr = 0; pr < SS_PRESET_COUNT; pr++) {
+		struct ss_validate_stats st;
+
+		if (!seen[pr])
+			continue;
+		sub.n = 0;
+		for (size_t i = 0; i < s->n; i++)
+			if ((int)s->row[i].preset == pr)
+				sub.row[sub.n++] = s->row[i];
+		validate_stats(&sub, &st);
+		if (st.n == 0)
+			continue;
+		printf("  %-16s %5.1f%% / %5.1f%%  %zu of %zu\n", experiment_preset_name(pr), 100 * st.median_err,
+		       100 * st.worst_err, st.beyond_worst, st.n);
+	}
+	free(sub.row);
+}
+
 /* cm_report prints the rows and the verdict; returns the exit status. */
 static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p, bool measured_modelled)
 {
@@ -140,6 +174,7 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 	if (multi)
 		printf("rows off by more than %.0f%%: %zu; off by more than %.0f%% and their own spread: %zu\n",
 		       100 * SS_VALIDATE_WORST_MAX, st.beyond_worst, 100 * SS_VALIDATE_WORST_MAX, st.beyond_spread);
+	cm_by_preset(s);
 	if (st.probe_n > 0) {
 		const struct ss_validate_row *w = &s->row[st.probe_worst_row];
 

@@ -1036,6 +1036,22 @@ static void test_validate_check_files(void **state)
 		fail_msg("exit %d: %s", o.status, o.err);
 	assert_non_null(strstr(o.out, "1.000 ms"));
 	assert_null(strstr(o.out, "spread"));
+	assert_null(strstr(o.out, "by preset")); /* one preset: the whole matrix's line says it */
+	cli_out_free(&o);
+	/* two presets: a line each, its median and worst error and its rows beyond the target */
+	{
+		FILE *f = fopen(path[1], "a");
+
+		assert_non_null(f);
+		fprintf(f, "kernel-transfer,1,depth,1,100000000,1,0,0.0000,0.0000,-1,-1\n");
+		fclose(f);
+	}
+	run_cli(&o, ARGS("validate", "--check", path[1]));
+	assert_int_equal(o.status, 1); /* the model's kernel-transfer on one stream is nowhere near 100 ms */
+	assert_non_null(strstr(o.out, "by preset: median / worst error, rows beyond 15%"));
+	assert_non_null(strstr(o.out, "\n  hyperq "));
+	assert_non_null(strstr(o.out, "\n  kernel-transfer "));
+	assert_non_null(strstr(o.out, "1 of 1\n"));
 	cli_out_free(&o);
 	run_cli(&o, ARGS("validate", "--check", ","));
 	assert_int_equal(o.status, 2);
