@@ -700,11 +700,19 @@ int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profi
 		struct ss_validate_row *r = &s->row[i];
 		size_t c = 0;
 		double lo, hi, med;
+		bool any_detached = false;
 
+		/* a row measured with CUPTI detached takes only those measurements: attached, CUPTI costs each call */
 		for (size_t k = 0; k < n; k++) {
 			long j = validate_find(&in[k], r);
 
-			if (j >= 0 && in[k].row[j].measured_ns > 0)
+			any_detached =
+			    any_detached || (j >= 0 && in[k].row[j].measured_ns > 0 && in[k].row[j].measured_detached);
+		}
+		for (size_t k = 0; k < n; k++) {
+			long j = validate_find(&in[k], r);
+
+			if (j >= 0 && in[k].row[j].measured_ns > 0 && (!any_detached || in[k].row[j].measured_detached))
 				m[c++].r = &in[k].row[j];
 		}
 		if (c == 0)

@@ -118,7 +118,8 @@ char *validate_format_csv(const struct ss_validate_set *s);
 int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause);
 /* validate_read_csvs reads n measured CSVs of the same device into s, one row per experiment (the union of their
  * rows, in the first file's order): measured_ns is the median of the row's measurements (the mean of the middle two
- * for an even count), measured_n their count, measured_spread (max - min) / median; the overlap and
+ * for an even count; where any file measured the row with CUPTI detached, of those files' measurements only, since
+ * CUPTI attached costs each call), measured_n their count, measured_spread (max - min) / median; the overlap and
  * legacy-stream columns are those of the measurement at or just below the median. Unmeasured rows (measured_ns 0)
  * count as absent. With a profile p, each file's rows are also modelled (validate_model: with p; with p and that
  * file's host line; with its own calls), and a row's model columns are the medians over the files that measured it

@@ -884,6 +884,47 @@ static void test_csvs(void **state)
 	rmdir(dir);
 }
 
+/* Files measured with CUPTI attached and detached: a row that any file measured detached takes the detached
+ * measurements only (attached, CUPTI costs each call); a row no file measured detached keeps every measurement. */
+static void test_csvs_detached(void **state)
+{
+	char dir[] = "/tmp/ss_validate_XXXXXX", path[3][128], *cause = NULL;
+	const char *paths[3];
+	struct ss_validate_set f = {0}, t = {0};
+	static const uint64_t a[3] = {300, 250, 200}; /* attached, attached, detached */
+	static const uint64_t b[3] = {110, 100, 0};   /* attached, attached, unmeasured */
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int k = 0; k < 3; k++) {
+		struct ss_validate_row r = row(SS_PRESET_VECTOR_ADD, 128, SS_ORDER_BEST, 8, a[k], 0);
+		struct ss_validate_row q = row(SS_PRESET_SYNC_ORDER, 128, SS_ORDER_DEPTH, 1, b[k], 0);
+
+		r.measured_untraced = q.measured_untraced = true;
+		r.measured_detached = q.measured_detached = k == 2; /* a file is detached or not as a whole */
+		snprintf(path[k], sizeof path[k], "%s/v%d.csv", dir, k);
+		paths[k] = path[k];
+		memset(&f, 0, sizeof f);
+		push(&f, r);
+		push(&f, q);
+		snprintf(f.device, sizeof f.device, "NVIDIA H200");
+		assert_int_equal(write_csv(path[k], &f, &cause), 0);
+		validate_free(&f);
+	}
+	assert_int_equal(validate_read_csvs(paths, 3, NULL, &t, &cause), 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.row[0].measured_ns, 200); /* the detached one; not the attached 300 and 250 */
+	assert_int_equal(t.row[0].measured_n, 1);
+	assert_true(t.row[0].measured_detached);
+	assert_int_equal(t.row[1].measured_ns, 105); /* both attached measurements */
+	assert_int_equal(t.row[1].measured_n, 2);
+	assert_false(t.row[1].measured_detached);
+	validate_free(&t);
+	for (int k = 0; k < 3; k++)
+		unlink(path[k]);
+	rmdir(dir);
+}
+
 /* A matrix's host line: written and read back, applied by the model over the profile's call costs (each file's own
  * to its own rows when several are read), and a bad one refused with a line naming it. */
 static void test_host_line(void **state)
@@ -1037,6 +1078,7 @@ int main(void)
 	    cmocka_unit_test(test_stats),
 	    cmocka_unit_test(test_csv),
 	    cmocka_unit_test(test_csvs),
+	    cmocka_unit_test(test_csvs_detached),
 	    cmocka_unit_test(test_model_self),
 	    cmocka_unit_test(test_host_line),
 	};
