@@ -768,13 +768,17 @@ static double cal_stage_bytes(const struct ss_profile *p, const struct cal_vec *
 	return fmin(most, fmax(0.0, (a - p->pageable_d2h.latency_ns) / per));
 }
 
-/* Pageable copies: staged, synchronous for the host, fitted like pinned ones; D2H's DMA rate and the host's
+/* Pageable copies. An H2D call stages its data a piece at a time and returns once all is staged, each piece's DMA
+ * following its staging: the staging rate from each call's duration less api.copy_ns, the piece
+ * (pageable.h2d.stage_bytes) from where within the call the DMA of a copy larger than one starts (0 when every DMA
+ * starts after its call), the DMA's bandwidth and fixed cost from the copies staged whole (their DMA after the call;
+ * the pinned path's when fewer than two sizes were). A D2H call is synchronous: its DMA rate and the host's
  * copy-out after it (a line over the sizes) from the copies of one staging buffer (at most CAL_ONE_STAGE), the
  * buffer's size from the larger ones (cal_stage_bytes). */
 static int cal_pageable(struct cal *c, char **cause)
 {
 	struct cal_dirs d = {0};
-	struct cal_vec stage = {0}, tx = {0}, ty = {0}, bx = {0}, by = {0};
+	struct cal_vec stage = {0}, piece = {0}, tx = {0}, ty = {0}, bx = {0}, by = {0}, hx = {0}, hy = {0};
 	const struct ss_profile *p = c->out;
 	double sb, ta, tb;
 	int rc = -1;
@@ -787,31 +791,45 @@ static int cal_pageable(struct cal *c, char **cause)
 
 		if (cal_copy_step(c, &r, SS_PRESET_PAGEABLE, sizes[k], "pageable", SS_REC_PAGEABLE, &d, cause) != 0)
 			goto out;
-		/* The host's staging: before an H2D's DMA starts, after a D2H's DMA ends (the call is synchronous). */
 		for (size_t i = 0; i < r.tl.n; i++) {
 			const struct ss_record *rec = &r.tl.rec[i], *api;
-			double t;
+			double t, b = (double)rec->bytes;
 
 			if ((rec->kind != SS_KIND_H2D && rec->kind != SS_KIND_D2H) || !(rec->flags & SS_REC_PAGEABLE) ||
 			    (rec->kind == SS_KIND_D2H && rec->bytes > CAL_ONE_STAGE) ||
 			    (api = cal_api_of(&r.tl, rec)) == NULL)
 				continue;
-			if (rec->kind == SS_KIND_H2D)
-				t = (double)rec->start - (double)api->start - p->api_copy_ns - p->launch_ns;
-			else
+			if (rec->kind == SS_KIND_D2H) {
+				/* the host's copy-out after the DMA ends */
 				t = (double)api->end - (double)rec->end - p->sync_wake_ns;
+				if (t > 0) {
+					cal_vec_push(&tx, b);
+					cal_vec_push(&ty, t);
+				}
+				continue;
+			}
+			t = (double)api->end - (double)api->start - p->api_copy_ns; /* the staging */
 			if (t <= 0)
 				continue;
-			if (rec->kind == SS_KIND_H2D) {
-				cal_vec_push(&stage, (double)rec->bytes / t);
+			cal_vec_push(&stage, b / t);
+			if (rec->start < api->end) {
+				double lead = (double)rec->start - (double)api->start - p->api_copy_ns - p->launch_ns;
+
+				if (lead > 0)
+					cal_vec_push(&piece, b * lead / t);
 			} else {
-				cal_vec_push(&tx, (double)rec->bytes);
-				cal_vec_push(&ty, t);
+				cal_vec_push(&hx, b);
+				cal_vec_push(&hy, (double)(rec->end - rec->start));
 			}
 		}
 		cal_run_free(&r);
 	}
-	/* the D2H copies of more than one staging buffer apart */
+	/* H2D's DMA from the copies staged whole; D2H's from those of one staging buffer */
+	cal_vec_free(&d.x[0]);
+	cal_vec_free(&d.y[0]);
+	d.x[0] = hx;
+	d.y[0] = hy;
+	hx = hy = (struct cal_vec){0};
 	{
 		size_t k = 0;
 
@@ -826,21 +844,35 @@ static int cal_pageable(struct cal *c, char **cause)
 		}
 		d.x[1].n = d.y[1].n = k;
 	}
-	if (cal_copy_fits(c, "pageable", &d, cause) == 0)
-		rc = 0;
+	if (cal_copy_fit(c, "pageable.d2h", &d.x[1], &d.y[1], cause) != 0)
+		goto out;
+	if (cal_copy_fit(c, "pageable.h2d", &d.x[0], &d.y[0], cause) != 0) {
+		free(*cause);
+		*cause = NULL;
+		cal_set(c, "pageable.h2d.bw_gbs", p->h2d.bw_gbs);
+		cal_set(c, "pageable.h2d.latency_ns", p->h2d.latency_ns);
+		if (c->progress != NULL)
+			c->progress("calibrate: fewer than two sizes of pageable H2D were staged whole; their DMA "
+			            "takes the pinned H2D's bandwidth and fixed cost");
+	}
+	rc = 0;
 	if (stage.n > 0)
 		cal_set(c, "pageable.h2d.stage_gbs", cal_median(&stage));
+	cal_set(c, "pageable.h2d.stage_bytes", piece.n > 0 ? cal_median(&piece) : 0.0);
 	/* the copy-out after the DMA: a line over the sizes, its slope (the call's fixed costs are the other keys') */
 	if (cal_fit_line(&tx, &ty, false, &ta, &tb) == 0 && tb > 0)
 		cal_set(c, "pageable.d2h.stage_gbs", 1.0 / tb);
-	if (rc == 0 && (sb = cal_stage_bytes(p, &bx, &by)) >= 0)
+	if ((sb = cal_stage_bytes(p, &bx, &by)) >= 0)
 		cal_set(c, "pageable.d2h.stage_bytes", sb);
 out:
 	cal_vec_free(&stage);
+	cal_vec_free(&piece);
 	cal_vec_free(&tx);
 	cal_vec_free(&ty);
 	cal_vec_free(&bx);
 	cal_vec_free(&by);
+	cal_vec_free(&hx);
+	cal_vec_free(&hy);
 	cal_dirs_free(&d);
 	return rc;
 }

@@ -11,9 +11,10 @@
  * prefetch, which the driver starts, managed.prefetch_wait_ns later still). Copies go to one engine per direction,
  * which takes the oldest ready copy but stays with the hardware queue of its last one while that queue has a
  * copy ready, idling copy.switch_ns when the next copy comes from another hardware queue; both
- * directions at once share the profile's combined bandwidth. A pageable copy holds its host thread: an H2D's host
- * staging runs ahead of its DMA, a D2H's DMA goes a staging buffer at a time as the host copies the one before out,
- * and its call returns once the last is copied out. Kernels start in dispatch order while fewer than
+ * directions at once share the profile's combined bandwidth. A pageable copy holds its host thread: an H2D's call
+ * stages its data a piece at a time, each piece's DMA following, and returns once the last is staged; a D2H's DMA
+ * goes a staging buffer at a time as the host copies the one before out, and its call returns once the last is
+ * copied out. Kernels start in dispatch order while fewer than
  * max_kernels run and the device has room; each takes a share of the device up to its width (launch size /
  * saturation), earlier kernels first, and progresses at that share; a launch whose data start off a 128-byte line
  * takes its kernel's misalign times as long over its repeats. Managed memory: prefetches to the device and
@@ -487,14 +488,25 @@ static void model_issue(struct model *m, int h)
 	case SS_OP_D2H: {
 		bool h2d = op->kind == SS_OP_H2D;
 		uint64_t bytes = planner_op_bytes(m->ops, op);
-		/* Pageable H2D: the host stages the data into a pinned buffer ahead of the DMA. */
-		double lead = pageable && h2d ? (double)bytes / p->pageable_h2d_stage_gbs : 0, stage = INFINITY;
+		/* Pageable H2D: the host stages the data into pinned buffers a piece at a time (the whole copy when
+		 * pageable.h2d.stage_bytes is 0), each piece's DMA once it is staged: the DMA starts after the first
+		 * piece, goes at the staging's pace, and ends the last piece's DMA after the call returns. */
+		double piece = pageable && h2d && p->pageable_h2d_stage_bytes > 0
+		                   ? fmin((double)bytes, p->pageable_h2d_stage_bytes)
+		                   : (double)bytes;
+		double lead = pageable && h2d ? piece / p->pageable_h2d_stage_gbs : 0, stage = INFINITY;
 
 		cost = p->api_copy_ns + m->queues_f * p->api_copy_queues_ns;
 		idx = model_new_item(m, opi, s, h2d ? MODEL_H2D : MODEL_D2H, t0 + cost + p->launch_ns + lead);
 		it = &m->it[idx];
 		model_copy_params(
 		    it, pageable ? (h2d ? &p->pageable_h2d : &p->pageable_d2h) : (h2d ? &p->h2d : &p->d2h), bytes);
+		if (pageable && h2d) {
+			it->work =
+			    fmax((double)bytes / p->pageable_h2d.bw_gbs,
+			         ((double)bytes - piece) / p->pageable_h2d_stage_gbs + piece / p->pageable_h2d.bw_gbs);
+			cost += (double)bytes / p->pageable_h2d_stage_gbs; /* the call returns once all is staged */
+		}
 		if (pageable && !h2d && p->pageable_d2h_stage_bytes > 0 &&
 		    (double)bytes > p->pageable_d2h_stage_bytes) {
 			/* staged a buffer at a time: after the first buffer's DMA the host's copy-out paces the rest,
@@ -504,10 +516,9 @@ static void model_issue(struct model *m, int h)
 		}
 		it->rec_kind = h2d ? SS_KIND_H2D : SS_KIND_D2H;
 		it->flags = SS_REC_ASYNC | (pageable ? SS_REC_PAGEABLE : managed ? SS_REC_MANAGED : SS_REC_PINNED);
-		if (pageable && model_block(m, h, &idx, 1, call0, t0 + cost, opi, false)) {
-			/* synchronous for the host: it returns when the copy is done (D2H: and copied out of staging)
-			 */
-			m->host[h].call_tail = h2d ? 0 : fmin((double)bytes, stage) / p->pageable_d2h_stage_gbs;
+		if (pageable && !h2d && model_block(m, h, &idx, 1, call0, t0 + cost, opi, false)) {
+			/* synchronous for the host: it returns when the copy is done and copied out of staging */
+			m->host[h].call_tail = fmin((double)bytes, stage) / p->pageable_d2h_stage_gbs;
 			return;
 		}
 		break;

@@ -69,17 +69,24 @@ static const struct profile_key profile_keys[] = {
      "copies overlapped by the other direction in the smoke timelines: 49.9 + 46.5 = 96.4 on 8 queues, x (1 + "
      "7/8 copy.queues_slow) for one (H200.md: 101 at 1 GiB; the 4 calibrate runs of copy.queues_slow: 102.5-105.5)"},
     {"copy.both_h2d_share", D(both_h2d_share), 0.01, 0.99, 0.518, M, "H2D's share of copy.both_gbs", "same copies"},
-    {"pageable.h2d.bw_gbs", D(pageable_h2d.bw_gbs), 0.01, 10000, 14.25, M, "pageable H2D DMA bandwidth",
-     "2 MiB pageable copies in the H200 timelines, paced by the host's staging: 106 us in the smoke run, 189 us in "
-     "the bench run (medians); their mean, 147 us (the runs between measure the 8-stream preset 5.2-6.5 ms against "
-     "4.9 and 7.2)"},
-    {"pageable.h2d.latency_ns", D(pageable_h2d.latency_ns), 0, 1e8, 0, E, "pageable H2D DMA fixed cost", "none seen"},
-    {"pageable.h2d.stage_gbs", D(pageable_h2d_stage_gbs), 0.01, 10000, 10.3315, F,
-     "host copy into the staging buffer, ahead of the DMA",
-     "fitted (streamscope validate --fit, docs/results.md) to the 31 pageable rows of the H200 documents' matrix "
-     "(tests/data/h200/documents/validate-1.csv, validate-3.csv: copies of 16 MiB..128 KiB): 10.8 on 1, 4, 16, 64 "
-     "streams alone, 10.3 on 2, 8, 32, 128; the 2 MiB copies of the smoke and bench timelines gave 15.6 (their DMA "
-     "92 and 176 us into the call), which left these rows 10-22% short"},
+    {"pageable.h2d.bw_gbs", D(pageable_h2d.bw_gbs), 0.01, 10000, 52.6, M,
+     "pageable H2D DMA bandwidth (of each piece, once staged)",
+     "H200 pageable timelines (tests/data/h200/pageable-start): the DMA of a 128 KiB copy, staged whole, 4.99 us "
+     "(median of 256), of a 512 KiB one 12.46 us (64): a line through both"},
+    {"pageable.h2d.latency_ns", D(pageable_h2d.latency_ns), 0, 1e8, 2500, M,
+     "pageable H2D DMA fixed cost (of each piece)", "same line"},
+    {"pageable.h2d.stage_gbs", D(pageable_h2d_stage_gbs), 0.01, 10000, 5.92988, F,
+     "host copy into the staging buffer: the call returns once its data are staged",
+     "fitted (streamscope validate --fit, docs/results.md) to the 32 pageable rows of the H200 documents' matrix "
+     "(test_validate's documents_csv: copies of 16 MiB..128 KiB, eight runs): 6.12 on 1, 4, 16, 64 streams alone, "
+     "5.69 on 2, 8, 32, 128; the traced calls of tests/data/h200/pageable-start, a session whose one-stream preset "
+     "took 4.2 ms against the matrix's 7.8-8.2, staged 8.7 GB/s (128 KiB) to 12.7 (16 MiB)"},
+    {"pageable.h2d.stage_bytes", D(pageable_h2d_stage_bytes), 0, 1e12, 1048576, M,
+     "piece a pageable H2D is staged by: its DMA starts once the first is staged and goes at the staging's pace, "
+     "the last piece's DMA after the call returns (0: one piece, the DMA after the whole copy is staged)",
+     "H200 pageable timelines (tests/data/h200/pageable-start): copies of 2, 8 and 16 MiB start their DMA once "
+     "1053971, 1089284 and 1048968 bytes are staged (medians; at the call's staging rate) and end it 21-22 us "
+     "after the call returns; copies of 512 KiB and less start it 2 us after"},
     {"pageable.d2h.bw_gbs", D(pageable_d2h.bw_gbs), 0.01, 10000, 51.0, M, "pageable D2H DMA bandwidth",
      "2 MiB pageable copies in the smoke timelines: ~41 us"},
     {"pageable.d2h.latency_ns", D(pageable_d2h.latency_ns), 0, 1e8, 0, E, "pageable D2H DMA fixed cost", "none seen"},

@@ -46,7 +46,8 @@ struct ss_profile {
 	double both_h2d_share;                             /* H2D's share of both_gbs then */
 	struct ss_copy_profile pageable_h2d, pageable_d2h; /* staged copies of pageable memory (the DMA part) */
 	double pageable_h2d_stage_gbs;                     /* host copy into the staging buffer, ahead of the DMA */
-	double pageable_d2h_stage_gbs;                     /* host copy out of the staging buffer, after the DMA */
+	double pageable_h2d_stage_bytes; /* the piece a pageable H2D is staged and its DMA started by (0: whole) */
+	double pageable_d2h_stage_gbs;   /* host copy out of the staging buffer, after the DMA */
 	double pageable_d2h_stage_bytes; /* the staging buffer a larger pageable D2H goes through a piece at a time */
 	double prefetch_gbs, prefetch_latency_ns; /* cudaMemPrefetchAsync of managed memory to the device */
 	double prefetch_host_gbs;                 /* ... and to the host, one at a time */

@@ -34,7 +34,7 @@ static void truth_profile(struct ss_profile *p)
 	p->d2h = (struct ss_copy_profile){45.0, 1800};
 	p->both_gbs = 70.0;
 	p->both_h2d_share = 0.5; /* both directions slower together: the split is identifiable */
-	p->pageable_h2d = (struct ss_copy_profile){15.0, 2000};
+	p->pageable_h2d = (struct ss_copy_profile){45.0, 2000};
 	p->pageable_d2h = (struct ss_copy_profile){40.0, 1500};
 	p->prefetch_gbs = 30.0;
 	p->prefetch_latency_ns = 15000;
@@ -44,6 +44,7 @@ static void truth_profile(struct ss_profile *p)
 	p->pageable_h2d_stage_gbs = 18.0;
 	p->pageable_d2h_stage_gbs = 11.0;
 	p->pageable_d2h_stage_bytes = 3 << 20;
+	p->pageable_h2d_stage_bytes = 2 << 20;
 	p->kernel[SS_KERNEL_ADD] = (struct ss_kernel_profile){3.0e-4, 3.0e-3, 80000, 1.0, 1.5};
 	p->kernel[SS_KERNEL_DECRYPT] = (struct ss_kernel_profile){1.2e-3, 4.0e-3, 40000, 1.0, 1.2};
 	p->kernel[SS_KERNEL_SPIN].ns_per_unit = 1.5;

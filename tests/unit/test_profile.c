@@ -63,6 +63,8 @@ static void test_builtin(void **state)
 	    "copy.both_gbs",
 	    "copy.both_h2d_share",
 	    "pageable.h2d.bw_gbs",
+	    "pageable.h2d.latency_ns",
+	    "pageable.h2d.stage_bytes",
 	    "pageable.d2h.bw_gbs",
 	    "pageable.d2h.stage_gbs",
 	    "pageable.d2h.stage_bytes",

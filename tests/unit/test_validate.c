@@ -135,13 +135,13 @@ static void load_profile(const char *rel, struct ss_profile *p)
 		fail_msg("%s", cause);
 }
 
-/* read_with reads the CSVs of files (relative to the source folder) modelled with the profile at prof (relative
- * too), each file's rows with its own host line as validate --check does; skips the test when a file is missing. */
-static void read_with(const char *const *files, size_t nfile, const char *profile, struct ss_validate_set *s)
+/* read_with_profile reads the CSVs of files (relative to the source folder) modelled with p, each file's rows with
+ * its own host line as validate --check does; skips the test when a file is missing. */
+static void read_with_profile(const char *const *files, size_t nfile, const struct ss_profile *p,
+                              struct ss_validate_set *s)
 {
 	char(*path)[1024] = calloc(nfile, sizeof *path), *cause = NULL;
 	const char **paths = calloc(nfile, sizeof *paths);
-	struct ss_profile p;
 
 	for (size_t k = 0; k < nfile; k++) {
 		snprintf(path[k], sizeof path[k], "%s/%s", source_dir(), files[k]);
@@ -151,11 +151,19 @@ static void read_with(const char *const *files, size_t nfile, const char *profil
 			skip();
 		}
 	}
-	load_profile(profile, &p);
-	if (validate_read_csvs(paths, nfile, &p, s, &cause) != 0)
+	if (validate_read_csvs(paths, nfile, p, s, &cause) != 0)
 		fail_msg("%s", cause);
 	free(paths);
 	free(path);
+}
+
+/* read_with: read_with_profile with the profile at prof (relative to the source folder too). */
+static void read_with(const char *const *files, size_t nfile, const char *profile, struct ss_validate_set *s)
+{
+	struct ss_profile p;
+
+	load_profile(profile, &p);
+	read_with_profile(files, nfile, &p, s);
 }
 
 /* read_h200 reads files (as read_with) modelled with the H200 profile. */
@@ -296,8 +304,8 @@ static void test_h200_documents(void **state)
  * 4.8%), worst 34.8% with the calibration (kernel-transfer 128 streams depth-first on 8 queues: its host keys from
  * one probe) and 15.8% with the H200 profile's medians of the host's costs; every serialisation agrees, and every
  * faster order but one pair of 34 with the calibration. managed and pageable: the H200 profile's keys (probe-measured
- * and fitted on the H200) predict this card within 9.4% and 8.5% (medians); calibrate's own (api.prefetch_switch_ns 394
- * us, pageable.h2d stage 25 GB/s, the H200's fitted values 46.7 us and 10.3 GB/s) miss both by 35-40%. */
+ * and fitted on the H200) predict this card within 9.4% and 8.2% (medians); calibrate's own (api.prefetch_switch_ns 394
+ * us, pageable.h2d stage 25 GB/s, the H200's fitted values 46.7 us and 5.9 GB/s) miss both by 40-47%. */
 static void test_h100_detached(void **state)
 {
 	static const char *const files[] = {"tests/data/h200/detach-h100/call2/validate-1.csv",
@@ -345,18 +353,45 @@ static void test_h100_detached(void **state)
 			else
 				assert_true(qs->median_err <= (which == 0 ? 0.095 : 0.086));
 		}
-		assert_true(gst.pageable_agree >= 30);
+		/* call2's calibration staged pageable H2D at its traced single copies' 25.2 GB/s: 28 of 32 */
+		assert_true(gst.pageable_agree >= (pr == 0 ? 28u : 32u));
 		validate_free(&s);
 		validate_free(&m);
 		validate_free(&g);
 	}
 }
 
+/* solve_stage sets p's pageable.h2d.stage_gbs as calibrate's cal_workload_solve does: the rate (0.5..500 GB/s) whose
+ * model gives the one-stream pageable workload the measured makespan (ns), within 2%. */
+static void solve_stage(struct ss_profile *p, double measured)
+{
+	struct ss_experiment e;
+	char *cause = NULL;
+	double lo = 0.5, hi = 500;
+	uint64_t t = 0;
+
+	experiment_preset(&e, SS_PRESET_PAGEABLE);
+	e.streams = 1;
+	e.chunks = 0;
+	/* a faster staging, a shorter makespan: bisect on the rate's logarithm */
+	for (int i = 0; i < 60; i++) {
+		p->pageable_h2d_stage_gbs = sqrt(lo * hi);
+		if ((t = model_makespan(&e, p, &cause)) == 0)
+			fail_msg("%s", cause);
+		if ((double)t > measured)
+			lo = p->pageable_h2d_stage_gbs;
+		else
+			hi = p->pageable_h2d_stage_gbs;
+	}
+	assert_true(fabs((double)t - measured) <= 0.02 * measured);
+}
+
 /* calibrate's pageable.h2d.stage_gbs solved on the pageable workload's untraced makespan, on the H100
- * (tests/data/h200/detach-h100/call3/pageable: its calibrate solved 6.889 GB/s on one stream's 8.600 ms): the model
- * with that calibration gives that makespan back within 2%, and predicts the pageable rows of that call and of
- * call2 (a matrix the calibration never saw) with median 7.0%, worst 19.1%, where call2's calibrate, with the rate
- * of the traced single copies (25.2 GB/s), missed them by 35.9% (median). */
+ * (tests/data/h200/detach-h100/call3/pageable: one stream's 8.600 ms). That calibration solved 6.889 GB/s with the
+ * model of the time, whose pageable H2D held its host thread until its DMA ended; solved again here as calibrate
+ * does (cal_workload_solve: the rate whose model gives that makespan, every other key the call's: 5.93), it predicts
+ * the pageable rows of that call and of call2 (a matrix the calibration never saw) with median 6.8%, worst 18.2%, where
+ * call2's calibrate, with the rate of the traced single copies (25.2 GB/s), missed them by 46.5% (median). */
 static void test_h100_pageable_stage(void **state)
 {
 	static const char *const files[] = {"tests/data/h200/detach-h100/call2/validate-1.csv",
@@ -364,28 +399,23 @@ static void test_h100_pageable_stage(void **state)
 	                                    "tests/data/h200/detach-h100/call3/pageable/validate-1.csv",
 	                                    "tests/data/h200/detach-h100/call3/pageable/validate-2.csv"};
 	const char *solved = "tests/data/h200/detach-h100/call3/pageable/calibrated.profile";
+	const double measured = 8600256.0;
 	struct ss_validate_set s = {0}, old = {0};
 	struct ss_validate_stats st, ost;
-	struct ss_experiment e;
 	struct ss_profile p;
-	char *cause = NULL;
-	uint64_t t;
 
 	(void)state;
 	load_profile(solved, &p);
 	assert_int_equal(p.prov[profile_key_find("pageable.h2d.stage_gbs")], SS_PROV_MEASURED);
 	assert_true(fabs(p.pageable_h2d_stage_gbs - 6.889) < 0.001);
-	experiment_preset(&e, SS_PRESET_PAGEABLE);
-	e.streams = 1;
-	e.chunks = 0;
-	assert_true((t = model_makespan(&e, &p, &cause)) > 0);
-	assert_true(fabs((double)t - 8600256.0) <= 0.02 * 8600256.0);
-	read_with(files, 4, solved, &s);
+	solve_stage(&p, measured);
+	print_message("pageable.h2d.stage_gbs solved again: %g\n", p.pageable_h2d_stage_gbs);
+	read_with_profile(files, 4, &p, &s);
 	keep_presets(&s, 1u << SS_PRESET_PAGEABLE);
 	validate_stats(&s, &st);
 	print_stats("H100 pageable, stage solved", &s, &st);
 	assert_int_equal(s.n, 32);
-	assert_true(st.median_err <= 0.071 && st.worst_err <= 0.192);
+	assert_true(st.median_err <= 0.068 && st.worst_err <= 0.182);
 	read_with(files, 2, "tests/data/h200/detach-h100/call2/calibrated.profile", &old);
 	keep_presets(&old, 1u << SS_PRESET_PAGEABLE);
 	validate_stats(&old, &ost);
@@ -460,9 +490,10 @@ static void test_h100_managed_calibrated(void **state)
  * streams depth-first on 1 queue), every faster order (31 pairs) and serialisation (30) agrees; api.copy_queues_ns
  * 143 ns (one pair of runs had given 0..2063 on this card). managed and pageable do not, and are held where they are
  * as ratchets: managed 23.6% / 57.0% (the one-stream row took 7.66 ms in calibrate's fault solve and 6.78 ms in
- * the matrix, spread 24%), pageable 14.4% / 89.8% (128 streams breadth-first on one queue: this machine 7.4-7.6 ms,
- * call2's 8.7, call4's 10.1; the model 14.5). The detach step's runs verified with every record their op lists
- * expect, CUPTI kept attached (SS_CUPTI_DETACH=0) as well. */
+ * the matrix, spread 24%), pageable 12.1% / 38.1% with its staging rate solved again for the model whose pageable
+ * H2D returns once staged (6.39 GB/s; 14.4% / 89.8% with the model before, whose H2D held its thread until its DMA
+ * ended; calibrate's one-stream run took 7.88 ms, the matrix's 7.25-7.43). The detach step's runs verified with
+ * every record their op lists expect, CUPTI kept attached (SS_CUPTI_DETACH=0) as well. */
 static void test_h100_pairs(void **state)
 {
 	static const char *const files[] = {"tests/data/h200/detach-h100/call5/a/documents/validate-1.csv",
@@ -473,7 +504,7 @@ static void test_h100_pairs(void **state)
 	static const struct {
 		unsigned mask;
 		double median, worst;
-	} held[] = {{1u << SS_PRESET_MANAGED, 0.237, 0.571}, {1u << SS_PRESET_PAGEABLE, 0.145, 0.899}};
+	} held[] = {{1u << SS_PRESET_MANAGED, 0.237, 0.571}, {1u << SS_PRESET_PAGEABLE, 0.122, 0.381}};
 	struct ss_validate_set s = {0};
 	struct ss_validate_stats st;
 	struct ss_profile p;
@@ -495,10 +526,15 @@ static void test_h100_pairs(void **state)
 	assert_true(st.order_checked >= 31 && st.order_agree == st.order_checked);
 	assert_true(st.serial_checked == 30 && st.serial_agree == 30);
 	validate_free(&s);
+	/* pageable.h2d.stage_gbs as calibrate now solves it on its untraced one-stream run (calibrate.txt: 7.883 ms;
+	 * this calibrate solved 7.488 with the model of the time, whose pageable H2D held its thread until its DMA
+	 * ended) */
+	solve_stage(&p, 7883200.0);
+	print_message("pageable.h2d.stage_gbs solved again: %g\n", p.pageable_h2d_stage_gbs);
 	for (size_t k = 0; k < sizeof held / sizeof held[0]; k++) {
 		struct ss_validate_set h = {0};
 
-		read_with(files, 2, prof, &h);
+		read_with_profile(files, 2, &p, &h);
 		keep_presets(&h, held[k].mask);
 		validate_stats(&h, &st);
 		print_stats("H100, calibrate's runs in turn", &h, &st);
