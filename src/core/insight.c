@@ -156,8 +156,9 @@ static bool insight_is_copy(int kind)
 	return kind == SS_KIND_H2D || kind == SS_KIND_D2H || kind == SS_KIND_D2D;
 }
 
-/* pageable-copy: copies the records flag SS_REC_PAGEABLE. The driver stages them through pinned memory, so the
- * call blocks the host and the copy cannot overlap the host's next issue. */
+/* pageable-copy: copies the records flag SS_REC_PAGEABLE. The driver stages them through pinned memory on the host's
+ * time, so the call blocks the host: an H2D's while it stages the data, a D2H's until the copy is done and copied
+ * out; the host issues nothing meanwhile. */
 static void insight_pageable(const struct ss_timeline *t, struct ss_insights *out)
 {
 	struct ss_insight *in = NULL;
