@@ -778,7 +778,7 @@ static double cal_stage_bytes(const struct ss_profile *p, const struct cal_vec *
 static int cal_pageable(struct cal *c, char **cause)
 {
 	struct cal_dirs d = {0};
-	struct cal_vec stage = {0}, piece = {0}, tx = {0}, ty = {0}, bx = {0}, by = {0}, hx = {0}, hy = {0};
+	struct cal_vec stage = {0}, piece = {0}, tx = {0}, ty = {0}, bx = {0}, by = {0};
 	const struct ss_profile *p = c->out;
 	double sb, ta, tb;
 	int rc = -1;
@@ -788,9 +788,11 @@ static int cal_pageable(struct cal *c, char **cause)
 
 	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
 		struct cal_run r;
+		size_t whole = d.x[0].n; /* H2D's DMA line takes only the copies staged whole, below */
 
 		if (cal_copy_step(c, &r, SS_PRESET_PAGEABLE, sizes[k], "pageable", SS_REC_PAGEABLE, &d, cause) != 0)
 			goto out;
+		d.x[0].n = d.y[0].n = whole;
 		for (size_t i = 0; i < r.tl.n; i++) {
 			const struct ss_record *rec = &r.tl.rec[i], *api;
 			double t, b = (double)rec->bytes;
@@ -818,18 +820,13 @@ static int cal_pageable(struct cal *c, char **cause)
 				if (lead > 0)
 					cal_vec_push(&piece, b * lead / t);
 			} else {
-				cal_vec_push(&hx, b);
-				cal_vec_push(&hy, (double)(rec->end - rec->start));
+				cal_vec_push(&d.x[0], b);
+				cal_vec_push(&d.y[0], (double)(rec->end - rec->start));
 			}
 		}
 		cal_run_free(&r);
 	}
-	/* H2D's DMA from the copies staged whole; D2H's from those of one staging buffer */
-	cal_vec_free(&d.x[0]);
-	cal_vec_free(&d.y[0]);
-	d.x[0] = hx;
-	d.y[0] = hy;
-	hx = hy = (struct cal_vec){0};
+	/* D2H's DMA from the copies of one staging buffer */
 	{
 		size_t k = 0;
 
@@ -871,8 +868,6 @@ out:
 	cal_vec_free(&ty);
 	cal_vec_free(&bx);
 	cal_vec_free(&by);
-	cal_vec_free(&hx);
-	cal_vec_free(&hy);
 	cal_dirs_free(&d);
 	return rc;
 }

@@ -702,18 +702,23 @@ int validate_read_csvs(const char *const *paths, size_t n, const struct ss_profi
 		double lo, hi, med;
 		bool any_detached = false;
 
-		/* a row measured with CUPTI detached takes only those measurements: attached, CUPTI costs each call */
 		for (size_t k = 0; k < n; k++) {
 			long j = validate_find(&in[k], r);
 
-			any_detached =
-			    any_detached || (j >= 0 && in[k].row[j].measured_ns > 0 && in[k].row[j].measured_detached);
-		}
-		for (size_t k = 0; k < n; k++) {
-			long j = validate_find(&in[k], r);
-
-			if (j >= 0 && in[k].row[j].measured_ns > 0 && (!any_detached || in[k].row[j].measured_detached))
+			if (j >= 0 && in[k].row[j].measured_ns > 0) {
 				m[c++].r = &in[k].row[j];
+				any_detached = any_detached || in[k].row[j].measured_detached;
+			}
+		}
+		if (any_detached) {
+			/* a row measured with CUPTI detached takes only those measurements: attached, CUPTI costs each
+			 * call */
+			size_t kept = 0;
+
+			for (size_t k = 0; k < c; k++)
+				if (m[k].r->measured_detached)
+					m[kept++] = m[k];
+			c = kept;
 		}
 		if (c == 0)
 			continue;
