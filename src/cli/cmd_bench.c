@@ -47,7 +47,20 @@ struct bench {
 	int failed;                            /* GPU checks that failed, and runs that failed on either backend */
 	int modelled_checks, modelled_outside; /* on the model: checks made, and those outside their target */
 	bool modelled;
+	char device[96];    /* the device of the first run that ran ("" before one did) */
+	int untraced_cupti; /* its untraced twins: -1 none yet, 0 CUPTI attached, 1 detached, 2 some of each */
 };
+
+/* cmd_bench_saw notes a run's device (the first run's) and how its untraced twin ran, for summary.json. */
+static void cmd_bench_saw(struct bench *bn, const struct ss_run_result *res)
+{
+	int how = res->untraced_detached ? 1 : 0;
+
+	if (bn->device[0] == '\0')
+		snprintf(bn->device, sizeof bn->device, "%s", res->device);
+	if (res->have_untraced)
+		bn->untraced_cupti = bn->untraced_cupti < 0 || bn->untraced_cupti == how ? how : 2;
+}
 
 /* cmd_bench_data starts the next check's object in summary.json and returns where its numbers go; the caller
  * writes them (json_out_key_*), then cmd_bench_check adds the verdict and ends the object. */
@@ -123,6 +136,7 @@ static int cmd_bench_run(struct bench *bn, const struct ss_experiment *e, const 
 		return rc;
 	}
 	bn->modelled = res->modelled;
+	cmd_bench_saw(bn, res);
 	analysis_timeline(tl, a);
 	analysis_observer(a, res);
 	planner_build(e, &ops);
@@ -726,6 +740,8 @@ static bool cmd_bench_ref_point(struct bench *bn, const struct bench_ref *r, con
 			*cause = xasprintf("the preset's run has no untraced makespan");
 		else if (!res.verified)
 			*cause = xasprintf("the preset's results were wrong (not verified)");
+		else
+			cmd_bench_saw(bn, &res);
 		free(why);
 		timeline_free(&tl);
 		if (*cause != NULL)
@@ -918,8 +934,9 @@ static int cmd_bench_dir(const char *dir)
 	return CLI_OK;
 }
 
-/* cmd_bench_summary writes DIR/summary.json: the backend, whether it was modelled, the checks, the runs, the
- * reference comparison's points and the failures. 0, or -1 after one line. */
+/* cmd_bench_summary writes DIR/summary.json: the backend, whether it was modelled, the device and how the untraced
+ * runs ran (CUPTI "detached", "attached" or "mixed"; null before any run ran), the checks, the runs, the reference
+ * comparison's points and the failures. 0, or -1 after one line. */
 static int cmd_bench_summary(struct bench *bn)
 {
 	struct json_out *root = json_out_new(NULL, true), *part[3] = {bn->checks, bn->runs, bn->reference};
@@ -932,6 +949,12 @@ static int cmd_bench_summary(struct bench *bn)
 	json_out_key_str(root, "backend", bn->b->name);
 	json_out_key_bool(root, "modelled", bn->modelled);
 	json_out_key_bool(root, "gpu_checks", !bn->modelled);
+	json_out_key_str(root, "device", bn->device[0] != '\0' ? bn->device : NULL);
+	json_out_key_str(root, "untraced_cupti",
+	                 bn->untraced_cupti < 0    ? NULL
+	                 : bn->untraced_cupti == 2 ? "mixed"
+	                 : bn->untraced_cupti == 1 ? "detached"
+	                                           : "attached");
 	for (int i = 0; i < 3 && rc == 0; i++) {
 		const char *text;
 
@@ -1011,6 +1034,7 @@ static int cmd_bench_exec(const struct cmd_args *args)
 		return rc;
 	bn.dir = o.out;
 	bn.modelled = bn.b->modelled; /* the runs say so again */
+	bn.untraced_cupti = -1;
 	bn.checks = json_out_new(NULL, false);
 	bn.runs = json_out_new(NULL, false);
 	bn.reference = json_out_new(NULL, false);

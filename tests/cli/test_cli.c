@@ -1480,6 +1480,9 @@ static void test_bench_model_not_gpu(void **state)
 		fail_msg("%s: %s", path, err);
 	assert_true(json_tree_is_true(json_tree_get(j, "modelled")));
 	assert_true(json_tree_is_false(json_tree_get(j, "gpu_checks")));
+	/* the device the runs ran on, and no untraced twins on the model */
+	assert_string_equal(json_tree_str(json_tree_get(j, "device")), "MODEL (H200 profile)");
+	assert_true(json_tree_is_null(json_tree_get(j, "untraced_cupti")));
 	assert_int_equal(json_tree_len(json_tree_get(j, "checks")), checks);
 	assert_true(json_tree_is_array(json_tree_get(j, "reference")));
 	assert_int_equal(json_tree_len(json_tree_get(j, "reference")), 0);
