@@ -1054,6 +1054,20 @@ static int cal_solve1(struct ss_profile *p, const struct ss_experiment *e, doubl
 	return 0;
 }
 
+int calibrate_solve_key(struct ss_profile *p, const struct ss_experiment *e, double measured, const char *key,
+                        double lo, double hi, char **cause)
+{
+	int k = profile_key_find(key);
+	double v;
+
+	if (k < 0) {
+		*cause = xasprintf("calibrate: no profile key %s", key);
+		return -1;
+	}
+	v = profile_get(p, k);
+	return cal_solve1(p, e, measured, k, &v, lo, hi, cause);
+}
+
 /* cal_solve finds the latency and bandwidth (keys "<path>_latency_ns", "<path>_gbs") of transfers that leave no
  * records (prefetches) from the makespans of a small (pe[0]) and a large (pe[1]) run: the bandwidth from the large
  * run, where the fixed cost hardly counts, the latency from the small one, a few rounds in turn. A joint solve of

@@ -41,4 +41,10 @@ bool calibrate_calls_usable(const struct ss_experiment *e);
 int calibrate_calls(const struct ss_experiment *e, const struct ss_timeline *tl, double trace_ns,
                     struct ss_profile *out);
 
+/* calibrate_solve_key sets key in p to the value within lo..hi that makes the model's makespan of e measured (ns),
+ * as calibrate solves the keys it takes from untraced makespans (the secant method, to within 2 ns); p keeps the
+ * value it reached whether or not it got there. Returns 0, or -1 with *cause (no such key, the model failed). */
+int calibrate_solve_key(struct ss_profile *p, const struct ss_experiment *e, double measured, const char *key,
+                        double lo, double hi, char **cause);
+
 #endif

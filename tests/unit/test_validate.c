@@ -24,6 +24,7 @@
 
 #include "core/atomic.h"
 #include "core/experiment.h"
+#include "model/calibrate.h"
 #include "model/model.h"
 #include "model/profile.h"
 #include "model/validate.h"
@@ -361,28 +362,20 @@ static void test_h100_detached(void **state)
 	}
 }
 
-/* solve_stage sets p's pageable.h2d.stage_gbs as calibrate's cal_workload_solve does: the rate (0.5..500 GB/s) whose
- * model gives the one-stream pageable workload the measured makespan (ns), within 2%. */
+/* solve_stage sets p's pageable.h2d.stage_gbs as calibrate's cal_workload_solve does (calibrate_solve_key, 0.5..500
+ * GB/s) so that the model gives the one-stream pageable workload the measured makespan (ns), within 2%. */
 static void solve_stage(struct ss_profile *p, double measured)
 {
 	struct ss_experiment e;
 	char *cause = NULL;
-	double lo = 0.5, hi = 500;
-	uint64_t t = 0;
+	uint64_t t;
 
 	experiment_preset(&e, SS_PRESET_PAGEABLE);
 	e.streams = 1;
 	e.chunks = 0;
-	/* a faster staging, a shorter makespan: bisect on the rate's logarithm */
-	for (int i = 0; i < 60; i++) {
-		p->pageable_h2d_stage_gbs = sqrt(lo * hi);
-		if ((t = model_makespan(&e, p, &cause)) == 0)
-			fail_msg("%s", cause);
-		if ((double)t > measured)
-			lo = p->pageable_h2d_stage_gbs;
-		else
-			hi = p->pageable_h2d_stage_gbs;
-	}
+	if (calibrate_solve_key(p, &e, measured, "pageable.h2d.stage_gbs", 0.5, 500, &cause) != 0 ||
+	    (t = model_makespan(&e, p, &cause)) == 0)
+		fail_msg("%s", cause);
 	assert_true(fabs((double)t - measured) <= 0.02 * measured);
 }
 
