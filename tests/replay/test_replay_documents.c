@@ -214,6 +214,23 @@ static void test_reference_detached_h100(void **state)
 	json_tree_free(root);
 }
 
+/* The summary.json of bench on a GPU names its card and how the untraced twins ran (detach-h100/call8, 61a18ba,
+ * bench --reference vector-add, 5 rounds a point): "device" is the H100's name, "untraced_cupti" is "detached",
+ * and both orders are within 3% (best 1.008, weaker 0.995). */
+static void test_reference_summary_keys_h100(void **state)
+{
+	size_t count[4];
+	yajl_val root = load("../detach-h100/call8/summary.json");
+
+	(void)state;
+	assert_int_equal(check_points("../detach-h100/call8/summary.json", false, count), 2);
+	assert_int_equal(count[2], 2);
+	assert_true(json_tree_is_false(json_tree_get(root, "modelled")));
+	assert_string_equal(json_tree_str(json_tree_get(root, "device")), "NVIDIA H100 80GB HBM3");
+	assert_string_equal(json_tree_str(json_tree_get(root, "untraced_cupti")), "detached");
+	json_tree_free(root);
+}
+
 /* count_orders counts the "reference" points of summary file name by order: depth into *depth, breadth into
  * *breadth (the others not at all). */
 static void count_orders(const char *name, int *depth, int *breadth)
@@ -353,6 +370,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_reference_managed_threads_free),
 	    cmocka_unit_test(test_reference_managed_threads_rounds),
 	    cmocka_unit_test(test_reference_detached_h100),
+	    cmocka_unit_test(test_reference_summary_keys_h100),
 	    cmocka_unit_test(test_claims),
 	    cmocka_unit_test(test_reference_orders),
 	    cmocka_unit_test(test_cupti_detach),
