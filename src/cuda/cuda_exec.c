@@ -282,6 +282,18 @@ static void exec_prog_host(const struct cuda_exec *x, char *p, uint64_t n)
 	}
 }
 
+/* exec_alloc_shared allocates what every run needs, whatever its buffers: the slots the touch and spin kernels
+ * write (x->nslots of them) and the 64-byte device and pinned host words that prime each stream. */
+static int exec_alloc_shared(struct cuda_exec *x, char **cause)
+{
+	if (x->nslots > 0)
+		EXEC_CHECK("cudaMalloc", cudaMalloc((void **)&x->d_slots, (size_t)x->nslots * sizeof *x->d_slots));
+	EXEC_CHECK("cudaMalloc", cudaMalloc(&x->d_prime, 64));
+	EXEC_CHECK("cudaMallocHost", cudaMallocHost(&x->h_prime, 64));
+	memset(x->h_prime, 0, 64);
+	return 0;
+}
+
 /* exec_prog_alloc allocates a step program's arrays: a device array for each buffer a copy, memset or kernel
  * touches, a host array (pinned or pageable, experiment_buffer_hostmem) for each a copy or host step touches,
  * and the simulation's copies of both. */
@@ -323,12 +335,7 @@ static int exec_prog_alloc(struct cuda_exec *x, char **cause)
 		x->sim_host[b] = xcalloc(bytes > 0 ? bytes : 1, 1);
 	}
 	x->dev_back = xcalloc(bytes > 0 ? bytes : 1, 1);
-	if (x->nslots > 0)
-		EXEC_CHECK("cudaMalloc", cudaMalloc((void **)&x->d_slots, (size_t)x->nslots * sizeof *x->d_slots));
-	EXEC_CHECK("cudaMalloc", cudaMalloc(&x->d_prime, 64));
-	EXEC_CHECK("cudaMallocHost", cudaMallocHost(&x->h_prime, 64));
-	memset(x->h_prime, 0, 64);
-	return 0;
+	return exec_alloc_shared(x, cause);
 }
 
 /* exec_prog_init writes each host array's initial contents: exact small floats (whose sums stay exact) for
@@ -505,12 +512,7 @@ static int exec_alloc(struct cuda_exec *x, char **cause)
 		if (out[b] && exec_host_alloc(x, &x->host_out[b], bytes, cause) < 0)
 			return -1;
 	}
-	if (x->nslots > 0)
-		EXEC_CHECK("cudaMalloc", cudaMalloc((void **)&x->d_slots, (size_t)x->nslots * sizeof *x->d_slots));
-	EXEC_CHECK("cudaMalloc", cudaMalloc(&x->d_prime, 64));
-	EXEC_CHECK("cudaMallocHost", cudaMallocHost(&x->h_prime, 64));
-	memset(x->h_prime, 0, 64);
-	return 0;
+	return exec_alloc_shared(x, cause);
 }
 
 /* Fill the kernel's inputs of buffer memory (managed: called before every run, so data starts on the host). */
