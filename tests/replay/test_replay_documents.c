@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json_tree.h"
 
@@ -231,6 +232,36 @@ static void test_reference_summary_keys_h100(void **state)
 	json_tree_free(root);
 }
 
+/* Every example experiment file run on a GPU's CUDA backend (detach-h100/call9/smoke.txt, 748f596: `run --backend
+ * cuda examples/X.ini --json`, one line each, multi-gpu.ini left out on one GPU): each verified its results, its
+ * records are the ones its op list expects, none dropped, its untraced twin ran with CUPTI detached; every file
+ * named is one of examples/. */
+static void test_examples_cuda_h100(void **state)
+{
+	char path[1024], line[512], name[256];
+	FILE *f;
+	int n = 0;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/../detach-h100/call9/smoke.txt", data_dir);
+	f = fopen(path, "r");
+	if (f == NULL)
+		fail_msg("%s: cannot read it", path);
+	while (fgets(line, sizeof line, f) != NULL) {
+		char ini[1024];
+
+		if (sscanf(line, "examples/%255[^:]:", name) != 1)
+			continue;
+		n++;
+		assert_non_null(strstr(line, " verified=True records_as_expected=True untraced_cupti=detached "));
+		assert_non_null(strstr(line, " dropped=0"));
+		snprintf(ini, sizeof ini, "%s/../../../../examples/%s", data_dir, name);
+		assert_int_equal(access(ini, R_OK), 0);
+	}
+	fclose(f);
+	assert_int_equal(n, 13);
+}
+
 /* count_orders counts the "reference" points of summary file name by order: depth into *depth, breadth into
  * *breadth (the others not at all). */
 static void count_orders(const char *name, int *depth, int *breadth)
@@ -371,6 +402,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_reference_managed_threads_rounds),
 	    cmocka_unit_test(test_reference_detached_h100),
 	    cmocka_unit_test(test_reference_summary_keys_h100),
+	    cmocka_unit_test(test_examples_cuda_h100),
 	    cmocka_unit_test(test_claims),
 	    cmocka_unit_test(test_reference_orders),
 	    cmocka_unit_test(test_cupti_detach),
