@@ -1492,6 +1492,14 @@ static void test_bench_model_not_gpu(void **state)
 		assert_true((json_tree_is_true(json_tree_get(c, "model_within_target")) ||
 		             json_tree_is_false(json_tree_get(c, "model_within_target"))));
 	}
+	/* bench --help names every key summary.json has at its top */
+	run_cli(&o, ARGS("bench", "--help"));
+	assert_int_equal(o.status, 0);
+	assert_true(json_tree_is_object(j) && j->u.object.len >= 9);
+	for (size_t k = 0; k < j->u.object.len; k++)
+		if (strstr(o.out, j->u.object.keys[k]) == NULL)
+			fail_msg("bench --help does not name summary.json's key '%s'", j->u.object.keys[k]);
+	cli_out_free(&o);
 	json_tree_free(j);
 	remove_flat_dir(dir);
 	/* --reference runs the comparison alone: on the model, only its skip line and the no-GPU line, exit 3 */
