@@ -82,8 +82,9 @@ static int cmd_advise_json(const struct ss_advice *a, const struct ss_advise_ver
 
 	json_out_key_bool(o, "modelled", true);
 	json_out_key_str(o, "device", a->device);
+	report_json_experiment(o, cur);
 	experiment_describe(cur, d, sizeof d);
-	json_out_key_str(o, "experiment", d);
+	json_out_key_str(o, "experiment_text", d);
 	json_out_key(o, "varied");
 	json_out_array_begin(o);
 	for (size_t i = 0; i < sizeof cmd_advise_dims / sizeof cmd_advise_dims[0]; i++)

@@ -63,7 +63,7 @@ static int cmd_analyze_json(const struct ss_timeline *t, const struct ss_insight
 
 	json_out_key_str(o, "file", file);
 	json_out_key_str(o, "backend", t->backend);
-	json_out_key_str(o, "device", t->device);
+	json_out_key_str(o, "device", t->device[0] != '\0' ? t->device : NULL); /* null: the trace names none */
 	json_out_key_bool(o, "modelled", t->modelled);
 	json_out_key(o, "insights");
 	json_out_array_begin(o);

@@ -161,7 +161,7 @@ static int cmd_stats_json(const struct ss_timeline *t, const struct ss_summary *
 
 	json_out_key_str(o, "file", file);
 	json_out_key_str(o, "backend", t->backend);
-	json_out_key_str(o, "device", t->device);
+	json_out_key_str(o, "device", t->device[0] != '\0' ? t->device : NULL); /* null: the trace names none */
 	json_out_key_bool(o, "modelled", t->modelled);
 	json_out_key_uint(o, "kernel_count", s->kern_count);
 	json_out_key_uint(o, "kernel_total_ns", s->kern_total_ns);

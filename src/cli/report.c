@@ -292,8 +292,7 @@ static void report_json_analysis(struct json_out *o, const struct ss_analysis *a
 	json_out_map_end(o);
 }
 
-/* report_json_experiment writes key "experiment": e's parameters. */
-static void report_json_experiment(struct json_out *o, const struct ss_experiment *e)
+void report_json_experiment(struct json_out *o, const struct ss_experiment *e)
 {
 	json_out_key(o, "experiment");
 	json_out_map_begin(o);
@@ -317,11 +316,14 @@ static void report_json_experiment(struct json_out *o, const struct ss_experimen
 	json_out_key_int(o, "warmup", e->warmup);
 	json_out_key_str(o, "prefetch_events", experiment_pfevents_name(e->prefetch_events));
 	json_out_key_bool(o, "prefetch_events_on", experiment_prefetch_events(e));
+	json_out_key_int(o, "devices", e->devices);
+	json_out_key_bool(o, "peer", e->peer);
+	json_out_key_int(o, "steps", e->nsteps); /* an experiment file's step program, 0: the preset's work */
 	json_out_map_end(o);
 }
 
-/* report_json_counts writes "counts" (every record kind) and "expected" (the copies and kernels the op list
- * issued) of one run. */
+/* report_json_counts writes "counts" (every record kind) and "expected" (the copies, kernels, memsets and peer
+ * copies the op list issued, planner_expected_records) of one run. */
 static void report_json_counts(struct json_out *o, const uint64_t *counts, const size_t *expected)
 {
 	json_out_key(o, "counts");
@@ -334,6 +336,8 @@ static void report_json_counts(struct json_out *o, const uint64_t *counts, const
 	json_out_key_uint(o, "H2D", expected[SS_KIND_H2D]);
 	json_out_key_uint(o, "KER", expected[SS_KIND_KERNEL]);
 	json_out_key_uint(o, "D2H", expected[SS_KIND_D2H]);
+	json_out_key_uint(o, "MEMSET", expected[SS_KIND_MEMSET]);
+	json_out_key_uint(o, "D2D", expected[SS_KIND_D2D]);
 	json_out_map_end(o);
 }
 
@@ -411,7 +415,9 @@ int report_ops_json(const struct ss_experiment *e, const struct ss_oplist *ops)
 		else
 			json_out_key_null(o, "chunk");
 		json_out_key_str(o, "buffer", op->buffer >= 0 && op->buffer < 3 ? bufname[op->buffer] : NULL);
-		if (op->event >= 0)
+		if (op->kind == SS_OP_PEER) /* its event field holds the stream whose device receives the copy */
+			json_out_key_int(o, "peer_stream", op->event);
+		if (op->event >= 0 && op->kind != SS_OP_PEER)
 			json_out_key_int(o, "event", op->event);
 		else
 			json_out_key_null(o, "event");
@@ -458,8 +464,11 @@ void report_claims_json(struct json_out *o, const struct ss_claim *c, int n)
 		json_out_key_str(o, "evidence", c[i].evidence);
 		json_out_key(o, "values");
 		json_out_map_begin(o);
-		for (int v = 0; v < c[i].nvalues; v++)
-			report_json_key_real(o, c[i].value[v].name, c[i].value[v].have, c[i].value[v].v);
+		for (int v = 0; v < c[i].nvalues; v++) /* byte counts and ns exact: 15 digits, not REPORT_DIGITS */
+			if (c[i].value[v].have)
+				json_out_key_double(o, c[i].value[v].name, c[i].value[v].v, 15);
+			else
+				json_out_key_null(o, c[i].value[v].name);
 		json_out_map_end(o);
 		if (c[i].npoints > 0) {
 			json_out_key(o, "points");

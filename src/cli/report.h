@@ -50,6 +50,8 @@ int report_ops_json(const struct ss_experiment *e, const struct ss_oplist *ops);
 
 /* report_json_begin starts a --json document on stdout (pretty), its top map open. */
 struct json_out *report_json_begin(void);
+/* report_json_experiment writes key "experiment" into o's open map: e's parameters, an object (docs/json.md). */
+void report_json_experiment(struct json_out *o, const struct ss_experiment *e);
 /* report_json_end closes the top map and the document and frees o. CLI_OK, or CLI_FAIL after one line when it
  * could not be written. */
 int report_json_end(struct json_out *o);

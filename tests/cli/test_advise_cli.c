@@ -135,7 +135,8 @@ static void test_options(void **state)
 	(void)state;
 	assert_int_equal(json_tree_int(json_tree_get(cur, "streams")), 2);
 	assert_string_equal(json_tree_str(json_tree_get(cur, "host_mem")), "pageable");
-	assert_non_null(strstr(json_tree_str(json_tree_get(j, "experiment")), "2 streams"));
+	assert_non_null(strstr(json_tree_str(json_tree_get(j, "experiment_text")), "2 streams"));
+	assert_int_equal(json_tree_int(json_tree_get(json_tree_get(j, "experiment"), "streams")), 2);
 	/* pageable copies are synchronous: the advice moves the host side to pinned memory */
 	assert_string_equal(json_tree_str(json_tree_get(best, "host_mem")), "pinned");
 	assert_true(json_tree_num(json_tree_get(json_tree_get(j, "best"), "gain_pct")) > 10);
