@@ -1,7 +1,19 @@
-/* main.c: streamscope's entry point: the command table runs it. */
+/* main.c: streamscope's entry point: the command table runs it, then standard output is flushed and closed, so that
+ * output lost to a full disk or a closed pipe is an error (exit 1 after one line), never a silent exit 0. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "cli/cmd.h"
 
 int main(int argc, char **argv)
 {
-	return cmd_main(argc, argv);
+	int rc = cmd_main(argc, argv), err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout) && fclose(stdout) == 0)
+		return rc;
+	err = errno;
+	return cmd_error(rc != CLI_OK ? rc : CLI_FAIL, "cannot write standard output: %s",
+	                 err != 0 ? strerror(err) : "a write failed");
 }
