@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/analysis.h"
@@ -28,6 +29,7 @@
  * since attaches too. A file's rows that such a call starts, where the file's line (or its lack of one) says the
  * timer started after that call, were measured over a shorter span than the CUDA backend and the model now time:
  * validate_read_csv leaves them out. */
+#define VALIDATE_LINE_MAX 65536 /* bytes: the longest line a --check CSV may have (its own are under 1k) */
 #define VALIDATE_TIMER_LINE_V1 "# timer: starts before a first call that does its op's work"
 #define VALIDATE_TIMER_LINE "# timer: starts before a first call that does its op's work, an attach too"
 /* Written above the header when every untraced row of the file was measured with CUPTI detached from the process
@@ -499,6 +501,18 @@ static int validate_parse_row(char *line, int nf, struct ss_validate_row *r, con
 	static const char *const fields[] = {"preset",        "streams",           "order",      "connections",
 	                                     "measured_ns",   "measured_untraced", "model_ns",   "measured_overlap",
 	                                     "model_overlap", "measured_cross",    "model_cross"};
+	/* what each field may hold, for the error line */
+	static const char *const valid[] = {"a preset name (streamscope --help lists them)",
+	                                    "1..128",
+	                                    "depth, breadth, best or weaker",
+	                                    "1..32",
+	                                    "whole ns, 0 when not measured",
+	                                    "0 or 1",
+	                                    "whole ns",
+	                                    "a fraction 0..1, or -1",
+	                                    "a fraction 0..1, or -1",
+	                                    "a whole number, -1 when not known",
+	                                    "a whole number, -1 when not known"};
 	char *f[12], *save = NULL, *tok, *end;
 	int n = 0;
 	long long v;
@@ -521,8 +535,9 @@ static int validate_parse_row(char *line, int nf, struct ss_validate_row *r, con
 	}
 	if ((int)(r->preset = experiment_preset_parse(f[0])) < 0 ||
 	    (int)(r->order = experiment_order_parse(f[2])) < 0) {
-		*cause = xasprintf("%s:%d: bad %s '%s'", path, lineno, (int)r->preset < 0 ? fields[0] : fields[2],
-		                   (int)r->preset < 0 ? f[0] : f[2]);
+		int i = (int)r->preset < 0 ? 0 : 2;
+
+		*cause = xasprintf("%s:%d: bad %s '%s' (valid: %s)", path, lineno, fields[i], f[i], valid[i]);
 		return -1;
 	}
 	for (int i = 0; i < 11; i++) {
@@ -571,7 +586,7 @@ static int validate_parse_row(char *line, int nf, struct ss_validate_row *r, con
 		}
 		continue;
 	bad:
-		*cause = xasprintf("%s:%d: bad %s '%s'", path, lineno, fields[i], f[i]);
+		*cause = xasprintf("%s:%d: bad %s '%s' (valid: %s)", path, lineno, fields[i], f[i], valid[i]);
 		return -1;
 	}
 	return 0;
@@ -588,12 +603,25 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 	bool detached = false;  /* the file's untraced line */
 	size_t first = s->n, kept;
 
+	struct stat st;
+
 	if (f == NULL) {
 		*cause = xasprintf("cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+		*cause = xasprintf("%s: %s (--check takes the CSV file validate --csv wrote)", path,
+		                   S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+		fclose(f);
+		return -1;
+	}
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
+		if (len > VALIDATE_LINE_MAX) {
+			*cause = xasprintf("%s:%d: a line of over %d bytes (not a streamscope validate CSV)", path,
+			                   lineno, VALIDATE_LINE_MAX);
+			goto fail;
+		}
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		if (strncmp(line, "# device: ", 10) == 0) {

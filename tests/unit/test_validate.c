@@ -862,7 +862,7 @@ static void test_csv(void **state)
 	     ":2: bad preset 'warp'"},
 	    {"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"
 	     "measured_cross,model_cross\ndecrypt,129,depth,8,1,0,1,0,0,-1,-1\n",
-	     ":2: bad streams '129'"},
+	     ":2: bad streams '129' (valid: 1..128)"},
 	    {"preset,streams,order,connections,measured_ns,measured_untraced,model_ns,measured_overlap,model_overlap,"
 	     "measured_cross,model_cross\ndecrypt,1,depth,8,1,0,1\n",
 	     "expected 11 comma-separated fields"},
@@ -884,6 +884,21 @@ static void test_csv(void **state)
 		validate_free(&u);
 	}
 	assert_int_equal(validate_read_csv("/nonexistent/v.csv", &t, &cause), -1);
+	free(cause);
+	/* not a file: refused before a byte is read (/dev/zero would be one endless line) */
+	assert_int_equal(validate_read_csv(dir, &t, &cause), -1);
+	assert_non_null(strstr(cause, "is a directory"));
+	free(cause);
+	assert_int_equal(validate_read_csv("/dev/zero", &t, &cause), -1);
+	assert_non_null(strstr(cause, "not a regular file"));
+	free(cause);
+	/* a line no validate CSV has */
+	f = fopen(path, "w");
+	for (int i = 0; i < 70000; i++)
+		fputc('a', f);
+	fclose(f);
+	assert_int_equal(validate_read_csv(path, &t, &cause), -1);
+	assert_non_null(strstr(cause, ":1: a line of over 65536 bytes"));
 	free(cause);
 	unlink(path);
 	rmdir(dir);
