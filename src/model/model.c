@@ -126,6 +126,7 @@ struct model {
 	const struct ss_profile *p;
 	struct model_item *it;
 	size_t nit, itcap;
+	size_t ndone; /* items in state MODEL_DONE (model_complete counts them) */
 	int *deps;
 	size_t ndeps, depcap;
 	struct model_slot *slot;
@@ -713,6 +714,7 @@ static void model_complete(struct model *m, int i)
 	const struct ss_op *op = &m->ops->op[it->op];
 
 	it->state = MODEL_DONE;
+	m->ndone++;
 	it->end = m->now;
 	if (it->engine < MODEL_NSERIAL && m->copy_cur[it->engine] == i) {
 		m->copy_cur[it->engine] = -1;
@@ -1099,10 +1101,7 @@ static bool model_finished(const struct model *m)
 	for (int h = 0; h < m->nhosts; h++)
 		if (m->host[h].blocked || m->host[h].next < m->host[h].nops)
 			return false;
-	for (size_t i = 0; i < m->nit; i++)
-		if (m->it[i].state != MODEL_DONE)
-			return false;
-	return true;
+	return m->ndone == m->nit;
 }
 
 /* model_plan_timing places the hidden timing events as cuda_exec.c does (see model_timing). */
