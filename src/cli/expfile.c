@@ -221,13 +221,15 @@ static int expfile_buffer(const char *w)
 /* expfile_uint parses w as a decimal (or 0x hex) integer in lo..hi into *v; false when it is not one. */
 static bool expfile_uint(const char *w, unsigned long lo, unsigned long hi, uint32_t *v)
 {
+	bool hex = w[0] == '0' && (w[1] == 'x' || w[1] == 'X'); /* else decimal: a leading 0 is not octal */
+	const char *d = hex ? w + 2 : w;
 	char *end;
 	unsigned long n;
 
-	if (*w == '\0' || *w == '-' || *w == '+')
+	if (!(hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d)))
 		return false;
 	errno = 0;
-	n = strtoul(w, &end, 0);
+	n = strtoul(d, &end, hex ? 16 : 10);
 	if (errno != 0 || *end != '\0' || n < lo || n > hi)
 		return false;
 	*v = (uint32_t)n;

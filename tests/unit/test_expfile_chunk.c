@@ -81,6 +81,10 @@ static void test_parse(void **state)
 	assert_int_equal(e.step[1].hostmem, SS_STEP_DEFAULT);
 	assert_int_equal(e.step[2].kind, SS_STEP_MEMSET);
 	assert_int_equal(e.step[2].value, 42);
+	/* decimal with a leading 0 is decimal, not octal: 010 is ten, 09 nine */
+	assert_int_equal(parse_ok("[chunk]\nstep = memset z 010\n").step[0].value, 10);
+	assert_int_equal(parse_ok("[chunk]\nstep = memset z 09\n").step[0].value, 9);
+	assert_int_equal(parse_ok("[chunk]\nstep = kernel add work=010\n").step[0].work, 10);
 	assert_int_equal(e.step[3].kind, SS_STEP_KERNEL);
 	assert_int_equal(e.step[3].kernel, SS_KERNEL_FMA);
 	assert_int_equal(e.step[3].work, 7);
@@ -139,6 +143,10 @@ static void test_errors(void **state)
 	                                           "x|y|z 0..255");
 	expect_cause("[chunk]\nstep = memset z 256\n",
 	             "t.ini:2: step 'memset z 256': byte '256': valid is 0..255 (or 0x00..0xff)");
+	expect_cause("[chunk]\nstep = memset z 0x\n",
+	             "t.ini:2: step 'memset z 0x': byte '0x': valid is 0..255 (or 0x00..0xff)");
+	expect_cause("[chunk]\nstep = memset z 0x-1\n",
+	             "t.ini:2: step 'memset z 0x-1': byte '0x-1': valid is 0..255 (or 0x00..0xff)");
 	expect_cause("[chunk]\nstep = memset z -1\n",
 	             "t.ini:2: step 'memset z -1': byte '-1': valid is 0..255 (or 0x00..0xff)");
 	expect_cause("[chunk]\nstep = memset q 1\n", "t.ini:2: step 'memset q 1': buffer 'q': valid is x|y|z");
