@@ -144,6 +144,38 @@ static int expopts_value(struct expopts *o, const struct cmd_item *it, long long
 	return 0;
 }
 
+/* expopts_path_key writes into buf (len bytes) where path p names a file: its directory's real path, then its last
+ * component (the file itself need not exist yet); p itself when the directory cannot be resolved. */
+static void expopts_path_key(const char *p, char *buf, size_t len)
+{
+	const char *slash = strrchr(p, '/');
+	char *dir = xstrdup(slash == NULL ? "." : p), *real;
+
+	if (slash == p)
+		dir[1] = '\0'; /* "/" */
+	else if (slash != NULL)
+		dir[slash - p] = '\0';
+	real = realpath(dir, NULL);
+	if (real == NULL)
+		snprintf(buf, len, "%s", p);
+	else
+		snprintf(buf, len, "%s/%s", strcmp(real, "/") == 0 ? "" : real, slash == NULL ? p : slash + 1);
+	free(real);
+	free(dir);
+}
+
+/* expopts_same_file: whether paths a and b name the same file however they are spelled (./a.json and a.json, a
+ * path through a linked directory). */
+static bool expopts_same_file(const char *a, const char *b)
+{
+	char ka[4096], kb[4096];
+
+	if (strcmp(a, b) == 0)
+		return true;
+	expopts_path_key(a, ka, sizeof ka);
+	expopts_path_key(b, kb, sizeof kb);
+	return strcmp(ka, kb) == 0;
+}
 /* expopts_apply applies one option (of the command line or an experiment file) of a sweep or not; 0, or -1 with
  * *cause saying why in one line (the caller frees it). A value points into what outlives o (argv, o->file). */
 static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *it, bool *threads_per_stream,
@@ -221,8 +253,11 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 			return -1;
 		}
 		for (int i = 0; i < o->nexports; i++)
-			if (strcmp(o->exports[i], v) == 0) {
-				*cause = xasprintf("--export '%s' is given twice", v);
+			if (expopts_same_file(o->exports[i], v)) {
+				*cause = xasprintf("--export '%s' is given twice%s%s%s", v,
+				                   strcmp(o->exports[i], v) != 0 ? " (as '" : "",
+				                   strcmp(o->exports[i], v) != 0 ? o->exports[i] : "",
+				                   strcmp(o->exports[i], v) != 0 ? "')" : "");
 				return -1;
 			}
 		o->exports[o->nexports++] = v;

@@ -1139,6 +1139,14 @@ static void test_run_model_export(void **state)
 	assert_int_equal(access(bad, F_OK), -1);
 	cli_out_free(&o);
 
+	/* the same file twice, spelled two ways (dir/./trace.json): exit 2 before the run, one line naming both */
+	snprintf(bad, sizeof bad, "%s/./trace.json", dir);
+	run_cli(&o, ARGS("run", "--backend", "model", "--export", path, "--export", bad));
+	assert_int_equal(o.status, 2);
+	assert_int_equal(count_lines(o.err), 1);
+	assert_non_null(strstr(o.err, "is given twice (as '"));
+	cli_out_free(&o);
+
 	/* a directory that does not exist: a failure in one line, nothing written */
 	snprintf(missing, sizeof missing, "%s/no/such/dir/trace.json", dir);
 	run_cli(&o, ARGS("run", "--backend", "model", "--export", missing));
