@@ -326,6 +326,12 @@ const char *profile_key_name(int i)
 	return i >= 0 && i < NKEYS ? profile_keys[i].name : "";
 }
 
+void profile_key_range(int i, double *min, double *max)
+{
+	*min = i >= 0 && i < NKEYS ? profile_keys[i].min : 0;
+	*max = i >= 0 && i < NKEYS ? profile_keys[i].max : 0;
+}
+
 int profile_key_find(const char *key)
 {
 	for (int i = 0; i < NKEYS; i++)

@@ -120,6 +120,8 @@ char *profile_format(const struct ss_profile *p);
 /* Keys by index 0..profile_key_count()-1. */
 int profile_key_count(void);
 const char *profile_key_name(int i);
+/* profile_key_range gives the values key i may take, min..max (0..0 for no key). */
+void profile_key_range(int i, double *min, double *max);
 /* profile_key_find returns the index of key, -1 if unknown. */
 int profile_key_find(const char *key);
 /* profile_get / profile_set read and write a numeric value by key index (set also sets its provenance). */

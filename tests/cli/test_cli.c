@@ -1087,6 +1087,8 @@ static void test_validate_fit(void **state)
 	expect_error(2, ARGS("validate", "--check", v1, "--fit", "no.such_key=1:2"), "invalid --fit", "KEY=LO:HI",
 	             NULL);
 	expect_error(2, ARGS("validate", "--check", v1, "--fit", "pageable.h2d.stage_gbs=5:3"), "0 < LO < HI", NULL);
+	expect_error(2, ARGS("validate", "--check", v1, "--fit", "copy.h2d.bw_gbs=1e9:1e10"),
+	             "copy.h2d.bw_gbs takes values in 0.01..10000, not 1e+09..1e+10", NULL);
 }
 
 static void test_run_model_export(void **state)
