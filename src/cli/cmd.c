@@ -239,6 +239,17 @@ static enum cmd_opt cmd_other(const char *arg, int c)
 	return matches == 1 ? hit->id : OPT_NONE;
 }
 
+/* cmd_value_word: whether word is one of the words of values ("auto|on|off"). */
+static bool cmd_value_word(const char *values, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *v = values; v != NULL && *v != '\0'; v = strchr(v, '|') != NULL ? strchr(v, '|') + 1 : NULL)
+		if (n > 0 && strncmp(v, word, n) == 0 && (v[n] == '|' || v[n] == '\0'))
+			return true;
+	return false;
+}
+
 /* cmd_getopt_what describes in buf the option getopt_long stopped at with c ('?' or ':'), as getopt would name it:
  * a short option by its letter (optopt; argv[optind - 1] is not it inside a group like -xh), a long one by the
  * name the user typed (without "=value"), or by its full name when it matched one. */
@@ -346,6 +357,11 @@ static int cmd_parse(const struct cmd_entry *e, int argc, char **argv, struct cm
 		} else {
 			a->item[a->nitem].id = id;
 			a->item[a->nitem].value = optarg;
+			/* --prefetch-events off as --prefetch-events=off: a bare optional value takes the next word
+			 * when it is one of the option's values */
+			if (optarg == NULL && optind < argc && cmd_option(id)->arg == CMD_ARG_OPTIONAL &&
+			    cmd_value_word(cmd_option(id)->value, argv[optind]))
+				a->item[a->nitem].value = argv[optind++];
 			a->nitem++;
 		}
 	}

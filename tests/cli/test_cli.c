@@ -751,6 +751,44 @@ static double num(yajl_val o, const char *key)
 	return json_tree_num(v);
 }
 
+/* An optional value given as the next word: --prefetch-events off is --prefetch-events=off, --peer on is --peer=on;
+ * bare, they mean on; a next word that is not one of their values stays an argument of its own. */
+static void test_optional_value_word(void **state)
+{
+	const struct {
+		const char *const *args;
+		const char *key, *want;
+	} cases[] = {
+	    {ARGS("run", "--backend", "model", "--preset", "managed", "--streams", "2", "--prefetch-events", "off",
+	          "--json"),
+	     "prefetch_events", "off"},
+	    {ARGS("run", "--backend", "model", "--preset", "managed", "--streams", "2", "--prefetch-events", "--json"),
+	     "prefetch_events", "on"},
+	    {ARGS("run", "--backend", "model", "--streams", "2", "--devices", "2", "--peer", "on", "--json"), "peer",
+	     "true"},
+	};
+	struct cli_out o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		yajl_val j, v;
+
+		run_cli(&o, cases[i].args);
+		if (o.status != 0)
+			fail_msg("case %zu: exit %d: %s", i, o.status, o.err);
+		j = parse_json(&o);
+		v = json_tree_get(json_tree_get(j, "experiment"), cases[i].key);
+		if (strcmp(cases[i].want, "true") == 0)
+			assert_true(json_tree_is_true(v));
+		else
+			assert_string_equal(json_tree_str(v), cases[i].want);
+		json_tree_free(j);
+		cli_out_free(&o);
+	}
+	/* not a value of --prefetch-events: the experiment file argument, which does not exist */
+	expect_error(2, ARGS("run", "--backend", "model", "--prefetch-events", "nosuch.ini"), "nosuch.ini", NULL);
+}
+
 static void test_run_model_json(void **state)
 {
 	struct cli_out o;
@@ -1732,23 +1770,15 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_stats_refused),
 	};
 	const struct CMUnitTest model[] = {
-	    cmocka_unit_test(test_run_model_json),
-	    cmocka_unit_test(test_run_model_text),
-	    cmocka_unit_test(test_run_auto_falls_back),
-	    cmocka_unit_test(test_sweep_model_both),
-	    cmocka_unit_test(test_run_model_export),
-	    cmocka_unit_test(test_validate_check_files),
-	    cmocka_unit_test(test_validate_fit),
-	    cmocka_unit_test(test_signal_export_cleanup),
-	    cmocka_unit_test(test_profile_label),
-	    cmocka_unit_test(test_outputs_checked_first),
-	    cmocka_unit_test(test_outputs_written_in_place),
-	    cmocka_unit_test(test_stats_model),
-	    cmocka_unit_test(test_export_several),
-	    cmocka_unit_test(test_singular_counts),
-	    cmocka_unit_test(test_bench_model_not_gpu),
-	    cmocka_unit_test(test_run_examples),
-	    cmocka_unit_test(test_run_programs),
+	    cmocka_unit_test(test_run_model_json),        cmocka_unit_test(test_optional_value_word),
+	    cmocka_unit_test(test_run_model_text),        cmocka_unit_test(test_run_auto_falls_back),
+	    cmocka_unit_test(test_sweep_model_both),      cmocka_unit_test(test_run_model_export),
+	    cmocka_unit_test(test_validate_check_files),  cmocka_unit_test(test_validate_fit),
+	    cmocka_unit_test(test_signal_export_cleanup), cmocka_unit_test(test_profile_label),
+	    cmocka_unit_test(test_outputs_checked_first), cmocka_unit_test(test_outputs_written_in_place),
+	    cmocka_unit_test(test_stats_model),           cmocka_unit_test(test_export_several),
+	    cmocka_unit_test(test_singular_counts),       cmocka_unit_test(test_bench_model_not_gpu),
+	    cmocka_unit_test(test_run_examples),          cmocka_unit_test(test_run_programs),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;
