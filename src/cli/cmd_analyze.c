@@ -13,42 +13,57 @@
 #include "core/analysis.h"
 #include "core/experiment.h"
 #include "core/insight.h"
+#include "core/text.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "model/model.h"
 #include "run/remedy.h"
 
+/* cmd_analyze_puts prints before, then s as text_fputs shows it (what a trace named, its controls as '?'), then
+ * after. */
+static void cmd_analyze_puts(const char *before, const char *s, const char *after)
+{
+	fputs(before, stdout);
+	text_fputs(s, stdout);
+	fputs(after, stdout);
+}
+
 /* cmd_analyze_print prints the insights as text; what names the trace or the experiment; rem the fixes as
- * experiment changes (NULL for a trace). */
+ * experiment changes (NULL for a trace). Every string that may hold a name from the trace (the device, the
+ * summaries and evidence that quote kernel names) goes through text_fputs: no control byte reaches the terminal. */
 static void cmd_analyze_print(const struct ss_timeline *t, const struct ss_insights *in, const char *what,
                               const struct ss_remedy *rem)
 {
 	char b[32];
 
-	printf("%s\n", what);
+	cmd_analyze_puts("", what, "\n");
 	if (t->device[0] != '\0')
-		printf("device %s%s\n", t->device, t->modelled ? " (MODELLED: not measured)" : "");
+		cmd_analyze_puts("device ", t->device, t->modelled ? " (MODELLED: not measured)\n" : "\n");
 	if (in->n == 0)
 		printf("\nno insight: no rule found a problem in this timeline\n");
 	for (size_t i = 0; i < in->n; i++) {
 		const struct ss_insight *x = &in->item[i];
 
-		printf("\n[%s] %s: %s\n", insight_severity_name(x->severity), x->rule, x->summary);
-		printf("  evidence: %s\n", x->evidence);
-		printf("  fix: %s\n", x->fix);
+		printf("\n[%s] %s: ", insight_severity_name(x->severity), x->rule);
+		cmd_analyze_puts("", x->summary, "\n");
+		cmd_analyze_puts("  evidence: ", x->evidence, "\n");
+		cmd_analyze_puts("  fix: ", x->fix, "\n");
 		if (rem != NULL && rem[i].rule != NULL)
-			printf("  try: %s\n", rem[i].change);
-		if (x->have_gain)
-			printf("  gain: %s (%s)\n", units_time(x->gain_ns, b, sizeof b), x->gain_how);
-		else
+			cmd_analyze_puts("  try: ", rem[i].change, "\n");
+		if (x->have_gain) {
+			printf("  gain: %s (", units_time(x->gain_ns, b, sizeof b));
+			cmd_analyze_puts("", x->gain_how, ")\n");
+		} else {
 			printf("  gain: - (no sound estimate from the timeline)\n");
+		}
 		if (rem != NULL && rem[i].rule != NULL && rem[i].measured) {
 			char b1[32], b2[32];
 			uint64_t m0 = rem[i].measured_before_ns, m1 = rem[i].measured_after_ns;
 
-			printf("  measured: %s -> %s on %s, %s%.1f%% (median of %d alternating runs each)\n",
-			       units_time(m0, b1, sizeof b1), units_time(m1, b2, sizeof b2), t->device,
-			       m1 <= m0 ? "-" : "+",
+			printf("  measured: %s -> %s on ", units_time(m0, b1, sizeof b1),
+			       units_time(m1, b2, sizeof b2));
+			text_fputs(t->device, stdout);
+			printf(", %s%.1f%% (median of %d alternating runs each)\n", m1 <= m0 ? "-" : "+",
 			       100.0 * (m1 <= m0 ? (double)(m0 - m1) : (double)(m1 - m0)) / (double)m0, rem[i].rounds);
 		}
 	}

@@ -11,6 +11,7 @@
 #include "cli/report.h"
 #include "core/devsum.h"
 #include "core/summary.h"
+#include "core/text.h"
 #include "core/units.h"
 
 /* cmd_stats_ns is v rounded to whole ns, for units_time. */
@@ -39,7 +40,9 @@ static void cmd_stats_table(const struct ss_timeline *t, const struct ss_summary
 		if (copies)
 			printf(" %11s %11s", units_bytes(r->bytes, b[6], 32),
 			       units_rate(r->bytes, r->total_ns, b[7], 32));
-		printf("  %s\n", summary_row_name(t, r));
+		printf("  ");
+		text_fputs(summary_row_name(t, r), stdout); /* a name from the trace: no control reaches the terminal */
+		putchar('\n');
 	}
 }
 
@@ -51,9 +54,13 @@ static void cmd_stats_print(const struct ss_timeline *t, const struct ss_summary
 
 	for (size_t i = 0; i < s->ncopy; i++)
 		bytes += s->copy[i].bytes;
-	printf("%s\n", what);
-	if (t->device[0] != '\0')
-		printf("device %s%s\n", t->device, t->modelled ? " (MODELLED: not measured)" : "");
+	text_fputs(what, stdout);
+	putchar('\n');
+	if (t->device[0] != '\0') {
+		printf("device ");
+		text_fputs(t->device, stdout);
+		printf("%s\n", t->modelled ? " (MODELLED: not measured)" : "");
+	}
 	printf("\nGPU kernels: %llu %s of %zu %s, %s in all (as nsys stats cuda_gpu_kern_sum)\n",
 	       (unsigned long long)s->kern_count, units_plural(s->kern_count, "launch", "launches"), s->nkern,
 	       units_plural(s->nkern, "kernel", "kernels"), units_time(s->kern_total_ns, b1, sizeof b1));
@@ -81,12 +88,13 @@ static void cmd_stats_devices(const struct ss_timeline *t, const struct ss_devsu
 	for (int i = 0; i < d->ndev; i++) {
 		const struct ss_devsum_dev *v = &d->dev[i];
 
-		printf("%-6d %10s %10s %10s %10s %10s %10s %10s %10s %10s  %s\n", i, units_time(v->busy_ns, b[0], 32),
+		printf("%-6d %10s %10s %10s %10s %10s %10s %10s %10s %10s  ", i, units_time(v->busy_ns, b[0], 32),
 		       units_time(v->compute_ns, b[1], 32), units_time(v->h2d_ns, b[2], 32),
 		       units_time(v->d2h_ns, b[3], 32), units_time(v->peer_ns, b[4], 32),
 		       units_bytes(v->peer_out_bytes, b[5], 32), units_bytes(v->peer_in_bytes, b[6], 32),
-		       units_time(v->idle_while_busy_ns, b[7], 32), units_time(v->link_shared_ns, b[8], 32),
-		       timeline_device_title(t, i, title, sizeof title));
+		       units_time(v->idle_while_busy_ns, b[7], 32), units_time(v->link_shared_ns, b[8], 32));
+		text_fputs(timeline_device_title(t, i, title, sizeof title), stdout);
+		putchar('\n');
 	}
 	printf("idle*: idle while another device was busy; link sh.: its H2D/D2H ran beside another device's\n");
 }

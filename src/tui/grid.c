@@ -8,6 +8,7 @@
 #include <wchar.h>
 
 #include "core/palette.h"
+#include "core/text.h"
 #include "core/xalloc.h"
 
 void grid_init(struct ss_grid *g, int w, int h)
@@ -60,44 +61,6 @@ void grid_set(struct ss_grid *g, int x, int y, uint32_t ch, int role, unsigned a
 	g->cell[(size_t)y * g->w + x] = (struct ss_cell){ch, (uint8_t)role, (uint8_t)attr, 0};
 }
 
-uint32_t grid_utf8_decode(const char **sp)
-{
-	const unsigned char *s = (const unsigned char *)*sp;
-	uint32_t c;
-	int n;
-
-	if (s[0] == 0)
-		return 0;
-	if (s[0] < 0x80) {
-		*sp += 1;
-		return s[0];
-	}
-	if ((s[0] & 0xe0) == 0xc0) {
-		c = s[0] & 0x1f;
-		n = 1;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		c = s[0] & 0x0f;
-		n = 2;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		c = s[0] & 0x07;
-		n = 3;
-	} else {
-		*sp += 1;
-		return 0xFFFD;
-	}
-	for (int i = 1; i <= n; i++) {
-		if ((s[i] & 0xc0) != 0x80) {
-			*sp += i;
-			return 0xFFFD;
-		}
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	*sp += n + 1;
-	if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0xFFFD;
-	return c;
-}
-
 int grid_utf8_encode(uint32_t c, char *out)
 {
 	if (c < 0x80) {
@@ -122,17 +85,15 @@ int grid_utf8_encode(uint32_t c, char *out)
 	return 4;
 }
 
-/* grid_printable maps a code point to what one cell shows: 0 to skip it (controls), '?' when not one cell wide. */
+/* grid_printable maps a code point (or TEXT_INVALID) to what one cell shows: text_printable's '?' for controls and
+ * bytes that are not UTF-8, and '?' too when not one cell wide or, in an ascii grid, not ASCII. */
 static uint32_t grid_printable(const struct ss_grid *g, uint32_t c)
 {
-	if (c < 0x20 || c == 0x7f)
-		return 0;
-	if (c < 0x7f)
+	c = text_printable(c);
+	if (c < 0x80)
 		return c;
 	if (g != NULL && g->ascii)
 		return '?';
-	if (c >= 0x80 && c < 0xa0)
-		return 0;
 	return wcwidth((wchar_t)c) == 1 ? c : '?';
 }
 
@@ -145,11 +106,8 @@ int grid_puts(struct ss_grid *g, int x, int y, int maxw, const char *s, int role
 		return 0;
 	if (maxw < 0)
 		maxw = g->w - x;
-	while (n < maxw && (c = grid_utf8_decode(&s)) != 0) {
-		c = grid_printable(g, c);
-		if (c == 0)
-			continue;
-		grid_set(g, x + n, y, c, role, attr);
+	while (n < maxw && (c = text_utf8_next(&s)) != 0) {
+		grid_set(g, x + n, y, grid_printable(g, c), role, attr);
 		n++;
 	}
 	return n;
@@ -195,12 +153,10 @@ void grid_box(struct ss_grid *g, struct ss_rect r, const uint32_t sides[6], int 
 int grid_text_width(const char *s)
 {
 	int n = 0;
-	uint32_t c;
 
 	if (s == NULL)
 		return 0;
-	while ((c = grid_utf8_decode(&s)) != 0)
-		if (grid_printable(NULL, c) != 0)
-			n++;
+	while (text_utf8_next(&s) != 0)
+		n++;
 	return n;
 }

@@ -41,7 +41,8 @@ const struct ss_cell *grid_at(const struct ss_grid *g, int x, int y);
 /* grid_set writes one cell; writes outside the grid are dropped. */
 void grid_set(struct ss_grid *g, int x, int y, uint32_t ch, int role, unsigned attr);
 /* grid_puts writes UTF-8 text from x,y, at most maxw cells (maxw < 0: to the grid's edge), and returns the cells
- * written. Code points that are not one cell wide (or any non-ASCII in an ascii grid) become '?'; controls skip. */
+ * written, one a code point (core/text's text_utf8_next). Controls and bytes that are not UTF-8 (text_printable),
+ * code points that are not one cell wide, and any non-ASCII in an ascii grid become '?'. */
 int grid_puts(struct ss_grid *g, int x, int y, int maxw, const char *s, int role, unsigned attr);
 /* grid_printf formats then writes like grid_puts. */
 int grid_printf(struct ss_grid *g, int x, int y, int maxw, int role, unsigned attr, const char *fmt, ...)
@@ -53,8 +54,6 @@ void grid_fill(struct ss_grid *g, struct ss_rect r, uint32_t ch, int role, unsig
 void grid_box(struct ss_grid *g, struct ss_rect r, const uint32_t sides[6], int role);
 /* grid_text_width is the number of cells grid_puts would use for s. */
 int grid_text_width(const char *s);
-/* grid_utf8_decode reads one code point from *s, advancing it; malformed bytes give U+FFFD. 0 at the end. */
-uint32_t grid_utf8_decode(const char **s);
 /* grid_utf8_encode writes c as UTF-8 into out (4 bytes room) and returns the length. */
 int grid_utf8_encode(uint32_t c, char *out);
 
