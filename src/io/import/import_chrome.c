@@ -6,7 +6,8 @@
  * chrome_parse (yajl's SAX parser, no DOM: memory stays at what the timeline needs). Here is the work that needs the
  * events in file order: B/E pairs nest per (pid, tid); GPU-side tracks of a foreign trace are numbered in order of
  * first appearance; names enter the timeline's string table. Times are rebased to the earliest event (streamscope's
- * own traces keep theirs).
+ * own traces keep theirs: their times start at 0, and a negative ts there is refused with the first such event, as
+ * other values our export never writes are, rather than clamped to 0 with the durations).
  *
  * Big files are parsed on several threads: the events array is cut into slices where a line starts with the next
  * event (chrome_split), worker threads parse slices into compact events, and this thread takes them in file order,
@@ -59,6 +60,8 @@ struct chrome_ctx {
 	struct idmap track_of; /* track key -> index into trk */
 	struct chrome_track *trk;
 	size_t ntrk, captrk;
+	size_t neg_event; /* the first event (file order, from 1) with a negative ts; 0 when none */
+	int64_t neg_ns;   /* its ts */
 };
 
 /* A slice of the events array for a worker. */
@@ -149,12 +152,17 @@ static int chrome_add(struct chrome_ctx *c, const struct ss_record *r, size_t n,
 }
 
 /* chrome_apply does the order-dependent part of event e, number n in the file, read by parser p (whose name ids
- * it carries): pairs an E with its B, numbers GPU tracks, adds the record. 0, or -1 with *cause. */
+ * it carries): notes the first negative ts, pairs an E with its B, numbers GPU tracks, adds the record. 0, or -1
+ * with *cause. */
 static int chrome_apply(struct chrome_ctx *c, struct chrome_parse *p, const struct chrome_ev *e, size_t n, char **cause)
 {
 	struct ss_record r;
 	struct chrome_track *t;
 
+	if (e->r.start < CHROME_BIAS && c->neg_event == 0) { /* refused at the end if the trace is streamscope's own */
+		c->neg_event = n;
+		c->neg_ns = -(int64_t)(CHROME_BIAS - e->r.start);
+	}
 	if (e->ph == 'E') {
 		struct ss_record *open;
 		uint32_t i;
@@ -392,6 +400,15 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 		if (rc == 0)
 			other = *chrome_parse_other(p);
 		chrome_parse_free(p);
+		/* our export writes times from 0: a negative one is not a trace to shift (its durations would be
+		 * clamped away by the rebase to CHROME_BIAS), but a file that is not what it says */
+		if (rc == 0 && other.own && c.neg_event != 0) {
+			*cause =
+			    xasprintf("%s: event %zu: negative ts %g us in a streamscope trace (otherData generator "
+			              "\"streamscope\"), whose times start at 0 (valid: ts >= 0)",
+			              name, c.neg_event, (double)c.neg_ns / 1000.0);
+			rc = -1;
+		}
 	}
 	chrome_free(&c);
 	if (rc != 0) {
