@@ -190,9 +190,10 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 		o->counts = v;
 		return 0;
 	}
-	if (sweep && it->id == OPT_ORDER && strcmp(v, "both") == 0) {
-		o->both_orders = true;
-		return 0;
+	if (sweep && it->id == OPT_ORDER) { /* the last --order wins, both or one */
+		o->both_orders = strcmp(v, "both") == 0;
+		if (o->both_orders)
+			return 0;
 	}
 	if (sweep && it->id == OPT_ORDER && experiment_order_parse(v) < 0) {
 		*cause = xasprintf("invalid --order '%s': valid is %s|both", v, experiment_valid_list("order"));

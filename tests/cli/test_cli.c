@@ -789,6 +789,27 @@ static void test_optional_value_word(void **state)
 	expect_error(2, ARGS("run", "--backend", "model", "--prefetch-events", "nosuch.ini"), "nosuch.ini", NULL);
 }
 
+/* A sweep's header names the stream counts it runs (the one-stream run included), not the base's count; the last
+ * --order wins, both or one. */
+static void test_sweep_header_and_order(void **state)
+{
+	struct cli_out o;
+
+	(void)state;
+	run_cli(&o, ARGS("sweep", "--backend", "model", "--streams", "4,8", "--order", "both", "--order", "breadth"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "kernel-transfer  streams 1,4,8  breadth-first"));
+	assert_true(strstr(o.out, "8 streams") == NULL || strstr(o.out, "8 streams") > strchr(o.out, '\n'));
+	assert_null(strstr(o.out, "| depth"));
+	assert_non_null(strstr(o.out, "| breadth"));
+	cli_out_free(&o);
+	run_cli(&o, ARGS("sweep", "--backend", "model", "--streams", "2", "--order", "breadth", "--order", "both"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "| depth"));
+	assert_non_null(strstr(o.out, "| breadth"));
+	cli_out_free(&o);
+}
+
 static void test_run_model_json(void **state)
 {
 	struct cli_out o;
@@ -1770,15 +1791,25 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_stats_refused),
 	};
 	const struct CMUnitTest model[] = {
-	    cmocka_unit_test(test_run_model_json),        cmocka_unit_test(test_optional_value_word),
-	    cmocka_unit_test(test_run_model_text),        cmocka_unit_test(test_run_auto_falls_back),
-	    cmocka_unit_test(test_sweep_model_both),      cmocka_unit_test(test_run_model_export),
-	    cmocka_unit_test(test_validate_check_files),  cmocka_unit_test(test_validate_fit),
-	    cmocka_unit_test(test_signal_export_cleanup), cmocka_unit_test(test_profile_label),
-	    cmocka_unit_test(test_outputs_checked_first), cmocka_unit_test(test_outputs_written_in_place),
-	    cmocka_unit_test(test_stats_model),           cmocka_unit_test(test_export_several),
-	    cmocka_unit_test(test_singular_counts),       cmocka_unit_test(test_bench_model_not_gpu),
-	    cmocka_unit_test(test_run_examples),          cmocka_unit_test(test_run_programs),
+	    cmocka_unit_test(test_run_model_json),
+	    cmocka_unit_test(test_optional_value_word),
+	    cmocka_unit_test(test_sweep_header_and_order),
+	    cmocka_unit_test(test_run_model_text),
+	    cmocka_unit_test(test_run_auto_falls_back),
+	    cmocka_unit_test(test_sweep_model_both),
+	    cmocka_unit_test(test_run_model_export),
+	    cmocka_unit_test(test_validate_check_files),
+	    cmocka_unit_test(test_validate_fit),
+	    cmocka_unit_test(test_signal_export_cleanup),
+	    cmocka_unit_test(test_profile_label),
+	    cmocka_unit_test(test_outputs_checked_first),
+	    cmocka_unit_test(test_outputs_written_in_place),
+	    cmocka_unit_test(test_stats_model),
+	    cmocka_unit_test(test_export_several),
+	    cmocka_unit_test(test_singular_counts),
+	    cmocka_unit_test(test_bench_model_not_gpu),
+	    cmocka_unit_test(test_run_examples),
+	    cmocka_unit_test(test_run_programs),
 	};
 	const char *group = argc > 1 ? argv[1] : "";
 	int rc = 0;
