@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/vec.h"
@@ -401,9 +402,55 @@ static char *trim(char *s)
 	return s;
 }
 
+/* profile_nearest_key returns the key nearest to name by edit distance (letters added, removed or changed) when one
+ * is within 3 of it, else the first key name begins (4 letters or more), else NULL: the likely typo behind an
+ * unknown key. */
+static const char *profile_nearest_key(const char *name)
+{
+	size_t n = strlen(name);
+	const char *best = NULL;
+	int bestd = 4;
+
+	if (n > 63)
+		return NULL;
+	for (int k = 0; k < NKEYS; k++) {
+		const char *key = profile_keys[k].name;
+		size_t m = strlen(key);
+		int row[64];
+
+		if (m > 63)
+			continue;
+		for (size_t j = 0; j <= m; j++)
+			row[j] = (int)j;
+		for (size_t i = 1; i <= n; i++) {
+			int diag = row[0];
+
+			row[0] = (int)i;
+			for (size_t j = 1; j <= m; j++) {
+				int up = row[j], d = diag + (name[i - 1] != key[j - 1]);
+
+				d = up + 1 < d ? up + 1 : d;
+				d = row[j - 1] + 1 < d ? row[j - 1] + 1 : d;
+				diag = up;
+				row[j] = d;
+			}
+		}
+		if (row[m] < bestd) {
+			bestd = row[m];
+			best = key;
+		}
+	}
+	for (int k = 0; k < NKEYS && best == NULL && n >= 4; k++) /* else a key it begins: copy.h2d.bw */
+		if (strncmp(profile_keys[k].name, name, n) == 0)
+			best = profile_keys[k].name;
+	return best;
+}
+
 /* parse_line handles one line: comments and blank lines are ignored; "key = value [measured|estimate]" sets a
- * value. Returns 0, or -1 with *cause naming origin and line. */
-static int parse_line(struct ss_profile *p, char *line, const char *origin, int lineno, char **cause, int *keys)
+ * value, each key once (seen[k]: the line that set key k, NKEYS + 0/1 for name and device). Returns 0, or -1 with
+ * *cause naming origin and line. */
+static int parse_line(struct ss_profile *p, char *line, const char *origin, int lineno, char **cause, int *keys,
+                      int *seen)
 {
 	char *hash = strchr(line, '#'), *eq, *key, *val, *tag, *end;
 	double v;
@@ -423,6 +470,14 @@ static int parse_line(struct ss_profile *p, char *line, const char *origin, int 
 	*eq = '\0';
 	key = trim(line);
 	val = trim(eq + 1);
+	k = strcmp(key, "name") == 0 ? NKEYS : strcmp(key, "device") == 0 ? NKEYS + 1 : profile_key_find(key);
+	if (k >= 0 && seen[k] > 0) {
+		*cause = xasprintf("%s:%d: key '%s' is given twice (first on line %d): give each key once", origin,
+		                   lineno, key, seen[k]);
+		return -1;
+	}
+	if (k >= 0)
+		seen[k] = lineno;
 	if (strcmp(key, "name") == 0 || strcmp(key, "device") == 0) {
 		char *dst = strcmp(key, "name") == 0 ? p->name : p->device;
 		size_t len = strcmp(key, "name") == 0 ? sizeof p->name : sizeof p->device;
@@ -435,9 +490,12 @@ static int parse_line(struct ss_profile *p, char *line, const char *origin, int 
 		(*keys)++;
 		return 0;
 	}
-	k = profile_key_find(key);
 	if (k < 0) {
-		*cause = xasprintf("%s:%d: unknown key '%s'", origin, lineno, key);
+		const char *near = profile_nearest_key(key);
+
+		*cause = xasprintf("%s:%d: unknown key '%s'%s%s%s (data/profiles/h200.profile lists every key)", origin,
+		                   lineno, key, near != NULL ? ": did you mean '" : "", near != NULL ? near : "",
+		                   near != NULL ? "'?" : "");
 		return -1;
 	}
 	errno = 0;
@@ -471,7 +529,7 @@ static int parse_line(struct ss_profile *p, char *line, const char *origin, int 
 int profile_parse(struct ss_profile *p, const char *text, const char *origin, char **cause)
 {
 	char *copy = xstrdup(text), *line = copy, *nl;
-	int lineno = 0, rc = 0, keys = 0;
+	int lineno = 0, rc = 0, keys = 0, *seen = xcalloc((size_t)NKEYS + 2, sizeof *seen);
 
 	profile_builtin(p);
 	snprintf(p->source, sizeof p->source, "%s", origin);
@@ -479,9 +537,10 @@ int profile_parse(struct ss_profile *p, const char *text, const char *origin, ch
 		nl = strchr(line, '\n');
 		if (nl != NULL)
 			*nl = '\0';
-		rc = parse_line(p, line, origin, ++lineno, cause, &keys);
+		rc = parse_line(p, line, origin, ++lineno, cause, &keys, seen);
 		line = nl != NULL ? nl + 1 : NULL;
 	}
+	free(seen);
 	free(copy);
 	if (rc == 0 && keys == 0) {
 		/* nothing but the built-in values would be left: not a profile (e.g. /dev/null, an empty file) */
@@ -497,10 +556,18 @@ int profile_load(struct ss_profile *p, const char *path, char **cause)
 	FILE *f = fopen(path, "r");
 	char *text = NULL;
 	size_t len = 0, cap = 0, got;
+	struct stat st;
 	int rc;
 
 	if (f == NULL) {
 		*cause = xasprintf("cannot open profile %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+		fclose(f);
+		*cause = xasprintf("profile %s: is a directory (a profile is the file 'streamscope calibrate -o FILE' "
+		                   "writes)",
+		                   path);
 		return -1;
 	}
 	do {
@@ -517,7 +584,7 @@ int profile_load(struct ss_profile *p, const char *path, char **cause)
 	if (ferror(f)) {
 		fclose(f);
 		free(text);
-		*cause = xasprintf("cannot read profile %s", path);
+		*cause = xasprintf("cannot read profile %s: %s", path, strerror(errno));
 		return -1;
 	}
 	fclose(f);

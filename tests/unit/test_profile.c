@@ -177,7 +177,11 @@ static void test_parse_errors(void **state)
 		const char *text, *frag;
 	} bad[] = {
 	    {"copy.h2d.bw_gbs 55\n", "t:1: expected key = value"},
-	    {"# ok\ncopy.h2d.bw = 55\n", "t:2: unknown key 'copy.h2d.bw'"},
+	    {"# ok\ncopy.h2d.bw = 55\n", "t:2: unknown key 'copy.h2d.bw': did you mean 'copy.h2d.bw_gbs'?"},
+	    {"zzzzzzzz = 1\n", "t:1: unknown key 'zzzzzzzz' (data/profiles/h200.profile lists every key)"},
+	    {"copy.h2d.bw_gbs = 55\n\ncopy.h2d.bw_gbs = 50\n",
+	     "t:3: key 'copy.h2d.bw_gbs' is given twice (first on line 1): give each key once"},
+	    {"name = a\nname = b\n", "t:2: key 'name' is given twice (first on line 1)"},
 	    {"copy.h2d.bw_gbs = fast\n", "t:1: copy.h2d.bw_gbs: 'fast' is not a number"},
 	    {"copy.h2d.bw_gbs = 0\n", "copy.h2d.bw_gbs = 0 is out of range"},
 	    {"copy.h2d.bw_gbs = 55 guessed\n",
