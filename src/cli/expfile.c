@@ -296,6 +296,9 @@ static int expfile_step_word(struct expfile_scan *s, struct ss_step *st, const c
 			for (int i = 0; i < 3; i++)
 				if (strlen(names[i]) == (size_t)(eq - w) &&
 				    strncmp(w, names[i], (size_t)(eq - w)) == 0) {
+					if (*field[i] != 0) /* set: every setting is 1 or more */
+						return expfile_fail(s, "step '%s': %s is given twice: give it once",
+						                    value, names[i]);
 					if (!expfile_uint(eq + 1, 1, hi[i], field[i]))
 						return expfile_fail(s, "step '%s': %s '%s': valid is an integer 1..%lu",
 						                    value, names[i], eq + 1, hi[i]);

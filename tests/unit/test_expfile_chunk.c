@@ -143,6 +143,8 @@ static void test_errors(void **state)
 	                                           "x|y|z 0..255");
 	expect_cause("[chunk]\nstep = memset z 256\n",
 	             "t.ini:2: step 'memset z 256': byte '256': valid is 0..255 (or 0x00..0xff)");
+	expect_cause("[chunk]\nstep = kernel add work=2 work=3\n",
+	             "t.ini:2: step 'kernel add work=2 work=3': work is given twice: give it once");
 	expect_cause("[chunk]\nstep = memset z 0x\n",
 	             "t.ini:2: step 'memset z 0x': byte '0x': valid is 0..255 (or 0x00..0xff)");
 	expect_cause("[chunk]\nstep = memset z 0x-1\n",
