@@ -1027,10 +1027,10 @@ static int cmd_bench_exec(const struct cmd_args *args)
 		for (int p = 0; p < SS_PRESET_COUNT; p++)
 			keep[p] = true;
 	memset(&bn, 0, sizeof bn);
-	if ((bn.b = expopts_backend(&o, &rc)) == NULL)
-		return rc;
-	/* -o DIR is made (or found) and checked before the first run */
+	/* -o DIR is made (or found) and checked before the backend is chosen: a usage error is its one line */
 	if (o.out != NULL && (rc = cmd_bench_dir(o.out)) != 0)
+		return rc;
+	if ((bn.b = expopts_backend(&o, &rc)) == NULL)
 		return rc;
 	bn.dir = o.out;
 	bn.modelled = bn.b->modelled; /* the runs say so again */
@@ -1073,7 +1073,8 @@ static const struct cmd_use cmd_bench_uses[] = {
     {OPT_QUICK, NULL, "a shorter stream sweep and reference comparison"},
     {OPT_REFERENCE, NULL, NULL},
     {OPT_ROUNDS, NULL, NULL},
-    {OPT_OUTPUT, "DIR", "keep every run's timeline (SQLite) and summary.json in DIR (made if missing)"},
+    {OPT_OUTPUT, "DIR",
+     "keep every run's timeline (SQLite) and summary.json in DIR (made if missing; its parent must exist)"},
     {OPT_NONE, NULL, NULL},
 };
 

@@ -1332,6 +1332,8 @@ static void test_outputs_checked_first(void **state)
 	assert_int_equal(make_empty(file), 0);
 	expect_error(2, ARGS("bench", "--backend", "model", "--quick", "-o", file), file, "not a directory", NULL);
 	expect_error(2, ARGS("bench", "--backend", "model", "--quick", "-o", missing), missing, NULL);
+	/* checked before the backend is chosen: without --backend, still its one line (no note about the driver) */
+	expect_error(2, ARGS("bench", "--quick", "-o", missing), missing, NULL);
 	assert_int_equal(unlink(file), 0);
 	assert_int_equal(unlink(trace), 0);
 	assert_int_equal(unlink(link), 0);
