@@ -393,11 +393,11 @@ static void cmd_record_twin(char **argv, struct cmd_record_twin *tw)
 	sigaction(SIGQUIT, &old_quit, NULL);
 }
 
-/* Stores the two wall-clock times in the trace when the runs are comparable (both ended the same way), and says
- * what they are, or why they are not stored. */
+/* Stores the two wall-clock times in the trace when the runs are comparable (both ended the same way), or says why
+ * they are not stored (cmd_record_twin_report says what they are once the trace is written or not). */
 static void cmd_record_twin_times(struct recorder *st, const struct cmd_record_twin *tw)
 {
-	char a[32], b[32], what[96], twhat[96];
+	char what[96], twhat[96];
 	uint64_t traced = st->exited && st->exit_ns > st->start_ns ? st->exit_ns - st->start_ns : 0;
 
 	if (!tw->ran || traced == 0 || tw->ns == 0)
@@ -413,11 +413,20 @@ static void cmd_record_twin_times(struct recorder *st, const struct cmd_record_t
 	}
 	st->tl.wall_traced_ns = traced;
 	st->tl.wall_untraced_ns = tw->ns;
-	fprintf(stderr,
-	        "streamscope: record --twin: %s traced, %s untraced (%+.1f%%): measured wall-clock times, stored "
-	        "in the trace\n",
-	        units_time(traced, a, sizeof a), units_time(tw->ns, b, sizeof b),
-	        ((double)traced / (double)tw->ns - 1.0) * 100.0);
+}
+
+/* cmd_record_twin_report prints the two wall-clock times cmd_record_twin_times stored, and whether they are in a
+ * trace (written: one was written). */
+static void cmd_record_twin_report(const struct recorder *st, bool written)
+{
+	char a[32], b[32];
+
+	if (st->tl.wall_traced_ns == 0 || st->tl.wall_untraced_ns == 0)
+		return;
+	fprintf(stderr, "streamscope: record --twin: %s traced, %s untraced (%+.1f%%): measured wall-clock times%s\n",
+	        units_time(st->tl.wall_traced_ns, a, sizeof a), units_time(st->tl.wall_untraced_ns, b, sizeof b),
+	        ((double)st->tl.wall_traced_ns / (double)st->tl.wall_untraced_ns - 1.0) * 100.0,
+	        written ? ", stored in the trace" : "");
 }
 
 /* The default trace name in the current directory. */
@@ -490,6 +499,7 @@ static int cmd_record_exec(const struct cmd_args *args)
 	if (o.twin)
 		cmd_record_twin_times(&st, &tw);
 	rc = cmd_record_finish(&st, out, &nothing);
+	cmd_record_twin_report(&st, rc == 0 && !nothing);
 	if (logpath != NULL)
 		cmd_error(0, "the output of %s is in %s", o.argv[0], logpath);
 	/* PROGRAM's status first: a shell's convention for signals. */

@@ -970,6 +970,7 @@ static void test_twin(void **state)
 	assert_true(strstr(o.out, "untraced run") < strstr(o.out, "record_harness: ok done")); /* the twin first */
 	assert_contains(o.err, "streamscope: record --twin: ");
 	assert_contains(o.err, " untraced (+");
+	assert_contains(o.err, "measured wall-clock times, stored in the trace\n");
 	open_trace(path, &t);
 	assert_int_equal(t.n, 11);
 	assert_true(t.wall_traced_ns >= 300000000ull);
@@ -991,6 +992,12 @@ static void test_twin(void **state)
 	open_trace(path, &t);
 	assert_true(t.wall_traced_ns == 0 && t.wall_untraced_ns == 0);
 	timeline_free(&t);
+	/* comparable runs but no CUDA call: the times are said, not claimed to be stored in a trace never written */
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--twin", "-o", path, "--", "/bin/true", NULL});
+	assert_int_equal(o.code, 0);
+	assert_contains(o.err, "no trace written");
+	assert_contains(o.err, "measured wall-clock times\n");
+	assert_null(strstr(o.err, "stored in the trace"));
 	/* a program that cannot start: the traced run's message, once, and its status */
 	run(NULL, &o,
 	    (const char *const[]){SS_BINARY, "record", "--twin", "-o", path, "--", "/nonexistent/prog", NULL});
