@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/units.h"
 #include "core/xalloc.h"
 
 struct expfile_scan;
@@ -218,19 +219,13 @@ static int expfile_buffer(const char *w)
 	return strcmp(w, "x") == 0 ? 0 : strcmp(w, "y") == 0 ? 1 : strcmp(w, "z") == 0 ? 2 : -1;
 }
 
-/* expfile_uint parses w as a decimal (or 0x hex) integer in lo..hi into *v; false when it is not one. */
-static bool expfile_uint(const char *w, unsigned long lo, unsigned long hi, uint32_t *v)
+/* expfile_uint parses w as a whole number in lo..hi into *v: decimal or 0x hex (units_parse_count), with a k, M or
+ * G suffix where suffix is set (work= and grid=, as --work and --grid take); false when it is not one. */
+static bool expfile_uint(const char *w, unsigned long lo, unsigned long hi, bool suffix, uint32_t *v)
 {
-	bool hex = w[0] == '0' && (w[1] == 'x' || w[1] == 'X'); /* else decimal: a leading 0 is not octal */
-	const char *d = hex ? w + 2 : w;
-	char *end;
-	unsigned long n;
+	long long n;
 
-	if (!(hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d)))
-		return false;
-	errno = 0;
-	n = strtoul(d, &end, hex ? 16 : 10);
-	if (errno != 0 || *end != '\0' || n < lo || n > hi)
+	if (units_parse_count(w, (long long)lo, (long long)hi, UNITS_HEX | (suffix ? UNITS_SUFFIX : 0), &n) != 0)
 		return false;
 	*v = (uint32_t)n;
 	return true;
@@ -272,7 +267,7 @@ static int expfile_step_word(struct expfile_scan *s, struct ss_step *st, const c
 		if (k == 1) {
 			uint32_t v;
 
-			if (!expfile_uint(w, 0, 255, &v))
+			if (!expfile_uint(w, 0, 255, false, &v))
 				return expfile_fail(s, "step '%s': byte '%s': valid is 0..255 (or 0x00..0xff)", value,
 				                    w);
 			st->value = (uint8_t)v;
@@ -299,9 +294,11 @@ static int expfile_step_word(struct expfile_scan *s, struct ss_step *st, const c
 					if (*field[i] != 0) /* set: every setting is 1 or more */
 						return expfile_fail(s, "step '%s': %s is given twice: give it once",
 						                    value, names[i]);
-					if (!expfile_uint(eq + 1, 1, hi[i], field[i]))
-						return expfile_fail(s, "step '%s': %s '%s': valid is an integer 1..%lu",
-						                    value, names[i], eq + 1, hi[i]);
+					if (!expfile_uint(eq + 1, 1, hi[i], i < 2, field[i]))
+						return expfile_fail(s,
+						                    "step '%s': %s '%s': valid is an integer 1..%lu%s",
+						                    value, names[i], eq + 1, hi[i],
+						                    i < 2 ? " (suffix k, M or G allowed)" : "");
 					return 1;
 				}
 			return expfile_fail(s, "step '%s': '%.*s': valid settings are work=N, grid=N, block=N", value,
@@ -387,9 +384,9 @@ static int expfile_interleave(struct expfile_scan *s, const char *value)
 		uint32_t n, lag = 0;
 
 		snprintf(num, sizeof num, "%.*s", at != NULL ? (int)(at - w) : (int)strlen(w), w);
-		if (!expfile_uint(num, 1, SS_MAX_STEPS, &n) ||
+		if (!expfile_uint(num, 1, SS_MAX_STEPS, false, &n) ||
 		    (at != NULL && strcmp(at, "@c") != 0 &&
-		     (strncmp(at, "@c-", 3) != 0 || !expfile_uint(at + 3, 1, 255, &lag))))
+		     (strncmp(at, "@c-", 3) != 0 || !expfile_uint(at + 3, 1, 255, false, &lag))))
 			return expfile_fail(
 			    s,
 			    "interleave item '%s': valid is N, N@c or N@c-K (step N of the %d at most, of "

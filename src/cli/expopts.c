@@ -10,6 +10,7 @@
 
 #include "cli/backends.h"
 #include "core/atomic.h"
+#include "core/units.h"
 #include "core/xalloc.h"
 #include "io/export/export.h"
 #include "io/import/import.h"
@@ -24,27 +25,8 @@ static int expopts_profile_load(const char *path, struct ss_profile *p);
 int expopts_number(const char *opt, const char *s, long long lo, long long hi, bool allow_suffix, long long *out,
                    char **cause)
 {
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (end == s || errno != 0)
-		goto bad;
-	if (allow_suffix && *end != '\0' && end[1] == '\0') {
-		int shift = *end == 'k' || *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : -1;
-
-		/* a negative value is refused before the shift, which would be undefined for it */
-		if (shift < 0 || v < 0 || v > (hi >> shift))
-			goto bad;
-		v <<= shift;
-		end++;
-	}
-	if (*end != '\0' || v < lo || v > hi)
-		goto bad;
-	*out = v;
-	return 0;
-bad:
+	if (units_parse_count(s, lo, hi, allow_suffix ? UNITS_SUFFIX : 0, out) == 0)
+		return 0;
 	*cause = xasprintf("invalid %s '%s': valid is an integer %lld..%lld%s", opt, s, lo, hi,
 	                   allow_suffix ? " (suffix k, M or G allowed)" : "");
 	return -1;

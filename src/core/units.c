@@ -1,7 +1,11 @@
-/* units.c: human formatting of times, sizes and rates. */
+/* units.c: human formatting of times, sizes and rates, and reading the counts people write (4M, 0x2a). */
 #include "core/units.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 char *units_time(uint64_t ns, char *buf, size_t len)
 {
@@ -63,4 +67,33 @@ uint64_t units_tick(uint64_t span, int target)
 			return step * 10;
 		step *= 10;
 	}
+}
+
+int units_parse_count(const char *s, long long lo, long long hi, int flags, long long *out)
+{
+	bool hex = (flags & UNITS_HEX) && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *d = hex ? s + 2 : s;
+	char *end;
+	long long v;
+	int shift = 0;
+
+	if (!(hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d)))
+		return -1;
+	errno = 0;
+	v = strtoll(d, &end, hex ? 16 : 10);
+	if (errno != 0)
+		return -1;
+	if ((flags & UNITS_SUFFIX) && !hex && *end != '\0' && end[1] == '\0') {
+		shift = *end == 'k' || *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : -1;
+		if (shift < 0 || v > (hi >> shift))
+			return -1;
+		end++;
+	}
+	if (*end != '\0')
+		return -1;
+	v <<= shift;
+	if (v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
 }

@@ -85,6 +85,11 @@ static void test_parse(void **state)
 	assert_int_equal(parse_ok("[chunk]\nstep = memset z 010\n").step[0].value, 10);
 	assert_int_equal(parse_ok("[chunk]\nstep = memset z 09\n").step[0].value, 9);
 	assert_int_equal(parse_ok("[chunk]\nstep = kernel add work=010\n").step[0].work, 10);
+	/* work= and grid= take the suffixes --work and --grid take; block= and bytes do not */
+	assert_int_equal(parse_ok("[chunk]\nstep = kernel add work=4k grid=1M\n").step[0].work, 4096);
+	assert_int_equal(parse_ok("[chunk]\nstep = kernel add work=4k grid=1M\n").step[0].grid, 1u << 20);
+	expect_cause("[chunk]\nstep = kernel add block=1k\n",
+	             "t.ini:2: step 'kernel add block=1k': block '1k': valid is an integer 1..1024");
 	assert_int_equal(e.step[3].kind, SS_STEP_KERNEL);
 	assert_int_equal(e.step[3].kernel, SS_KERNEL_FMA);
 	assert_int_equal(e.step[3].work, 7);
@@ -159,8 +164,9 @@ static void test_errors(void **state)
 	expect_cause("[chunk]\nstep = kernel add x\n",
 	             "t.ini:2: step 'kernel add x': buffer 'x': only decrypt takes one (in place; add and fma read x "
 	             "and y and write z, spin none)");
-	expect_cause("[chunk]\nstep = kernel add work=0\n",
-	             "t.ini:2: step 'kernel add work=0': work '0': valid is an integer 1..100000000");
+	expect_cause(
+	    "[chunk]\nstep = kernel add work=0\n",
+	    "t.ini:2: step 'kernel add work=0': work '0': valid is an integer 1..100000000 (suffix k, M or G allowed)");
 	expect_cause("[chunk]\nstep = kernel fma block=1025\n",
 	             "t.ini:2: step 'kernel fma block=1025': block '1025': valid is an integer 1..1024");
 	expect_cause("[chunk]\nstep = kernel add speed=3\n",

@@ -177,6 +177,51 @@ static void test_plural(void **state)
 	assert_string_equal(units_plural(1ull << 40, "copy", "copies"), "copies");
 }
 
+/* units_parse_count: decimal (010 is ten), 0x hex and k/M/G only where asked, nothing else, and the range. */
+static void test_parse_count(void **state)
+{
+	static const struct {
+		const char *s;
+		int flags;
+		long long lo, hi, want; /* want -1: refused */
+	} cases[] = {
+	    {"42", 0, 0, 100, 42},
+	    {"010", 0, 0, 100, 10},
+	    {"0", 0, 0, 100, 0},
+	    {"4k", UNITS_SUFFIX, 0, 1ll << 40, 4096},
+	    {"4K", UNITS_SUFFIX, 0, 1ll << 40, 4096},
+	    {"3M", UNITS_SUFFIX, 0, 1ll << 40, 3ll << 20},
+	    {"16G", UNITS_SUFFIX, 0, 1ll << 40, 16ll << 30},
+	    {"4k", 0, 0, 1ll << 40, -1},
+	    {"4Q", UNITS_SUFFIX, 0, 1ll << 40, -1},
+	    {"4kk", UNITS_SUFFIX, 0, 1ll << 40, -1},
+	    {"2G", UNITS_SUFFIX, 0, 1ll << 30, -1}, /* beyond hi once shifted */
+	    {"0x2a", UNITS_HEX, 0, 255, 42},
+	    {"0X2A", UNITS_HEX, 0, 255, 42},
+	    {"0x2a", 0, 0, 255, -1},
+	    {"0x", UNITS_HEX, 0, 255, -1},
+	    {"0x-1", UNITS_HEX, 0, 255, -1},
+	    {"0x1k", UNITS_HEX | UNITS_SUFFIX, 0, 1 << 20, -1},
+	    {"", 0, 0, 100, -1},
+	    {" 2", 0, 0, 100, -1},
+	    {"2 ", 0, 0, 100, -1},
+	    {"+2", 0, 0, 100, -1},
+	    {"-2", 0, -5, 100, -1},
+	    {"101", 0, 0, 100, -1},
+	    {"0", 0, 1, 100, -1},
+	    {"99999999999999999999", 0, 0, 100, -1},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		long long v = -7;
+		int rc = units_parse_count(cases[i].s, cases[i].lo, cases[i].hi, cases[i].flags, &v);
+
+		if (cases[i].want < 0 ? rc != -1 || v != -7 : rc != 0 || v != cases[i].want)
+			fail_msg("'%s' flags %d: rc %d, value %lld", cases[i].s, cases[i].flags, rc, v);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +233,7 @@ int main(void)
 	    cmocka_unit_test(test_tick_examples),
 	    cmocka_unit_test(test_tick_properties),
 	    cmocka_unit_test(test_plural),
+	    cmocka_unit_test(test_parse_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
