@@ -31,8 +31,9 @@
 #include "core/xalloc.h"
 #include "io/import/importer.h"
 
-/* |ns| beyond this is absurd (about 73 years). */
-#define CHROME_MAX_NS (1ll << 61)
+/* |ns| of a ts or dur beyond this is absurd: the bound every importer keeps (importer.h), so that a SQLite trace
+ * exported as JSON reads back. */
+#define CHROME_MAX_NS ((int64_t)SS_IMPORT_MAX_NS)
 
 /* The fields read: an event's, its args', otherData's. */
 enum chrome_parse_slot {
@@ -310,8 +311,10 @@ static bool chrome_parse_decimal_ns(const char *s, size_t n, int64_t *ns)
 			return false;
 		whole = whole * 10 + (uint64_t)(s[i] - '0');
 	}
-	if (digits == 0 || whole > (uint64_t)CHROME_MAX_NS / 1000)
-		return false; /* absurd: strtod says how much */
+	/* past the bound's whole us and the next (which a double would round back onto the bound): absurd, and
+	 * strtod says how much */
+	if (digits == 0 || whole > (uint64_t)CHROME_MAX_NS / 1000 + 1)
+		return false;
 	if (i < n && s[i] == '.') {
 		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
 			if (nfrac < 3) {
@@ -333,6 +336,13 @@ static bool chrome_parse_decimal_ns(const char *s, size_t n, int64_t *ns)
 	return true;
 }
 
+/* chrome_parse_absurd fails with an absurd time us of field what ("ts" or "dur"), saying what is valid. */
+static void chrome_parse_absurd(struct chrome_parse *p, const char *what, double us)
+{
+	chrome_parse_fail(p, "event %zu: absurd %s %g us (valid: %s <= " SS_IMPORT_MAX_US_TEXT ", 2^62 ns)", p->events,
+	                  what, us, strcmp(what, "ts") == 0 ? "|ts|" : "0 <= dur");
+}
+
 /* chrome_parse_time reads field slot, a time in microseconds (number or numeric string), as ns into *ns.
  * Returns 0, 1 when absent or null, -1 (cause set) when present but not a sane number. */
 static int chrome_parse_time(struct chrome_parse *p, int slot, const char *what, int64_t *ns)
@@ -352,9 +362,9 @@ static int chrome_parse_time(struct chrome_parse *p, int slot, const char *what,
 		struct chrome_parse_num num;
 
 		if (chrome_parse_decimal_ns(s, n, ns)) {
-			if (llabs(*ns) < CHROME_MAX_NS)
+			if (llabs(*ns) <= CHROME_MAX_NS)
 				return 0;
-			chrome_parse_fail(p, "event %zu: absurd %s %g us", p->events, what, (double)*ns / 1000.0);
+			chrome_parse_absurd(p, what, (double)*ns / 1000.0);
 			return -1;
 		}
 		chrome_parse_number(s, n, &num);
@@ -373,8 +383,8 @@ static int chrome_parse_time(struct chrome_parse *p, int slot, const char *what,
 			return -1;
 		}
 	}
-	if (!isfinite(us) || fabs(us) * 1000.0 >= (double)CHROME_MAX_NS) {
-		chrome_parse_fail(p, "event %zu: absurd %s %g us", p->events, what, us);
+	if (!isfinite(us) || fabs(us) * 1000.0 > (double)CHROME_MAX_NS) {
+		chrome_parse_absurd(p, what, us);
 		return -1;
 	}
 	*ns = llround(us * 1000.0);
@@ -613,7 +623,8 @@ static int chrome_parse_event(struct chrome_parse *p)
 			if (rc < 0)
 				return 0;
 			if (dur < 0)
-				return chrome_parse_fail(p, "event %zu: negative duration", p->events);
+				return chrome_parse_fail(p, "event %zu: negative duration (valid: dur >= 0)",
+				                         p->events);
 			e.r.end = e.r.start + (uint64_t)dur;
 		} else {
 			e.stack = chrome_parse_track_key(chrome_parse_id(p, CP_PID), chrome_parse_id(p, CP_TID), 2);

@@ -7,7 +7,9 @@
  * events in file order: B/E pairs nest per (pid, tid); GPU-side tracks of a foreign trace are numbered in order of
  * first appearance; names enter the timeline's string table. Times are rebased to the earliest event (streamscope's
  * own traces keep theirs: their times start at 0, and a negative ts there is refused with the first such event, as
- * other values our export never writes are, rather than clamped to 0 with the durations).
+ * other values our export never writes are, rather than clamped to 0 with the durations). As in every importer, the
+ * records end up within 0 <= start <= end <= 2^62 ns, their durations adding up to at most 2^63 - 1 ns (importer.h):
+ * ts and dur are bounded as read (chrome_parse), the span and the total once all are in (chrome_span).
  *
  * Big files are parsed on several threads: the events array is cut into slices where a line starts with the next
  * event (chrome_split), worker threads parse slices into compact events, and this thread takes them in file order,
@@ -46,10 +48,16 @@ static struct import_chrome_tuning chrome_tuning;
 /* How many slices of the calling thread's last import came from workers. */
 static _Thread_local size_t chrome_slices_used;
 
+/* A B event waiting for its E: its record (start set, end not yet) and its number in the file (from 1). */
+struct chrome_open {
+	struct ss_record r;
+	size_t event;
+};
+
 /* One (pid, tid) or (pid, stream) track of a foreign trace, or the B/E stack of a thread. */
 struct chrome_track {
-	uint32_t id;            /* raw stream id given to its GPU records: the track's ordinal */
-	struct ss_record *open; /* stack of B events: start set, end not yet */
+	uint32_t id;              /* raw stream id given to its GPU records: the track's ordinal */
+	struct chrome_open *open; /* stack of B events */
 	size_t nopen, capopen;
 };
 
@@ -60,8 +68,12 @@ struct chrome_ctx {
 	struct idmap track_of; /* track key -> index into trk */
 	struct chrome_track *trk;
 	size_t ntrk, captrk;
-	size_t neg_event; /* the first event (file order, from 1) with a negative ts; 0 when none */
-	int64_t neg_ns;   /* its ts */
+	size_t neg_event;               /* the first event (file order, from 1) with a negative ts; 0 when none */
+	int64_t neg_ns;                 /* its ts */
+	uint64_t first_start, last_end; /* the earliest start and the latest end of the records (biased ns) */
+	size_t first_event, last_event; /* the first events (file order, from 1) with them; 0 when no record */
+	uint64_t total_ns;              /* the records' durations added up, until past SS_IMPORT_MAX_TOTAL_NS */
+	size_t total_event;             /* the event whose record took the total past it; 0 when none did */
 };
 
 /* A slice of the events array for a worker. */
@@ -142,11 +154,28 @@ static struct chrome_track *chrome_track(struct chrome_ctx *c, uint64_t key)
 	return t;
 }
 
-/* chrome_add appends r (start/end biased ns) after the common checks. */
-static int chrome_add(struct chrome_ctx *c, const struct ss_record *r, size_t n, char **cause)
+/* chrome_add appends r (start/end biased ns) after the common checks: n is the number of the event that ends it,
+ * from the number of the one that starts it (n too for an X event), and both note the earliest start and the
+ * latest end for chrome_span. 0, or -1 with *cause. */
+static int chrome_add(struct chrome_ctx *c, const struct ss_record *r, size_t from, size_t n, char **cause)
 {
 	if (c->t->n >= SS_IMPORT_MAX_RECORDS)
 		return chrome_fail_event(c, n, "too many events", cause);
+	if (c->first_event == 0 || r->start < c->first_start) {
+		c->first_start = r->start;
+		c->first_event = from;
+	}
+	if (c->last_event == 0 || r->end > c->last_end) {
+		c->last_end = r->end;
+		c->last_event = n;
+	}
+	/* a duration is at most 2^63 ns (a B at ts -2^62 ns, its E at +2^62 ns), the total at most 2^63 - 1 before it:
+	 * no wrap; past the bound it is refused at the end (chrome_span), after a span too long, which says more */
+	if (c->total_event == 0) {
+		c->total_ns += r->end - r->start;
+		if (c->total_ns > SS_IMPORT_MAX_TOTAL_NS)
+			c->total_event = n;
+	}
 	timeline_add(c->t, r);
 	return 0;
 }
@@ -164,7 +193,7 @@ static int chrome_apply(struct chrome_ctx *c, struct chrome_parse *p, const stru
 		c->neg_ns = -(int64_t)(CHROME_BIAS - e->r.start);
 	}
 	if (e->ph == 'E') {
-		struct ss_record *open;
+		struct chrome_open *open;
 		uint32_t i;
 
 		/* B/E pairs nest per (pid, tid): the open stack lives on the thread's track */
@@ -172,20 +201,20 @@ static int chrome_apply(struct chrome_ctx *c, struct chrome_parse *p, const stru
 			return 0; /* an E without its B: Chrome ignores it too */
 		t = &c->trk[i];
 		open = &t->open[--t->nopen];
-		if (e->r.start < open->start)
+		if (e->r.start < open->r.start)
 			return chrome_fail_event(c, n, "negative duration (E before its B)", cause);
-		open->end = e->r.start;
-		return chrome_add(c, open, n, cause);
+		open->r.end = e->r.start;
+		return chrome_add(c, &open->r, open->event, n, cause);
 	}
 	r = e->r;
 	r.name = chrome_parse_name(p, r.name, c->t);
 	if (e->gpu)
 		r.raw_stream = chrome_track(c, e->track)->id;
 	if (e->ph == 'X')
-		return chrome_add(c, &r, n, cause);
+		return chrome_add(c, &r, n, n, cause);
 	/* B: push on the thread's own stack */
 	t = chrome_track(c, e->stack);
-	*VEC_PUSH(t->open, t->nopen, t->capopen, 8) = r;
+	*VEC_PUSH(t->open, t->nopen, t->capopen, 8) = (struct chrome_open){.r = r, .event = n};
 	return 0;
 }
 
@@ -361,6 +390,40 @@ static int chrome_read(struct chrome_ctx *c, struct chrome_parse *p, const char 
 	return rc;
 }
 
+/* chrome_span checks that the records will end by SS_IMPORT_MAX_NS once rebased to base (CHROME_BIAS for our own
+ * traces, else the earliest start), and that their durations add up to at most SS_IMPORT_MAX_TOTAL_NS: 0, else -1
+ * with *cause naming the event that ends last (or took the total past its bound) and what is valid. Each ts and dur
+ * is bounded as it is read, but a foreign trace from ts -2^62 ns to +2^62 ns, or our own with ts + dur past 2^62 ns,
+ * would still end past it after the shift. */
+static int chrome_span(const struct chrome_ctx *c, bool own, char **cause)
+{
+	uint64_t base = own ? CHROME_BIAS : c->first_start, span;
+	unsigned long long us, frac;
+
+	if (c->last_event == 0)
+		return 0;
+	if (c->last_end - base <= SS_IMPORT_MAX_NS) {
+		if (c->total_event == 0)
+			return 0;
+		*cause = xasprintf("%s: event %zu: the durations up to here add up to more than any real trace's "
+		                   "(" SS_IMPORT_MAX_TOTAL_TEXT ")",
+		                   c->name, c->total_event);
+		return -1;
+	}
+	span = c->last_end - base;
+	us = (unsigned long long)(span / 1000);
+	frac = (unsigned long long)(span % 1000);
+	if (own)
+		*cause = xasprintf("%s: event %zu: ends at ts + dur = %llu.%03llu us in a streamscope trace, past 2^62 "
+		                   "ns (valid: ts + dur <= " SS_IMPORT_MAX_US_TEXT ")",
+		                   c->name, c->last_event, us, frac);
+	else
+		*cause = xasprintf("%s: event %zu: ends %llu.%03llu us after event %zu starts, past 2^62 ns, about 146 "
+		                   "years (valid: every ts + dur within " SS_IMPORT_MAX_US_TEXT " of the earliest ts)",
+		                   c->name, c->last_event, us, frac, c->first_event);
+	return -1;
+}
+
 static void chrome_free(struct chrome_ctx *c)
 {
 	for (size_t i = 0; i < c->ntrk; i++)
@@ -409,6 +472,8 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 			              name, c.neg_event, (double)c.neg_ns / 1000.0);
 			rc = -1;
 		}
+		if (rc == 0)
+			rc = chrome_span(&c, other.own, cause);
 	}
 	chrome_free(&c);
 	if (rc != 0) {

@@ -151,6 +151,7 @@ struct import_sqlite_ctx {
 	struct idmap names;   /* StringIds id -> timeline name id (or IMPORT_SQLITE_NO_STRING), per table */
 	int mem_pageable, mem_pinned, mem_managed, mem_managed_static; /* ENUM_CUDA_MEM_KIND ids */
 	const char *mem_name[IMPORT_SQLITE_MEM_KINDS]; /* ENUM_CUDA_MEM_KIND id -> "Pinned", ...; NULL: not known */
+	uint64_t total_ns; /* the durations of the rows read so far, added up (at most SS_IMPORT_MAX_TOTAL_NS) */
 };
 
 static int import_sqlite_fail(struct import_sqlite_ctx *c, const char *what)
@@ -454,6 +455,47 @@ static int import_sqlite_device(struct import_sqlite_ctx *c, sqlite3_stmt *st, c
 	return 0;
 }
 
+/* What import_sqlite_times says is valid. */
+#define IMPORT_SQLITE_VALID_TIMES "valid: 0 <= start <= end <= " SS_IMPORT_MAX_NS_TEXT ", 2^62, about 146 years"
+
+/* import_sqlite_times checks the start and end of row (counted from 1) of table: 0 when
+ * 0 <= start <= end <= SS_IMPORT_MAX_NS and the durations of the rows so far, this one's added to c->total_ns, stay
+ * within SS_IMPORT_MAX_TOTAL_NS; else -1 with *cause naming the file, the table, the row, the value and what is valid
+ * (such times are no real trace's, and their durations would overflow whatever sums them). */
+static int import_sqlite_times(struct import_sqlite_ctx *c, const char *table, long long row, sqlite3_int64 start,
+                               sqlite3_int64 end)
+{
+	const char *which = start < 0 || start > (sqlite3_int64)SS_IMPORT_MAX_NS ? "start" : "end";
+	sqlite3_int64 v = which[0] == 's' ? start : end;
+
+	if (v < 0) {
+		*c->cause = xasprintf("%s: %s row %lld: negative timestamp %s %lld (" IMPORT_SQLITE_VALID_TIMES ")",
+		                      c->path, table, row, which, (long long)v);
+		return -1;
+	}
+	if (v > (sqlite3_int64)SS_IMPORT_MAX_NS) {
+		*c->cause = xasprintf(
+		    "%s: %s row %lld: absurd timestamp %s %lld, past any real trace's (" IMPORT_SQLITE_VALID_TIMES ")",
+		    c->path, table, row, which, (long long)v);
+		return -1;
+	}
+	if (end < start) {
+		*c->cause = xasprintf(
+		    "%s: %s row %lld: negative duration (start %lld > end %lld; " IMPORT_SQLITE_VALID_TIMES ")",
+		    c->path, table, row, (long long)start, (long long)end);
+		return -1;
+	}
+	/* at most 2^63 - 1 + 2^62: no wrap */
+	c->total_ns += (uint64_t)(end - start);
+	if (c->total_ns > SS_IMPORT_MAX_TOTAL_NS) {
+		*c->cause = xasprintf("%s: %s row %lld: the durations up to here add up to %llu ns, more than any real "
+		                      "trace's (" SS_IMPORT_MAX_TOTAL_TEXT ")",
+		                      c->path, table, row, (unsigned long long)c->total_ns);
+		return -1;
+	}
+	return 0;
+}
+
 /* import_sqlite_query builds the SELECT for table tb from the columns it has (absent ones are NULL, and have[]
  * says which are real); NULL (with *cause) when a required column is missing. */
 static char *import_sqlite_query(struct import_sqlite_ctx *c, const struct import_sqlite_table *tb, bool *have)
@@ -597,16 +639,8 @@ static int import_sqlite_table(struct import_sqlite_ctx *c, const struct import_
 		}
 		start = sqlite3_column_int64(st, COL_START);
 		end = sqlite3_column_int64(st, COL_END);
-		if (start < 0 || end < 0) {
-			*c->cause = xasprintf("%s: %s row %lld: negative timestamp %lld", c->path, tb->name, row,
-			                      (long long)(start < 0 ? start : end));
+		if (import_sqlite_times(c, tb->name, row, start, end) != 0)
 			goto fail;
-		}
-		if (end < start) {
-			*c->cause = xasprintf("%s: %s row %lld: negative duration (start %lld > end %lld)", c->path,
-			                      tb->name, row, (long long)start, (long long)end);
-			goto fail;
-		}
 		if (import_sqlite_int(c, st, COL_TYPE, type[COL_TYPE], tb->name, tb->type ? tb->type : "type", row,
 		                      INT32_MIN, INT32_MAX, &type_value) != 0)
 			goto fail;

@@ -14,6 +14,22 @@
 #define SS_IMPORT_MAX_RECORDS 100000000u
 /* Streams beyond this many distinct ids in a foreign trace share SS_STREAM_UNKNOWN; no file may claim more. */
 #define SS_IMPORT_MAX_STREAMS 1024
+/* The latest time an importer accepts, in ns, and so the longest duration: 2^62 ns, about 146 years. No real trace
+ * comes near it (CUPTI's clock counts ns since 1970: 2^62 is in 2116). Every record an importer produces has
+ * 0 <= start <= end <= SS_IMPORT_MAX_NS, so that end - start and start + a duration stay within int64, and the sum
+ * of two times within uint64; a file that holds a time past it is refused, not clamped. */
+#define SS_IMPORT_MAX_NS (UINT64_C(1) << 62)
+/* SS_IMPORT_MAX_NS as the messages spell what is valid: in ns, and in us (Chrome JSON's unit). */
+#define SS_IMPORT_MAX_NS_TEXT "4611686018427387904 ns"
+#define SS_IMPORT_MAX_US_TEXT "4611686018427387.904 us"
+/* The most the durations (end - start) of all of a trace's records may add up to: 2^63 - 1 ns, about 292 years, so
+ * that a total over any of them (per kernel name, per kind, per device...) fits int64 and uint64. Four records of
+ * 2^62 ns would pass 2^64; a real trace is nowhere near (a day's trace would need over 100,000 lanes busy all day). */
+#define SS_IMPORT_MAX_TOTAL_NS ((uint64_t)INT64_MAX)
+/* What a refusal for passing it says is valid. */
+#define SS_IMPORT_MAX_TOTAL_TEXT                                                                                       \
+	"valid: the durations end - start of a trace's records add up to at most 9223372036854775807 ns, 2^63 - 1, "   \
+	"about 292 years"
 /* A record whose stream index import_finish assigns from raw_stream, in order of first appearance. */
 #define SS_STREAM_PENDING INT32_MIN
 
