@@ -73,7 +73,7 @@ static void test_json(void **state)
 	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"dur\":1}]}", "no ts");
 	TEXT_FAIL(dir, "{\"traceEvents\":[{\"ph\":\"X\",\"ts\":NaN,\"dur\":1}]}", "invalid JSON");
 	TEXT_FAIL(dir, "{\"traceEvents\":[1,2]}", "not an object");
-	TEXT_FAIL(dir, "[\"x\"]", "not an object");
+	TEXT_FAIL(dir, "[\"x\"]", "unrecognised format"); /* an array, but not of events: no trace at all */
 	TEXT_FAIL(dir, "{\"traceEvents\":[]} trailing", "trailing data");
 	TEXT_FAIL(dir, "{\"traceEvents\":[]}{}", "trailing data");
 	TEXT_FAIL(dir, "{\"foo\":1}", "no traceEvents");
@@ -111,10 +111,10 @@ static void test_json(void **state)
 	memset(deep + strlen(deep), '[', n);
 	deep[strlen("{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":") + n] = '\0';
 	expect_text_fail(dir, deep, strlen(deep), "nesting depth over 64");
-	/* one level past the limit, as the whole file */
+	/* one level past the limit, as the whole file: an array of arrays, no trace */
 	memset(deep, '[', 65);
 	strcpy(deep + 65, "{");
-	expect_text_fail(dir, deep, strlen(deep), "not an object");
+	expect_text_fail(dir, deep, strlen(deep), "unrecognised format");
 	strcpy(deep, "[{\"args\":"); /* 2 levels, then 63 more: the last '[' is at byte 71 */
 	memset(deep + 9, '[', 63);
 	strcpy(deep + 72, "]}]");
@@ -124,7 +124,7 @@ static void test_json(void **state)
 	deep[8 + n] = '\0';
 	expect_text_fail(dir, deep, strlen(deep), "invalid JSON");
 	memset(deep, '[', n);
-	expect_text_fail(dir, deep, n, "not an object");
+	expect_text_fail(dir, deep, n, "unrecognised format");
 	free(deep);
 	fx_rmdir(dir);
 	free(dir);

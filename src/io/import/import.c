@@ -17,6 +17,9 @@
 #include "io/import/import_sqlite.h"
 #include "io/import/importer.h"
 
+/* How much of a file import_file_sniff reads at a time. */
+#define IMPORT_SNIFF_BLOCK 4096
+
 static int import_file_sniff(const char *path, struct ss_timeline *t, char **cause);
 
 int import_file(const char *path, struct ss_timeline *t, char **cause)
@@ -32,11 +35,41 @@ static bool import_blank(unsigned char ch)
 	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
 }
 
+/* import_skip_blanks moves *i past the JSON white space at head[*i..*got), reading the next block of fd into head
+ * (sizeof head bytes: IMPORT_SNIFF_BLOCK) each time the current one, a full one, is all blanks. Then *i < *got is
+ * the first other byte, *i == *got the end of the file. 0, or -1 with errno. */
+static int import_skip_blanks(int fd, unsigned char *head, ssize_t *got, size_t *i)
+{
+	for (;;) {
+		while (*i < (size_t)*got && import_blank(head[*i]))
+			(*i)++;
+		/* a short block is the end of the file */
+		if (*i < (size_t)*got || (size_t)*got < IMPORT_SNIFF_BLOCK)
+			return 0;
+		*got = importer_read_fd(fd, head, IMPORT_SNIFF_BLOCK);
+		if (*got < 0)
+			return -1;
+		*i = 0;
+	}
+}
+
+/* import_unrecognised sets *cause to the line for a file of no format streamscope reads. Returns -1. */
+static int import_unrecognised(const char *path, char **cause)
+{
+	*cause = xasprintf("%s: unrecognised format (expected streamscope or Nsight Systems SQLite, or Chrome trace "
+	                   "JSON)",
+	                   path);
+	return -1;
+}
+
 /* import_file_sniff is import_file before its cause is made one line. The first block tells SQLite's header; white
- * space before JSON is read past block by block, however long it is. */
+ * space before JSON is read past block by block, however long it is. A '{' is taken for Chrome trace JSON (its
+ * parser says what is wrong with it); a '[' only when an object, a ']' or the end of the file follows it, for a
+ * Chrome trace is an array of event objects: "[experiment]" (an INI file) or "[1, 2]" is no trace at all, and is
+ * said to be of no format streamscope reads, like any other file, not that its "event 1 is not an object". */
 static int import_file_sniff(const char *path, struct ss_timeline *t, char **cause)
 {
-	unsigned char head[4096];
+	unsigned char head[IMPORT_SNIFF_BLOCK];
 	struct stat st;
 	ssize_t got;
 	size_t i = 0;
@@ -78,29 +111,30 @@ static int import_file_sniff(const char *path, struct ss_timeline *t, char **cau
 	}
 	if ((size_t)got >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
 		i = 3;
-	for (;;) {
-		while (i < (size_t)got && import_blank(head[i]))
-			i++;
-		/* a short block is the end of the file */
-		if (i < (size_t)got || (size_t)got < sizeof head)
-			break;
-		got = importer_read_fd(fd, head, sizeof head);
-		if (got < 0) {
-			*cause = xasprintf("%s: %s", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		i = 0;
-	}
-	close(fd);
-	if (i < (size_t)got && (head[i] == '{' || head[i] == '['))
-		return import_chrome(path, t, cause);
+	if (import_skip_blanks(fd, head, &got, &i) != 0)
+		goto fail;
 	if (i == (size_t)got) {
+		close(fd);
 		*cause = xasprintf("%s: only white space (expected SQLite or Chrome trace JSON)", path);
 		return -1;
 	}
-	*cause = xasprintf("%s: unrecognised format (expected streamscope or Nsight Systems SQLite, or Chrome trace "
-	                   "JSON)",
-	                   path);
+	if (head[i] == '[') {
+		i++;
+		if (import_skip_blanks(fd, head, &got, &i) != 0)
+			goto fail;
+		if (i < (size_t)got && head[i] != '{' && head[i] != ']') {
+			close(fd);
+			return import_unrecognised(path, cause);
+		}
+	} else if (head[i] != '{') {
+		close(fd);
+		return import_unrecognised(path, cause);
+	}
+	close(fd);
+	return import_chrome(path, t, cause);
+
+fail:
+	*cause = xasprintf("%s: %s", path, strerror(errno));
+	close(fd);
 	return -1;
 }
