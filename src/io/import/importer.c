@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/idmap.h"
+#include "core/text.h"
 #include "core/xalloc.h"
 
 /* The tests' hook (importer_set_hook). */
@@ -52,9 +53,22 @@ void importer_reserve(struct ss_timeline *t, size_t n)
 
 int importer_oneline(char *cause)
 {
-	for (unsigned char *p = (unsigned char *)cause; p != NULL && *p != '\0'; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			*p = ' ';
+	const char *r = cause, *p;
+	char *w = cause;
+	uint32_t c;
+
+	if (cause == NULL)
+		return -1;
+	/* in place: what is written for a code point (its own bytes, or one '?') is never longer than what was read */
+	for (p = r; (c = text_utf8_next(&r)) != 0; p = r) {
+		if (text_printable(c) == c) {
+			memmove(w, p, (size_t)(r - p));
+			w += r - p;
+		} else {
+			*w++ = '?';
+		}
+	}
+	*w = '\0';
 	return -1;
 }
 

@@ -40,8 +40,10 @@ void importer_reserve(struct ss_timeline *t, size_t n);
 /* importer_finish sorts t, gives SS_STREAM_PENDING records stream indices by first appearance of their raw
  * stream, derives nstreams, trims the record array to its size and sets backend "file" and source. */
 void importer_finish(struct ss_timeline *t, const char *path);
-/* importer_oneline makes a cause one printable line: control characters (a newline quoted from the input by a
- * parser's message, or in a file name) become spaces. Returns -1, for "return importer_oneline(*cause);". */
+/* importer_oneline makes a cause (NULL: none) one printable line in place, as text_printable shows text: each
+ * control character (C0 such as a newline quoted from the input by a parser's message or in a file name, DEL, C1
+ * whether a raw byte such as 0x9b or UTF-8 encoded) and each byte that is not valid UTF-8 becomes one '?'; valid
+ * UTF-8 of printable characters is kept. Returns -1, for "return importer_oneline(*cause);". */
 int importer_oneline(char *cause);
 /* importer_strip_version turns "cudaMemcpyAsync_v3020" into "cudaMemcpyAsync" in place. */
 void importer_strip_version(char *name);
