@@ -1,40 +1,25 @@
-/* escape.c: XML and CSV escaping, and the UTF-8 check they and json_out share. */
+/* escape.c: XML and CSV escaping, and the UTF-8 check they and json_out share (core/text.h's reader). */
 #include "io/export/escape.h"
 
 #include <stdint.h>
 #include <string.h>
 
+#include "core/text.h"
+
 int escape_utf8_len(const unsigned char *s, unsigned *cp)
 {
-	unsigned c = s[0], v;
-	int n;
+	const char *p = (const char *)s;
+	uint32_t c;
 
-	if (c < 0x80) {
-		*cp = c;
+	if (s[0] == '\0') { /* a one-byte sequence here; the end of the string to text_utf8_next */
+		*cp = 0;
 		return 1;
 	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		v = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		v = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		v = c & 0x07;
-	} else {
+	c = text_utf8_next(&p);
+	if (c == TEXT_INVALID)
 		return 0;
-	}
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = (v << 6) | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and values past U+10FFFF are not UTF-8 */
-	if ((n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 || v > 0x10ffff)) || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return n;
+	*cp = c;
+	return (int)(p - (const char *)s);
 }
 
 void escape_xml(FILE *f, const char *str)
