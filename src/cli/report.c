@@ -133,34 +133,19 @@ void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, con
 	}
 }
 
-/* report_sweep_streams replaces the base's "N streams" in desc (len bytes, experiment_describe's text) by the
- * stream counts the sweep runs ("streams 1,2,4"): the base's count is not one a point uses. */
-static void report_sweep_streams(const struct ss_sweep *s, char *desc, size_t len)
-{
-	char was[32], list[256], out[768], *at;
-	size_t k, m;
-
-	snprintf(was, sizeof was, "%d streams", s->base.streams);
-	k = (size_t)snprintf(list, sizeof list, "streams ");
-	for (int i = 0; i < s->ncounts && k < sizeof list; i++)
-		k += (size_t)snprintf(list + k, sizeof list - k, "%s%d", i > 0 ? "," : "", s->counts[i]);
-	if ((at = strstr(desc, was)) == NULL || len == 0)
-		return;
-	snprintf(out, sizeof out, "%.*s%.255s%.255s", (int)(at - desc), desc, list, at + strlen(was));
-	m = strlen(out) < len ? strlen(out) : len - 1;
-	memcpy(desc, out, m);
-	desc[m] = '\0';
-}
-
 /* report_sweep prints the sweep table. */
 void report_sweep(const struct ss_sweep *s)
 {
-	char desc[256], b1[32], b2[32];
+	char desc[384], list[192], b1[32], b2[32];
 	struct ss_claim claims[SS_CLAIMS_MAX];
+	size_t k;
 	int n;
 
-	experiment_describe(&s->base, desc, sizeof desc);
-	report_sweep_streams(s, desc, sizeof desc);
+	/* the stream counts the sweep runs, not the base's count, which no point uses */
+	k = (size_t)snprintf(list, sizeof list, "streams ");
+	for (int i = 0; i < s->ncounts && k < sizeof list; i++)
+		k += (size_t)snprintf(list + k, sizeof list - k, "%s%d", i > 0 ? "," : "", s->counts[i]);
+	experiment_describe_streams(&s->base, list, desc, sizeof desc);
 	printf("sweep        %s\n", desc);
 	printf("device       %s (%s)\n", s->device, s->modelled ? "MODELLED" : "measured");
 	printf("\n%7s", "streams");

@@ -668,10 +668,12 @@ bool experiment_prefetch_events(const struct ss_experiment *e)
 }
 
 /* experiment_describe_as writes e's description in full words or in short ones: both forms take the same fields
- * in the same order (the short one drops the plurals with "%.0s"). */
-static void experiment_describe_as(const struct ss_experiment *e, bool compact, char *buf, size_t len)
+ * in the same order (the short one drops the plurals with "%.0s"). streams, when not NULL, is the stream field as
+ * given instead of e's count in words. */
+static void experiment_describe_as(const struct ss_experiment *e, bool compact, const char *streams, char *buf,
+                                   size_t len)
 {
-	char chunks[32] = "", pfe[48] = "", kernel[96] = "";
+	char chunks[32] = "", pfe[48] = "", kernel[96] = "", count[32];
 	bool on = experiment_prefetch_events(e);
 	struct ss_experiment d;
 	int w;
@@ -701,10 +703,14 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 		         e->prefetch_events != SS_PFE_AUTO ? ""
 		         : compact                         ? (on ? "/on" : "/off")
 		                                           : (on ? ": on" : ": off"));
+	if (streams == NULL && compact)
+		snprintf(count, sizeof count, "%ds", e->streams);
+	else if (streams == NULL)
+		snprintf(count, sizeof count, "%d stream%s", e->streams, e->streams == 1 ? "" : "s");
 	snprintf(buf, len,
-	         compact ? "%s %ds%.0s%s %s%s sync:%s ds:%s%s %s%s %dq%.0s %dt%.0s"
-	                 : "%s  %d stream%s%s  %s%s  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
-	         experiment_preset_name(e->preset), e->streams, e->streams == 1 ? "" : "s", chunks,
+	         compact ? "%s %s%s %s%s sync:%s ds:%s%s %s%s %dq%.0s %dt%.0s"
+	                 : "%s  %s%s  %s%s  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
+	         experiment_preset_name(e->preset), streams != NULL ? streams : count, chunks,
 	         experiment_order_name(e->order),
 	         compact                           ? ""
 	         : e->order == SS_ORDER_INTERLEAVE ? "d"
@@ -724,12 +730,17 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 
 void experiment_describe(const struct ss_experiment *e, char *buf, size_t len)
 {
-	experiment_describe_as(e, false, buf, len);
+	experiment_describe_as(e, false, NULL, buf, len);
+}
+
+void experiment_describe_streams(const struct ss_experiment *e, const char *streams, char *buf, size_t len)
+{
+	experiment_describe_as(e, false, streams, buf, len);
 }
 
 void experiment_describe_compact(const struct ss_experiment *e, char *buf, size_t len)
 {
-	experiment_describe_as(e, true, buf, len);
+	experiment_describe_as(e, true, NULL, buf, len);
 }
 
 /* experiment_field copies field i (0-based) of a full description (fields are separated by two blanks) into out;

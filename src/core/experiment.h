@@ -204,6 +204,8 @@ int experiment_program_check(const struct ss_experiment *e, int *line, char **ca
 bool experiment_same_program(const struct ss_experiment *a, const struct ss_experiment *b);
 /* experiment_describe writes the one-line summary shown in headers ("kernel-transfer 8 streams depth ..."). */
 void experiment_describe(const struct ss_experiment *e, char *buf, size_t len);
+/* experiment_describe_streams writes the same with the stream field as given ("streams 1,4,8": a sweep's counts). */
+void experiment_describe_streams(const struct ss_experiment *e, const char *streams, char *buf, size_t len);
 /* experiment_describe_compact writes the same in short fields, for narrow screens ("kernel-transfer 8s depth
  * sync:stream ds:none pinned 8q 1t"). */
 void experiment_describe_compact(const struct ss_experiment *e, char *buf, size_t len);
