@@ -239,14 +239,18 @@ static enum cmd_opt cmd_other(const char *arg, int c)
 	return matches == 1 ? hit->id : OPT_NONE;
 }
 
-/* cmd_value_word: whether word is one of the words of values ("auto|on|off"). */
+/* cmd_value_word: whether word is one of the words of values ("auto|on|off"; NULL: none). */
 static bool cmd_value_word(const char *values, const char *word)
 {
 	size_t n = strlen(word);
 
-	for (const char *v = values; v != NULL && *v != '\0'; v = strchr(v, '|') != NULL ? strchr(v, '|') + 1 : NULL)
-		if (n > 0 && strncmp(v, word, n) == 0 && (v[n] == '|' || v[n] == '\0'))
+	for (const char *v = values; v != NULL && n > 0;) {
+		size_t k = strcspn(v, "|");
+
+		if (k == n && strncmp(v, word, n) == 0)
 			return true;
+		v = v[k] == '|' ? v + k + 1 : NULL;
+	}
 	return false;
 }
 

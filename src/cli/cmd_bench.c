@@ -1096,14 +1096,13 @@ const struct cmd_entry cmd_bench_entry = {
             "On a GPU the presets are also compared with their documents' own programs (tests/gpu/reference in\n"
             "the build tree, or the folder SS_REFERENCE_DIR names), which run alternately with them; --reference\n"
             "runs only that comparison, of the presets it names.\n\n"
-            "-o DIR's summary.json holds what was printed: backend, modelled, gpu_checks (whether the GPU checks\n"
-            "ran), device (the GPU's name, or the model's), untraced_cupti (how the untraced twins ran: \"detached\", "
-            "\"attached\" or \"mixed\"; null\n"
-            "on the model), checks (an object a check: check, pass, text and its numbers), runs (an object a run:\n"
-            "tag, preset, streams, order, makespan_ns, traced_ns, untraced_ns, verified, ...), reference (an object a "
-            "point: preset,\n"
-            "program, streams, order, rounds, reference_ms, preset_ms, ratio, ratio_min, ratio_max, within and\n"
-            "each round's times) and failed (how many checks failed).",
+            "-o DIR's summary.json holds what was printed: backend, modelled, gpu_checks (whether the GPU\n"
+            "checks ran), device (the GPU's name, or the model's), untraced_cupti (how the untraced twins ran:\n"
+            "\"detached\", \"attached\" or \"mixed\"; null on the model), checks (an object a check: check,\n"
+            "pass, text and its numbers), runs (an object a run: tag, preset, streams, order, makespan_ns,\n"
+            "traced_ns, untraced_ns, verified, ...), reference (an object a point: preset, program, streams,\n"
+            "order, rounds, reference_ms, preset_ms, ratio, ratio_min, ratio_max, within and each round's\n"
+            "times) and failed (how many checks failed).",
     .exits = "0 every GPU check passed, 1 a check or a run failed, 2 usage error, 3 no GPU check ran (the model)",
     .exec = cmd_bench_exec,
 };

@@ -249,7 +249,7 @@ static int cm_fit_parse(char *list, struct ss_validate_fit *fit)
 {
 	char *save = NULL, *tok, *eq, *colon, *end1, *end2;
 	double min, max;
-	int n = 0;
+	int n = 0, key;
 
 	for (tok = strtok_r(list, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
 		eq = strchr(tok, '=');
@@ -260,10 +260,11 @@ static int cm_fit_parse(char *list, struct ss_validate_fit *fit)
 		fit[n].key = tok;
 		fit[n].lo = strtod(eq + 1, &end1);
 		fit[n].hi = strtod(colon + 1, &end2);
-		if (end1 == eq + 1 || *end1 != '\0' || end2 == colon + 1 || *end2 != '\0' ||
-		    profile_key_find(tok) < 0 || !(fit[n].lo > 0) || !(fit[n].hi > fit[n].lo))
+		key = profile_key_find(tok);
+		if (end1 == eq + 1 || *end1 != '\0' || end2 == colon + 1 || *end2 != '\0' || key < 0 ||
+		    !(fit[n].lo > 0) || !(fit[n].hi > fit[n].lo))
 			goto bad;
-		profile_key_range(profile_key_find(tok), &min, &max);
+		profile_key_range(key, &min, &max);
 		if (fit[n].lo < min || fit[n].hi > max) {
 			cmd_error(CLI_USAGE, "validate: invalid --fit: %s takes values in %g..%g, not %g..%g", tok, min,
 			          max, fit[n].lo, fit[n].hi);

@@ -237,10 +237,9 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 		}
 		for (int i = 0; i < o->nexports; i++)
 			if (expopts_same_file(o->exports[i], v)) {
-				*cause = xasprintf("--export '%s' is given twice%s%s%s", v,
-				                   strcmp(o->exports[i], v) != 0 ? " (as '" : "",
-				                   strcmp(o->exports[i], v) != 0 ? o->exports[i] : "",
-				                   strcmp(o->exports[i], v) != 0 ? "')" : "");
+				*cause = strcmp(o->exports[i], v) == 0
+				             ? xasprintf("--export '%s' is given twice", v)
+				             : xasprintf("--export '%s' is given twice (as '%s')", v, o->exports[i]);
 				return -1;
 			}
 		o->exports[o->nexports++] = v;

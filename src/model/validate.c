@@ -501,10 +501,10 @@ static int validate_parse_row(char *line, int nf, struct ss_validate_row *r, con
 	static const char *const fields[] = {"preset",        "streams",           "order",      "connections",
 	                                     "measured_ns",   "measured_untraced", "model_ns",   "measured_overlap",
 	                                     "model_overlap", "measured_cross",    "model_cross"};
-	/* what each field may hold, for the error line */
-	static const char *const valid[] = {"a preset name (streamscope --help lists them)",
+	/* what each field may hold, for the error line (the presets and orders: experiment_valid_list's) */
+	static const char *const valid[] = {NULL,
 	                                    "1..128",
-	                                    "depth, breadth, best or weaker",
+	                                    NULL,
 	                                    "1..32",
 	                                    "whole ns, 0 when not measured",
 	                                    "0 or 1",
@@ -513,6 +513,7 @@ static int validate_parse_row(char *line, int nf, struct ss_validate_row *r, con
 	                                    "a fraction 0..1, or -1",
 	                                    "a whole number, -1 when not known",
 	                                    "a whole number, -1 when not known"};
+	_Static_assert(SS_MAX_STREAMS == 128 && SS_MAX_CONNECTIONS == 32, "valid[] spells the ranges out");
 	char *f[12], *save = NULL, *tok, *end;
 	int n = 0;
 	long long v;
@@ -537,7 +538,8 @@ static int validate_parse_row(char *line, int nf, struct ss_validate_row *r, con
 	    (int)(r->order = experiment_order_parse(f[2])) < 0) {
 		int i = (int)r->preset < 0 ? 0 : 2;
 
-		*cause = xasprintf("%s:%d: bad %s '%s' (valid: %s)", path, lineno, fields[i], f[i], valid[i]);
+		*cause = xasprintf("%s:%d: bad %s '%s' (valid: %s)", path, lineno, fields[i], f[i],
+		                   experiment_valid_list(i == 0 ? "preset" : "order"));
 		return -1;
 	}
 	for (int i = 0; i < 11; i++) {
@@ -602,14 +604,15 @@ int validate_read_csv(const char *path, struct ss_validate_set *s, char **cause)
 	int timer = 0;          /* the file's timer line: 0 none, 1 V1, 2 the current one */
 	bool detached = false;  /* the file's untraced line */
 	size_t first = s->n, kept;
-
 	struct stat st;
 
 	if (f == NULL) {
 		*cause = xasprintf("cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fileno(f), &st) != 0)
+		st.st_mode = 0; /* told as not a regular file */
+	if (!S_ISREG(st.st_mode)) {
 		*cause = xasprintf("%s: %s (--check takes the CSV file validate --csv wrote)", path,
 		                   S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
 		fclose(f);
