@@ -105,9 +105,9 @@ static int expfile_fail(struct expfile_scan *s, const char *fmt, ...)
 	return 0;
 }
 
-/* expfile_header checks a [name] line (line, its blanks first): a section of expfile_sections, whose first line it
- * notes; 0, or -1 after setting the cause. A line without the closing ] is left to libinih, which calls it a syntax
- * error. */
+/* expfile_header checks a [name] line (line, its blanks first): a section of expfile_sections not seen before, whose
+ * line it notes; 0, or -1 after setting the cause. A line without the closing ] is left to libinih, which calls it a
+ * syntax error. */
 static int expfile_header(struct expfile_scan *s, const char *line)
 {
 	const char *end;
@@ -120,8 +120,12 @@ static int expfile_header(struct expfile_scan *s, const char *line)
 	for (size_t i = 0; i < EXPFILE_NSECTIONS; i++)
 		if (strlen(expfile_sections[i].name) == (size_t)(end - line - 1) &&
 		    strncmp(expfile_sections[i].name, line + 1, (size_t)(end - line - 1)) == 0) {
-			if (s->header[i] == 0)
-				s->header[i] = s->line;
+			if (s->header[i] != 0) {
+				expfile_fail(s, "[%s] given twice (first at line %d): a file has each section once",
+				             expfile_sections[i].name, s->header[i]);
+				return -1;
+			}
+			s->header[i] = s->line;
 			return 0;
 		}
 	expfile_fail(s, "unknown section '%.*s': valid is %s", (int)(end - line + 1), line,

@@ -280,8 +280,11 @@ static void test_errors(void **state)
 	expect_cause("[experiment]\nexperiment = other.ini\n", want);
 	expect_cause("[experiment]\nstreams = 8\nchunks = 2\nstreams = 4\n",
 	             "t.ini:4: key 'streams' is given twice (first on line 2): give each key once");
-	expect_cause("[experiment]\nstreams = 8\n[experiment]\nstreams = 4\n",
-	             "t.ini:4: key 'streams' is given twice (first on line 2): give each key once");
+	/* a section given twice is refused at its second header, not joined to the first */
+	expect_cause("[experiment]\nstreams = 8\n[experiment]\nchunks = 4\n",
+	             "t.ini:3: [experiment] given twice (first at line 1): a file has each section once");
+	expect_cause("[experiment]\nstreams = 2\n[chunk]\nstep = h2d x\n\n  [chunk]\nstep = kernel\n",
+	             "t.ini:6: [chunk] given twice (first at line 3): a file has each section once");
 	expect_cause("[experimnt]\nstreams = 8\n",
 	             "t.ini:1: unknown section '[experimnt]': valid is [experiment], [chunk]");
 	expect_cause("[experiment]\nstreams = 8\n\n[chunks]\n", "t.ini:4: unknown section '[chunks]': valid is "
