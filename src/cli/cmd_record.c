@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "cli/cmd.h"
+#include "core/atomic.h"
 #include "core/streamsum.h"
 #include "core/timeline.h"
 #include "core/units.h"
@@ -261,72 +262,6 @@ static int cmd_record_finish(struct recorder *st, const char *out, int *nothing)
 	return 0;
 }
 
-/* Checks that directory dir can take a new file for path (the user's name, for the message): it exists, is a
- * directory and a file can be created in it, tried with a probe file that is removed at once (the only test that
- * sees read-only mounts, ACLs and deleted working directories as the real write will). 0, or -1 with *cause. */
-static int cmd_record_check_dir(const char *path, const char *dir, char **cause)
-{
-	struct stat sb;
-	char *probe;
-	int fd;
-
-	if (stat(dir, &sb) != 0) {
-		if (errno == ENOENT)
-			*cause = xasprintf("cannot write '%s': the directory '%s' does not exist", path, dir);
-		else if (errno == ENOTDIR)
-			*cause = xasprintf("cannot write '%s': a part of '%s' is not a directory", path, dir);
-		else
-			*cause = xasprintf("cannot write '%s': cannot reach the directory '%s': %s", path, dir,
-			                   strerror(errno));
-		return -1;
-	}
-	if (!S_ISDIR(sb.st_mode)) {
-		*cause = xasprintf("cannot write '%s': '%s' is not a directory", path, dir);
-		return -1;
-	}
-	probe = xasprintf("%s/.streamscope-probe-XXXXXX", dir);
-	fd = mkostemp(probe, O_CLOEXEC);
-	if (fd < 0) {
-		*cause = xasprintf("cannot write '%s': cannot create a file in '%s': %s", path, dir, strerror(errno));
-		free(probe);
-		return -1;
-	}
-	close(fd);
-	unlink(probe);
-	free(probe);
-	return 0;
-}
-
-/* Checks, before PROGRAM starts, that record can write path the way it will (the trace through export_file: a
- * temporary file in path's directory renamed over path; the --live log: opened in place): path is not a directory
- * nor an existing file the user may not write, and its directory (and a symlink's target's) can take a new file.
- * A small check of record's own; the other subcommands check theirs with atomic_check (cli/expopts.c). 0, or -1 with
- * *cause naming path and what is wrong. */
-static int cmd_record_check_output(const char *path, char **cause)
-{
-	struct stat sb;
-	char *copy, *real = NULL;
-	int rc;
-
-	if (stat(path, &sb) == 0) {
-		if (S_ISDIR(sb.st_mode)) {
-			*cause = xasprintf("cannot write '%s': it is a directory", path);
-			return -1;
-		}
-		if (access(path, W_OK) != 0) {
-			*cause = xasprintf("cannot write '%s': %s", path, strerror(errno));
-			return -1;
-		}
-	}
-	copy = xstrdup(path);
-	rc = cmd_record_check_dir(path, dirname(copy), cause);
-	free(copy);
-	if (rc == 0 && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) && (real = realpath(path, NULL)) != NULL)
-		rc = cmd_record_check_dir(path, dirname(real), cause);
-	free(real);
-	return rc;
-}
-
 /* How `record --twin`'s untraced run went. */
 struct cmd_record_twin {
 	bool ran;    /* PROGRAM started and ended */
@@ -459,8 +394,9 @@ static int cmd_record_exec(const struct cmd_args *args)
 	out = o.out != NULL ? o.out : defname;
 	if (o.live)
 		logpath = xasprintf("%s.log", out);
-	if (cmd_record_check_output(out, &cause) != 0 ||
-	    (logpath != NULL && cmd_record_check_output(logpath, &cause) != 0)) {
+	/* every file record writes, checked before PROGRAM starts: the trace (written to a temporary name and
+	 * renamed) and the --live log (opened in place, in the same directory) */
+	if (atomic_check(out, &cause) != 0 || (logpath != NULL && atomic_check(logpath, &cause) != 0)) {
 		cmd_error(CLI_USAGE, "record: %s", cause);
 		free(cause);
 		free(logpath);

@@ -110,15 +110,32 @@ static char *atomic_target(const char *path, char **cause)
 	return NULL;
 }
 
+/* atomic_probe says whether a file can be created in dir, by creating one and removing it at once: the test that
+ * sees read-only mounts, ACLs and a removed working directory as the real write will. 0, or an errno. */
+static int atomic_probe(const char *dir)
+{
+	char *probe = xasprintf("%s/.streamscope-probe-XXXXXX", dir);
+	int fd = mkostemp(probe, O_CLOEXEC), err = fd < 0 ? errno : 0;
+
+	if (fd >= 0) {
+		close(fd);
+		unlink(probe);
+	}
+	free(probe);
+	return err;
+}
+
 /* atomic_check_target checks that target (path resolved by atomic_target) can be replaced: an existing target is
- * a regular file the user may write (*st filled, *exists set), and its directory exists and is writable. -1 with
- * *cause naming path (and the link's target when they differ). */
-static int atomic_check_target(const char *path, const char *target, struct stat *st, bool *exists, char **cause)
+ * a regular file the user may write (*st filled, *exists set), and its directory exists and can take a new file
+ * (tried with a file made and removed when probe is set, else asked of access(2)). -1 with *cause naming path (and
+ * the link's target when they differ). */
+static int atomic_check_target(const char *path, const char *target, bool probe, struct stat *st, bool *exists,
+                               char **cause)
 {
 	char *link = strcmp(path, target) != 0 ? xasprintf(" (a link to %s)", target) : xstrdup("");
 	char *dir = atomic_dirname(target);
 	struct stat dst;
-	int rc = -1;
+	int rc = -1, err, derr = stat(dir, &dst) != 0 ? errno : !S_ISDIR(dst.st_mode) ? -1 : 0; /* -1: not one */
 
 	*exists = stat(target, st) == 0;
 	if (*exists && S_ISDIR(st->st_mode))
@@ -126,16 +143,26 @@ static int atomic_check_target(const char *path, const char *target, struct stat
 	else if (*exists && !S_ISREG(st->st_mode))
 		*cause = xasprintf("cannot write %s%s: not a regular file (an export replaces the file at its path)",
 		                   path, link);
-	else if (*exists && access(target, W_OK) != 0)
+	else if (*exists && access(target, W_OK) != 0 && st->st_uid == geteuid())
 		*cause = xasprintf("cannot write %s%s: the file is read-only (mode %04o); make it writable or remove "
 		                   "it first",
 		                   path, link, (unsigned)(st->st_mode & 07777));
-	else if (stat(dir, &dst) != 0)
-		*cause = xasprintf("cannot write %s%s: directory %s: %s", path, link, dir, strerror(errno));
-	else if (!S_ISDIR(dst.st_mode))
-		*cause = xasprintf("cannot write %s%s: %s: %s", path, link, dir, strerror(ENOTDIR));
-	else if (access(dir, W_OK | X_OK) != 0)
-		*cause = xasprintf("cannot write %s%s: directory %s is not writable", path, link, dir);
+	else if (*exists && access(target, W_OK) != 0)
+		*cause =
+		    xasprintf("cannot write %s%s: the file belongs to uid %u (mode %04o) and this user (uid %u) "
+		              "may not write it",
+		              path, link, (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777), (unsigned)geteuid());
+	else if (derr == ENOENT)
+		*cause = xasprintf("cannot write %s%s: directory %s does not exist", path, link, dir);
+	else if (derr == ENOTDIR)
+		*cause = xasprintf("cannot write %s%s: a part of %s is not a directory", path, link, dir);
+	else if (derr == -1)
+		*cause = xasprintf("cannot write %s%s: %s is not a directory", path, link, dir);
+	else if (derr != 0)
+		*cause = xasprintf("cannot write %s%s: directory %s: %s", path, link, dir, strerror(derr));
+	else if ((err = probe ? atomic_probe(dir) : access(dir, W_OK | X_OK) != 0 ? errno : 0) != 0)
+		*cause = xasprintf("cannot write %s%s: cannot create a file in directory %s: %s", path, link, dir,
+		                   strerror(err));
 	else
 		rc = 0;
 	free(dir);
@@ -156,7 +183,7 @@ int atomic_check(const char *path, char **cause)
 	}
 	if ((target = atomic_target(path, cause)) == NULL)
 		return -1;
-	rc = atomic_check_target(path, target, &st, &exists, cause);
+	rc = atomic_check_target(path, target, true, &st, &exists, cause);
 	free(target);
 	return rc;
 }
@@ -177,7 +204,7 @@ int atomic_open(struct atomic_file *af, const char *path, char **cause)
 	}
 	if ((target = atomic_target(path, cause)) == NULL)
 		return -1;
-	if (atomic_check_target(path, target, &st, &exists, cause) != 0) {
+	if (atomic_check_target(path, target, false, &st, &exists, cause) != 0) {
 		free(target);
 		return -1;
 	}

@@ -18,8 +18,10 @@ struct atomic_file {
 
 /* atomic_check says, before any work, whether atomic_open could write path: it is not a directory nor another
  * non-regular file, an existing file is writable by the user (a read-only one is refused, never replaced), and the
- * directory that will hold it exists and is writable; a symbolic link is judged by its target (and the target's
- * directory). Returns 0, or -1 with *cause naming path and what is wrong. Nothing is created. */
+ * directory that will hold it exists and can take a new file (tried with a file created and removed at once, which
+ * sees read-only mounts and a removed directory); a symbolic link is judged by its target (and the target's
+ * directory). Returns 0, or -1 with *cause naming path and what is wrong (a file of another user's names both
+ * users). Nothing is left behind. */
 int atomic_check(const char *path, char **cause);
 /* atomic_open creates the temporary file for path and opens af->fp on it (writers that need a path, like
  * SQLite, may open af->tmp themselves and leave af->fp unused). A symbolic link at path is followed: the temporary

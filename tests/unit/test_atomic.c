@@ -222,7 +222,8 @@ static void test_refused(void **state)
 	missing = scratch_path(&s, 2, "no/such/dir/x.json");
 	assert_int_equal(atomic_check(missing, &cause), -1);
 	assert_non_null(strstr(cause, missing));
-	assert_non_null(strstr(cause, "No such file or directory"));
+	assert_non_null(strstr(cause, "directory "));
+	assert_non_null(strstr(cause, "/no/such/dir does not exist"));
 	free(cause);
 	assert_int_equal(atomic_write_text(missing, "x", &cause), -1);
 	assert_non_null(strstr(cause, missing));
@@ -250,8 +251,9 @@ static void test_refused(void **state)
 }
 
 /* The permission cases, run as the user (as nobody when the test runs as root): a read-only file is refused and
- * left as it was, and so is a file in a directory the user may not write. Returns the number of failed checks. */
-static int permission_cases(const char *dir)
+ * left as it was, and so is a file in a directory the user may not write, and other, when not NULL, a file of
+ * another user's that this one may not write (its message names both users). Returns the number of failed checks. */
+static int permission_cases(const char *dir, const char *other)
 {
 	char ro[200], locked[200], inlocked[260], *cause = NULL;
 	struct stat st;
@@ -281,17 +283,29 @@ static int permission_cases(const char *dir)
 	bad += mkdir(locked, 0555) != 0;
 	snprintf(inlocked, sizeof inlocked, "%s/x.json", locked);
 	bad += atomic_check(inlocked, &cause) != -1;
-	bad += cause == NULL || strstr(cause, inlocked) == NULL || strstr(cause, "not writable") == NULL;
+	bad += cause == NULL || strstr(cause, inlocked) == NULL ||
+	       strstr(cause, "cannot create a file in directory") == NULL || strstr(cause, "Permission denied") == NULL;
 	free(cause);
 	cause = NULL;
 	bad += atomic_write_text(inlocked, "x", &cause) != -1;
 	free(cause);
+	if (other != NULL) {
+		char who[64];
+
+		snprintf(who, sizeof who, "this user (uid %u)", (unsigned)geteuid());
+		bad += atomic_check(other, &cause) != -1;
+		bad += cause == NULL || strstr(cause, "the file belongs to uid 0 (mode 0644)") == NULL ||
+		       strstr(cause, who) == NULL || strstr(cause, "read-only") != NULL;
+		free(cause);
+		cause = NULL;
+	}
 	bad += temporaries(dir) != 0 || temporaries(locked) != 0;
 	return bad;
 }
 
 static void test_permissions(void **state)
 {
+	char other[200];
 	struct scratch s;
 	pid_t pid;
 	int st;
@@ -299,17 +313,20 @@ static void test_permissions(void **state)
 	(void)state;
 	scratch_make(&s);
 	if (geteuid() != 0) {
-		assert_int_equal(permission_cases(s.dir), 0);
+		assert_int_equal(permission_cases(s.dir, NULL), 0);
 		scratch_remove(&s);
 		return;
 	}
 	assert_int_equal(chmod(s.dir, 0777), 0);
+	snprintf(other, sizeof other, "%s/roots.json", s.dir);
+	put(other, "root's");
+	assert_int_equal(chmod(other, 0644), 0);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		if (setgid(65534) != 0 || setuid(65534) != 0)
 			_exit(100);
-		_exit(permission_cases(s.dir) > 0 ? 1 : 0);
+		_exit(permission_cases(s.dir, other) > 0 ? 1 : 0);
 	}
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
