@@ -916,11 +916,13 @@ static void cmd_bench_reference(struct bench *bn, bool quick, int rounds, const 
 	remove(path);
 }
 
-/* cmd_bench_dir makes dir (its parent must exist) or takes the directory there, which must be writable. 0, or
- * CLI_USAGE after one line naming dir and what is wrong. */
+/* cmd_bench_dir makes dir (its parent must exist) or takes the directory there, where summary.json must be
+ * writable (atomic_check). 0, or CLI_USAGE after one line naming dir and what is wrong. */
 static int cmd_bench_dir(const char *dir)
 {
+	char *summary, *cause = NULL;
 	struct stat st;
+	int rc = CLI_OK;
 
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		return cmd_error(CLI_USAGE, "-o: cannot create %s: %s", dir, strerror(errno));
@@ -929,9 +931,14 @@ static int cmd_bench_dir(const char *dir)
 	if (!S_ISDIR(st.st_mode))
 		return cmd_error(CLI_USAGE, "-o: %s is not a directory (bench -o DIR keeps a trace per run there)",
 		                 dir);
-	if (access(dir, W_OK | X_OK) != 0)
-		return cmd_error(CLI_USAGE, "-o: directory %s is not writable", dir);
-	return CLI_OK;
+	summary = xasprintf("%s/summary.json", dir);
+	if (atomic_check(summary, &cause) != 0) {
+		cmd_error(CLI_USAGE, "-o: %s", cause);
+		rc = CLI_USAGE;
+	}
+	free(summary);
+	free(cause);
+	return rc;
 }
 
 /* cmd_bench_summary writes DIR/summary.json: the backend, whether it was modelled, the device and how the untraced
