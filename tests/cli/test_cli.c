@@ -1108,6 +1108,19 @@ static void test_validate_check_files(void **state)
 	run_cli(&o, ARGS("validate", "--check", path[1]));
 	assert_int_equal(o.status, 1); /* the model's kernel-transfer on one stream is nowhere near 100 ms */
 	assert_non_null(strstr(o.out, "by preset: median / worst error, rows beyond 15%"));
+	{
+		/* the rows beyond the target, and of them those timed with CUPTI attached: every one here (the files
+		 * have no '# untraced:' line) */
+		const char *u = strstr(o.out, "; of the ");
+		unsigned beyond = 0, attached = 0;
+
+		assert_non_null(u);
+		assert_int_equal(sscanf(u, "; of the %u row", &beyond), 1);
+		assert_non_null(strstr(u, "off by more than 15%, "));
+		assert_int_equal(sscanf(strstr(u, "15%, "), "15%%, %u measured with it attached", &attached), 1);
+		assert_true(beyond >= 1);
+		assert_int_equal(attached, beyond);
+	}
 	assert_non_null(strstr(o.out, "\n  hyperq "));
 	assert_non_null(strstr(o.out, "\n  kernel-transfer "));
 	assert_non_null(strstr(o.out, "1 of 1\n"));
