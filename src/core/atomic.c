@@ -110,17 +110,36 @@ static char *atomic_target(const char *path, char **cause)
 	return NULL;
 }
 
+/* atomic_block_ending blocks the signals that end streamscope (SIGHUP, SIGINT, SIGQUIT, SIGTERM) in this thread,
+ * the mask before into *was; pthread_sigmask(SIG_SETMASK, was, NULL) delivers what came meanwhile. */
+static void atomic_block_ending(sigset_t *was)
+{
+	sigset_t ending;
+
+	sigemptyset(&ending);
+	sigaddset(&ending, SIGHUP);
+	sigaddset(&ending, SIGINT);
+	sigaddset(&ending, SIGQUIT);
+	sigaddset(&ending, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &ending, was);
+}
+
 /* atomic_probe says whether a file can be created in dir, by creating one and removing it at once: the test that
  * sees read-only mounts, ACLs and a removed working directory as the real write will. 0, or an errno. */
 static int atomic_probe(const char *dir)
 {
 	char *probe = xasprintf("%s/.streamscope-probe-XXXXXX", dir);
-	int fd = mkostemp(probe, O_CLOEXEC), err = fd < 0 ? errno : 0;
+	sigset_t was;
+	int fd, err;
 
+	atomic_block_ending(&was); /* an ending signal after the creation would leave the probe behind */
+	fd = mkostemp(probe, O_CLOEXEC);
+	err = fd < 0 ? errno : 0;
 	if (fd >= 0) {
 		close(fd);
 		unlink(probe);
 	}
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 	free(probe);
 	return err;
 }
@@ -191,7 +210,7 @@ int atomic_check(const char *path, char **cause)
 int atomic_open(struct atomic_file *af, const char *path, char **cause)
 {
 	char *dir, *base, *target;
-	sigset_t ending, was;
+	sigset_t was;
 	struct stat st;
 	bool exists;
 
@@ -214,12 +233,7 @@ int atomic_open(struct atomic_file *af, const char *path, char **cause)
 	free(dir);
 	free(base);
 	/* no ending signal between the file's creation and its registration: it would be left behind */
-	sigemptyset(&ending);
-	sigaddset(&ending, SIGHUP);
-	sigaddset(&ending, SIGINT);
-	sigaddset(&ending, SIGQUIT);
-	sigaddset(&ending, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &ending, &was);
+	atomic_block_ending(&was);
 	af->fd = mkostemp(af->tmp, O_CLOEXEC);
 	if (af->fd >= 0)
 		af->slot = sigexit_add_path(af->tmp);
