@@ -153,6 +153,12 @@ struct cmd_entry {
 		OPT_PEER, why                                                                                          \
 	}
 
+/* The help of a command whose [FILE] is an experiment file (run, sweep, ops, advise), followed by an example of
+ * that command's. */
+#define CMD_HELP_EXPFILE                                                                                               \
+	"FILE is an experiment file, as --experiment FILE before every option: the options change its\n"               \
+	"values "
+
 /* The commands, each defined in its own file (cmd_<name>.c). */
 extern const struct cmd_entry cmd_tui_entry, cmd_run_entry, cmd_sweep_entry, cmd_claims_entry, cmd_ops_entry,
     cmd_view_entry, cmd_stats_entry, cmd_analyze_entry, cmd_calibrate_entry, cmd_validate_entry, cmd_bench_entry,

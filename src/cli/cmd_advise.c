@@ -269,7 +269,7 @@ static int cmd_advise_exec(const struct cmd_args *args)
 	char *cause = NULL;
 	int rc;
 
-	if ((rc = expopts_parse(args, &o)) != 0)
+	if ((rc = expopts_parse_file(args, args->npos > 0 ? args->pos[0] : NULL, &o)) != 0)
 		return rc;
 	if (cmd_has(args, OPT_VERIFY, NULL) &&
 	    (gpu = backends_verify("advise", "its candidates", "advise predicts on the model", &rc)) == NULL)
@@ -323,7 +323,8 @@ static const struct cmd_refusal cmd_advise_refusals[] = {
 
 const struct cmd_entry cmd_advise_entry = {
     .name = "advise",
-    .args = "",
+    .args = "[FILE]",
+    .maxargs = 1,
     .summary = "search the experiment's streams, chunks, order, queues, sync and host memory on the model and\n"
                "recommend the best (MODELLED; --verify measures the top candidates on the GPU)",
     .uses = cmd_advise_uses,
@@ -335,7 +336,8 @@ const struct cmd_entry cmd_advise_entry = {
             "The model is deterministic: a coarse grid, then local refinement around the fastest. The advice is\n"
             "the simplest configuration (fewest launches and streams, then fewest changes) within 1% of the\n"
             "fastest found and never slower than the current one. Every time is the model's unless --verify\n"
-            "measured it.",
+            "measured it.\n"
+            "\n" CMD_HELP_EXPFILE "(advise examples/pageable.ini --verify).",
     .exits = "0 ok, 1 output failed, 2 usage error, 3 --verify without a GPU, or a run on it failed",
     .exec = cmd_advise_exec,
 };

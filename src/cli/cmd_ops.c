@@ -4,14 +4,14 @@
 #include "cli/report.h"
 #include "core/planner.h"
 
-/* cmd_ops_exec prints the op list of the experiment the options describe. */
+/* cmd_ops_exec prints the op list of the experiment the options (and the experiment FILE, when given) describe. */
 static int cmd_ops_exec(const struct cmd_args *args)
 {
 	struct expopts o;
 	struct ss_oplist ops;
 	int rc;
 
-	if ((rc = expopts_parse(args, &o)) != 0)
+	if ((rc = expopts_parse_file(args, args->npos > 0 ? args->pos[0] : NULL, &o)) != 0)
 		return rc;
 	planner_build(&o.exp, &ops);
 	if (o.json)
@@ -37,9 +37,11 @@ static const struct cmd_refusal cmd_ops_refusals[] = {
 
 const struct cmd_entry cmd_ops_entry = {
     .name = "ops",
-    .args = "",
+    .args = "[FILE]",
+    .maxargs = 1,
     .summary = "print the op list (the exact CUDA calls) of an experiment",
     .uses = cmd_ops_uses,
     .refusals = cmd_ops_refusals,
+    .help = CMD_HELP_EXPFILE "(ops examples/interleave.ini --order depth).",
     .exec = cmd_ops_exec,
 };

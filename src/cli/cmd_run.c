@@ -112,8 +112,6 @@ const struct cmd_entry cmd_run_entry = {
     .refusals = cmd_run_refusals,
     .help = "The experiment runs on the GPU (CUDA + CUPTI) when there is one, else on the model, and every number\n"
             "then says MODELLED. It is run a second time on one stream, for the speedup and the bound.\n"
-            "\n"
-            "FILE is an experiment file, as --experiment FILE before every option: the options change its\n"
-            "values (run examples/decrypt.ini --streams 8).",
+            "\n" CMD_HELP_EXPFILE "(run examples/decrypt.ini --streams 8).",
     .exec = cmd_run_exec,
 };

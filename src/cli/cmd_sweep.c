@@ -30,7 +30,7 @@ static int cmd_sweep_exec(const struct cmd_args *args)
 	enum ss_order orders[2];
 	char *cause = NULL;
 
-	if ((rc = expopts_parse(args, &o)) != 0)
+	if ((rc = expopts_parse_file(args, args->npos > 0 ? args->pos[0] : NULL, &o)) != 0)
 		return rc;
 	if (sweep_parse_counts(o.counts ? o.counts : "1,2,4,8,16,32,64,128", counts, &ncounts, &cause) != 0) {
 		cmd_error(CLI_USAGE, "%s", cause);
@@ -82,12 +82,14 @@ static const struct cmd_refusal cmd_sweep_refusals[] = {
 
 const struct cmd_entry cmd_sweep_entry = {
     .name = "sweep",
-    .args = "",
+    .args = "[FILE]",
+    .maxargs = 1,
     .summary = "run an experiment over stream counts (time, speedup, ideal bound)",
     .uses = cmd_sweep_uses,
     .refusals = cmd_sweep_refusals,
     .help = "Each point is a run of the experiment with that many streams (and one thread per stream with\n"
             "--threads N > 1). Time is the CUPTI makespan, or the untraced cudaEvent makespan where tracing\n"
-            "overhead is over 1%.",
+            "overhead is over 1%.\n"
+            "\n" CMD_HELP_EXPFILE "(sweep examples/pipeline.ini --streams 1,2,4).",
     .exec = cmd_sweep_exec,
 };

@@ -496,8 +496,8 @@ static void expect_same_stdout(const char *cmd, const char *const *a, const char
 }
 
 /* Experiment files: each example plans exactly its preset's op list; options after the file change it, options
- * before it are changed by it; `run FILE` is --experiment FILE; bad files get one line each naming the file and
- * line, exit 2, nothing run; every command that runs an experiment lists --experiment in its help. */
+ * before it are changed by it; `run|sweep|ops|advise FILE` is --experiment FILE; bad files get one line each naming the
+ * file and line, exit 2, nothing run; every command that runs an experiment lists --experiment in its help. */
 static void test_experiment_files(void **state)
 {
 	char dir[] = "/tmp/ss-cli-exp-XXXXXX", path[4096], bad[8][160], decrypt[4096];
@@ -548,7 +548,17 @@ static void test_experiment_files(void **state)
 	expect_error(2, ARGS("run", bad[7], "--streams", "8"), ":3: invalid --threads 4", NULL);
 	expect_error(2, ARGS("run", "/no/such.ini"), "cannot read experiment file '/no/such.ini': No such file", NULL);
 	expect_error(2, ARGS("run", bad[7], "--experiment", bad[0]), "the experiment is given twice", NULL);
-	expect_error(2, ARGS("ops", bad[7]), "unexpected argument", NULL);
+	/* run, sweep, ops and advise take the file as their argument too, as --experiment FILE before every option */
+	expect_same_stdout("ops", ARGS(decrypt, "--streams", "4"), ARGS("--experiment", decrypt, "--streams", "4"),
+	                   NULL);
+	expect_same_stdout("sweep", ARGS(decrypt, "--streams", "1,2", "--backend", "model"),
+	                   ARGS("--experiment", decrypt, "--streams", "1,2", "--backend", "model"), NULL);
+	expect_same_stdout("advise", ARGS(decrypt, "--streams", "4"), ARGS("--experiment", decrypt, "--streams", "4"),
+	                   NULL);
+	expect_error(2, ARGS("ops", bad[7], bad[7]), "unexpected argument", NULL);
+	expect_error(2, ARGS("sweep", bad[7], "--experiment", bad[0]), "the experiment is given twice", NULL);
+	expect_error(2, ARGS("advise", bad[0]), ":3: unknown key 'stream'", NULL);
+	expect_error(2, ARGS("claims", bad[7]), "unexpected argument", NULL);
 	expect_error(2, ARGS("view", "t.json", "--experiment", bad[7]), "'--experiment'", "'view'", NULL);
 	expect_error(2, ARGS("bench", "--experiment", bad[7]), "'--experiment'", "'bench'", NULL);
 	for (size_t i = 0; i < 8; i++)
