@@ -230,6 +230,17 @@ static void test_help_every_command(void **state)
 	}
 	cli_out_free(&top);
 	expect_error(2, ARGS("help", "frobnicate"), "unknown command 'frobnicate'", NULL);
+	/* a file where the command goes: how to open it, not the list of commands */
+	{
+		char ini[4096], trace[4096];
+
+		snprintf(ini, sizeof ini, "%s/examples/decrypt.ini", SS_SOURCE_DIR);
+		snprintf(trace, sizeof trace, "%s/tests/data/h200/record-twin/twin.sqlite", SS_SOURCE_DIR);
+		expect_error(2, ARGS(ini),
+		             "is a file, not a command: open it in the TUI with 'streamscope --experiment ",
+		             "or run it with 'streamscope run ", NULL);
+		expect_error(2, ARGS(trace), "is a file, not a command: open a trace with 'streamscope view ", NULL);
+	}
 }
 
 /* README.md's key list is `streamscope keys`'s output, the list made from the table the TUI dispatches with and
