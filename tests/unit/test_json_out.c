@@ -149,8 +149,8 @@ static void test_numbers(void **state)
 }
 
 /* Strings that are not UTF-8 become valid, each byte that starts no sequence one U+FFFD (overlong forms,
- * surrogates, past U+10FFFF, cut sequences at the very end of a counted string too); control characters are escaped;
- * yajl_tree, which checks UTF-8, reads them back. */
+ * surrogates, past U+10FFFF, cut sequences at the very end of a counted string too); control characters are escaped,
+ * C1 controls as well (\u0080..\u009f); yajl_tree, which checks UTF-8, reads them back. */
 static void test_strings(void **state)
 {
 	static const struct {
@@ -165,6 +165,9 @@ static void test_strings(void **state)
 	                                               "\xbd"},
 	    {"a\xf0\x9f\x98", "a\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
 	    {"\xc3", "\xef\xbf\xbd"},
+	    /* C1 controls (U+0080..U+009F): kept, written as \u escapes (checked below), beside the invalid bytes */
+	    {"csi \xc2\x9b[2J \xc2\x80\xc2\x9f \xc2\xa0 \xe0\xc2\x85",
+	     "csi \xc2\x9b[2J \xc2\x80\xc2\x9f \xc2\xa0 \xef\xbf\xbd\xc2\x85"},
 	};
 
 	(void)state;
@@ -181,8 +184,12 @@ static void test_strings(void **state)
 		free(in);
 		text = finish_text(o);
 		for (const char *c = text; *c != '\0'; c++)
-			if ((unsigned char)*c < 0x20 && *c != '\n')
+			if (((unsigned char)*c < 0x20 && *c != '\n') ||
+			    ((unsigned char)c[0] == 0xc2 && (unsigned char)c[1] >= 0x80 && (unsigned char)c[1] <= 0x9f))
 				fail_msg("case %zu: a raw control character in %s", i, text);
+		if (strstr(cases[i].in, "csi") != NULL &&
+		    strstr(text, "csi \\u009b[2J \\u0080\\u009f \xc2\xa0 ") == NULL)
+			fail_msg("case %zu: C1 controls not escaped in %s", i, text);
 		root = json_tree_parse(text, err, sizeof err);
 		if (root == NULL)
 			fail_msg("case %zu: yajl_tree: %s in %s", i, err, text);

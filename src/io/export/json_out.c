@@ -19,23 +19,28 @@
 #include "core/xalloc.h"
 #include "io/export/escape.h"
 
+/* json_out's slow bits: json_out_break asked for a newline at the next print; the string being printed has C1
+ * controls (U+0080..U+009F), which go out as \u escapes. */
+#define JSON_OUT_BRK 1u
+#define JSON_OUT_C1 2u
+
 /* What is buffered before a FILE gets it. */
 #define JSON_OUT_CHUNK (64u << 10)
 
 /* A document being written. */
 struct json_out {
 	yajl_gen g;
-	FILE *f;       /* NULL: in memory */
-	char *buf;     /* what is not yet in f (all of it in memory); NUL-terminated */
-	size_t n, cap; /* bytes in buf, its size less the NUL */
-	bool pretty;   /* yajl's beautifier prints the newlines */
-	bool brk;      /* json_out_break: a newline at the next print */
-	char last;     /* the last byte printed */
-	int depth;     /* containers open */
-	bool whole;    /* a top-level value was written */
-	int gen_err;   /* the first yajl_gen_status that was not ok */
-	int write_err; /* the first errno of a failed write */
-	char *tmp;     /* a string made valid */
+	FILE *f;            /* NULL: in memory */
+	char *buf;          /* what is not yet in f (all of it in memory); NUL-terminated */
+	size_t n, cap;      /* bytes in buf, its size less the NUL */
+	bool pretty;        /* yajl's beautifier prints the newlines */
+	unsigned char slow; /* prints that take json_out_print_more: JSON_OUT_BRK | JSON_OUT_C1 */
+	char last;          /* the last byte printed */
+	int depth;          /* containers open */
+	bool whole;         /* a top-level value was written */
+	int gen_err;        /* the first yajl_gen_status that was not ok */
+	int write_err;      /* the first errno of a failed write */
+	char *tmp;          /* a string made valid */
 	size_t tmpcap;
 };
 
@@ -82,15 +87,37 @@ static void json_out_put(struct json_out *o, const char *s, size_t n)
 	}
 }
 
+/* json_out_put_c1 appends n bytes with each C1 control (UTF-8 C2 80..C2 9F) as its \u escape: JSON allows them raw,
+ * but a terminal reading the output may take them for controls. yajl prints a string's run of unescaped bytes in
+ * one piece, so a sequence is never split between two prints. */
+static void json_out_put_c1(struct json_out *o, const char *s, size_t n)
+{
+	size_t from = 0;
+
+	for (size_t i = 0; i + 1 < n; i++) {
+		unsigned char b = (unsigned char)s[i + 1];
+		char esc[7];
+
+		if ((unsigned char)s[i] != 0xc2 || b < 0x80 || b > 0x9f)
+			continue;
+		json_out_put(o, s + from, i - from);
+		snprintf(esc, sizeof esc, "\\u%04x", b);
+		json_out_put(o, esc, 6);
+		i++; /* the sequence's second byte */
+		from = i + 1;
+	}
+	json_out_put(o, s + from, n - from);
+}
+
 /* json_out_print_more is json_out_print for what is not one byte into room: a pending break goes after the
  * separator that starts this print (yajl prints a separator before the token that follows it), or before the print
- * when it starts with none. */
+ * when it starts with none; a string with C1 controls goes through json_out_put_c1. */
 __attribute__((noinline)) static void json_out_print_more(struct json_out *o, const char *s, size_t n)
 {
 	if (n == 0)
 		return;
-	if (o->brk) {
-		o->brk = false;
+	if (o->slow & JSON_OUT_BRK) {
+		o->slow &= (unsigned char)~JSON_OUT_BRK;
 		if (s[0] == ',') {
 			json_out_put(o, ",\n", 2);
 			s++;
@@ -99,7 +126,10 @@ __attribute__((noinline)) static void json_out_print_more(struct json_out *o, co
 			json_out_put(o, "\n", 1);
 		}
 	}
-	json_out_put(o, s, n);
+	if (o->slow & JSON_OUT_C1)
+		json_out_put_c1(o, s, n);
+	else
+		json_out_put(o, s, n);
 }
 
 /* json_out_print is yajl's print function, called for every token and separator (some 70 times an event of the
@@ -111,13 +141,13 @@ static void json_out_print(void *ctx, const char *s, size_t n)
 	size_t at = o->n;
 	char *d;
 
-	if (n == 1 && at < o->cap && !o->brk) {
+	if (n == 1 && at < o->cap && !o->slow) {
 		o->buf[at] = *s;
 		o->n = at + 1;
 		return;
 	}
-	if (n - 2 >= 15 || o->brk || at + n > o->cap) {
-		json_out_print_more(o, s, n); /* nothing, more than 16 bytes, a break, a full buffer */
+	if (n - 2 >= 15 || o->slow || at + n > o->cap) {
+		json_out_print_more(o, s, n); /* nothing, more than 16 bytes, a break, C1 controls, a full buffer */
 		return;
 	}
 	d = o->buf + at;
@@ -211,7 +241,7 @@ int json_out_finish(struct json_out *o, char **cause)
 		*cause = xasprintf("JSON output: %s", json_out_gen_error(o->gen_err));
 		return -1;
 	}
-	o->brk = false;
+	o->slow &= (unsigned char)~JSON_OUT_BRK;
 	if ((o->n > 0 ? o->buf[o->n - 1] : o->last) != '\n')
 		json_out_put(o, "\n", 1);
 	if (o->f != NULL)
@@ -269,7 +299,7 @@ void json_out_array_end(struct json_out *o)
 void json_out_break(struct json_out *o)
 {
 	if (!o->pretty)
-		o->brk = true;
+		o->slow |= JSON_OUT_BRK;
 }
 
 /* json_out_utf8 returns the length of the valid UTF-8 sequence at s, of which avail bytes may be read; 0 when none
@@ -312,6 +342,19 @@ static bool json_out_ascii(const char *s, size_t n)
 	return (((unsigned char)s[0] | (unsigned char)s[n / 2] | (unsigned char)s[n - 1]) & 0x80) == 0; /* 1..3 */
 }
 
+/* json_out_has_c1 says whether the n bytes at s hold a C1 control in UTF-8 (C2 80..C2 9F). */
+static bool json_out_has_c1(const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+
+	while ((p = memchr(p, 0xc2, (size_t)(end - p))) != NULL && p + 1 < end) {
+		if ((unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f)
+			return true;
+		p++;
+	}
+	return false;
+}
+
 /* json_out_gen_repaired hands yajl a copy of the n bytes at s, which are not all ASCII, with each byte that starts
  * no UTF-8 sequence replaced by U+FFFD (valid ones are kept as they are). */
 __attribute__((noinline)) static yajl_gen_status json_out_gen_repaired(struct json_out *o, const char *s, size_t n)
@@ -352,12 +395,19 @@ __attribute__((noinline)) static yajl_gen_status json_out_gen_repaired(struct js
 	return yajl_gen_string(o->g, (const unsigned char *)o->tmp, m);
 }
 
-/* json_out_gen_str hands yajl the n bytes at s as a string, made valid UTF-8 first when they are not. */
+/* json_out_gen_str hands yajl the n bytes at s as a string, made valid UTF-8 first when they are not, its C1
+ * controls printed as \u escapes. */
 static yajl_gen_status json_out_gen_str(struct json_out *o, const char *s, size_t n)
 {
+	yajl_gen_status st;
+
 	if (json_out_ascii(s, n))
 		return yajl_gen_string(o->g, (const unsigned char *)s, n);
-	return json_out_gen_repaired(o, s, n);
+	if (json_out_has_c1(s, n))
+		o->slow |= JSON_OUT_C1;
+	st = json_out_gen_repaired(o, s, n);
+	o->slow &= (unsigned char)~JSON_OUT_C1;
+	return st;
 }
 
 void json_out_keyn(struct json_out *o, const char *key, size_t n)

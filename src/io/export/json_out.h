@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A document being written. What it writes is always valid JSON: strings are made valid UTF-8 (each byte that does
- * not start a valid sequence becomes U+FFFD; control characters, quotes and backslashes are escaped), non-finite
- * doubles become null, numbers are formatted here whatever the locale. Misuse (a value where a key belongs, an
- * unclosed container) and write errors are kept and reported once, by json_out_finish. */
+/* A document being written. What it writes is always valid JSON: strings are made valid UTF-8 (each byte that does not
+ * start a valid sequence becomes U+FFFD; control characters (C1 among them), quotes and backslashes are escaped),
+ * non-finite doubles become null, numbers are formatted here whatever the locale. Misuse (a value where a key belongs,
+ * an unclosed container) and write errors are kept and reported once, by json_out_finish. */
 struct json_out;
 
 /* json_out_new starts a document written to f (not closed here), or kept in memory when f is NULL
