@@ -1,7 +1,7 @@
 /* test_names_cli.c: names read from a trace never drive the terminal: `stats FILE` and `analyze FILE` print a
  * kernel named "\x1b[2J\x1b[31mEVIL\x07" and a device named with an OSC title sequence and a C1 CSI (U+009B) with
  * every control as '?' (core/text's text_fputs), so no ESC, BEL or C1 byte reaches stdout, and the names stay
- * recognisable; --json keeps the exact names, escaped by the JSON writer. */
+ * recognisable; --json keeps the exact names, every C0 and C1 control escaped by the JSON writer. */
 /* cmocka.h needs these first */
 // clang-format off
 #include <setjmp.h>
@@ -92,11 +92,14 @@ static void test_stats(void **state)
 	assert_non_null(strstr(o.out, "device GPU?]0;pwned??2J Gr\xc3\xbc\xc3\x9f"
 	                              "e\n")); /* UTF-8 kept */
 	out_free(&o);
-	/* --json: the JSON writer escapes the exact name */
+	/* --json: the JSON writer escapes the exact names, the device's C1 CSI too */
 	run(&o, ARGS("stats", "--json", path));
 	assert_int_equal(o.status, 0);
 	assert_null(strchr(o.out, '\x1b'));
+	assert_null(strstr(o.out, "\xc2\x9b"));
 	assert_non_null(strstr(o.out, "\\u001B[2J\\u001B[31mEVIL\\u0007"));
+	assert_non_null(strstr(o.out, "GPU\\u001B]0;pwned\\u0007\\u009B2J Gr\xc3\xbc\xc3\x9f"
+	                              "e"));
 	out_free(&o);
 	unlink(path);
 	rmdir(dir);

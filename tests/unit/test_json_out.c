@@ -150,7 +150,7 @@ static void test_numbers(void **state)
 
 /* Strings that are not UTF-8 become valid, each byte that starts no sequence one U+FFFD (overlong forms,
  * surrogates, past U+10FFFF, cut sequences at the very end of a counted string too); control characters are escaped,
- * C1 controls as well (\u0080..\u009f); yajl_tree, which checks UTF-8, reads them back. */
+ * C1 controls as well (\u0080..\u009F); yajl_tree, which checks UTF-8, reads them back. */
 static void test_strings(void **state)
 {
 	static const struct {
@@ -188,7 +188,7 @@ static void test_strings(void **state)
 			    ((unsigned char)c[0] == 0xc2 && (unsigned char)c[1] >= 0x80 && (unsigned char)c[1] <= 0x9f))
 				fail_msg("case %zu: a raw control character in %s", i, text);
 		if (strstr(cases[i].in, "csi") != NULL &&
-		    strstr(text, "csi \\u009b[2J \\u0080\\u009f \xc2\xa0 ") == NULL)
+		    strstr(text, "csi \\u009B[2J \\u0080\\u009F \xc2\xa0 ") == NULL)
 			fail_msg("case %zu: C1 controls not escaped in %s", i, text);
 		root = json_tree_parse(text, err, sizeof err);
 		if (root == NULL)

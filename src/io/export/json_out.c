@@ -101,7 +101,7 @@ static void json_out_put_c1(struct json_out *o, const char *s, size_t n)
 		if ((unsigned char)s[i] != 0xc2 || b < 0x80 || b > 0x9f)
 			continue;
 		json_out_put(o, s + from, i - from);
-		snprintf(esc, sizeof esc, "\\u%04x", b);
+		snprintf(esc, sizeof esc, "\\u%04X", b); /* as yajl writes C0 escapes */
 		json_out_put(o, esc, 6);
 		i++; /* the sequence's second byte */
 		from = i + 1;
