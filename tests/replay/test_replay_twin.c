@@ -18,28 +18,19 @@
 
 #include "core/timeline.h"
 #include "io/import/import.h"
+#include "io_fixture.h"
 #include "json_tree.h"
 
 static const char *data_dir; /* tests/data/h200 */
 
-/* read_text reads data_dir/name into a new string; fails the test when it cannot. */
+/* read_text reads data_dir/name into a new string (io_fixture's fx_read); fails the test when it cannot. */
 static char *read_text(const char *name)
 {
 	char path[1024], *buf;
-	FILE *f;
-	long n;
 
 	snprintf(path, sizeof path, "%s/%s", data_dir, name);
-	if ((f = fopen(path, "rb")) == NULL)
+	if ((buf = fx_read(path, NULL)) == NULL)
 		fail_msg("%s: cannot read it", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
 	return buf;
 }
 
