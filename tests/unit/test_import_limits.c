@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_fixture.h"
 #include "io/export/export.h"
 #include "io/import/import.h"
 #include "io/import/import_chrome.h"
@@ -30,19 +31,6 @@
 #define MEMCPY_TABLE                                                                                                   \
 	"CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT, end INT, streamId INT, bytes INT, copyKind INT);"
 #define OWN "\"otherData\":{\"generator\":\"streamscope 1.0\",\"nstreams\":1}"
-
-/* make_db writes a SQLite file at path from sql. */
-static void make_db(const char *path, const char *sql)
-{
-	sqlite3 *db = NULL;
-	char *err = NULL;
-
-	unlink(path);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
-		fail_msg("%s", err);
-	sqlite3_close(db);
-}
 
 /* refused_v imports path and checks the failure: -1, one line holding the path and each of the NULL-ended wants in
  * ap, t left empty. */
@@ -94,7 +82,7 @@ static void db_refused(const char *dir, const char *sql, const char *want)
 	char path[512];
 
 	snprintf(path, sizeof path, "%s/bad.sqlite", dir);
-	make_db(path, sql);
+	fx_make_db(path, sql);
 	refused(path, want, "valid: 0 <= start <= end <= 4611686018427387904 ns", NULL);
 }
 
@@ -144,9 +132,10 @@ static void test_sqlite_absurd_refused(void **state)
 	           "CUPTI_ACTIVITY_KIND_RUNTIME row 1: absurd timestamp end 9223372036854775807");
 	/* each within the bound, but 2^62 ns twice adds up past 2^63 - 1: four made "0 ns in all" of four copies */
 	snprintf(path, sizeof path, "%s/bad.sqlite", dir);
-	make_db(path, MEMCPY_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (0, 4611686018427387904, 7, 100, 1),"
-	                           " (0, 4611686018427387904, 7, 100, 1), (0, 4611686018427387904, 7, 100, 1),"
-	                           " (0, 4611686018427387904, 7, 100, 1), (0, 4611686018427387904, 7, 100, 2);");
+	fx_make_db(path,
+	           MEMCPY_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (0, 4611686018427387904, 7, 100, 1),"
+	                        " (0, 4611686018427387904, 7, 100, 1), (0, 4611686018427387904, 7, 100, 1),"
+	                        " (0, 4611686018427387904, 7, 100, 1), (0, 4611686018427387904, 7, 100, 2);");
 	refused(path,
 	        "CUPTI_ACTIVITY_KIND_MEMCPY row 2: the durations up to here add up to 9223372036854775808 ns, more "
 	        "than any real trace's",
@@ -169,8 +158,9 @@ static void test_bound_accepted(void **state)
 
 	(void)state;
 	snprintf(path, sizeof path, "%s/edge.sqlite", dir);
-	make_db(path, MEMCPY_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (0, 4611686018427387904, 7, 100, 1),"
-	                           " (3000000000000000000, 4611686018427387904, 7, 100, 2);");
+	fx_make_db(path,
+	           MEMCPY_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (0, 4611686018427387904, 7, 100, 1),"
+	                        " (3000000000000000000, 4611686018427387904, 7, 100, 2);");
 	imported(path, &t);
 	assert_int_equal(t.n, 2);
 	assert_int_equal(t.rec[0].start, 0);

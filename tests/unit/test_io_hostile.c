@@ -12,6 +12,7 @@
 
 #include <sqlite3.h>
 
+#include "db_fixture.h"
 #include "io/export/export.h"
 #include "io/export/export_sqlite.h"
 #include "io/import/import.h"
@@ -130,18 +131,6 @@ static void test_json(void **state)
 	free(dir);
 }
 
-static void make_db(const char *path, const char *sql)
-{
-	sqlite3 *db = NULL;
-	char *err = NULL;
-
-	unlink(path);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
-		fail_msg("%s", err);
-	sqlite3_close(db);
-}
-
 #define KERNEL_TABLE "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT, shortName INT);"
 
 static void db_fail(const char *dir, const char *sql, const char *want)
@@ -149,7 +138,7 @@ static void db_fail(const char *dir, const char *sql, const char *want)
 	char path[512];
 
 	snprintf(path, sizeof path, "%s/bad.sqlite", dir);
-	make_db(path, sql);
+	fx_make_db(path, sql);
 	expect_fail(path, want);
 }
 
@@ -245,12 +234,12 @@ static void test_unknown_tables_ok(void **state)
 
 	(void)state;
 	snprintf(path, sizeof path, "%s/new.sqlite", dir);
-	make_db(path,
-	        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT, shortName INT,"
-	        " futureColumn BLOB);"
-	        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3, 4, x'00ff');"
-	        "CREATE TABLE CUPTI_ACTIVITY_KIND_SOMETHING_2030 (a, b, c);"
-	        "CREATE TABLE TARGET_INFO_GPU (name TEXT); INSERT INTO TARGET_INFO_GPU VALUES ('GPU A'), ('GPU B');");
+	fx_make_db(
+	    path, "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT, shortName INT,"
+	          " futureColumn BLOB);"
+	          "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 3, 4, x'00ff');"
+	          "CREATE TABLE CUPTI_ACTIVITY_KIND_SOMETHING_2030 (a, b, c);"
+	          "CREATE TABLE TARGET_INFO_GPU (name TEXT); INSERT INTO TARGET_INFO_GPU VALUES ('GPU A'), ('GPU B');");
 	timeline_init(&t);
 	if (import_file(path, &t, &cause) != 0)
 		fail_msg("%s", cause);
@@ -271,11 +260,12 @@ static void test_stream_kinds_hostile(void **state)
 	(void)state;
 	snprintf(path, sizeof path, "%s/kinds.sqlite", dir);
 	/* foreign: flags of wrong types and out of range, a duplicate id (the first row wins) */
-	make_db(path,
-	        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT);"
-	        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 30), (3, 4, 31), (5, 6, 32), (7, 8, 33);"
-	        "CREATE TABLE TARGET_INFO_CUDA_STREAM (streamId, flag);"
-	        "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (30, 2), (30, 1), (31, 'x'), (32, 99), (-1, 1), (33, 3);");
+	fx_make_db(
+	    path,
+	    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT);"
+	    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 30), (3, 4, 31), (5, 6, 32), (7, 8, 33);"
+	    "CREATE TABLE TARGET_INFO_CUDA_STREAM (streamId, flag);"
+	    "INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (30, 2), (30, 1), (31, 'x'), (32, 99), (-1, 1), (33, 3);");
 	timeline_init(&t);
 	if (import_file(path, &t, &cause) != 0)
 		fail_msg("%s", cause);
@@ -287,12 +277,12 @@ static void test_stream_kinds_hostile(void **state)
 	timeline_free(&t);
 	/* ours: STREAMSCOPE_STREAM rows out of range or of unknown kind */
 	snprintf(path, sizeof path, "%s/own.sqlite", dir);
-	make_db(path, "CREATE TABLE STREAMSCOPE_META (name TEXT, value TEXT);"
-	              "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT);"
-	              "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 30);"
-	              "CREATE TABLE STREAMSCOPE_STREAM (ssStream, streamId, kind, kindName);"
-	              "INSERT INTO STREAMSCOPE_STREAM VALUES (0, 30, 7, 'x'), (-5, 1, 1, ''), (99999999, 1, 1, ''),"
-	              " ('a', 1, 1, ''), (1, -3, 1, ''), (2, 31, 2, NULL);");
+	fx_make_db(path, "CREATE TABLE STREAMSCOPE_META (name TEXT, value TEXT);"
+	                 "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, streamId INT);"
+	                 "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2, 30);"
+	                 "CREATE TABLE STREAMSCOPE_STREAM (ssStream, streamId, kind, kindName);"
+	                 "INSERT INTO STREAMSCOPE_STREAM VALUES (0, 30, 7, 'x'), (-5, 1, 1, ''), (99999999, 1, 1, ''),"
+	                 " ('a', 1, 1, ''), (1, -3, 1, ''), (2, 31, 2, NULL);");
 	timeline_init(&t);
 	if (import_file(path, &t, &cause) != 0)
 		fail_msg("%s", cause);

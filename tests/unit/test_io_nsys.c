@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 
+#include "db_fixture.h"
 #include "io/export/export.h"
 #include "io/export/export_sqlite.h"
 #include "io/import/import.h"
@@ -292,18 +293,6 @@ static void test_nsys_sql_numbers(void **state)
 	free(dir);
 }
 
-static void make_db(const char *path, const char *sql)
-{
-	sqlite3 *db = NULL;
-	char *err = NULL;
-
-	unlink(path);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
-		fail_msg("%s", err);
-	sqlite3_close(db);
-}
-
 /* An older, leaner schema: no shortName (names from demangledName), no correlationId, no srcKind/dstKind, no
  * TARGET_INFO_GPU, CUPTI's own memory-kind numbering in ENUM_CUDA_MEM_KIND, NVTX ranges among marks. */
 static void test_minimal_schema(void **state)
@@ -314,7 +303,7 @@ static void test_minimal_schema(void **state)
 
 	(void)state;
 	snprintf(path, sizeof path, "%s/old.sqlite", dir);
-	make_db(
+	fx_make_db(
 	    path,
 	    "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
 	    "INSERT INTO StringIds VALUES (1, 'void scale<float>(float*, int)'), (2, 'phase one');"

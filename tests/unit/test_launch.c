@@ -5,6 +5,7 @@
 /* cmocka (through test_tui_util.h) before io_fixture.h */
 /* clang-format off */
 #include "test_tui_util.h"
+#include "db_fixture.h"
 #include "io_fixture.h"
 /* clang-format on */
 
@@ -314,18 +315,6 @@ static void test_detail(void **state)
 	free(path);
 }
 
-/* make_db writes an SQLite file from sql. */
-static void make_db(const char *path, const char *sql)
-{
-	sqlite3 *db;
-	char *err = NULL;
-
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
-		fail_msg("%s", err);
-	sqlite3_close(db);
-}
-
 /* Copies of foreign files, which carry no name, are named as CUPTI names them: from the real exports, and from a
  * minimal file with a memset, a device copy and no ENUM table (nsys's numbering). */
 static void test_copy_names(void **state)
@@ -344,13 +333,13 @@ static void test_copy_names(void **state)
 	                    "Memcpy DtoH (Device -> Pageable)");
 	db = malloc(strlen(dir) + 16);
 	sprintf(db, "%s/m.sqlite", dir);
-	make_db(db, "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, streamId INTEGER,"
-	            " correlationId INTEGER, bytes INTEGER, copyKind INTEGER, srcKind INTEGER, dstKind INTEGER);"
-	            "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (10, 20, 7, 1, 64, 8, 2, 2);"
-	            "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (30, 40, 7, 2, 64, 1, NULL, NULL);"
-	            "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER, end INTEGER, streamId INTEGER,"
-	            " correlationId INTEGER, bytes INTEGER, memKind INTEGER);"
-	            "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (50, 60, 7, 3, 64, 4);");
+	fx_make_db(db, "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, streamId INTEGER,"
+	               " correlationId INTEGER, bytes INTEGER, copyKind INTEGER, srcKind INTEGER, dstKind INTEGER);"
+	               "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (10, 20, 7, 1, 64, 8, 2, 2);"
+	               "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (30, 40, 7, 2, 64, 1, NULL, NULL);"
+	               "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER, end INTEGER, streamId INTEGER,"
+	               " correlationId INTEGER, bytes INTEGER, memKind INTEGER);"
+	               "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (50, 60, 7, 3, 64, 4);");
 	if (import_file(db, &t, &cause) != 0)
 		fail_msg("%s", cause);
 	assert_string_equal(timeline_name(&t, t.rec[nth_kind(&t, SS_KIND_D2D, 0)].name),
