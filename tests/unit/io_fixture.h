@@ -4,6 +4,7 @@
 #define SS_IO_FIXTURE_H
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/timeline.h"
+#include "io/import/import.h"
 
 /* fx_names holds awkward but valid UTF-8 names: quotes, commas, newlines, XML specials, non-ASCII. */
 static const char *const fx_names[] = {
@@ -213,6 +215,39 @@ static inline char *fx_data(const char *rel)
 	p = malloc(strlen(src) + strlen(rel) + 16);
 	sprintf(p, "%s/tests/data/%s", src, rel);
 	return p;
+}
+
+/* fx_refused_v imports path and checks the failure: -1, one line holding the path and each of the NULL-ended wants in
+ * ap, the timeline left empty. */
+static inline void fx_refused_v(const char *path, va_list ap)
+{
+	struct ss_timeline t;
+	char *cause = NULL;
+	const char *want;
+
+	timeline_init(&t);
+	if (import_file(path, &t, &cause) != -1)
+		fail_msg("%s: imported %zu records, wanted a refusal", path, t.n);
+	assert_non_null(cause);
+	if (strstr(cause, path) == NULL)
+		fail_msg("cause \"%s\" lacks the path", cause);
+	while ((want = va_arg(ap, const char *)) != NULL)
+		if (strstr(cause, want) == NULL)
+			fail_msg("cause \"%s\" lacks \"%s\"", cause, want);
+	assert_null(strchr(cause, '\n'));
+	assert_int_equal(t.n, 0);
+	free(cause);
+	timeline_free(&t);
+}
+
+/* fx_refused is fx_refused_v with the wants as arguments, NULL after the last. */
+static inline void fx_refused(const char *path, ...)
+{
+	va_list ap;
+
+	va_start(ap, path);
+	fx_refused_v(path, ap);
+	va_end(ap);
 }
 
 #endif

@@ -32,39 +32,6 @@
 	"CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT, end INT, streamId INT, bytes INT, copyKind INT);"
 #define OWN "\"otherData\":{\"generator\":\"streamscope 1.0\",\"nstreams\":1}"
 
-/* refused_v imports path and checks the failure: -1, one line holding the path and each of the NULL-ended wants in
- * ap, t left empty. */
-static void refused_v(const char *path, va_list ap)
-{
-	struct ss_timeline t;
-	char *cause = NULL;
-	const char *want;
-
-	timeline_init(&t);
-	if (import_file(path, &t, &cause) != -1)
-		fail_msg("%s: imported %zu records, wanted a refusal", path, t.n);
-	assert_non_null(cause);
-	if (strstr(cause, path) == NULL)
-		fail_msg("cause \"%s\" lacks the path", cause);
-	while ((want = va_arg(ap, const char *)) != NULL)
-		if (strstr(cause, want) == NULL)
-			fail_msg("cause \"%s\" lacks \"%s\"", cause, want);
-	assert_null(strchr(cause, '\n'));
-	assert_int_equal(t.n, 0);
-	free(cause);
-	timeline_free(&t);
-}
-
-/* refused is refused_v with the wants as arguments. */
-static void refused(const char *path, ...)
-{
-	va_list ap;
-
-	va_start(ap, path);
-	refused_v(path, ap);
-	va_end(ap);
-}
-
 /* imported imports path (0 wanted) into t, initialised here. */
 static void imported(const char *path, struct ss_timeline *t)
 {
@@ -75,15 +42,15 @@ static void imported(const char *path, struct ss_timeline *t)
 		fail_msg("%s", cause);
 }
 
-/* db_refused writes sql as dir/bad.sqlite and checks that it is refused as refused does, with want and what is
- * valid. */
+/* db_refused writes sql as dir/bad.sqlite and checks that it is refused as fx_refused does, with want and what
+ * is valid. */
 static void db_refused(const char *dir, const char *sql, const char *want)
 {
 	char path[512];
 
 	snprintf(path, sizeof path, "%s/bad.sqlite", dir);
 	fx_make_db(path, sql);
-	refused(path, want, "valid: 0 <= start <= end <= 4611686018427387904 ns", NULL);
+	fx_refused(path, want, "valid: 0 <= start <= end <= 4611686018427387904 ns", NULL);
 }
 
 /* json_refused writes json as dir/bad.json and checks that it is refused with each of the NULL-ended wants. */
@@ -95,7 +62,7 @@ static void json_refused(const char *dir, const char *json, ...)
 	snprintf(path, sizeof path, "%s/bad.json", dir);
 	fx_write(path, json, strlen(json));
 	va_start(ap, json);
-	refused_v(path, ap);
+	fx_refused_v(path, ap);
 	va_end(ap);
 }
 
@@ -136,10 +103,11 @@ static void test_sqlite_absurd_refused(void **state)
 	           MEMCPY_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (0, 4611686018427387904, 7, 100, 1),"
 	                        " (0, 4611686018427387904, 7, 100, 1), (0, 4611686018427387904, 7, 100, 1),"
 	                        " (0, 4611686018427387904, 7, 100, 1), (0, 4611686018427387904, 7, 100, 2);");
-	refused(path,
-	        "CUPTI_ACTIVITY_KIND_MEMCPY row 2: the durations up to here add up to 9223372036854775808 ns, more "
-	        "than any real trace's",
-	        "valid: the durations end - start of a trace's records add up to at most 9223372036854775807 ns", NULL);
+	fx_refused(path,
+	           "CUPTI_ACTIVITY_KIND_MEMCPY row 2: the durations up to here add up to 9223372036854775808 ns, more "
+	           "than any real trace's",
+	           "valid: the durations end - start of a trace's records add up to at most 9223372036854775807 ns",
+	           NULL);
 	/* the refusals that were there say what is valid too */
 	db_refused(dir, MEMCPY_TABLE "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (-1, 5, 7, 100, 1);",
 	           "CUPTI_ACTIVITY_KIND_MEMCPY row 1: negative timestamp start -1");
