@@ -1,7 +1,6 @@
 /* cmd_validate.c: `streamscope validate`: the model against the GPU over the preset matrix, or against measured
  * CSVs. */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -197,23 +196,12 @@ static int cm_report(const struct ss_validate_set *s, const struct ss_profile *p
 		       st.own_beyond_worst, st.own_beyond_worst == 1 ? "" : "s", 100 * SS_VALIDATE_WORST_MAX);
 	}
 	validate_twins(s, &detached, &attached);
-	if (detached + attached > 0) {
-		size_t beyond = 0, beyond_attached = 0;
-
-		for (size_t i = 0; i < s->n; i++) {
-			const struct ss_validate_row *r = &s->row[i];
-
-			if (r->measured_ns == 0 || fabs((double)r->model_ns - (double)r->measured_ns) <=
-			                               SS_VALIDATE_WORST_MAX * (double)r->measured_ns)
-				continue;
-			beyond++;
-			beyond_attached += r->measured_untraced && !r->measured_detached;
-		}
+	if (detached + attached > 0)
 		printf(
 		    "untraced rows: %zu measured with CUPTI detached, %zu with it attached (it costs each call, "
 		    "host-bound rows most); of the %zu row%s off by more than %.0f%%, %zu measured with it attached\n",
-		    detached, attached, beyond, beyond == 1 ? "" : "s", 100 * SS_VALIDATE_WORST_MAX, beyond_attached);
-	}
+		    detached, attached, st.beyond_worst, st.beyond_worst == 1 ? "" : "s", 100 * SS_VALIDATE_WORST_MAX,
+		    st.beyond_attached);
 	printf("faster order agrees: %zu/%zu   default-stream op serialises in both: %zu/%zu   pageable overlap "
 	       "agrees: %zu/%zu\n",
 	       st.order_agree, st.order_checked, st.serial_agree, st.serial_checked, st.pageable_agree,

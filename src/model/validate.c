@@ -385,6 +385,7 @@ void validate_stats(const struct ss_validate_set *s, struct ss_validate_stats *s
 		}
 		err[st->n++] = e;
 		st->beyond_worst += e > SS_VALIDATE_WORST_MAX;
+		st->beyond_attached += e > SS_VALIDATE_WORST_MAX && r->measured_untraced && !r->measured_detached;
 		st->beyond_spread += e > fmax(SS_VALIDATE_WORST_MAX, r->measured_spread);
 		/* Order: compare with the twin once, from the depth-first (best) row with the breadth-first (weaker)
 		 * one. */

@@ -65,6 +65,7 @@ struct ss_validate_stats {
 	size_t order_checked, order_agree; /* depth against breadth, best against weaker, streams > 1, orders measured
 	                                      apart by 5% and by both rows' spreads: same faster order */
 	size_t beyond_worst;               /* rows more than SS_VALIDATE_WORST_MAX off */
+	size_t beyond_attached;            /* of them, those timed untraced with CUPTI attached (validate_twins) */
 	size_t beyond_spread; /* rows off by more than SS_VALIDATE_WORST_MAX and their own measured spread */
 	size_t serial_checked, serial_agree;  /* legacy op: serialised (no record across it) in both or neither */
 	size_t own_n;                         /* rows modelled with their own runs' call costs as well */
