@@ -563,18 +563,21 @@ int cmd_main(int argc, char **argv)
 	if ((e = cmd_find(argv[1])) != NULL)
 		return cmd_run(e, argc - 1, argv + 1);
 	/* a file where the command goes: say how to open it (an .ini is an experiment file, as examples/ has them) */
-	if (access(argv[1], F_OK) == 0 && strlen(argv[1]) > 4 && strcmp(argv[1] + strlen(argv[1]) - 4, ".ini") == 0)
-		return cmd_error(
-		    CLI_USAGE,
-		    "'%s' is a file, not a command: open it in the TUI with 'streamscope --experiment %s', "
-		    "or run it with 'streamscope run %s'",
-		    argv[1], argv[1], argv[1]);
-	if (access(argv[1], F_OK) == 0)
+	if (access(argv[1], F_OK) == 0) {
+		size_t n = strlen(argv[1]);
+
+		if (n > 4 && strcmp(argv[1] + n - 4, ".ini") == 0)
+			return cmd_error(
+			    CLI_USAGE,
+			    "'%s' is a file, not a command: open it in the TUI with 'streamscope --experiment "
+			    "%s', or run it with 'streamscope run %s'",
+			    argv[1], argv[1], argv[1]);
 		return cmd_error(
 		    CLI_USAGE,
 		    "'%s' is a file, not a command: open a trace with 'streamscope view %s', an experiment "
 		    "file with 'streamscope --experiment %s'",
 		    argv[1], argv[1], argv[1]);
+	}
 	for (size_t i = 0; i < CMD_NTABLE && k < sizeof names; i++)
 		if (*cmd_table[i]->name != '\0')
 			k += (size_t)snprintf(names + k, sizeof names - k, "%s%s", k > 0 ? ", " : "",
