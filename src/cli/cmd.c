@@ -477,7 +477,7 @@ static void cmd_help(const struct cmd_entry *e, FILE *f)
 	bool top = *e->name == '\0';
 
 	if (top)
-		fprintf(f, "usage: streamscope [COMMAND] [OPTIONS]\n\n");
+		fprintf(f, "usage: streamscope [COMMAND | FILE] [OPTIONS]\n\n");
 	else
 		fprintf(f, "usage: streamscope %s [OPTIONS]%s%s\n\n", e->name, *e->args != '\0' ? " " : "", e->args);
 	cmd_help_text(f, e->summary, 0, 0);
@@ -562,21 +562,15 @@ int cmd_main(int argc, char **argv)
 		return cmd_run(&cmd_tui_entry, argc, argv);
 	if ((e = cmd_find(argv[1])) != NULL)
 		return cmd_run(e, argc - 1, argv + 1);
-	/* a file where the command goes: say how to open it (an .ini is an experiment file, as examples/ has them) */
-	if (access(argv[1], F_OK) == 0) {
+	/* a file where the command goes opens as less opens one: an .ini (an experiment file, as examples/ has them)
+	 * in the TUI, anything else as a trace in view, whose readers name what is wrong with it. A word with a '.'
+	 * or a '/' is a file even when there is none by that name, so that the reader says so. */
+	if (strpbrk(argv[1], "./") != NULL || access(argv[1], F_OK) == 0) {
 		size_t n = strlen(argv[1]);
 
 		if (n > 4 && strcmp(argv[1] + n - 4, ".ini") == 0)
-			return cmd_error(
-			    CLI_USAGE,
-			    "'%s' is a file, not a command: open it in the TUI with 'streamscope --experiment "
-			    "%s', or run it with 'streamscope run %s'",
-			    argv[1], argv[1], argv[1]);
-		return cmd_error(
-		    CLI_USAGE,
-		    "'%s' is a file, not a command: open a trace with 'streamscope view %s', an experiment "
-		    "file with 'streamscope --experiment %s'",
-		    argv[1], argv[1], argv[1]);
+			return cmd_run(&cmd_tui_entry, argc, argv);
+		return cmd_run(&cmd_view_entry, argc, argv);
 	}
 	for (size_t i = 0; i < CMD_NTABLE && k < sizeof names; i++)
 		if (*cmd_table[i]->name != '\0')

@@ -18,14 +18,15 @@ static int cmd_tui_check_terminal(void)
 	return CLI_OK;
 }
 
-/* cmd_tui_exec opens the TUI on the experiment the options describe. */
+/* cmd_tui_exec opens the TUI on the experiment the options describe, read first from the experiment file FILE
+ * when one is given. */
 static int cmd_tui_exec(const struct cmd_args *args)
 {
 	struct expopts o;
 	struct tui_options t;
 	int rc;
 
-	if ((rc = expopts_parse(args, &o)) != 0)
+	if ((rc = expopts_parse_file(args, args->npos > 0 ? args->pos[0] : NULL, &o)) != 0)
 		return rc;
 	if ((rc = cmd_tui_check_terminal()) != 0)
 		return rc;
@@ -33,6 +34,7 @@ static int cmd_tui_exec(const struct cmd_args *args)
 	if ((t.backend = expopts_backend(&o, &rc)) == NULL)
 		return rc;
 	t.exp = o.exp;
+	t.expfile = o.file.path;
 	t.ascii = o.ascii;
 	return tui_main(&t);
 }
@@ -87,11 +89,14 @@ static const struct cmd_use cmd_tui_uses[] = {
 
 const struct cmd_entry cmd_tui_entry = {
     .name = "",
-    .args = "",
+    .args = "[FILE]",
+    .maxargs = 1,
     .summary = "streamscope shows what CUDA streams really do: with no command it opens the interactive timeline\n"
                "(a Gantt of copies and kernels per stream) on the experiment the options describe; keys change\n"
                "the experiment and run it again (streamscope keys lists them).",
     .uses = cmd_tui_uses,
+    .help = CMD_HELP_EXPFILE "(streamscope examples/decrypt.ini --streams 8). A trace opens the same way:\n"
+                             "streamscope trace.sqlite is streamscope view trace.sqlite.",
     .exec = cmd_tui_exec,
 };
 

@@ -154,6 +154,7 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 	memset(v, 0, sizeof *v);
 	v->gl = t->gl;
 	v->source = t->o->file != NULL ? (t->o->file->source[0] ? t->o->file->source : "(trace)") : NULL;
+	v->expfile = t->o->file == NULL ? t->o->expfile : NULL;
 	v->backend = t->o->file != NULL ? "file" : t->o->backend != NULL ? t->o->backend->name : NULL;
 	v->running = session_busy(&t->ses);
 	v->progress = t->ses.job != JOB_NONE ? t->ses.runner.progress : NULL;

@@ -14,6 +14,7 @@ struct tui_options {
 	struct ss_experiment exp;         /* the first experiment run (ignored in view mode) */
 	const struct ss_timeline *file;   /* non-NULL: view mode for an opened trace (toggles disabled, the header
 	                                     names file->source) */
+	const char *expfile;              /* the experiment file exp was read from, named in the header; NULL: none */
 	bool ascii;                       /* force ASCII glyphs */
 	const char *export_dir;           /* where `e` writes snapshots; NULL: the current directory */
 };

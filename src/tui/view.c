@@ -44,6 +44,10 @@ static void view_header(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 	               v->modelled ? SS_ROLE_WARN : SS_ROLE_TEXT, GRID_BOLD);
 	snprintf(buf, sizeof buf, "  backend %s", v->backend != NULL ? v->backend : "-");
 	x += grid_puts(g, x, r.y, r.x + r.w - x, buf, SS_ROLE_DIM, 0);
+	if (v->expfile != NULL) {
+		x += grid_puts(g, x, r.y, r.x + r.w - x, "  from ", SS_ROLE_DIM, 0);
+		x += grid_puts(g, x, r.y, r.x + r.w - x, v->expfile, SS_ROLE_TEXT, 0);
+	}
 	/* the run's state, right-aligned */
 	if (v->running)
 		snprintf(state, sizeof state, "running%s%s  %zu records", v->progress && v->progress[0] ? ": " : "",

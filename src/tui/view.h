@@ -34,6 +34,7 @@ struct ss_view {
 	bool modelled;             /* the header labels the run as MODEL */
 	const char *backend;       /* "cuda", "model", "file" */
 	const char *source;        /* view mode: the file shown; NULL otherwise */
+	const char *expfile;       /* the experiment file the first run was read from; NULL when none */
 	bool no_experiment;        /* the experiment keys are off (a file, a recording): help and status say so */
 	const char *pending;       /* a run of another experiment in progress: its one-liner; NULL when none */
 	bool running;              /* a run is in progress (the shown one or pending) */

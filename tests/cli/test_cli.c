@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io_fixture.h"
 #include "json_tree.h"
 
 #ifndef SS_BINARY
@@ -230,16 +231,38 @@ static void test_help_every_command(void **state)
 	}
 	cli_out_free(&top);
 	expect_error(2, ARGS("help", "frobnicate"), "unknown command 'frobnicate'", NULL);
-	/* a file where the command goes: how to open it, not the list of commands */
+	/* a file where the command goes opens as less opens one: an .ini in the TUI (which needs a terminal, so its
+	 * refusal shows the file was read and the TUI reached), anything else as view opens it; a word with a '.' is a
+	 * file even when there is none, so the reader names what is missing */
 	{
-		char ini[4096], trace[4096];
+		char ini[4096], trace[4096], dir[] = "/tmp/ss-cli-file-XXXXXX", a[160], b[160];
+		char *ta, *tb;
 
 		snprintf(ini, sizeof ini, "%s/examples/decrypt.ini", SS_SOURCE_DIR);
 		snprintf(trace, sizeof trace, "%s/tests/data/h200/record-twin/twin.sqlite", SS_SOURCE_DIR);
-		expect_error(2, ARGS(ini),
-		             "is a file, not a command: open it in the TUI with 'streamscope --experiment ",
-		             "or run it with 'streamscope run ", NULL);
-		expect_error(2, ARGS(trace), "is a file, not a command: open a trace with 'streamscope view ", NULL);
+		expect_error(2, ARGS(ini, "--backend", "model"), "the interactive timeline needs a terminal", NULL);
+		expect_error(2, ARGS(ini, "--streams", "0"), "--streams", NULL);
+		expect_error(2, ARGS("nothere.ini"), "cannot read experiment file 'nothere.ini'", "No such file", NULL);
+		expect_error(1, ARGS("nothere.sqlite"), "nothere.sqlite", "No such file", NULL);
+		expect_error(2, ARGS(trace), "needs a terminal", NULL);
+		assert_non_null(mkdtemp(dir));
+		snprintf(a, sizeof a, "%s/a.csv", dir);
+		snprintf(b, sizeof b, "%s/b.csv", dir);
+		run_cli(&o, ARGS(trace, "--export", a));
+		assert_int_equal(o.status, 0);
+		cli_out_free(&o);
+		run_cli(&o, ARGS("view", trace, "--export", b));
+		assert_int_equal(o.status, 0);
+		cli_out_free(&o);
+		assert_non_null(ta = fx_read(a, NULL));
+		assert_non_null(tb = fx_read(b, NULL));
+		assert_true(strlen(ta) > 1000);
+		assert_string_equal(ta, tb);
+		free(ta);
+		free(tb);
+		unlink(a);
+		unlink(b);
+		rmdir(dir);
 	}
 }
 
@@ -250,21 +273,10 @@ static void test_readme_keys(void **state)
 	static const char begin[] = "<!-- streamscope keys -->\n```\n", end[] = "```\n<!-- end of streamscope keys -->";
 	char path[4096], *text, *from, *to;
 	struct cli_out o;
-	FILE *f;
-	long n;
 
 	(void)state;
 	snprintf(path, sizeof path, "%s/README.md", SS_SOURCE_DIR);
-	f = fopen(path, "rb");
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	text = calloc(1, (size_t)n + 1);
-	assert_non_null(text);
-	assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
+	assert_non_null(text = fx_read(path, NULL));
 	from = strstr(text, begin);
 	if (from == NULL)
 		fail_msg("README.md has no '%s' block", "<!-- streamscope keys -->");

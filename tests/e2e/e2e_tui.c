@@ -533,6 +533,40 @@ static void test_view(void **state)
 	e2e_free(&t);
 }
 
+/* A file where the command goes opens as less opens one: an experiment file in the TUI, the header naming it and
+ * the experiment line its program and order, the keys still on; a trace as view opens it. */
+static void test_open_file(void **state)
+{
+	struct e2e t;
+	char ini[1024], trace[1024];
+	const char *src = getenv("SS_SOURCE_DIR");
+	const char *args[] = {ini, "--backend", "model", NULL}, *targs[] = {trace, NULL};
+
+	(void)state;
+	snprintf(ini, sizeof ini, "%s/examples/interleave.ini", src ? src : ".");
+	snprintf(trace, sizeof trace, "%s/tests/data/h200/bench/preset-kernel-transfer.sqlite", src ? src : ".");
+	e2e_start(&t, 132, 40, args, NULL);
+	e2e_wait(&t, "makespan");
+	assert_int_equal(e2e_find(&t, "from ", 0, NULL), 0);
+	assert_int_equal(e2e_find(&t, "examples/interleave.ini", 0, NULL), 0);
+	assert_int_equal(e2e_find(&t, "2 streams 8 chunks  interleaved", 0, NULL), 1);
+	assert_int_equal(e2e_find(&t, "program of 4 steps", 0, NULL), 1);
+	e2e_keys(&t, ">"); /* the keys apply to the file's experiment: > doubles its 2 streams */
+	e2e_wait(&t, "4 streams 8 chunks  interleaved");
+	e2e_wait_gone(&t, "next:");
+	e2e_quit(&t);
+	e2e_free(&t);
+	if (access(trace, R_OK) != 0)
+		skip();
+	e2e_start(&t, 120, 40, targs, NULL);
+	e2e_wait(&t, "makespan");
+	assert_int_equal(e2e_find(&t, "backend file", 0, NULL), 0);
+	assert_int_equal(e2e_find(&t, "file /", 0, NULL), 1);
+	assert_true(e2e_find(&t, "preset-kernel-transfer.sqlite", 0, NULL) == 1);
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
 /* e2e_bar_cells is how many columns lie between the first and the last bar glyph of rows from..to-1 (right of
  * the label separator): how much of the plot the bars spread over. */
 static int e2e_bar_cells(struct e2e *t, int from, int to)
@@ -635,12 +669,12 @@ static void test_rerun_note(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_start),     cmocka_unit_test(test_order),      cmocka_unit_test(test_resize),
-	    cmocka_unit_test(test_mouse),     cmocka_unit_test(test_keyselect),  cmocka_unit_test(test_help),
-	    cmocka_unit_test(test_ab),        cmocka_unit_test(test_sweep),      cmocka_unit_test(test_export),
-	    cmocka_unit_test(test_signal),    cmocka_unit_test(test_ascii),      cmocka_unit_test(test_nocolor),
-	    cmocka_unit_test(test_schemes),   cmocka_unit_test(test_view),       cmocka_unit_test(test_prefetch),
-	    cmocka_unit_test(test_view_nsys), cmocka_unit_test(test_rerun_note),
+	    cmocka_unit_test(test_start),    cmocka_unit_test(test_order),     cmocka_unit_test(test_resize),
+	    cmocka_unit_test(test_mouse),    cmocka_unit_test(test_keyselect), cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_ab),       cmocka_unit_test(test_sweep),     cmocka_unit_test(test_export),
+	    cmocka_unit_test(test_signal),   cmocka_unit_test(test_ascii),     cmocka_unit_test(test_nocolor),
+	    cmocka_unit_test(test_schemes),  cmocka_unit_test(test_view),      cmocka_unit_test(test_open_file),
+	    cmocka_unit_test(test_prefetch), cmocka_unit_test(test_view_nsys), cmocka_unit_test(test_rerun_note),
 	};
 
 	return e2e_main(argc, argv, "e2e_tui", tests, sizeof tests / sizeof tests[0]);
