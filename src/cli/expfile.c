@@ -456,6 +456,19 @@ static void expfile_inih_options(void)
 	ini_stop_on_first_error = true;
 }
 
+/* expfile_trace names the trace format the len bytes at text begin as ("an SQLite database", "JSON": a '{' first,
+ * which no INI line starts with), NULL when they begin as neither. */
+static const char *expfile_trace(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 16 && memcmp(text, "SQLite format 3", 16) == 0)
+		return "an SQLite database";
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+		i++;
+	return i < len && text[i] == '{' ? "JSON" : NULL;
+}
+
 int expfile_parse(const char *path, const char *text, size_t len, struct expfile *f, char **cause)
 {
 	struct expfile_scan s;
@@ -464,6 +477,11 @@ int expfile_parse(const char *path, const char *text, size_t len, struct expfile
 
 	memset(f, 0, sizeof *f);
 	f->path = path;
+	if (expfile_trace(text, len) != NULL) {
+		*cause = xasprintf("%s: %s, not an experiment file: open a trace with 'streamscope view %s'", path,
+		                   expfile_trace(text, len), path);
+		return -1;
+	}
 	if (len > EXPFILE_SIZE_MAX) {
 		*cause = xasprintf("%s: too large: an experiment file is at most %d bytes", path, EXPFILE_SIZE_MAX);
 		return -1;

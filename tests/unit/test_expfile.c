@@ -334,6 +334,33 @@ static void test_bytes_and_files(void **state)
 	assert_int_equal(expfile_read("/", &f, &cause), -1);
 	assert_string_equal(cause, "cannot read experiment file '/': Is a directory");
 	free(cause);
+	/* a trace given as an experiment file is named and pointed at view, whatever its size */
+	{
+		static const char sqlite[] = "SQLite format 3\0\x10\0", json[] = "\r\n {\"traceEvents\": []}";
+
+		assert_int_equal(expfile_parse("t.sqlite", sqlite, sizeof sqlite - 1, &f, &cause), -1);
+		assert_string_equal(cause, "t.sqlite: an SQLite database, not an experiment file: open a trace with "
+		                           "'streamscope view t.sqlite'");
+		free(cause);
+		assert_int_equal(expfile_parse("t.json", json, sizeof json - 1, &f, &cause), -1);
+		assert_string_equal(cause, "t.json: JSON, not an experiment file: open a trace with 'streamscope view "
+		                           "t.json'");
+		free(cause);
+		big = calloc(1, EXPFILE_SIZE_MAX + 1);
+		assert_non_null(big);
+		memcpy(big, sqlite, sizeof sqlite - 1);
+		assert_int_equal(expfile_parse("t.sqlite", big, EXPFILE_SIZE_MAX + 1, &f, &cause), -1);
+		assert_non_null(strstr(cause, "an SQLite database, not an experiment file"));
+		free(cause);
+		free(big);
+		/* "SQLite format 3" without its NUL, and a '{' after a line, are text */
+		assert_int_equal(expfile_parse("t.ini", "SQLite format 3\n", 16, &f, &cause), -1);
+		assert_non_null(strstr(cause, "t.ini:1: syntax error"));
+		free(cause);
+		assert_int_equal(expfile_parse("t.ini", "[experiment]\n{\n", 15, &f, &cause), -1);
+		assert_non_null(strstr(cause, "t.ini:2: syntax error"));
+		free(cause);
+	}
 }
 
 int main(void)
