@@ -3,9 +3,9 @@
 # plain text (.txt) and, when python3 is there, SVG pictures rendered by tools/ansi2svg.py.
 #
 # Usage: tests/gpu/tui_screens.sh STREAMSCOPE [OUT_DIR]
-#   OUT_DIR defaults to $OUT, then ./screens. SS_ARGS adds options to every run (e.g. SS_ARGS="--backend model"
-#   to try the script without a GPU); SS_COLS / SS_ROWS set the terminal size (default 160x48); SS_SHOTS=REGEX
-#   takes only the screens whose names match.
+#   OUT_DIR defaults to $OUT, then ./screens. SS_ARGS adds options to every run after the screen's own (e.g.
+#   SS_ARGS="--backend model" to try the script without a GPU; file-trace, a trace, takes none); SS_COLS / SS_ROWS
+#   set the terminal size (default 160x48); SS_SHOTS=REGEX takes only the screens whose names match.
 # Each screen runs in its own tmux session. A capture is taken once the screen shows what the scenario waits
 # for, the header no longer says "running" and the pane stayed the same for half a second: the script polls,
 # it never sleeps a fixed time before a capture.
@@ -63,7 +63,7 @@ start() {
 	shift
 	tmux kill-session -t "$s" 2>/dev/null
 	tmux new-session -d -s "$s" -x "$COLS" -y "$ROWS" \
-		"env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 $BIN $SS_ARGS $*; echo exit=\$?; sleep 3600"
+		"env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 $BIN $* $SS_ARGS; echo exit=\$?; sleep 3600"
 }
 
 # quit SESSION: Esc (closes an overlay), q, then check the program exited with 0, then close the session.
@@ -125,6 +125,8 @@ shot sweep "done 16/16" "s" --preset kernel-transfer
 shot help "streamscope keys" "?" --preset kernel-transfer
 SS_COLS=80 SS_ROWS=24 COLS=80 ROWS=24 shot small-80x24 "records" "" --preset kernel-transfer
 shot ascii "records" "" --preset kernel-transfer --ascii
+shot file-interleave "from " "" examples/interleave.ini
+shot file-trace "file /" "" "$HERE/../data/h200/record-twin/twin.sqlite"
 
 echo "$fails failed" >>"$LOG"
 cat "$LOG"
