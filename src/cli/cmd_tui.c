@@ -18,15 +18,29 @@ static int cmd_tui_check_terminal(void)
 	return CLI_OK;
 }
 
+/* The TUI's R: the experiment file read again as the command line made the first experiment. */
+struct cmd_tui_reread {
+	const struct cmd_args *args;
+	const char *file;
+};
+
+static int cmd_tui_reread(void *ctx, struct ss_experiment *e, char **cause)
+{
+	const struct cmd_tui_reread *r = ctx;
+
+	return expopts_reread(r->args, r->file, e, cause);
+}
+
 /* cmd_tui_exec opens the TUI on the experiment the options describe, read first from the experiment file FILE
  * when one is given. */
 static int cmd_tui_exec(const struct cmd_args *args)
 {
 	struct expopts o;
 	struct tui_options t;
+	struct cmd_tui_reread r = {args, args->npos > 0 ? args->pos[0] : NULL};
 	int rc;
 
-	if ((rc = expopts_parse_file(args, args->npos > 0 ? args->pos[0] : NULL, &o)) != 0)
+	if ((rc = expopts_parse_file(args, r.file, &o)) != 0)
 		return rc;
 	if ((rc = cmd_tui_check_terminal()) != 0)
 		return rc;
@@ -35,6 +49,8 @@ static int cmd_tui_exec(const struct cmd_args *args)
 		return rc;
 	t.exp = o.exp;
 	t.expfile = o.file.path;
+	t.reread = cmd_tui_reread;
+	t.reread_ctx = &r;
 	t.ascii = o.ascii;
 	return tui_main(&t);
 }

@@ -391,11 +391,12 @@ int expopts_parse(const struct cmd_args *a, struct expopts *o)
 	return expopts_parse_file(a, NULL, o);
 }
 
-int expopts_parse_file(const struct cmd_args *a, const char *file, struct expopts *o)
+/* expopts_read fills o from a and the experiment file: file (NULL: none), else a's --experiment, read where it
+ * was given (file: before every option). 0, or -1 with *cause (the caller frees): the file given twice, or what
+ * expfile_read or expopts_assemble refuse. Nothing is checked beyond them. */
+static int expopts_read(const struct cmd_args *a, const char *file, struct expopts *o, char **cause)
 {
-	bool sweep = strcmp(a->entry->name, "sweep") == 0;
 	const char *path = file;
-	char *cause = NULL;
 	int at = -1;
 
 	memset(o, 0, sizeof *o);
@@ -403,18 +404,34 @@ int expopts_parse_file(const struct cmd_args *a, const char *file, struct expopt
 	for (int i = 0; i < a->nitem; i++) {
 		if (a->item[i].id != OPT_EXPERIMENT)
 			continue;
-		if (path != NULL)
-			return cmd_error(CLI_USAGE, "the experiment is given twice, as '%s' and '%s': give one file",
-			                 path, a->item[i].value);
+		if (path != NULL) {
+			*cause = xasprintf("the experiment is given twice, as '%s' and '%s': give one file", path,
+			                   a->item[i].value);
+			return -1;
+		}
 		path = a->item[i].value;
 		at = i;
 	}
-	if (path != NULL && expfile_read(path, &o->file, &cause) != 0) {
-		cmd_error(CLI_USAGE, "%s", cause);
-		free(cause);
-		return CLI_USAGE;
-	}
-	if (expopts_assemble(o, a, sweep, path != NULL ? &o->file : NULL, at, &cause) != 0) {
+	if (path != NULL && expfile_read(path, &o->file, cause) != 0)
+		return -1;
+	return expopts_assemble(o, a, strcmp(a->entry->name, "sweep") == 0, path != NULL ? &o->file : NULL, at, cause);
+}
+
+int expopts_reread(const struct cmd_args *a, const char *file, struct ss_experiment *e, char **cause)
+{
+	struct expopts o;
+
+	if (expopts_read(a, file, &o, cause) != 0 || experiment_validate(&o.exp, cause) != 0)
+		return -1;
+	*e = o.exp;
+	return 0;
+}
+
+int expopts_parse_file(const struct cmd_args *a, const char *file, struct expopts *o)
+{
+	char *cause = NULL;
+
+	if (expopts_read(a, file, o, &cause) != 0) {
 		cmd_error(CLI_USAGE, "%s", cause);
 		free(cause);
 		return CLI_USAGE;

@@ -435,6 +435,9 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 			return CONTROL_NONE;
 		c->follow = true; /* the new run is fitted, unless the user zooms or pans before it lands */
 		return CONTROL_RUN;
+	case ACT_REREAD:
+		c->follow = true;
+		return CONTROL_REREAD;
 	case ACT_PAN_LEFT:
 	case ACT_PAN_RIGHT:
 	case ACT_PAGE_LEFT:

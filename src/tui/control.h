@@ -45,6 +45,7 @@ enum ss_control_effect {
 	CONTROL_EXPORT,     /* write a snapshot of the window */
 	CONTROL_REDRAW,     /* repaint the whole terminal */
 	CONTROL_OPEN_POINT, /* show the timeline of sweep point sweep_cur (the sweep view closes when it can) */
+	CONTROL_REREAD,     /* read the experiment file again and run what it says now */
 };
 
 /* The controls' state. gv.sel is always a record of the run control_sync last saw, or UINT32_MAX. */

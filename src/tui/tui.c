@@ -344,6 +344,26 @@ static void tui_session(struct tui *t, unsigned ch)
 		tui_say(t, SS_ROLE_WARN, "%s", t->ses.message);
 }
 
+/* tui_reread reads the experiment file again (R) and runs what it says now (tui_rerun then says what changed); a
+ * file that no longer reads or checks keeps the shown run and gets its one line on the status line. */
+static void tui_reread(struct tui *t)
+{
+	struct ss_experiment e;
+	char *cause = NULL;
+
+	if (t->o->reread == NULL || t->o->expfile == NULL) {
+		tui_say(t, SS_ROLE_WARN, "no experiment file to re-read: open one with streamscope FILE.ini");
+		return;
+	}
+	if (t->o->reread(t->o->reread_ctx, &e, &cause) != 0) {
+		tui_say(t, SS_ROLE_WARN, "%s", cause);
+		free(cause);
+		return;
+	}
+	tui_say(t, SS_ROLE_HIGHLIGHT, "re-read %s", t->o->expfile);
+	session_request(&t->ses, &e);
+}
+
 /* tui_key carries out what a key or a mouse event does: the controls' part, then its effect on the session. */
 static void tui_key(struct tui *t, int k, const struct ss_mouse *m)
 {
@@ -397,6 +417,9 @@ static void tui_key(struct tui *t, int k, const struct ss_mouse *m)
 		tui_say(t, SS_ROLE_HIGHLIGHT, "the sweep's %s (p pins it for A/B, s goes back)", what);
 		break;
 	}
+	case CONTROL_REREAD:
+		tui_reread(t);
+		break;
 	case CONTROL_NONE:
 		break;
 	}

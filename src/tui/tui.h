@@ -15,8 +15,12 @@ struct tui_options {
 	const struct ss_timeline *file;   /* non-NULL: view mode for an opened trace (toggles disabled, the header
 	                                     names file->source) */
 	const char *expfile;              /* the experiment file exp was read from, named in the header; NULL: none */
-	bool ascii;                       /* force ASCII glyphs */
-	const char *export_dir;           /* where `e` writes snapshots; NULL: the current directory */
+	/* reread (with expfile): reads expfile again into *e as the command line made exp, validated; 0, or -1 with
+	 * *cause, one line the status line shows (the TUI frees it). Must not print: the terminal is the TUI's. */
+	int (*reread)(void *ctx, struct ss_experiment *e, char **cause);
+	void *reread_ctx;
+	bool ascii;             /* force ASCII glyphs */
+	const char *export_dir; /* where `e` writes snapshots; NULL: the current directory */
 };
 
 /* tui_main runs the UI until q, SIGINT or SIGTERM and returns the process exit code: 0 after q, 128 + the signal

@@ -567,6 +567,60 @@ static void test_open_file(void **state)
 	e2e_free(&t);
 }
 
+/* e2e_put writes text to path, replacing it (as an editor saves). */
+static void e2e_put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* R reads the experiment file again as it is now and runs it, the note saying what changed; a file that no longer
+ * checks gets its one line (FILE:LINE) and the shown run stays; without a file R says how to open one. */
+static void test_reread(void **state)
+{
+	struct e2e t;
+	char dir[] = "/tmp/ss-e2e-reread-XXXXXX", ini[64];
+	const char *args[] = {ini, "--backend", "model", NULL}, *pargs[] = {"--backend", "model", NULL};
+	static const char program[] = "[chunk]\nstep = h2d x pinned\nstep = h2d y pinned\nstep = kernel fma "
+	                              "work=50\nstep = d2h z pinned\n";
+	char text[256];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(ini, sizeof ini, "%s/my.ini", dir);
+	snprintf(text, sizeof text, "[experiment]\nstreams = 2\nchunks = 8\n%s", program);
+	e2e_put(ini, text);
+	e2e_start(&t, 132, 40, args, NULL);
+	e2e_wait(&t, "makespan");
+	assert_int_equal(e2e_find(&t, "2 streams 8 chunks", 0, NULL), 1);
+	snprintf(text, sizeof text, "[experiment]\nstreams = 4\nchunks = 8\n%s", program);
+	e2e_put(ini, text);
+	e2e_keys(&t, "R");
+	e2e_wait(&t, "re-ran 4 streams");
+	assert_int_equal(e2e_find(&t, "4 streams 8 chunks", 0, NULL), 1);
+	/* a line that no longer checks: its message, the run stays */
+	snprintf(text, sizeof text, "[experiment]\nstreams = 4\nchunks = 8\n[chunk]\nstep = kernel nope\n");
+	e2e_put(ini, text);
+	e2e_keys(&t, "R");
+	e2e_wait(&t, "my.ini:5: step 'kernel nope'");
+	assert_int_equal(e2e_find(&t, "4 streams 8 chunks", 0, NULL), 1);
+	unlink(ini);
+	e2e_keys(&t, "R");
+	e2e_wait(&t, "cannot read experiment file");
+	e2e_quit(&t);
+	e2e_free(&t);
+	rmdir(dir);
+	e2e_start(&t, 132, 40, pargs, NULL);
+	e2e_wait(&t, "makespan");
+	e2e_keys(&t, "R");
+	e2e_wait(&t, "no experiment file to re-read");
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
 /* e2e_bar_cells is how many columns lie between the first and the last bar glyph of rows from..to-1 (right of
  * the label separator): how much of the plot the bars spread over. */
 static int e2e_bar_cells(struct e2e *t, int from, int to)
@@ -669,12 +723,13 @@ static void test_rerun_note(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_start),    cmocka_unit_test(test_order),     cmocka_unit_test(test_resize),
-	    cmocka_unit_test(test_mouse),    cmocka_unit_test(test_keyselect), cmocka_unit_test(test_help),
-	    cmocka_unit_test(test_ab),       cmocka_unit_test(test_sweep),     cmocka_unit_test(test_export),
-	    cmocka_unit_test(test_signal),   cmocka_unit_test(test_ascii),     cmocka_unit_test(test_nocolor),
-	    cmocka_unit_test(test_schemes),  cmocka_unit_test(test_view),      cmocka_unit_test(test_open_file),
-	    cmocka_unit_test(test_prefetch), cmocka_unit_test(test_view_nsys), cmocka_unit_test(test_rerun_note),
+	    cmocka_unit_test(test_start),      cmocka_unit_test(test_order),     cmocka_unit_test(test_resize),
+	    cmocka_unit_test(test_mouse),      cmocka_unit_test(test_keyselect), cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_ab),         cmocka_unit_test(test_sweep),     cmocka_unit_test(test_export),
+	    cmocka_unit_test(test_signal),     cmocka_unit_test(test_ascii),     cmocka_unit_test(test_nocolor),
+	    cmocka_unit_test(test_schemes),    cmocka_unit_test(test_view),      cmocka_unit_test(test_open_file),
+	    cmocka_unit_test(test_reread),     cmocka_unit_test(test_prefetch),  cmocka_unit_test(test_view_nsys),
+	    cmocka_unit_test(test_rerun_note),
 	};
 
 	return e2e_main(argc, argv, "e2e_tui", tests, sizeof tests / sizeof tests[0]);

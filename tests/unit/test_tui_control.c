@@ -147,8 +147,8 @@ static void test_too_small(void **state)
 	run_free(&r);
 }
 
-/* Experiment keys give the changed experiment back; a file turns them off with a notice; a change that is not
- * valid says why and asks for nothing. */
+/* Experiment keys give the changed experiment back (R: the file's, read by the TUI); a file turns them off with a
+ * notice; a change that is not valid says why and asks for nothing. */
 static void test_experiment_keys(void **state)
 {
 	struct ss_layout layout;
@@ -177,9 +177,15 @@ static void test_experiment_keys(void **state)
 	base.streams = SS_MAX_STREAMS;
 	assert_int_equal(control_action(&c, &in, ACT_STREAMS_UP, &e), CONTROL_NONE);
 	assert_non_null(strstr(c.message, "streams stay within"));
+	/* R asks the TUI to read the experiment file again; the fit follows the run it makes */
+	c.follow = false;
+	assert_int_equal(control_action(&c, &in, ACT_REREAD, &e), CONTROL_REREAD);
+	assert_true(c.follow);
 	in.file = true;
 	in.exp = NULL;
 	assert_int_equal(control_action(&c, &in, ACT_ORDER, &e), CONTROL_NONE);
+	assert_non_null(strstr(c.message, "viewing a file"));
+	assert_int_equal(control_action(&c, &in, ACT_REREAD, &e), CONTROL_NONE);
 	assert_non_null(strstr(c.message, "viewing a file"));
 	assert_int_equal(control_action(&c, &in, ACT_PIN, &e), CONTROL_NONE);
 	run_free(&r);

@@ -61,10 +61,10 @@ static void test_status(void **state)
 	static const struct {
 		int key;
 		enum ss_action act;
-	} main_keys[] = {{'q', ACT_QUIT},      {'?', ACT_HELP},     {'o', ACT_ORDER},  {'r', ACT_RERUN},
-	                 {'z', ACT_ZOOM_IN},   {'Z', ACT_ZOOM_OUT}, {'f', ACT_FIT},    {'\t', ACT_NEXT},
-	                 {'p', ACT_PIN},       {'s', ACT_SWEEP},    {'e', ACT_EXPORT}, {'h', ACT_PAN_LEFT},
-	                 {'l', ACT_PAN_RIGHT}, {'c', ACT_COMPACT}};
+	} main_keys[] = {{'q', ACT_QUIT},     {'?', ACT_HELP},      {'o', ACT_ORDER},    {'r', ACT_RERUN},
+	                 {'R', ACT_REREAD},   {'z', ACT_ZOOM_IN},   {'Z', ACT_ZOOM_OUT}, {'f', ACT_FIT},
+	                 {'\t', ACT_NEXT},    {'p', ACT_PIN},       {'s', ACT_SWEEP},    {'e', ACT_EXPORT},
+	                 {'h', ACT_PAN_LEFT}, {'l', ACT_PAN_RIGHT}, {'c', ACT_COMPACT}};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof main_keys / sizeof main_keys[0]; i++)
@@ -74,6 +74,7 @@ static void test_status(void **state)
 	/* experiment keys are off for files; moving around is not */
 	assert_true(keys_experiment(ACT_ORDER));
 	assert_true(keys_experiment(ACT_SWEEP));
+	assert_true(keys_experiment(ACT_REREAD));
 	assert_false(keys_experiment(ACT_ZOOM_IN));
 	assert_false(keys_experiment(ACT_EXPORT));
 }

@@ -4,6 +4,7 @@
 #include "run/sweep.h"
 #include "test_tui_util.h"
 #include "tui/gantt.h"
+#include "tui/keys.h"
 #include "tui/lanes.h"
 #include "tui/tui_screen.h"
 #include "tui/view.h"
@@ -125,6 +126,15 @@ static void test_help(void **state)
 	assert_true(tui_find(&f.g, "any key closes") >= 1);
 	assert_true(tui_find(&f.g, "? again: what the lanes") >= 1);
 	assert_true(tui_find(&f.g, "toggle order, re-run") >= 1);
+	/* whole at 80x24: the words of every key the table names, in the box (below the header) */
+	{
+		int n;
+		const struct ss_key *k = keys_table(&n);
+
+		for (int i = 0; i < n; i++)
+			if (k[i].name != NULL && tui_find(&f.g, k[i].help) < 1)
+				fail_msg("the help at 80x24 lacks '%s' (%s)", k[i].name, k[i].help);
+	}
 	tui_golden(&f.g, "tui_screen_help_80x24", "the help overlay at 80x24");
 	fv_free(&f);
 }
