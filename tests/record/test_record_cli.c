@@ -38,6 +38,7 @@
 
 #include "core/timeline.h"
 #include "io/import/import.h"
+#include "io_fixture.h"
 
 /* What one run of the binary gave. */
 struct run_out {
@@ -139,25 +140,6 @@ static void tmpdir(char *buf, size_t len)
 	assert_non_null(mkdtemp(buf));
 }
 
-/* Removes the test directory and the files in it. */
-static void rmtree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char p[512];
-
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-		unlink(p);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
 /* The number of entries of dir (besides . and ..). */
 static int entries(const char *dir)
 {
@@ -233,7 +215,7 @@ static void test_missing_and_not_executable(void **state)
 	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", path, NULL});
 	assert_int_equal(o.code, 126);
 	assert_contains(o.err, "Permission denied");
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 /* A new string, printf-style. */
@@ -358,7 +340,7 @@ static void test_missing_interpreter(void **state)
 	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--", want, NULL});
 	assert_int_equal(o.code, 127);
 	assert_contains(o.err, "no such file");
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 /* Every output record writes is checked before the program starts: the program (which would leave a marker)
@@ -421,7 +403,7 @@ static void test_output_checked_first(void **state)
 	/* nothing was left in the directory besides what the test made */
 	assert_int_equal(entries(dir), 2);
 	rmdir(path);
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 static double now_s(void);
@@ -484,7 +466,7 @@ static void test_live_log_checked_first(void **state)
 		waitpid(pid, &status, 0);
 		close(fd);
 		rmdir(log);
-		rmtree(dir);
+		fx_rmdir(dir);
 		fail_msg("streamscope record --live still running after 10 s (the program ran); stderr:\n%s", buf);
 	}
 	close(fd);
@@ -495,7 +477,7 @@ static void test_live_log_checked_first(void **state)
 	assert_int_equal(lines(buf), 1);
 	assert_int_not_equal(access(marker, F_OK), 0);
 	rmdir(log);
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 static void test_not_cuda(void **state)
@@ -529,7 +511,7 @@ static void test_not_cuda(void **state)
 	assert_int_equal(o.code, 0);
 	assert_string_equal(o.out, "-o hello\n");
 	assert_int_equal(entries(dir), 0);
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 static void test_killed_and_sigterm(void **state)
@@ -638,7 +620,7 @@ static void test_harness_trace(void **state)
 	assert_int_not_equal(t.rec[sync].thread, 0);
 	assert_int_equal(t.rec[sync].thread, t.rec[api].thread);
 	timeline_free(&t);
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 /* 130 streams: every kind the library sent arrives (the table once went as one progress line of at most 112
@@ -696,7 +678,7 @@ static void test_harness_many_streams(void **state)
 	assert_int_equal(kinds[SS_SKIND_BLOCKING], 65);
 	assert_int_equal(kinds[SS_SKIND_NONBLOCKING], 64);
 	timeline_free(&t);
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 static void test_harness_crash(void **state)
@@ -721,7 +703,7 @@ static void test_harness_crash(void **state)
 	assert_true(t.incomplete);
 	assert_int_equal(t.n, 11);
 	timeline_free(&t);
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 static void test_harness_children(void **state)
@@ -763,7 +745,7 @@ static void test_harness_children(void **state)
 	assert_int_equal(t.nstreams, 4);
 	assert_false(t.incomplete);
 	timeline_free(&t);
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 static void test_harness_pipe_held(void **state)
@@ -789,7 +771,7 @@ static void test_harness_pipe_held(void **state)
 	open_trace(path, &t);
 	assert_true(t.incomplete);
 	timeline_free(&t);
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 static void test_environment(void **state)
@@ -921,7 +903,7 @@ static void test_live(void **state)
 	assert_int_equal(access(path, R_OK), 0);
 	assert_true(file_has(log, "record_harness: ok done"));
 	free(buf);
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 static void test_default_name(void **state)
@@ -943,7 +925,7 @@ static void test_default_name(void **state)
 	closedir(d);
 	assert_int_equal(found, 1);
 	assert_int_equal(entries(dir), 1); /* nothing else: no temporary file left */
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 /* --twin: PROGRAM runs untraced first (its output passes through), then recorded; both wall-clock times land in
@@ -1010,7 +992,7 @@ static void test_twin(void **state)
 	open_trace(path, &t);
 	assert_true(t.wall_traced_ns == 0 && t.wall_untraced_ns == 0);
 	timeline_free(&t);
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 #endif

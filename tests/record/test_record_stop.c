@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io_fixture.h"
+
 /* How long any one step may take before the test calls it a hang. */
 #define STOP_DEADLINE_S 15.0
 
@@ -97,8 +99,6 @@ static pid_t read_pid(const char *path)
 	return (pid_t)pid;
 }
 
-static void rmtree(const char *dir);
-
 /* Kills what a failed test left: the program (by the pid it wrote), streamscope, and pid (a helper); removes the
  * test's directory (the pid file's). */
 static void kill_all(const char *pidfile, pid_t ss, pid_t helper)
@@ -118,7 +118,7 @@ static void kill_all(const char *pidfile, pid_t ss, pid_t helper)
 		waitpid(helper, NULL, 0);
 	snprintf(dir, sizeof dir, "%s", pidfile);
 	*strrchr(dir, '/') = '\0';
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 /* A fresh directory for the test's pid file and trace. */
@@ -126,25 +126,6 @@ static void tmpdir(char *buf, size_t len)
 {
 	snprintf(buf, len, "/tmp/ss-record-stop-XXXXXX");
 	assert_non_null(mkdtemp(buf));
-}
-
-/* Removes the test directory and the files in it. */
-static void rmtree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char p[512];
-
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-		unlink(p);
-	}
-	closedir(d);
-	rmdir(dir);
 }
 
 /* The program: writes its pid, stops itself with signal sig ("STOP", "TSTP"), and once continued exits 7. */
@@ -216,7 +197,7 @@ static void stop_without_job_control(bool new_session)
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 7);
 	assert_non_null(strstr(err, "exited with status 7"));
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 static void test_stop_no_job_control(void **state)
@@ -324,7 +305,7 @@ static void stop_under_job_control(const char *sig, int signo)
 		fail_msg("expected \"%s\" in:\n%s", want, err);
 	assert_non_null(strstr(err, "stopping streamscope too"));
 	assert_non_null(strstr(err, "exited with status 7"));
-	rmtree(dir);
+	fx_rmdir(dir);
 }
 
 static void test_stop_job_control_sigstop(void **state)
