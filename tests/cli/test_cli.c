@@ -266,6 +266,37 @@ static void test_help_every_command(void **state)
 	}
 }
 
+/* streamscope examples/interleave.ini on a GPU (tests/data/h200/detach-h100/call11, captured from tmux by
+ * tests/gpu/tui_screens.sh): the header names the card, the CUDA backend and the file; the experiment line is the
+ * one `ops` describes the same file with today; the run has a makespan and dropped nothing. */
+static void test_gpu_file_screen(void **state)
+{
+	char path[4096], *screen, *row1, *want;
+	struct cli_out o;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/tests/data/h200/detach-h100/call11/file-interleave.txt", SS_SOURCE_DIR);
+	assert_non_null(screen = fx_read(path, NULL));
+	row1 = strchr(screen, '\n');
+	assert_non_null(row1);
+	*row1++ = '\0';
+	assert_non_null(strstr(screen, "NVIDIA H100 80GB HBM3  backend cuda  from examples/interleave.ini"));
+	assert_null(strstr(screen, "MODEL"));
+	snprintf(path, sizeof path, "%s/examples/interleave.ini", SS_SOURCE_DIR);
+	run_cli(&o, ARGS("ops", path));
+	assert_int_equal(o.status, 0);
+	assert_true(strncmp(o.out, "# ", 2) == 0);
+	want = o.out + 2;
+	want[strcspn(want, "\n")] = '\0';
+	if (strncmp(row1, want, strlen(want)) != 0 || strchr(" \n", row1[strlen(want)]) == NULL)
+		fail_msg("the GPU screen's experiment line is not ops's:\n screen: %.*s\n    ops: %s",
+		         (int)strcspn(row1, "\n"), row1, want);
+	assert_non_null(strstr(row1, "makespan                 1.655 ms"));
+	assert_non_null(strstr(row1, "dropped                         0"));
+	cli_out_free(&o);
+	free(screen);
+}
+
 /* README.md's key list is `streamscope keys`'s output, the list made from the table the TUI dispatches with and
  * `?` draws: a key added, rebound or reworded there and not in the README fails here. */
 static void test_readme_keys(void **state)
@@ -1822,6 +1853,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_help),
 	    cmocka_unit_test(test_help_every_command),
 	    cmocka_unit_test(test_readme_keys),
+	    cmocka_unit_test(test_gpu_file_screen),
 	    cmocka_unit_test(test_version),
 	    cmocka_unit_test(test_unknown_command_and_options),
 	    cmocka_unit_test(test_option_messages),
