@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,6 +66,9 @@ struct tui {
 	struct ss_insightbox_view insv; /* what the insights panel shows */
 	struct ss_advicebox_cache adv;  /* the advice for the current experiment */
 	struct ss_advicebox_view advv;  /* what the advice panel shows */
+
+	struct stat file_st; /* the experiment file as last read or announced (its mtime and size); zero when none */
+	double file_checked; /* when tui_watch last looked at it */
 };
 
 static struct tui *tui_current; /* for the fatal hook */
@@ -344,6 +348,29 @@ static void tui_session(struct tui *t, unsigned ch)
 		tui_say(t, SS_ROLE_WARN, "%s", t->ses.message);
 }
 
+/* tui_file_stamp reads the experiment file's stat into *st; false when there is no file or it cannot be read. */
+static bool tui_file_stamp(const struct tui *t, struct stat *st)
+{
+	return t->o->expfile != NULL && stat(t->o->expfile, st) == 0;
+}
+
+/* tui_watch looks at the experiment file at most once a second and, when it was written since it was last read
+ * or announced, says so once: R runs it. */
+static void tui_watch(struct tui *t, double now)
+{
+	struct stat st;
+
+	if (t->o->expfile == NULL || t->o->reread == NULL || now - t->file_checked < 1.0)
+		return;
+	t->file_checked = now;
+	if (!tui_file_stamp(t, &st) ||
+	    (st.st_mtim.tv_sec == t->file_st.st_mtim.tv_sec && st.st_mtim.tv_nsec == t->file_st.st_mtim.tv_nsec &&
+	     st.st_size == t->file_st.st_size))
+		return;
+	t->file_st = st;
+	tui_say(t, SS_ROLE_HIGHLIGHT, "%s changed: R runs what it says now", t->o->expfile);
+}
+
 /* tui_reread reads the experiment file again (R) and runs what it says now (tui_rerun then says what changed); a
  * file that no longer reads or checks keeps the shown run and gets its one line on the status line. */
 static void tui_reread(struct tui *t)
@@ -355,6 +382,8 @@ static void tui_reread(struct tui *t)
 		tui_say(t, SS_ROLE_WARN, "no experiment file to re-read: open one with streamscope FILE.ini");
 		return;
 	}
+	if (!tui_file_stamp(t, &t->file_st))
+		memset(&t->file_st, 0, sizeof t->file_st);
 	if (t->o->reread(t->o->reread_ctx, &e, &cause) != 0) {
 		tui_say(t, SS_ROLE_WARN, "%s", cause);
 		free(cause);
@@ -476,6 +505,8 @@ int tui_main(const struct tui_options *o)
 	session_init(&t.ses, o->backend, o->file);
 	if (o->file == NULL && o->backend != NULL)
 		session_request(&t.ses, &o->exp);
+	if (!tui_file_stamp(&t, &t.file_st))
+		memset(&t.file_st, 0, sizeof t.file_st);
 	t.dirty = true;
 	while (!t.ctl.quit && !t.hangup && sigexit_pending() == 0) {
 		double now = tui_clock();
@@ -483,6 +514,7 @@ int tui_main(const struct tui_options *o)
 		int k;
 
 		tui_session(&t, session_poll(&t.ses, now));
+		tui_watch(&t, now);
 		if (t.message_until > 0 && now >= t.message_until) {
 			t.message[0] = '\0';
 			t.message_until = 0;

@@ -577,8 +577,8 @@ static void e2e_put(const char *path, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
-/* R reads the experiment file again as it is now and runs it, the note saying what changed; a file that no longer
- * checks gets its one line (FILE:LINE) and the shown run stays; without a file R says how to open one. */
+/* A written experiment file is announced once; R reads it again as it is now and runs it, the note saying what
+ * changed; a file that no longer checks gets its one line (FILE:LINE) and the shown run stays; without a file R says how to open one. */
 static void test_reread(void **state)
 {
 	struct e2e t;
@@ -598,9 +598,15 @@ static void test_reread(void **state)
 	assert_int_equal(e2e_find(&t, "2 streams 8 chunks", 0, NULL), 1);
 	snprintf(text, sizeof text, "[experiment]\nstreams = 4\nchunks = 8\n%s", program);
 	e2e_put(ini, text);
+	/* the TUI sees the file written (within a second or so) and says R runs it */
+	e2e_wait(&t, "my.ini changed: R runs what it says now");
 	e2e_keys(&t, "R");
 	e2e_wait(&t, "re-ran 4 streams");
 	assert_int_equal(e2e_find(&t, "4 streams 8 chunks", 0, NULL), 1);
+	/* what R read is not announced again */
+	usleep(1500 * 1000);
+	e2e_settle(&t);
+	assert_int_equal(e2e_find(&t, "changed: R runs", 0, NULL), -1);
 	/* a line that no longer checks: its message, the run stays */
 	snprintf(text, sizeof text, "[experiment]\nstreams = 4\nchunks = 8\n[chunk]\nstep = kernel nope\n");
 	e2e_put(ini, text);
