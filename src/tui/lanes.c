@@ -497,7 +497,7 @@ static void lanes_id_name(const struct ss_lane *ln, int w, char *name, size_t le
 	snprintf(cand[n++], sizeof cand[0], "%u", ln->raw_id);
 	for (int i = 0; i < n; i++)
 		if (strlen(cand[i]) <= (size_t)w) {
-			snprintf(name, len, "%s", cand[i]);
+			snprintf(name, len, "%.*s", (int)sizeof cand[0] - 1, cand[i]); /* each fits cand[0] */
 			return;
 		}
 	snprintf(name, len, "~%s", cand[n - 1] + strlen(cand[n - 1]) - (w > 1 ? w - 1 : 1));
