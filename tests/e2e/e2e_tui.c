@@ -578,7 +578,8 @@ static void e2e_put(const char *path, const char *text)
 }
 
 /* A written experiment file is announced once; R reads it again as it is now and runs it, the note saying what
- * changed; a file that no longer checks gets its one line (FILE:LINE) and the shown run stays; without a file R says how to open one. */
+ * changed; a file that no longer checks gets its one line (FILE:LINE) and the shown run stays; without a file R says
+ * how to open one. */
 static void test_reread(void **state)
 {
 	struct e2e t;
