@@ -523,7 +523,17 @@ static const struct cmd_entry *cmd_find(const char *name)
 	return NULL;
 }
 
-/* cmd_run parses argv for e and runs it. */
+/* cmd_is_expfile: a FILE the TUI is given is an experiment file when its name ends in .ini (as examples/ has
+ * them); any other is a trace, opened as view opens it. */
+static bool cmd_is_expfile(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && strcmp(path + n - 4, ".ini") == 0;
+}
+
+/* cmd_run parses argv for e and runs it; the TUI given a FILE that is not an experiment file runs view instead,
+ * whose parser then refuses what it does not take. */
 static int cmd_run(const struct cmd_entry *e, int argc, char **argv)
 {
 	struct cmd_args a;
@@ -531,6 +541,10 @@ static int cmd_run(const struct cmd_entry *e, int argc, char **argv)
 
 	if (rc != 0)
 		return rc < 0 ? CLI_OK : rc;
+	if (e == &cmd_tui_entry && a.npos > 0 && !cmd_is_expfile(a.pos[0])) {
+		cmd_args_free(&a);
+		return cmd_run(&cmd_view_entry, argc, argv);
+	}
 	rc = e->exec(&a);
 	cmd_args_free(&a);
 	return rc;
@@ -562,16 +576,11 @@ int cmd_main(int argc, char **argv)
 		return cmd_run(&cmd_tui_entry, argc, argv);
 	if ((e = cmd_find(argv[1])) != NULL)
 		return cmd_run(e, argc - 1, argv + 1);
-	/* a file where the command goes opens as less opens one: an .ini (an experiment file, as examples/ has them)
-	 * in the TUI, anything else as a trace in view, whose readers name what is wrong with it. A word with a '.'
-	 * or a '/' is a file even when there is none by that name, so that the reader says so. */
-	if (strpbrk(argv[1], "./") != NULL || access(argv[1], F_OK) == 0) {
-		size_t n = strlen(argv[1]);
-
-		if (n > 4 && strcmp(argv[1] + n - 4, ".ini") == 0)
-			return cmd_run(&cmd_tui_entry, argc, argv);
-		return cmd_run(&cmd_view_entry, argc, argv);
-	}
+	/* a file where the command goes opens as less opens one: an experiment file in the TUI, a trace in view (its
+	 * options, --export, parsed as view's), whose readers name what is wrong with it. A word with a '.' or a '/'
+	 * is a file even when there is none by that name, so that the reader says so. */
+	if (strpbrk(argv[1], "./") != NULL || access(argv[1], F_OK) == 0)
+		return cmd_run(cmd_is_expfile(argv[1]) ? &cmd_tui_entry : &cmd_view_entry, argc, argv);
 	for (size_t i = 0; i < CMD_NTABLE && k < sizeof names; i++)
 		if (*cmd_table[i]->name != '\0')
 			k += (size_t)snprintf(names + k, sizeof names - k, "%s%s", k > 0 ? ", " : "",

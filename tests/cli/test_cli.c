@@ -245,6 +245,11 @@ static void test_help_every_command(void **state)
 		expect_error(2, ARGS("nothere.ini"), "cannot read experiment file 'nothere.ini'", "No such file", NULL);
 		expect_error(1, ARGS("nothere.sqlite"), "nothere.sqlite", "No such file", NULL);
 		expect_error(2, ARGS(trace), "needs a terminal", NULL);
+		/* options first: the file still decides, and a trace's options are view's */
+		expect_error(2, ARGS("--backend", "model", ini), "the interactive timeline needs a terminal", NULL);
+		expect_error(2, ARGS("--ascii", trace), "needs a terminal", NULL);
+		expect_error(2, ARGS("--streams", "4", trace), "option '--streams' does not apply to 'view'", NULL);
+		expect_error(1, ARGS("--ascii", "nothere.sqlite"), "nothere.sqlite", "No such file", NULL);
 		assert_non_null(mkdtemp(dir));
 		snprintf(a, sizeof a, "%s/a.csv", dir);
 		snprintf(b, sizeof b, "%s/b.csv", dir);
