@@ -348,10 +348,14 @@ static void tui_session(struct tui *t, unsigned ch)
 		tui_say(t, SS_ROLE_WARN, "%s", t->ses.message);
 }
 
-/* tui_file_stamp reads the experiment file's stat into *st; false when there is no file or it cannot be read. */
+/* tui_file_stamp reads the experiment file's stat into *st; false, *st zeroed, when there is no file or it cannot
+ * be read. */
 static bool tui_file_stamp(const struct tui *t, struct stat *st)
 {
-	return t->o->expfile != NULL && stat(t->o->expfile, st) == 0;
+	if (t->o->expfile != NULL && stat(t->o->expfile, st) == 0)
+		return true;
+	memset(st, 0, sizeof *st);
+	return false;
 }
 
 /* tui_watch looks at the experiment file at most once a second and, when it was written since it was last read
@@ -382,8 +386,7 @@ static void tui_reread(struct tui *t)
 		tui_say(t, SS_ROLE_WARN, "no experiment file to re-read: open one with streamscope FILE.ini");
 		return;
 	}
-	if (!tui_file_stamp(t, &t->file_st))
-		memset(&t->file_st, 0, sizeof t->file_st);
+	tui_file_stamp(t, &t->file_st);
 	if (t->o->reread(t->o->reread_ctx, &e, &cause) != 0) {
 		tui_say(t, SS_ROLE_WARN, "%s", cause);
 		free(cause);
@@ -505,8 +508,7 @@ int tui_main(const struct tui_options *o)
 	session_init(&t.ses, o->backend, o->file);
 	if (o->file == NULL && o->backend != NULL)
 		session_request(&t.ses, &o->exp);
-	if (!tui_file_stamp(&t, &t.file_st))
-		memset(&t.file_st, 0, sizeof t.file_st);
+	tui_file_stamp(&t, &t.file_st);
 	t.dirty = true;
 	while (!t.ctl.quit && !t.hangup && sigexit_pending() == 0) {
 		double now = tui_clock();
