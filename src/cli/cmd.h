@@ -105,13 +105,15 @@ struct cmd_args {
 
 /* The options of a command end at its first positional argument (record: PROGRAM's own options follow it). */
 #define CMD_STOP_AT_ARG 0x1
+/* Its [FILE] is an experiment file, read by expopts_parse as --experiment FILE before every option. */
+#define CMD_EXPFILE_ARG 0x2
 
 /* One subcommand. */
 struct cmd_entry {
 	const char *name;           /* "run"; "" for the default command, the TUI */
 	const char *args;           /* its positional arguments in usage ("FILE", "[FILE]"); "" when none */
 	int minargs, maxargs;       /* how many positionals it accepts; maxargs -1: any number */
-	int flags;                  /* CMD_STOP_AT_ARG */
+	int flags;                  /* CMD_STOP_AT_ARG, CMD_EXPFILE_ARG */
 	const char *summary;        /* one line in the command list of `streamscope --help` */
 	const struct cmd_use *uses; /* its options, in help order; ends with OPT_NONE */
 	const struct cmd_refusal

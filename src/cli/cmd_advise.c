@@ -269,7 +269,7 @@ static int cmd_advise_exec(const struct cmd_args *args)
 	char *cause = NULL;
 	int rc;
 
-	if ((rc = expopts_parse_file(args, args->npos > 0 ? args->pos[0] : NULL, &o)) != 0)
+	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
 	if (cmd_has(args, OPT_VERIFY, NULL) &&
 	    (gpu = backends_verify("advise", "its candidates", "advise predicts on the model", &rc)) == NULL)
@@ -325,6 +325,7 @@ const struct cmd_entry cmd_advise_entry = {
     .name = "advise",
     .args = "[FILE]",
     .maxargs = 1,
+    .flags = CMD_EXPFILE_ARG,
     .summary = "search the experiment's streams, chunks, order, queues, sync and host memory on the model and\n"
                "recommend the best (MODELLED; --verify measures the top candidates on the GPU)",
     .uses = cmd_advise_uses,

@@ -11,7 +11,7 @@ static int cmd_ops_exec(const struct cmd_args *args)
 	struct ss_oplist ops;
 	int rc;
 
-	if ((rc = expopts_parse_file(args, args->npos > 0 ? args->pos[0] : NULL, &o)) != 0)
+	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
 	planner_build(&o.exp, &ops);
 	if (o.json)
@@ -39,6 +39,7 @@ const struct cmd_entry cmd_ops_entry = {
     .name = "ops",
     .args = "[FILE]",
     .maxargs = 1,
+    .flags = CMD_EXPFILE_ARG,
     .summary = "print the op list (the exact CUDA calls) of an experiment",
     .uses = cmd_ops_uses,
     .refusals = cmd_ops_refusals,

@@ -68,7 +68,7 @@ static int cmd_run_exec(const struct cmd_args *args)
 	size_t expected[SS_KIND_COUNT];
 	int rc;
 
-	if ((rc = expopts_parse_file(args, args->npos > 0 ? args->pos[0] : NULL, &o)) != 0)
+	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
 	if ((b = expopts_backend(&o, &rc)) == NULL)
 		return rc;
@@ -107,6 +107,7 @@ const struct cmd_entry cmd_run_entry = {
     .name = "run",
     .args = "[FILE]",
     .maxargs = 1,
+    .flags = CMD_EXPFILE_ARG,
     .summary = "run one experiment and print its summary (engines, overlap, speedup, the ideal bound)",
     .uses = cmd_run_uses,
     .refusals = cmd_run_refusals,

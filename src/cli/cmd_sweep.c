@@ -30,7 +30,7 @@ static int cmd_sweep_exec(const struct cmd_args *args)
 	enum ss_order orders[2];
 	char *cause = NULL;
 
-	if ((rc = expopts_parse_file(args, args->npos > 0 ? args->pos[0] : NULL, &o)) != 0)
+	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
 	if (sweep_parse_counts(o.counts ? o.counts : "1,2,4,8,16,32,64,128", counts, &ncounts, &cause) != 0) {
 		cmd_error(CLI_USAGE, "%s", cause);
@@ -84,6 +84,7 @@ const struct cmd_entry cmd_sweep_entry = {
     .name = "sweep",
     .args = "[FILE]",
     .maxargs = 1,
+    .flags = CMD_EXPFILE_ARG,
     .summary = "run an experiment over stream counts (time, speedup, ideal bound)",
     .uses = cmd_sweep_uses,
     .refusals = cmd_sweep_refusals,

@@ -18,17 +18,10 @@ static int cmd_tui_check_terminal(void)
 	return CLI_OK;
 }
 
-/* The TUI's R: the experiment file read again as the command line made the first experiment. */
-struct cmd_tui_reread {
-	const struct cmd_args *args;
-	const char *file;
-};
-
+/* cmd_tui_reread is the TUI's R: ctx, the command's arguments, read again with the experiment file as it is now. */
 static int cmd_tui_reread(void *ctx, struct ss_experiment *e, char **cause)
 {
-	const struct cmd_tui_reread *r = ctx;
-
-	return expopts_reread(r->args, r->file, e, cause);
+	return expopts_reread(ctx, e, cause);
 }
 
 /* cmd_tui_exec opens the TUI on the experiment the options describe, read first from the experiment file FILE
@@ -37,10 +30,9 @@ static int cmd_tui_exec(const struct cmd_args *args)
 {
 	struct expopts o;
 	struct tui_options t;
-	struct cmd_tui_reread r = {args, args->npos > 0 ? args->pos[0] : NULL};
 	int rc;
 
-	if ((rc = expopts_parse_file(args, r.file, &o)) != 0)
+	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
 	if ((rc = cmd_tui_check_terminal()) != 0)
 		return rc;
@@ -50,7 +42,7 @@ static int cmd_tui_exec(const struct cmd_args *args)
 	t.exp = o.exp;
 	t.expfile = o.file.path;
 	t.reread = cmd_tui_reread;
-	t.reread_ctx = &r;
+	t.reread_ctx = (void *)args;
 	t.ascii = o.ascii;
 	return tui_main(&t);
 }
@@ -107,6 +99,7 @@ const struct cmd_entry cmd_tui_entry = {
     .name = "",
     .args = "[FILE]",
     .maxargs = 1,
+    .flags = CMD_EXPFILE_ARG,
     .summary = "streamscope shows what CUDA streams really do: with no command it opens the interactive timeline\n"
                "(a Gantt of copies and kernels per stream) on the experiment the options describe; keys change\n"
                "the experiment and run it again (streamscope keys lists them).",

@@ -386,17 +386,13 @@ int expopts_experiment(const struct expfile *f, struct ss_experiment *e, char **
 	return 0;
 }
 
-int expopts_parse(const struct cmd_args *a, struct expopts *o)
+/* expopts_read fills o from a and the experiment file: a's positional FILE when its command takes one
+ * (CMD_EXPFILE_ARG), read before every option, else a's --experiment, read where it was given. 0, or -1 with *cause
+ * (the caller frees): the file given twice, or what expfile_read or expopts_assemble refuse. Nothing is checked
+ * beyond them. */
+static int expopts_read(const struct cmd_args *a, struct expopts *o, char **cause)
 {
-	return expopts_parse_file(a, NULL, o);
-}
-
-/* expopts_read fills o from a and the experiment file: file (NULL: none), else a's --experiment, read where it
- * was given (file: before every option). 0, or -1 with *cause (the caller frees): the file given twice, or what
- * expfile_read or expopts_assemble refuse. Nothing is checked beyond them. */
-static int expopts_read(const struct cmd_args *a, const char *file, struct expopts *o, char **cause)
-{
-	const char *path = file;
+	const char *path = (a->entry->flags & CMD_EXPFILE_ARG) && a->npos > 0 ? a->pos[0] : NULL;
 	int at = -1;
 
 	memset(o, 0, sizeof *o);
@@ -417,21 +413,21 @@ static int expopts_read(const struct cmd_args *a, const char *file, struct expop
 	return expopts_assemble(o, a, strcmp(a->entry->name, "sweep") == 0, path != NULL ? &o->file : NULL, at, cause);
 }
 
-int expopts_reread(const struct cmd_args *a, const char *file, struct ss_experiment *e, char **cause)
+int expopts_reread(const struct cmd_args *a, struct ss_experiment *e, char **cause)
 {
 	struct expopts o;
 
-	if (expopts_read(a, file, &o, cause) != 0 || experiment_validate(&o.exp, cause) != 0)
+	if (expopts_read(a, &o, cause) != 0 || experiment_validate(&o.exp, cause) != 0)
 		return -1;
 	*e = o.exp;
 	return 0;
 }
 
-int expopts_parse_file(const struct cmd_args *a, const char *file, struct expopts *o)
+int expopts_parse(const struct cmd_args *a, struct expopts *o)
 {
 	char *cause = NULL;
 
-	if (expopts_read(a, file, o, &cause) != 0) {
+	if (expopts_read(a, o, &cause) != 0) {
 		cmd_error(CLI_USAGE, "%s", cause);
 		free(cause);
 		return CLI_USAGE;

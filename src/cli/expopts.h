@@ -34,17 +34,15 @@ struct expopts {
 
 /* expopts_parse fills o from the options in a: the preset first, wherever it was given, as it sets the defaults the
  * others change; then the others in order, an experiment file (--experiment FILE, read with expfile_read: one file)
- * where it was given, its values parsed as the command line's, so options after it change them. It checks the
- * experiment, that every --export can be written (before any work) and loads --profile into the model. Returns 0,
- * or CLI_USAGE after one line naming the problem and what is valid (a file's: "FILE:LINE: ..."). */
+ * where it was given, its values parsed as the command line's, so options after it change them; a command with
+ * CMD_EXPFILE_ARG takes its FILE argument as --experiment FILE before every option. It checks the experiment, that
+ * every --export can be written (before any work) and loads --profile into the model. Returns 0, or CLI_USAGE after
+ * one line naming the problem and what is valid (a file's: "FILE:LINE: ..."). */
 int expopts_parse(const struct cmd_args *a, struct expopts *o);
-/* expopts_parse_file is expopts_parse with the experiment file (NULL: none) a command takes as its argument (run
- * FILE): as --experiment FILE before every option. */
-int expopts_parse_file(const struct cmd_args *a, const char *file, struct expopts *o);
-/* expopts_reread is the experiment expopts_parse_file(a, file) made, the file read again as it is now and the
- * experiment validated; nothing else is done and nothing printed. 0, or -1 with *cause, the line expopts_parse_file
- * would print (the caller frees). */
-int expopts_reread(const struct cmd_args *a, const char *file, struct ss_experiment *e, char **cause);
+/* expopts_reread is the experiment expopts_parse(a) made, the experiment file read again as it is now and the
+ * experiment validated; nothing else is done and nothing printed. 0, or -1 with *cause, the line expopts_parse would
+ * print (the caller frees). */
+int expopts_reread(const struct cmd_args *a, struct ss_experiment *e, char **cause);
 /* expopts_experiment is the experiment file f alone: kernel-transfer's defaults, or those of f's preset, changed by
  * its other keys as expopts_parse applies them, and the threads rule; not validated (experiment_validate). 0, or -1
  * with *cause "FILE:LINE: ..." (the caller frees). */
