@@ -532,8 +532,39 @@ static bool cmd_is_expfile(const char *path)
 	return n > 4 && strcmp(path + n - 4, ".ini") == 0;
 }
 
-/* cmd_run parses argv for e and runs it; the TUI given a FILE that is not an experiment file runs view instead,
- * whose parser then refuses what it does not take. */
+/* cmd_file_arg returns the first word of argv[1..argc) that is no option nor an option's value, NULL when there is
+ * none. Values are told by every command's options together (--export's value is skipped wherever it stands), so the
+ * FILE is found before the command that parses the options is chosen. */
+static const char *cmd_file_arg(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		enum cmd_opt id;
+
+		if (strcmp(w, "--") == 0)
+			return i + 1 < argc ? argv[i + 1] : NULL;
+		if (w[0] != '-' || w[1] == '\0')
+			return w;
+		if (w[1] == '-') {
+			id = cmd_other(w, 0);
+			if (id != OPT_NONE && cmd_option(id)->arg == CMD_ARG_REQUIRED && strchr(w, '=') == NULL)
+				i++;
+			continue;
+		}
+		/* a group of letters (-xo FILE, -oFILE): the first that takes a value takes the rest or the next word
+		 */
+		for (const char *c = w + 1; *c != '\0'; c++) {
+			id = cmd_other("", (unsigned char)*c);
+			if (id != OPT_NONE && cmd_option(id)->arg == CMD_ARG_REQUIRED) {
+				i += c[1] == '\0';
+				break;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* cmd_run parses argv for e and runs it. */
 static int cmd_run(const struct cmd_entry *e, int argc, char **argv)
 {
 	struct cmd_args a;
@@ -541,10 +572,6 @@ static int cmd_run(const struct cmd_entry *e, int argc, char **argv)
 
 	if (rc != 0)
 		return rc < 0 ? CLI_OK : rc;
-	if (e == &cmd_tui_entry && a.npos > 0 && !cmd_is_expfile(a.pos[0])) {
-		cmd_args_free(&a);
-		return cmd_run(&cmd_view_entry, argc, argv);
-	}
 	rc = e->exec(&a);
 	cmd_args_free(&a);
 	return rc;
@@ -572,8 +599,12 @@ int cmd_main(int argc, char **argv)
 		printf("streamscope %s\n", SS_VERSION);
 		return CLI_OK;
 	}
-	if (argc < 2 || argv[1][0] == '-')
-		return cmd_run(&cmd_tui_entry, argc, argv);
+	/* options first: the FILE still decides, a trace opening in view, whose parser refuses what it does not take */
+	if (argc < 2 || argv[1][0] == '-') {
+		const char *file = cmd_file_arg(argc, argv);
+
+		return cmd_run(file != NULL && !cmd_is_expfile(file) ? &cmd_view_entry : &cmd_tui_entry, argc, argv);
+	}
 	if ((e = cmd_find(argv[1])) != NULL)
 		return cmd_run(e, argc - 1, argv + 1);
 	/* a file where the command goes opens as less opens one: an experiment file in the TUI, a trace in view (its

@@ -235,8 +235,8 @@ static void test_help_every_command(void **state)
 	 * refusal shows the file was read and the TUI reached), anything else as view opens it; a word with a '.' is a
 	 * file even when there is none, so the reader names what is missing */
 	{
-		char ini[4096], trace[4096], dir[] = "/tmp/ss-cli-file-XXXXXX", a[160], b[160];
-		char *ta, *tb;
+		char ini[4096], trace[4096], dir[] = "/tmp/ss-cli-file-XXXXXX", a[160], b[160], c[160];
+		char *ta, *tb, *tc;
 
 		snprintf(ini, sizeof ini, "%s/examples/decrypt.ini", SS_SOURCE_DIR);
 		snprintf(trace, sizeof trace, "%s/tests/data/h200/record-twin/twin.sqlite", SS_SOURCE_DIR);
@@ -250,23 +250,35 @@ static void test_help_every_command(void **state)
 		expect_error(2, ARGS("--ascii", trace), "needs a terminal", NULL);
 		expect_error(2, ARGS("--streams", "4", trace), "option '--streams' does not apply to 'view'", NULL);
 		expect_error(1, ARGS("--ascii", "nothere.sqlite"), "nothere.sqlite", "No such file", NULL);
+		/* an option's value before the file is not taken for it, whichever command's option it is */
+		expect_error(2, ARGS("--ascii", trace, "--export", "x.csv"),
+		             "option '--ascii' does not apply to 'view' with --export", NULL);
+		expect_error(2, ARGS("-o", "x.ini", trace), "option '-o' does not apply to 'view'", NULL);
 		assert_non_null(mkdtemp(dir));
 		snprintf(a, sizeof a, "%s/a.csv", dir);
 		snprintf(b, sizeof b, "%s/b.csv", dir);
+		snprintf(c, sizeof c, "%s/c.csv", dir);
 		run_cli(&o, ARGS(trace, "--export", a));
 		assert_int_equal(o.status, 0);
 		cli_out_free(&o);
 		run_cli(&o, ARGS("view", trace, "--export", b));
 		assert_int_equal(o.status, 0);
 		cli_out_free(&o);
+		run_cli(&o, ARGS("--export", c, trace));
+		assert_int_equal(o.status, 0);
+		cli_out_free(&o);
 		assert_non_null(ta = fx_read(a, NULL));
 		assert_non_null(tb = fx_read(b, NULL));
+		assert_non_null(tc = fx_read(c, NULL));
 		assert_true(strlen(ta) > 1000);
 		assert_string_equal(ta, tb);
+		assert_string_equal(tc, tb);
 		free(ta);
 		free(tb);
+		free(tc);
 		unlink(a);
 		unlink(b);
+		unlink(c);
 		rmdir(dir);
 	}
 }
