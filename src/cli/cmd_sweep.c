@@ -65,7 +65,9 @@ static int cmd_sweep_exec(const struct cmd_args *args)
 
 static const struct cmd_use cmd_sweep_uses[] = {
     CMD_USES_EXPERIMENT,
-    {OPT_STREAMS, "LIST", "stream counts, each 1..128 (default 1,2,4,8,16,32,64,128; at most 32 of them)"},
+    {OPT_STREAMS, "LIST",
+     "stream counts, each 1..128 (default 1,2,4,8,16,32,64,128, or an experiment file's streams\n"
+     "when they are a list: streams = 1,2,4; at most 32 of them)"},
     {OPT_ORDER, NULL,
      "depth|breadth|best|weaker|both (both: a column for each of depth and breadth, or of best and weaker\n"
      "where the experiment is in one of them: vector-add)"},

@@ -321,7 +321,9 @@ static int expopts_apply_file(struct expopts *o, bool sweep, const struct expfil
 		const struct expfile_entry *en = &f->entry[i];
 		struct cmd_item it = {en->id, en->value};
 
-		if (en->id == OPT_PRESET)
+		/* a sweep runs its own counts over the file's experiment: the file's streams are its list only when
+		 * they are one (streams = 1,2,4), as run refuses them */
+		if (en->id == OPT_PRESET || (sweep && en->id == OPT_STREAMS && strchr(en->value, ',') == NULL))
 			continue;
 		if (expopts_apply(o, sweep, &it, threads_per_stream, cause) != 0) {
 			*cause = expopts_at(f, en, *cause);

@@ -891,6 +891,36 @@ static void test_sweep_header_and_order(void **state)
 	cli_out_free(&o);
 }
 
+/* sweep FILE: the file's one stream count is the experiment's, the sweep's counts its own; a list in the file is
+ * the sweep's (run refuses it), and --streams after the file wins */
+static void test_sweep_file_counts(void **state)
+{
+	char ex[4096], dir[] = "/tmp/ss-cli-sweep-XXXXXX", list[160];
+	struct cli_out o;
+
+	(void)state;
+	snprintf(ex, sizeof ex, "%s/examples/pipeline.ini", SS_SOURCE_DIR);
+	run_cli(&o, ARGS("sweep", ex, "--backend", "model"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "kernel-transfer  streams 1,2,4,8,16,32,64,128 16 chunks"));
+	assert_non_null(strstr(o.out, "\n    128 |"));
+	cli_out_free(&o);
+	assert_non_null(mkdtemp(dir));
+	put_file(dir, "list.ini", "[experiment]\npreset = kernel-transfer\nstreams = 1,4,16\n", list, sizeof list);
+	run_cli(&o, ARGS("sweep", list, "--backend", "model"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "kernel-transfer  streams 1,4,16  depth-first"));
+	assert_null(strstr(o.out, "\n      8 |"));
+	cli_out_free(&o);
+	run_cli(&o, ARGS("sweep", list, "--backend", "model", "--streams", "2,8"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "kernel-transfer  streams 1,2,8  depth-first"));
+	cli_out_free(&o);
+	expect_error(2, ARGS("run", list, "--backend", "model"), "list.ini:3: invalid --streams '1,4,16'", NULL);
+	unlink(list);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_run_model_json(void **state)
 {
 	struct cli_out o;
@@ -1892,6 +1922,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_run_model_json),
 	    cmocka_unit_test(test_optional_value_word),
 	    cmocka_unit_test(test_sweep_header_and_order),
+	    cmocka_unit_test(test_sweep_file_counts),
 	    cmocka_unit_test(test_run_model_text),
 	    cmocka_unit_test(test_run_auto_falls_back),
 	    cmocka_unit_test(test_sweep_model_both),
