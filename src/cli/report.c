@@ -136,7 +136,7 @@ void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, con
 /* report_sweep prints the sweep table. */
 void report_sweep(const struct ss_sweep *s)
 {
-	char desc[384], list[192], b1[32], b2[32];
+	char desc[384], head[448], list[192], b1[32], b2[32];
 	struct ss_claim claims[SS_CLAIMS_MAX];
 	size_t k;
 	int n;
@@ -146,7 +146,18 @@ void report_sweep(const struct ss_sweep *s)
 	for (int i = 0; i < s->ncounts && k < sizeof list; i++)
 		k += (size_t)snprintf(list + k, sizeof list - k, "%s%d", i > 0 ? "," : "", s->counts[i]);
 	experiment_describe_streams(&s->base, list, desc, sizeof desc);
-	printf("sweep        %s\n", desc);
+	snprintf(head, sizeof head, "%s", desc);
+	if (s->norders == 2) { /* the columns hold both orders: the header names them, not the base's one */
+		char one[48];
+		const char *at;
+
+		snprintf(one, sizeof one, "  %s-first  ", experiment_order_name(s->base.order));
+		if ((at = strstr(desc, one)) != NULL)
+			snprintf(head, sizeof head, "%.*s  %s- and %s-first  %s", (int)(at - desc), desc,
+			         experiment_order_name(s->orders[0]), experiment_order_name(s->orders[1]),
+			         at + strlen(one));
+	}
+	printf("sweep        %s\n", head);
 	printf("device       %s (%s)\n", s->device, s->modelled ? "MODELLED" : "measured");
 	printf("\n%7s", "streams");
 	for (int o = 0; o < s->norders; o++)

@@ -886,6 +886,7 @@ static void test_sweep_header_and_order(void **state)
 	cli_out_free(&o);
 	run_cli(&o, ARGS("sweep", "--backend", "model", "--streams", "2", "--order", "breadth", "--order", "both"));
 	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "kernel-transfer  streams 1,2  depth- and breadth-first  sync"));
 	assert_non_null(strstr(o.out, "| depth"));
 	assert_non_null(strstr(o.out, "| breadth"));
 	cli_out_free(&o);
