@@ -114,8 +114,16 @@ static int expopts_value(struct expopts *o, const struct cmd_item *it, long long
 
 		if (r->id != it->id)
 			continue;
-		if (expopts_number(cmd_option_name(it->id), it->value, r->lo, r->hi, r->suffix, n, cause) != 0)
+		if (expopts_number(cmd_option_name(it->id), it->value, r->lo, r->hi, r->suffix, n, cause) != 0) {
+			if (it->id == OPT_STREAMS &&
+			    strchr(it->value, ',') != NULL) { /* a sweep's list, given to a run */
+				char *one = *cause;
+
+				*cause = xasprintf("%s (a list of counts is for 'streamscope sweep')", one);
+				free(one);
+			}
 			return -1;
+		}
 		expopts_store(&o->exp, r, *n);
 		return 0;
 	}

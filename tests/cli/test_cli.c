@@ -917,7 +917,9 @@ static void test_sweep_file_counts(void **state)
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, "kernel-transfer  streams 1,2,8  depth-first"));
 	cli_out_free(&o);
-	expect_error(2, ARGS("run", list, "--backend", "model"), "list.ini:3: invalid --streams '1,4,16'", NULL);
+	expect_error(2, ARGS("run", list, "--backend", "model"), "list.ini:3: invalid --streams '1,4,16'",
+	             "a list of counts is for 'streamscope sweep'", NULL);
+	expect_error(2, ARGS("run", "--streams", "2,4"), "a list of counts is for 'streamscope sweep'", NULL);
 	unlink(list);
 	assert_int_equal(rmdir(dir), 0);
 }
