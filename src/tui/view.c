@@ -29,11 +29,28 @@ const struct ss_layout *view_layout_fit(const struct ss_view *v, int cols, int r
 	return rc == 0 ? l : NULL;
 }
 
+/* view_path_tail returns path when it fits w columns, else its tail that does behind "..." (what is cut is at the
+ * left, so the file's own name stays), written into buf (len bytes). */
+static const char *view_path_tail(const char *path, int w, char *buf, size_t len)
+{
+	const char *p = path;
+
+	if (grid_text_width(path) <= w)
+		return path;
+	do {
+		p++;
+		while ((*p & 0xc0) == 0x80) /* a UTF-8 continuation byte: not where a character starts */
+			p++;
+		snprintf(buf, len, "...%s", p);
+	} while (*p != '\0' && grid_text_width(buf) > w);
+	return buf;
+}
+
 /* view_header draws the two header rows: who ran what, and the experiment. */
 static void view_header(struct ss_grid *g, struct ss_rect r, const struct ss_view *v)
 {
-	int x = r.x, right;
-	char buf[320], state[160];
+	int x = r.x, right, room;
+	char buf[320], state[160], tail[4096];
 
 	grid_fill(g, r, ' ', SS_ROLE_TEXT, 0);
 	x += grid_puts(g, x, r.y, r.w, "streamscope", SS_ROLE_TEXT, GRID_BOLD);
@@ -44,10 +61,6 @@ static void view_header(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 	               v->modelled ? SS_ROLE_WARN : SS_ROLE_TEXT, GRID_BOLD);
 	snprintf(buf, sizeof buf, "  backend %s", v->backend != NULL ? v->backend : "-");
 	x += grid_puts(g, x, r.y, r.x + r.w - x, buf, SS_ROLE_DIM, 0);
-	if (v->expfile != NULL) {
-		x += grid_puts(g, x, r.y, r.x + r.w - x, "  from ", SS_ROLE_DIM, 0);
-		x += grid_puts(g, x, r.y, r.x + r.w - x, v->expfile, SS_ROLE_TEXT, 0);
-	}
 	/* the run's state, right-aligned */
 	if (v->running)
 		snprintf(state, sizeof state, "running%s%s  %zu records", v->progress && v->progress[0] ? ": " : "",
@@ -60,6 +73,13 @@ static void view_header(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 	else
 		state[0] = '\0';
 	right = grid_text_width(state);
+	if (v->expfile != NULL) { /* the file's name, before the state where both fit with 20 columns of path */
+		x += grid_puts(g, x, r.y, r.x + r.w - x, "  from ", SS_ROLE_DIM, 0);
+		room = r.x + r.w - x - (right > 0 ? right + 2 : 0);
+		if (room < 20)
+			room = r.x + r.w - x;
+		x += grid_puts(g, x, r.y, room, view_path_tail(v->expfile, room, tail, sizeof tail), SS_ROLE_TEXT, 0);
+	}
 	if (right > 0 && r.x + r.w - right > x + 1)
 		grid_puts(g, r.x + r.w - right, r.y, right, state, v->running ? SS_ROLE_HIGHLIGHT : SS_ROLE_DIM,
 		          v->running ? GRID_BOLD : 0);
@@ -67,7 +87,8 @@ static void view_header(struct ss_grid *g, struct ss_rect r, const struct ss_vie
 	x = r.x;
 	if (v->source != NULL) {
 		x += grid_puts(g, x, r.y + 1, r.w, "file ", SS_ROLE_DIM, 0);
-		x += grid_puts(g, x, r.y + 1, r.x + r.w - x, v->source, SS_ROLE_TEXT, 0);
+		x += grid_puts(g, x, r.y + 1, r.x + r.w - x,
+		               view_path_tail(v->source, r.x + r.w - x, tail, sizeof tail), SS_ROLE_TEXT, 0);
 	} else if (v->run.exp != NULL) {
 		experiment_describe(v->run.exp, buf, sizeof buf);
 		/* too wide: single blanks between the fields; still too wide: the short fields */

@@ -269,6 +269,46 @@ static void test_empty(void **state)
 	fv_free(&f);
 }
 
+/* A file's path too long for the header keeps its tail, the file's own name, behind "...", and the run's state
+ * beside it where 20 columns of path are left; wide enough, the whole path. */
+static void test_header_paths(void **state)
+{
+	const char *ini = "/tmp/a-rather-long-directory-name/and-another-one/my-own-pipeline-experiment.ini";
+	const char *trace = "/tmp/a-rather-long-directory-name/and-another-one/recorded-twin-of-document-003.sqlite";
+	struct fixture_view f;
+	char row[1024];
+
+	(void)state;
+	fv_init(&f, 80, 24, false);
+	f.v.expfile = ini;
+	view_draw(&f.g, &f.v);
+	tui_row(&f.g, 0, row, sizeof row);
+	assert_non_null(strstr(row, "  from ..."));
+	assert_non_null(strstr(row, "experiment.ini"));
+	assert_null(strstr(row, "/tmp/a-rather"));
+	fv_free(&f);
+	fv_init(&f, 120, 24, false);
+	f.v.expfile = ini;
+	view_draw(&f.g, &f.v);
+	tui_row(&f.g, 0, row, sizeof row);
+	assert_non_null(strstr(row, "/my-own-pipeline-experiment.ini  "));
+	assert_non_null(strstr(row, " records"));
+	fv_free(&f);
+	fv_init(&f, 160, 24, false);
+	f.v.expfile = ini;
+	view_draw(&f.g, &f.v);
+	assert_int_equal(tui_find(&f.g, ini), 0);
+	fv_free(&f);
+	fv_init(&f, 80, 24, true);
+	f.v.source = trace;
+	view_draw(&f.g, &f.v);
+	tui_row(&f.g, 1, row, sizeof row);
+	assert_true(strncmp(row, "file ...", 8) == 0);
+	assert_non_null(strstr(row, "/recorded-twin-of-document-003.sqlite"));
+	assert_int_equal((int)strlen(row), 80);
+	fv_free(&f);
+}
+
 /* The dumps: text is the glyphs, a line per row; ANSI carries the palette's xterm colours. */
 static void test_dumps(void **state)
 {
@@ -314,9 +354,9 @@ static void test_dumps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_render_golden), cmocka_unit_test(test_detail), cmocka_unit_test(test_help),
-	    cmocka_unit_test(test_legend),        cmocka_unit_test(test_ab),     cmocka_unit_test(test_sweep),
-	    cmocka_unit_test(test_empty),         cmocka_unit_test(test_dumps),
+	    cmocka_unit_test(test_render_golden), cmocka_unit_test(test_detail),       cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_legend),        cmocka_unit_test(test_ab),           cmocka_unit_test(test_sweep),
+	    cmocka_unit_test(test_empty),         cmocka_unit_test(test_header_paths), cmocka_unit_test(test_dumps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
