@@ -305,7 +305,7 @@ static void cmd_bench_sweep(struct bench *bn, bool quick)
 			struct ss_run_result res;
 			struct ss_analysis a;
 			size_t exp[SS_KIND_COUNT];
-			char tag[64];
+			char tag[64], gap[32];
 			const struct ss_sweep_point *p;
 
 			/* the 8-queue points keep the names of the first benches' */
@@ -322,12 +322,13 @@ static void cmd_bench_sweep(struct bench *bn, bool quick)
 			npoints++;
 			if (a.have_overhead && a.overhead > worst_overhead)
 				worst_overhead = a.overhead;
-			printf("%8s %8d %12s %12s %12s %+8.2f%% %7.2fx %+9.1f%%\n", experiment_order_name(e.order),
+			snprintf(gap, sizeof gap, "%+9.1f%%", 100.0 * p->a.gap);
+			printf("%8s %8d %12s %12s %12s %+8.2f%% %7.2fx %10s\n", experiment_order_name(e.order),
 			       e.streams, units_time(a.makespan_ns, b1, sizeof b1),
 			       a.have_overhead ? units_time(a.traced_ns, b2, sizeof b2) : "-",
 			       a.have_overhead ? units_time(a.untraced_ns, tag, sizeof tag) : "-",
 			       a.have_overhead ? 100.0 * a.overhead : 0.0, p->a.have_speedup ? p->a.speedup : 0.0,
-			       p->a.have_bound ? 100.0 * p->a.gap : 0.0);
+			       p->a.have_bound ? gap : "-");
 			timeline_free(&tl);
 		}
 		/* speedups and gaps are final only once the 1-stream point of each order ran: pick the best now */

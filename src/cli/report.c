@@ -113,6 +113,12 @@ void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, con
 		printf("ideal pipeline bound    %s  (n=%d, h=%s k=%s d=%s)  gap %+.1f%%\n",
 		       units_time(a->bound_ns, b1, sizeof b1), a->n, units_time(a->h_ns, b2, sizeof b2),
 		       units_time(a->k_ns, b3, sizeof b3), units_time(a->d_ns, desc, sizeof desc), 100.0 * a->gap);
+	else if (a->phases_short)
+		printf("ideal pipeline bound    -  (the 1-stream run's copies and kernels fill %.1f%% of it, h=%s k=%s "
+		       "d=%s: "
+		       "its time is not a pipeline of them)\n",
+		       100.0 * a->phase_share, units_time(a->h_ns, b2, sizeof b2), units_time(a->k_ns, b3, sizeof b3),
+		       units_time(a->d_ns, desc, sizeof desc));
 	else
 		printf("ideal pipeline bound    -%s\n",
 		       a->span_short ? "  (the 1-stream run's copies are not on its timeline: no h and d)" : "");
@@ -136,7 +142,7 @@ void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, con
 /* report_sweep prints the sweep table. */
 void report_sweep(const struct ss_sweep *s)
 {
-	char desc[384], head[448], list[192], b1[32], b2[32];
+	char desc[384], head[448], list[192], b1[32], b2[32], gap[32];
 	struct ss_claim claims[SS_CLAIMS_MAX];
 	size_t k;
 	int n;
@@ -173,10 +179,11 @@ void report_sweep(const struct ss_sweep *s)
 				printf(" | %-54s", p->error);
 				continue;
 			}
-			printf(" | %-7s %10s %7.2fx %10s %+6.1f%% ", "", units_time(p->a.used_ns, b1, sizeof b1),
+			snprintf(gap, sizeof gap, "%+6.1f%%", 100.0 * p->a.gap);
+			printf(" | %-7s %10s %7.2fx %10s %7s ", "", units_time(p->a.used_ns, b1, sizeof b1),
 			       p->a.have_speedup ? p->a.speedup : 0.0,
 			       p->a.have_bound ? units_time(p->a.bound_ns, b2, sizeof b2) : "-",
-			       p->a.have_bound ? 100.0 * p->a.gap : 0.0);
+			       p->a.have_bound ? gap : "-");
 			if (p->a.have_overhead)
 				printf("%+7.2f%%", 100.0 * p->a.overhead);
 			else

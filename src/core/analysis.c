@@ -184,11 +184,13 @@ void analysis_compare(struct ss_analysis *a, const struct ss_analysis *one, int 
 	a->k_ns = (uint64_t)llround((double)one->eng[SS_ENG_COMPUTE].busy_ns * work);
 	a->d_ns = (uint64_t)llround((double)one->eng[SS_ENG_D2H].busy_ns * work);
 	a->n = n;
+	a->phase_share = one_makespan > 0 ? (double)(a->h_ns + a->k_ns + a->d_ns) / ((double)one_makespan * work) : 0.0;
+	a->phases_short = one_makespan > 0 && a->phase_share < ANALYSIS_PHASES_MIN;
 	/* no bound from phase totals the 1-stream run's timeline lacks (its copies were not recorded); none either
-	 * where the streams do work of their own rather than chunks of one data set (the pipeline bound is over chunks)
-	 */
-	a->have_bound =
-	    n >= 1 && a->h_ns + a->k_ns + a->d_ns > 0 && makespan > 0 && !one->span_short && fabs(work - 1.0) < 1e-9;
+	 * where the streams do work of their own rather than chunks of one data set (the pipeline bound is over
+	 * chunks), nor where copies and kernels are a small part of the 1-stream run */
+	a->have_bound = n >= 1 && a->h_ns + a->k_ns + a->d_ns > 0 && makespan > 0 && !one->span_short &&
+	                fabs(work - 1.0) < 1e-9 && !a->phases_short;
 	if (a->have_bound) {
 		a->bound_ns = analysis_bound(a->h_ns, a->k_ns, a->d_ns, n);
 		a->gap = (double)makespan / (double)a->bound_ns - 1.0;

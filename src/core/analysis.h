@@ -37,6 +37,8 @@ struct ss_analysis {
 	double gap;                /* makespan / bound - 1 */
 	uint64_t h_ns, k_ns, d_ns; /* one-stream phase totals the bound used */
 	int n;                     /* chunks the bound used */
+	bool phases_short;         /* no bound: h + k + d fill under ANALYSIS_PHASES_MIN of the 1-stream run */
+	double phase_share;        /* (h + k + d) / the 1-stream run's makespan (times work) */
 	/* observer effect (analysis_observer) */
 	bool have_events;
 	uint64_t events_ns;            /* cudaEvent makespan of the captured run */
@@ -65,12 +67,17 @@ void analysis_timeline(const struct ss_timeline *t, struct ss_analysis *a);
 int analysis_engine_of(int kind);
 /* analysis_bound is the ideal pipeline time for n equal chunks: (h+k+d)/n + (n-1)/n * max(h,k,d). */
 uint64_t analysis_bound(uint64_t h, uint64_t k, uint64_t d, int n);
+/* The least share of the 1-stream run its copies and kernels must fill for the pipeline bound to describe it:
+ * below it the run is mostly something else (document 004's host work: 2.6%; every copy/compute preset: 94-100%). */
+#define ANALYSIS_PHASES_MIN 0.25
+
 /* analysis_compare fills speedup, bound and gap of a against the one-stream analysis one. makespan and
  * one_makespan are the makespans to compare (CUPTI's, or the untraced ones when tracing overhead > 1%). work is how
  * many times one's work a does (planner_work_ratio): the one-stream times are scaled by it, so that speedup and
  * bound compare the same work (issued serially on one stream: work x one's time). No bound when one's span is short
  * (its h and d are not on its timeline), nor when work is not 1 (the pipeline bound is over chunks of one data
- * set, and such streams do work of their own). */
+ * set, and such streams do work of their own), nor when h + k + d fill under ANALYSIS_PHASES_MIN of one_makespan
+ * (phases_short: a pipeline of copies and kernels is not what takes that run's time). */
 void analysis_compare(struct ss_analysis *a, const struct ss_analysis *one, int n, uint64_t makespan,
                       uint64_t one_makespan, double work);
 /* analysis_union_ns: length of the union of [start,end) intervals of records matching kind_mask on stream

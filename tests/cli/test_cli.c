@@ -982,6 +982,17 @@ static void test_run_model_text(void **state)
 	assert_non_null(strstr(o.out, "makespan"));
 	assert_non_null(strstr(o.out, "KER 64/64"));
 	cli_out_free(&o);
+	/* document 004's tasks are mostly host work: no pipeline bound, and the line says why; the sweep's gap is "-"
+	 */
+	run_cli(&o, ARGS("run", "--backend", "model", "--preset", "managed-threads"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "ideal pipeline bound    -  (the 1-stream run's copies and kernels fill 2."));
+	assert_non_null(strstr(o.out, "its time is not a pipeline of them)"));
+	cli_out_free(&o);
+	run_cli(&o, ARGS("sweep", "--backend", "model", "--preset", "managed-threads", "--streams", "2"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "x          -       -        -\n"));
+	cli_out_free(&o);
 }
 
 /* Every example runs on the model as its preset does: `run FILE` exits 0 with the same JSON (the model is

@@ -389,6 +389,20 @@ static void test_compare(void **state)
 	assert_false(a.have_bound);
 	one.span_short = false;
 
+	/* copies and kernels a small part of the one-stream run (document 004's host work between its kernels): a
+	 * speedup, no bound; at the threshold, a bound */
+	memset(&a, 0, sizeof a);
+	analysis_compare(&a, &one, 4, 2000, 1000 / ANALYSIS_PHASES_MIN + 1, 1.0);
+	assert_true(a.have_speedup);
+	assert_true(a.phases_short);
+	assert_false(a.have_bound);
+	assert_near(a.phase_share, 1000 / (1000 / ANALYSIS_PHASES_MIN + 1), 1e-12);
+	memset(&a, 0, sizeof a);
+	analysis_compare(&a, &one, 4, 2000, 1000 / ANALYSIS_PHASES_MIN, 1.0);
+	assert_false(a.phases_short);
+	assert_true(a.have_bound);
+	assert_near(a.phase_share, ANALYSIS_PHASES_MIN, 1e-12);
+
 	/* nothing to compare */
 	memset(&a, 0, sizeof a);
 	analysis_compare(&a, &one, 4, 0, 1000, 1.0);
