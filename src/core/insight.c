@@ -384,16 +384,21 @@ static void insight_small_copies(const struct ss_timeline *t, const struct ss_an
  * is the gap: what filling it with work would save at most. */
 static void insight_gpu_idle(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
 {
-	uint64_t end = 0, g0 = 0, g1 = 0, api = 0, sync = 0;
+	uint64_t end = 0, g0 = 0, g1 = 0, api = 0, sync = 0, marks = 0, idle = 0, gaps = 0;
+	const struct ss_record *mark = NULL;
 	bool seen = false;
 	struct ss_insight *in;
-	char b1[32], b2[32];
+	char b1[32], b2[32], marked[64];
 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
 
 		if (!(SS_GPU_KINDS & SS_KIND_BIT(r->kind)))
 			continue;
+		if (seen && r->start > end) {
+			idle += r->start - end;
+			gaps += r->start - end >= INSIGHT_IDLE_MIN_NS;
+		}
 		if (seen && r->start > end && r->start - end > g1 - g0) {
 			g0 = end;
 			g1 = r->start;
@@ -411,6 +416,10 @@ static void insight_gpu_idle(const struct ss_timeline *t, const struct ss_analys
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
 
+		if (r->kind == SS_KIND_MARKER && r->end > g0 && r->start < g1) { /* the host's own work, when marked */
+			mark = mark == NULL ? r : mark;
+			marks++;
+		}
 		if ((r->kind != SS_KIND_API && r->kind != SS_KIND_SYNC) || r->end <= g0 || r->start >= g1)
 			continue;
 		if (in->nrec < SS_INSIGHT_MAX_RECS)
@@ -423,12 +432,24 @@ static void insight_gpu_idle(const struct ss_timeline *t, const struct ss_analys
 	}
 	in->t0 = g0;
 	in->t1 = g1;
-	snprintf(in->summary, sizeof in->summary, "the GPU idled %s (%.1f%% of the makespan) between work",
-	         units_time(g1 - g0, b1, sizeof b1), 100.0 * (double)(g1 - g0) / (double)a->makespan_ns);
+	/* the longest gap, and all of them where the others add as much again: a GPU mostly idle is told so */
+	if (idle >= 2 * (g1 - g0))
+		snprintf(in->summary, sizeof in->summary,
+		         "the GPU idled %s (%.1f%% of the makespan) between work, %s (%.1f%%) in %llu gaps in all",
+		         units_time(g1 - g0, b1, sizeof b1), 100.0 * (double)(g1 - g0) / (double)a->makespan_ns,
+		         units_time(idle, b2, sizeof b2), 100.0 * (double)idle / (double)a->makespan_ns,
+		         (unsigned long long)gaps);
+	else
+		snprintf(in->summary, sizeof in->summary, "the GPU idled %s (%.1f%% of the makespan) between work",
+		         units_time(g1 - g0, b1, sizeof b1), 100.0 * (double)(g1 - g0) / (double)a->makespan_ns);
+	marked[0] = '\0';
+	if (marks > 0)
+		snprintf(marked, sizeof marked, ", %llu NVTX ranges", (unsigned long long)marks);
 	snprintf(in->evidence, sizeof in->evidence,
-	         "no GPU record from %s to %s; the host meanwhile: %llu API calls, %llu sync waits",
+	         "no GPU record from %s to %s; the host meanwhile: %llu API calls, %llu sync waits%s%s%s%s",
 	         units_time(g0, b1, sizeof b1), units_time(g1, b2, sizeof b2), (unsigned long long)api,
-	         (unsigned long long)sync);
+	         (unsigned long long)sync, marked, mark != NULL ? " (" : "",
+	         mark != NULL ? timeline_name(t, mark->name) : "", mark != NULL ? marks > 1 ? "...)" : ")" : "");
 	insight_recs(in, in->evidence, sizeof in->evidence);
 	in->have_gain = true;
 	in->gain_ns = g1 - g0;

@@ -291,7 +291,25 @@ static void test_gpu_idle(void **state)
 	assert_int_equal(x->rec[1], api);
 	assert_true(x->have_gain);
 	assert_int_equal(x->gain_ns, 200 * US);
-	assert_non_null(strstr(x->evidence, "1 API calls, 1 sync waits"));
+	assert_non_null(strstr(x->evidence, "1 API calls, 1 sync waits; records"));
+	assert_null(strstr(x->summary, "in all"));
+	/* three gaps adding up to more than twice the longest: the summary says how idle the GPU is in all, and a
+	 * marked range of the host's own work in the longest gap is named */
+	timeline_clear(&t);
+	add(&t, SS_KIND_KERNEL, 0, 0, 100 * US, 0, 0);
+	add(&t, SS_KIND_KERNEL, 0, 300 * US, 400 * US, 0, 0);
+	add(&t, SS_KIND_KERNEL, 0, 550 * US, 600 * US, 0, 0);
+	add(&t, SS_KIND_KERNEL, 0, 750 * US, 800 * US, 0, 0);
+	t.rec[add(&t, SS_KIND_MARKER, SS_STREAM_HOST, 120 * US, 280 * US, 0, 0)].name =
+	    timeline_intern(&t, "host_process");
+	run(&t, &in);
+	assert_non_null(x = insight_find(&in, "gpu-idle"));
+	assert_int_equal(x->t0, 100 * US);
+	assert_int_equal(x->t1, 300 * US);
+	assert_int_equal(x->gain_ns, 200 * US);
+	assert_non_null(strstr(
+	    x->summary, "the GPU idled 200 us (25.0% of the makespan) between work, 500 us (62.5%) in 3 gaps in all"));
+	assert_non_null(strstr(x->evidence, "0 API calls, 0 sync waits, 1 NVTX ranges (host_process)"));
 	timeline_clear(&t);
 	add(&t, SS_KIND_KERNEL, 0, 0, 100 * US, 0, 0);
 	add(&t, SS_KIND_KERNEL, 0, 130 * US, 400 * US, 0, 0);
