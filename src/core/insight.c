@@ -41,6 +41,8 @@
 #define INSIGHT_IDLE_SHARE 0.10
 /* ...and at least this long (shorter gaps are launch latency, which no change of structure removes). */
 #define INSIGHT_IDLE_MIN_NS 10000u
+/* ...or on such gaps together filling this share of the makespan (document 004's tasks: the GPU busy 6%). */
+#define INSIGHT_IDLE_ALL_SHARE 0.50
 
 /* false-dependency and low-kernel-concurrency count an operation that started this much or more after it could
  * have (a launch's latency is a few microseconds; a queue wait behind another stream's work is that work's length)...
@@ -380,11 +382,14 @@ static void insight_small_copies(const struct ss_timeline *t, const struct ss_an
 }
 
 /* gpu-idle: the longest gap inside the GPU records' span with no GPU record, when longer than INSIGHT_IDLE_SHARE of
- * the makespan and INSIGHT_IDLE_MIN_NS; the evidence names the host's API and SYNC records overlapping it. The gain
- * is the gap: what filling it with work would save at most. */
+ * the makespan and INSIGHT_IDLE_MIN_NS, or when the gaps of INSIGHT_IDLE_MIN_NS or more together fill
+ * INSIGHT_IDLE_ALL_SHARE of it (a GPU idle most of the time in many short gaps); the evidence names the host's API,
+ * SYNC and NVTX records overlapping the longest. The gain is what filling the gaps with work would save at most: the
+ * longest gap, or those gaps together when they fire it. */
 static void insight_gpu_idle(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
 {
-	uint64_t end = 0, g0 = 0, g1 = 0, api = 0, sync = 0, marks = 0, idle = 0, gaps = 0;
+	uint64_t end = 0, g0 = 0, g1 = 0, api = 0, sync = 0, marks = 0, idle = 0, gaps = 0, long_idle = 0;
+	bool many;
 	const struct ss_record *mark = NULL;
 	bool seen = false;
 	struct ss_insight *in;
@@ -397,7 +402,9 @@ static void insight_gpu_idle(const struct ss_timeline *t, const struct ss_analys
 			continue;
 		if (seen && r->start > end) {
 			idle += r->start - end;
-			gaps += r->start - end >= INSIGHT_IDLE_MIN_NS;
+			gaps++;
+			if (r->start - end >= INSIGHT_IDLE_MIN_NS)
+				long_idle += r->start - end;
 		}
 		if (seen && r->start > end && r->start - end > g1 - g0) {
 			g0 = end;
@@ -407,7 +414,8 @@ static void insight_gpu_idle(const struct ss_timeline *t, const struct ss_analys
 			end = r->end;
 		seen = true;
 	}
-	if (g1 - g0 < INSIGHT_IDLE_MIN_NS || (double)(g1 - g0) < INSIGHT_IDLE_SHARE * (double)a->makespan_ns)
+	many = (double)long_idle >= INSIGHT_IDLE_ALL_SHARE * (double)a->makespan_ns;
+	if (!many && (g1 - g0 < INSIGHT_IDLE_MIN_NS || (double)(g1 - g0) < INSIGHT_IDLE_SHARE * (double)a->makespan_ns))
 		return;
 	if ((in = insight_new(out, "gpu-idle", SS_SEV_HINT,
 	                      "Keep work queued ahead of the GPU: issue the next operations before the host waits or "
@@ -433,7 +441,7 @@ static void insight_gpu_idle(const struct ss_timeline *t, const struct ss_analys
 	in->t0 = g0;
 	in->t1 = g1;
 	/* the longest gap, and all of them where the others add as much again: a GPU mostly idle is told so */
-	if (idle >= 2 * (g1 - g0))
+	if (gaps > 1 && (many || idle >= 2 * (g1 - g0)))
 		snprintf(in->summary, sizeof in->summary,
 		         "the GPU idled %s (%.1f%% of the makespan) between work, %s (%.1f%%) in %llu gaps in all",
 		         units_time(g1 - g0, b1, sizeof b1), 100.0 * (double)(g1 - g0) / (double)a->makespan_ns,
@@ -452,8 +460,10 @@ static void insight_gpu_idle(const struct ss_timeline *t, const struct ss_analys
 	         mark != NULL ? timeline_name(t, mark->name) : "", mark != NULL ? marks > 1 ? "...)" : ")" : "");
 	insight_recs(in, in->evidence, sizeof in->evidence);
 	in->have_gain = true;
-	in->gain_ns = g1 - g0;
-	snprintf(in->gain_how, sizeof in->gain_how, "at most: the gap's length, if work filled it");
+	in->gain_ns = many ? long_idle : g1 - g0;
+	snprintf(in->gain_how, sizeof in->gain_how,
+	         many ? "at most: the gaps' length, if work filled them"
+	              : "at most: the gap's length, if work filled it");
 }
 
 /* tracing-perturbation fires when tracing made the run this much longer than its untraced twin: one pair of

@@ -306,10 +306,25 @@ static void test_gpu_idle(void **state)
 	assert_non_null(x = insight_find(&in, "gpu-idle"));
 	assert_int_equal(x->t0, 100 * US);
 	assert_int_equal(x->t1, 300 * US);
-	assert_int_equal(x->gain_ns, 200 * US);
+	assert_int_equal(x->gain_ns, 500 * US); /* the gaps fill over half of the makespan: their sum */
+	assert_non_null(strstr(x->gain_how, "the gaps' length"));
 	assert_non_null(strstr(
 	    x->summary, "the GPU idled 200 us (25.0% of the makespan) between work, 500 us (62.5%) in 3 gaps in all"));
 	assert_non_null(strstr(x->evidence, "0 API calls, 0 sync waits, 1 NVTX ranges (host_process)"));
+	/* twenty 10 us kernels 40 us apart: no gap a tenth of the makespan, but the GPU idle 79% of it */
+	timeline_clear(&t);
+	for (int i = 0; i < 20; i++)
+		add(&t, SS_KIND_KERNEL, 0, (uint64_t)i * 50 * US, ((uint64_t)i * 50 + 10) * US, 0, 0);
+	run(&t, &in);
+	assert_non_null(x = insight_find(&in, "gpu-idle"));
+	assert_int_equal(x->gain_ns, 19 * 40 * US);
+	assert_non_null(strstr(x->summary, "760 us (79.2%) in 19 gaps in all"));
+	/* the same with 5 us gaps, launch latency: nothing */
+	timeline_clear(&t);
+	for (int i = 0; i < 20; i++)
+		add(&t, SS_KIND_KERNEL, 0, (uint64_t)i * 15 * US, ((uint64_t)i * 15 + 10) * US, 0, 0);
+	run(&t, &in);
+	assert_null(insight_find(&in, "gpu-idle"));
 	timeline_clear(&t);
 	add(&t, SS_KIND_KERNEL, 0, 0, 100 * US, 0, 0);
 	add(&t, SS_KIND_KERNEL, 0, 130 * US, 400 * US, 0, 0);
