@@ -33,6 +33,7 @@ void axis_label(double t, double step, double hi, char *buf, size_t len)
 		const char *name;
 	} units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
 	int u = 3, dec = 0;
+	double v;
 
 	for (int i = 0; i < 4; i++)
 		if (fabs(hi) >= units[i].ns) {
@@ -44,7 +45,10 @@ void axis_label(double t, double step, double hi, char *buf, size_t len)
 	/* decimals: enough for the step, e.g. 0.05 ms -> 2 */
 	while (dec < 9 && step / units[u].ns * pow(10, dec) < 0.999)
 		dec++;
-	snprintf(buf, len, "%.*f %s", dec, t / units[u].ns, units[u].name);
+	v = t / units[u].ns;
+	if (fabs(v) * pow(10, dec) < 0.5) /* a tick at zero that rounding left just below it: "0", never "-0" */
+		v = 0.0;
+	snprintf(buf, len, "%.*f %s", dec, v, units[u].name);
 }
 
 /* axis_place returns the column of time t in r. */

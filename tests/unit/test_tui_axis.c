@@ -23,6 +23,12 @@ static void test_label(void **state)
 	(void)state;
 	axis_label(0, 2e5, 7.67e5, b, sizeof b);
 	assert_string_equal(b, "0 us");
+	axis_label(-1e-7, 2e6, 8.4e6, b, sizeof b); /* zero, less a rounding error: no minus sign */
+	assert_string_equal(b, "0 ms");
+	axis_label(-0.0, 2e6, 8.4e6, b, sizeof b);
+	assert_string_equal(b, "0 ms");
+	axis_label(-2e6, 2e6, 8.4e6, b, sizeof b);
+	assert_string_equal(b, "-2 ms");
 	axis_label(6e5, 2e5, 7.67e5, b, sizeof b);
 	assert_string_equal(b, "600 us");
 	axis_label(4e5, 2e5, 1.1e6, b, sizeof b);
