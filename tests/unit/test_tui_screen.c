@@ -269,44 +269,44 @@ static void test_empty(void **state)
 	fv_free(&f);
 }
 
+/* header_row draws the fixture at cols x 24 with expfile and source (either may be NULL) and copies its row y. */
+static const char *header_row(int cols, bool ascii, const char *expfile, const char *source, int y, char *row,
+                              size_t len)
+{
+	struct fixture_view f;
+
+	fv_init(&f, cols, 24, ascii);
+	f.v.expfile = expfile;
+	f.v.source = source;
+	view_draw(&f.g, &f.v);
+	tui_row(&f.g, y, row, len);
+	fv_free(&f);
+	return row;
+}
+
 /* A file's path too long for the header keeps its tail, the file's own name, behind "...", and the run's state
  * beside it where 20 columns of path are left; wide enough, the whole path. */
 static void test_header_paths(void **state)
 {
 	const char *ini = "/tmp/a-rather-long-directory-name/and-another-one/my-own-pipeline-experiment.ini";
 	const char *trace = "/tmp/a-rather-long-directory-name/and-another-one/recorded-twin-of-document-003.sqlite";
-	struct fixture_view f;
 	char row[1024];
 
 	(void)state;
-	fv_init(&f, 80, 24, false);
-	f.v.expfile = ini;
-	view_draw(&f.g, &f.v);
-	tui_row(&f.g, 0, row, sizeof row);
+	header_row(80, false, ini, NULL, 0, row, sizeof row);
 	assert_non_null(strstr(row, "  from ..."));
 	assert_non_null(strstr(row, "experiment.ini"));
 	assert_null(strstr(row, "/tmp/a-rather"));
-	fv_free(&f);
-	fv_init(&f, 120, 24, false);
-	f.v.expfile = ini;
-	view_draw(&f.g, &f.v);
-	tui_row(&f.g, 0, row, sizeof row);
+	header_row(120, false, ini, NULL, 0, row, sizeof row);
 	assert_non_null(strstr(row, "/my-own-pipeline-experiment.ini  "));
 	assert_non_null(strstr(row, " records"));
-	fv_free(&f);
-	fv_init(&f, 160, 24, false);
-	f.v.expfile = ini;
-	view_draw(&f.g, &f.v);
-	assert_int_equal(tui_find(&f.g, ini), 0);
-	fv_free(&f);
-	fv_init(&f, 80, 24, true);
-	f.v.source = trace;
-	view_draw(&f.g, &f.v);
-	tui_row(&f.g, 1, row, sizeof row);
+	assert_null(strstr(row, "/tmp/a-rather"));
+	header_row(160, false, ini, NULL, 0, row, sizeof row);
+	assert_non_null(strstr(row, ini));
+	header_row(80, true, NULL, trace, 1, row, sizeof row);
 	assert_true(strncmp(row, "file ...", 8) == 0);
 	assert_non_null(strstr(row, "/recorded-twin-of-document-003.sqlite"));
 	assert_int_equal((int)strlen(row), 80);
-	fv_free(&f);
 }
 
 /* The dumps: text is the glyphs, a line per row; ANSI carries the palette's xterm colours. */
