@@ -452,11 +452,12 @@ static void insight_gpu_idle(const struct ss_timeline *t, const struct ss_analys
 		         units_time(g1 - g0, b1, sizeof b1), 100.0 * (double)(g1 - g0) / (double)a->makespan_ns);
 	marked[0] = '\0';
 	if (marks > 0)
-		snprintf(marked, sizeof marked, ", %llu NVTX ranges", (unsigned long long)marks);
+		snprintf(marked, sizeof marked, ", %llu NVTX range%s", (unsigned long long)marks,
+		         marks == 1 ? "" : "s");
 	snprintf(in->evidence, sizeof in->evidence,
-	         "no GPU record from %s to %s; the host meanwhile: %llu API calls, %llu sync waits%s%s%s%s",
+	         "no GPU record from %s to %s; the host meanwhile: %llu API call%s, %llu sync wait%s%s%s%s%s",
 	         units_time(g0, b1, sizeof b1), units_time(g1, b2, sizeof b2), (unsigned long long)api,
-	         (unsigned long long)sync, marked, mark != NULL ? " (" : "",
+	         api == 1 ? "" : "s", (unsigned long long)sync, sync == 1 ? "" : "s", marked, mark != NULL ? " (" : "",
 	         mark != NULL ? timeline_name(t, mark->name) : "", mark != NULL ? marks > 1 ? "...)" : ")" : "");
 	insight_recs(in, in->evidence, sizeof in->evidence);
 	in->have_gain = true;
