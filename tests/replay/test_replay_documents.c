@@ -215,6 +215,41 @@ static void test_reference_detached_h100(void **state)
 	json_tree_free(root);
 }
 
+/* The H200 with CUPTI detached for the untraced runs (tests/data/h200/detach-h200, 2026-12-07, bench --reference
+ * kernel-transfer, then vector-add, 3 rounds a point): kernel-transfer 13 of 14 judged points within 3% in both
+ * orders, breadth-first at 64 streams 0.9642 (0.960..1.051) the one beyond; 128 streams depth-first 0.9958, where
+ * with CUPTI attached it was 1.3242 (tests/data/h200/documents); vector-add best 0.9933, weaker 0.9943. */
+static void test_reference_detached_h200(void **state)
+{
+	size_t count[4];
+	yajl_val root = load("../detach-h200/summary-kernel-transfer.json"), p;
+	size_t i;
+	int far = 0;
+
+	(void)state;
+	assert_int_equal(check_points("../detach-h200/summary-kernel-transfer.json", false, count), 13);
+	assert_int_equal(count[0], 16);
+	assert_string_equal(json_tree_str(json_tree_get(root, "device")), "NVIDIA H200");
+	assert_string_equal(json_tree_str(json_tree_get(root, "untraced_cupti")), "detached");
+	json_tree_foreach(json_tree_get(root, "reference"), i, p)
+	{
+		double ratio = json_tree_num(json_tree_get(p, "ratio"));
+		int streams = (int)json_tree_int(json_tree_get(p, "streams"));
+		const char *order = json_tree_str(json_tree_get(p, "order"));
+
+		if (streams == 128 && strcmp(order, "depth") == 0)
+			assert_true(fabs(ratio - 1.0) <= 0.005);
+		if (streams <= 64 && fabs(ratio - 1.0) > 0.03) {
+			far++;
+			assert_true(streams == 64 && strcmp(order, "breadth") == 0 && ratio > 0.96);
+		}
+	}
+	assert_int_equal(far, 1);
+	json_tree_free(root);
+	assert_int_equal(check_points("../detach-h200/summary-vector-add.json", true, count), 2);
+	assert_int_equal(count[2], 2);
+}
+
 /* The summary.json of bench on a GPU names its card and how the untraced twins ran (detach-h100/call8, 61a18ba,
  * bench --reference vector-add, 5 rounds a point): "device" is the H100's name, "untraced_cupti" is "detached",
  * and both orders are within 3% (best 1.008, weaker 0.995). */
@@ -400,6 +435,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_reference_managed_threads_after),
 	    cmocka_unit_test(test_reference_managed_threads_free),
 	    cmocka_unit_test(test_reference_managed_threads_rounds),
+	    cmocka_unit_test(test_reference_detached_h200),
 	    cmocka_unit_test(test_reference_detached_h100),
 	    cmocka_unit_test(test_reference_summary_keys_h100),
 	    cmocka_unit_test(test_examples_cuda_h100),
