@@ -34,15 +34,23 @@ const struct ss_layout *view_layout_fit(const struct ss_view *v, int cols, int r
 static const char *view_path_tail(const char *path, int w, char *buf, size_t len)
 {
 	const char *p = path;
+	int width = grid_text_width(path);
 
-	if (grid_text_width(path) <= w)
+	if (width <= w)
 		return path;
-	do {
-		p++;
-		while ((*p & 0xc0) == 0x80) /* a UTF-8 continuation byte: not where a character starts */
-			p++;
-		snprintf(buf, len, "...%s", p);
-	} while (*p != '\0' && grid_text_width(buf) > w);
+	/* drop characters from the left, each its own width, until the rest and "..." fit: one pass over path */
+	while (*p != '\0' && width + 3 > w) {
+		char one[8];
+		size_t n = 1;
+
+		while ((p[n] & 0xc0) == 0x80 && n < sizeof one - 1) /* a UTF-8 continuation byte: the same character */
+			n++;
+		memcpy(one, p, n);
+		one[n] = '\0';
+		width -= grid_text_width(one);
+		p += n;
+	}
+	snprintf(buf, len, "...%s", p);
 	return buf;
 }
 
