@@ -196,16 +196,11 @@ static void test_sweep_with_20(void **state)
 	json_tree_free(root);
 }
 
-/* check_without_20 recomputes the 001 claims of name's kernel-transfer-sweep run: as recorded, 001-best's measured
- * the recorded one and the words that 20 was not measured. */
-static void check_without_20(const char *name)
+/* kt_sweep_run returns the kernel-transfer-sweep run of a recorded claims JSON root, failing the test when it has
+ * none. */
+static yajl_val kt_sweep_run(yajl_val root)
 {
-	yajl_val root = load(name), runs = json_tree_get(root, "runs"), run = NULL;
-	struct ss_sweep s;
-	struct ss_claim c[SS_CLAIMS_MAX];
-	const struct ss_claim *x;
-	const char *was;
-	int n;
+	yajl_val runs = json_tree_get(root, "runs"), run = NULL;
 
 	for (size_t i = 0; i < json_tree_len(runs); i++) {
 		const char *role = json_tree_str(json_tree_get(json_tree_at(runs, i), "role"));
@@ -214,6 +209,20 @@ static void check_without_20(const char *name)
 			run = json_tree_at(runs, i);
 	}
 	assert_non_null(run);
+	return run;
+}
+
+/* check_without_20 recomputes the 001 claims of name's kernel-transfer-sweep run: as recorded, 001-best's measured
+ * the recorded one and the words that 20 was not measured. */
+static void check_without_20(const char *name)
+{
+	yajl_val root = load(name), run = kt_sweep_run(root);
+	struct ss_sweep s;
+	struct ss_claim c[SS_CLAIMS_MAX];
+	const struct ss_claim *x;
+	const char *was;
+	int n;
+
 	rebuild(&s, json_tree_get(run, "experiment"), json_tree_get(run, "points"));
 	assert_null(sweep_find(&s, 20, s.orders[0]));
 	n = claims_sweep(&s, c);
@@ -241,20 +250,13 @@ static void test_claims_without_20(void **state)
  * so it does not hold here where the attached run held it. */
 static void test_claims_detached_h200(void **state)
 {
-	yajl_val root = load("../detach-h200/claims-json.txt"), runs = json_tree_get(root, "runs"), run = NULL;
+	yajl_val root = load("../detach-h200/claims-json.txt"), run = kt_sweep_run(root);
 	struct ss_sweep s;
 	struct ss_claim c[SS_CLAIMS_MAX];
 	const struct ss_claim *x;
 	int n;
 
 	(void)state;
-	for (size_t i = 0; i < json_tree_len(runs); i++) {
-		const char *role = json_tree_str(json_tree_get(json_tree_at(runs, i), "role"));
-
-		if (role != NULL && strcmp(role, claims_role_name(SS_CLAIMS_KT_SWEEP)) == 0)
-			run = json_tree_at(runs, i);
-	}
-	assert_non_null(run);
 	rebuild(&s, json_tree_get(run, "experiment"), json_tree_get(run, "points"));
 	assert_non_null(sweep_find(&s, 20, s.orders[0]));
 	n = claims_sweep(&s, c);
