@@ -1303,9 +1303,13 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 			break;
 		nrun = model_running(&m);
 		next = model_next(&m, nrun);
+		/* an item with less left than the clock can still resolve (now's last digit, 4 us at a minute) ends at
+		 * the next representable time, where now + left rounded back to now and the loop stood still */
+		if (next <= m.now)
+			next = nextafter(m.now, INFINITY);
 		if (!isfinite(next) || ++steps > MODEL_MAX_STEPS) {
 			*cause = xasprintf("model: no progress at t=%.0f ns (%zu of %zu device items left)", m.now,
-			                   m.nit, ops->n);
+			                   m.nit - m.ndone, m.nit);
 			goto fail;
 		}
 		model_advance(&m, nrun, next);

@@ -977,6 +977,32 @@ static void test_task_free(void **state)
 	assert_true(span[0] == span[1]);
 }
 
+/* Kernels of a minute and more: at such times the clock resolves microseconds only, and an item with less left
+ * than that must still end (--work 15000000 and 30000000 stood still at 33 s and 89 s). The makespan grows in
+ * proportion to the work, every --work the help allows up to its top. */
+static void test_long_kernels(void **state)
+{
+	static const int work[] = {10000000, 15000000, 25000000, 30000000, 100000000};
+	struct ss_experiment e;
+	struct ss_profile p;
+	uint64_t ns[5];
+
+	(void)state;
+	profile_builtin(&p);
+	for (int i = 0; i < 5; i++) {
+		experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+		e.work = work[i];
+		ns[i] = makespan(&e, &p);
+		e.streams = 1;
+		assert_true(makespan(&e, &p) > ns[i]);
+	}
+	for (int i = 1; i < 5; i++) {
+		double ratio = (double)ns[i] / (double)ns[0], want = (double)work[i] / (double)work[0];
+
+		assert_true(fabs(ratio / want - 1.0) < 0.01);
+	}
+}
+
 /* The backend through the runner, as the CLI uses it: labelled as modelled. */
 static void test_backend_runner(void **state)
 {
@@ -1024,6 +1050,7 @@ int main(void)
 	    cmocka_unit_test(test_copy_switch),
 	    cmocka_unit_test(test_copy_queue_stay),
 	    cmocka_unit_test(test_task_free),
+	    cmocka_unit_test(test_long_kernels),
 	    cmocka_unit_test(test_backend_runner),
 	};
 
