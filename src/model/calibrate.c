@@ -456,12 +456,14 @@ static void cal_base(struct ss_experiment *e, enum ss_preset preset, int streams
 	e->warmup = 1;
 }
 
+/* cal_set stores key = v as calibrate measured it: "modelled" when its backend is the model (none: a timeline
+ * measured elsewhere). */
 static void cal_set(struct cal *c, const char *key, double v)
 {
 	int k = profile_key_find(key);
 
 	if (k >= 0 && isfinite(v))
-		profile_set(c->out, k, v, SS_PROV_MEASURED);
+		profile_set(c->out, k, v, c->gpu != NULL && c->gpu->modelled ? SS_PROV_MODELLED : SS_PROV_MEASURED);
 }
 
 /* cal_copy_fit fits latency and bandwidth of one copy path; -1 with *cause when the data don't give a line. */
@@ -1371,7 +1373,7 @@ static void cal_name(struct ss_profile *p)
 	if (strncmp(d, "NVIDIA ", 7) == 0)
 		d += 7;
 	len = strlen(d);
-	if (strncmp(d, "MODEL (", 7) == 0 && len > 16 && strcmp(d + len - 9, " profile)") == 0) {
+	if (model_is_device(d)) {
 		d += 7;
 		len -= 16;
 	}

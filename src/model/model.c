@@ -1336,7 +1336,7 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 		sink->progress(sink->ctx, msg);
 	}
 	memset(res, 0, sizeof *res);
-	snprintf(res->device, sizeof res->device, "MODEL (%s profile)", p->name);
+	model_device_name(p, res->device, sizeof res->device);
 	res->modelled = true;
 	res->prefetch_records = true;
 	res->traced_ns = makespan;
@@ -1412,9 +1412,21 @@ int model_timeline(const struct ss_experiment *e, const struct ss_profile *p, st
 	tl->modelled = true;
 	tl->nstreams = e->streams;
 	snprintf(tl->backend, sizeof tl->backend, "model");
-	snprintf(tl->device, sizeof tl->device, "MODEL (%s profile)", p->name);
+	model_device_name(p, tl->device, sizeof tl->device);
 	timeline_sort(tl);
 	return 0;
+}
+
+void model_device_name(const struct ss_profile *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "MODEL (%s profile)", p->name);
+}
+
+bool model_is_device(const char *device)
+{
+	size_t len = strlen(device);
+
+	return strncmp(device, "MODEL (", 7) == 0 && len > 16 && strcmp(device + len - 9, " profile)") == 0;
 }
 
 uint64_t model_makespan(const struct ss_experiment *e, const struct ss_profile *p, char **cause)
@@ -1437,7 +1449,7 @@ static int model_available(char *device, size_t len, char **cause)
 
 	if (model_get_profile(&p, cause) != 0)
 		return -1;
-	snprintf(device, len, "MODEL (%s profile)", p.name);
+	model_device_name(&p, device, len);
 	return 0;
 }
 

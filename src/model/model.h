@@ -26,6 +26,10 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
  * nstreams). res may be NULL. Returns 0, or -1 with *cause. */
 int model_timeline(const struct ss_experiment *e, const struct ss_profile *p, struct ss_timeline *tl,
                    struct ss_run_result *res, char **cause);
+/* model_device_name writes the device name model runs carry, "MODEL (<p's name> profile)", into buf. */
+void model_device_name(const struct ss_profile *p, char *buf, size_t len);
+/* model_is_device: whether device is such a name (a model run's, as opposed to a GPU's). */
+bool model_is_device(const char *device);
 /* model_makespan models e on p and returns the modelled makespan in ns (0 with *cause on failure). */
 uint64_t model_makespan(const struct ss_experiment *e, const struct ss_profile *p, char **cause);
 

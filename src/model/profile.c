@@ -14,6 +14,10 @@
 #include "core/vec.h"
 #include "core/xalloc.h"
 
+/* The tag after a profile line's value, by enum ss_prov (no tag: an estimate). */
+static const char *const prov_names[] = {"estimate", "measured", "fitted", "modelled"};
+#define NPROV ((int)(sizeof prov_names / sizeof prov_names[0]))
+
 /* How a key's value is stored in struct ss_profile. */
 enum key_type { KEY_DOUBLE, KEY_INT };
 
@@ -454,8 +458,7 @@ static int parse_line(struct ss_profile *p, char *line, const char *origin, int 
 {
 	char *hash = strchr(line, '#'), *eq, *key, *val, *tag, *end;
 	double v;
-	int k;
-	enum ss_prov prov;
+	int k, prov = SS_PROV_ESTIMATE;
 
 	if (hash != NULL)
 		*hash = '\0';
@@ -505,15 +508,14 @@ static int parse_line(struct ss_profile *p, char *line, const char *origin, int 
 		return -1;
 	}
 	tag = trim(end);
-	if (*tag == '\0' || strcmp(tag, "estimate") == 0)
-		prov = SS_PROV_ESTIMATE;
-	else if (strcmp(tag, "measured") == 0)
-		prov = SS_PROV_MEASURED;
-	else if (strcmp(tag, "fitted") == 0)
-		prov = SS_PROV_FITTED;
-	else {
-		*cause = xasprintf("%s:%d: %s: expected 'measured', 'fitted' or 'estimate' after the value, not '%s'",
-		                   origin, lineno, key, tag);
+	if (*tag != '\0')
+		for (prov = 0; prov < NPROV && strcmp(tag, prov_names[prov]) != 0; prov++)
+			;
+	if (prov == NPROV) {
+		*cause =
+		    xasprintf("%s:%d: %s: expected 'measured', 'fitted', 'estimate' or 'modelled' after the value, "
+		              "not '%s'",
+		              origin, lineno, key, tag);
 		return -1;
 	}
 	if (!isfinite(v) || v < profile_keys[k].min || v > profile_keys[k].max) {
@@ -521,7 +523,7 @@ static int parse_line(struct ss_profile *p, char *line, const char *origin, int 
 		                   profile_keys[k].min, profile_keys[k].max);
 		return -1;
 	}
-	profile_set(p, k, v, prov);
+	profile_set(p, k, v, (enum ss_prov)prov);
 	(*keys)++;
 	return 0;
 }
@@ -603,9 +605,10 @@ char *profile_format(const struct ss_profile *p)
 	fprintf(
 	    f,
 	    "# streamscope calibration profile: the model's engine speeds and costs of one GPU.\n"
-	    "# key = value [measured|fitted|estimate]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.\n"
+	    "# key = value [measured|fitted|estimate|modelled]  # comment. Bandwidths in GB/s (= bytes/ns), times in "
+	    "ns.\n"
 	    "# 'measured': from `streamscope calibrate` or a measurement on the device; 'fitted': chosen so the model\n"
-	    "# matches measured makespans; 'estimate': not measured.\n");
+	    "# matches measured makespans; 'estimate': not measured; 'modelled': calibrate on the model (no GPU).\n");
 	if (strcmp(p->source, "built-in") == 0)
 		fprintf(f,
 		        "# source: built-in values (measured: shared/H200.md and tests/data/h200/gpu_smoke/run3; the "
@@ -618,10 +621,7 @@ char *profile_format(const struct ss_profile *p)
 		int n;
 
 		snprintf(num, sizeof num, "%.10g", profile_get(p, i));
-		n = fprintf(f, "%s = %s %s", profile_keys[i].name, num,
-		            p->prov[i] == SS_PROV_MEASURED ? "measured"
-		            : p->prov[i] == SS_PROV_FITTED ? "fitted"
-		                                           : "estimate");
+		n = fprintf(f, "%s = %s %s", profile_keys[i].name, num, prov_names[p->prov[i]]);
 		fprintf(f, "%*s# %s", n < 44 ? 44 - n : 1, "", profile_keys[i].desc);
 		if (profile_get(p, i) == profile_keys[i].builtin)
 			fprintf(f, " (built-in: %s)", profile_keys[i].why);

@@ -9,8 +9,9 @@
 #include "core/experiment.h"
 
 /* Where a value comes from: measured on the device (calibrate's experiments, timelines), fitted to measured
- * makespans (the value is whatever makes the model match them), or an estimate (documentation, rule of thumb). */
-enum ss_prov { SS_PROV_ESTIMATE = 0, SS_PROV_MEASURED = 1, SS_PROV_FITTED = 2 };
+ * makespans (the value is whatever makes the model match them), an estimate (documentation, rule of thumb), or
+ * modelled: calibrate run on the model backend (a self-test of calibrate, no GPU's value). */
+enum ss_prov { SS_PROV_ESTIMATE = 0, SS_PROV_MEASURED = 1, SS_PROV_FITTED = 2, SS_PROV_MODELLED = 3 };
 
 /* One copy direction: duration of a copy alone on its engine = latency_ns + bytes / bw_gbs (1 GB/s = 1 byte/ns). */
 struct ss_copy_profile {

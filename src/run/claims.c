@@ -104,6 +104,12 @@ static void claims_unmeasured(struct ss_claim *c, const char *why, const char *b
 	snprintf(c->brief, sizeof c->brief, "%s: -", brief);
 }
 
+/* The word for a claim's numbers: what the model gave is modelled, never measured. */
+static const char *claims_got(const struct ss_claim *c)
+{
+	return c->modelled ? "modelled" : "measured";
+}
+
 /* Whether sweep point p ran and has a time. */
 static bool claims_ok(const struct ss_sweep_point *p)
 {
@@ -131,7 +137,7 @@ static void claims_theory(struct ss_claim *c, const struct ss_sweep *s)
 	snprintf(c->expected, sizeof c->expected,
 	         "the speedup within %.0f%% of 3n/(n+2) at every stream count (1.50x at 2, 2.40x at 8, 2.95x at 128)",
 	         100 * CLAIMS_THEORY_TOL);
-	snprintf(c->evidence, sizeof c->evidence, "speedup measured/predicted by streams:");
+	snprintf(c->evidence, sizeof c->evidence, "speedup %s/predicted by streams:", claims_got(c));
 	for (int i = 0; i < s->ncounts; i++) {
 		const struct ss_sweep_point *p = claims_pt(s, i);
 		int n;
@@ -160,8 +166,8 @@ static void claims_theory(struct ss_claim *c, const struct ss_sweep *s)
 		const struct ss_claim_point *l = &c->point[leave];
 
 		c->verdict = SS_VERDICT_FAILS;
-		snprintf(c->measured, sizeof c->measured, "leaves it at %d streams: %.2fx measured vs %.2fx (%+.0f%%)",
-		         l->streams, l->measured, l->predicted, 100 * (l->measured / l->predicted - 1));
+		snprintf(c->measured, sizeof c->measured, "leaves it at %d streams: %.2fx %s vs %.2fx (%+.0f%%)",
+		         l->streams, l->measured, claims_got(c), l->predicted, 100 * (l->measured / l->predicted - 1));
 		if (leave > 0)
 			claims_cat(c->measured, sizeof c->measured, "; within %.0f%% up to %d %s",
 			           100 * CLAIMS_THEORY_TOL, c->point[leave - 1].streams,
@@ -226,8 +232,8 @@ static void claims_literal(struct ss_claim *c, const struct ss_sweep *s, const s
 			nb[1] = q;
 	}
 	if (p == NULL) {
-		claims_cat(c->measured, sizeof c->measured, "; %d streams itself not measured", CLAIMS_BEST_LITERAL);
-		claims_cat(c->evidence, sizeof c->evidence, "; %d streams itself not measured", CLAIMS_BEST_LITERAL);
+		claims_cat(c->measured, sizeof c->measured, "; %d streams itself not run", CLAIMS_BEST_LITERAL);
+		claims_cat(c->evidence, sizeof c->evidence, "; %d streams itself not run", CLAIMS_BEST_LITERAL);
 		claims_value(c, "at_20_ns", false, 0);
 		claims_value(c, "at_20_speedup", false, 0);
 		claims_value(c, "at_20_vs_best", false, 0);
@@ -368,7 +374,7 @@ static void claims_best(struct ss_claim *c, const struct ss_sweep *s)
 		return;
 	}
 	if (win == NULL && best != one) {
-		claims_unmeasured(c, "no stream count of 16..32 was measured", "best");
+		claims_unmeasured(c, "no stream count of 16..32 ran", "best");
 		return;
 	}
 	/* one stream the fastest: more streams never helped, whatever was measured at 16..32 */

@@ -439,7 +439,7 @@ static void tui_key(struct tui *t, int k, const struct ss_mouse *m)
 		char what[320];
 
 		if (!session_open_point(&t->ses, t->ctl.sweep_cur)) {
-			tui_say(t, SS_ROLE_WARN, "that point has not been measured yet");
+			tui_say(t, SS_ROLE_WARN, "that point has not run yet");
 			break;
 		}
 		sweep_point_experiment(&t->ses.sweep, t->ctl.sweep_cur, &pe);

@@ -1155,6 +1155,53 @@ static void test_profile_label(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* What calibrate and validate measure on the model is labelled so, never as measured: calibrate's keys are
+ * "modelled" in the profile it writes, and validate --check of a CSV validate --backend model wrote names its
+ * reference MODELLED and its verdict a self-test (it said "measured" and "targets MET"). */
+static void test_model_measurements_labelled(void **state)
+{
+	char dir[] = "/tmp/ss-cli-modlab-XXXXXX", prof[160], csv[160];
+	struct cli_out o;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(prof, sizeof prof, "%s/m.profile", dir);
+	snprintf(csv, sizeof csv, "%s/v.csv", dir);
+	run_cli(&o, ARGS("calibrate", "--backend", "model", "-o", prof));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	cli_out_free(&o);
+	{
+		FILE *f = fopen(prof, "r");
+		char line[1024];
+		int modelled = 0;
+
+		assert_non_null(f);
+		while (fgets(line, sizeof line, f) != NULL)
+			if (strncmp(line, "copy.h2d.bw_gbs = ", 18) == 0 || strncmp(line, "api.copy_ns = ", 14) == 0 ||
+			    strncmp(line, "kernel.add.ns_per_unit = ", 25) == 0) {
+				assert_non_null(strstr(line, " modelled "));
+				modelled++;
+			}
+		fclose(f);
+		assert_int_equal(modelled, 3);
+	}
+	run_cli(&o, ARGS("validate", "--backend", "model", "--quick", "--preset", "hyperq", "--csv", csv));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	cli_out_free(&o);
+	run_cli(&o, ARGS("validate", "--check", csv));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.out, "MODELLED(ref)"));
+	assert_non_null(strstr(o.out, "(MODELLED reference)"));
+	assert_non_null(strstr(o.out, "targets MET (MODELLED: the model against its own runs, a self-test)"));
+	cli_out_free(&o);
+	unlink(prof);
+	unlink(csv);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* Creates an empty file at path; 0 or -1. */
 static int make_empty(const char *path)
 {
@@ -1945,6 +1992,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_validate_fit),
 	    cmocka_unit_test(test_signal_export_cleanup),
 	    cmocka_unit_test(test_profile_label),
+	    cmocka_unit_test(test_model_measurements_labelled),
 	    cmocka_unit_test(test_outputs_checked_first),
 	    cmocka_unit_test(test_outputs_written_in_place),
 	    cmocka_unit_test(test_stats_model),

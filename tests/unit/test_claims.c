@@ -277,8 +277,8 @@ static void test_001_literal_absent(void **state)
 	expect_verdict(c, n, "001-best", SS_VERDICT_HOLDS);
 	x = claims_find(c, n, "001-best");
 	expect_in(x->measured, "best 2.10x at 16 streams");
-	expect_in(x->measured, "; 20 streams itself not measured");
-	expect_in(x->evidence, "; 20 streams itself not measured");
+	expect_in(x->measured, "; 20 streams itself not run");
+	expect_in(x->evidence, "; 20 streams itself not run");
 	assert_string_equal(x->brief, "best 2.10x at 16 (doc: ~2x at ~20) holds");
 	expect_unknown(x, "at_20_ns");
 	expect_unknown(x, "at_20_speedup");
@@ -410,7 +410,7 @@ static void test_001_not_measured(void **state)
 	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, all_counts, 3, doc_shape, &doc_engines);
 	n = claims_sweep(&s, c);
 	expect_verdict(c, n, "001-best", SS_VERDICT_UNMEASURED);
-	assert_string_equal(claims_find(c, n, "001-best")->measured, "no stream count of 16..32 was measured");
+	assert_string_equal(claims_find(c, n, "001-best")->measured, "no stream count of 16..32 ran");
 	expect_verdict(c, n, "001-theory", SS_VERDICT_HOLDS); /* 1.45x at 2, 1.85x at 4: within 10% */
 	sweep_free(&s);
 

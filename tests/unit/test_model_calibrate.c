@@ -85,6 +85,8 @@ static void test_round_trip(void **state)
 	static const char *const unmeasured[] = {
 	    "kernel.spin.saturation", "kernel.spin.ns_per_elem", "api.trace_overhead_ns", "host.thread_start_ns",
 	    "device.sms", "managed.prefetch_host_gbs", "managed.prefetch_wait_ns",
+	    /* measured by tests/gpu/managed_probe.c and in document 004's trace, not by calibrate */
+	    "managed.prefetch_host_latency_ns", "api.free_ns",
 	    /* document 004's task and host_process, and the fma kernel: no
 	       calibration step yet */
 	    "host.process_ns", "kernel.task.ns_per_unit", "kernel.task.ns_per_elem", "kernel.task.saturation",
@@ -125,8 +127,8 @@ static void test_round_trip(void **state)
 			assert_int_equal(got.prov[k], builtin.prov[k]);
 			continue;
 		}
-		if (got.prov[k] != SS_PROV_MEASURED)
-			fail_msg("%s was not measured", profile_key_name(k));
+		if (got.prov[k] != SS_PROV_MODELLED)
+			fail_msg("%s was not calibrated (modelled)", profile_key_name(k));
 		if (fabs(have - want) > 0.02 * fabs(want) + 1.0)
 			fail_msg("%s: calibrated %g, the model's profile has %g", profile_key_name(k), have, want);
 	}
@@ -162,8 +164,8 @@ static void test_host_round_trip(void **state)
 			continue;
 		}
 		assert_true(profile_get(&builtin, k) != want); /* the test can tell */
-		if (got.prov[k] != SS_PROV_MEASURED)
-			fail_msg("%s was not measured", profile_key_name(k));
+		if (got.prov[k] != SS_PROV_MODELLED)
+			fail_msg("%s was not calibrated (modelled)", profile_key_name(k));
 		if (fabs(have - want) > 0.02 * fabs(want) + 1.0)
 			fail_msg("%s: calibrated %g, the model's profile has %g", profile_key_name(k), have, want);
 	}
@@ -283,7 +285,7 @@ static void test_pageable_pieces(void **state)
 	            0.02 * truth.pageable_h2d_stage_gbs);
 	assert_true(got.pageable_h2d.bw_gbs == got.h2d.bw_gbs);
 	assert_true(got.pageable_h2d.latency_ns == got.h2d.latency_ns);
-	assert_int_equal(got.prov[profile_key_find("pageable.h2d.bw_gbs")], SS_PROV_MEASURED);
+	assert_int_equal(got.prov[profile_key_find("pageable.h2d.bw_gbs")], SS_PROV_MODELLED);
 }
 
 int main(void)

@@ -185,7 +185,7 @@ static void test_parse_errors(void **state)
 	    {"copy.h2d.bw_gbs = fast\n", "t:1: copy.h2d.bw_gbs: 'fast' is not a number"},
 	    {"copy.h2d.bw_gbs = 0\n", "copy.h2d.bw_gbs = 0 is out of range"},
 	    {"copy.h2d.bw_gbs = 55 guessed\n",
-	     "expected 'measured', 'fitted' or 'estimate' after the value, not 'guessed'"},
+	     "expected 'measured', 'fitted', 'estimate' or 'modelled' after the value, not 'guessed'"},
 	    {"device.max_kernels = -3\n", "out of range"},
 	    {"name =\n", "t:1: name must be 1..31 characters"},
 	    {"name = 0123456789012345678901234567890123\n", "name must be 1..31 characters"},
@@ -230,6 +230,18 @@ static void test_partial_file(void **state)
 	assert_int_equal(prov_of(&p, "kernel.min_ns"), SS_PROV_ESTIMATE); /* no tag: an estimate */
 	assert_true(p.h2d.bw_gbs == b.h2d.bw_gbs);
 	assert_int_equal(prov_of(&p, "copy.h2d.bw_gbs"), SS_PROV_MEASURED);
+	/* calibrate on the model writes its keys as modelled, and they read back so */
+	assert_int_equal(profile_parse(&p, "copy.d2h.bw_gbs = 40.5 modelled\n", "t", &cause), 0);
+	assert_int_equal(prov_of(&p, "copy.d2h.bw_gbs"), SS_PROV_MODELLED);
+	profile_set(&p, profile_key_find("kernel.min_ns"), 11, SS_PROV_MODELLED);
+	{
+		char *text = profile_format(&p);
+
+		assert_non_null(strstr(text, "kernel.min_ns = 11 modelled"));
+		assert_int_equal(profile_parse(&b, text, "t", &cause), 0);
+		assert_int_equal(prov_of(&b, "kernel.min_ns"), SS_PROV_MODELLED);
+		free(text);
+	}
 }
 
 /* save_profile writes p's text to path as the CLI does (io/atomic). 0 or -1 with *cause. */
