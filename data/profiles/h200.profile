@@ -1,7 +1,7 @@
 # streamscope calibration profile: the model's engine speeds and costs of one GPU.
-# key = value [measured|fitted|estimate]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.
+# key = value [measured|fitted|estimate|modelled]  # comment. Bandwidths in GB/s (= bytes/ns), times in ns.
 # 'measured': from `streamscope calibrate` or a measurement on the device; 'fitted': chosen so the model
-# matches measured makespans; 'estimate': not measured.
+# matches measured makespans; 'estimate': not measured; 'modelled': calibrate on the model (no GPU).
 # source: measured on the H200 from timelines, not from the validation matrix: tests/data/h200/gpu_smoke/run3 (smoke
 # timelines, traced), tests/data/h200/bench (bench traces and their untraced twins), shared/H200.md. Call costs
 # (api.*) are untraced: traced call durations less api.trace_overhead_ns. The host's call costs (api.copy_ns,
