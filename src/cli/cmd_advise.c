@@ -211,7 +211,8 @@ static void cmd_advise_print(const struct ss_advice *a, const struct ss_advise_v
 		       units_time(a->best.predicted_ns, t1, sizeof t1), cmd_advise_changes(cur, &a->best, d, sizeof d),
 		       units_time((uint64_t)a->gain_ns, t2, sizeof t2), a->gain_pct);
 	printf("why      %s\n", a->explanation);
-	printf("\ntop %zu (modelled):\n", a->ntop);
+	printf("\ntop %zu time%s (modelled; each shown once, by the simplest configuration that takes it):\n", a->ntop,
+	       a->ntop == 1 ? "" : "s");
 	for (size_t i = 0; i < a->ntop; i++)
 		printf("  %zu  %10s  %s%s\n", i + 1, units_time(a->top[i].predicted_ns, t1, sizeof t1),
 		       cmd_advise_changes(cur, &a->top[i], d, sizeof d),
