@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/backends.h"
 #include "cli/cmd.h"
 #include "core/atomic.h"
 #include "core/streamsum.h"
@@ -89,6 +90,7 @@ static int cmd_record_exec(const struct cmd_args *args)
 #include <sys/wait.h>
 
 #include "record/recorder.h"
+#include "run/runner.h"
 #include "tui/live.h"
 
 /* The plural ending of a count's noun: "" for 1, else "s" ("1 kernel", "2 kernels"). */
@@ -206,17 +208,29 @@ static int cmd_record_finish(struct recorder *st, const char *out, int *nothing)
 	cmd_record_describe(st->status, what, sizeof what);
 	*nothing = t->n == 0;
 	if (t->n == 0) {
-		if (errors == 0 && loaded == 0)
-			/* CUDA loads the library when it initialises: a program that never did made no CUDA call
-			 * (or its CUDA failed before it started, which the program's own errors say) */
-			fprintf(stderr,
-			        "streamscope: nothing recorded: %s made no CUDA calls%s (CUDA was never "
-			        "initialised) and %s; no trace written%s\n",
-			        st->argv[0], st->children ? ", nor did the processes it started" : "", what,
-			        st->children ? ""
-			                     : " (only the launched process is recorded: --children adds the "
-			                       "CUDA processes it starts)");
-		else if (errors == 0)
+		if (errors == 0 && loaded == 0) {
+			/* CUDA loads the library when it initialises: a program that never did made no CUDA call, or
+			 * its CUDA could not start (no driver, no device): then that is the line's reason */
+			char dev[96], *why = NULL;
+
+			if (runner_probe(backends_find("cuda"), dev, sizeof dev, &why) != 0 && why == NULL)
+				why = xasprintf("CUDA does not start");
+			if (why != NULL)
+				fprintf(
+				    stderr,
+				    "streamscope: nothing recorded: CUDA cannot start here (%s), so no CUDA call of %s "
+				    "could be seen; it %s; no trace written\n",
+				    why, st->argv[0], what);
+			else
+				fprintf(stderr,
+				        "streamscope: nothing recorded: %s made no CUDA calls%s (CUDA was never "
+				        "initialised) and %s; no trace written%s\n",
+				        st->argv[0], st->children ? ", nor did the processes it started" : "", what,
+				        st->children ? ""
+				                     : " (only the launched process is recorded: --children adds the "
+				                       "CUDA processes it starts)");
+			free(why);
+		} else if (errors == 0)
 			fprintf(stderr,
 			        "streamscope: nothing recorded: %s %s; CUDA started but no GPU work or API call "
 			        "arrived%s; no trace written\n",
