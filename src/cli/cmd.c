@@ -14,9 +14,10 @@
 
 /* cmd_parse parses argv (argv[0] is the command's name) against e's options. On success fills a (free it with
  * cmd_args_free) and returns 0. Otherwise prints one line naming the problem and what is valid (getopt's words:
- * "unknown option '-x'", "option '--json' takes no value", "option '--streams' needs a value", an ambiguous
- * abbreviation with its candidates; an option of another command: that it does not apply here, and why) and
- * returns CLI_USAGE; after printing e's help for -h or --help, returns -1 (exit 0). */
+ * "unknown option '-x'", "option '--json' takes no value", "option '--streams' needs a value" (also when the word
+ * after it is an option, cmd_option_word: --streams --backend model), an ambiguous abbreviation with its
+ * candidates; an option of another command: that it does not apply here, and why) and returns CLI_USAGE; after
+ * printing e's help for -h or --help, returns -1 (exit 0). */
 static int cmd_parse(const struct cmd_entry *e, int argc, char **argv, struct cmd_args *a);
 /* cmd_args_free releases what cmd_parse allocated in a. */
 static void cmd_args_free(struct cmd_args *a);
@@ -240,6 +241,15 @@ static enum cmd_opt cmd_other(const char *arg, int c)
 	return matches == 1 ? hit->id : OPT_NONE;
 }
 
+/* cmd_option_word: whether word is a long option of any command as the user would type it ("--backend",
+ * "--back", "--backend=model"): a required value that is such a word is not the value but the next option, the
+ * value having been left out (--streams --backend model). A word starting with one dash (-3, -1k, -file) or naming
+ * no option (--my.json) can still be a value. */
+static bool cmd_option_word(const char *word)
+{
+	return strncmp(word, "--", 2) == 0 && cmd_other(word, 0) != OPT_NONE;
+}
+
 /* cmd_value_word: whether word is one of the words of values ("auto|on|off"; NULL: none). */
 static bool cmd_value_word(const char *values, const char *word)
 {
@@ -291,12 +301,24 @@ static void cmd_getopt_what(int c, char **argv, const struct option *longopts, c
 	}
 }
 
+/* cmd_usage_error prints the one line of a usage error in e's options, what it is ("option '--streams' needs a
+ * value") with the command's name and where its help is. Returns CLI_USAGE. */
+static int cmd_usage_error(const struct cmd_entry *e, const char *what)
+{
+	char see[64];
+
+	cmd_see(e, see, sizeof see);
+	if (*e->name == '\0')
+		return cmd_error(CLI_USAGE, "%s (see %s)", what, see);
+	return cmd_error(CLI_USAGE, "%s: %s (see %s)", e->name, what, see);
+}
+
 /* cmd_getopt_error prints the one line for getopt_long's error c in e's options; an option another command takes
  * is refused with why it does not apply here. Returns CLI_USAGE. */
 static int cmd_getopt_error(const struct cmd_entry *e, int c, char **argv, const struct option *longopts)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
-	char what[256], see[64];
+	char what[256];
 	enum cmd_opt other = OPT_NONE;
 
 	/* a short option in a group (-xh) is not argv[optind - 1] itself: look it up by its letter */
@@ -305,10 +327,21 @@ static int cmd_getopt_error(const struct cmd_entry *e, int c, char **argv, const
 	if (other != OPT_NONE && cmd_takes(e, other) == NULL)
 		return cmd_refuse(e, other);
 	cmd_getopt_what(c, argv, longopts, what, sizeof what);
-	cmd_see(e, see, sizeof see);
-	if (*e->name == '\0')
-		return cmd_error(CLI_USAGE, "%s (see %s)", what, see);
-	return cmd_error(CLI_USAGE, "%s: %s (see %s)", e->name, what, see);
+	return cmd_usage_error(e, what);
+}
+
+/* cmd_missing_value prints the line for option id whose value was left out, the option named as the user typed it
+ * (word: "--streams", "--str", "-o", "-qo"), as getopt names an option at the end of the line. Returns CLI_USAGE. */
+static int cmd_missing_value(const struct cmd_entry *e, enum cmd_opt id, const char *word)
+{
+	const struct cmd_option *o = cmd_option(id);
+	char what[128];
+
+	if (strncmp(word, "--", 2) == 0 || o->letter == 0)
+		snprintf(what, sizeof what, "option '--%s' needs a value", o->name);
+	else
+		snprintf(what, sizeof what, "option '-%c' needs a value", o->letter);
+	return cmd_usage_error(e, what);
 }
 
 static int cmd_parse(const struct cmd_entry *e, int argc, char **argv, struct cmd_args *a)
@@ -356,6 +389,10 @@ static int cmd_parse(const struct cmd_entry *e, int argc, char **argv, struct cm
 					id = cmd_options[i].id;
 		if (id == OPT_NONE) {
 			rc = cmd_getopt_error(e, c, argv, lo);
+		} else if (cmd_option(id)->arg == CMD_ARG_REQUIRED && optind >= 2 && optarg == argv[optind - 1] &&
+		           cmd_option_word(optarg)) {
+			/* the value is the next word (not --name=value nor -oVALUE), and that word is an option */
+			rc = cmd_missing_value(e, id, argv[optind - 2]);
 		} else if (id == OPT_HELP) {
 			cmd_help(e, stdout);
 			rc = -1;
@@ -534,7 +571,8 @@ static bool cmd_is_expfile(const char *path)
 
 /* cmd_file_arg returns the first word of argv[1..argc) that is no option nor an option's value, NULL when there is
  * none. Values are told by every command's options together (--export's value is skipped wherever it stands), so the
- * FILE is found before the command that parses the options is chosen. */
+ * FILE is found before the command that parses the options is chosen; a word that is itself an option is no value
+ * (cmd_option_word), as cmd_parse has it. */
 static const char *cmd_file_arg(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -547,7 +585,8 @@ static const char *cmd_file_arg(int argc, char **argv)
 			return w;
 		if (w[1] == '-') {
 			id = cmd_other(w, 0);
-			if (id != OPT_NONE && cmd_option(id)->arg == CMD_ARG_REQUIRED && strchr(w, '=') == NULL)
+			if (id != OPT_NONE && cmd_option(id)->arg == CMD_ARG_REQUIRED && strchr(w, '=') == NULL &&
+			    i + 1 < argc && !cmd_option_word(argv[i + 1]))
 				i++;
 			continue;
 		}
@@ -556,7 +595,7 @@ static const char *cmd_file_arg(int argc, char **argv)
 		for (const char *c = w + 1; *c != '\0'; c++) {
 			id = cmd_other("", (unsigned char)*c);
 			if (id != OPT_NONE && cmd_option(id)->arg == CMD_ARG_REQUIRED) {
-				i += c[1] == '\0';
+				i += c[1] == '\0' && i + 1 < argc && !cmd_option_word(argv[i + 1]);
 				break;
 			}
 		}

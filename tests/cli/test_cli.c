@@ -390,6 +390,30 @@ static void test_option_messages(void **state)
 	expect_error(2, ARGS("validate", "--csv"), "option '--csv' needs a value", NULL);
 }
 
+/* An option whose value is left out before another option (--streams --backend model) is named as needing a value,
+ * in every command and before the FILE is looked for; the next option is not taken for the value, nor the word after
+ * it for the FILE. A value that starts with one dash, or with two but names no option, is still a value. */
+static void test_missing_value_before_option(void **state)
+{
+	char trace[4096];
+
+	(void)state;
+	snprintf(trace, sizeof trace, "%s/tests/data/h200/record-twin/twin.sqlite", SS_SOURCE_DIR);
+	expect_error(2, ARGS("run", "--streams", "--backend", "model"), "run: option '--streams' needs a value", NULL);
+	expect_error(2, ARGS("run", "--export", "--backend", "model"), "run: option '--export' needs a value", NULL);
+	expect_error(2, ARGS("run", "--export", "--back", "model"), "run: option '--export' needs a value", NULL);
+	expect_error(2, ARGS("sweep", "--streams", "--json"), "sweep: option '--streams' needs a value", NULL);
+	expect_error(2, ARGS("calibrate", "-o", "--backend", "model"), "calibrate: option '-o' needs a value", NULL);
+	expect_error(2, ARGS("--export", "--profile", "x.profile", trace), "view: option '--export' needs a value",
+	             NULL);
+	/* values that are no option */
+	expect_error(2, ARGS("run", "--streams", "-3"), "invalid --streams '-3'", NULL);
+	expect_error(2, ARGS("run", "--streams=--backend"), "invalid --streams '--backend'", NULL);
+	expect_error(2, ARGS("run", "--backend", "model", "--export", "--nothere/x.csv"),
+	             "cannot write --nothere/x.csv", NULL);
+	expect_error(2, ARGS("--export", "--nothere/x.csv", trace), "cannot write --nothere/x.csv", NULL);
+}
+
 /* A sweep list longer than the limit says so, whatever its items hold. */
 static void test_sweep_list_length(void **state)
 {
@@ -1965,6 +1989,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_version),
 	    cmocka_unit_test(test_unknown_command_and_options),
 	    cmocka_unit_test(test_option_messages),
+	    cmocka_unit_test(test_missing_value_before_option),
 	    cmocka_unit_test(test_sweep_list_length),
 	    cmocka_unit_test(test_profile_errors),
 	    cmocka_unit_test(test_streams_range),
