@@ -1,4 +1,5 @@
 /* cmd_sweep.c: `streamscope sweep`: an experiment over a list of stream counts, in one or both issue orders. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -8,15 +9,25 @@
 #include "cli/report.h"
 #include "run/sweep.h"
 
-/* cmd_sweep_progress shows the sweep's progress on stderr, only for a terminal. */
+/* Whether a progress line is on stderr now (drawn and not yet cleared): only ever on a terminal. */
+static bool cmd_sweep_line;
+
+/* cmd_sweep_progress shows the sweep's progress on stderr, only for a terminal: a line redrawn after each point
+ * that ran, cleared after the last point or a failed one (whose error line then starts a clean line). */
 static void cmd_sweep_progress(const struct ss_sweep *s, size_t idx)
 {
 	if (!isatty(STDERR_FILENO))
 		return;
-	fprintf(stderr, "\r  sweep %zu/%zu: %d stream%s %s-first   ", sweep_progress(s), s->n, s->pt[idx].streams,
-	        s->pt[idx].streams == 1 ? "" : "s", experiment_order_name(s->pt[idx].order));
-	if (sweep_progress(s) == s->n)
-		fputs("\r\033[K", stderr);
+	if (s->pt[idx].failed || sweep_progress(s) == s->n) {
+		if (cmd_sweep_line)
+			fputs("\r\033[K", stderr);
+		cmd_sweep_line = false;
+	} else {
+		fprintf(stderr, "\r  sweep %zu/%zu: %d stream%s %s-first   ", sweep_progress(s), s->n,
+		        s->pt[idx].streams, s->pt[idx].streams == 1 ? "" : "s",
+		        experiment_order_name(s->pt[idx].order));
+		cmd_sweep_line = true;
+	}
 	fflush(stderr);
 }
 
@@ -49,7 +60,6 @@ static int cmd_sweep_exec(const struct cmd_args *args)
 	sweep_init(&s, &o.exp, counts, ncounts, orders, o.both_orders ? 2 : 1);
 	rc = sweep_run(&s, b, cmd_sweep_progress, &cause);
 	if (rc != 0) {
-		fprintf(stderr, "\n");
 		cmd_error(0, "%s", cause);
 		free(cause);
 		sweep_free(&s);

@@ -1108,6 +1108,15 @@ static void test_run_auto_falls_back(void **state)
 	cli_out_free(&o);
 }
 
+/* A sweep that fails at a point, after others ran, says so in one line: stderr is no terminal, so no progress line
+ * was drawn and none is ended (no blank line before the error). */
+static void test_sweep_failure_one_line(void **state)
+{
+	(void)state;
+	expect_error(2, ARGS("sweep", "--backend", "model", "--devices", "2", "--streams", "1,2,128"),
+	             "--devices 2 with 128 streams each is 256 streams", NULL);
+}
+
 static void test_sweep_model_both(void **state)
 {
 	static const int counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
@@ -2012,6 +2021,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_run_model_text),
 	    cmocka_unit_test(test_run_auto_falls_back),
 	    cmocka_unit_test(test_sweep_model_both),
+	    cmocka_unit_test(test_sweep_failure_one_line),
 	    cmocka_unit_test(test_run_model_export),
 	    cmocka_unit_test(test_validate_check_files),
 	    cmocka_unit_test(test_validate_fit),
