@@ -514,9 +514,12 @@ int experiment_stream_device(const struct ss_experiment *e, int stream)
 	return stream >= 0 && e->devices > 1 && e->streams > 0 ? stream / e->streams : 0;
 }
 
-/* experiment_validate_devices checks --devices and --peer and what they cannot go with: 0, or -1 with *cause. */
+/* experiment_validate_devices checks --devices and --peer and what they cannot go with: 0, or -1 with *cause (the
+ * first option it cannot go with named, and what it runs). */
 static int experiment_validate_devices(const struct ss_experiment *e, char **cause)
 {
+	char what[64];
+
 	if (e->devices < 0 || e->devices > SS_MAX_DEVICES) { /* 0: an experiment from before --devices, one */
 		*cause = xasprintf("invalid device count %d: valid is 1..%d", e->devices, SS_MAX_DEVICES);
 		return -1;
@@ -533,16 +536,25 @@ static int experiment_validate_devices(const struct ss_experiment *e, char **cau
 		                   e->devices, e->streams, e->streams * e->devices, SS_MAX_STREAMS);
 		return -1;
 	}
-	if (e->nsteps > 0 || e->hostmem != SS_MEM_PINNED || e->threads != 1 || e->defstream != SS_DS_NONE ||
-	    (e->kernel != SS_KERNEL_ADD && e->kernel != SS_KERNEL_FMA && e->kernel != SS_KERNEL_DECRYPT) ||
-	    e->order != SS_ORDER_DEPTH) {
-		*cause = xasprintf(
-		    "--devices %d runs the add, fma or decrypt kernel on pinned memory, depth-first, one host "
-		    "thread, no default-stream interference, no step program",
-		    e->devices);
-		return -1;
-	}
-	return 0;
+	/* the first of what it cannot go with, named as the user gave it */
+	if (e->nsteps > 0)
+		snprintf(what, sizeof what, "a step program");
+	else if (e->hostmem != SS_MEM_PINNED)
+		snprintf(what, sizeof what, "--host-mem %s", experiment_hostmem_name(e->hostmem));
+	else if (e->threads != 1)
+		snprintf(what, sizeof what, "--threads %d", e->threads);
+	else if (e->defstream != SS_DS_NONE)
+		snprintf(what, sizeof what, "--default-stream %s", experiment_defstream_name(e->defstream));
+	else if (e->kernel != SS_KERNEL_ADD && e->kernel != SS_KERNEL_FMA && e->kernel != SS_KERNEL_DECRYPT)
+		snprintf(what, sizeof what, "--kernel %s", experiment_kernel_name(e->kernel));
+	else if (e->order != SS_ORDER_DEPTH)
+		snprintf(what, sizeof what, "--order %s", experiment_order_name(e->order));
+	else
+		return 0;
+	*cause = xasprintf("--devices %d cannot run %s: it runs the add, fma or decrypt kernel on pinned memory, "
+	                   "depth-first, one host thread, no default-stream interference, no step program",
+	                   e->devices, what);
+	return -1;
 }
 
 int experiment_validate(const struct ss_experiment *e, char **cause)

@@ -132,6 +132,13 @@ static void test_validate(void **state)
 	e = two_gpus(false);
 	e.hostmem = SS_MEM_PAGEABLE;
 	assert_int_equal(experiment_validate(&e, &cause), -1);
+	assert_non_null(strstr(cause, "--devices 2 cannot run --host-mem pageable: it runs "));
+	free(cause);
+	e = two_gpus(false);
+	e.order = SS_ORDER_BREADTH;
+	assert_int_equal(experiment_validate(&e, &cause), -1);
+	assert_non_null(strstr(cause, "--devices 2 cannot run --order breadth: it runs "));
+	assert_non_null(strstr(cause, "depth-first"));
 	free(cause);
 	e = two_gpus(false);
 	e.devices = 0; /* an experiment made before --devices: one device */
