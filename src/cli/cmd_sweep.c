@@ -43,7 +43,9 @@ static int cmd_sweep_exec(const struct cmd_args *args)
 
 	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
-	if (sweep_parse_counts(o.counts ? o.counts : "1,2,4,8,16,32,64,128", counts, &ncounts, &cause) != 0) {
+	if (o.counts == NULL) {
+		ncounts = sweep_default_counts(&o.exp, counts);
+	} else if (sweep_parse_counts(o.counts, counts, &ncounts, &cause) != 0) {
 		cmd_error(CLI_USAGE, "%s", cause);
 		free(cause);
 		return CLI_USAGE;
@@ -76,8 +78,9 @@ static int cmd_sweep_exec(const struct cmd_args *args)
 static const struct cmd_use cmd_sweep_uses[] = {
     CMD_USES_EXPERIMENT,
     {OPT_STREAMS, "LIST",
-     "stream counts, each 1..128 (default 1,2,4,8,16,32,64,128, or an experiment file's streams\n"
-     "when they are a list: streams = 1,2,4; at most 32 of them)"},
+     "stream counts, each 1..128 (default 1,2,4,8,16,32,64,128, as far as --devices N leaves 128/N\n"
+     "to each device; or an experiment file's streams when they are a list: streams = 1,2,4; at most 32\n"
+     "of them)"},
     {OPT_ORDER, NULL,
      "depth|breadth|best|weaker|both (both: a column for each of depth and breadth, or of best and weaker\n"
      "where the experiment is in one of them: vector-add)"},

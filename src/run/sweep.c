@@ -75,10 +75,10 @@ void sweep_init(struct ss_sweep *s, const struct ss_experiment *base, const int 
 		}
 }
 
-/* The experiment of one point: the base with its stream count and order (threads follow streams). */
-static void sweep_experiment(const struct ss_sweep *s, const struct ss_sweep_point *p, struct ss_experiment *e)
+/* The experiment of one point: base with its stream count and order (threads follow streams). */
+static void sweep_experiment(const struct ss_experiment *base, const struct ss_sweep_point *p, struct ss_experiment *e)
 {
-	*e = s->base;
+	*e = *base;
 	e->streams = p->streams;
 	e->order = p->order;
 	if (e->threads > 1)
@@ -87,9 +87,44 @@ static void sweep_experiment(const struct ss_sweep *s, const struct ss_sweep_poi
 		e->chunks = p->streams;
 }
 
+int sweep_default_counts(const struct ss_experiment *e, int *counts)
+{
+	int most = SS_MAX_STREAMS / (e->devices > 1 ? e->devices : 1), n = 0;
+
+	for (int c = 1; c <= most && n < SS_SWEEP_MAX_COUNTS; c *= 2)
+		counts[n++] = c;
+	return n;
+}
+
+void sweep_init_default(struct ss_sweep *s, const struct ss_experiment *base, const enum ss_order *orders, int norders)
+{
+	enum ss_order keep[2];
+	char note[256] = "";
+	int counts[SS_SWEEP_MAX_COUNTS], ncounts = sweep_default_counts(base, counts), nkeep = 0;
+
+	for (int o = 0; o < norders && o < 2; o++) {
+		struct ss_sweep_point one = {.streams = 1, .order = orders[o]};
+		struct ss_experiment e;
+		char *cause = NULL;
+
+		sweep_experiment(base, &one, &e);
+		if (experiment_validate(&e, &cause) == 0)
+			keep[nkeep++] = orders[o];
+		else if (note[0] == '\0')
+			snprintf(note, sizeof note, "%s-first left out: %s", experiment_order_name(orders[o]), cause);
+		free(cause);
+	}
+	if (nkeep == 0) {
+		sweep_init(s, base, counts, ncounts, orders, norders);
+		return;
+	}
+	sweep_init(s, base, counts, ncounts, keep, nkeep);
+	snprintf(s->note, sizeof s->note, "%s", note);
+}
+
 void sweep_point_experiment(const struct ss_sweep *s, size_t index, struct ss_experiment *e)
 {
-	sweep_experiment(s, &s->pt[index < s->n ? index : 0], e);
+	sweep_experiment(&s->base, &s->pt[index < s->n ? index : 0], e);
 }
 
 size_t sweep_best(const struct ss_sweep *s)
@@ -114,7 +149,7 @@ bool sweep_next(struct ss_sweep *s, struct ss_experiment *e, size_t *index)
 	if (s->next >= s->n)
 		return false;
 	*index = s->next++;
-	sweep_experiment(s, &s->pt[*index], e);
+	sweep_experiment(&s->base, &s->pt[*index], e);
 	return true;
 }
 
@@ -132,8 +167,8 @@ static void sweep_compare(struct ss_sweep *s, int o)
 
 		if (!p->done || p->failed)
 			continue;
-		sweep_experiment(s, p, &e);
-		sweep_experiment(s, ref, &re);
+		sweep_experiment(&s->base, p, &e);
+		sweep_experiment(&s->base, ref, &re);
 		planner_build(&e, &ops);
 		analysis_compare(&p->a, &ref->a, ops.nchunks, p->a.used_ns, ref->a.used_ns,
 		                 planner_work_ratio(&ops, &re));
@@ -163,7 +198,7 @@ void sweep_done(struct ss_sweep *s, size_t index, const struct ss_timeline *tl, 
 	p->verified = res->verified;
 	s->modelled = res->modelled;
 	snprintf(s->device, sizeof s->device, "%s", res->device);
-	sweep_experiment(s, p, &e);
+	sweep_experiment(&s->base, p, &e);
 	planner_build(&e, &ops);
 	planner_expected_records(&ops, res->prefetch_records, p->counts_expected);
 	planner_free(&ops);

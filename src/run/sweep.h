@@ -39,6 +39,7 @@ struct ss_sweep {
 	size_t next; /* next point to hand out */
 	bool modelled;
 	char device[96];
+	char note[256]; /* why sweep_init_default left an order out; "" when it left none out */
 };
 
 /* sweep_parse_counts parses "1,2,4,8" (each 1..128, ascending, at most SS_SWEEP_MAX_COUNTS); -1 + cause. */
@@ -46,6 +47,15 @@ int sweep_parse_counts(const char *s, int *counts, int *n, char **cause);
 /* sweep_init prepares a sweep of base over counts (1 is added when missing) and orders. */
 void sweep_init(struct ss_sweep *s, const struct ss_experiment *base, const int *counts, int ncounts,
                 const enum ss_order *orders, int norders);
+/* sweep_default_counts writes into counts (SS_SWEEP_MAX_COUNTS) the stream counts a sweep of e runs when it is given
+ * none: 1, 2, 4 .. as far as each of e's devices can have that many streams (SS_MAX_STREAMS in all: 1..128 on one
+ * device, 1..64 on two). Returns how many. */
+int sweep_default_counts(const struct ss_experiment *e, int *counts);
+/* sweep_init_default prepares the sweep nobody chose the counts or orders of (the TUI's): base over
+ * sweep_default_counts, in those of orders[0..norders) base can run. An order its 1-stream point does not validate
+ * in, while it does in another, is left out (--devices runs depth-first only), and s->note says which and why in one
+ * line; when it validates in none, every order stays and the points fail with the reason. */
+void sweep_init_default(struct ss_sweep *s, const struct ss_experiment *base, const enum ss_order *orders, int norders);
 /* sweep_next hands out the next point's experiment and index; false when all were handed out. */
 bool sweep_next(struct ss_sweep *s, struct ss_experiment *e, size_t *index);
 /* sweep_done records a finished point's timeline and result (res NULL with error for a failure). */

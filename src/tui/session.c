@@ -10,8 +10,6 @@
 #include "core/xalloc.h"
 #include "model/predict.h"
 
-static const int session_counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
-
 static double session_clock(void)
 {
 	struct timespec ts;
@@ -461,7 +459,7 @@ void session_sweep(struct ss_session *s, const struct ss_experiment *e)
 		s->retry = false;
 		session_sweep_free(s);
 	}
-	sweep_init(&s->sweep, e, session_counts, (int)(sizeof session_counts / sizeof session_counts[0]), orders, 2);
+	sweep_init_default(&s->sweep, e, orders, 2);
 	s->sweep_tl = xcalloc(s->sweep.n, sizeof *s->sweep_tl);
 	for (size_t i = 0; i < s->sweep.n; i++)
 		timeline_init(&s->sweep_tl[i]);

@@ -104,8 +104,9 @@ const struct ss_experiment *session_experiment(const struct ss_session *s);
 /* session_pin pins the shown run as A (the next run becomes B) or, when one is pinned, unpins it. Returns true
  * when something is pinned afterwards. */
 bool session_pin(struct ss_session *s);
-/* session_sweep starts a sweep of e over 1, 2, 4 .. 128 streams for both orders, unless one of the same base
- * experiment exists (then it is kept, finished or not). */
+/* session_sweep starts the default sweep of e (sweep_init_default: 1, 2, 4 .. streams as far as e's devices allow,
+ * depth and breadth, leaving out an order e cannot run), unless one of the same base experiment exists (then it is
+ * kept, finished or not). */
 void session_sweep(struct ss_session *s, const struct ss_experiment *e);
 /* session_open_point shows the timeline of sweep point index as the run on screen (with the point's analysis,
  * compared with the sweep's 1-stream point), in place of the shown run. False when the point has not been

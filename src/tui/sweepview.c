@@ -122,10 +122,16 @@ static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, cons
 		for (int yy = r.y; yy < r.y + r.h; yy++)
 			grid_set(g, r.x, yy, gl->box[1], SS_ROLE_AXIS, 0);
 		grid_puts(g, r.x + 2, r.y, r.w - 3, "Sweep", SS_ROLE_TEXT, GRID_BOLD);
-		bool bound = r.w - 3 >= 4 + 3 * 9;
+		/* a column per order the sweep has, then the bound where it fits */
+		bool bound = r.w - 3 >= 4 + (s->norders + 1) * 9;
+		int hx = r.x + 2, right = r.x + r.w - 1;
 
-		grid_printf(g, r.x + 2, r.y + 1, r.w - 3, SS_ROLE_DIM, 0, "%4s %8s %8s %8s", "n", "depth", "breadth",
-		            bound ? "bound" : "");
+		hx += grid_printf(g, hx, r.y + 1, right - hx, SS_ROLE_DIM, 0, "%4s ", "n");
+		for (int o = 0; o < s->norders && hx < right; o++)
+			hx += grid_printf(g, hx, r.y + 1, right - hx, SS_ROLE_DIM, 0, "%8s ",
+			                  experiment_order_name(s->orders[o]));
+		if (hx < right)
+			grid_printf(g, hx, r.y + 1, right - hx, SS_ROLE_DIM, 0, "%8s", bound ? "bound" : "");
 		for (int i = 0; i < s->ncounts && y < r.y + r.h; i++, y++) {
 			int x = r.x + 2;
 
@@ -204,25 +210,35 @@ static void sweepview_caption(struct ss_grid *g, struct ss_rect r, const struct 
 	grid_puts(g, r.x, r.y + 1, r.w, buf, SS_ROLE_HIGHLIGHT, 0);
 }
 
-/* sweepview_claims draws the claims line on the chart's third row: when every point has run, the claims the sweep
- * supports; before, what the line will hold. Returns the rows above the plot: 3 with the line, else 2. */
-static int sweepview_claims(struct ss_grid *g, struct ss_rect r, const struct ss_sweep *s)
+/* sweepview_note draws the sweep's note (an order it left out, and why) on the chart's third row, where it has one
+ * and the chart has rows to spare. Returns the rows above the plot so far: 3 with the note, else 2. */
+static int sweepview_note(struct ss_grid *g, struct ss_rect r, const struct ss_sweep *s)
+{
+	if (s->note[0] == '\0' || r.h < SWEEPVIEW_CLAIMS_MIN_ROWS)
+		return 2;
+	grid_puts(g, r.x, r.y + 2, r.w, s->note, SS_ROLE_DIM, 0);
+	return 3;
+}
+
+/* sweepview_claims draws the claims line on the chart's row top: when every point has run, the claims the sweep
+ * supports; before, what the line will hold. Returns the rows above the plot: top + 1 with the line, else top. */
+static int sweepview_claims(struct ss_grid *g, struct ss_rect r, int top, const struct ss_sweep *s)
 {
 	struct ss_claim c[SS_CLAIMS_MAX];
 	char line[512];
 	int n;
 
-	if (r.h < SWEEPVIEW_CLAIMS_MIN_ROWS || (n = claims_sweep(s, c)) == 0)
-		return 2;
+	if (r.h < SWEEPVIEW_CLAIMS_MIN_ROWS + top - 2 || (n = claims_sweep(s, c)) == 0)
+		return top;
 	if (sweep_progress(s) < s->n) {
-		grid_puts(g, r.x, r.y + 2, r.w, "Claims of the documents: when every point has run", SS_ROLE_DIM, 0);
-		return 3;
+		grid_puts(g, r.x, r.y + top, r.w, "Claims of the documents: when every point has run", SS_ROLE_DIM, 0);
+		return top + 1;
 	}
 	if (sweepview_claims_line(c, n, s->modelled, r.w, line, sizeof line) == 0)
-		return 2;
-	grid_puts(g, r.x, r.y + 2, r.w, line, SS_ROLE_TEXT, 0);
-	grid_puts(g, r.x, r.y + 2, r.w, "Claims", SS_ROLE_TEXT, GRID_BOLD);
-	return 3;
+		return top;
+	grid_puts(g, r.x, r.y + top, r.w, line, SS_ROLE_TEXT, 0);
+	grid_puts(g, r.x, r.y + top, r.w, "Claims", SS_ROLE_TEXT, GRID_BOLD);
+	return top + 1;
 }
 
 void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect table, bool side, const struct ss_sweep *s,
@@ -236,7 +252,7 @@ void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect tabl
 	grid_fill(g, chart, ' ', SS_ROLE_TEXT, 0);
 	sweepview_progress(g, chart, s, running, gl);
 	sweepview_caption(g, chart, s, cursor);
-	top = sweepview_claims(g, chart, s);
+	top = sweepview_claims(g, chart, sweepview_note(g, chart, s), s);
 	for (int i = 0; i < s->ncounts; i++) {
 		x[i] = s->counts[i];
 		y[2][i] = sweepview_bound(s, i);

@@ -12,8 +12,9 @@
 #include "tui/grid.h"
 
 /* sweepview_draw draws the plot of s into chart and its table into table (a side panel when side, else a few
- * rows under the chart); the chart's third row is the line of the documents' claims the sweep supports
- * (claims_sweep, sweepview_claims_line) when it has any and the chart has rows to spare for it. running: a point is
+ * rows under the chart; a column per order the sweep has); the chart's third row is s's note (an order the sweep
+ * left out, and why) when it has one, the next the line of the documents' claims the sweep supports (claims_sweep,
+ * sweepview_claims_line) when it has any, each where the chart has rows to spare for it. running: a point is
  * being measured now. cursor: the point the cursor is on (reverse video in the table, named on the chart's second row
  * with the best point), SIZE_MAX for none; the fastest point is marked '*'. */
 void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect table, bool side, const struct ss_sweep *s,

@@ -1117,6 +1117,36 @@ static void test_sweep_failure_one_line(void **state)
 	             "--devices 2 with 128 streams each is 256 streams", NULL);
 }
 
+/* The shipped two-GPU example sweeps without a list: the default counts stop at 64 streams a device (128 in all).
+ * An order or a count the user gave that it cannot run is still its one line. */
+static void test_sweep_devices_default(void **state)
+{
+	char ini[4096];
+	struct cli_out o;
+	yajl_val j, pts;
+
+	(void)state;
+	snprintf(ini, sizeof ini, "%s/examples/multi-gpu.ini", SS_SOURCE_DIR);
+	run_cli(&o, ARGS("sweep", ini, "--backend", "model", "--json"));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	j = parse_json(&o);
+	pts = json_tree_get(j, "points");
+	assert_int_equal(json_tree_len(pts), 7);
+	for (size_t i = 0; i < 7; i++) {
+		yajl_val p = json_tree_at(pts, i);
+
+		assert_int_equal(json_tree_int(json_tree_get(p, "streams")), 1 << i);
+		assert_string_equal(json_tree_str(json_tree_get(p, "order")), "depth");
+	}
+	json_tree_free(j);
+	cli_out_free(&o);
+	expect_error(2, ARGS("sweep", ini, "--backend", "model", "--order", "breadth"),
+	             "--devices 2 cannot run --order breadth", NULL);
+	expect_error(2, ARGS("sweep", ini, "--backend", "model", "--streams", "1,128"),
+	             "--devices 2 with 128 streams each is 256 streams", NULL);
+}
+
 static void test_sweep_model_both(void **state)
 {
 	static const int counts[] = {1, 2, 4, 8, 16, 32, 64, 128};
@@ -2022,6 +2052,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_run_auto_falls_back),
 	    cmocka_unit_test(test_sweep_model_both),
 	    cmocka_unit_test(test_sweep_failure_one_line),
+	    cmocka_unit_test(test_sweep_devices_default),
 	    cmocka_unit_test(test_run_model_export),
 	    cmocka_unit_test(test_validate_check_files),
 	    cmocka_unit_test(test_validate_fit),

@@ -1,6 +1,6 @@
-/* test_sweep.c: stream-count lists, the points of a sweep (1 prepended, order-major), speedup and bound against
- * each order's 1-stream point from hand-made timelines, failures, and whole sweeps through the runner with test
- * backends defined here. */
+/* test_sweep.c: stream-count lists, the points of a sweep (1 prepended, order-major), the default sweep (its counts,
+ * the orders an experiment cannot run left out), speedup and bound against each order's 1-stream point from
+ * hand-made timelines, failures, and whole sweeps through the runner with test backends defined here. */
 /* cmocka.h needs these first */
 // clang-format off
 #include <setjmp.h>
@@ -137,6 +137,66 @@ static void test_init_points(void **state)
 	assert_int_equal(s.pt[1].streams, 8);
 	assert_int_equal(s.pt[1].order, SS_ORDER_BREADTH);
 	assert_null(sweep_find(&s, 8, SS_ORDER_DEPTH));
+	sweep_free(&s);
+}
+
+/* The sweep nobody chose: 1, 2, 4 .. as far as each device can have that many streams (128 in all), and of the
+ * orders asked for only those the experiment can run, with a note naming the one left out and why. */
+static void test_default_sweep(void **state)
+{
+	static const enum ss_order both[] = {SS_ORDER_DEPTH, SS_ORDER_BREADTH};
+	static const int want[] = {1, 2, 4, 8, 16, 32, 64, 128};
+	struct ss_experiment base;
+	struct ss_sweep s;
+	int counts[SS_SWEEP_MAX_COUNTS];
+
+	(void)state;
+	experiment_preset(&base, SS_PRESET_KERNEL_TRANSFER);
+	assert_int_equal(sweep_default_counts(&base, counts), 8);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(counts[i], want[i]);
+	base.devices = 2;
+	assert_int_equal(sweep_default_counts(&base, counts), 7); /* 64 each: 128 in all */
+	assert_int_equal(counts[6], 64);
+	base.devices = 3;
+	assert_int_equal(sweep_default_counts(&base, counts), 6); /* 42 each at most */
+	assert_int_equal(counts[5], 32);
+
+	/* one device: both orders, no note */
+	base.devices = 1;
+	sweep_init_default(&s, &base, both, 2);
+	assert_int_equal(s.norders, 2);
+	assert_int_equal(s.n, 16);
+	assert_string_equal(s.note, "");
+	sweep_free(&s);
+
+	/* two devices run depth-first only: breadth is left out, said once */
+	base.devices = 2;
+	sweep_init_default(&s, &base, both, 2);
+	assert_int_equal(s.norders, 1);
+	assert_int_equal(s.orders[0], SS_ORDER_DEPTH);
+	assert_int_equal(s.ncounts, 7);
+	assert_int_equal(s.n, 7);
+	assert_int_equal(s.pt[6].streams, 64);
+	assert_non_null(strstr(s.note, "breadth-first left out: --devices 2 cannot run --order breadth: it runs "));
+	assert_non_null(strstr(s.note, "depth-first"));
+	assert_null(strchr(s.note, '\n'));
+	for (size_t i = 0; i < s.n; i++) {
+		struct ss_experiment e;
+		char *cause = NULL;
+
+		sweep_point_experiment(&s, i, &e);
+		if (experiment_validate(&e, &cause) != 0)
+			fail_msg("point %zu: %s", i, cause);
+	}
+	sweep_free(&s);
+
+	/* no order runs (the experiment itself cannot): every order stays, its points say why */
+	base.devices = 1;
+	base.connections = 0;
+	sweep_init_default(&s, &base, both, 2);
+	assert_int_equal(s.norders, 2);
+	assert_string_equal(s.note, "");
 	sweep_free(&s);
 }
 
@@ -434,9 +494,10 @@ static void test_run_through_runner(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_counts),     cmocka_unit_test(test_init_points),
-	    cmocka_unit_test(test_next_experiments), cmocka_unit_test(test_done_speedup_bound),
-	    cmocka_unit_test(test_failed_reference), cmocka_unit_test(test_run_through_runner),
+	    cmocka_unit_test(test_parse_counts),       cmocka_unit_test(test_init_points),
+	    cmocka_unit_test(test_default_sweep),      cmocka_unit_test(test_next_experiments),
+	    cmocka_unit_test(test_done_speedup_bound), cmocka_unit_test(test_failed_reference),
+	    cmocka_unit_test(test_run_through_runner),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -243,6 +243,42 @@ static void test_sweep(void **state)
 	fv_free(&f);
 }
 
+/* A default sweep of an experiment that runs depth-first only (two devices): the title row says breadth was left
+ * out and why, the table has the depth column and the bound, no breadth column. */
+static void test_sweep_one_order(void **state)
+{
+	static const enum ss_order orders[2] = {SS_ORDER_DEPTH, SS_ORDER_BREADTH};
+	struct fixture_view f;
+	struct ss_experiment e;
+	struct ss_sweep s;
+	char row[4096];
+	int y;
+
+	(void)state;
+	fv_init(&f, 120, 40, false);
+	e = f.e;
+	e.devices = 2;
+	sweep_init_default(&s, &e, orders, 2);
+	assert_int_equal(s.norders, 1);
+	for (size_t i = 0; i < s.n; i++) {
+		s.pt[i].done = true;
+		s.pt[i].a.makespan_ns = s.pt[i].a.used_ns = (uint64_t)(1.2e6 / s.pt[i].streams + 3e4);
+		s.pt[i].a.have_bound = true;
+		s.pt[i].a.bound_ns = 4e5;
+	}
+	f.v.sweep = &s;
+	view_draw(&f.g, &f.v);
+	y = tui_find(&f.g, "Sweep: time vs streams  done 7/7");
+	assert_true(y >= 0);
+	assert_int_equal(tui_find(&f.g, "breadth-first left out: --devices 2 cannot run --order breadth: "), y + 2);
+	y = tui_find(&f.g, "   n    depth    bound");
+	assert_true(y >= 0);
+	assert_non_null(strstr(tui_row(&f.g, y + 7, row, sizeof row), "   64  "));
+	assert_true(tui_find(&f.g, "breadth ") < 0);
+	sweep_free(&s);
+	fv_free(&f);
+}
+
 /* Nothing yet: the live run's first moments and a run that failed before any record. */
 static void test_empty(void **state)
 {
@@ -354,9 +390,10 @@ static void test_dumps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_render_golden), cmocka_unit_test(test_detail),       cmocka_unit_test(test_help),
-	    cmocka_unit_test(test_legend),        cmocka_unit_test(test_ab),           cmocka_unit_test(test_sweep),
-	    cmocka_unit_test(test_empty),         cmocka_unit_test(test_header_paths), cmocka_unit_test(test_dumps),
+	    cmocka_unit_test(test_render_golden),   cmocka_unit_test(test_detail), cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_legend),          cmocka_unit_test(test_ab),     cmocka_unit_test(test_sweep),
+	    cmocka_unit_test(test_sweep_one_order), cmocka_unit_test(test_empty),  cmocka_unit_test(test_header_paths),
+	    cmocka_unit_test(test_dumps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

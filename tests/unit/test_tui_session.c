@@ -169,6 +169,32 @@ static void test_sweep(void **state)
 	session_free(&s);
 }
 
+/* The TUI's sweep of an experiment on two devices: 1..64 streams each (128 in all), depth-first only (breadth left
+ * out with a note), and every point runs. */
+static void test_sweep_devices(void **state)
+{
+	struct ss_session s;
+	struct ss_experiment e;
+
+	(void)state;
+	small(&e);
+	e.devices = 2;
+	e.sync = SS_SYNC_STREAM;
+	session_init(&s, &model_backend, NULL);
+	session_sweep(&s, &e);
+	assert_int_equal(s.sweep.norders, 1);
+	assert_int_equal(s.sweep.orders[0], SS_ORDER_DEPTH);
+	assert_int_equal(s.sweep.n, 7);
+	assert_non_null(strstr(s.sweep.note, "breadth-first left out"));
+	settle(&s, NULL);
+	assert_false(session_sweep_running(&s));
+	for (size_t i = 0; i < s.sweep.n; i++)
+		if (s.sweep.pt[i].failed)
+			fail_msg("point %zu (%d streams) failed: %s", i, s.sweep.pt[i].streams, s.sweep.pt[i].error);
+	assert_int_equal(s.sweep.pt[6].streams, 64);
+	session_free(&s);
+}
+
 /* A backend that delivers records slowly, so that the UI sees them before the run ends. */
 static int slow_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
                     struct ss_run_result *res, char **cause)
@@ -295,8 +321,9 @@ static void test_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_runs), cmocka_unit_test(test_pin),      cmocka_unit_test(test_sweep),
-	    cmocka_unit_test(test_live), cmocka_unit_test(test_failures), cmocka_unit_test(test_file),
+	    cmocka_unit_test(test_runs),          cmocka_unit_test(test_pin),  cmocka_unit_test(test_sweep),
+	    cmocka_unit_test(test_sweep_devices), cmocka_unit_test(test_live), cmocka_unit_test(test_failures),
+	    cmocka_unit_test(test_file),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
