@@ -443,8 +443,8 @@ static int cmd_record_exec(const struct cmd_args *args)
 			cmd_error(0, "record: live view closed; recording %s goes on until it exits", o.argv[0]);
 		}
 	}
-	recorder_loop(&st); /* returns at once when the live view saw the end */
-	if (o.twin)
+	recorder_loop(&st);        /* returns at once when the live view saw the end */
+	if (o.twin && st.tl.n > 0) /* nothing recorded: nothing was traced to compare with the untraced run */
 		cmd_record_twin_times(&st, &tw);
 	rc = cmd_record_finish(&st, out, &nothing);
 	cmd_record_twin_report(&st, rc == 0 && !nothing);
@@ -502,7 +502,8 @@ const struct cmd_entry cmd_record_entry = {
             "--twin runs PROGRAM twice: untraced first (a first run's cold start counts against it, so the\n"
             "overhead found errs low), then recorded. Both are timed from fork to exit; when both end the same\n"
             "way the two times are stored in the trace (SQLite), and 'streamscope analyze FILE' reports\n"
-            "tracing-perturbation when the traced run took over 5% longer.",
+            "tracing-perturbation when the traced run took over 5% longer. Where nothing was recorded, no times\n"
+            "are compared.",
     .exits = "PROGRAM's own (128+N when signal N killed it); 127 PROGRAM not found, 126 not executable; 1\n"
              "PROGRAM succeeded but the trace could not be written; 2 usage error, or FILE (or FILE.log for\n"
              "--live) cannot be written, checked before PROGRAM starts; 3 no CUDA/CUPTI in this build, the\n"

@@ -947,7 +947,8 @@ static void test_default_name(void **state)
 /* --twin: PROGRAM runs untraced first (its output passes through), then recorded; both wall-clock times land in
  * the trace, and analyze reports tracing-perturbation from them. The stand-in sleeps 300 ms only when traced (the
  * recorder's environment is set), so the traced run is the longer one by at least that. Runs that end differently
- * (the untraced one fails) are not compared: no times stored. Without --twin there are none either. */
+ * (the untraced one fails) are not compared: no times stored; nor are they where nothing was recorded (no CUDA call:
+ * nothing traced). Without --twin there are none either. */
 static void test_twin(void **state)
 {
 	char dir[64], path[128], prog[512];
@@ -989,12 +990,15 @@ static void test_twin(void **state)
 	open_trace(path, &t);
 	assert_true(t.wall_traced_ns == 0 && t.wall_untraced_ns == 0);
 	timeline_free(&t);
-	/* comparable runs but no CUDA call: the times are said, not claimed to be stored in a trace never written */
+	/* no CUDA call, the program succeeding or failing: nothing was traced, so no times are compared */
 	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--twin", "-o", path, "--", "/bin/true", NULL});
 	assert_int_equal(o.code, 0);
 	assert_contains(o.err, "no trace written");
-	assert_contains(o.err, "measured wall-clock times\n");
-	assert_null(strstr(o.err, "stored in the trace"));
+	assert_null(strstr(o.err, "record --twin"));
+	run(NULL, &o, (const char *const[]){SS_BINARY, "record", "--twin", "-o", path, "--", "/bin/false", NULL});
+	assert_int_equal(o.code, 1);
+	assert_contains(o.err, "nothing recorded");
+	assert_null(strstr(o.err, "record --twin"));
 	/* a program that cannot start: the traced run's message, once, and its status */
 	run(NULL, &o,
 	    (const char *const[]){SS_BINARY, "record", "--twin", "-o", path, "--", "/nonexistent/prog", NULL});
