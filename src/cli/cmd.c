@@ -11,6 +11,7 @@
 
 #include "core/sigexit.h"
 #include "core/xalloc.h"
+#include "io/export/export.h"
 
 /* cmd_parse parses argv (argv[0] is the command's name) against e's options. On success fills a (free it with
  * cmd_args_free) and returns 0. Otherwise prints one line naming the problem and what is valid (getopt's words:
@@ -86,8 +87,8 @@ static const struct cmd_option cmd_options[] = {
      "file's name; a file that does not parse or is empty: exit 2"},
     {OPT_JSON, "json", 0, CMD_ARG_NONE, NULL, "machine-readable output (JSON on stdout)"},
     {OPT_EXPORT, "export", 0, CMD_ARG_REQUIRED, "FILE",
-     "write the timeline: .json (Chrome/Perfetto), .sqlite, .csv, .svg, .txt; give it again for more\n"
-     "files (up to 8, each written; the same file twice: exit 2)"},
+     "write the timeline in the format the extension names: " SS_EXPORT_EXTENSIONS_HELP "; give it again\n"
+     "for more files (up to 8, each written; the same file twice: exit 2)"},
     {OPT_ASCII, "ascii", 0, CMD_ARG_NONE, NULL, "ASCII glyphs only"},
     {OPT_OUTPUT, "output", 'o', CMD_ARG_REQUIRED, "FILE", "write the result to FILE"},
     {OPT_QUICK, "quick", 0, CMD_ARG_NONE, NULL, "a smaller matrix"},

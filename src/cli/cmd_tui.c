@@ -6,6 +6,7 @@
 
 #include "cli/cmd.h"
 #include "cli/expopts.h"
+#include "io/export/export.h"
 #include "io/import/import.h"
 #include "tui/tui.h"
 
@@ -111,8 +112,8 @@ const struct cmd_entry cmd_tui_entry = {
 
 static const struct cmd_use cmd_view_uses[] = {
     {OPT_EXPORT, NULL,
-     "convert the trace to FILE (.json, .sqlite, .csv, .svg, .txt; again for more) instead of\n"
-     "opening it"},
+     "convert the trace to FILE instead of opening it, in the format the extension names:\n" SS_EXPORT_EXTENSIONS_HELP
+     "; give it again for more files"},
     {OPT_ASCII, NULL, NULL},
     {OPT_NONE, NULL, NULL},
 };

@@ -414,6 +414,30 @@ static void test_missing_value_before_option(void **state)
 	expect_error(2, ARGS("--export", "--nothere/x.csv", trace), "cannot write --nothere/x.csv", NULL);
 }
 
+/* Every extension an export takes is in the error for one it does not, and in the help of each option that
+ * writes a trace (run's and view's --export, record's -o). */
+static void test_export_extensions(void **state)
+{
+	static const char *const helps[][2] = {
+	    {"run", "--export FILE"}, {"view", "--export FILE"}, {"record", "--output FILE"}};
+	struct cli_out o;
+
+	(void)state;
+	expect_error(2, ARGS("run", "--export", "x.bogus"), "unknown extension",
+	             ".sqlite, .db, .sqlite3, .json, .csv, .svg, .txt", NULL);
+	for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
+		const char *at;
+
+		run_cli(&o, ARGS(helps[i][0], "--help"));
+		assert_int_equal(o.status, 0);
+		at = strstr(o.out, helps[i][1]);
+		if (at == NULL || strstr(at, ".db,") == NULL || strstr(at, ".sqlite3") == NULL ||
+		    strstr(at, ".json") == NULL)
+			fail_msg("%s --help: %s lacks an extension:\n%s", helps[i][0], helps[i][1], o.out);
+		cli_out_free(&o);
+	}
+}
+
 /* A sweep list longer than the limit says so, whatever its items hold. */
 static void test_sweep_list_length(void **state)
 {
@@ -2029,6 +2053,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_unknown_command_and_options),
 	    cmocka_unit_test(test_option_messages),
 	    cmocka_unit_test(test_missing_value_before_option),
+	    cmocka_unit_test(test_export_extensions),
 	    cmocka_unit_test(test_sweep_list_length),
 	    cmocka_unit_test(test_profile_errors),
 	    cmocka_unit_test(test_streams_range),

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 
@@ -424,11 +425,51 @@ static void test_text(void **state)
 	timeline_free(&t);
 }
 
+/* What is said to be valid is what is accepted: every extension SS_EXPORT_EXTENSIONS lists names a format, in
+ * either case, and every extension a format is chosen by is listed, in the help's list too. */
+static void test_extensions_listed(void **state)
+{
+	static const char *const accepted[] = {".sqlite", ".db", ".sqlite3", ".json", ".csv", ".svg", ".txt"};
+	const char *list = SS_EXPORT_EXTENSIONS, *help = SS_EXPORT_EXTENSIONS_HELP;
+	int n = 0;
+
+	(void)state;
+	for (const char *p = list; *p != '\0';) {
+		size_t k = strcspn(p, ",");
+		char path[64], upper[64];
+
+		snprintf(path, sizeof path, "dir.x/trace%.*s", (int)k, p);
+		snprintf(upper, sizeof upper, "TRACE%.*s", (int)k, p);
+		for (char *c = upper; *c != '\0'; c++)
+			*c = (char)toupper((unsigned char)*c);
+		if (export_format_of(path) < 0 || export_format_of(upper) < 0)
+			fail_msg("'%.*s' is listed as valid but no format takes it", (int)k, p);
+		n++;
+		p += k;
+		p += strspn(p, ", ");
+	}
+	assert_int_equal(n, (int)(sizeof accepted / sizeof accepted[0]));
+	for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
+		char path[64], item[16];
+
+		snprintf(path, sizeof path, "trace%s", accepted[i]);
+		assert_true(export_format_of(path) >= 0);
+		snprintf(item, sizeof item, "%s,", accepted[i]);
+		if (strstr(list, item) == NULL && strcmp(list + strlen(list) - strlen(accepted[i]), accepted[i]) != 0)
+			fail_msg("'%s' is accepted but not in \"%s\"", accepted[i], list);
+		if (strstr(help, accepted[i]) == NULL)
+			fail_msg("'%s' is accepted but not in the help's \"%s\"", accepted[i], help);
+	}
+	assert_int_equal(export_format_of("trace.xml"), -1);
+	assert_int_equal(export_format_of("trace"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_csv),         cmocka_unit_test(test_svg_content), cmocka_unit_test(test_svg_merge),
-	    cmocka_unit_test(test_svg_million), cmocka_unit_test(test_text),
+	    cmocka_unit_test(test_extensions_listed), cmocka_unit_test(test_csv),
+	    cmocka_unit_test(test_svg_content),       cmocka_unit_test(test_svg_merge),
+	    cmocka_unit_test(test_svg_million),       cmocka_unit_test(test_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

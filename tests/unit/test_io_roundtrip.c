@@ -192,7 +192,7 @@ static void test_export_file_extensions(void **state)
 	assert_int_equal(export_file(path, &in, &cause), -1);
 	assert_non_null(strstr(cause, "trace.xml"));
 	assert_non_null(strstr(cause, ".xml"));
-	assert_non_null(strstr(cause, ".sqlite, .db, .json, .csv, .svg, .txt"));
+	assert_non_null(strstr(cause, SS_EXPORT_EXTENSIONS));
 	assert_null(strchr(cause, '\n'));
 	free(cause);
 	snprintf(path, sizeof path, "%s/noext", dir);

@@ -22,11 +22,10 @@ struct export_ext {
 	enum ss_export_format format;
 };
 
-static const struct export_ext export_exts[] = {
-    {".sqlite", SS_EXPORT_SQLITE}, {".db", SS_EXPORT_SQLITE}, {".sqlite3", SS_EXPORT_SQLITE},
-    {".json", SS_EXPORT_CHROME},   {".csv", SS_EXPORT_CSV},   {".svg", SS_EXPORT_SVG},
-    {".txt", SS_EXPORT_TEXT},
-};
+/* A row of SS_EXPORT_TABLE as an export_ext initialiser. */
+#define EXPORT_EXT_ROW(ext_, format_, what, next) {.ext = ext_, .format = format_},
+
+static const struct export_ext export_exts[] = {SS_EXPORT_TABLE(EXPORT_EXT_ROW)};
 
 static int (*const export_writers[SS_EXPORT_COUNT])(const char *, const struct ss_export_input *, char **) = {
     [SS_EXPORT_SQLITE] = export_sqlite, [SS_EXPORT_CHROME] = export_chrome, [SS_EXPORT_CSV] = export_csv,

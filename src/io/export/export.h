@@ -18,8 +18,26 @@ enum ss_export_format {
 	SS_EXPORT_COUNT
 };
 
-/* The valid extensions, for messages. */
-#define SS_EXPORT_EXTENSIONS ".sqlite, .db, .json, .csv, .svg, .txt"
+/* The one table of file extensions: X(extension, format, what help adds after it, what follows it in a list) for
+ * each, in the order messages and help list them. export.c's lookup, SS_EXPORT_EXTENSIONS and
+ * SS_EXPORT_EXTENSIONS_HELP are made from it, so that what is accepted and what is said to be valid cannot differ. */
+#define SS_EXPORT_TABLE(X)                                                                                             \
+	X(".sqlite", SS_EXPORT_SQLITE, "", ", ")                                                                       \
+	X(".db", SS_EXPORT_SQLITE, "", ", ")                                                                           \
+	X(".sqlite3", SS_EXPORT_SQLITE, " (SQLite, Nsight Systems' schema)", ", ")                                     \
+	X(".json", SS_EXPORT_CHROME, " (Chrome/Perfetto)", ", ")                                                       \
+	X(".csv", SS_EXPORT_CSV, "", ", ")                                                                             \
+	X(".svg", SS_EXPORT_SVG, "", ", ")                                                                             \
+	X(".txt", SS_EXPORT_TEXT, "", "")
+
+/* A row of SS_EXPORT_TABLE as a piece of a string literal: the extension alone, or with what help adds. */
+#define SS_EXPORT_EXT_NAME(ext, format, what, next) ext next
+#define SS_EXPORT_EXT_HELP(ext, format, what, next) ext what next
+
+/* The valid extensions, for messages: ".sqlite, .db, ..., .txt". */
+#define SS_EXPORT_EXTENSIONS SS_EXPORT_TABLE(SS_EXPORT_EXT_NAME)
+/* The same with what some formats are, for help: "..., .json (Chrome/Perfetto), ...". */
+#define SS_EXPORT_EXTENSIONS_HELP SS_EXPORT_TABLE(SS_EXPORT_EXT_HELP)
 
 /* export_format_of returns the format the extension of path names, -1 when none does. */
 int export_format_of(const char *path);
