@@ -264,8 +264,15 @@ static int cm_fit_parse(char *list, struct ss_validate_fit *fit)
 		fit[n].lo = strtod(eq + 1, &end1);
 		fit[n].hi = strtod(colon + 1, &end2);
 		key = profile_key_find(tok);
-		if (end1 == eq + 1 || *end1 != '\0' || end2 == colon + 1 || *end2 != '\0' || key < 0 ||
-		    !(fit[n].lo > 0) || !(fit[n].hi > fit[n].lo))
+		if (key < 0) {
+			char *unknown = profile_key_unknown(tok);
+
+			cmd_error(CLI_USAGE, "validate: invalid --fit: %s", unknown);
+			free(unknown);
+			return -1;
+		}
+		if (end1 == eq + 1 || *end1 != '\0' || end2 == colon + 1 || *end2 != '\0' || !(fit[n].lo > 0) ||
+		    !(fit[n].hi > fit[n].lo))
 			goto bad;
 		profile_key_range(key, &min, &max);
 		if (fit[n].lo < min || fit[n].hi > max) {

@@ -450,6 +450,14 @@ static const char *profile_nearest_key(const char *name)
 	return best;
 }
 
+char *profile_key_unknown(const char *key)
+{
+	const char *near = profile_nearest_key(key);
+
+	return xasprintf("unknown key '%s'%s%s%s (data/profiles/h200.profile lists every key)", key,
+	                 near != NULL ? ": did you mean '" : "", near != NULL ? near : "", near != NULL ? "'?" : "");
+}
+
 /* parse_line handles one line: comments and blank lines are ignored; "key = value [measured|estimate]" sets a
  * value, each key once (seen[k]: the line that set key k, NKEYS + 0/1 for name and device). Returns 0, or -1 with
  * *cause naming origin and line. */
@@ -494,11 +502,10 @@ static int parse_line(struct ss_profile *p, char *line, const char *origin, int 
 		return 0;
 	}
 	if (k < 0) {
-		const char *near = profile_nearest_key(key);
+		char *unknown = profile_key_unknown(key);
 
-		*cause = xasprintf("%s:%d: unknown key '%s'%s%s%s (data/profiles/h200.profile lists every key)", origin,
-		                   lineno, key, near != NULL ? ": did you mean '" : "", near != NULL ? near : "",
-		                   near != NULL ? "'?" : "");
+		*cause = xasprintf("%s:%d: %s", origin, lineno, unknown);
+		free(unknown);
 		return -1;
 	}
 	errno = 0;

@@ -125,6 +125,10 @@ const char *profile_key_name(int i);
 void profile_key_range(int i, double *min, double *max);
 /* profile_key_find returns the index of key, -1 if unknown. */
 int profile_key_find(const char *key);
+/* profile_key_unknown says that key is no profile key, as one line without a newline: "unknown key 'x': did you
+ * mean 'y'?" when a key is near it (a typo: letters added, removed or changed, or a key it begins), and where every
+ * key is listed. The caller frees it and puts where the key was given before it. */
+char *profile_key_unknown(const char *key);
 /* profile_get / profile_set read and write a numeric value by key index (set also sets its provenance). */
 double profile_get(const struct ss_profile *p, int i);
 void profile_set(struct ss_profile *p, int i, double v, enum ss_prov prov);

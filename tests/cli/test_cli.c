@@ -1415,7 +1415,12 @@ static void test_validate_fit(void **state)
 	assert_non_null(strstr(o.out, "31 rows compared"));
 	cli_out_free(&o);
 	expect_error(2, ARGS("validate", "--fit", "pageable.h2d.stage_gbs=3:100"), "--fit needs --check", NULL);
-	expect_error(2, ARGS("validate", "--check", v1, "--fit", "no.such_key=1:2"), "invalid --fit", "KEY=LO:HI",
+	/* an unknown key is named, with the key it is likely a typo of, as a profile file's is */
+	expect_error(2, ARGS("validate", "--check", v1, "--fit", "no.such_key=1:2"),
+	             "validate: invalid --fit: unknown key 'no.such_key'", "lists every key", NULL);
+	expect_error(2, ARGS("validate", "--check", v1, "--fit", "pageable.h2d.stage_gbs=3:100,copy.h2d.bw_gb=1:2"),
+	             "invalid --fit: unknown key 'copy.h2d.bw_gb': did you mean 'copy.h2d.bw_gbs'?", NULL);
+	expect_error(2, ARGS("validate", "--check", v1, "--fit", "copy.h2d.bw_gbs"), "invalid --fit", "KEY=LO:HI",
 	             NULL);
 	expect_error(2, ARGS("validate", "--check", v1, "--fit", "pageable.h2d.stage_gbs=5:3"), "0 < LO < HI", NULL);
 	expect_error(2, ARGS("validate", "--check", v1, "--fit", "copy.h2d.bw_gbs=1e9:1e10"),
