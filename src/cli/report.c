@@ -113,6 +113,8 @@ void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, con
 		printf("ideal pipeline bound    %s  (n=%d, h=%s k=%s d=%s)  gap %+.1f%%\n",
 		       units_time(a->bound_ns, b1, sizeof b1), a->n, units_time(a->h_ns, b2, sizeof b2),
 		       units_time(a->k_ns, b3, sizeof b3), units_time(a->d_ns, desc, sizeof desc), 100.0 * a->gap);
+	else if (a->devices > 1)
+		printf("ideal pipeline bound    -  (%d GPUs: the bound is of one GPU's engines)\n", a->devices);
 	else if (a->phases_short)
 		printf("ideal pipeline bound    -  (the 1-stream run's copies and kernels fill %.1f%% of it, h=%s k=%s "
 		       "d=%s: "

@@ -120,6 +120,7 @@ void analysis_timeline(const struct ss_timeline *t, struct ss_analysis *a)
 	a->makespan_ns = a->t1 - a->t0;
 	if (a->makespan_ns > 0 && timeline_span(t, SS_GPU_KINDS, &g0, &g1))
 		a->staging_ns = (g0 - a->t0) + (a->t1 - g1);
+	a->devices = 1;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
 		int e;
@@ -129,6 +130,8 @@ void analysis_timeline(const struct ss_timeline *t, struct ss_analysis *a)
 		e = analysis_engine_of(r->kind);
 		if (e < 0)
 			continue;
+		if (r->device + 1 > a->devices)
+			a->devices = r->device + 1;
 		a->eng[e].count++;
 		a->eng[e].bytes += r->bytes;
 		if (r->end > r->start) {
@@ -188,9 +191,10 @@ void analysis_compare(struct ss_analysis *a, const struct ss_analysis *one, int 
 	a->phases_short = one_makespan > 0 && a->phase_share < ANALYSIS_PHASES_MIN;
 	/* no bound from phase totals the 1-stream run's timeline lacks (its copies were not recorded); none either
 	 * where the streams do work of their own rather than chunks of one data set (the pipeline bound is over
-	 * chunks), nor where copies and kernels are a small part of the 1-stream run */
+	 * chunks), nor where copies and kernels are a small part of the 1-stream run, nor over several GPUs (the
+	 * bound is one GPU's engines) */
 	a->have_bound = n >= 1 && a->h_ns + a->k_ns + a->d_ns > 0 && makespan > 0 && !one->span_short &&
-	                fabs(work - 1.0) < 1e-9 && !a->phases_short;
+	                fabs(work - 1.0) < 1e-9 && !a->phases_short && one->devices <= 1 && a->devices <= 1;
 	if (a->have_bound) {
 		a->bound_ns = analysis_bound(a->h_ns, a->k_ns, a->d_ns, n);
 		a->gap = (double)makespan / (double)a->bound_ns - 1.0;

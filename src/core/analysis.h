@@ -39,6 +39,7 @@ struct ss_analysis {
 	int n;                     /* chunks the bound used */
 	bool phases_short;         /* no bound: h + k + d fill under ANALYSIS_PHASES_MIN of the 1-stream run */
 	double phase_share;        /* (h + k + d) / the 1-stream run's makespan (times work) */
+	int devices;               /* the GPUs the run's GPU records are on (analysis_timeline; 1 when none) */
 	/* observer effect (analysis_observer) */
 	bool have_events;
 	uint64_t events_ns;            /* cudaEvent makespan of the captured run */

@@ -403,6 +403,29 @@ static void test_compare(void **state)
 	assert_true(a.have_bound);
 	assert_near(a.phase_share, ANALYSIS_PHASES_MIN, 1e-12);
 
+	/* a run over two GPUs (--devices 2): a speedup, no bound (it is one GPU's engines; the multi-GPU example's
+	 * sweep showed gaps of -47%) */
+	{
+		struct ss_timeline t;
+		struct ss_analysis two;
+
+		timeline_init(&t);
+		add(&t, SS_KIND_H2D, 0, 0, 100, 1000);
+		add(&t, SS_KIND_H2D, 1, 0, 100, 1000);
+		t.rec[1].device = 1;
+		analysis_timeline(&t, &two);
+		assert_int_equal(two.devices, 2);
+		analysis_compare(&two, &one, 4, 400, 1000, 1.0);
+		assert_true(two.have_speedup);
+		assert_false(two.have_bound);
+		t.rec[1].device = 0;
+		analysis_timeline(&t, &two);
+		assert_int_equal(two.devices, 1);
+		analysis_compare(&two, &one, 4, 400, 1000, 1.0);
+		assert_true(two.have_bound);
+		timeline_free(&t);
+	}
+
 	/* nothing to compare */
 	memset(&a, 0, sizeof a);
 	analysis_compare(&a, &one, 4, 0, 1000, 1.0);
