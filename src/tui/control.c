@@ -359,6 +359,12 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 	int page;
 
 	c->message[0] = '\0';
+	if (in->layout == NULL) {
+		/* the terminal is too small to show what a key would do: only quitting acts */
+		if (act == ACT_QUIT)
+			c->quit = true;
+		return CONTROL_NONE;
+	}
 	if (c->help) {
 		/* the help overlay takes any key to close, like less; ? again turns to the legend */
 		c->help = act == ACT_HELP && c->help == CONTROL_HELP_KEYS ? CONTROL_HELP_LEGEND : 0;
@@ -538,6 +544,8 @@ void control_mouse(struct ss_control *c, const struct ss_control_input *in, cons
 	int lane;
 
 	c->message[0] = '\0';
+	if (in->layout == NULL) /* too small a terminal: the mouse does nothing */
+		return;
 	if (c->help || c->summary) {
 		c->help = 0;
 		c->summary = false;

@@ -74,10 +74,11 @@ void control_init(struct ss_control *c);
  * the lane scroll kept within the lanes. Called before every frame and by control_action and control_mouse. */
 void control_sync(struct ss_control *c, const struct ss_control_input *in);
 /* control_action applies act. c->message is cleared, then set when the action has something to say. Returns the
- * effect the caller must carry out; CONTROL_RUN writes the new, validated experiment to *exp. */
+ * effect the caller must carry out; CONTROL_RUN writes the new, validated experiment to *exp. Without a layout (the
+ * terminal too small) only ACT_QUIT acts: every other action is ignored and CONTROL_NONE returned. */
 enum ss_control_effect control_action(struct ss_control *c, const struct ss_control_input *in, enum ss_action act,
                                       struct ss_experiment *exp);
-/* control_mouse applies a click (select) or a wheel turn (zoom around the pointer). */
+/* control_mouse applies a click (select) or a wheel turn (zoom around the pointer); nothing without a layout. */
 void control_mouse(struct ss_control *c, const struct ss_control_input *in, const struct ss_mouse *m);
 /* control_pinned tells c what CONTROL_PIN did (pinned: something is pinned now; had: something was pinned
  * before): the selection is dropped and the status line says so. */

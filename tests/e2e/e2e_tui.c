@@ -195,6 +195,54 @@ static void test_resize(void **state)
 	e2e_free(&t);
 }
 
+/* e2e_dir_empty tells whether dir holds nothing (no snapshot was written there). */
+static bool e2e_dir_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool empty = true;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+/* While the terminal is too small, keys do nothing (no re-run, no snapshot, no zoom, no overlay), the mouse
+ * neither; back at a usable size the screen is as it was; q still quits from the small screen. */
+static void test_small_keys(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", NULL};
+	char before[16384], after[16384];
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	e2e_gantt_rows(&t, before, sizeof before);
+	e2e_resize(&t, 40, 10);
+	e2e_wait(&t, "terminal too small: 40x10");
+	e2e_keys(&t, "oe+Z>c?S\t");
+	e2e_click(&t, 20, 5);
+	e2e_resize(&t, 120, 40);
+	e2e_wait_gone(&t, "terminal too small");
+	e2e_settle(&t);
+	assert_int_equal(e2e_find(&t, "depth-first", 0, NULL), 1);
+	assert_int_equal(e2e_find(&t, "8 streams", 0, NULL), 1);
+	assert_int_equal(e2e_find(&t, "next:", 0, NULL), -1);
+	assert_int_equal(e2e_find(&t, "selected", 0, NULL), -1);
+	assert_int_equal(e2e_find(&t, "help", 0, NULL), t.rows - 1); /* the status line's "? help", no overlay */
+	e2e_gantt_rows(&t, after, sizeof after);
+	assert_string_equal(before, after);
+	assert_true(e2e_dir_empty(t.dir));
+	e2e_resize(&t, 40, 10);
+	e2e_wait(&t, "terminal too small: 40x10");
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
 /* A click on a kernel bar selects it: the detail box names the stream, engine, times and the API call. */
 static void test_mouse(void **state)
 {
@@ -730,13 +778,13 @@ static void test_rerun_note(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_start),      cmocka_unit_test(test_order),     cmocka_unit_test(test_resize),
-	    cmocka_unit_test(test_mouse),      cmocka_unit_test(test_keyselect), cmocka_unit_test(test_help),
-	    cmocka_unit_test(test_ab),         cmocka_unit_test(test_sweep),     cmocka_unit_test(test_export),
-	    cmocka_unit_test(test_signal),     cmocka_unit_test(test_ascii),     cmocka_unit_test(test_nocolor),
-	    cmocka_unit_test(test_schemes),    cmocka_unit_test(test_view),      cmocka_unit_test(test_open_file),
-	    cmocka_unit_test(test_reread),     cmocka_unit_test(test_prefetch),  cmocka_unit_test(test_view_nsys),
-	    cmocka_unit_test(test_rerun_note),
+	    cmocka_unit_test(test_start),      cmocka_unit_test(test_order),      cmocka_unit_test(test_resize),
+	    cmocka_unit_test(test_mouse),      cmocka_unit_test(test_keyselect),  cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_ab),         cmocka_unit_test(test_sweep),      cmocka_unit_test(test_export),
+	    cmocka_unit_test(test_signal),     cmocka_unit_test(test_ascii),      cmocka_unit_test(test_nocolor),
+	    cmocka_unit_test(test_schemes),    cmocka_unit_test(test_view),       cmocka_unit_test(test_open_file),
+	    cmocka_unit_test(test_reread),     cmocka_unit_test(test_prefetch),   cmocka_unit_test(test_view_nsys),
+	    cmocka_unit_test(test_rerun_note), cmocka_unit_test(test_small_keys),
 	};
 
 	return e2e_main(argc, argv, "e2e_tui", tests, sizeof tests / sizeof tests[0]);

@@ -75,6 +75,9 @@ static void test_control(void **state)
 	struct ss_control c;
 	struct ss_control_input in;
 	struct ss_experiment cur, e;
+	struct ss_layout_opts o = {120, 40, false, true};
+	struct ss_layout lay;
+	char *cause = NULL;
 	const struct ss_advice *a = advice();
 
 	(void)state;
@@ -82,6 +85,8 @@ static void test_control(void **state)
 	control_init(&c);
 	memset(&in, 0, sizeof in);
 	in.exp = &cur;
+	assert_int_equal(layout_compute(&o, &lay, &cause), 0);
+	in.layout = &lay; /* a terminal large enough for keys to act */
 	/* a trace: nothing to advise on */
 	in.file = true;
 	assert_int_equal(control_action(&c, &in, ACT_ADVISE, &e), CONTROL_NONE);

@@ -1,7 +1,7 @@
 /* test_tui_control.c: the controls' state machine on a hand-built timeline: the lane scroll never leaves the
  * lanes (PgUp and Up then Tab once selected from lane -1), a selection belongs to its run (a capture replaced or
- * finished drops it), experiment keys give their experiment back as an effect, and a too small terminal keeps
- * everything within bounds. */
+ * finished drops it), experiment keys give their experiment back as an effect, and a too small terminal ignores
+ * every key but quit. */
 #include "test_tui_util.h"
 #include "tui/control.h"
 #include "tui/lanes.h"
@@ -118,32 +118,40 @@ static void test_selection_follows_run(void **state)
 	run_free(&b);
 }
 
-/* Below the minimum size there is no layout: the scroll still stays within the lanes, keys still work, and a
- * click hits nothing. */
+/* Below the minimum size there is no layout: no key but quit acts (no scroll, no zoom, no experiment key, no
+ * export, no help), a click hits nothing, and q still quits. */
 static void test_too_small(void **state)
 {
+	static const enum ss_action ignored[] = {ACT_PAGE_DOWN, ACT_ZOOM_IN, ACT_PAN_RIGHT, ACT_NEXT,   ACT_COMPACT,
+	                                         ACT_HELP,      ACT_SUMMARY, ACT_INSIGHTS,  ACT_REDRAW, ACT_CLOSE};
+	static const enum ss_action asks[] = {ACT_ORDER, ACT_RERUN, ACT_REREAD, ACT_EXPORT, ACT_PIN, ACT_SWEEP};
 	struct ss_layout layout;
-	struct ss_control c;
+	struct ss_control c, before;
 	struct ss_control_input in;
-	struct ss_experiment e;
+	struct ss_experiment base, e;
 	struct ss_mouse m = {5, 5, MOUSE_CLICK};
 	struct run r;
-	int n;
 
 	(void)state;
 	run_init(&r);
+	experiment_preset(&base, SS_PRESET_KERNEL_TRANSFER);
 	control_init(&c);
-	input(&in, &r, 1, 30, 8, &layout, NULL);
+	input(&in, &r, 1, 30, 8, &layout, &base);
 	assert_null(in.layout);
-	for (int i = 0; i < 50; i++)
-		control_action(&c, &in, ACT_PAGE_DOWN, &e);
-	lanes_get(&r.lanes, c.gv.compact, &n);
-	assert_true(c.gv.top >= 0 && c.gv.top < n);
-	for (int i = 0; i < 50; i++)
-		control_action(&c, &in, ACT_PAGE_UP, &e);
-	assert_int_equal(c.gv.top, 0);
+	control_sync(&c, &in);
+	before = c;
+	for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
+		for (int k = 0; k < 5; k++)
+			assert_int_equal(control_action(&c, &in, ignored[i], &e), CONTROL_NONE);
+	for (size_t i = 0; i < sizeof asks / sizeof asks[0]; i++)
+		assert_int_equal(control_action(&c, &in, asks[i], &e), CONTROL_NONE);
 	control_mouse(&c, &in, &m);
-	assert_int_equal(c.gv.sel, UINT32_MAX);
+	m.what = MOUSE_WHEEL_UP;
+	control_mouse(&c, &in, &m);
+	assert_memory_equal(&c, &before, sizeof c);
+	assert_false(c.quit);
+	assert_int_equal(control_action(&c, &in, ACT_QUIT, &e), CONTROL_NONE);
+	assert_true(c.quit);
 	run_free(&r);
 }
 
