@@ -61,7 +61,7 @@ struct ss_control {
 	bool quit;
 	uint64_t run_id;   /* the run the selection belongs to */
 	char message[160]; /* a notice for the status line, set by the last action ("" when none) */
-	int message_role;  /* its enum ss_role: SS_ROLE_WARN stays, the others fade */
+	int message_role;  /* its enum ss_role */
 
 	struct ss_insightbox insight; /* the insights panel (i): open, and the entry selected */
 	struct ss_advicebox advice;   /* the advice panel (a): open */

@@ -35,7 +35,6 @@
 #include "tui/view.h"
 
 #define TUI_FRAME_S (1.0 / 30.0) /* at most 30 frames a second, at least 20 while a run streams in */
-#define TUI_INFO_S 6.0           /* how long a notice stays in the status line */
 
 /* The UI's state besides the session's runs. */
 struct tui {
@@ -45,9 +44,8 @@ struct tui {
 	const struct ss_glyphs *gl;
 	struct ss_session ses;
 	struct ss_control ctl; /* window, scroll, selection, overlays */
-	char message[384];
+	char message[384];     /* the status line's message, warnings and notices alike: until the next key (tui_key) */
 	int message_role;
-	double message_until; /* 0: until replaced */
 	bool dirty;
 	double last_frame;
 	struct ss_layout layout;
@@ -116,7 +114,7 @@ static double tui_clock(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* tui_say shows a message in the status line; info messages fade after TUI_INFO_S. */
+/* tui_say shows a message in the status line until it is replaced or the next key clears it (as less does). */
 static void tui_say(struct tui *t, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void tui_say(struct tui *t, int role, const char *fmt, ...)
 {
@@ -126,7 +124,6 @@ static void tui_say(struct tui *t, int role, const char *fmt, ...)
 	vsnprintf(t->message, sizeof t->message, fmt, ap);
 	va_end(ap);
 	t->message_role = role;
-	t->message_until = role == SS_ROLE_WARN ? 0 : tui_clock() + TUI_INFO_S;
 	t->dirty = true;
 }
 
@@ -396,7 +393,9 @@ static void tui_reread(struct tui *t)
 	session_request(&t->ses, &e);
 }
 
-/* tui_key carries out what a key or a mouse event does: the controls' part, then its effect on the session. */
+/* tui_key carries out what a key or a mouse event does: the controls' part, then its effect on the session. The
+ * status line's message goes with any key or mouse event that reaches the controls; the key's own message, if it
+ * has one, takes its place. */
 static void tui_key(struct tui *t, int k, const struct ss_mouse *m)
 {
 	struct ss_control_input in;
@@ -406,6 +405,8 @@ static void tui_key(struct tui *t, int k, const struct ss_mouse *m)
 
 	term_size(&t->term, &cols, &rows);
 	tui_input(t, &in, cols, rows);
+	if (in.layout != NULL) /* too small a terminal ignores the key (control_action) and shows no message */
+		t->message[0] = '\0';
 	if (k == KEYS_MOUSE)
 		control_mouse(&t->ctl, &in, m);
 	else
@@ -415,8 +416,6 @@ static void tui_key(struct tui *t, int k, const struct ss_mouse *m)
 	switch (eff) {
 	case CONTROL_RUN:
 		session_request(&t->ses, &e);
-		if (t->ctl.message[0] == '\0') /* a key's own word (the advice applied) stays until the run lands */
-			t->message[0] = '\0';
 		break;
 	case CONTROL_PIN: {
 		bool had = t->ses.pinned != NULL;
@@ -469,8 +468,6 @@ static void tui_wait(struct tui *t)
 		timeout = (int)ceil((t->last_frame + TUI_FRAME_S - now) * 1000);
 	else if (session_busy(&t->ses))
 		timeout = (int)ceil(TUI_FRAME_S * 1000);
-	if (t->message_until > 0 && (t->message_until - now) * 1000 < timeout)
-		timeout = (int)ceil((t->message_until - now) * 1000);
 	if (timeout < 0)
 		timeout = 0;
 	/* runner output wakes us only when no frame is pending: the frame rate caps the work, not the pipe */
@@ -517,11 +514,6 @@ int tui_main(const struct tui_options *o)
 
 		tui_session(&t, session_poll(&t.ses, now));
 		tui_watch(&t, now);
-		if (t.message_until > 0 && now >= t.message_until) {
-			t.message[0] = '\0';
-			t.message_until = 0;
-			t.dirty = true;
-		}
 		if (t.dirty && now - t.last_frame >= TUI_FRAME_S)
 			tui_frame(&t);
 		tui_wait(&t);

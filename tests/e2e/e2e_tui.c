@@ -775,6 +775,39 @@ static void test_rerun_note(void **state)
 	e2e_free(&t);
 }
 
+/* A status message, a warning or a notice, stays until the next key, which clears it (as less does): R's warning
+ * without a file goes with z, with Home; the snapshot's notice goes with Z at once, not after some seconds; q from
+ * a message still quits. */
+static void test_message_clears(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", NULL};
+	double t0;
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	e2e_keys(&t, "R");
+	e2e_wait(&t, "no experiment file to re-read");
+	e2e_keys(&t, "z");
+	e2e_wait_gone(&t, "no experiment file to re-read");
+	assert_int_equal(e2e_find(&t, "q quit", 0, NULL), t.rows - 1);
+	e2e_keys(&t, "R");
+	e2e_wait(&t, "no experiment file to re-read");
+	e2e_keys(&t, "\033[1~"); /* Home */
+	e2e_wait_gone(&t, "no experiment file to re-read");
+	e2e_keys(&t, "e");
+	e2e_wait(&t, "snapshot written to");
+	t0 = e2e_now();
+	e2e_keys(&t, "Z");
+	e2e_wait_gone(&t, "snapshot written to");
+	assert_true(e2e_now() - t0 < 3000); /* the key cleared it, well before any timeout could have */
+	e2e_keys(&t, "R");
+	e2e_wait(&t, "no experiment file to re-read");
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -784,7 +817,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_signal),     cmocka_unit_test(test_ascii),      cmocka_unit_test(test_nocolor),
 	    cmocka_unit_test(test_schemes),    cmocka_unit_test(test_view),       cmocka_unit_test(test_open_file),
 	    cmocka_unit_test(test_reread),     cmocka_unit_test(test_prefetch),   cmocka_unit_test(test_view_nsys),
-	    cmocka_unit_test(test_rerun_note), cmocka_unit_test(test_small_keys),
+	    cmocka_unit_test(test_rerun_note), cmocka_unit_test(test_small_keys), cmocka_unit_test(test_message_clears),
 	};
 
 	return e2e_main(argc, argv, "e2e_tui", tests, sizeof tests / sizeof tests[0]);
