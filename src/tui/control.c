@@ -76,6 +76,35 @@ static void control_fit(struct ss_control *c, const struct ss_control_input *in,
 	c->gv.span = hi - lo;
 }
 
+/* control_extent is what the window may show: from the earlier start to the later end of the shown run and the
+ * pinned one, and 1/CONTROL_EXTENT_MARGIN of that after the end (a cell or so, as gantt_fit leaves one spare); 0 to
+ * 1 ms when neither has a span. It does not depend on the plot's width, so that a panel opening or closing does not
+ * change how far the view may zoom out. */
+#define CONTROL_EXTENT_MARGIN 64
+static void control_extent(const struct ss_control_input *in, double *t0, double *span)
+{
+	const struct ss_lanes *l[2] = {in->run, in->pinned};
+	double lo = 0, hi = 0;
+	bool any = false;
+
+	for (int i = 0; i < 2; i++) {
+		if (l[i] == NULL || !l[i]->have_span)
+			continue;
+		if (!any || (double)l[i]->t0 < lo)
+			lo = (double)l[i]->t0;
+		if (!any || (double)l[i]->t1 > hi)
+			hi = (double)l[i]->t1;
+		any = true;
+	}
+	if (!any) {
+		*t0 = 0;
+		*span = 1e6;
+		return;
+	}
+	*t0 = lo;
+	*span = (hi - lo) * (1.0 + 1.0 / CONTROL_EXTENT_MARGIN);
+}
+
 void control_sync(struct ss_control *c, const struct ss_control_input *in)
 {
 	const struct ss_lanes *l = control_lanes(in);
@@ -90,7 +119,10 @@ void control_sync(struct ss_control *c, const struct ss_control_input *in)
 		if (c->follow || !(c->gv.span > 0))
 			control_fit(c, in, in->layout->plot[0].w);
 		if (l != NULL) {
-			gantt_clamp(l, in->layout->plot[0].w, &c->gv.t0, &c->gv.span);
+			double ft0, fspan;
+
+			control_extent(in, &ft0, &fspan);
+			gantt_clamp(ft0, fspan, in->layout->plot[0].w, &c->gv.t0, &c->gv.span);
 			if (c->compact_auto) {
 				lanes_get(l, false, &n);
 				c->gv.compact = n > plot.h;

@@ -70,8 +70,9 @@ struct ss_control {
 /* control_init: window fitted, nothing selected, compact by size. */
 void control_init(struct ss_control *c);
 /* control_sync makes c consistent with in: the selection is dropped when the run changed or does not hold it;
- * with a layout, the window is fitted (while following) and clamped, compact mode is chosen (when automatic) and
- * the lane scroll kept within the lanes. Called before every frame and by control_action and control_mouse. */
+ * with a layout, the window is fitted (while following) and clamped to the runs (shown and pinned: no time before
+ * the earlier start nor after the later end and a cell's margin, gantt_clamp), compact mode is chosen (when automatic)
+ * and the lane scroll kept within the lanes. Called before every frame and by control_action and control_mouse. */
 void control_sync(struct ss_control *c, const struct ss_control_input *in);
 /* control_action applies act. c->message is cleared, then set when the action has something to say. Returns the
  * effect the caller must carry out; CONTROL_RUN writes the new, validated experiment to *exp. Without a layout (the

@@ -384,22 +384,15 @@ void gantt_fit_work(const struct ss_lanes *l, int width, double *t0, double *spa
 	*span = work * 1.04;
 }
 
-void gantt_clamp(const struct ss_lanes *l, int width, double *t0, double *span)
+void gantt_clamp(double ft0, double fspan, int width, double *t0, double *span)
 {
-	double ft0, fspan;
-
-	gantt_fit(l, width, &ft0, &fspan);
-	if (*span > fspan * 2)
-		*span = fspan * 2;
+	if (*span > fspan)
+		*span = fspan;
 	if (*span < width)
 		*span = width;
-	/* zoomed out past the run: the run from the left edge; else keep some of the run in view */
-	if (*span >= fspan) {
+	/* the window within [ft0, ft0 + fspan]: no time before the start is shown, none after the end */
+	if (*t0 > ft0 + fspan - *span)
+		*t0 = ft0 + fspan - *span;
+	if (*t0 < ft0)
 		*t0 = ft0;
-		return;
-	}
-	if (*t0 > ft0 + fspan - *span / 8)
-		*t0 = ft0 + fspan - *span / 8;
-	if (*t0 < ft0 - *span / 8)
-		*t0 = ft0 - *span / 8;
 }

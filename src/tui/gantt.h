@@ -41,8 +41,9 @@ void gantt_fit(const struct ss_lanes *l, int width, double *t0, double *span);
  * (set-up calls before, tear-down after) would make the whole timeline more than half as long again; else as
  * gantt_fit. A real program's trace opens on its kernels and copies, not on its start-up. */
 void gantt_fit_work(const struct ss_lanes *l, int width, double *t0, double *span);
-/* gantt_clamp keeps a window sane: span between width ns (1 ns a cell) and twice the fitted span; a window as wide
- * as the run or wider starts with it, a narrower one keeps at least 1/8 of itself on the run. */
-void gantt_clamp(const struct ss_lanes *l, int width, double *t0, double *span);
+/* gantt_clamp keeps a window within the extent [ft0, ft0 + fspan] (a run and a margin): span between width ns
+ * (1 ns a cell) and fspan, t0 so that the window shows no time before the extent's start nor after its end (pan and
+ * zoom stop at either end). An extent narrower than width ns gives the window [ft0, ft0 + width). */
+void gantt_clamp(double ft0, double fspan, int width, double *t0, double *span);
 
 #endif

@@ -808,16 +808,73 @@ static void test_message_clears(void **state)
 	e2e_free(&t);
 }
 
+/* e2e_axis_negative tells whether the time axis (the row after "time"'s rule) labels a time before 0. */
+static bool e2e_axis_negative(struct e2e *t)
+{
+	char row[4096];
+	int y = e2e_find(t, "time ", 2, NULL);
+
+	assert_true(y > 2);
+	e2e_row(t, y, row, sizeof row);
+	return strstr(row, " -") != NULL;
+}
+
+/* Zooming out never shows time before the trace starts: Home then Z keeps the axis at 0 on the left (no "-2 ms"),
+ * and the window never passes the end: End then Z keeps no right-hand arrow (nothing beyond the window). */
+static void test_zoom_out_clamp(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", "--preset", "decrypt", NULL};
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	e2e_keys(&t, "zzz");
+	e2e_wait(&t, "f fits");
+	e2e_keys(&t, "\033[1~");
+	e2e_wait(&t, NULL);
+	assert_true(e2e_find(&t, "time  0 ms", 0, NULL) > 2);
+	e2e_keys(&t, "Z");
+	e2e_wait(&t, NULL);
+	assert_false(e2e_axis_negative(&t));
+	assert_true(e2e_find(&t, "time  0 ms", 0, NULL) > 2);
+	e2e_keys(&t, "ZZZZ");
+	e2e_wait(&t, NULL);
+	assert_false(e2e_axis_negative(&t));
+	assert_true(e2e_find(&t, "time  0 ms", 0, NULL) > 2);
+	e2e_keys(&t, "zzz\033[4~Z");
+	e2e_wait(&t, NULL);
+	assert_false(e2e_axis_negative(&t));
+	assert_int_equal(e2e_find(&t, "\xe2\x96\xb6", 0, NULL), -1); /* no right arrow: the end is in view */
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_start),      cmocka_unit_test(test_order),      cmocka_unit_test(test_resize),
-	    cmocka_unit_test(test_mouse),      cmocka_unit_test(test_keyselect),  cmocka_unit_test(test_help),
-	    cmocka_unit_test(test_ab),         cmocka_unit_test(test_sweep),      cmocka_unit_test(test_export),
-	    cmocka_unit_test(test_signal),     cmocka_unit_test(test_ascii),      cmocka_unit_test(test_nocolor),
-	    cmocka_unit_test(test_schemes),    cmocka_unit_test(test_view),       cmocka_unit_test(test_open_file),
-	    cmocka_unit_test(test_reread),     cmocka_unit_test(test_prefetch),   cmocka_unit_test(test_view_nsys),
-	    cmocka_unit_test(test_rerun_note), cmocka_unit_test(test_small_keys), cmocka_unit_test(test_message_clears),
+	    cmocka_unit_test(test_start),
+	    cmocka_unit_test(test_order),
+	    cmocka_unit_test(test_resize),
+	    cmocka_unit_test(test_mouse),
+	    cmocka_unit_test(test_keyselect),
+	    cmocka_unit_test(test_help),
+	    cmocka_unit_test(test_ab),
+	    cmocka_unit_test(test_sweep),
+	    cmocka_unit_test(test_export),
+	    cmocka_unit_test(test_signal),
+	    cmocka_unit_test(test_ascii),
+	    cmocka_unit_test(test_nocolor),
+	    cmocka_unit_test(test_schemes),
+	    cmocka_unit_test(test_view),
+	    cmocka_unit_test(test_open_file),
+	    cmocka_unit_test(test_reread),
+	    cmocka_unit_test(test_prefetch),
+	    cmocka_unit_test(test_view_nsys),
+	    cmocka_unit_test(test_rerun_note),
+	    cmocka_unit_test(test_small_keys),
+	    cmocka_unit_test(test_message_clears),
+	    cmocka_unit_test(test_zoom_out_clamp),
 	};
 
 	return e2e_main(argc, argv, "e2e_tui", tests, sizeof tests / sizeof tests[0]);

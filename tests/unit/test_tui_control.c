@@ -237,6 +237,78 @@ static void test_fit_work(void **state)
 	run_free(&r);
 }
 
+/* within tells whether the controls' window lies inside [t0, t1]. */
+static bool within(const struct ss_control *c, double t0, double t1)
+{
+	return c->gv.t0 >= t0 && c->gv.t0 + c->gv.span <= t1 + 1e-6;
+}
+
+/* extent is where the controls keep the window on run l: its span and 1/64 of it after its end. */
+static void extent(const struct ss_lanes *l, double *t0, double *span)
+{
+	*t0 = (double)l->t0;
+	*span = (double)(l->t1 - l->t0) * (1.0 + 1.0 / 64);
+}
+
+/* Zoom and pan keep the window on the run: Home then Z does not show time before the start (nor End then Z after
+ * the end), zooming out stops at the whole run, panning stops at either end; with a longer run pinned as A the
+ * window may cover A's whole length, and no more. */
+static void test_zoom_clamp(void **state)
+{
+	struct ss_layout layout;
+	struct ss_control c;
+	struct ss_control_input in;
+	struct ss_experiment e;
+	struct run r, a;
+	double f0, fs;
+
+	(void)state;
+	run_init(&r);
+	control_init(&c);
+	input(&in, &r, 1, 120, 40, &layout, NULL);
+	control_sync(&c, &in);
+	extent(&r.lanes, &f0, &fs);
+	for (int i = 0; i < 3; i++)
+		control_action(&c, &in, ACT_ZOOM_IN, &e);
+	control_action(&c, &in, ACT_START, &e);
+	assert_true(c.gv.t0 == (double)r.lanes.t0);
+	control_action(&c, &in, ACT_ZOOM_OUT, &e);
+	assert_true(c.gv.t0 == (double)r.lanes.t0);
+	assert_true(within(&c, f0, f0 + fs));
+	control_action(&c, &in, ACT_ZOOM_IN, &e);
+	control_action(&c, &in, ACT_END, &e);
+	control_action(&c, &in, ACT_ZOOM_OUT, &e);
+	assert_true(within(&c, f0, f0 + fs));
+	for (int i = 0; i < 100; i++) {
+		control_action(&c, &in, ACT_PAN_RIGHT, &e);
+		assert_true(within(&c, f0, f0 + fs));
+	}
+	for (int i = 0; i < 100; i++) {
+		control_action(&c, &in, ACT_PAN_LEFT, &e);
+		assert_true(within(&c, f0, f0 + fs));
+	}
+	assert_true(c.gv.t0 == f0);
+	for (int i = 0; i < 10; i++) {
+		control_action(&c, &in, ACT_ZOOM_OUT, &e);
+		assert_true(within(&c, f0, f0 + fs));
+	}
+	assert_true(c.gv.t0 == f0 && c.gv.span == fs);
+	/* A pinned, twice as long: F covers it whole; zooming out stays within it */
+	run_init(&a);
+	tui_add(&a.tl, SS_KIND_KERNEL, 0, r.lanes.t1, 2 * r.lanes.t1, 0, 0, "late");
+	timeline_sort(&a.tl);
+	lanes_build(&a.lanes, &a.tl);
+	in.pinned = &a.lanes;
+	extent(&a.lanes, &f0, &fs);
+	control_action(&c, &in, ACT_FIT_ALL, &e);
+	assert_true(c.gv.t0 <= (double)a.lanes.t0 && c.gv.t0 + c.gv.span >= (double)a.lanes.t1);
+	control_action(&c, &in, ACT_ZOOM_OUT, &e);
+	assert_true(c.gv.t0 + c.gv.span >= (double)a.lanes.t1);
+	assert_true(within(&c, f0, f0 + fs));
+	run_free(&a);
+	run_free(&r);
+}
+
 /* ? opens the keys, ? again the legend, any other key closes either; a key that closes does nothing else. */
 static void test_help_pages(void **state)
 {
@@ -320,8 +392,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_scroll_then_select), cmocka_unit_test(test_selection_follows_run),
 	    cmocka_unit_test(test_too_small),          cmocka_unit_test(test_experiment_keys),
-	    cmocka_unit_test(test_fit_work),           cmocka_unit_test(test_help_pages),
-	    cmocka_unit_test(test_sweep_cursor),
+	    cmocka_unit_test(test_fit_work),           cmocka_unit_test(test_zoom_clamp),
+	    cmocka_unit_test(test_help_pages),         cmocka_unit_test(test_sweep_cursor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

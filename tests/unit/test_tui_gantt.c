@@ -287,32 +287,43 @@ static void test_pick(void **state)
 	timeline_free(&t);
 }
 
-/* gantt_fit covers the run with one spare cell; gantt_clamp keeps zoom and pan within sane bounds. */
+/* gantt_fit covers the run with one spare cell; gantt_clamp keeps zoom and pan within it: never before its start,
+ * never past its end, never wider than it. */
 static void test_fit(void **state)
 {
 	struct ss_timeline t;
 	struct ss_lanes l;
-	double t0, span;
+	double t0, span, ft0, fspan;
 
 	(void)state;
 	tui_fixture(&t);
 	lanes_init(&l);
 	lanes_build(&l, &t);
-	gantt_fit(&l, 101, &t0, &span);
-	assert_true(t0 == 0);
-	assert_true(fabs(span - 400e3 * 101 / 100) < 1e-6);
+	gantt_fit(&l, 101, &ft0, &fspan);
+	assert_true(ft0 == 0);
+	assert_true(fabs(fspan - 400e3 * 101 / 100) < 1e-6);
 	t0 = -1e12;
 	span = 1;
-	gantt_clamp(&l, 101, &t0, &span);
+	gantt_clamp(ft0, fspan, 101, &t0, &span);
 	assert_true(span == 101);
-	assert_true(t0 == -span / 8);
-	t0 = 1e12;
-	gantt_clamp(&l, 101, &t0, &span);
-	assert_true(t0 + span / 8 == 404e3);
-	span = 1e15;
-	gantt_clamp(&l, 101, &t0, &span);
-	assert_true(span == 2 * 404e3);
 	assert_true(t0 == 0);
+	t0 = 1e12;
+	gantt_clamp(ft0, fspan, 101, &t0, &span);
+	assert_true(t0 + span == 404e3);
+	/* zoomed out from the start, around a point before it: the whole run from its start, not before */
+	t0 = -100e3;
+	span = 300e3;
+	gantt_clamp(ft0, fspan, 101, &t0, &span);
+	assert_true(t0 == 0 && span == 300e3);
+	span = 1e15;
+	gantt_clamp(ft0, fspan, 101, &t0, &span);
+	assert_true(span == 404e3);
+	assert_true(t0 == 0);
+	/* an extent shorter than a cell a ns: the window starts with it */
+	t0 = 50;
+	span = 7;
+	gantt_clamp(1000, 20, 101, &t0, &span);
+	assert_true(t0 == 1000 && span == 101);
 	lanes_free(&l);
 	timeline_free(&t);
 }
