@@ -76,7 +76,9 @@ int record_peer_dst(const struct ss_record *r);
 /* One kernel's launch configuration, kept beside the records so that struct ss_record stays 48 bytes. It belongs
  * to the kernel record with the same correlation id and raw stream id (the key: CUPTI and nsys give every launch a
  * correlation id unique in its process; the stream tells apart most launches of processes merged in one trace).
- * Present means known: fields are as CUPTI reports them, 0 included. */
+ * Present means the grid and block are known; registers and shared memory only with SS_LAUNCH_ATTRS (CUPTI's values,
+ * 0 included), else they are 0 and unknown (the model, a trace without them). */
+#define SS_LAUNCH_ATTRS 0x1u /* registers, static_smem and dynamic_smem are known */
 struct ss_launch {
 	uint32_t correlation;  /* key: the kernel record's correlation */
 	uint32_t raw_stream;   /* key: the kernel record's raw_stream */
@@ -85,6 +87,7 @@ struct ss_launch {
 	uint32_t registers;    /* registers per thread */
 	uint32_t static_smem;  /* static shared memory per block, bytes */
 	uint32_t dynamic_smem; /* dynamic shared memory per block, bytes */
+	uint32_t flags;        /* SS_LAUNCH_* */
 };
 
 /* record_cmp is the timeline's order: start, then end, then kind, then correlation (-1, 0, 1). */

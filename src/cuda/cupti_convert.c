@@ -385,6 +385,7 @@ bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l)
 	l->registers = k->registersPerThread;
 	l->static_smem = k->staticSharedMemory > 0 ? (uint32_t)k->staticSharedMemory : 0;
 	l->dynamic_smem = k->dynamicSharedMemory > 0 ? (uint32_t)k->dynamicSharedMemory : 0;
+	l->flags = SS_LAUNCH_ATTRS;
 	return true;
 }
 

@@ -1255,7 +1255,7 @@ static uint64_t model_events_makespan(const struct model *m)
 }
 
 /* model_launch hands sink the launch of kernel record r, which op issued: its grid and block, one-dimensional as
- * the CUDA backend launches them (registers and shared memory are not modelled: 0). */
+ * the CUDA backend launches them (registers and shared memory are not modelled: no SS_LAUNCH_ATTRS). */
 static void model_launch(const struct ss_sink *sink, const struct ss_record *r, const struct ss_op *op)
 {
 	struct ss_launch l;

@@ -265,8 +265,12 @@ int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[1
 	if (launch != NULL) {
 		LINE("launch", "grid %ux%ux%u block %ux%ux%u", launch->grid[0], launch->grid[1], launch->grid[2],
 		     launch->block[0], launch->block[1], launch->block[2]);
-		LINE("regs/smem", "%u/thread, smem %s + %s dyn", launch->registers,
-		     units_bytes(launch->static_smem, t, sizeof t), units_bytes(launch->dynamic_smem, d, sizeof d));
+		if (launch->flags & SS_LAUNCH_ATTRS)
+			LINE("regs/smem", "%u/thread, smem %s + %s dyn", launch->registers,
+			     units_bytes(launch->static_smem, t, sizeof t),
+			     units_bytes(launch->dynamic_smem, d, sizeof d));
+		else
+			LINE("regs/smem", "-"); /* not known: the model, a trace without them */
 	} else {
 		LINE("bytes", "%s", copy && rec->bytes > 0 ? units_bytes(rec->bytes, t, sizeof t) : "-");
 		LINE("bandwidth", "%s",

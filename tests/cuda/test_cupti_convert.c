@@ -271,6 +271,7 @@ static void test_kernel_launch(void **state)
 	assert_int_equal(l.block[1], 4);
 	assert_int_equal(l.block[2], 1);
 	assert_int_equal(l.registers, 40);
+	assert_int_equal(l.flags, SS_LAUNCH_ATTRS);
 	assert_int_equal(l.static_smem, 2048);
 	assert_int_equal(l.dynamic_smem, 49152);
 	a.kind = CUPTI_ACTIVITY_KIND_KERNEL; /* the serialising kind: the same layout */

@@ -313,6 +313,10 @@ static void test_keyselect(void **state)
 	assert_true(e2e_find(&t, "GB/s", 0, NULL) > 0);
 	e2e_keys(&t, "j");
 	e2e_wait(&t, "engine    KER");
+	/* the model's kernel: its launch, but registers and shared memory are not known: "-", not 0 */
+	assert_true(e2e_find(&t, "launch    grid ", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "regs/smem -", 0, NULL) > 0);
+	assert_int_equal(e2e_find(&t, "0/thread", 0, NULL), -1);
 	ya = e2e_find(&t, "time", 0, NULL);
 	e2e_row(&t, ya, a, sizeof a);
 	e2e_keys(&t, "\r");

@@ -151,7 +151,8 @@ static void test_roundtrip(void **state)
 	                        .block = {32, 4, 2},
 	                        .registers = 255,
 	                        .static_smem = 1024,
-	                        .dynamic_smem = 49152};
+	                        .dynamic_smem = 49152,
+	                        .flags = SS_LAUNCH_ATTRS};
 
 	(void)state;
 	path = malloc(strlen(dir) + 16);
@@ -191,6 +192,16 @@ static void test_roundtrip(void **state)
 	                               " CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId = 133"),
 	                 1024 + 2 * 49152);
 	assert_int_equal(sql_int(path, "SELECT sum(gridX) FROM CUPTI_ACTIVITY_KIND_KERNEL"), 7 + 3 * 97657);
+	/* a launch known without its registers and shared memory (the model's): 0 in the file, read back as unknown */
+	for (size_t i = 0; i < t.nlaunch; i++)
+		if (t.launch[i].correlation == 133) {
+			t.launch[i].registers = t.launch[i].static_smem = t.launch[i].dynamic_smem = 0;
+			t.launch[i].flags = 0;
+		}
+	if (export_file(path, &in, &cause) != 0 || import_file(path, &back, &cause) != 0)
+		fail_msg("%s", cause);
+	for (size_t i = 0; i < back.nlaunch; i++)
+		assert_int_equal(back.launch[i].flags, back.launch[i].correlation == 133 ? 0 : SS_LAUNCH_ATTRS);
 	/* the fixture's kernels have no launch: 0 in the file, none when read back */
 	timeline_free(&t);
 	tui_fixture(&t);
@@ -310,6 +321,18 @@ static void test_detail(void **state)
 	assert_string_equal(detail(&t, &l, k, "bytes", lab, val), "-");
 	assert_null(detail(&t, &l, k, "launch", lab, val));
 	assert_string_equal(detail(&t, &l, nth_kind(&t, SS_KIND_MEMSET, 0), "engine", lab, val), "MEMSET device");
+	/* a kernel whose launch is known but not its registers and shared memory (the model's): "-", not 0 */
+	{
+		const struct ss_record *kr = &t.rec[k];
+		struct ss_launch ml = {.correlation = kr->correlation,
+		                       .raw_stream = kr->raw_stream,
+		                       .grid = {64, 1, 1},
+		                       .block = {128, 1, 1}};
+
+		timeline_add_launch(&t, &ml);
+		assert_string_equal(detail(&t, &l, k, "launch", lab, val), "grid 64x1x1 block 128x1x1");
+		assert_string_equal(detail(&t, &l, k, "regs/smem", lab, val), "-");
+	}
 	lanes_free(&l);
 	timeline_free(&t);
 	free(path);

@@ -426,20 +426,21 @@ static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_tim
 		break;
 	case INS_KERNEL: {
 		/* the launch where the timeline knows it; else 0, as nsys's NOT NULL columns need (no launch has a
-		 * 0 grid or block: import reads those rows as unknown) */
+		 * 0 grid or block, no kernel CUPTI reports 0 registers: import reads those as unknown) */
 		const struct ss_launch *l = timeline_launch(t, r);
+		bool attrs = l != NULL && (l->flags & SS_LAUNCH_ATTRS);
 
 		*v++ = r->raw_stream;
 		*v++ = r->correlation;
 		*v++ = r->name; /* demangledName */
 		*v++ = r->name; /* shortName */
-		*v++ = l != NULL ? l->registers : 0;
+		*v++ = attrs ? l->registers : 0;
 		for (int i = 0; i < 3; i++)
 			*v++ = l != NULL ? l->grid[i] : 0;
 		for (int i = 0; i < 3; i++)
 			*v++ = l != NULL ? l->block[i] : 0;
-		*v++ = l != NULL ? l->static_smem : 0;
-		*v++ = l != NULL ? l->dynamic_smem : 0;
+		*v++ = attrs ? l->static_smem : 0;
+		*v++ = attrs ? l->dynamic_smem : 0;
 		*v++ = (sqlite3_int64)++ * grid_id;
 		break;
 	}

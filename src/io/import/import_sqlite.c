@@ -926,8 +926,10 @@ static void import_sqlite_apply_flags(struct ss_timeline *t, struct idmap *flags
 /* import_sqlite_launches reads the kernels' launch details (grid, block, registers, shared memory: Nsight Systems'
  * columns, which streamscope writes too) into t's launch table, keyed as the kernel records are (correlationId,
  * streamId). Optional: a table without the columns adds nothing; a row whose values are not integers of 32 bits,
- * or whose grid or block is 0 (no launch has one: streamscope writes 0 where it did not know), is skipped. Read in
- * key order, so that the table needs no sort. */
+ * or whose grid or block is 0 (no launch has one: streamscope writes 0 where it did not know), is skipped.
+ * Registers and shared memory are known (SS_LAUNCH_ATTRS) where registersPerThread is not 0: every kernel CUPTI
+ * reports uses registers, and streamscope writes 0 where it did not know them (a model's run). Read in key order,
+ * so that the table needs no sort. */
 static void import_sqlite_launches(struct import_sqlite_ctx *c, struct ss_timeline *t)
 {
 	static const char *const col[] = {"correlationId",
@@ -969,7 +971,8 @@ static void import_sqlite_launches(struct import_sqlite_ctx *c, struct ss_timeli
 		                       .block = {v[5], v[6], v[7]},
 		                       .registers = v[8],
 		                       .static_smem = v[9],
-		                       .dynamic_smem = v[10]};
+		                       .dynamic_smem = v[10],
+		                       .flags = v[8] > 0 ? SS_LAUNCH_ATTRS : 0};
 		timeline_add_launch(t, &l);
 	}
 	sqlite3_finalize(st);
