@@ -231,7 +231,7 @@ static void gantt_label(struct ss_grid *g, struct ss_rect labels, int y, const s
 
 	if (labels.w <= 0)
 		return;
-	lanes_label(ln, buf, sizeof buf);
+	lanes_label(ln, labels.w - 1, buf, sizeof buf);
 	n = grid_puts(g, labels.x, y, labels.w - 1, buf, ln->first ? SS_ROLE_TEXT : SS_ROLE_DIM, 0);
 	/* the engine: the label's last three characters (H2D, KER, D2H) */
 	if (ln->kind != LANE_HOST && ln->kind != LANE_STREAM && ln->kind != LANE_NVTX && ln->ntracks > 0 && n >= 3 &&

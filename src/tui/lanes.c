@@ -516,11 +516,27 @@ static void lanes_tid_label(const char *prefix, uint32_t tid, char *buf, size_t 
 		snprintf(buf, len, "%s t%s", prefix, num);
 }
 
-void lanes_label(const struct ss_lane *ln, char *buf, size_t len)
+/* lanes_engine tells whether lane ln's label ends in its engine (" H2D", " KER", " D2H"): the expanded form's GPU
+ * lanes, a stream's and a special stream's. */
+static bool lanes_engine(const struct ss_lane *ln)
+{
+	return ln->kind == LANE_H2D || ln->kind == LANE_KER || ln->kind == LANE_D2H;
+}
+
+/* lanes_tagged tells whether lane ln is named "sN TAG" (a stream of the experiment's numbering with a known kind),
+ * the one label that asks for a wider column. */
+static bool lanes_tagged(const struct ss_lane *ln)
+{
+	return ln->stream >= 0 && !ln->peer && !ln->by_id && ln->skind != SS_SKIND_UNKNOWN &&
+	       (lanes_engine(ln) || ln->kind == LANE_STREAM);
+}
+
+void lanes_label(const struct ss_lane *ln, int cols, char *buf, size_t len)
 {
 	static const char *const kinds[LANE_KIND_COUNT] = {"", "H2D", "KER", "D2H", "", ""};
 	char name[24];
-	int w = ln->wide ? 6 : 4;
+	int room = lanes_engine(ln) ? cols - 4 : cols; /* the name's columns */
+	int w = ln->wide ? (room > 6 ? room : 6) : 4;  /* the name field of an engine lane, padded */
 
 	if (ln->kind == LANE_NVTX) {
 		lanes_tid_label("NVTX", ln->thread, buf, len);
@@ -552,8 +568,8 @@ void lanes_label(const struct ss_lane *ln, char *buf, size_t len)
 		break;
 	default:
 		if (ln->by_id) {
-			/* the compact row has the label column to itself (10 columns); the others share it */
-			lanes_id_name(ln, ln->kind == LANE_STREAM ? LAYOUT_LABEL_COLS - 1 : w, name, sizeof name);
+			/* the compact row has the label column to itself; the others share it with the engine */
+			lanes_id_name(ln, ln->kind == LANE_STREAM ? room : w, name, sizeof name);
 			break;
 		}
 		snprintf(name, sizeof name, "s%d", (int)ln->stream);
@@ -562,19 +578,38 @@ void lanes_label(const struct ss_lane *ln, char *buf, size_t len)
 			const char *tag = timeline_stream_kind_tag(ln->skind);
 			size_t n = strlen(name);
 
-			if (n + 1 + strlen(tag) <= (size_t)w)
+			if (n + 1 + strlen(tag) <= (size_t)(lanes_engine(ln) ? w : room))
 				snprintf(name + n, sizeof name - n, " %s", tag);
 			else
 				snprintf(name + n, sizeof name - n, " %c", tag[0]);
 		}
 		break;
 	}
-	if (ln->kind == LANE_HOST || ln->kind == LANE_STREAM)
+	if (!lanes_engine(ln))
 		snprintf(buf, len, "%s", name);
 	else if (ln->first)
 		snprintf(buf, len, "%-*s %s", w, name, kinds[ln->kind]);
 	else
 		snprintf(buf, len, "%-*s %s", w, "", kinds[ln->kind]);
+}
+
+int lanes_label_cols(const struct ss_lanes *l, bool compact)
+{
+	int n, cols = LAYOUT_LABEL_COLS;
+	const struct ss_lane *ln = lanes_get(l, compact, &n);
+
+	for (int i = 0; i < n; i++) {
+		char name[24];
+		int want;
+
+		if (!lanes_tagged(&ln[i]))
+			continue;
+		want = snprintf(name, sizeof name, "s%d %s", (int)ln[i].stream, timeline_stream_kind_tag(ln[i].skind)) +
+		       (lanes_engine(&ln[i]) ? 4 : 0) + 1; /* the engine, the separator */
+		if (want > cols)
+			cols = want;
+	}
+	return cols;
 }
 
 int lanes_find(const struct ss_lanes *l, bool compact, uint32_t r)

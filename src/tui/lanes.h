@@ -83,8 +83,14 @@ void lanes_build(struct ss_lanes *l, const struct ss_timeline *tl);
 const struct ss_lane *lanes_get(const struct ss_lanes *l, bool compact, int *n);
 /* lanes_label writes a lane's label ("host", "s3   H2D", "     KER", "legacy", "s3", "NVTX t812"; with stream
  * kinds "s3 nb  H2D", "s3 blk" ...; streams by id "13 nb  H2D", "Stream 13"; host threads "host t812",
- * "host ~4567", "host rest") into buf. */
-void lanes_label(const struct ss_lane *ln, char *buf, size_t len);
+ * "host ~4567", "host rest") into buf, for a label column of cols columns besides its separator (from
+ * LAYOUT_LABEL_COLS - 1). A stream's kind tag is written whole where it fits those columns ("s12 blk  H2D" in 12,
+ * "s12 blk" in 10), else by its first letter ("s12 b  H2D" in 10); on a wider column the name field of every engine
+ * lane widens with it, so that the engines stay aligned. */
+void lanes_label(const struct ss_lane *ln, int cols, char *buf, size_t len);
+/* lanes_label_cols is the label column (separator included) that shows every label of one form of l whole (compact
+ * true: the compact one): LAYOUT_LABEL_COLS, or more where a stream's name and kind tag ask for it. */
+int lanes_label_cols(const struct ss_lanes *l, bool compact);
 /* lanes_find returns the lane (index in the form) that holds record r, -1 when none. */
 int lanes_find(const struct ss_lanes *l, bool compact, uint32_t r);
 /* lanes_step returns the record after (dir > 0) or before (dir < 0) record r on lane ln in (start, end, index)

@@ -8,6 +8,9 @@
 int layout_compute(const struct ss_layout_opts *o, struct ss_layout *l, char **cause)
 {
 	int cols = o->cols, rows = o->rows, mw, top, bottom, gh, dw, dh;
+	int lc = o->label_cols < LAYOUT_LABEL_COLS       ? LAYOUT_LABEL_COLS
+	         : o->label_cols > LAYOUT_LABEL_MAX_COLS ? LAYOUT_LABEL_MAX_COLS
+	                                                 : o->label_cols;
 
 	memset(l, 0, sizeof *l);
 	if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
@@ -50,28 +53,27 @@ int layout_compute(const struct ss_layout_opts *o, struct ss_layout *l, char **c
 	}
 	/* the Gantt area between the header and the axis */
 	gh = bottom - LAYOUT_AXIS_ROWS - top;
-	l->axis =
-	    (struct ss_rect){LAYOUT_LABEL_COLS, bottom - LAYOUT_AXIS_ROWS, mw - LAYOUT_LABEL_COLS, LAYOUT_AXIS_ROWS};
-	l->corner = (struct ss_rect){0, bottom - LAYOUT_AXIS_ROWS, LAYOUT_LABEL_COLS, LAYOUT_AXIS_ROWS};
+	l->axis = (struct ss_rect){lc, bottom - LAYOUT_AXIS_ROWS, mw - lc, LAYOUT_AXIS_ROWS};
+	l->corner = (struct ss_rect){0, bottom - LAYOUT_AXIS_ROWS, lc, LAYOUT_AXIS_ROWS};
 	l->chart = (struct ss_rect){0, top, mw, bottom - top};
 	if (o->ab) {
 		int h0 = gh / 2, h1 = gh - h0;
 
 		l->title[0] = (struct ss_rect){0, top, mw, 1};
-		l->labels[0] = (struct ss_rect){0, top + 1, LAYOUT_LABEL_COLS, h0 - 1};
-		l->plot[0] = (struct ss_rect){LAYOUT_LABEL_COLS, top + 1, mw - LAYOUT_LABEL_COLS, h0 - 1};
+		l->labels[0] = (struct ss_rect){0, top + 1, lc, h0 - 1};
+		l->plot[0] = (struct ss_rect){lc, top + 1, mw - lc, h0 - 1};
 		l->title[1] = (struct ss_rect){0, top + h0, mw, 1};
-		l->labels[1] = (struct ss_rect){0, top + h0 + 1, LAYOUT_LABEL_COLS, h1 - 1};
-		l->plot[1] = (struct ss_rect){LAYOUT_LABEL_COLS, top + h0 + 1, mw - LAYOUT_LABEL_COLS, h1 - 1};
+		l->labels[1] = (struct ss_rect){0, top + h0 + 1, lc, h1 - 1};
+		l->plot[1] = (struct ss_rect){lc, top + h0 + 1, mw - lc, h1 - 1};
 	} else {
-		l->labels[0] = (struct ss_rect){0, top, LAYOUT_LABEL_COLS, gh};
-		l->plot[0] = (struct ss_rect){LAYOUT_LABEL_COLS, top, mw - LAYOUT_LABEL_COLS, gh};
+		l->labels[0] = (struct ss_rect){0, top, lc, gh};
+		l->plot[0] = (struct ss_rect){lc, top, mw - lc, gh};
 	}
 	l->help.w = cols - 2 < 84 ? cols - 2 : 84;
 	l->help.h = rows - 2;
 	l->help.x = (cols - l->help.w) / 2;
 	l->help.y = 1;
-	dw = mw - LAYOUT_LABEL_COLS < 52 ? mw - LAYOUT_LABEL_COLS : 52;
+	dw = mw - lc < 52 ? mw - lc : 52;
 	dh = gh < LAYOUT_DETAIL_ROWS ? gh : LAYOUT_DETAIL_ROWS;
 	l->detail[0] = (struct ss_rect){mw - dw, top, dw, dh};
 	l->detail[1] = (struct ss_rect){mw - dw, top + gh - dh, dw, dh};

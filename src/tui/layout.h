@@ -10,7 +10,8 @@
 #define LAYOUT_MIN_ROWS 24
 #define LAYOUT_HEADER_ROWS 2
 #define LAYOUT_AXIS_ROWS 2
-#define LAYOUT_LABEL_COLS 11     /* "legacy KER" and the separator */
+#define LAYOUT_LABEL_COLS 11     /* the label column's least width: "legacy KER" and the separator */
+#define LAYOUT_LABEL_MAX_COLS 16 /* its widest: "s1000 blk H2D" and the separator, leaving the plot 64 of 80 */
 #define LAYOUT_STATS_ROWS 4      /* bottom panel: a title rule and three rows */
 #define LAYOUT_SIDE_MIN_COLS 120 /* from this width the stats panel moves to the right */
 #define LAYOUT_DETAIL_ROWS 10
@@ -21,9 +22,11 @@
 /* What the layout depends on besides the size. */
 struct ss_layout_opts {
 	int cols, rows;
-	bool ab;    /* A/B: two Gantts stacked, each with a title row */
-	bool panel; /* a panel (the insights) in place of the stats panel: the side column, widened, or the bottom
-	               rows, taller */
+	bool ab;        /* A/B: two Gantts stacked, each with a title row */
+	bool panel;     /* a panel (the insights) in place of the stats panel: the side column, widened, or the bottom
+	                   rows, taller */
+	int label_cols; /* the lane labels' column as the widest label asks (lanes_label_cols, separator included),
+	                   kept within LAYOUT_LABEL_COLS..LAYOUT_LABEL_MAX_COLS; 0: LAYOUT_LABEL_COLS */
 };
 
 /* Where everything goes. Absent parts have w == h == 0. */

@@ -89,6 +89,8 @@ static void live_input(struct live *lv, struct ss_control_input *in, int cols, i
 	in->run_id = 1;
 	in->file = true;
 	memset(&v, 0, sizeof v);
+	v.run.lanes = &lv->lanes;
+	v.gv.compact = lv->ctl.gv.compact;
 	in->layout = view_layout_fit(&v, cols, rows, &lv->layout);
 }
 

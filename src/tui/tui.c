@@ -247,7 +247,10 @@ static void tui_input(struct tui *t, struct ss_control_input *in, int cols, int 
 	in->file = t->o->file != NULL;
 	in->sweep = t->ses.have_sweep ? &t->ses.sweep : NULL;
 	memset(&v, 0, sizeof v);
+	v.run.lanes = run != NULL ? &run->lanes : NULL;
 	v.pinned.tl = t->ses.pinned != NULL ? &t->ses.pinned->tl : NULL;
+	v.pinned.lanes = t->ses.pinned != NULL ? &t->ses.pinned->lanes : NULL;
+	v.gv.compact = t->ctl.gv.compact;
 	v.sweep = t->ctl.sweep && t->ses.have_sweep ? &t->ses.sweep : NULL;
 	v.insights = t->ctl.insight.open ? &t->insv : NULL;
 	v.advice = t->ctl.advice.open ? &t->advv : NULL;

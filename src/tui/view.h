@@ -58,7 +58,8 @@ struct ss_view {
 	                                              place (insights NULL then) */
 };
 
-/* view_layout computes the layout view_draw uses at cols x rows; -1 with *cause when too small. */
+/* view_layout computes the layout view_draw uses at cols x rows (from the overlays open, the A/B, and the label
+ * column run.lanes and pinned.lanes ask for in gv.compact's form); -1 with *cause when too small. */
 int view_layout(const struct ss_view *v, int cols, int rows, struct ss_layout *l, char **cause);
 /* view_layout_fit is view_layout into *l for a caller that needs no cause: l, or NULL when cols x rows is too small.
  */

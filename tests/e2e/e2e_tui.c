@@ -854,6 +854,38 @@ static void test_zoom_out_clamp(void **state)
 	e2e_free(&t);
 }
 
+/* Streams 10 and up keep their kind's tag whole: decrypt's 32 blocking streams open compact with "s10 blk" (the
+ * column has room), and expanded (c) the label column widens for "s12 blk H2D", the engines aligned under it. */
+static void test_wide_labels(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", "--preset", "decrypt", NULL};
+	int y;
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	assert_true(e2e_find(&t, "s10 blk ", 2, NULL) > 2);
+	assert_int_equal(e2e_find(&t, "s10 b ", 2, NULL), -1);
+	e2e_keys(&t, "c");
+	e2e_wait(&t, "s0 blk  H2D");
+	while (e2e_find(&t, "s12 ", 2, NULL) < 0) {
+		e2e_keys(&t, "\033[6~"); /* PgDn */
+		e2e_wait(&t, NULL);
+	}
+	y = e2e_find(&t, "s12 blk H2D", 2, NULL);
+	assert_true(y > 2);
+	{
+		char row[4096];
+
+		e2e_row(&t, y + 1, row, sizeof row);
+		assert_int_equal(strncmp(row, "        KER", 11), 0);
+	}
+	assert_int_equal(e2e_find(&t, "s12 b  H2D", 2, NULL), -1);
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -879,6 +911,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_small_keys),
 	    cmocka_unit_test(test_message_clears),
 	    cmocka_unit_test(test_zoom_out_clamp),
+	    cmocka_unit_test(test_wide_labels),
 	};
 
 	return e2e_main(argc, argv, "e2e_tui", tests, sizeof tests / sizeof tests[0]);

@@ -75,7 +75,7 @@ static void test_control(void **state)
 	struct ss_control c;
 	struct ss_control_input in;
 	struct ss_experiment cur, e;
-	struct ss_layout_opts o = {120, 40, false, true};
+	struct ss_layout_opts o = {120, 40, false, true, 0};
 	struct ss_layout lay;
 	char *cause = NULL;
 	const struct ss_advice *a = advice();

@@ -29,7 +29,7 @@ static void run_free(struct run *r)
 static void input(struct ss_control_input *in, struct run *r, uint64_t id, int cols, int rows, struct ss_layout *layout,
                   const struct ss_experiment *exp)
 {
-	struct ss_layout_opts o = {cols, rows, false, false};
+	struct ss_layout_opts o = {cols, rows, false, false, 0};
 	char *cause = NULL;
 
 	memset(in, 0, sizeof *in);

@@ -201,15 +201,15 @@ static void test_lanes(void **state)
 	assert_int_equal(ln[1].stream, SS_STREAM_LEGACY);
 	assert_int_equal(ln[1].kind, LANE_KER);
 	assert_int_equal(ln[1].role[ln[1].ntracks - 1], SS_ROLE_DEFAULT_STREAM);
-	lanes_label(&ln[1], label, sizeof label);
+	lanes_label(&ln[1], LAYOUT_LABEL_COLS - 1, label, sizeof label);
 	assert_string_equal(label, "legacy KER");
-	lanes_label(&ln[2], label, sizeof label);
+	lanes_label(&ln[2], LAYOUT_LABEL_COLS - 1, label, sizeof label);
 	assert_string_equal(label, "s0   H2D");
-	lanes_label(&ln[3], label, sizeof label);
+	lanes_label(&ln[3], LAYOUT_LABEL_COLS - 1, label, sizeof label);
 	assert_string_equal(label, "     KER");
 	ln = lanes_get(&l, true, &n);
 	assert_int_equal(n, 1 + 1 + 3);
-	lanes_label(&ln[4], label, sizeof label);
+	lanes_label(&ln[4], LAYOUT_LABEL_COLS - 1, label, sizeof label);
 	assert_string_equal(label, "s2");
 	assert_int_equal(l.t0, 0);
 	assert_int_equal(l.t1, 400 * US);
@@ -363,19 +363,19 @@ static void test_labels_nvtx(void **state)
 	assert_int_equal(n, 1 + 2 + 1 + 9);
 	assert_int_equal(ln[0].kind, LANE_HOST);
 	assert_int_equal(ln[1].kind, LANE_NVTX);
-	lanes_label(&ln[1], label, sizeof label);
+	lanes_label(&ln[1], LAYOUT_LABEL_COLS - 1, label, sizeof label);
 	assert_string_equal(label, "NVTX t812");
-	lanes_label(&ln[2], label, sizeof label);
+	lanes_label(&ln[2], LAYOUT_LABEL_COLS - 1, label, sizeof label);
 	assert_string_equal(label, "NVTX ~2424");
-	lanes_label(&ln[3], label, sizeof label);
+	lanes_label(&ln[3], LAYOUT_LABEL_COLS - 1, label, sizeof label);
 	assert_string_equal(label, "legacy KER");
-	lanes_label(&ln[4], label, sizeof label);
+	lanes_label(&ln[4], LAYOUT_LABEL_COLS - 1, label, sizeof label);
 	assert_string_equal(label, "s0 blk H2D");
-	lanes_label(&ln[5], label, sizeof label);
+	lanes_label(&ln[5], LAYOUT_LABEL_COLS - 1, label, sizeof label);
 	assert_string_equal(label, "       KER");
-	lanes_label(&ln[7], label, sizeof label);
+	lanes_label(&ln[7], LAYOUT_LABEL_COLS - 1, label, sizeof label);
 	assert_string_equal(label, "s1 nb  H2D");
-	lanes_label(&ln[10], label, sizeof label);
+	lanes_label(&ln[10], LAYOUT_LABEL_COLS - 1, label, sizeof label);
 	assert_string_equal(label, "s2 ptd H2D");
 	/* the markers left the host lane: nearest record on the host lane at 200 us is an API call or the wait */
 	r = lanes_near(&l, &ln[0], 200e3);
@@ -414,7 +414,7 @@ static void test_labels_nvtx(void **state)
 	/* compact: kinds with the names */
 	ln = lanes_get(&l, true, &n);
 	assert_int_equal(n, 1 + 2 + 1 + 3);
-	lanes_label(&ln[5], label, sizeof label);
+	lanes_label(&ln[5], LAYOUT_LABEL_COLS - 1, label, sizeof label);
 	assert_string_equal(label, "s1 nb");
 	lanes_free(&l);
 	timeline_free(&t);

@@ -151,8 +151,8 @@ static void test_layout_every_size(void **state)
 	for (int cols = LAYOUT_MIN_COLS; cols <= 300; cols++)
 		for (int rows = LAYOUT_MIN_ROWS; rows <= 100; rows++)
 			for (int ab = 0; ab < 2; ab++) {
-				struct ss_layout_opts o = {cols, rows, ab != 0, true},
-				                      plain = {cols, rows, ab != 0, false};
+				struct ss_layout_opts o = {cols, rows, ab != 0, true, 0},
+				                      plain = {cols, rows, ab != 0, false, 0};
 				struct ss_layout l, p;
 				char *cause = NULL;
 
@@ -230,7 +230,7 @@ static void test_control(void **state)
 	struct ss_control c;
 	struct ss_control_input in;
 	struct ss_layout lay;
-	struct ss_layout_opts o = {100, 30, false, true};
+	struct ss_layout_opts o = {100, 30, false, true, 0};
 	struct ss_experiment e;
 	double t0, span, w0;
 	char *cause = NULL;

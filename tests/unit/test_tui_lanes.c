@@ -13,15 +13,16 @@
 #include "model/profile.h"
 #include "run/runner.h"
 #include "tui/lanes.h"
+#include "tui/layout.h"
 
-/* label_of writes the label of lane i of one form. */
+/* label_of writes the label of lane i of one form, in the label column that form asks for. */
 static const char *label_of(const struct ss_lanes *l, bool compact, int i, char *buf, size_t len)
 {
 	int n;
 	const struct ss_lane *ln = lanes_get(l, compact, &n);
 
 	assert_true(i < n);
-	lanes_label(&ln[i], buf, len);
+	lanes_label(&ln[i], lanes_label_cols(l, compact) - 1, buf, len);
 	return buf;
 }
 
@@ -84,6 +85,46 @@ static void test_stream_ids(void **state)
 	lanes_build(&l, &t);
 	assert_string_equal(label_of(&l, false, first_lane(&l, false, 2), buf, sizeof buf), "~34567 H2D");
 	assert_string_equal(label_of(&l, true, first_lane(&l, true, 2), buf, sizeof buf), "1234567");
+	lanes_free(&l);
+	timeline_free(&t);
+}
+
+/* Twelve blocking streams: the labels of s10 and s11 ask for a wider column in the expanded form ("s11 blk KER" and
+ * the separator: 12), none in the compact one ("s11 blk" fits 10); in the column asked for every tag is whole and the
+ * engines aligned; squeezed into the least column the tag falls to its first letter. */
+static void test_wide_labels(void **state)
+{
+	struct ss_timeline t;
+	struct ss_lanes l;
+	char buf[32], buf0[32];
+	int n;
+	const struct ss_lane *ln;
+
+	(void)state;
+	timeline_init(&t);
+	t.nstreams = 12;
+	for (int s = 0; s < 12; s++) {
+		tui_add(&t, SS_KIND_H2D, s, (uint64_t)s * US, (uint64_t)s * US + US / 2, 4096, 0, "h");
+		tui_add(&t, SS_KIND_KERNEL, s, (uint64_t)s * US + US / 2, (uint64_t)s * US + US, 0, 0, "k");
+		timeline_set_stream(&t, s, (uint32_t)(13 + s), SS_SKIND_BLOCKING);
+	}
+	timeline_sort(&t);
+	lanes_init(&l);
+	lanes_build(&l, &t);
+	assert_int_equal(lanes_label_cols(&l, false), 12);
+	assert_int_equal(lanes_label_cols(&l, true), LAYOUT_LABEL_COLS);
+	label_of(&l, false, first_lane(&l, false, 0), buf0, sizeof buf0);
+	assert_string_equal(buf0, "s0 blk  H2D");
+	assert_string_equal(label_of(&l, false, first_lane(&l, false, 11), buf, sizeof buf), "s11 blk H2D");
+	assert_string_equal(label_of(&l, false, first_lane(&l, false, 11) + 1, buf, sizeof buf), "        KER");
+	assert_string_equal(label_of(&l, true, first_lane(&l, true, 10), buf, sizeof buf), "s10 blk");
+	assert_string_equal(label_of(&l, true, first_lane(&l, true, 0), buf, sizeof buf), "s0 blk");
+	/* the least column: as before, the tag's first letter */
+	ln = lanes_get(&l, false, &n);
+	lanes_label(&ln[first_lane(&l, false, 11)], LAYOUT_LABEL_COLS - 1, buf, sizeof buf);
+	assert_string_equal(buf, "s11 b  H2D");
+	lanes_label(&ln[first_lane(&l, false, 0)], LAYOUT_LABEL_COLS - 1, buf, sizeof buf);
+	assert_string_equal(buf, "s0 blk H2D");
 	lanes_free(&l);
 	timeline_free(&t);
 }
@@ -344,6 +385,7 @@ int main(void)
 	    cmocka_unit_test(test_stream_ids),           cmocka_unit_test(test_stream_ids_nsys),
 	    cmocka_unit_test(test_stream_ids_roundtrip), cmocka_unit_test(test_host_threads),
 	    cmocka_unit_test(test_model_threads),        cmocka_unit_test(test_devices),
+	    cmocka_unit_test(test_wide_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

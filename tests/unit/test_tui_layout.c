@@ -90,25 +90,33 @@ static void check_layout(const struct ss_layout *l, int cols, int rows, bool ab)
 	}
 }
 
-/* Every size from the minimum up to 300x100, with and without A/B. */
+/* Every size from the minimum up to 300x100, with and without A/B, with every label column asked for (0, the
+ * default, up to past the widest): the column as asked within LAYOUT_LABEL_COLS..LAYOUT_LABEL_MAX_COLS. */
 static void test_every_size(void **state)
 {
+	static const int labels[] = {0, LAYOUT_LABEL_COLS, 13, LAYOUT_LABEL_MAX_COLS, 40};
 	int n = 0;
 
 	(void)state;
 	for (int cols = LAYOUT_MIN_COLS; cols <= 300; cols++)
 		for (int rows = LAYOUT_MIN_ROWS; rows <= 100; rows++)
-			for (int ab = 0; ab < 2; ab++) {
-				struct ss_layout_opts o = {cols, rows, ab != 0, false};
-				struct ss_layout l;
-				char *cause = NULL;
+			for (int ab = 0; ab < 2; ab++)
+				for (size_t k = 0; k < sizeof labels / sizeof labels[0]; k++) {
+					struct ss_layout_opts o = {cols, rows, ab != 0, false, labels[k]};
+					struct ss_layout l;
+					char *cause = NULL;
+					int want = labels[k] < LAYOUT_LABEL_COLS       ? LAYOUT_LABEL_COLS
+					           : labels[k] > LAYOUT_LABEL_MAX_COLS ? LAYOUT_LABEL_MAX_COLS
+					                                               : labels[k];
 
-				assert_int_equal(layout_compute(&o, &l, &cause), 0);
-				assert_null(cause);
-				check_layout(&l, cols, rows, ab != 0);
-				n++;
-			}
-	assert_int_equal(n, 221 * 77 * 2);
+					assert_int_equal(layout_compute(&o, &l, &cause), 0);
+					assert_null(cause);
+					check_layout(&l, cols, rows, ab != 0);
+					assert_int_equal(l.labels[0].w, want);
+					assert_int_equal(l.corner.w, want);
+					n++;
+				}
+	assert_int_equal(n, 221 * 77 * 2 * 5);
 }
 
 /* Below 80x24: -1 and a cause naming both sizes. */
@@ -118,7 +126,7 @@ static void test_too_small(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-		struct ss_layout_opts o = {sizes[i][0], sizes[i][1], false, false};
+		struct ss_layout_opts o = {sizes[i][0], sizes[i][1], false, false, 0};
 		struct ss_layout l;
 		char *cause = NULL, want[64];
 
