@@ -260,11 +260,24 @@ static void insight_legacy(const struct ss_timeline *t, struct ss_insights *out)
 	insight_recs(in, in->evidence, sizeof in->evidence);
 }
 
-/* no-overlap: copy and compute work both exist, yet two engines are busy together for under INSIGHT_OVERLAP_MIN of
- * the makespan. The gain is the makespan less the busiest engine's busy time: what perfect overlap would save. */
-static void insight_no_overlap(const struct ss_analysis *a, struct ss_insights *out)
+/* insight_busiest: the busiest engine's busy time in a, where one_copy (the copies' busy time on a GPU with one copy
+ * engine, insight_one_copy_busy; 0 otherwise) counts as one engine's. */
+static uint64_t insight_busiest(const struct ss_analysis *a, uint64_t one_copy)
 {
-	uint64_t copy = a->eng[SS_ENG_H2D].busy_ns + a->eng[SS_ENG_D2H].busy_ns, most = 0;
+	uint64_t most = one_copy;
+
+	for (int e = 0; e < SS_ENG_COUNT; e++)
+		if (a->eng[e].busy_ns > most)
+			most = a->eng[e].busy_ns;
+	return most;
+}
+
+/* no-overlap: copy and compute work both exist, yet two engines are busy together for under INSIGHT_OVERLAP_MIN of
+ * the makespan. The gain is the makespan less the busiest engine's busy time (insight_busiest, one_copy as there):
+ * what perfect overlap would save. */
+static void insight_no_overlap(const struct ss_analysis *a, uint64_t one_copy, struct ss_insights *out)
+{
+	uint64_t copy = one_copy > 0 ? one_copy : a->eng[SS_ENG_H2D].busy_ns + a->eng[SS_ENG_D2H].busy_ns, most;
 	struct ss_insight *in;
 	char b1[32], b2[32], b3[32], b4[32];
 
@@ -275,16 +288,15 @@ static void insight_no_overlap(const struct ss_analysis *a, struct ss_insights *
 	                      "Split the data into chunks and issue each chunk's copy, kernel and copy back on its own "
 	                      "stream (4 to 8 streams), so one chunk's copies run under another's kernel.")) == NULL)
 		return;
-	for (int e = 0; e < SS_ENG_COUNT; e++)
-		if (a->eng[e].busy_ns > most)
-			most = a->eng[e].busy_ns;
+	most = insight_busiest(a, one_copy);
 	in->t0 = a->t0;
 	in->t1 = a->t1;
 	snprintf(in->summary, sizeof in->summary, "copies and kernels hardly overlap: %.1f%% of the makespan",
 	         100.0 * a->overlap);
-	snprintf(in->evidence, sizeof in->evidence, "overlap %s of makespan %s; copy engines busy %s, compute busy %s",
+	snprintf(in->evidence, sizeof in->evidence, "overlap %s of makespan %s; copy engine%s busy %s, compute busy %s",
 	         units_time(a->overlap_ns, b1, sizeof b1), units_time(a->makespan_ns, b2, sizeof b2),
-	         units_time(copy, b3, sizeof b3), units_time(a->eng[SS_ENG_COMPUTE].busy_ns, b4, sizeof b4));
+	         one_copy > 0 ? " (one: H2D and D2H take turns)" : "s", units_time(copy, b3, sizeof b3),
+	         units_time(a->eng[SS_ENG_COMPUTE].busy_ns, b4, sizeof b4));
 	if (most < a->makespan_ns) {
 		in->have_gain = true;
 		in->gain_ns = a->makespan_ns - most;
@@ -294,17 +306,29 @@ static void insight_no_overlap(const struct ss_analysis *a, struct ss_insights *
 }
 
 /* engine-bound: one engine busy for INSIGHT_BOUND_UTIL of the makespan or more; the run is that close to the
- * engine's own bound, and no stream count can take it below that engine's busy time. */
-static void insight_engine_bound(const struct ss_analysis *a, struct ss_insights *out)
+ * engine's own bound, and no stream count can take it below that engine's busy time. one_copy: the copies' busy
+ * time on a GPU with one copy engine (insight_one_copy_busy), that engine's. */
+static void insight_engine_bound(const struct ss_analysis *a, uint64_t one_copy, struct ss_insights *out)
 {
 	int best = -1;
+	uint64_t busy;
+	unsigned long long count;
+	const char *name;
 	struct ss_insight *in;
 	char b1[32], b2[32];
 
 	for (int e = 0; e < SS_ENG_COUNT; e++)
 		if (best < 0 || a->eng[e].busy_ns > a->eng[best].busy_ns)
 			best = e;
-	if (a->makespan_ns == 0 || (double)a->eng[best].busy_ns < INSIGHT_BOUND_UTIL * (double)a->makespan_ns)
+	busy = a->eng[best].busy_ns;
+	count = (unsigned long long)a->eng[best].count;
+	name = insight_engine_names[best];
+	if (one_copy > busy) {
+		busy = one_copy;
+		count = (unsigned long long)(a->eng[SS_ENG_H2D].count + a->eng[SS_ENG_D2H].count);
+		name = "copy (one for H2D and D2H)";
+	}
+	if (a->makespan_ns == 0 || (double)busy < INSIGHT_BOUND_UTIL * (double)a->makespan_ns)
 		return;
 	if ((in =
 	         insight_new(out, "engine-bound", SS_SEV_INFO,
@@ -313,11 +337,10 @@ static void insight_engine_bound(const struct ss_analysis *a, struct ss_insights
 		return;
 	in->t0 = a->t0;
 	in->t1 = a->t1;
-	snprintf(in->summary, sizeof in->summary, "bound by the %s engine: busy %.1f%% of the makespan",
-	         insight_engine_names[best], 100.0 * (double)a->eng[best].busy_ns / (double)a->makespan_ns);
-	snprintf(in->evidence, sizeof in->evidence, "%s engine busy %s of makespan %s (%llu intervals)",
-	         insight_engine_names[best], units_time(a->eng[best].busy_ns, b1, sizeof b1),
-	         units_time(a->makespan_ns, b2, sizeof b2), (unsigned long long)a->eng[best].count);
+	snprintf(in->summary, sizeof in->summary, "bound by the %s engine: busy %.1f%% of the makespan", name,
+	         100.0 * (double)busy / (double)a->makespan_ns);
+	snprintf(in->evidence, sizeof in->evidence, "%s engine busy %s of makespan %s (%llu intervals)", name,
+	         units_time(busy, b1, sizeof b1), units_time(a->makespan_ns, b2, sizeof b2), count);
 }
 
 /* small-copies: pinned copies (not pageable, not managed migrations) whose rate is below INSIGHT_SLOW_RATE of the
@@ -572,6 +595,16 @@ static int insight_engine_class(int kind)
 	}
 }
 
+/* insight_class: the engine class record r competes in on t: insight_engine_class's, but a GPU with one copy engine
+ * (its trace says so: an Nsight Systems export's asyncEngines) runs H2D and D2H copies one at a time, in one class. */
+static int insight_class(const struct ss_timeline *t, const struct ss_record *r)
+{
+	const struct ss_device_info *d = timeline_device(t, r->device);
+	int c = insight_engine_class(r->kind);
+
+	return c == 1 && d != NULL && d->copy_engines == 1 ? 0 : c;
+}
+
 /* insight_ready_build fills rd for t (sorted); insight_ready_free releases it. */
 static void insight_ready_build(const struct ss_timeline *t, struct insight_ready *rd)
 {
@@ -617,7 +650,7 @@ static void insight_ready_build(const struct ss_timeline *t, struct insight_read
 	}
 	for (size_t i = 0; i < t->n; i++) { /* start order: each union grows at its end */
 		const struct ss_record *r = &t->rec[i];
-		int k = insight_engine_class(r->kind);
+		int k = insight_class(t, r);
 		uint64_t *u;
 		size_t *n;
 
@@ -716,9 +749,9 @@ static size_t insight_blocker(const struct ss_timeline *t, const struct insight_
  * the makespan. The gain is at most
  * the waits, and at most what perfect overlap saves. */
 static void insight_false_dependency(const struct ss_timeline *t, const struct ss_analysis *a,
-                                     const struct insight_ready *rd, struct ss_insights *out)
+                                     const struct insight_ready *rd, uint64_t one_copy, struct ss_insights *out)
 {
-	uint64_t waited = 0, most = 0;
+	uint64_t waited = 0, most;
 	size_t nwait = 0, blockers[SS_INSIGHT_MAX_RECS];
 	struct ss_insight tmp, *in;
 	char b1[32], b2[32];
@@ -726,7 +759,7 @@ static void insight_false_dependency(const struct ss_timeline *t, const struct s
 	memset(&tmp, 0, sizeof tmp);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
-		int c = insight_engine_class(r->kind);
+		int c = insight_class(t, r);
 		uint64_t idle;
 		size_t b;
 
@@ -761,9 +794,7 @@ static void insight_false_dependency(const struct ss_timeline *t, const struct s
 	         units_time(INSIGHT_BLOCK_NS, b2, sizeof b2), tmp.rec[0], blockers[0],
 	         units_time(waited, b1, sizeof b1));
 	insight_recs(in, in->evidence, sizeof in->evidence);
-	for (int e = 0; e < SS_ENG_COUNT; e++)
-		if (a->eng[e].busy_ns > most)
-			most = a->eng[e].busy_ns;
+	most = insight_busiest(a, one_copy);
 	in->have_gain = true;
 	in->gain_ns = waited;
 	if (a->makespan_ns > most && a->makespan_ns - most < waited)
@@ -917,7 +948,7 @@ static void insight_launch_bound(const struct ss_timeline *t, const struct ss_an
 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
-		int c = insight_engine_class(r->kind);
+		int c = insight_class(t, r);
 
 		if (r->kind == SS_KIND_API && r->start >= a->t0 && r->end <= a->t1) { /* the calls during the work */
 			api_ns += r->end - r->start;
@@ -1810,23 +1841,49 @@ void insight_analyze(const struct ss_timeline *t, const struct ss_analysis *a, s
 	insight_analyze_run(t, a, NULL, out);
 }
 
+static bool insight_is_copy_rec(const struct ss_record *r)
+{
+	return r->kind == SS_KIND_H2D || r->kind == SS_KIND_D2H;
+}
+
+/* insight_one_copy_busy: the union of t's H2D and D2H intervals within a's work span when every device t describes
+ * has one copy engine (an Nsight Systems export's asyncEngines = 1: the two directions take turns on it); 0 when
+ * not (two or more copy engines, or not known: each direction its own engine). */
+static uint64_t insight_one_copy_busy(const struct ss_timeline *t, const struct ss_analysis *a)
+{
+	bool one = false;
+
+	for (int d = 0; d < SS_TIMELINE_MAX_DEVICES; d++) {
+		const struct ss_device_info *di = timeline_device(t, d);
+
+		if (di == NULL)
+			continue;
+		if (di->copy_engines != 1)
+			return 0;
+		one = true;
+	}
+	return one ? insight_union_ns(t, insight_is_copy_rec, a->t0, a->t1) : 0;
+}
+
 void insight_analyze_run(const struct ss_timeline *t, const struct ss_analysis *a, const struct ss_experiment *e,
                          struct ss_insights *out)
 {
 	struct insight_ready rd;
+	uint64_t one_copy;
 
 	out->n = 0;
 	if (t->n == 0 || a->makespan_ns == 0)
 		return;
 	insight_pageable(t, out);
 	insight_legacy(t, out);
-	insight_no_overlap(a, out);
-	insight_engine_bound(a, out);
+	one_copy = insight_one_copy_busy(t, a);
+	insight_no_overlap(a, one_copy, out);
+	insight_engine_bound(a, one_copy, out);
 	insight_small_copies(t, a, out);
 	insight_gpu_idle(t, a, out);
 	insight_perturbation(t, a, out);
 	insight_ready_build(t, &rd);
-	insight_false_dependency(t, a, &rd, out);
+	insight_false_dependency(t, a, &rd, one_copy, out);
 	insight_low_kernel_concurrency(t, a, &rd, out);
 	insight_launch_bound(t, a, &rd, out);
 	insight_ready_free(&rd);

@@ -369,6 +369,14 @@ void timeline_set_device(struct ss_timeline *t, int index, const char *name, con
 	d->known = true;
 }
 
+void timeline_set_copy_engines(struct ss_timeline *t, int index, int n)
+{
+	if (index < 0 || index >= SS_TIMELINE_MAX_DEVICES || n < 1)
+		return;
+	t->devices[index].copy_engines = n;
+	t->devices[index].known = true;
+}
+
 const struct ss_device_info *timeline_device(const struct ss_timeline *t, int index)
 {
 	if (index < 0 || index >= SS_TIMELINE_MAX_DEVICES || !t->devices[index].known)

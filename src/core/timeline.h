@@ -21,6 +21,8 @@ struct ss_device_info {
 	char name[96];    /* "NVIDIA H200" */
 	char uuid[48];    /* "GPU-xxxxxxxx-..." as nvidia-smi writes it */
 	uint32_t context; /* the CUDA context its records came from (CUPTI contextId), 0 when not known */
+	int copy_engines; /* its copy engines (Nsight Systems' asyncEngines): 1 runs H2D and D2H one at a time; 0 not
+	                     known */
 	bool known;       /* set by timeline_set_device */
 };
 
@@ -107,6 +109,8 @@ const struct ss_launch *timeline_launch(const struct ss_timeline *t, const struc
 /* timeline_set_device describes device index (0..SS_TIMELINE_MAX_DEVICES-1, others ignored): name, uuid (NULL
  * keeps what is there) and context (0 keeps it). */
 void timeline_set_device(struct ss_timeline *t, int index, const char *name, const char *uuid, uint32_t context);
+/* timeline_set_copy_engines records that device index (described or not) has n copy engines (n >= 1). */
+void timeline_set_copy_engines(struct ss_timeline *t, int index, int n);
 /* timeline_device returns what is known of device index, NULL when nothing. */
 const struct ss_device_info *timeline_device(const struct ss_timeline *t, int index);
 /* timeline_ndevices is the number of devices the timeline spans: 1 + the highest device of its records (peer ends

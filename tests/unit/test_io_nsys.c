@@ -58,6 +58,8 @@ static void test_rtx4060ti(void **state)
 	assert_int_equal(count_kind(&t, SS_KIND_API), 44);
 	assert_int_equal(count_kind(&t, SS_KIND_SYNC), 1);
 	assert_string_equal(t.device, "NVIDIA GeForce RTX 4060 Ti");
+	assert_non_null(timeline_device(&t, 0));
+	assert_int_equal(timeline_device(&t, 0)->copy_engines, 1); /* asyncEngines: one copy engine */
 	assert_string_equal(t.backend, "file");
 	assert_string_equal(t.source, path);
 	assert_false(t.modelled);
@@ -111,6 +113,7 @@ static void test_rtx3060(void **state)
 	assert_int_equal(count_kind(&t, SS_KIND_H2D) + count_kind(&t, SS_KIND_D2H), 2);
 	assert_int_equal(count_kind(&t, SS_KIND_KERNEL), 1);
 	assert_string_equal(t.device, "NVIDIA GeForce RTX 3060");
+	assert_int_equal(timeline_device(&t, 0)->copy_engines, 2);
 	r = find(&t, SS_KIND_KERNEL, 0);
 	assert_string_equal(timeline_name(&t, r->name), "reduce_baseline");
 	assert_int_equal(r->stream, 0);
@@ -231,6 +234,8 @@ static void test_nsys_sql_on_our_export(void **state)
 		timeline_init(&back);
 		assert_int_equal(import_file(out, &back, &cause), 0);
 		fx_same_records(&t, &back);
+		/* the copy engines too (asyncEngines: 1 and 2) */
+		assert_int_equal(timeline_device(&back, 0)->copy_engines, f == 0 ? 1 : 2);
 		timeline_free(&back);
 		timeline_free(&t);
 		free(src);

@@ -549,8 +549,10 @@ static int export_sqlite_labels(struct export_sqlite_ctx *c, const struct ss_exp
 	}
 	/* one row per device: device 0 always (named by the run's device label unless the table names it), every
 	 * other device the timeline describes */
-	if (export_sqlite_compile(
-	        c, "INSERT INTO TARGET_INFO_GPU (vmId, id, name, uuid, cuDevice) VALUES (0, ?1, ?2, ?3, ?1)", &st) != 0)
+	if (export_sqlite_compile(c,
+	                          "INSERT INTO TARGET_INFO_GPU (vmId, id, name, uuid, cuDevice, asyncEngines) VALUES "
+	                          "(0, ?1, ?2, ?3, ?1, ?4)",
+	                          &st) != 0)
 		return -1;
 	rc = 0;
 	for (int d = 0; d < SS_TIMELINE_MAX_DEVICES && rc == 0; d++) {
@@ -568,6 +570,10 @@ static int export_sqlite_labels(struct export_sqlite_ctx *c, const struct ss_exp
 			sqlite3_bind_text(st, 3, di->uuid, -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_null(st, 3);
+		if (di != NULL && di->copy_engines > 0)
+			sqlite3_bind_int(st, 4, di->copy_engines);
+		else
+			sqlite3_bind_null(st, 4);
 		rc = export_sqlite_step(c, st);
 		sqlite3_reset(st);
 	}

@@ -757,15 +757,19 @@ static char *import_sqlite_meta_get(struct import_sqlite_ctx *c, const char *nam
 	return v;
 }
 
-/* import_sqlite_devices describes each device of TARGET_INFO_GPU (its id, name and uuid, where the file has those
- * columns) in t's device table; rows of ids past the table are left out. */
+/* import_sqlite_devices describes each device of TARGET_INFO_GPU (its id, name, uuid and copy engines, where the
+ * file has those columns) in t's device table; rows of ids past the table are left out. */
 static void import_sqlite_devices(struct import_sqlite_ctx *c, struct ss_timeline *t)
 {
-	static const char *const cols[] = {"id", "name", "uuid"};
+	static const char *const cols[] = {"id", "name", "uuid", "asyncEngines"};
 	sqlite3_stmt *st = NULL;
 
-	if (!import_sqlite_select(c, "TARGET_INFO_GPU", cols, 3, "SELECT id, name, uuid FROM TARGET_INFO_GPU", &st) &&
-	    !import_sqlite_select(c, "TARGET_INFO_GPU", cols, 2, "SELECT id, name, NULL FROM TARGET_INFO_GPU", &st))
+	if (!import_sqlite_select(c, "TARGET_INFO_GPU", cols, 4,
+	                          "SELECT id, name, uuid, asyncEngines FROM TARGET_INFO_GPU", &st) &&
+	    !import_sqlite_select(c, "TARGET_INFO_GPU", cols, 3, "SELECT id, name, uuid, NULL FROM TARGET_INFO_GPU",
+	                          &st) &&
+	    !import_sqlite_select(c, "TARGET_INFO_GPU", cols, 2, "SELECT id, name, NULL, NULL FROM TARGET_INFO_GPU",
+	                          &st))
 		return;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 1);
@@ -775,8 +779,12 @@ static void import_sqlite_devices(struct import_sqlite_ctx *c, struct ss_timelin
 		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER)
 			continue;
 		id = sqlite3_column_int64(st, 0);
-		if (id >= 0 && id < SS_TIMELINE_MAX_DEVICES)
-			timeline_set_device(t, (int)id, name, uuid, 0);
+		if (id < 0 || id >= SS_TIMELINE_MAX_DEVICES)
+			continue;
+		timeline_set_device(t, (int)id, name, uuid, 0);
+		if (sqlite3_column_type(st, 3) == SQLITE_INTEGER && sqlite3_column_int64(st, 3) >= 1 &&
+		    sqlite3_column_int64(st, 3) <= 64)
+			timeline_set_copy_engines(t, (int)id, (int)sqlite3_column_int64(st, 3));
 	}
 	sqlite3_finalize(st);
 }
