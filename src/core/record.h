@@ -88,6 +88,7 @@ struct ss_launch {
 	uint32_t static_smem;  /* static shared memory per block, bytes */
 	uint32_t dynamic_smem; /* dynamic shared memory per block, bytes */
 	uint32_t flags;        /* SS_LAUNCH_* */
+	uint32_t full_name;    /* the kernel's full (demangled) name as a timeline name id; 0: its record's name only */
 };
 
 /* record_cmp is the timeline's order: start, then end, then kind, then correlation (-1, 0, 1). */

@@ -157,7 +157,12 @@ void summary_build(const struct ss_timeline *t, struct ss_summary *s)
 		uint64_t dur = r->end >= r->start ? r->end - r->start : 0;
 
 		if (r->kind == SS_KIND_KERNEL) {
-			kern[nk++] = (struct summary_item){r->name, dur, 0};
+			/* by the full name where the trace has one (overloads and template instances apart, as nsys
+			 * stats groups them), else the record's */
+			const struct ss_launch *l = timeline_launch(t, r);
+
+			kern[nk++] =
+			    (struct summary_item){l != NULL && l->full_name != 0 ? l->full_name : r->name, dur, 0};
 		} else if (r->kind == SS_KIND_H2D || r->kind == SS_KIND_D2H || r->kind == SS_KIND_D2D ||
 		           r->kind == SS_KIND_MEMSET) {
 			int mem = r->kind == SS_KIND_MEMSET ? SS_SUM_MEM_NONE : summary_mem_of(r);

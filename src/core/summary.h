@@ -1,7 +1,7 @@
 /* summary.h: per-kernel and per-copy-kind summaries of a timeline, the rows Nsight Systems' `nsys stats` reports as
- * cuda_gpu_kern_sum (kernels by name) and cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum (copies and memsets by
- * kind). Pure: it reads a timeline and gives rows, prints nothing; `streamscope stats` prints them and a TUI panel
- * may draw the same rows.
+ * cuda_gpu_kern_sum (kernels by name: the full name where the trace has one) and cuda_gpu_mem_time_sum /
+ * cuda_gpu_mem_size_sum (copies and memsets by kind). Pure: it reads a timeline and gives rows, prints nothing;
+ * `streamscope stats` prints them and a TUI panel may draw the same rows.
  *
  * Durations are end - start of each GPU record (ns). Rows are sorted by total time, descending (as nsys sorts),
  * ties by name. A time percentage is the row's share of its table's total: kernels of all kernel time, copies of

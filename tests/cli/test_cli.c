@@ -1918,7 +1918,7 @@ static void test_stats_nsys(void **state)
 	assert_int_equal(json_tree_len(json_tree_get(j, "copies")), 2);
 	assert_int_equal(num(j, "kernel_count"), 4);
 	assert_int_equal(num(j, "copy_count"), 12);
-	r = stats_row(j, "kernels", "add_parallel");
+	r = stats_row(j, "kernels", "add_parallel(const float *, const float *, float *, int)"); /* as nsys stats */
 	assert_int_equal(num(r, "count"), 4);
 	assert_int_equal(num(r, "total_ns"), 536542);
 	assert_int_equal(num(r, "min_ns"), 133752);
@@ -1952,7 +1952,7 @@ static void test_stats_nsys(void **state)
 	run_cli(&o, ARGS("stats", SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite", "--json"));
 	assert_int_equal(o.status, 0);
 	j = parse_json(&o);
-	r = stats_row(j, "kernels", "reduce_baseline");
+	r = stats_row(j, "kernels", "reduce_baseline(const int *, int *, unsigned long)");
 	assert_int_equal(num(r, "count"), 1);
 	assert_int_equal(num(r, "total_ns"), 1042014582);
 	assert_true(num(r, "stddev_ns") == 0.0);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/summary.h"
 #include "core/timeline.h"
@@ -210,7 +211,7 @@ static void check_export(const char *file, const char *kernel, uint64_t kernel_t
 {
 	static const char kern_sql[] =
 	    "SELECT k.\"end\" - k.start, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
-	    "ON s.id = k.shortName WHERE s.value = ?1 ORDER BY 1";
+	    "ON s.id = k.demangledName WHERE s.value = ?1 ORDER BY 1";
 	static const char copy_sql[] =
 	    "SELECT \"end\" - start, bytes FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = ?2 AND "
 	    "(CASE copyKind WHEN 1 THEN srcKind ELSE dstKind END) = "
@@ -230,7 +231,7 @@ static void check_export(const char *file, const char *kernel, uint64_t kernel_t
 	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 
 	assert_int_equal(s.nkern,
-	                 (size_t)sql_int(db, "SELECT count(DISTINCT shortName) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+	                 (size_t)sql_int(db, "SELECT count(DISTINCT demangledName) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
 	assert_int_equal(s.kern_count, (uint64_t)sql_int(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
 	for (size_t i = 0; i < s.nkern; i++) {
 		sql_group(db, kern_sql, summary_row_name(&t, &s.kern[i]), -1, &g);
@@ -261,24 +262,70 @@ static void check_export(const char *file, const char *kernel, uint64_t kernel_t
 static void test_nsys_rtx4060ti(void **state)
 {
 	(void)state;
-	/* python3: SELECT count(*), sum(end - start) ... WHERE shortName is add_parallel: 4, 536542 */
-	check_export("rtx4060ti-4streams.sqlite", "add_parallel", 536542, 4);
+	/* python3: SELECT count(*), sum(end - start) ... WHERE shortName is add_parallel: 4, 536542; rows by the
+	 * demangled name, as nsys stats cuda_gpu_kern_sum */
+	check_export("rtx4060ti-4streams.sqlite", "add_parallel(const float *, const float *, float *, int)", 536542,
+	             4);
 }
 
 static void test_nsys_rtx3060(void **state)
 {
 	(void)state;
 	/* python3: reduce_baseline: 1 record of 1042014582 ns */
-	check_export("rtx3060-1stream.sqlite", "reduce_baseline", 1042014582, 1);
+	check_export("rtx3060-1stream.sqlite", "reduce_baseline(const int *, int *, unsigned long)", 1042014582, 1);
+}
+
+/* Two kernels of one short name and different full names (overloads, template instances) are two rows, as nsys
+ * stats has them: the 4060 Ti export with two of its four launches given another demangled name (they were one
+ * row of 4). */
+static void test_nsys_overloads(void **state)
+{
+	char src[512], path[] = "/tmp/ss-summary-XXXXXX", *cause = NULL, *err = NULL, buf[1 << 16];
+	FILE *in, *out;
+	size_t n;
+	int fd;
+	sqlite3 *db;
+	struct ss_timeline t;
+	struct ss_summary s;
+
+	(void)state;
+	snprintf(src, sizeof src, "%s/tests/data/nsys/rtx4060ti-4streams.sqlite", SS_SOURCE_DIR);
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_non_null(in = fopen(src, "rb"));
+	assert_non_null(out = fdopen(fd, "wb"));
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		assert_int_equal(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_exec(db,
+	                 "INSERT INTO StringIds (id, value) VALUES (999999, 'add_parallel(const double *, const double "
+	                 "*, double *, int)');"
+	                 "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET demangledName = 999999 WHERE rowid IN (SELECT rowid "
+	                 "FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY start LIMIT 2);",
+	                 NULL, NULL, &err) != SQLITE_OK)
+		fail_msg("%s", err);
+	sqlite3_close(db);
+	timeline_init(&t);
+	if (import_file(path, &t, &cause) != 0)
+		fail_msg("%s", cause);
+	summary_build(&t, &s);
+	assert_int_equal(s.nkern, 2);
+	assert_int_equal(s.kern[0].count, 2);
+	assert_int_equal(s.kern[1].count, 2);
+	assert_non_null(strstr(summary_row_name(&t, &s.kern[0]), "add_parallel(const "));
+	assert_string_not_equal(summary_row_name(&t, &s.kern[0]), summary_row_name(&t, &s.kern[1]));
+	summary_free(&s);
+	timeline_free(&t);
+	unlink(path);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_hand_built),
-	    cmocka_unit_test(test_empty),
-	    cmocka_unit_test(test_nsys_rtx4060ti),
-	    cmocka_unit_test(test_nsys_rtx3060),
+	    cmocka_unit_test(test_hand_built),     cmocka_unit_test(test_empty),
+	    cmocka_unit_test(test_nsys_rtx4060ti), cmocka_unit_test(test_nsys_rtx3060),
+	    cmocka_unit_test(test_nsys_overloads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -432,8 +432,8 @@ static int export_sqlite_record(struct export_sqlite_ctx *c, const struct ss_tim
 
 		*v++ = r->raw_stream;
 		*v++ = r->correlation;
-		*v++ = r->name; /* demangledName */
-		*v++ = r->name; /* shortName */
+		*v++ = l != NULL && l->full_name != 0 ? l->full_name : r->name; /* demangledName */
+		*v++ = r->name;                                                 /* shortName */
 		*v++ = attrs ? l->registers : 0;
 		for (int i = 0; i < 3; i++)
 			*v++ = l != NULL ? l->grid[i] : 0;

@@ -932,7 +932,8 @@ static void import_sqlite_apply_flags(struct ss_timeline *t, struct idmap *flags
 }
 
 /* import_sqlite_launches reads the kernels' launch details (grid, block, registers, shared memory: Nsight Systems'
- * columns, which streamscope writes too) into t's launch table, keyed as the kernel records are (correlationId,
+ * columns, which streamscope writes too; the demangled name, where StringIds has it and it is not the short name:
+ * full_name) into t's launch table, keyed as the kernel records are (correlationId,
  * streamId). Optional: a table without the columns adds nothing; a row whose values are not integers of 32 bits,
  * or whose grid or block is 0 (no launch has one: streamscope writes 0 where it did not know), is skipped.
  * Registers and shared memory are known (SS_LAUNCH_ATTRS) where registersPerThread is not 0: every kernel CUPTI
@@ -950,13 +951,23 @@ static void import_sqlite_launches(struct import_sqlite_ctx *c, struct ss_timeli
 	                                  "blockZ",
 	                                  "registersPerThread",
 	                                  "staticSharedMemory",
-	                                  "dynamicSharedMemory"};
+	                                  "dynamicSharedMemory",
+	                                  "demangledName",
+	                                  "shortName"};
 	const char *table = "CUPTI_ACTIVITY_KIND_KERNEL";
 	sqlite3_stmt *st = NULL;
 
-	if (!import_sqlite_select(c, table, col, sizeof col / sizeof col[0],
+	if (!(c->has_strings &&
+	      import_sqlite_select(
+	          c, table, col, sizeof col / sizeof col[0],
+	          "SELECT k.correlationId, k.streamId, k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY,"
+	          " k.blockZ, k.registersPerThread, k.staticSharedMemory, k.dynamicSharedMemory, s.value, n.value"
+	          " FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.demangledName"
+	          " LEFT JOIN StringIds n ON n.id = k.shortName ORDER BY k.correlationId, k.streamId",
+	          &st)) &&
+	    !import_sqlite_select(c, table, col, sizeof col / sizeof col[0] - 2,
 	                          "SELECT correlationId, streamId, gridX, gridY, gridZ, blockX, blockY, blockZ,"
-	                          " registersPerThread, staticSharedMemory, dynamicSharedMemory"
+	                          " registersPerThread, staticSharedMemory, dynamicSharedMemory, NULL, NULL"
 	                          " FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY correlationId, streamId",
 	                          &st))
 		return;
@@ -964,6 +975,7 @@ static void import_sqlite_launches(struct import_sqlite_ctx *c, struct ss_timeli
 		uint32_t v[11];
 		struct ss_launch l;
 		bool ok = true;
+		const char *full = (const char *)sqlite3_column_text(st, 11), *brief;
 
 		for (int i = 0; i < 11 && ok; i++) {
 			sqlite3_int64 x = sqlite3_column_int64(st, i);
@@ -973,6 +985,9 @@ static void import_sqlite_launches(struct import_sqlite_ctx *c, struct ss_timeli
 		}
 		if (!ok || v[2] == 0 || v[5] == 0)
 			continue;
+		brief = (const char *)sqlite3_column_text(st, 12);
+		if (full != NULL && brief != NULL && strcmp(full, brief) == 0)
+			full = NULL; /* the record's own name (streamscope's exports write it to both columns) */
 		l = (struct ss_launch){.correlation = v[0],
 		                       .raw_stream = v[1],
 		                       .grid = {v[2], v[3], v[4]},
@@ -980,7 +995,8 @@ static void import_sqlite_launches(struct import_sqlite_ctx *c, struct ss_timeli
 		                       .registers = v[8],
 		                       .static_smem = v[9],
 		                       .dynamic_smem = v[10],
-		                       .flags = v[8] > 0 ? SS_LAUNCH_ATTRS : 0};
+		                       .flags = v[8] > 0 ? SS_LAUNCH_ATTRS : 0,
+		                       .full_name = full != NULL && full[0] != '\0' ? timeline_intern(t, full) : 0};
 		timeline_add_launch(t, &l);
 	}
 	sqlite3_finalize(st);
