@@ -174,7 +174,8 @@ static void insightbox_list(struct ss_grid *g, struct ss_rect r, const struct ss
 }
 
 /* insightbox_text draws the selected entry's text into r, as many lines as fit: severity and rule, summary,
- * evidence, fix; each part's label (dim) opens its first line; the gain takes the last lines, whatever is cut. */
+ * evidence, fix; each part's label (dim) opens its first line; then the gain, its first two lines kept room for
+ * whatever of the text is cut, the rest where rows are left. */
 static void insightbox_text(struct ss_grid *g, struct ss_rect r, const struct ss_insight *x, bool modelled)
 {
 	char line[INSIGHTBOX_MAX_LINES][INSIGHTBOX_LINE], gain[512], text[1100];
@@ -203,8 +204,8 @@ static void insightbox_text(struct ss_grid *g, struct ss_rect r, const struct ss
 			grid_puts(g, r.x + skip, y, r.w - skip, line[i] + skip, SS_ROLE_TEXT, 0);
 		}
 	}
-	insightbox_wrap(gain, r.w, line, INSIGHTBOX_MAX_LINES);
-	for (int i = 0; i < ng && y < r.y + r.h; i++, y++)
+	ng = insightbox_wrap(gain, r.w, line, INSIGHTBOX_MAX_LINES); /* all of it that fits below the text */
+	for (int i = 0; i < ng && i < INSIGHTBOX_MAX_LINES && y < r.y + r.h; i++, y++)
 		grid_puts(g, r.x, y, r.w, line[i], x->have_gain ? SS_ROLE_HIGHLIGHT : SS_ROLE_DIM, 0);
 }
 

@@ -401,6 +401,20 @@ static void test_screens(void **state)
 			assert_true(tui_find(&g, "Esc close") >= 0);
 			/* the stats panel makes room */
 			assert_true(tui_find(&g, "Stats") < 0);
+			/* with rows to spare, the gain whole: its last word too (two lines of it were kept, the rest
+			 * cut above empty rows) */
+			if (sizes[s][1] >= 50) {
+				struct ss_insight *x = &r.in.item[0];
+
+				x->have_gain = true;
+				snprintf(
+				    x->gain_how, sizeof x->gain_how,
+				    "at most: the waits, capped at the makespan less the busiest engine's busy time, "
+				    "which is a long way of saying that this line wraps onto a third and a fourth line "
+				    "of the panel at its width here, ending in thelastwordofthegain)");
+				screen(&g, &r, 0, sizes[s][0], sizes[s][1], ascii != 0, &lay, &gv);
+				assert_true(tui_find(&g, "thelastwordofthegain)") >= 0);
+			}
 			marked_ok(&g, &r, &lay, &gv, r.in.item[0].rec, r.in.item[0].nrec);
 			/* the next entry: its own record marked, the copies no longer */
 			screen(&g, &r, 1, sizes[s][0], sizes[s][1], ascii != 0, &lay, &gv);
