@@ -345,6 +345,9 @@ static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_vi
 	struct view_help_line line[96];
 	struct ss_rect r;
 	int prev = -1;
+	const char *foot = v->source != NULL || v->no_experiment
+	                       ? "experiment keys are off here  -  ? the legend, any key closes"
+	                       : "? again: what the lanes, colours and stats mean  -  any key closes";
 
 	for (int i = 0; i < n && nlines < 90; i++) {
 		if (k[i].name == NULL)
@@ -363,6 +366,8 @@ static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_vi
 	per = (nlines + ncol - 1) / ncol;
 	colw = ncol == 1 ? 48 : (area.w - 4) / 2;
 	r.w = ncol * colw + 4;
+	if (r.w < grid_text_width(foot) + 4) /* the footer inside the box, whole */
+		r.w = grid_text_width(foot) + 4;
 	if (r.w > area.w)
 		r.w = area.w;
 	r.h = per + 4 <= area.h ? per + 4 : area.h;
@@ -382,11 +387,7 @@ static void view_help(struct ss_grid *g, struct ss_rect area, const struct ss_vi
 		grid_puts(g, x, y, 10, line[i].key, SS_ROLE_HIGHLIGHT, 0);
 		grid_puts(g, x + 10, y, colw - 11, line[i].text, line[i].role, 0);
 	}
-	view_center(g, (struct ss_rect){r.x, r.y, r.w, r.h}, r.y + r.h - 2,
-	            v->source != NULL || v->no_experiment
-	                ? "experiment keys are off here  -  ? the legend, any key closes"
-	                : "? again: what the lanes, colours and stats mean  -  any key closes",
-	            SS_ROLE_DIM, 0);
+	view_center(g, (struct ss_rect){r.x + 1, r.y, r.w - 2, r.h}, r.y + r.h - 2, foot, SS_ROLE_DIM, 0);
 }
 
 /* One line of the legend: a name (drawn in role, or a swatch of it when swatch) and what it means (at most 24

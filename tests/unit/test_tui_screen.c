@@ -137,6 +137,26 @@ static void test_help(void **state)
 	}
 	tui_golden(&f.g, "tui_screen_help_80x24", "the help overlay at 80x24");
 	fv_free(&f);
+	/* a trace's help in one column (140x45): its footer whole, inside the box's borders (it was cut and drawn over
+	 * the left border) */
+	fv_init(&f, 140, 45, true);
+	f.v.help = true;
+	f.v.no_experiment = true;
+	view_draw(&f.g, &f.v);
+	{
+		char row[4096];
+		int y = tui_find(&f.g, "experiment keys are off here  -  ? the legend, any key closes");
+		const char *at;
+
+		assert_true(y >= 1);
+		tui_row(&f.g, y, row, sizeof row);
+		at = strstr(row, "experiment keys");
+		assert_non_null(at);
+		assert_true(at - row >= 2);
+		assert_true(at[-2] == '|' && at[-1] == ' ');
+		assert_non_null(strstr(at, "any key closes |"));
+	}
+	fv_free(&f);
 }
 
 /* The help's second page, the legend: every lane tag, colour and stats item named and explained, whole at 80x24,
