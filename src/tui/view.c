@@ -20,8 +20,12 @@ int view_layout(const struct ss_view *v, int cols, int rows, struct ss_layout *l
 	/* the label column as the widest label of the runs shown asks, in the form shown */
 	if (v->run.lanes != NULL)
 		o.label_cols = lanes_label_cols(v->run.lanes, v->gv.compact);
-	if (v->pinned.lanes != NULL && lanes_label_cols(v->pinned.lanes, v->gv.compact) > o.label_cols)
-		o.label_cols = lanes_label_cols(v->pinned.lanes, v->gv.compact);
+	if (v->pinned.lanes != NULL) {
+		int pinned = lanes_label_cols(v->pinned.lanes, v->gv.compact);
+
+		if (pinned > o.label_cols)
+			o.label_cols = pinned;
+	}
 	return layout_compute(&o, l, cause);
 }
 
