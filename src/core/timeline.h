@@ -21,7 +21,7 @@ struct ss_device_info {
 	char name[96];    /* "NVIDIA H200" */
 	char uuid[48];    /* "GPU-xxxxxxxx-..." as nvidia-smi writes it */
 	uint32_t context; /* the CUDA context its records came from (CUPTI contextId), 0 when not known */
-	int copy_engines; /* its copy engines (Nsight Systems' asyncEngines): 1 runs H2D and D2H one at a time; 0 not
+	int copy_engines; /* its copy engines (asyncEngines, asyncEngineCount): 1 runs H2D and D2H one at a time; 0 not
 	                     known */
 	bool known;       /* set by timeline_set_device */
 };

@@ -42,13 +42,15 @@ void wire_stream(struct wire_writer *w, int index, uint32_t raw_id, int kind)
 	wire_send(w, WIRE_STREAM, &s, sizeof s, NULL, 0);
 }
 
-void wire_device(struct wire_writer *w, int index, const char *name, const char *uuid, uint32_t context)
+void wire_device(struct wire_writer *w, int index, const char *name, const char *uuid, uint32_t context,
+                 int copy_engines)
 {
 	struct wire_device d;
 
 	memset(&d, 0, sizeof d);
 	d.index = index;
 	d.context = context;
+	d.copy_engines = copy_engines;
 	snprintf(d.name, sizeof d.name, "%s", name != NULL ? name : "");
 	snprintf(d.uuid, sizeof d.uuid, "%s", uuid != NULL ? uuid : "");
 	wire_send(w, WIRE_DEVICE, &d, sizeof d, NULL, 0);

@@ -23,8 +23,9 @@ enum wire_type {
 
 /* The payload of WIRE_DEVICE: empty strings and a 0 context leave what the reader knows. */
 struct wire_device {
-	int32_t index;    /* the records' device (CUPTI deviceId) */
-	uint32_t context; /* its CUDA context (CUPTI contextId), 0 when not known */
+	int32_t index;        /* the records' device (CUPTI deviceId) */
+	uint32_t context;     /* its CUDA context (CUPTI contextId), 0 when not known */
+	int32_t copy_engines; /* its copy engines, 0 when not known */
 	char name[96];
 	char uuid[48];
 };
@@ -48,8 +49,10 @@ int wire_open(struct wire_writer *w, int fd);
 void wire_record(struct wire_writer *w, const struct ss_record *r, const char *name);
 /* wire_stream writes what stream index is (raw id, enum ss_stream_kind). */
 void wire_stream(struct wire_writer *w, int index, uint32_t raw_id, int kind);
-/* wire_device writes what device index is: name and uuid (NULL or "": not known), its context (0: not known). */
-void wire_device(struct wire_writer *w, int index, const char *name, const char *uuid, uint32_t context);
+/* wire_device writes what device index is: name and uuid (NULL or "": not known), its context and its copy engines
+ * (0: not known). */
+void wire_device(struct wire_writer *w, int index, const char *name, const char *uuid, uint32_t context,
+                 int copy_engines);
 /* wire_launch writes a kernel's launch details. */
 void wire_launch(struct wire_writer *w, const struct ss_launch *l);
 /* wire_progress writes a progress line and flushes. */

@@ -267,7 +267,7 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		}
 		goto out;
 	}
-	if (cuda_exec_setup(&x, e, ops, sink, res->device, sizeof res->device, cause) < 0)
+	if (cuda_exec_setup(&x, e, ops, sink, res, cause) < 0)
 		goto out;
 	if ((e->hostmem == SS_MEM_MANAGED_ATTACH || e->hostmem == SS_MEM_MANAGED_PREFETCH) &&
 	    cuda_backend_migrations_wanted()) {

@@ -801,7 +801,7 @@ static int exec_check_memory(struct cuda_exec *x, const char *device, char **cau
 }
 
 int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const struct ss_oplist *ops,
-                    const struct ss_sink *progress, char *device, size_t len, char **cause)
+                    const struct ss_sink *progress, struct ss_run_result *res, char **cause)
 {
 	struct cuda_exec *x = xcalloc(1, sizeof *x);
 	struct cudaDeviceProp prop;
@@ -867,7 +867,8 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 		exec_cuda_error("CUDA initialisation of device 0", err, cause);
 		goto fail;
 	}
-	snprintf(device, len, "%s", prop.name);
+	snprintf(res->device, sizeof res->device, "%.*s", (int)sizeof res->device - 1, prop.name);
+	res->copy_engines = prop.asyncEngineCount;
 	if (x->managed && !prop.concurrentManagedAccess) {
 		*cause =
 		    xasprintf("%s lacks concurrent managed access, which managed-memory experiments need", prop.name);

@@ -17,10 +17,10 @@ struct cuda_exec;
 
 /* cuda_exec_setup initialises CUDA on device 0 (CUPTI must already be set up), checks the experiment fits in
  * device memory, allocates and fills the arrays, creates streams and events, starts one host thread per issuing
- * thread when e->threads > 1, and learns the CUPTI ids of every stream. device gets the device name. progress
- * (may be NULL) hears about slow steps. Returns 0, or -1 with *cause (*xp is then NULL). */
+ * thread when e->threads > 1, and learns the CUPTI ids of every stream. res gets the device's name and copy
+ * engines. progress (may be NULL) hears about slow steps. Returns 0, or -1 with *cause (*xp is then NULL). */
 int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const struct ss_oplist *ops,
-                    const struct ss_sink *progress, char *device, size_t len, char **cause);
+                    const struct ss_sink *progress, struct ss_run_result *res, char **cause);
 /* cuda_exec_run issues the op list once: outputs are reset and every issuing thread primed first; with traced,
  * CUPTI's tracing kinds are on from before the priming (whose records start before t0) until the device is idle
  * again; without, they stay off. *t0 is CUPTI's timestamp taken just before the first op. *events_ns is the

@@ -167,7 +167,7 @@ static void inject_activity(const CUpti_Activity *a)
 		const CUpti_ActivityContext3 *c = (const CUpti_ActivityContext3 *)a;
 
 		inject_streams_null(&inj.streams, c->nullStreamId);
-		wire_device(&inj.w, (int)c->deviceId, NULL, NULL, c->contextId);
+		wire_device(&inj.w, (int)c->deviceId, NULL, NULL, c->contextId, 0);
 		return;
 	}
 	case CUPTI_ACTIVITY_KIND_DEVICE: {
@@ -177,11 +177,12 @@ static void inject_activity(const CUpti_Activity *a)
 
 		if (inj.device[0] == '\0' && d->name != NULL)
 			snprintf(inj.device, sizeof inj.device, "%s", d->name);
-		/* the device's name and UUID as nvidia-smi writes it, for the views' device headers */
+		/* the device's name and UUID as nvidia-smi writes it, for the views' device headers, and its copy
+		 * engines, for the insights */
 		snprintf(uuid, sizeof uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
 		         u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14],
 		         u[15]);
-		wire_device(&inj.w, (int)d->id, d->name, uuid, 0);
+		wire_device(&inj.w, (int)d->id, d->name, uuid, 0, (int)d->numMemcpyEngines);
 		return;
 	}
 	default:

@@ -195,6 +195,7 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 			wd.name[sizeof wd.name - 1] = wd.uuid[sizeof wd.uuid - 1] = '\0';
 			timeline_set_device(tl, wd.index, wd.name[0] ? wd.name : NULL, wd.uuid[0] ? wd.uuid : NULL,
 			                    wd.context);
+			timeline_set_copy_engines(tl, wd.index, wd.copy_engines);
 			break;
 		}
 		case WIRE_STREAM: {
@@ -334,6 +335,14 @@ void runner_free(struct ss_runner *r)
 	r->fd = -1;
 }
 
+void runner_result_apply(struct ss_timeline *tl, const struct ss_run_result *res)
+{
+	tl->modelled = res->modelled;
+	tl->dropped = res->dropped;
+	snprintf(tl->device, sizeof tl->device, "%s", res->device);
+	timeline_set_copy_engines(tl, 0, res->copy_engines);
+}
+
 int runner_run(const struct ss_backend *b, const struct ss_experiment *e, struct ss_timeline *tl,
                struct ss_run_result *res, char **cause)
 {
@@ -348,11 +357,9 @@ int runner_run(const struct ss_backend *b, const struct ss_experiment *e, struct
 		*cause = r.error ? xstrdup(r.error) : xstrdup("the runner failed");
 	} else {
 		*res = r.res;
-		tl->modelled = res->modelled;
-		tl->dropped = res->dropped;
+		runner_result_apply(tl, res);
 		tl->nstreams = e->streams;
 		snprintf(tl->backend, sizeof tl->backend, "%s", b->name);
-		snprintf(tl->device, sizeof tl->device, "%s", res->device);
 		timeline_sort(tl);
 	}
 	runner_free(&r);

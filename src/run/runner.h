@@ -44,6 +44,9 @@ int runner_poll(struct ss_runner *r, struct ss_timeline *tl, bool block);
 void runner_cancel(struct ss_runner *r);
 /* runner_free releases r (cancelling a running child). */
 void runner_free(struct ss_runner *r);
+/* runner_result_apply gives tl what res says of the run besides its records: modelled, dropped, the device's name
+ * and its copy engines. */
+void runner_result_apply(struct ss_timeline *tl, const struct ss_run_result *res);
 /* runner_run runs b on e to completion: fills tl (rebased, sorted) and res. Returns 0, or the exit code (2, 3)
  * with *cause. */
 int runner_run(const struct ss_backend *b, const struct ss_experiment *e, struct ss_timeline *tl,

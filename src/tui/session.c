@@ -293,9 +293,7 @@ static unsigned session_finish(struct ss_session *s, double now)
 		}
 		r->res = rn->res;
 		r->have_res = true;
-		r->tl.modelled = rn->res.modelled;
-		r->tl.dropped = rn->res.dropped;
-		snprintf(r->tl.device, sizeof r->tl.device, "%s", rn->res.device);
+		runner_result_apply(&r->tl, &rn->res);
 		timeline_sort(&r->tl);
 		session_index(r, now);
 		r->id = ++s->next_id; /* sorted: its record numbers changed */
@@ -342,10 +340,7 @@ static unsigned session_finish(struct ss_session *s, double now)
 			if (s->sweep_tl != NULL && s->job_point < s->sweep.n) {
 				timeline_free(&s->sweep_tl[s->job_point]);
 				timeline_copy(&s->sweep_tl[s->job_point], &s->scratch);
-				s->sweep_tl[s->job_point].modelled = rn->res.modelled;
-				s->sweep_tl[s->job_point].dropped = rn->res.dropped;
-				snprintf(s->sweep_tl[s->job_point].device, sizeof s->sweep_tl[s->job_point].device,
-				         "%s", rn->res.device);
+				runner_result_apply(&s->sweep_tl[s->job_point], &rn->res);
 			}
 		}
 		ch |= SES_SWEEP;

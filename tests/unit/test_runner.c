@@ -156,6 +156,7 @@ static int rich_run(const struct ss_experiment *e, const struct ss_oplist *ops, 
 	res->dropped = 5;
 	res->verified = true;
 	res->repeats = e->repeat;
+	res->copy_engines = 1;
 	return 0;
 }
 
@@ -337,6 +338,9 @@ static void test_records_arrive_intact(void **state)
 	assert_string_equal(tl.device, "TESTDEV");
 	assert_false(tl.modelled);
 	assert_int_equal(tl.dropped, 5);
+	/* the device's one copy engine reaches the timeline, where the insights read it */
+	assert_non_null(timeline_device(&tl, 0));
+	assert_int_equal(timeline_device(&tl, 0)->copy_engines, 1);
 	assert_string_equal(res.device, "TESTDEV");
 	assert_int_equal(res.traced_ns, 123);
 	assert_int_equal(res.untraced_ns, 456);
@@ -612,9 +616,9 @@ static pid_t spawn_writer(int *rfd, int how)
 		r.end = 25;
 		r.correlation = 77;
 		wire_record(&w, &r, "from-attached");
-		wire_device(&w, 1, "NVIDIA H200", "GPU-0123abcd", 0); /* the DEVICE record, */
-		wire_device(&w, 1, NULL, NULL, 7);                    /* then the CONTEXT record: kept together */
-		wire_device(&w, SS_TIMELINE_MAX_DEVICES, "past the table", NULL, 1); /* ignored */
+		wire_device(&w, 1, "NVIDIA H200", "GPU-0123abcd", 0, 3); /* the DEVICE record, */
+		wire_device(&w, 1, NULL, NULL, 7, 0);                    /* then the CONTEXT record: kept together */
+		wire_device(&w, SS_TIMELINE_MAX_DEVICES, "past the table", NULL, 1, 2); /* ignored */
 		if (how == 1) {
 			wire_flush(&w);
 			_exit(5);
@@ -661,6 +665,7 @@ static void test_attach(void **state)
 	assert_string_equal(timeline_device(&tl, 1)->name, "NVIDIA H200");
 	assert_string_equal(timeline_device(&tl, 1)->uuid, "GPU-0123abcd");
 	assert_int_equal(timeline_device(&tl, 1)->context, 7);
+	assert_int_equal(timeline_device(&tl, 1)->copy_engines, 3); /* the CONTEXT record's 0 keeps it */
 	assert_null(timeline_device(&tl, 0));
 	runner_free(&r);
 	timeline_clear(&tl);
