@@ -3,13 +3,13 @@
 # the copy engines each writes to TARGET_INFO_GPU.asyncEngines (run: cudaDeviceProp.asyncEngineCount; record:
 # CUPTI's numMemcpyEngines) and the registers and shared memory written per kernel (CUPTI's, so known: never the
 # 0 written for a launch the trace does not know). Usage (on the GPU machine): tests/gpu/device_info.sh BUILD_DIR.
-# Writes $OUT/device_info.txt.
+# Writes $OUT/device_info.txt and the two traces, $OUT/run.sqlite and $OUT/record.sqlite.
 set -u
 build=${1:-build-h200}
 bin=$build/streamscope
 out=${OUT:-/tmp/device-info-out}
 mkdir -p "$out"
-work=$(mktemp -d)
+
 export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}
 report="$out/device_info.txt"
 show() { # show LABEL SQLITE: the device row and the first kernels' launch attributes
@@ -27,10 +27,9 @@ for row in db.execute("SELECT gridX, blockX, registersPerThread, staticSharedMem
 PY
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$report"
-"$bin" run --backend cuda --preset kernel-transfer --streams 4 --export "$work/run.sqlite" >>"$report" 2>&1
-show run "$work/run.sqlite"
-"$bin" analyze "$work/run.sqlite" >>"$report" 2>&1
-"$bin" record -o "$work/record.sqlite" -- "$build/tests/gpu/reference/ref_vector_add" >>"$report" 2>&1
-show record "$work/record.sqlite"
-rm -rf "$work"
+"$bin" run --backend cuda --preset kernel-transfer --streams 4 --export "$out/run.sqlite" >>"$report" 2>&1
+show run "$out/run.sqlite"
+"$bin" analyze "$out/run.sqlite" >>"$report" 2>&1
+"$bin" record -o "$out/record.sqlite" -- "$build/tests/gpu/reference/ref_vector_add" >>"$report" 2>&1
+show record "$out/record.sqlite"
 cat "$report"
