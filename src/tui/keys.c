@@ -48,7 +48,7 @@ static const struct ss_key keys_map[] = {
     {'\r', ACT_ZOOM_SEL, NULL, NULL, KG_SELECT, false},
     {KEYS_ESC, ACT_CLOSE, "Esc", "unselect, close a view", KG_SELECT, false},
     {'p', ACT_PIN, "p", "A/B: pin, compare next", KG_VIEWS, true},
-    {'s', ACT_SWEEP, "s", "sweep 1..128 streams", KG_VIEWS, true},
+    {'s', ACT_SWEEP, "s", "sweep the stream counts", KG_VIEWS, true},
     {'c', ACT_COMPACT, "c", "compact: a row per stream", KG_VIEWS, false},
     {'S', ACT_SUMMARY, "S i a", "summary/insights/advice", KG_VIEWS, false},
     {'i', ACT_INSIGHTS, NULL, NULL, KG_VIEWS, false},
