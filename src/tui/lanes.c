@@ -523,11 +523,11 @@ static bool lanes_engine(const struct ss_lane *ln)
 	return ln->kind == LANE_H2D || ln->kind == LANE_KER || ln->kind == LANE_D2H;
 }
 
-/* lanes_tagged tells whether lane ln is named "sN TAG" (a stream of the experiment's numbering with a known kind),
- * the one label that asks for a wider column. */
+/* lanes_tagged tells whether lane ln is named with its stream's kind: "sN TAG" (a stream of the experiment's
+ * numbering) or "ID TAG" (a stream that goes by its raw id), the labels that ask for a wider column. */
 static bool lanes_tagged(const struct ss_lane *ln)
 {
-	return ln->stream >= 0 && !ln->peer && !ln->by_id && ln->skind != SS_SKIND_UNKNOWN &&
+	return ln->stream >= 0 && !ln->peer && ln->skind != SS_SKIND_UNKNOWN &&
 	       (lanes_engine(ln) || ln->kind == LANE_STREAM);
 }
 
@@ -604,8 +604,13 @@ int lanes_label_cols(const struct ss_lanes *l, bool compact)
 
 		if (!lanes_tagged(&ln[i]))
 			continue;
-		want = snprintf(name, sizeof name, "s%d %s", (int)ln[i].stream, timeline_stream_kind_tag(ln[i].skind)) +
-		       (lanes_engine(&ln[i]) ? 4 : 0) + 1; /* the engine, the separator */
+		if (ln[i].by_id)
+			want =
+			    snprintf(name, sizeof name, "%u %s", ln[i].raw_id, timeline_stream_kind_tag(ln[i].skind));
+		else
+			want = snprintf(name, sizeof name, "s%d %s", (int)ln[i].stream,
+			                timeline_stream_kind_tag(ln[i].skind));
+		want += (lanes_engine(&ln[i]) ? 4 : 0) + 1; /* the engine, the separator */
 		if (want > cols)
 			cols = want;
 	}

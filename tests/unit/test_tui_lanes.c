@@ -129,6 +129,36 @@ static void test_wide_labels(void **state)
 	timeline_free(&t);
 }
 
+/* Streams that go by raw ids of four digits (a foreign trace) widen the column as "sN TAG" does: "1013 blk H2D"
+ * whole, the compact row "Stream 1013 blk" where its column has room. */
+static void test_wide_id_labels(void **state)
+{
+	struct ss_timeline t;
+	struct ss_lanes l;
+	char buf[32];
+
+	(void)state;
+	timeline_init(&t);
+	t.stream_ids = true;
+	for (int s = 0; s < 2; s++) {
+		tui_add(&t, SS_KIND_H2D, s, (uint64_t)s * US, (uint64_t)s * US + US / 2, 4096, 0, "h");
+		tui_add(&t, SS_KIND_KERNEL, s, (uint64_t)s * US + US / 2, (uint64_t)s * US + US, 0, 0, "k");
+		timeline_set_stream(&t, s, (uint32_t)(1013 + s), SS_SKIND_BLOCKING);
+	}
+	for (size_t i = 0; i < t.n; i++) /* what the program called them */
+		t.rec[i].raw_stream = 1013 + (uint32_t)t.rec[i].stream;
+	timeline_sort(&t);
+	lanes_init(&l);
+	lanes_build(&l, &t);
+	assert_int_equal(lanes_label_cols(&l, false), 13);
+	assert_int_equal(lanes_label_cols(&l, true), LAYOUT_LABEL_COLS);
+	assert_string_equal(label_of(&l, false, first_lane(&l, false, 1), buf, sizeof buf), "1014 blk H2D");
+	assert_string_equal(label_of(&l, false, first_lane(&l, false, 1) + 1, buf, sizeof buf), "         KER");
+	assert_string_equal(label_of(&l, true, first_lane(&l, true, 0), buf, sizeof buf), "1013 blk");
+	lanes_free(&l);
+	timeline_free(&t);
+}
+
 /* A real Nsight Systems export: its streams 13..16 (created blocking) are labelled so. */
 static void test_stream_ids_nsys(void **state)
 {
@@ -385,7 +415,7 @@ int main(void)
 	    cmocka_unit_test(test_stream_ids),           cmocka_unit_test(test_stream_ids_nsys),
 	    cmocka_unit_test(test_stream_ids_roundtrip), cmocka_unit_test(test_host_threads),
 	    cmocka_unit_test(test_model_threads),        cmocka_unit_test(test_devices),
-	    cmocka_unit_test(test_wide_labels),
+	    cmocka_unit_test(test_wide_labels),          cmocka_unit_test(test_wide_id_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
