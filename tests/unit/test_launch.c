@@ -273,6 +273,56 @@ static const char *detail(const struct ss_timeline *t, const struct ss_lanes *l,
 	return NULL;
 }
 
+/* The H100's traces (tests/data/h200/device-info-h100): the CUDA backend's run and the recorder's both know the
+ * device's 3 copy engines and every kernel's registers and shared memory (18 and 16 registers, none), which the
+ * detail box shows as values. */
+static void test_h100_device_info(void **state)
+{
+	static const char *const files[] = {"h200/device-info-h100/run.sqlite", "h200/device-info-h100/record.sqlite"};
+	static const size_t kernels[] = {4, 8};
+	static const uint32_t regs[] = {18, 16};
+	struct ss_timeline t;
+	char *cause = NULL;
+
+	(void)state;
+	for (int f = 0; f < 2; f++) {
+		char *path = fx_data(files[f]);
+		size_t n = 0;
+
+		timeline_init(&t);
+		if (import_file(path, &t, &cause) != 0)
+			fail_msg("%s", cause);
+		assert_non_null(timeline_device(&t, 0));
+		assert_int_equal(timeline_device(&t, 0)->copy_engines, 3);
+		for (size_t i = 0; i < t.n; i++) {
+			const struct ss_launch *l;
+
+			if (t.rec[i].kind != SS_KIND_KERNEL)
+				continue;
+			n++;
+			l = timeline_launch(&t, &t.rec[i]);
+			assert_non_null(l);
+			assert_true(l->flags & SS_LAUNCH_ATTRS);
+			assert_int_equal(l->registers, regs[f]);
+			assert_int_equal(l->static_smem + l->dynamic_smem, 0);
+		}
+		assert_int_equal(n, kernels[f]);
+		{
+			char lab[10][12], val[10][64], want[64];
+			struct ss_lanes ls;
+
+			lanes_init(&ls);
+			lanes_build(&ls, &t);
+			snprintf(want, sizeof want, "%u/thread, smem 0 B + 0 B dyn", regs[f]);
+			assert_string_equal(detail(&t, &ls, nth_kind(&t, SS_KIND_KERNEL, 0), "regs/smem", lab, val),
+			                    want);
+			lanes_free(&ls);
+		}
+		timeline_free(&t);
+		free(path);
+	}
+}
+
 /* The detail box of the real export's first kernel: its stream by id, its launch; its copies' memory kinds; an
  * experiment's kernel (no launch known) keeps bytes and bandwidth as before. */
 static void test_detail(void **state)
@@ -379,8 +429,13 @@ static void test_copy_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_table),  cmocka_unit_test(test_nsys),       cmocka_unit_test(test_roundtrip),
-	    cmocka_unit_test(test_detail), cmocka_unit_test(test_copy_names), cmocka_unit_test(test_h200),
+	    cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_nsys),
+	    cmocka_unit_test(test_roundtrip),
+	    cmocka_unit_test(test_detail),
+	    cmocka_unit_test(test_copy_names),
+	    cmocka_unit_test(test_h200),
+	    cmocka_unit_test(test_h100_device_info),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
