@@ -16,6 +16,7 @@
 #include "core/planner.h"
 #include "core/stats.h"
 #include "core/units.h"
+#include "core/vec.h"
 #include "core/xalloc.h"
 
 /* no-overlap fires below this share of the makespan with two engines busy: a pipeline of two or more chunks per
@@ -156,6 +157,77 @@ static void insight_recs(const struct ss_insight *in, char *buf, size_t len)
 static bool insight_is_copy(int kind)
 {
 	return kind == SS_KIND_H2D || kind == SS_KIND_D2H || kind == SS_KIND_D2D;
+}
+
+/* The union of intervals added in order of their starts (insight_cover_add): its length so far, and its end. */
+struct insight_cover {
+	uint64_t ns, end;
+};
+
+/* insight_cover_add adds [s, e) to u, s no earlier than the start of any interval added before, and returns where
+ * the part of it the union did not yet hold begins: that part is [returned, e), empty when the return is e or more.
+ * Intervals added in start order overlap the union only in [s, u->end), so that part is all that is new. */
+static uint64_t insight_cover_add(struct insight_cover *u, uint64_t s, uint64_t e)
+{
+	uint64_t from = s > u->end ? s : u->end;
+
+	if (e > from) {
+		u->ns += e - from;
+		u->end = e;
+	}
+	return from;
+}
+
+/* insight_union_ns: the length of the union of the intervals of t's records that keep(r) accepts (t sorted), each
+ * clipped to [lo, hi). */
+static uint64_t insight_union_ns(const struct ss_timeline *t, bool (*keep)(const struct ss_record *), uint64_t lo,
+                                 uint64_t hi)
+{
+	struct insight_cover u = {0, 0};
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		uint64_t rs = r->start < lo ? lo : r->start, re = r->end > hi ? hi : r->end;
+
+		if (keep(r) && re > rs)
+			insight_cover_add(&u, rs, re);
+	}
+	return u.ns;
+}
+
+/* An interval [s, e) of engine class c (0 where the class does not matter), for unions of intervals that are not
+ * records' (insight_spans_ns). */
+struct insight_span {
+	uint64_t s, e;
+	int c;
+};
+
+/* insight_cmp_span orders spans by class, then start. */
+static int insight_cmp_span(const void *x, const void *y)
+{
+	const struct insight_span *a = x, *b = y;
+
+	if (a->c != b->c)
+		return a->c < b->c ? -1 : 1;
+	return a->s < b->s ? -1 : a->s > b->s;
+}
+
+/* insight_spans_ns: the length of the union of the n spans of v, all of one class, each clipped to [lo, hi); sorts
+ * v by start. */
+static uint64_t insight_spans_ns(struct insight_span *v, size_t n, uint64_t lo, uint64_t hi)
+{
+	struct insight_cover u = {0, 0};
+
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof *v, insight_cmp_span);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t s = v[i].s < lo ? lo : v[i].s, e = v[i].e > hi ? hi : v[i].e;
+
+		if (e > s)
+			insight_cover_add(&u, s, e);
+	}
+	return u.ns;
 }
 
 /* pageable-copy: copies the records flag SS_REC_PAGEABLE. The driver stages them through pinned memory on the host's
@@ -711,6 +783,30 @@ static uint64_t insight_idle_in(const struct insight_ready *rd, int k, uint64_t 
 	return (b - a) - (insight_busy_upto(rd, k, b) - insight_busy_upto(rd, k, a));
 }
 
+/* insight_idle_spans appends to v (*n spans of *cap, vec.h's idiom) the intervals of [a, b) in which engine class k
+ * (0..2) was idle, in time order, as class 0: together as long as insight_idle_in(rd, k, a, b). */
+static void insight_idle_spans(const struct insight_ready *rd, int k, uint64_t a, uint64_t b, struct insight_span **v,
+                               size_t *n, size_t *cap)
+{
+	const uint64_t *u = rd->busy[k];
+	size_t lo = 0, hi = rd->nbusy[k];
+
+	while (lo < hi) { /* the first busy interval ending after a */
+		size_t mid = (lo + hi) / 2;
+		if (u[2 * mid + 1] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; a < b && lo < rd->nbusy[k] && u[2 * lo] < b; lo++) {
+		if (u[2 * lo] > a)
+			*VEC_PUSH(*v, *n, *cap, 64) = (struct insight_span){a, u[2 * lo], 0};
+		a = u[2 * lo + 1];
+	}
+	if (a < b)
+		*VEC_PUSH(*v, *n, *cap, 64) = (struct insight_span){a, b, 0};
+}
+
 /* insight_blocker returns a GPU record of another stream than rec[i]'s, started before it, that ended within
  * INSIGHT_BLOCK_NS of rec[i]'s start, before or after it (a queue hands out its next entry as the one ahead ends, or
  * as a kernel ahead drains its last blocks): the one ending nearest the start; t->n when none. */
@@ -745,14 +841,17 @@ static size_t insight_blocker(const struct ss_timeline *t, const struct insight_
  * idle, and that started only when another stream's work ended: it waited in a hardware queue behind that stream's
  * dependent work (too few queues for the streams, or an issue order that puts dependent work at a shared queue's
  * head). Counted per record whose engine idled INSIGHT_FALSEDEP_MIN_NS or more, and as long as the record lasts or
- * more, between its being ready and its start (the wait); fires when those waits add up to INSIGHT_FALSEDEP_SHARE of
- * the makespan. The gain is at most
- * the waits, and at most what perfect overlap saves. */
+ * more, between its being ready and its start (its wait). The time waited is the union, within the work span, of
+ * the instants at which a counted record waited on its idle engine: operations waiting at once, on one engine or on
+ * several, count once, since running them earlier saves no more than that. Fires when it is INSIGHT_FALSEDEP_SHARE
+ * of the makespan; the gain is at most that time, and at most what perfect overlap saves. */
 static void insight_false_dependency(const struct ss_timeline *t, const struct ss_analysis *a,
                                      const struct insight_ready *rd, uint64_t one_copy, struct ss_insights *out)
 {
-	uint64_t waited = 0, most;
-	size_t nwait = 0, blockers[SS_INSIGHT_MAX_RECS];
+	uint64_t waited, most, room;
+	size_t nwait = 0, blockers[SS_INSIGHT_MAX_RECS], nw = 0, wcap = 0, nidle = 0, idlecap = 0;
+	struct insight_span *w = NULL, *idle = NULL; /* the counted waits, by class; the idle parts of their union */
+	struct insight_cover u = {0, 0};
 	struct ss_insight tmp, *in;
 	char b1[32], b2[32];
 
@@ -760,24 +859,39 @@ static void insight_false_dependency(const struct ss_timeline *t, const struct s
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
 		int c = insight_class(t, r);
-		uint64_t idle;
+		uint64_t idle_ns;
 		size_t b;
 
 		if (!insight_on_stream(r) || !rd->issued[i] || c > 2 || r->start <= rd->ready[i])
 			continue;
-		idle = insight_idle_in(rd, c, rd->ready[i], r->start);
+		idle_ns = insight_idle_in(rd, c, rd->ready[i], r->start);
 		/* a wait as long as the operation itself at least: shorter ones are the engines' own scheduling (on the
 		 * H200 a D2H may start some 20 us after its kernel, once the other direction's copy ends) */
-		if (idle < INSIGHT_FALSEDEP_MIN_NS || idle < r->end - r->start ||
+		if (idle_ns < INSIGHT_FALSEDEP_MIN_NS || idle_ns < r->end - r->start ||
 		    (b = insight_blocker(t, rd, i)) >= t->n || t->rec[b].stream < 0)
 			continue;
 		if (tmp.nrec < SS_INSIGHT_MAX_RECS)
 			blockers[tmp.nrec] = b;
 		insight_note(&tmp, t, i);
-		waited += idle;
+		*VEC_PUSH(w, nw, wcap, 64) = (struct insight_span){rd->ready[i], r->start, c};
 		nwait++;
 	}
-	if (nwait == 0 || (double)waited < INSIGHT_FALSEDEP_SHARE * (double)a->makespan_ns)
+	if (nwait == 0)
+		return;
+	/* each class's waits merged, the idle parts of that union taken, then those of all classes merged */
+	qsort(w, nw, sizeof *w, insight_cmp_span);
+	for (size_t j = 0; j < nw; j++) {
+		uint64_t from;
+
+		if (j > 0 && w[j].c != w[j - 1].c)
+			u = (struct insight_cover){0, 0};
+		if ((from = insight_cover_add(&u, w[j].s, w[j].e)) < w[j].e)
+			insight_idle_spans(rd, w[j].c, from, w[j].e, &idle, &nidle, &idlecap);
+	}
+	waited = insight_spans_ns(idle, nidle, a->t0, a->t1);
+	free(w);
+	free(idle);
+	if ((double)waited < INSIGHT_FALSEDEP_SHARE * (double)a->makespan_ns)
 		return;
 	if ((in = insight_new(out, "false-dependency", SS_SEV_PROBLEM,
 	                      "Give every stream a hardware queue of its own (CUDA_DEVICE_MAX_CONNECTIONS at least the "
@@ -786,21 +900,22 @@ static void insight_false_dependency(const struct ss_timeline *t, const struct s
 		return;
 	insight_take(in, &tmp);
 	snprintf(in->summary, sizeof in->summary,
-	         "%zu operations waited %s in all behind other streams' work though their engine was idle", nwait,
-	         units_time(waited, b1, sizeof b1));
+	         "%zu operations waited behind other streams' work though their engine was idle, for %s of the run",
+	         nwait, units_time(waited, b1, sizeof b1));
 	snprintf(in->evidence, sizeof in->evidence,
 	         "each was issued and its stream's previous work done while its engine idled, and it started within %s "
-	         "of the end of another stream's operation (first: record %zu after record %zu); engine idle %s in all",
+	         "of the end of another stream's operation (first: record %zu after record %zu); engines idle under "
+	         "waiting work %s of the run (operations waiting at once counted once)",
 	         units_time(INSIGHT_BLOCK_NS, b2, sizeof b2), tmp.rec[0], blockers[0],
 	         units_time(waited, b1, sizeof b1));
 	insight_recs(in, in->evidence, sizeof in->evidence);
 	most = insight_busiest(a, one_copy);
+	room = a->makespan_ns > most ? a->makespan_ns - most : 0;
 	in->have_gain = true;
-	in->gain_ns = waited;
-	if (a->makespan_ns > most && a->makespan_ns - most < waited)
-		in->gain_ns = a->makespan_ns - most;
+	in->gain_ns = waited < room ? waited : room;
 	snprintf(in->gain_how, sizeof in->gain_how,
-	         "at most: the waits, capped at the makespan less the busiest engine's busy time");
+	         "at most: the time work waited on an idle engine, counted once where operations waited together, "
+	         "capped at the makespan less the busiest engine's busy time");
 }
 
 /* insight_blocks: the thread blocks of kernel record i's launch, UINT64_MAX when its launch is not known (not
@@ -814,14 +929,16 @@ static uint64_t insight_blocks(const struct ss_timeline *t, size_t i)
 
 /* low-kernel-concurrency: small kernels (of a known launch under INSIGHT_SMALL_GRID blocks) that never ran
  * together. Across streams (a problem): kernels ready while another stream's kernel ran, started only after it
- * (waits of INSIGHT_FALSEDEP_MIN_NS or more, adding up to INSIGHT_FALSEDEP_SHARE of the makespan). On one stream (a
- * hint): INSIGHT_LKC_MIN small kernels or more taking INSIGHT_LKC_SHARE of the makespan, which can only overlap if
- * they are independent and go to streams of their own. */
+ * (waits of INSIGHT_FALSEDEP_MIN_NS or more whose union within the work span, kernels waiting at once counted once,
+ * is INSIGHT_FALSEDEP_SHARE of the makespan; that union is the gain at most). On one stream (a hint):
+ * INSIGHT_LKC_MIN small kernels or more taking INSIGHT_LKC_SHARE of the makespan, which can only overlap if they are
+ * independent and go to streams of their own. */
 static void insight_low_kernel_concurrency(const struct ss_timeline *t, const struct ss_analysis *a,
                                            const struct insight_ready *rd, struct ss_insights *out)
 {
-	uint64_t run_end = 0, waited = 0, kns = 0;
-	size_t run = t->n, nsmall = 0, nwait = 0, nbig = 0, first = t->n;
+	uint64_t run_end = 0, waited, kns = 0;
+	size_t run = t->n, nsmall = 0, nwait = 0, nbig = 0, first = t->n, wcap = 0;
+	struct insight_span *w = NULL; /* the waits, [ready, start) */
 	struct ss_insight tmp, *in;
 	bool multi, streams = false; /* streams: the kernels ran on more than one stream */
 	char b1[32], b2[32];
@@ -848,8 +965,7 @@ static void insight_low_kernel_concurrency(const struct ss_timeline *t, const st
 			if (run < t->n && insight_stream_key(&t->rec[run]) != insight_stream_key(r) && rd->issued[i] &&
 			    rd->ready[i] + INSIGHT_FALSEDEP_MIN_NS <= r->start && rd->ready[i] < run_end) {
 				insight_note(&tmp, t, i);
-				waited += r->start - rd->ready[i];
-				nwait++;
+				*VEC_PUSH(w, nwait, wcap, 64) = (struct insight_span){rd->ready[i], r->start, 0};
 			}
 		}
 		if (r->end > run_end) {
@@ -857,6 +973,8 @@ static void insight_low_kernel_concurrency(const struct ss_timeline *t, const st
 			run = i;
 		}
 	}
+	waited = insight_spans_ns(w, nwait, a->t0, a->t1);
+	free(w);
 	multi = nwait >= 2 && (double)waited >= INSIGHT_FALSEDEP_SHARE * (double)a->makespan_ns;
 	if (!multi && (nbig > 0 || nsmall < INSIGHT_LKC_MIN || streams ||
 	               (double)kns < INSIGHT_LKC_SHARE * (double)a->makespan_ns))
@@ -876,11 +994,14 @@ static void insight_low_kernel_concurrency(const struct ss_timeline *t, const st
 		         nwait, units_time(waited, b1, sizeof b1));
 		snprintf(in->evidence, sizeof in->evidence,
 		         "at most one kernel ran at any time; %zu kernels of under %d blocks were ready while another "
-		         "stream's kernel ran, and waited %s in all",
+		         "stream's kernel ran, and waited %s of the run (kernels waiting at once counted once)",
 		         nwait, INSIGHT_SMALL_GRID, units_time(waited, b2, sizeof b2));
 		in->have_gain = true;
 		in->gain_ns = waited;
-		snprintf(in->gain_how, sizeof in->gain_how, "at most: the kernels' waits, if they had run together");
+		snprintf(
+		    in->gain_how, sizeof in->gain_how,
+		    "at most: the time the kernels waited, counted once where they waited together, if they had run "
+		    "together");
 	} else {
 		for (size_t i = 0; i < t->n; i++)
 			if (t->rec[i].kind == SS_KIND_KERNEL && insight_on_stream(&t->rec[i]))
@@ -894,34 +1015,6 @@ static void insight_low_kernel_concurrency(const struct ss_timeline *t, const st
 		    100.0 * (double)kns / (double)a->makespan_ns);
 	}
 	insight_recs(in, in->evidence, sizeof in->evidence);
-}
-
-/* insight_union_ns: the length of the union of the intervals of t's records that keep(r) accepts (t sorted), each
- * clipped to [lo, hi). */
-static uint64_t insight_union_ns(const struct ss_timeline *t, bool (*keep)(const struct ss_record *), uint64_t lo,
-                                 uint64_t hi)
-{
-	uint64_t sum = 0, s = 0, e = 0;
-	bool open = false;
-
-	for (size_t i = 0; i < t->n; i++) {
-		const struct ss_record *r = &t->rec[i];
-		uint64_t rs = r->start < lo ? lo : r->start, re = r->end > hi ? hi : r->end;
-
-		if (!keep(r) || re <= rs)
-			continue;
-		if (open && rs <= e) {
-			if (re > e)
-				e = re;
-			continue;
-		}
-		if (open)
-			sum += e - s;
-		s = rs;
-		e = re;
-		open = true;
-	}
-	return open ? sum + e - s : sum;
 }
 
 static bool insight_is_gpu(const struct ss_record *r)
@@ -1231,7 +1324,8 @@ static void insight_faulting_report(const struct ss_timeline *t, const struct ss
  * trace without migration records is judged by its kernels' times (insight_faulting_report). */
 static void insight_managed_migration(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
 {
-	uint64_t ns = 0, bytes = 0, during = 0, kend = 0, s = 0, e = 0;
+	uint64_t ns, bytes = 0, during = 0, kend = 0;
+	struct insight_cover mig = {0, 0}; /* the migrations' union */
 	struct ss_insight tmp, *in;
 	char b1[32], b2[32], b3[32];
 
@@ -1243,20 +1337,13 @@ static void insight_managed_migration(const struct ss_timeline *t, const struct 
 			kend = r->end;
 		if (!insight_migration(t, r))
 			continue;
-		if (tmp.nrec > 0 && r->start <= e) { /* the union, in start order */
-			if (r->end > e)
-				e = r->end;
-		} else {
-			ns += e - s;
-			s = r->start;
-			e = r->end;
-		}
+		insight_cover_add(&mig, r->start, r->end);
 		insight_note(&tmp, t, i);
 		bytes += r->bytes;
 		if (kend > r->start)
 			during += (kend < r->end ? kend : r->end) - r->start;
 	}
-	ns += e - s;
+	ns = mig.ns;
 	if (tmp.nrec == 0) {
 		insight_faulting_report(t, a, out);
 		return;

@@ -9,9 +9,10 @@
  *   TRACE  !RULE     -         -          RULE did not fire
  *   TRACE  !problem  -         -          no problem-level insight fired (the clean traces)
  *
- * Every insight that fired on any trace must also name records that exist and lie in its time range. All failing
- * checks are listed before the test fails; what fired on each trace is printed. Exit 77 (skipped) when none of
- * the listed traces is there yet. SS_TEST_VERBOSE=1 prints each insight's summary and evidence too. */
+ * Every insight that fired on any trace must also name records that exist and lie in its time range, and claim no
+ * gain beyond the makespan. All failing checks are listed before the test fails; what fired on each trace is
+ * printed. Exit 77 (skipped) when none of the listed traces is there yet. SS_TEST_VERBOSE=1 prints each insight's
+ * summary and evidence too. */
 /* cmocka.h needs these first */
 // clang-format off
 #include <setjmp.h>
@@ -316,9 +317,14 @@ static bool test_evidence_one(const struct ss_timeline *t, const struct ss_analy
 	return true;
 }
 
-/* test_generic: what every insight's evidence must satisfy: listed records exist and touch its time range. */
-static void test_generic(const char *trace, const struct ss_timeline *t, const struct ss_insight *x)
+/* test_generic: what every insight's evidence must satisfy: listed records exist and touch its time range, and its
+ * gain, where it has one, is no more than the makespan (a of t's), the most any change could save. */
+static void test_generic(const char *trace, const struct ss_timeline *t, const struct ss_analysis *a,
+                         const struct ss_insight *x)
 {
+	if (x->have_gain && x->gain_ns > a->makespan_ns)
+		test_fail(trace, x->rule, "gain %llu ns beyond the makespan, %llu ns", (unsigned long long)x->gain_ns,
+		          (unsigned long long)a->makespan_ns);
 	if (x->t0 > x->t1)
 		test_fail(trace, x->rule, "time range %llu..%llu is reversed", (unsigned long long)x->t0,
 		          (unsigned long long)x->t1);
@@ -404,7 +410,7 @@ static void test_insights(void **state)
 			for (size_t k = 0; k < in.n; k++)
 				printf("  %s: %s\n    %s\n", in.item[k].rule, in.item[k].summary, in.item[k].evidence);
 		for (size_t k = 0; k < in.n; k++)
-			test_generic(test_rows[i].trace, &t, &in.item[k]);
+			test_generic(test_rows[i].trace, &t, &a, &in.item[k]);
 		for (size_t j = i; j < test_nrows; j++)
 			if (strcmp(test_rows[j].trace, test_rows[i].trace) == 0)
 				test_row_check(&test_rows[j], &t, &a, &in);
