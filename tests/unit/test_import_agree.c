@@ -1,6 +1,6 @@
 /* test_import_agree.c: the Chrome importer's ways of reading a trace (in one go; in slices on worker threads) give the
  * same result, or the same message to the byte: for inputs cut inside a token, where two ways once put an error at
- * bytes 8 and 9, and for every input of the fuzz corpus. */
+ * bytes 8 and 9, and for every input of the fuzz corpus (records, and the stream and device tables). */
 /* cmocka needs these first, in this order */
 /* clang-format off */
 #include <setjmp.h>
@@ -58,6 +58,14 @@ static char *agree_check(const char *what, const char *buf, size_t len)
 			assert_int_equal(t.names.n, first.names.n);
 			if (t.n > 0 && memcmp(t.rec, first.rec, t.n * sizeof *t.rec) != 0)
 				fail_msg("%s: the records differ %s and %s", what, agree_way_name[0],
+				         agree_way_name[way]);
+			/* and the stream and device tables that M events and otherData fill */
+			assert_int_equal(t.nstream_info, first.nstream_info);
+			assert_int_equal(t.stream_ids, first.stream_ids);
+			if ((t.nstream_info > 0 && memcmp(t.stream_info, first.stream_info,
+			                                  (size_t)t.nstream_info * sizeof *t.stream_info) != 0) ||
+			    memcmp(t.devices, first.devices, sizeof t.devices) != 0)
+				fail_msg("%s: the stream or device tables differ %s and %s", what, agree_way_name[0],
 				         agree_way_name[way]);
 		}
 		free(cause);

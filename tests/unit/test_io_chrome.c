@@ -3,7 +3,9 @@
  * foreign Chrome traces (PyTorch-profiler-like categories, B/E pairs, bare arrays without their closing bracket,
  * string timestamps) mapped to streams, engines and the host lane; JSON details the yajl-based importer must get
  * right (duplicate keys, escapes, numbers as text, nesting depth), and the parallel parse giving exactly the
- * sequential result and message. */
+ * sequential result and message. The stream and device tables travel in M events' args: entries out of range are
+ * skipped, foreign M events (any name, any args) never break an import, and only streamscope's traces fill the
+ * tables. */
 /* cmocka needs these first, in this order */
 /* clang-format off */
 #include <setjmp.h>
@@ -147,7 +149,14 @@ static void test_metadata_and_flows(void **state)
 				proc_names++;
 				seen_stream0 |= strcmp(v, "Stream 0") == 0;
 				seen_legacy |= strcmp(v, "Legacy default stream") == 0;
-				seen_nb |= strcmp(v, "Stream 2 (non-blocking, id 15)") == 0;
+				if (strcmp(v, "Stream 2 (non-blocking, id 15)") == 0) {
+					/* and its entry of the stream table, for the importer */
+					seen_nb = true;
+					assert_string_equal(json_tree_str(json_tree_get(args, "ss_stream_kind")),
+					                    "non-blocking");
+					assert_int_equal(json_tree_int(json_tree_get(args, "stream")), 2);
+					assert_int_equal(json_tree_int(json_tree_get(args, "raw_stream")), 15);
+				}
 			} else if (strcmp(name, "process_sort_index") == 0) {
 				proc_sort++;
 				assert_true(json_tree_is_int(json_tree_get(args, "sort_index")));
@@ -515,6 +524,131 @@ static void test_json_details(void **state)
 	}
 }
 
+/* Foreign M events, whatever their name and args (none, not an object, nested, odd types), are skipped without
+ * error; ones that look like streamscope's table entries fill no table in a trace that is not streamscope's. */
+static void test_foreign_metadata(void **state)
+{
+	static const char json[] =
+	    "{\"traceEvents\":[\n"
+	    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"whatever\"}},\n"
+	    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":7}},\n"
+	    "{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":1,\"args\":{\"labels\":\"a,b\"}},\n"
+	    "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":1,\"args\":{\"sort_index\":-1}},\n"
+	    "{\"ph\":\"M\",\"name\":\"process_uptime_seconds\",\"pid\":1,\"args\":{\"uptime\":1.5}},\n"
+	    "{\"ph\":\"M\",\"name\":\"trace_buffer_overflowed\",\"pid\":1,\"args\":{\"overflowed_at_ts\":12}},\n"
+	    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":3},\n"
+	    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":4,\"args\":[1,2]},\n"
+	    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":5,\"args\":null},\n"
+	    "{\"ph\":\"M\",\"args\":{\"name\":{\"nested\":[{\"ss_stream_kind\":\"blocking\"}]}}},\n"
+	    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":9,\"args\":{\"name\":\"GPU 0\",\"ss_stream_kind\":"
+	    "\"blocking\",\"stream\":0,\"raw_stream\":13,\"ss_device\":0,\"device_name\":\"X\"}},\n"
+	    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":9,\"args\":{\"ss_device\":0,\"device_name\":\"X\","
+	    "\"copy_engines\":2}},\n"
+	    "{\"ph\":\"X\",\"name\":\"k\",\"pid\":9,\"tid\":2,\"ts\":1,\"dur\":2},\n"
+	    "{\"ph\":\"X\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,\"ts\":0,\"dur\":1}\n"
+	    "]}";
+	struct ss_timeline t;
+
+	(void)state;
+	load(json, &t);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(find_named(&t, "k")->kind, SS_KIND_KERNEL);
+	assert_int_equal(find_named(&t, "k")->stream, 0);
+	assert_int_equal(find_named(&t, "cudaLaunchKernel")->kind, SS_KIND_API);
+	assert_null(timeline_stream(&t, 0));
+	assert_null(timeline_device(&t, 0));
+	assert_true(t.stream_ids);
+	timeline_free(&t);
+}
+
+/* streamscope's own table entries: each field checked; an entry whose index, raw id or device is out of range is
+ * skipped, an unknown kind name reads as unknown, an optional field out of range as not said; the last entry of a
+ * stream or device wins; otherData describes device 0 and says streamIds. */
+static void test_own_metadata(void **state)
+{
+	static const char json[] =
+	    "{\"otherData\":{\"generator\":\"streamscope test\",\"streamIds\":false,\"deviceName\":\"ONE\","
+	    "\"deviceUuid\":\"GPU-1\",\"deviceCopyEngines\":1,\"deviceContext\":7},\n"
+	    "\"traceEvents\":[\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":\"non-blocking\",\"stream\":0,\"raw_stream\":13}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":\"blocking\",\"stream\":1,\"raw_stream\":14,\"device\":2}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":\"sideways\",\"stream\":2,\"raw_stream\":15}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":\"legacy default\",\"stream\":3,\"raw_stream\":1,"
+	    "\"device\":256}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":\"legacy default\",\"stream\":4,\"raw_stream\":-1}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":\"legacy default\",\"stream\":5,\"raw_stream\":4294967296}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":\"legacy default\",\"stream\":-1,\"raw_stream\":1}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":\"legacy default\",\"stream\":1024,\"raw_stream\":1}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":\"legacy default\",\"stream\":1.5,\"raw_stream\":1}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":\"legacy default\",\"stream\":\"6\",\"raw_stream\":1}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":1,\"stream\":7,\"raw_stream\":1}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":\"per-thread default\",\"stream\":8,\"raw_stream\":30}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_stream_kind\":\"blocking\",\"stream\":8,\"raw_stream\":31}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_device\":1,\"device_name\":\"TWO\",\"uuid\":\"GPU-2\",\"copy_engines\":3,"
+	    "\"context\":9}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_device\":2,\"device_name\":5,\"copy_engines\":0,\"context\":-1}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_device\":3,\"copy_engines\":65}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_device\":3,\"device_name\":\"LAST\"}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_device\":16,\"device_name\":\"past the table\"}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_device\":-1,\"device_name\":\"negative\"}},\n"
+	    "{\"ph\":\"M\",\"args\":{\"ss_device\":\"4\",\"device_name\":\"a string\"}},\n"
+	    "{\"ph\":\"X\",\"name\":\"k\",\"ts\":1,\"dur\":2,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13}}\n"
+	    "]}";
+	struct ss_timeline t;
+	const struct ss_stream_info *si;
+	const struct ss_device_info *d;
+
+	(void)state;
+	load(json, &t);
+	assert_int_equal(t.n, 1);
+	assert_false(t.stream_ids);
+	si = timeline_stream(&t, 0);
+	assert_non_null(si);
+	assert_int_equal(si->kind, SS_SKIND_NONBLOCKING);
+	assert_int_equal(si->raw_id, 13);
+	assert_int_equal(si->device, 0);
+	si = timeline_stream(&t, 1);
+	assert_non_null(si);
+	assert_int_equal(si->kind, SS_SKIND_BLOCKING);
+	assert_int_equal(si->device, 2);
+	si = timeline_stream(&t, 2);
+	assert_non_null(si);
+	assert_int_equal(si->kind, SS_SKIND_UNKNOWN);
+	assert_int_equal(si->raw_id, 15);
+	for (int s = 3; s <= 7; s++)
+		assert_null(timeline_stream(&t, s));
+	si = timeline_stream(&t, 8);
+	assert_non_null(si);
+	assert_int_equal(si->kind, SS_SKIND_BLOCKING);
+	assert_int_equal(si->raw_id, 31);
+	assert_true(t.nstream_info <= 9);
+	d = timeline_device(&t, 0);
+	assert_non_null(d);
+	assert_string_equal(d->name, "ONE");
+	assert_string_equal(d->uuid, "GPU-1");
+	assert_int_equal(d->copy_engines, 1);
+	assert_int_equal(d->context, 7);
+	d = timeline_device(&t, 1);
+	assert_non_null(d);
+	assert_string_equal(d->name, "TWO");
+	assert_string_equal(d->uuid, "GPU-2");
+	assert_int_equal(d->copy_engines, 3);
+	assert_int_equal(d->context, 9);
+	d = timeline_device(&t, 2);
+	assert_non_null(d);
+	assert_string_equal(d->name, "");
+	assert_int_equal(d->copy_engines, 0);
+	assert_int_equal(d->context, 0);
+	d = timeline_device(&t, 3);
+	assert_non_null(d);
+	assert_string_equal(d->name, "LAST");
+	assert_int_equal(d->copy_engines, 0);
+	for (int i = 4; i < SS_TIMELINE_MAX_DEVICES; i++)
+		assert_null(timeline_device(&t, i));
+	timeline_free(&t);
+}
+
 /* outcome imports json (len bytes) and describes the result in one string: the cause, or every record and name. */
 static char *outcome(const char *json, size_t len)
 {
@@ -528,10 +662,24 @@ static char *outcome(const char *json, size_t len)
 		timeline_free(&t);
 		return cause;
 	}
-	cap += t.n * 160;
+	cap += t.n * 160 + (size_t)t.nstream_info * 32 + SS_TIMELINE_MAX_DEVICES * 256;
 	out = malloc(cap);
-	n += (size_t)snprintf(out + n, cap - n, "ok %zu streams %d dev %s mod %d drop %llu\n", t.n, t.nstreams,
-	                      t.device, t.modelled, (unsigned long long)t.dropped);
+	n += (size_t)snprintf(out + n, cap - n, "ok %zu streams %d dev %s mod %d drop %llu ids %d\n", t.n, t.nstreams,
+	                      t.device, t.modelled, (unsigned long long)t.dropped, t.stream_ids);
+	for (int s = 0; s < t.nstream_info; s++) {
+		const struct ss_stream_info *si = timeline_stream(&t, s);
+
+		if (si != NULL)
+			n += (size_t)snprintf(out + n, cap - n, "stream %d: %u %d %d\n", s, si->raw_id, si->kind,
+			                      si->device);
+	}
+	for (int d = 0; d < SS_TIMELINE_MAX_DEVICES; d++) {
+		const struct ss_device_info *di = timeline_device(&t, d);
+
+		if (di != NULL)
+			n += (size_t)snprintf(out + n, cap - n, "device %d: %s %s %d %u\n", d, di->name, di->uuid,
+			                      di->copy_engines, di->context);
+	}
 	for (size_t i = 0; i < t.n && n < cap; i++) {
 		const struct ss_record *r = &t.rec[i];
 
@@ -620,9 +768,14 @@ static void test_parallel(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
 		same_parallel(docs[i], strlen(docs[i]));
-	/* our own export: every slice but the first and last is a worker's */
+	/* our own export, with its stream and device tables: every slice but the first and last is a worker's */
 	timeline_init(&t);
 	fx_timeline(&t, 3000, 4);
+	timeline_set_stream(&t, 0, 13, SS_SKIND_BLOCKING);
+	timeline_set_stream(&t, 2, 15, SS_SKIND_NONBLOCKING);
+	timeline_set_stream(&t, 6, 19, SS_SKIND_PER_THREAD);
+	timeline_set_device(&t, 1, "SECOND", "GPU-1111", 3);
+	timeline_set_copy_engines(&t, 1, 2);
 	snprintf(path, sizeof path, "%s/t.json", dir);
 	assert_int_equal(export_chrome(path, &in, &cause), 0);
 	json = fx_read(path, &len);
@@ -732,6 +885,7 @@ int main(void)
 	    cmocka_unit_test(test_escaping),           cmocka_unit_test(test_foreign_pytorch),
 	    cmocka_unit_test(test_foreign_array),      cmocka_unit_test(test_json_details),
 	    cmocka_unit_test(test_parallel),           cmocka_unit_test(test_sniff),
+	    cmocka_unit_test(test_foreign_metadata),   cmocka_unit_test(test_own_metadata),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,28 +42,32 @@ static void roundtrip(const char *dir, const char *name, struct ss_timeline *t, 
 	assert_string_equal(back.backend, "file");
 	assert_string_equal(back.source, path);
 	assert_string_equal(back.device, t->device);
-	/* the stream table comes back as it was (streams without a label stay without) */
-	if (strstr(name, ".sqlite") != NULL || strstr(name, ".db") != NULL)
-		for (int s = 0; s < t->nstream_info || s < back.nstream_info; s++) {
-			const struct ss_stream_info *a = timeline_stream(t, s), *b = timeline_stream(&back, s);
+	assert_int_equal(back.stream_ids, t->stream_ids);
+	/* the stream table comes back as it was (streams without a label stay without, idle ones are kept) */
+	for (int s = 0; s < t->nstream_info || s < back.nstream_info; s++) {
+		const struct ss_stream_info *a = timeline_stream(t, s), *b = timeline_stream(&back, s);
 
-			assert_int_equal(a == NULL, b == NULL);
-			if (a != NULL) {
-				assert_int_equal(a->raw_id, b->raw_id);
-				assert_int_equal(a->kind, b->kind);
-			}
+		if ((a == NULL) != (b == NULL))
+			fail_msg("%s: stream %d: %s before, %s after", name, s, a ? "labelled" : "unlabelled",
+			         b ? "labelled" : "unlabelled");
+		if (a != NULL) {
+			assert_int_equal(a->raw_id, b->raw_id);
+			assert_int_equal(a->kind, b->kind);
+			assert_int_equal(a->device, b->device);
 		}
-	/* the device table: every device t describes comes back with its name and uuid */
-	if (strstr(name, ".sqlite") != NULL || strstr(name, ".db") != NULL)
-		for (int d = 0; d < SS_TIMELINE_MAX_DEVICES; d++) {
-			const struct ss_device_info *a = timeline_device(t, d), *b = timeline_device(&back, d);
+	}
+	/* the device table: every device t describes comes back with its name, uuid and copy engines */
+	for (int d = 0; d < SS_TIMELINE_MAX_DEVICES; d++) {
+		const struct ss_device_info *a = timeline_device(t, d), *b = timeline_device(&back, d);
 
-			if (a == NULL)
-				continue;
-			assert_non_null(b);
-			assert_string_equal(a->name, b->name);
-			assert_string_equal(a->uuid, b->uuid);
-		}
+		if (a == NULL)
+			continue;
+		if (b == NULL)
+			fail_msg("%s: device %d not described after", name, d);
+		assert_string_equal(a->name, b->name);
+		assert_string_equal(a->uuid, b->uuid);
+		assert_int_equal(a->copy_engines, b->copy_engines);
+	}
 	assert_int_equal(timeline_ndevices(&back), timeline_ndevices(t));
 	timeline_free(&back);
 }
@@ -100,6 +104,22 @@ static void test_sqlite_roundtrip(void **state)
 	free(dir);
 }
 
+/* label_streams gives t's stream table every kind (per-thread too), an unlabelled index, a raw id of unknown kind
+ * and an idle stream (labelled, no records), and describes its devices. */
+static void label_streams(struct ss_timeline *t)
+{
+	timeline_set_stream(t, 0, 13, SS_SKIND_BLOCKING);
+	timeline_set_stream(t, 1, 14, SS_SKIND_NONBLOCKING);
+	timeline_set_stream(t, 3, 16, SS_SKIND_LEGACY);
+	timeline_set_stream(t, 4, 17, SS_SKIND_PER_THREAD);
+	timeline_set_stream(t, 5, 18, SS_SKIND_UNKNOWN);
+	timeline_set_stream(t, 9, 40, SS_SKIND_NONBLOCKING);
+	timeline_set_device(t, 0, "NVIDIA H200", "GPU-8c3f2a10-0000-4c1e-9d77-000000000000", 1);
+	timeline_set_copy_engines(t, 0, 2);
+}
+
+/* Chrome JSON keeps the records, and the stream and device tables: in the layout of a process per stream (one
+ * device) and of a process per device (two). */
 static void test_chrome_roundtrip(void **state)
 {
 	struct ss_timeline t;
@@ -111,6 +131,27 @@ static void test_chrome_roundtrip(void **state)
 	roundtrip(dir, "trace.json", &t, NULL);
 	t.modelled = true;
 	roundtrip(dir, "model.json", &t, NULL);
+	/* two devices: a process per device, a thread per stream and engine */
+	t.modelled = false;
+	label_streams(&t);
+	timeline_set_device(&t, 1, "NVIDIA H100", "GPU-8c3f2a10-0000-4c1e-9d77-000000000001", 2);
+	timeline_set_copy_engines(&t, 1, 1);
+	timeline_set_stream_device(&t, 1, 1);
+	timeline_set_stream_device(&t, 9, 1); /* idle, on the second device */
+	t.stream_ids = true;
+	roundtrip(dir, "kinds2.json", &t, NULL);
+	timeline_free(&t);
+	/* one device: a process per stream */
+	timeline_init(&t);
+	fx_timeline(&t, 5000, 8);
+	for (size_t k = 0; k < t.n; k++) {
+		t.rec[k].device = 0;
+		t.rec[k].flags &= (uint8_t) ~(SS_REC_PEER | SS_REC_PEER_IN);
+		t.rec[k].peer = 0;
+	}
+	label_streams(&t);
+	assert_int_equal(timeline_ndevices(&t), 1);
+	roundtrip(dir, "kinds1.json", &t, NULL);
 	timeline_free(&t);
 	fx_rmdir(dir);
 	free(dir);

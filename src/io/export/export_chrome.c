@@ -7,12 +7,16 @@
  * (pid 100 + device, named by its title) with a thread per stream and engine, and each peer copy drawn a second
  * time on its far device's "peer copies" thread (args peer_end: not a record of its own when read back). Processes and
  * threads are named and ordered with M events (process_name, process_sort_index, process_labels, thread_name,
- * thread_sort_index). Each API call gets a flow arrow (s/f events, bound to the enclosing slices) to every GPU interval
- * with its correlation id. Complete (X) events carry args with the record's exact fields (ss_kind, stream, raw_stream,
- * thread, flags, correlation, bytes, bandwidth) so streamscope reads its own traces back exactly. The run's labels,
- * including whether it was modelled, go to the top-level "otherData". Written value by value through json_out
- * (yajl_gen, no tree), one event a line (so that the importer can cut the events array at lines and parse it on
- * threads). */
+ * thread_sort_index). The M event that names a stream's process (or, by device, each of its threads) also carries
+ * its entry of the stream table in args (ss_stream_kind, stream, raw_stream, device), and the one that names a
+ * device's process its entry of the device table (ss_device, device_name, uuid, copy_engines, context); streams and
+ * devices so described that have no records get their M events too, so that the tables read back whole. With one
+ * device there is no device process: device 0's entry goes to otherData. Each API call gets a flow arrow (s/f events,
+ * bound to the enclosing slices) to every GPU interval with its correlation id. Complete (X) events carry args with the
+ * record's exact fields (ss_kind, stream, raw_stream, thread, flags, correlation, bytes, bandwidth) so streamscope
+ * reads its own traces back exactly. The run's labels, including whether it was modelled, go to the top-level
+ * "otherData". Written value by value through json_out (yajl_gen, no tree), one event a line (so that the importer can
+ * cut the events array at lines and parse it on threads). */
 #include "io/export/export_chrome.h"
 
 #include <stdio.h>
@@ -132,6 +136,8 @@ static void chrome_thread_name(int pid, int64_t tid, bool bydev, char *buf, size
 
 		if (key == CHROME_KEY_PEER)
 			snprintf(buf, len, "Peer copies from other GPUs");
+		else if (key >= 4 && engine == 0) /* a stream without records (chrome_metadata) */
+			snprintf(buf, len, "Stream %lld", (long long)(key - 4));
 		else if (key >= 4)
 			snprintf(buf, len, "Stream %lld %s", (long long)(key - 4), e);
 		else
@@ -158,10 +164,9 @@ static void chrome_thread_name(int pid, int64_t tid, bool bydev, char *buf, size
 	}
 }
 
-/* chrome_meta writes an M event of pid (and *tid when not NULL) whose args hold one value under arg: the string
- * value, or the number index when value is NULL. */
-static void chrome_meta(struct json_out *o, int pid, const int64_t *tid, const char *name, const char *arg,
-                        const char *value, int64_t index)
+/* chrome_meta_begin starts an M event of pid (and *tid when not NULL) called name and opens its args, which the
+ * caller writes before chrome_meta_end. */
+static void chrome_meta_begin(struct json_out *o, int pid, const int64_t *tid, const char *name)
 {
 	chrome_begin(o, "M");
 	json_out_key_int(o, "pid", pid);
@@ -170,12 +175,110 @@ static void chrome_meta(struct json_out *o, int pid, const int64_t *tid, const c
 	json_out_key_str(o, "name", name);
 	json_out_key(o, "args");
 	json_out_map_begin(o);
+}
+
+static void chrome_meta_end(struct json_out *o)
+{
+	json_out_map_end(o);
+	json_out_map_end(o);
+}
+
+/* chrome_meta writes an M event of pid (and *tid when not NULL) whose args hold one value under arg: the string
+ * value, or the number index when value is NULL. */
+static void chrome_meta(struct json_out *o, int pid, const int64_t *tid, const char *name, const char *arg,
+                        const char *value, int64_t index)
+{
+	chrome_meta_begin(o, pid, tid, name);
 	if (value != NULL)
 		json_out_key_str(o, arg, value);
 	else
 		json_out_key_int(o, arg, index);
-	json_out_map_end(o);
-	json_out_map_end(o);
+	chrome_meta_end(o);
+}
+
+/* chrome_stream_args writes stream index's entry of t's stream table into the args being written, nothing when
+ * there is none: its kind by name (ss_stream_kind, the key the importer knows the entry by), index, raw id and
+ * device (left out when 0). */
+static void chrome_stream_args(struct json_out *o, const struct ss_timeline *t, int index)
+{
+	const struct ss_stream_info *si = timeline_stream(t, index);
+
+	if (si == NULL)
+		return;
+	json_out_key_str(o, "ss_stream_kind", timeline_stream_kind_name(si->kind));
+	json_out_key_int(o, "stream", index);
+	json_out_key_uint(o, "raw_stream", si->raw_id);
+	if (si->device != 0)
+		json_out_key_uint(o, "device", si->device);
+}
+
+/* chrome_device_args writes device index's entry of t's device table into the args being written, nothing when
+ * there is none: ss_device (its index, the key the importer knows the entry by), and what is known of its name,
+ * uuid, copy engines and context. */
+static void chrome_device_args(struct json_out *o, const struct ss_timeline *t, int index)
+{
+	const struct ss_device_info *d = timeline_device(t, index);
+
+	if (d == NULL)
+		return;
+	json_out_key_int(o, "ss_device", index);
+	json_out_key_str(o, "device_name", d->name);
+	if (d->uuid[0] != '\0')
+		json_out_key_str(o, "uuid", d->uuid);
+	if (d->copy_engines > 0)
+		json_out_key_int(o, "copy_engines", d->copy_engines);
+	if (d->context != 0)
+		json_out_key_uint(o, "context", d->context);
+}
+
+/* chrome_name_process writes the M events that name, order and label process pid; a device's or stream's name
+ * carries its table entry. */
+static void chrome_name_process(struct json_out *o, const struct ss_timeline *t, int pid, bool bydev,
+                                const char *measurement)
+{
+	char name[192];
+
+	chrome_process_name(t, pid, bydev, name, sizeof name);
+	chrome_meta_begin(o, pid, NULL, "process_name");
+	json_out_key_str(o, "name", name);
+	if (bydev && pid >= CHROME_PID_DEVICE0)
+		chrome_device_args(o, t, pid - CHROME_PID_DEVICE0);
+	else if (!bydev && pid >= CHROME_PID_STREAM0)
+		chrome_stream_args(o, t, pid - CHROME_PID_STREAM0);
+	chrome_meta_end(o);
+	chrome_meta(o, pid, NULL, "process_sort_index", "sort_index", NULL, pid);
+	chrome_meta(o, pid, NULL, "process_labels", "labels", measurement, 0);
+}
+
+/* chrome_name_thread writes the M events that name and order thread tid of pid; a stream's thread (by device)
+ * carries the stream's table entry. */
+static void chrome_name_thread(struct json_out *o, const struct ss_timeline *t, int pid, int64_t tid, bool bydev)
+{
+	char name[96];
+
+	chrome_thread_name(pid, tid, bydev, name, sizeof name);
+	chrome_meta_begin(o, pid, &tid, "thread_name");
+	json_out_key_str(o, "name", name);
+	if (bydev && pid >= CHROME_PID_DEVICE0 && (tid - 8) / 8 >= 4)
+		chrome_stream_args(o, t, (int)((tid - 8) / 8 - 4));
+	chrome_meta_end(o);
+	chrome_meta(o, pid, &tid, "thread_sort_index", "sort_index", NULL, tid);
+}
+
+/* chrome_once says whether key is new to seen, adding it. */
+static bool chrome_once(struct idmap *seen, uint64_t key)
+{
+	uint32_t dummy;
+
+	if (idmap_get(seen, key, &dummy))
+		return false;
+	idmap_put(seen, key, 1);
+	return true;
+}
+
+static uint64_t chrome_thread_key(int pid, int64_t tid)
+{
+	return ((uint64_t)(uint32_t)pid << 32) ^ (uint64_t)tid;
 }
 
 /* chrome_meta_far names the process and peer thread of peer copy r's far end (bydev), once each. */
@@ -184,29 +287,40 @@ static void chrome_meta_far(struct json_out *o, const struct ss_timeline *t, con
 {
 	int pid = CHROME_PID_DEVICE0 + r->peer;
 	int64_t tid = 8 + 8 * CHROME_KEY_PEER + chrome_engine_tid(SS_KIND_D2D);
-	uint64_t key = ((uint64_t)(uint32_t)pid << 32) ^ (uint64_t)tid;
-	uint32_t dummy;
-	char name[192];
 
-	if (!idmap_get(procs, (uint64_t)pid, &dummy)) {
-		idmap_put(procs, (uint64_t)pid, 1);
-		timeline_device_title(t, r->peer, name, sizeof name);
-		chrome_meta(o, pid, NULL, "process_name", "name", name, 0);
-		chrome_meta(o, pid, NULL, "process_sort_index", "sort_index", NULL, pid);
-		chrome_meta(o, pid, NULL, "process_labels", "labels", measurement, 0);
-	}
-	if (!idmap_get(threads, key, &dummy)) {
-		idmap_put(threads, key, 1);
-		chrome_meta(o, pid, &tid, "thread_name", "name", "Peer copies from other GPUs", 0);
-		chrome_meta(o, pid, &tid, "thread_sort_index", "sort_index", NULL, tid);
+	if (chrome_once(procs, (uint64_t)pid))
+		chrome_name_process(o, t, pid, true, measurement);
+	if (chrome_once(threads, chrome_thread_key(pid, tid)))
+		chrome_name_thread(o, t, pid, tid, true);
+}
+
+/* chrome_meta_idle names the streams and devices that t's tables describe but no record is on (has[s]: stream s
+ * has records), as if they had: a stream by device gets a thread of its own on its device (engine 0). */
+static void chrome_meta_idle(struct json_out *o, const struct ss_timeline *t, const bool *has, struct idmap *procs,
+                             const char *measurement, bool bydev)
+{
+	for (int d = 0; bydev && d < SS_TIMELINE_MAX_DEVICES; d++)
+		if (timeline_device(t, d) != NULL && chrome_once(procs, (uint64_t)(CHROME_PID_DEVICE0 + d)))
+			chrome_name_process(o, t, CHROME_PID_DEVICE0 + d, true, measurement);
+	for (int s = 0; s < t->nstream_info; s++) {
+		const struct ss_stream_info *si = timeline_stream(t, s);
+		int pid = bydev && si != NULL ? CHROME_PID_DEVICE0 + si->device : CHROME_PID_STREAM0 + s;
+
+		if (si == NULL || has[s])
+			continue;
+		if (chrome_once(procs, (uint64_t)pid))
+			chrome_name_process(o, t, pid, bydev, measurement);
+		if (bydev)
+			chrome_name_thread(o, t, pid, 8 + 8 * ((int64_t)s + 4), true);
 	}
 }
 
-/* chrome_metadata writes the M events naming and ordering every process and thread that has records. */
+/* chrome_metadata writes the M events naming and ordering every process and thread that has records, and those of
+ * the streams and devices t's tables describe (chrome_meta_idle). */
 static void chrome_metadata(struct json_out *o, const struct ss_timeline *t, const char *measurement, bool bydev)
 {
 	struct idmap procs, threads;
-	char name[96];
+	bool *has = xcalloc((size_t)t->nstream_info + 1, sizeof *has);
 
 	idmap_init(&procs);
 	idmap_init(&threads);
@@ -214,30 +328,22 @@ static void chrome_metadata(struct json_out *o, const struct ss_timeline *t, con
 		const struct ss_record *r = &t->rec[i];
 		int pid;
 		int64_t tid;
-		uint32_t dummy;
-		uint64_t key;
 
 		if (r->kind >= SS_KIND_COUNT)
 			continue;
 		pid = chrome_pid(r, bydev);
 		tid = chrome_tid(r, bydev);
+		if (!chrome_is_host_kind(r->kind) && r->stream >= 0 && r->stream < t->nstream_info)
+			has[r->stream] = true;
 		if (bydev && r->kind == SS_KIND_D2D && (r->flags & SS_REC_PEER))
 			chrome_meta_far(o, t, r, &procs, &threads, measurement);
-		if (!idmap_get(&procs, (uint64_t)pid, &dummy)) {
-			idmap_put(&procs, (uint64_t)pid, 1);
-			chrome_process_name(t, pid, bydev, name, sizeof name);
-			chrome_meta(o, pid, NULL, "process_name", "name", name, 0);
-			chrome_meta(o, pid, NULL, "process_sort_index", "sort_index", NULL, pid);
-			chrome_meta(o, pid, NULL, "process_labels", "labels", measurement, 0);
-		}
-		key = ((uint64_t)(uint32_t)pid << 32) ^ (uint64_t)tid;
-		if (!idmap_get(&threads, key, &dummy)) {
-			idmap_put(&threads, key, 1);
-			chrome_thread_name(pid, tid, bydev, name, sizeof name);
-			chrome_meta(o, pid, &tid, "thread_name", "name", name, 0);
-			chrome_meta(o, pid, &tid, "thread_sort_index", "sort_index", NULL, tid);
-		}
+		if (chrome_once(&procs, (uint64_t)pid))
+			chrome_name_process(o, t, pid, bydev, measurement);
+		if (chrome_once(&threads, chrome_thread_key(pid, tid)))
+			chrome_name_thread(o, t, pid, tid, bydev);
 	}
+	chrome_meta_idle(o, t, has, &procs, measurement, bydev);
+	free(has);
 	idmap_free(&procs);
 	idmap_free(&threads);
 }
@@ -353,8 +459,9 @@ static void chrome_flows(struct json_out *o, const struct ss_timeline *t, bool b
 	idmap_free(&api);
 }
 
-/* chrome_other_data writes the top-level "otherData": the run's labels and headline numbers. */
-static void chrome_other_data(struct json_out *o, const struct ss_export_input *in)
+/* chrome_other_data writes the top-level "otherData": the run's labels and headline numbers, and with one device
+ * (!bydev) device 0's entry of the device table. */
+static void chrome_other_data(struct json_out *o, const struct ss_export_input *in, bool bydev)
 {
 	const struct ss_timeline *t = in->t;
 	struct ss_analysis tmp;
@@ -378,6 +485,19 @@ static void chrome_other_data(struct json_out *o, const struct ss_export_input *
 	json_out_key_uint(o, "dropped", t->dropped);
 	json_out_key_bool(o, "incomplete", t->incomplete);
 	json_out_key_uint(o, "records", t->n);
+	json_out_key_bool(o, "streamIds", t->stream_ids);
+	/* one device: no process of its own to carry its entry of the device table */
+	if (!bydev && timeline_device(t, 0) != NULL) {
+		const struct ss_device_info *d = timeline_device(t, 0);
+
+		json_out_key_str(o, "deviceName", d->name);
+		if (d->uuid[0] != '\0')
+			json_out_key_str(o, "deviceUuid", d->uuid);
+		if (d->copy_engines > 0)
+			json_out_key_int(o, "deviceCopyEngines", d->copy_engines);
+		if (d->context != 0)
+			json_out_key_uint(o, "deviceContext", d->context);
+	}
 	if (t->wall_traced_ns > 0 && t->wall_untraced_ns > 0) {
 		/* record --twin: the program's wall-clock time traced and untraced */
 		json_out_key_uint(o, "wallTracedNs", t->wall_traced_ns);
@@ -408,11 +528,11 @@ int export_chrome(const char *path, const struct ss_export_input *in, char **cau
 	json_out_map_begin(o);
 	json_out_key_str(o, "displayTimeUnit", "ns");
 	json_out_break(o);
-	chrome_other_data(o, in);
+	bydev = timeline_ndevices(t) > 1;
+	chrome_other_data(o, in, bydev);
 	json_out_break(o);
 	json_out_key(o, "traceEvents");
 	json_out_array_begin(o);
-	bydev = timeline_ndevices(t) > 1;
 	chrome_metadata(o, t, label, bydev);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];

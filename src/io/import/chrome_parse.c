@@ -9,11 +9,12 @@
  * or ']' after event N", "truncated: traceEvents array not closed"), and a bare array may end without its ']'.
  *
  * streamscope's own events carry their exact fields in args (ss_kind, stream, raw_stream, thread, flags,
- * correlation, bytes, unnamed). Foreign events get their kind from the category and name (CUDA runtime/driver
- * calls -> API, *Synchronize -> SYNC, memcpy HtoD/DtoH/DtoD -> copies, memset, kernels, CPU annotations -> host
- * ranges); host-side ones go on the host lane with their tid as thread, GPU-side ones carry the key of their
- * (pid, tid) or (pid, args.stream) track. Names are interned in a table of the parser's own and mapped to the
- * timeline's by the caller, in file order. */
+ * correlation, bytes, unnamed), and its M events the entries of its stream table (ss_stream_kind, stream, raw_stream,
+ * device) and device table (ss_device, device_name, uuid, copy_engines, context); other M events are skipped. Foreign
+ * events get their kind from the category and name (CUDA runtime/driver calls -> API, *Synchronize -> SYNC, memcpy
+ * HtoD/DtoH/DtoD -> copies, memset, kernels, CPU annotations -> host ranges); host-side ones go on the host lane with
+ * their tid as thread, GPU-side ones carry the key of their (pid, tid) or (pid, args.stream) track. Names are interned
+ * in a table of the parser's own and mapped to the timeline's by the caller, in file order. */
 #include "io/import/chrome_parse.h"
 
 #include <errno.h>
@@ -61,6 +62,12 @@ enum chrome_parse_slot {
 	CP_GPU,            /* "device": a record's device (streamscope's own events) */
 	CP_PEER,           /* "peer": a peer copy's other device */
 	CP_PEER_END,       /* "peer_end": the far end of a peer copy, drawn twice (not a record of its own) */
+	CP_SS_STREAM_KIND, /* M: "ss_stream_kind", a stream's entry of the stream table */
+	CP_SS_DEVICE,      /* M: "ss_device", a device's entry of the device table */
+	CP_DEVICE_NAME,    /* M: "device_name" */
+	CP_UUID,           /* M: "uuid" */
+	CP_COPY_ENGINES,   /* M: "copy_engines" */
+	CP_CONTEXT,        /* M: "context" */
 	CP_OTHER0,         /* otherData from here */
 	CP_GENERATOR = CP_OTHER0,
 	CP_DEVICE,
@@ -68,8 +75,13 @@ enum chrome_parse_slot {
 	CP_INCOMPLETE,
 	CP_NSTREAMS,
 	CP_DROPPED,
-	CP_WALL_TRACED,   /* "wallTracedNs": record --twin */
-	CP_WALL_UNTRACED, /* "wallUntracedNs" */
+	CP_WALL_TRACED,          /* "wallTracedNs": record --twin */
+	CP_WALL_UNTRACED,        /* "wallUntracedNs" */
+	CP_STREAM_IDS,           /* "streamIds" */
+	CP_DEVICE0_NAME,         /* "deviceName": device 0's entry of the device table (a trace of one device) */
+	CP_DEVICE0_UUID,         /* "deviceUuid" */
+	CP_DEVICE0_COPY_ENGINES, /* "deviceCopyEngines" */
+	CP_DEVICE0_CONTEXT,      /* "deviceContext" */
 	CP_NSLOTS,
 	CP_NONE = -1, /* a value nobody reads */
 	CP_ARGS = -2, /* the value of an event's "args" */
@@ -588,6 +600,85 @@ static int chrome_parse_fill(struct chrome_parse *p, struct chrome_ev *e)
 	return 0;
 }
 
+/* chrome_parse_hand hands event e over: to the emit function, or to the collected events. 1 to go on, 0 when the
+ * emit function failed (cause set). */
+static int chrome_parse_hand(struct chrome_parse *p, const struct chrome_ev *e)
+{
+	if (p->emit != NULL)
+		return p->emit(p->emit_arg, p, e, &p->cause) == 0;
+	*VEC_PUSH(p->ev, p->nev, p->capev, 1024) = *e;
+	return 1;
+}
+
+/* chrome_parse_int_in reads field slot as an integer within [lo, hi] into *v; false when it is absent, not an
+ * integer or out of range. */
+static bool chrome_parse_int_in(const struct chrome_parse *p, int slot, int64_t lo, int64_t hi, int64_t *v)
+{
+	struct chrome_parse_num num;
+
+	if (p->type[slot] != CV_NUM)
+		return false;
+	chrome_parse_number(chrome_parse_text(p, slot), p->val[slot].len, &num);
+	if (!num.isint || num.i < lo || num.i > hi)
+		return false;
+	*v = num.i;
+	return true;
+}
+
+/* chrome_parse_stream_kind reads the stream kind named by field slot (timeline_stream_kind_name's names); a name
+ * it does not know is SS_SKIND_UNKNOWN. */
+static uint8_t chrome_parse_stream_kind(const struct chrome_parse *p, int slot)
+{
+	const char *s = chrome_parse_text(p, slot);
+	size_t n = p->val[slot].len;
+
+	for (int k = 0; k < SS_SKIND_COUNT; k++)
+		if (strlen(timeline_stream_kind_name(k)) == n && memcmp(timeline_stream_kind_name(k), s, n) == 0)
+			return (uint8_t)k;
+	return SS_SKIND_UNKNOWN;
+}
+
+/* chrome_parse_meta hands over the table entry that the M event which just ended carries in its args (a stream's:
+ * ss_stream_kind; a device's: ss_device), and skips any other M event, and entries whose index, raw id or device
+ * is out of range (a description never makes a trace unreadable); an optional field out of range reads as not
+ * said. Returns 1 to go on, 0 when the emit function failed (cause set). */
+static int chrome_parse_meta(struct chrome_parse *p)
+{
+	struct chrome_ev e;
+	struct chrome_meta *m = &e.m;
+	int64_t index, v;
+
+	memset(&e, 0, sizeof e);
+	e.ph = 'M';
+	e.ordinal = (uint32_t)p->events;
+	if (p->type[CP_SS_STREAM_KIND] == CV_STR) {
+		if (!chrome_parse_int_in(p, CP_STREAM, 0, SS_IMPORT_MAX_STREAMS - 1, &index) ||
+		    !chrome_parse_int_in(p, CP_RAW_STREAM, 0, UINT32_MAX, &v))
+			return 1;
+		m->raw_stream = (uint32_t)v;
+		if (p->type[CP_GPU] != CV_ABSENT) {
+			if (!chrome_parse_int_in(p, CP_GPU, 0, UINT8_MAX, &v))
+				return 1;
+			m->device = (uint8_t)v;
+		}
+		m->kind = chrome_parse_stream_kind(p, CP_SS_STREAM_KIND);
+	} else if (p->type[CP_SS_DEVICE] == CV_NUM) {
+		if (!chrome_parse_int_in(p, CP_SS_DEVICE, 0, SS_TIMELINE_MAX_DEVICES - 1, &index))
+			return 1;
+		m->is_device = true;
+		m->name = chrome_parse_str_id(p, CP_DEVICE_NAME);
+		m->uuid = chrome_parse_str_id(p, CP_UUID);
+		if (chrome_parse_int_in(p, CP_COPY_ENGINES, 1, 64, &v))
+			m->copy_engines = (int)v;
+		if (chrome_parse_int_in(p, CP_CONTEXT, 0, UINT32_MAX, &v))
+			m->context = (uint32_t)v;
+	} else {
+		return 1;
+	}
+	m->index = (int)index;
+	return chrome_parse_hand(p, &e);
+}
+
 /* chrome_parse_event turns the fields of the event that just ended into a chrome_ev and hands it over. Returns
  * 1 to go on, 0 on failure (cause set). */
 static int chrome_parse_event(struct chrome_parse *p)
@@ -600,8 +691,10 @@ static int chrome_parse_event(struct chrome_parse *p)
 	if (p->type[CP_PH] != CV_STR || p->val[CP_PH].len != 1)
 		return 1;
 	ph = *chrome_parse_text(p, CP_PH);
+	if (ph == 'M')
+		return chrome_parse_meta(p);
 	if (ph != 'X' && ph != 'B' && ph != 'E')
-		return 1; /* metadata, instants, counters, flows, async: not intervals */
+		return 1; /* instants, counters, flows, async: not intervals */
 	if (p->type[CP_PEER_END] != CV_ABSENT)
 		return 1; /* our export's second drawing of a peer copy, on its far device: the record is the other */
 	rc = chrome_parse_time(p, CP_TS, "ts", &ts);
@@ -630,24 +723,28 @@ static int chrome_parse_event(struct chrome_parse *p)
 			e.stack = chrome_parse_track_key(chrome_parse_id(p, CP_PID), chrome_parse_id(p, CP_TID), 2);
 		}
 	}
-	if (p->emit != NULL)
-		return p->emit(p->emit_arg, p, &e, &p->cause) == 0;
-	*VEC_PUSH(p->ev, p->nev, p->capev, 1024) = e;
-	return 1;
+	return chrome_parse_hand(p, &e);
+}
+
+/* chrome_parse_copy copies string field slot into buf (size bytes, cut to fit), when it is a string. */
+static void chrome_parse_copy(const struct chrome_parse *p, int slot, char *buf, size_t size)
+{
+	size_t n = p->val[slot].len;
+
+	if (p->type[slot] != CV_STR)
+		return;
+	n = n < size - 1 ? n : size - 1;
+	memcpy(buf, chrome_parse_text(p, slot), n);
+	buf[n] = '\0';
 }
 
 /* chrome_parse_other_done reads streamscope's labels from the otherData object that just ended. */
 static void chrome_parse_other_done(struct chrome_parse *p)
 {
 	struct chrome_other *o = &p->other;
+	int64_t v;
 
-	if (p->type[CP_DEVICE] == CV_STR) {
-		size_t n = p->val[CP_DEVICE].len;
-
-		n = n < sizeof o->device - 1 ? n : sizeof o->device - 1;
-		memcpy(o->device, chrome_parse_text(p, CP_DEVICE), n);
-		o->device[n] = '\0';
-	}
+	chrome_parse_copy(p, CP_DEVICE, o->device, sizeof o->device);
 	if (p->type[CP_GENERATOR] != CV_STR || p->val[CP_GENERATOR].len < 11 ||
 	    memcmp(chrome_parse_text(p, CP_GENERATOR), "streamscope", 11) != 0)
 		return;
@@ -664,6 +761,19 @@ static void chrome_parse_other_done(struct chrome_parse *p)
 	o->dropped = chrome_parse_uint(p, CP_DROPPED);
 	o->wall_traced_ns = chrome_parse_uint(p, CP_WALL_TRACED);
 	o->wall_untraced_ns = chrome_parse_uint(p, CP_WALL_UNTRACED);
+	if (p->type[CP_STREAM_IDS] == CV_TRUE || p->type[CP_STREAM_IDS] == CV_FALSE) {
+		o->has_stream_ids = true;
+		o->stream_ids = p->type[CP_STREAM_IDS] == CV_TRUE;
+	}
+	if (p->type[CP_DEVICE0_NAME] == CV_STR) {
+		o->has_device0 = true;
+		chrome_parse_copy(p, CP_DEVICE0_NAME, o->device0.name, sizeof o->device0.name);
+		chrome_parse_copy(p, CP_DEVICE0_UUID, o->device0.uuid, sizeof o->device0.uuid);
+		if (chrome_parse_int_in(p, CP_DEVICE0_COPY_ENGINES, 1, 64, &v))
+			o->device0.copy_engines = (int)v;
+		if (chrome_parse_int_in(p, CP_DEVICE0_CONTEXT, 0, UINT32_MAX, &v))
+			o->device0.context = (uint32_t)v;
+	}
 }
 
 /* The structure between values, looked at directly. Each returns 1 when fine, else 0 with the cause set. */
@@ -847,6 +957,7 @@ static int chrome_parse_args_key(const char *k, size_t n)
 	case 4:
 		CP_KEY("size", CP_SIZE)
 		CP_KEY("peer", CP_PEER)
+		CP_KEY("uuid", CP_UUID)
 		break;
 	case 5:
 		CP_KEY("bytes", CP_BYTES)
@@ -865,18 +976,27 @@ static int chrome_parse_args_key(const char *k, size_t n)
 	case 7:
 		CP_KEY("ss_kind", CP_SS_KIND)
 		CP_KEY("unnamed", CP_UNNAMED)
+		CP_KEY("context", CP_CONTEXT)
+		break;
+	case 9:
+		CP_KEY("ss_device", CP_SS_DEVICE)
 		break;
 	case 10:
 		CP_KEY("raw_stream", CP_RAW_STREAM)
 		break;
 	case 11:
 		CP_KEY("correlation", CP_CORRELATION)
+		CP_KEY("device_name", CP_DEVICE_NAME)
+		break;
+	case 12:
+		CP_KEY("copy_engines", CP_COPY_ENGINES)
 		break;
 	case 13:
 		CP_KEY("correlationId", CP_CORRELATIONID)
 		break;
 	case 14:
 		CP_KEY("correlation id", CP_CORRELATION_ID)
+		CP_KEY("ss_stream_kind", CP_SS_STREAM_KIND)
 		break;
 	}
 #undef CP_KEY
@@ -890,10 +1010,19 @@ static int chrome_parse_other_key(const char *k, size_t n)
 		const char *key;
 		int slot;
 	} keys[] = {
-	    {"generator", CP_GENERATOR},      {"device", CP_DEVICE},
-	    {"modelled", CP_MODELLED},        {"incomplete", CP_INCOMPLETE},
-	    {"nstreams", CP_NSTREAMS},        {"dropped", CP_DROPPED},
-	    {"wallTracedNs", CP_WALL_TRACED}, {"wallUntracedNs", CP_WALL_UNTRACED},
+	    {"generator", CP_GENERATOR},
+	    {"device", CP_DEVICE},
+	    {"modelled", CP_MODELLED},
+	    {"incomplete", CP_INCOMPLETE},
+	    {"nstreams", CP_NSTREAMS},
+	    {"dropped", CP_DROPPED},
+	    {"wallTracedNs", CP_WALL_TRACED},
+	    {"wallUntracedNs", CP_WALL_UNTRACED},
+	    {"streamIds", CP_STREAM_IDS},
+	    {"deviceName", CP_DEVICE0_NAME},
+	    {"deviceUuid", CP_DEVICE0_UUID},
+	    {"deviceCopyEngines", CP_DEVICE0_COPY_ENGINES},
+	    {"deviceContext", CP_DEVICE0_CONTEXT},
 	};
 
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -1235,6 +1364,13 @@ const struct chrome_ev *chrome_parse_collected(const struct chrome_parse *p, siz
 {
 	*n = p->nev;
 	return p->ev;
+}
+
+const char *chrome_parse_string(const struct chrome_parse *p, uint32_t local)
+{
+	if (local == 0 || local >= p->names.nglobal)
+		return "";
+	return intern_str(&p->names.local, local);
 }
 
 const struct chrome_other *chrome_parse_other(const struct chrome_parse *p)

@@ -3,7 +3,8 @@
  * A parser reads either a whole document ({"traceEvents": [...], ...} or a bare array of events) fed in pieces in
  * order, or one slice of an events array (a run of whole events, each followed by a ','), for parsing slices of a
  * big file on several threads. It checks the structure the way Chrome does and reports the first problem as one
- * line naming the file (truncated, invalid JSON at byte N, not a Chrome trace, absurd numbers, ...). What needs
+ * line naming the file (truncated, invalid JSON at byte N, not a Chrome trace, absurd numbers, ...). M events are
+ * handed over only when their args carry an entry of streamscope's stream or device table. What needs
  * the events in file order (B/E stacks, track numbering, the timeline's string table) is left to the caller:
  * events are handed to it one by one as they end, or collected for it. */
 #ifndef SS_IO_IMPORT_CHROME_PARSE_H
@@ -20,14 +21,30 @@
 /* Containers nested deeper than this are refused (yajl itself has no limit). */
 #define CHROME_MAX_DEPTH 64
 
-/* One X, B or E event as read, before the order-dependent work. */
+/* An entry of the stream or device table as streamscope's export writes it in an M event's args (chrome_parse
+ * checks the ranges): a stream's (args ss_stream_kind) or a device's (args ss_device). */
+struct chrome_meta {
+	bool is_device;
+	int index; /* the stream index, 0..SS_IMPORT_MAX_STREAMS-1, or the device, 0..SS_TIMELINE_MAX_DEVICES-1 */
+	uint32_t raw_stream; /* stream: its raw id */
+	uint8_t kind;        /* stream: enum ss_stream_kind (a name not known reads as unknown) */
+	uint8_t device;      /* stream: its device (0 when not said) */
+	uint32_t name, uuid; /* device: parser-local ids of its name and uuid (chrome_parse_string; 0: not said) */
+	int copy_engines;    /* device: 0 when not said */
+	uint32_t context;    /* device: 0 when not said */
+};
+
+/* One X, B or E event as read, before the order-dependent work, or an M event that carries a table entry. */
 struct chrome_ev {
-	struct ss_record r; /* X: start and end; B: start; E: start is its time. name: a parser-local id */
-	uint64_t track;     /* foreign GPU-side X or B: key of its (pid, tid) or (pid, args.stream) track */
-	uint64_t stack;     /* B and E: key of the (pid, tid) stack that B/E pairs nest on */
-	uint32_t ordinal;   /* its number among the events this parser read (1 = the first) */
-	char ph;            /* 'X', 'B' or 'E' */
-	bool gpu;           /* foreign GPU-side: stream SS_STREAM_PENDING, raw_stream to be its track's ordinal */
+	union {
+		struct ss_record r;   /* X: start and end; B: start; E: start is its time. name: a parser-local id */
+		struct chrome_meta m; /* M */
+	};
+	uint64_t track;   /* foreign GPU-side X or B: key of its (pid, tid) or (pid, args.stream) track */
+	uint64_t stack;   /* B and E: key of the (pid, tid) stack that B/E pairs nest on */
+	uint32_t ordinal; /* its number among the events this parser read (1 = the first) */
+	char ph;          /* 'X', 'B', 'E' or 'M' */
+	bool gpu;         /* foreign GPU-side: stream SS_STREAM_PENDING, raw_stream to be its track's ordinal */
 };
 
 /* What the top-level "otherData" (or "metadata") object said. */
@@ -38,6 +55,9 @@ struct chrome_other {
 	uint64_t dropped;
 	uint64_t wall_traced_ns, wall_untraced_ns; /* record --twin's times, 0 when absent */
 	char device[96];
+	bool has_stream_ids, stream_ids; /* streamIds: given, and its value */
+	bool has_device0;                /* it describes device 0 (deviceName: a trace of one device) */
+	struct ss_device_info device0;   /* what it says of device 0: name, uuid, copy engines, context */
 };
 
 struct chrome_parse;
@@ -72,6 +92,9 @@ void chrome_parse_skip_events(struct chrome_parse *p, size_t n);
 const struct chrome_ev *chrome_parse_collected(const struct chrome_parse *p, size_t *n);
 /* chrome_parse_name maps a parser-local name id to t's string table (interning on first use; 0 stays 0). */
 uint32_t chrome_parse_name(struct chrome_parse *p, uint32_t local, struct ss_timeline *t);
+/* chrome_parse_string returns the string of a parser-local id (a chrome_meta's name or uuid), "" for 0 or out of
+ * range; valid until the parser is freed. */
+const char *chrome_parse_string(const struct chrome_parse *p, uint32_t local);
 /* chrome_parse_other returns what otherData said (all zero when the document had none). */
 const struct chrome_other *chrome_parse_other(const struct chrome_parse *p);
 /* chrome_parse_cause hands over the one-line message of the last failure (the caller frees it), or NULL. */

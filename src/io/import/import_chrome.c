@@ -5,7 +5,9 @@
  * message, not SIGBUS: the copy costs about 20% of a big file's opening, the peak memory is the same) and parsed by
  * chrome_parse (yajl's SAX parser, no DOM: memory stays at what the timeline needs). Here is the work that needs the
  * events in file order: B/E pairs nest per (pid, tid); GPU-side tracks of a foreign trace are numbered in order of
- * first appearance; names enter the timeline's string table. Times are rebased to the earliest event (streamscope's
+ * first appearance; names enter the timeline's string table; the stream and device table entries of M events are
+ * kept (the last of each stream or device wins) and, in streamscope's own traces, given to the timeline at the end,
+ * with device 0's entry from otherData (a trace of one device). Times are rebased to the earliest event (streamscope's
  * own traces keep theirs: their times start at 0, and a negative ts there is refused with the first such event, as
  * other values our export never writes are, rather than clamped to 0 with the durations). As in every importer, the
  * records end up within 0 <= start <= end <= 2^62 ns, their durations adding up to at most 2^63 - 1 ns (importer.h):
@@ -61,11 +63,20 @@ struct chrome_track {
 	size_t nopen, capopen;
 };
 
+/* A stream's entry of the stream table, as the trace's M events said it (the last one). */
+struct chrome_stream_entry {
+	uint32_t raw_id;
+	uint8_t kind, device;
+	bool said;
+};
+
 /* An import in progress: the order-dependent state. */
 struct chrome_ctx {
 	const char *name; /* for messages */
 	struct ss_timeline *t;
-	struct idmap track_of; /* track key -> index into trk */
+	struct chrome_stream_entry *streams; /* [SS_IMPORT_MAX_STREAMS] once one is said, else NULL */
+	struct ss_device_info devices[SS_TIMELINE_MAX_DEVICES]; /* known: said by an M event */
+	struct idmap track_of;                                  /* track key -> index into trk */
 	struct chrome_track *trk;
 	size_t ntrk, captrk;
 	size_t neg_event;               /* the first event (file order, from 1) with a negative ts; 0 when none */
@@ -180,14 +191,70 @@ static int chrome_add(struct chrome_ctx *c, const struct ss_record *r, size_t fr
 	return 0;
 }
 
+/* chrome_keep keeps table entry m, read by parser p (whose string ids it carries), in place of any earlier entry of
+ * the same stream or device, until chrome_tables. */
+static void chrome_keep(struct chrome_ctx *c, struct chrome_parse *p, const struct chrome_meta *m)
+{
+	struct ss_device_info *d;
+
+	if (!m->is_device) {
+		if (c->streams == NULL)
+			c->streams = xcalloc(SS_IMPORT_MAX_STREAMS, sizeof *c->streams);
+		c->streams[m->index] = (struct chrome_stream_entry){
+		    .raw_id = m->raw_stream, .kind = m->kind, .device = m->device, .said = true};
+		return;
+	}
+	d = &c->devices[m->index];
+	memset(d, 0, sizeof *d);
+	snprintf(d->name, sizeof d->name, "%s", chrome_parse_string(p, m->name));
+	snprintf(d->uuid, sizeof d->uuid, "%s", chrome_parse_string(p, m->uuid));
+	d->copy_engines = m->copy_engines;
+	d->context = m->context;
+	d->known = true;
+}
+
+/* chrome_describe gives t device index's description d (name, uuid, copy engines, context). */
+static void chrome_describe(struct ss_timeline *t, int index, const struct ss_device_info *d)
+{
+	timeline_set_device(t, index, d->name, d->uuid, d->context);
+	if (d->copy_engines > 0)
+		timeline_set_copy_engines(t, index, d->copy_engines);
+}
+
+/* chrome_tables gives the timeline of a streamscope trace the stream and device table entries kept (chrome_keep),
+ * device 0's from otherData first (an M event's entry of device 0 replaces it), and otherData's streamIds. */
+static void chrome_tables(const struct chrome_ctx *c, const struct chrome_other *other, struct ss_timeline *t)
+{
+	if (other->has_stream_ids)
+		t->stream_ids = other->stream_ids;
+	if (other->has_device0)
+		chrome_describe(t, 0, &other->device0);
+	for (int d = 0; d < SS_TIMELINE_MAX_DEVICES; d++)
+		if (c->devices[d].known)
+			chrome_describe(t, d, &c->devices[d]);
+	for (int s = 0; c->streams != NULL && s < SS_IMPORT_MAX_STREAMS; s++) {
+		const struct chrome_stream_entry *e = &c->streams[s];
+
+		if (!e->said)
+			continue;
+		timeline_set_stream(t, s, e->raw_id, e->kind);
+		if (e->device != 0)
+			timeline_set_stream_device(t, s, e->device);
+	}
+}
+
 /* chrome_apply does the order-dependent part of event e, number n in the file, read by parser p (whose name ids
- * it carries): notes the first negative ts, pairs an E with its B, numbers GPU tracks, adds the record. 0, or -1
- * with *cause. */
+ * it carries): keeps a table entry, notes the first negative ts, pairs an E with its B, numbers GPU tracks, adds the
+ * record. 0, or -1 with *cause. */
 static int chrome_apply(struct chrome_ctx *c, struct chrome_parse *p, const struct chrome_ev *e, size_t n, char **cause)
 {
 	struct ss_record r;
 	struct chrome_track *t;
 
+	if (e->ph == 'M') {
+		chrome_keep(c, p, &e->m);
+		return 0;
+	}
 	if (e->r.start < CHROME_BIAS && c->neg_event == 0) { /* refused at the end if the trace is streamscope's own */
 		c->neg_event = n;
 		c->neg_ns = -(int64_t)(CHROME_BIAS - e->r.start);
@@ -429,6 +496,7 @@ static void chrome_free(struct chrome_ctx *c)
 	for (size_t i = 0; i < c->ntrk; i++)
 		free(c->trk[i].open);
 	free(c->trk);
+	free(c->streams);
 	idmap_free(&c->track_of);
 }
 
@@ -475,8 +543,8 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 		if (rc == 0)
 			rc = chrome_span(&c, other.own, cause);
 	}
-	chrome_free(&c);
 	if (rc != 0) {
+		chrome_free(&c);
 		importer_begin(t);
 		return importer_oneline(*cause);
 	}
@@ -502,6 +570,9 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 	importer_finish(t, name);
 	if (other.own && other.nstreams > t->nstreams)
 		t->nstreams = other.nstreams;
+	if (other.own)
+		chrome_tables(&c, &other, t);
+	chrome_free(&c);
 	return 0;
 }
 
