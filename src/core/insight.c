@@ -1235,15 +1235,20 @@ static bool insight_has_call(const struct ss_timeline *t, const char *prefix)
 /* insight_faulting finds, where a program allocated managed memory (cudaMallocManaged) and prefetched none
  * (cudaMemPrefetchAsync) and CUPTI gave no migration records, the kernels that ran INSIGHT_FAULT_RATIO times or more
  * longer than the median run of the same kernel (at least INSIGHT_FAULT_RUNS runs of it): kernels migrating the pages
- * they touch on demand, by page faults, the first time. Their notes go to tmp (in timeline order); *excess gets their
- * time beyond that median. */
-static void insight_faulting(const struct ss_timeline *t, struct ss_insight *tmp, uint64_t *excess)
+ * they touch on demand, by page faults, the first time. Their notes go to tmp (in timeline order). *late gets the
+ * time, within [a->t0, a->t1), over which one of them or more ran late: the union of each run's late part, [start +
+ * median, end), the time it ran past where a run as long as the median would have ended. Runs late at once (kernels
+ * faulting together on several streams) count those instants once, so *late is at most the sum of the runs' time
+ * beyond the median, the wall-clock time the slow runs spanned, and the makespan; 0 when none is found. */
+static void insight_faulting(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insight *tmp,
+                             uint64_t *late)
 {
 	struct insight_key *k;
 	struct idmap med; /* kernel name -> index of its median run, for names of INSIGHT_FAULT_RUNS runs or more */
-	size_t nk = 0;
+	struct insight_span *lv = NULL; /* the slow runs' late parts */
+	size_t nk = 0, nlv = 0, lvcap = 0;
 
-	*excess = 0;
+	*late = 0;
 	if (!insight_has_call(t, "cudaMallocManaged") || insight_has_call(t, "cudaMemPrefetchAsync"))
 		return;
 	k = xcalloc(t->n + 1, sizeof *k);
@@ -1274,10 +1279,12 @@ static void insight_faulting(const struct ss_timeline *t, struct ss_insight *tmp
 		m = t->rec[v].end - t->rec[v].start;
 		if (m > 0 && (double)d >= INSIGHT_FAULT_RATIO * (double)m) {
 			insight_note(tmp, t, i);
-			*excess += d - m;
+			*VEC_PUSH(lv, nlv, lvcap, 64) = (struct insight_span){r->start + m, r->end, 0};
 		}
 	}
 	idmap_free(&med);
+	*late = insight_spans_ns(lv, nlv, a->t0, a->t1);
+	free(lv);
 }
 
 /* The fix managed-migration gives. */
@@ -1287,45 +1294,50 @@ static const char insight_migration_fix[] =
     "where it is used.";
 
 /* insight_faulting_report: managed-migration from kernel times alone (insight_faulting), where the trace has no
- * migration records: fires when the faulting kernels' time beyond their median run is INSIGHT_MIGRATION_SHARE of the
- * makespan; that excess is the estimated gain. */
+ * migration records: fires when the time the faulting kernels ran late (their runs past the median run's length,
+ * counted once where they were late together) is INSIGHT_MIGRATION_SHARE of the makespan; that time is the estimated
+ * gain, and the summary and evidence state it. */
 static void insight_faulting_report(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
 {
 	struct ss_insight tmp, *in;
-	uint64_t excess;
+	uint64_t late;
 	char b1[32];
 
 	memset(&tmp, 0, sizeof tmp);
-	insight_faulting(t, &tmp, &excess);
-	if (tmp.nrec == 0 || (double)excess < INSIGHT_MIGRATION_SHARE * (double)a->makespan_ns)
+	insight_faulting(t, a, &tmp, &late);
+	if (tmp.nrec == 0 || (double)late < INSIGHT_MIGRATION_SHARE * (double)a->makespan_ns)
 		return;
 	if ((in = insight_new(out, "managed-migration", SS_SEV_PROBLEM, insight_migration_fix)) == NULL)
 		return;
 	insight_take(in, &tmp);
 	snprintf(in->summary, sizeof in->summary,
-	         "%zu kernel runs on unprefetched managed memory took %s more than the same kernels' usual run",
-	         tmp.nrec, units_time(excess, b1, sizeof b1));
-	snprintf(
-	    in->evidence, sizeof in->evidence,
-	    "the program allocates managed memory (cudaMallocManaged) and prefetches none; %zu runs of a kernel took "
-	    "%.0fx or more its median run (%.1f%% of the makespan beyond it): page faults migrating the data "
-	    "inside the kernel (this trace has no migration records: SS_CUPTI_MIGRATIONS=1 asks for them)",
-	    tmp.nrec, INSIGHT_FAULT_RATIO, 100.0 * (double)excess / (double)a->makespan_ns);
+	         "%zu kernel runs on unprefetched managed memory ran longer than the same kernels' usual run, late for "
+	         "%s of the run",
+	         tmp.nrec, units_time(late, b1, sizeof b1));
+	snprintf(in->evidence, sizeof in->evidence,
+	         "the program allocates managed memory (cudaMallocManaged) and prefetches none; %zu runs of a kernel "
+	         "took %.0fx or more its median run, and ran past where the median run would have ended for %s of the "
+	         "run (%.1f%% of the makespan; runs late at once counted once): page faults migrating the data inside "
+	         "the kernel (this trace has no migration records: SS_CUPTI_MIGRATIONS=1 asks for them)",
+	         tmp.nrec, INSIGHT_FAULT_RATIO, units_time(late, b1, sizeof b1),
+	         100.0 * (double)late / (double)a->makespan_ns);
 	insight_recs(in, in->evidence, sizeof in->evidence);
 	in->have_gain = true;
-	in->gain_ns = excess;
+	in->gain_ns = late;
 	snprintf(in->gain_how, sizeof in->gain_how,
-	         "estimated: the slow runs' time beyond the median run of the same kernel");
+	         "estimated: the time over which a slow run ran past where the same kernel's median run would have "
+	         "ended, counted once where runs were late together");
 }
 
 /* managed-migration: unified-memory migrations the driver made on demand (page faults, evictions: not prefetches)
  * whose union covers INSIGHT_MIGRATION_SHARE of the makespan: data moved while kernels stalled on it, or between
- * them. The gain is at most that union (prefetched ahead on another stream, they would run under other work). A
- * trace without migration records is judged by its kernels' times (insight_faulting_report). */
+ * them. The gain is at most that union (prefetched ahead on another stream, they would run under other work); the
+ * evidence gives the part of it during which a kernel ran, a union too, so never more. A trace without migration
+ * records is judged by its kernels' times (insight_faulting_report). */
 static void insight_managed_migration(const struct ss_timeline *t, const struct ss_analysis *a, struct ss_insights *out)
 {
-	uint64_t ns, bytes = 0, during = 0, kend = 0;
-	struct insight_cover mig = {0, 0}; /* the migrations' union */
+	uint64_t ns, bytes = 0, kend = 0;
+	struct insight_cover mig = {0, 0}, ran = {0, 0}; /* the migrations' union; its part while a kernel ran */
 	struct ss_insight tmp, *in;
 	char b1[32], b2[32], b3[32];
 
@@ -1340,8 +1352,8 @@ static void insight_managed_migration(const struct ss_timeline *t, const struct 
 		insight_cover_add(&mig, r->start, r->end);
 		insight_note(&tmp, t, i);
 		bytes += r->bytes;
-		if (kend > r->start)
-			during += (kend < r->end ? kend : r->end) - r->start;
+		if (kend > r->start) /* a kernel started before r runs until kend */
+			insight_cover_add(&ran, r->start, kend < r->end ? kend : r->end);
 	}
 	ns = mig.ns;
 	if (tmp.nrec == 0) {
@@ -1359,7 +1371,7 @@ static void insight_managed_migration(const struct ss_timeline *t, const struct 
 	snprintf(in->evidence, sizeof in->evidence,
 	         "%zu migrations (faults, evictions; no prefetch) of %s covering %s, %s of them while a kernel ran",
 	         tmp.nrec, units_bytes(bytes, b2, sizeof b2), units_time(ns, b1, sizeof b1),
-	         units_time(during, b3, sizeof b3));
+	         units_time(ran.ns, b3, sizeof b3));
 	insight_recs(in, in->evidence, sizeof in->evidence);
 	in->have_gain = true;
 	in->gain_ns = ns;

@@ -356,18 +356,21 @@ static void test_host_sync_order(void **state)
 }
 
 /* A 1000 us kernel during which eight 50 us on-demand migrations ran; how: 0 faults, 1 prefetches by name, 2
- * prefetches timed with events. */
-static void migrations(struct ss_timeline *t, int how, size_t m[8])
+ * prefetches timed with events, 3 faults, and the same eight again on a second stream at the same instants (another
+ * buffer faulting in together). m gets the migrations' indices. */
+static void migrations(struct ss_timeline *t, int how, size_t m[16])
 {
+	int n = how == 3 ? 16 : 8;
+
 	gpu(t, SS_KIND_KERNEL, 0, 0, 1000 * US, 0);
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < n; i++) {
 		struct ss_record r;
 
 		memset(&r, 0, sizeof r);
 		r.kind = SS_KIND_H2D;
-		r.stream = 0;
-		r.raw_stream = 1;
-		r.start = 10 * US + (uint64_t)i * 100 * US;
+		r.stream = i / 8;
+		r.raw_stream = (uint32_t)(i / 8) + 1;
+		r.start = 10 * US + (uint64_t)(i % 8) * 100 * US;
 		r.end = r.start + 50 * US;
 		r.bytes = 2u << 20;
 		r.flags = SS_REC_MANAGED | (how == 2 ? SS_REC_EVENT_TIMED : 0);
@@ -383,7 +386,7 @@ static void test_managed_migration(void **state)
 	struct ss_timeline t;
 	struct ss_insights in;
 	const struct ss_insight *x;
-	size_t m[8];
+	size_t m[16];
 
 	(void)state;
 	timeline_init(&t);
@@ -394,7 +397,7 @@ static void test_managed_migration(void **state)
 	assert_int_equal(x->nrec, 8);
 	for (int i = 0; i < 8; i++)
 		assert_true(has_rec(x, m[i]));
-	assert_non_null(strstr(x->evidence, "16.0 MiB"));
+	assert_non_null(strstr(x->evidence, "16.0 MiB covering 400 us, 400 us of them while a kernel ran"));
 	assert_int_equal(x->gain_ns, 400 * US);
 	timeline_free(&t);
 	for (int how = 1; how <= 2; how++) {
@@ -404,6 +407,28 @@ static void test_managed_migration(void **state)
 		assert_null(insight_find(&in, "managed-migration"));
 		timeline_free(&t);
 	}
+}
+
+/* Migrations on two streams at once: the time they took, the time of it a kernel ran and the gain count each instant
+ * once (400 us, not the 800 us the sixteen add up to). */
+static void test_managed_migration_together(void **state)
+{
+	struct ss_timeline t;
+	struct ss_insights in;
+	const struct ss_insight *x;
+	size_t m[16];
+
+	(void)state;
+	timeline_init(&t);
+	migrations(&t, 3, m);
+	run(&t, &in);
+	assert_non_null(x = insight_find(&in, "managed-migration"));
+	assert_int_equal(x->nrec, 16);
+	assert_non_null(
+	    strstr(x->summary, "16 on-demand unified-memory migrations took 400 us (40.0% of the makespan)"));
+	assert_non_null(strstr(x->evidence, "32.0 MiB covering 400 us, 400 us of them while a kernel ran"));
+	assert_int_equal(x->gain_ns, 400 * US);
+	timeline_free(&t);
 }
 
 /* A program that allocates managed memory: 3 runs of one kernel at 5 ms (faulting its data in), then 4 at 100 us
@@ -464,6 +489,74 @@ static void test_managed_faults(void **state)
 	}
 }
 
+/* A program that allocates managed memory, two streams each running 3 runs of one kernel at 5 ms (faulting their
+ * buffers in), stream 1's off ns after stream 0's, then 4 at 100 us (resident). Each slow run ends 4.9 ms after a run
+ * as long as the median, 100 us, would have: stream 0's are late in [200 us, 5.1 ms), [5.2, 10.1) and [10.2, 15.1),
+ * stream 1's off later. */
+static void faulting_together(struct ss_timeline *t, uint64_t off)
+{
+	struct ss_record r;
+
+	memset(&r, 0, sizeof r);
+	r.kind = SS_KIND_API;
+	r.stream = SS_STREAM_HOST;
+	r.start = 0;
+	r.end = 10 * US;
+	r.name = timeline_intern(t, "cudaMallocManaged");
+	timeline_add(t, &r);
+	for (int s = 0; s < 2; s++) {
+		uint64_t at = 100 * US + (s == 1 ? off : 0);
+
+		for (int i = 0; i < 7; i++) {
+			uint64_t d = i < 3 ? 5000 * US : 100 * US;
+			size_t k = gpu(t, SS_KIND_KERNEL, s, at, at + d, 0);
+
+			t->rec[k].name = timeline_intern(t, "app_sum");
+			at += d;
+		}
+	}
+}
+
+/* Kernels faulting at once on two streams: the gain is the time over which some kernel ran late (the union of the
+ * runs' last 4.9 ms), not the sum of their slowdowns, and never more than the makespan; the summary and evidence say
+ * the same time. */
+static void test_managed_faults_together(void **state)
+{
+	struct ss_timeline t;
+	struct ss_insights in;
+	struct ss_analysis a;
+	const struct ss_insight *x;
+
+	(void)state;
+	/* in step: the six runs' slowdowns add up to 29.4 ms of a 15.4 ms run; together they cost 14.7 ms */
+	timeline_init(&t);
+	faulting_together(&t, 0);
+	timeline_sort(&t);
+	analysis_timeline(&t, &a);
+	insight_analyze(&t, &a, &in);
+	assert_int_equal(a.makespan_ns, 15400 * US);
+	assert_non_null(x = insight_find(&in, "managed-migration"));
+	assert_int_equal(x->nrec, 6); /* the slow runs */
+	for (size_t i = 0; i < t.n; i++)
+		if (t.rec[i].kind == SS_KIND_KERNEL)
+			assert_int_equal(has_rec(x, i), t.rec[i].end - t.rec[i].start == 5000 * US);
+	assert_int_equal(x->gain_ns, 3 * 4900 * US);
+	assert_non_null(strstr(x->summary, "for 14.70 ms of the run"));
+	assert_non_null(strstr(x->evidence, "14.70 ms of the run (95.5% of the makespan"));
+	timeline_free(&t);
+	/* stream 1 a millisecond behind: late runs overlap in part, [200 us, 16.1 ms) of a 16.4 ms run */
+	timeline_init(&t);
+	faulting_together(&t, 1000 * US);
+	timeline_sort(&t);
+	analysis_timeline(&t, &a);
+	insight_analyze(&t, &a, &in);
+	assert_int_equal(a.makespan_ns, 16400 * US);
+	assert_non_null(x = insight_find(&in, "managed-migration"));
+	assert_int_equal(x->gain_ns, 15900 * US);
+	assert_true(x->gain_ns <= a.makespan_ns);
+	timeline_free(&t);
+}
+
 /* An imported trace's null stream: an indexed stream of kind legacy (Nsight Systems' TARGET_INFO_CUDA_STREAM flag
  * 3) whose kernel runs between two other streams' work, overlapping none of it: legacy-stream-sync names it. */
 static void test_indexed_legacy(void **state)
@@ -502,7 +595,8 @@ int main(void)
 	    cmocka_unit_test(test_false_dependency),       cmocka_unit_test(test_false_dependency_together),
 	    cmocka_unit_test(test_low_kernel_concurrency), cmocka_unit_test(test_low_kernel_concurrency_one_stream),
 	    cmocka_unit_test(test_launch_bound),           cmocka_unit_test(test_host_sync_order),
-	    cmocka_unit_test(test_managed_migration),      cmocka_unit_test(test_managed_faults),
+	    cmocka_unit_test(test_managed_migration),      cmocka_unit_test(test_managed_migration_together),
+	    cmocka_unit_test(test_managed_faults),         cmocka_unit_test(test_managed_faults_together),
 	    cmocka_unit_test(test_indexed_legacy),
 	};
 
