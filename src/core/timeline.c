@@ -72,6 +72,11 @@ void timeline_sort(struct ss_timeline *t)
 {
 	if (t->n > 1)
 		qsort(t->rec, t->n, sizeof *t->rec, timeline_cmp);
+	timeline_sort_launches(t);
+}
+
+void timeline_sort_launches(struct ss_timeline *t)
+{
 	if (t->launch_unsorted)
 		qsort(t->launch, t->nlaunch, sizeof *t->launch, timeline_launch_cmp);
 	t->launch_unsorted = false;

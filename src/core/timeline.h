@@ -64,8 +64,11 @@ uint32_t timeline_intern(struct ss_timeline *t, const char *s);
 const char *timeline_name(const struct ss_timeline *t, uint32_t id);
 /* timeline_add appends a copy of r (aborts on out of memory) and returns it. */
 struct ss_record *timeline_add(struct ss_timeline *t, const struct ss_record *r);
-/* timeline_sort orders records by (start, end), and the launch table by its key. */
+/* timeline_sort orders records by (start, end), and the launch table by its key (timeline_sort_launches). */
 void timeline_sort(struct ss_timeline *t);
+/* timeline_sort_launches orders the launch table by its key, when it is not in order: for a table filled out of
+ * key order beside records that are in order. */
+void timeline_sort_launches(struct ss_timeline *t);
 /* timeline_span gives the earliest start and latest end over records matching kind_mask (bit per ss_kind);
  * returns false when none match. */
 bool timeline_span(const struct ss_timeline *t, unsigned kind_mask, uint64_t *t0, uint64_t *t1);

@@ -1963,6 +1963,51 @@ static void test_stats_nsys(void **state)
 	cli_out_free(&o);
 }
 
+/* The real nsys exports converted to Chrome JSON (view FILE --export t.json) give stats the same kernel rows: by
+ * the full demangled name, as stats of the .sqlite (and nsys stats) gives them, not the short one. */
+static void test_stats_nsys_json(void **state)
+{
+	static const char *const src[] = {SS_SOURCE_DIR "/tests/data/nsys/rtx4060ti-4streams.sqlite",
+	                                  SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite"};
+	static const char *const full[] = {"add_parallel(const float *, const float *, float *, int)",
+	                                   "reduce_baseline(const int *, int *, unsigned long)"};
+	char dir[] = "/tmp/ss-cli-nsysjson-XXXXXX", js[128];
+	struct cli_out o;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(js, sizeof js, "%s/t.json", dir);
+	for (int i = 0; i < 2; i++) {
+		yajl_val j, f, r;
+
+		run_cli(&o, ARGS("view", src[i], "--export", js));
+		if (o.status != 0)
+			fail_msg("view --export: exit %d: %s", o.status, o.err);
+		cli_out_free(&o);
+		run_cli(&o, ARGS("stats", js));
+		if (o.status != 0)
+			fail_msg("stats %s: exit %d: %s", js, o.status, o.err);
+		line_of(o.out, full[i]);
+		cli_out_free(&o);
+		run_cli(&o, ARGS("stats", "--json", src[i]));
+		assert_int_equal(o.status, 0);
+		j = parse_json(&o);
+		cli_out_free(&o);
+		run_cli(&o, ARGS("stats", "--json", js));
+		assert_int_equal(o.status, 0);
+		f = parse_json(&o);
+		cli_out_free(&o);
+		assert_int_equal(json_tree_len(json_tree_get(f, "kernels")),
+		                 json_tree_len(json_tree_get(j, "kernels")));
+		r = stats_row(f, "kernels", full[i]);
+		assert_int_equal(num(r, "count"), num(stats_row(j, "kernels", full[i]), "count"));
+		json_tree_free(f);
+		json_tree_free(j);
+	}
+	assert_int_equal(unlink(js), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* stats FILE refuses the experiment options (its experiment is the one recorded) and what it does not take, and
  * a file it cannot open is exit 1 in one line. */
 static void test_stats_refused(void **state)
@@ -2071,6 +2116,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_experiment_files),
 	    cmocka_unit_test(test_ops_json),
 	    cmocka_unit_test(test_stats_nsys),
+	    cmocka_unit_test(test_stats_nsys_json),
 	    cmocka_unit_test(test_stats_refused),
 	};
 	const struct CMUnitTest model[] = {

@@ -1,6 +1,6 @@
 /* fuzz_import_chrome.c: libFuzzer target for the Chrome trace JSON importer, fed from memory. Each input is read in
  * one go on one thread, then (when it has lines) cut into slices parsed on worker threads (the slice size taken from
- * the input's length): both must give the same records, names and labels, or the same message. */
+ * the input's length): both must give the same records, names, labels and launches, or the same message. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +28,18 @@ static int fuzz_import(const uint8_t *data, size_t size, struct ss_timeline *t, 
 		for (size_t i = 0; i < t->n; i++)
 			if (t->rec[i].end < t->rec[i].start || t->rec[i].kind >= SS_KIND_COUNT)
 				abort();
+		/* launches: sorted for lookups, no dimension 0, full names in the string table */
+		if (t->launch_unsorted)
+			abort();
+		for (size_t i = 0; i < t->nlaunch; i++) {
+			const struct ss_launch *l = &t->launch[i];
+
+			for (int d = 0; d < 3; d++)
+				if (l->grid[d] == 0 || l->block[d] == 0)
+					abort();
+			if (l->full_name >= t->names.n)
+				abort();
+		}
 	}
 	return rc;
 }
@@ -48,6 +60,9 @@ static void fuzz_same(int rca, const struct ss_timeline *a, const char *ca, int 
 	    a->names.n != b->names.n)
 		abort();
 	if (a->n > 0 && memcmp(a->rec, b->rec, a->n * sizeof *a->rec) != 0)
+		abort();
+	if (a->nlaunch != b->nlaunch ||
+	    (a->nlaunch > 0 && memcmp(a->launch, b->launch, a->nlaunch * sizeof *a->launch) != 0))
 		abort();
 	for (uint32_t i = 0; i < a->names.n; i++)
 		if (strcmp(intern_str(&a->names, i), intern_str(&b->names, i)) != 0)

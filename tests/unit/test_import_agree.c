@@ -1,6 +1,6 @@
 /* test_import_agree.c: the Chrome importer's ways of reading a trace (in one go; in slices on worker threads) give the
  * same result, or the same message to the byte: for inputs cut inside a token, where two ways once put an error at
- * bytes 8 and 9, and for every input of the fuzz corpus (records, and the stream and device tables). */
+ * bytes 8 and 9, and for every input of the fuzz corpus (records, the stream and device tables, the launches). */
 /* cmocka needs these first, in this order */
 /* clang-format off */
 #include <setjmp.h>
@@ -66,6 +66,11 @@ static char *agree_check(const char *what, const char *buf, size_t len)
 			                                  (size_t)t.nstream_info * sizeof *t.stream_info) != 0) ||
 			    memcmp(t.devices, first.devices, sizeof t.devices) != 0)
 				fail_msg("%s: the stream or device tables differ %s and %s", what, agree_way_name[0],
+				         agree_way_name[way]);
+			/* and the launch table that kernels' args fill (full names are ids of the same string table) */
+			assert_int_equal(t.nlaunch, first.nlaunch);
+			if (t.nlaunch > 0 && memcmp(t.launch, first.launch, t.nlaunch * sizeof *t.launch) != 0)
+				fail_msg("%s: the launch tables differ %s and %s", what, agree_way_name[0],
 				         agree_way_name[way]);
 		}
 		free(cause);

@@ -5,7 +5,8 @@
  * right (duplicate keys, escapes, numbers as text, nesting depth), and the parallel parse giving exactly the
  * sequential result and message. The stream and device tables travel in M events' args: entries out of range are
  * skipped, foreign M events (any name, any args) never break an import, and only streamscope's traces fill the
- * tables. */
+ * tables. Kernels' launches travel in their X events' args (grid and block as [x, y, z]): values out of range are
+ * no launch, and of a foreign trace only grid and block of a kernel with a correlation id are read. */
 /* cmocka needs these first, in this order */
 /* clang-format off */
 #include <setjmp.h>
@@ -649,7 +650,244 @@ static void test_own_metadata(void **state)
 	timeline_free(&t);
 }
 
-/* outcome imports json (len bytes) and describes the result in one string: the cause, or every record and name. */
+/* launch_of returns the launch of the record named name (which must exist), NULL when it has none. */
+static const struct ss_launch *launch_of(const struct ss_timeline *t, const char *name)
+{
+	const struct ss_record *r = find_named(t, name);
+
+	if (r == NULL)
+		fail_msg("no record named %s", name);
+	return timeline_launch(t, r);
+}
+
+/* assert_dims checks a launch's grid and block. */
+static void assert_dims(const struct ss_launch *l, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t bx, uint32_t by,
+                        uint32_t bz)
+{
+	assert_non_null(l);
+	assert_int_equal(l->grid[0], gx);
+	assert_int_equal(l->grid[1], gy);
+	assert_int_equal(l->grid[2], gz);
+	assert_int_equal(l->block[0], bx);
+	assert_int_equal(l->block[1], by);
+	assert_int_equal(l->block[2], bz);
+}
+
+/* The export writes a kernel's launch in its X event's args: grid and block as [x, y, z], registers and shared
+ * memory only where known, the full name only where it is not the record's; a kernel without one gets none. */
+static void test_launch_export(void **state)
+{
+	struct ss_timeline t;
+	char *dir = fx_tmpdir();
+	struct ss_record r = {.kind = SS_KIND_KERNEL, .stream = 0, .raw_stream = 13, .end = 10};
+	struct ss_launch l = {.raw_stream = 13, .grid = {7, 8, 9}, .block = {32, 4, 2}};
+	yajl_val root, ev, args;
+	size_t i;
+	int seen = 0;
+
+	(void)state;
+	timeline_init(&t);
+	for (uint32_t c = 1; c <= 4; c++) {
+		char name[16];
+
+		snprintf(name, sizeof name, "k%u", c);
+		r.correlation = l.correlation = c;
+		r.name = timeline_intern(&t, name);
+		r.start += 20;
+		r.end += 20;
+		timeline_add(&t, &r);
+		if (c == 2) {
+			l.flags = SS_LAUNCH_ATTRS;
+			l.registers = 255;
+			l.static_smem = 1024;
+			l.dynamic_smem = 49152;
+			l.full_name = timeline_intern(&t, "void k2<int>(int *)");
+		} else if (c == 3) {
+			l.flags = 0;
+			l.full_name = r.name; /* its own name: nothing more to say */
+		}
+		if (c != 4)
+			timeline_add_launch(&t, &l);
+	}
+	root = export_and_load(&t, dir);
+	json_tree_foreach(json_tree_get(root, "traceEvents"), i, ev)
+	{
+		const char *name = json_tree_str(json_tree_get(ev, "name"));
+		yajl_val grid;
+
+		if (strcmp(json_tree_str(json_tree_get(ev, "ph")), "X") != 0)
+			continue;
+		seen++;
+		args = json_tree_get(ev, "args");
+		grid = json_tree_get(args, "grid");
+		if (strcmp(name, "k4") == 0) {
+			assert_null(grid);
+			assert_null(json_tree_get(args, "block"));
+			continue;
+		}
+		assert_true(json_tree_is_array(grid));
+		assert_int_equal(json_tree_len(grid), 3);
+		assert_int_equal(json_tree_int(json_tree_at(grid, 0)), 7);
+		assert_int_equal(json_tree_int(json_tree_at(grid, 2)), 9);
+		assert_int_equal(json_tree_len(json_tree_get(args, "block")), 3);
+		assert_int_equal(json_tree_int(json_tree_at(json_tree_get(args, "block"), 1)), 4);
+		if (strcmp(name, "k2") == 0) {
+			assert_int_equal(json_tree_int(json_tree_get(args, "registers")), 255);
+			assert_int_equal(json_tree_int(json_tree_get(args, "static_smem")), 1024);
+			assert_int_equal(json_tree_int(json_tree_get(args, "dynamic_smem")), 49152);
+			assert_string_equal(json_tree_str(json_tree_get(args, "full_name")), "void k2<int>(int *)");
+		} else {
+			assert_null(json_tree_get(args, "full_name"));
+			assert_null(json_tree_get(args, "registers"));
+			assert_null(json_tree_get(args, "static_smem"));
+		}
+	}
+	assert_int_equal(seen, 4);
+	json_tree_free(root);
+	timeline_free(&t);
+	fx_rmdir(dir);
+	free(dir);
+}
+
+/* A streamscope trace's launches: each field checked; a grid or block that is not three integers of 1..2^32-1 is
+ * no launch, registers and shared memory out of range or missing one of the three are not known; full_name must be a
+ * string; the last "grid" of an event wins, the first launch of a kernel's key wins; copies carry none. */
+static void test_launch_own(void **state)
+{
+	static const char json[] =
+	    "{\"otherData\":{\"generator\":\"streamscope test\"},\n\"traceEvents\":[\n"
+	    "{\"ph\":\"X\",\"name\":\"full\",\"ts\":1,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":1,\"grid\":[1,2,3],\"block\":[4,5,6],\"registers\":32,"
+	    "\"static_smem\":100,\"dynamic_smem\":200,\"full_name\":\"void full<int>(int *)\"}},\n"
+	    "{\"ph\":\"X\",\"name\":\"no-smem\",\"ts\":2,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":2,\"grid\":[1,1,1],\"block\":[32,1,1],\"registers\":16,"
+	    "\"static_smem\":4}},\n"
+	    "{\"ph\":\"X\",\"name\":\"two\",\"ts\":3,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":3,\"grid\":[1,2],\"block\":[1,1,1]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"four\",\"ts\":4,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":4,\"grid\":[1,2,3,4],\"block\":[1,1,1]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"zero\",\"ts\":5,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":5,\"grid\":[1,0,1],\"block\":[1,1,1]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"negative\",\"ts\":6,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":6,\"grid\":[1,-1,1],\"block\":[1,1,1]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"past32\",\"ts\":7,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":7,\"grid\":[1,4294967296,1],\"block\":[1,1,1]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"string\",\"ts\":8,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":8,\"grid\":[1,\"2\",1],\"block\":[1,1,1]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"nested\",\"ts\":9,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":9,\"grid\":[1,[2],1],\"block\":[1,1,1]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"object-in\",\"ts\":10,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":10,\"grid\":[1,{\"y\":2},1],\"block\":[1,1,1]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"object\",\"ts\":11,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":11,\"grid\":{\"x\":1,\"y\":1,\"z\":1},\"block\":[1,1,1]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"real\",\"ts\":12,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":12,\"grid\":[1.5,1,1],\"block\":[1,1,1]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"no-block\",\"ts\":13,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":13,\"grid\":[1,1,1]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"max\",\"ts\":14,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":14,\"grid\":[4294967295,65535,65535],\"block\":[1024,1,64],"
+	    "\"registers\":4294967296,\"static_smem\":0,\"dynamic_smem\":0,\"full_name\":5}},\n"
+	    "{\"ph\":\"X\",\"name\":\"twice\",\"ts\":15,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":15,\"grid\":[9,9,9],\"block\":[2,2,2],\"grid\":[3,3,3]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"again\",\"ts\":1,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":1,\"grid\":[7,7,7],\"block\":[7,7,7]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"empty-name\",\"ts\":16,\"dur\":1,\"args\":{\"ss_kind\":\"KER\","
+	    "\"stream\":0,\"raw_stream\":13,\"correlation\":16,\"grid\":[1,1,1],\"block\":[1,1,1],"
+	    "\"full_name\":\"\",\"registers\":0,\"static_smem\":0,\"dynamic_smem\":0}},\n"
+	    "{\"ph\":\"X\",\"name\":\"no-corr\",\"ts\":0,\"dur\":1,\"args\":{\"ss_kind\":\"KER\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":0,\"grid\":[5,1,1],\"block\":[6,1,1]}},\n"
+	    "{\"ph\":\"X\",\"name\":\"copy\",\"ts\":20,\"dur\":1,\"args\":{\"ss_kind\":\"H2D\",\"stream\":0,"
+	    "\"raw_stream\":13,\"correlation\":17,\"grid\":[1,1,1],\"block\":[1,1,1]}}\n"
+	    "]}";
+	static const char *const none[] = {"two",    "four",      "zero",   "negative", "past32",  "string",
+	                                   "nested", "object-in", "object", "real",     "no-block"};
+	struct ss_timeline t;
+	const struct ss_launch *l;
+
+	(void)state;
+	load(json, &t);
+	assert_int_equal(t.n, 19);
+	l = launch_of(&t, "full");
+	assert_dims(l, 1, 2, 3, 4, 5, 6);
+	assert_int_equal(l->flags, SS_LAUNCH_ATTRS);
+	assert_int_equal(l->registers, 32);
+	assert_int_equal(l->static_smem, 100);
+	assert_int_equal(l->dynamic_smem, 200);
+	assert_string_equal(timeline_name(&t, l->full_name), "void full<int>(int *)");
+	assert_ptr_equal(launch_of(&t, "again"), l); /* the same key */
+	l = launch_of(&t, "no-smem");
+	assert_dims(l, 1, 1, 1, 32, 1, 1);
+	assert_int_equal(l->flags, 0);
+	assert_int_equal(l->registers, 0);
+	assert_int_equal(l->static_smem, 0);
+	assert_int_equal(l->full_name, 0);
+	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+		if (launch_of(&t, none[i]) != NULL)
+			fail_msg("%s: a launch", none[i]);
+	l = launch_of(&t, "max");
+	assert_dims(l, 4294967295u, 65535, 65535, 1024, 1, 64);
+	assert_int_equal(l->flags, 0);
+	assert_int_equal(l->full_name, 0);
+	assert_dims(launch_of(&t, "twice"), 3, 3, 3, 2, 2, 2);
+	l = launch_of(&t, "empty-name");
+	assert_int_equal(l->flags, SS_LAUNCH_ATTRS); /* 0 registers said is 0 registers known */
+	assert_int_equal(l->full_name, 0);
+	assert_dims(launch_of(&t, "no-corr"), 5, 1, 1, 6, 1, 1); /* our own trace: its key is what the kernel had */
+	assert_null(launch_of(&t, "copy"));
+	assert_int_equal(t.nlaunch, 6);
+	assert_false(t.launch_unsorted);
+	timeline_free(&t);
+}
+
+/* A foreign trace's kernels with grid and block arrays in args, as PyTorch's profiler writes them, get that launch
+ * keyed by their correlation id and track; what else such args say is not read (its registers, shared memory, a
+ * full_name), nor a launch of a kernel without correlation id, nor of a copy. */
+static void test_launch_foreign(void **state)
+{
+	static const char json[] =
+	    "{\"traceEvents\":[\n"
+	    "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":1,"
+	    "\"dur\":2,\"args\":{\"correlation\":42}},\n"
+	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ampere_sgemm_64x64_nn\",\"pid\":0,\"tid\":7,\"ts\":5,"
+	    "\"dur\":30,\"args\":{\"stream\":7,\"correlation\":42,\"device\":0,\"registers per thread\":72,"
+	    "\"shared memory\":8192,\"registers\":72,\"static_smem\":0,\"dynamic_smem\":8192,\"full_name\":\"x\","
+	    "\"blocks per SM\":0.5,\"grid\":[4,2,1],\"block\":[128,1,1],\"est. achieved occupancy %\":12}},\n"
+	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"same_corr_other_stream\",\"pid\":0,\"tid\":8,\"ts\":6,"
+	    "\"dur\":3,\"args\":{\"stream\":8,\"correlation\":42,\"grid\":[1,1,1],\"block\":[64,1,1]}},\n"
+	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"same_key\",\"pid\":0,\"tid\":7,\"ts\":40,\"dur\":3,"
+	    "\"args\":{\"stream\":7,\"correlation\":42,\"grid\":[9,9,9],\"block\":[9,9,9]}},\n"
+	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"uncorrelated\",\"pid\":0,\"tid\":7,\"ts\":50,\"dur\":3,"
+	    "\"args\":{\"stream\":7,\"grid\":[2,1,1],\"block\":[2,1,1]}},\n"
+	    "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> Device)\",\"pid\":0,\"tid\":7,"
+	    "\"ts\":60,\"dur\":3,\"args\":{\"stream\":7,\"correlation\":43,\"grid\":[2,1,1],\"block\":[2,1,1]}},\n"
+	    "{\"ph\":\"B\",\"cat\":\"kernel\",\"name\":\"begun\",\"pid\":0,\"tid\":9,\"ts\":70,"
+	    "\"args\":{\"correlation\":44,\"grid\":[2,1,1],\"block\":[2,1,1]}},\n"
+	    "{\"ph\":\"E\",\"pid\":0,\"tid\":9,\"ts\":71}\n"
+	    "]}";
+	struct ss_timeline t;
+	const struct ss_launch *l;
+
+	(void)state;
+	load(json, &t);
+	assert_int_equal(t.n, 7);
+	l = launch_of(&t, "ampere_sgemm_64x64_nn");
+	assert_dims(l, 4, 2, 1, 128, 1, 1);
+	assert_int_equal(l->correlation, 42);
+	assert_int_equal(l->flags, 0);
+	assert_int_equal(l->registers, 0);
+	assert_int_equal(l->dynamic_smem, 0);
+	assert_int_equal(l->full_name, 0);
+	assert_dims(launch_of(&t, "same_corr_other_stream"), 1, 1, 1, 64, 1, 1);
+	assert_ptr_equal(launch_of(&t, "same_key"), l);
+	assert_null(launch_of(&t, "uncorrelated"));
+	assert_null(launch_of(&t, "Memcpy HtoD (Pageable -> Device)"));
+	assert_null(launch_of(&t, "begun")); /* launches come with X events only */
+	assert_int_equal(t.nlaunch, 2);
+	timeline_free(&t);
+}
+
+/* outcome imports json (len bytes) and describes the result in one string: the cause, or every record and name,
+ * and every launch. */
 static char *outcome(const char *json, size_t len)
 {
 	struct ss_timeline t;
@@ -662,7 +900,7 @@ static char *outcome(const char *json, size_t len)
 		timeline_free(&t);
 		return cause;
 	}
-	cap += t.n * 160 + (size_t)t.nstream_info * 32 + SS_TIMELINE_MAX_DEVICES * 256;
+	cap += t.n * 160 + (size_t)t.nstream_info * 32 + SS_TIMELINE_MAX_DEVICES * 256 + t.nlaunch * 200;
 	out = malloc(cap);
 	n += (size_t)snprintf(out + n, cap - n, "ok %zu streams %d dev %s mod %d drop %llu ids %d\n", t.n, t.nstreams,
 	                      t.device, t.modelled, (unsigned long long)t.dropped, t.stream_ids);
@@ -687,6 +925,14 @@ static char *outcome(const char *json, size_t len)
 		                      (unsigned long long)r->start, (unsigned long long)r->end, r->kind, r->stream,
 		                      r->raw_stream, r->thread, r->correlation, r->flags, (unsigned long long)r->bytes,
 		                      r->name, timeline_name(&t, r->name));
+	}
+	for (size_t i = 0; i < t.nlaunch && n < cap; i++) {
+		const struct ss_launch *l = &t.launch[i];
+
+		n += (size_t)snprintf(out + n, cap - n, "launch %u %u: %u %u %u / %u %u %u, %u %u %u %u %u [%.40s]\n",
+		                      l->correlation, l->raw_stream, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+		                      l->block[1], l->block[2], l->registers, l->static_smem, l->dynamic_smem, l->flags,
+		                      l->full_name, timeline_name(&t, l->full_name));
 	}
 	timeline_free(&t);
 	return out;
@@ -768,9 +1014,26 @@ static void test_parallel(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
 		same_parallel(docs[i], strlen(docs[i]));
-	/* our own export, with its stream and device tables: every slice but the first and last is a worker's */
+	/* our own export, with its stream and device tables and launches: every slice but the first and last is a
+	 * worker's */
 	timeline_init(&t);
 	fx_timeline(&t, 3000, 4);
+	for (size_t k = 0; k < t.n; k++) {
+		const struct ss_record *r = &t.rec[k];
+		struct ss_launch l = {.correlation = r->correlation,
+		                      .raw_stream = r->raw_stream,
+		                      .grid = {(uint32_t)k + 1, 1, 1},
+		                      .block = {256, 1, 1},
+		                      .registers = 16,
+		                      .flags = k % 2 ? SS_LAUNCH_ATTRS : 0};
+		char full[32];
+
+		if (r->kind != SS_KIND_KERNEL)
+			continue;
+		snprintf(full, sizeof full, "kernel_%zu(int)", k % 7); /* names first seen in a worker's slice */
+		l.full_name = timeline_intern(&t, full);
+		timeline_add_launch(&t, &l);
+	}
 	timeline_set_stream(&t, 0, 13, SS_SKIND_BLOCKING);
 	timeline_set_stream(&t, 2, 15, SS_SKIND_NONBLOCKING);
 	timeline_set_stream(&t, 6, 19, SS_SKIND_PER_THREAD);
@@ -886,6 +1149,8 @@ int main(void)
 	    cmocka_unit_test(test_foreign_array),      cmocka_unit_test(test_json_details),
 	    cmocka_unit_test(test_parallel),           cmocka_unit_test(test_sniff),
 	    cmocka_unit_test(test_foreign_metadata),   cmocka_unit_test(test_own_metadata),
+	    cmocka_unit_test(test_launch_export),      cmocka_unit_test(test_launch_own),
+	    cmocka_unit_test(test_launch_foreign),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

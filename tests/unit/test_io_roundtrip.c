@@ -1,6 +1,7 @@
 /* test_io_roundtrip.c: every format streamscope reads back (its SQLite, Chrome JSON) returns the exact records it
  * wrote, with names, streams (including host/legacy/per-thread/unknown), flags, threads, correlations and the
- * modelled flag; export_file picks formats by extension; snapshots hold every file; atomic writes leave nothing
+ * modelled flag, the stream and device tables and the kernels' launches (grid, block, registers, shared memory, full
+ * name); export_file picks formats by extension; snapshots hold every file; atomic writes leave nothing
  * behind when they fail. */
 /* cmocka needs these first, in this order */
 /* clang-format off */
@@ -23,7 +24,49 @@
 #include "io/import/import_sqlite.h"
 #include "io_fixture.h"
 
-/* roundtrip exports t to dir/name, imports it and checks the records and labels. */
+/* full_name is the name a kernel called name goes by in stats, l its launch in t: the launch's full name, else
+ * name. */
+static const char *full_name(const struct ss_timeline *t, const char *name, const struct ss_launch *l)
+{
+	return l->full_name != 0 ? timeline_name(t, l->full_name) : name;
+}
+
+/* same_launches checks that every kernel of t has the same launch in back (whose records are t's): grid, block,
+ * whether registers and shared memory are known and their values, and the full name; none where t has none. The
+ * launch table comes back sorted, one entry a kernel. */
+static void same_launches(const char *name, const struct ss_timeline *t, const struct ss_timeline *back)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		const struct ss_launch *a = timeline_launch(t, r), *b = timeline_launch(back, r);
+
+		if (r->kind != SS_KIND_KERNEL)
+			continue;
+		if ((a == NULL) != (b == NULL))
+			fail_msg("%s: kernel %zu (correlation %u): %s before, %s after", name, i, r->correlation,
+			         a ? "a launch" : "no launch", b ? "a launch" : "no launch");
+		if (a == NULL)
+			continue;
+		n++;
+		for (int d = 0; d < 3; d++) {
+			assert_int_equal(a->grid[d], b->grid[d]);
+			assert_int_equal(a->block[d], b->block[d]);
+		}
+		assert_int_equal(a->flags, b->flags);
+		assert_int_equal(a->registers, b->registers);
+		assert_int_equal(a->static_smem, b->static_smem);
+		assert_int_equal(a->dynamic_smem, b->dynamic_smem);
+		/* back's records are t's, with t's names (fx_same_records) */
+		assert_string_equal(full_name(t, timeline_name(t, r->name), a),
+		                    full_name(back, timeline_name(t, r->name), b));
+	}
+	assert_int_equal(back->nlaunch, n);
+	assert_false(back->launch_unsorted);
+}
+
+/* roundtrip exports t to dir/name, imports it and checks the records and labels, and the kernels' launches. */
 static void roundtrip(const char *dir, const char *name, struct ss_timeline *t, const struct ss_experiment *e)
 {
 	struct ss_export_input in = {.t = t, .e = e};
@@ -69,7 +112,60 @@ static void roundtrip(const char *dir, const char *name, struct ss_timeline *t, 
 		assert_int_equal(a->copy_engines, b->copy_engines);
 	}
 	assert_int_equal(timeline_ndevices(&back), timeline_ndevices(t));
+	same_launches(name, t, &back);
 	timeline_free(&back);
+}
+
+/* add_launches gives t's kernels launches of every sort, k counting them: none; grid and block only (the model's);
+ * registers and shared memory known, with a full name of its own; with the record's own name as full name (an
+ * export that says nothing more); a 3-D one with a full name that needs escaping and no registers known. Every
+ * value differs, so that no field can be swapped with another; registers are never 0 where known (a SQLite file
+ * writes 0 for not known). Returns how many kernels got one. */
+static size_t add_launches(struct ss_timeline *t)
+{
+	static const char *const full[] = {"void ns::gemm<float, 128>(const float *, float *, int)",
+	                                   "tab\t \"quoted\" <xml> & Grüße \xf0\x9f\x9a\x80 \\ line\nbreak"};
+	size_t k = 0, n = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+		uint32_t j = (uint32_t)k;
+		struct ss_launch l = {.correlation = r->correlation,
+		                      .raw_stream = r->raw_stream,
+		                      .grid = {1000 + j, 1, 1},
+		                      .block = {32 + j % 32 * 32, 1, 1}};
+
+		if (r->kind != SS_KIND_KERNEL)
+			continue;
+		switch (k++ % 5) {
+		case 0:
+			continue;
+		case 1:
+			break;
+		case 2:
+			l.registers = 1 + j % 255;
+			l.static_smem = 16 * j;
+			l.dynamic_smem = 48 * 1024 + j;
+			l.flags = SS_LAUNCH_ATTRS;
+			l.full_name = timeline_intern(t, full[0]);
+			break;
+		case 3:
+			l.registers = 255;
+			l.flags = SS_LAUNCH_ATTRS;
+			l.full_name = r->name;
+			break;
+		default:
+			l.grid[1] = 2 + j;
+			l.grid[2] = j == 4 ? UINT32_MAX : 3;
+			l.block[1] = 4;
+			l.block[2] = 5;
+			l.full_name = timeline_intern(t, full[1]);
+			break;
+		}
+		timeline_add_launch(t, &l);
+		n++;
+	}
+	return n;
 }
 
 static void test_sqlite_roundtrip(void **state)
@@ -83,6 +179,7 @@ static void test_sqlite_roundtrip(void **state)
 	timeline_init(&t);
 	fx_timeline(&t, 5000, 8);
 	t.dropped = 3;
+	assert_true(add_launches(&t) > 100);
 	roundtrip(dir, "trace.sqlite", &t, &e);
 	/* every kind (per-thread: which CUPTI's flag cannot say), an unlabelled index, a raw id of unknown kind */
 	timeline_set_stream(&t, 0, 13, SS_SKIND_BLOCKING);
@@ -118,8 +215,8 @@ static void label_streams(struct ss_timeline *t)
 	timeline_set_copy_engines(t, 0, 2);
 }
 
-/* Chrome JSON keeps the records, and the stream and device tables: in the layout of a process per stream (one
- * device) and of a process per device (two). */
+/* Chrome JSON keeps the records, the stream and device tables and the kernels' launches: in the layout of a
+ * process per stream (one device) and of a process per device (two). */
 static void test_chrome_roundtrip(void **state)
 {
 	struct ss_timeline t;
@@ -129,6 +226,9 @@ static void test_chrome_roundtrip(void **state)
 	timeline_init(&t);
 	fx_timeline(&t, 5000, 8);
 	roundtrip(dir, "trace.json", &t, NULL);
+	/* kernels' launches, in args of their X events */
+	assert_true(add_launches(&t) > 100);
+	roundtrip(dir, "launch.json", &t, NULL);
 	t.modelled = true;
 	roundtrip(dir, "model.json", &t, NULL);
 	/* two devices: a process per device, a thread per stream and engine */
@@ -151,6 +251,7 @@ static void test_chrome_roundtrip(void **state)
 	}
 	label_streams(&t);
 	assert_int_equal(timeline_ndevices(&t), 1);
+	add_launches(&t);
 	roundtrip(dir, "kinds1.json", &t, NULL);
 	timeline_free(&t);
 	fx_rmdir(dir);

@@ -1,7 +1,7 @@
 /* test_launch.c: kernels' launch details beside the records (the timeline's launch table: lookups, sort, copy,
  * clear), read from real Nsight Systems exports, through streamscope's own SQLite export and back, readable by the
- * SQL written for nsys; the detail box that shows them and copies' memory kinds; imported copies named as CUPTI
- * names them. */
+ * SQL written for nsys, and through its Chrome JSON export and back (stats' full names too); the detail box that
+ * shows them and copies' memory kinds; imported copies named as CUPTI names them. */
 /* cmocka (through test_tui_util.h) before io_fixture.h */
 /* clang-format off */
 #include "test_tui_util.h"
@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 
+#include "core/summary.h"
 #include "io/export/export.h"
 #include "io/import/import.h"
 #include "tui/lanes.h"
@@ -388,6 +389,67 @@ static void test_detail(void **state)
 	free(path);
 }
 
+/* The real export converted to Chrome JSON (as `view FILE --export t.json` does) and read back keeps every kernel's
+ * launch: the detail box shows its grid, block, registers and shared memory, and stats names the kernel by the full
+ * demangled name nsys gives it, not the short one. */
+static void test_chrome(void **state)
+{
+	static const char full[] = "add_parallel(const float *, const float *, float *, int)";
+	char *src = fx_data("nsys/rtx4060ti-4streams.sqlite"), *dir = fx_tmpdir(), *cause = NULL;
+	char path[512], lab[10][12], val[10][64];
+	struct ss_timeline t, back;
+	struct ss_export_input in;
+	struct ss_summary sum;
+	struct ss_lanes ls;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/t.json", dir);
+	timeline_init(&t);
+	timeline_init(&back);
+	if (import_file(src, &t, &cause) != 0)
+		fail_msg("%s", cause);
+	memset(&in, 0, sizeof in);
+	in.t = &t;
+	if (export_file(path, &in, &cause) != 0 || import_file(path, &back, &cause) != 0)
+		fail_msg("%s", cause);
+	fx_same_records(&t, &back);
+	assert_int_equal(back.nlaunch, 4);
+	for (int i = 0; i < 4; i++) {
+		const struct ss_launch *a = timeline_launch(&t, &t.rec[nth_kind(&t, SS_KIND_KERNEL, i)]);
+		const struct ss_launch *b = timeline_launch(&back, &back.rec[nth_kind(&back, SS_KIND_KERNEL, i)]);
+
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(b->correlation, a->correlation);
+		assert_int_equal(b->raw_stream, a->raw_stream);
+		assert_memory_equal(b->grid, a->grid, sizeof a->grid);
+		assert_memory_equal(b->block, a->block, sizeof a->block);
+		assert_int_equal(b->registers, 16);
+		assert_int_equal(b->static_smem, a->static_smem);
+		assert_int_equal(b->dynamic_smem, a->dynamic_smem);
+		assert_int_equal(b->flags, SS_LAUNCH_ATTRS);
+		assert_string_equal(timeline_name(&t, a->full_name), full);
+		assert_string_equal(timeline_name(&back, b->full_name), full);
+	}
+	lanes_init(&ls);
+	lanes_build(&ls, &back);
+	assert_string_equal(detail(&back, &ls, nth_kind(&back, SS_KIND_KERNEL, 0), "launch", lab, val),
+	                    "grid 97657x1x1 block 256x1x1");
+	assert_string_equal(detail(&back, &ls, nth_kind(&back, SS_KIND_KERNEL, 0), "regs/smem", lab, val),
+	                    "16/thread, smem 0 B + 0 B dyn");
+	lanes_free(&ls);
+	summary_build(&back, &sum);
+	assert_int_equal(sum.nkern, 1);
+	assert_string_equal(summary_row_name(&back, &sum.kern[0]), full);
+	summary_free(&sum);
+	timeline_free(&back);
+	timeline_free(&t);
+	unlink(path);
+	fx_rmdir(dir);
+	free(dir);
+	free(src);
+}
+
 /* Copies of foreign files, which carry no name, are named as CUPTI names them: from the real exports, and from a
  * minimal file with a memset, a device copy and no ENUM table (nsys's numbering). */
 static void test_copy_names(void **state)
@@ -429,13 +491,10 @@ static void test_copy_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_table),
-	    cmocka_unit_test(test_nsys),
-	    cmocka_unit_test(test_roundtrip),
-	    cmocka_unit_test(test_detail),
-	    cmocka_unit_test(test_copy_names),
-	    cmocka_unit_test(test_h200),
-	    cmocka_unit_test(test_h100_device_info),
+	    cmocka_unit_test(test_table),     cmocka_unit_test(test_nsys),
+	    cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_chrome),
+	    cmocka_unit_test(test_detail),    cmocka_unit_test(test_copy_names),
+	    cmocka_unit_test(test_h200),      cmocka_unit_test(test_h100_device_info),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

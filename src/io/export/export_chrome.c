@@ -14,9 +14,10 @@
  * device there is no device process: device 0's entry goes to otherData. Each API call gets a flow arrow (s/f events,
  * bound to the enclosing slices) to every GPU interval with its correlation id. Complete (X) events carry args with the
  * record's exact fields (ss_kind, stream, raw_stream, thread, flags, correlation, bytes, bandwidth) so streamscope
- * reads its own traces back exactly. The run's labels, including whether it was modelled, go to the top-level
- * "otherData". Written value by value through json_out (yajl_gen, no tree), one event a line (so that the importer can
- * cut the events array at lines and parse it on threads). */
+ * reads its own traces back exactly, and a kernel's its launch where the timeline has it (grid, block; registers,
+ * static_smem, dynamic_smem when known; full_name when it is not the record's name). The run's labels, including
+ * whether it was modelled, go to the top-level "otherData". Written value by value through json_out (yajl_gen, no
+ * tree), one event a line (so that the importer can cut the events array at lines and parse it on threads). */
 #include "io/export/export_chrome.h"
 
 #include <stdio.h>
@@ -372,7 +373,37 @@ static void chrome_event_far(struct json_out *o, const struct ss_timeline *t, co
 	json_out_map_end(o);
 }
 
-/* chrome_event writes one X event with the record's fields in args. */
+/* chrome_dim3 writes key: [x, y, z]. */
+static void chrome_dim3(struct json_out *o, const char *key, const uint32_t v[3])
+{
+	json_out_key(o, key);
+	json_out_array_begin(o);
+	for (int i = 0; i < 3; i++)
+		json_out_uint(o, v[i]);
+	json_out_array_end(o);
+}
+
+/* chrome_launch_args writes kernel r's launch, when t has one, into the args being written: grid and block as
+ * [x, y, z] (the keys PyTorch's profiler writes too), registers, static_smem and dynamic_smem only when they are
+ * known (SS_LAUNCH_ATTRS), and full_name only when the launch has a full name other than the record's name. */
+static void chrome_launch_args(struct json_out *o, const struct ss_timeline *t, const struct ss_record *r)
+{
+	const struct ss_launch *l = timeline_launch(t, r);
+
+	if (l == NULL)
+		return;
+	chrome_dim3(o, "grid", l->grid);
+	chrome_dim3(o, "block", l->block);
+	if (l->flags & SS_LAUNCH_ATTRS) {
+		json_out_key_uint(o, "registers", l->registers);
+		json_out_key_uint(o, "static_smem", l->static_smem);
+		json_out_key_uint(o, "dynamic_smem", l->dynamic_smem);
+	}
+	if (l->full_name != 0 && l->full_name != r->name) /* one string table: the same name has the same id */
+		json_out_key_str(o, "full_name", timeline_name(t, l->full_name));
+}
+
+/* chrome_event writes one X event with the record's fields in args, and a kernel's launch (chrome_launch_args). */
 static void chrome_event(struct json_out *o, const struct ss_timeline *t, const struct ss_record *r, bool bydev)
 {
 	const char *name = timeline_name(t, r->name), *kind = record_kind_name(r->kind);
@@ -410,6 +441,8 @@ static void chrome_event(struct json_out *o, const struct ss_timeline *t, const 
 	}
 	if (*name == '\0')
 		json_out_key_int(o, "unnamed", 1);
+	if (r->kind == SS_KIND_KERNEL)
+		chrome_launch_args(o, t, r);
 	json_out_map_end(o);
 	json_out_map_end(o);
 }

@@ -9,12 +9,15 @@
  * or ']' after event N", "truncated: traceEvents array not closed"), and a bare array may end without its ']'.
  *
  * streamscope's own events carry their exact fields in args (ss_kind, stream, raw_stream, thread, flags,
- * correlation, bytes, unnamed), and its M events the entries of its stream table (ss_stream_kind, stream, raw_stream,
- * device) and device table (ss_device, device_name, uuid, copy_engines, context); other M events are skipped. Foreign
- * events get their kind from the category and name (CUDA runtime/driver calls -> API, *Synchronize -> SYNC, memcpy
- * HtoD/DtoH/DtoD -> copies, memset, kernels, CPU annotations -> host ranges); host-side ones go on the host lane with
- * their tid as thread, GPU-side ones carry the key of their (pid, tid) or (pid, args.stream) track. Names are interned
- * in a table of the parser's own and mapped to the timeline's by the caller, in file order. */
+ * correlation, bytes, unnamed), its kernels their launch (grid and block as [x, y, z] arrays, registers,
+ * static_smem, dynamic_smem, full_name: handed over as an event of its own after the kernel's), and its M events the
+ * entries of its stream table (ss_stream_kind, stream, raw_stream, device) and device table (ss_device, device_name,
+ * uuid, copy_engines, context); other M events are skipped. Foreign events get their kind from the category and name
+ * (CUDA runtime/driver calls -> API, *Synchronize -> SYNC, memcpy HtoD/DtoH/DtoD -> copies, memset, kernels, CPU
+ * annotations -> host ranges); host-side ones go on the host lane with their tid as thread, GPU-side ones carry the key
+ * of their (pid, tid) or (pid, args.stream) track; a foreign kernel with a correlation id and grid and block arrays in
+ * its args (as PyTorch's profiler writes them) gets that launch. Names are interned in a table of the parser's own and
+ * mapped to the timeline's by the caller, in file order. */
 #include "io/import/chrome_parse.h"
 
 #include <errno.h>
@@ -68,6 +71,18 @@ enum chrome_parse_slot {
 	CP_UUID,           /* M: "uuid" */
 	CP_COPY_ENGINES,   /* M: "copy_engines" */
 	CP_CONTEXT,        /* M: "context" */
+	CP_GRID,           /* "grid": [x, y, z] blocks per grid (CV_ARRAY: x, y, z in the next 3 slots) */
+	CP_GRID_X,         /* grid's x */
+	CP_GRID_Y,         /* grid's y */
+	CP_GRID_Z,         /* grid's z */
+	CP_BLOCK,          /* "block": [x, y, z] threads per block, as grid */
+	CP_BLOCK_X,        /* block's x */
+	CP_BLOCK_Y,        /* block's y */
+	CP_BLOCK_Z,        /* block's z */
+	CP_REGISTERS,      /* "registers": per thread (streamscope's own events) */
+	CP_STATIC_SMEM,    /* "static_smem" */
+	CP_DYNAMIC_SMEM,   /* "dynamic_smem" */
+	CP_FULL_NAME,      /* "full_name": a kernel's full (demangled) name */
 	CP_OTHER0,         /* otherData from here */
 	CP_GENERATOR = CP_OTHER0,
 	CP_DEVICE,
@@ -87,8 +102,9 @@ enum chrome_parse_slot {
 	CP_ARGS = -2, /* the value of an event's "args" */
 };
 
-/* What a field held (JSON types, numbers kept as their text). */
-enum chrome_parse_type { CV_ABSENT, CV_NULL, CV_FALSE, CV_TRUE, CV_NUM, CV_STR, CV_OTHER };
+/* What a field held (JSON types, numbers kept as their text). CV_ARRAY: grid or block was an array of three
+ * scalars, which are in the three slots after it. */
+enum chrome_parse_type { CV_ABSENT, CV_NULL, CV_FALSE, CV_TRUE, CV_NUM, CV_STR, CV_ARRAY, CV_OTHER };
 
 /* The text of a field: in the file, or (decoded from escapes) in the parser's arena. */
 struct chrome_parse_val {
@@ -126,6 +142,8 @@ struct chrome_parse {
 	bool in_events, in_args, in_other, seen_events, bare, bare_end;
 	enum chrome_parse_topkey topkey;
 	int slot; /* where the next value goes: a chrome_parse_slot, CP_NONE or CP_ARGS */
+	int dim;  /* CP_GRID or CP_BLOCK while its array is read, else CP_NONE */
+	int ndim; /* elements of that array so far (past 3: not a dim3) */
 	size_t events;
 
 	/* the fields of the current event (or otherData) */
@@ -679,8 +697,57 @@ static int chrome_parse_meta(struct chrome_parse *p)
 	return chrome_parse_hand(p, &e);
 }
 
-/* chrome_parse_event turns the fields of the event that just ended into a chrome_ev and hands it over. Returns
- * 1 to go on, 0 on failure (cause set). */
+/* chrome_parse_dim3 reads grid or block (slot, CV_ARRAY) into v: three integers of 1..2^32-1 (no launch has a
+ * dimension of 0). false when it is anything else. */
+static bool chrome_parse_dim3(const struct chrome_parse *p, int slot, uint32_t v[3])
+{
+	int64_t x;
+
+	if (p->type[slot] != CV_ARRAY)
+		return false;
+	for (int i = 0; i < 3; i++) {
+		if (!chrome_parse_int_in(p, slot + 1 + i, 1, UINT32_MAX, &x))
+			return false;
+		v[i] = (uint32_t)x;
+	}
+	return true;
+}
+
+/* chrome_parse_launch hands over the launch that the args of kernel r's X event (which just ended, and was handed
+ * over) carry: grid and block, in any trace; in streamscope's own events (ss_kind) also registers, static_smem and
+ * dynamic_smem (SS_LAUNCH_ATTRS when all three are integers of 32 bits) and full_name. Nothing when grid or block
+ * is missing or not three integers of 1..2^32-1, nor for a foreign kernel without a correlation id (the key that
+ * ties a launch to its kernel would be shared by every kernel of its track): a launch never makes a trace
+ * unreadable. Returns 1 to go on, 0 when the emit function failed (cause set). */
+static int chrome_parse_launch(struct chrome_parse *p, const struct ss_record *r)
+{
+	struct chrome_ev e;
+	struct chrome_launch *l = &e.l;
+	bool own = p->type[CP_SS_KIND] == CV_STR;
+	int64_t reg, ssm, dsm;
+
+	memset(&e, 0, sizeof e);
+	if (r->kind != SS_KIND_KERNEL || (!own && r->correlation == 0) || !chrome_parse_dim3(p, CP_GRID, l->grid) ||
+	    !chrome_parse_dim3(p, CP_BLOCK, l->block))
+		return 1;
+	e.ph = 'L';
+	e.ordinal = (uint32_t)p->events;
+	if (own && chrome_parse_int_in(p, CP_REGISTERS, 0, UINT32_MAX, &reg) &&
+	    chrome_parse_int_in(p, CP_STATIC_SMEM, 0, UINT32_MAX, &ssm) &&
+	    chrome_parse_int_in(p, CP_DYNAMIC_SMEM, 0, UINT32_MAX, &dsm)) {
+		l->registers = (uint32_t)reg;
+		l->static_smem = (uint32_t)ssm;
+		l->dynamic_smem = (uint32_t)dsm;
+		l->flags = SS_LAUNCH_ATTRS;
+	}
+	if (own)
+		l->full_name = chrome_parse_str_id(p, CP_FULL_NAME);
+	return chrome_parse_hand(p, &e);
+}
+
+/* chrome_parse_event turns the fields of the event that just ended into a chrome_ev and hands it over, and after
+ * a kernel's X event the launch its args carry (chrome_parse_launch). Returns 1 to go on, 0 on failure (cause
+ * set). */
 static int chrome_parse_event(struct chrome_parse *p)
 {
 	struct chrome_ev e;
@@ -723,7 +790,9 @@ static int chrome_parse_event(struct chrome_parse *p)
 			e.stack = chrome_parse_track_key(chrome_parse_id(p, CP_PID), chrome_parse_id(p, CP_TID), 2);
 		}
 	}
-	return chrome_parse_hand(p, &e);
+	if (!chrome_parse_hand(p, &e))
+		return 0;
+	return ph == 'X' ? chrome_parse_launch(p, &e.r) : 1;
 }
 
 /* chrome_parse_copy copies string field slot into buf (size bytes, cut to fit), when it is a string. */
@@ -873,9 +942,15 @@ static int chrome_parse_end(struct chrome_parse *p)
 
 /* yajl callbacks. */
 
-/* chrome_parse_scalar takes a null, boolean, number or string value. */
+/* chrome_parse_scalar takes a null, boolean, number or string value: a field's, or an element of grid or block. */
 static int chrome_parse_scalar(struct chrome_parse *p, int type, const char *s, size_t n)
 {
+	if (p->dim != CP_NONE && p->depth == p->ad + 3) {
+		if (p->ndim < 3)
+			chrome_parse_keep(p, p->dim + 1 + p->ndim, type, s, n);
+		p->ndim++;
+		return 1;
+	}
 	if (p->slot >= 0) {
 		chrome_parse_keep(p, p->slot, type, s, n);
 		p->slot = CP_NONE;
@@ -958,11 +1033,13 @@ static int chrome_parse_args_key(const char *k, size_t n)
 		CP_KEY("size", CP_SIZE)
 		CP_KEY("peer", CP_PEER)
 		CP_KEY("uuid", CP_UUID)
+		CP_KEY("grid", CP_GRID)
 		break;
 	case 5:
 		CP_KEY("bytes", CP_BYTES)
 		CP_KEY("flags", CP_FLAGS)
 		CP_KEY("Bytes", CP_BYTES_CAPITAL)
+		CP_KEY("block", CP_BLOCK)
 		break;
 	case 6:
 		CP_KEY("stream", CP_STREAM)
@@ -980,6 +1057,8 @@ static int chrome_parse_args_key(const char *k, size_t n)
 		break;
 	case 9:
 		CP_KEY("ss_device", CP_SS_DEVICE)
+		CP_KEY("registers", CP_REGISTERS)
+		CP_KEY("full_name", CP_FULL_NAME)
 		break;
 	case 10:
 		CP_KEY("raw_stream", CP_RAW_STREAM)
@@ -987,9 +1066,11 @@ static int chrome_parse_args_key(const char *k, size_t n)
 	case 11:
 		CP_KEY("correlation", CP_CORRELATION)
 		CP_KEY("device_name", CP_DEVICE_NAME)
+		CP_KEY("static_smem", CP_STATIC_SMEM)
 		break;
 	case 12:
 		CP_KEY("copy_engines", CP_COPY_ENGINES)
+		CP_KEY("dynamic_smem", CP_DYNAMIC_SMEM)
 		break;
 	case 13:
 		CP_KEY("correlationId", CP_CORRELATIONID)
@@ -1110,8 +1191,11 @@ static int chrome_parse_cb_start_map(void *ctx)
 		memset(p->type, CV_ABSENT, CP_OTHER0);
 		p->narena = 0;
 		p->slot = CP_NONE;
+		p->dim = CP_NONE;
 		return 1;
 	}
+	if (p->dim != CP_NONE && d == p->ad + 3)
+		p->ndim = 4; /* an element that is an object: not a dim3 */
 	if (p->slot == CP_ARGS) {
 		p->in_args = true;
 		p->slot = CP_NONE;
@@ -1167,6 +1251,16 @@ static int chrome_parse_cb_start_array(void *ctx)
 
 	if (d < 0)
 		return 0;
+	if (p->in_args && d == p->ad + 2 && (p->slot == CP_GRID || p->slot == CP_BLOCK)) {
+		/* grid or block: its elements go to the slots after it (chrome_parse_scalar) until it closes */
+		p->dim = p->slot;
+		p->ndim = 0;
+		p->type[p->dim] = CV_OTHER;
+		p->slot = CP_NONE;
+		return 1;
+	}
+	if (p->dim != CP_NONE && d == p->ad + 3)
+		p->ndim = 4; /* an element that is an array: not a dim3 */
 	chrome_parse_unread(p);
 	if (d == 0) {
 		p->top = '[';
@@ -1183,13 +1277,18 @@ static int chrome_parse_cb_start_array(void *ctx)
 	return 1;
 }
 
-/* end_array: the events array closes, or an inner array does. */
+/* end_array: the events array closes, or an inner array does (grid or block: CV_ARRAY when it held 3 values). */
 static int chrome_parse_cb_end_array(void *ctx)
 {
 	struct chrome_parse *p = ctx;
 	int d = --p->depth;
 
 	p->slot = CP_NONE;
+	if (p->dim != CP_NONE && d == p->ad + 2) {
+		p->type[p->dim] = p->ndim == 3 ? CV_ARRAY : CV_OTHER;
+		p->dim = CP_NONE;
+		return 1;
+	}
 	if (p->in_events && d == p->ad - 1) {
 		p->in_events = false;
 		if (d == 0)
@@ -1228,6 +1327,7 @@ struct chrome_parse *chrome_parse_new(const char *buf, size_t len, const char *n
 	p->emit = emit;
 	p->emit_arg = arg;
 	p->slot = CP_NONE;
+	p->dim = CP_NONE;
 	p->h = yajl_alloc(&chrome_parse_callbacks, &chrome_parse_alloc, p);
 	if (p->h == NULL)
 		xfatal(1, "out of memory (JSON parser)");

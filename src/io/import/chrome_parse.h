@@ -4,9 +4,10 @@
  * order, or one slice of an events array (a run of whole events, each followed by a ','), for parsing slices of a
  * big file on several threads. It checks the structure the way Chrome does and reports the first problem as one
  * line naming the file (truncated, invalid JSON at byte N, not a Chrome trace, absurd numbers, ...). M events are
- * handed over only when their args carry an entry of streamscope's stream or device table. What needs
- * the events in file order (B/E stacks, track numbering, the timeline's string table) is left to the caller:
- * events are handed to it one by one as they end, or collected for it. */
+ * handed over only when their args carry an entry of streamscope's stream or device table; a kernel's launch, as an
+ * event of its own right after the kernel's X event. What needs the events in file order (B/E stacks, track
+ * numbering, the timeline's string table and launch table) is left to the caller: events are handed to it one by
+ * one as they end, or collected for it. */
 #ifndef SS_IO_IMPORT_CHROME_PARSE_H
 #define SS_IO_IMPORT_CHROME_PARSE_H
 
@@ -34,16 +35,31 @@ struct chrome_meta {
 	uint32_t context;    /* device: 0 when not said */
 };
 
-/* One X, B or E event as read, before the order-dependent work, or an M event that carries a table entry. */
+/* A kernel's launch as its X event's args carry it (chrome_parse checks the ranges). It belongs to the kernel record
+ * of the X event handed over right before it, keyed by that record's correlation and raw stream once its track is
+ * numbered. */
+struct chrome_launch {
+	uint32_t grid[3], block[3];                    /* each 1..2^32-1 */
+	uint32_t registers, static_smem, dynamic_smem; /* known with SS_LAUNCH_ATTRS, else 0 */
+	uint32_t flags;                                /* SS_LAUNCH_* */
+	uint32_t full_name;                            /* parser-local id (chrome_parse_name); 0: none */
+};
+
+/* a launch takes no room of its own in an event: a slice's collected events stay the size they were */
+_Static_assert(sizeof(struct chrome_launch) <= sizeof(struct ss_record), "struct chrome_launch fits the union");
+
+/* One X, B or E event as read, before the order-dependent work, an M event that carries a table entry, or the
+ * launch of the kernel whose X event came just before. */
 struct chrome_ev {
 	union {
-		struct ss_record r;   /* X: start and end; B: start; E: start is its time. name: a parser-local id */
-		struct chrome_meta m; /* M */
+		struct ss_record r;     /* X: start and end; B: start; E: start is its time. name: a parser-local id */
+		struct chrome_meta m;   /* M */
+		struct chrome_launch l; /* L */
 	};
 	uint64_t track;   /* foreign GPU-side X or B: key of its (pid, tid) or (pid, args.stream) track */
 	uint64_t stack;   /* B and E: key of the (pid, tid) stack that B/E pairs nest on */
 	uint32_t ordinal; /* its number among the events this parser read (1 = the first) */
-	char ph;          /* 'X', 'B', 'E' or 'M' */
+	char ph;          /* 'X', 'B', 'E', 'M' or 'L' (a launch) */
 	bool gpu;         /* foreign GPU-side: stream SS_STREAM_PENDING, raw_stream to be its track's ordinal */
 };
 

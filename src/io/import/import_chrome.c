@@ -5,13 +5,15 @@
  * message, not SIGBUS: the copy costs about 20% of a big file's opening, the peak memory is the same) and parsed by
  * chrome_parse (yajl's SAX parser, no DOM: memory stays at what the timeline needs). Here is the work that needs the
  * events in file order: B/E pairs nest per (pid, tid); GPU-side tracks of a foreign trace are numbered in order of
- * first appearance; names enter the timeline's string table; the stream and device table entries of M events are
- * kept (the last of each stream or device wins) and, in streamscope's own traces, given to the timeline at the end,
- * with device 0's entry from otherData (a trace of one device). Times are rebased to the earliest event (streamscope's
- * own traces keep theirs: their times start at 0, and a negative ts there is refused with the first such event, as
- * other values our export never writes are, rather than clamped to 0 with the durations). As in every importer, the
- * records end up within 0 <= start <= end <= 2^62 ns, their durations adding up to at most 2^63 - 1 ns (importer.h):
- * ts and dur are bounded as read (chrome_parse), the span and the total once all are in (chrome_span).
+ * first appearance; names enter the timeline's string table; a kernel's launch (an event of its own, right after the
+ * kernel's) enters the launch table under the kernel's correlation and raw stream, the first one of a key winning,
+ * in any trace (chrome_parse reads only grid and block of a foreign one); the stream and device table entries of M
+ * events are kept (the last of each stream or device wins) and, in streamscope's own traces, given to the timeline at
+ * the end, with device 0's entry from otherData (a trace of one device). Times are rebased to the earliest event
+ * (streamscope's own traces keep theirs: their times start at 0, and a negative ts there is refused with the first such
+ * event, as other values our export never writes are, rather than clamped to 0 with the durations). As in every
+ * importer, the records end up within 0 <= start <= end <= 2^62 ns, their durations adding up to at most 2^63 - 1 ns
+ * (importer.h): ts and dur are bounded as read (chrome_parse), the span and the total once all are in (chrome_span).
  *
  * Big files are parsed on several threads: the events array is cut into slices where a line starts with the next
  * event (chrome_split), worker threads parse slices into compact events, and this thread takes them in file order,
@@ -85,6 +87,10 @@ struct chrome_ctx {
 	size_t first_event, last_event; /* the first events (file order, from 1) with them; 0 when no record */
 	uint64_t total_ns;              /* the records' durations added up, until past SS_IMPORT_MAX_TOTAL_NS */
 	size_t total_event;             /* the event whose record took the total past it; 0 when none did */
+	struct idmap launched;          /* launch keys (correlation << 32 | raw stream) in the launch table */
+	bool kernel;                    /* the last event applied was a kernel's X event, whose launch may follow */
+	uint32_t kernel_corr;           /* its record's correlation */
+	uint32_t kernel_stream;         /* and raw stream (a foreign GPU track's ordinal) */
 };
 
 /* A slice of the events array for a worker. */
@@ -243,14 +249,43 @@ static void chrome_tables(const struct chrome_ctx *c, const struct chrome_other 
 	}
 }
 
+/* chrome_launch gives the kernel of the X event applied last (c->kernel) launch l, read by parser p (whose name ids
+ * it carries), unless a kernel with the same key (correlation, raw stream) has one already: the first wins, and the
+ * table holds one entry a key. */
+static void chrome_launch(struct chrome_ctx *c, struct chrome_parse *p, const struct chrome_launch *l)
+{
+	uint64_t key = (uint64_t)c->kernel_corr << 32 | c->kernel_stream;
+	struct ss_launch sl;
+	uint32_t dummy;
+
+	if (!c->kernel || idmap_get(&c->launched, key, &dummy))
+		return;
+	idmap_put(&c->launched, key, 1);
+	sl = (struct ss_launch){.correlation = c->kernel_corr,
+	                        .raw_stream = c->kernel_stream,
+	                        .grid = {l->grid[0], l->grid[1], l->grid[2]},
+	                        .block = {l->block[0], l->block[1], l->block[2]},
+	                        .registers = l->registers,
+	                        .static_smem = l->static_smem,
+	                        .dynamic_smem = l->dynamic_smem,
+	                        .flags = l->flags,
+	                        .full_name = chrome_parse_name(p, l->full_name, c->t)};
+	timeline_add_launch(c->t, &sl);
+}
+
 /* chrome_apply does the order-dependent part of event e, number n in the file, read by parser p (whose name ids
- * it carries): keeps a table entry, notes the first negative ts, pairs an E with its B, numbers GPU tracks, adds the
- * record. 0, or -1 with *cause. */
+ * it carries): keeps a table entry, gives a kernel its launch, notes the first negative ts, pairs an E with its B,
+ * numbers GPU tracks, adds the record. 0, or -1 with *cause. */
 static int chrome_apply(struct chrome_ctx *c, struct chrome_parse *p, const struct chrome_ev *e, size_t n, char **cause)
 {
 	struct ss_record r;
 	struct chrome_track *t;
 
+	if (e->ph == 'L') {
+		chrome_launch(c, p, &e->l);
+		return 0;
+	}
+	c->kernel = false;
 	if (e->ph == 'M') {
 		chrome_keep(c, p, &e->m);
 		return 0;
@@ -277,8 +312,12 @@ static int chrome_apply(struct chrome_ctx *c, struct chrome_parse *p, const stru
 	r.name = chrome_parse_name(p, r.name, c->t);
 	if (e->gpu)
 		r.raw_stream = chrome_track(c, e->track)->id;
-	if (e->ph == 'X')
+	if (e->ph == 'X') {
+		c->kernel = r.kind == SS_KIND_KERNEL;
+		c->kernel_corr = r.correlation;
+		c->kernel_stream = r.raw_stream;
 		return chrome_add(c, &r, n, n, cause);
+	}
 	/* B: push on the thread's own stack */
 	t = chrome_track(c, e->stack);
 	*VEC_PUSH(t->open, t->nopen, t->capopen, 8) = (struct chrome_open){.r = r, .event = n};
@@ -498,6 +537,7 @@ static void chrome_free(struct chrome_ctx *c)
 	free(c->trk);
 	free(c->streams);
 	idmap_free(&c->track_of);
+	idmap_free(&c->launched);
 }
 
 int import_chrome_buffer(const char *buf, size_t len, const char *name, struct ss_timeline *t, char **cause)
@@ -512,6 +552,7 @@ int import_chrome_buffer(const char *buf, size_t len, const char *name, struct s
 	memset(&other, 0, sizeof other);
 	importer_begin(t);
 	idmap_init(&c.track_of);
+	idmap_init(&c.launched);
 	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
 		start = 3;
 	while (start < len && (buf[start] == ' ' || buf[start] == '\t' || buf[start] == '\n' || buf[start] == '\r'))

@@ -148,6 +148,7 @@ void importer_finish(struct ss_timeline *t, const char *path)
 	int32_t next = 0;
 
 	importer_sort(t);
+	timeline_sort_launches(t);
 	idmap_init(&streams);
 	for (size_t i = 0; i < t->n; i++) {
 		struct ss_record *r = &t->rec[i];

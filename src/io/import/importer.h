@@ -37,8 +37,8 @@
 void importer_begin(struct ss_timeline *t);
 /* importer_reserve makes room for n more records at once (so the array is not doubled past what it needs). */
 void importer_reserve(struct ss_timeline *t, size_t n);
-/* importer_finish sorts t, gives SS_STREAM_PENDING records stream indices by first appearance of their raw
- * stream, derives nstreams, trims the record array to its size and sets backend "file" and source. */
+/* importer_finish sorts t (its launch table too), gives SS_STREAM_PENDING records stream indices by first appearance of
+ * their raw stream, derives nstreams, trims the record array to its size and sets backend "file" and source. */
 void importer_finish(struct ss_timeline *t, const char *path);
 /* importer_oneline makes a cause (NULL: none) one printable line in place, as text_printable shows text: each
  * control character (C0 such as a newline quoted from the input by a parser's message or in a file name, DEL, C1
