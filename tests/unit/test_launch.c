@@ -157,7 +157,7 @@ static void test_roundtrip(void **state)
 
 	(void)state;
 	path = malloc(strlen(dir) + 16);
-	sprintf(path, "%s/t.sqlite", dir);
+	snprintf(path, strlen(dir) + 16, "%s/t.sqlite", dir);
 	timeline_init(&t);
 	timeline_init(&back);
 	if (import_file(src, &t, &cause) != 0)
@@ -467,7 +467,7 @@ static void test_copy_names(void **state)
 	assert_string_equal(timeline_name(&t, t.rec[nth_kind(&t, SS_KIND_D2H, 0)].name),
 	                    "Memcpy DtoH (Device -> Pageable)");
 	db = malloc(strlen(dir) + 16);
-	sprintf(db, "%s/m.sqlite", dir);
+	snprintf(db, strlen(dir) + 16, "%s/m.sqlite", dir);
 	fx_make_db(db, "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, streamId INTEGER,"
 	               " correlationId INTEGER, bytes INTEGER, copyKind INTEGER, srcKind INTEGER, dstKind INTEGER);"
 	               "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (10, 20, 7, 1, 64, 8, 2, 2);"
