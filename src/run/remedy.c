@@ -34,6 +34,16 @@ struct remedy_try {
 	int streams, chunks;
 };
 
+/* remedy_valid tells whether x passes experiment_validate (whose reason, not wanted here, is dropped). */
+static bool remedy_valid(const struct ss_experiment *x)
+{
+	char *why = NULL;
+	bool ok = experiment_validate(x, &why) == 0;
+
+	free(why);
+	return ok;
+}
+
 /* remedy_try_exp makes x e with cand's streams and chunks (chunks within the streams: one per stream; one host thread
  * per stream where e has one): whether x is valid and not e itself. */
 static bool remedy_try_exp(const struct ss_experiment *e, struct remedy_try cand, struct ss_experiment *x)
@@ -43,7 +53,7 @@ static bool remedy_try_exp(const struct ss_experiment *e, struct remedy_try cand
 	x->chunks = cand.chunks != 0 && cand.chunks <= x->streams ? 0 : cand.chunks;
 	if (x->threads > 1)
 		x->threads = x->streams;
-	return !(x->streams == e->streams && x->chunks == e->chunks) && experiment_validate(x, NULL) == 0;
+	return !(x->streams == e->streams && x->chunks == e->chunks) && remedy_valid(x);
 }
 
 /* remedy_aligned_try: whether cand, applied to e, is a valid experiment whose chunks all start on a 128-byte line. */
@@ -226,7 +236,7 @@ int remedy_gain(const struct ss_backend *b, const char *rule, const struct ss_ex
 		found = n > 0 ? remedy_search(b, rule, e, tries, n, REMEDY_NEARER, r, cause) : 0;
 	} else if ((found = remedy_change(rule, e, r)) == 1) {
 		r->modelled = b->modelled;
-		if (experiment_validate(&r->fixed, NULL) != 0)
+		if (!remedy_valid(&r->fixed))
 			return 0;
 		if ((r->after_ns = remedy_makespan(b, &r->fixed, cause)) == 0)
 			return -1;

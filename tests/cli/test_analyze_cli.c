@@ -164,6 +164,30 @@ static void test_modelled_gain(void **state)
 	json_tree_free(j);
 }
 
+/* A fix tried on a step program, on two GPUs or on one that does not validate is no crash (remedy_gain validated
+ * it with no place for the reason: exit 139): host-sync-order's --sync stream on a pipeline, the insights of a
+ * two-GPU experiment on one stream a GPU. */
+static void test_remedy_programs(void **state)
+{
+	yajl_val j, x;
+
+	(void)state;
+	j = analyze_json(
+	    ARGS("--backend", "model", "--experiment", SS_SOURCE_DIR "/examples/pipeline.ini", "--sync", "reverse"));
+	assert_non_null(x = insight(j, "host-sync-order"));
+	assert_string_equal(json_tree_str(json_tree_get(x, "change")), "--sync stream");
+	assert_true(json_tree_is_true(json_tree_get(json_tree_get(x, "gain"), "modelled")));
+	json_tree_free(j);
+	j = analyze_json(
+	    ARGS("--backend", "model", "--experiment", SS_SOURCE_DIR "/examples/multi-gpu.ini", "--streams", "1"));
+	assert_true(json_tree_len(json_tree_get(j, "insights")) >= 1);
+	json_tree_free(j);
+	j = analyze_json(ARGS("--backend", "model", "--preset", "kernel-transfer", "--devices", "2", "--chunks", "16",
+	                      "--streams", "1", "--peer"));
+	assert_true(json_tree_len(json_tree_get(j, "insights")) >= 1);
+	json_tree_free(j);
+}
+
 /* misaligned-chunks on a run of 20 streams (17 of 20 chunks off a 128-byte line): a problem with its records, the
  * nearest aligned stream count to try and the model's gain; nothing at 16 streams, nor on a trace of the 20-stream
  * run (a trace has no addresses); the help names the rule. */
@@ -243,9 +267,10 @@ static void test_refused(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_modelled_gain), cmocka_unit_test(test_refused),
-	                                   cmocka_unit_test(test_presets), cmocka_unit_test(test_nsys),
-	                                   cmocka_unit_test(test_misaligned)};
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_modelled_gain), cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_presets),       cmocka_unit_test(test_nsys),
+	    cmocka_unit_test(test_misaligned),    cmocka_unit_test(test_remedy_programs)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
