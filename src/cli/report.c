@@ -75,17 +75,17 @@ void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, con
 		       units_time(a->staging_ns, b2, sizeof b2));
 	printf("\n");
 	if (a->have_events)
-		printf("makespan (cudaEvent)    %s   CUPTI vs events %+.2f%%\n",
-		       units_time(a->events_ns, b1, sizeof b1), 100.0 * a->cupti_vs_events);
+		printf("makespan (cudaEvent)    %s   %s vs events %+.2f%%\n", units_time(a->events_ns, b1, sizeof b1),
+		       res->modelled ? "model's span" : "CUPTI", 100.0 * a->cupti_vs_events);
 	if (a->have_events && a->have_events_median && res->repeats > 1)
 		printf("                        CUPTI vs events over %d traced repeats: median %+.2f%%\n", res->repeats,
 		       100.0 * a->cupti_vs_events_median);
-	if (a->have_events && a->cupti_vs_events < -0.01 && e->hostmem == SS_MEM_MANAGED_ATTACH)
+	if (a->have_events && !res->modelled && a->cupti_vs_events < -0.01 && e->hostmem == SS_MEM_MANAGED_ATTACH)
 		printf(
 		    "                        (managed memory: CUPTI records no migrations, its span holds the kernels "
 		    "only)\n");
-	else if (a->have_events && a->cupti_vs_events < -0.01 && e->hostmem == SS_MEM_MANAGED_PREFETCH &&
-	         !res->prefetch_records)
+	else if (a->have_events && !res->modelled && a->cupti_vs_events < -0.01 &&
+	         e->hostmem == SS_MEM_MANAGED_PREFETCH && !res->prefetch_records)
 		printf("                        (CUPTI records no prefetches, its span holds the kernels only; "
 		       "--prefetch-events=on times them)\n");
 	if (a->have_overhead)

@@ -204,8 +204,9 @@ void analysis_compare(struct ss_analysis *a, const struct ss_analysis *one, int 
 void analysis_observer(struct ss_analysis *a, const struct ss_run_result *res)
 {
 	a->used_ns = a->makespan_ns;
-	if (res == NULL || res->modelled)
+	if (res == NULL)
 		return;
+	/* the run's timer (the model's too: what advise, remedies and sweeps of untraced runs compare) */
 	if (res->events_ns_of_captured > 0) {
 		a->have_events = true;
 		a->events_ns = res->events_ns_of_captured;
@@ -213,6 +214,8 @@ void analysis_observer(struct ss_analysis *a, const struct ss_run_result *res)
 		a->have_events_median = res->have_cupti_vs_events;
 		a->cupti_vs_events_median = res->cupti_vs_events_median;
 	}
+	if (res->modelled)
+		return;
 	if (res->have_untraced && res->untraced_ns > 0 && res->traced_ns > 0) {
 		a->have_overhead = true;
 		a->traced_ns = res->traced_ns;

@@ -42,7 +42,7 @@ struct ss_analysis {
 	int devices;               /* the GPUs the run's GPU records are on (analysis_timeline; 1 when none) */
 	/* observer effect (analysis_observer) */
 	bool have_events;
-	uint64_t events_ns;            /* cudaEvent makespan of the captured run */
+	uint64_t events_ns;            /* cudaEvent makespan of the captured run (the model: as its events time it) */
 	double cupti_vs_events;        /* makespan_ns / events_ns - 1 */
 	bool have_events_median;       /* cupti_vs_events_median is known (a GPU run) */
 	double cupti_vs_events_median; /* the same ratio's median over every traced repeat */

@@ -89,6 +89,20 @@ static void test_json(void **state)
 
 		assert_true(json_tree_is_true(json_tree_get(j, "modelled")));
 		check_config(json_tree_get(cur, "config"));
+		/* the current time is the one run gives the same experiment, timed as its cudaEvents time it */
+		{
+			char err[256];
+			struct out o;
+			yajl_val r;
+
+			run(&o, ARGS("run", "--json", "--preset", presets[p]));
+			assert_int_equal(o.status, 0);
+			if ((r = json_tree_parse(o.out, err, sizeof err)) == NULL)
+				fail_msg("run --json is not JSON (%s)", err);
+			assert_int_equal(json_tree_int(json_tree_get(r, "events_ns")), ct);
+			json_tree_free(r);
+			out_free(&o);
+		}
 		check_config(json_tree_get(best, "config"));
 		assert_true(ct > 0 && bt > 0 && bt <= ct);
 		assert_int_equal(json_tree_int(json_tree_get(best, "gain_ns")), ct - bt);

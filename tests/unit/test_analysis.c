@@ -480,11 +480,12 @@ static void test_observer(void **state)
 	assert_false(a.used_untraced);
 
 	r = measured(1000, 2000, 1000, true);
-	r.modelled = true; /* the model has no observer effect */
+	r.modelled = true; /* the model has no observer effect, but times its runs as their events would */
 	a = analysed(990);
 	analysis_observer(&a, &r);
 	assert_int_equal(a.used_ns, 990);
-	assert_false(a.have_events);
+	assert_true(a.have_events);
+	assert_int_equal(a.events_ns, 1000);
 	assert_false(a.have_overhead);
 
 	r = measured(1000, 1050000, 1000000, true); /* 5% */
