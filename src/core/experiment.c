@@ -681,11 +681,12 @@ bool experiment_prefetch_events(const struct ss_experiment *e)
 
 /* experiment_describe_as writes e's description in full words or in short ones: both forms take the same fields
  * in the same order (the short one drops the plurals with "%.0s"). streams, when not NULL, is the stream field as
- * given instead of e's count in words. */
+ * given instead of e's count in words (a sweep's: its threads field then says a thread per stream where e has more
+ * than one, as each point runs). */
 static void experiment_describe_as(const struct ss_experiment *e, bool compact, const char *streams, char *buf,
                                    size_t len)
 {
-	char chunks[32] = "", pfe[48] = "", kernel[96] = "", count[32];
+	char chunks[32] = "", pfe[48] = "", kernel[96] = "", count[32], threads[32];
 	bool on = experiment_prefetch_events(e);
 	struct ss_experiment d;
 	int w;
@@ -715,13 +716,19 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 		         e->prefetch_events != SS_PFE_AUTO ? ""
 		         : compact                         ? (on ? "/on" : "/off")
 		                                           : (on ? ": on" : ": off"));
+	/* a sweep's points (streams given) run a thread per stream where e has several threads */
+	if (streams != NULL && e->threads > 1)
+		snprintf(threads, sizeof threads, compact ? "t/s" : "a thread per stream");
+	else
+		snprintf(threads, sizeof threads, compact ? "%dt" : "%d thread%s", e->threads,
+		         e->threads == 1 ? "" : "s");
 	if (streams == NULL && compact)
 		snprintf(count, sizeof count, "%ds", e->streams);
 	else if (streams == NULL)
 		snprintf(count, sizeof count, "%d stream%s", e->streams, e->streams == 1 ? "" : "s");
 	snprintf(buf, len,
-	         compact ? "%s %s%s %s%s sync:%s ds:%s%s %s%s %dq%.0s %dt%.0s"
-	                 : "%s  %s%s  %s%s  sync %s  default-stream %s%s  %s%s  %d queue%s  %d thread%s",
+	         compact ? "%s %s%s %s%s sync:%s ds:%s%s %s%s %dq%.0s %s"
+	                 : "%s  %s%s  %s%s  sync %s  default-stream %s%s  %s%s  %d queue%s  %s",
 	         experiment_preset_name(e->preset), streams != NULL ? streams : count, chunks,
 	         experiment_order_name(e->order),
 	         compact                           ? ""
@@ -729,7 +736,7 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 	                                           : "-first",
 	         experiment_sync_name(e->sync), experiment_defstream_name(e->defstream),
 	         e->nonblocking ? (compact ? " nb" : " non-blocking") : "", experiment_hostmem_name(e->hostmem), pfe,
-	         e->connections, e->connections == 1 ? "" : "s", e->threads, e->threads == 1 ? "" : "s");
+	         e->connections, e->connections == 1 ? "" : "s", threads);
 	w = (int)strlen(buf);
 	if (e->devices > 1 && (size_t)w < len)
 		w += snprintf(buf + w, len - (size_t)w, compact ? " %dgpu%s" : "  %d GPUs%s", e->devices,

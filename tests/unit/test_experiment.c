@@ -435,6 +435,14 @@ static void test_describe(void **state)
 	assert_string_equal(buf,
 	                    "kernel-transfer  8 streams  depth-first  sync stop-event  default-stream none  pinned "
 	                    "(prefetch events off)  8 queues  1 thread");
+	/* a sweep's header: each point runs a thread per stream where the experiment has several threads */
+	experiment_preset(&e, SS_PRESET_MANAGED_THREADS);
+	experiment_describe_streams(&e, "streams 1,8", buf, sizeof buf);
+	assert_string_equal(buf, "managed-threads  streams 1,8  depth-first  sync stream  default-stream none  "
+	                         "managed-attach  8 queues  a thread per stream");
+	e.threads = 1;
+	experiment_describe_streams(&e, "streams 1,8", buf, sizeof buf);
+	assert_non_null(strstr(buf, "8 queues  1 thread"));
 }
 
 /* The compact description: the same fields, short, and every preset's defaults fit an 80-column header. */
