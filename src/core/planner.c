@@ -463,6 +463,20 @@ static void planner_program(struct planner_ctx *p)
 		planner_interfere(p);
 }
 
+/* planner_deal renumbers the streams of ops, built for e's streams x devices streams on one device (chunk c on
+ * stream c mod that), so that consecutive chunks go to consecutive devices: stream s becomes stream s / devices of
+ * device s mod devices (device d's streams are d x streams .. (d + 1) x streams - 1). Fewer chunks than streams then
+ * still reach every device, as many to each as can be. */
+static void planner_deal(const struct ss_experiment *e, struct ss_oplist *ops)
+{
+	for (size_t i = 0; i < ops->n; i++) {
+		int s = ops->op[i].stream;
+
+		if (s >= 0)
+			ops->op[i].stream = (int16_t)((s % e->devices) * e->streams + s / e->devices);
+	}
+}
+
 /* planner_peer_stage rewrites ops (of e, devices > 1, peer) so that each chunk's kernel is followed by a peer copy
  * of its output to the same stream of the next device and a second kernel there, and its D2H is issued there. */
 static void planner_peer_stage(const struct ss_experiment *e, struct ss_oplist *ops)
@@ -504,13 +518,14 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 	struct ss_op *op;
 
 	if (e->devices > 1) {
-		/* one list over every device's streams; the peer stage after */
+		/* one list over every device's streams, chunks dealt round the devices; the peer stage after */
 		struct ss_experiment all = *e;
 
 		all.streams = e->streams * e->devices;
 		all.devices = 1;
 		all.peer = false;
 		planner_build(&all, ops);
+		planner_deal(e, ops);
 		if (e->peer)
 			planner_peer_stage(e, ops);
 		return;

@@ -33,8 +33,9 @@ static struct ss_experiment two_gpus(bool peer)
 	return e;
 }
 
-/* The op list spans both devices' streams; the peer stage adds a peer copy and a kernel per chunk and moves the
- * D2H to the next device's stream. */
+/* The op list spans both devices' streams, the chunks dealt round the devices; the peer stage adds a peer copy and a
+ * kernel per chunk and moves the D2H to the next device's stream. Fewer chunks than streams still reach both
+ * devices (16 chunks on 2 x 16 streams went all to the first). */
 static void test_planner(void **state)
 {
 	struct ss_experiment e = two_gpus(false);
@@ -53,7 +54,20 @@ static void test_planner(void **state)
 	assert_int_equal(counts[SS_KIND_D2D], 0);
 	for (size_t i = 0; i < ops.n; i++)
 		if (ops.op[i].kind == SS_OP_KERNEL)
-			assert_int_equal(experiment_stream_device(&e, ops.op[i].stream), ops.op[i].chunk / 2);
+			assert_int_equal(experiment_stream_device(&e, ops.op[i].stream), ops.op[i].chunk % 2);
+	planner_free(&ops);
+	e.streams = 16;
+	e.chunks = 16;
+	planner_build(&e, &ops);
+	{
+		int per[2] = {0, 0};
+
+		for (size_t i = 0; i < ops.n; i++)
+			if (ops.op[i].kind == SS_OP_KERNEL)
+				per[experiment_stream_device(&e, ops.op[i].stream)]++;
+		assert_int_equal(per[0], 8);
+		assert_int_equal(per[1], 8);
+	}
 	planner_free(&ops);
 	e = two_gpus(true);
 	planner_build(&e, &ops);
@@ -72,7 +86,7 @@ static void test_planner(void **state)
 			assert_int_equal(planner_op_bytes(&ops, op), (1u << 20) * 4);
 		}
 		if (op->kind == SS_OP_D2H)
-			assert_int_equal(experiment_stream_device(&e, op->stream), 1 - op->chunk / 2);
+			assert_int_equal(experiment_stream_device(&e, op->stream), 1 - op->chunk % 2);
 	}
 	assert_int_equal(peers, 4);
 	for (size_t i = 0; i < ops.n; i++)
