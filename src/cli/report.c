@@ -215,14 +215,9 @@ void report_ops(const struct ss_experiment *e, const struct ss_oplist *ops)
 		printf("# step %d: %s\n", i + 1, line);
 	}
 	if (e->ninter > 0) {
-		printf("# interleave (%s%s):", e->order == SS_ORDER_INTERLEAVE ? "in use" : "not in use: --order ",
-		       e->order == SS_ORDER_INTERLEAVE ? "" : experiment_order_name(e->order));
-		for (int k = 0; k < e->ninter; k++)
-			if (e->inter[k].lag > 0)
-				printf(" %d@c-%d", e->inter[k].step + 1, e->inter[k].lag);
-			else
-				printf(" %d", e->inter[k].step + 1);
-		printf("\n");
+		experiment_interleave_describe(e, line, sizeof line);
+		printf("# interleave (%s%s): %s\n", e->order == SS_ORDER_INTERLEAVE ? "in use" : "not in use: --order ",
+		       e->order == SS_ORDER_INTERLEAVE ? "" : experiment_order_name(e->order), line);
 	}
 	for (size_t i = 0; i < ops->n; i++) {
 		planner_op_describe(ops, &ops->op[i], line, sizeof line);
@@ -344,6 +339,15 @@ void report_json_experiment(struct json_out *o, const struct ss_experiment *e)
 	json_out_key_int(o, "devices", e->devices);
 	json_out_key_bool(o, "peer", e->peer);
 	json_out_key_int(o, "steps", e->nsteps); /* an experiment file's step program, 0: the preset's work */
+	{
+		char program[SS_MAX_STEPS * 128 + 256];
+
+		experiment_program_describe(e, program, sizeof program);
+		if (program[0] != '\0')
+			json_out_key_str(o, "program", program);
+		else
+			json_out_key_null(o, "program");
+	}
 	json_out_map_end(o);
 }
 

@@ -318,6 +318,40 @@ void experiment_step_describe(const struct ss_step *s, char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s", experiment_step_kind_name(s->kind), b, extra);
 }
 
+void experiment_program_describe(const struct ss_experiment *e, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < e->nsteps && i < SS_MAX_STEPS && k < len; i++) {
+		char step[128];
+
+		experiment_step_describe(&e->step[i], step, sizeof step);
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", i > 0 ? "; " : "", step);
+	}
+	if (e->ninter > 0 && k < len) {
+		char inter[SS_MAX_INTERLEAVE * 12];
+
+		experiment_interleave_describe(e, inter, sizeof inter);
+		snprintf(buf + k, len - k, "; interleave = %s", inter);
+	}
+}
+
+void experiment_interleave_describe(const struct ss_experiment *e, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < e->ninter && i < SS_MAX_INTERLEAVE && k < len; i++) {
+		const struct ss_inter *x = &e->inter[i];
+
+		if (x->lag > 0)
+			k += (size_t)snprintf(buf + k, len - k, "%s%d@c-%d", i > 0 ? " " : "", x->step + 1, x->lag);
+		else
+			k += (size_t)snprintf(buf + k, len - k, "%s%d", i > 0 ? " " : "", x->step + 1);
+	}
+}
+
 bool experiment_same_program(const struct ss_experiment *a, const struct ss_experiment *b)
 {
 	if (a->nsteps != b->nsteps || a->ninter != b->ninter)

@@ -233,6 +233,11 @@ int experiment_buffer_hostmem(const struct ss_experiment *e, int b);
 uint32_t experiment_program_elem_size(const struct ss_experiment *e);
 /* experiment_step_describe writes step s as an experiment file's step line says it ("kernel add work=400"). */
 void experiment_step_describe(const struct ss_step *s, char *buf, size_t len);
+/* experiment_program_describe writes e's step program as its file gives it, one item per step line and the
+ * interleave's: "h2d x; kernel decrypt x; d2h x; interleave = 1 2@c-1 3@c-2" ("" without a program). */
+void experiment_program_describe(const struct ss_experiment *e, char *buf, size_t len);
+/* experiment_interleave_describe writes e's interleave as its file's line gives it ("1 2@c-1 3@c-2"; "" without). */
+void experiment_interleave_describe(const struct ss_experiment *e, char *buf, size_t len);
 const char *experiment_step_kind_name(int k);
 int experiment_step_kind_parse(const char *s);
 /* experiment_io_arrays: how many host arrays are copied in (H2D) and out (D2H) per chunk (0 for copy-less kernels). */

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/resource.h>
 
 #include "core/experiment.h"
@@ -300,6 +301,43 @@ static void test_experiment_roundtrip(void **state)
 	assert_int_equal(back.elements, e.elements);
 	assert_int_equal(back.work, e.work);
 	assert_int_equal(back.prefetch_events, SS_PFE_OFF);
+	/* a step program goes into the program column as its file gives it; none: NULL */
+	{
+		sqlite3 *db;
+		sqlite3_stmt *q;
+
+		assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(db, "SELECT program FROM STREAMSCOPE_EXPERIMENT", -1, &q, NULL),
+		                 SQLITE_OK);
+		assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_type(q, 0), SQLITE_NULL);
+		sqlite3_finalize(q);
+		sqlite3_close(db);
+		e.nsteps = 3;
+		e.step[0] = (struct ss_step){
+		    .kind = SS_STEP_H2D, .buffer = 0, .hostmem = SS_STEP_DEFAULT, .kernel = SS_STEP_DEFAULT};
+		e.step[1] = (struct ss_step){.kind = SS_STEP_KERNEL,
+		                             .buffer = 0,
+		                             .hostmem = SS_STEP_DEFAULT,
+		                             .kernel = SS_KERNEL_DECRYPT,
+		                             .work = 64};
+		e.step[2] = (struct ss_step){
+		    .kind = SS_STEP_D2H, .buffer = 0, .hostmem = SS_MEM_PAGEABLE, .kernel = SS_STEP_DEFAULT};
+		e.ninter = 3;
+		e.inter[0] = (struct ss_inter){0, 0};
+		e.inter[1] = (struct ss_inter){1, 1};
+		e.inter[2] = (struct ss_inter){2, 2};
+		snprintf(path, sizeof path, "%s/p.sqlite", dir);
+		assert_int_equal(export_sqlite(path, &in, &cause), 0);
+		assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(db, "SELECT program FROM STREAMSCOPE_EXPERIMENT", -1, &q, NULL),
+		                 SQLITE_OK);
+		assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(q, 0),
+		                    "h2d x; kernel decrypt x work=64; d2h x pageable; interleave = 1 2@c-1 3@c-2");
+		sqlite3_finalize(q);
+		sqlite3_close(db);
+	}
 	in.e = NULL;
 	snprintf(path, sizeof path, "%s/y.sqlite", dir);
 	assert_int_equal(export_sqlite(path, &in, &cause), 0);

@@ -96,7 +96,7 @@ static const char export_sqlite_schema[] =
     "CREATE TABLE STREAMSCOPE_EXPERIMENT (preset TEXT, kernel TEXT, streams INTEGER, elements INTEGER,"
     " chunks INTEGER, elemSize INTEGER, work INTEGER, issueOrder TEXT, sync TEXT, defaultStream TEXT,"
     " nonBlocking INTEGER, hostMem TEXT, connections INTEGER, threads INTEGER, repeats INTEGER, warmup INTEGER,"
-    " description TEXT, prefetchEvents TEXT);"
+    " description TEXT, prefetchEvents TEXT, program TEXT);"
     "CREATE TABLE STREAMSCOPE_ANALYSIS (backend TEXT NOT NULL, modelled INTEGER NOT NULL, label TEXT,"
     " t0 INTEGER, t1 INTEGER, makespanNs INTEGER,"
     " h2dBusyNs INTEGER, h2dUtil REAL, h2dCount INTEGER, h2dBytes INTEGER,"
@@ -649,12 +649,12 @@ static int export_sqlite_streams(struct export_sqlite_ctx *c, const struct ss_ex
 static int export_sqlite_experiment(struct export_sqlite_ctx *c, const struct ss_experiment *e)
 {
 	sqlite3_stmt *st = NULL;
-	char desc[512];
+	char desc[512], program[SS_MAX_STEPS * 128 + 256];
 	int rc;
 
 	if (e == NULL)
 		return 0;
-	if (export_sqlite_insert(c, "STREAMSCOPE_EXPERIMENT", 18, &st) != 0)
+	if (export_sqlite_insert(c, "STREAMSCOPE_EXPERIMENT", 19, &st) != 0)
 		return -1;
 	experiment_describe(e, desc, sizeof desc);
 	sqlite3_bind_text(st, 1, experiment_preset_name(e->preset), -1, SQLITE_STATIC);
@@ -675,6 +675,11 @@ static int export_sqlite_experiment(struct export_sqlite_ctx *c, const struct ss
 	sqlite3_bind_int(st, 16, e->warmup);
 	sqlite3_bind_text(st, 17, desc, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 18, experiment_pfevents_name(e->prefetch_events), -1, SQLITE_STATIC);
+	experiment_program_describe(e, program, sizeof program);
+	if (program[0] != '\0') /* an experiment file's step program; NULL: the preset's work */
+		sqlite3_bind_text(st, 19, program, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 19);
 	rc = export_sqlite_step(c, st);
 	sqlite3_finalize(st);
 	return rc;
