@@ -713,6 +713,51 @@ bool experiment_prefetch_events(const struct ss_experiment *e)
 	return e->prefetch_events == SS_PFE_ON;
 }
 
+/* experiment_describe_mem writes the host memory e's copies use: e's --host-mem, or for a step program the kind
+ * of each buffer it copies ("pageable" when they share one, else "x pageable y pinned", compact "x:pageable,y:pinned").
+ */
+static void experiment_describe_mem(const struct ss_experiment *e, bool compact, char *buf, size_t len)
+{
+	int kind[3] = {-1, -1, -1}, first = -1;
+	bool one = true;
+	size_t k = 0;
+
+	snprintf(buf, len, "%s", experiment_hostmem_name(e->hostmem));
+	for (int i = 0; i < e->nsteps && i < SS_MAX_STEPS; i++) {
+		const struct ss_step *st = &e->step[i];
+
+		if ((st->kind == SS_STEP_H2D || st->kind == SS_STEP_D2H) && st->buffer >= 0 && st->buffer < 3)
+			kind[st->buffer] = experiment_buffer_hostmem(e, st->buffer);
+	}
+	for (int b = 0; b < 3; b++)
+		if (kind[b] >= 0) {
+			one = one && (first < 0 || kind[b] == first);
+			first = first < 0 ? kind[b] : first;
+		}
+	if (first < 0 || one) {
+		if (first >= 0)
+			snprintf(buf, len, "%s", experiment_hostmem_name((enum ss_hostmem)first));
+		return;
+	}
+	for (int b = 0; b < 3 && k < len; b++)
+		if (kind[b] >= 0)
+			k += (size_t)snprintf(buf + k, len - k, compact ? "%s%c:%s" : "%s%c %s",
+			                      k > 0 ? (compact ? "," : " ") : "", "xyz"[b],
+			                      experiment_hostmem_name((enum ss_hostmem)kind[b]));
+}
+
+/* experiment_program_uses_kernel tells whether e's kernel (--kernel, its work and launch shape) is one its work
+ * runs: the preset's per-chunk work, or a step program with a kernel step that names none. */
+static bool experiment_program_uses_kernel(const struct ss_experiment *e)
+{
+	if (e->nsteps == 0)
+		return true;
+	for (int i = 0; i < e->nsteps && i < SS_MAX_STEPS; i++)
+		if (e->step[i].kind == SS_STEP_KERNEL && e->step[i].kernel == SS_STEP_DEFAULT)
+			return true;
+	return false;
+}
+
 /* experiment_describe_as writes e's description in full words or in short ones: both forms take the same fields
  * in the same order (the short one drops the plurals with "%.0s"). streams, when not NULL, is the stream field as
  * given instead of e's count in words (a sweep's: its threads field then says a thread per stream where e has more
@@ -720,15 +765,17 @@ bool experiment_prefetch_events(const struct ss_experiment *e)
 static void experiment_describe_as(const struct ss_experiment *e, bool compact, const char *streams, char *buf,
                                    size_t len)
 {
-	char chunks[32] = "", pfe[48] = "", kernel[96] = "", count[32], threads[32];
+	char chunks[32] = "", pfe[48] = "", kernel[96] = "", count[32], threads[32], mem[64];
 	bool on = experiment_prefetch_events(e);
 	struct ss_experiment d;
 	int w;
 
-	/* the kernel, its launch shape, the split and the work: said (last) only where they are not the preset's */
+	/* the kernel, its launch shape, the split and the work: said (last) only where they are not the preset's and
+	 * a kernel runs them */
 	experiment_preset(&d, e->preset);
-	if (e->kernel != d.kernel || e->block != d.block || e->grid != d.grid || e->work != d.work ||
-	    e->split != d.split) {
+	if ((e->kernel != d.kernel || e->block != d.block || e->grid != d.grid || e->work != d.work ||
+	     e->split != d.split) &&
+	    experiment_program_uses_kernel(e)) {
 		char grid[16] = "cover";
 
 		if (e->grid > 0)
@@ -756,6 +803,7 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 	else
 		snprintf(threads, sizeof threads, compact ? "%dt" : "%d thread%s", e->threads,
 		         e->threads == 1 ? "" : "s");
+	experiment_describe_mem(e, compact, mem, sizeof mem);
 	if (streams == NULL && compact)
 		snprintf(count, sizeof count, "%ds", e->streams);
 	else if (streams == NULL)
@@ -769,8 +817,8 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 	         : e->order == SS_ORDER_INTERLEAVE ? "d"
 	                                           : "-first",
 	         experiment_sync_name(e->sync), experiment_defstream_name(e->defstream),
-	         e->nonblocking ? (compact ? " nb" : " non-blocking") : "", experiment_hostmem_name(e->hostmem), pfe,
-	         e->connections, e->connections == 1 ? "" : "s", threads);
+	         e->nonblocking ? (compact ? " nb" : " non-blocking") : "", mem, pfe, e->connections,
+	         e->connections == 1 ? "" : "s", threads);
 	w = (int)strlen(buf);
 	if (e->devices > 1 && (size_t)w < len)
 		w += snprintf(buf + w, len - (size_t)w, compact ? " %dgpu%s" : "  %d GPUs%s", e->devices,

@@ -435,6 +435,28 @@ static void test_describe(void **state)
 	assert_string_equal(buf,
 	                    "kernel-transfer  8 streams  depth-first  sync stop-event  default-stream none  pinned "
 	                    "(prefetch events off)  8 queues  1 thread");
+	/* a step program's host memory is its copies' (x pageable, z as --host-mem), and --kernel is said only where a
+	 * kernel step runs it */
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.nsteps = 3;
+	e.step[0] =
+	    (struct ss_step){.kind = SS_STEP_H2D, .buffer = 0, .hostmem = SS_MEM_PAGEABLE, .kernel = SS_STEP_DEFAULT};
+	e.step[1] =
+	    (struct ss_step){.kind = SS_STEP_KERNEL, .buffer = 2, .hostmem = SS_STEP_DEFAULT, .kernel = SS_KERNEL_ADD};
+	e.step[2] =
+	    (struct ss_step){.kind = SS_STEP_D2H, .buffer = 2, .hostmem = SS_STEP_DEFAULT, .kernel = SS_STEP_DEFAULT};
+	e.kernel = SS_KERNEL_TASK;
+	experiment_describe(&e, buf, sizeof buf);
+	assert_string_equal(buf,
+	                    "kernel-transfer  8 streams  depth-first  sync stop-event  default-stream none  x pageable "
+	                    "z pinned  8 queues  1 thread  program of 3 steps");
+	experiment_describe_compact(&e, buf, sizeof buf);
+	assert_non_null(strstr(buf, " x:pageable,z:pinned "));
+	e.step[2].hostmem = SS_MEM_PAGEABLE;
+	e.step[1].kernel = SS_STEP_DEFAULT; /* now --kernel's */
+	experiment_describe(&e, buf, sizeof buf);
+	assert_non_null(strstr(buf, "  pageable  8 queues"));
+	assert_non_null(strstr(buf, "task<<<"));
 	/* a sweep's header: each point runs a thread per stream where the experiment has several threads */
 	experiment_preset(&e, SS_PRESET_MANAGED_THREADS);
 	experiment_describe_streams(&e, "streams 1,8", buf, sizeof buf);
