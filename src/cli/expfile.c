@@ -2,10 +2,11 @@
  *
  * What a file may hold (libinih's run-time options, set here before each parse): [section] lines; key = value lines
  * (or key: value), the blanks around key and value dropped; comments on lines of their own starting with ; or #,
- * and after a value following a blank (streams = 8 ; eight); blank lines; a UTF-8 byte order mark first; CRLF or LF
- * line ends. Not: continuation lines (an indented line is a line of its own), a key without a value, a NUL byte,
- * a line longer than EXPFILE_LINE_MAX. The sections are expfile_sections': [experiment] (option keys) and [chunk]
- * (the step program: step lines in order, libinih handing over every line of a repeated key, and one
+ * and after a value or a section header following a blank (streams = 8 ; eight); blank lines; a UTF-8 byte order
+ * mark first; LF, CRLF or CR line ends. Not: text after a section header (libinih would drop it unread:
+ * [experiment] streams = 4), continuation lines (an indented line is a line of its own), a key without a value, a
+ * NUL byte, a line longer than EXPFILE_LINE_MAX. The sections are expfile_sections': [experiment] (option keys) and
+ * [chunk] (the step program: step lines in order, libinih handing over every line of a repeated key, and one
  * interleave); a key line goes to its section's handler. */
 #include "cli/expfile.h"
 
@@ -106,20 +107,33 @@ static int expfile_fail(struct expfile_scan *s, const char *fmt, ...)
 }
 
 /* expfile_header checks a [name] line (line, its blanks first): a section of expfile_sections not seen before, whose
- * line it notes; 0, or -1 after setting the cause. A line without the closing ] is left to libinih, which calls it a
- * syntax error. */
+ * line it notes, followed by nothing but blanks and a comment (libinih would drop anything else unread: a key
+ * written after the header); 0, or -1 after setting the cause. A line without the closing ] is left to libinih,
+ * which calls it a syntax error. */
 static int expfile_header(struct expfile_scan *s, const char *line)
 {
-	const char *end;
+	const char *end, *rest;
 	char valid[128];
+	size_t n;
 
 	while (isspace((unsigned char)*line))
 		line++;
 	if (*line != '[' || (end = strchr(line + 1, ']')) == NULL)
 		return 0;
+	for (rest = end + 1; isspace((unsigned char)*rest); rest++)
+		;
+	for (n = strlen(rest); n > 0 && isspace((unsigned char)rest[n - 1]); n--)
+		;
 	for (size_t i = 0; i < EXPFILE_NSECTIONS; i++)
 		if (strlen(expfile_sections[i].name) == (size_t)(end - line - 1) &&
 		    strncmp(expfile_sections[i].name, line + 1, (size_t)(end - line - 1)) == 0) {
+			if (n > 0 && *rest != ';' && *rest != '#') {
+				expfile_fail(s,
+				             "text '%.*s' after the section header '[%s]': put each key on a line of "
+				             "its own (after a header, only a comment: ; or #)",
+				             (int)n, rest, expfile_sections[i].name);
+				return -1;
+			}
 			if (s->header[i] != 0) {
 				expfile_fail(s, "[%s] given twice (first at line %d): a file has each section once",
 				             expfile_sections[i].name, s->header[i]);
@@ -133,28 +147,28 @@ static int expfile_header(struct expfile_scan *s, const char *line)
 	return -1;
 }
 
-/* expfile_reader is libinih's fgets: the next line of s into str (num bytes), line end included, NULL at the end
- * or after an error (a NUL byte, a line too long for EXPFILE_LINE_MAX or for num, an unknown section), which it
- * notes as the cause. */
+/* expfile_reader is libinih's fgets: the next line of s into str (num bytes), without its line end (LF, CRLF or a
+ * lone CR, as old Mac editors end lines), NULL at the end or after an error (a NUL byte, a line too long for
+ * EXPFILE_LINE_MAX or for num, a bad section header), which it notes as the cause. */
 static char *expfile_reader(char *str, int num, void *stream)
 {
 	struct expfile_scan *s = stream;
-	const char *p = s->text + s->pos, *nl;
-	size_t n, visible, max = EXPFILE_LINE_MAX;
+	const char *p = s->text + s->pos;
+	size_t n, visible, avail = s->len - s->pos, max = EXPFILE_LINE_MAX;
 
 	if (s->cause != NULL || s->pos >= s->len)
 		return NULL;
-	nl = memchr(p, '\n', s->len - s->pos);
-	n = nl != NULL ? (size_t)(nl - p) + 1 : s->len - s->pos;
+	for (visible = 0; visible < avail && p[visible] != '\n' && p[visible] != '\r'; visible++)
+		;
+	n = visible;
+	if (n < avail)
+		n += p[n] == '\r' && n + 1 < avail && p[n + 1] == '\n' ? 2 : 1;
 	s->pos += n;
 	s->line++;
 	if (memchr(p, '\0', n) != NULL) {
 		expfile_fail(s, "a NUL byte: an experiment file is text");
 		return NULL;
 	}
-	visible = n - (nl != NULL);
-	if (visible > 0 && p[visible - 1] == '\r')
-		visible--;
 	/* libinih needs room for "\r\n" and the NUL after the line */
 	if (num < 4)
 		max = 0;
@@ -164,8 +178,8 @@ static char *expfile_reader(char *str, int num, void *stream)
 		expfile_fail(s, "line too long: at most %zu characters", max);
 		return NULL;
 	}
-	memcpy(str, p, n);
-	str[n] = '\0';
+	memcpy(str, p, visible);
+	str[visible] = '\0';
 	return expfile_header(s, str) == 0 ? str : NULL;
 }
 

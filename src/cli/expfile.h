@@ -38,11 +38,11 @@ struct expfile {
 /* expfile_read reads the experiment file path into f (f->path is path, which must outlive f). 0, or -1 with
  * *cause (the caller frees) one line naming the file and, where there is one, the line: "FILE:LINE: what, and what
  * is valid": a file that cannot be read (with the errno text), larger than EXPFILE_SIZE_MAX, a NUL byte, a line
- * longer than EXPFILE_LINE_MAX, a syntax error, an unknown section, a key outside [experiment], an unknown key
- * (with the valid ones), a key given twice, a file without [experiment] or an [experiment] without keys; in
- * [chunk], a step or interleave that does not parse or check (experiment_program_check), more than SS_MAX_STEPS
- * steps, a [chunk] without steps, a trace (an SQLite database or JSON: "open a trace with 'streamscope view FILE'"). A
- * file may have a [chunk] and an empty [experiment]. */
+ * longer than EXPFILE_LINE_MAX, a syntax error, an unknown section, text after a section header (but a comment), a
+ * key outside [experiment], an unknown key (with the valid ones), a key given twice, a file without [experiment] or
+ * an [experiment] without keys; in [chunk], a step or interleave that does not parse or check
+ * (experiment_program_check), more than SS_MAX_STEPS steps, a [chunk] without steps, a trace (an SQLite database or
+ * JSON: "open a trace with 'streamscope view FILE'"). A file may have a [chunk] and an empty [experiment]. */
 int expfile_read(const char *path, struct expfile *f, char **cause);
 /* expfile_parse is expfile_read of the len bytes at text (no NUL needed), named path in messages. */
 int expfile_parse(const char *path, const char *text, size_t len, struct expfile *f, char **cause);

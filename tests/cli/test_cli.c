@@ -619,7 +619,7 @@ static void expect_same_stdout(const char *cmd, const char *const *a, const char
  * file and line, exit 2, nothing run; every command that runs an experiment lists --experiment in its help. */
 static void test_experiment_files(void **state)
 {
-	char dir[] = "/tmp/ss-cli-exp-XXXXXX", path[4096], bad[8][160], decrypt[4096];
+	char dir[] = "/tmp/ss-cli-exp-XXXXXX", path[4096], bad[8][160], decrypt[4096], header[160];
 	const char *const *helps[] = {ARGS("--help"), ARGS("run", "--help"), ARGS("sweep", "--help"),
 	                              ARGS("ops", "--help"), ARGS("stats", "--help")};
 	struct cli_out o;
@@ -652,6 +652,12 @@ static void test_experiment_files(void **state)
 	put_file(dir, "empty.ini", "", bad[5], sizeof bad[5]);
 	put_file(dir, "threads.ini", "[experiment]\nstreams = 8\nthreads = 3\n", bad[6], sizeof bad[6]);
 	put_file(dir, "ok.ini", "[experiment]\nstreams = 4\nthreads = 4\n", bad[7], sizeof bad[7]);
+	/* a key after the header would be dropped unread: refused, nothing run */
+	put_file(dir, "header.ini", "[experiment] streams = 4\nwork = 10\n", header, sizeof header);
+	expect_error(
+	    2, ARGS("run", header, "--backend", "model"), header,
+	    ":1: text 'streams = 4' after the section header '[experiment]': put each key on a line of its own", NULL);
+	unlink(header);
 	expect_error(2, ARGS("run", bad[0]), bad[0], ":3: unknown key 'stream': valid keys are preset, streams,", NULL);
 	expect_error(2, ARGS("ops", "--experiment", bad[1]), ":3: invalid --elements '4T': valid is an integer", NULL);
 	expect_error(2, ARGS("sweep", "--experiment", bad[2]), ":3: key 'streams' is given twice (first on line 2)",

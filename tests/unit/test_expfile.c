@@ -1,7 +1,7 @@
 /* test_expfile.c: experiment files (src/cli/expfile.c read with libinih, applied by expopts): every example under
  * examples/ is exactly its preset's experiment, field by field, and says every value itself; the format (comments,
- * blanks, CRLF, a byte order mark, key: value); the preset first wherever it is; values through the command line's
- * parsers and messages; every error one line naming the file, the line and what is valid. */
+ * blanks, CRLF and CR, a byte order mark, key: value); the preset first wherever it is; values through the command
+ * line's parsers and messages; every error one line naming the file, the line and what is valid. */
 /* cmocka.h needs these first */
 // clang-format off
 #include <setjmp.h>
@@ -202,6 +202,18 @@ static void test_format(void **state)
 	d.order = SS_ORDER_BREADTH;
 	same_experiment("format", &e, &d, true);
 
+	/* a comment right after a header; lone CR line ends (old Mac editors) are line ends, counted as lines */
+	e = parse_ok("[experiment]# the section\rstreams = 3\r\rorder = breadth\r\n\relements = 4k");
+	experiment_preset(&d, SS_PRESET_KERNEL_TRANSFER);
+	d.streams = 3;
+	d.elements = 4096;
+	d.order = SS_ORDER_BREADTH;
+	same_experiment("CR line ends", &e, &d, true);
+	expect_cause("[experiment]\rstreams = 3\r\rstream = 4\r",
+	             "t.ini:4: unknown key 'stream': valid keys are preset, streams, chunks, elements, work, kernel, "
+	             "block, grid, split, order, sync, default-stream, stream-flags, host-mem, connections, threads, "
+	             "prefetch-events, devices, peer, repeat, warmup");
+
 	/* the preset last in the file still comes first */
 	e = parse_ok("[experiment]\nstreams = 4\nelements = 1M\npreset = decrypt\n");
 	experiment_preset(&d, SS_PRESET_DECRYPT);
@@ -289,6 +301,16 @@ static void test_errors(void **state)
 	             "t.ini:1: unknown section '[experimnt]': valid is [experiment], [chunk]");
 	expect_cause("[experiment]\nstreams = 8\n\n[chunks]\n", "t.ini:4: unknown section '[chunks]': valid is "
 	                                                        "[experiment], [chunk]");
+	/* text after a section header is no key (libinih would drop it): refused, a comment after it is not */
+	expect_cause("[experiment] streams = 4\nwork = 10\n",
+	             "t.ini:1: text 'streams = 4' after the section header '[experiment]': put each key on a line of "
+	             "its own (after a header, only a comment: ; or #)");
+	expect_cause("[experiment]\nstreams = 2\n  [chunk]\tstep = h2d x  \r\nstep = kernel\n",
+	             "t.ini:3: text 'step = h2d x' after the section header '[chunk]': put each key on a line of its "
+	             "own (after a header, only a comment: ; or #)");
+	expect_cause("[experiment]]\nstreams = 2\n",
+	             "t.ini:1: text ']' after the section header '[experiment]': put each key on a line of its own "
+	             "(after a header, only a comment: ; or #)");
 	expect_cause("streams = 8\n[experiment]\n",
 	             "t.ini:1: key 'streams' is outside a section: valid is [experiment], [chunk] first");
 	snprintf(want, sizeof want,
