@@ -147,14 +147,38 @@ static int expfile_header(struct expfile_scan *s, const char *line)
 	return -1;
 }
 
+/* expfile_chars counts the characters of the n bytes at p as a reader of the file sees them: a well-formed UTF-8
+ * sequence is one (a Chinese character too, three bytes), and so is each byte of anything else (a file in another
+ * encoding). A line of EXPFILE_LINE_MAX characters is thus at most EXPFILE_LINE_BYTES bytes. */
+static size_t expfile_chars(const char *p, size_t n)
+{
+	size_t i = 0, chars = 0;
+
+	while (i < n) {
+		unsigned char c = (unsigned char)p[i];
+		size_t len = c < 0x80                 ? 1
+		             : c >= 0xc2 && c <= 0xdf ? 2
+		             : c >= 0xe0 && c <= 0xef ? 3
+		             : c >= 0xf0 && c <= 0xf4 ? 4
+		                                      : 0,
+		       k = 1;
+
+		while (k < len && i + k < n && ((unsigned char)p[i + k] & 0xc0) == 0x80)
+			k++;
+		i += len > 0 && k == len ? len : 1;
+		chars++;
+	}
+	return chars;
+}
+
 /* expfile_reader is libinih's fgets: the next line of s into str (num bytes), without its line end (LF, CRLF or a
- * lone CR, as old Mac editors end lines), NULL at the end or after an error (a NUL byte, a line too long for
- * EXPFILE_LINE_MAX or for num, a bad section header), which it notes as the cause. */
+ * lone CR, as old Mac editors end lines), NULL at the end or after an error (a NUL byte, a line longer than
+ * EXPFILE_LINE_MAX characters, or than num - 1 bytes, a bad section header), which it notes as the cause. */
 static char *expfile_reader(char *str, int num, void *stream)
 {
 	struct expfile_scan *s = stream;
 	const char *p = s->text + s->pos;
-	size_t n, visible, avail = s->len - s->pos, max = EXPFILE_LINE_MAX;
+	size_t n, visible, chars, avail = s->len - s->pos, room = num > 0 ? (size_t)num - 1 : 0;
 
 	if (s->cause != NULL || s->pos >= s->len)
 		return NULL;
@@ -169,13 +193,13 @@ static char *expfile_reader(char *str, int num, void *stream)
 		expfile_fail(s, "a NUL byte: an experiment file is text");
 		return NULL;
 	}
-	/* libinih needs room for "\r\n" and the NUL after the line */
-	if (num < 4)
-		max = 0;
-	else if ((size_t)num - 3 < max)
-		max = (size_t)num - 3;
-	if (visible > max) {
-		expfile_fail(s, "line too long: at most %zu characters", max);
+	if ((chars = expfile_chars(p, visible)) > EXPFILE_LINE_MAX) {
+		expfile_fail(s, "line too long: %zu characters, at most %d", chars, EXPFILE_LINE_MAX);
+		return NULL;
+	}
+	/* not reached while libinih honours ini_max_line (expfile_inih_options): a byte limit, said in bytes */
+	if (visible > room) {
+		expfile_fail(s, "line too long: %zu bytes, at most %zu (libinih's line buffer)", visible, room);
 		return NULL;
 	}
 	memcpy(str, p, visible);
@@ -221,7 +245,7 @@ static int expfile_experiment_key(struct expfile_scan *s, const char *key, const
 	e = &s->f->entry[s->f->nentry++];
 	e->id = id;
 	e->line = s->line;
-	/* the value is part of a line of at most EXPFILE_LINE_MAX bytes: it fits */
+	/* the value is part of a line of at most EXPFILE_LINE_BYTES bytes: it fits */
 	snprintf(e->value, sizeof e->value, "%s", value);
 	return 1;
 }
@@ -358,7 +382,7 @@ static int expfile_step(struct expfile_scan *s, const char *value)
 {
 	struct expfile *f = s->f;
 	struct ss_step st;
-	char words[EXPFILE_LINE_MAX + 1], *save = NULL, *w;
+	char words[EXPFILE_LINE_BYTES + 1], *save = NULL, *w;
 	int kind, k = 0;
 
 	if (f->nsteps == SS_MAX_STEPS)
@@ -391,7 +415,7 @@ static int expfile_step(struct expfile_scan *s, const char *value)
 static int expfile_interleave(struct expfile_scan *s, const char *value)
 {
 	struct expfile *f = s->f;
-	char words[EXPFILE_LINE_MAX + 1], *save = NULL, *w;
+	char words[EXPFILE_LINE_BYTES + 1], *save = NULL, *w;
 
 	if (f->inter_line != 0)
 		return expfile_fail(s, "interleave is given twice (first on line %d): give it once", f->inter_line);
@@ -455,8 +479,9 @@ static int expfile_program_check(const struct expfile *f, char **cause)
 
 /* expfile_inih_options sets libinih's run-time options (Debian's libinih makes its INI_* settings variables) to
  * what the format is, whatever the library's defaults: no continuation lines (an indented key is a key, not part
- * of the previous value), comments after ; or # (at a line's start, or after a blank), a value on every key, and
- * the first error ends the parse. The byte order mark is dropped before libinih sees the text. */
+ * of the previous value), comments after ; or # (at a line's start, or after a blank), a value on every key, the
+ * first error ends the parse, and a line buffer (INI_MAX_LINE, 200 bytes by default) that holds the longest line
+ * in bytes. The byte order mark is dropped before libinih sees the text. */
 static void expfile_inih_options(void)
 {
 	static char comments[] = ";#";
@@ -468,6 +493,10 @@ static void expfile_inih_options(void)
 	ini_inline_comment_prefixes = comments;
 	ini_allow_no_value = false;
 	ini_stop_on_first_error = true;
+	/* a line of EXPFILE_LINE_MAX characters, its end and the NUL fit libinih's line buffer */
+	ini_use_stack = true;
+	ini_allow_realloc = false;
+	ini_max_line = EXPFILE_LINE_BYTES + 3;
 }
 
 /* expfile_trace names the trace format the len bytes at text begin as ("an SQLite database", "JSON": a '{' first,

@@ -10,8 +10,11 @@
 #include "cli/cmd.h"
 #include "core/experiment.h"
 
-/* The longest line an experiment file may have, in bytes without its line end. */
+/* The longest line an experiment file may have, in characters without its line end: UTF-8 code points (a Chinese
+ * comment of 160 characters fits), each byte that is not UTF-8 one character. */
 #define EXPFILE_LINE_MAX 160
+/* The most bytes such a line has (4 a code point). */
+#define EXPFILE_LINE_BYTES (4 * EXPFILE_LINE_MAX)
 /* The largest experiment file read, in bytes. */
 #define EXPFILE_SIZE_MAX (1 << 20)
 
@@ -19,7 +22,7 @@
 struct expfile_entry {
 	enum cmd_opt id; /* the option the key names */
 	int line;        /* 1-based */
-	char value[EXPFILE_LINE_MAX + 1];
+	char value[EXPFILE_LINE_BYTES + 1];
 };
 
 /* An experiment file as read: its [experiment] keys in file order, each at most once, and its [chunk] step

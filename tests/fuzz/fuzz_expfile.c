@@ -1,6 +1,6 @@
 /* fuzz_expfile.c: libFuzzer target for experiment files (src/cli/expfile.c through libinih, applied by expopts as
  * --experiment FILE is), fed from memory. A refused file is one line naming it ("fuzz.ini: " or "fuzz.ini:LINE: ");
- * an accepted one has its keys once each, in line order, no longer than a line; the experiment it gives either
+ * an accepted one has its keys once each, in line order, no longer than a line's bytes; the experiment it gives either
  * breaks a rule between options (experiment_validate's, which expopts_parse applies to the file and the command line
  * together: one line) or plans: every copy, memset and step op on one of its streams (streams of every device) and
  * chunks, within its elements, a step program's ops naming its steps. A [chunk] step program has at most
@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (f.step[i].line < 1 || (i > 0 && f.step[i].line <= f.step[i - 1].line))
 			abort();
 	for (int i = 0; i < f.nentry; i++) {
-		if (strlen(f.entry[i].value) > EXPFILE_LINE_MAX || f.entry[i].line < 1 ||
+		if (strlen(f.entry[i].value) > EXPFILE_LINE_BYTES || f.entry[i].line < 1 ||
 		    (i > 0 && f.entry[i].line <= f.entry[i - 1].line) || expfile_find(&f, f.entry[i].id) != &f.entry[i])
 			abort();
 	}

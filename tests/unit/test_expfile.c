@@ -325,7 +325,60 @@ static void test_errors(void **state)
 	snprintf(text, sizeof text, "[experiment]\nstreams = 8%*s\r\n", EXPFILE_LINE_MAX - 11, "");
 	(void)parse_ok(text);
 	snprintf(text, sizeof text, "[experiment]\nstreams = 8%*s\n", EXPFILE_LINE_MAX - 10, "");
-	expect_cause(text, "t.ini:2: line too long: at most 160 characters");
+	expect_cause(text, "t.ini:2: line too long: 161 characters, at most 160");
+}
+
+/* text_repeat writes prefix, then n copies of unit, then suffix into buf (len bytes, enough). */
+static const char *text_repeat(char *buf, size_t len, const char *prefix, const char *unit, int n, const char *suffix)
+{
+	size_t k = (size_t)snprintf(buf, len, "%s", prefix);
+
+	for (int i = 0; i < n; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s", unit);
+	snprintf(buf + k, len - k, "%s", suffix);
+	return buf;
+}
+
+/* The line limit counts characters, as its message says: a UTF-8 code point is one (a Chinese comment of 160
+ * characters, 480 bytes, fits libinih's line buffer too), each byte that is not UTF-8 one; a line over it is refused
+ * with its count. */
+static void test_line_characters(void **state)
+{
+	char text[2048], line[1024];
+	struct ss_experiment e;
+
+	(void)state;
+	/* "; " and 158 of 流 (3 bytes each): 160 characters, 476 bytes; and the same on a value line */
+	text_repeat(line, sizeof line, "; ", "\xe6\xb5\x81", 158, "");
+	snprintf(text, sizeof text, "%s\n[experiment]\nstreams = 4\n", line);
+	e = parse_ok(text);
+	assert_int_equal(e.streams, 4);
+	text_repeat(line, sizeof line, "streams = 4 ; ", "\xe6\xb5\x81", 146, "");
+	snprintf(text, sizeof text, "[experiment]\n%s\r\n", line);
+	e = parse_ok(text);
+	assert_int_equal(e.streams, 4);
+	/* 40 four-byte code points: 160 characters at the byte limit */
+	text_repeat(line, sizeof line, "", "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80", 40, "");
+	snprintf(text, sizeof text, "[experiment]\n#%s\nstreams = 4\n", line + 4);
+	(void)parse_ok(text);
+	/* 56 Chinese characters, the audit's comment (164 bytes, over the old byte count) */
+	text_repeat(line, sizeof line, "; ", "\xe4\xb8\xad", 54, "");
+	snprintf(text, sizeof text, "[experiment]\n%s\nstreams = 4\n", line);
+	(void)parse_ok(text);
+	/* one more character: refused, in characters */
+	text_repeat(line, sizeof line, "; ", "\xe6\xb5\x81", 159, "");
+	snprintf(text, sizeof text, "[experiment]\nstreams = 4\n%s\n", line);
+	expect_cause(text, "t.ini:3: line too long: 161 characters, at most 160");
+	/* bytes that are not UTF-8 (a GBK comment): one character each */
+	text_repeat(line, sizeof line, "; ", "\xd6\xd0", 79, "");
+	snprintf(text, sizeof text, "[experiment]\n%s\nstreams = 4\n", line);
+	(void)parse_ok(text);
+	text_repeat(line, sizeof line, "; ", "\xff", 159, "");
+	snprintf(text, sizeof text, "[experiment]\n%s\nstreams = 4\n", line);
+	expect_cause(text, "t.ini:2: line too long: 161 characters, at most 160");
+	/* a value of Chinese characters is refused by its option's parser, named whole */
+	expect_cause("[experiment]\nstreams = \xe5\x9b\x9b\n", "t.ini:2: invalid --streams '\xe5\x9b\x9b': valid is an "
+	                                                       "integer 1..128");
 }
 
 /* A NUL byte, a file too large and one that cannot be read. */
@@ -388,9 +441,10 @@ static void test_bytes_and_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_examples), cmocka_unit_test(test_every_preset_shipped),
-	    cmocka_unit_test(test_format),   cmocka_unit_test(test_values),
-	    cmocka_unit_test(test_errors),   cmocka_unit_test(test_bytes_and_files),
+	    cmocka_unit_test(test_examples),        cmocka_unit_test(test_every_preset_shipped),
+	    cmocka_unit_test(test_format),          cmocka_unit_test(test_values),
+	    cmocka_unit_test(test_errors),          cmocka_unit_test(test_line_characters),
+	    cmocka_unit_test(test_bytes_and_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
