@@ -16,6 +16,7 @@
 #include "io/import/import.h"
 #include "model/model.h"
 #include "run/runner.h"
+#include "run/sweep.h"
 
 /* expopts_profile_load reads the model profile of --profile path into p, labelled by the file's name (p->name).
  * A file that cannot be read, does not parse or is empty is a usage error: one line naming the file and what is
@@ -175,8 +176,13 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 	long long n = 0;
 	int e = 0;
 
-	/* a sweep's --streams is a list and its --order may be both: sweep_parse_counts and the sweep read them */
+	/* a sweep's --streams is a list and its --order may be both: the sweep reads them; the list is checked here,
+	 * where an experiment file's value gets its line */
 	if (sweep && it->id == OPT_STREAMS) {
+		int counts[SS_SWEEP_MAX_COUNTS], ncounts;
+
+		if (sweep_parse_counts(v, counts, &ncounts, cause) != 0)
+			return -1;
 		o->counts = v;
 		return 0;
 	}
@@ -330,9 +336,17 @@ static int expopts_apply_file(struct expopts *o, bool sweep, const struct expfil
 		struct cmd_item it = {en->id, en->value};
 
 		/* a sweep runs its own counts over the file's experiment: the file's streams are its list only when
-		 * they are one (streams = 1,2,4), as run refuses them */
-		if (en->id == OPT_PRESET || (sweep && en->id == OPT_STREAMS && strchr(en->value, ',') == NULL))
+		 * they are one (streams = 1,2,4), as run refuses them; one count is checked all the same */
+		if (en->id == OPT_PRESET)
 			continue;
+		if (sweep && en->id == OPT_STREAMS && strchr(en->value, ',') == NULL) {
+			int counts[SS_SWEEP_MAX_COUNTS], ncounts;
+
+			if (sweep_parse_counts(en->value, counts, &ncounts, cause) == 0)
+				continue;
+			*cause = expopts_at(f, en, *cause);
+			return -1;
+		}
 		if (expopts_apply(o, sweep, &it, threads_per_stream, cause) != 0) {
 			*cause = expopts_at(f, en, *cause);
 			return -1;

@@ -947,7 +947,8 @@ static void test_sweep_header_and_order(void **state)
 }
 
 /* sweep FILE: the file's one stream count is the experiment's, the sweep's counts its own; a list in the file is
- * the sweep's (run refuses it), and --streams after the file wins */
+ * the sweep's (run refuses it), and --streams after the file wins; a bad list or count in the file is refused at its
+ * line */
 static void test_sweep_file_counts(void **state)
 {
 	char ex[4096], dir[] = "/tmp/ss-cli-sweep-XXXXXX", list[160];
@@ -975,6 +976,20 @@ static void test_sweep_file_counts(void **state)
 	             "a list of counts is for 'streamscope sweep'", NULL);
 	expect_error(2, ARGS("run", "--streams", "2,4"), "a list of counts is for 'streamscope sweep'", NULL);
 	unlink(list);
+	/* a bad list, or one bad count, in the file: its file and line, exit 2, nothing run; a bad --streams list on
+	 * the command line has none */
+	put_file(dir, "badlist.ini", "[experiment]\npreset = kernel-transfer\nstreams = 1,4,x\n", list, sizeof list);
+	expect_error(2, ARGS("sweep", list, "--backend", "model"),
+	             "badlist.ini:3: invalid stream list '1,4,x': valid is comma-separated counts 1..128", NULL);
+	expect_error(2, ARGS("sweep", "--backend", "model", "--experiment", list, "--streams", "2,8"),
+	             "badlist.ini:3: invalid stream list '1,4,x'", NULL);
+	unlink(list);
+	put_file(dir, "badcount.ini", "[experiment]\n\nstreams = 0\n", list, sizeof list);
+	expect_error(2, ARGS("sweep", list, "--backend", "model"),
+	             "badcount.ini:3: invalid stream list '0': valid is comma-separated counts 1..128", NULL);
+	unlink(list);
+	expect_error(2, ARGS("sweep", "--backend", "model", "--streams", "4,2"),
+	             "streamscope: invalid stream list '4,2': 2 after 4, the counts must be ascending", NULL);
 	assert_int_equal(rmdir(dir), 0);
 }
 
