@@ -66,7 +66,9 @@ static const struct cmd_option cmd_options[] = {
     {OPT_STREAM_FLAGS, "stream-flags", 0, CMD_ARG_REQUIRED, "F", "blocking|nonblocking"},
     {OPT_HOSTMEM, "host-mem", 0, CMD_ARG_REQUIRED, "M", "pinned|pageable|managed-attach|managed-prefetch"},
     {OPT_CONNECTIONS, "connections", 0, CMD_ARG_REQUIRED, "N", "hardware queues, CUDA_DEVICE_MAX_CONNECTIONS 1..32"},
-    {OPT_THREADS, "threads", 0, CMD_ARG_REQUIRED, "N", "host threads: 1, or the stream count (one per stream)"},
+    {OPT_THREADS, "threads", 0, CMD_ARG_REQUIRED, "N",
+     "host threads: 1, the stream count (one per stream), or per-stream (one per stream at any stream\n"
+     "count, as the managed-threads preset has them)"},
     {OPT_REPEAT, "repeat", 0, CMD_ARG_REQUIRED, "R", "timed repeats 1..1000"},
     {OPT_WARMUP, "warmup", 0, CMD_ARG_REQUIRED, "W", "untimed runs before them 0..100"},
     {OPT_PREFETCH_EVENTS, "prefetch-events", 0, CMD_ARG_OPTIONAL, "auto|on|off",

@@ -104,8 +104,8 @@ const struct cmd_entry cmd_sweep_entry = {
     .uses = cmd_sweep_uses,
     .refusals = cmd_sweep_refusals,
     .help = "Each point is a run of the experiment with that many streams (and one thread per stream with\n"
-            "--threads N > 1). Time is the CUPTI makespan, or the untraced cudaEvent makespan where tracing\n"
-            "overhead is over 1%.\n"
+            "--threads N > 1 or per-stream). Time is the CUPTI makespan, or the untraced cudaEvent makespan\n"
+            "where tracing overhead is over 1%.\n"
             "\n" CMD_HELP_EXPFILE "(sweep examples/pipeline.ini --streams 1,2,4).",
     .exec = cmd_sweep_exec,
 };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/backends.h"
 #include "core/atomic.h"
@@ -167,14 +168,37 @@ static bool expopts_same_file(const char *a, const char *b)
 	expopts_path_key(b, kb, sizeof kb);
 	return strcmp(ka, kb) == 0;
 }
-/* expopts_apply applies one option (of the command line or an experiment file) of a sweep or not; 0, or -1 with
- * *cause saying why in one line (the caller frees it). A value points into what outlives o (argv, o->file). */
-static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *it, bool *threads_per_stream,
+/* How the last --threads (or threads key) said the host threads. */
+enum expopts_threads {
+	EXPOPTS_THREADS_PRESET, /* not said: the preset's, one per stream at any stream count when it has more than 1 */
+	EXPOPTS_THREADS_ONE,    /* 1 */
+	EXPOPTS_THREADS_COUNT,  /* N > 1, which must be the stream count */
+	EXPOPTS_THREADS_PER_STREAM, /* per-stream: one per stream, at any stream count (the preset managed-threads') */
+};
+
+/* The word for EXPOPTS_THREADS_PER_STREAM. */
+#define EXPOPTS_PER_STREAM "per-stream"
+
+/* expopts_apply applies one option (of the command line or an experiment file) of a sweep or not, noting what a
+ * --threads said in *threads; 0, or -1 with *cause saying why in one line (the caller frees it). A value points into
+ * what outlives o (argv, o->file). */
+static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *it, enum expopts_threads *threads,
                          char **cause)
 {
 	const char *v = it->value;
 	long long n = 0;
 	int e = 0;
+
+	if (it->id == OPT_THREADS && strcasecmp(v, EXPOPTS_PER_STREAM) == 0) {
+		*threads = EXPOPTS_THREADS_PER_STREAM;
+		return 0;
+	}
+	if (it->id == OPT_THREADS && units_parse_count(v, 1, SS_MAX_STREAMS, 0, &n) != 0) {
+		*cause = xasprintf("invalid --threads '%s': valid is 1, the stream count or " EXPOPTS_PER_STREAM
+		                   " (one host thread per stream, at any stream count)",
+		                   v);
+		return -1;
+	}
 
 	/* a sweep's --streams is a list and its --order may be both: the sweep reads them; the list is checked here,
 	 * where an experiment file's value gets its line */
@@ -199,7 +223,7 @@ static int expopts_apply(struct expopts *o, bool sweep, const struct cmd_item *i
 		return -1;
 	switch (it->id) {
 	case OPT_THREADS:
-		*threads_per_stream = n > 1;
+		*threads = n > 1 ? EXPOPTS_THREADS_COUNT : EXPOPTS_THREADS_ONE;
 		break;
 	case OPT_ORDER:
 		o->exp.order = (enum ss_order)e;
@@ -321,7 +345,7 @@ static int expopts_preset(struct expopts *o, const struct cmd_args *a, const str
 /* expopts_apply_file applies f's keys but the preset (expopts_preset's) to o in file order, each through
  * expopts_apply, the command line's parsers; *threads_at becomes f's threads entry when it has one. 0, or -1 with
  * *cause "PATH:LINE: " and the value's error. */
-static int expopts_apply_file(struct expopts *o, bool sweep, const struct expfile *f, bool *threads_per_stream,
+static int expopts_apply_file(struct expopts *o, bool sweep, const struct expfile *f, enum expopts_threads *threads,
                               const struct expfile_entry **threads_at, char **cause)
 {
 	/* the step program first: an interleave is the order unless an order key or option after says otherwise */
@@ -347,7 +371,7 @@ static int expopts_apply_file(struct expopts *o, bool sweep, const struct expfil
 			*cause = expopts_at(f, en, *cause);
 			return -1;
 		}
-		if (expopts_apply(o, sweep, &it, threads_per_stream, cause) != 0) {
+		if (expopts_apply(o, sweep, &it, threads, cause) != 0) {
 			*cause = expopts_at(f, en, *cause);
 			return -1;
 		}
@@ -358,40 +382,42 @@ static int expopts_apply_file(struct expopts *o, bool sweep, const struct expfil
 }
 
 /* expopts_assemble fills o from the preset (expopts_preset), f's keys at a's item index at (-1: before every
- * option; f NULL: no file), and a's options in order (a NULL: none), then checks the threads rule: --threads N > 1
- * means one thread per stream, N the stream count (a sweep's decides it). 0, or -1 with *cause. */
+ * option; f NULL: no file), and a's options in order (a NULL: none), then applies the threads rule: --threads N > 1
+ * means one thread per stream, N the stream count (a sweep's decides it); --threads per-stream, and a preset of more
+ * than one thread, one per stream at whatever the stream count is. 0, or -1 with *cause. */
 static int expopts_assemble(struct expopts *o, const struct cmd_args *a, bool sweep, const struct expfile *f, int at,
                             char **cause)
 {
 	const struct expfile_entry *threads_at = NULL;
-	bool threads_per_stream = false;
+	enum expopts_threads threads = EXPOPTS_THREADS_PRESET;
 
 	if (expopts_preset(o, a, f, at, cause) != 0)
 		return -1;
-	if (f != NULL && at < 0 && expopts_apply_file(o, sweep, f, &threads_per_stream, &threads_at, cause) != 0)
+	if (f != NULL && at < 0 && expopts_apply_file(o, sweep, f, &threads, &threads_at, cause) != 0)
 		return -1;
 	for (int i = 0; a != NULL && i < a->nitem; i++) {
 		if (a->item[i].id == OPT_EXPERIMENT) {
-			if (expopts_apply_file(o, sweep, f, &threads_per_stream, &threads_at, cause) != 0)
+			if (expopts_apply_file(o, sweep, f, &threads, &threads_at, cause) != 0)
 				return -1;
 			continue;
 		}
-		if (expopts_apply(o, sweep, &a->item[i], &threads_per_stream, cause) != 0)
+		if (expopts_apply(o, sweep, &a->item[i], &threads, cause) != 0)
 			return -1;
 		if (a->item[i].id == OPT_THREADS)
 			threads_at = NULL;
 	}
-	if (threads_per_stream && o->exp.threads != o->exp.streams && !sweep) {
-		*cause = xasprintf("invalid --threads %d: valid is 1 or the stream count (%d)", o->exp.threads,
-		                   o->exp.streams);
+	if (threads == EXPOPTS_THREADS_COUNT && o->exp.threads != o->exp.streams && !sweep) {
+		*cause = xasprintf("invalid --threads %d: valid is 1, the stream count (%d) or " EXPOPTS_PER_STREAM
+		                   " (one host thread per stream, at any stream count)",
+		                   o->exp.threads, o->exp.streams);
 		if (threads_at != NULL)
 			*cause = expopts_at(f, threads_at, *cause);
 		return -1;
 	}
-	if (threads_per_stream && sweep)
-		o->exp.threads = o->exp.streams;
-	/* a preset of one thread per stream (managed-threads) keeps one per stream at any --streams */
-	if (!threads_per_stream && o->exp.threads > 1)
+	/* one per stream: said so, a sweep's N > 1 (each point's count), a preset of one per stream (managed-threads)
+	 */
+	if (threads == EXPOPTS_THREADS_PER_STREAM || (threads == EXPOPTS_THREADS_COUNT && sweep) ||
+	    (threads == EXPOPTS_THREADS_PRESET && o->exp.threads > 1))
 		o->exp.threads = o->exp.streams;
 	/* a step program's elements are its kernels' (--kernel sets the preset's) */
 	if (o->exp.nsteps > 0)

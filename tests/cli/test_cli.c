@@ -529,10 +529,19 @@ static void test_sweep_order_one_line(void **state)
 
 static void test_other_ranges(void **state)
 {
+	struct cli_out o;
+
 	(void)state;
 	expect_error(2, ARGS("run", "--connections", "33"), "--connections", "'33'", "1..32", NULL);
 	expect_error(2, ARGS("run", "--connections", "0"), "1..32", NULL);
-	expect_error(2, ARGS("run", "--streams", "8", "--threads", "3"), "--threads", "1 or", "8", NULL);
+	expect_error(2, ARGS("run", "--streams", "8", "--threads", "3"), "--threads", "1, the stream count (8)",
+	             "per-stream", NULL);
+	expect_error(2, ARGS("run", "--threads", "all"),
+	             "invalid --threads 'all': valid is 1, the stream count or per-stream", NULL);
+	run_cli(&o, ARGS("ops", "--streams", "6", "--threads", "per-stream"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "6 threads"));
+	cli_out_free(&o);
 	expect_error(2, ARGS("run", "--repeat", "0"), "--repeat", "1..1000", NULL);
 	expect_error(2, ARGS("run", "--warmup", "101"), "--warmup", "0..100", NULL);
 	expect_error(2, ARGS("run", "--chunks", "-1"), "--chunks", NULL);
@@ -629,7 +638,17 @@ static void test_experiment_files(void **state)
 		snprintf(path, sizeof path, "%s/examples/%s", SS_SOURCE_DIR, cli_examples[i].file);
 		expect_same_stdout("ops", ARGS("--experiment", path), cli_examples[i].args, NULL);
 		expect_same_stdout("ops", ARGS("--experiment", path), cli_examples[i].args, ARGS("--json"));
+		/* at another stream count too: managed-threads.ini's threads = per-stream is its preset's thread a
+		 * stream */
+		expect_same_stdout("ops", ARGS("--experiment", path), cli_examples[i].args, ARGS("--streams", "8"));
+		expect_same_stdout("ops", ARGS(path), cli_examples[i].args, ARGS("--streams", "2", "--json"));
 	}
+	snprintf(path, sizeof path, "%s/examples/managed-threads.ini", SS_SOURCE_DIR);
+	run_cli(&o, ARGS("run", path, "--streams", "8", "--backend", "model", "--json"));
+	if (o.status != 0)
+		fail_msg("run managed-threads.ini --streams 8: exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.out, "\"threads\": 8"));
+	cli_out_free(&o);
 	snprintf(decrypt, sizeof decrypt, "%s/examples/decrypt.ini", SS_SOURCE_DIR);
 	/* after the file: the option wins; before it: the file's value */
 	expect_same_stdout("ops", ARGS("--experiment", decrypt, "--streams", "4", "--chunks", "6"),
@@ -668,7 +687,8 @@ static void test_experiment_files(void **state)
 	             NULL);
 	expect_error(2, ARGS("run", bad[4]), ":2: syntax error", NULL);
 	expect_error(2, ARGS("run", bad[5]), bad[5], "no [experiment] section", NULL);
-	expect_error(2, ARGS("run", bad[6]), ":3: invalid --threads 3: valid is 1 or the stream count (8)", NULL);
+	expect_error(2, ARGS("run", bad[6]), ":3: invalid --threads 3: valid is 1, the stream count (8) or per-stream",
+	             NULL);
 	/* the file's threads with the command line's streams: the rule holds for what they make together */
 	expect_error(2, ARGS("run", bad[7], "--streams", "8"), ":3: invalid --threads 4", NULL);
 	expect_error(2, ARGS("run", "/no/such.ini"), "cannot read experiment file '/no/such.ini': No such file", NULL);

@@ -244,6 +244,30 @@ static void test_format(void **state)
 	assert_int_equal(e.grid, 1u << 30);
 }
 
+/* threads = per-stream is a host thread per stream at whatever the stream count is, as the managed-threads preset
+ * has them (its example says so); a count N > 1 holds only at N streams. */
+static void test_threads_per_stream(void **state)
+{
+	struct ss_experiment e;
+
+	(void)state;
+	e = parse_ok("[experiment]\npreset = managed-threads\nthreads = per-stream\n");
+	assert_int_equal(e.streams, 4);
+	assert_int_equal(e.threads, 4);
+	e = parse_ok("[experiment]\nthreads = Per-Stream\nstreams = 16\n");
+	assert_int_equal(e.streams, 16);
+	assert_int_equal(e.threads, 16);
+	e = parse_ok("[experiment]\npreset = managed-threads\nstreams = 8\nthreads = per-stream\n");
+	assert_int_equal(e.threads, 8);
+	e = parse_ok("[experiment]\nstreams = 1\nthreads = per-stream\n");
+	assert_int_equal(e.threads, 1);
+	/* 1 is one thread whatever the preset; the preset's own threads follow the streams */
+	e = parse_ok("[experiment]\npreset = managed-threads\nstreams = 8\nthreads = 1\n");
+	assert_int_equal(e.threads, 1);
+	e = parse_ok("[experiment]\npreset = managed-threads\nstreams = 8\n");
+	assert_int_equal(e.threads, 8);
+}
+
 /* A value's error is the command line's message, prefixed with the file and line. */
 static void test_values(void **state)
 {
@@ -266,7 +290,13 @@ static void test_values(void **state)
 	snprintf(want, sizeof want, "t.ini:3: invalid --preset 'nope': valid is %s", experiment_valid_list("preset"));
 	expect_cause("[experiment]\nstreams = 2\npreset = nope\n", want);
 	expect_cause("[experiment]\nthreads = 4\nstreams = 8\n",
-	             "t.ini:2: invalid --threads 4: valid is 1 or the stream count (8)");
+	             "t.ini:2: invalid --threads 4: valid is 1, the stream count (8) or per-stream (one host thread "
+	             "per stream, at any stream count)");
+	expect_cause("[experiment]\nthreads = each\n",
+	             "t.ini:2: invalid --threads 'each': valid is 1, the stream count "
+	             "or per-stream (one host thread per stream, at any stream count)");
+	expect_cause("[experiment]\nthreads = 0\n", "t.ini:2: invalid --threads '0': valid is 1, the stream count or "
+	                                            "per-stream (one host thread per stream, at any stream count)");
 }
 
 /* Everything else a file can get wrong: one line each, with the line and what is valid. */
@@ -444,7 +474,7 @@ int main(void)
 	    cmocka_unit_test(test_examples),        cmocka_unit_test(test_every_preset_shipped),
 	    cmocka_unit_test(test_format),          cmocka_unit_test(test_values),
 	    cmocka_unit_test(test_errors),          cmocka_unit_test(test_line_characters),
-	    cmocka_unit_test(test_bytes_and_files),
+	    cmocka_unit_test(test_bytes_and_files), cmocka_unit_test(test_threads_per_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
