@@ -33,10 +33,11 @@ static const struct cmd_option cmd_options[] = {
     {OPT_PRESET, "preset", 0, CMD_ARG_REQUIRED, "P",
      "kernel-transfer, decrypt, hyperq, default-stream, sync-order, managed, pageable, vector-add or\n"
      "managed-threads (the source documents' experiments; it sets the defaults the other options change,\n"
-     "wherever it is given)"},
+     "wherever it is given; not with an experiment file, whose preset key is its base)"},
     {OPT_EXPERIMENT, "experiment", 0, CMD_ARG_REQUIRED, "FILE",
      "the experiment of an INI file: an [experiment] section whose keys are these options' long names\n"
-     "(streams = 8, elements = 4M); options after it change it (examples/ has every preset as one)"},
+     "(streams = 8, elements = 4M); the other options change it, before or after it (examples/ has every\n"
+     "preset as one)"},
     {OPT_STREAMS, "streams", 0, CMD_ARG_REQUIRED, "N", "1..128 streams"},
     {OPT_CHUNKS, "chunks", 0, CMD_ARG_REQUIRED, "N",
      "cut the data into N chunks, 0..65536 (default: one per stream; the last chunk is shorter)"},

@@ -105,7 +105,7 @@ struct cmd_args {
 
 /* The options of a command end at its first positional argument (record: PROGRAM's own options follow it). */
 #define CMD_STOP_AT_ARG 0x1
-/* Its [FILE] is an experiment file, read by expopts_parse as --experiment FILE before every option. */
+/* Its [FILE] is an experiment file, read by expopts_parse as --experiment FILE: the options change it. */
 #define CMD_EXPFILE_ARG 0x2
 
 /* One subcommand. */
@@ -158,8 +158,8 @@ struct cmd_entry {
 /* The help of a command whose [FILE] is an experiment file (run, sweep, ops, advise), followed by an example of
  * that command's. */
 #define CMD_HELP_EXPFILE                                                                                               \
-	"FILE is an experiment file, as --experiment FILE before every option: the options change its\n"               \
-	"values "
+	"FILE is an experiment file, as --experiment FILE: the options change its values, written before\n"            \
+	"or after it "
 
 /* The commands, each defined in its own file (cmd_<name>.c). */
 extern const struct cmd_entry cmd_tui_entry, cmd_run_entry, cmd_sweep_entry, cmd_claims_entry, cmd_ops_entry,

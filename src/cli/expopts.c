@@ -314,31 +314,33 @@ static char *expopts_at(const struct expfile *f, const struct expfile_entry *en,
 	return cause;
 }
 
-/* expopts_preset sets o's experiment to the preset's defaults: the last --preset of a, or f's preset key where f
- * comes after it (f is at a's item index at; -1: before every option), kernel-transfer when neither names one.
- * Both are checked, the one that loses too. 0, or -1 with *cause. */
-static int expopts_preset(struct expopts *o, const struct cmd_args *a, const struct expfile *f, int at, char **cause)
+/* expopts_preset sets o's experiment to the preset's defaults: f's preset key when there is a file f, else the last
+ * --preset of a, kernel-transfer when neither names one. A --preset with a file is refused: the file's experiment is
+ * its own preset (its key, or kernel-transfer) changed by its keys, so another base under them would be labelled
+ * one preset and run another's values. 0, or -1 with *cause. */
+static int expopts_preset(struct expopts *o, const struct cmd_args *a, const struct expfile *f, char **cause)
 {
 	const struct expfile_entry *fp = f != NULL ? expfile_find(f, OPT_PRESET) : NULL;
 	const char *v = NULL;
-	int last = -1, file = 0, line = 0;
+	int p = SS_PRESET_KERNEL_TRANSFER;
 
-	experiment_preset(&o->exp, SS_PRESET_KERNEL_TRANSFER);
 	for (int i = 0; a != NULL && i < a->nitem; i++)
-		if (a->item[i].id == OPT_PRESET) {
-			last = i;
+		if (a->item[i].id == OPT_PRESET)
 			v = a->item[i].value;
-		}
-	if (fp != NULL && expopts_enum("--preset", fp->value, experiment_preset_parse, "preset", &file, cause) != 0) {
+	if (f != NULL && v != NULL) {
+		*cause =
+		    xasprintf("--preset %s with the experiment file %s: the file's preset key is the base its values "
+		              "change; write preset = %s in the file, or give --preset %s without the file",
+		              v, f->path, v, v);
+		return -1;
+	}
+	if (fp != NULL && expopts_enum("--preset", fp->value, experiment_preset_parse, "preset", &p, cause) != 0) {
 		*cause = expopts_at(f, fp, *cause);
 		return -1;
 	}
-	if (v != NULL && expopts_enum("--preset", v, experiment_preset_parse, "preset", &line, cause) != 0)
+	if (v != NULL && expopts_enum("--preset", v, experiment_preset_parse, "preset", &p, cause) != 0)
 		return -1;
-	if (fp != NULL && (v == NULL || last < at))
-		experiment_preset(&o->exp, (enum ss_preset)file);
-	else if (v != NULL)
-		experiment_preset(&o->exp, (enum ss_preset)line);
+	experiment_preset(&o->exp, (enum ss_preset)p);
 	return 0;
 }
 
@@ -381,26 +383,24 @@ static int expopts_apply_file(struct expopts *o, bool sweep, const struct expfil
 	return 0;
 }
 
-/* expopts_assemble fills o from the preset (expopts_preset), f's keys at a's item index at (-1: before every
- * option; f NULL: no file), and a's options in order (a NULL: none), then applies the threads rule: --threads N > 1
- * means one thread per stream, N the stream count (a sweep's decides it); --threads per-stream, and a preset of more
- * than one thread, one per stream at whatever the stream count is. 0, or -1 with *cause. */
-static int expopts_assemble(struct expopts *o, const struct cmd_args *a, bool sweep, const struct expfile *f, int at,
+/* expopts_assemble fills o from the preset (expopts_preset), f's keys (f NULL: no file), then a's options in order
+ * (a NULL: none; its --experiment, f, skipped): an option on the command line changes the file's value wherever it
+ * is written. Then it applies the threads rule: --threads N > 1 means one thread per stream, N the stream count (a
+ * sweep's decides it); --threads per-stream, and a preset of more than one thread, one per stream at whatever the
+ * stream count is. 0, or -1 with *cause. */
+static int expopts_assemble(struct expopts *o, const struct cmd_args *a, bool sweep, const struct expfile *f,
                             char **cause)
 {
 	const struct expfile_entry *threads_at = NULL;
 	enum expopts_threads threads = EXPOPTS_THREADS_PRESET;
 
-	if (expopts_preset(o, a, f, at, cause) != 0)
+	if (expopts_preset(o, a, f, cause) != 0)
 		return -1;
-	if (f != NULL && at < 0 && expopts_apply_file(o, sweep, f, &threads, &threads_at, cause) != 0)
+	if (f != NULL && expopts_apply_file(o, sweep, f, &threads, &threads_at, cause) != 0)
 		return -1;
 	for (int i = 0; a != NULL && i < a->nitem; i++) {
-		if (a->item[i].id == OPT_EXPERIMENT) {
-			if (expopts_apply_file(o, sweep, f, &threads, &threads_at, cause) != 0)
-				return -1;
+		if (a->item[i].id == OPT_EXPERIMENT)
 			continue;
-		}
 		if (expopts_apply(o, sweep, &a->item[i], &threads, cause) != 0)
 			return -1;
 		if (a->item[i].id == OPT_THREADS)
@@ -430,20 +430,19 @@ int expopts_experiment(const struct expfile *f, struct ss_experiment *e, char **
 	struct expopts o;
 
 	memset(&o, 0, sizeof o);
-	if (expopts_assemble(&o, NULL, false, f, -1, cause) != 0)
+	if (expopts_assemble(&o, NULL, false, f, cause) != 0)
 		return -1;
 	*e = o.exp;
 	return 0;
 }
 
-/* expopts_read fills o from a and the experiment file: a's positional FILE when its command takes one
- * (CMD_EXPFILE_ARG), read before every option, else a's --experiment, read where it was given. 0, or -1 with *cause
- * (the caller frees): the file given twice, or what expfile_read or expopts_assemble refuse. Nothing is checked
- * beyond them. */
+/* expopts_read fills o from a and the experiment file, a's positional FILE when its command takes one
+ * (CMD_EXPFILE_ARG) or its --experiment FILE, the command line's options changing it wherever they are
+ * (expopts_assemble). 0, or -1 with *cause (the caller frees): the file given twice, or what expfile_read or
+ * expopts_assemble refuse. Nothing is checked beyond them. */
 static int expopts_read(const struct cmd_args *a, struct expopts *o, char **cause)
 {
 	const char *path = (a->entry->flags & CMD_EXPFILE_ARG) && a->npos > 0 ? a->pos[0] : NULL;
-	int at = -1;
 
 	memset(o, 0, sizeof *o);
 	o->backend = "auto";
@@ -456,11 +455,10 @@ static int expopts_read(const struct cmd_args *a, struct expopts *o, char **caus
 			return -1;
 		}
 		path = a->item[i].value;
-		at = i;
 	}
 	if (path != NULL && expfile_read(path, &o->file, cause) != 0)
 		return -1;
-	return expopts_assemble(o, a, strcmp(a->entry->name, "sweep") == 0, path != NULL ? &o->file : NULL, at, cause);
+	return expopts_assemble(o, a, strcmp(a->entry->name, "sweep") == 0, path != NULL ? &o->file : NULL, cause);
 }
 
 int expopts_reread(const struct cmd_args *a, struct ss_experiment *e, char **cause)

@@ -33,11 +33,12 @@ struct expopts {
 };
 
 /* expopts_parse fills o from the options in a: the preset first, wherever it was given, as it sets the defaults the
- * others change; then the others in order, an experiment file (--experiment FILE, read with expfile_read: one file)
- * where it was given, its values parsed as the command line's, so options after it change them; a command with
- * CMD_EXPFILE_ARG takes its FILE argument as --experiment FILE before every option. It checks the experiment, that
- * every --export can be written (before any work) and loads --profile into the model. Returns 0, or CLI_USAGE after
- * one line naming the problem and what is valid (a file's: "FILE:LINE: ..."). */
+ * others change; with an experiment file (--experiment FILE, or a command's FILE argument with CMD_EXPFILE_ARG,
+ * read with expfile_read: one file) the file's preset key and then its values, parsed as the command line's; then
+ * the command line's options in order, each changing the file's value wherever it was written. A --preset with a
+ * file is refused (the file's preset key is its base). It checks the experiment, that every --export can be
+ * written (before any work) and loads --profile into the model. Returns 0, or CLI_USAGE after one line naming the
+ * problem and what is valid (a file's: "FILE:LINE: ..."). */
 int expopts_parse(const struct cmd_args *a, struct expopts *o);
 /* expopts_reread is the experiment expopts_parse(a) made, the experiment file read again as it is now and the
  * experiment validated; nothing else is done and nothing printed. 0, or -1 with *cause, the line expopts_parse would

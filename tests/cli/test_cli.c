@@ -11,6 +11,7 @@
 #include <cmocka.h>
 // clang-format on
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -584,6 +585,19 @@ static const struct {
     {"managed-threads.ini", ARGS("--preset", "managed-threads")},
 };
 
+/* squash turns every run of blanks and line ends in s into one blank, in place: help text as it reads, unwrapped. */
+static void squash(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r != '\0'; r++)
+		if (!isspace((unsigned char)*r))
+			*w++ = *r;
+		else if (w == s || w[-1] != ' ')
+			*w++ = ' ';
+	*w = '\0';
+}
+
 /* run_cmd runs streamscope cmd, then the words of pre, then those of post (each NULL-terminated; NULL: none). */
 static void run_cmd(struct cli_out *o, const char *cmd, const char *const *pre, const char *const *post)
 {
@@ -623,9 +637,10 @@ static void expect_same_stdout(const char *cmd, const char *const *a, const char
 	cli_out_free(&y);
 }
 
-/* Experiment files: each example plans exactly its preset's op list; options after the file change it, options
- * before it are changed by it; `run|sweep|ops|advise FILE` is --experiment FILE; bad files get one line each naming the
- * file and line, exit 2, nothing run; every command that runs an experiment lists --experiment in its help. */
+/* Experiment files: each example plans exactly its preset's op list; the command line's options change the file's
+ * values wherever they are written, and a --preset with a file is refused; `run|sweep|ops|advise FILE` is
+ * --experiment FILE; bad files get one line each naming the file and line, exit 2, nothing run; every command that
+ * runs an experiment lists --experiment in its help. */
 static void test_experiment_files(void **state)
 {
 	char dir[] = "/tmp/ss-cli-exp-XXXXXX", path[4096], bad[8][160], decrypt[4096], header[160];
@@ -650,17 +665,29 @@ static void test_experiment_files(void **state)
 	assert_non_null(strstr(o.out, "\"threads\": 8"));
 	cli_out_free(&o);
 	snprintf(decrypt, sizeof decrypt, "%s/examples/decrypt.ini", SS_SOURCE_DIR);
-	/* after the file: the option wins; before it: the file's value */
+	/* the option wins over the file, written after it or before it, for FILE and --experiment FILE alike */
 	expect_same_stdout("ops", ARGS("--experiment", decrypt, "--streams", "4", "--chunks", "6"),
 	                   ARGS("--preset", "decrypt", "--streams", "4", "--chunks", "6"), NULL);
-	expect_same_stdout("ops", ARGS("--streams", "4", "--experiment", decrypt), ARGS("--preset", "decrypt"), NULL);
-	/* a --preset after the file is the base its keys change; one before it loses to the file's */
-	expect_same_stdout("ops", ARGS("--experiment", decrypt, "--preset", "hyperq"),
-	                   ARGS("--preset", "hyperq", "--kernel", "decrypt", "--streams", "32", "--elements", "64M",
-	                        "--work", "1024", "--grid", "2560", "--connections", "8"),
+	expect_same_stdout("ops", ARGS("--streams", "4", "--experiment", decrypt, "--chunks", "6"),
+	                   ARGS("--preset", "decrypt", "--streams", "4", "--chunks", "6"), NULL);
+	expect_same_stdout("ops", ARGS("--streams", "4", decrypt), ARGS("--preset", "decrypt", "--streams", "4"), NULL);
+	snprintf(path, sizeof path, "%s/examples/kernel-transfer.ini", SS_SOURCE_DIR);
+	expect_same_stdout("ops", ARGS("--streams", "32", path), ARGS("--preset", "kernel-transfer", "--streams", "32"),
 	                   NULL);
-	expect_same_stdout("ops", ARGS("--preset", "hyperq", "--experiment", decrypt), ARGS("--preset", "decrypt"),
-	                   NULL);
+	run_cli(&o, ARGS("ops", "--streams", "32", path));
+	assert_non_null(strstr(o.out, "# kernel-transfer  32 streams"));
+	cli_out_free(&o);
+	/* a --preset with a file, before or after it: refused, one line, nothing run */
+	expect_error(2, ARGS("run", path, "--preset", "decrypt", "--backend", "model"),
+	             "--preset decrypt with the experiment file ",
+	             "kernel-transfer.ini: the file's preset key is the base",
+	             "write preset = decrypt in the file, or give --preset decrypt without the file", NULL);
+	expect_error(2, ARGS("ops", "--preset", "hyperq", "--experiment", decrypt),
+	             "--preset hyperq with the "
+	             "experiment file",
+	             NULL);
+	expect_error(2, ARGS("sweep", decrypt, "--preset", "hyperq", "--backend", "model"), "--preset hyperq with",
+	             NULL);
 
 	assert_non_null(mkdtemp(dir));
 	put_file(dir, "key.ini", "; a typo\n[experiment]\nstream = 8\n", bad[0], sizeof bad[0]);
@@ -693,7 +720,7 @@ static void test_experiment_files(void **state)
 	expect_error(2, ARGS("run", bad[7], "--streams", "8"), ":3: invalid --threads 4", NULL);
 	expect_error(2, ARGS("run", "/no/such.ini"), "cannot read experiment file '/no/such.ini': No such file", NULL);
 	expect_error(2, ARGS("run", bad[7], "--experiment", bad[0]), "the experiment is given twice", NULL);
-	/* run, sweep, ops and advise take the file as their argument too, as --experiment FILE before every option */
+	/* run, sweep, ops and advise take the file as their argument too, as --experiment FILE */
 	expect_same_stdout("ops", ARGS(decrypt, "--streams", "4"), ARGS("--experiment", decrypt, "--streams", "4"),
 	                   NULL);
 	expect_same_stdout("sweep", ARGS(decrypt, "--streams", "1,2", "--backend", "model"),
@@ -715,6 +742,15 @@ static void test_experiment_files(void **state)
 		assert_int_equal(o.status, 0);
 		if (strstr(o.out, "--experiment FILE") == NULL)
 			fail_msg("%s %s lacks --experiment FILE", helps[i][0], helps[i][1] ? helps[i][1] : "");
+		/* one rule for options and the file, the binary's, however the help wraps it */
+		squash(o.out);
+		if (strstr(o.out, "before every option") != NULL || strstr(o.out, "options after it") != NULL ||
+		    strstr(o.out, "the other options change it, before or after it") == NULL ||
+		    (i + 1 < sizeof helps / sizeof helps[0] &&
+		     strstr(o.out, "FILE is an experiment file, as --experiment FILE: the options change its values, "
+		                   "written before or after it (") == NULL))
+			fail_msg("%s %s: the help says another rule for options and the file:\n%s", helps[i][0],
+			         helps[i][1] ? helps[i][1] : "", o.out);
 		cli_out_free(&o);
 	}
 	run_cli(&o, ARGS("run", "--help"));
@@ -967,7 +1003,7 @@ static void test_sweep_header_and_order(void **state)
 }
 
 /* sweep FILE: the file's one stream count is the experiment's, the sweep's counts its own; a list in the file is
- * the sweep's (run refuses it), and --streams after the file wins; a bad list or count in the file is refused at its
+ * the sweep's (run refuses it), and --streams wins over it; a bad list or count in the file is refused at its
  * line */
 static void test_sweep_file_counts(void **state)
 {
@@ -989,6 +1025,10 @@ static void test_sweep_file_counts(void **state)
 	assert_null(strstr(o.out, "\n      8 |"));
 	cli_out_free(&o);
 	run_cli(&o, ARGS("sweep", list, "--backend", "model", "--streams", "2,8"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "kernel-transfer  streams 1,2,8  depth-first"));
+	cli_out_free(&o);
+	run_cli(&o, ARGS("sweep", "--streams", "2,8", "--backend", "model", "--experiment", list));
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, "kernel-transfer  streams 1,2,8  depth-first"));
 	cli_out_free(&o);
