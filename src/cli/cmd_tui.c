@@ -7,7 +7,6 @@
 #include "cli/cmd.h"
 #include "cli/expopts.h"
 #include "io/export/export.h"
-#include "io/import/import.h"
 #include "tui/tui.h"
 
 /* cmd_tui_check_terminal: the TUI needs a terminal on both ends; says so instead of drawing into a pipe. */
@@ -55,7 +54,6 @@ static int cmd_view_exec(const struct cmd_args *args)
 	struct tui_options t;
 	struct ss_timeline tl;
 	const char *file = args->pos[0];
-	char *cause = NULL;
 	int rc;
 
 	if ((rc = expopts_parse(args, &o)) != 0)
@@ -64,11 +62,9 @@ static int cmd_view_exec(const struct cmd_args *args)
 		return cmd_error(CLI_USAGE, "option '--ascii' does not apply to 'view' with --export: it converts the "
 		                            "trace without opening the TUI");
 	timeline_init(&tl);
-	if (import_file(file, &tl, &cause) != 0) {
-		cmd_error(CLI_FAIL, "%s", cause);
-		free(cause);
+	if ((rc = expopts_import(file, &tl)) != CLI_OK) {
 		timeline_free(&tl);
-		return CLI_FAIL;
+		return rc;
 	}
 	if (o.nexports > 0) {
 		/* view FILE --export OUT converts without opening the TUI. */

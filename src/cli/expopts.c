@@ -616,6 +616,31 @@ int expopts_model_profile(const char *path, struct ss_profile *p)
 	return 0;
 }
 
+int expopts_import(const char *file, struct ss_timeline *tl)
+{
+	struct expfile *f;
+	char *cause = NULL, *why = NULL;
+	int rc = CLI_FAIL;
+
+	if (import_file(file, tl, &cause) == 0)
+		return CLI_OK;
+	/* no trace: an experiment file is named as one, with the commands that take it */
+	f = xmalloc(sizeof *f);
+	if (expfile_read(file, f, &why) == 0) {
+		free(cause);
+		cause =
+		    xasprintf("%s is an experiment file, not a trace: run it with 'streamscope run %s' (stats, analyze "
+		              "and the TUI take it as --experiment %s)",
+		              file, file, file);
+		rc = CLI_USAGE;
+	}
+	free(why);
+	free(f);
+	cmd_error(rc, "%s", cause);
+	free(cause);
+	return rc;
+}
+
 /* expopts_run runs the experiment of o on its backend into tl; a line of what it was goes to what. 0 or an
  * exit code. */
 int expopts_run(const struct expopts *o, const char *file, struct ss_timeline *tl, char *what, size_t len)
@@ -627,11 +652,8 @@ int expopts_run(const struct expopts *o, const char *file, struct ss_timeline *t
 	int rc;
 
 	if (file != NULL) {
-		if (import_file(file, tl, &cause) != 0) {
-			cmd_error(CLI_FAIL, "%s", cause);
-			free(cause);
-			return CLI_FAIL;
-		}
+		if ((rc = expopts_import(file, tl)) != CLI_OK)
+			return rc;
 		snprintf(what, len, "trace %s", file);
 		return CLI_OK;
 	}

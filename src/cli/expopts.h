@@ -71,9 +71,13 @@ const struct ss_backend *expopts_measure_backend(const char *name, int *code);
  * NULL. 0, or -1 after printing why. */
 int expopts_model_profile(const char *path, struct ss_profile *p);
 
-/* expopts_run fills tl (initialised, empty) with the trace file (stats FILE, analyze FILE), or, when file is NULL,
- * with a run of o's experiment on its backend (the timeline marked modelled and given the device where the run
- * was); what gets one line saying which. 0, or an exit code after printing why. */
+/* expopts_import opens the trace file into tl (initialised) with import_file. CLI_OK, or after one line: CLI_USAGE
+ * for an experiment file (one expfile_read accepts), named as one with the commands that run it, CLI_FAIL for any
+ * other file import_file refuses, with its reason. */
+int expopts_import(const char *file, struct ss_timeline *tl);
+/* expopts_run fills tl (initialised, empty) with the trace file (stats FILE, analyze FILE: expopts_import), or, when
+ * file is NULL, with a run of o's experiment on its backend (the timeline marked modelled and given the device where
+ * the run was); what gets one line saying which. 0, or an exit code after printing why. */
 int expopts_run(const struct expopts *o, const char *file, struct ss_timeline *tl, char *what, size_t len);
 
 #endif

@@ -1124,6 +1124,39 @@ static void test_run_model_text(void **state)
 	cli_out_free(&o);
 }
 
+/* An experiment file given where a trace goes (stats, analyze, view, the TUI's FILE without .ini) is named as one,
+ * with the command that runs it: one line, exit 2, nothing written; any other file that is no trace is still "of no
+ * format streamscope reads", exit 1. */
+static void test_expfile_as_trace(void **state)
+{
+	char ex[1024], dir[] = "/tmp/ss-cli-astrace-XXXXXX", cfg[160], out[256], want[4096];
+	const char *const cmds[] = {"stats", "analyze", "view"};
+	struct stat st;
+
+	(void)state;
+	snprintf(ex, sizeof ex, "%s/examples/pipeline.ini", SS_SOURCE_DIR);
+	snprintf(want, sizeof want,
+	         "streamscope: %s is an experiment file, not a trace: run it with 'streamscope run %s' (stats, analyze "
+	         "and the TUI take it as --experiment %s)",
+	         ex, ex, ex);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		expect_error(2, ARGS(cmds[i], ex), want, NULL);
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, sizeof out, "%s/t.json", dir);
+	expect_error(2, ARGS("view", ex, "--export", out), "is an experiment file, not a trace", NULL);
+	expect_error(2, ARGS("stats", ex, "--json"), "is an experiment file, not a trace", NULL);
+	assert_int_equal(stat(out, &st), -1);
+	/* the name does not matter: the content does */
+	put_file(dir, "p.cfg", "[experiment]\nstreams = 4\n", cfg, sizeof cfg);
+	expect_error(2, ARGS(cfg), cfg, "is an experiment file, not a trace: run it with 'streamscope run ", NULL);
+	unlink(cfg);
+	put_file(dir, "p.txt", "[experiment]\nstream = 4\n", cfg, sizeof cfg);
+	expect_error(1, ARGS("stats", cfg), cfg, ": unrecognised format (expected streamscope or Nsight Systems SQLite",
+	             NULL);
+	unlink(cfg);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* Every example runs on the model as its preset does: `run FILE` exits 0 with the same JSON (the model is
  * deterministic), and an option after the file changes it. */
 static void test_run_examples(void **state)
@@ -2195,6 +2228,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_ops),
 	    cmocka_unit_test(test_options_refused),
 	    cmocka_unit_test(test_experiment_files),
+	    cmocka_unit_test(test_expfile_as_trace),
 	    cmocka_unit_test(test_ops_json),
 	    cmocka_unit_test(test_stats_nsys),
 	    cmocka_unit_test(test_stats_nsys_json),
