@@ -38,7 +38,7 @@ enum ss_sync {
 enum ss_defstream {
 	SS_DS_NONE = 0,       /* none */
 	SS_DS_LEGACY_OP,      /* a small kernel on the legacy default stream between the streams' work */
-	SS_DS_EVENT_TIMER,    /* events recorded on stream 0 between phases (a host timer) */
+	SS_DS_EVENT_TIMER,    /* a host timer on stream 0: start, a lap between chunks (or phases), stop */
 	SS_DS_PER_THREAD,     /* the same operation on the per-thread default stream instead (no serialisation) */
 	SS_DS_GET_LAST_ERROR, /* cudaGetLastError between the streams' work (document 003 says it breaks concurrency) */
 	SS_DS_COUNT

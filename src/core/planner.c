@@ -430,8 +430,8 @@ static void planner_program_unit(struct planner_ctx *p, int u)
 }
 
 /* planner_program pushes e's step program in its order, unit by unit (planner_program_unit), the interfering
- * default-stream op between two units that have work, or the event timer's lap after each (depth: once, at the
- * end). */
+ * default-stream op between two units that have work, or the event timer's lap after each unit that has work (the
+ * last lap its stop), in every order: so its events fall between the streams' work, as document 003's timer. */
 static void planner_program(struct planner_ctx *p)
 {
 	const struct ss_experiment *e = p->e;
@@ -455,12 +455,10 @@ static void planner_program(struct planner_ctx *p)
 		planner_program_unit(p, u);
 		if (ops->n == mark)
 			ops->n = before; /* a unit without work: take the interfering op back */
-		else if (timer && e->order != SS_ORDER_DEPTH)
+		else if (timer)
 			planner_interfere(p);
 		any = any || ops->n > before;
 	}
-	if (timer && e->order == SS_ORDER_DEPTH)
-		planner_interfere(p);
 }
 
 /* planner_deal renumbers the streams of ops, built for e's streams x devices streams on one device (chunk c on
@@ -551,8 +549,10 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 		for (int c = 0; c < ops->nchunks; c++) {
 			size_t before = ops->n;
 
-			/* the interfering op goes between two chunks' work, never before the first or after the last */
-			if (any && e->defstream != SS_DS_EVENT_TIMER && planner_chunk_has_work(&p, c))
+			/* the interfering op goes between two chunks' work, never before the first or after the last;
+			 * the event timer's lap too (document 003's timer in the middle of the code), its start and
+			 * stop around them */
+			if (any && planner_chunk_has_work(&p, c))
 				planner_interfere(&p);
 			if (e->kernel == SS_KERNEL_TASK) {
 				planner_task(&p, c);
@@ -564,7 +564,7 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 			any = any || ops->n > before;
 		}
 		if (e->defstream == SS_DS_EVENT_TIMER)
-			planner_interfere(&p);
+			planner_interfere(&p); /* the timer's stop */
 	} else {
 		/* phases (planner_phase); the interfering op goes between two non-empty phases */
 		bool any = false;

@@ -188,6 +188,10 @@ static void test_model_json(void **state)
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		assert_string_equal(json_tree_str(json_tree_get(json_tree_at(json_tree_get(root, "claims"), i), "id")),
 		                    ids[i]);
+	/* document 003's timer between the streams' work (a lap on stream 0 after each stream's): the model's legacy
+	 * stream takes the streams in turn, and the claim is judged on that run */
+	assert_string_equal(json_tree_str(json_tree_get(json_tree_at(json_tree_get(root, "claims"), 9), "verdict")),
+	                    "holds");
 	json_tree_free(root);
 	out_free(&o);
 }

@@ -536,6 +536,27 @@ static void bases(struct ss_experiment base[SS_PRESET_COUNT])
 		experiment_preset(&base[p], (enum ss_preset)p);
 }
 
+/* between_work counts the ops of kind on stream in e's op list that lie strictly between the streams' first and
+ * last work (copies and kernels on the experiment's streams). */
+static int between_work(const struct ss_experiment *e, int kind, int stream)
+{
+	struct ss_oplist ops;
+	size_t first = SIZE_MAX, last = 0;
+	int n = 0;
+
+	planner_build(e, &ops);
+	for (size_t i = 0; i < ops.n; i++)
+		if (ops.op[i].stream >= 0 && ops.op[i].chunk >= 0) {
+			if (first == SIZE_MAX)
+				first = i;
+			last = i;
+		}
+	for (size_t i = 0; i < ops.n; i++)
+		n += ops.op[i].kind == kind && ops.op[i].stream == stream && i > first && i < last;
+	planner_free(&ops);
+	return n;
+}
+
 /* claims_plan: the runs each document needs, each its preset with the one option its claim toggles. */
 static void test_plan(void **state)
 {
@@ -578,6 +599,14 @@ static void test_plan(void **state)
 	assert_int_equal(role(runs, n, SS_CLAIMS_DS_NONE)->e.defstream, SS_DS_NONE);
 	assert_int_equal(role(runs, n, SS_CLAIMS_DS_TIMER)->e.defstream, SS_DS_EVENT_TIMER);
 	assert_int_equal(role(runs, n, SS_CLAIMS_DS_GET_LAST_ERROR)->e.defstream, SS_DS_GET_LAST_ERROR);
+	/* document 003 inserts its timer and cudaGetLastError in the middle of the code: the runs judged have them
+	 * between the streams' work (one between each two streams' work), none in the baseline */
+	r = role(runs, n, SS_CLAIMS_DS_TIMER);
+	assert_int_equal(between_work(&r->e, SS_OP_EVENT_RECORD, SS_STREAM_LEGACY), r->e.streams - 1);
+	r = role(runs, n, SS_CLAIMS_DS_GET_LAST_ERROR);
+	assert_int_equal(between_work(&r->e, SS_OP_GET_LAST_ERROR, SS_STREAM_HOST), r->e.streams - 1);
+	r = role(runs, n, SS_CLAIMS_DS_NONE);
+	assert_int_equal(between_work(&r->e, SS_OP_EVENT_RECORD, SS_STREAM_LEGACY), 0);
 	r = role(runs, n, SS_CLAIMS_ATTACH_ONE);
 	assert_int_equal(r->e.preset, SS_PRESET_MANAGED_THREADS);
 	assert_int_equal(r->e.hostmem, SS_MEM_MANAGED_ATTACH);
@@ -1003,9 +1032,10 @@ static void test_001_literal_model(void **state)
 /* The model runs every document's claims; its verdicts follow from how the model is built. Those that follow from
  * its structure are held here: its copies move the bytes the op list says, one engine per direction that copies
  * of opposite directions share nothing with, kernels dispatched as their stream's work allows, final
- * synchronisations that change no GPU work, a host call that costs the GPU nothing, overlap of copies and
- * kernels, no results computed. The others (best count, engine bound, cost per stream, the stream-0 timer, the
- * issue orders, threads) depend on the profile's numbers: they are measured, whatever they say. */
+ * synchronisations that change no GPU work, a host call that costs the GPU nothing, a timer's event on the legacy
+ * stream between the streams' work that waits for the work before it and holds back the work after it (the streams
+ * in turn), overlap of copies and kernels, no results computed. The others (best count, engine bound, cost per
+ * stream, the issue orders, threads) depend on the profile's numbers: they are measured, whatever they say. */
 static void test_model_run(void **state)
 {
 	struct ss_experiment base[SS_PRESET_COUNT];
@@ -1050,6 +1080,7 @@ static void test_model_run(void **state)
 	expect_verdict(c, nc, "001-not-3x", SS_VERDICT_HOLDS);
 	expect_verdict(c, nc, "001-bytes", SS_VERDICT_HOLDS);
 	expect_verdict(c, nc, "003-sync-order", SS_VERDICT_FAILS);
+	expect_verdict(c, nc, "003-stream0-timer", SS_VERDICT_HOLDS);
 	expect_verdict(c, nc, "003-get-last-error", SS_VERDICT_FAILS);
 	expect_verdict(c, nc, "003-kernel-order", SS_VERDICT_HOLDS);
 	expect_verdict(c, nc, "003-copy-engine", SS_VERDICT_HOLDS);

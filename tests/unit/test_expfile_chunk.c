@@ -421,7 +421,8 @@ static void test_order_interleave(void **state)
 }
 
 /* The options on a program: the interfering default-stream op between two chunks' work (not before the first,
- * not after the last, not before an empty tail chunk), one thread per stream, a spin step's one-thread launch; a
+ * not after the last, not before an empty tail chunk), the event timer's laps there, one thread per stream, a
+ * spin step's one-thread launch; a
  * step's kernel and launch left to --kernel, --work, --block; decrypt in place on its buffer. */
 static void test_order_options(void **state)
 {
@@ -432,6 +433,18 @@ static void test_order_options(void **state)
 	    "h2d s1 t1 c1 #1 x[2+2] pinned",
 	    "kernel s1 t1 c1 #2 -[0+1] spin w9 <<<1,1>>>",
 	    "dsync H t0 c-1 #0 -[0+0]",
+	    NULL,
+	};
+	static const char *const timer[] = {
+	    "event L t0 c-1 #0 -[0+0] ev0",
+	    "h2d s0 t0 c0 #1 x[0+2] pinned",
+	    "kernel s0 t0 c0 #2 -[0+1] spin w9 <<<1,1>>>",
+	    "event L t0 c-1 #0 -[0+0] ev1",
+	    "h2d s1 t0 c1 #1 x[2+2] pinned",
+	    "kernel s1 t0 c1 #2 -[0+1] spin w9 <<<1,1>>>",
+	    "event L t0 c-1 #0 -[0+0] ev2",
+	    "dsync H t0 c-1 #0 -[0+0]",
+	    "esync L t0 c-1 #0 -[0+0] ev2",
 	    NULL,
 	};
 	static const char *const decrypt[] = {
@@ -449,6 +462,11 @@ static void test_order_options(void **state)
 	e = parse_ok("[experiment]\nstreams = 3\nelements = 4\nthreads = 3\nsync = device\ndefault-stream = legacy-op\n"
 	             "[chunk]\nstep = h2d x\nstep = kernel spin work=9\n");
 	expect_ops("legacy-op, a thread per stream", &e, legacy);
+	/* the event timer depth-first: its start, a lap between two chunks' work (document 003's timer in the middle
+	 * of the code), its stop after the last chunk with work */
+	e = parse_ok("[experiment]\nstreams = 3\nelements = 4\nsync = device\ndefault-stream = event-timer\n"
+	             "[chunk]\nstep = h2d x\nstep = kernel spin work=9\n");
+	expect_ops("event-timer, depth-first", &e, timer);
 	e = parse_ok("[experiment]\nstreams = 1\nelements = 4\nkernel = decrypt\nwork = 11\nblock = 16\nsync = stream\n"
 	             "[chunk]\nstep = h2d y pageable\nstep = kernel decrypt y work=2 grid=80 block=32\nstep = kernel\n"
 	             "step = d2h y\n");

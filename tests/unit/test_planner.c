@@ -380,16 +380,26 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 			}
 		}
 		break;
-	case SS_DS_EVENT_TIMER:
-		/* a host timer: start event on stream 0 before the work, stop event after it, read at the end */
+	case SS_DS_EVENT_TIMER: {
+		/* a host timer: start event on stream 0 before the work, stop event after it, read at the end; and,
+		 * as document 003 places its timer, in the middle of the code: with a place between two parts of the
+		 * work, a lap event on stream 0 between the streams' work */
+		size_t laps = 0;
+
 		CHECK(nk_interfering == 0);
 		CHECK(nlegacy_rec >= 2);
 		CHECK(nlegacy_sync == 1 + (e->sync == SS_SYNC_STOP_EVENT));
 		CHECK(first_legacy_rec < first_work);
 		CHECK(last_legacy_rec > last_work);
-		for (size_t i = 0; i < ops->n; i++)
+		for (size_t i = 0; i < ops->n; i++) {
 			CHECK(ops->op[i].stream != SS_STREAM_PER_THREAD);
+			laps += ops->op[i].stream == SS_STREAM_LEGACY && ops->op[i].kind == SS_OP_EVENT_RECORD &&
+			        i > first_work && i < last_work;
+		}
+		if (between)
+			CHECK(laps >= 1);
 		break;
+	}
 	default:
 		fail();
 	}
@@ -849,6 +859,53 @@ static void test_vector_add_orders(void **state)
 	planner_free(&ops);
 }
 
+/* Document 003, point 2: a timer (cudaEventRecord on stream 0) or cudaGetLastError inserted in the middle of the
+ * code, between two streams' work; the default-stream preset on 2 streams over 10 elements, call for call. The
+ * timer: its start, its lap between the streams' work, its stop, each stream synchronised, the host reading the
+ * stop; cudaGetLastError: between the streams' work only. */
+static void test_document_003_stream0(void **state)
+{
+	struct ss_experiment e;
+	static const struct want timer[] = {
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 0, 0, 0},
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 5},
+	    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 5},
+	    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 5},
+	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 5},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 5, 5},
+	    {SS_OP_H2D, 1, 0, 1, Y, -1, 5, 5},
+	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 5, 5},
+	    {SS_OP_D2H, 1, 0, 1, Z, -1, 5, 5},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 2, 0, 0},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_EVENT_SYNC, L, 0, -1, NONE, 2, 0, 0},
+	};
+	static const struct want gle[] = {
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 5},
+	    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 5},
+	    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 5},
+	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 5},
+	    {SS_OP_GET_LAST_ERROR, H, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 5, 5},
+	    {SS_OP_H2D, 1, 0, 1, Y, -1, 5, 5},
+	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 5, 5},
+	    {SS_OP_D2H, 1, 0, 1, Z, -1, 5, 5},
+	    {SS_OP_STREAM_SYNC, 0, 0, -1, NONE, -1, 0, 0},
+	    {SS_OP_STREAM_SYNC, 1, 0, -1, NONE, -1, 0, 0},
+	};
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_DEFAULT_STREAM);
+	e.streams = 2;
+	e.elements = 10;
+	e.defstream = SS_DS_EVENT_TIMER;
+	check_list(&e, timer, sizeof timer / sizeof timer[0], 3, 2);
+	e.defstream = SS_DS_GET_LAST_ERROR;
+	check_list(&e, gle, sizeof gle / sizeof gle[0], 0, 2);
+}
+
 /* Document 004's run_task on 2 host threads, 2 iterations over 10 ints (a task of 5 each), call for call: each
  * thread attaches its data to its stream and synchronises, then transform<<<100, 256>>>, synchronise,
  * host_process, convert<<<100, 256>>>, twice; the final cudaStreamSynchronize, then each thread's cudaFree(data). */
@@ -971,19 +1028,21 @@ static void test_list_breadth_tail_legacy(void **state)
 }
 
 /* decrypt, 2 streams on 2 host threads, 5 elements in 4 chunks (2, 2, 1, 0: the empty chunk issues nothing),
- * managed memory with prefetch, an event timer on stream 0, event sync. */
+ * managed memory with prefetch, an event timer on stream 0 (its start, a lap between two chunks' work, its stop),
+ * event sync. */
 static void test_list_events_threads_prefetch(void **state)
 {
 	struct ss_experiment e;
 	static const struct want w[] = {
 	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 0, 0, 0}, {SS_OP_PREFETCH_H2D, 0, 0, 0, X, -1, 0, 2},
 	    {SS_OP_KERNEL, 0, 0, 0, X, -1, 0, 2},          {SS_OP_PREFETCH_D2H, 0, 0, 0, X, -1, 0, 2},
-	    {SS_OP_PREFETCH_H2D, 1, 1, 1, X, -1, 2, 2},    {SS_OP_KERNEL, 1, 1, 1, X, -1, 2, 2},
-	    {SS_OP_PREFETCH_D2H, 1, 1, 1, X, -1, 2, 2},    {SS_OP_PREFETCH_H2D, 0, 0, 2, X, -1, 4, 1},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0}, {SS_OP_PREFETCH_H2D, 1, 1, 1, X, -1, 2, 2},
+	    {SS_OP_KERNEL, 1, 1, 1, X, -1, 2, 2},          {SS_OP_PREFETCH_D2H, 1, 1, 1, X, -1, 2, 2},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 2, 0, 0}, {SS_OP_PREFETCH_H2D, 0, 0, 2, X, -1, 4, 1},
 	    {SS_OP_KERNEL, 0, 0, 2, X, -1, 4, 1},          {SS_OP_PREFETCH_D2H, 0, 0, 2, X, -1, 4, 1},
-	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0}, {SS_OP_EVENT_RECORD, 0, 0, -1, NONE, 2, 0, 0},
-	    {SS_OP_EVENT_RECORD, 1, 1, -1, NONE, 3, 0, 0}, {SS_OP_EVENT_SYNC, 0, 0, -1, NONE, 2, 0, 0},
-	    {SS_OP_EVENT_SYNC, 1, 1, -1, NONE, 3, 0, 0},   {SS_OP_EVENT_SYNC, L, 0, -1, NONE, 1, 0, 0},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 3, 0, 0}, {SS_OP_EVENT_RECORD, 0, 0, -1, NONE, 4, 0, 0},
+	    {SS_OP_EVENT_RECORD, 1, 1, -1, NONE, 5, 0, 0}, {SS_OP_EVENT_SYNC, 0, 0, -1, NONE, 4, 0, 0},
+	    {SS_OP_EVENT_SYNC, 1, 1, -1, NONE, 5, 0, 0},   {SS_OP_EVENT_SYNC, L, 0, -1, NONE, 3, 0, 0},
 	};
 
 	(void)state;
@@ -995,11 +1054,11 @@ static void test_list_events_threads_prefetch(void **state)
 	e.hostmem = SS_MEM_MANAGED_PREFETCH;
 	e.defstream = SS_DS_EVENT_TIMER;
 	e.sync = SS_SYNC_EVENTS;
-	check_list(&e, w, sizeof w / sizeof w[0], 4, 4);
+	check_list(&e, w, sizeof w / sizeof w[0], 6, 4);
 }
 
 /* Each thread's start event goes with its first GPU op: in the list above, thread 0's legacy-stream event record
- * (the first op) and thread 1's first prefetch (the fifth); counted as one thread, only the first op. */
+ * (the first op) and thread 1's first prefetch (the sixth); counted as one thread, only the first op. */
 static void test_start_events(void **state)
 {
 	struct ss_experiment e;
@@ -1016,10 +1075,10 @@ static void test_start_events(void **state)
 	e.defstream = SS_DS_EVENT_TIMER;
 	e.sync = SS_SYNC_EVENTS;
 	planner_build(&e, &ops);
-	assert_int_equal(ops.n, 16);
+	assert_int_equal(ops.n, 18);
 	planner_start_events(&ops, 2, start_at);
 	for (size_t i = 0; i < ops.n; i++)
-		assert_int_equal(start_at[i], i == 0 ? 0 : i == 4 ? 1 : -1);
+		assert_int_equal(start_at[i], i == 0 ? 0 : i == 5 ? 1 : -1);
 	planner_start_events(&ops, 1, start_at);
 	for (size_t i = 0; i < ops.n; i++)
 		assert_int_equal(start_at[i], i == 0 ? 0 : -1);
@@ -1281,7 +1340,8 @@ static void test_op_describe(void **state)
 	planner_free(&ops);
 
 	/* decrypt, 2 streams on 2 threads, 2^20 uint64 (chunks of 4 MiB), prefetch, event timer, event sync:
-	 * 1 ER legacy ev0, 2-4 s0, 5-7 s1, 8 ER legacy ev1, 9-10 ER s0/s1 ev2/ev3, 11-12 ES, 13 ES legacy ev1 */
+	 * 1 ER legacy ev0, 2-4 s0, 5 ER legacy ev1 (the timer's lap), 6-8 s1, 9 ER legacy ev2, 10-11 ER s0/s1
+	 * ev3/ev4, 12-13 ES, 14 ES legacy ev2 */
 	experiment_preset(&e, SS_PRESET_DECRYPT);
 	e.streams = 2;
 	e.threads = 2;
@@ -1290,13 +1350,14 @@ static void test_op_describe(void **state)
 	e.defstream = SS_DS_EVENT_TIMER;
 	e.sync = SS_SYNC_EVENTS;
 	planner_build(&e, &ops);
-	assert_int_equal(ops.n, 13);
+	assert_int_equal(ops.n, 14);
 	expect_describe(&ops, 1, "#1 t0 legacy     cudaEventRecord(ev0)");
-	expect_describe(&ops, 5, "#5 t1 s1         cudaMemPrefetchAsync H2D x[524288+524288] 4.00 MiB");
-	expect_describe(&ops, 7, "#7 t1 s1         cudaMemPrefetchAsync D2H x[524288+524288] 4.00 MiB");
-	expect_describe(&ops, 10, "#10 t1 s1         cudaEventRecord(ev3)");
-	expect_describe(&ops, 12, "#12 t1 s1         cudaEventSynchronize(ev3)");
-	expect_describe(&ops, 13, "#13 t0 legacy     cudaEventSynchronize(ev1)");
+	expect_describe(&ops, 5, "#5 t0 legacy     cudaEventRecord(ev1)");
+	expect_describe(&ops, 6, "#6 t1 s1         cudaMemPrefetchAsync H2D x[524288+524288] 4.00 MiB");
+	expect_describe(&ops, 8, "#8 t1 s1         cudaMemPrefetchAsync D2H x[524288+524288] 4.00 MiB");
+	expect_describe(&ops, 11, "#11 t1 s1         cudaEventRecord(ev4)");
+	expect_describe(&ops, 13, "#13 t1 s1         cudaEventSynchronize(ev4)");
+	expect_describe(&ops, 14, "#14 t0 legacy     cudaEventSynchronize(ev2)");
 	planner_free(&ops);
 
 	/* managed attach, 1 stream, 2^20 uint64 = 8 MiB; device sync on the host */
@@ -1335,6 +1396,7 @@ int main(void)
 	    cmocka_unit_test(test_document_001_breadth),
 	    cmocka_unit_test(test_document_000_breadth),
 	    cmocka_unit_test(test_vector_add_orders),
+	    cmocka_unit_test(test_document_003_stream0),
 	    cmocka_unit_test(test_document_004),
 	    cmocka_unit_test(test_list_depth_small),
 	    cmocka_unit_test(test_list_breadth_tail_legacy),
