@@ -145,8 +145,9 @@ static void claims_theory(struct ss_claim *c, const struct ss_sweep *s)
 
 		if (!claims_ok(p) || !p->a.have_speedup)
 			continue;
-		/* the theory's n is the pipeline's stages: the chunks (one per stream unless --chunks says more) */
-		n = p->a.have_bound && p->a.n > 0 ? p->a.n : p->streams;
+		/* the theory's n is the stream count, not the chunks: the speedup is against the 1-stream run, which
+		 * --chunks cuts as finely (a sweep gives each point at least a chunk a stream) */
+		n = p->streams;
 		pred = 3.0 * n / (n + 2.0);
 		dev = p->a.speedup / pred - 1.0;
 		c->point[c->npoints++] = (struct ss_claim_point){p->streams, pred, p->a.speedup};
@@ -166,13 +167,15 @@ static void claims_theory(struct ss_claim *c, const struct ss_sweep *s)
 		const struct ss_claim_point *l = &c->point[leave];
 
 		c->verdict = SS_VERDICT_FAILS;
-		snprintf(c->measured, sizeof c->measured, "leaves it at %d streams: %.2fx %s vs %.2fx (%+.0f%%)",
-		         l->streams, l->measured, claims_got(c), l->predicted, 100 * (l->measured / l->predicted - 1));
+		snprintf(c->measured, sizeof c->measured, "leaves it at %d %s: %.2fx %s vs %.2fx (%+.0f%%)", l->streams,
+		         units_plural((unsigned long long)l->streams, "stream", "streams"), l->measured, claims_got(c),
+		         l->predicted, 100 * (l->measured / l->predicted - 1));
 		if (leave > 0)
 			claims_cat(c->measured, sizeof c->measured, "; within %.0f%% up to %d %s",
 			           100 * CLAIMS_THEORY_TOL, c->point[leave - 1].streams,
 			           units_plural((unsigned long long)c->point[leave - 1].streams, "stream", "streams"));
-		snprintf(c->brief, sizeof c->brief, "theory leaves at %d streams", l->streams);
+		snprintf(c->brief, sizeof c->brief, "theory leaves at %d %s", l->streams,
+		         units_plural((unsigned long long)l->streams, "stream", "streams"));
 	} else {
 		c->verdict = SS_VERDICT_HOLDS;
 		snprintf(c->measured, sizeof c->measured,

@@ -186,6 +186,48 @@ static void test_001_ideal_pipeline(void **state)
 	sweep_free(&s);
 }
 
+/* --chunks 16: every point cuts the data into 16 chunks (at least a chunk a stream), the 1-stream run as finely,
+ * and speedups are against that run; so the theory's n is the stream count, not the chunks: the ideal pipeline by
+ * streams holds, and at 1 stream the prediction is 1x (it was 3 * 16 / 18 = 2.67x, "leaves it at 1 streams"). A
+ * departure at 1 stream is worded for one stream. */
+static void test_001_theory_chunks(void **state)
+{
+	struct ss_sweep s;
+	struct ss_claim c[SS_CLAIMS_MAX];
+	const struct ss_claim *x;
+	struct pt pts[8];
+	struct engines en = {16u << 20, 16u << 20, 700, 900, 700, 0};
+	int n;
+
+	(void)state;
+	for (int i = 0; i < 8; i++) {
+		double k = all_counts[i];
+
+		pts[i].t_us = 2300 * (k + 2) / (3 * k) * (i > 0 ? 1.02 : 1);
+		pts[i].bound_us = pts[i].t_us;
+	}
+	mk_sweep(&s, SS_PRESET_KERNEL_TRANSFER, all_counts, 8, pts, &en);
+	s.base.chunks = 16;
+	for (int i = 0; i < 8; i++)
+		s.pt[i].a.n = s.pt[i].streams > 16 ? s.pt[i].streams : 16;
+	n = claims_sweep(&s, c);
+	expect_verdict(c, n, "001-theory", SS_VERDICT_HOLDS);
+	x = claims_find(c, n, "001-theory");
+	assert_true(fabs(x->point[0].predicted - 1.0) < 1e-12);
+	assert_true(fabs(x->point[1].predicted - 1.5) < 1e-12);
+	assert_true(fabs(x->point[4].predicted - 3.0 * 16 / 18) < 1e-12);
+	assert_non_null(strstr(x->evidence, "by streams: 1 1.00/1.00 2 "));
+	/* a first point off the theory: one stream, in the singular */
+	s.pt[0].a.speedup = 1.5;
+	n = claims_sweep(&s, c);
+	expect_verdict(c, n, "001-theory", SS_VERDICT_FAILS);
+	x = claims_find(c, n, "001-theory");
+	assert_int_equal((int)claims_value(x, "leaves_at_streams"), 1);
+	assert_non_null(strstr(x->measured, "leaves it at 1 stream: 1.50x measured vs 1.00x (+50%)"));
+	assert_string_equal(x->brief, "theory leaves at 1 stream");
+	sweep_free(&s);
+}
+
 /* 3x reached; the best elsewhere than ~20, but a count of 16..32 within the noise of it (holds) or not (fails). */
 static void test_001_best_and_3x(void **state)
 {
@@ -1093,6 +1135,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_001_document_shape),
 	    cmocka_unit_test(test_001_ideal_pipeline),
+	    cmocka_unit_test(test_001_theory_chunks),
 	    cmocka_unit_test(test_001_best_and_3x),
 	    cmocka_unit_test(test_001_literal_absent),
 	    cmocka_unit_test(test_001_literal_fastest),
