@@ -34,15 +34,15 @@ static void report_prediction(const struct ss_prediction *pr, uint64_t measured_
 	printf(" untraced, as this process issued them)\n");
 }
 
-/* report_run_claims: the claims one run supports (claims_run, from its timeline); none for a step program or a run
- * over several devices. */
+/* report_run_claims: the claims one run supports (claims_run, from its timeline); none where the run is none of the
+ * documents' programs (claims_applies). */
 static int report_run_claims(const struct ss_experiment *e, const struct ss_timeline *tl,
                              const struct ss_run_result *res, const struct ss_analysis *a, struct ss_claim *out)
 {
 	struct ss_claims_obs obs;
 
-	if (e->nsteps > 0 || e->devices > 1)
-		return 0; /* a step program, or one over several GPUs, is none of the documents' (one-GPU) programs */
+	if (!claims_applies(e))
+		return 0; /* nothing to observe for */
 	claims_observe(tl, &obs);
 	return claims_run(e, a, &obs, res->modelled, out);
 }
@@ -196,8 +196,8 @@ void report_sweep(const struct ss_sweep *s)
 	if (!s->modelled)
 		printf(
 		    "\ntime is the CUPTI makespan, or the untraced cudaEvent makespan where tracing overhead > 1%%\n");
-	/* a step program is none of the documents' programs: no claims */
-	if (s->base.nsteps == 0 && s->base.devices <= 1 && (n = claims_sweep(s, claims)) > 0) {
+	/* none where the sweep is none of the documents' programs (claims_applies) */
+	if ((n = claims_sweep(s, claims)) > 0) {
 		printf("\nthe documents' claims these points support%s\n", s->modelled ? " (MODELLED)" : "");
 		report_claims(claims, n);
 	}
@@ -405,7 +405,7 @@ int report_sweep_json(const struct ss_sweep *s)
 	json_out_key_bool(o, "modelled", s->modelled);
 	json_out_key_str(o, "device", s->device);
 	report_json_sweep_points(o, s);
-	n = s->base.nsteps == 0 && s->base.devices <= 1 ? claims_sweep(s, claims) : 0;
+	n = claims_sweep(s, claims);
 	report_claims_json(o, claims, n);
 	return report_json_end(o);
 }

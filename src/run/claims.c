@@ -964,13 +964,18 @@ static int claims_001(const struct ss_sweep *s, struct ss_claim *out)
 	return 6;
 }
 
+bool claims_applies(const struct ss_experiment *e)
+{
+	return e->nsteps == 0 && e->devices <= 1;
+}
+
 int claims_sweep(const struct ss_sweep *s, struct ss_claim *out)
 {
 	struct claims_seen seen[2 * SS_SWEEP_MAX_COUNTS];
 	int n = 0, ns;
 	const struct ss_sweep_point *b = NULL, *w = NULL;
 
-	if (s == NULL || s->pt == NULL || sweep_progress(s) == 0)
+	if (s == NULL || s->pt == NULL || sweep_progress(s) == 0 || !claims_applies(&s->base))
 		return 0;
 	if (s->base.preset == SS_PRESET_KERNEL_TRANSFER)
 		n += claims_001(s, out + n);
@@ -1301,6 +1306,8 @@ int claims_run(const struct ss_experiment *e, const struct ss_analysis *a, const
 	struct claims_seen seen = {a, e->streams, ""};
 	int n = 0;
 
+	if (!claims_applies(e))
+		return 0;
 	memset(&r, 0, sizeof r);
 	r.e = *e;
 	r.a = *a;

@@ -133,14 +133,20 @@ void claims_observe(const struct ss_timeline *tl, struct ss_claims_obs *o);
  * claims_plan made them, run by the caller); a claim whose runs failed or are absent is not measured. Returns how
  * many. */
 int claims_evaluate(unsigned docs, const struct ss_claims_run *runs, int nruns, struct ss_claim *out);
+/* claims_applies: whether e is one of the documents' programs, whose claims its runs and sweeps can be judged by:
+ * false for a step program (an experiment file's own work) and for a run over several GPUs (every document's
+ * program runs on one). claims_sweep and claims_run give no claims where it is false; the CLI and the TUI ask
+ * nothing else. */
+bool claims_applies(const struct ss_experiment *e);
 /* claims_sweep writes into out (room for SS_CLAIMS_MAX) the claims the finished points of s support, by its
  * base's preset: kernel-transfer the 001 claims, decrypt 000's, a sweep of the best and weaker orders 003's issue
- * order; any sweep with copies on several streams 003's copy engine. Returns how many (0: none). */
+ * order; any sweep with copies on several streams 003's copy engine. Returns how many (0: none, and none where
+ * claims_applies(&s->base) is false). */
 int claims_sweep(const struct ss_sweep *s, struct ss_claim *out);
 /* claims_run writes into out (room for SS_CLAIMS_MAX) the claims one run of e supports, from its analysis a and
  * what claims_observe read off its timeline: 001's bytes (a kernel-transfer run), 003's kernel order (a run in
  * the weaker order), 003's copy engine and copies of both directions (copies on two streams or more). Returns how
- * many (0: none). */
+ * many (0: none, and none where claims_applies(e) is false). */
 int claims_run(const struct ss_experiment *e, const struct ss_analysis *a, const struct ss_claims_obs *obs,
                bool modelled, struct ss_claim *out);
 

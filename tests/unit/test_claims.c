@@ -834,7 +834,8 @@ static void test_observe(void **state)
 }
 
 /* claims_run: what one run supports, by its experiment: bytes for kernel-transfer, the kernel order in the weaker
- * order, the copy engine and both directions with copies on two streams. */
+ * order, the copy engine and both directions with copies on two streams; nothing for a step program or several
+ * GPUs. */
 static void test_single_run(void **state)
 {
 	struct ss_experiment e;
@@ -875,6 +876,16 @@ static void test_single_run(void **state)
 	assert_non_null(strstr(claims_find(c, n, "001-bytes")->evidence, "on 2 streams"));
 	e.streams = 1;
 	assert_int_equal(claims_run(&e, &a, &obs, false, c), 1);
+	/* a step program or a run over several GPUs is none of the documents' programs: no claims */
+	assert_true(claims_applies(&e));
+	e.streams = 2;
+	e.nsteps = 1;
+	assert_false(claims_applies(&e));
+	assert_int_equal(claims_run(&e, &a, &obs, false, c), 0);
+	e.nsteps = 0;
+	e.devices = 2;
+	assert_false(claims_applies(&e));
+	assert_int_equal(claims_run(&e, &a, &obs, false, c), 0);
 	timeline_free(&tl);
 }
 
@@ -974,6 +985,22 @@ static void test_claims_view(void **state)
 	               gl);
 	assert_non_null(strstr(row(&g, 2, buf, sizeof buf), "Claims of the documents: when every point has run"));
 	grid_free(&g);
+	/* the same points of a step program (an experiment file's own work), then over two GPUs: none of the
+	 * documents' programs, so no claims line, finished or not, as the CLI's sweep prints none */
+	for (int k = 0; k < 4; k++) {
+		s.pt[7].done = k >= 2;
+		s.base.nsteps = k % 2 == 0 ? 1 : 0;
+		s.base.devices = k % 2 == 0 ? 1 : 2;
+		grid_init(&g, 100, 30);
+		g.ascii = true;
+		sweepview_draw(&g, (struct ss_rect){0, 0, 100, 26}, (struct ss_rect){0, 26, 100, 4}, false, &s, k < 2,
+		               SIZE_MAX, gl);
+		for (int y = 0; y < 26; y++)
+			if (strstr(row(&g, y, buf, sizeof buf), "Claims") != NULL)
+				fail_msg("steps %d, devices %d: row %d is '%s'", s.base.nsteps, s.base.devices, y, buf);
+		grid_free(&g);
+	}
+	assert_int_equal(claims_sweep(&s, (struct ss_claim[SS_CLAIMS_MAX]){0}), 0);
 	sweep_free(&s);
 }
 
