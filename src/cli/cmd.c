@@ -62,7 +62,7 @@ static const struct cmd_option cmd_options[] = {
      "in, the kernels in reverse)"},
     {OPT_SYNC, "sync", 0, CMD_ARG_REQUIRED, "S",
      "stream|reverse|device|events|stop-event (stop-event: document 001's start and stop events on the\n"
-     "legacy stream, the host waiting for stop)"},
+     "legacy stream with cudaEventQuery(start) after the start, the host waiting for stop)"},
     {OPT_DEFSTREAM, "default-stream", 0, CMD_ARG_REQUIRED, "D", "none|legacy-op|event-timer|per-thread|get-last-error"},
     {OPT_STREAM_FLAGS, "stream-flags", 0, CMD_ARG_REQUIRED, "F", "blocking|nonblocking"},
     {OPT_HOSTMEM, "host-mem", 0, CMD_ARG_REQUIRED, "M", "pinned|pageable|managed-attach|managed-prefetch"},

@@ -17,7 +17,7 @@ static const char *const planner_kind_names[SS_OP_COUNT] = {
     "cudaMemcpyAsync H2D",      "cudaMemcpyAsync D2H",      "kernel launch",    "cudaStreamAttachMemAsync",
     "cudaMemPrefetchAsync H2D", "cudaMemPrefetchAsync D2H", "cudaEventRecord",  "cudaEventSynchronize",
     "cudaStreamSynchronize",    "cudaDeviceSynchronize",    "cudaGetLastError", "host_process",
-    "cudaMemsetAsync",          "cudaMemcpyPeerAsync",      "cudaFree",
+    "cudaMemsetAsync",          "cudaMemcpyPeerAsync",      "cudaFree",         "cudaEventQuery",
 };
 
 /* Planning state: the list being built and the experiment it follows. */
@@ -535,9 +535,11 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 	experiment_io_arrays(e, &inputs, &outputs);
 	ops->nbuffers = inputs == 2 || e->kernel == SS_KERNEL_TASK || e->nsteps > 0 ? 3 : 1;
 	if (e->sync == SS_SYNC_STOP_EVENT) {
-		/* document 001's start event, on the legacy stream before any work */
+		/* document 001's start event, on the legacy stream before any work, and its cudaEventQuery(start) */
 		op = planner_push(&p, SS_OP_EVENT_RECORD, SS_STREAM_LEGACY);
 		op->event = ops->nevents++;
+		op = planner_push(&p, SS_OP_EVENT_QUERY, SS_STREAM_HOST);
+		op->event = ops->nevents - 1;
 	}
 	if (e->defstream == SS_DS_EVENT_TIMER)
 		planner_interfere(&p); /* the timer's start */
@@ -747,6 +749,7 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 		break;
 	case SS_OP_EVENT_RECORD:
 	case SS_OP_EVENT_SYNC:
+	case SS_OP_EVENT_QUERY:
 		snprintf(buf, len, "#%u t%d %-10s %s(ev%d)", op->id, op->thread, st, planner_op_kind_name(op->kind),
 		         op->event);
 		break;

@@ -29,6 +29,8 @@ enum ss_op_kind {
 	                         stream to the device of stream `event` (the op's `event` field holds that stream) */
 	SS_OP_FREE,           /* cudaFree of the chunk's managed allocation (the task kernel's data, buffer 1), by the
 	                         thread of its stream once that stream is synchronised */
+	SS_OP_EVENT_QUERY,    /* cudaEventQuery(event): a host call asking whether the event has completed (document
+	                         001 asks it of its start event, which submits it); its answer is not used */
 	SS_OP_COUNT
 };
 

@@ -1128,6 +1128,12 @@ static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 	case SS_OP_EVENT_SYNC:
 		err = cudaEventSynchronize(x->events[op->event]);
 		break;
+	case SS_OP_EVENT_QUERY:
+		/* document 001's cudaEventQuery(start): its answer is not used, and not ready yet is no error */
+		err = cudaEventQuery(x->events[op->event]);
+		if (err == cudaErrorNotReady)
+			err = cudaSuccess;
+		break;
 	case SS_OP_STREAM_SYNC:
 		err = cudaStreamSynchronize(st);
 		break;

@@ -221,7 +221,7 @@ static const char *model_api_name(int kind)
 	    "cudaMemcpyAsync",       "cudaMemcpyAsync",       "cudaLaunchKernel", "cudaStreamAttachMemAsync",
 	    "cudaMemPrefetchAsync",  "cudaMemPrefetchAsync",  "cudaEventRecord",  "cudaEventSynchronize",
 	    "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaGetLastError", "host_process",
-	    "cudaMemsetAsync",       "cudaMemcpyPeerAsync",   "cudaFree",
+	    "cudaMemsetAsync",       "cudaMemcpyPeerAsync",   "cudaFree",         "cudaEventQuery",
 	};
 
 	return kind >= 0 && kind < SS_OP_COUNT ? names[kind] : "cuda?";

@@ -889,18 +889,19 @@ static void test_ops(void **state)
 	}
 	cli_out_free(&o);
 
-	/* kernel-transfer, 8 streams, as document 001 times it: start event, x, y in, add<<<4096, 128>>>, z out per
-	 * stream, stop event and the wait for it = 35 ops */
+	/* kernel-transfer, 8 streams, as document 001 times it: start event and cudaEventQuery(start), x, y in,
+	 * add<<<4096, 128>>>, z out per stream, stop event and the wait for it = 36 ops */
 	run_cli(&o, ARGS("ops"));
 	assert_int_equal(o.status, 0);
-	assert_non_null(strstr(o.out, "# 35 operations, 8 chunks, 2 events\n"));
+	assert_non_null(strstr(o.out, "# 36 operations, 8 chunks, 2 events\n"));
+	assert_non_null(strstr(o.out, "\n#2 t0 host       cudaEventQuery(ev0)\n"));
 	assert_int_equal(count_substr(o.out, "cudaMemcpyAsync H2D"), 16);
 	assert_int_equal(count_substr(o.out, "cudaMemcpyAsync D2H"), 8);
 	assert_int_equal(count_substr(o.out, "kernel launch add<<<4096, 128>>>"), 8);
 	assert_int_equal(count_substr(o.out, "legacy     cudaEventRecord"), 2);
 	assert_int_equal(count_substr(o.out, "legacy     cudaEventSynchronize(ev1)"), 1);
 	assert_int_equal(count_substr(o.out, "cudaStreamSynchronize"), 0);
-	assert_int_equal(count_lines(o.out), 37);
+	assert_int_equal(count_lines(o.out), 38);
 	cli_out_free(&o);
 
 	/* options reach the planner: 3 streams, 10 elements in 4 chunks, breadth, reverse sync */
@@ -1845,7 +1846,7 @@ static void test_singular_counts(void **state)
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, "  1 stream  "));
 	assert_non_null(strstr(o.out, "  1 thread"));
-	assert_non_null(strstr(o.out, "# 7 operations, 1 chunk, 2 events\n"));
+	assert_non_null(strstr(o.out, "# 8 operations, 1 chunk, 2 events\n"));
 	cli_out_free(&o);
 	run_cli(&o, ARGS("ops", "--chunks", "1"));
 	assert_int_equal(o.status, 0);

@@ -132,8 +132,9 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 		/* streams: experiment streams, or the two default streams, or the host for a device sync */
 		CHECK((op->stream >= 0 && op->stream < n) || is_interfering(op) ||
 		      (op->stream == SS_STREAM_HOST &&
-		       (op->kind == SS_OP_DEVICE_SYNC || op->kind == SS_OP_GET_LAST_ERROR)));
-		if (op->kind == SS_OP_DEVICE_SYNC || op->kind == SS_OP_GET_LAST_ERROR)
+		       (op->kind == SS_OP_DEVICE_SYNC || op->kind == SS_OP_GET_LAST_ERROR ||
+		        op->kind == SS_OP_EVENT_QUERY)));
+		if (op->kind == SS_OP_DEVICE_SYNC || op->kind == SS_OP_GET_LAST_ERROR || op->kind == SS_OP_EVENT_QUERY)
 			CHECK(op->stream == SS_STREAM_HOST);
 		/* kernels carry their kernel and launch: the experiment's, covering their chunk unless a grid is set
 		 * (decrypt's grid-stride loop); the interfering one is one thread */
@@ -154,7 +155,7 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 		/* chunks only on the chunk work, events only on event ops, and every event used exists */
 		CHECK(op->chunk >= -1 && op->chunk < nchunks);
 		CHECK((op->chunk >= 0) == is_work(op));
-		if (op->kind == SS_OP_EVENT_RECORD || op->kind == SS_OP_EVENT_SYNC) {
+		if (op->kind == SS_OP_EVENT_RECORD || op->kind == SS_OP_EVENT_SYNC || op->kind == SS_OP_EVENT_QUERY) {
 			CHECK(op->event >= 0 && op->event < ops->nevents);
 		} else {
 			CHECK(op->event == -1);
@@ -163,8 +164,10 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 			CHECK(!recorded[op->event]); /* each event recorded once */
 			recorded[op->event] = 1;
 		}
-		if (op->kind == SS_OP_EVENT_SYNC)
-			CHECK(recorded[op->event]); /* waits only for an event recorded before */
+		if (op->kind == SS_OP_EVENT_SYNC || op->kind == SS_OP_EVENT_QUERY)
+			CHECK(recorded[op->event]); /* waits for or asks of only an event recorded before */
+		if (op->kind == SS_OP_EVENT_QUERY)
+			CHECK(e->sync == SS_SYNC_STOP_EVENT && i == 1); /* document 001's, of its start event */
 		/* bytes: copies move count * element size, nothing else moves bytes */
 		if (is_input(op->kind) || is_output(op->kind))
 			CHECK(planner_op_bytes(ops, op) == op->count * e->elem_size);
@@ -341,9 +344,12 @@ static void check_oplist(const struct ss_experiment *e, const struct ss_oplist *
 		between = e->order == SS_ORDER_DEPTH ? nonempty >= 2 : phases >= 2 && nonempty >= 1;
 	}
 
-	/* Document 001's timing: its start event first, its stop event after all work, waited for once. */
+	/* Document 001's timing: its start event first, cudaEventQuery(start) right after it, its stop event after all
+	 * work, waited for once. */
 	if (e->sync == SS_SYNC_STOP_EVENT) {
 		CHECK(ops->op[0].kind == SS_OP_EVENT_RECORD && ops->op[0].stream == SS_STREAM_LEGACY);
+		CHECK(ops->n > 1 && ops->op[1].kind == SS_OP_EVENT_QUERY && ops->op[1].event == ops->op[0].event);
+		CHECK(count_kind[SS_OP_EVENT_QUERY] == 1);
 		CHECK(nlegacy_rec >= 2);
 		CHECK(nlegacy_sync == 1 + (e->defstream == SS_DS_EVENT_TIMER));
 	}
@@ -702,19 +708,19 @@ static void check_list(const struct ss_experiment *e, const struct want *w, size
 enum { X = 0, Y = 1, Z = 2, NONE = -1, L = SS_STREAM_LEGACY, H = SS_STREAM_HOST };
 
 /* Document 001's timing() for num = 2 (kernel-transfer.cu), call for call: cudaEventRecord(start) on the legacy
- * stream, per stream H2D x, H2D y, add<<<grid, 128>>>, D2H z at offset i * N1, cudaEventRecord(stop),
- * cudaEventSynchronize(stop). */
+ * stream, cudaEventQuery(start), per stream H2D x, H2D y, add<<<grid, 128>>>, D2H z at offset i * N1,
+ * cudaEventRecord(stop), cudaEventSynchronize(stop). */
 static void test_document_001(void **state)
 {
 	struct ss_experiment e;
 	struct ss_oplist ops;
 	static const struct want w[] = {
-	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 0, 0, 0},   {SS_OP_H2D, 0, 0, 0, X, -1, 0, 1u << 21},
-	    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 1u << 21},        {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 1u << 21},
-	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 1u << 21},        {SS_OP_H2D, 1, 0, 1, X, -1, 1u << 21, 1u << 21},
-	    {SS_OP_H2D, 1, 0, 1, Y, -1, 1u << 21, 1u << 21}, {SS_OP_KERNEL, 1, 0, 1, Z, -1, 1u << 21, 1u << 21},
-	    {SS_OP_D2H, 1, 0, 1, Z, -1, 1u << 21, 1u << 21}, {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0},
-	    {SS_OP_EVENT_SYNC, L, 0, -1, NONE, 1, 0, 0},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 0, 0, 0},      {SS_OP_EVENT_QUERY, H, 0, -1, NONE, 0, 0, 0},
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 1u << 21},           {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 1u << 21},
+	    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 1u << 21},        {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 1u << 21},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 1u << 21, 1u << 21},    {SS_OP_H2D, 1, 0, 1, Y, -1, 1u << 21, 1u << 21},
+	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 1u << 21, 1u << 21}, {SS_OP_D2H, 1, 0, 1, Z, -1, 1u << 21, 1u << 21},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0},      {SS_OP_EVENT_SYNC, L, 0, -1, NONE, 1, 0, 0},
 	};
 
 	(void)state;
@@ -723,9 +729,9 @@ static void test_document_001(void **state)
 	check_list(&e, w, sizeof w / sizeof w[0], 2, 2);
 	planner_build(&e, &ops);
 	/* int grid_size = (N1 - 1) / block_size + 1 with block_size = 128 */
-	assert_int_equal(ops.op[3].grid, ((1u << 21) - 1) / 128 + 1);
-	assert_int_equal(ops.op[3].block, 128);
-	assert_int_equal(ops.op[3].kernel, SS_KERNEL_ADD);
+	assert_int_equal(ops.op[4].grid, ((1u << 21) - 1) / 128 + 1);
+	assert_int_equal(ops.op[4].block, 128);
+	assert_int_equal(ops.op[4].kernel, SS_KERNEL_ADD);
 	planner_free(&ops);
 }
 
@@ -764,17 +770,18 @@ static void test_document_000(void **state)
 }
 
 /* Document 001's calls breadth-first, as ref_kernel_transfer --order breadth issues them (num = 2): the start
- * event, every stream's H2D x and y, every stream's add, every stream's D2H z, the stop event and its sync. */
+ * event and its query, every stream's H2D x and y, every stream's add, every stream's D2H z, the stop event and its
+ * sync. */
 static void test_document_001_breadth(void **state)
 {
 	struct ss_experiment e;
 	static const struct want w[] = {
-	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 0, 0, 0},      {SS_OP_H2D, 0, 0, 0, X, -1, 0, 1u << 21},
-	    {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 1u << 21},           {SS_OP_H2D, 1, 0, 1, X, -1, 1u << 21, 1u << 21},
-	    {SS_OP_H2D, 1, 0, 1, Y, -1, 1u << 21, 1u << 21},    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 1u << 21},
-	    {SS_OP_KERNEL, 1, 0, 1, Z, -1, 1u << 21, 1u << 21}, {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 1u << 21},
-	    {SS_OP_D2H, 1, 0, 1, Z, -1, 1u << 21, 1u << 21},    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0},
-	    {SS_OP_EVENT_SYNC, L, 0, -1, NONE, 1, 0, 0},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 0, 0, 0},   {SS_OP_EVENT_QUERY, H, 0, -1, NONE, 0, 0, 0},
+	    {SS_OP_H2D, 0, 0, 0, X, -1, 0, 1u << 21},        {SS_OP_H2D, 0, 0, 0, Y, -1, 0, 1u << 21},
+	    {SS_OP_H2D, 1, 0, 1, X, -1, 1u << 21, 1u << 21}, {SS_OP_H2D, 1, 0, 1, Y, -1, 1u << 21, 1u << 21},
+	    {SS_OP_KERNEL, 0, 0, 0, Z, -1, 0, 1u << 21},     {SS_OP_KERNEL, 1, 0, 1, Z, -1, 1u << 21, 1u << 21},
+	    {SS_OP_D2H, 0, 0, 0, Z, -1, 0, 1u << 21},        {SS_OP_D2H, 1, 0, 1, Z, -1, 1u << 21, 1u << 21},
+	    {SS_OP_EVENT_RECORD, L, 0, -1, NONE, 1, 0, 0},   {SS_OP_EVENT_SYNC, L, 0, -1, NONE, 1, 0, 0},
 	};
 
 	(void)state;
@@ -1260,8 +1267,8 @@ static void test_expected_records(void **state)
 }
 
 /* The run timer starts before the call of a prefetch, an attach and a pageable copy (they do their op's work inside
- * the call), after every other call; every op kind but the synchronisations, host_process and cudaFree puts work on
- * a stream. */
+ * the call), after every other call; every op kind but the synchronisations, host_process, cudaFree and
+ * cudaEventQuery puts work on a stream. */
 static void test_start_before(void **state)
 {
 	static const int memory[] = {SS_MEM_PINNED, SS_MEM_PAGEABLE, SS_MEM_MANAGED_ATTACH, SS_MEM_MANAGED_PREFETCH};
@@ -1280,7 +1287,8 @@ static void test_start_before(void **state)
 			op.kind = (uint8_t)k;
 			assert_int_equal(planner_gpu_op(k), k != SS_OP_EVENT_SYNC && k != SS_OP_STREAM_SYNC &&
 			                                        k != SS_OP_DEVICE_SYNC && k != SS_OP_GET_LAST_ERROR &&
-			                                        k != SS_OP_HOST && k != SS_OP_FREE);
+			                                        k != SS_OP_HOST && k != SS_OP_FREE &&
+			                                        k != SS_OP_EVENT_QUERY);
 			if (planner_start_before(&e, &op) != want)
 				fail_msg("op kind %s, host memory %d: start before %d", planner_op_kind_name(k),
 				         memory[m], !want);
@@ -1310,9 +1318,10 @@ static void test_op_describe(void **state)
 	e.elements = 1u << 20;
 	planner_build(&e, &ops); /* document 001's timing: its start and stop events on the legacy stream */
 	expect_describe(&ops, 1, "#1 t0 legacy     cudaEventRecord(ev0)");
-	expect_describe(&ops, 10, "#10 t0 legacy     cudaEventRecord(ev1)");
-	expect_describe(&ops, 11, "#11 t0 legacy     cudaEventSynchronize(ev1)");
-	expect_describe(&ops, 8, "#8 t0 s1         kernel launch add<<<4096, 128>>> [524288+524288]");
+	expect_describe(&ops, 2, "#2 t0 host       cudaEventQuery(ev0)");
+	expect_describe(&ops, 11, "#11 t0 legacy     cudaEventRecord(ev1)");
+	expect_describe(&ops, 12, "#12 t0 legacy     cudaEventSynchronize(ev1)");
+	expect_describe(&ops, 9, "#9 t0 s1         kernel launch add<<<4096, 128>>> [524288+524288]");
 	planner_free(&ops);
 	e.sync = SS_SYNC_STREAM;
 	planner_build(&e, &ops);
