@@ -529,6 +529,7 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 		return;
 	}
 	memset(ops, 0, sizeof *ops);
+	ops->preset = e->preset;
 	ops->nchunks = (e->nsteps == 0 && e->kernel == SS_KERNEL_SPIN) || e->chunks <= 0 ? e->streams : e->chunks;
 	ops->split = e->split;
 	ops->elem_size = e->elem_size;
@@ -698,6 +699,22 @@ void planner_expected_records(const struct ss_oplist *ops, bool prefetches, size
 	}
 }
 
+/* planner_kernel_name: the name an op line gives kernel op's kernel, as its source document writes the call where
+ * the list is of that document's preset and kernel (document 000's decrypt_gpu, document 003's vectorAdd, document
+ * 004's transform and convert; document 001's add is the option's own name), else the --kernel option's name. Only
+ * the op lines say these: the GPU runs the CUDA backend's ss_* kernels, the names its traces, the model's timelines
+ * and stats give them. */
+static const char *planner_kernel_name(const struct ss_oplist *ops, const struct ss_op *op)
+{
+	if (op->kernel == SS_KERNEL_TASK)
+		return op->buffer == 1 ? "transform" : "convert";
+	if (op->step < 0 && op->kernel == SS_KERNEL_DECRYPT && ops->preset == SS_PRESET_DECRYPT)
+		return "decrypt_gpu";
+	if (op->step < 0 && op->kernel == SS_KERNEL_ADD && ops->preset == SS_PRESET_VECTOR_ADD)
+		return "vectorAdd";
+	return experiment_kernel_name(op->kernel);
+}
+
 void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, char *buf, size_t len)
 {
 	static const char bufname[3] = {'x', 'y', 'z'};
@@ -718,11 +735,8 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 			         op->thread, st);
 		else
 			snprintf(buf, len, "#%u t%d %-10s kernel launch %s<<<%u, %u>>> [%llu+%llu]", op->id, op->thread,
-			         st,
-			         op->kernel == SS_KERNEL_TASK ? (op->buffer == 1 ? "transform" : "convert")
-			                                      : experiment_kernel_name(op->kernel),
-			         op->grid, (unsigned)op->block, (unsigned long long)op->offset,
-			         (unsigned long long)op->count);
+			         st, planner_kernel_name(ops, op), op->grid, (unsigned)op->block,
+			         (unsigned long long)op->offset, (unsigned long long)op->count);
 		if (op->step >= 0 && strlen(buf) + 1 < len) /* a step's kernel: its work and output, its own */
 			snprintf(buf + strlen(buf), len - strlen(buf), " work %u%s%c", op->work,
 			         op->buffer >= 0 ? " -> " : "",

@@ -64,6 +64,7 @@ struct ss_oplist {
 	int nchunks;
 	enum ss_split split; /* how the chunks cut the data (planner_chunk) */
 	uint32_t elem_size;
+	enum ss_preset preset; /* the experiment's preset: planner_op_describe names its document's kernels */
 };
 
 /* planner_build fills ops for e (validated). Deterministic: same experiment, same list. With --devices N the list
@@ -85,7 +86,8 @@ size_t planner_count_kind(const struct ss_oplist *ops, int kind);
  * that cuts one data set among its streams does the same work on 1 stream (1); hyperq gives each stream kernels of
  * its own (32 streams: 32). */
 double planner_work_ratio(const struct ss_oplist *ops, const struct ss_experiment *ref);
-/* planner_op_describe writes one line like "s3 cudaMemcpyAsync H2D x[1048576+524288] 2.0 MiB". */
+/* planner_op_describe writes one line like "s3 cudaMemcpyAsync H2D x[1048576+524288] 2.0 MiB"; a kernel launch names
+ * its kernel as the preset's source document does (decrypt_gpu, vectorAdd, transform, convert, add). */
 void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, char *buf, size_t len);
 const char *planner_op_kind_name(int kind);
 /* planner_expected_records: how many GPU timeline records of each ss_kind the op list must produce when

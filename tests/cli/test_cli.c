@@ -919,6 +919,8 @@ static void test_ops(void **state)
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, "x[512+512]"));
 	assert_non_null(strstr(o.out, "# decrypt  2 streams"));
+	/* document 000's kernel by its name in the document */
+	assert_non_null(strstr(o.out, "#2 t0 s0         kernel launch decrypt_gpu<<<2560, 64>>> [0+512]\n"));
 	cli_out_free(&o);
 }
 

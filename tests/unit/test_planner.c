@@ -1348,6 +1348,33 @@ static void test_op_describe(void **state)
 	expect_describe(&ops, 5, "#5 t0 per-thread kernel launch touch<<<1, 1>>> (interfering)");
 	planner_free(&ops);
 
+	/* the kernels of a document's preset by the document's names: document 000's decrypt_gpu, document 003's
+	 * vectorAdd; the same kernels elsewhere by the option's names */
+	experiment_preset(&e, SS_PRESET_DECRYPT);
+	e.streams = 2;
+	e.elements = 1u << 20;
+	planner_build(&e, &ops);
+	expect_describe(&ops, 2, "#2 t0 s0         kernel launch decrypt_gpu<<<2560, 64>>> [0+524288]");
+	planner_free(&ops);
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.streams = 2;
+	e.elements = 1u << 20;
+	e.kernel = SS_KERNEL_DECRYPT;
+	e.elem_size = 8;
+	e.sync = SS_SYNC_STREAM;
+	planner_build(&e, &ops);
+	expect_describe(&ops, 2, "#2 t0 s0         kernel launch decrypt<<<8192, 64>>> [0+524288]");
+	planner_free(&ops);
+	experiment_preset(&e, SS_PRESET_VECTOR_ADD);
+	e.elements = 1u << 20;
+	planner_build(&e, &ops);
+	expect_describe(&ops, 4, "#4 t0 s0         kernel launch vectorAdd<<<2048, 256>>> [0+524288]");
+	planner_free(&ops);
+	e.kernel = SS_KERNEL_FMA;
+	planner_build(&e, &ops);
+	expect_describe(&ops, 4, "#4 t0 s0         kernel launch fma<<<2048, 256>>> [0+524288]");
+	planner_free(&ops);
+
 	/* decrypt, 2 streams on 2 threads, 2^20 uint64 (chunks of 4 MiB), prefetch, event timer, event sync:
 	 * 1 ER legacy ev0, 2-4 s0, 5 ER legacy ev1 (the timer's lap), 6-8 s1, 9 ER legacy ev2, 10-11 ER s0/s1
 	 * ev3/ev4, 12-13 ES, 14 ES legacy ev2 */
