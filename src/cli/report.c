@@ -205,11 +205,13 @@ void report_sweep(const struct ss_sweep *s)
 
 void report_ops(const struct ss_experiment *e, const struct ss_oplist *ops)
 {
-	char line[256], desc[256];
+	char line[256], desc[256], note[512];
 
 	experiment_describe(e, desc, sizeof desc);
 	printf("# %s\n# %zu operation%s, %d chunk%s, %d event%s\n", desc, ops->n, ops->n == 1 ? "" : "s", ops->nchunks,
 	       ops->nchunks == 1 ? "" : "s", ops->nevents, ops->nevents == 1 ? "" : "s");
+	if (planner_document_note(e, note, sizeof note))
+		printf("# not as the document: %s\n", note);
 	for (int i = 0; i < e->nsteps; i++) {
 		experiment_step_describe(&e->step[i], line, sizeof line);
 		printf("# step %d: %s\n", i + 1, line);
@@ -414,13 +416,14 @@ int report_ops_json(const struct ss_experiment *e, const struct ss_oplist *ops)
 {
 	static const char *const bufname[3] = {"x", "y", "z"};
 	struct json_out *o = report_json_begin();
-	char line[256];
+	char line[256], note[512];
 
 	report_json_experiment(o, e);
 	json_out_key_uint(o, "operations", ops->n);
 	json_out_key_int(o, "chunks", ops->nchunks);
 	json_out_key_int(o, "events", ops->nevents);
 	json_out_key_int(o, "elem_size", ops->elem_size);
+	json_out_key_str(o, "document_note", planner_document_note(e, note, sizeof note) ? note : NULL);
 	json_out_key(o, "ops");
 	json_out_array_begin(o);
 	for (size_t i = 0; i < ops->n; i++) {

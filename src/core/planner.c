@@ -594,6 +594,29 @@ void planner_build(const struct ss_experiment *e, struct ss_oplist *ops)
 		ops->op[i].id = (uint32_t)(i + 1); /* positions, after the best order's moves */
 }
 
+bool planner_document_note(const struct ss_experiment *e, char *buf, size_t len)
+{
+	uint64_t n = (uint64_t)e->streams, off, first, last;
+
+	buf[0] = '\0';
+	if (e->nsteps > 0 || e->devices > 1 || (e->chunks > 0 && e->chunks != e->streams))
+		return false;
+	if (e->preset == SS_PRESET_KERNEL_TRANSFER && e->kernel == SS_KERNEL_ADD && e->elements % n != 0) {
+		/* document 001's int N1 = N / num: stream i's N1 elements from i * N1, the remainder left out; its own
+		 * counts (powers of two up to 128) divide its 2^22, where the two agree */
+		planner_chunk(e->elements, e->streams, e->split, 0, &off, &first);
+		planner_chunk(e->elements, e->streams, e->split, e->streams - 1, &off, &last);
+		snprintf(buf, len,
+		         "document 001 gives each of %d streams N / %d = %llu elements and leaves the last %llu "
+		         "unprocessed; here the %d chunks (--split %s: %llu, the last %llu) cover all %llu",
+		         e->streams, e->streams, (unsigned long long)(e->elements / n),
+		         (unsigned long long)(e->elements % n), e->streams, experiment_split_name(e->split),
+		         (unsigned long long)first, (unsigned long long)last, (unsigned long long)e->elements);
+		return true;
+	}
+	return false;
+}
+
 void planner_free(struct ss_oplist *ops)
 {
 	free(ops->op);

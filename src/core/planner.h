@@ -86,6 +86,10 @@ size_t planner_count_kind(const struct ss_oplist *ops, int kind);
  * that cuts one data set among its streams does the same work on 1 stream (1); hyperq gives each stream kernels of
  * its own (32 streams: 32). */
 double planner_work_ratio(const struct ss_oplist *ops, const struct ss_experiment *ref);
+/* planner_document_note writes into buf (len bytes) where e's op list, a source document's preset as the document
+ * writes it, departs from that document's program on purpose, in words for `ops`; returns false (buf empty) where it
+ * does not, or e is no document's program. */
+bool planner_document_note(const struct ss_experiment *e, char *buf, size_t len);
 /* planner_op_describe writes one line like "s3 cudaMemcpyAsync H2D x[1048576+524288] 2.0 MiB"; a kernel launch names
  * its kernel as the preset's source document does (decrypt_gpu, vectorAdd, transform, convert, add). */
 void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, char *buf, size_t len);

@@ -902,6 +902,14 @@ static void test_ops(void **state)
 	assert_int_equal(count_substr(o.out, "legacy     cudaEventSynchronize(ev1)"), 1);
 	assert_int_equal(count_substr(o.out, "cudaStreamSynchronize"), 0);
 	assert_int_equal(count_lines(o.out), 38);
+	assert_null(strstr(o.out, "# not as the document"));
+	cli_out_free(&o);
+	/* 20 streams, which do not divide 2^22: the one place the preset departs from document 001, said */
+	run_cli(&o, ARGS("ops", "--streams", "20"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "\n# not as the document: document 001 gives each of 20 streams N / 20 = 209715 "
+	                              "elements and leaves the last 4 unprocessed; here the 20 chunks (--split ceil: "
+	                              "209716, the last 209700) cover all 4194304\n"));
 	cli_out_free(&o);
 
 	/* options reach the planner: 3 streams, 10 elements in 4 chunks, breadth, reverse sync */

@@ -866,6 +866,41 @@ static void test_vector_add_orders(void **state)
 	planner_free(&ops);
 }
 
+/* Where an op list departs from its document on purpose, planner_document_note says so: document 001 gives each of
+ * num streams N / num elements and leaves the rest unprocessed, the kernel-transfer preset covers them (only at a
+ * count that does not divide 2^22: 20, not the document's own powers of two). Documents 000 and 003 cut their own
+ * tails (sdiv, chunk + tail), and a list of chunks or of a step program is no document's program. */
+static void test_document_note(void **state)
+{
+	struct ss_experiment e;
+	char buf[512];
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	for (int s = 1; s <= 128; s *= 2) {
+		e.streams = s;
+		assert_false(planner_document_note(&e, buf, sizeof buf));
+		assert_string_equal(buf, "");
+	}
+	e.streams = 20;
+	assert_true(planner_document_note(&e, buf, sizeof buf));
+	assert_string_equal(buf, "document 001 gives each of 20 streams N / 20 = 209715 elements and leaves the last 4 "
+	                         "unprocessed; here the 20 chunks (--split ceil: 209716, the last 209700) cover all "
+	                         "4194304");
+	e.chunks = 20;
+	assert_true(planner_document_note(&e, buf, sizeof buf));
+	e.chunks = 40;
+	assert_false(planner_document_note(&e, buf, sizeof buf));
+	e.chunks = 0;
+	e.devices = 2;
+	assert_false(planner_document_note(&e, buf, sizeof buf));
+	experiment_preset(&e, SS_PRESET_DECRYPT);
+	e.streams = 3;
+	assert_false(planner_document_note(&e, buf, sizeof buf));
+	experiment_preset(&e, SS_PRESET_VECTOR_ADD);
+	assert_false(planner_document_note(&e, buf, sizeof buf));
+}
+
 /* Document 003, point 2: a timer (cudaEventRecord on stream 0) or cudaGetLastError inserted in the middle of the
  * code, between two streams' work; the default-stream preset on 2 streams over 10 elements, call for call. The
  * timer: its start, its lap between the streams' work, its stop, each stream synchronised, the host reading the
@@ -1433,6 +1468,7 @@ int main(void)
 	    cmocka_unit_test(test_document_000_breadth),
 	    cmocka_unit_test(test_vector_add_orders),
 	    cmocka_unit_test(test_document_003_stream0),
+	    cmocka_unit_test(test_document_note),
 	    cmocka_unit_test(test_document_004),
 	    cmocka_unit_test(test_list_depth_small),
 	    cmocka_unit_test(test_list_breadth_tail_legacy),

@@ -21,6 +21,9 @@
  *
  * Usage: ref_kernel_transfer [--order depth|breadth] [COUNT...]: stream counts, each a power of two 1..128 (so that
  * N1 * num = N); by default the document's sweep 1 2 4 8 16 32 64 128; the order by default depth, the document's.
+ * At a count that does not divide N (20, which `streamscope claims` runs) the document's N1 = N / num would leave
+ * the last N - num * N1 elements unprocessed, while the kernel-transfer preset's sdiv chunks cover them (`streamscope
+ * ops --streams 20` says so): the program takes only the counts where the two issue the same calls.
  * Run with the environment's CUDA_DEVICE_MAX_CONNECTIONS (bench sets the preset's).
  *
  * Output on stdout, one line each, a stable format (bench parses it: src/run/refrun.h):
