@@ -192,7 +192,9 @@ void experiment_preset(struct ss_experiment *e, enum ss_preset p)
 		break;
 	case SS_PRESET_MANAGED_THREADS:
 		/* document 004: four tasks, each a host thread with its own stream and 2^22 ints of managed data
-		 * attached to it, alternating transform, host_process and convert 8 times */
+		 * attached to it, alternating transform, host_process and convert 8 times, then freeing the data; the
+		 * streams and the data are made before the run, run_task's cudaStreamDestroy is not issued
+		 * (planner_document_note) */
 		e->kernel = SS_KERNEL_TASK;
 		e->streams = 4;
 		e->threads = 4;

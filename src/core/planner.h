@@ -88,7 +88,9 @@ size_t planner_count_kind(const struct ss_oplist *ops, int kind);
 double planner_work_ratio(const struct ss_oplist *ops, const struct ss_experiment *ref);
 /* planner_document_note writes into buf (len bytes) where e's op list, a source document's preset as the document
  * writes it, departs from that document's program on purpose, in words for `ops`; returns false (buf empty) where it
- * does not, or e is no document's program. */
+ * does not, or e is no document's program. Set-up before the list (streams, allocations, events) is in no op list
+ * and no departure, but a call between two listed ones that is not issued is; the note names the set-up too where
+ * the document's function the list reproduces makes it (document 004's run_task). */
 bool planner_document_note(const struct ss_experiment *e, char *buf, size_t len);
 /* planner_op_describe writes one line like "s3 cudaMemcpyAsync H2D x[1048576+524288] 2.0 MiB"; a kernel launch names
  * its kernel as the preset's source document does (decrypt_gpu, vectorAdd, transform, convert, add). */
