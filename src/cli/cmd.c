@@ -217,6 +217,15 @@ static int cmd_refuse(const struct cmd_entry *e, enum cmd_opt id)
 	                 cmd_see(e, see, sizeof see));
 }
 
+/* cmd_letter finds the option whose short letter is c (any command's): OPT_NONE when none. */
+static enum cmd_opt cmd_letter(int c)
+{
+	for (size_t i = 0; i < sizeof cmd_options / sizeof cmd_options[0]; i++)
+		if (c != 0 && cmd_options[i].letter == c)
+			return cmd_options[i].id;
+	return OPT_NONE;
+}
+
 /* cmd_other finds the option of another command the user typed at arg ("--name", "--name=v", "--na" when that
  * abbreviates one option only, or a short option's letter c): OPT_NONE when there is none. */
 static enum cmd_opt cmd_other(const char *arg, int c)
@@ -225,12 +234,8 @@ static enum cmd_opt cmd_other(const char *arg, int c)
 	size_t n;
 	int matches = 0;
 
-	if (strncmp(arg, "--", 2) != 0) {
-		for (size_t i = 0; i < sizeof cmd_options / sizeof cmd_options[0]; i++)
-			if (c != 0 && cmd_options[i].letter == c)
-				return cmd_options[i].id;
-		return OPT_NONE;
-	}
+	if (strncmp(arg, "--", 2) != 0)
+		return cmd_letter(c);
 	n = strcspn(arg + 2, "=");
 	for (size_t i = 0; i < sizeof cmd_options / sizeof cmd_options[0]; i++) {
 		const struct cmd_option *o = &cmd_options[i];
@@ -597,7 +602,7 @@ static const char *cmd_file_arg(int argc, char **argv)
 		/* a group of letters (-xo FILE, -oFILE): the first that takes a value takes the rest or the next word
 		 */
 		for (const char *c = w + 1; *c != '\0'; c++) {
-			id = cmd_other("", (unsigned char)*c);
+			id = cmd_letter((unsigned char)*c);
 			if (id != OPT_NONE && cmd_option(id)->arg == CMD_ARG_REQUIRED) {
 				i += c[1] == '\0' && i + 1 < argc && !cmd_option_word(argv[i + 1]);
 				break;
