@@ -250,6 +250,36 @@ static void test_reference_detached_h200(void **state)
 	assert_int_equal(count[2], 2);
 }
 
+/* The CUDA side of 2026-12-07's changes on an H100 (tests/data/h200/session-verify-h100): kernel-transfer with
+ * document 001's cudaEventQuery verified, its 36 API calls; its bench against document 001's program 14 of 14 judged
+ * points within 3%; the stream-0 timer's laps between the streams' work make 003-stream0-timer hold (+80.8%). */
+static void test_session_verify_h100(void **state)
+{
+	size_t count[4];
+	yajl_val run = load("../session-verify-h100/run-kt.json"), claims = load("../session-verify-h100/claims.json"),
+	         c;
+	size_t i;
+	int seen = 0;
+
+	(void)state;
+	assert_true(json_tree_is_true(json_tree_get(run, "verified")));
+	assert_int_equal(json_tree_int(json_tree_get(json_tree_get(run, "counts"), "API")), 36);
+	assert_string_equal(json_tree_str(json_tree_get(run, "device")), "NVIDIA H100 80GB HBM3");
+	json_tree_free(run);
+	assert_int_equal(check_points("../session-verify-h100/summary-kt.json", true, count), 14);
+	assert_int_equal(count[0], 16);
+	json_tree_foreach(json_tree_get(claims, "claims"), i, c)
+	{
+		if (strcmp(json_tree_str(json_tree_get(c, "id")), "003-stream0-timer") != 0)
+			continue;
+		seen++;
+		assert_string_equal(json_tree_str(json_tree_get(c, "verdict")), "holds");
+		assert_non_null(strstr(json_tree_str(json_tree_get(c, "measured")), "(+80.8%)"));
+	}
+	assert_int_equal(seen, 1);
+	json_tree_free(claims);
+}
+
 /* The summary.json of bench on a GPU names its card and how the untraced twins ran (detach-h100/call8, 61a18ba,
  * bench --reference vector-add, 5 rounds a point): "device" is the H100's name, "untraced_cupti" is "detached",
  * and both orders are within 3% (best 1.008, weaker 0.995). */
@@ -436,6 +466,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_reference_managed_threads_free),
 	    cmocka_unit_test(test_reference_managed_threads_rounds),
 	    cmocka_unit_test(test_reference_detached_h200),
+	    cmocka_unit_test(test_session_verify_h100),
 	    cmocka_unit_test(test_reference_detached_h100),
 	    cmocka_unit_test(test_reference_summary_keys_h100),
 	    cmocka_unit_test(test_examples_cuda_h100),
