@@ -97,6 +97,20 @@ static uint64_t planner_elements(const struct planner_ctx *p, int c, uint64_t *o
 	return cnt;
 }
 
+/* planner_grid_count is the element count a chunk's kernel of count elements covers with its grid: its own, but
+ * for vector-add the largest chunk's (document 003 computes blocksPerGrid once, for the chunk with the tail, and
+ * launches both kernels with it; the kernel's bounds check idles the extra block). */
+static uint64_t planner_grid_count(const struct planner_ctx *p, uint64_t count)
+{
+	uint64_t off, first, last;
+
+	if (p->e->preset != SS_PRESET_VECTOR_ADD || p->ops->nchunks < 1)
+		return count;
+	planner_chunk(p->e->elements, p->ops->nchunks, p->e->split, 0, &off, &first);
+	planner_chunk(p->e->elements, p->ops->nchunks, p->e->split, p->ops->nchunks - 1, &off, &last);
+	return first > last ? first : last;
+}
+
 /* planner_push_chunk adds an op of kind for chunk c on its stream: count elements of buffer (-1: none) from offset.
  */
 static struct ss_op *planner_push_chunk(struct planner_ctx *p, int kind, int c, int buffer, uint64_t offset,
@@ -111,7 +125,7 @@ static struct ss_op *planner_push_chunk(struct planner_ctx *p, int kind, int c, 
 	if (kind == SS_OP_KERNEL) {
 		op->kernel = (uint8_t)p->e->kernel;
 		op->block = (uint16_t)experiment_block(p->e);
-		op->grid = (uint32_t)experiment_grid(p->e, count);
+		op->grid = (uint32_t)experiment_grid(p->e, planner_grid_count(p, count));
 		op->work = p->e->work;
 	}
 	if (kind == SS_OP_H2D || kind == SS_OP_D2H)
