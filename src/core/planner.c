@@ -764,17 +764,29 @@ static const char *planner_kernel_name(const struct ss_oplist *ops, const struct
 	return experiment_kernel_name(op->kernel);
 }
 
+/* planner_size writes an op's bytes as ops prints them: MiB with two decimals, or bytes below 0.01 MiB (which
+ * would read 0.00). */
+static const char *planner_size(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes * 100 >= (1u << 20))
+		snprintf(buf, len, "%.2f MiB", (double)bytes / (1 << 20));
+	else
+		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+	return buf;
+}
+
 void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, char *buf, size_t len)
 {
 	static const char bufname[3] = {'x', 'y', 'z'};
-	char st[16];
+	char st[16], sz[32];
 	uint64_t bytes = planner_op_bytes(ops, op);
 
 	timeline_stream_label(op->stream, st, sizeof st); /* an op's stream: s<n>, legacy, per-thread or host */
 	if (planner_moves_data(op->kind)) {
-		snprintf(buf, len, "#%u t%d %-10s %s %c[%llu+%llu] %.2f MiB", op->id, op->thread, st,
+		snprintf(buf, len, "#%u t%d %-10s %s %c[%llu+%llu] %s", op->id, op->thread, st,
 		         planner_op_kind_name(op->kind), op->buffer >= 0 && op->buffer < 3 ? bufname[op->buffer] : '?',
-		         (unsigned long long)op->offset, (unsigned long long)op->count, (double)bytes / (1 << 20));
+		         (unsigned long long)op->offset, (unsigned long long)op->count,
+		         planner_size(bytes, sz, sizeof sz));
 		return;
 	}
 	switch (op->kind) {
@@ -792,23 +804,23 @@ void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, ch
 			         op->buffer >= 0 && op->buffer < 3 ? bufname[op->buffer] : ' ');
 		break;
 	case SS_OP_MEMSET:
-		snprintf(buf, len, "#%u t%d %-10s cudaMemsetAsync %c[%llu+%llu] = %u %.2f MiB", op->id, op->thread, st,
+		snprintf(buf, len, "#%u t%d %-10s cudaMemsetAsync %c[%llu+%llu] = %u %s", op->id, op->thread, st,
 		         op->buffer >= 0 && op->buffer < 3 ? bufname[op->buffer] : '?', (unsigned long long)op->offset,
-		         (unsigned long long)op->count, (unsigned)op->value, (double)bytes / (1 << 20));
+		         (unsigned long long)op->count, (unsigned)op->value, planner_size(bytes, sz, sizeof sz));
 		break;
 	case SS_OP_PEER: {
 		char to[16];
 
 		timeline_stream_label(op->event, to, sizeof to);
-		snprintf(buf, len, "#%u t%d %-10s cudaMemcpyPeerAsync z[%llu+%llu] to %s's device %.2f MiB", op->id,
+		snprintf(buf, len, "#%u t%d %-10s cudaMemcpyPeerAsync z[%llu+%llu] to %s's device %s", op->id,
 		         op->thread, st, (unsigned long long)op->offset, (unsigned long long)op->count, to,
-		         (double)bytes / (1 << 20));
+		         planner_size(bytes, sz, sizeof sz));
 		break;
 	}
 	case SS_OP_FREE:
-		snprintf(buf, len, "#%u t%d %-10s cudaFree y[%llu+%llu] %.2f MiB (the task's data)", op->id, op->thread,
-		         st, (unsigned long long)op->offset, (unsigned long long)op->count,
-		         (double)(op->count * ops->elem_size) / (1 << 20));
+		snprintf(buf, len, "#%u t%d %-10s cudaFree y[%llu+%llu] %s (the task's data)", op->id, op->thread, st,
+		         (unsigned long long)op->offset, (unsigned long long)op->count,
+		         planner_size(op->count * ops->elem_size, sz, sizeof sz));
 		break;
 	case SS_OP_EVENT_RECORD:
 	case SS_OP_EVENT_SYNC:

@@ -819,6 +819,36 @@ static void test_document_000_breadth(void **state)
 	check_list(&e, w, sizeof w / sizeof w[0], 0, 3);
 }
 
+/* ops prints a copy's size in MiB, or in bytes below 0.01 MiB, where it read 0.00 MiB. */
+static void test_describe_sizes(void **state)
+{
+	struct ss_experiment e;
+	struct ss_oplist ops;
+	char line[256];
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.elements = 5;
+	e.streams = 2;
+	planner_build(&e, &ops);
+	for (size_t i = 0; i < ops.n; i++)
+		if (ops.op[i].kind == SS_OP_H2D) {
+			planner_op_describe(&ops, &ops.op[i], line, sizeof line);
+			assert_non_null(strstr(line, "x[0+3] 12 B"));
+			break;
+		}
+	planner_free(&ops);
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	planner_build(&e, &ops);
+	for (size_t i = 0; i < ops.n; i++)
+		if (ops.op[i].kind == SS_OP_H2D) {
+			planner_op_describe(&ops, &ops.op[i], line, sizeof line);
+			assert_non_null(strstr(line, " 2.00 MiB"));
+			break;
+		}
+	planner_free(&ops);
+}
+
 /* Document 003's two orders of two-stream vectorAdd, call for call (A, B in; C out; stream 2 gets the chunk and the
  * tail). best: A1 B1 A2 K1 B2 K2 C1 C2; weaker: A1 B1 A2 B2 K2 K1 C1 C2; then sync stream1, stream2. */
 static void test_vector_add_orders(void **state)
@@ -1481,6 +1511,7 @@ int main(void)
 	    cmocka_unit_test(test_document_001_breadth),
 	    cmocka_unit_test(test_document_000_breadth),
 	    cmocka_unit_test(test_vector_add_orders),
+	    cmocka_unit_test(test_describe_sizes),
 	    cmocka_unit_test(test_document_003_stream0),
 	    cmocka_unit_test(test_document_note),
 	    cmocka_unit_test(test_document_004),
