@@ -280,6 +280,27 @@ static void test_session_verify_h100(void **state)
 	json_tree_free(claims);
 }
 
+/* vector-add with document 003's one blocksPerGrid for both launches, on an H100
+ * (tests/data/h200/vector-add-grid-h100): both orders verified, and within 3% of document 003's program (best 0.9968,
+ * weaker 0.9924). */
+static void test_vector_add_grid_h100(void **state)
+{
+	static const char *const runs[] = {"../vector-add-grid-h100/run-va-best.json",
+	                                   "../vector-add-grid-h100/run-va-weaker.json"};
+	size_t count[4];
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		yajl_val r = load(runs[i]);
+
+		assert_true(json_tree_is_true(json_tree_get(r, "verified")));
+		assert_int_equal(json_tree_int(json_tree_get(json_tree_get(r, "counts"), "KER")), 2);
+		json_tree_free(r);
+	}
+	assert_int_equal(check_points("../vector-add-grid-h100/summary-va.json", true, count), 2);
+	assert_int_equal(count[2], 2);
+}
+
 /* The summary.json of bench on a GPU names its card and how the untraced twins ran (detach-h100/call8, 61a18ba,
  * bench --reference vector-add, 5 rounds a point): "device" is the H100's name, "untraced_cupti" is "detached",
  * and both orders are within 3% (best 1.008, weaker 0.995). */
@@ -467,6 +488,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_reference_managed_threads_rounds),
 	    cmocka_unit_test(test_reference_detached_h200),
 	    cmocka_unit_test(test_session_verify_h100),
+	    cmocka_unit_test(test_vector_add_grid_h100),
 	    cmocka_unit_test(test_reference_detached_h100),
 	    cmocka_unit_test(test_reference_summary_keys_h100),
 	    cmocka_unit_test(test_examples_cuda_h100),
