@@ -422,6 +422,15 @@ static int expopts_assemble(struct expopts *o, const struct cmd_args *a, bool sw
 	/* a step program's elements are its kernels' (--kernel sets the preset's) */
 	if (o->exp.nsteps > 0)
 		o->exp.elem_size = experiment_program_elem_size(&o->exp);
+	if (!experiment_uses_kernel(&o->exp))
+		for (int i = 0; a != NULL && i < a->nitem; i++)
+			if (a->item[i].id == OPT_KERNEL) {
+				*cause =
+				    xasprintf("--kernel %s: every kernel step of %s names its own kernel, so --kernel "
+				              "changes none (name it on a step line, or leave the step's kernel out)",
+				              a->item[i].value, f != NULL ? f->path : "the step program");
+				return -1;
+			}
 	return 0;
 }
 

@@ -752,9 +752,7 @@ static void experiment_describe_mem(const struct ss_experiment *e, bool compact,
 			                      experiment_hostmem_name((enum ss_hostmem)kind[b]));
 }
 
-/* experiment_program_uses_kernel tells whether e's kernel (--kernel, its work and launch shape) is one its work
- * runs: the preset's per-chunk work, or a step program with a kernel step that names none. */
-static bool experiment_program_uses_kernel(const struct ss_experiment *e)
+bool experiment_uses_kernel(const struct ss_experiment *e)
 {
 	if (e->nsteps == 0)
 		return true;
@@ -781,7 +779,7 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 	experiment_preset(&d, e->preset);
 	if ((e->kernel != d.kernel || e->block != d.block || e->grid != d.grid || e->work != d.work ||
 	     e->split != d.split) &&
-	    experiment_program_uses_kernel(e)) {
+	    experiment_uses_kernel(e)) {
 		char grid[16] = "cover";
 
 		if (e->grid > 0)

@@ -233,6 +233,9 @@ int experiment_buffer_hostmem(const struct ss_experiment *e, int b);
 uint32_t experiment_program_elem_size(const struct ss_experiment *e);
 /* experiment_step_describe writes step s as an experiment file's step line says it ("kernel add work=400"). */
 void experiment_step_describe(const struct ss_step *s, char *buf, size_t len);
+/* experiment_uses_kernel tells whether e's kernel (--kernel, its work and launch shape) is one its work runs: the
+ * preset's per-chunk work, or a step program with a kernel step that names none. */
+bool experiment_uses_kernel(const struct ss_experiment *e);
 /* experiment_program_describe writes e's step program as its file gives it, one item per step line and the
  * interleave's: "h2d x; kernel decrypt x; d2h x; interleave = 1 2@c-1 3@c-2" ("" without a program). */
 void experiment_program_describe(const struct ss_experiment *e, char *buf, size_t len);

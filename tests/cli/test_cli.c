@@ -1241,6 +1241,9 @@ static void test_run_programs(void **state)
 	cli_out_free(&o);
 	expect_error(2, ARGS("run", path, "--backend", "model", "--host-mem", "managed-attach"),
 	             "invalid --host-mem managed-attach for a step program", NULL);
+	/* --kernel where every kernel step names its own changes nothing: said, not run as if it did */
+	expect_error(2, ARGS("run", path, "--backend", "model", "--kernel", "task"),
+	             "--kernel task: every kernel step of ", NULL);
 	snprintf(name, sizeof name, "ss-bad-step-%d.ini", (int)getpid());
 	put_file(getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp", name, "[chunk]\nstep = h2d w\n", bad,
 	         sizeof bad);
