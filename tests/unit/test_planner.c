@@ -1149,7 +1149,7 @@ static void test_start_events(void **state)
 {
 	struct ss_experiment e;
 	struct ss_oplist ops;
-	int start_at[16];
+	int start_at[32];
 
 	(void)state;
 	experiment_preset(&e, SS_PRESET_DECRYPT);
@@ -1162,6 +1162,7 @@ static void test_start_events(void **state)
 	e.sync = SS_SYNC_EVENTS;
 	planner_build(&e, &ops);
 	assert_int_equal(ops.n, 18);
+	assert_true(ops.n <= sizeof start_at / sizeof start_at[0]);
 	planner_start_events(&ops, 2, start_at);
 	for (size_t i = 0; i < ops.n; i++)
 		assert_int_equal(start_at[i], i == 0 ? 0 : i == 5 ? 1 : -1);
