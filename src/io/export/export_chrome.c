@@ -213,9 +213,29 @@ static void chrome_stream_args(struct json_out *o, const struct ss_timeline *t, 
 		json_out_key_uint(o, "device", si->device);
 }
 
+/* The keys of a device-table entry: in a device process's M event args, and in otherData for device 0 of a
+ * one-device trace (which has no process of its own). */
+static const char *const chrome_device_keys[2][4] = {
+    {"device_name", "uuid", "copy_engines", "context"},
+    {"deviceName", "deviceUuid", "deviceCopyEngines", "deviceContext"}};
+
+/* chrome_device_entry writes d's name and what is known of its uuid, copy engines and context under the keys of
+ * form (0: M event args, 1: otherData). */
+static void chrome_device_entry(struct json_out *o, const struct ss_device_info *d, int form)
+{
+	const char *const *k = chrome_device_keys[form];
+
+	json_out_key_str(o, k[0], d->name);
+	if (d->uuid[0] != '\0')
+		json_out_key_str(o, k[1], d->uuid);
+	if (d->copy_engines > 0)
+		json_out_key_int(o, k[2], d->copy_engines);
+	if (d->context != 0)
+		json_out_key_uint(o, k[3], d->context);
+}
+
 /* chrome_device_args writes device index's entry of t's device table into the args being written, nothing when
- * there is none: ss_device (its index, the key the importer knows the entry by), and what is known of its name,
- * uuid, copy engines and context. */
+ * there is none: ss_device (its index, the key the importer knows the entry by), then chrome_device_entry's. */
 static void chrome_device_args(struct json_out *o, const struct ss_timeline *t, int index)
 {
 	const struct ss_device_info *d = timeline_device(t, index);
@@ -223,13 +243,7 @@ static void chrome_device_args(struct json_out *o, const struct ss_timeline *t, 
 	if (d == NULL)
 		return;
 	json_out_key_int(o, "ss_device", index);
-	json_out_key_str(o, "device_name", d->name);
-	if (d->uuid[0] != '\0')
-		json_out_key_str(o, "uuid", d->uuid);
-	if (d->copy_engines > 0)
-		json_out_key_int(o, "copy_engines", d->copy_engines);
-	if (d->context != 0)
-		json_out_key_uint(o, "context", d->context);
+	chrome_device_entry(o, d, 0);
 }
 
 /* chrome_name_process writes the M events that name, order and label process pid; a device's or stream's name
@@ -520,17 +534,8 @@ static void chrome_other_data(struct json_out *o, const struct ss_export_input *
 	json_out_key_uint(o, "records", t->n);
 	json_out_key_bool(o, "streamIds", t->stream_ids);
 	/* one device: no process of its own to carry its entry of the device table */
-	if (!bydev && timeline_device(t, 0) != NULL) {
-		const struct ss_device_info *d = timeline_device(t, 0);
-
-		json_out_key_str(o, "deviceName", d->name);
-		if (d->uuid[0] != '\0')
-			json_out_key_str(o, "deviceUuid", d->uuid);
-		if (d->copy_engines > 0)
-			json_out_key_int(o, "deviceCopyEngines", d->copy_engines);
-		if (d->context != 0)
-			json_out_key_uint(o, "deviceContext", d->context);
-	}
+	if (!bydev && timeline_device(t, 0) != NULL)
+		chrome_device_entry(o, timeline_device(t, 0), 1);
 	if (t->wall_traced_ns > 0 && t->wall_untraced_ns > 0) {
 		/* record --twin: the program's wall-clock time traced and untraced */
 		json_out_key_uint(o, "wallTracedNs", t->wall_traced_ns);
