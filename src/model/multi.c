@@ -233,8 +233,13 @@ static bool multi_step(struct multi *m, bool *stuck)
 		return false;
 	}
 	{
-		double dt = next - m->now;
-		double rate[MULTI_NENG * SS_MAX_DEVICES];
+		double dt, rate[MULTI_NENG * SS_MAX_DEVICES];
+
+		/* what is left of an item can be below the clock's resolution at now (a few bytes at half a second):
+		 * step at least to the next representable time, and end every phase that has no more left than dt */
+		if (next <= m->now)
+			next = nextafter(m->now, INFINITY);
+		dt = next - m->now;
 
 		for (int e = 0; e < m->neng; e++)
 			rate[e] =
@@ -246,12 +251,10 @@ static bool multi_step(struct multi *m, bool *stuck)
 			if (i < 0)
 				continue;
 			it = &m->it[i];
-			if (it->fixed > 0) {
-				it->fixed -= dt;
-				if (it->fixed < 1e-6)
-					it->fixed = 0;
+			if (it->fixed > 0) { /* its fixed part (a copy's latency) first, then its bytes */
+				it->fixed = it->fixed <= dt || it->fixed - dt < 1e-6 ? 0 : it->fixed - dt;
 			} else {
-				it->bytes -= rate[e] * dt;
+				it->bytes = it->bytes / rate[e] <= dt ? 0 : it->bytes - rate[e] * dt;
 			}
 			if (it->fixed <= 0 && it->bytes <= 1e-6) {
 				it->state = 2;

@@ -299,11 +299,40 @@ static void test_peer(void **state)
 	timeline_free(&t);
 }
 
+/* Half a second of copies over two devices ends: what was left of a copy fell below the clock's resolution
+ * (2.8e-6 bytes at 0.54 s) and the model stood still, never returning (1 Gi floats, --peer). Every op is on the
+ * timeline, and the H2Ds take at least their bytes over the host link. */
+static void test_long_run_ends(void **state)
+{
+	struct ss_experiment e = two_gpus(true);
+	struct ss_profile p;
+	struct ss_timeline t;
+	uint64_t bytes = 0, end = 0;
+
+	(void)state;
+	profile_builtin(&p);
+	e.elements = 1ull << 30;
+	e.streams = 8;
+	model(&e, &p, &t);
+	assert_int_equal(timeline_count(&t, SS_KIND_KERNEL), 32);
+	assert_int_equal(timeline_count(&t, SS_KIND_D2D), 16);
+	for (size_t i = 0; i < t.n; i++) {
+		if (t.rec[i].kind == SS_KIND_H2D)
+			bytes += t.rec[i].bytes;
+		if (t.rec[i].end > end)
+			end = t.rec[i].end;
+	}
+	assert_int_equal(bytes, 2ull * 4 * (1ull << 30));
+	assert_true((double)end >= (double)bytes / p.host_link_gbs);
+	timeline_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_planner), cmocka_unit_test(test_validate),    cmocka_unit_test(test_host_link),
-	    cmocka_unit_test(test_peer),    cmocka_unit_test(test_empty_chunk), cmocka_unit_test(test_misalign),
+	    cmocka_unit_test(test_planner),       cmocka_unit_test(test_validate),    cmocka_unit_test(test_host_link),
+	    cmocka_unit_test(test_peer),          cmocka_unit_test(test_empty_chunk), cmocka_unit_test(test_misalign),
+	    cmocka_unit_test(test_long_run_ends),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
