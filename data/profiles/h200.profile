@@ -90,4 +90,5 @@ host.gap_ns = 300 measured                  # a host thread's own time between t
 host.thread_start_ns = 20000 estimate       # stagger between host threads' first calls (built-in: pthread_create)
 gpu.copy_queues = 1 measured                # 1: copies queue per direction apart from kernels (a waiting copy holds up only copies); 0: one queue for all (built-in: validate.csv: kernel-transfer depth-first with 1 queue overlaps copies and kernels as much as with 8 (0.70 vs 0.66 at 8 streams), where one shared queue would allow only D2H/H2D overlap)
 device.sms = 132 measured                   # streaming multiprocessors (informational) (built-in: H200, H200.md)
+device.memory_mib = 143771 measured         # the device's memory in MiB: the model refuses an experiment whose arrays and 256 MiB for the context do not fit, as the CUDA backend does (built-in: nvidia-smi on the H200: 143771 MiB (tests/data/h200/advise/nvidia-smi.txt); calibrate: cudaMemGetInfo's total)
 device.max_kernels = 128 measured           # kernels running at once (built-in: H200 calibrate: 128 concurrent one-element kernels (compute capability 9.0: 128))

@@ -44,7 +44,9 @@ struct ss_run_result {
 	bool span_short;       /* CUPTI recorded none of some of the GPU's work (prefetches without their timing
 	                          events, managed-attach migrations): the traced span misses it */
 	int repeats;
-	int copy_engines;       /* the device's copy engines (cudaDeviceProp.asyncEngineCount); 0 when not known */
+	int copy_engines; /* the device's copy engines (cudaDeviceProp.asyncEngineCount); 0 when not known */
+	uint64_t
+	    memory_bytes; /* the device's memory (cudaMemGetInfo's total; the model: its profile's); 0: not known */
 	bool untraced_detached; /* the untraced twins ran with CUPTI out of the process (CUDA backend; false where it
 	                           stayed attached, SS_CUPTI_DETACH=0 or cuptiFinalize refused) */
 };

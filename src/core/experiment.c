@@ -705,6 +705,47 @@ void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outpu
 	}
 }
 
+int experiment_device_arrays(const struct ss_experiment *e)
+{
+	int inputs, outputs;
+
+	if (e->kernel == SS_KERNEL_TASK || e->nsteps > 0)
+		return 3; /* in, data, out; a step program's x, y, z */
+	experiment_io_arrays(e, &inputs, &outputs);
+	return inputs == 2 ? 3 : inputs;
+}
+
+uint64_t experiment_device_bytes(const struct ss_experiment *e)
+{
+	int devices = e->devices > 1 ? e->devices : 1;
+	uint64_t per_device = (e->elements + (uint64_t)devices - 1) / (uint64_t)devices;
+
+	if (devices > 1 && e->peer)
+		per_device *= 2;
+	return (uint64_t)experiment_device_arrays(e) * per_device * e->elem_size;
+}
+
+int experiment_fits_memory(const struct ss_experiment *e, uint64_t extra, uint64_t avail, uint64_t total,
+                           const char *device, char **cause)
+{
+	uint64_t need = experiment_device_bytes(e) + extra, room, per_elem, most;
+	int devices = e->devices > 1 ? e->devices : 1;
+	const double gib = (double)(1ull << 30);
+
+	if (need + SS_DEVICE_MEM_MARGIN <= avail)
+		return 0;
+	room = avail > SS_DEVICE_MEM_MARGIN + extra ? avail - SS_DEVICE_MEM_MARGIN - extra : 0;
+	per_elem = (uint64_t)experiment_device_arrays(e) * e->elem_size * (devices > 1 && e->peer ? 2 : 1);
+	most = per_elem > 0 ? room / per_elem * (uint64_t)devices : 0;
+	*cause =
+	    xasprintf("the experiment needs %.2f GiB of device memory%s (%d arrays of %llu x %u bytes); %.2f GiB of "
+	              "%.2f GiB are free on %s (valid: --elements up to %llu)",
+	              (double)need / gib, devices > 1 ? " on each device" : "", experiment_device_arrays(e),
+	              (unsigned long long)e->elements, e->elem_size, (double)avail / gib, (double)total / gib, device,
+	              (unsigned long long)most);
+	return -1;
+}
+
 /* Whether the prefetch-events mode is worth saying: always next to managed-prefetch memory, elsewhere when set by
  * hand. */
 static bool experiment_pfe_shown(const struct ss_experiment *e)

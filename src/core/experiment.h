@@ -245,6 +245,20 @@ const char *experiment_step_kind_name(int k);
 int experiment_step_kind_parse(const char *s);
 /* experiment_io_arrays: how many host arrays are copied in (H2D) and out (D2H) per chunk (0 for copy-less kernels). */
 void experiment_io_arrays(const struct ss_experiment *e, int *inputs, int *outputs);
+/* experiment_device_arrays: how many device arrays of `elements` elements e's run allocates: the kernel's inputs
+ * and output (an in-place decrypt's one; none for spin), a step program's and document 004's task's three. */
+int experiment_device_arrays(const struct ss_experiment *e);
+/* experiment_device_bytes: the device memory e's arrays take on each device it runs on: the arrays of every
+ * element with one device; with several, of the chunks dealt to each (elements / devices, rounded up), twice that
+ * with --peer (each device also holds its neighbour's chunks after their peer copy). */
+uint64_t experiment_device_bytes(const struct ss_experiment *e);
+/* SS_DEVICE_MEM_MARGIN: device memory an experiment leaves free for the CUDA context, CUPTI and the driver. */
+#define SS_DEVICE_MEM_MARGIN (256ull << 20)
+/* experiment_fits_memory: 0 when e's arrays (experiment_device_bytes), `extra` bytes more and the margin fit in
+ * the `avail` free bytes of a device of `total` bytes named `device`; else -1 and *cause, one line: what e needs,
+ * what is free, and the largest --elements that fits. */
+int experiment_fits_memory(const struct ss_experiment *e, uint64_t extra, uint64_t avail, uint64_t total,
+                           const char *device, char **cause);
 
 /* Name tables: *_name returns the canonical CLI name; *_parse returns the value or -1. */
 const char *experiment_preset_name(int p);

@@ -27,9 +27,8 @@
 #include "cuda/cupti_capture.h"
 #include "kernels.h"
 
-#define EXEC_BUFFERS 3                 /* x, y, z (planner.h) */
-#define EXEC_SEED 0x13572468u          /* first spin slot's seed; slot i starts at EXEC_SEED + i */
-#define EXEC_MEM_MARGIN (256ull << 20) /* device memory left free for the context, CUPTI and the driver */
+#define EXEC_BUFFERS 3        /* x, y, z (planner.h) */
+#define EXEC_SEED 0x13572468u /* first spin slot's seed; slot i starts at EXEC_SEED + i */
 
 /* One host thread that issues ops: its op indices, identity, and what went wrong in it. */
 struct exec_thread {
@@ -128,18 +127,6 @@ static cudaStream_t exec_stream(const struct cuda_exec *x, int stream)
 	if (stream == SS_STREAM_PER_THREAD)
 		return cudaStreamPerThread;
 	return cudaStreamLegacy;
-}
-
-/* exec_arrays: the device arrays e's kernel works on: x, y and z for add and fma, x (in place) for decrypt, none
- * for spin. */
-static int exec_arrays(const struct ss_experiment *e)
-{
-	int inputs, outputs;
-
-	if (e->kernel == SS_KERNEL_TASK || e->nsteps > 0)
-		return 3; /* in, data, out; a step program's x, y, z */
-	experiment_io_arrays(e, &inputs, &outputs);
-	return inputs == 2 ? 3 : inputs;
 }
 
 /* exec_chunked: whether buffer b is one managed allocation per chunk (managed-attach; the task kernel: its data
@@ -480,7 +467,7 @@ static int exec_alloc(struct cuda_exec *x, char **cause)
 
 	if (x->prog)
 		return exec_prog_alloc(x, cause);
-	x->nbuf = exec_arrays(e);
+	x->nbuf = experiment_device_arrays(e);
 	for (int b = 0; b < x->nbuf; b++) {
 		if (e->kernel == SS_KERNEL_TASK && !exec_chunked(x, b)) {
 			EXEC_CHECK("cudaMalloc", cudaMalloc(&x->dev[b], bytes));
@@ -524,7 +511,7 @@ static void exec_fill_managed(struct cuda_exec *x)
 			planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &off, &cnt);
 		if (x->e->kernel == SS_KERNEL_TASK) {
 			continue; /* its data is made afresh each run (exec_task_fresh) */
-		} else if (exec_arrays(x->e) == 3) {
+		} else if (experiment_device_arrays(x->e) == 3) {
 			kernels_add_fill((float *)exec_ptr(x, 0, c, off), (float *)exec_ptr(x, 1, c, off), off, cnt);
 			memset(exec_ptr(x, 2, c, off), 0xff, cnt * x->es);
 		} else if (x->e->kernel == SS_KERNEL_DECRYPT) {
@@ -572,7 +559,7 @@ static int exec_init_data(struct cuda_exec *x, const struct ss_sink *progress, c
 		free(in);
 		if (err != cudaSuccess)
 			return exec_cuda_error("cudaMemcpy (task input)", err, cause);
-	} else if (exec_arrays(e) == 3 && !x->managed) {
+	} else if (experiment_device_arrays(e) == 3 && !x->managed) {
 		if (x->host_in[0] == NULL || x->host_in[1] == NULL) {
 			*cause = xasprintf("add: the op list does not copy both x and y in");
 			return -1;
@@ -784,20 +771,15 @@ static int exec_threads_start(struct cuda_exec *x, char **cause)
 	return 0;
 }
 
-static int exec_check_memory(struct cuda_exec *x, const char *device, char **cause)
+/* exec_check_memory: 0 when the experiment's arrays and its result slots fit in the device's free memory; else -1
+ * and *cause (experiment_fits_memory). Sets res->memory_bytes to the device's total. */
+static int exec_check_memory(struct cuda_exec *x, const char *device, struct ss_run_result *res, char **cause)
 {
 	size_t free_b = 0, total = 0;
-	uint64_t need = (uint64_t)x->nbuf * x->n * x->es + (uint64_t)x->nslots * 4;
 
 	EXEC_CHECK("cudaMemGetInfo", cudaMemGetInfo(&free_b, &total));
-	if (need + EXEC_MEM_MARGIN > free_b) {
-		*cause = xasprintf("the experiment needs %.2f GiB of device memory (%d arrays of %llu x %zu bytes), "
-		                   "%.2f GiB of %.2f GiB are free on %s",
-		                   (double)need / (1ull << 30), x->nbuf, (unsigned long long)x->n, x->es,
-		                   (double)free_b / (1ull << 30), (double)total / (1ull << 30), device);
-		return -1;
-	}
-	return 0;
+	res->memory_bytes = total;
+	return experiment_fits_memory(x->e, (uint64_t)x->nslots * 4, free_b, total, device, cause);
 }
 
 int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const struct ss_oplist *ops,
@@ -835,7 +817,7 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 	pthread_mutex_init(&x->lock, NULL);
 	pthread_cond_init(&x->go, NULL);
 	pthread_cond_init(&x->done, NULL);
-	x->nbuf = exec_arrays(e);
+	x->nbuf = experiment_device_arrays(e);
 	if (experiment_validate(e, cause) != 0)
 		goto fail;
 	exec_plan(x);
@@ -874,7 +856,7 @@ int cuda_exec_setup(struct cuda_exec **xp, const struct ss_experiment *e, const 
 		    xasprintf("%s lacks concurrent managed access, which managed-memory experiments need", prop.name);
 		goto fail;
 	}
-	if (exec_check_memory(x, prop.name, cause) < 0 || exec_alloc(x, cause) < 0 ||
+	if (exec_check_memory(x, prop.name, res, cause) < 0 || exec_alloc(x, cause) < 0 ||
 	    exec_init_data(x, progress, cause) < 0)
 		goto fail;
 
@@ -1275,7 +1257,7 @@ static int exec_verify(struct cuda_exec *x, char **cause)
 		uint64_t off = 0, cnt = x->n;
 		if (x->per_chunk)
 			planner_chunk(x->n, x->ops->nchunks, x->ops->split, c, &off, &cnt);
-		if (exec_arrays(x->e) == 3) {
+		if (experiment_device_arrays(x->e) == 3) {
 			const float *xs = x->managed ? (const float *)exec_ptr(x, 0, c, off) : x->host_in[0];
 			const float *ys = x->managed ? (const float *)exec_ptr(x, 1, c, off) : x->host_in[1];
 			const float *zs = x->managed ? (const float *)exec_ptr(x, 2, c, off) : x->host_out[2];

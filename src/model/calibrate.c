@@ -75,6 +75,7 @@ struct cal {
 	/* the run being measured gives no api.prefetch_switch_ns samples: its other stream's first prefetch waits
 	 * behind a large prefetch to the host, which the key does not stand for */
 	bool no_prefetch_switch;
+	uint64_t memory_bytes; /* the device's memory as its runs give it (0: not given) */
 };
 
 /* cal_trace's runs on 8 hardware queues and on one, in turn */
@@ -292,6 +293,8 @@ static int cal_measure(struct cal *c, struct cal_run *r, const struct ss_experim
 	cal_call_samples(r, c);
 	if (c->out->device[0] == '\0')
 		snprintf(c->out->device, sizeof c->out->device, "%s", r->res.device);
+	if (r->res.memory_bytes > 0)
+		c->memory_bytes = r->res.memory_bytes;
 	return 0;
 }
 
@@ -1573,6 +1576,8 @@ int calibrate_run(const struct ss_backend *gpu, struct ss_profile *out, void (*p
 	    cal_workload_solve(&c, SS_PRESET_PAGEABLE, "pageable.h2d.stage_gbs", 0.5, 500, cause) != 0 ||
 	    cal_workload_solve(&c, SS_PRESET_MANAGED, "managed.fault_gbs", 0.1, 1000, cause) != 0)
 		goto fail;
+	if (c.memory_bytes > 0)
+		cal_set(&c, "device.memory_mib", (double)(c.memory_bytes >> 20));
 	cal_name(out);
 	cal_calls_free(&c); /* runs after cal_calls (cal_copy_queues) still add samples */
 	return profile_validate(out, cause);

@@ -1269,6 +1269,17 @@ static void model_launch(const struct ss_sink *sink, const struct ss_record *r, 
 	sink->launch(sink->ctx, &l);
 }
 
+/* model_fits_memory: 0 when e's arrays fit in the memory of p's device (each of them with several), as the CUDA
+ * backend asks of the device's free memory; else -1 and *cause. */
+static int model_fits_memory(const struct ss_experiment *e, const struct ss_profile *p, char **cause)
+{
+	uint64_t total = (uint64_t)p->memory_mib << 20;
+	char device[160];
+
+	snprintf(device, sizeof device, "the modelled %s (profile key device.memory_mib)", p->device);
+	return experiment_fits_memory(e, 0, total, total, device, cause);
+}
+
 int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_profile *p,
                    const struct ss_sink *sink, struct ss_run_result *res, char **cause)
 {
@@ -1276,7 +1287,7 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 	uint64_t steps = 0, makespan = 0;
 	char msg[96];
 
-	if (profile_validate(p, cause) != 0)
+	if (profile_validate(p, cause) != 0 || model_fits_memory(e, p, cause) != 0)
 		return -1;
 	if (e->devices > 1)
 		return multi_simulate(e, ops, p, sink, res, model_timeline, cause); /* --devices: model/multi.c */
@@ -1338,6 +1349,7 @@ int model_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 	memset(res, 0, sizeof *res);
 	model_device_name(p, res->device, sizeof res->device);
 	res->modelled = true;
+	res->memory_bytes = (uint64_t)p->memory_mib << 20;
 	res->prefetch_records = true;
 	res->traced_ns = makespan;
 	res->events_ns_of_captured = makespan;

@@ -430,6 +430,7 @@ int multi_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 	}
 	res->modelled = true;
 	snprintf(res->device, sizeof res->device, "MODEL (%s profile, %d GPUs)", p->name, e->devices);
+	res->memory_bytes = (uint64_t)p->memory_mib << 20;
 	res->traced_ns = (uint64_t)llround(end);
 	res->events_ns_of_captured = res->traced_ns;
 	res->prefetch_records = true;

@@ -307,6 +307,10 @@ static const struct profile_key profile_keys[] = {
      "validate.csv: kernel-transfer depth-first with 1 queue overlaps copies and kernels as much as with 8 "
      "(0.70 vs 0.66 at 8 streams), where one shared queue would allow only D2H/H2D overlap"},
     {"device.sms", I(sms), 1, 100000, 132, M, "streaming multiprocessors (informational)", "H200, H200.md"},
+    {"device.memory_mib", I(memory_mib), 1, 1 << 24, 143771, M,
+     "the device's memory in MiB: the model refuses an experiment whose arrays and 256 MiB for the context do not "
+     "fit, as the CUDA backend does",
+     "nvidia-smi on the H200: 143771 MiB (tests/data/h200/advise/nvidia-smi.txt); calibrate: cudaMemGetInfo's total"},
     {"device.max_kernels", I(max_kernels), 1, 100000, 128, M, "kernels running at once",
      "H200 calibrate: 128 concurrent one-element kernels (compute capability 9.0: 128)"},
 };

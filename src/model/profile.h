@@ -99,6 +99,7 @@ struct ss_profile {
 	int copy_queues;
 	int sms;
 	int max_kernels; /* kernels resident at once */
+	int memory_mib;  /* the device's memory, MiB: an experiment whose arrays do not fit is refused */
 	unsigned char prov[SS_PROFILE_MAX_KEYS];
 };
 

@@ -1145,6 +1145,35 @@ static void test_run_model_text(void **state)
 	cli_out_free(&o);
 }
 
+/* An experiment whose arrays do not fit the modelled GPU's memory is refused in one line, as the GPU would refuse
+ * it: what it needs, what the profile's device has and the largest --elements that fits; nothing is exported. */
+static void test_run_device_memory(void **state)
+{
+	const char *const want =
+	    "the experiment needs 192.00 GiB of device memory (3 arrays of 17179869184 x 4 bytes); "
+	    "140.40 GiB of 140.40 GiB are free on the modelled NVIDIA H200 (profile key "
+	    "device.memory_mib) (valid: --elements up to 12540532053)";
+	char dir[] = "/tmp/ss-cli-devmem-XXXXXX", out[256];
+	struct cli_out o;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, sizeof out, "%s/t.sqlite", dir);
+	expect_error(3, ARGS("run", "--backend", "model", "--elements", "16G", "--export", out), want, NULL);
+	assert_int_equal(stat(out, &st), -1);
+	expect_error(3, ARGS("sweep", "--backend", "model", "--elements", "16G"), want, NULL);
+	expect_error(2, ARGS("advise", "--elements", "16G"), want, NULL);
+	/* one element more than the largest is refused; the largest runs */
+	expect_error(3, ARGS("run", "--backend", "model", "--elements", "12540532054"), "up to 12540532053", NULL);
+	run_cli(&o, ARGS("run", "--backend", "model", "--elements", "12540532053"));
+	if (o.status != 0)
+		fail_msg("exit %d: %s", o.status, o.err);
+	assert_non_null(strstr(o.out, "makespan (model)"));
+	cli_out_free(&o);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* An experiment file given where a trace goes (stats, analyze, view, the TUI's FILE without .ini) is named as one,
  * with the command that runs it: one line, exit 2, nothing written; any other file that is no trace is still "of no
  * format streamscope reads", exit 1. */
@@ -2253,6 +2282,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_options_refused),
 	    cmocka_unit_test(test_experiment_files),
 	    cmocka_unit_test(test_expfile_as_trace),
+	    cmocka_unit_test(test_run_device_memory),
 	    cmocka_unit_test(test_ops_json),
 	    cmocka_unit_test(test_stats_nsys),
 	    cmocka_unit_test(test_stats_nsys_json),

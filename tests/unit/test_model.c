@@ -1003,6 +1003,74 @@ static void test_long_kernels(void **state)
 	}
 }
 
+/* An experiment whose arrays do not fit the profile's device memory (device.memory_mib, less the context's margin)
+ * is refused, naming what it needs, what there is and the largest --elements that fits, which itself runs; the
+ * decrypt preset's one in-place array lets it go three times as far as add's three; with two devices each holds
+ * half. */
+static void test_device_memory(void **state)
+{
+	struct ss_experiment e;
+	struct ss_profile p;
+	struct ss_oplist ops;
+	struct ss_run_result res;
+	char *cause = NULL;
+	unsigned long long most = 0;
+	const char *valid;
+
+	(void)state;
+	profile_builtin(&p);
+	assert_int_equal(p.memory_mib, 143771);
+	p.memory_mib = 1024; /* 1 GiB: 3 arrays of 2^26 floats (768 MiB) fit, of 2^27 do not */
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.elements = 1u << 27;
+	planner_build(&e, &ops);
+	assert_int_equal(model_simulate(&e, &ops, &p, NULL, &res, &cause), -1);
+	planner_free(&ops);
+	assert_non_null(strstr(cause, "needs 1.50 GiB of device memory (3 arrays of 134217728 x 4 bytes)"));
+	assert_non_null(strstr(cause, "1.00 GiB of 1.00 GiB are free on the modelled NVIDIA H200"));
+	valid = strstr(cause, "--elements up to ");
+	assert_non_null(valid);
+	most = strtoull(valid + strlen("--elements up to "), NULL, 10);
+	assert_int_equal(most, (768ull << 20) / 12);
+	assert_null(strchr(cause, '\n'));
+	free(cause);
+	cause = NULL;
+	e.elements = most;
+	planner_build(&e, &ops);
+	if (model_simulate(&e, &ops, &p, NULL, &res, &cause) != 0)
+		fail_msg("%s", cause);
+	planner_free(&ops);
+	assert_int_equal(res.memory_bytes, 1ull << 30);
+	e.elements = most + 1;
+	planner_build(&e, &ops);
+	assert_int_equal(model_simulate(&e, &ops, &p, NULL, &res, &cause), -1);
+	planner_free(&ops);
+	free(cause);
+	cause = NULL;
+
+	experiment_preset(&e, SS_PRESET_DECRYPT); /* one array of uint64 */
+	e.elements = (768ull << 20) / 8;
+	planner_build(&e, &ops);
+	if (model_simulate(&e, &ops, &p, NULL, &res, &cause) != 0)
+		fail_msg("%s", cause);
+	planner_free(&ops);
+
+	experiment_preset(&e, SS_PRESET_KERNEL_TRANSFER);
+	e.devices = 2;
+	e.elements = 2 * most; /* each device holds half */
+	assert_int_equal(experiment_validate(&e, &cause), 0);
+	planner_build(&e, &ops);
+	if (model_simulate(&e, &ops, &p, NULL, &res, &cause) != 0)
+		fail_msg("%s", cause);
+	planner_free(&ops);
+	e.peer = true; /* ... and, with the peer stage, its neighbour's too */
+	planner_build(&e, &ops);
+	assert_int_equal(model_simulate(&e, &ops, &p, NULL, &res, &cause), -1);
+	planner_free(&ops);
+	assert_non_null(strstr(cause, "of device memory on each device"));
+	free(cause);
+}
+
 /* The backend through the runner, as the CLI uses it: labelled as modelled. */
 static void test_backend_runner(void **state)
 {
@@ -1051,6 +1119,7 @@ int main(void)
 	    cmocka_unit_test(test_copy_queue_stay),
 	    cmocka_unit_test(test_task_free),
 	    cmocka_unit_test(test_long_kernels),
+	    cmocka_unit_test(test_device_memory),
 	    cmocka_unit_test(test_backend_runner),
 	};
 

@@ -71,6 +71,7 @@ static void truth_profile(struct ss_profile *p)
 	p->dep_kernel_queues_ns = 2500;
 	p->dep_copy_queues_ns = 5000;
 	p->max_kernels = 100;
+	p->memory_mib = 81559; /* an H100's */
 	p->host_gap_ns = 450;
 }
 

@@ -111,6 +111,7 @@ static void test_builtin(void **state)
 	    "kernel.task.ns_per_unit",
 	    "host.cores",
 	    "kernel.decrypt.misalign",
+	    "device.memory_mib",
 	};
 	/* the built-in values fitted to the validation matrix (profile.c says from which rows; test_validate's
 	 * test_h200_fitted checks the committed profile's are the fit's) */
