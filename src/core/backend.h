@@ -19,8 +19,9 @@ struct ss_sink {
 	void (*progress)(void *ctx, const char *msg);
 	/* stream: stream index is the backend's raw_id and of kind (enum ss_stream_kind); may be NULL. */
 	void (*stream)(void *ctx, int index, uint32_t raw_id, int kind);
-	/* launch: a kernel's launch details (timeline_add_launch); may be NULL. */
-	void (*launch)(void *ctx, const struct ss_launch *l);
+	/* launch: a kernel's launch details (timeline_add_launch) and its full (demangled) name, NULL when its record's
+	 * name is all of it (l->full_name is ignored); may be NULL. */
+	void (*launch)(void *ctx, const struct ss_launch *l, const char *full_name);
 };
 
 /* What a run measured besides the records. Optional values carry validity flags. */

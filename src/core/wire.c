@@ -56,9 +56,12 @@ void wire_device(struct wire_writer *w, int index, const char *name, const char 
 	wire_send(w, WIRE_DEVICE, &d, sizeof d, NULL, 0);
 }
 
-void wire_launch(struct wire_writer *w, const struct ss_launch *l)
+void wire_launch(struct wire_writer *w, const struct ss_launch *l, const char *full_name)
 {
-	wire_send(w, WIRE_LAUNCH, l, sizeof *l, NULL, 0);
+	struct ss_launch c = *l;
+
+	c.full_name = 0;
+	wire_send(w, WIRE_LAUNCH, &c, sizeof c, full_name, full_name ? strnlen(full_name, 4096) : 0);
 }
 
 void wire_progress(struct wire_writer *w, const char *msg)

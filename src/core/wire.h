@@ -17,8 +17,9 @@ enum wire_type {
 	WIRE_RESULT = 3,   /* struct ss_run_result: the capture ended normally */
 	WIRE_ERROR = 4,    /* int32 exit code, then text */
 	WIRE_STREAM = 5,   /* struct wire_stream: what one stream index is */
-	WIRE_LAUNCH = 6,   /* struct ss_launch: a kernel's launch details (the kernel's record comes before it) */
-	WIRE_DEVICE = 7,   /* struct wire_device: what one device is (its records carry its index) */
+	WIRE_LAUNCH =
+	    6, /* struct ss_launch: a kernel's launch details (its record comes before it), then its full name */
+	WIRE_DEVICE = 7, /* struct wire_device: what one device is (its records carry its index) */
 };
 
 /* The payload of WIRE_DEVICE: empty strings and a 0 context leave what the reader knows. */
@@ -53,8 +54,9 @@ void wire_stream(struct wire_writer *w, int index, uint32_t raw_id, int kind);
  * (0: not known). */
 void wire_device(struct wire_writer *w, int index, const char *name, const char *uuid, uint32_t context,
                  int copy_engines);
-/* wire_launch writes a kernel's launch details. */
-void wire_launch(struct wire_writer *w, const struct ss_launch *l);
+/* wire_launch writes a kernel's launch details and its full (demangled) name (NULL: none; l->full_name, an id of
+ * the writer's, is not sent). */
+void wire_launch(struct wire_writer *w, const struct ss_launch *l, const char *full_name);
 /* wire_progress writes a progress line and flushes. */
 void wire_progress(struct wire_writer *w, const char *msg);
 /* wire_result writes the final result and flushes. */

@@ -220,7 +220,7 @@ static void cuda_backend_deliver(struct cuda_exec *x, const struct cupti_capture
 			sink->record(sink->ctx, &r, b->rec[i].name);
 	}
 	for (size_t i = 0; i < b->nlaunch && sink != NULL && sink->launch != NULL; i++)
-		sink->launch(sink->ctx, &b->launch[i]);
+		sink->launch(sink->ctx, &b->launch[i].l, b->launch[i].full_name);
 }
 
 static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,

@@ -535,6 +535,8 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 
 	for (size_t i = 0; i < b->n; i++)
 		free(b->rec[i].name);
+	for (size_t i = 0; i < b->nlaunch; i++)
+		free(b->launch[i].full_name);
 	b->n = 0;
 	b->nevents = 0;
 	b->nlaunch = 0;
@@ -579,10 +581,15 @@ int cupti_capture_collect(const struct cupti_convert_map *map, uint64_t t0, stru
 				b->early++;
 			else if (st == CUPTI_CONVERT_RECORD) {
 				struct ss_launch l;
+				char full[1024];
 
 				capture_push(b, &r, name);
-				if (r.kind == SS_KIND_KERNEL && cupti_convert_launch(a, &l)) {
-					*VEC_PUSH(b->launch, b->nlaunch, b->launch_cap, 256) = l;
+				if (r.kind == SS_KIND_KERNEL && cupti_convert_launch(a, &l, full, sizeof full)) {
+					struct cupti_capture_launch *cl =
+					    VEC_PUSH(b->launch, b->nlaunch, b->launch_cap, 256);
+
+					cl->l = l;
+					cl->full_name = full[0] != '\0' ? xstrdup(full) : NULL;
 				}
 			}
 		}
@@ -718,6 +725,8 @@ void cupti_capture_batch_free(struct cupti_capture_batch *b)
 		free(b->rec[i].name);
 	free(b->rec);
 	free(b->events);
+	for (size_t i = 0; i < b->nlaunch; i++)
+		free(b->launch[i].full_name);
 	free(b->launch);
 	memset(b, 0, sizeof *b);
 }

@@ -24,12 +24,18 @@ struct cupti_capture_event {
 	uint64_t ns;
 };
 
+/* A kernel's launch details and its full (demangled) name, NULL when its record's name is all of it. */
+struct cupti_capture_launch {
+	struct ss_launch l;
+	char *full_name;
+};
+
 /* What one collect produced. */
 struct cupti_capture_batch {
 	struct cupti_capture_rec *rec;
 	size_t n, cap;
-	struct cupti_capture_event *events; /* tagged events that came with a device timestamp (event_times) */
-	struct ss_launch *launch;           /* the kernels' launch details (cupti_convert_launch), nlaunch of them */
+	struct cupti_capture_event *events;  /* tagged events that came with a device timestamp (event_times) */
+	struct cupti_capture_launch *launch; /* the kernels' launch details (cupti_convert_launch), nlaunch of them */
 	size_t nlaunch, launch_cap;
 	size_t nevents;
 	uint64_t dropped;     /* records CUPTI reported dropped, plus intervals that arrived without timestamps */

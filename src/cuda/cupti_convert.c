@@ -4,6 +4,7 @@
 #include <cupti_callbacks.h>
 #include <cupti_version.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/timeline.h"
@@ -250,10 +251,78 @@ static int cupti_convert_memset(const CUpti_ActivityMemset4 *m, const struct cup
 	return cupti_convert_gpu(map, r, SS_KIND_MEMSET, m->start, m->end, m->streamId, m->correlationId, m->channelID);
 }
 
+/* libstdc++'s demangler (<cxxabi.h>'s abi::__cxa_demangle, extern "C"): a malloc'd demangled name, or NULL with
+ * *status < 0 (-2: not a mangled name). */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* cupti_convert_ident: whether c may be part of a C++ identifier. */
+static bool cupti_convert_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* cupti_convert_short_name writes to out[len] the function's own name in demangled name full: the identifier just
+ * before its parameter list, past its template arguments ("void ns::k<4, (char)1>(int (*)(int))" -> "k"). False
+ * when full has no such shape (then out is untouched). */
+static bool cupti_convert_short_name(const char *full, char *out, size_t len)
+{
+	size_t n = strlen(full), end;
+	int depth = 0;
+
+	while (n > 0 && full[n - 1] != ')') /* " const", " &&": qualifiers after the parameters */
+		n--;
+	if (n == 0)
+		return false;
+	do { /* back to the '(' that opens the parameter list */
+		n--;
+		depth += full[n] == ')' ? 1 : full[n] == '(' ? -1 : 0;
+	} while (n > 0 && depth > 0);
+	if (depth != 0)
+		return false;
+	if (n > 0 && full[n - 1] == '>') { /* the template arguments */
+		do {
+			n--;
+			depth += full[n] == '>' ? 1 : full[n] == '<' ? -1 : 0;
+		} while (n > 0 && depth > 0);
+		if (depth != 0)
+			return false;
+	}
+	end = n;
+	while (n > 0 && cupti_convert_ident(full[n - 1]))
+		n--;
+	if (n == end)
+		return false;
+	snprintf(out, len, "%.*s", (int)(end - n), full + n);
+	return true;
+}
+
+void cupti_convert_kernel_names(const char *name, char *short_name, size_t slen, char *full, size_t flen)
+{
+	char *d = NULL;
+	int status = -2;
+
+	if (name == NULL)
+		name = "kernel";
+	if (name[0] == '_' && name[1] == 'Z')
+		d = __cxa_demangle(name, NULL, NULL, &status);
+	if (d == NULL || status != 0) {
+		free(d);
+		snprintf(short_name, slen, "%s", name);
+		snprintf(full, flen, "%s", name);
+		return;
+	}
+	snprintf(full, flen, "%s", d);
+	if (!cupti_convert_short_name(d, short_name, slen))
+		snprintf(short_name, slen, "%s", d);
+	free(d);
+}
+
 static int cupti_convert_kernel(const CUpti_ActivityKernel10 *k, const struct cupti_convert_map *map,
                                 struct ss_record *r, char *name, size_t len)
 {
-	snprintf(name, len, "%s", k->name != NULL ? k->name : "kernel");
+	char full[1024];
+
+	cupti_convert_kernel_names(k->name, name, len, full, sizeof full);
 	r->device = cupti_convert_device(k->deviceId);
 	return cupti_convert_gpu(map, r, SS_KIND_KERNEL, k->start, k->end, k->streamId, k->correlationId, k->channelID);
 }
@@ -365,9 +434,10 @@ static int cupti_convert_marker(const CUpti_ActivityMarker2 *m, struct ss_record
 	return CUPTI_CONVERT_SKIP;
 }
 
-bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l)
+bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l, char *full, size_t len)
 {
 	const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)a;
+	char short_name[256];
 
 	if (a->kind != CUPTI_ACTIVITY_KIND_KERNEL && a->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
 		return false;
@@ -386,6 +456,9 @@ bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l)
 	l->static_smem = k->staticSharedMemory > 0 ? (uint32_t)k->staticSharedMemory : 0;
 	l->dynamic_smem = k->dynamicSharedMemory > 0 ? (uint32_t)k->dynamicSharedMemory : 0;
 	l->flags = SS_LAUNCH_ATTRS;
+	cupti_convert_kernel_names(k->name, short_name, sizeof short_name, full, len);
+	if (strcmp(short_name, full) == 0 && len > 0)
+		full[0] = '\0';
 	return true;
 }
 

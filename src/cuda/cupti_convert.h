@@ -58,9 +58,18 @@ bool cupti_convert_context(const CUpti_Activity *a, uint32_t *device, uint32_t *
 
 /* cupti_convert_launch fills *l with the launch details of kernel record a (CONCURRENT_KERNEL or KERNEL, CUPTI
  * 13.0's Kernel10): grid, block, registers per thread, static and dynamic shared memory, keyed by its correlation
- * and stream ids as cupti_convert's record is. False (and *l untouched) for every other record, and for a kernel
- * whose grid or block CUPTI gave as 0 or negative (not a launch configuration). */
-bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l);
+ * and stream ids as cupti_convert's record is, and writes the kernel's full (demangled) name to full[len] ("" when
+ * it is the record's name: cupti_convert_kernel_names); l->full_name stays 0, for the timeline to set. False (and
+ * *l untouched) for every other record, and for a kernel whose grid or block CUPTI gave as 0 or negative (not a
+ * launch configuration). */
+bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l, char *full, size_t len);
+
+/* cupti_convert_kernel_names: a kernel's two names as Nsight Systems keeps them (shortName, demangledName), from
+ * CUPTI's name, which C++ kernels have mangled by the Itanium C++ ABI ("_Z12ss_add_fixedILi400EEvPKfS1_Pfi"): full
+ * is the demangled name (libstdc++'s __cxa_demangle: "void ss_add_fixed<400>(float const*, float const*, float*,
+ * int)"), short_name the function's own name without scope, template arguments and parameters ("ss_add_fixed"). A
+ * name that does not demangle (an extern "C" kernel's) is both; NULL is "kernel". Each is truncated to its buffer. */
+void cupti_convert_kernel_names(const char *name, char *short_name, size_t slen, char *full, size_t flen);
 
 /* cupti_convert_migration_config fills config with what streamscope asks CUPTI's unified-memory counters for:
  * bytes moved host to device and device to host, on device 0, per process (for

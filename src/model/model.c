@@ -1266,7 +1266,7 @@ static void model_launch(const struct ss_sink *sink, const struct ss_record *r, 
 	l.grid[0] = op->grid;
 	l.block[0] = op->block;
 	l.grid[1] = l.grid[2] = l.block[1] = l.block[2] = 1;
-	sink->launch(sink->ctx, &l);
+	sink->launch(sink->ctx, &l, NULL);
 }
 
 /* model_fits_memory: 0 when e's arrays fit in the memory of p's device (each of them with several), as the CUDA
@@ -1400,9 +1400,12 @@ static void model_tl_stream(void *ctx, int index, uint32_t raw_id, int kind)
 	timeline_set_stream(ctx, index, raw_id, kind);
 }
 
-static void model_tl_launch(void *ctx, const struct ss_launch *l)
+static void model_tl_launch(void *ctx, const struct ss_launch *l, const char *full_name)
 {
-	timeline_add_launch(ctx, l);
+	struct ss_launch c = *l;
+
+	c.full_name = timeline_intern(ctx, full_name);
+	timeline_add_launch(ctx, &c);
 }
 
 int model_timeline(const struct ss_experiment *e, const struct ss_profile *p, struct ss_timeline *tl,

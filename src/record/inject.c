@@ -153,7 +153,7 @@ static void inject_activity(const CUpti_Activity *a)
 	struct ss_record r;
 	struct inject_marker_out mo;
 	struct ss_launch launch;
-	char name[512];
+	char name[512], full[1024];
 	int st;
 
 	switch (a->kind) {
@@ -201,8 +201,8 @@ static void inject_activity(const CUpti_Activity *a)
 				r.stream = i;
 		}
 		wire_record(&inj.w, &r, name);
-		if (r.kind == SS_KIND_KERNEL && cupti_convert_launch(a, &launch))
-			wire_launch(&inj.w, &launch);
+		if (r.kind == SS_KIND_KERNEL && cupti_convert_launch(a, &launch, full, sizeof full))
+			wire_launch(&inj.w, &launch, full[0] != '\0' ? full : NULL);
 		break;
 	case CUPTI_CONVERT_MARKER_START:
 		if (((const CUpti_ActivityMarker2 *)a)->flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {

@@ -51,9 +51,9 @@ static void runner_sink_stream(void *ctx, int index, uint32_t raw_id, int kind)
 	wire_stream(ctx, index, raw_id, kind);
 }
 
-static void runner_sink_launch(void *ctx, const struct ss_launch *l)
+static void runner_sink_launch(void *ctx, const struct ss_launch *l, const char *full_name)
 {
-	wire_launch(ctx, l);
+	wire_launch(ctx, l, full_name);
 }
 
 /* The child's whole life: set the environment CUDA reads at context creation, run, report, exit. */
@@ -151,6 +151,19 @@ static bool runner_fixed(const unsigned char *p, size_t len, void *dst, size_t s
 	return true;
 }
 
+/* runner_name interns the n bytes of text at p (the tail of a frame; at most 4096 of them) in tl: its id, 0 for
+ * none. */
+static uint32_t runner_name(struct ss_timeline *tl, const unsigned char *p, size_t n)
+{
+	char name[4097];
+
+	if (n > 4096)
+		n = 4096;
+	memcpy(name, p, n);
+	name[n] = '\0';
+	return timeline_intern(tl, name);
+}
+
 /* Parses every complete message in r->buf; keeps a partial tail. */
 static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 {
@@ -168,25 +181,21 @@ static void runner_parse(struct ss_runner *r, struct ss_timeline *tl)
 		case WIRE_RECORD:
 			if (h.len >= sizeof(struct ss_record)) {
 				struct ss_record rec;
-				char name[4097];
-				size_t n = h.len - sizeof rec;
 
 				memcpy(&rec, p, sizeof rec);
-				if (n > 4096)
-					n = 4096;
-				memcpy(name, p + sizeof rec, n);
-				name[n] = '\0';
-				rec.name = timeline_intern(tl, name);
+				rec.name = runner_name(tl, p + sizeof rec, h.len - sizeof rec);
 				timeline_add(tl, &rec);
 			}
 			break;
-		case WIRE_LAUNCH: {
-			struct ss_launch l;
+		case WIRE_LAUNCH:
+			if (h.len >= sizeof(struct ss_launch)) {
+				struct ss_launch l;
 
-			if (runner_fixed(p, h.len, &l, sizeof l))
+				memcpy(&l, p, sizeof l);
+				l.full_name = runner_name(tl, p + sizeof l, h.len - sizeof l);
 				timeline_add_launch(tl, &l);
+			}
 			break;
-		}
 		case WIRE_DEVICE: {
 			struct wire_device wd;
 

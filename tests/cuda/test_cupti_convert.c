@@ -246,7 +246,7 @@ static void test_kernel_launch(void **state)
 	                                      CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 14);
 	struct ss_launch l;
 	struct ss_record r;
-	char name[128];
+	char name[128], full[256];
 
 	(void)state;
 	a.gridX = 1056;
@@ -259,7 +259,9 @@ static void test_kernel_launch(void **state)
 	a.staticSharedMemory = 2048;
 	a.dynamicSharedMemory = 49152;
 	assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, name, sizeof name), CUPTI_CONVERT_RECORD);
-	assert_true(cupti_convert_launch((CUpti_Activity *)&a, &l));
+	assert_true(cupti_convert_launch((CUpti_Activity *)&a, &l, full, sizeof full));
+	assert_string_equal(full, ""); /* "ss_add": its record's name is all of it */
+	assert_int_equal(l.full_name, 0);
 	assert_int_equal(l.correlation, r.correlation);
 	assert_int_equal(l.raw_stream, r.raw_stream);
 	assert_int_equal(l.correlation, 99);
@@ -275,13 +277,56 @@ static void test_kernel_launch(void **state)
 	assert_int_equal(l.static_smem, 2048);
 	assert_int_equal(l.dynamic_smem, 49152);
 	a.kind = CUPTI_ACTIVITY_KIND_KERNEL; /* the serialising kind: the same layout */
-	assert_true(cupti_convert_launch((CUpti_Activity *)&a, &l));
+	a.name = "_Z12ss_add_fixedILi400EEvPKfS1_Pfi";
+	assert_true(cupti_convert_launch((CUpti_Activity *)&a, &l, full, sizeof full));
 	assert_int_equal(l.grid[0], 1056);
+	assert_string_equal(full, "void ss_add_fixed<400>(float const*, float const*, float*, int)");
 	a.blockZ = 0; /* not a launch configuration */
 	memset(&l, 0xab, sizeof l);
-	assert_false(cupti_convert_launch((CUpti_Activity *)&a, &l));
+	assert_false(cupti_convert_launch((CUpti_Activity *)&a, &l, full, sizeof full));
 	assert_int_equal(l.correlation, 0xabababab);
-	assert_false(cupti_convert_launch((CUpti_Activity *)&c, &l));
+	assert_false(cupti_convert_launch((CUpti_Activity *)&c, &l, full, sizeof full));
+}
+
+/* A kernel's names as Nsight Systems keeps them: CUPTI's mangled name demangled in full, and the short name the
+ * record carries (the H100's kernel-transfer trace named its kernel "_Z12ss_add_fixedILi400EEvPKfS1_Pfi" in stats
+ * and the TUI); names from the nsys exports in ../shared/data/nsys, a scope and template arguments of their own;
+ * C names, NULL and names that are not mangled pass as they are. */
+static void test_kernel_names(void **state)
+{
+	static const struct {
+		const char *cupti, *shortn, *full;
+	} cases[] = {
+	    {"_Z12ss_add_fixedILi400EEvPKfS1_Pfi", "ss_add_fixed",
+	     "void ss_add_fixed<400>(float const*, float const*, float*, int)"},
+	    {"_Z15reduce_baselinePKiPim", "reduce_baseline", "reduce_baseline(int const*, int*, unsigned long)"},
+	    {"_Z12add_parallelPKfS0_Pfi", "add_parallel", "add_parallel(float const*, float const*, float*, int)"},
+	    {"_ZN2at6native6kernelIfLi4EEEvPT_", "kernel", "void at::native::kernel<float, 4>(float*)"},
+	    {"_ZN2ns1kILb1EEEvPFiiE", "k", "void ns::k<true>(int (*)(int))"},
+	    {"decrypt_gpu", "decrypt_gpu", "decrypt_gpu"},
+	    {"_Znot_mangled", "_Znot_mangled", "_Znot_mangled"},
+	    {NULL, "kernel", "kernel"},
+	};
+	struct cupti_convert_map m = test_map();
+	CUpti_ActivityKernel10 a = test_kernel_activity(13, 7);
+	struct ss_record r;
+	char shortn[64], full[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cupti_convert_kernel_names(cases[i].cupti, shortn, sizeof shortn, full, sizeof full);
+		assert_string_equal(shortn, cases[i].shortn);
+		assert_string_equal(full, cases[i].full);
+		/* the record carries the short name */
+		a.name = cases[i].cupti;
+		assert_int_equal(cupti_convert((CUpti_Activity *)&a, &m, &r, shortn, sizeof shortn),
+		                 CUPTI_CONVERT_RECORD);
+		assert_string_equal(shortn, cases[i].shortn);
+	}
+	/* short buffers truncate both */
+	cupti_convert_kernel_names(cases[0].cupti, shortn, 7, full, 10);
+	assert_string_equal(shortn, "ss_add");
+	assert_string_equal(full, "void ss_a");
 }
 
 static void test_api(void **state)
@@ -619,6 +664,7 @@ int main(void)
 	    cmocka_unit_test(test_memset),
 	    cmocka_unit_test(test_kernel),
 	    cmocka_unit_test(test_kernel_launch),
+	    cmocka_unit_test(test_kernel_names),
 	    cmocka_unit_test(test_api),
 	    cmocka_unit_test(test_sync),
 	    cmocka_unit_test(test_overhead),

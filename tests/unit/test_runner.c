@@ -144,7 +144,7 @@ static int rich_run(const struct ss_experiment *e, const struct ss_oplist *ops, 
 		                      .static_smem = 512,
 		                      .dynamic_smem = 4096};
 
-		sink->launch(sink->ctx, &l);
+		sink->launch(sink->ctx, &l, "void k<4>(int)");
 	}
 	sink->progress(sink->ctx, "done");
 	snprintf(res->device, sizeof res->device, "TESTDEV");
@@ -331,6 +331,8 @@ static void test_records_arrive_intact(void **state)
 		assert_int_equal(l->registers, 32);
 		assert_int_equal(l->static_smem, 512);
 		assert_int_equal(l->dynamic_smem, 4096);
+		/* and the full name after them, interned in the parent's timeline */
+		assert_string_equal(timeline_name(&tl, l->full_name), "void k<4>(int)");
 	}
 	/* labels and result */
 	assert_int_equal(tl.nstreams, 6);
