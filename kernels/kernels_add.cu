@@ -4,8 +4,9 @@
 #include "kernels.h"
 
 /* The document's kernel as it writes it: int indices, no __restrict__ (z may alias x or y, so every repeat loads x[n]
- * and y[n] and stores z[n] again), the loop bound a constant (400 there). */
-template <int REPEATS> __global__ void ss_add_fixed(const float *x, const float *y, float *z, int N)
+ * and y[n] and stores z[n] again), the loop bound a constant (400 there). Named ss_add as the other (a template
+ * overload): a trace's short name is ss_add either way, as the model names it. */
+template <int REPEATS> __global__ void ss_add(const float *x, const float *y, float *z, int N)
 {
 	const int n = blockDim.x * blockIdx.x + threadIdx.x;
 	if (n < N) {
@@ -34,11 +35,12 @@ extern "C" int kernels_add_launch(const float *x, const float *y, float *z, uint
 		return (int)cudaErrorInvalidConfiguration;
 	if (repeats == KERNELS_ADD_DOC_REPEATS) {
 		void *args[] = {(void *)&x, (void *)&y, (void *)&z, (void *)&N};
-		return (int)cudaLaunchKernel((const void *)ss_add_fixed<KERNELS_ADD_DOC_REPEATS>, dim3(grid),
-		                             dim3(block), args, 0, (cudaStream_t)stream);
+		return (int)cudaLaunchKernel((const void *)ss_add<KERNELS_ADD_DOC_REPEATS>, dim3(grid), dim3(block),
+		                             args, 0, (cudaStream_t)stream);
 	}
 	void *args[] = {(void *)&x, (void *)&y, (void *)&z, (void *)&N, (void *)&r};
-	return (int)cudaLaunchKernel((const void *)ss_add, dim3(grid), dim3(block), args, 0, (cudaStream_t)stream);
+	void (*any)(const float *, const float *, float *, int, int) = ss_add; /* the overload with repeats */
+	return (int)cudaLaunchKernel((const void *)any, dim3(grid), dim3(block), args, 0, (cudaStream_t)stream);
 }
 
 extern "C" void kernels_add_fill(float *x, float *y, uint64_t first, uint64_t n)

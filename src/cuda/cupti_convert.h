@@ -65,9 +65,9 @@ bool cupti_convert_context(const CUpti_Activity *a, uint32_t *device, uint32_t *
 bool cupti_convert_launch(const CUpti_Activity *a, struct ss_launch *l, char *full, size_t len);
 
 /* cupti_convert_kernel_names: a kernel's two names as Nsight Systems keeps them (shortName, demangledName), from
- * CUPTI's name, which C++ kernels have mangled by the Itanium C++ ABI ("_Z12ss_add_fixedILi400EEvPKfS1_Pfi"): full
- * is the demangled name (libstdc++'s __cxa_demangle: "void ss_add_fixed<400>(float const*, float const*, float*,
- * int)"), short_name the function's own name without scope, template arguments and parameters ("ss_add_fixed"). A
+ * CUPTI's name, which C++ kernels have mangled by the Itanium C++ ABI ("_Z6ss_addILi400EEvPKfS1_Pfi"): full is the
+ * demangled name (libstdc++'s __cxa_demangle: "void ss_add<400>(float const*, float const*, float*, int)"),
+ * short_name the function's own name without scope, template arguments and parameters ("ss_add"). A
  * name that does not demangle (an extern "C" kernel's) is both; NULL is "kernel". Each is truncated to its buffer. */
 void cupti_convert_kernel_names(const char *name, char *short_name, size_t slen, char *full, size_t flen);
 

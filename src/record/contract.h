@@ -25,7 +25,7 @@
  *                  SS_STREAM_HOST with the OS thread id (SYNC records: 0); NVTX ranges as SS_KIND_MARKER.
  *   WIRE_LAUNCH    a kernel's launch details (grid, block, registers, shared memory), right after its WIRE_RECORD,
  *                  keyed by the kernel's correlation and CUPTI stream ids, then its demangled name where that is
- *                  more than the record's (the record names a C++ kernel by its short name: "ss_add_fixed").
+ *                  more than the record's (the record names a C++ kernel by its short name: "ss_add").
  *   WIRE_ERROR     CUPTI could not be set up (code 3); nothing else follows.
  *   WIRE_RESULT    at the clean end (exit): device name and dropped record count. A stream that ends without
  *                  it was cut short (crash, kill, _exit). */

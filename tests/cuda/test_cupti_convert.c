@@ -299,6 +299,8 @@ static void test_kernel_names(void **state)
 	} cases[] = {
 	    {"_Z12ss_add_fixedILi400EEvPKfS1_Pfi", "ss_add_fixed",
 	     "void ss_add_fixed<400>(float const*, float const*, float*, int)"},
+	    {"_Z6ss_addILi400EEvPKfS1_Pfi", "ss_add", "void ss_add<400>(float const*, float const*, float*, int)"},
+	    {"_Z6ss_addPKfS0_Pfii", "ss_add", "ss_add(float const*, float const*, float*, int, int)"},
 	    {"_Z15reduce_baselinePKiPim", "reduce_baseline", "reduce_baseline(int const*, int*, unsigned long)"},
 	    {"_Z12add_parallelPKfS0_Pfi", "add_parallel", "add_parallel(float const*, float const*, float*, int)"},
 	    {"_ZN2at6native6kernelIfLi4EEEvPT_", "kernel", "void at::native::kernel<float, 4>(float*)"},

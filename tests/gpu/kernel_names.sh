@@ -1,8 +1,8 @@
 #!/bin/bash
 # kernel_names.sh: the kernels' names as the CUDA backend and the recorder write them, on the GPU: CUPTI gives C++
-# kernels their mangled names; the trace should carry Nsight Systems' two, shortName ("ss_add_fixed") and
-# demangledName ("void ss_add_fixed<400>(float const*, ...)"), and stats should show the demangled one. Runs
-# kernel-transfer (the template ss_add_fixed<400>), the same with --work 100 (ss_add), decrypt, and records
+# kernels their mangled names; the trace should carry Nsight Systems' two, shortName ("ss_add", as the model names
+# it) and demangledName ("void ss_add<400>(float const*, ...)"), and stats should show the demangled one. Runs
+# kernel-transfer (the template ss_add<400>), the same with --work 100 (the other ss_add), decrypt, and records
 # document 003's and 001's programs (vectorAdd, add). Usage (on the GPU machine): tests/gpu/kernel_names.sh BUILD_DIR.
 # Writes $OUT/names/names.txt and each trace.
 set -u
