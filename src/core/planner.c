@@ -26,6 +26,24 @@ struct planner_ctx {
 	struct ss_oplist *ops;
 };
 
+const char *planner_kernel_symbol(const struct ss_op *op)
+{
+	if (op->stream < 0)
+		return "ss_touch";
+	switch (op->kernel) {
+	case SS_KERNEL_ADD:
+		return "ss_add";
+	case SS_KERNEL_FMA:
+		return "ss_fma";
+	case SS_KERNEL_DECRYPT:
+		return "ss_decrypt";
+	case SS_KERNEL_TASK:
+		return op->buffer == 1 ? "ss_transform" : "ss_convert";
+	default:
+		return "ss_spin";
+	}
+}
+
 const char *planner_op_kind_name(int kind)
 {
 	if (kind < 0 || kind >= SS_OP_COUNT)

@@ -96,6 +96,10 @@ bool planner_document_note(const struct ss_experiment *e, char *buf, size_t len)
  * its kernel as the preset's source document does (decrypt_gpu, vectorAdd, transform, convert, add). */
 void planner_op_describe(const struct ss_oplist *ops, const struct ss_op *op, char *buf, size_t len);
 const char *planner_op_kind_name(int kind);
+/* planner_kernel_symbol: the function the CUDA backend launches for kernel op (kernels/: ss_add, ss_fma,
+ * ss_decrypt, ss_transform, ss_convert, ss_spin; ss_touch for a default-stream op), as a trace's short name gives
+ * it: the name the model gives its records. */
+const char *planner_kernel_symbol(const struct ss_op *op);
 /* planner_expected_records: how many GPU timeline records of each ss_kind the op list must produce when
  * captured (copies -> H2D/D2H, kernels -> KERNEL; prefetches -> H2D/D2H when prefetches, the run result's
  * prefetch_records: CUPTI records none, the CUDA backend times them with events on request, the model always

@@ -227,25 +227,6 @@ static const char *model_api_name(int kind)
 	return kind >= 0 && kind < SS_OP_COUNT ? names[kind] : "cuda?";
 }
 
-static const char *model_kernel_name(const struct ss_experiment *e, const struct ss_op *op)
-{
-	(void)e;
-	if (op->stream < 0)
-		return "ss_touch";
-	switch (op->kernel) {
-	case SS_KERNEL_ADD:
-		return "ss_add";
-	case SS_KERNEL_FMA:
-		return "ss_fma";
-	case SS_KERNEL_DECRYPT:
-		return "ss_decrypt";
-	case SS_KERNEL_TASK:
-		return op->buffer == 1 ? "ss_transform" : "ss_convert";
-	default:
-		return "ss_spin";
-	}
-}
-
 /* model_slot_of maps an op's stream to its slot. */
 static int model_slot_of(const struct model *m, const struct ss_op *op)
 {
@@ -734,7 +715,7 @@ static void model_complete(struct model *m, int i)
 		}
 	}
 	if (it->rec_kind >= 0) {
-		const char *name = it->rec_kind == SS_KIND_KERNEL   ? model_kernel_name(m->e, op)
+		const char *name = it->rec_kind == SS_KIND_KERNEL   ? planner_kernel_symbol(op)
 		                   : it->rec_kind == SS_KIND_MEMSET ? "Memset (Device)"
 		                   : it->rec_kind == SS_KIND_H2D
 		                       ? (it->prefetch                  ? "Prefetch HtoD (Managed -> Device)"

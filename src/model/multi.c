@@ -289,7 +289,6 @@ int multi_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 	struct multi_kcache kc = {.n = 0};
 	int total = e->streams * e->devices, *last_stream, *last_chunk;
 	double host = 0, end = 0;
-	char kname[40];
 	int rc = -1;
 
 	memset(res, 0, sizeof *res);
@@ -308,7 +307,6 @@ int multi_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 		last_stream[i] = -1;
 	for (int i = 0; i <= ops->nchunks; i++)
 		last_chunk[i] = -1;
-	snprintf(kname, sizeof kname, "%s", experiment_kernel_name(e->kernel));
 	/* the host issues every op in order */
 	for (size_t k = 0; k < ops->n; k++) {
 		const struct ss_op *op = &ops->op[k];
@@ -399,7 +397,7 @@ int multi_simulate(const struct ss_experiment *e, const struct ss_oplist *ops, c
 			snprintf(name, sizeof name, "%s",
 			         kind == SS_KIND_H2D   ? "Memcpy HtoD (Pinned -> Device)"
 			         : kind == SS_KIND_D2H ? "Memcpy DtoH (Device -> Pinned)"
-			                               : kname);
+			                               : planner_kernel_symbol(it->op));
 		multi_emit(&m, kind, it->start, it->end, it, 0, name);
 		if (it->end > end)
 			end = it->end;

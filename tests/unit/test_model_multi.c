@@ -263,7 +263,8 @@ static void test_misalign(void **state)
 }
 
 /* The peer stage: a peer copy per chunk from its device to the next, flagged and naming its far end, taking
- * latency + bytes / multi.peer_gbs, the second kernel on the far device after it, the D2H there. */
+ * latency + bytes / multi.peer_gbs, the second kernel on the far device after it, the D2H there. Kernels are
+ * named ss_add (they were "add", where one device's model and the GPU say ss_add). */
 static void test_peer(void **state)
 {
 	struct ss_experiment e = two_gpus(true);
@@ -277,8 +278,10 @@ static void test_peer(void **state)
 	for (size_t i = 0; i < t.n; i++) {
 		const struct ss_record *r = &t.rec[i];
 
-		if (r->kind == SS_KIND_KERNEL)
+		if (r->kind == SS_KIND_KERNEL) { /* named as the one-device model and a GPU trace name them */
 			kernels[r->device]++;
+			assert_string_equal(timeline_name(&t, r->name), "ss_add");
+		}
 		if (r->kind != SS_KIND_D2D)
 			continue;
 		peers++;
