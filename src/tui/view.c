@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "tui/axis.h"
+#include "tui/insightbox.h"
 #include "tui/keys.h"
 #include "tui/sweepview.h"
 
@@ -596,7 +597,20 @@ static void view_gantt(struct ss_grid *g, struct ss_rect labels, struct ss_rect 
                        const struct ss_gantt_view *gv, const struct ss_view *v, const size_t *mark, size_t nmark)
 {
 	if (run->tl == NULL || run->lanes == NULL) {
-		view_center(g, plot, plot.y + plot.h / 2,
+		char line[8][INSIGHTBOX_LINE];
+		int n = 0, y = plot.y + plot.h / 2;
+
+		/* a failure's whole text, which the status row may cut, wrapped above the hint */
+		if (!v->running && v->message != NULL && v->message[0] && v->message_role == SS_ROLE_WARN) {
+			n = insightbox_wrap(v->message, plot.w - 4, line, 8);
+			n = n < 8 ? n : 8;
+			n = n < plot.h - 1 ? n : plot.h - 1;
+			y = plot.y + (plot.h - n - 1) / 2;
+			for (int i = 0; i < n; i++)
+				view_center(g, plot, y + i, line[i], SS_ROLE_WARN, 0);
+			y += n;
+		}
+		view_center(g, plot, y,
 		            v->running ? "waiting for the first records..." : "nothing to show: press r to run",
 		            SS_ROLE_DIM, 0);
 		return;

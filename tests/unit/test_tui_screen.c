@@ -303,6 +303,7 @@ static void test_sweep_one_order(void **state)
 static void test_empty(void **state)
 {
 	struct fixture_view f;
+	char row[1024];
 
 	(void)state;
 	fv_init(&f, 80, 24, false);
@@ -320,8 +321,25 @@ static void test_empty(void **state)
 	f.v.message_role = SS_ROLE_WARN;
 	view_draw(&f.g, &f.v);
 	assert_true(tui_find(&f.g, "nothing to show: press r to run") > 2);
-	assert_int_equal(tui_find(&f.g, "the run failed: the runner process crashed"), 23);
+	/* on the status row, and in the plot above the hint */
+	assert_non_null(strstr(tui_row(&f.g, 23, row, sizeof row), "the run failed: the runner process crashed"));
 	assert_int_equal(grid_at(&f.g, 0, 23)->role, SS_ROLE_WARN);
+	assert_true(tui_find(&f.g, "the run failed: the runner process crashed") <
+	            tui_find(&f.g, "nothing to show: press r to run"));
+	/* a failure longer than the status row: its whole text in the plot, wrapped, above the hint */
+	f.v.message =
+	    "run failed: the experiment needs 192.00 GiB of device memory (3 arrays of 17179869184 x 4 bytes); "
+	    "140.40 GiB of 140.40 GiB are free on the modelled NVIDIA H200 (profile key device.memory_mib) "
+	    "(valid: --elements up to 12540532053)";
+	view_draw(&f.g, &f.v);
+	{
+		int a = tui_find(&f.g, "run failed: the experiment needs"), b = tui_find(&f.g, "12540532053)"),
+		    hint = tui_find(&f.g, "nothing to show: press r to run");
+
+		assert_true(a > 2 && a < 23);
+		assert_true(b > a && b < hint && hint < 23);
+		assert_true(tui_find(&f.g, "device.memory_mib") > a);
+	}
 	fv_free(&f);
 }
 
