@@ -1,0 +1,34 @@
+#!/bin/bash
+# session_h200.sh: in one device call of under 600 s, what 2026-12-07's fourth session left to the GPU: the kernels'
+# names from the CUDA backend and the recorder (tests/gpu/kernel_names.sh, any card); on an H200 also bench of
+# decrypt against document 000's program in both orders, 1..128 streams, one round a point (its rounds have spread
+# under 0.3% on an H100), bench of managed-threads against document 004's program (5 rounds), and the documents'
+# claims (the stream-0 timer as document 003 places it). CUPTI is detached for the untraced runs (the default).
+# Usage (on the GPU machine, from the repository root, build-h200-slim carried): bash tests/gpu/session_h200.sh
+# Results: $OUT/names (kernel_names.sh), $OUT/h200.tar.gz (folder h: each command's output, its summary.json, and
+# log.txt with exit status and seconds).
+b=build-h200-slim
+export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}
+h=$OUT/h
+mkdir -p $h
+n=$(nvidia-smi --query-gpu=name --format=csv,noheader)
+echo "card: $n $(cat $b/COMMIT)" | tee $h/card.txt
+nvidia-smi >$h/nvidia-smi.txt 2>&1
+t() { # t NAME SECONDS CMD...: run CMD into $h/NAME, its status and seconds into log.txt
+	local name=$1 secs=$2
+	shift 2
+	local t0=$(date +%s)
+	timeout $secs "$@" >$h/$name 2>$h/$name.err
+	echo "$name rc=$? $(($(date +%s) - t0)) s" | tee -a $h/log.txt
+}
+t names.txt 90 bash tests/gpu/kernel_names.sh $b
+case "$n" in *H200*)
+	export SS_REFERENCE_DIR=$b/tests/gpu/reference
+	t bench-decrypt.txt 270 $b/streamscope bench --backend cuda -o $h/bench-decrypt --reference decrypt --rounds 1
+	t bench-mt.txt 130 $b/streamscope bench --backend cuda -o $h/bench-mt --reference managed-threads --rounds 5
+	t claims.json 75 $b/streamscope claims --backend cuda --json
+	find $h -name "*.sqlite" -delete
+	;;
+esac
+tar -C $OUT -czf $OUT/h200.tar.gz h && rm -rf $h
+ls -la $OUT
