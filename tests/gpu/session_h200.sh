@@ -4,7 +4,8 @@
 # decrypt against document 000's program in both orders, 1..128 streams, one round a point (its rounds have spread
 # under 0.3% on an H100), bench of managed-threads against document 004's program (5 rounds), and the documents'
 # claims (the stream-0 timer as document 003 places it). CUPTI is detached for the untraced runs (the default).
-# Usage (on the GPU machine, from the repository root, build-h200-slim carried): bash tests/gpu/session_h200.sh
+# Usage (on the GPU machine, from the repository root, build-h200-slim carried): [DEADLINE=S] bash tests/gpu/session_h200.sh
+# (DEADLINE: seconds all steps together may take, default 570; a step that would pass it is cut short or skipped).
 # Results: $OUT/names (kernel_names.sh), $OUT/h200.tar.gz (folder h: each command's output, its summary.json, and
 # log.txt with exit status and seconds).
 b=build-h200-slim
@@ -14,10 +15,13 @@ mkdir -p $h
 n=$(nvidia-smi --query-gpu=name --format=csv,noheader)
 echo "card: $n $(cat $b/COMMIT)" | tee $h/card.txt
 nvidia-smi >$h/nvidia-smi.txt 2>&1
-t() { # t NAME SECONDS CMD...: run CMD into $h/NAME, its status and seconds into log.txt
+end=$(($(date +%s) + ${DEADLINE:-570})) # every step ends by then
+t() { # t NAME SECONDS CMD...: run CMD into $h/NAME (for at most SECONDS, and not past end), its status and seconds into log.txt
 	local name=$1 secs=$2
 	shift 2
 	local t0=$(date +%s)
+	[ $((end - t0)) -lt $secs ] && secs=$((end - t0))
+	[ $secs -lt 5 ] && { echo "$name skipped: no time left" | tee -a $h/log.txt; return; }
 	timeout $secs "$@" >$h/$name 2>$h/$name.err
 	echo "$name rc=$? $(($(date +%s) - t0)) s" | tee -a $h/log.txt
 }
