@@ -288,6 +288,9 @@ int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[1
 	}
 	name = timeline_name(run->tl, rec->name);
 	LINE("name", "%s", name[0] ? name : "-");
+	/* a C++ kernel's demangled name: its template arguments and parameters (cut to the box) */
+	if (launch != NULL && launch->full_name != 0 && launch->full_name != rec->name)
+		LINE("full name", "%s", timeline_name(run->tl, launch->full_name));
 	api = lanes_api_of(run->lanes, r);
 	if (api != UINT32_MAX) {
 		const char *an = timeline_name(run->tl, run->tl->rec[api].name);
@@ -306,8 +309,8 @@ int view_detail_lines(const struct ss_view_run *run, uint32_t r, char (*label)[1
 /* view_detail draws the selection's box, in the corner that does not hide the selected lane. */
 static void view_detail(struct ss_grid *g, const struct ss_layout *l, const struct ss_view *v)
 {
-	char label[10][12], value[10][64];
-	int n = view_detail_lines(&v->run, v->gv.sel, label, value, 10), lane, top, y;
+	char label[12][12], value[12][64];
+	int n = view_detail_lines(&v->run, v->gv.sel, label, value, 12), lane, top, y;
 	struct ss_rect r;
 	const struct ss_glyphs *gl = v->gl;
 	const struct ss_rect *plot = v->pinned.tl != NULL ? &l->plot[1] : &l->plot[0];

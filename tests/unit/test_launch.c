@@ -324,6 +324,68 @@ static void test_h100_device_info(void **state)
 	}
 }
 
+/* The H100's traces of tests/data/h200/kernel-names-h100: the CUDA backend's runs and the recorder's carry each
+ * kernel's short name on its record and its demangled name on its launch (CUPTI's mangled name was both); the
+ * detail box shows the demangled one where it says more, stats' kernel table lists it, as nsys stats does. */
+static void test_h100_kernel_names(void **state)
+{
+	static const struct {
+		const char *file, *shortn, *full;
+		size_t kernels;
+	} cases[] = {
+	    {"kt", "ss_add", "void ss_add<400>(float const*, float const*, float*, int)", 4},
+	    {"kt-work100", "ss_add", "ss_add(float const*, float const*, float*, int, int)", 4},
+	    {"decrypt", "ss_decrypt", NULL, 4},
+	    {"rec-va", "vectorAdd", "vectorAdd(float const*, float const*, float*, int)", 8},
+	    {"rec-kt", "add", "add(float const*, float const*, float*, int)", 44},
+	};
+	char *cause = NULL;
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		char rel[96], *path, lab[12][12], val[12][64];
+		struct ss_timeline t;
+		struct ss_summary s;
+		struct ss_lanes ls;
+		size_t n = 0;
+
+		snprintf(rel, sizeof rel, "h200/kernel-names-h100/%s.sqlite", cases[c].file);
+		path = fx_data(rel);
+		timeline_init(&t);
+		if (import_file(path, &t, &cause) != 0)
+			fail_msg("%s", cause);
+		for (size_t i = 0; i < t.n; i++) {
+			const struct ss_launch *l;
+
+			if (t.rec[i].kind != SS_KIND_KERNEL)
+				continue;
+			n++;
+			assert_string_equal(timeline_name(&t, t.rec[i].name), cases[c].shortn);
+			l = timeline_launch(&t, &t.rec[i]);
+			assert_non_null(l);
+			assert_string_equal(timeline_name(&t, l->full_name ? l->full_name : t.rec[i].name),
+			                    cases[c].full ? cases[c].full : cases[c].shortn);
+		}
+		assert_int_equal(n, cases[c].kernels);
+		summary_build(&t, &s);
+		assert_int_equal(s.nkern, 1);
+		assert_string_equal(summary_row_name(&t, &s.kern[0]), cases[c].full ? cases[c].full : cases[c].shortn);
+		summary_free(&s);
+		lanes_init(&ls);
+		lanes_build(&ls, &t);
+		assert_string_equal(detail(&t, &ls, nth_kind(&t, SS_KIND_KERNEL, 0), "name", lab, val),
+		                    cases[c].shortn);
+		if (cases[c].full != NULL)
+			assert_string_equal(detail(&t, &ls, nth_kind(&t, SS_KIND_KERNEL, 0), "full name", lab, val),
+			                    cases[c].full);
+		else
+			assert_null(detail(&t, &ls, nth_kind(&t, SS_KIND_KERNEL, 0), "full name", lab, val));
+		lanes_free(&ls);
+		timeline_free(&t);
+		free(path);
+	}
+}
+
 /* The detail box of the real export's first kernel: its stream by id, its launch; its copies' memory kinds; an
  * experiment's kernel (no launch known) keeps bytes and bandwidth as before. */
 static void test_detail(void **state)
@@ -491,10 +553,15 @@ static void test_copy_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_table),     cmocka_unit_test(test_nsys),
-	    cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_chrome),
-	    cmocka_unit_test(test_detail),    cmocka_unit_test(test_copy_names),
-	    cmocka_unit_test(test_h200),      cmocka_unit_test(test_h100_device_info),
+	    cmocka_unit_test(test_table),
+	    cmocka_unit_test(test_nsys),
+	    cmocka_unit_test(test_roundtrip),
+	    cmocka_unit_test(test_chrome),
+	    cmocka_unit_test(test_detail),
+	    cmocka_unit_test(test_copy_names),
+	    cmocka_unit_test(test_h200),
+	    cmocka_unit_test(test_h100_device_info),
+	    cmocka_unit_test(test_h100_kernel_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
