@@ -274,27 +274,60 @@ static bool insight_legacy_rec(const struct ss_timeline *t, const struct ss_reco
 	return r->stream >= 0 && (si = timeline_stream(t, r->stream)) != NULL && si->kind == SS_SKIND_LEGACY;
 }
 
-/* legacy-stream-sync: GPU work on the legacy default stream while other streams have GPU work, and none of theirs
- * overlaps any of it: the legacy stream's implicit synchronisation serialised them. One pass in start order (t is
- * sorted): a record overlaps an earlier-starting one of the other side exactly when the latest end of that side so
- * far is after its start. */
+/* insight_issued: when GPU record r was issued: the end of its API call (same correlation, in api), else its start. */
+static uint64_t insight_issued(const struct ss_timeline *t, const struct idmap *api, const struct ss_record *r)
+{
+	uint32_t v;
+
+	if (r->correlation != 0 && idmap_get(api, r->correlation, &v) && t->rec[v].start <= r->start)
+		return t->rec[v].end;
+	return r->start;
+}
+
+/* legacy-stream-sync: GPU work on the legacy default stream while other streams had work issued and not done (from
+ * its issue to its end), and none of theirs overlaps any legacy work: the legacy stream's implicit synchronisation
+ * serialised them. Legacy work of a program's set-up, done before the streams' was issued, or of its teardown,
+ * issued after theirs ended, held back nothing and does not count. One pass in start order (t is sorted): a record
+ * overlaps an earlier-starting one of the other side exactly when the latest end of that side so far is after its
+ * start. */
 static void insight_legacy(const struct ss_timeline *t, struct ss_insights *out)
 {
 	size_t nlegacy = 0, nother = 0, first = t->n;
-	uint64_t end_legacy = 0, end_other = 0;
-	bool across = false;
+	uint64_t end_legacy = 0, end_other = 0, oi0 = UINT64_MAX, o1 = 0;
+	bool across = false, *pending = xcalloc(t->n + 1, sizeof *pending);
 	struct ss_insight *in;
+	struct idmap api;
 	char b1[32], op[96];
 
+	idmap_init(&api);
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rec[i].kind == SS_KIND_API && t->rec[i].correlation != 0)
+			idmap_put(&api, t->rec[i].correlation, (uint32_t)i);
+	for (size_t i = 0; i < t->n; i++) { /* the other streams' work: first issued, last done */
+		const struct ss_record *r = &t->rec[i];
+		uint64_t at;
+
+		if ((SS_GPU_KINDS & SS_KIND_BIT(r->kind)) && r->end > r->start && r->stream >= 0 &&
+		    !insight_legacy_rec(t, r)) {
+			at = insight_issued(t, &api, r);
+			oi0 = at < oi0 ? at : oi0;
+			o1 = r->end > o1 ? r->end : o1;
+		}
+	}
+	for (size_t i = 0; i < t->n; i++) /* legacy work with other streams' work pending */
+		pending[i] = (SS_GPU_KINDS & SS_KIND_BIT(t->rec[i].kind)) && t->rec[i].end > t->rec[i].start &&
+		             insight_legacy_rec(t, &t->rec[i]) && o1 > insight_issued(t, &api, &t->rec[i]) &&
+		             oi0 < t->rec[i].end;
+	idmap_free(&api);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
 
 		if (!(SS_GPU_KINDS & SS_KIND_BIT(r->kind)) || r->end <= r->start)
 			continue;
 		if (insight_legacy_rec(t, r)) {
-			if (first == t->n)
+			if (first == t->n && pending[i])
 				first = i;
-			nlegacy++;
+			nlegacy += pending[i];
 			across = across || (nother > 0 && end_other > r->start);
 			if (r->end > end_legacy)
 				end_legacy = r->end;
@@ -305,17 +338,21 @@ static void insight_legacy(const struct ss_timeline *t, struct ss_insights *out)
 				end_other = r->end;
 		}
 	}
-	if (first == t->n || nother == 0 || across)
+	if (first == t->n || nother == 0 || across) {
+		free(pending);
 		return;
+	}
 	if ((in = insight_new(out, "legacy-stream-sync", SS_SEV_PROBLEM,
 	                      "Issue this work on a created stream (or create the other streams with "
 	                      "cudaStreamNonBlocking): the legacy default stream waits for, and holds back, every "
-	                      "blocking stream.")) == NULL)
+	                      "blocking stream.")) == NULL) {
+		free(pending);
 		return;
+	}
 	for (size_t i = first; i < t->n; i++)
-		if ((SS_GPU_KINDS & SS_KIND_BIT(t->rec[i].kind)) && t->rec[i].end > t->rec[i].start &&
-		    insight_legacy_rec(t, &t->rec[i]))
+		if (pending[i])
 			insight_note(in, t, i);
+	free(pending);
 	if (t->rec[first].name != 0)
 		snprintf(op, sizeof op, "%s %s", record_kind_name(t->rec[first].kind),
 		         timeline_name(t, t->rec[first].name));

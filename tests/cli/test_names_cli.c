@@ -19,12 +19,13 @@
 
 #include "cli_run.h"
 
-/* A streamscope trace: the hostile kernel on the legacy default stream (analyze's legacy-stream-sync quotes its
- * name), a kernel named with a tab and a DEL and a copy on stream 0, and the device name in otherData. (A raw 0x9b
- * byte cannot come through JSON, which must be UTF-8: test_text holds text_fputs to that.) */
+/* A streamscope trace: the hostile kernel on the legacy default stream, between stream 0's kernel and copy
+ * (analyze's legacy-stream-sync quotes its name), a kernel named with a tab and a DEL and a copy on stream 0, and the
+ * device name in otherData. (A raw 0x9b byte cannot come through JSON, which must be UTF-8: test_text holds text_fputs
+ * to that.) */
 static const char trace_json[] =
     "{\"traceEvents\":[\n"
-    "{\"ph\":\"X\",\"name\":\"\\u001b[2J\\u001b[31mEVIL\\u0007\",\"ts\":1,\"dur\":5,\"pid\":1,\"tid\":1,"
+    "{\"ph\":\"X\",\"name\":\"\\u001b[2J\\u001b[31mEVIL\\u0007\",\"ts\":15,\"dur\":5,\"pid\":1,\"tid\":1,"
     "\"args\":{\"ss_kind\":\"KER\",\"stream\":-2}},\n"
     "{\"ph\":\"X\",\"name\":\"tab\\there\\u007f\",\"ts\":10,\"dur\":5,\"pid\":1,\"tid\":2,"
     "\"args\":{\"ss_kind\":\"KER\",\"stream\":0}},\n"

@@ -66,6 +66,25 @@ static void pipeline(struct ss_timeline *t, unsigned copy_flags)
 	}
 }
 
+/* add_issued adds a GPU record of correlation corr and the API call that issued it, ending at issued (a 1 us
+ * call); returns the GPU record's index until the timeline is sorted. */
+static size_t add_issued(struct ss_timeline *t, int kind, int stream, uint64_t start, uint64_t end, uint32_t corr,
+                         uint64_t issued)
+{
+	size_t i = add(t, kind, stream, start, end, kind == SS_KIND_KERNEL ? 0 : 4096, 0);
+	struct ss_record api;
+
+	t->rec[i].correlation = corr;
+	memset(&api, 0, sizeof api);
+	api.kind = SS_KIND_API;
+	api.stream = SS_STREAM_HOST;
+	api.start = issued > US ? issued - US : 0;
+	api.end = issued;
+	api.correlation = corr;
+	timeline_add(t, &api);
+	return i;
+}
+
 static void test_clean_pipeline(void **state)
 {
 	struct ss_timeline t;
@@ -109,7 +128,10 @@ static void test_pageable(void **state)
 }
 
 /* Two streams' kernels, a legacy-stream memset between them that nothing overlaps: legacy-stream-sync names it.
- * Overlapped by a later or an earlier kernel of another stream, or alone on the GPU, the rule is silent. */
+ * Overlapped by a later or an earlier kernel of another stream, or alone on the GPU, the rule is silent; so it is
+ * for legacy work of a set-up done before the streams' work was issued, or of a teardown issued after it ended
+ * (document 001's program, recorded: its cudaMemset of z before the loop was called a serialisation), and not for
+ * legacy work the streams' waited for, or that waited for them. */
 static void test_legacy(void **state)
 {
 	struct ss_timeline t;
@@ -153,6 +175,37 @@ static void test_legacy(void **state)
 	add(&t, SS_KIND_KERNEL, SS_STREAM_LEGACY, 100 * US, 200 * US, 0, 0);
 	run(&t, &in);
 	assert_null(insight_find(&in, "legacy-stream-sync"));
+	timeline_clear(&t);
+
+	/* a set-up memset, done before the streams' work was issued (document 001's program zeroes z so before its
+	 * loop), and a teardown kernel issued after theirs ended, held nothing back */
+	add_issued(&t, SS_KIND_MEMSET, SS_STREAM_LEGACY, 0, 10 * US, 1, 0);
+	add_issued(&t, SS_KIND_KERNEL, 0, 40 * US, 140 * US, 2, 30 * US);
+	add_issued(&t, SS_KIND_KERNEL, 1, 140 * US, 240 * US, 3, 31 * US);
+	add_issued(&t, SS_KIND_KERNEL, SS_STREAM_LEGACY, 260 * US, 270 * US, 4, 250 * US);
+	run(&t, &in);
+	assert_null(insight_find(&in, "legacy-stream-sync"));
+	timeline_clear(&t);
+
+	/* the same memset issued first but long: the streams' work, issued while it ran, waited for it */
+	add_issued(&t, SS_KIND_MEMSET, SS_STREAM_LEGACY, 0, 50 * US, 1, 0);
+	add_issued(&t, SS_KIND_KERNEL, 0, 50 * US, 150 * US, 2, 30 * US);
+	add_issued(&t, SS_KIND_KERNEL, 1, 150 * US, 250 * US, 3, 31 * US);
+	run(&t, &in);
+	assert_non_null(x = insight_find(&in, "legacy-stream-sync"));
+	assert_int_equal(x->nrec, 1);
+	assert_int_equal(t.rec[x->rec[0]].kind, SS_KIND_MEMSET);
+	timeline_clear(&t);
+
+	/* a kernel issued on the legacy stream while the streams' work ran, held back until all of it was done */
+	add_issued(&t, SS_KIND_KERNEL, 0, 10 * US, 110 * US, 1, 0);
+	add_issued(&t, SS_KIND_KERNEL, 1, 110 * US, 210 * US, 2, 1 * US);
+	add_issued(&t, SS_KIND_KERNEL, SS_STREAM_LEGACY, 210 * US, 220 * US, 3, 2 * US);
+	run(&t, &in);
+	assert_non_null(x = insight_find(&in, "legacy-stream-sync"));
+	assert_int_equal(x->nrec, 1);
+	assert_int_equal(t.rec[x->rec[0]].stream, SS_STREAM_LEGACY);
+	assert_int_equal(t.rec[x->rec[0]].start, 210 * US);
 	timeline_free(&t);
 }
 
