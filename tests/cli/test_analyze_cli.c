@@ -119,18 +119,19 @@ static void test_nsys(void **state)
 	j = analyze_json(ARGS(SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite"));
 	assert_non_null(x = insight(j, "pageable-copy"));
 	assert_int_equal(json_tree_int(json_tree_get(json_tree_get(x, "evidence"), "record_count")), 2);
-	assert_non_null(insight(j, "no-overlap"));
+	/* nothing overlaps, but the 8.6 ms of copies beside the 1.04 s kernel are all overlap could save: no-overlap
+	 * is silent (it called this a problem); the kernel is the bound */
+	assert_null(insight(j, "no-overlap"));
 	assert_non_null(x = insight(j, "engine-bound"));
 	assert_non_null(strstr(json_tree_str(json_tree_get(x, "summary")), "compute"));
 	json_tree_free(j);
 	/* four streams, pinned copies that do not overlap the kernels, on a GPU with one copy engine (asyncEngines 1):
 	 * H2D and D2H take turns on it, so no copy waited on an idle engine (it reported a false dependency, H2D taken
-	 * alone), and the gain of overlap is at most the makespan less that engine's busy time: 101263425 - 91646179 ns
-	 * (it said 39.94 ms) */
+	 * alone), and overlap could hide only the 0.54 ms of kernels under that engine: no-overlap is silent (it
+	 * called this a problem, worth up to 9.6 ms) */
 	j = analyze_json(ARGS(SS_SOURCE_DIR "/tests/data/nsys/rtx4060ti-4streams.sqlite"));
 	assert_null(insight(j, "false-dependency"));
-	assert_non_null(x = insight(j, "no-overlap"));
-	assert_int_equal(json_tree_int(json_tree_get(json_tree_get(x, "gain"), "ns")), 101263425 - 91646179);
+	assert_null(insight(j, "no-overlap"));
 	assert_non_null(x = insight(j, "engine-bound"));
 	assert_non_null(strstr(json_tree_str(json_tree_get(x, "summary")), "copy (one for H2D and D2H)"));
 	assert_null(insight(j, "pageable-copy"));
@@ -157,7 +158,7 @@ static void test_modelled_gain(void **state)
 	assert_non_null(strstr(json_tree_str(json_tree_get(g, "how")), "modelled"));
 	json_tree_free(j);
 	/* a trace's gain is the timeline's estimate, no change to try */
-	j = analyze_json(ARGS(SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite"));
+	j = analyze_json(ARGS(SS_SOURCE_DIR "/tests/data/h200/insights/no-overlap.sqlite"));
 	assert_non_null(x = insight(j, "no-overlap"));
 	assert_true(json_tree_is_null(json_tree_get(x, "change")));
 	assert_true(json_tree_is_true(json_tree_get(json_tree_get(x, "gain"), "estimate")));
