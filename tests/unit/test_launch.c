@@ -383,16 +383,20 @@ static void test_h100_kernel_names(void **state)
 		else
 			assert_null(detail(&t, &ls, nth_kind(&t, SS_KIND_KERNEL, 0), "full name", lab, val));
 		lanes_free(&ls);
-		if (strcmp(cases[c].file, "rec-kt") == 0) { /* its cudaMemset of z before the loop serialised nothing */
+		/* the programs' cudaMemsets, each before a host synchronisation and the streams' work, serialised
+		 * nothing; document 003's kernels are too short for overlap to matter */
+		if (strncmp(cases[c].file, "rec-", 4) == 0) {
 			struct ss_analysis a;
 			struct ss_insights in;
 
 			timeline_sort(&t);
 			analysis_timeline(&t, &a);
 			insight_analyze(&t, &a, &in);
-			for (size_t i = 0; i < in.n; i++)
+			for (size_t i = 0; i < in.n; i++) {
 				assert_string_not_equal(in.item[i].rule, "legacy-stream-sync");
-			assert_int_equal(timeline_count(&t, SS_KIND_MEMSET), 1);
+				assert_string_not_equal(in.item[i].rule, "no-overlap");
+			}
+			assert_true(timeline_count(&t, SS_KIND_MEMSET) >= 1);
 		}
 		timeline_free(&t);
 		free(path);
