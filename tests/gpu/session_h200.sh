@@ -5,7 +5,8 @@
 # under 0.3% on an H100), bench of managed-threads against document 004's program (5 rounds), and the documents'
 # claims (the stream-0 timer as document 003 places it). CUPTI is detached for the untraced runs (the default).
 # Usage (on the GPU machine, from the repository root, build-h200-slim carried): [DEADLINE=S] bash tests/gpu/session_h200.sh
-# (DEADLINE: seconds all steps together may take, default 570; a step that would pass it is cut short or skipped).
+# (DEADLINE: seconds all steps together may take, default 570; a step that would pass it is cut short or skipped;
+# H200_STEPS: which of decrypt, mt and claims to run, in that order, default all three).
 # Results: $OUT/names (kernel_names.sh), $OUT/h200.tar.gz (folder h: each command's output, its summary.json, and
 # log.txt with exit status and seconds).
 b=build-h200-slim
@@ -28,9 +29,13 @@ t() { # t NAME SECONDS CMD...: run CMD into $h/NAME (for at most SECONDS, and no
 t names.txt 90 bash tests/gpu/kernel_names.sh $b
 case "$n" in *H200*)
 	export SS_REFERENCE_DIR=$b/tests/gpu/reference
-	t bench-decrypt.txt 270 $b/streamscope bench --backend cuda -o $h/bench-decrypt --reference decrypt --rounds 1
-	t bench-mt.txt 130 $b/streamscope bench --backend cuda -o $h/bench-mt --reference managed-threads --rounds 5
-	t claims.json 75 $b/streamscope claims --backend cuda --json
+	for step in ${H200_STEPS:-decrypt mt claims}; do
+		case $step in
+		decrypt) t bench-decrypt.txt 270 $b/streamscope bench --backend cuda -o $h/bench-decrypt --reference decrypt --rounds 1 ;;
+		mt) t bench-mt.txt 130 $b/streamscope bench --backend cuda -o $h/bench-mt --reference managed-threads --rounds 5 ;;
+		claims) t claims.json 75 $b/streamscope claims --backend cuda --json ;;
+		esac
+	done
 	find $h -name "*.sqlite" -delete
 	;;
 esac
