@@ -348,6 +348,11 @@ static bool insight_legacy_waits(const struct insight_others *o, const struct ss
 	return after > 0 && o->issue_min[o->n - after] < r->end;
 }
 
+/* legacy-stream-sync: GPU work on the legacy default stream that waited for other streams' work or held it back
+ * (insight_legacy_waits), and none of theirs overlaps any legacy work: the legacy stream's implicit synchronisation
+ * serialised them. Legacy work of a program's set-up or teardown, or between phases the host synchronised, held
+ * back nothing and does not count. One pass in start order (t is sorted): a record overlaps an earlier-starting one
+ * of the other side exactly when the latest end of that side so far is after its start. */
 static void insight_legacy(const struct ss_timeline *t, struct ss_insights *out)
 {
 	size_t nlegacy = 0, nother = 0, first = t->n;
@@ -384,7 +389,7 @@ static void insight_legacy(const struct ss_timeline *t, struct ss_insights *out)
 			at = UINT64_MAX;
 		o.issue_min[k] = k + 1 < o.n && o.issue_min[k + 1] < at ? o.issue_min[k + 1] : at;
 	}
-	for (size_t i = 0; i < t->n; i++) { /* legacy work the other streams' waited on, or that waited on theirs */
+	for (size_t i = 0; i < t->n; i++) { /* legacy work the other streams waited on, or that waited on theirs */
 		const struct ss_record *r = &t->rec[i];
 		uint64_t at = 0;
 		bool known;
