@@ -274,186 +274,6 @@ static bool insight_legacy_rec(const struct ss_timeline *t, const struct ss_reco
 	return r->stream >= 0 && (si = timeline_stream(t, r->stream)) != NULL && si->kind == SS_SKIND_LEGACY;
 }
 
-/* A record index with the value it is sorted by (qsort compares these without a global). */
-struct insight_key {
-	uint64_t key;
-	size_t i;
-};
-
-static int insight_cmp_key(const void *x, const void *y)
-{
-	const struct insight_key *a = x, *b = y;
-
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return a->i < b->i ? -1 : a->i > b->i;
-}
-
-/* insight_issued: whether GPU record r's API call (same correlation, in api) is on t; *at is when it returned (the
- * work was issued then). */
-static bool insight_issued(const struct ss_timeline *t, const struct idmap *api, const struct ss_record *r,
-                           uint64_t *at)
-{
-	uint32_t v;
-
-	if (r->correlation == 0 || !idmap_get(api, r->correlation, &v) || t->rec[v].start > r->start)
-		return false;
-	*at = t->rec[v].end;
-	return true;
-}
-
-/* The other streams' GPU work as legacy-stream-sync asks of it: its ends in order, and its starts in order with,
- * from each on, the earliest issue of the work starting there or later (UINT64_MAX where none is known). */
-struct insight_others {
-	uint64_t *end, *start, *issue_min;
-	size_t n;
-};
-
-/* insight_upper: how many of the n sorted values v are <= x. */
-static size_t insight_upper(const uint64_t *v, size_t n, uint64_t x)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static int insight_cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-/* insight_legacy_waits: whether legacy-stream record r (issued at issue when known) and the other streams' work
- * waited on each other: other work ended after r was issued and before r started (r waited for it), or other work
- * issued before r ended started only after it (it waited for r). Without r's issue: other work ended by r's start
- * and other work started from its end (r lies between theirs). */
-static bool insight_legacy_waits(const struct insight_others *o, const struct ss_record *r, bool known, uint64_t issue)
-{
-	size_t before = insight_upper(o->end, o->n, r->start);           /* ends <= r->start */
-	size_t after = o->n - insight_upper(o->start, o->n, r->end - 1); /* starts >= r->end */
-
-	if (!known)
-		return before > 0 && after > 0;
-	if (before > 0 && o->end[before - 1] > issue)
-		return true;
-	return after > 0 && o->issue_min[o->n - after] < r->end;
-}
-
-/* legacy-stream-sync: GPU work on the legacy default stream that waited for other streams' work or held it back
- * (insight_legacy_waits), and none of theirs overlaps any legacy work: the legacy stream's implicit synchronisation
- * serialised them. Legacy work of a program's set-up or teardown, or between phases the host synchronised, held
- * back nothing and does not count. One pass in start order (t is sorted): a record overlaps an earlier-starting one
- * of the other side exactly when the latest end of that side so far is after its start. */
-static void insight_legacy(const struct ss_timeline *t, struct ss_insights *out)
-{
-	size_t nlegacy = 0, nother = 0, first = t->n;
-	uint64_t end_legacy = 0, end_other = 0;
-	bool across = false, *pending = xcalloc(t->n + 1, sizeof *pending);
-	struct insight_others o = {xcalloc(t->n + 1, sizeof *o.end), xcalloc(t->n + 1, sizeof *o.start),
-	                           xcalloc(t->n + 1, sizeof *o.issue_min), 0};
-	struct insight_key *by_start = xcalloc(t->n + 1, sizeof *by_start);
-	struct ss_insight *in;
-	struct idmap api;
-	char b1[32], op[96];
-
-	idmap_init(&api);
-	for (size_t i = 0; i < t->n; i++)
-		if (t->rec[i].kind == SS_KIND_API && t->rec[i].correlation != 0)
-			idmap_put(&api, t->rec[i].correlation, (uint32_t)i);
-	for (size_t i = 0; i < t->n; i++) { /* the other streams' work */
-		const struct ss_record *r = &t->rec[i];
-
-		if ((SS_GPU_KINDS & SS_KIND_BIT(r->kind)) && r->end > r->start && r->stream >= 0 &&
-		    !insight_legacy_rec(t, r)) {
-			o.end[o.n] = r->end;
-			by_start[o.n].key = r->start;
-			by_start[o.n++].i = i;
-		}
-	}
-	qsort(o.end, o.n, sizeof *o.end, insight_cmp_u64);
-	qsort(by_start, o.n, sizeof *by_start, insight_cmp_key);
-	for (size_t k = o.n; k-- > 0;) {
-		uint64_t at = UINT64_MAX;
-
-		o.start[k] = by_start[k].key;
-		if (!insight_issued(t, &api, &t->rec[by_start[k].i], &at))
-			at = UINT64_MAX;
-		o.issue_min[k] = k + 1 < o.n && o.issue_min[k + 1] < at ? o.issue_min[k + 1] : at;
-	}
-	for (size_t i = 0; i < t->n; i++) { /* legacy work the other streams waited on, or that waited on theirs */
-		const struct ss_record *r = &t->rec[i];
-		uint64_t at = 0;
-		bool known;
-
-		if ((SS_GPU_KINDS & SS_KIND_BIT(r->kind)) && r->end > r->start && insight_legacy_rec(t, r)) {
-			known = insight_issued(t, &api, r, &at);
-			pending[i] = insight_legacy_waits(&o, r, known, at);
-		}
-	}
-	idmap_free(&api);
-	free(o.end);
-	free(o.start);
-	free(o.issue_min);
-	free(by_start);
-	for (size_t i = 0; i < t->n; i++) {
-		const struct ss_record *r = &t->rec[i];
-
-		if (!(SS_GPU_KINDS & SS_KIND_BIT(r->kind)) || r->end <= r->start)
-			continue;
-		if (insight_legacy_rec(t, r)) {
-			if (first == t->n && pending[i])
-				first = i;
-			nlegacy += pending[i];
-			across = across || (nother > 0 && end_other > r->start);
-			if (r->end > end_legacy)
-				end_legacy = r->end;
-		} else if (r->stream >= 0) {
-			across = across || (nlegacy > 0 && end_legacy > r->start);
-			nother++;
-			if (r->end > end_other)
-				end_other = r->end;
-		}
-	}
-	if (first == t->n || nother == 0 || across) {
-		free(pending);
-		return;
-	}
-	if ((in = insight_new(out, "legacy-stream-sync", SS_SEV_PROBLEM,
-	                      "Issue this work on a created stream (or create the other streams with "
-	                      "cudaStreamNonBlocking): the legacy default stream waits for, and holds back, every "
-	                      "blocking stream.")) == NULL) {
-		free(pending);
-		return;
-	}
-	for (size_t i = first; i < t->n; i++)
-		if (pending[i])
-			insight_note(in, t, i);
-	free(pending);
-	if (t->rec[first].name != 0)
-		snprintf(op, sizeof op, "%s %s", record_kind_name(t->rec[first].kind),
-		         timeline_name(t, t->rec[first].name));
-	else
-		snprintf(op, sizeof op, "%s", record_kind_name(t->rec[first].kind));
-	snprintf(in->summary, sizeof in->summary,
-	         "%zu %s on the legacy default stream (first: %s) serialised the other "
-	         "streams",
-	         nlegacy, nlegacy == 1 ? "operation" : "operations", op);
-	snprintf(in->evidence, sizeof in->evidence,
-	         "%zu legacy-stream GPU intervals starting at %s, none overlapped by any of %zu GPU intervals of "
-	         "other streams",
-	         nlegacy, units_time(in->t0, b1, sizeof b1), nother);
-	insight_recs(in, in->evidence, sizeof in->evidence);
-}
-
 /* insight_busiest: the busiest engine's busy time in a, where one_copy (the copies' busy time on a GPU with one copy
  * engine, insight_one_copy_busy; 0 otherwise) counts as one engine's. */
 static uint64_t insight_busiest(const struct ss_analysis *a, uint64_t one_copy)
@@ -745,13 +565,19 @@ static void insight_perturbation(const struct ss_timeline *t, const struct ss_an
 	         units_time(tr, b1, sizeof b1), units_time(un, b2, sizeof b2), pct, what);
 }
 
+/* A record index with the value it is sorted by (qsort compares these without a global). */
+struct insight_key {
+	uint64_t key;
+	size_t i;
+};
+
 /* The per-record facts the scheduling rules share, for the GPU records of experiment or program streams (stream
  * >= 0 or a raw stream id): when the record could have started as far as its own stream and its issue go. */
 struct insight_ready {
-	uint64_t *ready;            /* [record]: the later of prev_end and, when issued, api_end */
-	uint64_t *prev_end;         /* [record]: the end of the previous GPU record of its stream, 0 for the first */
-	bool *issued;               /* [record]: its API call (same correlation) is on the timeline */
-	uint64_t *api_end;          /* [record]: that call's end, when issued */
+	uint64_t *ready;    /* [record]: the later of prev_end and, when issued, api_end */
+	uint64_t *prev_end; /* [record]: the end of the previous GPU record of its stream, 0 for the first */
+	bool *issued;       /* [record]: its API call (same correlation) is on the timeline; of every GPU record */
+	uint64_t *api_end;  /* [record]: that call's end, when issued */
 	struct insight_key *by_end; /* the GPU records of streams (key: their end), by end */
 	size_t nby_end;
 	/* per engine class (insight_engine_class 0..2): the union of its records' intervals, gaps shorter than
@@ -772,6 +598,15 @@ static uint64_t insight_stream_key(const struct ss_record *r)
 static bool insight_on_stream(const struct ss_record *r)
 {
 	return (SS_GPU_KINDS & SS_KIND_BIT(r->kind)) && r->stream >= 0;
+}
+
+static int insight_cmp_key(const void *x, const void *y)
+{
+	const struct insight_key *a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
 }
 
 /* insight_engine_class: records of one class compete for one engine: H2D copies, D2H copies, kernels, the rest. */
@@ -819,13 +654,15 @@ static void insight_ready_build(const struct ss_timeline *t, struct insight_read
 		const struct ss_record *r = &t->rec[i];
 		uint32_t v;
 
-		if (!insight_on_stream(r))
+		if (!(SS_GPU_KINDS & SS_KIND_BIT(r->kind)))
 			continue;
 		if (r->correlation != 0 && idmap_get(&api, r->correlation, &v) && t->rec[v].start <= r->start) {
 			rd->issued[i] = true;
 			rd->api_end[i] = t->rec[v].end;
-			rd->ready[i] = t->rec[v].end;
 		}
+		if (!insight_on_stream(r))
+			continue;
+		rd->ready[i] = rd->api_end[i];
 		if (idmap_get(&last, insight_stream_key(r), &v)) {
 			rd->prev_end[i] = t->rec[v - 1].end;
 			if (rd->prev_end[i] > rd->ready[i])
@@ -876,6 +713,147 @@ static void insight_ready_free(struct insight_ready *rd)
 		free(rd->busy[k]);
 		free(rd->busy_before[k]);
 	}
+}
+
+/* The other streams' GPU work as legacy-stream-sync asks of it: its ends in order, and its starts in order with,
+ * from each on, the earliest issue of the work starting there or later (UINT64_MAX where none is known). */
+struct insight_others {
+	uint64_t *end, *start, *issue_min;
+	size_t n;
+};
+
+/* insight_upper: how many of the n sorted values v are <= x. */
+static size_t insight_upper(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int insight_cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* insight_legacy_waits: whether legacy-stream record r (issued at issue when known) and the other streams' work
+ * waited on each other: other work ended after r was issued and before r started (r waited for it), or other work
+ * issued before r ended started only after it (it waited for r). Without r's issue: other work ended by r's start
+ * and other work started from its end (r lies between theirs). */
+static bool insight_legacy_waits(const struct insight_others *o, const struct ss_record *r, bool known, uint64_t issue)
+{
+	size_t before = insight_upper(o->end, o->n, r->start);           /* ends <= r->start */
+	size_t after = o->n - insight_upper(o->start, o->n, r->end - 1); /* starts >= r->end */
+
+	if (!known)
+		return before > 0 && after > 0;
+	if (before > 0 && o->end[before - 1] > issue)
+		return true;
+	return after > 0 && o->issue_min[o->n - after] < r->end;
+}
+
+/* legacy-stream-sync: GPU work on the legacy default stream that waited for other streams' work or held it back
+ * (insight_legacy_waits, by rd's issue times), and none of theirs overlaps any legacy work: the legacy stream's
+ * implicit synchronisation serialised them. Legacy work of a program's set-up or teardown, or between phases the host
+ * synchronised, held back nothing and does not count. One pass in start order (t is sorted): a record overlaps an
+ * earlier-starting one of the other side exactly when the latest end of that side so far is after its start. */
+static void insight_legacy(const struct ss_timeline *t, const struct insight_ready *rd, struct ss_insights *out)
+{
+	size_t nlegacy = 0, nother = 0, first = t->n;
+	uint64_t end_legacy = 0, end_other = 0;
+	bool across = false, *pending = xcalloc(t->n + 1, sizeof *pending);
+	struct insight_others o = {xcalloc(t->n + 1, sizeof *o.end), xcalloc(t->n + 1, sizeof *o.start),
+	                           xcalloc(t->n + 1, sizeof *o.issue_min), 0};
+	struct insight_key *by_start = xcalloc(t->n + 1, sizeof *by_start);
+	struct ss_insight *in;
+	char b1[32], op[96];
+
+	for (size_t i = 0; i < t->n; i++) { /* the other streams' work */
+		const struct ss_record *r = &t->rec[i];
+
+		if ((SS_GPU_KINDS & SS_KIND_BIT(r->kind)) && r->end > r->start && r->stream >= 0 &&
+		    !insight_legacy_rec(t, r)) {
+			o.end[o.n] = r->end;
+			by_start[o.n].key = r->start;
+			by_start[o.n++].i = i;
+		}
+	}
+	qsort(o.end, o.n, sizeof *o.end, insight_cmp_u64);
+	qsort(by_start, o.n, sizeof *by_start, insight_cmp_key);
+	for (size_t k = o.n; k-- > 0;) {
+		size_t i = by_start[k].i;
+		uint64_t at = rd->issued[i] ? rd->api_end[i] : UINT64_MAX;
+
+		o.start[k] = by_start[k].key;
+		o.issue_min[k] = k + 1 < o.n && o.issue_min[k + 1] < at ? o.issue_min[k + 1] : at;
+	}
+	for (size_t i = 0; i < t->n; i++) { /* legacy work the other streams waited on, or that waited on theirs */
+		const struct ss_record *r = &t->rec[i];
+
+		if ((SS_GPU_KINDS & SS_KIND_BIT(r->kind)) && r->end > r->start && insight_legacy_rec(t, r))
+			pending[i] = insight_legacy_waits(&o, r, rd->issued[i], rd->api_end[i]);
+	}
+	free(o.end);
+	free(o.start);
+	free(o.issue_min);
+	free(by_start);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ss_record *r = &t->rec[i];
+
+		if (!(SS_GPU_KINDS & SS_KIND_BIT(r->kind)) || r->end <= r->start)
+			continue;
+		if (insight_legacy_rec(t, r)) {
+			if (first == t->n && pending[i])
+				first = i;
+			nlegacy += pending[i];
+			across = across || (nother > 0 && end_other > r->start);
+			if (r->end > end_legacy)
+				end_legacy = r->end;
+		} else if (r->stream >= 0) {
+			across = across || (nlegacy > 0 && end_legacy > r->start);
+			nother++;
+			if (r->end > end_other)
+				end_other = r->end;
+		}
+	}
+	if (first == t->n || nother == 0 || across) {
+		free(pending);
+		return;
+	}
+	if ((in = insight_new(out, "legacy-stream-sync", SS_SEV_PROBLEM,
+	                      "Issue this work on a created stream (or create the other streams with "
+	                      "cudaStreamNonBlocking): the legacy default stream waits for, and holds back, every "
+	                      "blocking stream.")) == NULL) {
+		free(pending);
+		return;
+	}
+	for (size_t i = first; i < t->n; i++)
+		if (pending[i])
+			insight_note(in, t, i);
+	free(pending);
+	if (t->rec[first].name != 0)
+		snprintf(op, sizeof op, "%s %s", record_kind_name(t->rec[first].kind),
+		         timeline_name(t, t->rec[first].name));
+	else
+		snprintf(op, sizeof op, "%s", record_kind_name(t->rec[first].kind));
+	snprintf(in->summary, sizeof in->summary,
+	         "%zu %s on the legacy default stream (first: %s) serialised the other "
+	         "streams",
+	         nlegacy, nlegacy == 1 ? "operation" : "operations", op);
+	snprintf(in->evidence, sizeof in->evidence,
+	         "%zu legacy-stream GPU intervals starting at %s, none overlapped by any of %zu GPU intervals of "
+	         "other streams",
+	         nlegacy, units_time(in->t0, b1, sizeof b1), nother);
+	insight_recs(in, in->evidence, sizeof in->evidence);
 }
 
 /* insight_busy_upto: how long engine class k was busy before time x. */
@@ -2095,15 +2073,15 @@ void insight_analyze_run(const struct ss_timeline *t, const struct ss_analysis *
 	out->n = 0;
 	if (t->n == 0 || a->makespan_ns == 0)
 		return;
+	insight_ready_build(t, &rd);
 	insight_pageable(t, out);
-	insight_legacy(t, out);
+	insight_legacy(t, &rd, out);
 	one_copy = insight_one_copy_busy(t, a);
 	insight_no_overlap(a, one_copy, out);
 	insight_engine_bound(a, one_copy, out);
 	insight_small_copies(t, a, out);
 	insight_gpu_idle(t, a, out);
 	insight_perturbation(t, a, out);
-	insight_ready_build(t, &rd);
 	insight_false_dependency(t, a, &rd, one_copy, out);
 	insight_low_kernel_concurrency(t, a, &rd, out);
 	insight_launch_bound(t, a, &rd, out);
