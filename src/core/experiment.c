@@ -715,27 +715,30 @@ int experiment_device_arrays(const struct ss_experiment *e)
 	return inputs == 2 ? 3 : inputs;
 }
 
+/* experiment_element_bytes: the device memory each element of a device's share takes: a byte count per array,
+ * twice that with --peer on several devices (the neighbour's chunks after their peer copy). */
+static uint64_t experiment_element_bytes(const struct ss_experiment *e)
+{
+	return (uint64_t)experiment_device_arrays(e) * e->elem_size * (e->devices > 1 && e->peer ? 2 : 1);
+}
+
 uint64_t experiment_device_bytes(const struct ss_experiment *e)
 {
-	int devices = e->devices > 1 ? e->devices : 1;
-	uint64_t per_device = (e->elements + (uint64_t)devices - 1) / (uint64_t)devices;
+	uint64_t devices = e->devices > 1 ? (uint64_t)e->devices : 1;
 
-	if (devices > 1 && e->peer)
-		per_device *= 2;
-	return (uint64_t)experiment_device_arrays(e) * per_device * e->elem_size;
+	return experiment_element_bytes(e) * ((e->elements + devices - 1) / devices);
 }
 
 int experiment_fits_memory(const struct ss_experiment *e, uint64_t extra, uint64_t avail, uint64_t total,
                            const char *device, char **cause)
 {
-	uint64_t need = experiment_device_bytes(e) + extra, room, per_elem, most;
+	uint64_t need = experiment_device_bytes(e) + extra, per_elem = experiment_element_bytes(e), room, most;
 	int devices = e->devices > 1 ? e->devices : 1;
 	const double gib = (double)(1ull << 30);
 
 	if (need + SS_DEVICE_MEM_MARGIN <= avail)
 		return 0;
 	room = avail > SS_DEVICE_MEM_MARGIN + extra ? avail - SS_DEVICE_MEM_MARGIN - extra : 0;
-	per_elem = (uint64_t)experiment_device_arrays(e) * e->elem_size * (devices > 1 && e->peer ? 2 : 1);
 	most = per_elem > 0 ? room / per_elem * (uint64_t)devices : 0;
 	*cause =
 	    xasprintf("the experiment needs %.2f GiB of device memory%s (%d arrays of %llu x %u bytes); %.2f GiB of "
