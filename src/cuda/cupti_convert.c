@@ -296,25 +296,39 @@ static bool cupti_convert_short_name(const char *full, char *out, size_t len)
 	return true;
 }
 
+/* The last name cupti_convert_kernel_names demangled, on this thread: a kernel record's name is asked for twice
+ * (its record, its launch), and a program's kernels repeat a few names. */
+struct cupti_convert_names {
+	char in[512]; /* CUPTI's name; "" none */
+	char short_name[1024], full[1024];
+};
+static _Thread_local struct cupti_convert_names cupti_convert_names_last;
+
 void cupti_convert_kernel_names(const char *name, char *short_name, size_t slen, char *full, size_t flen)
 {
+	struct cupti_convert_names *m = &cupti_convert_names_last;
 	char *d = NULL;
 	int status = -2;
 
 	if (name == NULL)
 		name = "kernel";
-	if (name[0] == '_' && name[1] == 'Z')
-		d = __cxa_demangle(name, NULL, NULL, &status);
-	if (d == NULL || status != 0) {
+	if (m->in[0] == '\0' || strcmp(m->in, name) != 0) {
+		if (name[0] == '_' && name[1] == 'Z')
+			d = __cxa_demangle(name, NULL, NULL, &status);
+		if (d == NULL || status != 0) {
+			snprintf(m->short_name, sizeof m->short_name, "%s", name);
+			snprintf(m->full, sizeof m->full, "%s", name);
+		} else {
+			snprintf(m->full, sizeof m->full, "%s", d);
+			if (!cupti_convert_short_name(d, m->short_name, sizeof m->short_name))
+				snprintf(m->short_name, sizeof m->short_name, "%s", d);
+		}
 		free(d);
-		snprintf(short_name, slen, "%s", name);
-		snprintf(full, flen, "%s", name);
-		return;
+		/* a name too long to keep is not remembered */
+		snprintf(m->in, sizeof m->in, "%s", strlen(name) < sizeof m->in ? name : "");
 	}
-	snprintf(full, flen, "%s", d);
-	if (!cupti_convert_short_name(d, short_name, slen))
-		snprintf(short_name, slen, "%s", d);
-	free(d);
+	snprintf(short_name, slen, "%s", m->short_name);
+	snprintf(full, flen, "%s", m->full);
 }
 
 static int cupti_convert_kernel(const CUpti_ActivityKernel10 *k, const struct cupti_convert_map *map,

@@ -329,6 +329,21 @@ static void test_kernel_names(void **state)
 	cupti_convert_kernel_names(cases[0].cupti, shortn, 7, full, 10);
 	assert_string_equal(shortn, "ss_add");
 	assert_string_equal(full, "void ss_a");
+	/* the last name is remembered, a name too long to remember is not mistaken for it */
+	{
+		char longname[600];
+
+		memset(longname, 'k', sizeof longname - 1);
+		longname[sizeof longname - 1] = '\0';
+		cupti_convert_kernel_names(longname, shortn, sizeof shortn, full, sizeof full);
+		assert_int_equal(strlen(shortn), sizeof shortn - 1);
+		cupti_convert_kernel_names(cases[3].cupti, shortn, sizeof shortn, full, sizeof full);
+		assert_string_equal(shortn, cases[3].shortn);
+		cupti_convert_kernel_names(cases[3].cupti, shortn, sizeof shortn, full, sizeof full);
+		assert_string_equal(full, cases[3].full);
+		cupti_convert_kernel_names("decrypt_gpu", shortn, sizeof shortn, full, sizeof full);
+		assert_string_equal(full, "decrypt_gpu");
+	}
 }
 
 static void test_api(void **state)
