@@ -353,6 +353,10 @@ static int cmd_missing_value(const struct cmd_entry *e, enum cmd_opt id, const c
 	return cmd_usage_error(e, what);
 }
 
+/* cmd_parse parses argv (argv[0] the command's word) against the options e takes, built from the one option table:
+ * into a the options in the order given and the positional arguments, which must number e->minargs..e->maxargs.
+ * A required value that is itself an option word is refused as missing; --help prints e's help and returns -1.
+ * Returns 0, or -1 / CLI_USAGE after one line on stderr; a is freed unless it returns 0. */
 static int cmd_parse(const struct cmd_entry *e, int argc, char **argv, struct cmd_args *a)
 {
 	struct option *lo = xcalloc(OPT_COUNT + 1, sizeof *lo);
@@ -517,6 +521,8 @@ static void cmd_help_option(FILE *f, const struct cmd_use *u)
 	cmd_help_text(f, help, 22, 22);
 }
 
+/* cmd_help writes e's help to f, generated from the tables: usage, summary, (at the top level) every command's
+ * summary, the options e takes as its uses list them (each once), e's own text and its exit statuses. */
 static void cmd_help(const struct cmd_entry *e, FILE *f)
 {
 	static const struct cmd_use help = {OPT_HELP, NULL, NULL};

@@ -73,6 +73,8 @@ void planner_chunk(uint64_t elements, int chunks, enum ss_split split, int c, ui
 	*count = elements - off < size ? elements - off : size;
 }
 
+/* planner_push appends an op of kind on stream to p's op list, numbered by its place, every optional field unset
+ * (-1), on the host thread that issues the stream's work. Returns it for the caller to fill. */
 static struct ss_op *planner_push(struct planner_ctx *p, int kind, int stream)
 {
 	struct ss_oplist *ops = p->ops;

@@ -223,6 +223,12 @@ static void cuda_backend_deliver(struct cuda_exec *x, const struct cupti_capture
 		sink->launch(sink->ctx, &b->launch[i].l, b->launch[i].full_name);
 }
 
+/* The backend's run (backend.h): sets e up on the GPU (cuda_exec: buffers, streams, threads) with CUPTI attached,
+ * learns the legacy stream's id, then runs e->warmup untraced warm-ups and e->repeat traced and untraced twins in
+ * ABBA order, CUPTI detached from the untraced ones where it can be (res->untraced_detached). Every run's results are
+ * verified on the host (cuda_exec_run fails otherwise). Delivers the last traced run's records, streams and launches
+ * to sink; res gets the medians of both kinds, their spread, CUPTI's span against the events' time and the records
+ * dropped. Returns 0, or -1 with *cause (no GPU or driver said as such). */
 static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplist *ops, const struct ss_sink *sink,
                             struct ss_run_result *res, char **cause)
 {

@@ -459,6 +459,10 @@ static void exec_buffers(const struct cuda_exec *x, bool in[EXEC_BUFFERS], bool 
 	}
 }
 
+/* exec_alloc allocates e's device arrays (whole, or a managed allocation per chunk where the op list attaches chunks
+ * to streams; managed whole where e's host memory is managed) and a host array for each array the op list copies in
+ * or out; then the shared slots (exec_alloc_shared). A step program allocates its own (exec_prog_alloc). Returns 0,
+ * or -1 with *cause (an op list copying an array the kernel does not have included). */
 static int exec_alloc(struct cuda_exec *x, char **cause)
 {
 	const struct ss_experiment *e = x->e;
@@ -520,6 +524,9 @@ static void exec_fill_managed(struct cuda_exec *x)
 	}
 }
 
+/* exec_init_data makes the inputs once, before any run: decrypt's input encrypted on the host (into the copy's host
+ * array, or a golden copy managed runs refill from), document 004's task input on the device, add's x and y in their
+ * host arrays (managed ones are filled before every run, exec_fill_managed). Returns 0, or -1 with *cause. */
 static int exec_init_data(struct cuda_exec *x, const struct ss_sink *progress, char **cause)
 {
 	const struct ss_experiment *e = x->e;
@@ -740,6 +747,9 @@ static void exec_phase(struct cuda_exec *x, bool quit)
 	pthread_mutex_unlock(&x->lock);
 }
 
+/* exec_threads_start starts the issuing threads (or, with one, sets up the calling thread) and waits until each has
+ * set itself up (exec_thread_setup: its streams and events). Returns 0, or -1 with *cause naming the thread that
+ * failed. */
 static int exec_threads_start(struct cuda_exec *x, char **cause)
 {
 	if (!x->workers)
@@ -941,6 +951,9 @@ static int exec_op_error(const struct cuda_exec *x, const struct ss_op *op, cuda
 	return -1;
 }
 
+/* exec_kernel launches kernel op (op list index i) on st: the experiment's kernel over op's chunk of the arrays
+ * (document 004's task kernels by op->buffer), or the touch and spin kernels that write their result slot. Returns
+ * the launch's error. */
 static cudaError_t exec_kernel(struct exec_thread *t, const struct ss_op *op, size_t i, cudaStream_t st)
 {
 	struct cuda_exec *x = t->x;
@@ -1027,6 +1040,10 @@ static int exec_start(struct cuda_exec *x, int t, char **cause)
 	return 0;
 }
 
+/* exec_issue_op issues op i of the op list from thread t, as the op list writes it: its CUDA call on its stream
+ * (copies, memsets, kernels, events, waits, attaches, prefetches, syncs) or its host work, with the timer's events
+ * around it where the experiment places them and, in traced runs, the events that time it when CUPTI records
+ * nothing of it. Returns 0, or -1 with *cause naming the call and the op. */
 static int exec_issue_op(struct exec_thread *t, size_t i, char **cause)
 {
 	struct cuda_exec *x = t->x;
@@ -1211,6 +1228,9 @@ static int exec_reset(struct cuda_exec *x, char **cause)
 	return 0;
 }
 
+/* exec_verify checks a run's results on the host: every result slot (spin and default-stream kernels), then the
+ * step program's arrays, document 004's out (2 x in - 1), add's z = x + y or decrypt's identity, chunk by chunk.
+ * Returns 0, or -1 with *cause naming the first wrong element and what it should be. */
 static int exec_verify(struct cuda_exec *x, char **cause)
 {
 	uint64_t bad = 0;

@@ -149,6 +149,9 @@ static int cupti_convert_gpu(const struct cupti_convert_map *map, struct ss_reco
 	return cupti_convert_interval(r, kind, start, end, cupti_convert_stream(map, stream), channel, correlation);
 }
 
+/* A memcpy record: an H2D, D2H or D2D interval (host-to-host copies are CUPTI_CONVERT_UNSUPPORTED) flagged with
+ * its host memory's kind (pageable, pinned, managed) and whether it was async, its bytes and device, named as Nsight
+ * Systems names copies ("Memcpy HtoD (Pinned -> Device)"). Returns as cupti_convert_interval. */
 static int cupti_convert_memcpy(const CUpti_ActivityMemcpy6 *m, const struct cupti_convert_map *map,
                                 struct ss_record *r, char *name, size_t len)
 {

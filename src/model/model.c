@@ -1186,6 +1186,8 @@ static void model_setup(struct model *m)
 	model_plan_timing(m);
 }
 
+/* model_teardown frees everything model_setup allocated in m (its queues, hosts, records and buffers); m itself is
+ * the caller's. */
 static void model_teardown(struct model *m)
 {
 	for (int q = 0; q < m->nqueues; q++)

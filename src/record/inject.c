@@ -251,6 +251,10 @@ static void CUPTIAPI inject_buffer_requested(uint8_t **buffer, size_t *size, siz
 	*max_records = 0;
 }
 
+/* CUPTI's completed-buffer callback (its own thread): converts the buffer's records and sends them, with the
+ * records CUPTI dropped and any newly known streams, down the wire, then frees the buffer. Only in the process that
+ * opened the wire (a forked child's buffers are freed unread); SIGPIPE is held off while it writes, so a recorder
+ * that has gone away costs the records, not the program. */
 static void CUPTIAPI inject_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, size_t valid)
 {
 	struct inject_sigpipe sp;
@@ -328,6 +332,10 @@ static bool inject_created(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, c
 
 #undef INJECT_CREATE_ARGS
 
+/* CUPTI's API and resource callback (the program's threads): notes each thread's per-thread default stream at its
+ * first call that uses it, each context's NULL stream, and each created stream's kind (inject_created); forces the
+ * buffers out before a context is destroyed and at the entry of the calls that end tracing or lose the buffers
+ * (the flush lists inject_subscribe enables). Nothing in a forked child. */
 static void CUPTIAPI inject_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                      const void *data)
 {

@@ -94,6 +94,8 @@ static void live_input(struct live *lv, struct ss_control_input *in, int cols, i
 	in->layout = view_layout_fit(&v, cols, rows, &lv->layout);
 }
 
+/* live_frame draws one frame of the recording as it stands: the lanes indexed so far, the analysis and stats once
+ * the program is over, the summary when it is toggled on (rebuilt only when new records were indexed). */
 static void live_frame(struct live *lv)
 {
 	struct ss_control_input in;

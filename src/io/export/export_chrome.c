@@ -103,6 +103,9 @@ static int64_t chrome_tid(const struct ss_record *r, bool bydev)
 	return chrome_engine_tid(r->kind);
 }
 
+/* chrome_process_name names process pid in buf as Perfetto shows it: a device's title (bydev), the host, the
+ * default streams, the streams the experiment did not create, or a stream by its number with its kind and backend id
+ * where the timeline knows them. */
 static void chrome_process_name(const struct ss_timeline *t, int pid, bool bydev, char *buf, size_t len)
 {
 	const struct ss_stream_info *si =
@@ -127,6 +130,8 @@ static void chrome_process_name(const struct ss_timeline *t, int pid, bool bydev
 		snprintf(buf, len, "Stream %d", pid - CHROME_PID_STREAM0);
 }
 
+/* chrome_thread_name names track tid of process pid in buf, undoing chrome_tid's numbering: an engine ("H2D"), a
+ * stream's engine within a device (bydev), an unknown stream id's engine, or a host thread's API, sync or NVTX row. */
 static void chrome_thread_name(int pid, int64_t tid, bool bydev, char *buf, size_t len)
 {
 	static const char *const engines[] = {"", "H2D", "Compute", "D2H", "D2D", "Memset"};

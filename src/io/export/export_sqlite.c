@@ -646,6 +646,9 @@ static int export_sqlite_streams(struct export_sqlite_ctx *c, const struct ss_ex
 	return rc;
 }
 
+/* export_sqlite_experiment writes e (NULL: nothing, a trace of no experiment) as the one row of
+ * STREAMSCOPE_EXPERIMENT: its settings by name, its description, and its step program where it has one. Returns 0,
+ * or -1 with the context's error set. */
 static int export_sqlite_experiment(struct export_sqlite_ctx *c, const struct ss_experiment *e)
 {
 	sqlite3_stmt *st = NULL;
@@ -685,6 +688,9 @@ static int export_sqlite_experiment(struct export_sqlite_ctx *c, const struct ss
 	return rc;
 }
 
+/* export_sqlite_analysis writes the analysis of in's timeline (the input's, or one made from the timeline) as the
+ * one row of STREAMSCOPE_ANALYSIS, with whether the trace is modelled and its label. Returns 0, or -1 with the
+ * context's error set. */
 static int export_sqlite_analysis(struct export_sqlite_ctx *c, const struct ss_export_input *in)
 {
 	struct ss_analysis tmp;
