@@ -531,6 +531,8 @@ const struct ss_backend *expopts_backend(const struct expopts *o, int *code)
 	return b;
 }
 
+/* expopts_profile_load loads --profile's file into p, named after the file (its labels say "MODEL (x.profile)").
+ * Returns CLI_OK, or CLI_USAGE after one line naming the file's problem. */
 static int expopts_profile_load(const char *path, struct ss_profile *p)
 {
 	char *cause = NULL;

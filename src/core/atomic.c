@@ -62,6 +62,8 @@ static mode_t atomic_umask(void)
 	return mask;
 }
 
+/* atomic_release forgets af's paths (and their removal at a fatal signal) and marks it closed; the files are the
+ * caller's to have renamed or removed first. */
 static void atomic_release(struct atomic_file *af)
 {
 	sigexit_remove_path(af->slot);

@@ -702,6 +702,7 @@ static void insight_ready_build(const struct ss_timeline *t, struct insight_read
 	qsort(rd->by_end, rd->nby_end, sizeof *rd->by_end, insight_cmp_key);
 }
 
+/* insight_ready_free frees what insight_ready_build allocated in rd. */
 static void insight_ready_free(struct insight_ready *rd)
 {
 	free(rd->ready);
@@ -1196,6 +1197,8 @@ static int insight_cmp_done(const void *x, const void *y)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
+/* insight_completion: in d (n entries sorted by key, then start), the last entry of key starting before before;
+ * its completion time into *done. Returns false when key has none. */
 static bool insight_completion(const struct insight_done *d, size_t n, uint64_t key, uint64_t before, uint64_t *done)
 {
 	size_t lo = 0, hi = n;

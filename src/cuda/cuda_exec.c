@@ -714,6 +714,8 @@ static bool exec_priming(const struct exec_thread *t)
 	return t->x->priming;
 }
 
+/* exec_worker is an issuing thread's body: sets itself up, then for each run the gate opens it primes or issues its
+ * ops, reporting done (with the first error, after which it issues nothing) until the gate closes. */
 static void *exec_worker(void *arg)
 {
 	struct exec_thread *t = arg;

@@ -241,6 +241,8 @@ bool cupti_convert_context(const CUpti_Activity *a, uint32_t *device, uint32_t *
 	}
 }
 
+/* A memset record: a MEMSET interval with its bytes, device, whether it was async and on managed memory, named as
+ * Nsight Systems names it ("Memset (Device)"). Returns as cupti_convert_interval. */
 static int cupti_convert_memset(const CUpti_ActivityMemset4 *m, const struct cupti_convert_map *map,
                                 struct ss_record *r, char *name, size_t len)
 {
@@ -344,6 +346,8 @@ static int cupti_convert_kernel(const CUpti_ActivityKernel10 *k, const struct cu
 	return cupti_convert_gpu(map, r, SS_KIND_KERNEL, k->start, k->end, k->streamId, k->correlationId, k->channelID);
 }
 
+/* A runtime or driver API record: an API interval of its host thread, named by map's callback-name lookup ("driver
+ * API #N" where it has none). Returns as cupti_convert_interval. */
 static int cupti_convert_api(const CUpti_ActivityAPI *a, const struct cupti_convert_map *map, struct ss_record *r,
                              char *name, size_t len)
 {
@@ -371,6 +375,9 @@ static void cupti_convert_stream_label(const struct cupti_convert_map *map, uint
 		snprintf(buf, len, "stream %u", (unsigned)id);
 }
 
+/* A synchronization record: a SYNC interval of the host, named by its call, with the stream it waited on for the
+ * calls that name one ("cudaStreamSynchronize (s3)"); the stream's CUPTI id in r->raw_stream. Returns as
+ * cupti_convert_interval. */
 static int cupti_convert_sync(const CUpti_ActivitySynchronization2 *s, const struct cupti_convert_map *map,
                               struct ss_record *r, char *name, size_t len)
 {
@@ -433,6 +440,9 @@ static int cupti_convert_migration(const CUpti_ActivityUnifiedMemoryCounter3 *u,
 	return cupti_convert_gpu(map, r, kind, u->start, u->end, u->streamId, 0, 0);
 }
 
+/* An NVTX marker record: a start or instantaneous marker becomes a MARKER at its time with its name
+ * (CUPTI_CONVERT_MARKER_START), an end gives CUPTI_CONVERT_MARKER_END for the caller to close its range; any other
+ * CUPTI_CONVERT_SKIP. */
 static int cupti_convert_marker(const CUpti_ActivityMarker2 *m, struct ss_record *r, char *name, size_t len)
 {
 	r->kind = SS_KIND_MARKER;

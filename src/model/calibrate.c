@@ -135,6 +135,7 @@ static void cal_run_free(struct cal_run *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* cal_op_kind_of: the op kind a GPU record of kind comes from (copies and kernels), -1 for any other. */
 static int cal_op_kind_of(int kind)
 {
 	switch (kind) {

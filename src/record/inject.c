@@ -85,6 +85,8 @@ static void inject_sigpipe_block(struct inject_sigpipe *sp)
 	sp->pending_before = sigismember(&pending, SIGPIPE);
 }
 
+/* inject_sigpipe_restore undoes inject_sigpipe_block: a SIGPIPE raised meanwhile (one not pending before) is taken
+ * off, then the thread's mask is restored. */
 static void inject_sigpipe_restore(struct inject_sigpipe *sp)
 {
 	sigset_t set, pending;

@@ -28,6 +28,8 @@ static volatile sig_atomic_t recorder_interrupted, recorder_forward;
 static volatile sig_atomic_t recorder_ending; /* any of them came: the live view closes once the recording is over */
 static int recorder_wake[2] = {-1, -1};
 
+/* recorder_on_signal only sets flags (ending; interrupted for SIGINT and SIGQUIT; SIGTERM and SIGHUP to forward to
+ * the program) and wakes the loop through the self-pipe, errno kept. */
 static void recorder_on_signal(int sig)
 {
 	int saved = errno;
@@ -199,6 +201,7 @@ static int recorder_listen(struct recorder *st, char **cause)
 	return 0;
 }
 
+/* recorder_unlisten closes the listening socket and removes its path and folder; safe to call twice. */
 static void recorder_unlisten(struct recorder *st)
 {
 	if (st->listen_fd >= 0)

@@ -170,6 +170,8 @@ static int lanes_group_device(const struct ss_lanes *l, int g)
 	return 0;
 }
 
+/* lanes_group_stream: the stream of lane group g: a special stream (host, legacy, per-thread, unknown), an
+ * experiment stream, a device's special stream with several devices, or the host for NVTX and host-thread groups. */
 static int32_t lanes_group_stream(const struct ss_lanes *l, int g)
 {
 	static const int32_t special[LANES_GROUP_STREAM] = {SS_STREAM_HOST, SS_STREAM_LEGACY, SS_STREAM_PER_THREAD,

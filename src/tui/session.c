@@ -28,6 +28,7 @@ bool session_same(const struct ss_experiment *a, const struct ss_experiment *b)
 	       a->prefetch_events == b->prefetch_events && experiment_same_program(a, b);
 }
 
+/* session_run_new makes an empty run of e (NULL: a trace's) on backend, numbered after s's last. */
 static struct ss_run *session_run_new(struct ss_session *s, const struct ss_experiment *e, const char *backend)
 {
 	struct ss_run *r = xcalloc(1, sizeof *r);
@@ -132,6 +133,8 @@ static struct ss_session_base *session_base_find(struct ss_session *s, const str
 	return NULL;
 }
 
+/* session_base_add keeps a new baseline slot for e's one-stream twin, reusing the oldest once SESSION_MAX_BASES are
+ * held. */
 static struct ss_session_base *session_base_add(struct ss_session *s, const struct ss_experiment *e)
 {
 	struct ss_session_base *b;

@@ -55,6 +55,8 @@ static bool chrome_is_host_kind(int kind)
 	return kind == SS_KIND_API || kind == SS_KIND_SYNC || kind == SS_KIND_MARKER;
 }
 
+/* chrome_pid: the process r is drawn in: its device's (bydev, GPU records), its stream's, the host's, or one of the
+ * default streams' and the unknown streams'. */
 static int chrome_pid(const struct ss_record *r, bool bydev)
 {
 	if (bydev && !chrome_is_host_kind(r->kind))
@@ -90,6 +92,9 @@ static int chrome_engine_tid(int kind)
 	}
 }
 
+/* chrome_tid: r's track within chrome_pid's process: an engine (1..5); bydev, 8 per stream key (0 other streams, 1
+ * per-thread, 2 legacy, 4 + n stream n) plus the engine; host records CHROME_TID_HOST + 8 per thread plus the kind;
+ * the unknown streams' records 8 per backend stream id. chrome_thread_name undoes it. */
 static int64_t chrome_tid(const struct ss_record *r, bool bydev)
 {
 	if (chrome_is_host_kind(r->kind))

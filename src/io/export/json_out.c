@@ -213,6 +213,7 @@ static inline void json_out_value(struct json_out *o, yajl_gen_status st)
 		o->whole = true;
 }
 
+/* json_out_gen_error: a phrase for yajl's generator status st. */
 static const char *json_out_gen_error(int st)
 {
 	switch (st) {

@@ -914,6 +914,8 @@ static int chrome_parse_object_start(struct chrome_parse *p)
 	return chrome_parse_key(p, q);
 }
 
+/* chrome_parse_after_value goes on after a top-level value: to the next key after a ',', 1 at the top object's
+ * closing '}', else the parse fails naming what was expected where. */
 static int chrome_parse_after_value(struct chrome_parse *p)
 {
 	size_t q = chrome_parse_ws(p, chrome_parse_pos(p));
