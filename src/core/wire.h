@@ -11,6 +11,7 @@
 #include "core/backend.h"
 #include "core/record.h"
 
+/* A frame's type: what its payload is. A reader ignores types it does not know (their length skips them). */
 enum wire_type {
 	WIRE_RECORD = 1,   /* struct ss_record, then the name bytes */
 	WIRE_PROGRESS = 2, /* text */

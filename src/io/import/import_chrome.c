@@ -100,6 +100,7 @@ struct chrome_slice {
 	int state;              /* enum chrome_slice_state */
 };
 
+/* A slice's progress: waiting for a worker, being parsed, parsed, or failed (its parse holds why). */
 enum chrome_slice_state { SLICE_WAITING, SLICE_BUSY, SLICE_OK, SLICE_BAD };
 
 /* The workers' shared state, under mu. */
