@@ -250,16 +250,34 @@ static void test_reference_detached_h200(void **state)
 	assert_int_equal(count[2], 2);
 }
 
+/* expect_claim: claims' document (claims --json) has exactly one claim id, with verdict and a measured line that
+ * contains measured. */
+static void expect_claim(yajl_val claims, const char *id, const char *verdict, const char *measured)
+{
+	yajl_val c;
+	size_t i;
+	int seen = 0;
+
+	json_tree_foreach(json_tree_get(claims, "claims"), i, c)
+	{
+		if (strcmp(json_tree_str(json_tree_get(c, "id")), id) != 0)
+			continue;
+		seen++;
+		assert_string_equal(json_tree_str(json_tree_get(c, "verdict")), verdict);
+		if (strstr(json_tree_str(json_tree_get(c, "measured")), measured) == NULL)
+			fail_msg("%s: '%s' has no '%s'", id, json_tree_str(json_tree_get(c, "measured")), measured);
+	}
+	if (seen != 1)
+		fail_msg("%s: %d claims of that id", id, seen);
+}
+
 /* The CUDA side of 2026-12-07's changes on an H100 (tests/data/h200/session-verify-h100): kernel-transfer with
  * document 001's cudaEventQuery verified, its 36 API calls; its bench against document 001's program 14 of 14 judged
  * points within 3%; the stream-0 timer's laps between the streams' work make 003-stream0-timer hold (+80.8%). */
 static void test_session_verify_h100(void **state)
 {
 	size_t count[4];
-	yajl_val run = load("../session-verify-h100/run-kt.json"), claims = load("../session-verify-h100/claims.json"),
-	         c;
-	size_t i;
-	int seen = 0;
+	yajl_val run = load("../session-verify-h100/run-kt.json"), claims = load("../session-verify-h100/claims.json");
 
 	(void)state;
 	assert_true(json_tree_is_true(json_tree_get(run, "verified")));
@@ -268,15 +286,43 @@ static void test_session_verify_h100(void **state)
 	json_tree_free(run);
 	assert_int_equal(check_points("../session-verify-h100/summary-kt.json", true, count), 14);
 	assert_int_equal(count[0], 16);
-	json_tree_foreach(json_tree_get(claims, "claims"), i, c)
-	{
-		if (strcmp(json_tree_str(json_tree_get(c, "id")), "003-stream0-timer") != 0)
-			continue;
-		seen++;
-		assert_string_equal(json_tree_str(json_tree_get(c, "verdict")), "holds");
-		assert_non_null(strstr(json_tree_str(json_tree_get(c, "measured")), "(+80.8%)"));
-	}
-	assert_int_equal(seen, 1);
+	expect_claim(claims, "003-stream0-timer", "holds", "(+80.8%)");
+	json_tree_free(claims);
+}
+
+/* The same card's claims again with the binary of 3e1a23d (tests/data/h200/names-claims-h100): the verdicts of
+ * session-verify-h100's but 001-best, at its threshold on this card (16 streams +4.7% of the best time, then +1.2%);
+ * the stream-0 timer +77.6%, measured on the GPU with CUPTI detached. */
+static void test_names_claims_h100(void **state)
+{
+	static const struct {
+		const char *id, *verdict, *measured;
+	} want[] = {
+	    {"000-overlap", "holds", "1.43x at 32 streams"},
+	    {"000-tail", "holds", "1 of 1 run with a tail chunk verified"},
+	    {"001-theory", "does-not-hold", "leaves it at 2 streams"},
+	    {"001-best", "does-not-hold", "16 streams 1.54x, +4.7% of its time"},
+	    {"001-not-3x", "holds", "at most 1.61x (64 streams)"},
+	    {"001-bytes", "holds", "= 2.00"},
+	    {"001-engine-bound", "does-not-hold", "compute is the busiest engine"},
+	    {"001-stream-cost", "holds", "4.78 us a stream"},
+	    {"003-sync-order", "does-not-hold", "(-0.5%)"},
+	    {"003-stream0-timer", "holds", "none 1.502 ms, event-timer 2.668 ms (+77.6%)"},
+	    {"003-get-last-error", "does-not-hold", "(-0.5%)"},
+	    {"003-issue-order", "does-not-hold", "(-0.7%)"},
+	    {"003-kernel-order", "holds", "1 of 2 kernels"},
+	    {"003-copy-engine", "holds", "H2D 0.0%, D2H 0.0%"},
+	    {"003-copy-duplex", "holds", "52% of"},
+	    {"004-attach-threads", "holds", "2.49x faster"},
+	};
+	yajl_val claims = load("../names-claims-h100/claims.json");
+
+	(void)state;
+	assert_string_equal(json_tree_str(json_tree_get(claims, "device")), "NVIDIA H100 80GB HBM3");
+	assert_false(json_tree_is_true(json_tree_get(claims, "modelled")));
+	assert_int_equal(json_tree_len(json_tree_get(claims, "claims")), sizeof want / sizeof want[0]);
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+		expect_claim(claims, want[k].id, want[k].verdict, want[k].measured);
 	json_tree_free(claims);
 }
 
@@ -488,6 +534,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_reference_managed_threads_rounds),
 	    cmocka_unit_test(test_reference_detached_h200),
 	    cmocka_unit_test(test_session_verify_h100),
+	    cmocka_unit_test(test_names_claims_h100),
 	    cmocka_unit_test(test_vector_add_grid_h100),
 	    cmocka_unit_test(test_reference_detached_h100),
 	    cmocka_unit_test(test_reference_summary_keys_h100),
