@@ -369,9 +369,9 @@ static void cmd_bench_sweep(struct bench *bn, bool quick)
 		json_out_key_int(jd, "bound_ns", (int64_t)best->a.bound_ns);
 		json_out_key_double(jd, "gap", best->a.gap, 0);
 		cmd_bench_check(bn, "best-vs-bound", best->a.gap <= 0.10,
-		                "best %d stream%s %s-first on %d queue%s %s vs ideal bound %s: gap %+.1f%% (target <= "
+		                "best %d stream%s %s on %d queue%s %s vs ideal bound %s: gap %+.1f%% (target <= "
 		                "10%%); its H2D engine alone was busy %s against the bound's h = %s (one-stream H2D)",
-		                best->streams, best->streams == 1 ? "" : "s", experiment_order_name(best->order),
+		                best->streams, best->streams == 1 ? "" : "s", experiment_order_label(best->order),
 		                best_queues, best_queues == 1 ? "" : "s", units_time(best->a.used_ns, b1, sizeof b1),
 		                units_time(best->a.bound_ns, b2, sizeof b2), 100.0 * best->a.gap,
 		                units_time(best->a.eng[SS_ENG_H2D].busy_ns, b3, sizeof b3),

@@ -23,9 +23,8 @@ static void cmd_sweep_progress(const struct ss_sweep *s, size_t idx)
 			fputs("\r\033[K", stderr);
 		cmd_sweep_line = false;
 	} else {
-		fprintf(stderr, "\r  sweep %zu/%zu: %d stream%s %s-first   ", sweep_progress(s), s->n,
-		        s->pt[idx].streams, s->pt[idx].streams == 1 ? "" : "s",
-		        experiment_order_name(s->pt[idx].order));
+		fprintf(stderr, "\r  sweep %zu/%zu: %d stream%s %s   ", sweep_progress(s), s->n, s->pt[idx].streams,
+		        s->pt[idx].streams == 1 ? "" : "s", experiment_order_label(s->pt[idx].order));
 		cmd_sweep_line = true;
 	}
 	fflush(stderr);
@@ -52,13 +51,9 @@ static int cmd_sweep_exec(const struct cmd_args *args)
 	}
 	if ((b = expopts_backend(&o, &rc)) == NULL)
 		return rc;
-	/* both: depth and breadth, or document 003's best and weaker where the experiment is in one of those */
-	{
-		bool doc = o.exp.order == SS_ORDER_BEST || o.exp.order == SS_ORDER_WEAKER;
-
-		orders[0] = !o.both_orders ? o.exp.order : doc ? SS_ORDER_BEST : SS_ORDER_DEPTH;
-		orders[1] = doc ? SS_ORDER_WEAKER : SS_ORDER_BREADTH;
-	}
+	sweep_both_orders(&o.exp, orders);
+	if (!o.both_orders)
+		orders[0] = o.exp.order;
 	sweep_init(&s, &o.exp, counts, ncounts, orders, o.both_orders ? 2 : 1);
 	rc = sweep_run(&s, b, cmd_sweep_progress, &cause);
 	if (rc != 0) {

@@ -550,9 +550,9 @@ static int cm_validate(const struct cmd_args *args, struct cm_checks *ck)
 
 		if (r->measured_ns > 0 || !cm_filter_keeps(&filter, r))
 			continue;
-		fprintf(stderr, "validate %zu/%zu: %s %d stream%s %s-first, %d queue%s\n", i + 1, s.n,
+		fprintf(stderr, "validate %zu/%zu: %s %d stream%s %s, %d queue%s\n", i + 1, s.n,
 		        experiment_preset_name(r->preset), r->streams, r->streams == 1 ? "" : "s",
-		        experiment_order_name(r->order), r->connections, r->connections == 1 ? "" : "s");
+		        experiment_order_label(r->order), r->connections, r->connections == 1 ? "" : "s");
 		code = validate_measure(b, &p, &s, i, &cause);
 		measured_now++;
 		if (code != 0) {

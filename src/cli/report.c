@@ -159,7 +159,7 @@ void report_sweep(const struct ss_sweep *s)
 		char one[48];
 		const char *at;
 
-		snprintf(one, sizeof one, "  %s-first  ", experiment_order_name(s->base.order));
+		snprintf(one, sizeof one, "  %s  ", experiment_order_label(s->base.order));
 		if ((at = strstr(desc, one)) != NULL)
 			snprintf(head, sizeof head, "%.*s  %s- and %s-first  %s", (int)(at - desc), desc,
 			         experiment_order_name(s->orders[0]), experiment_order_name(s->orders[1]),

@@ -101,6 +101,16 @@ const char *experiment_order_name(int i)
 	return i == SS_ORDER_INTERLEAVE ? "interleave" : experiment_name(experiment_order_names, SS_ORDER_COUNT, i);
 }
 
+const char *experiment_order_label(int i)
+{
+	static const char *const labels[SS_ORDER_COUNT] = {"depth-first", "breadth-first", "best-first",
+	                                                   "weaker-first"};
+
+	if (i == SS_ORDER_INTERLEAVE)
+		return "interleaved";
+	return i >= 0 && i < SS_ORDER_COUNT ? labels[i] : "?";
+}
+
 int experiment_order_parse(const char *s)
 {
 	if (s != NULL && strcasecmp(s, "interleave") == 0)
@@ -857,13 +867,10 @@ static void experiment_describe_as(const struct ss_experiment *e, bool compact, 
 	else if (streams == NULL)
 		snprintf(count, sizeof count, "%d stream%s", e->streams, e->streams == 1 ? "" : "s");
 	snprintf(buf, len,
-	         compact ? "%s %s%s %s%s sync:%s ds:%s%s %s%s %dq%.0s %s"
-	                 : "%s  %s%s  %s%s  sync %s  default-stream %s%s  %s%s  %d queue%s  %s",
+	         compact ? "%s %s%s %s sync:%s ds:%s%s %s%s %dq%.0s %s"
+	                 : "%s  %s%s  %s  sync %s  default-stream %s%s  %s%s  %d queue%s  %s",
 	         experiment_preset_name(e->preset), streams != NULL ? streams : count, chunks,
-	         experiment_order_name(e->order),
-	         compact                           ? ""
-	         : e->order == SS_ORDER_INTERLEAVE ? "d"
-	                                           : "-first",
+	         compact ? experiment_order_name(e->order) : experiment_order_label(e->order),
 	         experiment_sync_name(e->sync), experiment_defstream_name(e->defstream),
 	         e->nonblocking ? (compact ? " nb" : " non-blocking") : "", mem, pfe, e->connections,
 	         e->connections == 1 ? "" : "s", threads);

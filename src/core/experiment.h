@@ -267,6 +267,8 @@ int experiment_preset_parse(const char *s);
  * with *bad (caller frees) the first item that names none, or the whole list when it names nothing. */
 int experiment_preset_list(const char *list, bool keep[SS_PRESET_COUNT], char **bad);
 const char *experiment_order_name(int o);
+/* experiment_order_label: order o as a label in running text ("depth-first", "best-first", "interleaved"). */
+const char *experiment_order_label(int o);
 int experiment_order_parse(const char *s);
 const char *experiment_sync_name(int s);
 int experiment_sync_parse(const char *s);

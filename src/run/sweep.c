@@ -96,6 +96,14 @@ int sweep_default_counts(const struct ss_experiment *e, int *counts)
 	return n;
 }
 
+void sweep_both_orders(const struct ss_experiment *e, enum ss_order orders[2])
+{
+	bool doc = e->order == SS_ORDER_BEST || e->order == SS_ORDER_WEAKER;
+
+	orders[0] = doc ? SS_ORDER_BEST : SS_ORDER_DEPTH;
+	orders[1] = doc ? SS_ORDER_WEAKER : SS_ORDER_BREADTH;
+}
+
 void sweep_init_default(struct ss_sweep *s, const struct ss_experiment *base, const enum ss_order *orders, int norders)
 {
 	enum ss_order keep[2];
@@ -111,7 +119,7 @@ void sweep_init_default(struct ss_sweep *s, const struct ss_experiment *base, co
 		if (experiment_validate(&e, &cause) == 0)
 			keep[nkeep++] = orders[o];
 		else if (note[0] == '\0')
-			snprintf(note, sizeof note, "%s-first left out: %s", experiment_order_name(orders[o]), cause);
+			snprintf(note, sizeof note, "%s left out: %s", experiment_order_label(orders[o]), cause);
 		free(cause);
 	}
 	if (nkeep == 0) {

@@ -430,19 +430,23 @@ bool session_pin(struct ss_session *s)
 	return true;
 }
 
-/* session_sweep_key normalises what a sweep varies, so that sweeps of one base compare equal. */
+/* session_sweep_key normalises what a sweep varies, so that sweeps of one base compare equal: the stream count, and
+ * the order within the pair of orders it sweeps. */
 static void session_sweep_key(const struct ss_experiment *e, struct ss_experiment *k)
 {
+	enum ss_order pair[2];
+
 	*k = *e;
 	k->streams = 1;
-	k->order = SS_ORDER_DEPTH;
+	sweep_both_orders(e, pair);
+	k->order = pair[0];
 	if (k->threads > 1)
 		k->threads = 2;
 }
 
 void session_sweep(struct ss_session *s, const struct ss_experiment *e)
 {
-	static const enum ss_order orders[2] = {SS_ORDER_DEPTH, SS_ORDER_BREADTH};
+	enum ss_order orders[2];
 	struct ss_experiment a, b;
 
 	if (s->backend == NULL)
@@ -457,6 +461,7 @@ void session_sweep(struct ss_session *s, const struct ss_experiment *e)
 		s->retry = false;
 		session_sweep_free(s);
 	}
+	sweep_both_orders(e, orders);
 	sweep_init_default(&s->sweep, e, orders, 2);
 	s->sweep_tl = xcalloc(s->sweep.n, sizeof *s->sweep_tl);
 	for (size_t i = 0; i < s->sweep.n; i++)

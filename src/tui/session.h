@@ -105,8 +105,8 @@ const struct ss_experiment *session_experiment(const struct ss_session *s);
  * when something is pinned afterwards. */
 bool session_pin(struct ss_session *s);
 /* session_sweep starts the default sweep of e (sweep_init_default: 1, 2, 4 .. streams as far as e's devices allow,
- * depth and breadth, leaving out an order e cannot run), unless one of the same base experiment exists (then it is
- * kept, finished or not). */
+ * in both orders of sweep_both_orders (best and weaker for document 003's orders, else depth and breadth), leaving
+ * out an order e cannot run), unless one of the same base experiment exists (then it is kept, finished or not). */
 void session_sweep(struct ss_session *s, const struct ss_experiment *e);
 /* session_open_point shows the timeline of sweep point index as the run on screen (with the point's analysis,
  * compared with the sweep's 1-stream point), in place of the shown run. False when the point has not been

@@ -72,9 +72,11 @@ static double sweepview_bound(const struct ss_sweep *s, int i)
 	return -1;
 }
 
-static int sweepview_order_role(enum ss_order o)
+/* sweepview_order_role: the colour of the sweep's o-th order (its curve, its column): the first the kernels', the
+ * second the copies in (depth and breadth, or best and weaker, apart). */
+static int sweepview_order_role(int o)
 {
-	return o == SS_ORDER_DEPTH ? SS_ROLE_KERNEL : SS_ROLE_H2D;
+	return o == 0 ? SS_ROLE_KERNEL : SS_ROLE_H2D;
 }
 
 /* sweepview_progress draws the title row: what the sweep is and how far it got, with a bar. */
@@ -144,7 +146,7 @@ static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, cons
 				         t < 0 ? "-" : units_time((uint64_t)t, (char[24]){0}, 24),
 				         k == best ? "*" : " ");
 				x += grid_puts(g, x, y, r.x + r.w - x, buf,
-				               t < 0 ? SS_ROLE_DIM : sweepview_order_role(s->orders[o]),
+				               t < 0 ? SS_ROLE_DIM : sweepview_order_role(o),
 				               (k == cursor ? GRID_REVERSE : 0) | (k == best ? GRID_BOLD : 0));
 			}
 			if (bound) {
@@ -166,8 +168,8 @@ static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, cons
 			cw = 10;
 		grid_puts(g, r.x, r.y + 1, lw, "streams", SS_ROLE_DIM, 0);
 		for (int o = 0; o < s->norders && o + 2 < r.h; o++)
-			grid_puts(g, r.x, r.y + 2 + o, lw, experiment_order_name(s->orders[o]),
-			          sweepview_order_role(s->orders[o]), 0);
+			grid_puts(g, r.x, r.y + 2 + o, lw, experiment_order_name(s->orders[o]), sweepview_order_role(o),
+			          0);
 		for (int i = 0; i < s->ncounts; i++) {
 			int x = r.x + lw + i * cw;
 
@@ -199,12 +201,12 @@ static void sweepview_caption(struct ss_grid *g, struct ss_rect r, const struct 
 		return;
 	if (c == NULL)
 		return;
-	snprintf(buf, sizeof buf, "> %d stream%s %s-first %s", c->streams, c->streams == 1 ? "" : "s",
-	         experiment_order_name(c->order),
+	snprintf(buf, sizeof buf, "> %d stream%s %s %s", c->streams, c->streams == 1 ? "" : "s",
+	         experiment_order_label(c->order),
 	         sweepview_time(c) < 0 ? "(not yet)" : units_time((uint64_t)sweepview_time(c), a, sizeof a));
 	if (bp != NULL)
-		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "   best* %d stream%s %s-first %s", bp->streams,
-		         bp->streams == 1 ? "" : "s", experiment_order_name(bp->order),
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "   best* %d stream%s %s %s", bp->streams,
+		         bp->streams == 1 ? "" : "s", experiment_order_label(bp->order),
 		         units_time((uint64_t)sweepview_time(bp), b, sizeof b));
 	snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "   Enter opens it");
 	grid_puts(g, r.x, r.y + 1, r.w, buf, SS_ROLE_HIGHLIGHT, 0);
@@ -265,8 +267,8 @@ void sweepview_draw(struct ss_grid *g, struct ss_rect chart, struct ss_rect tabl
 		}
 	}
 	for (int o = 0; o < s->norders; o++)
-		ser[ns++] = (struct ss_series){x, y[o], s->ncounts, sweepview_order_role(s->orders[o]),
-		                               s->orders[o] == SS_ORDER_DEPTH ? "depth-first" : "breadth-first"};
+		ser[ns++] = (struct ss_series){x, y[o], s->ncounts, sweepview_order_role(o),
+		                               experiment_order_label(s->orders[o])};
 	ser[ns++] = (struct ss_series){x, y[2], s->ncounts, SS_ROLE_DIM, "ideal bound"};
 	ax.xmin = s->ncounts > 0 ? s->counts[0] : 1;
 	ax.xmax = s->ncounts > 0 ? s->counts[s->ncounts - 1] : 2;

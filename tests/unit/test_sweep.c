@@ -200,6 +200,37 @@ static void test_default_sweep(void **state)
 	sweep_free(&s);
 }
 
+/* The pair of orders a sweep of both compares: document 003's best and weaker for an experiment in either, depth and
+ * breadth for any other (an explicit interleave included); each labelled as the experiment line writes it. */
+static void test_both_orders(void **state)
+{
+	static const struct {
+		enum ss_order order, first, second;
+	} cases[] = {
+	    {SS_ORDER_DEPTH, SS_ORDER_DEPTH, SS_ORDER_BREADTH},
+	    {SS_ORDER_BREADTH, SS_ORDER_DEPTH, SS_ORDER_BREADTH},
+	    {SS_ORDER_BEST, SS_ORDER_BEST, SS_ORDER_WEAKER},
+	    {SS_ORDER_WEAKER, SS_ORDER_BEST, SS_ORDER_WEAKER},
+	    {SS_ORDER_INTERLEAVE, SS_ORDER_DEPTH, SS_ORDER_BREADTH},
+	};
+	struct ss_experiment e;
+	enum ss_order pair[2];
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_VECTOR_ADD);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		e.order = cases[i].order;
+		sweep_both_orders(&e, pair);
+		assert_int_equal(pair[0], cases[i].first);
+		assert_int_equal(pair[1], cases[i].second);
+	}
+	assert_string_equal(experiment_order_label(SS_ORDER_DEPTH), "depth-first");
+	assert_string_equal(experiment_order_label(SS_ORDER_BREADTH), "breadth-first");
+	assert_string_equal(experiment_order_label(SS_ORDER_BEST), "best-first");
+	assert_string_equal(experiment_order_label(SS_ORDER_WEAKER), "weaker-first");
+	assert_string_equal(experiment_order_label(SS_ORDER_INTERLEAVE), "interleaved");
+}
+
 /* Each point's experiment is the base with the point's streams and order; threads and chunks follow streams. */
 static void test_next_experiments(void **state)
 {
@@ -494,10 +525,10 @@ static void test_run_through_runner(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_counts),       cmocka_unit_test(test_init_points),
-	    cmocka_unit_test(test_default_sweep),      cmocka_unit_test(test_next_experiments),
-	    cmocka_unit_test(test_done_speedup_bound), cmocka_unit_test(test_failed_reference),
-	    cmocka_unit_test(test_run_through_runner),
+	    cmocka_unit_test(test_parse_counts),     cmocka_unit_test(test_init_points),
+	    cmocka_unit_test(test_default_sweep),    cmocka_unit_test(test_both_orders),
+	    cmocka_unit_test(test_next_experiments), cmocka_unit_test(test_done_speedup_bound),
+	    cmocka_unit_test(test_failed_reference), cmocka_unit_test(test_run_through_runner),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

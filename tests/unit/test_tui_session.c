@@ -169,6 +169,39 @@ static void test_sweep(void **state)
 	session_free(&s);
 }
 
+/* The TUI's sweep of document 003's two-stream experiment compares the document's two orders, best and weaker (as
+ * `sweep --order both` does), not depth and breadth; switching to depth-first is another sweep, best to weaker the
+ * same one. */
+static void test_sweep_document_orders(void **state)
+{
+	struct ss_session s;
+	struct ss_experiment e;
+
+	(void)state;
+	experiment_preset(&e, SS_PRESET_VECTOR_ADD);
+	e.elements = 1u << 20;
+	e.repeat = 1;
+	e.warmup = 0;
+	session_init(&s, &model_backend, NULL);
+	session_sweep(&s, &e);
+	assert_int_equal(s.sweep.norders, 2);
+	assert_int_equal(s.sweep.orders[0], SS_ORDER_BEST);
+	assert_int_equal(s.sweep.orders[1], SS_ORDER_WEAKER);
+	settle(&s, NULL);
+	for (size_t i = 0; i < s.sweep.n; i++)
+		if (s.sweep.pt[i].failed)
+			fail_msg("point %zu (%d streams) failed: %s", i, s.sweep.pt[i].streams, s.sweep.pt[i].error);
+	e.order = SS_ORDER_WEAKER;
+	session_sweep(&s, &e);
+	assert_int_equal(s.sweep.orders[0], SS_ORDER_BEST);
+	assert_false(session_sweep_running(&s)); /* kept, finished */
+	e.order = SS_ORDER_DEPTH;
+	session_sweep(&s, &e);
+	assert_int_equal(s.sweep.orders[0], SS_ORDER_DEPTH);
+	assert_int_equal(s.sweep.orders[1], SS_ORDER_BREADTH);
+	session_free(&s);
+}
+
 /* The TUI's sweep of an experiment on two devices: 1..64 streams each (128 in all), depth-first only (breadth left
  * out with a note), and every point runs. */
 static void test_sweep_devices(void **state)
@@ -321,8 +354,13 @@ static void test_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_runs),          cmocka_unit_test(test_pin),  cmocka_unit_test(test_sweep),
-	    cmocka_unit_test(test_sweep_devices), cmocka_unit_test(test_live), cmocka_unit_test(test_failures),
+	    cmocka_unit_test(test_runs),
+	    cmocka_unit_test(test_pin),
+	    cmocka_unit_test(test_sweep),
+	    cmocka_unit_test(test_sweep_devices),
+	    cmocka_unit_test(test_sweep_document_orders),
+	    cmocka_unit_test(test_live),
+	    cmocka_unit_test(test_failures),
 	    cmocka_unit_test(test_file),
 	};
 
