@@ -78,7 +78,7 @@ static const struct cmd_use cmd_sweep_uses[] = {
      "of them)"},
     {OPT_ORDER, NULL,
      "depth|breadth|best|weaker|both (both: a column for each of depth and breadth, or of best and weaker\n"
-     "where the experiment is in one of them: vector-add)"},
+     "where the experiment is in one of them: vector-add, or of an experiment file's interleave and depth)"},
     {OPT_BACKEND, NULL, NULL},
     {OPT_PROFILE, NULL, NULL},
     {OPT_JSON, NULL, NULL},

@@ -160,9 +160,14 @@ void report_sweep(const struct ss_sweep *s)
 		const char *at;
 
 		snprintf(one, sizeof one, "  %s  ", experiment_order_label(s->base.order));
+		/* "depth- and breadth-first", "interleaved and depth-first" */
+		bool firsts = s->orders[0] != SS_ORDER_INTERLEAVE && s->orders[1] != SS_ORDER_INTERLEAVE;
+
 		if ((at = strstr(desc, one)) != NULL)
-			snprintf(head, sizeof head, "%.*s  %s- and %s-first  %s", (int)(at - desc), desc,
-			         experiment_order_name(s->orders[0]), experiment_order_name(s->orders[1]),
+			snprintf(head, sizeof head, firsts ? "%.*s  %s- and %s-first  %s" : "%.*s  %s and %s  %s",
+			         (int)(at - desc), desc,
+			         firsts ? experiment_order_name(s->orders[0]) : experiment_order_label(s->orders[0]),
+			         firsts ? experiment_order_name(s->orders[1]) : experiment_order_label(s->orders[1]),
 			         at + strlen(one));
 	}
 	printf("sweep        %s\n", head);

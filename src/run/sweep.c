@@ -100,8 +100,8 @@ void sweep_both_orders(const struct ss_experiment *e, enum ss_order orders[2])
 {
 	bool doc = e->order == SS_ORDER_BEST || e->order == SS_ORDER_WEAKER;
 
-	orders[0] = doc ? SS_ORDER_BEST : SS_ORDER_DEPTH;
-	orders[1] = doc ? SS_ORDER_WEAKER : SS_ORDER_BREADTH;
+	orders[0] = doc ? SS_ORDER_BEST : e->order == SS_ORDER_INTERLEAVE ? SS_ORDER_INTERLEAVE : SS_ORDER_DEPTH;
+	orders[1] = doc ? SS_ORDER_WEAKER : e->order == SS_ORDER_INTERLEAVE ? SS_ORDER_DEPTH : SS_ORDER_BREADTH;
 }
 
 void sweep_init_default(struct ss_sweep *s, const struct ss_experiment *base, const enum ss_order *orders, int norders)

@@ -52,7 +52,7 @@ void sweep_init(struct ss_sweep *s, const struct ss_experiment *base, const int 
  * device, 1..64 on two). Returns how many. */
 int sweep_default_counts(const struct ss_experiment *e, int *counts);
 /* sweep_both_orders: the two issue orders a sweep of both compares for e: document 003's best and weaker where e is
- * in one of those, else depth- and breadth-first. */
+ * in one of those, a step program's explicit interleave against depth-first, else depth- and breadth-first. */
 void sweep_both_orders(const struct ss_experiment *e, enum ss_order orders[2]);
 
 /* sweep_init_default prepares the sweep nobody chose the counts or orders of (the TUI's): base over

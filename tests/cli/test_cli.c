@@ -1021,6 +1021,25 @@ static void test_sweep_header_and_order(void **state)
 	assert_non_null(strstr(o.out, "| depth"));
 	assert_non_null(strstr(o.out, "| breadth"));
 	cli_out_free(&o);
+	/* both of document 003's orders, and an experiment file's interleave against depth-first */
+	run_cli(&o, ARGS("sweep", "--backend", "model", "--preset", "vector-add", "--streams", "2", "--order", "both"));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "vector-add  streams 1,2  best- and weaker-first  sync"));
+	assert_non_null(strstr(o.out, "| best"));
+	assert_non_null(strstr(o.out, "| weaker"));
+	cli_out_free(&o);
+	{
+		char path[512];
+
+		snprintf(path, sizeof path, "%s/examples/interleave.ini", SS_SOURCE_DIR);
+		run_cli(&o, ARGS("sweep", path, "--backend", "model", "--streams", "2", "--order", "both"));
+		assert_int_equal(o.status, 0);
+		assert_non_null(strstr(o.out, "streams 1,2  interleaved and depth-first  sync"));
+		assert_non_null(strstr(o.out, "| interleave"));
+		assert_non_null(strstr(o.out, "| depth"));
+		assert_null(strstr(o.out, "| breadth"));
+		cli_out_free(&o);
+	}
 }
 
 /* sweep FILE: the file's one stream count is the experiment's, the sweep's counts its own; a list in the file is

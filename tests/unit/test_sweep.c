@@ -200,8 +200,9 @@ static void test_default_sweep(void **state)
 	sweep_free(&s);
 }
 
-/* The pair of orders a sweep of both compares: document 003's best and weaker for an experiment in either, depth and
- * breadth for any other (an explicit interleave included); each labelled as the experiment line writes it. */
+/* The pair of orders a sweep of both compares: document 003's best and weaker for an experiment in either, a step
+ * program's interleave against depth-first, depth and breadth for any other; each labelled as the experiment line
+ * writes it. */
 static void test_both_orders(void **state)
 {
 	static const struct {
@@ -211,7 +212,7 @@ static void test_both_orders(void **state)
 	    {SS_ORDER_BREADTH, SS_ORDER_DEPTH, SS_ORDER_BREADTH},
 	    {SS_ORDER_BEST, SS_ORDER_BEST, SS_ORDER_WEAKER},
 	    {SS_ORDER_WEAKER, SS_ORDER_BEST, SS_ORDER_WEAKER},
-	    {SS_ORDER_INTERLEAVE, SS_ORDER_DEPTH, SS_ORDER_BREADTH},
+	    {SS_ORDER_INTERLEAVE, SS_ORDER_INTERLEAVE, SS_ORDER_DEPTH},
 	};
 	struct ss_experiment e;
 	enum ss_order pair[2];
