@@ -131,7 +131,8 @@ static void sweepview_table(struct ss_grid *g, struct ss_rect r, bool side, cons
 		hx += grid_printf(g, hx, r.y + 1, right - hx, SS_ROLE_DIM, 0, "%4s ", "n");
 		for (int o = 0; o < s->norders && hx < right; o++)
 			hx += grid_printf(g, hx, r.y + 1, right - hx, SS_ROLE_DIM, 0, "%8s ",
-			                  experiment_order_name(s->orders[o]));
+			                  s->orders[o] == SS_ORDER_INTERLEAVE ? "interl." /* the column's width */
+			                                                      : experiment_order_name(s->orders[o]));
 		if (hx < right)
 			grid_printf(g, hx, r.y + 1, right - hx, SS_ROLE_DIM, 0, "%8s", bound ? "bound" : "");
 		for (int i = 0; i < s->ncounts && y < r.y + r.h; i++, y++) {
