@@ -1004,6 +1004,53 @@ static void test_claims_view(void **state)
 	sweep_free(&s);
 }
 
+/* The sweep view names the orders a sweep has: the legend as the experiment line does ("best-first", "interleaved"),
+ * the side table's heads over their columns (an interleave's head within the column's width). */
+static void test_sweepview_orders(void **state)
+{
+	static const struct {
+		enum ss_order o[2];
+		const char *legend, *head;
+	} cases[] = {
+	    {{SS_ORDER_BEST, SS_ORDER_WEAKER}, "best-first", "   n     best   weaker"},
+	    {{SS_ORDER_INTERLEAVE, SS_ORDER_DEPTH}, "interleaved", "   n  interl.    depth"},
+	};
+	static const int counts[] = {1, 2};
+	const struct ss_glyphs *gl = glyphs_get(true);
+
+	(void)state;
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		struct ss_experiment e;
+		struct ss_sweep s;
+		struct ss_grid g;
+		char buf[256];
+		bool legend = false;
+
+		experiment_preset(&e, SS_PRESET_VECTOR_ADD);
+		sweep_init(&s, &e, counts, 2, cases[c].o, 2);
+		for (size_t i = 0; i < s.n; i++) {
+			s.pt[i].done = true;
+			s.pt[i].a.makespan_ns = s.pt[i].a.used_ns = 1000000 + 1000 * i;
+		}
+		grid_init(&g, 120, 20);
+		g.ascii = true;
+		sweepview_draw(&g, (struct ss_rect){0, 0, 90, 20}, (struct ss_rect){90, 0, 30, 20}, true, &s, false,
+		               SIZE_MAX, gl);
+		for (int y = 0; y < 20; y++)
+			legend = legend || strstr(row(&g, y, buf, sizeof buf), cases[c].legend) != NULL;
+		assert_true(legend);
+		row(&g, 1, buf, sizeof buf);
+		if (strncmp(buf + 92, cases[c].head, strlen(cases[c].head)) != 0)
+			fail_msg("table head '%s', want '%s'", buf + 92, cases[c].head);
+		/* each head ends where its column's times end (the fastest marked): "   1 1.000 ms*1.002 ms" */
+		row(&g, 2, buf, sizeof buf);
+		if (strncmp(buf + 92, "   1 1.000 ms*1.002 ms", 22) != 0)
+			fail_msg("table row '%s'", buf + 92);
+		grid_free(&g);
+		sweep_free(&s);
+	}
+}
+
 /* A sweep with 20 streams (the claims sweep's counts): the claims line carries 20 itself whole or not at all, the
  * plot labels 20 between 16 and 32 where there is room, and the table gives it a column of its own. */
 static void test_claims_view_20(void **state)
@@ -1177,6 +1224,7 @@ int main(void)
 	    cmocka_unit_test(test_single_run),
 	    cmocka_unit_test(test_claims_line),
 	    cmocka_unit_test(test_claims_view),
+	    cmocka_unit_test(test_sweepview_orders),
 	    cmocka_unit_test(test_claims_view_20),
 	    cmocka_unit_test(test_model_run),
 	};
