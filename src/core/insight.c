@@ -797,22 +797,14 @@ static void insight_legacy(const struct ss_timeline *t, const struct insight_rea
 		o.start[k] = by_start[k].key;
 		o.issue_min[k] = k + 1 < o.n && o.issue_min[k + 1] < at ? o.issue_min[k + 1] : at;
 	}
-	for (size_t i = 0; i < t->n; i++) { /* legacy work the other streams waited on, or that waited on theirs */
-		const struct ss_record *r = &t->rec[i];
-
-		if ((SS_GPU_KINDS & SS_KIND_BIT(r->kind)) && r->end > r->start && insight_legacy_rec(t, r))
-			pending[i] = insight_legacy_waits(&o, r, rd->issued[i], rd->api_end[i]);
-	}
-	free(o.end);
-	free(o.start);
-	free(o.issue_min);
-	free(by_start);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct ss_record *r = &t->rec[i];
 
 		if (!(SS_GPU_KINDS & SS_KIND_BIT(r->kind)) || r->end <= r->start)
 			continue;
 		if (insight_legacy_rec(t, r)) {
+			/* counted only where the other streams waited on it, or it on theirs */
+			pending[i] = insight_legacy_waits(&o, r, rd->issued[i], rd->api_end[i]);
 			if (first == t->n && pending[i])
 				first = i;
 			nlegacy += pending[i];
@@ -826,6 +818,10 @@ static void insight_legacy(const struct ss_timeline *t, const struct insight_rea
 				end_other = r->end;
 		}
 	}
+	free(o.end);
+	free(o.start);
+	free(o.issue_min);
+	free(by_start);
 	if (first == t->n || nother == 0 || across) {
 		free(pending);
 		return;
