@@ -326,6 +326,97 @@ static void test_names_claims_h100(void **state)
 	json_tree_free(claims);
 }
 
+/* read_text reads data_dir/name whole into a NUL-terminated buffer the caller frees; fails the test if it cannot. */
+static char *read_text(const char *name)
+{
+	char path[1024];
+	FILE *f;
+	char *text;
+	long n;
+
+	snprintf(path, sizeof path, "%s/%s", data_dir, name);
+	f = fopen(path, "rb");
+	if (f == NULL)
+		fail_msg("%s: cannot open", path);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	text = malloc((size_t)n + 1);
+	assert_non_null(text);
+	assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+	text[n] = '\0';
+	fclose(f);
+	return text;
+}
+
+/* check_sweep_orders holds sweep --order both --json of one experiment (name) to the pair of orders it must sweep:
+ * measured on the H100, the points of first at 1, 2, 4, .., 128 streams and then those of second, each verified. */
+static yajl_val check_sweep_orders(const char *name, const char *first, const char *second)
+{
+	yajl_val root = load(name), points = json_tree_get(root, "points");
+
+	assert_false(json_tree_is_true(json_tree_get(root, "modelled")));
+	assert_string_equal(json_tree_str(json_tree_get(root, "device")), "NVIDIA H100 80GB HBM3");
+	assert_string_equal(json_tree_str(json_tree_get(json_tree_get(root, "experiment"), "order")), first);
+	assert_int_equal(json_tree_len(points), 16);
+	for (size_t k = 0; k < 16; k++) {
+		yajl_val p = json_tree_at(points, k);
+
+		assert_string_equal(json_tree_str(json_tree_get(p, "order")), k < 8 ? first : second);
+		assert_int_equal(json_tree_int(json_tree_get(p, "streams")), 1LL << (k % 8));
+		assert_true(json_tree_is_true(json_tree_get(p, "verified")));
+		assert_false(json_tree_is_true(json_tree_get(p, "failed")));
+	}
+	return root;
+}
+
+/* sweep --order both on an H100 with the binary of 765f16b (tests/data/h200/sweep-orders-h100), whose one function
+ * gives the sweep and the TUI their pair of orders: document 003's vector-add sweeps best and weaker, an experiment
+ * file's interleave sweeps against depth-first, kernel-transfer depth and breadth, each named so in the table's
+ * header and columns. 003-issue-order is judged from the two 2-stream points' untraced makespans: weaker 4.5% faster
+ * than best, so it does not hold. */
+static void test_sweep_orders_h100(void **state)
+{
+	static const char *const text_has[] = {
+	    "vector-add  streams 1,2,4,8,16,32,64,128  best- and weaker-first",
+	    "streams | best ",
+	    "| weaker ",
+	    "kernel-transfer  streams 1,2,4,8,16,32,64,128  interleaved and depth-first",
+	    "streams | interleave ",
+	    "kernel-transfer  streams 1,2,4,8,16,32,64,128  depth- and breadth-first",
+	    "streams | depth ",
+	    "| breadth ",
+	};
+	yajl_val va = check_sweep_orders("../sweep-orders-h100/sweep-vector-add.json", "best", "weaker"), c, v;
+	char *text = read_text("../sweep-orders-h100/sweeps.txt");
+	double best, weaker;
+	size_t i;
+
+	(void)state;
+	json_tree_free(check_sweep_orders("../sweep-orders-h100/sweep-interleave.json", "interleave", "depth"));
+	json_tree_free(check_sweep_orders("../sweep-orders-h100/sweep-kernel-transfer.json", "depth", "breadth"));
+	best = json_tree_num(json_tree_get(json_tree_at(json_tree_get(va, "points"), 1), "untraced_ns"));
+	weaker = json_tree_num(json_tree_get(json_tree_at(json_tree_get(va, "points"), 9), "untraced_ns"));
+	expect_claim(va, "003-issue-order", "does-not-hold", "best 3.574 ms, weaker 3.413 ms (-4.5%)");
+	json_tree_foreach(json_tree_get(va, "claims"), i, c)
+	{
+		if (strcmp(json_tree_str(json_tree_get(c, "id")), "003-issue-order") != 0)
+			continue;
+		v = json_tree_get(c, "values");
+		assert_true(json_tree_num(json_tree_get(v, "base_ns")) == best);
+		assert_true(json_tree_num(json_tree_get(v, "toggled_ns")) == weaker);
+		assert_true(fabs(json_tree_num(json_tree_get(v, "effect")) - (weaker / best - 1)) < 1e-9);
+		/* the rule the claim states: weaker more than 3% slower */
+		assert_false(weaker / best - 1 > 0.03);
+	}
+	json_tree_free(va);
+	for (size_t k = 0; k < sizeof text_has / sizeof text_has[0]; k++)
+		if (strstr(text, text_has[k]) == NULL)
+			fail_msg("sweeps.txt has no '%s'", text_has[k]);
+	free(text);
+}
+
 /* vector-add with document 003's one blocksPerGrid for both launches, on an H100
  * (tests/data/h200/vector-add-grid-h100): both orders verified, and within 3% of document 003's program (best 0.9968,
  * weaker 0.9924). */
@@ -535,6 +626,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_reference_detached_h200),
 	    cmocka_unit_test(test_session_verify_h100),
 	    cmocka_unit_test(test_names_claims_h100),
+	    cmocka_unit_test(test_sweep_orders_h100),
 	    cmocka_unit_test(test_vector_add_grid_h100),
 	    cmocka_unit_test(test_reference_detached_h100),
 	    cmocka_unit_test(test_reference_summary_keys_h100),
