@@ -221,6 +221,8 @@ void analysis_observer(struct ss_analysis *a, const struct ss_run_result *res)
 		a->traced_ns = res->traced_ns;
 		a->untraced_ns = res->untraced_ns;
 		a->untraced_detached = res->untraced_detached;
+		a->untraced_min_ns = res->untraced_min_ns;
+		a->untraced_max_ns = res->untraced_max_ns;
 		a->overhead = (double)res->traced_ns / (double)res->untraced_ns - 1.0;
 		a->have_spread = res->have_spread;
 		a->overhead_q1 = res->overhead_q1;

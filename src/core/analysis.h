@@ -47,14 +47,15 @@ struct ss_analysis {
 	bool have_events_median;       /* cupti_vs_events_median is known (a GPU run) */
 	double cupti_vs_events_median; /* the same ratio's median over every traced repeat */
 	bool have_overhead;
-	uint64_t traced_ns, untraced_ns; /* cudaEvent makespans, traced and untraced twin (medians) */
-	bool untraced_detached;          /* the untraced twins ran without CUPTI in the process */
-	double overhead;                 /* traced / untraced - 1 */
-	bool have_spread;                /* the quartiles below are known (>= 4 repeats) */
-	double overhead_q1, overhead_q3; /* quartiles of the per-repeat pairs' traced / untraced - 1 */
-	bool used_untraced;              /* overhead > 1%, or span_short: speedups and bounds use untraced makespans */
-	bool span_short;                 /* the run's CUPTI span misses work CUPTI does not record (ss_run_result) */
-	uint64_t used_ns;                /* the makespan speedups and bounds use */
+	uint64_t traced_ns, untraced_ns;           /* cudaEvent makespans, traced and untraced twin (medians) */
+	bool untraced_detached;                    /* the untraced twins ran without CUPTI in the process */
+	uint64_t untraced_min_ns, untraced_max_ns; /* the fastest and slowest untraced repeat */
+	double overhead;                           /* traced / untraced - 1 */
+	bool have_spread;                          /* the quartiles below are known (>= 4 repeats) */
+	double overhead_q1, overhead_q3;           /* quartiles of the per-repeat pairs' traced / untraced - 1 */
+	bool used_untraced; /* overhead > 1%, or span_short: speedups and bounds use untraced makespans */
+	bool span_short;    /* the run's CUPTI span misses work CUPTI does not record (ss_run_result) */
+	uint64_t used_ns;   /* the makespan speedups and bounds use */
 };
 
 struct ss_run_result;

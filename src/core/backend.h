@@ -31,6 +31,7 @@ struct ss_run_result {
 	uint64_t traced_ns;   /* makespan from cudaEvents around the traced run (median of repeats) */
 	uint64_t untraced_ns; /* same for the untraced twin; valid if have_untraced */
 	bool have_untraced;
+	uint64_t untraced_min_ns, untraced_max_ns; /* the untraced twin's fastest and slowest repeat; valid with it */
 	/* the spread of the observer effect: quartiles of traced/untraced - 1 over the repeats' ABBA pairs (nearest
 	 * rank); valid if have_spread (at least 4 repeats) */
 	double overhead_q1, overhead_q3;

@@ -392,7 +392,9 @@ static int cuda_backend_run(const struct ss_experiment *e, const struct ss_oplis
 		res->have_cupti_vs_events = true;
 	}
 	res->traced_ns = cuda_backend_median(traced, e->repeat);
-	res->untraced_ns = cuda_backend_median(untraced, e->repeat);
+	res->untraced_ns = cuda_backend_median(untraced, e->repeat); /* sorts untraced */
+	res->untraced_min_ns = untraced[0];
+	res->untraced_max_ns = untraced[e->repeat - 1];
 	res->have_untraced = true;
 	res->untraced_detached = cupti_capture_detachable();
 	rc = 0;

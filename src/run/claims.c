@@ -659,8 +659,8 @@ static const char *claims_why(const struct ss_claims_run *x, const struct ss_cla
 /* The makespans two runs of a twin are compared by: the untraced cudaEvent makespans when both have one (the
  * program as it runs without the tracer; *what says whether CUPTI was out of the process for both, as it is
  * unless SS_CUPTI_DETACH=0 or cuptiFinalize refused, or in it, costing each call), else those speedups use (the
- * model's, which has no tracer). */
-static void claims_twin_ns(const struct ss_analysis *x, const struct ss_analysis *y, double *tx, double *ty,
+ * model's, which has no tracer). Returns whether they are the untraced ones. */
+static bool claims_twin_ns(const struct ss_analysis *x, const struct ss_analysis *y, double *tx, double *ty,
                            const char **what)
 {
 	bool untraced = x->have_overhead && y->have_overhead && x->untraced_ns > 0 && y->untraced_ns > 0;
@@ -670,6 +670,31 @@ static void claims_twin_ns(const struct ss_analysis *x, const struct ss_analysis
 	*what = !untraced                                      ? "makespans"
 	        : x->untraced_detached && y->untraced_detached ? "untraced cudaEvent makespans (CUPTI detached)"
 	                                                       : "untraced cudaEvent makespans (CUPTI attached)";
+	return untraced;
+}
+
+/* claims_twin_spread: where a twin claim compared untraced makespans (untraced) and both runs know their fastest
+ * and slowest untraced repeat, puts those ranges in c's evidence and values (base_min_ns, base_max_ns,
+ * toggled_min_ns, toggled_max_ns, ranges_overlap: 1 or 0), and says in measured when the ranges overlap: the
+ * medians' difference, whatever its verdict, is then inside the repeats' own spread. */
+static void claims_twin_spread(struct ss_claim *c, bool untraced, const struct ss_analysis *x, const char *xname,
+                               const struct ss_analysis *y, const char *yname)
+{
+	bool overlap;
+
+	if (!untraced || x->untraced_min_ns == 0 || y->untraced_min_ns == 0)
+		return;
+	overlap = x->untraced_min_ns <= y->untraced_max_ns && y->untraced_min_ns <= x->untraced_max_ns;
+	claims_cat(c->evidence, sizeof c->evidence, "; repeats %s %s..%s, %s %s..%s (%s)", xname,
+	           CLAIMS_T(x->untraced_min_ns), CLAIMS_T(x->untraced_max_ns), yname, CLAIMS_T(y->untraced_min_ns),
+	           CLAIMS_T(y->untraced_max_ns), overlap ? "overlapping" : "apart");
+	if (overlap)
+		claims_cat(c->measured, sizeof c->measured, ", inside the repeats' spread");
+	claims_value(c, "base_min_ns", true, (double)x->untraced_min_ns);
+	claims_value(c, "base_max_ns", true, (double)x->untraced_max_ns);
+	claims_value(c, "toggled_min_ns", true, (double)y->untraced_min_ns);
+	claims_value(c, "toggled_max_ns", true, (double)y->untraced_max_ns);
+	claims_value(c, "ranges_overlap", true, overlap);
 }
 
 /* claims_twin: a claim that toggling one option (base -> toggled) slows the run beyond the noise allowance. */
@@ -678,6 +703,7 @@ static void claims_twin(struct ss_claim *c, const struct ss_claims_run *base, co
 {
 	double tb, tt, eff;
 	const char *what, *why;
+	bool untraced;
 
 	snprintf(c->expected, sizeof c->expected, "%s slower than %s by more than %.0f%%", tname, bname,
 	         100 * CLAIMS_NOISE);
@@ -686,7 +712,7 @@ static void claims_twin(struct ss_claim *c, const struct ss_claims_run *base, co
 		return;
 	}
 	c->modelled = base->modelled || tog->modelled;
-	claims_twin_ns(&base->a, &tog->a, &tb, &tt, &what);
+	untraced = claims_twin_ns(&base->a, &tog->a, &tb, &tt, &what);
 	if (tb <= 0 || tt <= 0) {
 		claims_unmeasured(c, "a run had no makespan", brief);
 		return;
@@ -703,6 +729,7 @@ static void claims_twin(struct ss_claim *c, const struct ss_claims_run *base, co
 	claims_value(c, "effect", true, eff);
 	claims_value(c, "base_overlap", true, base->a.overlap);
 	claims_value(c, "toggled_overlap", true, tog->a.overlap);
+	claims_twin_spread(c, untraced, &base->a, bname, &tog->a, tname);
 }
 
 /* claims_twin_points compares two sweep points as twin runs (the sweep's issue-order comparison). */
@@ -806,6 +833,7 @@ static void claims_attach(struct ss_claim *c, const struct ss_claims_run *one, c
 {
 	double t1, tn, speedup;
 	const char *what, *why;
+	bool untraced;
 
 	claims_start(c, "004-attach-threads",
 	             "Managed memory attached to each host thread's own stream (cudaStreamAttachMemAsync) lets the "
@@ -819,7 +847,7 @@ static void claims_attach(struct ss_claim *c, const struct ss_claims_run *one, c
 		claims_unmeasured(c, why, "attach+threads");
 		return;
 	}
-	claims_twin_ns(&one->a, &many->a, &t1, &tn, &what);
+	untraced = claims_twin_ns(&one->a, &many->a, &t1, &tn, &what);
 	if (t1 <= 0 || tn <= 0) {
 		claims_unmeasured(c, "a run had no makespan", "attach+threads");
 		return;
@@ -839,6 +867,7 @@ static void claims_attach(struct ss_claim *c, const struct ss_claims_run *one, c
 	claims_value(c, "threads_ns", true, tn);
 	claims_value(c, "threads", true, many->e.threads);
 	claims_value(c, "speedup", true, speedup);
+	claims_twin_spread(c, untraced, &one->a, "1 thread", &many->a, "threads");
 }
 
 /* claims_overlap000: document 000's 32 streams against one. */

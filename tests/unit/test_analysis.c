@@ -489,6 +489,8 @@ static void test_observer(void **state)
 	assert_false(a.have_overhead);
 
 	r = measured(1000, 1050000, 1000000, true); /* 5% */
+	r.untraced_min_ns = 980000;
+	r.untraced_max_ns = 1030000;
 	a = analysed(990);
 	analysis_observer(&a, &r);
 	assert_true(a.have_events);
@@ -497,6 +499,8 @@ static void test_observer(void **state)
 	assert_true(a.have_overhead);
 	assert_int_equal(a.traced_ns, 1050000);
 	assert_int_equal(a.untraced_ns, 1000000);
+	assert_int_equal(a.untraced_min_ns, 980000); /* the untraced repeats' range, for the claims */
+	assert_int_equal(a.untraced_max_ns, 1030000);
 	assert_near(a.overhead, 0.05, 1e-12);
 	assert_true(a.used_untraced);
 	assert_int_equal(a.used_ns, 1000000);

@@ -679,6 +679,13 @@ static void fill(struct ss_claims_run *r, double t_us, double u_us)
 	r->obs.have = true;
 }
 
+/* spread gives a filled run's untraced repeats the range lo_us..hi_us. */
+static void spread(struct ss_claims_run *r, double lo_us, double hi_us)
+{
+	r->a.untraced_min_ns = (uint64_t)llround(lo_us * US);
+	r->a.untraced_max_ns = (uint64_t)llround(hi_us * US);
+}
+
 /* The twin claims of documents 003 and 004: each holds, does not hold, or cannot be told. */
 static void test_twins(void **state)
 {
@@ -724,6 +731,31 @@ static void test_twins(void **state)
 	expect_verdict(c, nc, "003-issue-order", SS_VERDICT_HOLDS);
 	expect_verdict(c, nc, "004-attach-threads", SS_VERDICT_HOLDS);
 	assert_true(fabs(claims_value(claims_find(c, nc, "004-attach-threads"), "speedup") - 2.0) < 1e-9);
+	/* no repeats' ranges known: nothing said of them */
+	assert_null(strstr(claims_find(c, nc, "003-get-last-error")->evidence, "repeats"));
+	/* the untraced repeats' ranges: 960..1020 us and 1040..1130 us are apart, the verdict stands on its own */
+	spread(role(runs, n, SS_CLAIMS_DS_NONE), 960, 1020);
+	spread(role(runs, n, SS_CLAIMS_DS_GET_LAST_ERROR), 1040, 1130);
+	nc = claims_evaluate(SS_CLAIMS_DOC_003 | SS_CLAIMS_DOC_004, runs, n, c);
+	expect_verdict(c, nc, "003-get-last-error", SS_VERDICT_HOLDS);
+	assert_string_equal(claims_find(c, nc, "003-get-last-error")->measured,
+	                    "none 990 us, get-last-error 1.089 ms (+10.0%)");
+	assert_non_null(strstr(claims_find(c, nc, "003-get-last-error")->evidence,
+	                       "; repeats none 960 us..1.020 ms, get-last-error 1.040 ms..1.130 ms (apart)"));
+	assert_true(claims_value(claims_find(c, nc, "003-get-last-error"), "ranges_overlap") == 0);
+	assert_true(claims_value(claims_find(c, nc, "003-get-last-error"), "toggled_max_ns") == 1130 * US);
+	/* 960..1050 us reaches into the other's: the +10% holds by the rule, and the measured line says the
+	 * repeats' spread covers it */
+	spread(role(runs, n, SS_CLAIMS_DS_NONE), 960, 1050);
+	nc = claims_evaluate(SS_CLAIMS_DOC_003 | SS_CLAIMS_DOC_004, runs, n, c);
+	expect_verdict(c, nc, "003-get-last-error", SS_VERDICT_HOLDS);
+	assert_string_equal(claims_find(c, nc, "003-get-last-error")->measured,
+	                    "none 990 us, get-last-error 1.089 ms (+10.0%), inside the repeats' spread");
+	assert_true(claims_value(claims_find(c, nc, "003-get-last-error"), "ranges_overlap") == 1);
+	/* the traced makespans compared (no untraced on one side): their repeats' ranges are not the ones compared */
+	spread(role(runs, n, SS_CLAIMS_DS_TIMER), 1000, 1040);
+	nc = claims_evaluate(SS_CLAIMS_DOC_003 | SS_CLAIMS_DOC_004, runs, n, c);
+	assert_null(strstr(claims_find(c, nc, "003-stream0-timer")->evidence, "repeats"));
 	/* the runs have no kernels and no copies of their own here */
 	expect_verdict(c, nc, "003-kernel-order", SS_VERDICT_UNMEASURED);
 	expect_verdict(c, nc, "003-copy-engine", SS_VERDICT_UNMEASURED);
