@@ -6,7 +6,8 @@
 # claims (the stream-0 timer as document 003 places it). CUPTI is detached for the untraced runs (the default).
 # Usage (on the GPU machine, from the repository root, build-h200-slim carried): [DEADLINE=S] bash tests/gpu/session_h200.sh
 # (DEADLINE: seconds all steps together may take, default 570; a step that would pass it is cut short or skipped;
-# H200_STEPS: which of decrypt, mt and claims to run, in that order, default all three).
+# H200_STEPS: which of decrypt, mt and claims to run on an H200, in that order, default all three; OTHER_STEPS: which
+# of them to run on another card, default none).
 # Results: $OUT/names (kernel_names.sh), $OUT/h200.tar.gz (folder h: each command's output, its summary.json, and
 # log.txt with exit status and seconds).
 b=build-h200-slim
@@ -27,17 +28,19 @@ t() { # t NAME SECONDS CMD...: run CMD into $h/NAME (for at most SECONDS, and no
 	echo "$name rc=$? $(($(date +%s) - t0)) s" | tee -a $h/log.txt
 }
 t names.txt 90 bash tests/gpu/kernel_names.sh $b
-case "$n" in *H200*)
-	export SS_REFERENCE_DIR=$b/tests/gpu/reference
-	for step in ${H200_STEPS:-decrypt mt claims}; do
-		case $step in
-		decrypt) t bench-decrypt.txt 270 $b/streamscope bench --backend cuda -o $h/bench-decrypt --reference decrypt --rounds 1 ;;
-		mt) t bench-mt.txt 130 $b/streamscope bench --backend cuda -o $h/bench-mt --reference managed-threads --rounds 5 ;;
-		claims) t claims.json 75 $b/streamscope claims --backend cuda --json ;;
-		esac
-	done
-	find $h -name "*.sqlite" -delete
-	;;
+case "$n" in
+*H200*) steps=${H200_STEPS:-decrypt mt claims} ;;
+*) steps=${OTHER_STEPS:-} ;;
 esac
+export SS_REFERENCE_DIR=$b/tests/gpu/reference
+for step in $steps; do
+	case $step in
+	decrypt) t bench-decrypt.txt 270 $b/streamscope bench --backend cuda -o $h/bench-decrypt --reference decrypt --rounds 1 ;;
+	mt) t bench-mt.txt 130 $b/streamscope bench --backend cuda -o $h/bench-mt --reference managed-threads --rounds 5 ;;
+	claims) t claims.json 75 $b/streamscope claims --backend cuda --json ;;
+	*) echo "$step: no such step (decrypt, mt, claims)" | tee -a $h/log.txt ;;
+	esac
+done
+find $h -name "*.sqlite" -delete
 tar -C $OUT -czf $OUT/h200.tar.gz h && rm -rf $h
 ls -la $OUT
