@@ -326,27 +326,15 @@ static void test_names_claims_h100(void **state)
 	json_tree_free(claims);
 }
 
-/* read_text reads data_dir/name whole into a NUL-terminated buffer the caller frees; fails the test if it cannot. */
+/* read_text reads data_dir/name whole into a NUL-terminated string the caller frees; fails the test if it cannot. */
 static char *read_text(const char *name)
 {
-	char path[1024];
-	FILE *f;
+	char path[1024], err[256];
 	char *text;
-	long n;
 
 	snprintf(path, sizeof path, "%s/%s", data_dir, name);
-	f = fopen(path, "rb");
-	if (f == NULL)
-		fail_msg("%s: cannot open", path);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	text = malloc((size_t)n + 1);
-	assert_non_null(text);
-	assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-	text[n] = '\0';
-	fclose(f);
+	if ((text = json_tree_read(path, err, sizeof err)) == NULL)
+		fail_msg("%s: %s", path, err);
 	return text;
 }
 

@@ -21,11 +21,12 @@ static inline yajl_val json_tree_parse(const char *text, char *err, size_t errle
 	return yajl_tree_parse(text, err, errlen);
 }
 
-/* json_tree_load reads the file at path and parses it: NULL on failure, the reason (without the path) in err. */
-static inline yajl_val json_tree_load(const char *path, char *err, size_t errlen)
+/* json_tree_read reads the file at path whole into a NUL-terminated string the caller frees (a JSON document, or a
+ * command's text output kept beside one). NULL on failure, why in err (errlen bytes); a NUL byte in it is a
+ * failure. */
+static inline char *json_tree_read(const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
-	yajl_val v = NULL;
 	char *text;
 	long n;
 
@@ -39,17 +40,29 @@ static inline yajl_val json_tree_load(const char *path, char *err, size_t errlen
 		return NULL;
 	}
 	text = malloc((size_t)n + 1);
-	if (text != NULL && fread(text, 1, (size_t)n, f) == (size_t)n) {
-		text[n] = '\0';
-		if (strlen(text) != (size_t)n)
-			snprintf(err, errlen, "a NUL byte in the file");
-		else
-			v = json_tree_parse(text, err, errlen);
-	} else {
+	if (text == NULL || fread(text, 1, (size_t)n, f) != (size_t)n) {
 		snprintf(err, errlen, "cannot read");
+		free(text);
+		fclose(f);
+		return NULL;
 	}
-	free(text);
 	fclose(f);
+	text[n] = '\0';
+	if (strlen(text) != (size_t)n) {
+		snprintf(err, errlen, "a NUL byte in the file");
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* json_tree_load reads the file at path and parses it: NULL on failure, the reason (without the path) in err. */
+static inline yajl_val json_tree_load(const char *path, char *err, size_t errlen)
+{
+	char *text = json_tree_read(path, err, errlen);
+	yajl_val v = text != NULL ? json_tree_parse(text, err, errlen) : NULL;
+
+	free(text);
 	return v;
 }
 
