@@ -326,6 +326,59 @@ static void test_names_claims_h100(void **state)
 	json_tree_free(claims);
 }
 
+/* The claims on an H100 with the binary of 0836092 (tests/data/h200/claims-spread-h100), whose twin claims give each
+ * run's fastest..slowest untraced repeat: in every twin claim each median lies in its run's range, ranges_overlap
+ * is whether the two ranges meet, and the measured line says "inside the repeats' spread" exactly then. Sync order
+ * (-0.0%), cudaGetLastError (+0.6%) and issue order (-0.1%) sit inside it; the stream-0 timer (+77.3%) and a thread
+ * per task (2.67x) stand apart. */
+static void test_claims_spread_h100(void **state)
+{
+	static const struct {
+		const char *id, *verdict, *measured;
+		bool overlap;
+	} want[] = {
+	    {"003-sync-order", "does-not-hold", "in order 1.509 ms, reverse 1.509 ms (-0.0%)", true},
+	    {"003-stream0-timer", "holds", "none 1.502 ms, event-timer 2.662 ms (+77.3%)", false},
+	    {"003-get-last-error", "does-not-hold", "none 1.502 ms, get-last-error 1.511 ms (+0.6%)", true},
+	    {"003-issue-order", "does-not-hold", "best 3.164 ms, weaker 3.161 ms (-0.1%)", true},
+	    {"004-attach-threads", "holds", "2.67x faster", false},
+	};
+	yajl_val claims = load("../claims-spread-h100/claims.json"), c;
+	size_t i;
+
+	(void)state;
+	assert_string_equal(json_tree_str(json_tree_get(claims, "device")), "NVIDIA H100 80GB HBM3");
+	assert_false(json_tree_is_true(json_tree_get(claims, "modelled")));
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+		expect_claim(claims, want[k].id, want[k].verdict, want[k].measured);
+		json_tree_foreach(json_tree_get(claims, "claims"), i, c)
+		{
+			yajl_val v = json_tree_get(c, "values");
+			const char *b = strcmp(want[k].id, "004-attach-threads") == 0 ? "one_thread_ns" : "base_ns";
+			const char *t = strcmp(want[k].id, "004-attach-threads") == 0 ? "threads_ns" : "toggled_ns";
+			double bmin = json_tree_num(json_tree_get(v, "base_min_ns")),
+			       bmax = json_tree_num(json_tree_get(v, "base_max_ns")),
+			       tmin = json_tree_num(json_tree_get(v, "toggled_min_ns")),
+			       tmax = json_tree_num(json_tree_get(v, "toggled_max_ns"));
+			bool overlap = bmin <= tmax && tmin <= bmax;
+
+			if (strcmp(json_tree_str(json_tree_get(c, "id")), want[k].id) != 0)
+				continue;
+			assert_true(bmin > 0 && tmin > 0);
+			assert_true(bmin <= json_tree_num(json_tree_get(v, b)) &&
+			            json_tree_num(json_tree_get(v, b)) <= bmax);
+			assert_true(tmin <= json_tree_num(json_tree_get(v, t)) &&
+			            json_tree_num(json_tree_get(v, t)) <= tmax);
+			assert_int_equal(overlap, want[k].overlap);
+			assert_int_equal(json_tree_num(json_tree_get(v, "ranges_overlap")) == 1, overlap);
+			assert_int_equal(
+			    strstr(json_tree_str(json_tree_get(c, "measured")), "inside the repeats' spread") != NULL,
+			    overlap);
+		}
+	}
+	json_tree_free(claims);
+}
+
 /* read_text reads data_dir/name whole into a NUL-terminated string the caller frees; fails the test if it cannot. */
 static char *read_text(const char *name)
 {
@@ -615,6 +668,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_session_verify_h100),
 	    cmocka_unit_test(test_names_claims_h100),
 	    cmocka_unit_test(test_sweep_orders_h100),
+	    cmocka_unit_test(test_claims_spread_h100),
 	    cmocka_unit_test(test_vector_add_grid_h100),
 	    cmocka_unit_test(test_reference_detached_h100),
 	    cmocka_unit_test(test_reference_summary_keys_h100),
