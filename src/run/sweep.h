@@ -54,7 +54,6 @@ int sweep_default_counts(const struct ss_experiment *e, int *counts);
 /* sweep_both_orders: the two issue orders a sweep of both compares for e: document 003's best and weaker where e is
  * in one of those, a step program's explicit interleave against depth-first, else depth- and breadth-first. */
 void sweep_both_orders(const struct ss_experiment *e, enum ss_order orders[2]);
-
 /* sweep_init_default prepares the sweep nobody chose the counts or orders of (the TUI's): base over
  * sweep_default_counts, in those of orders[0..norders) base can run. An order its 1-stream point does not validate
  * in, while it does in another, is left out (--devices runs depth-first only), and s->note says which and why in one

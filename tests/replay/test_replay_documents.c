@@ -251,10 +251,10 @@ static void test_reference_detached_h200(void **state)
 }
 
 /* expect_claim: claims' document (claims --json) has exactly one claim id, with verdict and a measured line that
- * contains measured. */
-static void expect_claim(yajl_val claims, const char *id, const char *verdict, const char *measured)
+ * contains measured. Returns that claim (its "values" for the caller's own checks). */
+static yajl_val expect_claim(yajl_val claims, const char *id, const char *verdict, const char *measured)
 {
-	yajl_val c;
+	yajl_val c, found = NULL;
 	size_t i;
 	int seen = 0;
 
@@ -263,12 +263,14 @@ static void expect_claim(yajl_val claims, const char *id, const char *verdict, c
 		if (strcmp(json_tree_str(json_tree_get(c, "id")), id) != 0)
 			continue;
 		seen++;
+		found = c;
 		assert_string_equal(json_tree_str(json_tree_get(c, "verdict")), verdict);
 		if (strstr(json_tree_str(json_tree_get(c, "measured")), measured) == NULL)
 			fail_msg("%s: '%s' has no '%s'", id, json_tree_str(json_tree_get(c, "measured")), measured);
 	}
 	if (seen != 1)
 		fail_msg("%s: %d claims of that id", id, seen);
+	return found;
 }
 
 /* The CUDA side of 2026-12-07's changes on an H100 (tests/data/h200/session-verify-h100): kernel-transfer with
@@ -343,38 +345,30 @@ static void test_claims_spread_h100(void **state)
 	    {"003-issue-order", "does-not-hold", "best 3.164 ms, weaker 3.161 ms (-0.1%)", true},
 	    {"004-attach-threads", "holds", "2.67x faster", false},
 	};
-	yajl_val claims = load("../claims-spread-h100/claims.json"), c;
-	size_t i;
+	yajl_val claims = load("../claims-spread-h100/claims.json");
 
 	(void)state;
 	assert_string_equal(json_tree_str(json_tree_get(claims, "device")), "NVIDIA H100 80GB HBM3");
 	assert_false(json_tree_is_true(json_tree_get(claims, "modelled")));
 	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
-		expect_claim(claims, want[k].id, want[k].verdict, want[k].measured);
-		json_tree_foreach(json_tree_get(claims, "claims"), i, c)
-		{
-			yajl_val v = json_tree_get(c, "values");
-			const char *b = strcmp(want[k].id, "004-attach-threads") == 0 ? "one_thread_ns" : "base_ns";
-			const char *t = strcmp(want[k].id, "004-attach-threads") == 0 ? "threads_ns" : "toggled_ns";
-			double bmin = json_tree_num(json_tree_get(v, "base_min_ns")),
-			       bmax = json_tree_num(json_tree_get(v, "base_max_ns")),
-			       tmin = json_tree_num(json_tree_get(v, "toggled_min_ns")),
-			       tmax = json_tree_num(json_tree_get(v, "toggled_max_ns"));
-			bool overlap = bmin <= tmax && tmin <= bmax;
+		yajl_val c = expect_claim(claims, want[k].id, want[k].verdict, want[k].measured),
+		         v = json_tree_get(c, "values");
+		bool attach = strcmp(want[k].id, "004-attach-threads") == 0;
+		double base = json_tree_num(json_tree_get(v, attach ? "one_thread_ns" : "base_ns")),
+		       tog = json_tree_num(json_tree_get(v, attach ? "threads_ns" : "toggled_ns")),
+		       bmin = json_tree_num(json_tree_get(v, "base_min_ns")),
+		       bmax = json_tree_num(json_tree_get(v, "base_max_ns")),
+		       tmin = json_tree_num(json_tree_get(v, "toggled_min_ns")),
+		       tmax = json_tree_num(json_tree_get(v, "toggled_max_ns"));
+		bool overlap = bmin <= tmax && tmin <= bmax;
 
-			if (strcmp(json_tree_str(json_tree_get(c, "id")), want[k].id) != 0)
-				continue;
-			assert_true(bmin > 0 && tmin > 0);
-			assert_true(bmin <= json_tree_num(json_tree_get(v, b)) &&
-			            json_tree_num(json_tree_get(v, b)) <= bmax);
-			assert_true(tmin <= json_tree_num(json_tree_get(v, t)) &&
-			            json_tree_num(json_tree_get(v, t)) <= tmax);
-			assert_int_equal(overlap, want[k].overlap);
-			assert_int_equal(json_tree_num(json_tree_get(v, "ranges_overlap")) == 1, overlap);
-			assert_int_equal(
-			    strstr(json_tree_str(json_tree_get(c, "measured")), "inside the repeats' spread") != NULL,
-			    overlap);
-		}
+		assert_true(bmin > 0 && tmin > 0);
+		assert_true(bmin <= base && base <= bmax);
+		assert_true(tmin <= tog && tog <= tmax);
+		assert_int_equal(overlap, want[k].overlap);
+		assert_int_equal(json_tree_num(json_tree_get(v, "ranges_overlap")) == 1, overlap);
+		assert_int_equal(
+		    strstr(json_tree_str(json_tree_get(c, "measured")), "inside the repeats' spread") != NULL, overlap);
 	}
 	json_tree_free(claims);
 }
@@ -429,28 +423,22 @@ static void test_sweep_orders_h100(void **state)
 	    "streams | depth ",
 	    "| breadth ",
 	};
-	yajl_val va = check_sweep_orders("../sweep-orders-h100/sweep-vector-add.json", "best", "weaker"), c, v;
+	yajl_val va = check_sweep_orders("../sweep-orders-h100/sweep-vector-add.json", "best", "weaker"), v;
 	char *text = read_text("../sweep-orders-h100/sweeps.txt");
 	double best, weaker;
-	size_t i;
 
 	(void)state;
 	json_tree_free(check_sweep_orders("../sweep-orders-h100/sweep-interleave.json", "interleave", "depth"));
 	json_tree_free(check_sweep_orders("../sweep-orders-h100/sweep-kernel-transfer.json", "depth", "breadth"));
 	best = json_tree_num(json_tree_get(json_tree_at(json_tree_get(va, "points"), 1), "untraced_ns"));
 	weaker = json_tree_num(json_tree_get(json_tree_at(json_tree_get(va, "points"), 9), "untraced_ns"));
-	expect_claim(va, "003-issue-order", "does-not-hold", "best 3.574 ms, weaker 3.413 ms (-4.5%)");
-	json_tree_foreach(json_tree_get(va, "claims"), i, c)
-	{
-		if (strcmp(json_tree_str(json_tree_get(c, "id")), "003-issue-order") != 0)
-			continue;
-		v = json_tree_get(c, "values");
-		assert_true(json_tree_num(json_tree_get(v, "base_ns")) == best);
-		assert_true(json_tree_num(json_tree_get(v, "toggled_ns")) == weaker);
-		assert_true(fabs(json_tree_num(json_tree_get(v, "effect")) - (weaker / best - 1)) < 1e-9);
-		/* the rule the claim states: weaker more than 3% slower */
-		assert_false(weaker / best - 1 > 0.03);
-	}
+	v = json_tree_get(
+	    expect_claim(va, "003-issue-order", "does-not-hold", "best 3.574 ms, weaker 3.413 ms (-4.5%)"), "values");
+	assert_true(json_tree_num(json_tree_get(v, "base_ns")) == best);
+	assert_true(json_tree_num(json_tree_get(v, "toggled_ns")) == weaker);
+	assert_true(fabs(json_tree_num(json_tree_get(v, "effect")) - (weaker / best - 1)) < 1e-9);
+	/* the rule the claim states: weaker more than 3% slower */
+	assert_false(weaker / best - 1 > 0.03);
 	json_tree_free(va);
 	for (size_t k = 0; k < sizeof text_has / sizeof text_has[0]; k++)
 		if (strstr(text, text_has[k]) == NULL)
