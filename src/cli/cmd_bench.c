@@ -634,6 +634,28 @@ static const struct bench_ref *cmd_bench_ref_of(int p)
 	return NULL;
 }
 
+/* cmd_bench_ref_has: whether r's comparison runs issue order o. */
+static bool cmd_bench_ref_has(const struct bench_ref *r, int o)
+{
+	for (int k = 0; k < r->norders; k++)
+		if ((int)r->orders[k] == o)
+			return true;
+	return false;
+}
+
+/* cmd_bench_ref_orders: r's issue orders, "a|b" (a static buffer, overwritten by the next call). */
+static const char *cmd_bench_ref_orders(const struct bench_ref *r)
+{
+	static char buf[64];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < r->norders && used < sizeof buf; k++)
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", k == 0 ? "" : "|",
+		                         experiment_order_name(r->orders[k]));
+	return buf;
+}
+
 /* cmd_bench_ref_names: the presets that have a reference, "a, b or c". */
 static const char *cmd_bench_ref_names(void)
 {
@@ -782,11 +804,12 @@ static bool cmd_bench_ref_point(struct bench *bn, const struct bench_ref *r, con
 	return true;
 }
 
-/* One preset against its reference at every point (rounds_opt rounds a point, 0: the preset's own count): the
+/* One preset against its reference at every point of its issue orders (only order when it is one, -1: all of
+ * them; rounds_opt rounds a point, 0: the preset's own count): the
  * table, then the check reference-<preset>: every point ran and each judged point's median ratio is within
  * BENCH_REF_TOLERANCE of 1. */
 static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, const char *path, const char *cache,
-                                 bool quick, int rounds_opt)
+                                 bool quick, int rounds_opt, int order)
 {
 	const int *counts = quick ? r->quick : r->streams;
 	int ncounts = quick ? r->nquick : r->nstreams, rounds = rounds_opt > 0 ? rounds_opt
@@ -806,7 +829,9 @@ static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, co
 	       name, r->program, rounds, 100.0 * BENCH_REF_TOLERANCE, BENCH_REF_JUDGED_STREAMS);
 	printf("%8s %8s %14s %14s %8s  %s\n", "order", "streams", "reference", "preset", "ratio", "min..max");
 	fflush(stdout);
-	for (int o = 0; o < r->norders; o++)
+	for (int o = 0; o < r->norders; o++) {
+		if (order >= 0 && (int)r->orders[o] != order)
+			continue;
 		for (int c = 0; c < ncounts; c++) {
 			struct ss_experiment e;
 			struct refrun_spread ratio;
@@ -845,6 +870,7 @@ static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, co
 				worst_order = e.order;
 			}
 		}
+	}
 	if (unjudged > 0 && beyond_used < sizeof beyond_text)
 		snprintf(beyond_text + beyond_used, sizeof beyond_text - beyond_used, ", reported, not judged");
 	snprintf(tag, sizeof tag, "reference-%s", name);
@@ -872,10 +898,11 @@ static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, co
 	free(first_cause);
 }
 
-/* Check 6: each preset that has a reference program against it (those keep[] names), when the programs are there
- * (refrun_dir): on the CUDA backend only (the model runs no program), and skipped with one line when the folder has
- * none of them. */
-static void cmd_bench_reference(struct bench *bn, bool quick, int rounds, const bool keep[SS_PRESET_COUNT])
+/* Check 6: each preset that has a reference program against it (those keep[] names; in issue order order alone
+ * when it is one, -1: in each of the preset's), when the programs are there (refrun_dir): on the CUDA backend only
+ * (the model runs no program), and skipped with one line when the folder has none of them, or a preset with one
+ * line when order is not one of its. */
+static void cmd_bench_reference(struct bench *bn, bool quick, int rounds, const bool keep[SS_PRESET_COUNT], int order)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64], cache[PATH_MAX];
 	const char *tmp = getenv("TMPDIR");
@@ -904,13 +931,19 @@ static void cmd_bench_reference(struct bench *bn, bool quick, int rounds, const 
 	for (size_t i = 0; i < sizeof bench_refs / sizeof bench_refs[0]; i++) {
 		if (!keep[bench_refs[i].preset])
 			continue;
+		if (order >= 0 && !cmd_bench_ref_has(&bench_refs[i], order)) {
+			printf("\nreference %s: skipped: --order %s (its orders are %s)\n",
+			       experiment_preset_name(bench_refs[i].preset), experiment_order_name(order),
+			       cmd_bench_ref_orders(&bench_refs[i]));
+			continue;
+		}
 		snprintf(path, sizeof path, "%s/%s", dir, bench_refs[i].program);
 		if (access(path, X_OK) != 0) {
 			printf("\nreference %s: skipped: %s is not there\n",
 			       experiment_preset_name(bench_refs[i].preset), path);
 			continue;
 		}
-		cmd_bench_ref_preset(bn, &bench_refs[i], path, cache, quick, rounds);
+		cmd_bench_ref_preset(bn, &bench_refs[i], path, cache, quick, rounds, order);
 	}
 	remove(cache);
 	snprintf(path, sizeof path, "%s.tmp", cache);
@@ -994,7 +1027,7 @@ static int cmd_bench_exec(const struct cmd_args *args)
 	struct expopts o;
 	struct bench bn;
 	bool keep[SS_PRESET_COUNT], only = false;
-	int rc, rounds = 0;
+	int rc, rounds = 0, order = -1;
 
 	if ((rc = expopts_parse(args, &o)) != 0)
 		return rc;
@@ -1012,6 +1045,10 @@ static int cmd_bench_exec(const struct cmd_args *args)
 				return rc;
 			}
 			rounds = (int)v;
+			continue;
+		}
+		if (args->item[i].id == OPT_ORDER) { /* expopts_parse checked it is an order */
+			order = experiment_order_parse(args->item[i].value);
 			continue;
 		}
 		if (args->item[i].id != OPT_REFERENCE)
@@ -1034,6 +1071,16 @@ static int cmd_bench_exec(const struct cmd_args *args)
 	if (!only)
 		for (int p = 0; p < SS_PRESET_COUNT; p++)
 			keep[p] = true;
+	/* the presets --reference names must each have --order's order; without --reference those lacking it are
+	 * skipped with a line */
+	for (int p = 0; p < SS_PRESET_COUNT && only && order >= 0; p++) {
+		const struct bench_ref *r = cmd_bench_ref_of(p);
+
+		if (keep[p] && !cmd_bench_ref_has(r, order))
+			return cmd_error(CLI_USAGE, "invalid --order '%s' for --reference %s: valid is %s",
+			                 experiment_order_name(order), experiment_preset_name(p),
+			                 cmd_bench_ref_orders(r));
+	}
 	memset(&bn, 0, sizeof bn);
 	/* -o DIR is made (or found) and checked before the backend is chosen: a usage error is its one line */
 	if (o.out != NULL && (rc = cmd_bench_dir(o.out)) != 0)
@@ -1057,7 +1104,7 @@ static int cmd_bench_exec(const struct cmd_args *args)
 		cmd_bench_default_stream(&bn);
 		cmd_bench_sweep(&bn, o.quick);
 	}
-	cmd_bench_reference(&bn, o.quick, rounds, keep);
+	cmd_bench_reference(&bn, o.quick, rounds, keep, order);
 	if (bn.modelled)
 		printf("\nno GPU check ran: %d check%s modelled on the %s backend (%d outside the target%s), %d run%s "
 		       "failed; the acceptance checks need a GPU (--backend cuda)\n",
@@ -1081,6 +1128,9 @@ static const struct cmd_use cmd_bench_uses[] = {
     {OPT_QUICK, NULL, "a shorter stream sweep and reference comparison"},
     {OPT_REFERENCE, NULL, NULL},
     {OPT_ROUNDS, NULL, NULL},
+    {OPT_ORDER, NULL,
+     "only this issue order of the reference comparison: depth|breadth (kernel-transfer, decrypt),\n"
+     "best|weaker (vector-add), depth (managed-threads); default: each preset's every order"},
     {OPT_OUTPUT, "DIR",
      "keep every run's timeline (SQLite) and summary.json in DIR (made if missing; its parent must exist)"},
     {OPT_NONE, NULL, NULL},

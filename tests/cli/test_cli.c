@@ -796,7 +796,6 @@ static void test_options_refused(void **state)
 	    {{"view", "t.json", "--export", "t.txt", "--ascii"}, "'--ascii'", "'view'"},
 	    {{"bench", "--streams", "2"}, "'--streams'", "'bench'"},
 	    {{"bench", "--preset", "hyperq"}, "'--preset'", "'bench'"},
-	    {{"bench", "--order", "breadth"}, "'--order'", "'bench'"},
 	    {{"bench", "--repeat", "2"}, "'--repeat'", "'bench'"},
 	    {{"bench", "--prefetch-events=on"}, "'--prefetch-events'", "'bench'"},
 	    {{"bench", "--json"}, "'--json'", "'bench'"},
@@ -822,6 +821,13 @@ static void test_options_refused(void **state)
 	expect_error(2, ARGS("bench", "--backend", "model", "--rounds", "0"), "invalid --rounds '0'", "1..31", NULL);
 	expect_error(2, ARGS("bench", "--backend", "model", "--rounds", "32"), "invalid --rounds '32'", NULL);
 	expect_error(2, ARGS("bench", "--backend", "model", "--rounds", "5x"), "invalid --rounds '5x'", NULL);
+	/* bench --order: one issue order of the comparison, one each preset --reference names has */
+	expect_error(2, ARGS("bench", "--backend", "model", "--reference", "decrypt,vector-add", "--order", "breadth"),
+	             "invalid --order 'breadth' for --reference vector-add", "valid is best|weaker", NULL);
+	expect_error(2, ARGS("bench", "--backend", "model", "--reference", "managed-threads", "--order", "weaker"),
+	             "invalid --order 'weaker' for --reference managed-threads", "valid is depth", NULL);
+	expect_error(2, ARGS("bench", "--backend", "model", "--order", "both"), "invalid --order 'both'",
+	             "depth|breadth|best|weaker", NULL);
 	expect_error(2, ARGS("validate", "--preset", "managed,bogus"), "invalid --preset 'bogus'", NULL);
 }
 
@@ -2045,6 +2051,12 @@ static void test_bench_model_not_gpu(void **state)
 	assert_null(strstr(o.out, "MODELLED "));
 	assert_non_null(strstr(o.out, "reference programs: skipped: "));
 	assert_non_null(strstr(o.out, "no GPU check ran: 0 checks modelled"));
+	cli_out_free(&o);
+	/* an order every named preset has is taken */
+	run_cli(&o,
+	        ARGS("bench", "--backend", "model", "--reference", "decrypt,kernel-transfer", "--order", "breadth"));
+	assert_int_equal(o.status, 3);
+	assert_non_null(strstr(o.out, "reference programs: skipped: "));
 	cli_out_free(&o);
 }
 

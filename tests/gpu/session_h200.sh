@@ -1,13 +1,14 @@
 #!/bin/bash
-# session_h200.sh: in one device call of under 600 s, what 2026-12-07's fourth session left to the GPU: the kernels'
-# names from the CUDA backend and the recorder (tests/gpu/kernel_names.sh, any card); on an H200 also bench of
-# decrypt against document 000's program in both orders, 1..128 streams, one round a point (its rounds have spread
-# under 0.3% on an H100), bench of managed-threads against document 004's program (5 rounds), and the documents'
-# claims (the stream-0 timer as document 003 places it). CUPTI is detached for the untraced runs (the default).
+# session_h200.sh: in one device call of under 600 s, what issue 18 still needs of an H200: the kernels' names from
+# the CUDA backend and the recorder (tests/gpu/kernel_names.sh, any card); on an H200 also, in this order, the
+# documents' claims (the stream-0 timer as document 003 places it), bench of decrypt against document 000's program
+# breadth-first, 1..128 streams, one round a point (its rounds have spread under 0.3% on an H100), bench of
+# managed-threads against document 004's program (5 rounds), and decrypt depth-first as breadth-first. CUPTI is
+# detached for the untraced runs (the default).
 # Usage (on the GPU machine, from the repository root, build-h200-slim carried): [DEADLINE=S] bash tests/gpu/session_h200.sh
 # (DEADLINE: seconds all steps together may take, default 570; a step that would pass it is cut short or skipped;
-# H200_STEPS: which of decrypt, mt and claims to run on an H200, in that order, default all three; OTHER_STEPS: which
-# of them to run on another card, default none).
+# H200_STEPS: which of claims, breadth, mt and depth to run on an H200, in that order, default all four; OTHER_STEPS:
+# which of them to run on another card, default none).
 # Results: $OUT/names (kernel_names.sh), $OUT/h200.tar.gz (folder h: each command's output, its summary.json, and
 # log.txt with exit status and seconds).
 b=build-h200-slim
@@ -29,16 +30,17 @@ t() { # t NAME SECONDS CMD...: run CMD into $h/NAME (for at most SECONDS, and no
 }
 t names.txt 90 bash tests/gpu/kernel_names.sh $b
 case "$n" in
-*H200*) steps=${H200_STEPS:-decrypt mt claims} ;;
+*H200*) steps=${H200_STEPS:-claims breadth mt depth} ;;
 *) steps=${OTHER_STEPS:-} ;;
 esac
 export SS_REFERENCE_DIR=$b/tests/gpu/reference
 for step in $steps; do
 	case $step in
-	decrypt) t bench-decrypt.txt 270 $b/streamscope bench --backend cuda -o $h/bench-decrypt --reference decrypt --rounds 1 ;;
-	mt) t bench-mt.txt 130 $b/streamscope bench --backend cuda -o $h/bench-mt --reference managed-threads --rounds 5 ;;
 	claims) t claims.json 75 $b/streamscope claims --backend cuda --json ;;
-	*) echo "$step: no such step (decrypt, mt, claims)" | tee -a $h/log.txt ;;
+	breadth | depth) t bench-decrypt-$step.txt 150 $b/streamscope bench --backend cuda -o $h/bench-decrypt-$step \
+		--reference decrypt --order $step --rounds 1 ;;
+	mt) t bench-mt.txt 130 $b/streamscope bench --backend cuda -o $h/bench-mt --reference managed-threads --rounds 5 ;;
+	*) echo "$step: no such step (claims, breadth, mt, depth)" | tee -a $h/log.txt ;;
 	esac
 done
 find $h -name "*.sqlite" -delete
