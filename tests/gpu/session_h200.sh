@@ -8,7 +8,8 @@
 # Usage (on the GPU machine, from the repository root, build-h200-slim carried): [DEADLINE=S] bash tests/gpu/session_h200.sh
 # (DEADLINE: seconds all steps together may take, default 570; a step that would pass it is cut short or skipped;
 # H200_STEPS: which of claims, breadth, mt and depth to run on an H200, in that order, default all four; OTHER_STEPS:
-# which of them to run on another card, default none).
+# which of them, or quick (vector-add's weaker order alone, --quick: a check of bench --order), to run on another
+# card, default none).
 # Results: $OUT/names (kernel_names.sh), $OUT/h200.tar.gz (folder h: each command's output, its summary.json, and
 # log.txt with exit status and seconds).
 b=build-h200-slim
@@ -39,8 +40,10 @@ for step in $steps; do
 	claims) t claims.json 75 $b/streamscope claims --backend cuda --json ;;
 	breadth | depth) t bench-decrypt-$step.txt 150 $b/streamscope bench --backend cuda -o $h/bench-decrypt-$step \
 		--reference decrypt --order $step --rounds 1 ;;
+	quick) t bench-quick.txt 60 $b/streamscope bench --backend cuda -o $h/bench-quick --reference vector-add \
+		--order weaker --quick ;;
 	mt) t bench-mt.txt 130 $b/streamscope bench --backend cuda -o $h/bench-mt --reference managed-threads --rounds 5 ;;
-	*) echo "$step: no such step (claims, breadth, mt, depth)" | tee -a $h/log.txt ;;
+	*) echo "$step: no such step (claims, breadth, mt, depth, quick)" | tee -a $h/log.txt ;;
 	esac
 done
 find $h -name "*.sqlite" -delete
