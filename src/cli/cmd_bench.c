@@ -804,10 +804,9 @@ static bool cmd_bench_ref_point(struct bench *bn, const struct bench_ref *r, con
 	return true;
 }
 
-/* One preset against its reference at every point of its issue orders (only order when it is one, -1: all of
- * them; rounds_opt rounds a point, 0: the preset's own count): the
- * table, then the check reference-<preset>: every point ran and each judged point's median ratio is within
- * BENCH_REF_TOLERANCE of 1. */
+/* One preset against its reference at every point of its issue orders (of order alone when it is one; -1: of all)
+ * with rounds_opt rounds a point (0: the preset's own count): the table, then the check reference-<preset>: every
+ * point ran and each judged point's median ratio is within BENCH_REF_TOLERANCE of 1. */
 static void cmd_bench_ref_preset(struct bench *bn, const struct bench_ref *r, const char *path, const char *cache,
                                  bool quick, int rounds_opt, int order)
 {
