@@ -23,16 +23,27 @@
 
 static const char *data_dir;
 
-/* load parses data_dir/name; skips (77) when the data is not there. */
-static yajl_val load(const char *name)
+/* read_text reads data_dir/name whole into a NUL-terminated string the caller frees; fails the test if it cannot. */
+static char *read_text(const char *name)
 {
 	char path[1024], err[256];
-	yajl_val v;
+	char *text;
 
 	snprintf(path, sizeof path, "%s/%s", data_dir, name);
-	v = json_tree_load(path, err, sizeof err);
-	if (v == NULL)
+	if ((text = json_tree_read(path, err, sizeof err)) == NULL)
 		fail_msg("%s: %s", path, err);
+	return text;
+}
+
+/* load parses data_dir/name; fails the test if it cannot. */
+static yajl_val load(const char *name)
+{
+	char err[256], *text = read_text(name);
+	yajl_val v = json_tree_parse(text, err, sizeof err);
+
+	free(text);
+	if (v == NULL)
+		fail_msg("%s/%s: %s", data_dir, name, err);
 	return v;
 }
 
@@ -371,18 +382,6 @@ static void test_claims_spread_h100(void **state)
 		    strstr(json_tree_str(json_tree_get(c, "measured")), "inside the repeats' spread") != NULL, overlap);
 	}
 	json_tree_free(claims);
-}
-
-/* read_text reads data_dir/name whole into a NUL-terminated string the caller frees; fails the test if it cannot. */
-static char *read_text(const char *name)
-{
-	char path[1024], err[256];
-	char *text;
-
-	snprintf(path, sizeof path, "%s/%s", data_dir, name);
-	if ((text = json_tree_read(path, err, sizeof err)) == NULL)
-		fail_msg("%s: %s", path, err);
-	return text;
 }
 
 /* check_sweep_orders holds sweep --order both --json of one experiment (name) to the pair of orders it must sweep:
