@@ -226,9 +226,14 @@ void report_ops(const struct ss_experiment *e, const struct ss_oplist *ops)
 		printf("# interleave (%s%s): %s\n", e->order == SS_ORDER_INTERLEAVE ? "in use" : "not in use: --order ",
 		       e->order == SS_ORDER_INTERLEAVE ? "" : experiment_order_name(e->order), line);
 	}
+	int idw = snprintf(NULL, 0, "#%zu", ops->n); /* the widest "#id": the columns after it line up */
 	for (size_t i = 0; i < ops->n; i++) {
 		planner_op_describe(ops, &ops->op[i], line, sizeof line);
-		printf("%s\n", line);
+		const char *rest = strchr(line, ' ');
+		if (rest)
+			printf("%-*.*s%s\n", idw, (int)(rest - line), line, rest);
+		else
+			printf("%s\n", line);
 	}
 }
 

@@ -42,7 +42,8 @@ void report_claims_runs(const struct ss_claims_run *runs, int nruns, const struc
 /* report_claims_runs_json prints the same as one JSON object: modelled, device, "runs" (role, document,
  * experiment, failed/error, and a single run's analysis or a sweep's points) and "claims". CLI_OK or CLI_FAIL. */
 int report_claims_runs_json(const struct ss_claims_run *runs, int nruns, const struct ss_claim *c, int n);
-/* report_ops prints the op list of e, a line per op in issue order after two comment lines. */
+/* report_ops prints the op list of e, a line per op in issue order after two comment lines (and the document note,
+ * steps and interleave where there are any); the ids are padded to the widest, so the columns after them line up. */
 void report_ops(const struct ss_experiment *e, const struct ss_oplist *ops);
 /* report_ops_json prints the op list as JSON: the experiment, the counts, and one object per op with the fields
  * of struct ss_op and its line. CLI_OK or CLI_FAIL. */

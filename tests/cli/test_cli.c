@@ -900,7 +900,7 @@ static void test_ops(void **state)
 	run_cli(&o, ARGS("ops"));
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, "# 36 operations, 8 chunks, 2 events\n"));
-	assert_non_null(strstr(o.out, "\n#2 t0 host       cudaEventQuery(ev0)\n"));
+	assert_non_null(strstr(o.out, "\n#2  t0 host       cudaEventQuery(ev0)\n")); /* ids padded to #36's width */
 	assert_int_equal(count_substr(o.out, "cudaMemcpyAsync H2D"), 16);
 	assert_int_equal(count_substr(o.out, "cudaMemcpyAsync D2H"), 8);
 	assert_int_equal(count_substr(o.out, "kernel launch add<<<4096, 128>>>"), 8);
@@ -934,6 +934,7 @@ static void test_ops(void **state)
 	assert_int_equal(o.status, 0);
 	assert_non_null(strstr(o.out, "# 19 operations, 4 chunks, 0 events\n"));
 	assert_non_null(strstr(o.out, "x[9+1]"));
+	assert_non_null(strstr(o.out, "\n#1  t0 s0         cudaMemcpyAsync H2D x[0+3] 12 B\n")); /* as wide as #19 */
 	assert_non_null(strstr(o.out, "#17 t0 s2         cudaStreamSynchronize\n"));
 	assert_non_null(strstr(o.out, "#19 t0 s0         cudaStreamSynchronize\n"));
 	cli_out_free(&o);
