@@ -44,11 +44,6 @@ bool insightbox_range(const struct ss_insight *x, double min_span, double *t0, d
 /* insightbox_mark is the severity's mark (a code point of one cell): a glyph on UTF-8 terminals, its ASCII twin
  * otherwise. */
 uint32_t insightbox_mark(enum ss_severity s, bool utf8);
-/* insightbox_wrap breaks text into lines of at most width cells at blanks (a word longer than width is cut), into
- * line[0..max) of INSIGHTBOX_LINE bytes each; returns the number of lines it needed (may exceed max: those are not
- * written). */
-#define INSIGHTBOX_LINE 256
-int insightbox_wrap(const char *text, int width, char (*line)[INSIGHTBOX_LINE], int max);
 /* insightbox_gain writes the gain line of x: "gain: 1.20 ms (how)", "gain, modelled: ..." when the timeline is the
  * model's, "gain: none (no sound estimate from the timeline)" when there is none. */
 void insightbox_gain(const struct ss_insight *x, bool modelled, char *buf, size_t len);

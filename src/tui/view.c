@@ -11,6 +11,7 @@
 #include "tui/axis.h"
 #include "tui/insightbox.h"
 #include "tui/keys.h"
+#include "tui/listbox.h"
 #include "tui/sweepview.h"
 
 int view_layout(const struct ss_view *v, int cols, int rows, struct ss_layout *l, char **cause)
@@ -600,12 +601,12 @@ static void view_gantt(struct ss_grid *g, struct ss_rect labels, struct ss_rect 
                        const struct ss_gantt_view *gv, const struct ss_view *v, const size_t *mark, size_t nmark)
 {
 	if (run->tl == NULL || run->lanes == NULL) {
-		char line[8][INSIGHTBOX_LINE];
+		char line[8][LISTBOX_LINE];
 		int n = 0, y = plot.y + plot.h / 2;
 
 		/* a failure's whole text, which the status row may cut, wrapped above the hint */
 		if (!v->running && v->message != NULL && v->message[0] && v->message_role == SS_ROLE_WARN) {
-			n = insightbox_wrap(v->message, plot.w - 4, line, 8);
+			n = listbox_wrap(v->message, plot.w - 4, line, 8);
 			n = n < 8 ? n : 8;
 			n = n < plot.h - 1 ? n : plot.h - 1;
 			y = plot.y + (plot.h - n - 1) / 2;

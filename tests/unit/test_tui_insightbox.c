@@ -9,6 +9,7 @@
 #include "tui/insightbox.h"
 #include "tui/lanes.h"
 #include "tui/layout.h"
+#include "tui/listbox.h"
 #include "tui/view.h"
 
 /* three fills in with three hand-made insights: a problem, a hint and an information. */
@@ -95,25 +96,25 @@ static void test_range(void **state)
 
 static void test_wrap_gain_marks(void **state)
 {
-	char line[8][INSIGHTBOX_LINE], buf[512];
+	char line[8][LISTBOX_LINE], buf[512];
 	struct ss_insight x;
 
 	(void)state;
-	assert_int_equal(insightbox_wrap("the quick brown fox jumps", 10, line, 8), 3);
+	assert_int_equal(listbox_wrap("the quick brown fox jumps", 10, line, 8), 3);
 	assert_string_equal(line[0], "the quick");
 	assert_string_equal(line[1], "brown fox");
 	assert_string_equal(line[2], "jumps");
 	/* a word longer than the width is cut; blanks at the ends go */
-	assert_int_equal(insightbox_wrap("  abcdefghijkl mn ", 4, line, 8), 4);
+	assert_int_equal(listbox_wrap("  abcdefghijkl mn ", 4, line, 8), 4);
 	assert_string_equal(line[0], "abcd");
 	assert_string_equal(line[1], "efgh");
 	assert_string_equal(line[2], "ijkl");
 	assert_string_equal(line[3], "mn");
 	/* more lines than room: counted, not written */
-	assert_int_equal(insightbox_wrap("a b c d e f", 1, line, 2), 6);
-	assert_int_equal(insightbox_wrap("", 10, line, 8), 0);
+	assert_int_equal(listbox_wrap("a b c d e f", 1, line, 2), 6);
+	assert_int_equal(listbox_wrap("", 10, line, 8), 0);
 	/* UTF-8: a character is one cell */
-	assert_int_equal(insightbox_wrap("\xc3\xa9t\xc3\xa9 \xc3\xa9t\xc3\xa9", 3, line, 8), 2);
+	assert_int_equal(listbox_wrap("\xc3\xa9t\xc3\xa9 \xc3\xa9t\xc3\xa9", 3, line, 8), 2);
 	assert_string_equal(line[1], "\xc3\xa9t\xc3\xa9");
 	memset(&x, 0, sizeof x);
 	insightbox_gain(&x, false, buf, sizeof buf);
