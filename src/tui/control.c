@@ -407,6 +407,8 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		c->summary = false;
 		return CONTROL_NONE;
 	}
+	if (c->claims.open && claimsbox_key(&c->claims, in->nclaims, act) != CLAIMSBOX_IGNORED)
+		return CONTROL_NONE; /* the claims panel takes its keys; the others work as usual */
 	if (c->advice.open && !c->sweep) {
 		/* the advice panel: Enter applies the advice (a re-run), Esc and a close it; other keys as usual */
 		enum ss_advicebox_effect ae = advicebox_key(&c->advice, in->advice, act);
@@ -546,14 +548,21 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		}
 		c->advice.open = true;
 		c->insight.open = false;
+		c->claims.open = false;
 		c->sweep = false;
 		break;
 	case ACT_INSIGHTS:
 		c->advice.open = false;
+		c->claims.open = false;
 		c->insight.open = true;
 		c->insight.cur = 0;
 		c->sweep = false;
 		control_insight_zoom(c, in);
+		break;
+	case ACT_CLAIMS: /* over the sweep view too: its claims then */
+		c->claims = (struct ss_claimsbox){true, 0};
+		c->advice.open = false;
+		c->insight.open = false;
 		break;
 	case ACT_COMPACT:
 		c->gv.compact = !c->gv.compact;

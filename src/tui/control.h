@@ -12,6 +12,7 @@
 #include "run/advise.h"
 #include "run/sweep.h"
 #include "tui/advicebox.h"
+#include "tui/claimsbox.h"
 #include "tui/gantt.h"
 #include "tui/insightbox.h"
 #include "tui/keys.h"
@@ -31,6 +32,7 @@ struct ss_control_input {
 	const struct ss_insights *insights; /* the shown run's insights (insightbox_analyze), NULL when none */
 	const struct ss_advice *advice;     /* the advice for exp while its panel is open (advicebox_advise), NULL
 	                                       when none */
+	int nclaims;                        /* the claims the claims panel lists while it is open (claimsbox_claims) */
 };
 
 #define CONTROL_HELP_KEYS 1   /* the help overlay's first page: the keys */
@@ -65,6 +67,8 @@ struct ss_control {
 
 	struct ss_insightbox insight; /* the insights panel (i): open, and the entry selected */
 	struct ss_advicebox advice;   /* the advice panel (a): open */
+	struct ss_claimsbox claims;   /* the claims panel (C): open, and the claim selected; over the timeline and the
+	                                 sweep view alike */
 };
 
 /* control_init: window fitted, nothing selected, compact by size. */

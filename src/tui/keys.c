@@ -53,6 +53,7 @@ static const struct ss_key keys_map[] = {
     {'S', ACT_SUMMARY, "S i a", "summary/insights/advice", KG_VIEWS, false},
     {'i', ACT_INSIGHTS, NULL, NULL, KG_VIEWS, false},
     {'a', ACT_ADVISE, NULL, NULL, KG_VIEWS, false},
+    {'C', ACT_CLAIMS, "C", "the documents' claims", KG_VIEWS, false},
     {'e', ACT_EXPORT, "e", "export a snapshot", KG_VIEWS, false},
     {'?', ACT_HELP, "? F1", "this help", KG_GENERAL, false},
     {KEYS_F1, ACT_HELP, NULL, NULL, KG_GENERAL, false},
@@ -95,7 +96,7 @@ bool keys_experiment(enum ss_action act)
 
 const char *keys_status_sweep(void)
 {
-	return "Enter open the point  Left Right point  Up Down order  Esc close  ? help  q quit";
+	return "Enter open the point  Left Right point  Up Down order  C claims  Esc close  ? help  q quit";
 }
 
 const char *keys_status(bool file)

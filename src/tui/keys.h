@@ -72,6 +72,7 @@ enum ss_action {
 	ACT_SUMMARY,  /* the kernel and copy summary panel (as nsys stats) */
 	ACT_INSIGHTS, /* the insights panel: what limits the run, why, the fix */
 	ACT_ADVISE,   /* the advice panel: the configuration the model predicts best, Enter applies it */
+	ACT_CLAIMS,   /* the claims panel: the documents' claims the run or the sweep on screen supports */
 	ACT_REDRAW,
 	ACT_COUNT
 };

@@ -74,7 +74,7 @@ void listbox_split(struct ss_grid *g, struct ss_rect inner, size_t n, const stru
 {
 	if (inner.w >= LISTBOX_SIDE_MIN) {
 		*list = (struct ss_rect){inner.x, inner.y, LISTBOX_LIST_COLS - 1, inner.h};
-		*text = (struct ss_rect){inner.x + LISTBOX_LIST_COLS + 1, inner.y, inner.w - LISTBOX_LIST_COLS - 1,
+		*text = (struct ss_rect){inner.x + LISTBOX_LIST_COLS + 2, inner.y, inner.w - LISTBOX_LIST_COLS - 2,
 		                         inner.h};
 		for (int y = inner.y; y < inner.y + inner.h; y++)
 			grid_set(g, inner.x + LISTBOX_LIST_COLS, y, gl->box[1], SS_ROLE_AXIS, 0);

@@ -30,8 +30,8 @@ struct ss_listbox_item {
 };
 
 /* listbox_split places a list of n entries and the selected entry's text in inner: side by side from
- * LISTBOX_SIDE_MIN columns (the list LISTBOX_LIST_COLS - 1 wide, a rule, the text), else stacked (the list on top,
- * at most half the rows, a rule, the text); it draws the rule. */
+ * LISTBOX_SIDE_MIN columns (the list LISTBOX_LIST_COLS - 1 wide, a blank, a rule, a blank, the text), else stacked (the
+ * list on top, at most half the rows, a rule, the text); it draws the rule. */
 #define LISTBOX_LIST_COLS 25
 #define LISTBOX_SIDE_MIN 70
 void listbox_split(struct ss_grid *g, struct ss_rect inner, size_t n, const struct ss_glyphs *gl, struct ss_rect *list,

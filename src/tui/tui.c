@@ -22,6 +22,7 @@
 #include "core/xalloc.h"
 #include "io/export/export.h"
 #include "tui/advicebox.h"
+#include "tui/claimsbox.h"
 #include "tui/control.h"
 #include "tui/gantt.h"
 #include "tui/glyphs.h"
@@ -64,6 +65,8 @@ struct tui {
 	struct ss_insightbox_view insv; /* what the insights panel shows */
 	struct ss_advicebox_cache adv;  /* the advice for the current experiment */
 	struct ss_advicebox_view advv;  /* what the advice panel shows */
+	struct ss_claimsbox_cache clm;  /* the shown run's claims, and the sweep's */
+	struct ss_claimsbox_view clmv;  /* what the claims panel shows */
 
 	struct stat file_st; /* the experiment file as last read or announced (its mtime and size); zero when none */
 	double file_checked; /* when tui_watch last looked at it */
@@ -147,6 +150,25 @@ static const struct ss_advice *tui_advice(struct tui *t)
 	return e != NULL && t->o->file == NULL ? advicebox_advise(&t->adv, e) : NULL;
 }
 
+/* tui_modelled: whether run's numbers are the model's (a run of the model backend, or a modelled trace). */
+static bool tui_modelled(const struct tui *t, const struct ss_run *run)
+{
+	return run->tl.modelled || (t->o->backend != NULL && t->o->backend->modelled && !run->file);
+}
+
+/* tui_claims fills t->clmv with the claims of what is on screen (the sweep view's sweep, else the shown run) and
+ * returns it. */
+static const struct ss_claimsbox_view *tui_claims(struct tui *t)
+{
+	struct ss_run *run = session_view(&t->ses);
+
+	t->clmv.cur = t->ctl.claims.cur;
+	claimsbox_claims(&t->clm, t->ctl.sweep && t->ses.have_sweep ? &t->ses.sweep : NULL, run != NULL ? run->id : 0,
+	                 run != NULL ? &run->tl : NULL, run != NULL && run->done ? &run->an : NULL,
+	                 run != NULL && !run->file ? &run->exp : NULL, run != NULL && tui_modelled(t, run), &t->clmv);
+	return &t->clmv;
+}
+
 /* tui_view fills v with what the frame shows. */
 static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t plen)
 {
@@ -175,7 +197,7 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 		v->run = (struct ss_view_run){&run->tl, &run->lanes, run->done ? &run->an : NULL,
 		                              run->file ? NULL : &run->exp};
 		v->device = run->tl.device[0] ? run->tl.device : NULL;
-		v->modelled = run->tl.modelled || (t->o->backend != NULL && t->o->backend->modelled && !run->file);
+		v->modelled = tui_modelled(t, run);
 		v->stats.an = run->done ? &run->an : NULL;
 		v->stats.measured = run->done && !run->file && !run->tl.modelled;
 		v->stats.have_predicted = run->have_predicted;
@@ -222,6 +244,8 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 		t->advv = (struct ss_advicebox_view){tui_advice(t), t->adv.failed ? t->adv.error : NULL};
 		v->advice = &t->advv;
 	}
+	if (t->ctl.claims.open)
+		v->claims = tui_claims(t);
 	if (t->ctl.insight.open) {
 		t->insv = (struct ss_insightbox_view){tui_insights(t), t->ctl.insight.cur, v->modelled, v->running};
 		v->insights = &t->insv;
@@ -256,6 +280,10 @@ static void tui_input(struct tui *t, struct ss_control_input *in, int cols, int 
 	v.advice = t->ctl.advice.open ? &t->advv : NULL;
 	in->insights = tui_insights(t);
 	in->advice = t->ctl.advice.open ? tui_advice(t) : NULL;
+	if (t->ctl.claims.open) {
+		v.claims = tui_claims(t);
+		in->nclaims = v.claims->n;
+	}
 	in->layout = view_layout_fit(&v, cols, rows, &t->layout);
 }
 

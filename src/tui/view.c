@@ -16,8 +16,9 @@
 
 int view_layout(const struct ss_view *v, int cols, int rows, struct ss_layout *l, char **cause)
 {
-	struct ss_layout_opts o = {cols, rows, v->pinned.tl != NULL && v->sweep == NULL,
-	                           (v->insights != NULL || v->advice != NULL) && v->sweep == NULL, 0};
+	struct ss_layout_opts o = {
+	    cols, rows, v->pinned.tl != NULL && v->sweep == NULL,
+	    ((v->insights != NULL || v->advice != NULL) && v->sweep == NULL) || v->claims != NULL, 0};
 
 	/* the label column as the widest label of the runs shown asks, in the form shown */
 	if (v->run.lanes != NULL)
@@ -650,6 +651,8 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 	}
 	if (v->sweep != NULL) {
 		sweepview_draw(g, l.chart, l.stats, l.stats_side, v->sweep, v->sweep_running, v->sweep_cursor, v->gl);
+		if (v->claims != NULL) /* in the table's place */
+			claimsbox_draw(g, l.panel, v->claims, v->gl);
 	} else {
 		if (v->pinned.tl != NULL) {
 			struct ss_gantt_view a = v->gv;
@@ -680,7 +683,9 @@ void view_draw(struct ss_grid *g, const struct ss_view *v)
 		grid_printf(g, l.corner.x, l.corner.y + 1, l.corner.w - 1, SS_ROLE_DIM, 0, "%*s", l.corner.w - 2,
 		            "time");
 		statsview_draw(g, l.stats, l.stats_side, &v->stats, v->gl);
-		if (v->advice != NULL)
+		if (v->claims != NULL)
+			claimsbox_draw(g, l.panel, v->claims, v->gl);
+		else if (v->advice != NULL)
 			advicebox_draw(g, l.panel, v->advice, v->gl);
 		else if (v->insights != NULL)
 			insightbox_draw(g, l.panel, v->insights, v->gl);

@@ -11,6 +11,7 @@
 #include "core/summary.h"
 #include "run/sweep.h"
 #include "tui/advicebox.h"
+#include "tui/claimsbox.h"
 #include "tui/gantt.h"
 #include "tui/glyphs.h"
 #include "tui/grid.h"
@@ -56,6 +57,8 @@ struct ss_view {
 	                                              evidence is marked on run's Gantt */
 	const struct ss_advicebox_view *advice;    /* the advice panel is open (NULL: closed); it takes the panel's
 	                                              place (insights NULL then) */
+	const struct ss_claimsbox_view *claims;    /* the claims panel is open (NULL: closed): the panel's place, over
+	                                              the sweep view too (insights and advice NULL then) */
 };
 
 /* view_layout computes the layout view_draw uses at cols x rows (from the overlays open, the A/B, and the label

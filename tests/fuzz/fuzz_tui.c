@@ -1,7 +1,8 @@
 /* fuzz_tui.c: libFuzzer target for the TUI's state machine and drawing. The input is a program of events: keys
  * (every action), mouse events anywhere, resizes (tiny sizes included), records streaming into a capture, a capture
  * finishing (sorted: its records renumbered) and taking the screen, re-runs replacing the capture, pins and unpins,
- * sweep points finishing or failing (the sweep view's cursor, and its points opened as the run shown), and frames. A
+ * sweep points finishing or failing (the sweep view's cursor, and its points opened as the run shown), and frames,
+ * with the claims panel's claims worked out from the fuzzed runs and sweep points whenever it is open. A
  * small session here does what src/tui/session.c does with its runs (no runner processes), the controls (control.c) act
  * on it, and every frame is drawn (view.c) into a cell grid. ASan and UBSan catch what goes out of bounds; the
  * invariants the controls promise are checked after every event and abort when broken: the selection is a record of the
@@ -18,6 +19,7 @@
 #include "core/experiment.h"
 #include "core/timeline.h"
 #include "run/sweep.h"
+#include "tui/claimsbox.h"
 #include "tui/control.h"
 #include "tui/glyphs.h"
 #include "tui/grid.h"
@@ -54,6 +56,10 @@ struct fz_world {
 	struct ss_sweep sweep;   /* 1, 2, 4, 8 streams in both orders */
 	struct ss_timeline *ptl; /* [sweep.n]: each finished point's timeline */
 };
+
+/* The claims panel's cache and view (static: the cache is large), reset for each input. */
+static struct ss_claimsbox_cache fz_claims_cache;
+static struct ss_claimsbox_view fz_claims_view;
 
 /* The bytes still to read; reading past the end gives zeros. */
 struct fz_input {
@@ -141,6 +147,19 @@ static struct fz_run *fz_view(const struct fz_world *w)
 	return w->shown != NULL ? w->shown : w->capture;
 }
 
+/* fz_claims works out the claims panel's claims as tui_claims does: the sweep's over the sweep view, else the run
+ * on screen's once it finished. */
+static const struct ss_claimsbox_view *fz_claims(struct fz_world *w)
+{
+	struct fz_run *run = fz_view(w);
+
+	fz_claims_view.cur = w->ctl.claims.cur;
+	claimsbox_claims(&fz_claims_cache, w->ctl.sweep && !w->file ? &w->sweep : NULL, run != NULL ? run->id : 0,
+	                 run != NULL ? &run->tl : NULL, run != NULL && run->done ? &run->an : NULL,
+	                 run != NULL && !w->file ? &run->exp : NULL, true, &fz_claims_view);
+	return &fz_claims_view;
+}
+
 /* fz_input describes the session to the controls, with the layout of the current size. */
 static void fz_control_input(struct fz_world *w, struct ss_control_input *ci)
 {
@@ -157,6 +176,10 @@ static void fz_control_input(struct fz_world *w, struct ss_control_input *ci)
 	memset(&v, 0, sizeof v);
 	v.pinned.tl = w->pinned != NULL ? &w->pinned->tl : NULL;
 	v.sweep = w->ctl.sweep && !w->file ? &w->sweep : NULL;
+	if (w->ctl.claims.open) {
+		v.claims = fz_claims(w);
+		ci->nclaims = v.claims->n;
+	}
 	w->layout_ok = view_layout(&v, w->cols, w->rows, &w->layout, &cause) == 0;
 	free(cause);
 	ci->layout = w->layout_ok ? &w->layout : NULL;
@@ -223,6 +246,7 @@ static void fz_frame(struct fz_world *w)
 	v.sweep = w->ctl.sweep && !w->file ? &w->sweep : NULL;
 	v.sweep_cursor = w->ctl.sweep_cur;
 	v.sweep_running = true;
+	v.claims = w->ctl.claims.open ? fz_claims(w) : NULL;
 	v.message = w->ctl.message[0] ? w->ctl.message : NULL;
 	v.message_role = w->ctl.message_role;
 	if (w->grid.w != w->cols || w->grid.h != w->rows)
@@ -342,6 +366,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	grid_init(&w.grid, w.cols, w.rows);
 	control_init(&w.ctl);
+	fz_claims_cache.valid = false;
 	/* the first run: a trace opened, or the first capture */
 	w.capture = fz_run_new(&w);
 	fz_records(&w, w.capture, &in);
