@@ -375,6 +375,7 @@ static bool control_sweep_key(struct ss_control *c, const struct ss_sweep *s, en
 	}
 	case ACT_ZOOM_SEL:
 		*eff = CONTROL_OPEN_POINT;
+		c->claims.cur = 0; /* the point's run's claims, once the sweep view closes */
 		return true;
 	default:
 		return false;
@@ -453,9 +454,10 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		c->help = CONTROL_HELP_KEYS;
 		break;
 	case ACT_CLOSE:
-		if (c->sweep)
+		if (c->sweep) {
 			c->sweep = false;
-		else
+			c->claims.cur = 0; /* the claims panel lists the run's now */
+		} else
 			c->gv.sel = UINT32_MAX;
 		break;
 	case ACT_ORDER:
@@ -532,6 +534,7 @@ enum ss_control_effect control_action(struct ss_control *c, const struct ss_cont
 		return CONTROL_PIN;
 	case ACT_SWEEP:
 		c->sweep = !c->sweep;
+		c->claims.cur = 0; /* the claims panel lists the other's now */
 		return c->sweep && in->exp != NULL ? CONTROL_SWEEP : CONTROL_NONE;
 	case ACT_EXPORT:
 		return CONTROL_EXPORT;

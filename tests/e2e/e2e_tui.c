@@ -431,6 +431,36 @@ static void test_sweep(void **state)
 	e2e_free(&t);
 }
 
+/* C lists the documents' claims of the run on screen, j selects the next, and over the sweep view the sweep's
+ * from the first; Esc closes the panel before the sweep. */
+static void test_claims(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", NULL};
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	e2e_keys(&t, "C");
+	e2e_wait(&t, "the run's claims: 3, 3 hold (MODELLED)");
+	e2e_wait(&t, "001-bytes: holds (modelled)");
+	assert_true(e2e_find(&t, "evidence: on 8 streams", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "Stats", 0, NULL) < 0);
+	e2e_keys(&t, "j");
+	e2e_wait(&t, "003-copy-engine: holds (modelled)");
+	e2e_keys(&t, "s");
+	e2e_wait(&t, "done 16/16");
+	e2e_wait(&t, "the sweep's claims: ");
+	e2e_wait(&t, "001-theory: ");
+	e2e_keys(&t, "\033");
+	e2e_wait_gone(&t, "the sweep's claims");
+	assert_true(e2e_find(&t, "Sweep: time vs streams", 0, NULL) > 0);
+	e2e_keys(&t, "\033");
+	e2e_wait_gone(&t, "Sweep: time vs streams");
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
 /* e writes a snapshot directory and says where. */
 static void test_export(void **state)
 {
@@ -581,6 +611,8 @@ static void test_view(void **state)
 	e2e_wait(&t, "experiment keys are off");
 	e2e_keys(&t, "\t");
 	e2e_wait(&t, "selected");
+	e2e_keys(&t, "C"); /* no claim judges a trace: the panel says so */
+	e2e_wait(&t, "a trace: the documents' claims are");
 	e2e_quit(&t);
 	e2e_free(&t);
 }
@@ -897,6 +929,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_help),
 	    cmocka_unit_test(test_ab),
 	    cmocka_unit_test(test_sweep),
+	    cmocka_unit_test(test_claims),
 	    cmocka_unit_test(test_export),
 	    cmocka_unit_test(test_signal),
 	    cmocka_unit_test(test_ascii),

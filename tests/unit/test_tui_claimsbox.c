@@ -264,8 +264,11 @@ static void test_control(void **state)
 	sweep_new(&s);
 	in.sweep = &s;
 	control_action(&c, &in, ACT_CLAIMS, &e);
+	control_action(&c, &in, ACT_LANE_DOWN, &e);
+	assert_int_equal(c.claims.cur, 1);
 	assert_int_equal(control_action(&c, &in, ACT_SWEEP, &e), CONTROL_SWEEP);
 	assert_true(c.sweep && c.claims.open);
+	assert_int_equal(c.claims.cur, 0); /* another list: from its first */
 	control_action(&c, &in, ACT_LANE_DOWN, &e);
 	assert_int_equal(c.claims.cur, 1);
 	control_action(&c, &in, ACT_CLOSE, &e);
