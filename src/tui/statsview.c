@@ -66,6 +66,10 @@ int statsview_items(const struct ss_stats_in *s, struct ss_stat_item *it)
 	if (s->have_dropped)
 		snprintf(v, sizeof v, "%llu", (unsigned long long)s->dropped);
 	stats_add(it, &n, "dropped", s->have_dropped ? v : NULL, s->dropped > 0 ? SS_ROLE_WARN : SS_ROLE_TEXT, 0);
+	if (s->claims > 0) { /* the documents' claims this run supports: C lists them */
+		snprintf(v, sizeof v, "%d/%d hold (C)", s->claims_held, s->claims);
+		stats_add(it, &n, "claims", v, SS_ROLE_TEXT, 0); /* one that does not hold is a finding, not a fault */
+	}
 	if (s->pinned != NULL) {
 		bool pok = s->pinned->makespan_ns > 0;
 

@@ -23,6 +23,8 @@ struct ss_stats_in {
 	uint64_t dropped;                 /* records the capture lost */
 	const struct ss_analysis *pinned; /* A of an A/B comparison (this run is B), NULL when none */
 	const struct ss_devsum *dev;      /* per device, on timelines of two or more devices; NULL: none */
+	int claims;                       /* the documents' claims the run supports (claimsbox_claims), 0: no item */
+	int claims_held;                  /* how many of them hold */
 };
 
 /* One item of the panel. */
@@ -34,7 +36,7 @@ struct ss_stat_item {
 };
 
 #define STATS_SHOWN_DEVICES 8 /* devices with a busy item of their own; the rest are in "GPUs" */
-#define STATS_MAX_ITEMS (17 + 1 + STATS_SHOWN_DEVICES)
+#define STATS_MAX_ITEMS (18 + 1 + STATS_SHOWN_DEVICES)
 
 /* statsview_items lists the panel's items in priority order into it (room for STATS_MAX_ITEMS); returns how many. */
 int statsview_items(const struct ss_stats_in *s, struct ss_stat_item *it);

@@ -206,6 +206,16 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 		v->stats.predicted_calls_ns = run->predicted_calls_ns;
 		v->stats.have_dropped = run->done;
 		v->stats.dropped = run->tl.dropped;
+		if (run->done) {
+			/* the run's claims, as the claims panel lists them (worked out once per run) */
+			struct ss_claimsbox_view cv = {0};
+
+			claimsbox_claims(&t->clm, NULL, run->id, &run->tl, &run->an, run->file ? NULL : &run->exp,
+			                 v->modelled, &cv);
+			v->stats.claims = cv.n;
+			for (int i = 0; i < cv.n; i++)
+				v->stats.claims_held += cv.c[i].verdict == SS_VERDICT_HOLDS;
+		}
 		if (run->done && run->lanes.ndev > 1) {
 			if (!t->have_dev || t->dev_id != run->id) {
 				devsum_free(&t->dev);

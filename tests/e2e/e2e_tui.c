@@ -431,8 +431,8 @@ static void test_sweep(void **state)
 	e2e_free(&t);
 }
 
-/* C lists the documents' claims of the run on screen, j selects the next, and over the sweep view the sweep's
- * from the first; Esc closes the panel before the sweep. */
+/* The stats count the run's claims; C lists the documents' claims of the run on screen, j selects the next, and over
+ * the sweep view the sweep's from the first; Esc closes the panel before the sweep. */
 static void test_claims(void **state)
 {
 	struct e2e t;
@@ -441,6 +441,7 @@ static void test_claims(void **state)
 	(void)state;
 	e2e_start(&t, 120, 40, args, NULL);
 	e2e_settle(&t);
+	assert_true(e2e_find(&t, "3/3 hold (C)", 0, NULL) > 0); /* the stats say how many, and the key */
 	e2e_keys(&t, "C");
 	e2e_wait(&t, "the run's claims: 3, 3 hold (MODELLED)");
 	e2e_wait(&t, "001-bytes: holds (modelled)");

@@ -53,6 +53,17 @@ static void test_values(void **state)
 	assert_string_equal(item(it, n, "dropped")->value, "2");
 	assert_int_equal(item(it, n, "dropped")->role, SS_ROLE_WARN);
 	assert_null(item(it, n, "model"));
+	/* the documents' claims the run supports: an item where there are any */
+	assert_null(item(it, n, "claims"));
+	s.claims = 3;
+	s.claims_held = 3;
+	n = statsview_items(&s, it);
+	assert_string_equal(item(it, n, "claims")->value, "3/3 hold (C)");
+	assert_int_equal(item(it, n, "claims")->role, SS_ROLE_TEXT);
+	s.claims_held = 2;
+	n = statsview_items(&s, it);
+	assert_string_equal(item(it, n, "claims")->value, "2/3 hold (C)");
+	assert_int_equal(item(it, n, "claims")->role, SS_ROLE_TEXT);
 	assert_null(item(it, n, "staging")); /* only where pageable copies' calls widen the makespan */
 	a.staging_ns = 12500;
 	n = statsview_items(&s, it);
@@ -108,6 +119,7 @@ static void test_values(void **state)
 	}
 	n = statsview_items(&s, it);
 	assert_int_equal(n, STATS_MAX_ITEMS - 1 - STATS_SHOWN_DEVICES);
+	assert_non_null(item(it, n, "claims"));
 	assert_non_null(item(it, n, "trace ovh"));
 	timeline_free(&t);
 }
