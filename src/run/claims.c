@@ -749,12 +749,34 @@ static void claims_twin_points(struct ss_claim *c, const struct ss_sweep *s, con
 	claims_twin(c, &rb, bname, &rt, tname, brief);
 }
 
-/* claims_issue_order_start begins document 003's comparison of its two issue orders on two streams. */
-static void claims_issue_order_start(struct ss_claim *c, bool modelled)
+/* The claims that compare two runs differing in one option: the run in role base against the one in role tog,
+ * named bname and tname (claims_twin). Document 003's, in the order claims_evaluate lists them. */
+static const struct claims_twin_def {
+	enum ss_claims_role base, tog;
+	const char *id, *text, *bname, *tname, *brief;
+} claims_twins[] = {
+    {SS_CLAIMS_SYNC_STREAM, SS_CLAIMS_SYNC_REVERSE, "003-sync-order",
+     "The final cudaStreamSynchronize calls must follow the pipeline's completion order: another order breaks the "
+     "overlap.",
+     "in order", "reverse", "reverse sync"},
+    {SS_CLAIMS_DS_NONE, SS_CLAIMS_DS_TIMER, "003-stream0-timer",
+     "A timer (events) on stream 0 between the streams' work synchronises the other streams with it.", "none",
+     "event-timer", "stream-0 timer"},
+    {SS_CLAIMS_DS_NONE, SS_CLAIMS_DS_GET_LAST_ERROR, "003-get-last-error",
+     "cudaGetLastError between the streams' work breaks their concurrency.", "none", "get-last-error",
+     "cudaGetLastError"},
+    {SS_CLAIMS_VA_BEST, SS_CLAIMS_VA_WEAKER, "003-issue-order",
+     "On two streams the 'best' interleaved issue order overlaps better than the 'weaker' one.", "best", "weaker",
+     "weaker order"},
+};
+#define CLAIMS_TWIN_ISSUE_ORDER 3 /* claims_twins' issue order, which sweeps of both orders judge too */
+
+/* claims_twin_of judges twin claim d into c on its runs base and tog (NULL: not planned). */
+static void claims_twin_of(struct ss_claim *c, const struct claims_twin_def *d, const struct ss_claims_run *base,
+                           const struct ss_claims_run *tog, bool modelled)
 {
-	claims_start(c, "003-issue-order",
-	             "On two streams the 'best' interleaved issue order overlaps better than the 'weaker' one.",
-	             modelled);
+	claims_start(c, d->id, d->text, modelled);
+	claims_twin(c, base, d->bname, tog, d->tname, d->brief);
 }
 
 /* claims_kernel_order: in the weaker order (kernels issued in reverse stream order), a kernel whose inputs came
@@ -1029,8 +1051,10 @@ int claims_sweep(const struct ss_sweep *s, struct ss_claim *out)
 				w = &s->pt[i];
 		}
 	if (b != NULL && w != NULL) {
-		claims_issue_order_start(&out[n], s->modelled);
-		claims_twin_points(&out[n++], s, b, w, "best", "weaker", "weaker order");
+		const struct claims_twin_def *d = &claims_twins[CLAIMS_TWIN_ISSUE_ORDER];
+
+		claims_start(&out[n], d->id, d->text, s->modelled);
+		claims_twin_points(&out[n++], s, b, w, d->bname, d->tname, d->brief);
 	}
 	ns = claims_seen_sweep(s, seen, 0, (int)(sizeof seen / sizeof seen[0]));
 	if (ns > 0 && claims_has_copies(s))
@@ -1278,23 +1302,9 @@ static int claims_003(const struct ss_claims_run *runs, int nruns, struct ss_cla
 			ns = claims_seen_run(&runs[i], seen, ns);
 			modelled |= runs[i].modelled;
 		}
-	claims_start(&out[n], "003-sync-order",
-	             "The final cudaStreamSynchronize calls must follow the pipeline's completion order: another order "
-	             "breaks the overlap.",
-	             modelled);
-	claims_twin(&out[n++], claims_find(runs, nruns, SS_CLAIMS_SYNC_STREAM), "in order",
-	            claims_find(runs, nruns, SS_CLAIMS_SYNC_REVERSE), "reverse", "reverse sync");
-	claims_start(&out[n], "003-stream0-timer",
-	             "A timer (events) on stream 0 between the streams' work synchronises the other streams with it.",
-	             modelled);
-	claims_twin(&out[n++], claims_find(runs, nruns, SS_CLAIMS_DS_NONE), "none",
-	            claims_find(runs, nruns, SS_CLAIMS_DS_TIMER), "event-timer", "stream-0 timer");
-	claims_start(&out[n], "003-get-last-error",
-	             "cudaGetLastError between the streams' work breaks their concurrency.", modelled);
-	claims_twin(&out[n++], claims_find(runs, nruns, SS_CLAIMS_DS_NONE), "none",
-	            claims_find(runs, nruns, SS_CLAIMS_DS_GET_LAST_ERROR), "get-last-error", "cudaGetLastError");
-	claims_issue_order_start(&out[n], modelled);
-	claims_twin(&out[n++], best, "best", weak, "weaker", "weaker order");
+	for (size_t i = 0; i < sizeof claims_twins / sizeof claims_twins[0]; i++)
+		claims_twin_of(&out[n++], &claims_twins[i], claims_find(runs, nruns, claims_twins[i].base),
+		               claims_find(runs, nruns, claims_twins[i].tog), modelled);
 	claims_kernel_order(&out[n++], weak);
 	claims_copy_engine(&out[n++], seen, ns, modelled);
 	claims_copy_duplex(&out[n++], best);
