@@ -1338,6 +1338,75 @@ int claims_evaluate(unsigned docs, const struct ss_claims_run *runs, int nruns, 
 	return n;
 }
 
+/* claims_same: whether a and b are the same experiment in what a run of one of the documents' programs depends on
+ * (claims_applies: no step program, one device); the repeats aside. */
+static bool claims_same(const struct ss_experiment *a, const struct ss_experiment *b)
+{
+	return a->preset == b->preset && a->kernel == b->kernel && a->streams == b->streams &&
+	       a->elements == b->elements && a->chunks == b->chunks && a->elem_size == b->elem_size &&
+	       a->work == b->work && a->block == b->block && a->grid == b->grid && a->split == b->split &&
+	       a->order == b->order && a->sync == b->sync && a->defstream == b->defstream &&
+	       a->nonblocking == b->nonblocking && a->hostmem == b->hostmem && a->connections == b->connections &&
+	       a->threads == b->threads && a->prefetch_events == b->prefetch_events && a->nsteps == b->nsteps &&
+	       a->devices == b->devices;
+}
+
+/* claims_toggles: whether a is in role base (the role's option changes nothing of it) and b is a with role tog's
+ * option, and nothing else, changed. */
+static bool claims_toggles(const struct ss_experiment *a, enum ss_claims_role base, enum ss_claims_role tog,
+                           const struct ss_experiment *b)
+{
+	struct ss_experiment x;
+
+	claims_role_experiment(base, a, &x);
+	if (!claims_same(a, &x))
+		return false;
+	claims_role_experiment(tog, a, &x);
+	return !claims_same(a, &x) && claims_same(&x, b);
+}
+
+int claims_pair(const struct ss_experiment *ea, const struct ss_analysis *aa, const struct ss_claims_obs *oa,
+                const struct ss_experiment *eb, const struct ss_analysis *ab, const struct ss_claims_obs *ob,
+                bool modelled, struct ss_claim *out)
+{
+	struct ss_claims_run ra, rb;
+
+	if (!claims_applies(ea) || !claims_applies(eb))
+		return 0;
+	memset(&ra, 0, sizeof ra);
+	memset(&rb, 0, sizeof rb);
+	ra.e = *ea;
+	ra.a = *aa;
+	rb.e = *eb;
+	rb.a = *ab;
+	ra.obs = *oa;
+	rb.obs = *ob;
+	ra.done = rb.done = true;
+	ra.modelled = rb.modelled = modelled;
+	for (size_t i = 0; i < sizeof claims_twins / sizeof claims_twins[0]; i++) {
+		const struct claims_twin_def *d = &claims_twins[i];
+
+		if (claims_toggles(ea, d->base, d->tog, eb)) {
+			claims_twin_of(out, d, &ra, &rb, modelled);
+			return 1;
+		}
+		if (claims_toggles(eb, d->base, d->tog, ea)) {
+			claims_twin_of(out, d, &rb, &ra, modelled);
+			return 1;
+		}
+	}
+	/* document 004: one host thread against a thread per task, managed memory attached to each task's stream */
+	if (ea->streams > 1 && claims_toggles(ea, SS_CLAIMS_ATTACH_ONE, SS_CLAIMS_ATTACH_THREADS, eb)) {
+		claims_attach(out, &ra, &rb);
+		return 1;
+	}
+	if (eb->streams > 1 && claims_toggles(eb, SS_CLAIMS_ATTACH_ONE, SS_CLAIMS_ATTACH_THREADS, ea)) {
+		claims_attach(out, &rb, &ra);
+		return 1;
+	}
+	return 0;
+}
+
 int claims_run(const struct ss_experiment *e, const struct ss_analysis *a, const struct ss_claims_obs *obs,
                bool modelled, struct ss_claim *out)
 {

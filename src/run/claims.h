@@ -150,4 +150,15 @@ int claims_sweep(const struct ss_sweep *s, struct ss_claim *out);
 int claims_run(const struct ss_experiment *e, const struct ss_analysis *a, const struct ss_claims_obs *obs,
                bool modelled, struct ss_claim *out);
 
+/* claims_pair writes into out (room for SS_CLAIMS_MAX) the claim two runs judge together: A (experiment ea,
+ * analysis aa, what claims_observe read off its timeline oa) and B (eb, ab, ob), runs of one of the documents' programs
+ * (claims_applies) that differ in just the option a claim toggles, in either direction: the sync order (in order,
+ * reverse: 003-sync-order), stream 0 (none against event-timer: 003-stream0-timer, or against get-last-error:
+ * 003-get-last-error), the issue order (best, weaker: 003-issue-order), or managed-attach tasks on one host thread
+ * against one per stream (004-attach-threads). Judged as claims_evaluate judges the claims command's runs; modelled:
+ * the numbers are the model's. Returns how many: 1, or 0 when the runs differ otherwise. */
+int claims_pair(const struct ss_experiment *ea, const struct ss_analysis *aa, const struct ss_claims_obs *oa,
+                const struct ss_experiment *eb, const struct ss_analysis *ab, const struct ss_claims_obs *ob,
+                bool modelled, struct ss_claim *out);
+
 #endif

@@ -52,21 +52,21 @@ static int claimsbox_role(enum ss_verdict v)
 	return v == SS_VERDICT_HOLDS ? SS_ROLE_HIGHLIGHT : v == SS_VERDICT_FAILS ? SS_ROLE_WARN : SS_ROLE_DIM;
 }
 
-void claimsbox_claims(struct ss_claimsbox_cache *c, const struct ss_sweep *s, uint64_t id, const struct ss_timeline *tl,
-                      const struct ss_analysis *an, const struct ss_experiment *e, bool modelled,
-                      struct ss_claimsbox_view *v)
+void claimsbox_claims(struct ss_claimsbox_cache *c, const struct ss_sweep *s, const struct ss_claimsbox_run *run,
+                      const struct ss_claimsbox_run *pinned, struct ss_claimsbox_view *v)
 {
+	static const char *const other = "the documents' claims judge their own programs: not an experiment file's "
+	                                 "steps nor a run over several GPUs";
 	size_t cur = v->cur;
+	uint64_t pin_id = 0;
+	size_t pin_n = 0;
 
 	memset(v, 0, sizeof *v);
 	v->cur = cur;
 	v->sweep = s != NULL;
 	if (s != NULL) {
 		if (!claims_applies(&s->base))
-			snprintf(
-			    v->none, sizeof v->none,
-			    "the documents' claims judge their own programs: not an experiment file's steps nor a run "
-			    "over several GPUs");
+			snprintf(v->none, sizeof v->none, "%s", other);
 		else if (sweep_progress(s) < s->n)
 			snprintf(v->none, sizeof v->none,
 			         "the sweep's claims come when every point has run (%zu of %zu)", sweep_progress(s),
@@ -81,45 +81,58 @@ void claimsbox_claims(struct ss_claimsbox_cache *c, const struct ss_sweep *s, ui
 			    "(`streamscope claims` runs every claim)");
 		return;
 	}
-	if (tl == NULL || an == NULL) {
-		snprintf(v->none, sizeof v->none,
-		         tl == NULL ? "nothing has run yet"
-		                    : "the run is in progress: its claims come when it finishes");
+	if (run == NULL || run->tl == NULL || run->an == NULL) {
+		snprintf(v->none, sizeof v->none, "%s",
+		         run == NULL || run->tl == NULL ? "nothing has run yet"
+		                                        : "the run is in progress: its claims come when it finishes");
 		return;
 	}
-	if (e == NULL) {
+	if (run->e == NULL) {
 		snprintf(
 		    v->none, sizeof v->none,
 		    "a trace: the documents' claims are judged on runs of their experiments (`streamscope claims`)");
 		return;
 	}
-	if (!claims_applies(e)) {
-		snprintf(
-		    v->none, sizeof v->none,
-		    "the documents' claims judge their own programs: not an experiment file's steps nor a run over "
-		    "several GPUs");
+	if (!claims_applies(run->e)) {
+		snprintf(v->none, sizeof v->none, "%s", other);
 		return;
 	}
-	if (!c->valid || c->id != id || c->n != tl->n) {
-		struct ss_claims_obs obs;
+	if (pinned != NULL && pinned->tl != NULL && pinned->an != NULL && pinned->e != NULL && pinned->id != run->id) {
+		pin_id = pinned->id;
+		pin_n = pinned->tl->n;
+	}
+	if (!c->valid || c->id != run->id || c->n != run->tl->n || c->pin_id != pin_id || c->pin_n != pin_n) {
+		struct ss_claims_obs obs, pobs;
 
-		claims_observe(tl, &obs);
-		c->nrun = claims_run(e, an, &obs, modelled, c->run);
-		c->id = id;
-		c->n = tl->n;
+		claims_observe(run->tl, &obs);
+		c->nrun = 0;
+		if (pin_id != 0) {
+			claims_observe(pinned->tl, &pobs);
+			c->nrun = claims_pair(pinned->e, pinned->an, &pobs, run->e, run->an, &obs,
+			                      pinned->modelled || run->modelled, c->run);
+		}
+		c->pair = c->nrun > 0;
+		c->nrun += claims_run(run->e, run->an, &obs, run->modelled, c->run + c->nrun);
+		c->id = run->id;
+		c->n = run->tl->n;
+		c->pin_id = pin_id;
+		c->pin_n = pin_n;
 		c->valid = true;
 	}
+	v->pair = c->pair;
 	if ((v->n = c->nrun) > 0)
 		v->c = c->run;
 	else
-		snprintf(v->none, sizeof v->none,
-		         "this run supports none of the documents' claims: s sweeps the stream counts (001's and 000's "
-		         "claims), and `streamscope claims` runs every one");
+		snprintf(
+		    v->none, sizeof v->none,
+		    "this run supports none of the documents' claims: s sweeps the stream counts (001's and 000's "
+		    "claims), p pins it to judge it with the next run (sync order, stream 0, issue order, threads), "
+		    "and `streamscope claims` runs every one");
 }
 
-/* claimsbox_text draws claim x into r: its id and verdict, then what was measured, the claim, what it expects and
- * the evidence, as many lines as fit. */
-static void claimsbox_text(struct ss_grid *g, struct ss_rect r, const struct ss_claim *x)
+/* claimsbox_text draws claim x into r (pair: the one the pinned and the shown run judge): its id and verdict, then what
+ * was measured, the claim, what it expects and the evidence, as many lines as fit. */
+static void claimsbox_text(struct ss_grid *g, struct ss_rect r, const struct ss_claim *x, bool pair)
 {
 	int y = r.y, end = r.y + r.h;
 
@@ -127,6 +140,8 @@ static void claimsbox_text(struct ss_grid *g, struct ss_rect r, const struct ss_
 		return;
 	grid_printf(g, r.x, y++, r.w, claimsbox_role(x->verdict), GRID_BOLD, "%s: %s%s", x->id,
 	            claims_verdict_words(x->verdict), x->modelled ? " (modelled)" : "");
+	if (pair)
+		listbox_para(g, r, &y, end, "", "judged by A (pinned) against B", SS_ROLE_DIM);
 	listbox_para(g, r, &y, end, "", x->measured, SS_ROLE_TEXT);
 	listbox_para(g, r, &y, end, "claim: ", x->text, SS_ROLE_TEXT);
 	listbox_para(g, r, &y, end, "expected: ", x->expected, SS_ROLE_TEXT);
@@ -140,6 +155,7 @@ void claimsbox_draw(struct ss_grid *g, struct ss_rect r, const struct ss_claimsb
 	char title[80];
 	bool modelled = false;
 	int n = v->n < SS_CLAIMS_MAX ? v->n : SS_CLAIMS_MAX, held = 0;
+	const char *whose = v->sweep ? "the sweep's" : v->pair ? "A and B's" : "the run's";
 	size_t cur;
 
 	for (int i = 0; i < n; i++) {
@@ -147,10 +163,10 @@ void claimsbox_draw(struct ss_grid *g, struct ss_rect r, const struct ss_claimsb
 		held += v->c[i].verdict == SS_VERDICT_HOLDS;
 	}
 	if (n > 0)
-		snprintf(title, sizeof title, " %s claims: %d, %d hold%s ", v->sweep ? "the sweep's" : "the run's", n,
-		         held, modelled ? " (MODELLED)" : "");
+		snprintf(title, sizeof title, " %s claims: %d, %d hold%s ", whose, n, held,
+		         modelled ? " (MODELLED)" : "");
 	else
-		snprintf(title, sizeof title, " %s claims ", v->sweep ? "the sweep's" : "the run's");
+		snprintf(title, sizeof title, " %s claims ", whose);
 	inner = listbox_frame(g, r, title, n > 0 ? " j/k select  Esc close " : " Esc close ", gl);
 	if (inner.w <= 0)
 		return;
@@ -166,5 +182,5 @@ void claimsbox_draw(struct ss_grid *g, struct ss_rect r, const struct ss_claimsb
 		                                 claimsbox_role(v->c[i].verdict), v->c[i].id};
 	listbox_split(g, inner, (size_t)n, gl, &list, &text);
 	listbox_list(g, list, it, (size_t)n, cur);
-	claimsbox_text(g, text, &v->c[cur]);
+	claimsbox_text(g, text, &v->c[cur], v->pair && cur == 0);
 }

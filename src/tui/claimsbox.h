@@ -44,27 +44,37 @@ struct ss_claimsbox_view {
 	int n;
 	size_t cur;     /* the selected one */
 	bool sweep;     /* they are the sweep's (else the shown run's) */
+	bool pair;      /* the first is the one the pinned run (A) and the shown one (B) judge together */
 	char none[256]; /* n == 0: why there are none */
 };
 
-/* The claims of one finished run, worked out once (claims_observe reads its whole timeline), and those of a
- * finished sweep. */
+/* A run the panel takes claims from. */
+struct ss_claimsbox_run {
+	uint64_t id;                   /* which run (another id: another run) */
+	const struct ss_timeline *tl;  /* sorted; NULL: nothing has run */
+	const struct ss_analysis *an;  /* NULL: the run has not finished */
+	const struct ss_experiment *e; /* the experiment it ran; NULL: a trace, which no claim judges */
+	bool modelled;                 /* the model's numbers */
+};
+
+/* The claims of the shown run (and the pinned one) worked out once (claims_observe reads a whole timeline), and
+ * those of a finished sweep. */
 struct ss_claimsbox_cache {
 	struct ss_claim run[SS_CLAIMS_MAX];
 	int nrun;
-	uint64_t id; /* the run they are of */
-	size_t n;    /* and its number of records then */
+	bool pair;           /* run[0] is the pair's claim */
+	uint64_t id, pin_id; /* the runs they are of (pin_id 0: none pinned) */
+	size_t n, pin_n;     /* and their numbers of records then */
 	bool valid;
 	struct ss_claim sweep[SS_CLAIMS_MAX];
 };
 
 /* claimsbox_claims fills v (but its cur) with the claims of what is shown: with s (the sweep view open), s's once
- * every point has run; else the shown run's, once it finished (an NULL before): run id, its sorted timeline tl, its
- * analysis an, the experiment e it ran (NULL: a trace, which no claim judges), modelled (the model's numbers).
- * Re-works the run's claims only when id or tl's record count changed. */
-void claimsbox_claims(struct ss_claimsbox_cache *c, const struct ss_sweep *s, uint64_t id, const struct ss_timeline *tl,
-                      const struct ss_analysis *an, const struct ss_experiment *e, bool modelled,
-                      struct ss_claimsbox_view *v);
+ * every point has run; else those of run once it finished (claims_run), after, where pinned (NULL: none) is a
+ * finished run that differs from it in just the option one of the documents' claims toggles, the claim the two
+ * judge together (claims_pair). Re-works them only when a run's id or record count changed. */
+void claimsbox_claims(struct ss_claimsbox_cache *c, const struct ss_sweep *s, const struct ss_claimsbox_run *run,
+                      const struct ss_claimsbox_run *pinned, struct ss_claimsbox_view *v);
 
 /* claimsbox_draw draws the panel into r: a box with the list of claims (verdict mark and id) and the selected
  * one's verdict, measurement, claim, expectation and evidence; the list left and the text right when r is wide,

@@ -156,17 +156,24 @@ static bool tui_modelled(const struct tui *t, const struct ss_run *run)
 	return run->tl.modelled || (t->o->backend != NULL && t->o->backend->modelled && !run->file);
 }
 
-/* tui_claims fills t->clmv with the claims of what is on screen (the sweep view's sweep, else the shown run) and
- * returns it. */
-static const struct ss_claimsbox_view *tui_claims(struct tui *t)
+/* tui_claims_of describes run to the claims panel (NULL: none); pinned: it is the pinned run (A of an A/B). */
+static struct ss_claimsbox_run tui_claims_of(const struct tui *t, const struct ss_run *run)
 {
-	struct ss_run *run = session_view(&t->ses);
+	if (run == NULL)
+		return (struct ss_claimsbox_run){0};
+	return (struct ss_claimsbox_run){run->id, &run->tl, run->done ? &run->an : NULL, run->file ? NULL : &run->exp,
+	                                 tui_modelled(t, run)};
+}
 
-	t->clmv.cur = t->ctl.claims.cur;
-	claimsbox_claims(&t->clm, t->ctl.sweep && t->ses.have_sweep ? &t->ses.sweep : NULL, run != NULL ? run->id : 0,
-	                 run != NULL ? &run->tl : NULL, run != NULL && run->done ? &run->an : NULL,
-	                 run != NULL && !run->file ? &run->exp : NULL, run != NULL && tui_modelled(t, run), &t->clmv);
-	return &t->clmv;
+/* tui_claims fills view (cur: the panel's selection) with the claims of what is on screen: the sweep view's sweep
+ * when sweep, else the shown run's, with the one it and the pinned run judge together first. */
+static void tui_claims(struct tui *t, bool sweep, size_t cur, struct ss_claimsbox_view *view)
+{
+	struct ss_claimsbox_run run = tui_claims_of(t, session_view(&t->ses)), pin = tui_claims_of(t, t->ses.pinned);
+
+	view->cur = cur;
+	claimsbox_claims(&t->clm, sweep && t->ses.have_sweep ? &t->ses.sweep : NULL, &run,
+	                 t->ses.pinned != NULL ? &pin : NULL, view);
 }
 
 /* tui_view fills v with what the frame shows. */
@@ -210,8 +217,7 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 			/* the run's claims, as the claims panel lists them (worked out once per run) */
 			struct ss_claimsbox_view cv = {0};
 
-			claimsbox_claims(&t->clm, NULL, run->id, &run->tl, &run->an, run->file ? NULL : &run->exp,
-			                 v->modelled, &cv);
+			tui_claims(t, false, 0, &cv);
 			v->stats.claims = cv.n;
 			for (int i = 0; i < cv.n; i++)
 				v->stats.claims_held += cv.c[i].verdict == SS_VERDICT_HOLDS;
@@ -254,8 +260,10 @@ static void tui_view(struct tui *t, struct ss_view *v, char *pending, size_t ple
 		t->advv = (struct ss_advicebox_view){tui_advice(t), t->adv.failed ? t->adv.error : NULL};
 		v->advice = &t->advv;
 	}
-	if (t->ctl.claims.open)
-		v->claims = tui_claims(t);
+	if (t->ctl.claims.open) {
+		tui_claims(t, t->ctl.sweep, t->ctl.claims.cur, &t->clmv);
+		v->claims = &t->clmv;
+	}
 	if (t->ctl.insight.open) {
 		t->insv = (struct ss_insightbox_view){tui_insights(t), t->ctl.insight.cur, v->modelled, v->running};
 		v->insights = &t->insv;
@@ -291,8 +299,9 @@ static void tui_input(struct tui *t, struct ss_control_input *in, int cols, int 
 	in->insights = tui_insights(t);
 	in->advice = t->ctl.advice.open ? tui_advice(t) : NULL;
 	if (t->ctl.claims.open) {
-		v.claims = tui_claims(t);
-		in->nclaims = v.claims->n;
+		tui_claims(t, t->ctl.sweep, t->ctl.claims.cur, &t->clmv);
+		v.claims = &t->clmv;
+		in->nclaims = t->clmv.n;
 	}
 	in->layout = view_layout_fit(&v, cols, rows, &t->layout);
 }

@@ -462,6 +462,30 @@ static void test_claims(void **state)
 	e2e_free(&t);
 }
 
+/* A/B and the claims: sync-order in order pinned as A, y makes B the reverse order; the stats count the claim the
+ * two judge together and C lists it first, A against B. */
+static void test_claims_ab(void **state)
+{
+	struct e2e t;
+	static const char *const args[] = {"--backend", "model", "--preset", "sync-order", "--sync", "stream", NULL};
+
+	(void)state;
+	e2e_start(&t, 120, 40, args, NULL);
+	e2e_settle(&t);
+	e2e_keys(&t, "p");
+	e2e_wait(&t, "A pinned");
+	e2e_keys(&t, "y");
+	e2e_wait(&t, "B-A");
+	e2e_wait_gone(&t, "next:");
+	e2e_keys(&t, "C");
+	e2e_wait(&t, "A and B's claims: ");
+	e2e_wait(&t, "003-sync-order: ");
+	assert_true(e2e_find(&t, "A (pinned) against B", 0, NULL) > 0);
+	assert_true(e2e_find(&t, "in order ", 0, NULL) > 0);
+	e2e_quit(&t);
+	e2e_free(&t);
+}
+
 /* e writes a snapshot directory and says where. */
 static void test_export(void **state)
 {
@@ -931,6 +955,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_ab),
 	    cmocka_unit_test(test_sweep),
 	    cmocka_unit_test(test_claims),
+	    cmocka_unit_test(test_claims_ab),
 	    cmocka_unit_test(test_export),
 	    cmocka_unit_test(test_signal),
 	    cmocka_unit_test(test_ascii),

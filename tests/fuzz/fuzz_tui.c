@@ -148,15 +148,21 @@ static struct fz_run *fz_view(const struct fz_world *w)
 }
 
 /* fz_claims works out the claims panel's claims as tui_claims does: the sweep's over the sweep view, else the run
- * on screen's once it finished. */
+ * on screen's once it finished, with the pinned run's pair first. */
 static const struct ss_claimsbox_view *fz_claims(struct fz_world *w)
 {
-	struct fz_run *run = fz_view(w);
+	struct fz_run *run = fz_view(w), *pin = w->pinned;
+	struct ss_claimsbox_run r = {0}, p = {0};
 
+	if (run != NULL)
+		r = (struct ss_claimsbox_run){run->id, &run->tl, run->done ? &run->an : NULL,
+		                              w->file ? NULL : &run->exp, true};
+	if (pin != NULL)
+		p = (struct ss_claimsbox_run){pin->id, &pin->tl, pin->done ? &pin->an : NULL,
+		                              w->file ? NULL : &pin->exp, true};
 	fz_claims_view.cur = w->ctl.claims.cur;
-	claimsbox_claims(&fz_claims_cache, w->ctl.sweep && !w->file ? &w->sweep : NULL, run != NULL ? run->id : 0,
-	                 run != NULL ? &run->tl : NULL, run != NULL && run->done ? &run->an : NULL,
-	                 run != NULL && !w->file ? &run->exp : NULL, true, &fz_claims_view);
+	claimsbox_claims(&fz_claims_cache, w->ctl.sweep && !w->file ? &w->sweep : NULL, &r, pin != NULL ? &p : NULL,
+	                 &fz_claims_view);
 	return &fz_claims_view;
 }
 

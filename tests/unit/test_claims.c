@@ -921,6 +921,86 @@ static void test_single_run(void **state)
 	timeline_free(&tl);
 }
 
+/* claims_pair: two runs differing in just the option a claim toggles judge it, whichever is A; runs that differ
+ * otherwise, or in an option no claim toggles, judge nothing. */
+static void test_pair(void **state)
+{
+	struct ss_experiment a, b;
+	struct ss_analysis aa, ab;
+	struct ss_claims_obs oa, ob;
+	struct ss_claim c[SS_CLAIMS_MAX];
+
+	(void)state;
+	memset(&aa, 0, sizeof aa);
+	memset(&ab, 0, sizeof ab);
+	memset(&oa, 0, sizeof oa);
+	memset(&ob, 0, sizeof ob);
+	aa.makespan_ns = aa.used_ns = 1000000;
+	ab.makespan_ns = ab.used_ns = 1500000;
+	aa.overlap = 0.5;
+	/* sync order: in order (A) against reverse (B), 50% slower: holds; B against A: the same claim, A the base */
+	experiment_preset(&a, SS_PRESET_SYNC_ORDER);
+	a.sync = SS_SYNC_STREAM;
+	b = a;
+	b.sync = SS_SYNC_REVERSE;
+	assert_int_equal(claims_pair(&a, &aa, &oa, &b, &ab, &ob, true, c), 1);
+	assert_string_equal(c[0].id, "003-sync-order");
+	assert_int_equal(c[0].verdict, SS_VERDICT_HOLDS);
+	assert_true(c[0].modelled);
+	assert_string_equal(c[0].measured, "in order 1.000 ms, reverse 1.500 ms (+50.0%)");
+	assert_int_equal(claims_pair(&b, &ab, &ob, &a, &aa, &oa, false, c), 1);
+	assert_string_equal(c[0].measured, "in order 1.000 ms, reverse 1.500 ms (+50.0%)");
+	assert_false(c[0].modelled);
+	/* within the 3% allowance: does not hold */
+	ab.makespan_ns = ab.used_ns = 1020000;
+	assert_int_equal(claims_pair(&a, &aa, &oa, &b, &ab, &ob, true, c), 1);
+	assert_int_equal(c[0].verdict, SS_VERDICT_FAILS);
+	/* another option changed too, or only an option no claim toggles: nothing */
+	b.streams = a.streams * 2;
+	assert_int_equal(claims_pair(&a, &aa, &oa, &b, &ab, &ob, true, c), 0);
+	b = a;
+	b.connections = 1;
+	assert_int_equal(claims_pair(&a, &aa, &oa, &b, &ab, &ob, true, c), 0);
+	b = a;
+	assert_int_equal(claims_pair(&a, &aa, &oa, &b, &ab, &ob, true, c), 0); /* the same run twice */
+	/* stream 0: none against the event timer, and against cudaGetLastError; the timer against cudaGetLastError
+	 * is neither */
+	experiment_preset(&a, SS_PRESET_DEFAULT_STREAM);
+	a.defstream = SS_DS_NONE;
+	b = a;
+	b.defstream = SS_DS_EVENT_TIMER;
+	assert_int_equal(claims_pair(&a, &aa, &oa, &b, &ab, &ob, true, c), 1);
+	assert_string_equal(c[0].id, "003-stream0-timer");
+	b.defstream = SS_DS_GET_LAST_ERROR;
+	assert_int_equal(claims_pair(&b, &ab, &ob, &a, &aa, &oa, true, c), 1);
+	assert_string_equal(c[0].id, "003-get-last-error");
+	a.defstream = SS_DS_EVENT_TIMER;
+	assert_int_equal(claims_pair(&a, &aa, &oa, &b, &ab, &ob, true, c), 0);
+	/* the issue orders of document 003 */
+	experiment_preset(&a, SS_PRESET_VECTOR_ADD);
+	a.order = SS_ORDER_BEST;
+	b = a;
+	b.order = SS_ORDER_WEAKER;
+	assert_int_equal(claims_pair(&a, &aa, &oa, &b, &ab, &ob, true, c), 1);
+	assert_string_equal(c[0].id, "003-issue-order");
+	/* document 004: a host thread per task (A) against one thread (B), 1.5x faster with them: holds */
+	experiment_preset(&a, SS_PRESET_MANAGED_THREADS);
+	a.threads = a.streams;
+	b = a;
+	b.threads = 1;
+	oa.concurrency = 4;
+	ob.concurrency = 1;
+	ab.makespan_ns = ab.used_ns = 1500000;
+	assert_int_equal(claims_pair(&a, &aa, &oa, &b, &ab, &ob, true, c), 1);
+	assert_string_equal(c[0].id, "004-attach-threads");
+	assert_int_equal(c[0].verdict, SS_VERDICT_HOLDS);
+	assert_non_null(strstr(c[0].evidence, "at once: 4 with 4 threads, 1 with 1"));
+	/* a step program is none of the documents' programs */
+	a.nsteps = 1;
+	b.nsteps = 1;
+	assert_int_equal(claims_pair(&a, &aa, &oa, &b, &ab, &ob, true, c), 0);
+}
+
 /* The sweep view's line: at every width it fits, ends whole or with " ...", and is ASCII. */
 static void test_claims_line(void **state)
 {
@@ -1259,6 +1339,7 @@ int main(void)
 	    cmocka_unit_test(test_sweepview_orders),
 	    cmocka_unit_test(test_claims_view_20),
 	    cmocka_unit_test(test_model_run),
+	    cmocka_unit_test(test_pair),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,6 @@
 /* test_tui_claimsbox.c: the claims panel (key C): its keys and marks; the claims it lists (a model run of document
- * 003's weaker order, a model sweep of document 001's program), worked out once per run, and why it lists none
+ * 003's weaker order, a model sweep of document 001's program, a pinned run and the shown one that differ in the
+ * sync order), worked out once per run, and why it lists none
  * (no run yet, a run in progress, a trace, an experiment file's steps, a sweep not finished, a run no claim
  * judges); the controls opening and closing it over the timeline and the sweep view; and whole screens with it
  * open at several sizes, in UTF-8 and ASCII. */
@@ -23,15 +24,14 @@ struct run {
 	struct ss_analysis an;
 };
 
-static struct run *run_new(enum ss_preset preset, enum ss_order order)
+static struct run *run_of(const struct ss_experiment *e)
 {
 	struct run *r = calloc(1, sizeof *r);
 	struct ss_profile p;
 	char *cause = NULL;
 
 	assert_non_null(r);
-	experiment_preset(&r->e, preset);
-	r->e.order = order;
+	r->e = *e;
 	if (profile_default(&p, &cause) != 0)
 		fail_msg("profile: %s", cause);
 	timeline_init(&r->tl);
@@ -42,6 +42,15 @@ static struct run *run_new(enum ss_preset preset, enum ss_order order)
 	lanes_build(&r->lanes, &r->tl);
 	analysis_timeline(&r->tl, &r->an);
 	return r;
+}
+
+static struct run *run_new(enum ss_preset preset, enum ss_order order)
+{
+	struct ss_experiment e;
+
+	experiment_preset(&e, preset);
+	e.order = order;
+	return run_of(&e);
 }
 
 static void run_free(struct run *r)
@@ -72,6 +81,16 @@ static int find_id(const struct ss_claimsbox_view *v, const char *id)
 		if (strcmp(v->c[i].id, id) == 0)
 			return i;
 	return -1;
+}
+
+/* claims_of: claimsbox_claims on a run of id with tl, an, e (modelled or not), no run pinned. */
+static void claims_of(struct ss_claimsbox_cache *c, const struct ss_sweep *s, uint64_t id, const struct ss_timeline *tl,
+                      const struct ss_analysis *an, const struct ss_experiment *e, bool modelled,
+                      struct ss_claimsbox_view *v)
+{
+	struct ss_claimsbox_run r = {id, tl, an, e, modelled};
+
+	claimsbox_claims(c, s, &r, NULL, v);
 }
 
 static void test_keys_marks(void **state)
@@ -132,7 +151,7 @@ static void test_claims(void **state)
 	claims_observe(&r->tl, &obs);
 	assert_int_equal(claims_run(&r->e, &r->an, &obs, true, ref), 3);
 	v.cur = 2;
-	claimsbox_claims(c, NULL, 1, &r->tl, &r->an, &r->e, true, &v);
+	claims_of(c, NULL, 1, &r->tl, &r->an, &r->e, true, &v);
 	assert_int_equal(v.n, 3);
 	assert_int_equal(v.cur, 2); /* the selection is the controls': kept */
 	assert_false(v.sweep);
@@ -147,34 +166,34 @@ static void test_claims(void **state)
 	assert_int_equal(v.c[k].verdict, SS_VERDICT_HOLDS);
 	/* the same run again: not worked out again (a mark left in the cache stays); another run id: worked out */
 	c->run[0].verdict = SS_VERDICT_UNMEASURED;
-	claimsbox_claims(c, NULL, 1, &r->tl, &r->an, &r->e, true, &v);
+	claims_of(c, NULL, 1, &r->tl, &r->an, &r->e, true, &v);
 	assert_int_equal(v.c[0].verdict, SS_VERDICT_UNMEASURED);
-	claimsbox_claims(c, NULL, 2, &r->tl, &r->an, &r->e, true, &v);
+	claims_of(c, NULL, 2, &r->tl, &r->an, &r->e, true, &v);
 	assert_int_equal(v.c[0].verdict, ref[0].verdict);
 	/* the GPU's numbers are not labelled modelled */
-	claimsbox_claims(c, NULL, 3, &r->tl, &r->an, &r->e, false, &v);
+	claims_of(c, NULL, 3, &r->tl, &r->an, &r->e, false, &v);
 	assert_false(v.c[0].modelled);
 
 	/* none, and why */
-	claimsbox_claims(c, NULL, 4, NULL, NULL, NULL, true, &v);
+	claims_of(c, NULL, 4, NULL, NULL, NULL, true, &v);
 	assert_int_equal(v.n, 0);
 	assert_string_equal(v.none, "nothing has run yet");
-	claimsbox_claims(c, NULL, 4, &r->tl, NULL, &r->e, true, &v);
+	claims_of(c, NULL, 4, &r->tl, NULL, &r->e, true, &v);
 	assert_int_equal(v.n, 0);
 	assert_non_null(strstr(v.none, "in progress"));
-	claimsbox_claims(c, NULL, 4, &r->tl, &r->an, NULL, true, &v);
+	claims_of(c, NULL, 4, &r->tl, &r->an, NULL, true, &v);
 	assert_int_equal(v.n, 0);
 	assert_non_null(strstr(v.none, "a trace"));
 	steps = r->e;
 	steps.nsteps = 1;
-	claimsbox_claims(c, NULL, 4, &r->tl, &r->an, &steps, true, &v);
+	claims_of(c, NULL, 4, &r->tl, &r->an, &steps, true, &v);
 	assert_int_equal(v.n, 0);
 	assert_non_null(strstr(v.none, "experiment file's steps"));
 	{
 		/* hyperq: no copies, no claim */
 		struct run *h = run_new(SS_PRESET_HYPERQ, SS_ORDER_DEPTH);
 
-		claimsbox_claims(c, NULL, 5, &h->tl, &h->an, &h->e, true, &v);
+		claims_of(c, NULL, 5, &h->tl, &h->an, &h->e, true, &v);
 		assert_int_equal(v.n, 0);
 		assert_non_null(strstr(v.none, "supports none of the documents' claims"));
 		run_free(h);
@@ -182,24 +201,88 @@ static void test_claims(void **state)
 
 	/* the sweep's, once every point has run: document 001's */
 	sweep_new(&s);
-	claimsbox_claims(c, &s, 1, &r->tl, &r->an, &r->e, true, &v);
+	claims_of(c, &s, 1, &r->tl, &r->an, &r->e, true, &v);
 	assert_true(v.sweep);
 	assert_true(v.n > 0);
 	assert_true(find_id(&v, "001-theory") >= 0);
 	assert_true(find_id(&v, "003-kernel-order") < 0); /* the run's are not the sweep's */
 	s.pt[s.n - 1].done = false;
-	claimsbox_claims(c, &s, 1, &r->tl, &r->an, &r->e, true, &v);
+	claims_of(c, &s, 1, &r->tl, &r->an, &r->e, true, &v);
 	assert_int_equal(v.n, 0);
 	assert_non_null(strstr(v.none, "when every point has run (2 of 3)"));
 	s.pt[s.n - 1].done = true;
 	s.base.nsteps = 1;
-	claimsbox_claims(c, &s, 1, &r->tl, &r->an, &r->e, true, &v);
+	claims_of(c, &s, 1, &r->tl, &r->an, &r->e, true, &v);
 	assert_int_equal(v.n, 0);
 	assert_non_null(strstr(v.none, "experiment file's steps"));
 	s.base.nsteps = 0;
 	sweep_free(&s);
 	free(c);
 	run_free(r);
+}
+
+/* A pinned run (A) and the shown one (B) that differ in the sync order only: the claim they judge together comes
+ * first, with claims_pair's numbers, then B's own; unpinned, or pinned to a run that differs otherwise, only B's. */
+static void test_pair(void **state)
+{
+	struct ss_experiment e;
+	struct run *a, *b, *other;
+	struct ss_claimsbox_cache *c = calloc(1, sizeof *c);
+	struct ss_claimsbox_view v = {0};
+	struct ss_claimsbox_run ra, rb, ro;
+	struct ss_claims_obs oa, ob;
+	struct ss_claim ref[SS_CLAIMS_MAX];
+	struct ss_grid g;
+	int nb;
+
+	(void)state;
+	assert_non_null(c);
+	experiment_preset(&e, SS_PRESET_SYNC_ORDER);
+	e.sync = SS_SYNC_STREAM;
+	a = run_of(&e);
+	e.sync = SS_SYNC_REVERSE;
+	b = run_of(&e);
+	e.streams = 4;
+	other = run_of(&e);
+	ra = (struct ss_claimsbox_run){1, &a->tl, &a->an, &a->e, true};
+	rb = (struct ss_claimsbox_run){2, &b->tl, &b->an, &b->e, true};
+	ro = (struct ss_claimsbox_run){3, &other->tl, &other->an, &other->e, true};
+	claims_observe(&a->tl, &oa);
+	claims_observe(&b->tl, &ob);
+	assert_int_equal(claims_pair(&a->e, &a->an, &oa, &b->e, &b->an, &ob, true, ref), 1);
+	nb = claims_run(&b->e, &b->an, &ob, true, ref + 1);
+	assert_true(nb > 0);
+	claimsbox_claims(c, NULL, &rb, &ra, &v);
+	assert_true(v.pair);
+	assert_int_equal(v.n, 1 + nb);
+	assert_string_equal(v.c[0].id, "003-sync-order");
+	for (int i = 0; i < v.n; i++) {
+		assert_string_equal(v.c[i].id, ref[i].id);
+		assert_string_equal(v.c[i].measured, ref[i].measured);
+	}
+	/* drawn: the title says whose, the pair's heading which run is which */
+	grid_init(&g, 100, 30);
+	claimsbox_draw(&g, (struct ss_rect){0, 0, 100, 30}, &v, glyphs_get(false));
+	assert_true(tui_find(&g, "A and B's claims: ") >= 0);
+	assert_true(tui_find(&g, "003-sync-order: ") >= 0);
+	assert_true(tui_find(&g, "A (pinned) against B") >= 0);
+	assert_true(tui_find(&g, "in order ") >= 0);
+	grid_free(&g);
+	/* unpinned: B's own only, worked out again */
+	claimsbox_claims(c, NULL, &rb, NULL, &v);
+	assert_false(v.pair);
+	assert_int_equal(v.n, nb);
+	/* pinned to a run of another stream count: nothing together */
+	claimsbox_claims(c, NULL, &rb, &ro, &v);
+	assert_false(v.pair);
+	assert_int_equal(v.n, nb);
+	/* the pinned run shown itself (no B yet): no pair with itself */
+	claimsbox_claims(c, NULL, &ra, &ra, &v);
+	assert_false(v.pair);
+	free(c);
+	run_free(other);
+	run_free(b);
+	run_free(a);
 }
 
 /* The controls: C opens the panel in place of the insights or the advice (and they close it), j and k move its
@@ -328,7 +411,7 @@ static void test_screens(void **state)
 
 			/* the run's: list, the selected claim's verdict, measurement, claim, expectation, evidence */
 			v.cur = 0;
-			claimsbox_claims(c, NULL, 1, &r->tl, &r->an, &r->e, true, &v);
+			claims_of(c, NULL, 1, &r->tl, &r->an, &r->e, true, &v);
 			k = find_id(&v, "003-kernel-order");
 			v.cur = (size_t)k;
 			screen(&g, r, NULL, &v, cols, rows, ascii != 0);
@@ -350,7 +433,7 @@ static void test_screens(void **state)
 			assert_true(tui_find(&g, "Stats") < 0); /* the panel is in the stats' place */
 			/* the sweep's, the plot still drawn, the table in the panel's place */
 			v.cur = 0;
-			claimsbox_claims(c, &s, 1, &r->tl, &r->an, &r->e, true, &v);
+			claims_of(c, &s, 1, &r->tl, &r->an, &r->e, true, &v);
 			screen(&g, r, &s, &v, cols, rows, ascii != 0);
 			assert_true(tui_find(&g, "the sweep's claims: ") >= 0);
 			assert_true(tui_find(&g, "Sweep: time vs streams") >= 0);
@@ -358,7 +441,7 @@ static void test_screens(void **state)
 			assert_true(tui_find(&g, "claim: ") >= 0);
 			/* none, and why, in full */
 			none = (struct ss_claimsbox_view){0};
-			claimsbox_claims(c, NULL, 1, &r->tl, &r->an, NULL, true, &none);
+			claims_of(c, NULL, 1, &r->tl, &r->an, NULL, true, &none);
 			screen(&g, r, NULL, &none, cols, rows, ascii != 0);
 			assert_true(tui_find(&g, "the run's claims") >= 0);
 			assert_true(tui_find(&g, "a trace: the documents' claims") >= 0);
@@ -379,10 +462,8 @@ static void test_screens(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_keys_marks),
-	    cmocka_unit_test(test_claims),
-	    cmocka_unit_test(test_control),
-	    cmocka_unit_test(test_screens),
+	    cmocka_unit_test(test_keys_marks), cmocka_unit_test(test_claims),  cmocka_unit_test(test_pair),
+	    cmocka_unit_test(test_control),    cmocka_unit_test(test_screens),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
