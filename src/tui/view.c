@@ -441,6 +441,7 @@ static const struct view_legend_line view_legend_stats[] = {
     {"trace ovh", "traced vs untraced", SS_ROLE_TEXT, false},
     {"model", "model's makespan (GPU)", SS_ROLE_TEXT, false},
     {"B / A", "B's makespan over A's", SS_ROLE_TEXT, false},
+    {"claims", "documents' claims held", SS_ROLE_TEXT, false},
 };
 
 /* view_legend_column draws one column of the legend from row y of box r, at x, colw wide. */
