@@ -176,7 +176,8 @@ const struct cmd_entry cmd_claims_entry = {
             "default-stream with nothing, an event timer and cudaGetLastError on stream 0; document 004's\n"
             "managed-threads tasks on one host thread and on a thread per task. Then prints each claim's\n"
             "verdict (holds, does not hold, not measured here) with what was measured and the tolerance it was\n"
-            "held to. On the model the numbers are the model's, labelled modelled.",
+            "held to. On the model the numbers are the model's, labelled modelled. In the TUI, C lists the\n"
+            "claims of the run or the sweep on screen, and of a pinned run against the next.",
     .exits = "0 every run ran (whatever the verdicts), 2 usage error, 3 a run failed (its claims: not measured)",
     .exec = cmd_claims_exec,
 };
