@@ -123,6 +123,9 @@ shot managed-1queue "prefetch events auto: off" "u u u" --preset managed
 shot selected "API call" "Tab j j" --preset kernel-transfer
 shot sweep "done 16/16" "s" --preset kernel-transfer
 shot help "streamscope keys" "?" --preset kernel-transfer
+shot claims "the run's claims" "C" --preset vector-add --order weaker
+shot claims-sweep "the sweep's claims: " "s C" --preset kernel-transfer
+shot claims-ab "A and B's claims" "p y C" --preset sync-order --sync stream
 SS_COLS=80 SS_ROWS=24 COLS=80 ROWS=24 shot small-80x24 "records" "" --preset kernel-transfer
 shot ascii "records" "" --preset kernel-transfer --ascii
 shot file-interleave "from " "" examples/interleave.ini
