@@ -318,7 +318,7 @@ static const char *const monkey_keys[] = {
     "f",         "\t",        "]",        "[",       "j",      "k",        "\r",      "\n",      "\033",   "p",
     "s",         "c",         "?",        "\014",    "x",      "Q",        " ",       "1",       "\033[A", "\033[B",
     "\033[C",    "\033[D",    "\033[5~",  "\033[6~", "\033[H", "\033[F",   "\033[1~", "\033[4~", "\033[Z", "\033OP",
-    "\033[1;2C", "\033[1;2D", "\033[15~", "\033[",   "\033O",  "\xc3\xa9", "\xff",    "S",       "F",
+    "\033[1;2C", "\033[1;2D", "\033[15~", "\033[",   "\033O",  "\xc3\xa9", "\xff",    "S",       "F",      "C",
 };
 
 /* monkey_event sends one random event: a key (most of them), a mouse click or wheel turn anywhere, a resize
