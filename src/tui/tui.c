@@ -156,7 +156,7 @@ static bool tui_modelled(const struct tui *t, const struct ss_run *run)
 	return run->tl.modelled || (t->o->backend != NULL && t->o->backend->modelled && !run->file);
 }
 
-/* tui_claims_of describes run to the claims panel (NULL: none); pinned: it is the pinned run (A of an A/B). */
+/* tui_claims_of describes run (NULL: none) to the claims panel. */
 static struct ss_claimsbox_run tui_claims_of(const struct tui *t, const struct ss_run *run)
 {
 	if (run == NULL)
