@@ -53,7 +53,7 @@ struct ss_claimsbox_run {
 	uint64_t id;                   /* which run (another id: another run) */
 	const struct ss_timeline *tl;  /* sorted; NULL: nothing has run */
 	const struct ss_analysis *an;  /* NULL: the run has not finished */
-	const struct ss_experiment *e; /* the experiment it ran; NULL: a trace, which no claim judges */
+	const struct ss_experiment *e; /* the experiment it ran; NULL: a trace that does not say */
 	bool modelled;                 /* the model's numbers */
 };
 

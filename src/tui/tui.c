@@ -156,13 +156,14 @@ static bool tui_modelled(const struct tui *t, const struct ss_run *run)
 	return run->tl.modelled || (t->o->backend != NULL && t->o->backend->modelled && !run->file);
 }
 
-/* tui_claims_of describes run (NULL: none) to the claims panel. */
+/* tui_claims_of describes run (NULL: none) to the claims panel: a trace with the experiment its file stored
+ * (tui_options.file_exp), or none. */
 static struct ss_claimsbox_run tui_claims_of(const struct tui *t, const struct ss_run *run)
 {
 	if (run == NULL)
 		return (struct ss_claimsbox_run){0};
-	return (struct ss_claimsbox_run){run->id, &run->tl, run->done ? &run->an : NULL, run->file ? NULL : &run->exp,
-	                                 tui_modelled(t, run)};
+	return (struct ss_claimsbox_run){run->id, &run->tl, run->done ? &run->an : NULL,
+	                                 run->file ? t->o->file_exp : &run->exp, tui_modelled(t, run)};
 }
 
 /* tui_claims fills view (cur: the panel's selection) with the claims of what is on screen: the sweep view's sweep

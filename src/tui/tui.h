@@ -14,7 +14,10 @@ struct tui_options {
 	struct ss_experiment exp;         /* the first experiment run (ignored in view mode) */
 	const struct ss_timeline *file;   /* non-NULL: view mode for an opened trace (toggles disabled, the header
 	                                     names file->source) */
-	const char *expfile;              /* the experiment file exp was read from, named in the header; NULL: none */
+	const struct ss_experiment
+	    *file_exp;       /* view mode: the experiment the trace's own file says it ran, its preset's
+	                        own work on one GPU (the documents' claims judge its run); NULL: none */
+	const char *expfile; /* the experiment file exp was read from, named in the header; NULL: none */
 	/* reread (with expfile): reads expfile again into *e as the command line made exp, validated; 0, or -1 with
 	 * *cause, one line the status line shows (the TUI frees it). Must not print: the terminal is the TUI's. */
 	int (*reread)(void *ctx, struct ss_experiment *e, char **cause);

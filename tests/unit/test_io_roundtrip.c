@@ -277,6 +277,7 @@ static void test_empty_roundtrip(void **state)
 static void test_experiment_roundtrip(void **state)
 {
 	struct ss_experiment e, back;
+	bool own;
 	struct ss_timeline t;
 	struct ss_export_input in = {.t = &t, .e = &e};
 	char *dir = fx_tmpdir(), path[512], *cause = NULL;
@@ -292,8 +293,10 @@ static void test_experiment_roundtrip(void **state)
 	snprintf(path, sizeof path, "%s/x.sqlite", dir);
 	assert_int_equal(export_sqlite(path, &in, &cause), 0);
 	memset(&back, 0, sizeof back);
-	if (import_sqlite_experiment(path, &back, &cause) != 1)
+	own = false;
+	if (import_sqlite_experiment(path, &back, &own, &cause) != 1)
 		fail_msg("experiment: %s", cause ? cause : "not found");
+	assert_true(own); /* the preset's own work: no program */
 	assert_int_equal(back.preset, e.preset);
 	assert_int_equal(back.streams, 8);
 	assert_int_equal(back.order, SS_ORDER_BREADTH);
@@ -337,11 +340,17 @@ static void test_experiment_roundtrip(void **state)
 		                    "h2d x; kernel decrypt x work=64; d2h x pageable; interleave = 1 2@c-1 3@c-2");
 		sqlite3_finalize(q);
 		sqlite3_close(db);
+		/* read back: a step program, which the experiment read does not hold: not the preset's own work */
+		assert_int_equal(import_sqlite_experiment(path, &back, &own, &cause), 1);
+		assert_false(own);
+		assert_int_equal(import_sqlite_experiment(path, &back, NULL, &cause), 1);
 	}
 	in.e = NULL;
 	snprintf(path, sizeof path, "%s/y.sqlite", dir);
 	assert_int_equal(export_sqlite(path, &in, &cause), 0);
-	assert_int_equal(import_sqlite_experiment(path, &back, &cause), 0);
+	own = true;
+	assert_int_equal(import_sqlite_experiment(path, &back, &own, &cause), 0);
+	assert_false(own);
 	timeline_free(&t);
 	fx_rmdir(dir);
 	free(dir);

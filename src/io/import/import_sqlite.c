@@ -1112,11 +1112,14 @@ fail:
 	return importer_oneline(*cause);
 }
 
-int import_sqlite_experiment(const char *path, struct ss_experiment *e, char **cause)
+int import_sqlite_experiment(const char *path, struct ss_experiment *e, bool *own_work, char **cause)
 {
 	struct import_sqlite_ctx c = {.path = path, .cause = cause, .fd = -1};
 	sqlite3_stmt *st = NULL;
 	int found = 0;
+
+	if (own_work != NULL)
+		*own_work = false;
 
 	if (import_sqlite_open(&c) != 0) {
 		sqlite3_close(c.db);
@@ -1176,6 +1179,13 @@ int import_sqlite_experiment(const char *path, struct ss_experiment *e, char **c
 		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL &&
 		    (v = experiment_pfevents_parse((const char *)sqlite3_column_text(st, 0))) >= 0)
 			e->prefetch_events = (enum ss_pfevents)v;
+		sqlite3_finalize(st);
+	}
+	/* added later still: the step program, NULL for the preset's own work; files without it cannot say */
+	if (found && own_work != NULL &&
+	    sqlite3_prepare_v2(c.db, "SELECT program IS NULL FROM STREAMSCOPE_EXPERIMENT", -1, &st, NULL) ==
+	        SQLITE_OK) {
+		*own_work = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) != 0;
 		sqlite3_finalize(st);
 	}
 	sqlite3_close(c.db);
