@@ -44,7 +44,8 @@ struct fz_run {
 struct fz_world {
 	struct fz_run *shown, *capture, *pinned;
 	uint64_t next_id;
-	bool file; /* viewing a trace: nothing runs */
+	bool file;     /* viewing a trace: nothing runs */
+	bool file_exp; /* the trace says it ran last (as a streamscope SQLite export of a preset's run does) */
 	struct ss_experiment last;
 	int nstreams;
 	struct ss_control ctl;
@@ -156,7 +157,7 @@ static const struct ss_claimsbox_view *fz_claims(struct fz_world *w)
 
 	if (run != NULL)
 		r = (struct ss_claimsbox_run){run->id, &run->tl, run->done ? &run->an : NULL,
-		                              w->file ? NULL : &run->exp, true};
+		                              w->file ? (w->file_exp ? &w->last : NULL) : &run->exp, true};
 	if (pin != NULL)
 		p = (struct ss_claimsbox_run){pin->id, &pin->tl, pin->done ? &pin->an : NULL,
 		                              w->file ? NULL : &pin->exp, true};
@@ -353,6 +354,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&w, 0, sizeof w);
 	w.file = flags & 1;
+	w.file_exp = flags & 64;
 	w.ascii = flags & 2;
 	w.nstreams = (int)(flags >> 2) % 16 + 1;
 	w.cols = 120;
