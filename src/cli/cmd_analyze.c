@@ -17,6 +17,7 @@
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "model/model.h"
+#include "run/claims.h"
 #include "run/remedy.h"
 
 /* cmd_analyze_puts prints before, then s as text_fputs shows it (what a trace named, its controls as '?'), then
@@ -29,10 +30,11 @@ static void cmd_analyze_puts(const char *before, const char *s, const char *afte
 }
 
 /* cmd_analyze_print prints the insights as text; what names the trace or the experiment; rem the fixes as
- * experiment changes (NULL for a trace). Every string that may hold a name from the trace (the device, the
- * summaries and evidence that quote kernel names) goes through text_fputs: no control byte reaches the terminal. */
+ * experiment changes (NULL for a trace); then the documents' claims the run or trace supports (claims, nclaims). Every
+ * string that may hold a name from the trace (the device, the summaries and evidence that quote kernel names) goes
+ * through text_fputs: no control byte reaches the terminal. */
 static void cmd_analyze_print(const struct ss_timeline *t, const struct ss_insights *in, const char *what,
-                              const struct ss_remedy *rem)
+                              const struct ss_remedy *rem, const struct ss_claim *claims, int nclaims)
 {
 	char b[32];
 
@@ -67,12 +69,17 @@ static void cmd_analyze_print(const struct ss_timeline *t, const struct ss_insig
 			       100.0 * (m1 <= m0 ? (double)(m0 - m1) : (double)(m1 - m0)) / (double)m0, rem[i].rounds);
 		}
 	}
+	if (nclaims > 0) {
+		printf("\nthe documents' claims this %s supports%s\n", rem != NULL ? "run" : "trace",
+		       t->modelled ? " (MODELLED)" : "");
+		report_claims(claims, nclaims);
+	}
 }
 
-/* cmd_analyze_json prints the insights as one JSON object; file is the trace's path, NULL for a run; rem as
- * cmd_analyze_print's. */
+/* cmd_analyze_json prints the insights as one JSON object; file is the trace's path, NULL for a run; rem, claims
+ * and nclaims as cmd_analyze_print's. */
 static int cmd_analyze_json(const struct ss_timeline *t, const struct ss_insights *in, const char *file,
-                            const struct ss_remedy *rem)
+                            const struct ss_remedy *rem, const struct ss_claim *claims, int nclaims)
 {
 	struct json_out *o = report_json_begin();
 
@@ -135,6 +142,7 @@ static int cmd_analyze_json(const struct ss_timeline *t, const struct ss_insight
 		json_out_map_end(o);
 	}
 	json_out_array_end(o);
+	report_claims_json(o, claims, nclaims);
 	return report_json_end(o);
 }
 
@@ -148,8 +156,10 @@ static int cmd_analyze_exec(const struct cmd_args *args)
 	struct ss_remedy *rem = NULL;
 	const struct ss_backend *gpu = NULL;
 	const char *file = args->npos > 0 ? args->pos[0] : NULL;
+	struct ss_experiment stored;
+	struct ss_claim claims[SS_CLAIMS_MAX];
 	char what[512], *cause = NULL;
-	int rc;
+	int rc, nclaims = 0;
 
 	for (int i = 0; file != NULL && i < args->nitem; i++)
 		if (args->item[i].id == OPT_VERIFY)
@@ -198,10 +208,13 @@ static int cmd_analyze_exec(const struct cmd_args *args)
 		if (gpu != NULL && isatty(2))
 			fprintf(stderr, "\r%60s\r", "");
 	}
+	/* the documents' claims: a run's, or a trace's that says which of their programs it ran */
+	if (file == NULL || expopts_stored_experiment(file, &tl, &stored))
+		nclaims = claims_timeline(file == NULL ? &o.exp : &stored, &tl, &a, tl.modelled, claims);
 	if (o.json)
-		rc = cmd_analyze_json(&tl, in, file, rem);
+		rc = cmd_analyze_json(&tl, in, file, rem, claims, nclaims);
 	else
-		cmd_analyze_print(&tl, in, what, rem);
+		cmd_analyze_print(&tl, in, what, rem, claims, nclaims);
 out:
 	free(rem);
 	free(in);
@@ -215,7 +228,7 @@ static const struct cmd_use cmd_analyze_uses[] = {
     {OPT_PROFILE, NULL, NULL},
     {OPT_VERIFY, NULL,
      "re-run each fix and the experiment itself on the GPU, alternately, and report the measured gain"},
-    {OPT_JSON, NULL, "one object with an 'insights' array on stdout (times in ns)"},
+    {OPT_JSON, NULL, "one object with an 'insights' and a 'claims' array on stdout (times in ns)"},
     {OPT_NONE, NULL, NULL},
 };
 
@@ -245,7 +258,11 @@ const struct cmd_entry cmd_analyze_entry = {
             "('try: --host-mem pinned') is re-run on the model: that gain is MODELLED. --verify re-runs each such\n"
             "fix and the experiment itself on the GPU, alternately, and reports the measured times too. A\n"
             "finding another one explains is left out (no-overlap under pageable copies, say). With FILE only\n"
-            "--json applies.",
+            "--json applies.\n"
+            "\n"
+            "Then the source documents' claims the run supports, as 'run' prints them; for FILE, those of the run\n"
+            "a streamscope SQLite export says it recorded (its preset's own work on one GPU), measured where it\n"
+            "was measured.",
     .exits = "0 ok, 1 the file cannot be read, 2 usage error, 3 CUDA/CUPTI failure",
     .exec = cmd_analyze_exec,
 };

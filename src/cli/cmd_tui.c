@@ -7,7 +7,6 @@
 #include "cli/cmd.h"
 #include "cli/expopts.h"
 #include "io/export/export.h"
-#include "io/import/import_sqlite.h"
 #include "tui/tui.h"
 
 /* cmd_tui_check_terminal: the TUI needs a terminal on both ends; says so instead of drawing into a pipe. */
@@ -48,22 +47,6 @@ static int cmd_tui_exec(const struct cmd_args *args)
 	return tui_main(&t);
 }
 
-/* cmd_view_experiment reads into e the experiment streamscope stored in the trace file (its SQLite), where it ran
- * its preset's own work on one GPU, as the documents' claims need; false otherwise (another format, a foreign or
- * older trace, a step program, records of several GPUs). */
-static bool cmd_view_experiment(const char *file, const struct ss_timeline *tl, struct ss_experiment *e)
-{
-	char *cause = NULL;
-	bool own = false;
-	int found = import_sqlite_experiment(file, e, &own, &cause);
-
-	free(cause); /* not one of streamscope's SQLite traces: no experiment, and the trace opens all the same */
-	for (size_t i = 0; found == 1 && own && i < tl->n; i++)
-		if (tl->rec[i].device > 0)
-			return false;
-	return found == 1 && own;
-}
-
 /* cmd_view_exec opens the trace FILE in the TUI, or converts it with --export. */
 static int cmd_view_exec(const struct cmd_args *args)
 {
@@ -100,7 +83,7 @@ static int cmd_view_exec(const struct cmd_args *args)
 	memset(&t, 0, sizeof t);
 	t.file = &tl;
 	t.ascii = o.ascii;
-	if (cmd_view_experiment(file, &tl, &stored))
+	if (expopts_stored_experiment(file, &tl, &stored))
 		t.file_exp = &stored;
 	rc = tui_main(&t);
 	timeline_free(&tl);

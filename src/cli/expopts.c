@@ -15,6 +15,7 @@
 #include "core/xalloc.h"
 #include "io/export/export.h"
 #include "io/import/import.h"
+#include "io/import/import_sqlite.h"
 #include "model/model.h"
 #include "run/runner.h"
 #include "run/sweep.h"
@@ -625,6 +626,19 @@ int expopts_model_profile(const char *path, struct ss_profile *p)
 		return -1;
 	}
 	return 0;
+}
+
+bool expopts_stored_experiment(const char *file, const struct ss_timeline *tl, struct ss_experiment *e)
+{
+	char *cause = NULL;
+	bool own = false;
+	int found = import_sqlite_experiment(file, e, &own, &cause);
+
+	free(cause); /* not one of streamscope's SQLite traces: no experiment, and the trace is read all the same */
+	for (size_t i = 0; found == 1 && own && i < tl->n; i++)
+		if (tl->rec[i].device > 0)
+			return false;
+	return found == 1 && own;
 }
 
 int expopts_import(const char *file, struct ss_timeline *tl)

@@ -71,6 +71,10 @@ const struct ss_backend *expopts_measure_backend(const char *name, int *code);
  * NULL. 0, or -1 after printing why. */
 int expopts_model_profile(const char *path, struct ss_profile *p);
 
+/* expopts_stored_experiment reads into e the experiment streamscope stored in the trace file (its SQLite export of
+ * a run) whose timeline is tl, where it ran its preset's own work on one GPU, as the documents' claims need; false
+ * otherwise (another format, a foreign or older trace, a step program, records of several GPUs). Prints nothing. */
+bool expopts_stored_experiment(const char *file, const struct ss_timeline *tl, struct ss_experiment *e);
 /* expopts_import opens the trace file into tl (initialised) with import_file. CLI_OK, or after one line: CLI_USAGE
  * for an experiment file (one expfile_read accepts), named as one with the commands that run it, CLI_FAIL for any
  * other file import_file refuses, with its reason. */

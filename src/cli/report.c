@@ -34,19 +34,6 @@ static void report_prediction(const struct ss_prediction *pr, uint64_t measured_
 	printf(" untraced, as this process issued them)\n");
 }
 
-/* report_run_claims: the claims one run supports (claims_run, from its timeline); none where the run is none of the
- * documents' programs (claims_applies). */
-static int report_run_claims(const struct ss_experiment *e, const struct ss_timeline *tl,
-                             const struct ss_run_result *res, const struct ss_analysis *a, struct ss_claim *out)
-{
-	struct ss_claims_obs obs;
-
-	if (!claims_applies(e))
-		return 0; /* nothing to observe for */
-	claims_observe(tl, &obs);
-	return claims_run(e, a, &obs, res->modelled, out);
-}
-
 /* Prints the human summary of one run. */
 void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_run_result *res,
                 const struct ss_analysis *a, const size_t *expected, const struct ss_prediction *pr)
@@ -135,7 +122,7 @@ void report_run(const struct ss_experiment *e, const struct ss_timeline *tl, con
 	    (unsigned long long)a->counts[SS_KIND_API], (unsigned long long)a->counts[SS_KIND_SYNC],
 	    (unsigned long long)res->dropped);
 	printf("results verified        %s\n", res->modelled ? "- (modelled)" : res->verified ? "yes" : "NO");
-	if ((n = report_run_claims(e, tl, res, a, claims)) > 0) {
+	if ((n = claims_timeline(e, tl, a, res->modelled, claims)) > 0) {
 		printf("\nthe documents' claims this run supports%s\n", res->modelled ? " (MODELLED)" : "");
 		report_claims(claims, n);
 	}
@@ -402,7 +389,7 @@ int report_run_json(const struct ss_experiment *e, const struct ss_timeline *tl,
 		json_out_key_bool(o, "verified", res->verified);
 	report_json_key_ns(o, "predicted_ns", pr->have, pr->profile_ns);
 	report_json_key_ns(o, "predicted_own_calls_ns", pr->have_calls, pr->calls_ns);
-	n = report_run_claims(e, tl, res, a, claims);
+	n = claims_timeline(e, tl, a, res->modelled, claims);
 	report_claims_json(o, claims, n);
 	return report_json_end(o);
 }

@@ -1407,6 +1407,17 @@ int claims_pair(const struct ss_experiment *ea, const struct ss_analysis *aa, co
 	return 0;
 }
 
+int claims_timeline(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_analysis *a,
+                    bool modelled, struct ss_claim *out)
+{
+	struct ss_claims_obs obs;
+
+	if (!claims_applies(e))
+		return 0; /* nothing to observe for */
+	claims_observe(tl, &obs);
+	return claims_run(e, a, &obs, modelled, out);
+}
+
 int claims_run(const struct ss_experiment *e, const struct ss_analysis *a, const struct ss_claims_obs *obs,
                bool modelled, struct ss_claim *out)
 {

@@ -150,6 +150,10 @@ int claims_sweep(const struct ss_sweep *s, struct ss_claim *out);
 int claims_run(const struct ss_experiment *e, const struct ss_analysis *a, const struct ss_claims_obs *obs,
                bool modelled, struct ss_claim *out);
 
+/* claims_timeline is claims_run on a run of e with sorted timeline tl and analysis a: what claims_observe reads off
+ * tl, then the claims; 0 where claims_applies(e) is false (nothing read). */
+int claims_timeline(const struct ss_experiment *e, const struct ss_timeline *tl, const struct ss_analysis *a,
+                    bool modelled, struct ss_claim *out);
 /* claims_pair writes into out (room for SS_CLAIMS_MAX) the claim two runs judge together: A (experiment ea,
  * analysis aa, what claims_observe read off its timeline oa) and B (eb, ab, ob), runs of one of the documents' programs
  * (claims_applies) that differ in just the option a claim toggles, in either direction: the sync order (in order,

@@ -1,6 +1,7 @@
 /* test_analyze_cli.c: `streamscope analyze` through the real binary: the presets on the model give the rules their
  * pathology shows (and a well-overlapped one no problem), the real Nsight Systems exports analyse, --json has the
- * keys scripts rely on, and a FILE refuses the experiment options. */
+ * keys scripts rely on, the documents' claims of a run or of a trace that says what it ran, and a FILE refuses the
+ * experiment options. */
 /* cmocka.h needs these first */
 // clang-format off
 #include <setjmp.h>
@@ -138,6 +139,55 @@ static void test_nsys(void **state)
 	json_tree_free(j);
 }
 
+/* The id and verdict of claim id in j's "claims", NULL when absent. */
+static const char *claim_verdict(yajl_val j, const char *id)
+{
+	yajl_val c = json_tree_get(j, "claims"), x;
+	size_t i;
+
+	assert_true(json_tree_is_array(c));
+	json_tree_foreach(c, i, x) if (strcmp(json_tree_str(json_tree_get(x, "id")), id) ==
+	                               0) return json_tree_str(json_tree_get(x, "verdict"));
+	return NULL;
+}
+
+/* The documents' claims: a run's (labelled modelled on the model), a streamscope trace's that says which program it
+ * ran (measured on an H100: not modelled), none for a foreign trace; the text prints them after the insights. */
+static void test_claims(void **state)
+{
+	const char *kt = SS_SOURCE_DIR "/tests/data/h200/kernel-names-h100/kt.sqlite";
+	struct out o;
+	yajl_val j, x;
+
+	(void)state;
+	j = analyze_json(ARGS(kt));
+	assert_int_equal(json_tree_len(json_tree_get(j, "claims")), 3);
+	assert_string_equal(claim_verdict(j, "001-bytes"), "holds");
+	assert_string_equal(claim_verdict(j, "003-copy-engine"), "holds");
+	assert_string_equal(claim_verdict(j, "003-copy-duplex"), "holds");
+	x = json_tree_at(json_tree_get(j, "claims"), 0);
+	assert_true(json_tree_is_false(json_tree_get(x, "modelled")));
+	json_tree_free(j);
+	j = analyze_json(ARGS(SS_SOURCE_DIR "/tests/data/nsys/rtx3060-1stream.sqlite"));
+	assert_int_equal(json_tree_len(json_tree_get(j, "claims")), 0);
+	json_tree_free(j);
+	j = analyze_json(ARGS("--backend", "model", "--preset", "vector-add", "--order", "weaker"));
+	assert_string_equal(claim_verdict(j, "003-kernel-order"), "holds");
+	x = json_tree_at(json_tree_get(j, "claims"), 0);
+	assert_true(json_tree_is_true(json_tree_get(x, "modelled")));
+	json_tree_free(j);
+	run(&o, ARGS("analyze", kt));
+	assert_int_equal(o.status, 0);
+	assert_non_null(strstr(o.out, "\nthe documents' claims this trace supports\n  001-bytes            holds "));
+	assert_null(strstr(o.out, "modelled"));
+	out_free(&o);
+	/* an older trace of the same program, from before the file said whether it ran a step program: none */
+	run(&o, ARGS("analyze", SS_SOURCE_DIR "/tests/data/h200/bench/preset-kernel-transfer.sqlite"));
+	assert_int_equal(o.status, 0);
+	assert_null(strstr(o.out, "the documents' claims"));
+	out_free(&o);
+}
+
 /* An experiment's fix is re-run on the model: the change in option words, before and after, labelled modelled;
  * no measurement without --verify. */
 static void test_modelled_gain(void **state)
@@ -268,10 +318,10 @@ static void test_refused(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_modelled_gain), cmocka_unit_test(test_refused),
-	    cmocka_unit_test(test_presets),       cmocka_unit_test(test_nsys),
-	    cmocka_unit_test(test_misaligned),    cmocka_unit_test(test_remedy_programs)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_modelled_gain), cmocka_unit_test(test_refused),
+	                                   cmocka_unit_test(test_presets),       cmocka_unit_test(test_nsys),
+	                                   cmocka_unit_test(test_misaligned),    cmocka_unit_test(test_remedy_programs),
+	                                   cmocka_unit_test(test_claims)};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
