@@ -1,5 +1,6 @@
 /* fuzz_import_sqlite.c: libFuzzer target for the SQLite importer (streamscope and Nsight Systems exports): the
- * bytes are written to a temporary file and opened with import_file, as a user's file is (sniffing first). A
+ * bytes are written to a temporary file and opened with import_file, as a user's file is (sniffing first), then,
+ * where it opened, the experiment it stores read as view and analyze read it. A
  * memfd would be faster, but SQLite resolves /proc/self/fd/N to the memfd's name and cannot open it. */
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +11,7 @@
 
 #include "core/timeline.h"
 #include "io/import/import.h"
+#include "io/import/import_sqlite.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -45,9 +47,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		free(cause);
 	} else {
+		struct ss_experiment e;
+		bool own = true;
+		int found;
+
 		for (size_t i = 0; i < t.n; i++)
 			if (t.rec[i].end < t.rec[i].start || t.rec[i].kind >= SS_KIND_COUNT)
 				abort();
+		/* the experiment the file says it ran, as view and analyze read it: found and valid, none, or one line
+		 */
+		found = import_sqlite_experiment(fuzz_path, &e, &own, &cause);
+		if (found == 1 && experiment_validate(&e, &cause) != 0)
+			abort();
+		if (found == 0 && own)
+			abort();
+		if (found < 0 && (cause == NULL || strchr(cause, '\n') != NULL))
+			abort();
+		free(cause);
 	}
 	timeline_free(&t);
 	return 0;
