@@ -1365,11 +1365,20 @@ static bool claims_toggles(const struct ss_experiment *a, enum ss_claims_role ba
 	return !claims_same(a, &x) && claims_same(&x, b);
 }
 
+/* claims_pair_base: which of runs a and b is in role base with the other toggled to tog (claims_toggles): a or b,
+ * NULL when neither. */
+static const struct ss_claims_run *claims_pair_base(const struct ss_claims_run *a, const struct ss_claims_run *b,
+                                                    enum ss_claims_role base, enum ss_claims_role tog)
+{
+	return claims_toggles(&a->e, base, tog, &b->e) ? a : claims_toggles(&b->e, base, tog, &a->e) ? b : NULL;
+}
+
 int claims_pair(const struct ss_experiment *ea, const struct ss_analysis *aa, const struct ss_claims_obs *oa,
                 const struct ss_experiment *eb, const struct ss_analysis *ab, const struct ss_claims_obs *ob,
                 bool modelled, struct ss_claim *out)
 {
 	struct ss_claims_run ra, rb;
+	const struct ss_claims_run *base;
 
 	if (!claims_applies(ea) || !claims_applies(eb))
 		return 0;
@@ -1377,31 +1386,20 @@ int claims_pair(const struct ss_experiment *ea, const struct ss_analysis *aa, co
 	memset(&rb, 0, sizeof rb);
 	ra.e = *ea;
 	ra.a = *aa;
+	ra.obs = *oa;
 	rb.e = *eb;
 	rb.a = *ab;
-	ra.obs = *oa;
 	rb.obs = *ob;
 	ra.done = rb.done = true;
 	ra.modelled = rb.modelled = modelled;
-	for (size_t i = 0; i < sizeof claims_twins / sizeof claims_twins[0]; i++) {
-		const struct claims_twin_def *d = &claims_twins[i];
-
-		if (claims_toggles(ea, d->base, d->tog, eb)) {
-			claims_twin_of(out, d, &ra, &rb, modelled);
+	for (size_t i = 0; i < sizeof claims_twins / sizeof claims_twins[0]; i++)
+		if ((base = claims_pair_base(&ra, &rb, claims_twins[i].base, claims_twins[i].tog)) != NULL) {
+			claims_twin_of(out, &claims_twins[i], base, base == &ra ? &rb : &ra, modelled);
 			return 1;
 		}
-		if (claims_toggles(eb, d->base, d->tog, ea)) {
-			claims_twin_of(out, d, &rb, &ra, modelled);
-			return 1;
-		}
-	}
 	/* document 004: one host thread against a thread per task, managed memory attached to each task's stream */
-	if (ea->streams > 1 && claims_toggles(ea, SS_CLAIMS_ATTACH_ONE, SS_CLAIMS_ATTACH_THREADS, eb)) {
-		claims_attach(out, &ra, &rb);
-		return 1;
-	}
-	if (eb->streams > 1 && claims_toggles(eb, SS_CLAIMS_ATTACH_ONE, SS_CLAIMS_ATTACH_THREADS, ea)) {
-		claims_attach(out, &rb, &ra);
+	if ((base = claims_pair_base(&ra, &rb, SS_CLAIMS_ATTACH_ONE, SS_CLAIMS_ATTACH_THREADS)) != NULL) {
+		claims_attach(out, base, base == &ra ? &rb : &ra);
 		return 1;
 	}
 	return 0;

@@ -89,9 +89,8 @@ void claimsbox_claims(struct ss_claimsbox_cache *c, const struct ss_sweep *s, co
 	}
 	if (run->e == NULL) {
 		snprintf(v->none, sizeof v->none,
-		         "a trace: it does not say it ran one of the documents' programs on one GPU, as streamscope's "
-		         "SQLite "
-		         "export of a run does; `streamscope claims` runs them");
+		         "a trace: it does not say it ran one of the documents' programs on one GPU, "
+		         "as streamscope's SQLite export of a run does; `streamscope claims` runs them");
 		return;
 	}
 	if (!claims_applies(run->e)) {
